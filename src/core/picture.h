@@ -1,0 +1,70 @@
+// Video format and frame storage shared by readers and scorers.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace exactvq {
+
+enum class ChromaFormat { k420, k422, k444, kMono };
+
+// "420", "422", "444" or "mono".
+const char* chroma_name(ChromaFormat c);
+
+// Largest plane dimension and sample count we accept; refused before any allocation.
+inline constexpr int kMaxDimension = 1 << 16;
+inline constexpr int64_t kMaxLumaSamples = int64_t{1} << 28;  // 16384 x 16384
+
+struct VideoFormat {
+  int width = 0;
+  int height = 0;
+  ChromaFormat chroma = ChromaFormat::k420;
+  int bitdepth = 8;  // 8..16
+
+  int plane_count() const { return chroma == ChromaFormat::kMono ? 1 : 3; }
+  // Chroma of odd sizes is ceil(W/2) x ceil(H/2), as FFmpeg stores it.
+  int plane_width(int plane) const;
+  int plane_height(int plane) const;
+  int bytes_per_sample() const { return bitdepth > 8 ? 2 : 1; }
+  size_t plane_bytes(int plane) const;
+  size_t frame_bytes() const;
+  uint32_t max_sample() const { return (uint32_t{1} << bitdepth) - 1; }
+  bool operator==(const VideoFormat&) const = default;
+  std::string describe() const;  // e.g. "576x324 420 10-bit"
+};
+
+// Throws InputError naming `what` unless the format is one we can hold:
+// 1..kMaxDimension per side, at most kMaxLumaSamples, bit depth 8..16.
+void validate_format(const VideoFormat& f, const std::string& what);
+
+// A read-only window on one plane. Samples are uint8_t when bytes_per_sample
+// is 1, else host-endian uint16_t; stride is in bytes.
+struct PlaneView {
+  const uint8_t* data = nullptr;
+  ptrdiff_t stride = 0;
+  int width = 0;
+  int height = 0;
+  int bytes_per_sample = 1;
+
+  template <typename Sample>
+  const Sample* row(int y) const {
+    return reinterpret_cast<const Sample*>(data + y * stride);
+  }
+};
+
+// One frame: its planes stored tightly (stride = width * bytes per sample).
+struct Picture {
+  VideoFormat format;
+  std::array<std::vector<uint8_t>, 3> planes;
+
+  void allocate(const VideoFormat& f);
+  PlaneView plane(int p) const;
+  uint8_t* plane_data(int p) { return planes[p].data(); }
+};
+
+const char* plane_name(int plane);  // "Y", "Cb", "Cr"
+
+}  // namespace exactvq
