@@ -3,14 +3,44 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <stdexcept>
 
 namespace exactvq::ssim {
 
-using int128 = __int128;
-using uint128 = unsigned __int128;
+__extension__ typedef __int128 int128;  // GCC and Clang; the exact sum needs 128 bits
+__extension__ typedef unsigned __int128 uint128;
 
-// round_half_even(term * 2^64) for a finite term with |term| < 2^62.
-int128 to_fixed64(double term);
+// round_half_even(term * 2^64) for a finite term with |term| < 2^62, taken
+// straight from the sign, significand and exponent (no floating-point rounding).
+inline int128 to_fixed64(double term) {
+  uint64_t bits;
+  std::memcpy(&bits, &term, sizeof bits);
+  const bool negative = (bits >> 63) != 0;
+  const int biased = static_cast<int>((bits >> 52) & 0x7ff);
+  const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
+  if (biased == 0x7ff) throw std::domain_error("to_fixed64: term is not finite");
+  // term = significand * 2^exponent, significand < 2^53.
+  const uint64_t significand = biased ? (fraction | (uint64_t{1} << 52)) : fraction;
+  const int exponent = (biased ? biased : 1) - 1075;
+  const int shift = exponent + 64;  // q = significand * 2^shift
+  uint128 q;
+  if (shift >= 0) {
+    if (shift > 126 - 53) throw std::domain_error("to_fixed64: |term| >= 2^62");
+    q = uint128{significand} << shift;
+  } else {
+    const int r = -shift;
+    if (r > 54) {
+      q = 0;  // significand * 2^-r < 2^53 * 2^-55 < 1/2: rounds to zero
+    } else {
+      q = significand >> r;
+      const uint64_t rest = significand & ((uint64_t{1} << r) - 1);
+      const uint64_t half = uint64_t{1} << (r - 1);
+      if (rest > half || (rest == half && (q & 1))) ++q;
+    }
+  }
+  return negative ? -static_cast<int128>(q) : static_cast<int128>(q);
+}
 
 // The integer converted to binary64 with round to nearest, ties to even.
 double int128_to_double(int128 v);

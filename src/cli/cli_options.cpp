@@ -1,0 +1,128 @@
+#include "cli/cli_options.h"
+
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace exactvq {
+
+namespace {
+
+int parse_int(const std::string& option, const std::string& text, int lo, int hi) {
+  int value = 0;
+  size_t used = 0;
+  try {
+    value = std::stoi(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || value < lo || value > hi)
+    throw UsageError(fmt::format("{} {}: expected an integer in {}..{}", option, text, lo, hi));
+  return value;
+}
+
+int64_t parse_count(const std::string& option, const std::string& text) {
+  long long value = 0;
+  size_t used = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || value < 0)
+    throw UsageError(fmt::format("{} {}: expected a non-negative integer", option, text));
+  return value;
+}
+
+}  // namespace
+
+CliOptions parse_command_line(int argc, const char* const* argv) {
+  CliOptions c;
+  CLI::App app{"exactvq: fixed-point SSIM, the same bits on every machine"};
+  app.name("exactvq");
+  // -h is the height, as in libvmaf's vmaf; help is --help only.
+  app.set_help_flag();
+  bool help = false;
+  app.add_flag("--help", help, "Print this help and exit");
+
+  std::string ref, dist, width, height, pix_fmt, bitdepth, precision, threads, frame_cnt,
+      skip_ref, skip_dist, subsample, backend, output;
+  std::vector<std::string> features;
+  bool xml = false, json = false, csv = false, no_prediction = false;
+  app.add_option("-r,--reference", ref, "Reference video (Y4M or raw YUV; - for standard input)");
+  app.add_option("-d,--distorted", dist, "Distorted video (Y4M or raw YUV; - for standard input)");
+  app.add_option("-w,--width", width, "Raw YUV: width");
+  app.add_option("-h,--height", height, "Raw YUV: height");
+  app.add_option("-p,--pixel_format", pix_fmt, "Raw YUV: 420, 422 or 444");
+  app.add_option("-b,--bitdepth", bitdepth, "Raw YUV: bits per sample, 8..16 (little-endian above 8)");
+  app.add_option("--feature", features,
+                 "Feature to score, with options: ssim[=sum=exact|raster:enable_db=true|false:"
+                 "clip_db=true|false:chroma=true|false] (repeatable; default ssim)");
+  app.add_option("-o,--output", output, "Write per-frame and pooled scores to this file");
+  app.add_flag("--xml", xml, "Output file in XML (the default)");
+  app.add_flag("--json", json, "Output file in JSON");
+  app.add_flag("--csv", csv, "Output file in CSV");
+  app.add_option("--precision", precision,
+                 "Decimals printed (default 6, as libvmaf), or max: the shortest decimal that "
+                 "reads back to the same binary64");
+  app.add_option("--threads", threads, "Worker threads (default: all cores)");
+  app.add_option("--frame_cnt", frame_cnt, "Score this many frames (an error if fewer exist)");
+  app.add_option("--frame_skip_ref", skip_ref, "Skip this many reference frames first");
+  app.add_option("--frame_skip_dist", skip_dist, "Skip this many distorted frames first");
+  app.add_option("--subsample", subsample, "Score every Nth frame");
+  app.add_option("--backend", backend, "Where to compute: cpu or auto (auto: the best available)");
+  app.add_flag("-n,--no_prediction", no_prediction,
+               "Accepted for libvmaf compatibility (exactvq runs no VMAF model)");
+  app.add_flag("-q,--quiet", c.quiet, "No summary, no warnings on standard error");
+  app.add_flag("-v,--version", c.show_version, "Print the version and exit");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
+  }
+  c.help_text = app.help();
+  c.show_help = help;
+  if (help || c.show_version) return c;
+
+  if (ref.empty()) throw UsageError("missing -r REF (the reference video)");
+  if (dist.empty()) throw UsageError("missing -d DIST (the distorted video)");
+  RunOptions& run = c.run;
+  run.ref_path = ref;
+  run.dist_path = dist;
+  if (!width.empty()) run.raw.width = parse_int("-w", width, 1, kMaxDimension);
+  if (!height.empty()) run.raw.height = parse_int("-h", height, 1, kMaxDimension);
+  if (!bitdepth.empty()) run.raw.bitdepth = parse_int("-b", bitdepth, 8, 16);
+  if (!pix_fmt.empty()) {
+    if (pix_fmt == "420") run.raw.chroma = ChromaFormat::k420;
+    else if (pix_fmt == "422") run.raw.chroma = ChromaFormat::k422;
+    else if (pix_fmt == "444") run.raw.chroma = ChromaFormat::k444;
+    else throw UsageError(fmt::format("-p {}: expected 420, 422 or 444", pix_fmt));
+  }
+  for (const auto& f : features) run.features.push_back(parse_feature_spec(f));
+
+  if (int(xml) + int(json) + int(csv) > 1)
+    throw UsageError("choose one output format: --xml, --json or --csv");
+  if (json) c.output_format = OutputFormat::kJson;
+  if (csv) c.output_format = OutputFormat::kCsv;
+  if (!output.empty()) c.output_path = output;
+
+  if (precision == "max") c.number_format.shortest = true;
+  else if (!precision.empty()) c.number_format.decimals = parse_int("--precision", precision, 0, 17);
+
+  const int cores = std::max(1, int(std::thread::hardware_concurrency()));
+  run.threads = threads.empty() ? cores : parse_int("--threads", threads, 1, 1024);
+  if (!frame_cnt.empty()) run.frame_count = parse_count("--frame_cnt", frame_cnt);
+  if (!skip_ref.empty()) run.skip_ref = parse_count("--frame_skip_ref", skip_ref);
+  if (!skip_dist.empty()) run.skip_dist = parse_count("--frame_skip_dist", skip_dist);
+  if (!subsample.empty()) run.subsample = parse_int("--subsample", subsample, 1, 1 << 30);
+  if (backend.empty() || backend == "cpu") run.backend = Backend::kCpu;
+  else if (backend == "auto") run.backend = Backend::kAuto;
+  else throw UsageError(fmt::format("--backend {}: expected cpu or auto", backend));
+  return c;
+}
+
+}  // namespace exactvq

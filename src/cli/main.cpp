@@ -1,0 +1,57 @@
+// exactvq: score a distorted video against its reference.
+#include <cstdio>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/cli_options.h"
+#include "core/error.h"
+
+using namespace exactvq;
+
+namespace {
+
+void print_summary(const ScoreReport& r, const NumberFormat& nf) {
+  for (const auto& f : r.features)
+    fmt::print("{}: {}\n", f.name, format_number(pool(f.values).mean, nf));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CliOptions c;
+  try {
+    c = parse_command_line(argc, argv);
+  } catch (const UsageError& e) {
+    fmt::print(stderr, "exactvq: {}\nTry 'exactvq --help'.\n", e.what());
+    return 2;
+  }
+  if (c.show_help) {
+    fmt::print("{}", c.help_text);
+    return 0;
+  }
+  if (c.show_version) {
+    fmt::print("exactvq {}\n", EXACTVQ_VERSION);
+    return 0;
+  }
+  try {
+    if (!c.quiet) c.run.warn = [](const std::string& line) { fmt::print(stderr, "exactvq: {}\n", line); };
+    const ScoreReport report = score_videos(c.run);
+    if (c.output_path) {
+      write_file_atomically(*c.output_path, [&](std::ostream& out) {
+        write_report(out, report, c.output_format, c.number_format);
+      });
+    } else if (!c.quiet) {
+      print_summary(report, c.number_format);
+    }
+    std::fflush(stdout);
+    if (std::ferror(stdout)) throw OutputError("cannot write to standard output");
+    return 0;
+  } catch (const UsageError& e) {
+    fmt::print(stderr, "exactvq: {}\nTry 'exactvq --help'.\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "exactvq: {}\n", e.what());
+    return 1;
+  }
+}

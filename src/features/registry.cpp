@@ -1,0 +1,39 @@
+// The table of features: name -> factory. Add a metric by adding a row.
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "features/feature.h"
+#include "features/ssim_feature.h"
+
+namespace exactvq {
+
+namespace {
+
+struct Entry {
+  const char* name;
+  std::unique_ptr<Feature> (*make)(const FeatureSpec&, const FeatureContext&);
+};
+
+const Entry kFeatures[] = {
+    {"ssim",
+     [](const FeatureSpec& s, const FeatureContext& c) {
+       return make_ssim_feature(parse_ssim_options(s), c);
+     }},
+};
+
+}  // namespace
+
+std::vector<std::string> known_features() {
+  std::vector<std::string> names;
+  for (const auto& e : kFeatures) names.emplace_back(e.name);
+  return names;
+}
+
+std::unique_ptr<Feature> make_feature(const FeatureSpec& spec, const FeatureContext& ctx) {
+  for (const auto& e : kFeatures)
+    if (spec.name == e.name) return e.make(spec, ctx);
+  throw UsageError(fmt::format("unknown feature '{}' (known: {})", spec.name,
+                               fmt::join(known_features(), ", ")));
+}
+
+}  // namespace exactvq
