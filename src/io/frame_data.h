@@ -1,0 +1,23 @@
+// Reading frame samples into a Picture and checking them, shared by the readers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "core/picture.h"
+#include "io/input_file.h"
+
+namespace exactvq {
+
+// Reads the planes of one frame of format `f` into `pic` (allocated only when its
+// format or buffers differ) and converts samples above 8 bits from little-endian to
+// host order. Returns the bytes read: f.frame_bytes(), or fewer at end of input.
+size_t read_frame_planes(InputFile& in, const VideoFormat& f, Picture& pic);
+
+// For bit depths 9..15: throws InputError "NAME: frame F, plane Cb, x=X, y=Y:
+// sample V exceeds the B-bit maximum M" at the first (plane, raster order) sample
+// above 2^bitdepth - 1. A no-op at 8 and 16 bits, where every value is in range.
+void check_frame_samples(const Picture& pic, const std::string& name, int64_t frame);
+
+}  // namespace exactvq

@@ -1,0 +1,62 @@
+// Choosing the reader for a path: Y4M by extension or signature, else raw YUV.
+#include <fmt/format.h>
+
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "io/readers.h"
+#include "io/y4m_header.h"
+
+namespace exactvq {
+
+namespace {
+
+bool has_y4m_extension(const std::string& path) {
+  constexpr std::string_view kExt = ".y4m";
+  if (path.size() < kExt.size()) return false;
+  const std::string_view tail = std::string_view(path).substr(path.size() - kExt.size());
+  for (size_t i = 0; i < kExt.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(tail[i])) != kExt[i]) return false;
+  return true;
+}
+
+std::string missing_options(const RawOptions& raw) {
+  std::vector<const char*> missing;
+  if (!raw.width) missing.push_back("-w");
+  if (!raw.height) missing.push_back("-h");
+  if (!raw.chroma) missing.push_back("-p");
+  if (!raw.bitdepth) missing.push_back("-b");
+  std::string out;
+  for (size_t i = 0; i < missing.size(); ++i) {
+    if (i > 0) out += i + 1 == missing.size() ? " and " : ", ";
+    out += missing[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<VideoSource> open_video(const std::string& path, const RawOptions& raw) {
+  if (has_y4m_extension(path)) return open_y4m(path);
+  if (raw.complete()) {
+    VideoFormat f;
+    f.width = *raw.width;
+    f.height = *raw.height;
+    f.chroma = *raw.chroma;
+    f.bitdepth = *raw.bitdepth;
+    return open_raw_yuv(path, f);
+  }
+  auto in = std::make_unique<InputFile>(path);
+  const std::string_view start = in->peek(kY4mSignature.size());
+  if (start == kY4mSignature) return make_y4m_reader(std::move(in));
+  if (start.empty()) throw InputError(fmt::format("{} is empty", in->name()));
+  if (raw.any())
+    throw InputError(fmt::format("{}: not a Y4M file; for raw YUV also give {}", in->name(),
+                                 missing_options(raw)));
+  throw InputError(
+      fmt::format("{}: not a Y4M file; for raw YUV give -w, -h, -p and -b", in->name()));
+}
+
+}  // namespace exactvq
