@@ -1,0 +1,140 @@
+// write_file_atomically(): temporary file beside the target, fsync, rename over it.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <ostream>
+#include <random>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#include "core/error.h"
+#include "output/fd_streambuf.h"
+#include "output/report.h"
+
+namespace exactvq {
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& reason) {
+  throw OutputError("cannot write " + path + ": " + reason);
+}
+
+std::string reason_of(int err) { return std::generic_category().message(err); }
+
+// "dir/name" -> {"dir/", "name"}; "name" -> {"", "name"}.
+std::pair<std::string, std::string> split_path(const std::string& path) {
+  const auto slash = path.rfind('/');
+  if (slash == std::string::npos) return {"", path};
+  return {path.substr(0, slash + 1), path.substr(slash + 1)};
+}
+
+// Opens a new file "<dir>.<name>.XXXXXX" with O_EXCL, like mkstemp, but with the given
+// creation mode so the kernel applies the umask (mkstemp always uses 0600, and reading
+// the umask is not thread-safe). Returns the descriptor and sets `tmp`, or -1 with errno.
+int create_temp(const std::string& dir, const std::string& name, mode_t mode, std::string& tmp) {
+  static constexpr char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  thread_local std::mt19937_64 rng{(static_cast<std::uint64_t>(std::random_device{}()) << 32) ^
+                                   static_cast<std::uint64_t>(::getpid())};
+  std::uniform_int_distribution<std::size_t> pick(0, sizeof kChars - 2);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    tmp = dir + "." + name.substr(0, 200) + ".";  // stays under NAME_MAX (255)
+    for (int i = 0; i < 6; ++i) tmp += kChars[pick(rng)];
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    if (fd >= 0 || errno != EEXIST) return fd;
+  }
+  errno = EEXIST;
+  return -1;
+}
+
+// Best effort: makes the rename durable. Its failure cannot undo a finished rename.
+void sync_directory(const std::string& dir) {
+  const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0) return;
+  (void)::fsync(dfd);
+  ::close(dfd);
+}
+
+}  // namespace
+
+// The target, when it exists, must be a regular file (a symlink to one is followed: the
+// file it points to is replaced and the link kept); a device such as /dev/full, a FIFO
+// or a directory is refused with "not a regular file" before anything is created. The
+// new file keeps the old one's permission bits (and, where allowed, its owner and
+// group); a new file gets 0644 minus the umask. An existing file we have no write
+// permission for is refused ("Permission denied"), as fopen would. Errors say "cannot write PATH: reason"
+// with PATH as given; on any failure, the body's exceptions included, the temporary
+// file is removed and the target is untouched.
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& body) {
+  std::string target = path;
+  mode_t mode = 0644;
+  bool existing = false;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode)) fail(path, "not a regular file");
+    // Like fopen(path, "w") in libvmaf: a file we may not write is not replaced.
+    if (::access(path.c_str(), W_OK) != 0) fail(path, reason_of(errno));
+    existing = true;
+    mode = st.st_mode & 07777;
+    struct stat lst {};
+    if (::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+      char* real = ::realpath(path.c_str(), nullptr);
+      if (real == nullptr) fail(path, reason_of(errno));
+      target = real;
+      std::free(real);
+    }
+  } else if (errno != ENOENT) {
+    fail(path, reason_of(errno));
+  }
+
+  const auto [dir, name] = split_path(target);
+  std::string tmp;
+  const int fd = create_temp(dir, name, existing ? 0600 : 0644, tmp);
+  if (fd < 0) fail(path, reason_of(errno));
+
+  // Every failure from here on removes the temporary file before reporting.
+  bool fd_open = true;
+  const auto abandon = [&](int err) {
+    if (fd_open) ::close(fd);
+    ::unlink(tmp.c_str());
+    fail(path, reason_of(err));
+  };
+
+  if (existing) {
+    if (::fchown(fd, st.st_uid, st.st_gid) != 0) {
+      // Not permitted unless privileged: the file is then owned by whoever writes it.
+    }
+    if (::fchmod(fd, mode) != 0) abandon(errno);
+  }
+
+  int write_error = 0;
+  {
+    output_detail::FdStreambuf sb(fd);
+    std::ostream os(&sb);
+    try {
+      body(os);
+    } catch (...) {
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      throw;
+    }
+    os.flush();
+    if (sb.error() != 0) {
+      write_error = sb.error();
+    } else if (!os) {
+      write_error = EIO;  // the body left the stream failed without an I/O error
+    }
+  }
+  if (write_error != 0) abandon(write_error);
+  if (::fsync(fd) != 0) abandon(errno);
+  fd_open = false;
+  if (::close(fd) != 0) abandon(errno);
+  if (::rename(tmp.c_str(), target.c_str()) != 0) abandon(errno);
+  sync_directory(dir);
+}
+
+}  // namespace exactvq
