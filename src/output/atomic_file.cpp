@@ -59,9 +59,32 @@ void sync_directory(const std::string& dir) {
   ::close(dfd);
 }
 
+// Streams (standard output as "-", /dev/stdout, a FIFO, a character device such as
+// /dev/full) cannot be replaced atomically: they are written in place, every
+// error still detected and reported, nothing written before the body is complete.
+void write_stream(const std::string& path, int fd, bool close_fd,
+                  const std::function<void(std::ostream&)>& body) {
+  int err = 0;
+  {
+    output_detail::FdStreambuf sb(fd);
+    std::ostream os(&sb);
+    try {
+      body(os);
+    } catch (...) {
+      if (close_fd) ::close(fd);
+      throw;
+    }
+    os.flush();
+    err = sb.error() ? sb.error() : (!os ? EIO : 0);
+  }
+  if (close_fd && ::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) fail(path, reason_of(err));
+}
+
 }  // namespace
 
-// The target, when it exists, must be a regular file (a symlink to one is followed: the
+// "-" is standard output; an existing FIFO or character device is written in place
+// (see write_stream). Otherwise the target, when it exists, must be a regular file (a symlink to one is followed: the
 // file it points to is replaced and the link kept); a device such as /dev/full, a FIFO
 // or a directory is refused with "not a regular file" before anything is created. The
 // new file keeps the old one's permission bits (and, where allowed, its owner and
@@ -74,7 +97,13 @@ void write_file_atomically(const std::string& path, const std::function<void(std
   mode_t mode = 0644;
   bool existing = false;
   struct stat st {};
+  if (path == "-") return write_stream("standard output", STDOUT_FILENO, false, body);
   if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+      const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd < 0) fail(path, reason_of(errno));
+      return write_stream(path, fd, true, body);
+    }
     if (!S_ISREG(st.st_mode)) fail(path, "not a regular file");
     // Like fopen(path, "w") in libvmaf: a file we may not write is not replaced.
     if (::access(path.c_str(), W_OK) != 0) fail(path, reason_of(errno));

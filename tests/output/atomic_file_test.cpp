@@ -178,9 +178,14 @@ TEST_F(AtomicFile, ExistingFileIsByteIdenticalAfterFailures) {
   EXPECT_EQ(entries(), std::set<std::string>{"keep.json"});
 }
 
-TEST_F(AtomicFile, DevFullIsRefused) {
+TEST_F(AtomicFile, DevFullReportsTheFullDevice) {
+  // A character device is written in place; the failed write is reported.
   EXPECT_EQ(error_of([] { write_file_atomically("/dev/full", kWriteHello); }),
-            "cannot write /dev/full: not a regular file");
+            "cannot write /dev/full: No space left on device");
+}
+
+TEST_F(AtomicFile, CharacterDeviceIsWrittenInPlace) {
+  EXPECT_NO_THROW(write_file_atomically("/dev/null", kWriteHello));
 }
 
 TEST_F(AtomicFile, DirectoryIsRefused) {
