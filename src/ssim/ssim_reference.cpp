@@ -68,12 +68,15 @@ void horizontal_pass(const Sample* ref, const Sample* dist, int plane_width, int
   const int inner_begin = std::clamp(kRadius, x0, x1);
   const int inner_end = std::clamp(plane_width - kRadius, inner_begin, x1);
   for (int j = 0; j < 5; ++j) {
-    const uint64_t* p = in[j]->data() - a;  // p[x] is the sample at column x
-    uint64_t* o = res[j]->data() - x0;      // o[x] is output column x
+    const uint64_t* __restrict p = in[j]->data() - a;  // p[x]: the sample at column x
+    uint64_t* __restrict o = res[j]->data() - x0;       // o[x]: output column x
     for (int x = x0; x < inner_begin; ++x)
       o[x] = filter_truncated(p + x, std::max(0, kRadius - x),
                               std::min(kTaps, plane_width + kRadius - x));
-    for (int x = inner_begin; x < inner_end; ++x) o[x] = filter_full(p + x);
+    const uint64_t* __restrict pi = p + inner_begin;
+    uint64_t* __restrict oi = o + inner_begin;
+    const size_t inner = size_t(inner_end - inner_begin);
+    for (size_t i = 0; i < inner; ++i) oi[i] = filter_full(pi + i);
     for (int x = inner_end; x < x1; ++x)
       o[x] = filter_truncated(p + x, std::max(0, kRadius - x),
                               std::min(kTaps, plane_width + kRadius - x));
@@ -116,7 +119,7 @@ void for_each_term(const PlaneView& ref, const PlaneView& dist, int bitdepth, Re
         std::vector<uint64_t>* cols[5] = {&r.m, &r.n, &r.xx, &r.xy, &r.yy};
         return *cols[j];
       };
-      uint64_t* o = column(window).data();
+      uint64_t* __restrict o = column(window).data();
       if (r_end - r_begin == kTaps) {
         const uint64_t* p[kTaps];
         for (int k = 0; k < kTaps; ++k) p[k] = column(ring[size_t((r_begin + k) % kTaps)]).data();
