@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages exactvq builds and tests with (as root, or through sudo).
+set -euo pipefail
+packages=(
+  cmake ninja-build g++ pkg-config
+  libfmt-dev libcli11-dev                     # formatting, command line
+  libgtest-dev libgmock-dev libbenchmark-dev  # tests, benchmarks
+  nlohmann-json3-dev libpugixml-dev           # tests parse the JSON and XML outputs back
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then as_root=(sudo); fi
+echo "installing: ${missing[*]}" >&2
+"${as_root[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
