@@ -52,33 +52,38 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
       skip_ref, skip_dist, subsample, backend, output;
   std::vector<std::string> features;
   bool xml = false, json = false, csv = false, no_prediction = false;
-  app.add_option("-r,--reference", ref, "Reference video (Y4M or raw YUV; - for standard input)");
-  app.add_option("-d,--distorted", dist, "Distorted video (Y4M or raw YUV; - for standard input)");
-  app.add_option("-w,--width", width, "Raw YUV: width");
-  app.add_option("-h,--height", height, "Raw YUV: height");
-  app.add_option("-p,--pixel_format", pix_fmt, "Raw YUV: 420, 422 or 444");
-  app.add_option("-b,--bitdepth", bitdepth, "Raw YUV: bits per sample, 8..16 (little-endian above 8)");
+  app.add_option("-r,--reference", ref, "Reference video (Y4M or raw YUV; - for standard input)")->type_name("FILE");
+  app.add_option("-d,--distorted", dist, "Distorted video (Y4M or raw YUV; - for standard input)")->type_name("FILE");
+  app.add_option("-w,--width", width, "Raw YUV: width")->type_name("W");
+  app.add_option("-h,--height", height, "Raw YUV: height")->type_name("H");
+  app.add_option("-p,--pixel_format", pix_fmt, "Raw YUV: 420, 422 or 444")->type_name("420|422|444");
+  app.add_option("-b,--bitdepth", bitdepth, "Raw YUV: bits per sample, 8..16 (little-endian above 8)")->type_name("BITS");
   app.add_option("--feature", features,
                  "Feature to score, with options: ssim[=sum=exact|raster:enable_db=true|false:"
-                 "clip_db=true|false:chroma=true|false] (repeatable; default ssim)");
-  app.add_option("-o,--output", output, "Write per-frame and pooled scores to this file");
+                 "clip_db=true|false:chroma=true|false] (repeatable; default ssim)")->type_name("NAME[=OPT=VAL:...]");
+  app.add_option("-o,--output", output, "Write per-frame and pooled scores to this file")->type_name("FILE");
   app.add_flag("--xml", xml, "Output file in XML (the default)");
   app.add_flag("--json", json, "Output file in JSON");
   app.add_flag("--csv", csv, "Output file in CSV");
   app.add_option("--precision", precision,
                  "Decimals printed (default 6, as libvmaf), or max: the shortest decimal that "
-                 "reads back to the same binary64");
-  app.add_option("--threads", threads, "Worker threads (default: all cores)");
-  app.add_option("--frame_cnt", frame_cnt, "Score this many frames (an error if fewer exist)");
-  app.add_option("--frame_skip_ref", skip_ref, "Skip this many reference frames first");
-  app.add_option("--frame_skip_dist", skip_dist, "Skip this many distorted frames first");
-  app.add_option("--subsample", subsample, "Score every Nth frame");
-  app.add_option("--backend", backend, "Where to compute: cpu or auto (auto: the best available)");
+                 "reads back to the same binary64")->type_name("N|max");
+  app.add_option("--threads", threads, "Worker threads (default: all cores)")->type_name("N");
+  app.add_option("--frame_cnt", frame_cnt, "Score this many frames (an error if fewer exist)")->type_name("N");
+  app.add_option("--frame_skip_ref", skip_ref, "Skip this many reference frames first")->type_name("N");
+  app.add_option("--frame_skip_dist", skip_dist, "Skip this many distorted frames first")->type_name("N");
+  app.add_option("--subsample", subsample, "Score every Nth frame")->type_name("N");
+  app.add_option("--backend", backend, "Where to compute: cpu or auto (auto: the best available)")->type_name("cpu|auto");
   app.add_flag("-n,--no_prediction", no_prediction,
                "Accepted for libvmaf compatibility (exactvq runs no VMAF model)");
   app.add_flag("-q,--quiet", c.quiet, "No summary, no warnings on standard error");
   app.add_flag("-v,--version", c.show_version, "Print the version and exit");
 
+  app.footer(
+      "Inputs: Y4M (8..16 bits; 420, 422, 444, mono) or raw planar YUV with -w -h -p -b.\n"
+      "Example, replacing `vmaf -r ref.y4m -d dist.y4m --feature ssim -o out.xml`:\n"
+      "  exactvq -r ref.y4m -d dist.y4m --feature ssim -o out.xml\n"
+      "Exit status: 0 scored, 1 bad input or output failure, 2 bad usage.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
