@@ -1,0 +1,231 @@
+// Command-line usage: errors exit 2 with a message and a hint; --help and --version
+// exit 0; standard input; the shorter-input warning.
+#include <regex>
+
+#include "cli/cli_fixture.h"
+
+namespace exactvq::clitest {
+namespace {
+
+class Usage : public CliTest {
+ protected:
+  void SetUp() override {
+    CliTest::SetUp();
+    fmt_ = make_format(16, 12);
+    ref_ = write_y4m("ref.y4m", fmt_, 3, 0);
+    dist_ = write_y4m("dist.y4m", fmt_, 3, 1);
+  }
+
+  std::vector<std::string> base(std::vector<std::string> extra = {}) const {
+    std::vector<std::string> a{"-r", ref_, "-d", dist_};
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  }
+
+  VideoFormat fmt_;
+  std::string ref_, dist_;
+};
+
+TEST_F(Usage, Version) {
+  const RunResult r = run_cli({"--version"});
+  EXPECT_EQ(r.status, 0) << describe(r);
+  EXPECT_TRUE(std::regex_match(r.out, std::regex("exactvq [0-9]+\\.[0-9]+\\.[0-9]+.*\n")))
+      << describe(r);
+  EXPECT_EQ(r.err, "");
+  const RunResult v = run_cli({"-v"});
+  EXPECT_EQ(v.status, 0) << describe(v);
+  EXPECT_EQ(v.out, r.out);
+}
+
+TEST_F(Usage, Help) {
+  const RunResult r = run_cli({"--help"});
+  EXPECT_EQ(r.status, 0) << describe(r);
+  for (const char* needle : {"--feature", "-r,--reference", "-d,--distorted", "--json", "--csv",
+                             "--precision", "--threads", "--subsample"})
+    EXPECT_NE(r.out.find(needle), std::string::npos) << needle << "\n" << describe(r);
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(Usage, NoArguments) {
+  expect_refused({}, 2, {"-r"});
+  expect_refused({"-r", ref_}, 2, {"-d"});
+}
+
+TEST_F(Usage, UnknownFeature) { expect_refused(base({"--feature", "foo"}), 2, {"'foo'", "ssim"}); }
+
+TEST_F(Usage, UnknownSsimOption) {
+  expect_refused(base({"--feature", "ssim=bogus=1"}), 2, {"unknown option 'bogus'"});
+}
+
+TEST_F(Usage, BadSsimOptionValues) {
+  expect_refused(base({"--feature", "ssim=sum=fast"}), 2, {"sum=fast"});
+  expect_refused(base({"--feature", "ssim=enable_db=maybe"}), 2, {"enable_db=maybe"});
+  expect_refused(base({"--feature", "ssim=clip_db=2"}), 2, {"clip_db=2"});
+  expect_refused(base({"--feature", "ssim=chroma"}), 2, {"chroma", "key=value"});
+  expect_refused(base({"--feature", "=sum=exact"}), 2, {"missing feature name"});
+}
+
+TEST_F(Usage, FeatureTwice) {
+  expect_refused(base({"--feature", "ssim", "--feature", "ssim=sum=raster"}), 2,
+                 {"'ssim'", "twice"});
+}
+
+TEST_F(Usage, ChromaOnMonochrome) {
+  const VideoFormat mono = make_format(16, 12, ChromaFormat::kMono);
+  const std::string r = write_y4m("mr.y4m", mono, 2, 0);
+  const std::string d = write_y4m("md.y4m", mono, 2, 1);
+  expect_refused({"-r", r, "-d", d, "--feature", "ssim=chroma=true"}, 2, {"monochrome"});
+}
+
+TEST_F(Usage, BadPrecision) {
+  expect_refused(base({"--precision", "18"}), 2, {"--precision 18"});
+  expect_refused(base({"--precision", "-1"}), 2, {"--precision -1"});
+  expect_refused(base({"--precision", "six"}), 2, {"--precision six"});
+  expect_refused(base({"--precision", "Max"}), 2, {"--precision Max"});
+}
+
+TEST_F(Usage, BadThreads) {
+  expect_refused(base({"--threads", "0"}), 2, {"--threads 0"});
+  expect_refused(base({"--threads", "-3"}), 2, {"--threads -3"});
+  expect_refused(base({"--threads", "two"}), 2, {"--threads two"});
+}
+
+TEST_F(Usage, BadCounts) {
+  expect_refused(base({"--frame_cnt", "-1"}), 2, {"--frame_cnt -1"});
+  expect_refused(base({"--frame_skip_ref", "x"}), 2, {"--frame_skip_ref x"});
+  expect_refused(base({"--subsample", "0"}), 2, {"--subsample 0"});
+}
+
+TEST_F(Usage, BadBackend) { expect_refused(base({"--backend", "gpu"}), 2, {"--backend gpu"}); }
+
+TEST_F(Usage, UnknownOption) {
+  expect_refused(base({"--bogus"}), 2, {"--bogus"});
+  expect_refused(base({"--frame-cnt", "2"}), 2, {"--frame-cnt"});
+}
+
+TEST_F(Usage, TwoOutputFormats) {
+  expect_refused(base({"--json", "--csv"}), 2, {"--xml, --json or --csv"});
+}
+
+TEST_F(Usage, BothInputsFromStdin) {
+  expect_refused({"-r", "-", "-d", "-"}, 2, {"standard input"}, stdin_from(ref_));
+}
+
+TEST_F(Usage, NoPredictionAccepted) {
+  const RunResult r = run_cli(base({"-n"}));
+  EXPECT_EQ(r.status, 0) << describe(r);
+}
+
+// --- Standard input ---------------------------------------------------------------
+
+TEST_F(Usage, ReferenceFromStdinFile) {
+  const RunResult want = run_cli(base({"--csv", "--precision", "max", "-o", path("a.csv")}));
+  ASSERT_EQ(want.status, 0) << describe(want);
+  const RunResult got = run_cli({"-r", "-", "-d", dist_, "--csv", "--precision", "max", "-o",
+                                 path("b.csv")},
+                                stdin_from(ref_));
+  ASSERT_EQ(got.status, 0) << describe(got);
+  EXPECT_EQ(read_file(path("b.csv")), read_file(path("a.csv")));
+  EXPECT_EQ(parse_csv(read_file(path("b.csv"))).frames.size(), 3u);
+}
+
+TEST_F(Usage, DistortedFromPipe) {
+  const RunResult want = run_cli(base({"--csv", "--precision", "max", "-o", path("a.csv")}));
+  ASSERT_EQ(want.status, 0) << describe(want);
+  const RunResult got =
+      run_shell("cat \"$1\" | \"$2\" -r \"$3\" -d - --csv --precision max -o \"$4\"",
+                {dist_, EXACTVQ_CLI_PATH, ref_, path("b.csv")});
+  ASSERT_EQ(got.status, 0) << describe(got);
+  EXPECT_EQ(read_file(path("b.csv")), read_file(path("a.csv")));
+}
+
+TEST_F(Usage, TruncatedPipeNamesStandardInput) {
+  std::string bytes = read_file(dist_);
+  bytes.resize(bytes.size() - 5);
+  const std::string cut = write("cut.bin", bytes);
+  const RunResult r = run_shell("cat \"$1\" | \"$2\" -r \"$3\" -d - -o \"$4\"",
+                                {cut, EXACTVQ_CLI_PATH, ref_, path("o.xml")});
+  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_NE(r.err.find("standard input: truncated frame 2"), std::string::npos) << describe(r);
+  EXPECT_FALSE(fs::exists(path("o.xml")));
+}
+
+TEST_F(Usage, RawYuvFromStdin) {
+  const std::string raw = write("ref.yuv", raw_bytes(fmt_, make_frames(fmt_, 3, 0)));
+  const RunResult want = run_cli(base({"--csv", "--precision", "max", "-o", path("a.csv")}));
+  ASSERT_EQ(want.status, 0) << describe(want);
+  const RunResult got = run_cli({"-r", "-", "-d", dist_, "-w", "16", "-h", "12", "-p", "420",
+                                 "-b", "8", "--csv", "--precision", "max", "-o", path("b.csv")},
+                                stdin_from(raw));
+  ASSERT_EQ(got.status, 0) << describe(got);
+  EXPECT_EQ(read_file(path("b.csv")), read_file(path("a.csv")));
+}
+
+// --- Inputs of different lengths -------------------------------------------------
+
+TEST_F(Usage, ShorterDistortedWarnsAndScoresCommonFrames) {
+  const std::string ref = write_y4m("long.y4m", fmt_, 5, 0);
+  const std::string dist = write_y4m("short.y4m", fmt_, 2, 1);
+  const RunResult r = run_cli({"-r", ref, "-d", dist, "--json", "-o", path("o.json")});
+  EXPECT_EQ(r.status, 0) << describe(r);
+  EXPECT_NE(r.err.find("warning"), std::string::npos) << describe(r);
+  EXPECT_NE(r.err.find(ref), std::string::npos) << describe(r);
+  EXPECT_NE(r.err.find(dist), std::string::npos) << describe(r);
+  EXPECT_NE(r.err.find("2 frames"), std::string::npos) << describe(r);
+  EXPECT_EQ(parse_json(read_file(path("o.json"))).frames, (std::vector<int64_t>{0, 1}));
+
+  const RunResult q = run_cli({"-r", ref, "-d", dist, "-q", "--json", "-o", path("q.json")});
+  EXPECT_EQ(q.status, 0) << describe(q);
+  EXPECT_EQ(q.err, "") << describe(q);
+  EXPECT_EQ(q.out, "") << describe(q);
+  EXPECT_EQ(parse_json(read_file(path("q.json"))).frames, (std::vector<int64_t>{0, 1}));
+}
+
+TEST_F(Usage, ShorterReferenceWarns) {
+  const std::string ref = write_y4m("short.y4m", fmt_, 1, 0);
+  const std::string dist = write_y4m("long.y4m", fmt_, 4, 1);
+  const RunResult r = run_cli({"-r", ref, "-d", dist});
+  EXPECT_EQ(r.status, 0) << describe(r);
+  EXPECT_NE(r.err.find(ref), std::string::npos) << describe(r);
+  EXPECT_NE(r.err.find(dist), std::string::npos) << describe(r);
+  EXPECT_NE(r.err.find("1 frame"), std::string::npos) << describe(r);
+  EXPECT_TRUE(std::regex_match(r.out, std::regex("ssim: [0-9]\\.[0-9]{6}\n"))) << describe(r);
+}
+
+TEST_F(Usage, EqualLengthsNoWarning) {
+  const RunResult r = run_cli(base());
+  EXPECT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(r.err, "") << describe(r);
+}
+
+TEST_F(Usage, FrameCountWithinInput) {
+  const RunResult r = run_cli(base({"--frame_cnt", "2", "--csv", "-o", path("o.csv")}));
+  EXPECT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(r.err, "") << describe(r);
+  EXPECT_EQ(parse_csv(read_file(path("o.csv"))).frames, (std::vector<int64_t>{0, 1}));
+}
+
+}  // namespace
+}  // namespace exactvq::clitest
+
+namespace exactvq::clitest {
+namespace {
+
+// The helper itself: a process that hangs is killed and reported, not waited for.
+TEST(Runner, TimeoutKillsHangingProcess) {
+  const RunResult r = run_shell("sleep 30 & sleep 30", {}, with_timeout(0.3));
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_NE(r.status, 0);
+  EXPECT_LT(r.seconds, 5.0);
+}
+
+TEST(Runner, CapturesStatusAndStreams) {
+  const RunResult r = run_shell("printf out; printf err >&2; exit 3");
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.status, 3);
+  EXPECT_EQ(r.out, "out");
+  EXPECT_EQ(r.err, "err");
+}
+
+}  // namespace
+}  // namespace exactvq::clitest
