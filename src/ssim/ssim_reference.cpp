@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
+#include <type_traits>
 #include <vector>
 
 #include "ssim/taps.h"
@@ -12,48 +13,104 @@ namespace exactvq::ssim {
 
 namespace {
 
-// The five moments of one row of windows, for the output columns of a region.
-// Horizontal sums: m, n < 2^24 and xx, xy, yy < 2^40; after the vertical pass
-// m, n < 2^32 and xx, xy, yy < 2^48 (spec/ssim.md): uint64_t holds all of them.
-struct MomentRow {
-  std::vector<uint64_t> m, n, xx, xy, yy;
+// Widths from the bounds of spec/ssim.md at b = 16 (smaller depths only shrink them):
+//   per sample   s, d < 2^16;  s*s, s*d, d*d < 2^32        -> uint32_t
+//   horizontal   m, n < 2^24;  xx, xy, yy < 2^40           -> uint32_t, uint64_t
+//   vertical     mux, muy < 2^32;  x2, xy, y2 < 2^48       -> uint32_t, uint64_t
+// Every sum below adds non-negative terms whose total obeys its bound, so no
+// partial sum overflows its type.
 
-  void resize(size_t width) {
-    for (auto* v : {&m, &n, &xx, &xy, &yy}) v->resize(width);
-  }
-};
-
-// Per-sample values the horizontal filter sums: s, d, s*s, s*d, d*d (each < 2^32).
+// Per-sample values the horizontal filter sums.
 struct SampleRow {
-  std::vector<uint64_t> s, d, ss, sd, dd;
+  std::vector<uint32_t> s, d, ss, sd, dd;
 
   void resize(size_t width) {
     for (auto* v : {&s, &d, &ss, &sd, &dd}) v->resize(width);
   }
 };
 
-// The filter at one column, leaving out the taps k outside [k_begin, k_end).
-// `p` points at the sample under the centre tap.
-inline uint64_t filter_truncated(const uint64_t* p, int k_begin, int k_end) {
-  uint64_t sum = 0;
-  for (int k = k_begin; k < k_end; ++k) sum += kTap[size_t(k)] * p[k - kRadius];
+// The five moments of a row of windows (horizontal sums, or a whole window after
+// the vertical pass), for the output columns of a region.
+struct MomentRow {
+  std::vector<uint32_t> m, n;
+  std::vector<uint64_t> xx, xy, yy;
+
+  void resize(size_t width) {
+    for (auto* v : {&m, &n}) v->resize(width);
+    for (auto* v : {&xx, &xy, &yy}) v->resize(width);
+  }
+};
+
+// The filter at one position, leaving out the taps k outside [k_begin, k_end).
+// p[k] is the input under tap k.
+template <typename Out, typename In>
+inline Out filter_truncated(const In* const* p, int k_begin, int k_end) {
+  Out sum = 0;
+  for (int k = k_begin; k < k_end; ++k) sum += Out{kTap[size_t(k)]} * Out{*p[k]};
   return sum;
 }
 
-// The full nine-tap filter; the taps are symmetric, so five multiplies suffice.
-inline uint64_t filter_full(const uint64_t* p) {
-  return kTap[0] * (p[-4] + p[4]) + kTap[1] * (p[-3] + p[3]) + kTap[2] * (p[-2] + p[2]) +
-         kTap[3] * (p[-1] + p[1]) + kTap[4] * p[0];
+// All nine taps; they are symmetric, so five multiplies suffice.
+template <typename Out, typename In>
+inline Out filter_full(In p0, In p1, In p2, In p3, In p4, In p5, In p6, In p7, In p8) {
+  return Out{kTap[0]} * (Out{p0} + Out{p8}) + Out{kTap[1]} * (Out{p1} + Out{p7}) +
+         Out{kTap[2]} * (Out{p2} + Out{p6}) + Out{kTap[3]} * (Out{p3} + Out{p5}) +
+         Out{kTap[4]} * Out{p4};
+}
+
+// Horizontal filter of one sample row `in` (in[x] is column x) into out[x] for
+// x in [x0, x1) of a line of `width` samples.
+template <typename Out, typename In>
+void filter_row(const In* __restrict in, Out* __restrict out, int width, int x0, int x1) {
+  // Columns whose window lies inside the row take all nine taps.
+  const int inner_begin = std::clamp(kRadius, x0, x1);
+  const int inner_end = std::clamp(width - kRadius, inner_begin, x1);
+  auto edge = [&](int x) {
+    const In* taps[kTaps];
+    for (int k = 0; k < kTaps; ++k) taps[k] = in + x - kRadius + k;
+    out[x] = filter_truncated<Out>(taps, std::max(0, kRadius - x),
+                                   std::min(kTaps, width + kRadius - x));
+  };
+  for (int x = x0; x < inner_begin; ++x) edge(x);
+  const In* c = in + inner_begin;  // the sample under the centre tap
+  Out* o = out + inner_begin;
+  const size_t count = size_t(inner_end - inner_begin);
+  for (size_t i = 0; i < count; ++i)
+    o[i] = filter_full<Out>(c[i - 4], c[i - 3], c[i - 2], c[i - 1], c[i], c[i + 1], c[i + 2],
+                            c[i + 3], c[i + 4]);
+  for (int x = inner_end; x < x1; ++x) edge(x);
+}
+
+// Vertical filter: rows[k] is the horizontal moment row under tap k, or null
+// where the window leaves the plane.
+template <typename T>
+void filter_column(const T* const (&rows)[kTaps], T* __restrict out, size_t n) {
+  bool full = true;
+  for (const T* r : rows) full = full && r != nullptr;
+  if (full) {
+    const T *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3], *r4 = rows[4],
+            *r5 = rows[5], *r6 = rows[6], *r7 = rows[7], *r8 = rows[8];
+    for (size_t i = 0; i < n; ++i)
+      out[i] = filter_full<T>(r0[i], r1[i], r2[i], r3[i], r4[i], r5[i], r6[i], r7[i], r8[i]);
+    return;
+  }
+  std::fill(out, out + n, T{0});
+  for (int k = 0; k < kTaps; ++k) {
+    if (!rows[k]) continue;
+    const T g = kTap[size_t(k)];
+    const T* r = rows[k];
+    for (size_t i = 0; i < n; ++i) out[i] += g * r[i];
+  }
 }
 
 // One plane row's horizontal moments for output columns [x0, x1).
 template <typename Sample>
-void horizontal_pass(const Sample* ref, const Sample* dist, int plane_width, int x0, int x1,
+void horizontal_pass(const Sample* ref, const Sample* dist, int width, int x0, int x1,
                      SampleRow& samples, MomentRow& out) {
-  // Samples the windows read: [a, b), kept in `samples` from index 0.
-  const int a = std::max(0, x0 - kRadius), b = std::min(plane_width, x1 + kRadius);
+  // The samples the windows read, [a, b), stored from index 0 of `samples`.
+  const int a = std::max(0, x0 - kRadius), b = std::min(width, x1 + kRadius);
   for (int x = a; x < b; ++x) {
-    const uint64_t s = ref[x], d = dist[x];
+    const uint32_t s = ref[x], d = dist[x];
     const size_t i = size_t(x - a);
     samples.s[i] = s;
     samples.d[i] = d;
@@ -61,26 +118,12 @@ void horizontal_pass(const Sample* ref, const Sample* dist, int plane_width, int
     samples.sd[i] = s * d;
     samples.dd[i] = d * d;
   }
-  const std::vector<uint64_t>* in[5] = {&samples.s, &samples.d, &samples.ss, &samples.sd,
-                                        &samples.dd};
-  std::vector<uint64_t>* res[5] = {&out.m, &out.n, &out.xx, &out.xy, &out.yy};
-  // Columns whose window lies inside the row take all nine taps.
-  const int inner_begin = std::clamp(kRadius, x0, x1);
-  const int inner_end = std::clamp(plane_width - kRadius, inner_begin, x1);
-  for (int j = 0; j < 5; ++j) {
-    const uint64_t* __restrict p = in[j]->data() - a;  // p[x]: the sample at column x
-    uint64_t* __restrict o = res[j]->data() - x0;       // o[x]: output column x
-    for (int x = x0; x < inner_begin; ++x)
-      o[x] = filter_truncated(p + x, std::max(0, kRadius - x),
-                              std::min(kTaps, plane_width + kRadius - x));
-    const uint64_t* __restrict pi = p + inner_begin;
-    uint64_t* __restrict oi = o + inner_begin;
-    const size_t inner = size_t(inner_end - inner_begin);
-    for (size_t i = 0; i < inner; ++i) oi[i] = filter_full(pi + i);
-    for (int x = inner_end; x < x1; ++x)
-      o[x] = filter_truncated(p + x, std::max(0, kRadius - x),
-                              std::min(kTaps, plane_width + kRadius - x));
-  }
+  // Shift both sides so that index x means column x.
+  filter_row(samples.s.data() - a, out.m.data() - x0, width, x0, x1);
+  filter_row(samples.d.data() - a, out.n.data() - x0, width, x0, x1);
+  filter_row<uint64_t>(samples.ss.data() - a, out.xx.data() - x0, width, x0, x1);
+  filter_row<uint64_t>(samples.sd.data() - a, out.xy.data() - x0, width, x0, x1);
+  filter_row<uint64_t>(samples.dd.data() - a, out.yy.data() - x0, width, x0, x1);
 }
 
 // Calls sink(term, w) for every output pixel of `region`, rows top to bottom,
@@ -99,7 +142,7 @@ void for_each_term(const PlaneView& ref, const PlaneView& dist, int bitdepth, Re
   for (auto& row : ring) row.resize(n);
   SampleRow samples;
   samples.resize(n + 2 * kRadius);
-  MomentRow window;  // the vertical pass: one output row's moments
+  MomentRow window;  // the vertical pass: one output row's window moments
   window.resize(n);
   std::vector<uint64_t> column_weight(n);
   for (int x = region.x0; x < region.x1; ++x)
@@ -107,35 +150,26 @@ void for_each_term(const PlaneView& ref, const PlaneView& dist, int bitdepth, Re
 
   int next_row = std::max(0, region.y0 - kRadius);  // next plane row to filter
   for (int y = region.y0; y < region.y1; ++y) {
-    const int r_begin = std::max(0, y - kRadius);
     const int r_end = std::min(height, y + kRadius + 1);
     for (; next_row < r_end; ++next_row)
       horizontal_pass(ref.row<Sample>(next_row), dist.row<Sample>(next_row), width, region.x0,
                       region.x1, samples, ring[size_t(next_row % kTaps)]);
 
-    // Vertical pass: the rows of the window present in the plane, with their taps.
-    for (int j = 0; j < 5; ++j) {
-      auto column = [j](MomentRow& r) -> std::vector<uint64_t>& {
-        std::vector<uint64_t>* cols[5] = {&r.m, &r.n, &r.xx, &r.xy, &r.yy};
-        return *cols[j];
-      };
-      uint64_t* __restrict o = column(window).data();
-      if (r_end - r_begin == kTaps) {
-        const uint64_t* p[kTaps];
-        for (int k = 0; k < kTaps; ++k) p[k] = column(ring[size_t((r_begin + k) % kTaps)]).data();
-        for (size_t i = 0; i < n; ++i)
-          o[i] = kTap[0] * (p[0][i] + p[8][i]) + kTap[1] * (p[1][i] + p[7][i]) +
-                 kTap[2] * (p[2][i] + p[6][i]) + kTap[3] * (p[3][i] + p[5][i]) +
-                 kTap[4] * p[4][i];
-      } else {
-        std::fill(o, o + n, uint64_t{0});
-        for (int r = r_begin; r < r_end; ++r) {
-          const uint64_t g = kTap[size_t(r - y + kRadius)];
-          const uint64_t* p = column(ring[size_t(r % kTaps)]).data();
-          for (size_t i = 0; i < n; ++i) o[i] += g * p[i];
-        }
+    // Vertical pass over the rows of the window that lie in the plane.
+    auto rows_of = [&](auto member) {
+      using T = typename std::remove_reference_t<decltype(ring[0].*member)>::value_type;
+      const T* rows[kTaps];
+      for (int k = 0; k < kTaps; ++k) {
+        const int r = y - kRadius + k;
+        rows[k] = (r >= 0 && r < height) ? (ring[size_t(r % kTaps)].*member).data() : nullptr;
       }
-    }
+      filter_column(rows, (window.*member).data(), n);
+    };
+    rows_of(&MomentRow::m);
+    rows_of(&MomentRow::n);
+    rows_of(&MomentRow::xx);
+    rows_of(&MomentRow::xy);
+    rows_of(&MomentRow::yy);
 
     const uint64_t row_weight = kept_weight(y, height);
     for (size_t i = 0; i < n; ++i) {
