@@ -340,6 +340,14 @@ TEST_F(Output, ChromaAddsCbAndCr) {
   EXPECT_EQ(off.names, (std::vector<std::string>{"ssim"}));
 }
 
+TEST_F(Output, ReportToStandardOutput) {
+  const std::string want = report({"--csv", "--precision", "max"}, "o.csv");
+  const RunResult r = run_cli({"-r", ref_, "-d", dist_, "--csv", "--precision", "max", "-o", "-"});
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(r.out, want);
+  EXPECT_FALSE(fs::exists("-")) << "a file named - in the working directory";
+}
+
 TEST_F(Output, OverwritesExistingReport) {
   write("o.xml", "old contents that are much longer than nothing at all\n");
   const Report xml = parse_xml(report({}, "o.xml"));
