@@ -173,6 +173,28 @@ TEST_F(BadInput, HeaderWithoutNewline) {
   expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "truncated Y4M header"});
 }
 
+TEST_F(BadInput, HeaderLineWithoutEnd) {
+  // A header that never ends is refused after a bounded number of bytes.
+  const std::string dist = write("dist.y4m", "YUV4MPEG2 W16 H12 X" + std::string(100000, 'x'));
+  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "no end of line"});
+}
+
+TEST_F(BadInput, FrameLineWithoutEnd) {
+  const std::string dist =
+      write("dist.y4m", y4m_header(fmt_) + "FRAME X" + std::string(100000, 'x'));
+  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "frame 0", "no end of line"});
+}
+
+TEST_F(BadInput, FrameParametersAreAccepted) {
+  const std::vector<Frame> frames = make_frames(fmt_, 3, 1);
+  std::string bytes = y4m_header(fmt_);
+  for (const Frame& f : frames) bytes += "FRAME Ip XCOMMENT=1\n" + frame_payload(fmt_, f);
+  const std::string dist = write("dist.y4m", bytes);
+  const RunResult r = run_cli({"-r", ref_, "-d", dist, "--csv", "-o", path("o.csv")});
+  EXPECT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(parse_csv(read_file(path("o.csv"))).frames, (std::vector<int64_t>{0, 1, 2}));
+}
+
 TEST_F(BadInput, NotAY4mSignature) {
   const std::string dist = write("dist.y4m", "YUV4MPEG W16 H12\nFRAME\n");
   expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "not a Y4M file"});
