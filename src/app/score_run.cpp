@@ -71,9 +71,7 @@ ScoreReport score_videos(const RunOptions& o) {
   skip_frames(*ref, o.skip_ref, "--frame_skip_ref");
   skip_frames(*dist, o.skip_dist, "--frame_skip_dist");
 
-  Picture ref_pic, dist_pic;
-  ref_pic.allocate(format);
-  dist_pic.allocate(format);
+  Picture ref_pic, dist_pic;  // allocated by the first frame read, not before
   std::vector<double> values;
   const auto start = std::chrono::steady_clock::now();
   int64_t index = 0;

@@ -120,7 +120,10 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
 
   const int cores = std::max(1, int(std::thread::hardware_concurrency()));
   run.threads = threads.empty() ? cores : parse_int("--threads", threads, 1, 1024);
-  if (!frame_cnt.empty()) run.frame_count = parse_count("--frame_cnt", frame_cnt);
+  if (!frame_cnt.empty()) {
+    run.frame_count = parse_count("--frame_cnt", frame_cnt);
+    if (*run.frame_count == 0) throw UsageError("--frame_cnt 0: expected at least one frame");
+  }
   if (!skip_ref.empty()) run.skip_ref = parse_count("--frame_skip_ref", skip_ref);
   if (!skip_dist.empty()) run.skip_dist = parse_count("--frame_skip_dist", skip_dist);
   if (!subsample.empty()) run.subsample = parse_int("--subsample", subsample, 1, 1 << 30);

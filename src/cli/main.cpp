@@ -1,6 +1,7 @@
 // exactvq: score a distorted video against its reference.
 #include <cstdio>
 #include <iostream>
+#include <new>
 
 #include <fmt/format.h>
 
@@ -50,6 +51,9 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     fmt::print(stderr, "exactvq: {}\nTry 'exactvq --help'.\n", e.what());
     return 2;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "exactvq: out of memory (frames of this size need more than is available)\n");
+    return 1;
   } catch (const std::exception& e) {
     fmt::print(stderr, "exactvq: {}\n", e.what());
     return 1;

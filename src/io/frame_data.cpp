@@ -38,7 +38,14 @@ size_t read_frame_planes(InputFile& in, const VideoFormat& f, Picture& pic) {
   bool fits = pic.format == f;
   for (int p = 0; p < 3 && fits; ++p)
     fits = pic.planes[p].size() == (p < f.plane_count() ? f.plane_bytes(p) : 0);
-  if (!fits) pic.allocate(f);
+  if (!fits) {
+    // Before allocating a frame, make sure a regular file still holds one: a tiny file
+    // with a huge (but valid) header is then reported as truncated without the allocation.
+    const auto size = in.size();
+    if (size && *size >= in.position() && *size - in.position() < f.frame_bytes())
+      return static_cast<size_t>(*size - in.position());
+    pic.allocate(f);
+  }
   size_t total = 0;
   for (int p = 0; p < f.plane_count(); ++p) {
     const size_t want = pic.planes[p].size();

@@ -46,6 +46,8 @@ TEST_F(Usage, Help) {
   EXPECT_EQ(r.err, "");
 }
 
+TEST_F(Usage, FrameCountZero) { expect_refused({"-r", ref_, "-d", ref_, "--frame_cnt", "0"}, 2, {"--frame_cnt 0"}); }
+
 TEST_F(Usage, NoArguments) {
   expect_refused({}, 2, {"-r"});
   expect_refused({"-r", ref_}, 2, {"-d"});
