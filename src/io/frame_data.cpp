@@ -57,6 +57,12 @@ size_t read_frame_planes(InputFile& in, const VideoFormat& f, Picture& pic) {
   return total;
 }
 
+InputError truncated_frame(const std::string& name, int64_t frame, uint64_t got,
+                           const VideoFormat& f) {
+  return InputError(
+      fmt::format("{}: truncated frame {} (got {} of {} bytes)", name, frame, got, f.frame_bytes()));
+}
+
 void check_frame_samples(const Picture& pic, const std::string& name, int64_t frame) {
   const VideoFormat& f = pic.format;
   if (f.bitdepth <= 8 || f.bitdepth >= 16) return;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/error.h"
 #include "core/picture.h"
 #include "io/input_file.h"
 
@@ -19,5 +20,9 @@ size_t read_frame_planes(InputFile& in, const VideoFormat& f, Picture& pic);
 // sample V exceeds the B-bit maximum M" at the first (plane, raster order) sample
 // above 2^bitdepth - 1. A no-op at 8 and 16 bits, where every value is in range.
 void check_frame_samples(const Picture& pic, const std::string& name, int64_t frame);
+
+// "NAME: truncated frame F (got X of Y bytes)", for a frame whose data ends early.
+InputError truncated_frame(const std::string& name, int64_t frame, uint64_t got,
+                           const VideoFormat& f);
 
 }  // namespace exactvq

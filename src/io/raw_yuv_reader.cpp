@@ -44,8 +44,7 @@ class RawYuvReader final : public VideoSource {
 
  private:
   InputError truncated(uint64_t got) const {
-    return InputError(fmt::format("{}: truncated frame {} (got {} of {} bytes)", name(),
-                                  frame_index_, got, format_.frame_bytes()));
+    return truncated_frame(name(), frame_index_, got, format_);
   }
 
   std::unique_ptr<InputFile> in_;

@@ -17,14 +17,7 @@ using test::le16;
 using test::ramp;
 using test::write_tmp;
 
-VideoFormat fmt_of(int w, int h, ChromaFormat c, int b) {
-  VideoFormat f;
-  f.width = w;
-  f.height = h;
-  f.chroma = c;
-  f.bitdepth = b;
-  return f;
-}
+VideoFormat fmt_of(int w, int h, ChromaFormat c, int b) { return VideoFormat{w, h, c, b}; }
 
 // ---- chroma tags ----
 
