@@ -13,12 +13,15 @@ namespace exactvq::ssim {
 
 namespace {
 
-// Widths from the bounds of spec/ssim.md at b = 16 (smaller depths only shrink them):
-//   per sample   s, d < 2^16;  s*s, s*d, d*d < 2^32        -> uint32_t
-//   horizontal   m, n < 2^24;  xx, xy, yy < 2^40           -> uint32_t, uint64_t
-//   vertical     mux, muy < 2^32;  x2, xy, y2 < 2^48       -> uint32_t, uint64_t
-// Every sum below adds non-negative terms whose total obeys its bound, so no
-// partial sum overflows its type.
+// Widths from the bounds of spec/ssim.md at b bits (the taps sum to 2^8):
+//   per sample   s, d < 2^b;  s*s, s*d, d*d < 2^2b                 -> uint32_t
+//   horizontal   m, n < 2^(b+8);  xx, xy, yy < 2^(2b+8)            -> uint32_t, Wide
+//   vertical     mux, muy < 2^(b+16);  x2, xy, y2 < 2^(2b+16)      -> uint32_t, Wide
+// Wide, the type of the second-order moments, is uint32_t for 8-bit samples
+// (2^32 bounds them) and uint64_t above. Every sum below adds non-negative terms
+// whose total obeys its bound, so no partial sum overflows its type.
+template <typename Sample>
+using Wide = std::conditional_t<sizeof(Sample) == 1, uint32_t, uint64_t>;
 
 // Per-sample values the horizontal filter sums.
 struct SampleRow {
@@ -31,9 +34,10 @@ struct SampleRow {
 
 // The five moments of a row of windows (horizontal sums, or a whole window after
 // the vertical pass), for the output columns of a region.
+template <typename W>
 struct MomentRow {
   std::vector<uint32_t> m, n;
-  std::vector<uint64_t> xx, xy, yy;
+  std::vector<W> xx, xy, yy;
 
   void resize(size_t width) {
     for (auto* v : {&m, &n}) v->resize(width);
@@ -106,7 +110,7 @@ void filter_column(const T* const (&rows)[kTaps], T* __restrict out, size_t n) {
 // One plane row's horizontal moments for output columns [x0, x1).
 template <typename Sample>
 void horizontal_pass(const Sample* ref, const Sample* dist, int width, int x0, int x1,
-                     SampleRow& samples, MomentRow& out) {
+                     SampleRow& samples, MomentRow<Wide<Sample>>& out) {
   // The samples the windows read, [a, b), stored from index 0 of `samples`.
   const int a = std::max(0, x0 - kRadius), b = std::min(width, x1 + kRadius);
   for (int x = a; x < b; ++x) {
@@ -121,9 +125,9 @@ void horizontal_pass(const Sample* ref, const Sample* dist, int width, int x0, i
   // Shift both sides so that index x means column x.
   filter_row(samples.s.data() - a, out.m.data() - x0, width, x0, x1);
   filter_row(samples.d.data() - a, out.n.data() - x0, width, x0, x1);
-  filter_row<uint64_t>(samples.ss.data() - a, out.xx.data() - x0, width, x0, x1);
-  filter_row<uint64_t>(samples.sd.data() - a, out.xy.data() - x0, width, x0, x1);
-  filter_row<uint64_t>(samples.dd.data() - a, out.yy.data() - x0, width, x0, x1);
+  filter_row<Wide<Sample>>(samples.ss.data() - a, out.xx.data() - x0, width, x0, x1);
+  filter_row<Wide<Sample>>(samples.sd.data() - a, out.xy.data() - x0, width, x0, x1);
+  filter_row<Wide<Sample>>(samples.dd.data() - a, out.yy.data() - x0, width, x0, x1);
 }
 
 // Calls sink(term, w) for every output pixel of `region`, rows top to bottom,
@@ -138,11 +142,12 @@ void for_each_term(const PlaneView& ref, const PlaneView& dist, int bitdepth, Re
   const size_t n = static_cast<size_t>(out_width);
 
   const TermConstants constants = term_constants(bitdepth);
-  std::array<MomentRow, kTaps> ring;  // horizontal moments of plane row r live in slot r % 9
+  using Row = MomentRow<Wide<Sample>>;
+  std::array<Row, kTaps> ring;  // horizontal moments of plane row r live in slot r % 9
   for (auto& row : ring) row.resize(n);
   SampleRow samples;
   samples.resize(n + 2 * kRadius);
-  MomentRow window;  // the vertical pass: one output row's window moments
+  Row window;  // the vertical pass: one output row's window moments
   window.resize(n);
   std::vector<uint64_t> column_weight(n);
   for (int x = region.x0; x < region.x1; ++x)
@@ -165,11 +170,11 @@ void for_each_term(const PlaneView& ref, const PlaneView& dist, int bitdepth, Re
       }
       filter_column(rows, (window.*member).data(), n);
     };
-    rows_of(&MomentRow::m);
-    rows_of(&MomentRow::n);
-    rows_of(&MomentRow::xx);
-    rows_of(&MomentRow::xy);
-    rows_of(&MomentRow::yy);
+    rows_of(&Row::m);
+    rows_of(&Row::n);
+    rows_of(&Row::xx);
+    rows_of(&Row::xy);
+    rows_of(&Row::yy);
 
     const uint64_t row_weight = kept_weight(y, height);
     for (size_t i = 0; i < n; ++i) {
