@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (!c.quiet) c.run.warn = [](const std::string& line) { fmt::print(stderr, "exactvq: {}\n", line); };
+    if (c.output_path) check_output_path(*c.output_path, {c.run.ref_path, c.run.dist_path});
     const ScoreReport report = score_videos(c.run);
     if (c.output_path) {
       write_file_atomically(*c.output_path, [&](std::ostream& out) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "core/error.h"
 #include "output/fd_streambuf.h"
@@ -83,15 +84,41 @@ void write_stream(const std::string& path, int fd, bool close_fd,
 
 }  // namespace
 
-// "-" is standard output; an existing FIFO or character device is written in place
-// (see write_stream). Otherwise the target, when it exists, must be a regular file (a symlink to one is followed: the
-// file it points to is replaced and the link kept); a device such as /dev/full, a FIFO
-// or a directory is refused with "not a regular file" before anything is created. The
+// "-" is standard output; an existing FIFO or character device (/dev/stdout,
+// /dev/full) is written in place (see write_stream). Otherwise the target, when it
+// exists, must be a regular file (a symlink to one is followed: the file it points
+// to is replaced and the link kept); a directory or other special file is refused
+// with "not a regular file" before anything is created. The
 // new file keeps the old one's permission bits (and, where allowed, its owner and
 // group); a new file gets 0644 minus the umask. An existing file we have no write
 // permission for is refused ("Permission denied"), as fopen would. Errors say "cannot write PATH: reason"
 // with PATH as given; on any failure, the body's exceptions included, the temporary
 // file is removed and the target is untouched.
+void check_output_path(const std::string& path, const std::vector<std::string>& inputs) {
+  if (path == "-") return;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return;
+    if (!S_ISREG(st.st_mode)) fail(path, "not a regular file");
+    if (::access(path.c_str(), W_OK) != 0) fail(path, reason_of(errno));
+    for (const std::string& input : inputs) {
+      struct stat in {};
+      if (input != "-" && ::stat(input.c_str(), &in) == 0 && in.st_dev == st.st_dev &&
+          in.st_ino == st.st_ino)
+        fail(path, "it is also the input " + input);
+    }
+    return;
+  }
+  if (errno != ENOENT) fail(path, reason_of(errno));
+  // A new file: its directory must exist and let us create files in it.
+  const std::string dir = split_path(path).first;
+  const std::string where = dir.empty() ? "." : dir;
+  struct stat ds {};
+  if (::stat(where.c_str(), &ds) != 0) fail(path, reason_of(errno));
+  if (!S_ISDIR(ds.st_mode)) fail(path, reason_of(ENOTDIR));
+  if (::access(where.c_str(), W_OK | X_OK) != 0) fail(path, reason_of(errno));
+}
+
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& body) {
   std::string target = path;
   mode_t mode = 0644;

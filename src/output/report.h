@@ -44,6 +44,12 @@ void write_report(std::ostream& out, const ScoreReport& r, OutputFormat fmt, con
 
 // Writes through a temporary file beside `path`, then renames it over `path`, so a
 // failure leaves no partial file and an existing file untouched. Throws OutputError.
+// Fails early (OutputError "cannot write PATH: reason") when `path` could not be
+// written later: a missing or unwritable directory, a directory or special file in
+// the way, a read-only file, or a file that is one of `inputs`. Checked before a
+// long run, so that its result is not lost at the end.
+void check_output_path(const std::string& path, const std::vector<std::string>& inputs);
+
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& body);
 
 }  // namespace exactvq

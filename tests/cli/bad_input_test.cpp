@@ -340,6 +340,22 @@ TEST_F(BadInput, OutputIntoMissingDirectory) {
   EXPECT_FALSE(fs::exists(path("missing_dir")));
 }
 
+TEST_F(BadInput, OutputOverAnInputIsRefusedBeforeScoring) {
+  const std::string dist = write_y4m("dist.y4m", fmt_, 3, 1);
+  const std::string before = read_file(dist);
+  const RunResult r = run_cli({"-r", ref_, "-d", dist, "-o", dist});
+  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_NE(r.err.find("it is also the input"), std::string::npos) << describe(r);
+  EXPECT_EQ(read_file(dist), before);
+}
+
+TEST_F(BadInput, UnwritableOutputIsReportedBeforeReadingInputs) {
+  // The output check comes first: a long run does not end in a lost result.
+  const RunResult r = run_cli({"-r", path("missing.y4m"), "-d", ref_, "-o", path("no/dir/o.xml")});
+  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_NE(r.err.find("cannot write"), std::string::npos) << describe(r);
+}
+
 TEST_F(BadInput, OutputToDevFull) {
   const std::string dist = write_y4m("dist.y4m", fmt_, 3, 1);
   const RunResult r = run_cli({"-r", ref_, "-d", dist, "-o", "/dev/full"});

@@ -267,5 +267,22 @@ TEST(FdStreambuf, WritesEverythingToAPipe) {
   ::close(fds[0]);
 }
 
+TEST_F(AtomicFile, CheckOutputPathBeforeAnyWork) {
+  const std::string in = path("in.y4m");
+  put(in, "data");
+  EXPECT_NO_THROW(check_output_path(path("new.xml"), {in}));
+  EXPECT_NO_THROW(check_output_path("-", {in}));
+  EXPECT_NO_THROW(check_output_path("/dev/null", {in}));
+  EXPECT_EQ(error_of([&] { check_output_path(path("no/such/dir.xml"), {in}); }),
+            "cannot write " + path("no/such/dir.xml") + ": No such file or directory");
+  EXPECT_EQ(error_of([&] { check_output_path(in + "/x.xml", {in}); }),
+            "cannot write " + in + "/x.xml: Not a directory");
+  EXPECT_EQ(error_of([&] { check_output_path(dir_.string(), {in}); }),
+            "cannot write " + dir_.string() + ": not a regular file");
+  EXPECT_EQ(error_of([&] { check_output_path(in, {"-", in}); }),
+            "cannot write " + in + ": it is also the input " + in);
+  EXPECT_EQ(entries(), std::set<std::string>{"in.y4m"});  // nothing was created
+}
+
 }  // namespace
 }  // namespace exactvq
