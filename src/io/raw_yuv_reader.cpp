@@ -2,18 +2,19 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "io/frame_data.h"
+#include "io/planar_reader.h"
 #include "io/readers.h"
 
 namespace exactvq {
 
 namespace {
 
-class RawYuvReader final : public VideoSource {
+class RawYuvReader final : public PlanarReader {
  public:
   RawYuvReader(std::unique_ptr<InputFile> in, const VideoFormat& format)
-      : in_(std::move(in)), format_(format) {
-    validate_format(format_, in_->name());
+      : PlanarReader(std::move(in)) {
+    format_ = format;
+    validate_format(format_, name());
     if (in_->peek(1).empty()) throw InputError(fmt::format("{} is empty", name()));
     if (const auto size = in_->size()) {
       const uint64_t fb = format_.frame_bytes();
@@ -21,36 +22,9 @@ class RawYuvReader final : public VideoSource {
     }
   }
 
-  const VideoFormat& format() const override { return format_; }
-  const std::string& name() const override { return in_->name(); }
-  std::optional<int64_t> frame_count() const override { return frame_count_; }
-
-  bool read_frame(Picture& pic) override {
-    const size_t got = read_frame_planes(*in_, format_, pic);
-    if (got == 0) return false;
-    if (got < format_.frame_bytes()) throw truncated(got);
-    check_frame_samples(pic, name(), frame_index_);
-    ++frame_index_;
-    return true;
-  }
-
-  bool skip_frame() override {
-    const uint64_t got = in_->skip(format_.frame_bytes());
-    if (got == 0) return false;
-    if (got < format_.frame_bytes()) throw truncated(got);
-    ++frame_index_;
-    return true;
-  }
-
- private:
-  InputError truncated(uint64_t got) const {
-    return truncated_frame(name(), frame_index_, got, format_);
-  }
-
-  std::unique_ptr<InputFile> in_;
-  VideoFormat format_;
-  std::optional<int64_t> frame_count_;
-  int64_t frame_index_ = 0;
+  // Frames follow each other with no marker: no byte left is a clean end.
+  bool read_frame(Picture& pic) override { return read_planes(pic, /*may_end=*/true); }
+  bool skip_frame() override { return skip_planes(/*may_end=*/true); }
 };
 
 }  // namespace

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "core/error.h"
-#include "io/frame_data.h"
+#include "io/planar_reader.h"
 #include "io/readers.h"
 #include "io/y4m_header.h"
 
@@ -14,33 +14,18 @@ namespace {
 
 constexpr std::string_view kFrameLine = "FRAME\n";
 
-class Y4mReader final : public VideoSource {
+class Y4mReader final : public PlanarReader {
  public:
-  explicit Y4mReader(std::unique_ptr<InputFile> in) : in_(std::move(in)) {
+  explicit Y4mReader(std::unique_ptr<InputFile> in) : PlanarReader(std::move(in)) {
     read_stream_header();
     compute_frame_count();
   }
 
-  const VideoFormat& format() const override { return format_; }
-  const std::string& name() const override { return in_->name(); }
-  std::optional<int64_t> frame_count() const override { return frame_count_; }
-
+  // After a FRAME line the planes must follow in full.
   bool read_frame(Picture& pic) override {
-    if (!read_frame_header()) return false;
-    const size_t got = read_frame_planes(*in_, format_, pic);
-    if (got < format_.frame_bytes()) throw truncated(got);
-    check_frame_samples(pic, name(), frame_index_);
-    ++frame_index_;
-    return true;
+    return read_frame_header() && read_planes(pic, /*may_end=*/false);
   }
-
-  bool skip_frame() override {
-    if (!read_frame_header()) return false;
-    const uint64_t got = in_->skip(format_.frame_bytes());
-    if (got < format_.frame_bytes()) throw truncated(got);
-    ++frame_index_;
-    return true;
-  }
+  bool skip_frame() override { return read_frame_header() && skip_planes(/*may_end=*/false); }
 
  private:
   void read_stream_header() {
@@ -133,15 +118,6 @@ class Y4mReader final : public VideoSource {
         "{}: truncated frame {} (the input ends inside its FRAME header after {} bytes)", name(),
         frame_index_, got));
   }
-
-  InputError truncated(uint64_t got) const {
-    return truncated_frame(name(), frame_index_, got, format_);
-  }
-
-  std::unique_ptr<InputFile> in_;
-  VideoFormat format_;
-  std::optional<int64_t> frame_count_;
-  int64_t frame_index_ = 0;
 };
 
 }  // namespace
