@@ -49,6 +49,7 @@ class SsimFeature final : public Feature {
     // Row bands for the exact sum: any split gives the same bits, so use them all.
     const int threads = ctx.pool ? ctx.pool->size() : 1;
     bands_ = o.mode == SumMode::kExact ? threads : 1;
+    partial_.resize(size_t(planes_ * bands_));
   }
 
   const std::vector<std::string>& outputs() const override { return names_; }
@@ -61,18 +62,16 @@ class SsimFeature final : public Feature {
         out[size_t(p)] = ssim::score_raster(ref.plane(p), dist.plane(p), bitdepth);
       });
     } else {
-      std::array<std::vector<ssim::ExactSum>, 3> partial;
-      for (int p = 0; p < planes_; ++p) partial[size_t(p)].assign(size_t(bands_), {});
       run(planes_ * bands_, [&](int task) {
         const int p = task / bands_, band = task % bands_;
         const PlaneView r = ref.plane(p), d = dist.plane(p);
         const int y0 = int(int64_t{r.height} * band / bands_);
         const int y1 = int(int64_t{r.height} * (band + 1) / bands_);
-        partial[size_t(p)][size_t(band)] = ssim::exact_sum(r, d, bitdepth, {0, y0, r.width, y1});
+        partial_[size_t(task)] = ssim::exact_sum(r, d, bitdepth, {0, y0, r.width, y1});
       });
       for (int p = 0; p < planes_; ++p) {
         ssim::ExactSum total;
-        for (const auto& s : partial[size_t(p)]) total += s;
+        for (int band = 0; band < bands_; ++band) total += partial_[size_t(p * bands_ + band)];
         out[size_t(p)] = total.score();
       }
     }
@@ -93,6 +92,7 @@ class SsimFeature final : public Feature {
   int bands_ = 1;
   std::vector<std::string> names_;
   double max_db_[3] = {};
+  std::vector<ssim::ExactSum> partial_;  // exact mode: one per (plane, band), task order
 };
 
 }  // namespace

@@ -60,24 +60,32 @@ void sync_directory(const std::string& dir) {
   ::close(dfd);
 }
 
+// Writes `body` through `fd`; returns 0, or the errno of the first failure (EIO when
+// the body left the stream failed without an I/O error). `cleanup` runs before an
+// exception from the body propagates.
+int write_body(int fd, const std::function<void(std::ostream&)>& body,
+               const std::function<void()>& cleanup) {
+  output_detail::FdStreambuf sb(fd);
+  std::ostream os(&sb);
+  try {
+    body(os);
+  } catch (...) {
+    cleanup();
+    throw;
+  }
+  os.flush();
+  if (sb.error() != 0) return sb.error();
+  return os ? 0 : EIO;
+}
+
 // Streams (standard output as "-", /dev/stdout, a FIFO, a character device such as
 // /dev/full) cannot be replaced atomically: they are written in place, every
 // error still detected and reported, nothing written before the body is complete.
 void write_stream(const std::string& path, int fd, bool close_fd,
                   const std::function<void(std::ostream&)>& body) {
-  int err = 0;
-  {
-    output_detail::FdStreambuf sb(fd);
-    std::ostream os(&sb);
-    try {
-      body(os);
-    } catch (...) {
-      if (close_fd) ::close(fd);
-      throw;
-    }
-    os.flush();
-    err = sb.error() ? sb.error() : (!os ? EIO : 0);
-  }
+  int err = write_body(fd, body, [&] {
+    if (close_fd) ::close(fd);
+  });
   if (close_fd && ::close(fd) != 0 && err == 0) err = errno;
   if (err != 0) fail(path, reason_of(err));
 }
@@ -167,24 +175,10 @@ void write_file_atomically(const std::string& path, const std::function<void(std
     if (::fchmod(fd, mode) != 0) abandon(errno);
   }
 
-  int write_error = 0;
-  {
-    output_detail::FdStreambuf sb(fd);
-    std::ostream os(&sb);
-    try {
-      body(os);
-    } catch (...) {
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw;
-    }
-    os.flush();
-    if (sb.error() != 0) {
-      write_error = sb.error();
-    } else if (!os) {
-      write_error = EIO;  // the body left the stream failed without an I/O error
-    }
-  }
+  const int write_error = write_body(fd, body, [&] {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+  });
   if (write_error != 0) abandon(write_error);
   if (::fsync(fd) != 0) abandon(errno);
   fd_open = false;

@@ -179,12 +179,7 @@ std::set<std::string> list_dir(const fs::path& dir) {
 // Videos
 
 VideoFormat make_format(int w, int h, ChromaFormat c, int bitdepth) {
-  VideoFormat f;
-  f.width = w;
-  f.height = h;
-  f.chroma = c;
-  f.bitdepth = bitdepth;
-  return f;
+  return VideoFormat{w, h, c, bitdepth};
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/picture.h"
 
 namespace exactvq::test {
 
@@ -19,6 +20,8 @@ inline std::filesystem::path io_tmp_dir() {
   std::filesystem::create_directories(dir);
   return dir;
 }
+
+inline VideoFormat fmt_of(int w, int h, ChromaFormat c, int b) { return VideoFormat{w, h, c, b}; }
 
 // Writes `bytes` to a file named after the running test plus `suffix`; returns its path.
 inline std::string write_tmp(const std::string& suffix, const std::string& bytes) {

@@ -18,8 +18,7 @@ using test::le16;
 using test::ramp;
 using test::write_tmp;
 
-VideoFormat fmt_of(int w, int h, ChromaFormat c, int b) { return VideoFormat{w, h, c, b}; }
-
+using test::fmt_of;
 RawOptions raw_of(int w, int h, ChromaFormat c, int b) {
   RawOptions r;
   r.width = w;

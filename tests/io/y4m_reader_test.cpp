@@ -17,8 +17,7 @@ using test::le16;
 using test::ramp;
 using test::write_tmp;
 
-VideoFormat fmt_of(int w, int h, ChromaFormat c, int b) { return VideoFormat{w, h, c, b}; }
-
+using test::fmt_of;
 // ---- chroma tags ----
 
 TEST(Y4mChroma, EveryTagParses) {
