@@ -1,10 +1,15 @@
 #include "app/score_run.h"
 
+#include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include <fmt/format.h>
 
+#include "app/pair_reader.h"
 #include "core/error.h"
 
 namespace exactvq {
@@ -36,6 +41,80 @@ void skip_frames(VideoSource& src, int64_t count, const char* option) {
                                    i == 1 ? "" : "s"));
 }
 
+// How many frames the run will score, when both inputs know their length.
+std::optional<int64_t> planned_frames(const VideoSource& ref, const VideoSource& dist,
+                                      const RunOptions& o) {
+  if (o.frame_count) return (*o.frame_count + o.subsample - 1) / o.subsample;
+  const auto r = ref.frame_count(), d = dist.frame_count();
+  if (!r || !d) return std::nullopt;
+  const int64_t common = std::max<int64_t>(0, std::min(*r - o.skip_ref, *d - o.skip_dist));
+  return (common + o.subsample - 1) / o.subsample;
+}
+
+// Two batches: a reader thread fills one while the caller scores the other, so
+// reading and parsing overlap compute. With `overlap` false, reading is inline.
+class BatchPump {
+ public:
+  BatchPump(PairReader& reader, size_t batch_frames, bool overlap)
+      : reader_(reader), slots_{FrameBatch(batch_frames), FrameBatch(batch_frames)} {
+    if (overlap) thread_ = std::thread([this] { produce(); });
+  }
+  ~BatchPump() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard lock(mutex_);
+      cancel_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+  }
+
+  // The next filled batch; valid until the next call.
+  FrameBatch& next() {
+    FrameBatch& slot = slots_[consumed_ % 2];
+    if (!thread_.joinable()) {
+      reader_.fill(slot);
+    } else {
+      std::unique_lock lock(mutex_);
+      if (consumed_ > 0) {  // hand the previous slot back to the reader
+        ++released_;
+        changed_.notify_all();
+      }
+      changed_.wait(lock, [&] { return filled_ > consumed_; });
+    }
+    ++consumed_;
+    return slot;
+  }
+
+ private:
+  void produce() {
+    for (uint64_t k = 0;; ++k) {
+      {
+        std::unique_lock lock(mutex_);
+        // slot k % 2 is free once the consumer has released batch k - 2
+        changed_.wait(lock, [&] { return cancel_ || k < released_ + 2; });
+        if (cancel_) return;
+      }
+      FrameBatch& slot = slots_[k % 2];
+      reader_.fill(slot);
+      {
+        std::lock_guard lock(mutex_);
+        ++filled_;
+      }
+      changed_.notify_all();
+      if (slot.last) return;
+    }
+  }
+
+  PairReader& reader_;
+  FrameBatch slots_[2];
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  uint64_t filled_ = 0, released_ = 0, consumed_ = 0;
+  bool cancel_ = false;
+};
+
 }  // namespace
 
 ScoreReport score_videos(const RunOptions& o) {
@@ -48,8 +127,10 @@ ScoreReport score_videos(const RunOptions& o) {
   check_compatible(*ref, *dist);
   const VideoFormat format = ref->format();
 
+  DeviceOptions device = o.device;
+  if (!device.notice) device.notice = o.warn;
   ThreadPool pool(o.threads);
-  FeatureContext ctx{format, o.backend, &pool};
+  FeatureContext ctx{format, &pool, open_device(device, format)};
   std::vector<std::unique_ptr<Feature>> features;
   std::vector<FeatureSpec> specs = o.features;
   if (specs.empty()) specs.push_back({"ssim", {}});
@@ -58,8 +139,10 @@ ScoreReport score_videos(const RunOptions& o) {
   report.version = EXACTVQ_VERSION;
   report.width = format.width;
   report.height = format.height;
+  int batch_frames = 1;
   for (const auto& spec : specs) {
     features.push_back(make_feature(spec, ctx));
+    batch_frames = std::max(batch_frames, features.back()->batch_frames());
     for (const auto& name : features.back()->outputs()) {
       for (const auto& existing : report.features)
         if (existing.name == name)
@@ -70,34 +153,34 @@ ScoreReport score_videos(const RunOptions& o) {
 
   skip_frames(*ref, o.skip_ref, "--frame_skip_ref");
   skip_frames(*dist, o.skip_dist, "--frame_skip_dist");
+  const std::optional<int64_t> total = planned_frames(*ref, *dist, o);
 
-  Picture ref_pic, dist_pic;  // allocated by the first frame read, not before
+  PairReader reader(*ref, *dist, {o.frame_count, o.subsample});
+  BatchPump pump(reader, size_t(batch_frames), o.threads > 1 || ctx.device != nullptr);
+  std::vector<FramePair> pairs;
   std::vector<double> values;
   const auto start = std::chrono::steady_clock::now();
-  int64_t index = 0;
-  for (; !o.frame_count || index < *o.frame_count; ++index) {
-    const bool scored = index % o.subsample == 0;
-    const bool got_ref = scored ? ref->read_frame(ref_pic) : ref->skip_frame();
-    const bool got_dist = scored ? dist->read_frame(dist_pic) : dist->skip_frame();
-    if (!got_ref || !got_dist) {
-      if (o.frame_count)
-        throw InputError(fmt::format("--frame_cnt {}: {} has only {} frame{}", *o.frame_count,
-                                     (!got_ref ? ref : dist)->name(), index,
-                                     index == 1 ? "" : "s"));
-      if (got_ref != got_dist && o.warn)
-        o.warn(fmt::format("warning: {} ended before {}; scored the first {} frame{} only",
-                           (!got_ref ? ref : dist)->name(), (!got_ref ? dist : ref)->name(),
-                           index, index == 1 ? "" : "s"));
-      break;
+  for (;;) {
+    FrameBatch& batch = pump.next();
+    pairs.clear();
+    for (size_t i = 0; i < batch.count; ++i)
+      pairs.push_back({&batch.ref[i], &batch.dist[i], batch.index[i]});
+    if (!pairs.empty()) {
+      size_t column = 0;
+      for (auto& feature : features) {
+        const size_t n = feature->outputs().size();
+        values.assign(pairs.size() * n, 0.0);
+        feature->extract_batch(pairs, values);
+        for (size_t k = 0; k < n; ++k, ++column)
+          for (size_t i = 0; i < pairs.size(); ++i)
+            report.features[column].values.push_back(values[i * n + k]);
+      }
+      for (const FramePair& p : pairs) report.frame_numbers.push_back(uint32_t(p.index));
+      if (o.progress) o.progress(int64_t(report.frame_numbers.size()), total);
     }
-    if (!scored) continue;
-    report.frame_numbers.push_back(static_cast<uint32_t>(index));
-    size_t column = 0;
-    for (auto& feature : features) {
-      values.assign(feature->outputs().size(), 0.0);
-      feature->extract(ref_pic, dist_pic, values);
-      for (double v : values) report.features[column++].values.push_back(v);
-    }
+    if (batch.error) std::rethrow_exception(batch.error);
+    if (!batch.warning.empty() && o.warn) o.warn(batch.warning);
+    if (batch.last) break;
   }
   if (report.frame_numbers.empty())
     throw InputError(fmt::format("no frames to score in {} and {}", ref->name(), dist->name()));

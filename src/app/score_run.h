@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "features/device_backend.h"
 #include "features/feature.h"
 #include "io/video_source.h"
 #include "output/report.h"
@@ -17,13 +18,16 @@ struct RunOptions {
   std::string ref_path, dist_path;
   RawOptions raw;
   std::vector<FeatureSpec> features;  // empty: ssim
-  Backend backend = Backend::kCpu;
+  DeviceOptions device;  // where to compute; its notice is set from `warn` when null
   int threads = 1;
   std::optional<int64_t> frame_count;  // score at most this many; more than exist is an error
   int64_t skip_ref = 0, skip_dist = 0;
   int subsample = 1;  // score frames whose index is a multiple of this
   // Where warnings go (one complete line each, no newline); null discards them.
   std::function<void(const std::string&)> warn;
+  // Called after each batch of frames is scored: frames scored so far, and the
+  // number the run will score when the inputs' lengths are known. May be null.
+  std::function<void(int64_t done, std::optional<int64_t> total)> progress;
 };
 
 // Throws InputError / UsageError; nothing is written anywhere.

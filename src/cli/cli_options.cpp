@@ -49,7 +49,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--help", help, "Print this help and exit");
 
   std::string ref, dist, width, height, pix_fmt, bitdepth, precision, threads, frame_cnt,
-      skip_ref, skip_dist, subsample, backend, output;
+      skip_ref, skip_dist, subsample, backend, gpu, opencl_device, output;
   std::vector<std::string> features;
   bool xml = false, json = false, csv = false, no_prediction = false;
   app.add_option("-r,--reference", ref, "Reference video (Y4M or raw YUV; - for standard input)")->type_name("FILE");
@@ -73,7 +73,13 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   app.add_option("--frame_skip_ref", skip_ref, "Skip this many reference frames first")->type_name("N");
   app.add_option("--frame_skip_dist", skip_dist, "Skip this many distorted frames first")->type_name("N");
   app.add_option("--subsample", subsample, "Score every Nth frame")->type_name("N");
-  app.add_option("--backend", backend, "Where to compute: cpu or auto (auto: the best available)")->type_name("cpu|auto");
+  app.add_option("--backend", backend,
+                 "Where to compute: cpu, cuda, opencl, or auto (a CUDA GPU when one works, "
+                 "else the CPU); every backend gives the same bits")->type_name("cpu|cuda|opencl|auto");
+  app.add_option("--gpu", gpu, "CUDA device number (default 0)")->type_name("N");
+  app.add_option("--opencl-device", opencl_device,
+                 "OpenCL device number, counted over all platforms (default 0)")->type_name("N");
+  app.add_flag("--verbose", c.verbose, "Say on standard error which device scores");
   app.add_flag("-n,--no_prediction", no_prediction,
                "Accepted for libvmaf compatibility (exactvq runs no VMAF model)");
   app.add_flag("-q,--quiet", c.quiet, "No summary, no warnings on standard error");
@@ -127,9 +133,15 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   if (!skip_ref.empty()) run.skip_ref = parse_count("--frame_skip_ref", skip_ref);
   if (!skip_dist.empty()) run.skip_dist = parse_count("--frame_skip_dist", skip_dist);
   if (!subsample.empty()) run.subsample = parse_int("--subsample", subsample, 1, 1 << 30);
-  if (backend.empty() || backend == "cpu") run.backend = Backend::kCpu;
-  else if (backend == "auto") run.backend = Backend::kAuto;
-  else throw UsageError(fmt::format("--backend {}: expected cpu or auto", backend));
+  DeviceOptions& device = run.device;
+  if (backend.empty() || backend == "cpu") device.backend = Backend::kCpu;
+  else if (backend == "cuda") device.backend = Backend::kCuda;
+  else if (backend == "opencl") device.backend = Backend::kOpenCL;
+  else if (backend == "auto") device.backend = Backend::kAuto;
+  else throw UsageError(fmt::format("--backend {}: expected cpu, cuda, opencl or auto", backend));
+  if (!gpu.empty()) device.gpu = parse_int("--gpu", gpu, 0, 1023);
+  if (!opencl_device.empty()) device.opencl_device = parse_int("--opencl-device", opencl_device, 0, 1023);
+  device.verbose = c.verbose;
   return c;
 }
 

@@ -15,6 +15,7 @@ struct CliOptions {
   OutputFormat output_format = OutputFormat::kXml;  // libvmaf's default with -o
   NumberFormat number_format;
   bool quiet = false;
+  bool verbose = false;
   bool show_version = false;
   bool show_help = false;
   std::string help_text;

@@ -36,7 +36,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   try {
-    if (!c.quiet) c.run.warn = [](const std::string& line) { fmt::print(stderr, "exactvq: {}\n", line); };
+    auto to_stderr = [](const std::string& line) { fmt::print(stderr, "exactvq: {}\n", line); };
+    if (!c.quiet) c.run.warn = to_stderr;
+    // Which device scores, and a fallback to the CPU, are said even with -q.
+    c.run.device.notice = to_stderr;
     if (c.output_path) check_output_path(*c.output_path, {c.run.ref_path, c.run.dist_path});
     const ScoreReport report = score_videos(c.run);
     if (c.output_path) {

@@ -24,4 +24,11 @@ class OutputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A compute device that cannot be used: none present, out of device memory, a
+// failed launch or kernel build. `--backend auto` falls back to the CPU on it.
+class DeviceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace exactvq

@@ -2,6 +2,8 @@
 // (name, options, per-frame extraction): new metrics and backends plug in here.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -13,12 +15,26 @@
 
 namespace exactvq {
 
-enum class Backend { kCpu, kAuto };
+enum class Backend { kCpu, kCuda, kOpenCL, kAuto };
+
+const char* backend_name(Backend b);  // "cpu", "cuda", "opencl", "auto"
+
+class DeviceBackend;  // features/device_backend.h
 
 struct FeatureContext {
   VideoFormat format;
-  Backend backend = Backend::kCpu;
   ThreadPool* pool = nullptr;  // may be null: single thread
+  // The GPU that scores, shared by every feature of a run so a frame pair is
+  // uploaded once; null: the CPU.
+  std::shared_ptr<DeviceBackend> device;
+};
+
+// One frame pair of a batch; `index` is the frame's number in the run, unique
+// and increasing, so a device can tell whether it already holds the pair.
+struct FramePair {
+  const Picture* ref = nullptr;
+  const Picture* dist = nullptr;
+  int64_t index = 0;
 };
 
 class Feature {
@@ -28,9 +44,15 @@ class Feature {
   virtual const std::vector<std::string>& outputs() const = 0;
   // Scores one frame pair; `out` has outputs().size() entries.
   virtual void extract(const Picture& ref, const Picture& dist, std::span<double> out) = 0;
+  // Scores several frame pairs; `out` is frames.size() rows of outputs().size()
+  // values. Backends with frames in flight override it; the default calls extract().
+  virtual void extract_batch(std::span<const FramePair> frames, std::span<double> out);
+  // How many frame pairs this feature wants per extract_batch call.
+  virtual int batch_frames() const { return 1; }
 };
 
-// Throws UsageError for an unknown feature or option, or a bad option value.
+// Throws UsageError for an unknown feature or option, or a bad option value;
+// DeviceError when ctx.device cannot compute the feature.
 std::unique_ptr<Feature> make_feature(const FeatureSpec& spec, const FeatureContext& ctx);
 
 // Names of the features make_feature knows, for --help and messages.

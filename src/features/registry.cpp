@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "features/device_backend.h"
 #include "features/feature.h"
 #include "features/ssim_feature.h"
 
@@ -23,6 +24,12 @@ const Entry kFeatures[] = {
 
 }  // namespace
 
+void Feature::extract_batch(std::span<const FramePair> frames, std::span<double> out) {
+  const size_t n = outputs().size();
+  for (size_t i = 0; i < frames.size(); ++i)
+    extract(*frames[i].ref, *frames[i].dist, out.subspan(i * n, n));
+}
+
 std::vector<std::string> known_features() {
   std::vector<std::string> names;
   for (const auto& e : kFeatures) names.emplace_back(e.name);
@@ -30,8 +37,13 @@ std::vector<std::string> known_features() {
 }
 
 std::unique_ptr<Feature> make_feature(const FeatureSpec& spec, const FeatureContext& ctx) {
-  for (const auto& e : kFeatures)
-    if (spec.name == e.name) return e.make(spec, ctx);
+  for (const auto& e : kFeatures) {
+    if (spec.name != e.name) continue;
+    if (!ctx.device) return e.make(spec, ctx);
+    if (auto feature = ctx.device->make_feature(spec, ctx)) return feature;
+    throw DeviceError(fmt::format("feature {} is not available on {}", spec.name,
+                                  ctx.device->description()));
+  }
   throw UsageError(fmt::format("unknown feature '{}' (known: {})", spec.name,
                                fmt::join(known_features(), ", ")));
 }

@@ -70,7 +70,7 @@ std::vector<double> score_pair(const Pair& p, const std::string& options, int fr
   auto ref = open_video(p.ref.string(), p.raw);
   auto dist = open_video(p.dist.string(), p.raw);
   ThreadPool pool(2);
-  FeatureContext ctx{ref->format(), Backend::kCpu, &pool};
+  FeatureContext ctx{ref->format(), &pool, nullptr};
   auto feature = make_feature(parse_feature_spec("ssim" + options), ctx);
   Picture a, b;
   std::vector<double> scores;

@@ -1,0 +1,54 @@
+// Reads the frame pairs a run scores, in batches: skipping, subsampling, the
+// frame count, and what happens when one input ends first.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/picture.h"
+#include "io/video_source.h"
+
+namespace exactvq {
+
+// Up to `capacity` frame pairs. Pictures are reused from batch to batch, so their
+// storage stays put (a GPU backend may pin it once).
+struct FrameBatch {
+  std::vector<Picture> ref, dist;
+  std::vector<int64_t> index;  // frame numbers, increasing
+  size_t count = 0;
+  bool last = false;            // no batch follows this one
+  std::string warning;          // set on the last batch when one input ended first
+  std::exception_ptr error;     // a read failed; `count` pairs before it are valid
+
+  explicit FrameBatch(size_t capacity) : ref(capacity), dist(capacity), index(capacity) {}
+};
+
+struct PairReadOptions {
+  std::optional<int64_t> frame_count;
+  int subsample = 1;
+};
+
+class PairReader {
+ public:
+  PairReader(VideoSource& ref, VideoSource& dist, const PairReadOptions& o)
+      : ref_(ref), dist_(dist), options_(o) {}
+
+  // Fills `batch` with the next pairs; errors are stored in the batch, not thrown.
+  void fill(FrameBatch& batch);
+  bool done() const { return done_; }
+
+ private:
+  bool read_one(FrameBatch& batch);  // false: the run ends here
+
+  VideoSource& ref_;
+  VideoSource& dist_;
+  PairReadOptions options_;
+  int64_t next_index_ = 0;
+  bool done_ = false;
+};
+
+}  // namespace exactvq
