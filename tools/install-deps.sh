@@ -6,6 +6,12 @@ packages=(
   libfmt-dev libcli11-dev                     # formatting, command line
   libgtest-dev libgmock-dev libbenchmark-dev  # tests, benchmarks
   nlohmann-json3-dev libpugixml-dev           # tests parse the JSON and XML outputs back
+  libhwy-dev                                  # portable SIMD with run-time dispatch
+  ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo  # OpenCL, run on the CPU by PoCL
+  libavformat-dev libavcodec-dev libavutil-dev  # decoding MP4, MKV, WebM, IVF inputs
+  pybind11-dev python3-dev python3-numpy      # the Python binding
+  clang libclang-rt-14-dev                    # libFuzzer and the sanitizer build
+  time                                        # /usr/bin/time -v for peak memory
 )
 missing=()
 for p in "${packages[@]}"; do
