@@ -1,0 +1,34 @@
+// The SIMD targets Highway compiled into exactvq and the machine can run, and a
+// way to force one, so tests can check every level a machine supports (as
+// dav1d's checkasm enables CPU levels one by one).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace exactvq::cpu {
+
+struct SimdTarget {
+  int64_t bits;      // a HWY_* target bit
+  std::string name;  // "AVX2", "SSE4", ...
+};
+
+// Targets compiled in and supported by this CPU, best first.
+std::vector<SimdTarget> supported_targets();
+
+// The target HWY_DYNAMIC_DISPATCH calls now.
+std::string current_target_name();
+
+// While alive, every dispatched kernel runs `target` (which must be one of
+// supported_targets()); restores the normal choice when destroyed. Not thread
+// safe: for tests and benchmarks, with no kernel running elsewhere.
+class ForcedTarget {
+ public:
+  explicit ForcedTarget(int64_t target);
+  ~ForcedTarget();
+  ForcedTarget(const ForcedTarget&) = delete;
+  ForcedTarget& operator=(const ForcedTarget&) = delete;
+};
+
+}  // namespace exactvq::cpu
