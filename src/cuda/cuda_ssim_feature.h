@@ -1,0 +1,19 @@
+// The `ssim` feature on a CUDA device: frames uploaded on several streams,
+// several frames in flight, the exact sum reduced on the GPU; in raster mode
+// the term planes come back and host threads add them in raster order.
+#pragma once
+
+#include <memory>
+
+#include "features/ssim_feature.h"
+
+namespace exactvq::cuda {
+
+// `device` is the CUDA ordinal. extract_batch() page-locks the pictures it is
+// given and keeps them locked while the feature lives, so their storage must
+// stay allocated and in place between calls (FrameBatch guarantees it);
+// extract() copies from pageable memory instead.
+std::unique_ptr<Feature> make_cuda_ssim_feature(const SsimOptions& options,
+                                                const FeatureContext& ctx, int device);
+
+}  // namespace exactvq::cuda
