@@ -1,0 +1,242 @@
+#include "capi/api_context.h"
+
+#include <algorithm>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "capi/api_errors.h"
+#include "capi/picture_import.h"
+#include "core/error.h"
+
+namespace exactvq::capi {
+
+namespace {
+
+Backend backend_of(exactvq_backend b) {
+  switch (b) {
+    case EXACTVQ_BACKEND_CPU: return Backend::kCpu;
+    case EXACTVQ_BACKEND_CUDA: return Backend::kCuda;
+    case EXACTVQ_BACKEND_OPENCL: return Backend::kOpenCL;
+    case EXACTVQ_BACKEND_AUTO: return Backend::kAuto;
+  }
+  throw ArgumentError(fmt::format("options: unknown backend value {}", int(b)));
+}
+
+// The option specs, with the context's mode as the sum of every ssim that names none.
+std::vector<FeatureSpec> feature_specs(const exactvq_options& o) {
+  if (o.mode != EXACTVQ_MODE_EXACT && o.mode != EXACTVQ_MODE_RASTER)
+    throw ArgumentError(fmt::format("options: unknown mode value {}", int(o.mode)));
+  if (o.feature_count > 0 && !o.features)
+    throw ArgumentError("options: feature_count is set but features is a null pointer");
+  std::vector<FeatureSpec> specs;
+  for (size_t i = 0; i < o.feature_count; ++i) {
+    if (!o.features[i]) throw ArgumentError(fmt::format("options: feature {} is a null pointer", i));
+    specs.push_back(parse_feature_spec(o.features[i]));
+  }
+  if (specs.empty()) specs.push_back({"ssim", {}});
+  for (auto& spec : specs) {
+    const bool has_sum = std::any_of(spec.options.begin(), spec.options.end(),
+                                     [](const auto& kv) { return kv.first == "sum"; });
+    if (spec.name == "ssim" && !has_sum && o.mode == EXACTVQ_MODE_RASTER)
+      spec.options.emplace_back("sum", "raster");
+  }
+  return specs;
+}
+
+// The names of every feature's outputs, refusing one requested twice.
+std::vector<std::string> output_names(const std::vector<std::unique_ptr<Feature>>& features) {
+  std::vector<std::string> names;
+  for (const auto& feature : features)
+    for (const auto& name : feature->outputs()) {
+      if (std::find(names.begin(), names.end(), name) != names.end())
+        throw UsageError(fmt::format("feature output '{}' is requested twice", name));
+      names.push_back(name);
+    }
+  return names;
+}
+
+}  // namespace
+
+ApiContext::ApiContext(const exactvq_options& options) : options_(options) {
+  options_.features = nullptr;  // the caller's strings need not outlive this call
+  options_.feature_count = 0;
+  backend_of(options.backend);
+  if (options.threads < 0)
+    throw ArgumentError(fmt::format("options: threads {} is negative (0: all cores)", options.threads));
+  threads_ = options.threads > 0 ? options.threads
+                                 : std::max(1, int(std::thread::hardware_concurrency()));
+  specs_ = feature_specs(options);
+  // Options are checked now, on a small CPU format; the real features are made
+  // with the first frame, on the device asked for.
+  const FeatureContext probe{VideoFormat{16, 16, ChromaFormat::k420, 8}, nullptr, nullptr};
+  std::vector<std::unique_ptr<Feature>> probes;
+  for (const auto& spec : specs_) probes.push_back(make_feature(spec, probe));
+  names_ = output_names(probes);
+}
+
+ApiContext::~ApiContext() = default;
+
+void ApiContext::message(const std::string& line) const {
+  if (options_.on_message) options_.on_message(options_.message_user, line.c_str());
+}
+
+void ApiContext::start_frames(const VideoFormat& format) {
+  DeviceOptions device;
+  device.backend = backend_of(options_.backend);
+  device.gpu = options_.gpu;
+  device.opencl_device = options_.opencl_device;
+  device.notice = [this](const std::string& line) { message(line); };
+  auto pool = std::make_unique<ThreadPool>(threads_);
+  const FeatureContext ctx{format, pool.get(), open_device(device, format)};
+  std::vector<std::unique_ptr<Feature>> features;
+  size_t batch = 1;
+  for (const auto& spec : specs_) {
+    features.push_back(make_feature(spec, ctx));
+    batch = std::max(batch, size_t(std::max(1, features.back()->batch_frames())));
+  }
+  if (output_names(features) != names_)
+    throw std::logic_error("the device's features name their outputs differently from the CPU's");
+  pool_ = std::move(pool);
+  features_ = std::move(features);
+  batch_frames_ = batch;
+  format_ = format;
+  report_ = ScoreReport{};
+  report_.version = EXACTVQ_VERSION;
+  report_.width = format.width;
+  report_.height = format.height;
+  for (const auto& name : names_) report_.features.push_back({name, {}});
+  state_ = State::kFeeding;
+}
+
+void ApiContext::score_frames(const exactvq_picture* refs, const exactvq_picture* dists,
+                              size_t count) {
+  if (state_ == State::kFlushed)
+    throw StateError("frames cannot be scored after the context was flushed or scored files");
+  if (count == 0) return;
+  if (!refs || !dists) throw ArgumentError("score_frames: a picture pointer is null");
+
+  // Check and copy every pair first, so that a bad one scores none of them.
+  const size_t first = report_.frame_numbers.size();
+  std::vector<Picture> ref_pics(count), dist_pics(count);
+  std::optional<VideoFormat> format = format_;
+  for (size_t i = 0; i < count; ++i) {
+    const std::string ref_what = fmt::format("frame {}, reference picture", first + i);
+    const std::string dist_what = fmt::format("frame {}, distorted picture", first + i);
+    const VideoFormat r = picture_format(refs[i], ref_what);
+    const VideoFormat d = picture_format(dists[i], dist_what);
+    if (!(r == d))
+      throw InputError(fmt::format("frame {}: the reference picture ({}) and the distorted picture ({}) differ",
+                                   first + i, r.describe(), d.describe()));
+    if (format && !(*format == r))
+      throw InputError(fmt::format("frame {}: the pictures are {}, but the first frame was {}", first + i,
+                                   r.describe(), format->describe()));
+    format = r;
+    import_picture(refs[i], r, ref_what, ref_pics[i]);
+    import_picture(dists[i], d, dist_what, dist_pics[i]);
+  }
+  if (!format_) start_frames(*format);
+
+  // Scores go to a side table first, so that a failing batch adds no partial frame.
+  std::vector<std::vector<double>> columns(names_.size());
+  std::vector<FramePair> pairs;
+  std::vector<double> values;
+  for (size_t start = 0; start < count; start += batch_frames_) {
+    const size_t n = std::min(batch_frames_, count - start);
+    pairs.clear();
+    for (size_t i = start; i < start + n; ++i)
+      pairs.push_back({&ref_pics[i], &dist_pics[i], int64_t(first + i)});
+    size_t column = 0;
+    for (auto& feature : features_) {
+      const size_t outputs = feature->outputs().size();
+      values.assign(n * outputs, 0.0);
+      feature->extract_batch(pairs, values);
+      for (size_t k = 0; k < outputs; ++k, ++column)
+        for (size_t i = 0; i < n; ++i) columns[column].push_back(values[i * outputs + k]);
+    }
+  }
+  for (size_t c = 0; c < columns.size(); ++c)
+    report_.features[c].values.insert(report_.features[c].values.end(), columns[c].begin(),
+                                      columns[c].end());
+  for (size_t i = 0; i < count; ++i) report_.frame_numbers.push_back(uint32_t(first + i));
+}
+
+void ApiContext::flush() { state_ = State::kFlushed; }
+
+void ApiContext::score_files(const std::string& ref_path, const std::string& dist_path,
+                             const exactvq_file_options& f) {
+  if (state_ != State::kOpen)
+    throw StateError("files can only be scored on a context that has been fed no frames");
+  if (f.frame_count < -1 || f.skip_ref < 0 || f.skip_dist < 0 || f.subsample < 1)
+    throw ArgumentError(fmt::format(
+        "file options: frame_count {} (-1: all), skip_ref {}, skip_dist {}, subsample {} (at least 1)",
+        f.frame_count, f.skip_ref, f.skip_dist, f.subsample));
+  RunOptions run;
+  run.ref_path = ref_path;
+  run.dist_path = dist_path;
+  if (f.width != 0) run.raw.width = f.width;
+  if (f.height != 0) run.raw.height = f.height;
+  if (f.bitdepth != 0) run.raw.bitdepth = f.bitdepth;
+  if (f.chroma != -1) {
+    exactvq_picture probe{};
+    probe.chroma = exactvq_chroma(f.chroma);
+    probe.width = probe.height = 1;
+    probe.bitdepth = 8;
+    run.raw.chroma = picture_format(probe, "file options").chroma;
+  }
+  run.features = specs_;
+  run.device.backend = backend_of(options_.backend);
+  run.device.gpu = options_.gpu;
+  run.device.opencl_device = options_.opencl_device;
+  run.threads = threads_;
+  if (f.frame_count >= 0) run.frame_count = f.frame_count;
+  run.skip_ref = f.skip_ref;
+  run.skip_dist = f.skip_dist;
+  run.subsample = f.subsample;
+  run.warn = [this](const std::string& line) { message(line); };
+  report_ = score_videos(run);
+  state_ = State::kFlushed;
+}
+
+uint32_t ApiContext::frame_number(size_t position) const {
+  if (position >= report_.frame_numbers.size())
+    throw RangeError(fmt::format("frame position {} is past the {} frames scored", position,
+                                 report_.frame_numbers.size()));
+  return report_.frame_numbers[position];
+}
+
+const std::vector<double>& ApiContext::series(const std::string& name) const {
+  for (size_t i = 0; i < names_.size(); ++i)
+    if (names_[i] == name) {
+      if (i < report_.features.size()) return report_.features[i].values;
+      static const std::vector<double> kNone;
+      return kNone;
+    }
+  throw StateError(fmt::format("no score '{}' was requested (scores: {})", name, fmt::join(names_, ", ")));
+}
+
+double ApiContext::score(const std::string& name, size_t position) const {
+  const auto& values = series(name);
+  if (position >= values.size())
+    throw RangeError(fmt::format("frame position {} is past the {} frames scored", position,
+                                 values.size()));
+  return values[position];
+}
+
+void ApiContext::scores(const std::string& name, double* out, size_t count) const {
+  const auto& values = series(name);
+  if (count > values.size())
+    throw RangeError(fmt::format("{} scores asked for, but {} frames were scored", count, values.size()));
+  if (count > 0 && !out) throw ArgumentError("read_scores: the output array is a null pointer");
+  std::copy_n(values.begin(), count, out);
+}
+
+Pooled ApiContext::pooled(const std::string& name) const {
+  const auto& values = series(name);
+  if (state_ != State::kFlushed)
+    throw StateError("pooled scores need a flushed context (call exactvq_flush after the last frame)");
+  if (values.empty()) throw StateError("no frames were scored, so there is nothing to pool");
+  return pool(values);
+}
+
+}  // namespace exactvq::capi

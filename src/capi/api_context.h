@@ -1,0 +1,64 @@
+// One scoring run behind the C API: features chosen at open, fed frame pairs or a
+// pair of files, scores kept for reading. Throws; the C layer turns exceptions into
+// statuses and messages.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/score_run.h"
+#include "core/picture.h"
+#include "core/thread_pool.h"
+#include "exactvq/exactvq.h"
+#include "features/device_backend.h"
+#include "features/feature.h"
+#include "output/report.h"
+
+namespace exactvq::capi {
+
+class ApiContext {
+ public:
+  // Parses and checks the features; throws UsageError naming a bad one.
+  explicit ApiContext(const exactvq_options& options);
+  ~ApiContext();
+
+  void score_frames(const exactvq_picture* refs, const exactvq_picture* dists, size_t count);
+  void flush();
+  void score_files(const std::string& ref_path, const std::string& dist_path,
+                   const exactvq_file_options& file_options);
+
+  const std::vector<std::string>& score_names() const { return names_; }
+  size_t frame_count() const { return report_.frame_numbers.size(); }
+  uint32_t frame_number(size_t position) const;
+  double score(const std::string& name, size_t position) const;
+  void scores(const std::string& name, double* out, size_t count) const;
+  Pooled pooled(const std::string& name) const;
+
+  // The message of the last failed call; mutable so that reads through a const
+  // context can report their failures.
+  mutable std::string last_error;
+
+ private:
+  enum class State { kOpen, kFeeding, kFlushed };
+
+  void start_frames(const VideoFormat& format);
+  const std::vector<double>& series(const std::string& name) const;
+  void message(const std::string& line) const;
+
+  exactvq_options options_;
+  std::vector<FeatureSpec> specs_;
+  std::vector<std::string> names_;
+  int threads_ = 1;
+  State state_ = State::kOpen;
+  // Frame feeding: created with the first frame, when the format is known.
+  std::optional<VideoFormat> format_;
+  std::unique_ptr<ThreadPool> pool_;
+  std::vector<std::unique_ptr<Feature>> features_;
+  size_t batch_frames_ = 1;
+  ScoreReport report_;
+};
+
+}  // namespace exactvq::capi

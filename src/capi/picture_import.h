@@ -1,0 +1,24 @@
+// A caller's exactvq_picture (planes anywhere, any stride) checked and copied into
+// a Picture, the tightly stored frame the features score.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/picture.h"
+#include "exactvq/exactvq.h"
+
+namespace exactvq::capi {
+
+// The format the picture declares; throws ArgumentError for an unknown chroma value,
+// InputError for a size or bit depth out of range. `what` names it in messages
+// ("frame 3, reference picture").
+VideoFormat picture_format(const exactvq_picture& picture, const std::string& what);
+
+// Copies the planes of `picture`, whose format is `format`, into `out`; throws
+// ArgumentError for a null plane or a stride shorter than a row, InputError for a
+// sample above 2^bitdepth - 1 (naming plane, x and y).
+void import_picture(const exactvq_picture& picture, const VideoFormat& format,
+                    const std::string& what, Picture& out);
+
+}  // namespace exactvq::capi
