@@ -184,6 +184,8 @@ ScoreReport score_videos(const RunOptions& o) {
   }
   if (report.frame_numbers.empty())
     throw InputError(fmt::format("no frames to score in {} and {}", ref->name(), dist->name()));
+  for (const auto& feature : features)
+    for (auto& [name, value] : feature->aggregates()) report.aggregates.push_back({name, value});
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report.fps = seconds > 0 ? double(report.frame_numbers.size()) / seconds : 0.0;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/picture.h"
@@ -49,6 +50,9 @@ class Feature {
   virtual void extract_batch(std::span<const FramePair> frames, std::span<double> out);
   // How many frame pairs this feature wants per extract_batch call.
   virtual int batch_frames() const { return 1; }
+  // Values over the whole run, asked once after the last frame: libvmaf's
+  // aggregate_metrics (e.g. psnr's apsnr_y). Most features have none.
+  virtual std::vector<std::pair<std::string, double>> aggregates() const { return {}; }
 };
 
 // Throws UsageError for an unknown feature or option, or a bad option value;

@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "features/device_backend.h"
 #include "features/feature.h"
+#include "features/psnr_feature.h"
 #include "features/ssim_feature.h"
 
 namespace exactvq {
@@ -19,6 +20,10 @@ const Entry kFeatures[] = {
     {"ssim",
      [](const FeatureSpec& s, const FeatureContext& c) {
        return make_ssim_feature(parse_ssim_options(s), c);
+     }},
+    {"psnr",
+     [](const FeatureSpec& s, const FeatureContext& c) {
+       return make_psnr_feature(parse_psnr_options(s), c);
      }},
 };
 

@@ -81,6 +81,9 @@ void write_json(std::ostream& out, const ScoreReport& r, const NumberFormat& nf)
   out << "\n  },\n";
 
   out << "  \"aggregate_metrics\": {";
+  for (size_t j = 0; j < r.aggregates.size(); ++j)
+    out << "\n    " << quote(r.aggregates[j].name) << ": " << number(r.aggregates[j].value, nf)
+        << (j + 1 < r.aggregates.size() ? "," : "");
   out << "\n  }\n";
   out << "}\n";
 }

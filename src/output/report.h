@@ -14,12 +14,19 @@ struct FeatureSeries {
   std::vector<double> values;  // one per entry of ScoreReport::frame_numbers
 };
 
+// A value over the whole run rather than per frame (libvmaf's aggregate_metrics).
+struct AggregateMetric {
+  std::string name;  // "apsnr_y", ...
+  double value = 0;
+};
+
 struct ScoreReport {
   std::string version;                // exactvq's version string
   double fps = 0;                     // frames scored per second of processing
   int width = 0, height = 0;          // luma size (XML <params>)
   std::vector<uint32_t> frame_numbers;  // frameNum of each scored frame
   std::vector<FeatureSeries> features;
+  std::vector<AggregateMetric> aggregates;  // XML and JSON only, as in libvmaf
 };
 
 // libvmaf's pooling over the frames of a series, in frame order:

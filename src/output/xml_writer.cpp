@@ -46,7 +46,7 @@ void attr(std::ostream& out, std::string_view name, double v, const NumberFormat
 //     <pooled_metrics>
 //       <metric name="ssim" min="..." max="..." mean="..." harmonic_mean="..." />
 //     </pooled_metrics>
-//     <aggregate_metrics />
+//     <aggregate_metrics apsnr_y="..." />   empty: <aggregate_metrics />
 //   </VMAF>
 // Non-finite values print as "inf", "-inf" and "nan" (format_number), which strtod and
 // XML consumers read as text; libvmaf would print glibc's "inf"/"-nan" spellings.
@@ -78,7 +78,9 @@ void write_xml(std::ostream& out, const ScoreReport& r, const NumberFormat& nf) 
   }
   out << "  </pooled_metrics>\n";
 
-  out << "  <aggregate_metrics />\n";
+  out << "  <aggregate_metrics ";
+  for (const AggregateMetric& a : r.aggregates) attr(out, a.name, a.value, nf);
+  out << "/>\n";
   out << "</VMAF>\n";
 }
 
