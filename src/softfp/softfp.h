@@ -1,0 +1,461 @@
+/* softfp: the binary64 SSIM term of spec/ssim.md on 64-bit integers, for
+ * devices without fp64 (spec/fp64-free.md).
+ *
+ * One source for three languages: C++ (host tests), CUDA C++ and OpenCL C. So it
+ * uses only their common subset: integer types behind the typedefs below, plain
+ * structs and functions, no double, no namespaces, no std::, no exceptions.
+ *
+ * Using it:
+ *  - C++: #include "softfp/softfp.h". Functions are `static inline`.
+ *  - CUDA: #include it in the .cu file as is; under __CUDACC__ every function is
+ *    `static __host__ __device__ inline` and count-leading-zeros is __clzll on the
+ *    device. Nothing needs to be defined first. Build with -fmad=false like every
+ *    other target (the header itself does no floating-point arithmetic whose
+ *    rounding matters: its fp32 is only an estimate that integers correct).
+ *  - OpenCL C: paste or #include it before the kernels (it uses ulong/uint, clz).
+ *  - Optional: #define SOFTFP_PATH(id) before inclusion to count which paths
+ *    (SOFTFP_PATH_* below) run; the host tests do, kernels leave it empty.
+ *
+ * A number is sign, significand and exponent: value = (-1)^neg * sig * 2^exp
+ * with sig == 0 (zero) or 2^52 <= sig < 2^53. Every operation returns what IEEE-754
+ * binary64 round-to-nearest-even returns, for zero and normal operands and
+ * results; the term never leaves that range (spec/ssim.md: no subnormal, infinite
+ * or NaN value occurs), and softfp_is_valid() says whether a result is one. Change
+ * the term here in the same commit as src/ssim/term.h.
+ */
+#ifndef EXACTVQ_SOFTFP_H
+#define EXACTVQ_SOFTFP_H
+
+#if defined(__OPENCL_VERSION__)
+typedef ulong softfp_u64;
+typedef long softfp_i64;
+typedef uint softfp_u32;
+typedef int softfp_i32;
+#define SOFTFP_FN static inline
+#define SOFTFP_U64_C(x) x##UL
+#elif defined(__CUDACC__)
+#include <stdint.h>
+typedef uint64_t softfp_u64;
+typedef int64_t softfp_i64;
+typedef uint32_t softfp_u32;
+typedef int32_t softfp_i32;
+#define SOFTFP_FN static __host__ __device__ inline
+#define SOFTFP_U64_C(x) UINT64_C(x)
+#else
+#include <stdint.h>
+typedef uint64_t softfp_u64;
+typedef int64_t softfp_i64;
+typedef uint32_t softfp_u32;
+typedef int32_t softfp_i32;
+#define SOFTFP_FN static inline
+#define SOFTFP_U64_C(x) UINT64_C(x)
+#endif
+
+/* Path counters for the tests (see the top). */
+#ifndef SOFTFP_PATH
+#define SOFTFP_PATH(id) ((void)0)
+#endif
+#define SOFTFP_PATH_ADD_ZERO_OPERAND 0   /* an operand is zero */
+#define SOFTFP_PATH_ADD_SAME_SIGN 1      /* magnitudes add */
+#define SOFTFP_PATH_SUB_NEAR 2           /* exponent gap 0 or 1: exact difference */
+#define SOFTFP_PATH_SUB_FAR 3            /* gap >= 2: jammed sticky bit */
+#define SOFTFP_PATH_SUB_TO_ZERO 4        /* x - x = +0 */
+#define SOFTFP_PATH_ADD_ALL_STICKY 5     /* gap >= 64: the smaller is only a sticky bit */
+#define SOFTFP_PATH_MUL_ZERO 6
+#define SOFTFP_PATH_MUL_POW2 7           /* shortcut: a power of two (w = 2^16) moves the exponent */
+#define SOFTFP_PATH_MUL_GENERAL 8        /* 106-bit product */
+#define SOFTFP_PATH_DIV_ZERO 9           /* zero dividend */
+#define SOFTFP_PATH_DIV_GENERAL 10
+#define SOFTFP_PATH_DIV_DIGIT_DOWN 11    /* fp32 estimate one or more too high */
+#define SOFTFP_PATH_DIV_DIGIT_UP 12      /* fp32 estimate too low */
+#define SOFTFP_PATH_DIV_DIGIT_ZERO 13    /* a quotient digit of 0 */
+#define SOFTFP_PATH_DIV_DIGIT_MAX 14     /* a quotient digit of radix - 1 */
+#define SOFTFP_PATH_ROUND_UP 15          /* rounding incremented the significand */
+#define SOFTFP_PATH_ROUND_TIE 16         /* exactly halfway */
+#define SOFTFP_PATH_ROUND_CARRY 17       /* rounding up reached 2^53 */
+#define SOFTFP_PATH_TERM_INTEGER 18      /* shortcut: the integer parts of the term are exact */
+#define SOFTFP_PATH_TERM_GENERAL 19
+#define SOFTFP_PATH_FIXED_SHIFT_LEFT 20  /* |term| * 2^64 is an integer */
+#define SOFTFP_PATH_FIXED_ROUNDED 21
+#define SOFTFP_PATH_FIXED_TO_ZERO 22     /* |term| * 2^64 < 1/2 */
+#define SOFTFP_PATH_COUNT 23
+
+typedef struct softfp {
+  softfp_u64 sig; /* 0, or in [2^52, 2^53) */
+  softfp_i32 exp; /* value = sig * 2^exp */
+  softfp_i32 neg; /* 1: negative (also for -0) */
+} softfp;
+
+/* A signed 128-bit integer in two's complement, as two halves. */
+typedef struct softfp_i128 {
+  softfp_u64 lo;
+  softfp_u64 hi;
+} softfp_i128;
+
+#define SOFTFP_HIDDEN ((softfp_u64)1 << 52)
+#define SOFTFP_LIMIT ((softfp_u64)1 << 53)
+/* Marks a result outside what the term can produce (division by zero). */
+#define SOFTFP_INVALID_EXP 0x40000000
+
+/* ---- primitives ---------------------------------------------------------- */
+
+SOFTFP_FN softfp softfp_make(softfp_u64 sig, softfp_i32 exp, softfp_i32 neg) {
+  softfp r;
+  r.sig = sig;
+  r.exp = exp;
+  r.neg = neg;
+  return r;
+}
+
+/* Leading zero bits of x != 0. */
+SOFTFP_FN softfp_i32 softfp_clz64(softfp_u64 x) {
+#if defined(__OPENCL_VERSION__)
+  return (softfp_i32)clz(x);
+#elif defined(__CUDA_ARCH__)
+  return (softfp_i32)__clzll((long long)x);
+#else
+  return (softfp_i32)__builtin_clzll(x);
+#endif
+}
+
+/* x >> n with every bit shifted out OR-ed into bit 0 ("jamming"), 1 <= n. The
+ * jammed bit stands for "something below": it keeps the result off every
+ * rounding boundary as long as it lies below the rounding position. */
+SOFTFP_FN softfp_u64 softfp_shift_right_jam(softfp_u64 x, softfp_u32 n) {
+  if (n >= 64) return x != 0 ? (softfp_u64)1 : (softfp_u64)0;
+  return (x >> n) | (((x << (64 - n)) != 0) ? (softfp_u64)1 : (softfp_u64)0);
+}
+
+/* Rounds (m + f) * 2^e to 53 bits, nearest even, where m has its top bit at bit
+ * 63 and 0 <= f < 1 with f != 0 exactly when `sticky`. */
+SOFTFP_FN softfp softfp_round_top(softfp_i32 neg, softfp_u64 m, softfp_i32 e, softfp_i32 sticky) {
+  softfp_u64 sig = m >> 11;
+  const softfp_u64 rest = m & 0x7FF;
+  if (rest > 0x400 || (rest == 0x400 && (sticky || (sig & 1)))) {
+    SOFTFP_PATH(SOFTFP_PATH_ROUND_UP);
+    if (rest == 0x400 && !sticky) SOFTFP_PATH(SOFTFP_PATH_ROUND_TIE);
+    sig += 1;
+    if (sig == SOFTFP_LIMIT) {
+      SOFTFP_PATH(SOFTFP_PATH_ROUND_CARRY);
+      sig = SOFTFP_HIDDEN;
+      e += 1;
+    }
+  }
+  return softfp_make(sig, e + 11, neg);
+}
+
+/* Rounds m * 2^e, m != 0 exact, to 53 bits. A jammed bit in m must lie at least
+ * two bits below the 53rd bit counted from m's top bit; every caller keeps 8. */
+SOFTFP_FN softfp softfp_round(softfp_i32 neg, softfp_u64 m, softfp_i32 e) {
+  const softfp_i32 s = softfp_clz64(m);
+  return softfp_round_top(neg, m << s, e - s, 0);
+}
+
+/* ---- conversions --------------------------------------------------------- */
+
+/* v converted with rounding to nearest even; exact when v < 2^53 (every value
+ * the term converts), and the single rounding of an exact integer product
+ * below 2^64 (the binary64 product of two exactly converted factors). */
+SOFTFP_FN softfp softfp_from_u64(softfp_u64 v) {
+  if (v == 0) return softfp_make(0, 0, 0);
+  return softfp_round(0, v, 0);
+}
+
+/* A signed integer with |v| < 2^63. */
+SOFTFP_FN softfp softfp_from_i64(softfp_i64 v) {
+  softfp r = softfp_from_u64(v < 0 ? (softfp_u64)(-v) : (softfp_u64)v);
+  r.neg = v < 0 ? 1 : 0;
+  return r;
+}
+
+/* A binary64 bit pattern (zero, subnormal or normal; not infinite or NaN). */
+SOFTFP_FN softfp softfp_from_bits(softfp_u64 bits) {
+  const softfp_i32 neg = (softfp_i32)(bits >> 63);
+  const softfp_i32 biased = (softfp_i32)((bits >> 52) & 0x7FF);
+  const softfp_u64 fraction = bits & (SOFTFP_HIDDEN - 1);
+  if (biased != 0) return softfp_make(fraction | SOFTFP_HIDDEN, biased - 1075, neg);
+  if (fraction == 0) return softfp_make(0, 0, neg);
+  softfp r = softfp_round(neg, fraction, -1074); /* exact: fewer than 53 bits */
+  return r;
+}
+
+/* True when x is zero or a normal binary64 number (see the top). */
+SOFTFP_FN int softfp_is_valid(softfp x) {
+  if (x.sig == 0) return 1;
+  return x.sig >= SOFTFP_HIDDEN && x.sig < SOFTFP_LIMIT && x.exp >= -1074 && x.exp <= 971;
+}
+
+/* The binary64 bit pattern of a valid x. */
+SOFTFP_FN softfp_u64 softfp_to_bits(softfp x) {
+  const softfp_u64 sign = (softfp_u64)x.neg << 63;
+  if (x.sig == 0) return sign;
+  return sign | ((softfp_u64)(x.exp + 1075) << 52) | (x.sig & (SOFTFP_HIDDEN - 1));
+}
+
+/* ---- arithmetic ---------------------------------------------------------- */
+
+/* 2 * x: the exponent moves, nothing rounds. */
+SOFTFP_FN softfp softfp_twice(softfp x) {
+  if (x.sig != 0) x.exp += 1;
+  return x;
+}
+
+/* a + b. The larger magnitude goes first; both significands get 10 guard bits
+ * (top bit at 62, bit 63 free for a carry), the smaller is shifted under the
+ * larger with jamming. A gap of 0 or 1 shifts nothing out, so a difference is
+ * exact however much cancels; a gap of 2 or more leaves at least 2^61, so
+ * normalising moves the jammed bit by at most 2 places, still far below the
+ * rounding bit (bit 10). */
+SOFTFP_FN softfp softfp_add(softfp a, softfp b) {
+  if (a.sig == 0 || b.sig == 0) {
+    SOFTFP_PATH(SOFTFP_PATH_ADD_ZERO_OPERAND);
+    if (a.sig != 0) return a;
+    if (b.sig != 0) return b;
+    return softfp_make(0, 0, a.neg & b.neg); /* -0 only for -0 + -0 */
+  }
+  if (b.exp > a.exp || (b.exp == a.exp && b.sig > a.sig)) {
+    const softfp t = a;
+    a = b;
+    b = t;
+  }
+  const softfp_u32 gap = (softfp_u32)(a.exp - b.exp);
+  const softfp_u64 am = a.sig << 10;
+  softfp_u64 bm = b.sig << 10;
+  if (gap != 0) bm = softfp_shift_right_jam(bm, gap);
+  if (gap >= 64) SOFTFP_PATH(SOFTFP_PATH_ADD_ALL_STICKY);
+  if (a.neg == b.neg) {
+    SOFTFP_PATH(SOFTFP_PATH_ADD_SAME_SIGN);
+    return softfp_round(a.neg, am + bm, a.exp - 10);
+  }
+  const softfp_u64 diff = am - bm;
+  if (diff == 0) {
+    SOFTFP_PATH(SOFTFP_PATH_SUB_TO_ZERO);
+    return softfp_make(0, 0, 0); /* x - x = +0 under round to nearest */
+  }
+  if (gap <= 1) SOFTFP_PATH(SOFTFP_PATH_SUB_NEAR);
+  else SOFTFP_PATH(SOFTFP_PATH_SUB_FAR);
+  return softfp_round(a.neg, diff, a.exp - 10);
+}
+
+SOFTFP_FN softfp softfp_sub(softfp a, softfp b) {
+  b.neg ^= 1;
+  return softfp_add(a, b);
+}
+
+/* a * b. A power-of-two factor (the common w = 2^16) only moves the exponent.
+ * Otherwise the 106-bit significand product comes from four 32x32->64 limb
+ * products (no 64x64 high-half instruction: fp64-free.md), and its top 64 bits
+ * plus a sticky bit for the rest are rounded. */
+SOFTFP_FN softfp softfp_mul(softfp a, softfp b) {
+  const softfp_i32 neg = a.neg ^ b.neg;
+  if (a.sig == 0 || b.sig == 0) {
+    SOFTFP_PATH(SOFTFP_PATH_MUL_ZERO);
+    return softfp_make(0, 0, neg);
+  }
+  if (a.sig == SOFTFP_HIDDEN || b.sig == SOFTFP_HIDDEN) {
+    SOFTFP_PATH(SOFTFP_PATH_MUL_POW2);
+    const softfp_u64 sig = a.sig == SOFTFP_HIDDEN ? b.sig : a.sig;
+    return softfp_make(sig, a.exp + b.exp + 52, neg);
+  }
+  SOFTFP_PATH(SOFTFP_PATH_MUL_GENERAL);
+  const softfp_u64 a0 = (softfp_u64)(softfp_u32)a.sig, a1 = a.sig >> 32; /* a1 < 2^21 */
+  const softfp_u64 b0 = (softfp_u64)(softfp_u32)b.sig, b1 = b.sig >> 32;
+  const softfp_u64 p00 = a0 * b0;
+  const softfp_u64 mid = a0 * b1 + a1 * b0; /* < 2^54: no overflow */
+  const softfp_u64 p11 = a1 * b1;
+  const softfp_u64 lo = p00 + (mid << 32);
+  const softfp_u64 hi = p11 + (mid >> 32) + (lo < p00 ? (softfp_u64)1 : (softfp_u64)0);
+  /* The product is hi * 2^64 + lo with hi in [2^40, 2^42). */
+  const softfp_i32 s = softfp_clz64(hi);
+  const softfp_u64 top = (hi << s) | (lo >> (64 - s));
+  const softfp_i32 sticky = (lo << s) != 0;
+  return softfp_round_top(neg, top, a.exp + b.exp + 64 - s, sticky);
+}
+
+/* a / b for b != 0. Long division of the significands in digits of 11 bits
+ * (the remainder times the radix still fits 64 bits), 53 fraction bits after the
+ * leading 1. Each digit is estimated in fp32 and then corrected with the exact
+ * integer remainder until 0 <= remainder < divisor, so the result is the same
+ * whatever the fp32 estimate (a bad estimate only costs correction steps). */
+SOFTFP_FN softfp softfp_div(softfp a, softfp b) {
+  const softfp_i32 neg = a.neg ^ b.neg;
+  if (b.sig == 0) return softfp_make(1, SOFTFP_INVALID_EXP, neg); /* invalid */
+  if (a.sig == 0) {
+    SOFTFP_PATH(SOFTFP_PATH_DIV_ZERO);
+    return softfp_make(0, 0, neg);
+  }
+  SOFTFP_PATH(SOFTFP_PATH_DIV_GENERAL);
+  softfp_u64 x = a.sig;
+  const softfp_u64 y = b.sig;
+  softfp_i32 e = a.exp - b.exp;
+  if (x < y) { /* make the quotient lie in [1, 2) */
+    x <<= 1;
+    e -= 1;
+  }
+  softfp_u64 q = 1;
+  softfp_u64 r = x - y; /* 0 <= r < y */
+  /* y >> 29 is in [2^23, 2^24): exact in fp32. */
+  const float reciprocal = 1.0f / (float)(softfp_u32)(y >> 29);
+  for (softfp_i32 i = 0; i < 5; ++i) {
+    const softfp_i32 bits = i < 4 ? 11 : 9; /* 4 * 11 + 9 = 53 */
+    const softfp_u32 max_digit = ((softfp_u32)1 << bits) - 1;
+    const softfp_u64 scaled = r << bits; /* < y * 2^11 < 2^64 */
+    const float estimate = (float)(scaled >> 29) * reciprocal;
+    softfp_u32 d = estimate >= (float)max_digit ? max_digit
+                   : estimate > 0.0f            ? (softfp_u32)estimate
+                                                : 0;
+    softfp_u64 product = (softfp_u64)d * y;
+    while (product > scaled) {
+      SOFTFP_PATH(SOFTFP_PATH_DIV_DIGIT_DOWN);
+      d -= 1;
+      product -= y;
+    }
+    r = scaled - product;
+    while (r >= y) {
+      SOFTFP_PATH(SOFTFP_PATH_DIV_DIGIT_UP);
+      d += 1;
+      r -= y;
+    }
+    if (d == 0) SOFTFP_PATH(SOFTFP_PATH_DIV_DIGIT_ZERO);
+    if (d == max_digit) SOFTFP_PATH(SOFTFP_PATH_DIV_DIGIT_MAX);
+    q = (q << bits) | d;
+  }
+  /* q = floor(x * 2^53 / y) in [2^53, 2^54): 53 bits and the rounding bit;
+   * the remainder r is the sticky bit. */
+  softfp_u64 sig = q >> 1;
+  e -= 52;
+  if ((q & 1) && (r != 0 || (sig & 1))) {
+    SOFTFP_PATH(SOFTFP_PATH_ROUND_UP);
+    if (r == 0) SOFTFP_PATH(SOFTFP_PATH_ROUND_TIE);
+    sig += 1;
+    if (sig == SOFTFP_LIMIT) {
+      SOFTFP_PATH(SOFTFP_PATH_ROUND_CARRY);
+      sig = SOFTFP_HIDDEN;
+      e += 1;
+    }
+  }
+  return softfp_make(sig, e, neg);
+}
+
+/* ---- the exact sum's fixed point ----------------------------------------- */
+
+/* round_half_even(x * 2^64) for |x| < 2^62, straight from sign, significand and
+ * exponent (the twin of ssim::to_fixed64). */
+SOFTFP_FN softfp_i128 softfp_to_fixed64(softfp x) {
+  softfp_i128 q;
+  q.lo = 0;
+  q.hi = 0;
+  if (x.sig == 0) return q;
+  const softfp_i32 shift = x.exp + 64; /* q = sig * 2^shift */
+  if (shift >= 0) {
+    SOFTFP_PATH(SOFTFP_PATH_FIXED_SHIFT_LEFT);
+    if (shift == 0) {
+      q.lo = x.sig;
+    } else if (shift < 64) {
+      q.lo = x.sig << shift;
+      q.hi = x.sig >> (64 - shift);
+    } else {
+      q.hi = x.sig << (shift - 64);
+    }
+  } else if (-shift > 54) {
+    SOFTFP_PATH(SOFTFP_PATH_FIXED_TO_ZERO); /* sig * 2^-55 < 1/2 */
+  } else {
+    SOFTFP_PATH(SOFTFP_PATH_FIXED_ROUNDED);
+    const softfp_u32 r = (softfp_u32)(-shift);
+    softfp_u64 v = x.sig >> r;
+    const softfp_u64 rest = x.sig & (((softfp_u64)1 << r) - 1);
+    const softfp_u64 halfway = (softfp_u64)1 << (r - 1);
+    if (rest > halfway || (rest == halfway && (v & 1))) v += 1;
+    q.lo = v;
+  }
+  if (x.neg) {
+    q.lo = ~q.lo + 1;
+    q.hi = ~q.hi + (q.lo == 0 ? (softfp_u64)1 : (softfp_u64)0);
+  }
+  return q;
+}
+
+SOFTFP_FN softfp_i128 softfp_i128_add(softfp_i128 a, softfp_i128 b) {
+  softfp_i128 s;
+  s.lo = a.lo + b.lo;
+  s.hi = a.hi + b.hi + (s.lo < a.lo ? (softfp_u64)1 : (softfp_u64)0);
+  return s;
+}
+
+/* ---- the term of spec/ssim.md -------------------------------------------- */
+
+typedef struct softfp_moments {
+  softfp_u64 mux, muy; /* < 2^32 */
+  softfp_u64 x2, xy, y2; /* < 2^48 */
+  softfp_u64 w; /* <= 2^16 */
+} softfp_moments;
+
+/* (Md * Md) * K1 and (Md * Md) * K2 at a bit depth: the window-free part of c1, c2. */
+typedef struct softfp_term_constants {
+  softfp mm_k1;
+  softfp mm_k2;
+} softfp_term_constants;
+
+SOFTFP_FN softfp_term_constants softfp_make_term_constants(softfp_i32 bitdepth) {
+  const softfp p01 = softfp_from_bits(SOFTFP_U64_C(0x3F847AE147AE147B)); /* the literal 0.01 */
+  const softfp p03 = softfp_from_bits(SOFTFP_U64_C(0x3F9EB851EB851EB8)); /* the literal 0.03 */
+  const softfp md = softfp_from_u64(((softfp_u64)1 << bitdepth) - 1);
+  const softfp mm = softfp_mul(md, md);
+  softfp_term_constants k;
+  k.mm_k1 = softfp_mul(mm, softfp_mul(p01, p01));
+  k.mm_k2 = softfp_mul(mm, softfp_mul(p03, p03));
+  return k;
+}
+
+/* The shortcut applies when every integer part of the term is an exact integer
+ * below 2^53 in binary64: mux, muy < 2^26 (so their products are below 2^52)
+ * and x2*w, xy*w, y2*w < 2^52 (so each partial sum of D stays below 2^53).
+ * Then mx2 + my2, xy*wd - mxy and the first three steps of D are exact integer
+ * arithmetic, which binary64 reproduces without rounding. */
+SOFTFP_FN int softfp_term_integer_shortcut_applies(softfp_moments m) {
+  const softfp_u64 limit = (softfp_u64)1 << 52;
+  return m.mux < ((softfp_u64)1 << 26) && m.muy < ((softfp_u64)1 << 26) &&
+         m.x2 * m.w < limit && m.xy * m.w < limit && m.y2 * m.w < limit;
+}
+
+/* The binary64 term, operation for operation as spec/ssim.md writes it; the
+ * integer shortcut only where softfp_term_integer_shortcut_applies(). A product
+ * of two exactly converted integers is the one rounding of their exact integer
+ * product (below 2^64 by the bounds on mux, x2, w), so it is formed in integers. */
+SOFTFP_FN softfp softfp_term_with(softfp_moments m, softfp_term_constants k, int integer_shortcut) {
+  const softfp wd = softfp_from_u64(m.w);
+  const softfp c1 = softfp_mul(softfp_mul(k.mm_k1, wd), wd);
+  const softfp c2 = softfp_mul(softfp_mul(k.mm_k2, wd), wd);
+  softfp a, b, c, d;
+  if (integer_shortcut) {
+    SOFTFP_PATH(SOFTFP_PATH_TERM_INTEGER);
+    const softfp_i64 mx2 = (softfp_i64)(m.mux * m.mux);
+    const softfp_i64 mxy = (softfp_i64)(m.mux * m.muy);
+    const softfp_i64 my2 = (softfp_i64)(m.muy * m.muy);
+    a = softfp_add(softfp_from_i64(2 * mxy), c1);
+    b = softfp_add(c2, softfp_from_i64(2 * ((softfp_i64)(m.xy * m.w) - mxy)));
+    c = softfp_add(softfp_from_i64(mx2 + my2), c1);
+    d = softfp_add(
+        softfp_from_i64((((softfp_i64)(m.x2 * m.w) - mx2) + (softfp_i64)(m.y2 * m.w)) - my2), c2);
+  } else {
+    SOFTFP_PATH(SOFTFP_PATH_TERM_GENERAL);
+    const softfp mx2 = softfp_from_u64(m.mux * m.mux);
+    const softfp mxy = softfp_from_u64(m.mux * m.muy);
+    const softfp my2 = softfp_from_u64(m.muy * m.muy);
+    a = softfp_add(softfp_twice(mxy), c1);
+    b = softfp_add(c2, softfp_twice(softfp_sub(softfp_from_u64(m.xy * m.w), mxy)));
+    c = softfp_add(softfp_add(mx2, my2), c1);
+    d = softfp_add(softfp_sub(softfp_add(softfp_sub(softfp_from_u64(m.x2 * m.w), mx2),
+                                         softfp_from_u64(m.y2 * m.w)),
+                              my2),
+                   c2);
+  }
+  return softfp_div(softfp_mul(softfp_mul(wd, a), b), softfp_mul(c, d));
+}
+
+/* The term; check softfp_is_valid() on it (false only for impossible input). */
+SOFTFP_FN softfp softfp_term(softfp_moments m, softfp_term_constants k) {
+  return softfp_term_with(m, k, softfp_term_integer_shortcut_applies(m));
+}
+
+#endif /* EXACTVQ_SOFTFP_H */

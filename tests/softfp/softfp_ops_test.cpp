@@ -1,0 +1,400 @@
+// Each softfp operation against the CPU's native binary64, bit for bit: seeded
+// random operands over the ranges the term meets at 8, 10, 12 and 16 bits, and
+// constructed hard cases. Every test also checks that it reached the paths it
+// is about (softfp_test_util.h counts them).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <initializer_list>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "softfp_test_util.h"
+#include "ssim/fixed_point.h"
+
+namespace exactvq::softfp_test {
+namespace {
+
+enum class Op { kAdd, kSub, kMul, kDiv };
+
+const char* op_name(Op op) {
+  switch (op) {
+    case Op::kAdd: return "+";
+    case Op::kSub: return "-";
+    case Op::kMul: return "*";
+    case Op::kDiv: return "/";
+  }
+  return "?";
+}
+
+double native_op(Op op, double a, double b) {
+  switch (op) {
+    case Op::kAdd: return a + b;
+    case Op::kSub: return a - b;
+    case Op::kMul: return a * b;
+    case Op::kDiv: return a / b;
+  }
+  return 0;
+}
+
+softfp soft_op(Op op, softfp a, softfp b) {
+  switch (op) {
+    case Op::kAdd: return softfp_add(a, b);
+    case Op::kSub: return softfp_sub(a, b);
+    case Op::kMul: return softfp_mul(a, b);
+    case Op::kDiv: return softfp_div(a, b);
+  }
+  return a;
+}
+
+// Counts comparisons and reports the first few mismatches with the seed.
+class Checker {
+ public:
+  explicit Checker(std::string what) : what_(std::move(what)) {}
+  ~Checker() {
+    EXPECT_EQ(failed_, 0u) << what_ << ": " << failed_ << " of " << compared_
+                           << " differ (seed " << seed() << ")";
+    std::printf("[ softfp   ] %s: %llu compared bit for bit\n", what_.c_str(),
+                static_cast<unsigned long long>(compared_));
+  }
+
+  void op(Op op, double a, double b) {
+    const double want = native_op(op, a, b);
+    const softfp got = soft_op(op, soft(a), soft(b));
+    result(softfp_is_valid(got) && softfp_to_bits(got) == bits_of(want),
+           [&] { return fmt::format("{:a} {} {:a}: want {:a}, got {:a}", a, op_name(op), b, want, native(got)); });
+  }
+
+  template <typename Describe>
+  void result(bool same, Describe&& describe) {
+    ++compared_;
+    if (!same && failed_++ < 10) ADD_FAILURE() << what_ << ": " << describe();
+  }
+
+  uint64_t compared() const { return compared_; }
+
+ private:
+  std::string what_;
+  uint64_t compared_ = 0, failed_ = 0;
+};
+
+// Fails unless each path was reached since construction.
+class PathsReached {
+ public:
+  PathsReached() { std::memcpy(start_, softfp_path_hits, sizeof start_); }
+  void expect(std::initializer_list<int> ids) const {
+    for (int id : ids) {
+      const uint64_t hits = softfp_path_hits[id] - start_[id];
+      EXPECT_GT(hits, 0u) << "path not reached: " << path_name(id);
+      std::printf("[ softfp   ] path %-28s %llu\n", path_name(id),
+                  static_cast<unsigned long long>(hits));
+    }
+  }
+
+ private:
+  uint64_t start_[64];
+};
+
+// Operands as the term meets them at one bit depth: integers up to the
+// products' 2^(2b+32), reals from 2^-40 up to past (w*A)*B's 2^(4b+98), powers
+// of two (w = 2^16), zeros, and second operands near the first.
+class Operands {
+ public:
+  Operands(uint64_t s, int depth) : rng_(s), depth_(depth) {}
+
+  double any() {
+    switch (rng_() % 16) {
+      case 0: case 1: case 2: case 3: case 4: return integer();
+      case 5: return std::ldexp(1.0, uniform(-40, 4 * depth_ + 100));
+      case 6: return rng_() % 8 == 0 ? 0.0 : real();
+      default: return real();
+    }
+  }
+
+  double integer() {
+    const int k = uniform(1, 2 * depth_ + 32);
+    const uint64_t v = (rng_() >> (64 - k)) | (uint64_t{1} << (k - 1));
+    return sign() * static_cast<double>(v);
+  }
+
+  double real() { return real_at(uniform(-40, 4 * depth_ + 100)); }
+
+  // A random significand at 2^e (top bit), random sign.
+  double real_at(int e) {
+    const uint64_t sig = (rng_() >> 11) | (uint64_t{1} << 52);
+    return sign() * std::ldexp(static_cast<double>(sig), e - 52);
+  }
+
+  // A second operand near `a`: a chosen exponent gap, sometimes a nearly equal
+  // significand (cancellation), either sign.
+  double near(double a) {
+    static const int kGaps[] = {0, 0, 0, 1, 1, 2, 3, 11, 52, 53, 54, 55, 61, 63, 64, 70};
+    if (a == 0.0) return any();
+    int e;
+    std::frexp(a, &e);
+    const int gap = rng_() % 4 == 0 ? uniform(0, 80) : kGaps[rng_() % 16];
+    const int target = rng_() % 2 ? e - 1 - gap : e - 1 + gap;
+    if (rng_() % 3 == 0) {  // |a| moved by a few units in the last place, then scaled
+      double v = std::fabs(a);
+      const int steps = uniform(-3, 3);
+      for (int i = 0; i < std::abs(steps); ++i) v = std::nextafter(v, steps > 0 ? INFINITY : 0.0);
+      return sign() * std::ldexp(v, target - (e - 1));
+    }
+    return real_at(target);
+  }
+
+  int uniform(int lo, int hi) {
+    return lo + static_cast<int>(rng_() % static_cast<uint64_t>(hi - lo + 1));
+  }
+  double sign() { return rng_() % 2 ? -1.0 : 1.0; }
+  std::mt19937_64& rng() { return rng_; }
+
+ private:
+  std::mt19937_64 rng_;
+  int depth_;
+};
+
+constexpr int kDepths[] = {8, 10, 12, 16};
+
+void random_pairs(Op op) {
+  const uint64_t count = random_pair_count();
+  Checker check(fmt::format("random a {} b at 8/10/12/16 bits", op_name(op)));
+  for (int depth : kDepths) {
+    Operands gen(seed() + uint64_t(depth) * 1000 + uint64_t(op), depth);
+    for (uint64_t i = 0; i < count / 4; ++i) {
+      const double a = gen.any();
+      double b = gen.rng()() % 2 ? gen.near(a) : gen.any();
+      if (op == Op::kDiv && b == 0.0) b = gen.real();
+      check.op(op, a, b);
+    }
+  }
+}
+
+TEST(SoftfpRandom, Add) {
+  PathsReached paths;
+  random_pairs(Op::kAdd);
+  paths.expect({SOFTFP_PATH_ADD_ZERO_OPERAND, SOFTFP_PATH_ADD_SAME_SIGN, SOFTFP_PATH_SUB_NEAR,
+                SOFTFP_PATH_SUB_FAR, SOFTFP_PATH_SUB_TO_ZERO, SOFTFP_PATH_ADD_ALL_STICKY,
+                SOFTFP_PATH_ROUND_UP});
+}
+
+TEST(SoftfpRandom, Subtract) {
+  PathsReached paths;
+  random_pairs(Op::kSub);
+  paths.expect({SOFTFP_PATH_SUB_NEAR, SOFTFP_PATH_SUB_FAR, SOFTFP_PATH_ROUND_UP});
+}
+
+TEST(SoftfpRandom, Multiply) {
+  PathsReached paths;
+  random_pairs(Op::kMul);
+  paths.expect({SOFTFP_PATH_MUL_ZERO, SOFTFP_PATH_MUL_POW2, SOFTFP_PATH_MUL_GENERAL,
+                SOFTFP_PATH_ROUND_UP});
+}
+
+TEST(SoftfpRandom, Divide) {
+  PathsReached paths;
+  random_pairs(Op::kDiv);
+  paths.expect({SOFTFP_PATH_DIV_ZERO, SOFTFP_PATH_DIV_GENERAL, SOFTFP_PATH_DIV_DIGIT_DOWN,
+                SOFTFP_PATH_DIV_DIGIT_UP, SOFTFP_PATH_ROUND_UP});
+}
+
+// Conversions: every integer below 2^64 (exact below 2^53, one rounding above),
+// and bit patterns through softfp and back.
+TEST(SoftfpRandom, Conversions) {
+  PathsReached paths;
+  Checker check("u64 -> binary64, bits round trip");
+  std::mt19937_64 rng(seed());
+  for (uint64_t i = 0; i < random_pair_count() / 4; ++i) {
+    const int k = 1 + int(rng() % 64);
+    uint64_t v = (rng() >> (64 - k)) | (uint64_t{1} << (k - 1));
+    if (i % 16 == 0) v = (v | 1) & ~uint64_t{0} >> 10;  // odd 54-bit values: ties
+    if (i % 16 == 1) v = ~uint64_t{0} >> (rng() % 11);   // all ones: rounding carries
+    const softfp got = softfp_from_u64(v);
+    check.result(softfp_to_bits(got) == bits_of(static_cast<double>(v)),
+                 [&] { return fmt::format("(double){}", v); });
+    const uint64_t bits = (rng() & ~(uint64_t{0x7FF} << 52)) | (uint64_t(1 + rng() % 2046) << 52);
+    check.result(softfp_to_bits(softfp_from_bits(bits)) == bits,
+                 [&] { return fmt::format("bits {:#x}", bits); });
+  }
+  check.result(softfp_to_bits(softfp_from_u64(0)) == 0, [] { return std::string("0"); });
+  check.result(softfp_to_bits(softfp_from_i64(-5)) == bits_of(-5.0), [] { return std::string("-5"); });
+  paths.expect({SOFTFP_PATH_ROUND_UP, SOFTFP_PATH_ROUND_TIE, SOFTFP_PATH_ROUND_CARRY});
+}
+
+ssim::int128 to_int128(softfp_i128 q) {
+  return static_cast<ssim::int128>((static_cast<ssim::uint128>(q.hi) << 64) | q.lo);
+}
+
+// round_half_even(x * 2^64) against the CPU's ssim::to_fixed64, over terms from
+// 2^-80 to 2^60, with exact ties.
+TEST(SoftfpRandom, FixedPoint) {
+  PathsReached paths;
+  Checker check("to_fixed64");
+  std::mt19937_64 rng(seed());
+  for (uint64_t i = 0; i < random_pair_count() / 4; ++i) {
+    const int e = -80 + int(rng() % 141);
+    uint64_t sig = (rng() >> 11) | (uint64_t{1} << 52);
+    const int r = -(e - 52 + 64);  // bits below the fixed point
+    if (i % 8 == 0 && r >= 1 && r <= 53)  // exactly halfway between two fixed-point values
+      sig = (sig & ~((uint64_t{1} << r) - 1)) | (uint64_t{1} << (r - 1));
+    double x = std::ldexp(static_cast<double>(sig), e - 52);
+    if (rng() % 2) x = -x;
+    if (i % 1024 == 0) x = 0.0;
+    check.result(to_int128(softfp_to_fixed64(soft(x))) == ssim::to_fixed64(x),
+                 [&] { return fmt::format("to_fixed64({:a})", x); });
+  }
+  paths.expect({SOFTFP_PATH_FIXED_SHIFT_LEFT, SOFTFP_PATH_FIXED_ROUNDED, SOFTFP_PATH_FIXED_TO_ZERO});
+}
+
+// ---- constructed hard cases -------------------------------------------------
+
+// x with its significand's top bit at 2^e.
+double at(uint64_t sig, int e) { return std::ldexp(static_cast<double>(sig), e - 52); }
+
+TEST(SoftfpHard, ExactTies) {
+  PathsReached paths;
+  Checker check("exact ties");
+  std::mt19937_64 rng(seed());
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t sig = (rng() >> 11) | (uint64_t{1} << 52);
+    const int e = int(rng() % 100) - 20;
+    const double a = at(sig, e);
+    const double half_ulp = std::ldexp(1.0, e - 53);
+    check.op(Op::kAdd, a, half_ulp);   // to even, up or down
+    check.op(Op::kSub, -a, half_ulp);
+    check.op(Op::kAdd, at((uint64_t{1} << 53) - 1, e), half_ulp);  // tie that carries
+    // Odd products of 54 bits: the integer product lies halfway.
+    const uint64_t p = (uint64_t{1} << 26) | (rng() >> 38) | 1;
+    const uint64_t q_lo = ((uint64_t{1} << 53) + p - 1) / p, q_hi = ((uint64_t{1} << 54) - 1) / p;
+    const uint64_t q = (q_lo + rng() % (q_hi - q_lo + 1)) | 1;
+    if (q <= q_hi) check.op(Op::kMul, static_cast<double>(p), std::ldexp(static_cast<double>(q), e));
+  }
+  paths.expect({SOFTFP_PATH_ROUND_TIE, SOFTFP_PATH_ROUND_CARRY});
+}
+
+TEST(SoftfpHard, StickyBitDecides) {
+  PathsReached paths;
+  Checker check("sticky bit decides");
+  std::mt19937_64 rng(seed());
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t sig = (rng() >> 11) | (uint64_t{1} << 52);
+    const int e = int(rng() % 100) - 20;
+    const double a = at(sig, e);
+    const double half_ulp = std::ldexp(1.0, e - 53);
+    const double above = std::nextafter(half_ulp, INFINITY), below = std::nextafter(half_ulp, 0.0);
+    for (double b : {above, below, std::ldexp(above, -3), std::ldexp(below, 1)}) {
+      check.op(Op::kAdd, a, b);
+      check.op(Op::kSub, a, b);
+    }
+    // 55-bit integer products: the last two bits are the rounding and the sticky bit.
+    const uint64_t p = (uint64_t{1} << 27) | (rng() >> 37);
+    const uint64_t q_lo = ((uint64_t{1} << 54) + p - 1) / p, q_hi = ((uint64_t{1} << 55) - 1) / p;
+    const uint64_t q = q_lo + rng() % (q_hi - q_lo + 1);
+    check.op(Op::kMul, static_cast<double>(p), static_cast<double>(q));
+    // Division: a quotient with the rounding bit set and a remainder of 1.
+    check.op(Op::kDiv, a, std::nextafter(a, INFINITY) * 0.75);
+  }
+  paths.expect({SOFTFP_PATH_ROUND_UP, SOFTFP_PATH_SUB_FAR, SOFTFP_PATH_MUL_GENERAL});
+}
+
+TEST(SoftfpHard, ExponentGaps) {
+  PathsReached paths;
+  Checker check("exponent gaps 0, 1, 2, 53, 54, >60");
+  std::mt19937_64 rng(seed());
+  for (int gap : {0, 1, 2, 53, 54, 61, 62, 63, 64, 65, 100}) {
+    for (int i = 0; i < 20000; ++i) {
+      const int e = int(rng() % 100) - 20;
+      const double a = at((rng() >> 11) | (uint64_t{1} << 52), e);
+      uint64_t bsig = (rng() >> 11) | (uint64_t{1} << 52);
+      if (i % 4 == 0) bsig = uint64_t{1} << 52;
+      if (i % 4 == 1) bsig = (uint64_t{1} << 53) - 1;
+      const double b = at(bsig, e - gap);
+      for (Op op : {Op::kAdd, Op::kSub}) {
+        check.op(op, a, b);
+        check.op(op, b, a);
+        check.op(op, -a, b);
+      }
+    }
+  }
+  paths.expect({SOFTFP_PATH_SUB_NEAR, SOFTFP_PATH_SUB_FAR, SOFTFP_PATH_ADD_ALL_STICKY,
+                SOFTFP_PATH_ADD_SAME_SIGN});
+}
+
+TEST(SoftfpHard, CancellationToOneBit) {
+  PathsReached paths;
+  Checker check("cancellation to one bit");
+  std::mt19937_64 rng(seed());
+  for (int i = 0; i < 100000; ++i) {
+    const int e = int(rng() % 100) - 20;
+    const double a = at((rng() >> 11) | (uint64_t{1} << 52), e);
+    check.op(Op::kSub, a, std::nextafter(a, INFINITY));
+    check.op(Op::kSub, a, std::nextafter(a, 0.0));
+    check.op(Op::kAdd, a, -std::nextafter(a, INFINITY));
+    const double p = std::ldexp(1.0, e);  // across a binade: gap 1
+    check.op(Op::kSub, p, std::nextafter(p, 0.0));
+    check.op(Op::kSub, a, a);
+  }
+  paths.expect({SOFTFP_PATH_SUB_NEAR, SOFTFP_PATH_SUB_TO_ZERO});
+}
+
+// Quotients whose 11-bit digits are all zeros or all ones at a chosen place:
+// x = floor(Q * y / 2^53) for a chosen 54-bit Q makes x / y's digits those of Q.
+TEST(SoftfpHard, QuotientDigitsZeroAndMax) {
+  PathsReached paths;
+  Checker check("quotient digits 0 and radix-1");
+  std::mt19937_64 rng(seed());
+  for (int i = 0; i < 200000; ++i) {
+    const uint64_t y = (rng() >> 11) | (uint64_t{1} << 52);
+    uint64_t fraction = rng() >> 11;  // 53 bits after the leading 1
+    const int digit = int(rng() % 5), shift = 53 - 11 * (digit + 1);
+    const uint64_t mask = shift >= 0 ? uint64_t{0x7FF} << shift : uint64_t{0x1FF};
+    fraction = rng() % 2 ? fraction & ~mask : fraction | mask;
+    const ssim::uint128 q = (ssim::uint128{1} << 53) | fraction;
+    const uint64_t x = static_cast<uint64_t>((q * y) >> 53);
+    if (x >= (uint64_t{1} << 53)) continue;
+    const int e = int(rng() % 60) - 20;
+    check.op(Op::kDiv, at(x, e), at(y, e - int(rng() % 3)));
+  }
+  paths.expect({SOFTFP_PATH_DIV_DIGIT_ZERO, SOFTFP_PATH_DIV_DIGIT_MAX});
+}
+
+// Exact quotients (remainder 0 after some digit) and their neighbours one unit
+// away: the digit estimate lands on, or one off, a multiple of the divisor.
+TEST(SoftfpHard, RemaindersOneDivisorAway) {
+  PathsReached paths;
+  Checker check("remainders one divisor away");
+  std::mt19937_64 rng(seed());
+  for (int i = 0; i < 200000; ++i) {
+    const int ybits = 1 + int(rng() % 26);
+    const uint64_t y = (rng() >> (64 - ybits)) | (uint64_t{1} << (ybits - 1)) | 1;
+    const int tbits = 1 + int(rng() % (53 - ybits));
+    const uint64_t t = (rng() >> (64 - tbits)) | (uint64_t{1} << (tbits - 1));
+    const double x = static_cast<double>(y * t);  // exact: below 2^53
+    const double yd = std::ldexp(static_cast<double>(y), int(rng() % 40) - 20);
+    check.op(Op::kDiv, x, yd);
+    check.op(Op::kDiv, std::nextafter(x, INFINITY), yd);
+    check.op(Op::kDiv, std::nextafter(x, 0.0), yd);
+    check.op(Op::kDiv, x, std::nextafter(yd, 0.0));
+  }
+  paths.expect({SOFTFP_PATH_DIV_DIGIT_DOWN, SOFTFP_PATH_DIV_DIGIT_UP, SOFTFP_PATH_DIV_DIGIT_ZERO});
+}
+
+TEST(SoftfpHard, SignsOfZero) {
+  Checker check("signed zeros");
+  for (double a : {0.0, -0.0, 1.5, -1.5})
+    for (double b : {0.0, -0.0, 2.25, -2.25}) {
+      check.op(Op::kAdd, a, b);
+      check.op(Op::kSub, a, b);
+      check.op(Op::kMul, a, b);
+      if (b != 0.0) check.op(Op::kDiv, a, b);
+    }
+}
+
+// A division by zero cannot occur in the term (C, D > 0); it must not pass as valid.
+TEST(SoftfpHard, DivisionByZeroIsInvalid) {
+  EXPECT_FALSE(softfp_is_valid(softfp_div(soft(1.0), soft(0.0))));
+}
+
+}  // namespace
+}  // namespace exactvq::softfp_test
