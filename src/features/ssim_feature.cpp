@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "ssim/decibels.h"
+#include "cpu/ssim_simd.h"
 #include "ssim/ssim_reference.h"
 
 namespace exactvq {
@@ -34,6 +35,11 @@ SsimOptions parse_ssim_options(const FeatureSpec& spec) {
 
 namespace {
 
+// Frames scored at once per thread count: enough to keep every thread busy in
+// `raster` mode (one sequential pass per plane) and to spread the band overlap
+// in `exact` mode, few enough to bound the memory the batches hold.
+int frames_in_flight(int threads) { return std::clamp(threads, 1, 8); }
+
 class SsimFeature final : public Feature {
  public:
   SsimFeature(const SsimOptions& o, const FeatureContext& ctx) : options_(o), ctx_(ctx) {
@@ -46,37 +52,49 @@ class SsimFeature final : public Feature {
                                                    ctx.format.plane_height(p))
                              : std::numeric_limits<double>::infinity();
     }
-    // Row bands for the exact sum: any split gives the same bits, so use them all.
-    const int threads = ctx.pool ? ctx.pool->size() : 1;
-    bands_ = o.mode == SumMode::kExact ? threads : 1;
-    partial_.resize(size_t(planes_ * bands_));
+    threads_ = ctx.pool ? ctx.pool->size() : 1;
   }
 
   const std::vector<std::string>& outputs() const override { return names_; }
 
+  int batch_frames() const override { return frames_in_flight(threads_); }
+
   void extract(const Picture& ref, const Picture& dist, std::span<double> out) override {
+    const FramePair pair{&ref, &dist, 0};
+    extract_batch({&pair, 1}, out);
+  }
+
+  void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
     const int bitdepth = ctx_.format.bitdepth;
+    const int frame_count = int(frames.size());
+    if (frame_count == 0) return;
     if (options_.mode == SumMode::kRaster) {
-      // Each plane's sum is one sequential pass; planes may run side by side.
-      run(planes_, [&](int p) {
-        out[size_t(p)] = ssim::score_raster(ref.plane(p), dist.plane(p), bitdepth);
+      // Each plane's sum is one sequential pass; frames and planes run side by side.
+      run(frame_count * planes_, [&](int task) {
+        const int f = task / planes_, p = task % planes_;
+        out[size_t(task)] = cpu::score_raster(frames[size_t(f)].ref->plane(p),
+                                              frames[size_t(f)].dist->plane(p), bitdepth);
       });
     } else {
-      run(planes_ * bands_, [&](int task) {
-        const int p = task / bands_, band = task % bands_;
-        const PlaneView r = ref.plane(p), d = dist.plane(p);
-        const int y0 = int(int64_t{r.height} * band / bands_);
-        const int y1 = int(int64_t{r.height} * (band + 1) / bands_);
-        partial_[size_t(task)] = ssim::exact_sum(r, d, bitdepth, {0, y0, r.width, y1});
+      // Row bands where frames alone leave threads idle; any split gives the same bits.
+      const int bands = std::max(1, (threads_ + frame_count - 1) / frame_count);
+      partial_.assign(size_t(frame_count * planes_ * bands), {});
+      run(frame_count * planes_ * bands, [&](int task) {
+        const int f = task / (planes_ * bands), p = task / bands % planes_, band = task % bands;
+        const PlaneView r = frames[size_t(f)].ref->plane(p), d = frames[size_t(f)].dist->plane(p);
+        const int y0 = int(int64_t{r.height} * band / bands);
+        const int y1 = int(int64_t{r.height} * (band + 1) / bands);
+        partial_[size_t(task)] = cpu::exact_sum(r, d, bitdepth, {0, y0, r.width, y1});
       });
-      for (int p = 0; p < planes_; ++p) {
+      for (int fp = 0; fp < frame_count * planes_; ++fp) {
         ssim::ExactSum total;
-        for (int band = 0; band < bands_; ++band) total += partial_[size_t(p * bands_ + band)];
-        out[size_t(p)] = total.score();
+        for (int band = 0; band < bands; ++band) total += partial_[size_t(fp * bands + band)];
+        out[size_t(fp)] = total.score();
       }
     }
     if (options_.enable_db)
-      for (int p = 0; p < planes_; ++p) out[size_t(p)] = ssim::to_db(out[size_t(p)], max_db_[p]);
+      for (int fp = 0; fp < frame_count * planes_; ++fp)
+        out[size_t(fp)] = ssim::to_db(out[size_t(fp)], max_db_[fp % planes_]);
   }
 
  private:
@@ -89,10 +107,10 @@ class SsimFeature final : public Feature {
   SsimOptions options_;
   FeatureContext ctx_;
   int planes_ = 1;
-  int bands_ = 1;
+  int threads_ = 1;
   std::vector<std::string> names_;
   double max_db_[3] = {};
-  std::vector<ssim::ExactSum> partial_;  // exact mode: one per (plane, band), task order
+  std::vector<ssim::ExactSum> partial_;  // exact mode: one per (frame, plane, band), task order
 };
 
 }  // namespace

@@ -1,0 +1,157 @@
+#include "cpu/ssim_simd.h"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <vector>
+
+#include "cpu/ssim_kernels.h"
+#include "ssim/taps.h"
+#include "ssim/term.h"
+
+namespace exactvq::cpu {
+
+namespace {
+
+using ssim::kRadius;
+using ssim::kTaps;
+
+// Lane types per bit depth (bounds in cpu/ssim_kernels.h): horizontal
+// second-order moments in H, window ones in V.
+template <typename SampleT, typename HT, typename VT>
+struct Widths {
+  using Sample = SampleT;
+  using H = HT;
+  using V = VT;
+};
+
+// Per-thread buffers, kept between calls so a frame allocates nothing.
+std::vector<uint64_t>& thread_storage() {
+  thread_local std::vector<uint64_t> storage;
+  return storage;
+}
+
+// Hands out consecutive arrays from one buffer (8-byte aligned).
+class Carver {
+ public:
+  explicit Carver(uint64_t* base) : next_(base) {}
+  template <typename T>
+  T* take(size_t n) {
+    T* p = reinterpret_cast<T*>(next_);
+    next_ += (n * sizeof(T) + 7) / 8;
+    return p;
+  }
+  template <typename W>
+  MomentRow<W> row(size_t n) {
+    return {take<uint32_t>(n), take<uint32_t>(n), take<W>(n), take<W>(n), take<W>(n)};
+  }
+  static size_t words(size_t n, size_t bytes) { return (n * bytes + 7) / 8; }
+
+ private:
+  uint64_t* next_;
+};
+
+// Calls sink(terms, n, weight) for every output row of `region`, top to
+// bottom: the row's n terms left to right and the sum of its n weights.
+template <typename Widths, typename Sink>
+void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                       ssim::Rect region, Sink&& sink) {
+  using Sample = typename Widths::Sample;
+  using H = typename Widths::H;
+  using V = typename Widths::V;
+  assert(ref.width == dist.width && ref.height == dist.height);
+  const int width = ref.width, height = ref.height;
+  const int out_width = region.x1 - region.x0;
+  if (out_width <= 0 || region.y1 <= region.y0) return;
+  const size_t n = size_t(out_width);
+
+  const size_t words = kTaps * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(H))) +
+                       2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(V)) +
+                       n /* terms */ + Carver::words(n, 4) /* column weights */ +
+                       Carver::words(horizontal_scratch_size(region.x0, region.x1), 4);
+  std::vector<uint64_t>& storage = thread_storage();
+  if (storage.size() < words) storage.resize(words);
+  Carver carve(storage.data());
+  std::array<MomentRow<H>, kTaps> ring;  // horizontal moments of plane row r in slot r % 9
+  for (auto& row : ring) row = carve.row<H>(n);
+  const MomentRow<V> window = carve.row<V>(n);
+  double* terms = carve.take<double>(n);
+  uint32_t* column_weight = carve.take<uint32_t>(n);
+  uint32_t* scratch = carve.take<uint32_t>(horizontal_scratch_size(region.x0, region.x1));
+  uint64_t column_weight_sum = 0;
+  for (int x = region.x0; x < region.x1; ++x) {
+    column_weight[x - region.x0] = ssim::kept_weight(x, width);
+    column_weight_sum += column_weight[x - region.x0];
+  }
+  const ssim::TermConstants constants = ssim::term_constants(bitdepth);
+
+  int next_row = std::max(0, region.y0 - kRadius);  // next plane row to filter
+  for (int y = region.y0; y < region.y1; ++y) {
+    for (const int r_end = std::min(height, y + kRadius + 1); next_row < r_end; ++next_row)
+      horizontal_moments(ref.row<Sample>(next_row), dist.row<Sample>(next_row), width, region.x0,
+                         region.x1, scratch, ring[size_t(next_row % kTaps)]);
+
+    // The vertical pass over the window's rows that lie in the plane.
+    auto vertical = [&](auto member, auto* out) {
+      using T = std::remove_pointer_t<std::remove_reference_t<decltype(ring[0].*member)>>;
+      const T* rows[kTaps];
+      for (int k = 0; k < kTaps; ++k) {
+        const int r = y - kRadius + k;
+        rows[k] = (r >= 0 && r < height) ? ring[size_t(r % kTaps)].*member : nullptr;
+      }
+      vertical_moments(rows, out, n);
+    };
+    vertical(&MomentRow<H>::m, window.m);
+    vertical(&MomentRow<H>::n, window.n);
+    vertical(&MomentRow<H>::xx, window.xx);
+    vertical(&MomentRow<H>::xy, window.xy);
+    vertical(&MomentRow<H>::yy, window.yy);
+
+    const uint32_t row_weight = ssim::kept_weight(y, height);
+    ssim_terms(WindowRow<V>{window.m, window.n, window.xx, window.xy, window.yy}, column_weight,
+               row_weight, n, constants, terms);
+    sink(static_cast<const double*>(terms), n, column_weight_sum * row_weight);
+  }
+}
+
+template <typename Sink>
+void dispatch(const PlaneView& ref, const PlaneView& dist, int bitdepth, ssim::Rect region,
+              Sink&& sink) {
+  if (bitdepth == 8)
+    for_each_term_row<Widths<uint8_t, uint32_t, uint32_t>>(ref, dist, bitdepth, region, sink);
+  else if (bitdepth <= 12)
+    for_each_term_row<Widths<uint16_t, uint32_t, uint64_t>>(ref, dist, bitdepth, region, sink);
+  else
+    for_each_term_row<Widths<uint16_t, uint64_t, uint64_t>>(ref, dist, bitdepth, region, sink);
+}
+
+}  // namespace
+
+ssim::ExactSum exact_sum(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                         ssim::Rect region) {
+  ssim::ExactSum sum;
+  dispatch(ref, dist, bitdepth, region, [&sum](const double* terms, size_t n, uint64_t w) {
+    sum.sum_q += fixed_point_sum(terms, n);
+    sum.sum_w += w;
+  });
+  return sum;
+}
+
+double score_exact(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
+  return cpu::exact_sum(ref, dist, bitdepth, ssim::whole(ref)).score();
+}
+
+double score_raster(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
+  double sum = 0.0;
+  // libvmaf adds each weight to a binary64 sum too; the weights are integers and
+  // every partial sum stays below 2^44 < 2^53, so that sum is exact and equals
+  // the integer sum converted once.
+  uint64_t sum_w = 0;
+  dispatch(ref, dist, bitdepth, ssim::whole(ref), [&](const double* terms, size_t n, uint64_t w) {
+    for (size_t i = 0; i < n; ++i) sum += terms[i];  // raster order, one addition at a time
+    sum_w += w;
+  });
+  return sum / static_cast<double>(sum_w);
+}
+
+}  // namespace exactvq::cpu
