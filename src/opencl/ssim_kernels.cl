@@ -1,0 +1,122 @@
+// The SSIM of spec/ssim.md in OpenCL C without double: integer moments, the
+// binary64 term emulated by softfp (one source with the CPU tests and CUDA), and
+// either the exact 2^-64 fixed-point sums per work-group or the term's bits for
+// the host's raster-order sum. Embedded into the binary at build time
+// (embed_kernel_source.cmake pastes the header where it is included).
+#include "softfp/softfp.h"
+
+#define SSIM_RADIUS 4
+#define SSIM_TAPS 9
+
+__constant uint kTap[SSIM_TAPS] = {2, 9, 28, 55, 68, 55, 28, 9, 2};
+
+// Sum of the taps whose sample lies inside [0, size): a truncated window's weight.
+static inline uint kept_weight(int pos, int size) {
+  uint w = 0;
+  for (int k = 0; k < SSIM_TAPS; ++k) {
+    const int i = pos - SSIM_RADIUS + k;
+    if (i >= 0 && i < size) w += kTap[k];
+  }
+  return w;
+}
+
+static inline uint load_sample(__global const uchar* plane, int index, int wide) {
+  return wide ? (uint)((__global const ushort*)plane)[index] : (uint)plane[index];
+}
+
+// Horizontal pass: one work item per sample position (x, row).
+__kernel void ssim_horizontal(__global const uchar* ref, __global const uchar* dist, int width,
+                              int height, int wide, __global uint* hm, __global uint* hn,
+                              __global ulong* hxx, __global ulong* hxy, __global ulong* hyy) {
+  const int x = (int)get_global_id(0), y = (int)get_global_id(1);
+  if (x >= width || y >= height) return;
+  uint m = 0, n = 0;
+  ulong xx = 0, xy = 0, yy = 0;
+  const int row = y * width;
+  for (int k = 0; k < SSIM_TAPS; ++k) {
+    const int xi = x - SSIM_RADIUS + k;
+    if (xi < 0 || xi >= width) continue;
+    const uint g = kTap[k];
+    const ulong s = load_sample(ref, row + xi, wide), d = load_sample(dist, row + xi, wide);
+    m += g * (uint)s;
+    n += g * (uint)d;
+    xx += g * s * s;
+    xy += g * s * d;
+    yy += g * d * d;
+  }
+  const int i = row + x;
+  hm[i] = m;
+  hn[i] = n;
+  hxx[i] = xx;
+  hxy[i] = xy;
+  hyy[i] = yy;
+}
+
+// Vertical pass and term: one work item per pixel. `raster`: write the term's
+// binary64 bits; otherwise the work-group's sum of round_half_even(term * 2^64)
+// (128-bit, two's complement) goes to partial[2 * group], partial[2 * group + 1].
+// Local size: a power of two, at most SSIM_GROUP items.
+#define SSIM_GROUP 256
+__kernel void ssim_terms(__global const uint* hm, __global const uint* hn,
+                         __global const ulong* hxx, __global const ulong* hxy,
+                         __global const ulong* hyy, int width, int height, ulong mm_k1_bits,
+                         ulong mm_k2_bits, int raster, __global ulong* term_bits,
+                         __global ulong* partial, __global int* invalid) {
+  __local ulong sum_lo[SSIM_GROUP];
+  __local ulong sum_hi[SSIM_GROUP];
+  const int x = (int)get_global_id(0), y = (int)get_global_id(1);
+  softfp_i128 q;
+  q.lo = 0;
+  q.hi = 0;
+  if (x < width && y < height) {
+    softfp_moments mo;
+    mo.mux = 0;
+    mo.muy = 0;
+    mo.x2 = 0;
+    mo.xy = 0;
+    mo.y2 = 0;
+    for (int k = 0; k < SSIM_TAPS; ++k) {
+      const int yi = y - SSIM_RADIUS + k;
+      if (yi < 0 || yi >= height) continue;
+      const ulong g = kTap[k];
+      const int i = yi * width + x;
+      mo.mux += g * hm[i];
+      mo.muy += g * hn[i];
+      mo.x2 += g * hxx[i];
+      mo.xy += g * hxy[i];
+      mo.y2 += g * hyy[i];
+    }
+    mo.w = (ulong)kept_weight(x, width) * kept_weight(y, height);
+    softfp_term_constants c;
+    c.mm_k1 = softfp_from_bits(mm_k1_bits);
+    c.mm_k2 = softfp_from_bits(mm_k2_bits);
+    const softfp term = softfp_term(mo, c);
+    if (!softfp_is_valid(term)) *invalid = 1;
+    if (raster) term_bits[y * width + x] = softfp_to_bits(term);
+    else q = softfp_to_fixed64(term);
+  }
+  if (raster) return;  // the same for the whole launch: no work-item skips a barrier
+  const int lid = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
+  const int size = (int)(get_local_size(0) * get_local_size(1));
+  sum_lo[lid] = q.lo;
+  sum_hi[lid] = q.hi;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int half_size = size / 2; half_size > 0; half_size /= 2) {
+    if (lid < half_size) {
+      softfp_i128 a, b;
+      a.lo = sum_lo[lid];
+      a.hi = sum_hi[lid];
+      b.lo = sum_lo[lid + half_size];
+      b.hi = sum_hi[lid + half_size];
+      const softfp_i128 s = softfp_i128_add(a, b);
+      sum_lo[lid] = s.lo;
+      sum_hi[lid] = s.hi;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    const size_t group = get_group_id(1) * get_num_groups(0) + get_group_id(0);
+    partial[2 * group] = sum_lo[0];
+    partial[2 * group + 1] = sum_hi[0];
+  }
+}
