@@ -1,0 +1,203 @@
+// The SIMD SSIM path stage by stage (megapixels/s of luma), so a missed speed
+// goal names the stage that bounds it, and whole planes beside the scalar
+// reference (frames/s). Each stage runs over every row of a plane, as the
+// scorer does; the best SIMD target the machine supports is used unless
+// EXACTVQ_SIMD_TARGET names another (e.g. SSE4).
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/plane_pair.h"
+#include "cpu/simd_targets.h"
+#include "cpu/ssim_kernels.h"
+#include "cpu/ssim_simd.h"
+#include "ssim/ssim_reference.h"
+#include "ssim/taps.h"
+
+namespace {
+
+using namespace exactvq;
+using bench::PlanePair;
+
+void report(benchmark::State& state, const PlaneView& p) {
+  const double pixels = double(p.width) * p.height;
+  state.counters["fps"] = benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["MP/s"] =
+      benchmark::Counter(double(state.iterations()) * pixels / 1e6, benchmark::Counter::kIsRate);
+}
+
+const PlanePair& pair(int w, int h, int bits) {
+  static std::vector<std::unique_ptr<PlanePair>> cache;
+  for (const auto& p : cache)
+    if (p->r.width == w && p->r.height == h && p->bitdepth == bits) return *p;
+  cache.push_back(std::make_unique<PlanePair>(w, h, bits));
+  return *cache.back();
+}
+
+// Horizontal stage: every row of the plane.
+template <typename Sample, typename Wide>
+void horizontal_plane(const PlanePair& p, std::vector<uint32_t>& scratch,
+                      std::vector<uint32_t>& m32, std::vector<Wide>& wide) {
+  const int w = p.r.width;
+  const size_t n = size_t(w);
+  for (int y = 0; y < p.r.height; ++y)
+    cpu::horizontal_moments(p.r.row<Sample>(y), p.d.row<Sample>(y), w, 0, w, scratch.data(),
+                            cpu::MomentRow<Wide>{m32.data(), m32.data() + n, wide.data(),
+                                                 wide.data() + n, wide.data() + 2 * n});
+}
+
+void BM_StageHorizontal(benchmark::State& state) {
+  const PlanePair& p = pair(int(state.range(0)), int(state.range(1)), int(state.range(2)));
+  const size_t n = size_t(p.r.width);
+  std::vector<uint32_t> scratch(cpu::horizontal_scratch_size(0, p.r.width)), m32(2 * n);
+  std::vector<uint32_t> w32(3 * n);
+  std::vector<uint64_t> w64(3 * n);
+  for (auto _ : state) {
+    if (p.bitdepth == 8) horizontal_plane<uint8_t, uint32_t>(p, scratch, m32, w32);
+    else if (p.bitdepth <= 12) horizontal_plane<uint16_t, uint32_t>(p, scratch, m32, w32);
+    else horizontal_plane<uint16_t, uint64_t>(p, scratch, m32, w64);
+    benchmark::DoNotOptimize(m32.data());
+  }
+  report(state, p.r);
+}
+
+// Vertical stage: the five quantities of every output row, full windows.
+void BM_StageVertical(benchmark::State& state) {
+  const PlanePair& p = pair(int(state.range(0)), int(state.range(1)), int(state.range(2)));
+  const size_t n = size_t(p.r.width);
+  std::vector<uint32_t> in32(9 * n, 1000), out32(n);
+  std::vector<uint64_t> in64(9 * n, 1000), out64(n);
+  const uint32_t* rows32[9];
+  const uint64_t* rows64[9];
+  for (int k = 0; k < 9; ++k) {
+    rows32[k] = in32.data() + size_t(k) * n;
+    rows64[k] = in64.data() + size_t(k) * n;
+  }
+  for (auto _ : state) {
+    for (int y = 0; y < p.r.height; ++y) {
+      cpu::vertical_moments(rows32, out32.data(), n);  // mux
+      cpu::vertical_moments(rows32, out32.data(), n);  // muy
+      for (int q = 0; q < 3; ++q) {                    // x2, xy, y2
+        if (p.bitdepth == 8) cpu::vertical_moments(rows32, out32.data(), n);
+        else if (p.bitdepth <= 12) cpu::vertical_moments(rows32, out64.data(), n);
+        else cpu::vertical_moments(rows64, out64.data(), n);
+      }
+    }
+    benchmark::DoNotOptimize(out32.data());
+    benchmark::DoNotOptimize(out64.data());
+  }
+  report(state, p.r);
+}
+
+// Term stage: realistic window moments (a flat window of value 100 against 101).
+void BM_StageTerm(benchmark::State& state) {
+  const PlanePair& p = pair(int(state.range(0)), int(state.range(1)), int(state.range(2)));
+  const size_t n = size_t(p.r.width);
+  std::vector<uint32_t> mux(n, 100u << 16), muy(n, 101u << 16), cw(n);
+  std::vector<uint64_t> x2(n, uint64_t{10000} << 16), xy(n, uint64_t{10100} << 16),
+      y2(n, uint64_t{10201} << 16);
+  std::vector<uint32_t> x2s(n, 10000u << 16), xys(n, 10100u << 16), y2s(n, 10201u << 16);
+  for (size_t i = 0; i < n; ++i) cw[i] = ssim::kept_weight(int(i), int(n));
+  std::vector<double> terms(n);
+  const ssim::TermConstants k = ssim::term_constants(p.bitdepth);
+  for (auto _ : state) {
+    for (int y = 0; y < p.r.height; ++y) {
+      if (p.bitdepth == 8)
+        cpu::ssim_terms(cpu::WindowRow<uint32_t>{mux.data(), muy.data(), x2s.data(), xys.data(),
+                                                 y2s.data()},
+                        cw.data(), 256, n, k, terms.data());
+      else
+        cpu::ssim_terms(cpu::WindowRow<uint64_t>{mux.data(), muy.data(), x2.data(), xy.data(),
+                                                 y2.data()},
+                        cw.data(), 256, n, k, terms.data());
+    }
+    benchmark::DoNotOptimize(terms.data());
+  }
+  report(state, p.r);
+}
+
+std::vector<double> sample_terms(size_t n) {
+  std::vector<double> t(n);
+  for (size_t i = 0; i < n; ++i) t[i] = 65536.0 * (0.9 + 0.1 * double(i % 97) / 97.0);
+  return t;
+}
+
+// Fixed-point sum stage (exact mode).
+void BM_StageFixedSum(benchmark::State& state) {
+  const PlanePair& p = pair(int(state.range(0)), int(state.range(1)), 8);
+  const std::vector<double> terms = sample_terms(size_t(p.r.width));
+  for (auto _ : state) {
+    ssim::int128 s = 0;
+    for (int y = 0; y < p.r.height; ++y) s += cpu::fixed_point_sum(terms.data(), terms.size());
+    benchmark::DoNotOptimize(s);
+  }
+  report(state, p.r);
+}
+
+// Raster mode's sequential binary64 sum: one addition at a time (a latency chain).
+void BM_StageRasterSum(benchmark::State& state) {
+  const PlanePair& p = pair(int(state.range(0)), int(state.range(1)), 8);
+  const std::vector<double> terms = sample_terms(size_t(p.r.width));
+  for (auto _ : state) {
+    double s = 0;
+    for (int y = 0; y < p.r.height; ++y)
+      for (double t : terms) s += t;
+    benchmark::DoNotOptimize(s);
+  }
+  report(state, p.r);
+}
+
+void BM_SimdExact(benchmark::State& state) {
+  const PlanePair& p = pair(int(state.range(0)), int(state.range(1)), int(state.range(2)));
+  for (auto _ : state) benchmark::DoNotOptimize(cpu::score_exact(p.r, p.d, p.bitdepth));
+  report(state, p.r);
+}
+
+void BM_SimdRaster(benchmark::State& state) {
+  const PlanePair& p = pair(int(state.range(0)), int(state.range(1)), int(state.range(2)));
+  for (auto _ : state) benchmark::DoNotOptimize(cpu::score_raster(p.r, p.d, p.bitdepth));
+  report(state, p.r);
+}
+
+void BM_ScalarExact(benchmark::State& state) {
+  const PlanePair& p = pair(int(state.range(0)), int(state.range(1)), int(state.range(2)));
+  for (auto _ : state) benchmark::DoNotOptimize(ssim::score_exact(p.r, p.d, p.bitdepth));
+  report(state, p.r);
+}
+
+void sizes(benchmark::internal::Benchmark* b) {
+  b->Args({1920, 1080, 8})->Args({1920, 1080, 10})->Args({3840, 2160, 8})->Args({1920, 1080, 16});
+  b->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+BENCHMARK(BM_StageHorizontal)->Apply(sizes);
+BENCHMARK(BM_StageVertical)->Apply(sizes);
+BENCHMARK(BM_StageTerm)->Apply(sizes);
+BENCHMARK(BM_StageFixedSum)->Args({1920, 1080})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StageRasterSum)->Args({1920, 1080})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SimdExact)->Apply(sizes);
+BENCHMARK(BM_SimdRaster)->Apply(sizes);
+BENCHMARK(BM_ScalarExact)->Args({1920, 1080, 8})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::unique_ptr<cpu::ForcedTarget> forced;
+  if (const char* name = std::getenv("EXACTVQ_SIMD_TARGET")) {
+    for (const auto& t : cpu::supported_targets())
+      if (t.name == name) forced = std::make_unique<cpu::ForcedTarget>(t.bits);
+    if (!forced) {
+      std::fprintf(stderr, "EXACTVQ_SIMD_TARGET=%s: not a supported target\n", name);
+      return 2;
+    }
+  }
+  benchmark::AddCustomContext("simd_target", cpu::current_target_name());
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,85 @@
+// Frames per second of the ssim feature on frame pairs held in RAM (no reader,
+// no disk in the timing): the whole CPU path a run takes per frame, threads and
+// frames in flight included.
+//
+//   ssim_throughput WIDTH HEIGHT BITS THREADS [exact|raster] [SECONDS]
+//
+// Prints one line: the format, threads, mode, frames scored and frames/s.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "bench/plane_pair.h"
+#include "core/thread_pool.h"
+#include "cpu/simd_targets.h"
+#include "features/feature.h"
+#include "features/feature_spec.h"
+
+namespace {
+
+using namespace exactvq;
+
+// A 4:2:0 picture whose planes come from a synthetic pair (seeded per frame).
+Picture make_picture(const VideoFormat& f, uint32_t seed, bool distorted) {
+  Picture pic;
+  pic.allocate(f);
+  for (int p = 0; p < f.plane_count(); ++p) {
+    const bench::PlanePair pair(f.plane_width(p), f.plane_height(p), f.bitdepth, seed + uint32_t(p));
+    const auto& src = distorted ? pair.dist : pair.ref;
+    std::copy(src.begin(), src.end(), pic.plane_data(p));
+  }
+  return pic;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 5) {
+    std::fprintf(stderr, "usage: %s WIDTH HEIGHT BITS THREADS [exact|raster] [SECONDS]\n", argv[0]);
+    return 2;
+  }
+  VideoFormat format;
+  format.width = std::atoi(argv[1]);
+  format.height = std::atoi(argv[2]);
+  format.bitdepth = std::atoi(argv[3]);
+  format.chroma = ChromaFormat::k420;
+  const int threads = std::atoi(argv[4]);
+  const std::string mode = argc > 5 ? argv[5] : "exact";
+  const double seconds = argc > 6 ? std::atof(argv[6]) : 3.0;
+
+  constexpr int kDistinctFrames = 8;
+  std::vector<Picture> ref, dist;
+  for (int i = 0; i < kDistinctFrames; ++i) {
+    ref.push_back(make_picture(format, uint32_t(100 * i), false));
+    dist.push_back(make_picture(format, uint32_t(100 * i), true));
+  }
+  ThreadPool pool(threads);
+  FeatureContext ctx;
+  ctx.format = format;
+  ctx.pool = &pool;
+  auto feature = make_feature(parse_feature_spec("ssim=sum=" + mode), ctx);
+  const size_t batch = size_t(feature->batch_frames());
+  std::vector<double> out(batch * feature->outputs().size());
+  std::vector<FramePair> pairs(batch);
+
+  using Clock = std::chrono::steady_clock;
+  int64_t frames = 0;
+  const auto start = Clock::now();
+  double elapsed = 0;
+  do {
+    for (size_t i = 0; i < batch; ++i) {
+      const size_t f = size_t(frames + int64_t(i)) % kDistinctFrames;
+      pairs[i] = {&ref[f], &dist[f], frames + int64_t(i)};
+    }
+    feature->extract_batch(pairs, out);
+    frames += int64_t(batch);
+    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  } while (elapsed < seconds);
+  std::printf("%dx%d %d-bit %s threads=%d target=%s frames=%lld fps=%.1f\n", format.width,
+              format.height, format.bitdepth, mode.c_str(), threads,
+              cpu::current_target_name().c_str(), static_cast<long long>(frames),
+              double(frames) / elapsed);
+  return 0;
+}
