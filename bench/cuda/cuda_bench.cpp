@@ -1,0 +1,237 @@
+// CUDA backend benchmarks (issue C, scope 8), one table each, medians of
+// repeated runs measured side by side in one process:
+//   ceilings   pinned / pageable host-to-device copy rate, device-to-host rate
+//   kernel     exact kernel alone on frames already on the GPU (1080p, 4K; 8/10/16 bits)
+//   stages     per-frame cost of upload, moments, term, fixed point + reduction,
+//              raster read-back and host sum, at 1080p and 4K 8-bit
+//   library    end to end from frames in RAM through the feature, beside the
+//              pinned-copy ceiling of the same bytes
+// Usage: cuda_bench [seconds per measurement, default 1]
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/error.h"
+#include "cuda/cuda_resources.h"
+#include "cuda/ssim_kernels.h"
+#include "features/device_backend.h"
+#include "features/feature.h"
+
+namespace exactvq::cuda {
+namespace {
+
+double g_seconds = 1.0;
+
+// Median seconds of one call of `body` (run in rounds of `inner` calls, timed
+// with CUDA events on stream 0 when `device`, else the host clock).
+double median_seconds(const std::function<void()>& body, int inner = 1, bool device = true) {
+  body();  // warm-up
+  check(cudaDeviceSynchronize(), "warm-up");
+  std::vector<double> samples;
+  Event start(cudaEventDefault), stop(cudaEventDefault);
+  const auto begin = std::chrono::steady_clock::now();
+  while (samples.size() < 5 ||
+         (std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() < g_seconds &&
+          samples.size() < 1000)) {
+    if (device) {
+      check(cudaEventRecord(start.get(), nullptr), "event");
+      for (int i = 0; i < inner; ++i) body();
+      check(cudaEventRecord(stop.get(), nullptr), "event");
+      check(cudaEventSynchronize(stop.get()), "event");
+      float ms = 0;
+      check(cudaEventElapsedTime(&ms, start.get(), stop.get()), "event");
+      samples.push_back(double(ms) / 1e3 / inner);
+    } else {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < inner; ++i) body();
+      check(cudaDeviceSynchronize(), "sync");
+      samples.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / inner);
+    }
+  }
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+void fill_random(uint8_t* p, size_t bytes, int bitdepth, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  if (bitdepth == 8) {
+    for (size_t i = 0; i < bytes; ++i) p[i] = uint8_t(rng());
+  } else {
+    auto* q = reinterpret_cast<uint16_t*>(p);
+    for (size_t i = 0; i < bytes / 2; ++i) q[i] = uint16_t(rng() & ((1u << bitdepth) - 1));
+  }
+}
+
+struct Size {
+  const char* name;
+  int w, h;
+};
+const Size k1080p{"1080p", 1920, 1080}, k4k{"4K", 3840, 2160};
+
+// Two planes of `frames` frames on the device, random, distorted near the reference.
+struct DeviceFrames {
+  DeviceBuffer ref, dist;
+  DevicePlanes planes;
+  DeviceFrames(const Size& s, int bits, int frames) {
+    const size_t plane = size_t(s.w) * s.h * (bits > 8 ? 2 : 1);
+    std::vector<uint8_t> host(plane * frames);
+    ref = DeviceBuffer(host.size());
+    dist = DeviceBuffer(host.size());
+    fill_random(host.data(), host.size(), bits, 1);
+    check(cudaMemcpy(ref.get(), host.data(), host.size(), cudaMemcpyHostToDevice), "upload");
+    fill_random(host.data(), host.size(), bits, 2);
+    check(cudaMemcpy(dist.get(), host.data(), host.size(), cudaMemcpyHostToDevice), "upload");
+    planes = DevicePlanes{ref.get(), dist.get(), plane, s.w, s.h, bits, frames};
+  }
+};
+
+double kernel_fps(const Size& s, int bits, KernelStage stage = KernelStage::kFull) {
+  const int frames = s.w * s.h > 4'000'000 ? 8 : 32;
+  DeviceFrames f(s, bits, frames);
+  DeviceBuffer sums(sizeof(ExactWords) * frames);
+  const double t = median_seconds([&] { launch_exact(f.planes, sums.get<ExactWords>(), nullptr, stage); }, 4);
+  return frames / t;
+}
+
+double copy_rate(size_t bytes, bool pinned, bool to_device) {
+  DeviceBuffer d(bytes);
+  PinnedBuffer p;
+  std::vector<uint8_t> pageable;
+  void* host;
+  if (pinned) {
+    p = PinnedBuffer(bytes);
+    host = p.get();
+  } else {
+    pageable.assign(bytes, 1);
+    host = pageable.data();
+  }
+  std::memset(host, 3, bytes);
+  const double t = median_seconds([&] {
+    check(to_device ? cudaMemcpyAsync(d.get(), host, bytes, cudaMemcpyHostToDevice, nullptr)
+                    : cudaMemcpyAsync(host, d.get(), bytes, cudaMemcpyDeviceToHost, nullptr),
+          "copy");
+  }, 4, pinned);
+  return double(bytes) / t;
+}
+
+// Host raster sum of one plane of terms, one core.
+double host_sum_seconds(const Size& s) {
+  std::vector<double> terms(size_t(s.w) * s.h);
+  std::mt19937_64 rng(3);
+  for (double& t : terms) t = double(rng() % 65536) / 7.0;
+  volatile double sink = 0;
+  return median_seconds([&] {
+    double sum = 0;
+    for (double t : terms) sum += t;
+    sink = sum;
+  }, 1, false);
+}
+
+// Frames/s through the feature (batches of batch_frames()), frames in RAM.
+double library_fps(const std::shared_ptr<DeviceBackend>& device, const Size& s, int bits,
+                   const std::string& spec, int frames, ThreadPool& pool) {
+  const VideoFormat f{s.w, s.h, ChromaFormat::k420, bits};
+  auto feature = make_feature(parse_feature_spec(spec), FeatureContext{f, &pool, device});
+  const int batch = feature->batch_frames();
+  frames = std::max(frames, 2 * batch);
+  std::vector<Picture> refs(static_cast<size_t>(frames)), dists(static_cast<size_t>(frames));
+  for (int i = 0; i < frames; ++i) {
+    refs[size_t(i)].allocate(f);
+    dists[size_t(i)].allocate(f);
+    for (int p = 0; p < 3; ++p) {
+      fill_random(refs[size_t(i)].plane_data(p), f.plane_bytes(p), bits, uint64_t(10 + i));
+      fill_random(dists[size_t(i)].plane_data(p), f.plane_bytes(p), bits, uint64_t(1000 + i));
+    }
+  }
+  std::vector<FramePair> pairs;
+  for (int i = 0; i < frames; ++i) pairs.push_back({&refs[size_t(i)], &dists[size_t(i)], i});
+  std::vector<double> out(size_t(batch) * feature->outputs().size());
+  const double t = median_seconds([&] {
+    for (int start = 0; start + batch <= frames; start += batch)
+      feature->extract_batch(std::span(pairs).subspan(size_t(start), size_t(batch)), out);
+  }, 1, false);
+  return (frames / batch) * batch / t;
+}
+
+int run(int argc, char** argv) {
+  if (argc > 1) g_seconds = std::atof(argv[1]);
+  DeviceOptions o;
+  o.backend = Backend::kCuda;
+  std::shared_ptr<DeviceBackend> device;
+  try {
+    device = open_device(o, VideoFormat{16, 16, ChromaFormat::k420, 8});
+  } catch (const DeviceError& e) {
+    std::printf("no CUDA device (%s): nothing to measure\n", e.what());
+    return 0;
+  }
+  std::printf("%s, %u host threads\n\n", device->description().c_str(), std::thread::hardware_concurrency());
+
+  const size_t pair4k = size_t(2) * 3840 * 2160;
+  const double pinned_h2d = copy_rate(pair4k, true, true);
+  const double pageable_h2d = copy_rate(pair4k, false, true);
+  const double pinned_d2h = copy_rate(size_t(3840) * 2160 * 8, true, false);
+  std::printf("ceilings: host-to-device pinned %.1f GB/s, pageable %.1f GB/s; device-to-host pinned %.1f GB/s\n",
+              pinned_h2d / 1e9, pageable_h2d / 1e9, pinned_d2h / 1e9);
+  std::printf("  pinned upload ceiling, luma pairs: 4K 8-bit %.0f frames/s, 1080p 8-bit %.0f frames/s\n\n",
+              pinned_h2d / double(pair4k), pinned_h2d / double(pair4k / 4));
+
+  std::printf("kernel only, exact, luma (frames/s)\n| size | 8-bit | 10-bit | 16-bit |\n|---|---|---|---|\n");
+  for (const Size& s : {k1080p, k4k})
+    std::printf("| %s | %.0f | %.0f | %.0f |\n", s.name, kernel_fps(s, 8), kernel_fps(s, 10), kernel_fps(s, 16));
+
+  std::printf("\nper-stage cost per frame, 8-bit luma (microseconds)\n");
+  std::printf("| size | upload (pinned) | moments | term | fixed point + reduction | exact kernel | raster: term kernel | read-back | host sum (1 core) |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|\n");
+  for (const Size& s : {k1080p, k4k}) {
+    const double moments = 1e6 / kernel_fps(s, 8, KernelStage::kMoments);
+    const double term = 1e6 / kernel_fps(s, 8, KernelStage::kTerm);
+    const double full = 1e6 / kernel_fps(s, 8, KernelStage::kFull);
+    const size_t pixels = size_t(s.w) * s.h;
+    DeviceFrames f(s, 8, 4);
+    DeviceBuffer terms(pixels * 8 * 4);
+    const double raster = 1e6 / 4 * median_seconds([&] { launch_terms(f.planes, terms.get<double>(), nullptr); });
+    std::printf("| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f |\n", s.name,
+                1e6 * 2 * double(pixels) / pinned_h2d, moments, term - moments, full - term, full, raster,
+                1e6 * double(pixels) * 8 / pinned_d2h, 1e6 * host_sum_seconds(s));
+  }
+
+  ThreadPool pool(int(std::thread::hardware_concurrency()));
+  std::printf("\nend to end from frames in RAM through the library (frames/s), beside the pinned-copy ceiling of the scored planes\n");
+  std::printf("| case | frames/s | ceiling | share |\n|---|---|---|---|\n");
+  struct Case { const char* name; Size s; int bits; const char* spec; double bytes_per_frame; };
+  const Case cases[] = {
+      {"4K 8-bit exact luma", k4k, 8, "ssim", 2.0 * 3840 * 2160},
+      {"1080p 8-bit exact luma", k1080p, 8, "ssim", 2.0 * 1920 * 1080},
+      {"1080p 10-bit exact luma", k1080p, 10, "ssim", 4.0 * 1920 * 1080},
+      {"1080p 8-bit exact chroma", k1080p, 8, "ssim=chroma=true", 3.0 * 1920 * 1080},
+      {"4K 8-bit raster luma", k4k, 8, "ssim=sum=raster", 2.0 * 3840 * 2160},
+      {"1080p 8-bit raster luma", k1080p, 8, "ssim=sum=raster", 2.0 * 1920 * 1080},
+  };
+  for (const Case& c : cases) {
+    const double fps = library_fps(device, c.s, c.bits, c.spec, c.s.w > 2000 ? 48 : 192, pool);
+    const double ceiling = pinned_h2d / c.bytes_per_frame;
+    std::printf("| %s | %.0f | %.0f | %.0f%% |\n", c.name, fps, ceiling, 100 * fps / ceiling);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace exactvq::cuda
+
+int main(int argc, char** argv) {
+  try {
+    return exactvq::cuda::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cuda_bench: %s\n", e.what());
+    return 1;
+  }
+}
