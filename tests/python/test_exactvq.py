@@ -1,0 +1,177 @@
+"""The Python binding against the command line: the same bits as `exactvq --precision max`
+on the bundled samples and on made-up 10-bit video, and errors as Python exceptions
+carrying exactvq's messages.
+
+Run by ctest with /usr/bin/python3, PYTHONPATH at the built module, and
+EXACTVQ_CLI, EXACTVQ_SAMPLES, EXACTVQ_TEST_TMP set."""
+
+import json
+import os
+import subprocess
+import unittest
+import warnings
+
+import numpy as np
+
+import exactvq
+
+CLI = os.environ["EXACTVQ_CLI"]
+SAMPLES = os.environ["EXACTVQ_SAMPLES"]
+TMP = os.environ["EXACTVQ_TEST_TMP"]
+REF = os.path.join(SAMPLES, "ref.y4m")
+DIST = os.path.join(SAMPLES, "dist.y4m")
+
+
+def cli_scores(ref, dist, *args):
+    """The CLI's JSON report with shortest round-trip numbers, parsed."""
+    out = subprocess.run([CLI, "-r", ref, "-d", dist, "--precision", "max", "--json", "-o", "-", *args],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def cli_series(report, name):
+    return np.array([f["metrics"][name] for f in report["frames"]], dtype=np.float64)
+
+
+def read_y4m_luma(path):
+    """The luma planes of an 8-bit 4:2:0 Y4M file, as (frames, height, width)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    header, _, rest = data.partition(b"\n")
+    fields = {t[:1]: t[1:] for t in header.split()[1:]}
+    width, height = int(fields[b"W"]), int(fields[b"H"])
+    assert fields[b"C"].startswith(b"420"), fields[b"C"]
+    frame_bytes = width * height + 2 * ((width + 1) // 2) * ((height + 1) // 2)
+    planes = []
+    while rest:
+        line, _, rest = rest.partition(b"\n")
+        assert line.startswith(b"FRAME")
+        planes.append(np.frombuffer(rest[:width * height], dtype=np.uint8).reshape(height, width))
+        rest = rest[frame_bytes:]
+    return np.stack(planes)
+
+
+def write_y4m_mono16(path, frames, bitdepth):
+    """Frames (count, height, width) of uint16 as a mono Y4M file of `bitdepth` bits."""
+    count, height, width = frames.shape
+    with open(path, "wb") as f:
+        f.write(b"YUV4MPEG2 W%d H%d F25:1 Ip A1:1 Cmono%d\n" % (width, height, bitdepth))
+        for frame in frames:
+            f.write(b"FRAME\n")
+            f.write(frame.astype("<u2").tobytes())
+
+
+def same_bits(a, b):
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+class ScoreFiles(unittest.TestCase):
+    def test_equals_the_cli_bit_for_bit(self):
+        for feature in ["ssim", "ssim=chroma=true", "ssim=sum=raster:chroma=true", "ssim=enable_db=true"]:
+            with self.subTest(feature=feature):
+                result = exactvq.score_files(REF, DIST, features=[feature], threads=1)
+                expected = cli_scores(REF, DIST, "--feature", feature)
+                self.assertEqual(list(result["frames"]), [f["frameNum"] for f in expected["frames"]])
+                self.assertEqual(set(result["scores"]), set(expected["pooled_metrics"]))
+                for name, values in result["scores"].items():
+                    self.assertTrue(same_bits(values, cli_series(expected, name)), name)
+                    self.assertEqual(result["pooled"][name], expected["pooled_metrics"][name])
+
+    def test_mode_and_frame_selection(self):
+        result = exactvq.score_files(REF, DIST, mode="raster", subsample=2, skip_ref=1, skip_dist=1,
+                                     frame_count=6)
+        expected = cli_scores(REF, DIST, "--feature", "ssim=sum=raster", "--subsample", "2",
+                              "--frame_skip_ref", "1", "--frame_skip_dist", "1", "--frame_cnt", "6")
+        self.assertEqual(list(result["frames"]), [0, 2, 4])
+        self.assertTrue(same_bits(result["scores"]["ssim"], cli_series(expected, "ssim")))
+
+    def test_shorter_input_warns(self):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = exactvq.score_files(REF, DIST, skip_ref=3)
+        self.assertEqual(len(result["frames"]), 7)
+        self.assertEqual(len(caught), 1)
+        self.assertIn("ref.y4m", str(caught[0].message))
+
+    def test_errors_carry_the_message(self):
+        with self.assertRaisesRegex(exactvq.InputError, "cannot open .*missing.y4m"):
+            exactvq.score_files(REF, os.path.join(TMP, "missing.y4m"))
+        with self.assertRaisesRegex(exactvq.UsageError, "unknown feature 'vmaf'"):
+            exactvq.score_files(REF, DIST, features="vmaf")
+        with self.assertRaisesRegex(ValueError, "sum=fast is not exact or raster"):
+            exactvq.score_files(REF, DIST, features="ssim=sum=fast")
+        with self.assertRaisesRegex(exactvq.UsageError, "chroma '411'"):
+            exactvq.score_files(REF, DIST, chroma="411")
+        with self.assertRaisesRegex(exactvq.Error, "subsample 0"):
+            exactvq.score_files(REF, DIST, subsample=0)
+
+
+class Ssim(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.ref = read_y4m_luma(REF)
+        cls.dist = read_y4m_luma(DIST)
+
+    def test_luma_stacks_equal_the_cli(self):
+        for mode, feature in [("exact", "ssim"), ("raster", "ssim=sum=raster")]:
+            with self.subTest(mode=mode):
+                scores = exactvq.ssim(self.ref, self.dist, mode=mode)
+                self.assertIsInstance(scores, np.ndarray)
+                self.assertTrue(same_bits(scores, cli_series(cli_scores(REF, DIST, "--feature", feature), "ssim")))
+
+    def test_one_plane_is_a_float(self):
+        stack = exactvq.ssim(self.ref, self.dist, threads=2)
+        one = exactvq.ssim(self.ref[4], self.dist[4], threads=1)
+        self.assertIsInstance(one, float)
+        self.assertTrue(same_bits(one, stack[4]))
+
+    def test_views_and_copies_agree(self):
+        # Every other column (samples not adjacent: copied), rows bottom up (negative stride).
+        odd = exactvq.ssim(self.ref[:, :, ::2], self.dist[:, :, ::2])
+        self.assertTrue(same_bits(odd, exactvq.ssim(np.ascontiguousarray(self.ref[:, :, ::2]),
+                                                    np.ascontiguousarray(self.dist[:, :, ::2]))))
+        flipped = exactvq.ssim(self.ref[:, ::-1, :], self.dist[:, ::-1, :])
+        self.assertTrue(same_bits(flipped, exactvq.ssim(self.ref[:, ::-1, :].copy(),
+                                                        self.dist[:, ::-1, :].copy())))
+
+    def test_ten_bit_equals_the_cli(self):
+        rng = np.random.default_rng(7)
+        ref = rng.integers(0, 1024, size=(3, 30, 41), dtype=np.uint16)
+        dist = np.clip(ref.astype(np.int32) + rng.integers(-40, 41, size=ref.shape), 0, 1023).astype(np.uint16)
+        os.makedirs(TMP, exist_ok=True)
+        ref_path, dist_path = os.path.join(TMP, "ref10.y4m"), os.path.join(TMP, "dist10.y4m")
+        write_y4m_mono16(ref_path, ref, 10)
+        write_y4m_mono16(dist_path, dist, 10)
+        expected = cli_series(cli_scores(ref_path, dist_path), "ssim")
+        self.assertTrue(same_bits(exactvq.ssim(ref, dist, bitdepth=10), expected))
+        files = exactvq.score_files(ref_path, dist_path)
+        self.assertTrue(same_bits(files["scores"]["ssim"], expected))
+
+    def test_bad_arrays_are_refused_with_a_reason(self):
+        u8 = self.ref[0]
+        with self.assertRaisesRegex(exactvq.UsageError, "bitdepth 10 needs uint16"):
+            exactvq.ssim(u8, u8, bitdepth=10)
+        with self.assertRaisesRegex(exactvq.UsageError, "bitdepth 8 needs uint8"):
+            exactvq.ssim(u8.astype(np.uint16), u8.astype(np.uint16))
+        with self.assertRaisesRegex(exactvq.UsageError, "dtype float64"):
+            exactvq.ssim(u8.astype(np.float64), u8.astype(np.float64))
+        with self.assertRaisesRegex(exactvq.UsageError, "shapes differ"):
+            exactvq.ssim(u8, u8[:-1])
+        with self.assertRaisesRegex(exactvq.UsageError, "1-D array"):
+            exactvq.ssim(u8[0], u8[0])
+        with self.assertRaisesRegex(exactvq.UsageError, "mode 'fast'"):
+            exactvq.ssim(u8, u8, mode="fast")
+        with self.assertRaisesRegex(exactvq.UsageError, "backend 'tpu'"):
+            exactvq.ssim(u8, u8, backend="tpu")
+        big = np.zeros((4, 8), dtype=np.uint16)
+        big[2, 5] = 1024
+        with self.assertRaisesRegex(exactvq.InputError,
+                                    r"frame 0, distorted picture: plane Y, x=5, y=2: sample 1024 exceeds the 10-bit maximum 1023"):
+            exactvq.ssim(np.zeros((4, 8), dtype=np.uint16), big, bitdepth=10)
+        with self.assertRaisesRegex(exactvq.InputError, "invalid size 0x4"):
+            exactvq.ssim(np.zeros((4, 0), dtype=np.uint8), np.zeros((4, 0), dtype=np.uint8))
+
+
+if __name__ == "__main__":
+    unittest.main()
