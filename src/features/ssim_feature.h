@@ -7,11 +7,17 @@ namespace exactvq {
 
 enum class SumMode { kExact, kRaster };
 
+// How a GPU forms the binary64 term (same bits either way): native fp64, or
+// emulated on integers (softfp/) for devices with slow or no fp64; auto picks
+// by the device's fp64 rate. The CPU always uses native binary64.
+enum class Fp64Mode { kAuto, kNative, kEmulate };
+
 struct SsimOptions {
   SumMode mode = SumMode::kExact;
   bool enable_db = false;
   bool clip_db = false;
   bool chroma = false;
+  Fp64Mode fp64 = Fp64Mode::kAuto;
 };
 
 // Throws UsageError naming the option on an unknown key or a bad value.
