@@ -77,7 +77,10 @@ std::vector<Case> cases(std::mt19937_64& rng) {
       for (const Fill f : {Fill::kRandom, Fill::kZeroVsMax})
         all.push_back({w, 2, bits, int(rng() % 9), int(rng() % 3), f});
   }
-  // The widest row at maximal error: the 8-bit chunking's worst case.
+  // Rows whose samples add up past the 8-bit chunk (16384), which then splits
+  // inside a row; and the widest row at maximal error, the chunking's worst case.
+  for (const Fill f : {Fill::kRandom, Fill::kZeroVsMax})
+    for (const int w : {1000, 4097, 16385}) all.push_back({w, 21, 8, 3, 1, f});
   all.push_back({kMaxDimension, 1, 8, 0, 1, Fill::kZeroVsMax});
   all.push_back({kMaxDimension, 1, 16, 3, 0, Fill::kMaxVsZero});
   return all;
