@@ -1,9 +1,10 @@
-// The OpenCL C source of the SSIM kernels with softfp pasted in, generated at
-// build time from ssim_kernels.cl and softfp/softfp.h.
+// The OpenCL C sources, generated at build time (embed_kernel_source.cmake):
+// ssim_kernels.cl with softfp/softfp.h pasted in, and psnr_kernels.cl.
 #pragma once
 
 namespace exactvq::opencl {
 
 extern const char* const kSsimKernelSource;
+extern const char* const kPsnrKernelSource;
 
 }  // namespace exactvq::opencl

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "features/psnr_feature.h"
 #include "features/ssim_feature.h"
 #include "opencl/kernel_source.h"
+#include "opencl/opencl_psnr_feature.h"
 #include "opencl/opencl_ssim_feature.h"
 
 namespace exactvq {
@@ -36,7 +38,14 @@ std::unique_ptr<Feature> OpenclDevice::make_feature(const FeatureSpec& spec, con
       throw UsageError("feature ssim: chroma=true, but the input is monochrome (no Cb, Cr planes)");
     return make_opencl_ssim_feature(options, ctx.format, shared_from_this());
   }
+  if (spec.name == "psnr")
+    return make_opencl_psnr_feature(parse_psnr_options(spec), ctx.format, shared_from_this());
   return nullptr;
+}
+
+cl_program OpenclDevice::psnr_program() {
+  if (!psnr_program_.get()) psnr_program_ = context_->build(kPsnrKernelSource, "the PSNR kernel");
+  return psnr_program_.get();
 }
 
 }  // namespace opencl

@@ -21,10 +21,13 @@ class OpenclDevice final : public DeviceBackend, public std::enable_shared_from_
 
   const DeviceContext& context() const { return *context_; }
   cl_program ssim_program() const { return ssim_program_.get(); }
+  // Built on first use: runs without psnr do not pay for its compilation.
+  cl_program psnr_program();
 
  private:
   std::unique_ptr<DeviceContext> context_;
   Handle<cl_program> ssim_program_;
+  Handle<cl_program> psnr_program_;
   std::string description_;
 };
 

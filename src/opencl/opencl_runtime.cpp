@@ -1,5 +1,8 @@
 #include "opencl/opencl_runtime.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "core/error.h"
@@ -120,6 +123,31 @@ Handle<cl_mem> DeviceContext::buffer(size_t bytes, const char* what) const {
     throw DeviceError(fmt::format("OpenCL: cannot allocate {} ({} bytes): {}", what, bytes,
                                   error_name(status)));
   return b;
+}
+
+void write_plane(cl_command_queue queue, cl_mem buffer, const PlaneView& plane,
+                 std::vector<uint8_t>& staging) {
+  const size_t row_bytes = size_t(plane.width) * size_t(plane.bytes_per_sample);
+  const uint8_t* data = plane.data;
+  if (plane.stride != ptrdiff_t(row_bytes)) {
+    staging.resize(row_bytes * size_t(plane.height));
+    for (int y = 0; y < plane.height; ++y)
+      std::memcpy(staging.data() + size_t(y) * row_bytes, plane.data + y * plane.stride, row_bytes);
+    data = staging.data();
+  }
+  check(clEnqueueWriteBuffer(queue, buffer, CL_TRUE, 0, row_bytes * size_t(plane.height), data, 0,
+                             nullptr, nullptr),
+        "clEnqueueWriteBuffer (plane)");
+}
+
+size_t work_group_size(cl_kernel kernel, cl_device_id device, size_t cap) {
+  size_t limit = 0;
+  check(clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof limit, &limit,
+                                 nullptr),
+        "clGetKernelWorkGroupInfo");
+  size_t group = 1;
+  while (group * 2 <= std::min(limit, cap)) group *= 2;
+  return group;
 }
 
 }  // namespace exactvq::opencl

@@ -7,9 +7,12 @@
 #endif
 #include <CL/cl.h>
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "core/picture.h"
 
 namespace exactvq::opencl {
 
@@ -84,5 +87,23 @@ class DeviceContext {
   Handle<cl_context> context_;
   Handle<cl_command_queue> queue_;
 };
+
+// Copies a plane into `buffer`, tightly packed (through `staging` when its rows
+// are not); blocking, so the picture may change afterwards. Throws DeviceError.
+void write_plane(cl_command_queue queue, cl_mem buffer, const PlaneView& plane,
+                 std::vector<uint8_t>& staging);
+
+template <typename T>
+void set_arg(cl_kernel k, cl_uint index, const T& value) {
+  check(clSetKernelArg(k, index, sizeof(T), &value), "clSetKernelArg");
+}
+
+inline void set_arg(cl_kernel k, cl_uint index, const Handle<cl_mem>& b) {
+  const cl_mem m = b.get();
+  check(clSetKernelArg(k, index, sizeof m, &m), "clSetKernelArg");
+}
+
+// The largest power of two <= min(cap, the kernel's work-group limit on the device).
+size_t work_group_size(cl_kernel kernel, cl_device_id device, size_t cap);
 
 }  // namespace exactvq::opencl

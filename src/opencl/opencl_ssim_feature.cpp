@@ -27,16 +27,6 @@ uint64_t bits_of(double v) {
   return b;
 }
 
-template <typename T>
-void set_arg(cl_kernel k, cl_uint index, const T& value) {
-  check(clSetKernelArg(k, index, sizeof(T), &value), "clSetKernelArg");
-}
-
-void set_arg(cl_kernel k, cl_uint index, const Handle<cl_mem>& b) {
-  const cl_mem m = b.get();
-  check(clSetKernelArg(k, index, sizeof m, &m), "clSetKernelArg");
-}
-
 size_t round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
 
 class OpenclSsimFeature final : public Feature {
@@ -56,12 +46,7 @@ class OpenclSsimFeature final : public Feature {
     terms_ = dc.kernel(device_->ssim_program(), "ssim_terms");
 
     // Work-group of the term kernel: a power of two up to kMaxGroup, 16 wide.
-    size_t limit = 0;
-    check(clGetKernelWorkGroupInfo(terms_.get(), dc.device(), CL_KERNEL_WORK_GROUP_SIZE,
-                                   sizeof limit, &limit, nullptr),
-          "clGetKernelWorkGroupInfo");
-    size_t group = 1;
-    while (group * 2 <= std::min(limit, kMaxGroup)) group *= 2;
+    const size_t group = work_group_size(terms_.get(), dc.device(), kMaxGroup);
     local_[0] = std::min<size_t>(16, group);
     local_[1] = group / local_[0];
 
@@ -97,20 +82,7 @@ class OpenclSsimFeature final : public Feature {
 
  private:
   void upload(const Handle<cl_mem>& buffer, const PlaneView& plane) {
-    const cl_command_queue q = device_->context().queue();
-    const size_t row_bytes = size_t(plane.width) * size_t(plane.bytes_per_sample);
-    if (plane.stride == ptrdiff_t(row_bytes)) {
-      check(clEnqueueWriteBuffer(q, buffer.get(), CL_TRUE, 0, row_bytes * size_t(plane.height),
-                                 plane.data, 0, nullptr, nullptr),
-            "clEnqueueWriteBuffer (plane)");
-      return;
-    }
-    staging_.resize(row_bytes * size_t(plane.height));
-    for (int y = 0; y < plane.height; ++y)
-      std::memcpy(staging_.data() + size_t(y) * row_bytes, plane.data + y * plane.stride, row_bytes);
-    check(clEnqueueWriteBuffer(q, buffer.get(), CL_TRUE, 0, staging_.size(), staging_.data(), 0,
-                               nullptr, nullptr),
-          "clEnqueueWriteBuffer (plane)");
+    write_plane(device_->context().queue(), buffer.get(), plane, staging_);
   }
 
   double score_plane(const PlaneView& ref, const PlaneView& dist, int plane) {

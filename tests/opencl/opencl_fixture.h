@@ -1,0 +1,144 @@
+// Shared by the OpenCL tests: the device opened once (or a visible skip), the
+// CPU feature beside the device feature on the same frames, random pictures and
+// the public vectors.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "features/device_backend.h"
+#include "features/feature.h"
+#include "io/video_source.h"
+#include "opencl/opencl_device.h"
+
+namespace exactvq::opencltest {
+
+namespace fs = std::filesystem;
+
+// The device, opened once; null (and the reason) when none can be used.
+inline std::shared_ptr<opencl::OpenclDevice> device(std::string* why = nullptr) {
+  static std::string reason;
+  static std::shared_ptr<opencl::OpenclDevice> opened = [] {
+    try {
+      return std::make_shared<opencl::OpenclDevice>(0);
+    } catch (const DeviceError& e) {
+      reason = e.what();
+      return std::shared_ptr<opencl::OpenclDevice>();
+    }
+  }();
+  if (why) *why = reason;
+  return opened;
+}
+
+class OpenclTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (!device(&why)) GTEST_SKIP() << "no usable OpenCL device (" << why << "): OpenCL test skipped";
+  }
+};
+
+inline bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// The feature on the CPU and on the device for one format and option string,
+// compared frame after frame.
+class Twins {
+ public:
+  Twins(const VideoFormat& f, const std::string& spec) : spec_(spec) {
+    cpu_ = make_feature(parse_feature_spec(spec), FeatureContext{f, nullptr, nullptr});
+    gpu_ = make_feature(parse_feature_spec(spec), FeatureContext{f, nullptr, device()});
+  }
+
+  // Returns the number of values compared.
+  size_t compare(const Picture& ref, const Picture& dist, const std::string& where) {
+    const size_t n = cpu_->outputs().size();
+    std::vector<double> want(n), got(n);
+    cpu_->extract(ref, dist, want);
+    gpu_->extract(ref, dist, got);
+    for (size_t i = 0; i < n; ++i)
+      EXPECT_TRUE(same_bits(want[i], got[i]))
+          << where << " " << spec_ << " " << cpu_->outputs()[i] << ": cpu "
+          << fmt::format("{:a}", want[i]) << ", opencl " << fmt::format("{:a}", got[i]);
+    return n;
+  }
+
+  // The run's aggregate values (psnr's apsnr_*), compared; returns how many.
+  size_t compare_aggregates(const std::string& where) {
+    const auto want = cpu_->aggregates(), got = gpu_->aggregates();
+    EXPECT_EQ(want.size(), got.size()) << where;
+    for (size_t i = 0; i < std::min(want.size(), got.size()); ++i)
+      EXPECT_TRUE(want[i].first == got[i].first && same_bits(want[i].second, got[i].second))
+          << where << " " << spec_ << " " << want[i].first << ": cpu "
+          << fmt::format("{:a}", want[i].second) << ", opencl " << fmt::format("{:a}", got[i].second);
+    return want.size();
+  }
+
+ private:
+  std::string spec_;
+  std::unique_ptr<Feature> cpu_, gpu_;
+};
+
+// Samples: independent noise, a noisy copy (scores near 1), or extremes 0 and M.
+inline void fill(Picture& ref, Picture& dist, const VideoFormat& f, int content, std::mt19937_64& rng) {
+  ref.allocate(f);
+  dist.allocate(f);
+  const uint64_t max = f.max_sample();
+  for (int p = 0; p < f.plane_count(); ++p) {
+    const size_t n = size_t(f.plane_width(p)) * size_t(f.plane_height(p));
+    for (size_t i = 0; i < n; ++i) {
+      uint64_t a = rng() % (max + 1), b = rng() % (max + 1);
+      if (content == 1) b = std::min(max, a + rng() % 4);
+      if (content == 2) {
+        a = rng() % 2 ? max : 0;
+        b = rng() % 3 ? max - a : a;
+      }
+      if (f.bitdepth == 8) {
+        ref.plane_data(p)[i] = uint8_t(a);
+        dist.plane_data(p)[i] = uint8_t(b);
+      } else {
+        reinterpret_cast<uint16_t*>(ref.plane_data(p))[i] = uint16_t(a);
+        reinterpret_cast<uint16_t*>(dist.plane_data(p))[i] = uint16_t(b);
+      }
+    }
+  }
+}
+
+// Calls body(name, ref, dist) for every public vector pair (../shared/vectors);
+// false when the vectors are absent.
+inline bool for_each_public_vector(
+    const std::function<void(const std::string&, VideoSource&, VideoSource&)>& body) {
+  const fs::path dir = fs::path(EXACTVQ_SHARED_DIR) / "vectors";
+  if (!fs::exists(dir / "libvmaf_scores.json")) return false;
+  std::ifstream in(dir / "libvmaf_scores.json");
+  const nlohmann::json all = nlohmann::json::parse(in);
+  for (const nlohmann::json& p : all.at("pairs")) {
+    const std::string name = p.at("name").get<std::string>();
+    const std::string ext = p.at("file_type").get<std::string>();
+    RawOptions raw;
+    if (ext == "yuv") {
+      raw.width = p.at("width").get<int>();
+      raw.height = p.at("height").get<int>();
+      raw.bitdepth = p.at("bitdepth").get<int>();
+      const std::string c = p.at("chroma").get<std::string>();
+      raw.chroma = c == "420" ? ChromaFormat::k420 : c == "422" ? ChromaFormat::k422 : ChromaFormat::k444;
+    }
+    auto ref = open_video((dir / name / ("ref." + ext)).string(), raw);
+    auto dist = open_video((dir / name / ("dist." + ext)).string(), raw);
+    body(name, *ref, *dist);
+  }
+  return true;
+}
+
+}  // namespace exactvq::opencltest
