@@ -66,4 +66,29 @@ void ssim_terms(WindowRow<uint64_t> window, const uint32_t* column_weight, uint3
 // |term| < 2^32 (terms lie within +-2^17).
 ssim::int128 fixed_point_sum(const double* terms, size_t n);
 
+// The vertical pass, the term and the sum fused, for one output row: the window
+// moments stay in registers. rows.m[k] ... rows.yy[k] are the horizontal moment
+// rows under tap k (nullptr outside the plane). Writes the n terms to `terms`
+// unless it is null, and returns their `exact` sum (fixed_point_sum of them).
+template <typename Wide>
+struct TapRows {
+  const uint32_t* m[9];
+  const uint32_t* n[9];
+  const Wide* xx[9];
+  const Wide* xy[9];
+  const Wide* yy[9];
+};
+// 8 bits: every window moment fits 32 bits.
+ssim::int128 window_terms(const TapRows<uint32_t>& rows, const uint32_t* column_weight,
+                          uint32_t row_weight, size_t n, const ssim::TermConstants& k,
+                          double* terms);
+// 9 to 12 bits: 32-bit horizontal moments, 64-bit window ones.
+ssim::int128 window_terms_widening(const TapRows<uint32_t>& rows, const uint32_t* column_weight,
+                                   uint32_t row_weight, size_t n, const ssim::TermConstants& k,
+                                   double* terms);
+// 13 to 16 bits.
+ssim::int128 window_terms(const TapRows<uint64_t>& rows, const uint32_t* column_weight,
+                          uint32_t row_weight, size_t n, const ssim::TermConstants& k,
+                          double* terms);
+
 }  // namespace exactvq::cpu

@@ -51,9 +51,10 @@ class Carver {
   uint64_t* next_;
 };
 
-// Calls sink(terms, n, weight) for every output row of `region`, top to
-// bottom: the row's n terms left to right and the sum of its n weights.
-template <typename Widths, typename Sink>
+// Calls sink(terms, q, n, weight) for every output row of `region`, top to
+// bottom: the row's n terms left to right (when kWantTerms, else null), their
+// `exact` sum q and the sum of their n weights.
+template <typename Widths, bool kWantTerms, typename Sink>
 void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth,
                        ssim::Rect region, Sink&& sink) {
   using Sample = typename Widths::Sample;
@@ -66,7 +67,6 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
   const size_t n = size_t(out_width);
 
   const size_t words = kTaps * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(H))) +
-                       2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(V)) +
                        n /* terms */ + Carver::words(n, 4) /* column weights */ +
                        Carver::words(horizontal_scratch_size(region.x0, region.x1), 4);
   std::vector<uint64_t>& storage = thread_storage();
@@ -74,7 +74,6 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
   Carver carve(storage.data());
   std::array<MomentRow<H>, kTaps> ring;  // horizontal moments of plane row r in slot r % 9
   for (auto& row : ring) row = carve.row<H>(n);
-  const MomentRow<V> window = carve.row<V>(n);
   double* terms = carve.take<double>(n);
   uint32_t* column_weight = carve.take<uint32_t>(n);
   uint32_t* scratch = carve.take<uint32_t>(horizontal_scratch_size(region.x0, region.x1));
@@ -91,38 +90,38 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
       horizontal_moments(ref.row<Sample>(next_row), dist.row<Sample>(next_row), width, region.x0,
                          region.x1, scratch, ring[size_t(next_row % kTaps)]);
 
-    // The vertical pass over the window's rows that lie in the plane.
-    auto vertical = [&](auto member, auto* out) {
-      using T = std::remove_pointer_t<std::remove_reference_t<decltype(ring[0].*member)>>;
-      const T* rows[kTaps];
-      for (int k = 0; k < kTaps; ++k) {
-        const int r = y - kRadius + k;
-        rows[k] = (r >= 0 && r < height) ? ring[size_t(r % kTaps)].*member : nullptr;
-      }
-      vertical_moments(rows, out, n);
-    };
-    vertical(&MomentRow<H>::m, window.m);
-    vertical(&MomentRow<H>::n, window.n);
-    vertical(&MomentRow<H>::xx, window.xx);
-    vertical(&MomentRow<H>::xy, window.xy);
-    vertical(&MomentRow<H>::yy, window.yy);
-
+    // The vertical pass over the window's rows that lie in the plane, the terms
+    // and their exact sum, fused.
+    TapRows<H> taps;
+    for (int k = 0; k < kTaps; ++k) {
+      const int r = y - kRadius + k;
+      const MomentRow<H>* row = (r >= 0 && r < height) ? &ring[size_t(r % kTaps)] : nullptr;
+      taps.m[k] = row ? row->m : nullptr;
+      taps.n[k] = row ? row->n : nullptr;
+      taps.xx[k] = row ? row->xx : nullptr;
+      taps.xy[k] = row ? row->xy : nullptr;
+      taps.yy[k] = row ? row->yy : nullptr;
+    }
     const uint32_t row_weight = ssim::kept_weight(y, height);
-    ssim_terms(WindowRow<V>{window.m, window.n, window.xx, window.xy, window.yy}, column_weight,
-               row_weight, n, constants, terms);
-    sink(static_cast<const double*>(terms), n, column_weight_sum * row_weight);
+    double* row_terms = kWantTerms ? terms : nullptr;
+    ssim::int128 q;
+    if constexpr (sizeof(H) == 4 && sizeof(V) == 8)
+      q = window_terms_widening(taps, column_weight, row_weight, n, constants, row_terms);
+    else
+      q = window_terms(taps, column_weight, row_weight, n, constants, row_terms);
+    sink(static_cast<const double*>(row_terms), q, n, column_weight_sum * row_weight);
   }
 }
 
-template <typename Sink>
+template <bool kWantTerms, typename Sink>
 void dispatch(const PlaneView& ref, const PlaneView& dist, int bitdepth, ssim::Rect region,
               Sink&& sink) {
   if (bitdepth == 8)
-    for_each_term_row<Widths<uint8_t, uint32_t, uint32_t>>(ref, dist, bitdepth, region, sink);
+    for_each_term_row<Widths<uint8_t, uint32_t, uint32_t>, kWantTerms>(ref, dist, bitdepth, region, sink);
   else if (bitdepth <= 12)
-    for_each_term_row<Widths<uint16_t, uint32_t, uint64_t>>(ref, dist, bitdepth, region, sink);
+    for_each_term_row<Widths<uint16_t, uint32_t, uint64_t>, kWantTerms>(ref, dist, bitdepth, region, sink);
   else
-    for_each_term_row<Widths<uint16_t, uint64_t, uint64_t>>(ref, dist, bitdepth, region, sink);
+    for_each_term_row<Widths<uint16_t, uint64_t, uint64_t>, kWantTerms>(ref, dist, bitdepth, region, sink);
 }
 
 }  // namespace
@@ -130,10 +129,11 @@ void dispatch(const PlaneView& ref, const PlaneView& dist, int bitdepth, ssim::R
 ssim::ExactSum exact_sum(const PlaneView& ref, const PlaneView& dist, int bitdepth,
                          ssim::Rect region) {
   ssim::ExactSum sum;
-  dispatch(ref, dist, bitdepth, region, [&sum](const double* terms, size_t n, uint64_t w) {
-    sum.sum_q += fixed_point_sum(terms, n);
-    sum.sum_w += w;
-  });
+  dispatch<false>(ref, dist, bitdepth, region,
+                  [&sum](const double*, ssim::int128 q, size_t, uint64_t w) {
+                    sum.sum_q += q;
+                    sum.sum_w += w;
+                  });
   return sum;
 }
 
@@ -147,7 +147,8 @@ double score_raster(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
   // every partial sum stays below 2^44 < 2^53, so that sum is exact and equals
   // the integer sum converted once.
   uint64_t sum_w = 0;
-  dispatch(ref, dist, bitdepth, ssim::whole(ref), [&](const double* terms, size_t n, uint64_t w) {
+  dispatch<true>(ref, dist, bitdepth, ssim::whole(ref),
+                 [&](const double* terms, ssim::int128, size_t n, uint64_t w) {
     for (size_t i = 0; i < n; ++i) sum += terms[i];  // raster order, one addition at a time
     sum_w += w;
   });

@@ -1,0 +1,102 @@
+// The binary64 term and its 2^-64 fixed-point pieces on vector lanes, shared by
+// the term kernels. Included inside a Highway target namespace, once per target.
+#if defined(EXACTVQ_CPU_TERM_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef EXACTVQ_CPU_TERM_LANES_INL_H_
+#undef EXACTVQ_CPU_TERM_LANES_INL_H_
+#else
+#define EXACTVQ_CPU_TERM_LANES_INL_H_
+#endif
+
+#include <hwy/highway.h>
+
+#include "ssim/term.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace exactvq::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Integers below 2^52 in uint64 lanes to binary64, exactly: placed in the
+// significand of 2^52, which is then subtracted.
+template <class DF, class VU>
+HWY_INLINE hn::Vec<DF> ExactToDouble(DF df, VU v) {
+  const hn::RebindToUnsigned<DF> du;
+  return hn::Sub(hn::BitCast(df, hn::Or(v, hn::Set(du, 0x4330000000000000ull))),
+                 hn::Set(df, 0x1p52));
+}
+
+// spec/ssim.md's term, operation for operation (Mul then Add, never MulAdd).
+template <class DF, class V = hn::Vec<DF>>
+HWY_INLINE V TermLanes(DF df, V wd, V mux, V muy, V x2, V xy, V y2, const ssim::TermConstants& k) {
+  const V two = hn::Set(df, 2.0);
+  const V c1 = hn::Mul(hn::Mul(hn::Set(df, k.mm_k1), wd), wd);
+  const V c2 = hn::Mul(hn::Mul(hn::Set(df, k.mm_k2), wd), wd);
+  const V mx2 = hn::Mul(mux, mux);
+  const V mxy = hn::Mul(mux, muy);
+  const V my2 = hn::Mul(muy, muy);
+  const V a = hn::Add(hn::Mul(two, mxy), c1);
+  const V b = hn::Add(c2, hn::Mul(two, hn::Sub(hn::Mul(xy, wd), mxy)));
+  const V c = hn::Add(hn::Add(mx2, my2), c1);
+  const V d = hn::Add(hn::Sub(hn::Add(hn::Sub(hn::Mul(x2, wd), mx2), hn::Mul(y2, wd)), my2), c2);
+  return hn::Div(hn::Mul(hn::Mul(wd, a), b), hn::Mul(c, d));
+}
+
+// Adds round_half_even(term * 2^64) of each lane (|term| < 2^32) to three
+// signed 64-bit accumulators holding bits 0-31, 32-63 and 64 and up. Rounded
+// in integer lanes from the term's sign, exponent and significand.
+template <class DF, class VI>
+HWY_INLINE void AddFixedLanes(DF df, hn::Vec<DF> term, VI& acc_lo, VI& acc_mid, VI& acc_hi) {
+  (void)df;
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  const auto zero_i = hn::Zero(di);
+  const auto one = hn::Set(du, 1);
+  const auto bits = hn::BitCast(du, term);
+  const auto biased = hn::And(hn::ShiftRight<52>(bits), hn::Set(du, 0x7ff));
+  // term = significand * 2^(biased - 1075), so q = significand * 2^shift, rounded.
+  const auto significand =
+      hn::Or(hn::And(bits, hn::Set(du, (uint64_t{1} << 52) - 1)),
+             hn::IfThenElseZero(hn::Ne(biased, hn::Zero(du)), hn::Set(du, uint64_t{1} << 52)));
+  const auto shift = hn::Sub(hn::BitCast(di, biased), hn::Set(di, 1075 - 64));
+  // Exactly one of left, right is non-zero; right >= 55 leaves nothing.
+  const auto left = hn::BitCast(du, hn::Max(shift, zero_i));
+  const auto right = hn::BitCast(du, hn::Min(hn::Max(hn::Neg(shift), zero_i), hn::Set(di, 63)));
+  const auto truncated = hn::Shr(hn::Shl(significand, left), right);  // bits 0-63, unrounded
+  // Round half to even: up when rest > half, or rest == half and q is odd.
+  const auto unit = hn::Shl(one, right);
+  const auto rest = hn::And(significand, hn::Sub(unit, one));
+  const auto half = hn::ShiftRight<1>(unit);
+  const auto round_up = hn::And(
+      hn::Gt(hn::BitCast(di, hn::Add(rest, hn::And(truncated, one))), hn::BitCast(di, half)),
+      hn::Ne(hn::BitCast(di, right), zero_i));
+  const auto low64 = hn::Sub(truncated, hn::BitCast(du, hn::VecFromMask(di, round_up)));
+  // Bits 64 and up: significand >> (64 - shift) when shift > 0, else nothing.
+  const auto hi_shift =
+      hn::BitCast(du, hn::Min(hn::Sub(hn::Set(di, 64), shift), hn::Set(di, 63)));
+  const auto hi = hn::BitCast(di, hn::Shr(significand, hi_shift));
+  const auto lo = hn::BitCast(di, hn::And(low64, hn::Set(du, 0xffffffffull)));
+  const auto mid = hn::BitCast(di, hn::ShiftRight<32>(low64));
+  // Negative terms add -piece, as (piece ^ -1) - (-1).
+  const auto negative = hn::VecFromMask(di, hn::Lt(hn::BitCast(di, bits), zero_i));
+  acc_lo = hn::Add(acc_lo, hn::Sub(hn::Xor(lo, negative), negative));
+  acc_mid = hn::Add(acc_mid, hn::Sub(hn::Xor(mid, negative), negative));
+  acc_hi = hn::Add(acc_hi, hn::Sub(hn::Xor(hi, negative), negative));
+}
+
+// lo + mid * 2^32 + hi * 2^64 over all lanes, in 128 bits.
+template <class DI, class VI>
+HWY_INLINE ssim::int128 FixedLanesTotal(DI di, VI acc_lo, VI acc_mid, VI acc_hi) {
+  HWY_ALIGN int64_t lo[hn::MaxLanes(di)], mid[hn::MaxLanes(di)], hi[hn::MaxLanes(di)];
+  hn::Store(acc_lo, di, lo);
+  hn::Store(acc_mid, di, mid);
+  hn::Store(acc_hi, di, hi);
+  ssim::int128 sum = 0;
+  for (size_t l = 0; l < hn::Lanes(di); ++l)
+    sum += ssim::int128{lo[l]} + ssim::int128{mid[l]} * (ssim::int128{1} << 32) +
+           ssim::int128{hi[l]} * (ssim::int128{1} << 64);
+  return sum;
+}
+
+}  // namespace exactvq::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // per-target include guard
