@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# tools/sanitize.sh [CTEST_ARGS...]: builds the test suite with AddressSanitizer and
+# UndefinedBehaviorSanitizer (-fno-sanitize-recover: the first report fails the test)
+# into ./build-asan and runs it with ctest; extra arguments go to ctest (e.g. -R to
+# choose a subset). CUDA is off: nvcc code is not instrumented, and CI has no GPU.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=build-asan
+sanitize="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+if [ ! -f $build/CMakeCache.txt ]; then
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  cmake -S . -B $build "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_C_FLAGS="$sanitize" \
+    -DCMAKE_EXE_LINKER_FLAGS="$sanitize" -DCMAKE_SHARED_LINKER_FLAGS="$sanitize" \
+    -DEXACTVQ_CUDA=OFF -DCMAKE_CUDA_COMPILER= -DEXACTVQ_BUILD_BENCH=OFF -Wno-dev
+fi
+cmake --build $build --parallel "$(nproc)"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tools/sanitize_suppressions.txt:print_suppressions=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+start=$(date +%s)
+status=0
+ctest --test-dir $build --parallel "$(nproc)" --output-on-failure "$@" || status=$?
+echo "sanitize.sh: tests under ASan+UBSan took $(($(date +%s) - start)) s"
+exit $status
