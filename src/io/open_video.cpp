@@ -1,4 +1,5 @@
-// Choosing the reader for a path: Y4M by extension or signature, else raw YUV.
+// Choosing the reader for a path: Y4M by extension or signature, raw YUV by extension
+// or options, and any other file through FFmpeg when it is compiled in.
 #include <fmt/format.h>
 
 #include <cctype>
@@ -9,17 +10,29 @@
 #include "io/readers.h"
 #include "io/y4m_header.h"
 
+#ifdef EXACTVQ_HAVE_FFMPEG
+#include "io/ffmpeg_reader.h"
+#endif
+
 namespace exactvq {
 
 namespace {
 
-bool has_y4m_extension(const std::string& path) {
-  constexpr std::string_view kExt = ".y4m";
-  if (path.size() < kExt.size()) return false;
-  const std::string_view tail = std::string_view(path).substr(path.size() - kExt.size());
-  for (size_t i = 0; i < kExt.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(tail[i])) != kExt[i]) return false;
+// Whether `path` ends in `ext` (lower case, with the dot), ignoring case.
+bool has_extension(const std::string& path, std::string_view ext) {
+  if (path.size() < ext.size()) return false;
+  const std::string_view tail = std::string_view(path).substr(path.size() - ext.size());
+  for (size_t i = 0; i < ext.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(tail[i])) != ext[i]) return false;
   return true;
+}
+
+bool has_y4m_extension(const std::string& path) { return has_extension(path, ".y4m"); }
+
+// Paths whose reader is ours: standard input and raw YUV by name; everything else is
+// a container for FFmpeg unless its content is Y4M.
+bool is_ours_by_name(const std::string& path) {
+  return path == "-" || has_extension(path, ".yuv") || has_extension(path, ".raw");
 }
 
 std::string missing_options(const RawOptions& raw) {
@@ -40,6 +53,16 @@ std::string missing_options(const RawOptions& raw) {
 
 std::unique_ptr<VideoSource> open_video(const std::string& path, const RawOptions& raw) {
   if (has_y4m_extension(path)) return open_y4m(path);
+#ifdef EXACTVQ_HAVE_FFMPEG
+  if (!is_ours_by_name(path)) {
+    auto in = std::make_unique<InputFile>(path);  // a missing or unreadable path fails here
+    const std::string_view start = in->peek(kY4mSignature.size());
+    if (start == kY4mSignature) return make_y4m_reader(std::move(in));
+    if (start.empty()) throw InputError(fmt::format("{} is empty", in->name()));
+    in.reset();
+    return open_ffmpeg(path);
+  }
+#endif
   if (raw.complete()) {
     VideoFormat f;
     f.width = *raw.width;

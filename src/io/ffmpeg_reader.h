@@ -1,0 +1,19 @@
+// Any video FFmpeg's libraries can demux and decode (MP4, MKV, WebM, IVF, ...), read
+// frame by frame in presentation order. Built only with EXACTVQ_HAVE_FFMPEG.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "io/video_source.h"
+
+namespace exactvq {
+
+// Opens the best video stream of `path` and decodes its first frame, so that the
+// format is the decoder's own. Planar YUV 4:2:0, 4:2:2, 4:4:4 and gray at 8..16 bits
+// (little-endian) map to VideoFormat; any other pixel format is an InputError naming
+// the file and the format (no conversion). frame_count() is the container's count
+// when it has one. Decoding errors name the file and the frame.
+std::unique_ptr<VideoSource> open_ffmpeg(const std::string& path);
+
+}  // namespace exactvq
