@@ -1,10 +1,11 @@
-// The frame readers (Y4M by signature, raw YUV with fuzzed -w -h -p -b) on any file:
+// The frame readers (Y4M, or raw YUV with fuzzed -w -h -p -b) on any file:
 // each call either throws InputError or gives a frame of the stream's format whose
 // samples are all within 2^bitdepth - 1; a stream read to its clean end has as many
 // frames as frame_count() promised.
 //
 // Input: byte 0 chooses the reader and whether each frame is read or skipped,
-// bytes 1..4 the raw geometry; the rest is the file.
+// bytes 1..4 the raw geometry; the rest is the file. The readers are opened directly:
+// open_video would hand a path like ours to FFmpeg, which is not ours to fuzz.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -39,16 +40,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static fuzz::MemoryFile file;
   if (size < 5) return 0;
   const uint8_t mode = data[0];
-  RawOptions raw;
-  if (mode & 1) {
-    raw.width = 1 + data[1] % 40;
-    raw.height = 1 + data[2] % 40;
-    raw.chroma = ChromaFormat(data[3] % 3);  // 420, 422, 444: what -p accepts
-    raw.bitdepth = 8 + data[4] % 9;
-  }
+  VideoFormat raw;
+  raw.width = 1 + data[1] % 40;
+  raw.height = 1 + data[2] % 40;
+  raw.chroma = ChromaFormat(data[3] % 3);  // 420, 422, 444: what -p accepts
+  raw.bitdepth = 8 + data[4] % 9;
   const std::string path = file.set(data + 5, size - 5);
   try {
-    std::unique_ptr<VideoSource> source = open_video(path, raw);
+    std::unique_ptr<VideoSource> source = (mode & 1) ? open_raw_yuv(path, raw) : open_y4m(path);
     const VideoFormat f = source->format();
     validate_format(f, path);
     const auto promised = source->frame_count();
