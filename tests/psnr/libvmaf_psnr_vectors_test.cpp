@@ -4,6 +4,7 @@
 // psnr in one run give what each gives alone.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +17,7 @@
 
 #include "features/feature.h"
 #include "io/video_source.h"
+#include "output/report.h"
 
 namespace exactvq {
 namespace {
@@ -180,6 +182,69 @@ TEST_F(LibvmafPsnrVectors, SsimAndPsnrTogetherEqualEachAlone) {
     }
   }
   EXPECT_EQ(values_compared, 52 * 7);
+}
+
+// apsnr_* over a pair's frames, through the library.
+std::vector<std::pair<std::string, double>> library_apsnr(const Pair& p, int frames) {
+  auto ref = open_video(p.ref.string(), p.raw);
+  auto dist = open_video(p.dist.string(), p.raw);
+  FeatureContext ctx{ref->format(), nullptr, nullptr};
+  auto feature = make_feature(parse_feature_spec("psnr=enable_apsnr=true"), ctx);
+  Picture a, b;
+  std::vector<double> out(feature->outputs().size());
+  for (int i = 0; i < frames; ++i) {
+    EXPECT_TRUE(ref->read_frame(a));
+    EXPECT_TRUE(dist->read_frame(b));
+    feature->extract(a, b, out);
+  }
+  return feature->aggregates();
+}
+
+TEST_F(LibvmafPsnrVectors, ApsnrInTheAggregateMetricsOfJsonAndXml) {
+  int pairs_checked = 0;
+  for (const Pair& p : load_pairs()) {
+    const std::string name = p.info.at("name").get<std::string>();
+    if (name != "p8_420_576x324_testsrc2_x264" && name != "p8_420_576x324_testsrc2_identical" &&
+        name != "p10_422_576x324_testsrc2_x264" && name != "p16_420_576x324_random_noise")
+      continue;
+    const int frames = int(p.info.at("scores").size());
+    const auto want = library_apsnr(p, frames);
+    ASSERT_EQ(want.size(), 3u);
+    EXPECT_EQ(want[0].first, "apsnr_y");
+    EXPECT_EQ(want[2].first, "apsnr_cr");
+    if (name == "p8_420_576x324_testsrc2_identical") {  // SSE 0: the ceiling
+      EXPECT_EQ(want[0].second, std::ceil(10.0 * std::log10(65025.0 * 576 * 324 * frames * 2)));
+    }
+
+    const auto json_out = run_cli(p, "--feature psnr=enable_apsnr=true");
+    std::vector<std::pair<std::string, double>> got;
+    for (const auto& [key, value] : json_out.at("aggregate_metrics").items())
+      got.emplace_back(key, value.get<double>());
+    ASSERT_EQ(got.size(), want.size()) << name;
+    for (size_t k = 0; k < got.size(); ++k) {
+      EXPECT_EQ(got[k].first, want[k].first);
+      EXPECT_TRUE(same_bits(got[k].second, want[k].second)) << name << " " << got[k].first;
+    }
+
+    std::string cmd = fmt::format(
+        "'{}' -q -r '{}' -d '{}' --feature psnr=enable_apsnr=true --precision max --xml -o -",
+        EXACTVQ_CLI_PATH, p.ref.string(), p.dist.string());
+    if (p.raw.complete())
+      cmd += fmt::format(" -w {} -h {} -p {} -b {}", *p.raw.width, *p.raw.height,
+                         chroma_name(*p.raw.chroma), *p.raw.bitdepth);
+    const NumberFormat shortest{6, true};
+    const std::string line = fmt::format(
+        "  <aggregate_metrics apsnr_y=\"{}\" apsnr_cb=\"{}\" apsnr_cr=\"{}\" />\n",
+        format_number(want[0].second, shortest), format_number(want[1].second, shortest),
+        format_number(want[2].second, shortest));
+    EXPECT_NE(run_command(cmd).find(line), std::string::npos) << name << ": " << line;
+    ++pairs_checked;
+  }
+  EXPECT_EQ(pairs_checked, 4);
+
+  // Without enable_apsnr the aggregate metrics stay empty.
+  const auto plain = run_cli(load_pairs().front(), "--feature psnr");
+  EXPECT_TRUE(plain.at("aggregate_metrics").empty());
 }
 
 }  // namespace
