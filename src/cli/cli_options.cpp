@@ -49,7 +49,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--help", help, "Print this help and exit");
 
   std::string ref, dist, width, height, pix_fmt, bitdepth, precision, threads, frame_cnt,
-      skip_ref, skip_dist, subsample, backend, gpu, opencl_device, output;
+      skip_ref, skip_dist, subsample, backend, gpu, opencl_device, output, plot;
   std::vector<std::string> features;
   bool xml = false, json = false, csv = false, no_prediction = false;
   app.add_option("-r,--reference", ref, "Reference video (Y4M or raw YUV; - for standard input)")->type_name("FILE");
@@ -62,6 +62,9 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
                  "Feature to score, with options: ssim[=sum=exact|raster:enable_db=true|false:"
                  "clip_db=true|false:chroma=true|false] (repeatable; default ssim)")->type_name("NAME[=OPT=VAL:...]");
   app.add_option("-o,--output", output, "Write per-frame and pooled scores to this file")->type_name("FILE");
+  app.add_option("--plot", plot,
+                 "Write an SVG chart of the per-frame scores: every feature, the pooled mean, "
+                 "the worst frames")->type_name("FILE.svg");
   app.add_flag("--xml", xml, "Output file in XML (the default)");
   app.add_flag("--json", json, "Output file in JSON");
   app.add_flag("--csv", csv, "Output file in CSV");
@@ -120,6 +123,11 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   if (json) c.output_format = OutputFormat::kJson;
   if (csv) c.output_format = OutputFormat::kCsv;
   if (!output.empty()) c.output_path = output;
+  if (app.count("--plot") > 0 && plot.empty())
+    throw UsageError("--plot '': expected a file name, or - for standard output");
+  if (!plot.empty() && plot == output)
+    throw UsageError(fmt::format("-o and --plot both name {}", plot));
+  if (!plot.empty()) c.plot_path = plot;
 
   if (precision == "max") c.number_format.shortest = true;
   else if (!precision.empty()) c.number_format.decimals = parse_int("--precision", precision, 0, 17);

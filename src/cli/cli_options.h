@@ -12,6 +12,7 @@ namespace exactvq {
 struct CliOptions {
   RunOptions run;
   std::optional<std::string> output_path;
+  std::optional<std::string> plot_path;  // --plot: an SVG chart of the per-frame scores
   OutputFormat output_format = OutputFormat::kXml;  // libvmaf's default with -o
   NumberFormat number_format;
   bool quiet = false;

@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include "cli/cli_options.h"
+#include "cli/progress.h"
 #include "core/error.h"
+#include "output/svg_plot.h"
 
 using namespace exactvq;
 
@@ -15,8 +17,9 @@ namespace {
 void print_summary(const ScoreReport& r, const NumberFormat& nf) {
   for (const auto& f : r.features)
     fmt::print("{}: {}\n", f.name, format_number(pool(f.values).mean, nf));
-  for (const auto& a : r.aggregates) fmt::print("{}: {}\n", a.name, format_number(a.value, nf));
 }
+
+std::string shown_name(const std::string& path) { return path == "-" ? "standard input" : path; }
 
 }  // namespace
 
@@ -37,18 +40,37 @@ int main(int argc, char** argv) {
     return 0;
   }
   try {
-    auto to_stderr = [](const std::string& line) { fmt::print(stderr, "exactvq: {}\n", line); };
+    // On a terminal, a progress line that warnings and errors erase first.
+    std::optional<ProgressLine> progress;
+    auto to_stderr = [&](const std::string& line) {
+      if (progress) progress->clear();
+      fmt::print(stderr, "exactvq: {}\n", line);
+    };
     if (!c.quiet) c.run.warn = to_stderr;
     // Which device scores, and a fallback to the CPU, are said even with -q.
     c.run.device.notice = to_stderr;
     if (c.output_path) check_output_path(*c.output_path, {c.run.ref_path, c.run.dist_path});
+    if (c.plot_path) check_output_path(*c.plot_path, {c.run.ref_path, c.run.dist_path});
+    if (!c.quiet && stderr_is_terminal()) {
+      progress.emplace([](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stderr); });
+      c.run.progress = [&](int64_t done, std::optional<int64_t> total) {
+        progress->update(done, total);
+      };
+    }
     const ScoreReport report = score_videos(c.run);
+    if (progress) progress->clear();
     if (c.output_path) {
       write_file_atomically(*c.output_path, [&](std::ostream& out) {
         write_report(out, report, c.output_format, c.number_format);
       });
-    } else if (!c.quiet) {
+    } else if (!c.quiet && c.plot_path != "-") {
       print_summary(report, c.number_format);
+    }
+    if (c.plot_path) {
+      const std::string title = fmt::format("{} against {}", shown_name(c.run.dist_path),
+                                            shown_name(c.run.ref_path));
+      write_file_atomically(*c.plot_path,
+                            [&](std::ostream& out) { write_svg_plot(out, report, title); });
     }
     std::fflush(stdout);
     if (std::ferror(stdout)) throw OutputError("cannot write to standard output");
