@@ -52,8 +52,8 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
       skip_ref, skip_dist, subsample, backend, gpu, opencl_device, output, plot;
   std::vector<std::string> features;
   bool xml = false, json = false, csv = false, no_prediction = false;
-  app.add_option("-r,--reference", ref, "Reference video (Y4M or raw YUV; - for standard input)")->type_name("FILE");
-  app.add_option("-d,--distorted", dist, "Distorted video (Y4M or raw YUV; - for standard input)")->type_name("FILE");
+  app.add_option("-r,--reference", ref, "Reference video (Y4M, raw YUV, or a file FFmpeg decodes; - for standard input)")->type_name("FILE");
+  app.add_option("-d,--distorted", dist, "Distorted video (Y4M, raw YUV, or a file FFmpeg decodes; - for standard input)")->type_name("FILE");
   app.add_option("-w,--width", width, "Raw YUV: width")->type_name("W");
   app.add_option("-h,--height", height, "Raw YUV: height")->type_name("H");
   app.add_option("-p,--pixel_format", pix_fmt, "Raw YUV: 420, 422 or 444")->type_name("420|422|444");
@@ -89,7 +89,9 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   app.add_flag("-v,--version", c.show_version, "Print the version and exit");
 
   app.footer(
-      "Inputs: Y4M (8..16 bits; 420, 422, 444, mono) or raw planar YUV with -w -h -p -b.\n"
+      "Inputs: Y4M (8..16 bits; 420, 422, 444, mono), raw planar YUV (.yuv, .raw) with -w -h\n"
+      "-p -b, or any other video file (MP4, MKV, WebM, IVF, ...) through FFmpeg's libraries,\n"
+      "planar YUV or gray at 8..16 bits as decoded.\n"
       "Example, replacing `vmaf -r ref.y4m -d dist.y4m --feature ssim -o out.xml`:\n"
       "  exactvq -r ref.y4m -d dist.y4m --feature ssim -o out.xml\n"
       "Exit status: 0 scored, 1 bad input or output failure, 2 bad usage.");
