@@ -22,18 +22,22 @@ for name, w, h, n in (("1080p", 1920, 1080, 400), ("4k", 3840, 2160, 100)):
                 f.write(frame.tobytes())
 PY
 now() { date +%s.%N; }
+best() { python3 -c "import sys; print(min(float(x) for x in sys.argv[1:]))" "$@"; }
+echo "| input | CLI frames/s (whole run) | CLI steady frames/s | read rate, one reader | read rate, two readers | steady / one reader |"
+echo "|---|---|---|---|---|---|"
 for name in 1080p 4k; do
   frames=$([ $name = 1080p ] && echo 400 || echo 100)
   r=$dir/${name}_ref.y4m d=$dir/${name}_dist.y4m
   cat "$r" "$d" >/dev/null; cat "$r" "$d" >/dev/null
-  best_read=1e9 best_cli=1e9
+  seq_t=() par_t=() cli_t=() one_t=()
   for i in 1 2 3; do
-    t0=$(now); cat "$r" >/dev/null & cat "$d" >/dev/null; wait; t1=$(now)
-    best_read=$(python3 -c "print(min($best_read, $t1 - $t0))")
-    t0=$(now); "$exe" -q -r "$r" -d "$d" --backend cuda >/dev/null; t1=$(now)
-    best_cli=$(python3 -c "print(min($best_cli, $t1 - $t0))")
+    t0=$(now); cat "$r" "$d" >/dev/null; t1=$(now); seq_t+=($(python3 -c "print($t1 - $t0)"))
+    t0=$(now); cat "$r" >/dev/null & cat "$d" >/dev/null; wait; t1=$(now); par_t+=($(python3 -c "print($t1 - $t0)"))
+    t0=$(now); "$exe" -q -r "$r" -d "$d" --backend cuda >/dev/null; t1=$(now); cli_t+=($(python3 -c "print($t1 - $t0)"))
+    t0=$(now); "$exe" -q -r "$r" -d "$d" --backend cuda --frame_cnt 1 >/dev/null; t1=$(now); one_t+=($(python3 -c "print($t1 - $t0)"))
   done
   python3 -c "
-r = $frames / $best_read; c = $frames / $best_cli
-print(f'| {\"$name\"} 8-bit 420 exact luma | {c:.0f} frames/s | read rate {r:.0f} frames/s | {100*c/r:.0f}% |')"
+f = $frames; seq = $(best "${seq_t[@]}"); par = $(best "${par_t[@]}"); cli = $(best "${cli_t[@]}"); one = $(best "${one_t[@]}")
+steady = (f - 1) / (cli - one)
+print(f'| {\"$name\"} 8-bit 420, {f} frames | {f / cli:.0f} | {steady:.0f} (start-up {one:.2f} s) | {f / seq:.0f} | {f / par:.0f} | {100 * steady * seq / f:.0f}% |')"
 done

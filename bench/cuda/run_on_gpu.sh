@@ -22,7 +22,7 @@ EXACTVQ_CUDA_SMALL=1 timeout 150 compute-sanitizer --tool memcheck --leak-check 
 echo "memcheck exit $?"; tail -4 "$out/memcheck.log"
 echo "== racecheck"
 EXACTVQ_CUDA_SMALL=1 timeout 120 compute-sanitizer --tool racecheck \
-  "$pack/bin/cuda_tests" --gtest_filter='*KernelExact*' >"$out/racecheck.log" 2>&1
+  "$pack/bin/cuda_tests" --gtest_filter='*KernelExact*:*ManyFrames*' >"$out/racecheck.log" 2>&1
 echo "racecheck exit $?"; tail -4 "$out/racecheck.log"
 echo "== bench"
 timeout 150 "$pack/bin/cuda_bench" 0.5 2>&1 | tee "$out/bench.txt"

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "cuda/cuda_check.h"
+#include "cuda/cuda_psnr_feature.h"
 #include "cuda/cuda_ssim_feature.h"
 #include "features/ssim_feature.h"
 
@@ -18,8 +19,12 @@ CudaDevice::CudaDevice(int ordinal, const VideoFormat&) : ordinal_(ordinal) {
   cudaDeviceProp props{};
   check(cudaGetDeviceProperties(&props, ordinal), "cudaGetDeviceProperties");
   check(cudaFree(nullptr), "context creation");  // fail here, not in the first frame
-  description_ = fmt::format("cuda device {}: {} (sm_{}{}, {} MiB)", ordinal, props.name,
-                             props.major, props.minor, props.totalGlobalMem >> 20);
+  check(cudaDeviceGetAttribute(&fp32_per_fp64_, cudaDevAttrSingleToDoublePrecisionPerfRatio, ordinal),
+        "cudaDeviceGetAttribute");
+  description_ = fmt::format(
+      "cuda device {}: {} (sm_{}{}, {} MiB, fp64 at 1/{} of the fp32 rate: {} term unless fp64= says otherwise)",
+      ordinal, props.name, props.major, props.minor, props.totalGlobalMem >> 20, fp32_per_fp64_,
+      emulate_by_default() ? "emulated (softfp)" : "native binary64");
 }
 
 std::unique_ptr<Feature> CudaDevice::make_feature(const FeatureSpec& spec,
@@ -28,8 +33,11 @@ std::unique_ptr<Feature> CudaDevice::make_feature(const FeatureSpec& spec,
     const SsimOptions options = parse_ssim_options(spec);
     if (options.chroma && ctx.format.chroma == ChromaFormat::kMono)
       throw UsageError("feature ssim: chroma=true, but the input is monochrome (no Cb, Cr planes)");
-    return make_cuda_ssim_feature(options, ctx, ordinal_);
+    const bool emulate = options.fp64 == Fp64Mode::kEmulate ||
+                         (options.fp64 == Fp64Mode::kAuto && emulate_by_default());
+    return make_cuda_ssim_feature(options, ctx, ordinal_, emulate);
   }
+  if (spec.name == "psnr") return make_cuda_psnr_feature(parse_psnr_options(spec), ctx, ordinal_);
   return nullptr;
 }
 

@@ -9,11 +9,12 @@
 
 namespace exactvq::cuda {
 
-// `device` is the CUDA ordinal. extract_batch() page-locks the pictures it is
+// `device` is the CUDA ordinal; `emulate_fp64` forms the term through softfp/. extract_batch() page-locks the pictures it is
 // given and keeps them locked while the feature lives, so their storage must
 // stay allocated and in place between calls (FrameBatch guarantees it);
 // extract() copies from pageable memory instead.
 std::unique_ptr<Feature> make_cuda_ssim_feature(const SsimOptions& options,
-                                                const FeatureContext& ctx, int device);
+                                                const FeatureContext& ctx, int device,
+                                                bool emulate_fp64);
 
 }  // namespace exactvq::cuda

@@ -11,6 +11,7 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/device_term.cuh"
+#include "softfp/softfp.h"
 #include "ssim/term.h"
 
 namespace exactvq::cuda {
@@ -93,11 +94,14 @@ __device__ __forceinline__ void add_block_sum(Int128Words acc, ExactWords* sum) 
   atomicAdd(hi, block.hi + carry);
 }
 
-template <typename Sample, typename HWide, typename VWide, KernelStage kStage, bool kTerms>
+// kEmulate: the term on integers through softfp/ (no fp64 instruction), same bits.
+template <typename Sample, typename HWide, typename VWide, KernelStage kStage, bool kTerms,
+          bool kEmulate>
 __global__ void __launch_bounds__(kTileW)
     ssim_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
                 size_t frame_stride, int width, int height, TermConstants constants,
-                ExactWords* __restrict__ sums, double* __restrict__ terms) {
+                softfp_term_constants soft_constants, ExactWords* __restrict__ sums,
+                double* __restrict__ terms) {
   constexpr bool kEightBit = sizeof(Sample) == 1;
   __shared__ uint32_t tile[kRows][kCols];
 
@@ -152,6 +156,18 @@ __global__ void __launch_bounds__(kTileW)
                   (uint64_t(y2) << 5) ^ w;
         continue;
       }
+      if constexpr (kEmulate) {
+        const softfp_moments m{mux, muy, x2, xy, y2, w};
+        const softfp t = softfp_term(m, soft_constants);
+        if constexpr (kTerms) {
+          terms[frame * size_t(width) * size_t(height) + size_t(y) * size_t(width) + size_t(x)] =
+              __longlong_as_double(static_cast<long long>(softfp_to_bits(t)));
+        } else {
+          const softfp_i128 q = softfp_to_fixed64(t);
+          acc.add(q.lo, q.hi);
+        }
+        continue;
+      }
       const double term = ssim_term(mux, muy, x2, xy, y2, w, constants);
       if constexpr (kTerms) {
         terms[frame * size_t(width) * size_t(height) + size_t(y) * size_t(width) + size_t(x)] =
@@ -182,10 +198,20 @@ dim3 grid_of(const DevicePlanes& p) {
 
 template <typename Sample, typename HWide, typename VWide, KernelStage kStage, bool kTerms>
 void launch(const DevicePlanes& p, ExactWords* sums, double* terms, cudaStream_t stream) {
-  ssim_kernel<Sample, HWide, VWide, kStage, kTerms><<<grid_of(p), kTileW, 0, stream>>>(
-      static_cast<const Sample*>(p.ref), static_cast<const Sample*>(p.dist),
-      p.frame_stride / sizeof(Sample), p.width, p.height, term_constants(p.bitdepth), sums,
-      terms);
+  const auto args = [&](auto kernel) {
+    kernel<<<grid_of(p), kTileW, 0, stream>>>(
+        static_cast<const Sample*>(p.ref), static_cast<const Sample*>(p.dist),
+        p.frame_stride / sizeof(Sample), p.width, p.height, term_constants(p.bitdepth),
+        softfp_make_term_constants(p.bitdepth), sums, terms);
+  };
+  if constexpr (kStage == KernelStage::kFull) {
+    if (p.emulate_fp64) {
+      args(ssim_kernel<Sample, HWide, VWide, kStage, kTerms, true>);
+      check(cudaGetLastError(), "SSIM kernel launch (fp64 emulated)");
+      return;
+    }
+  }
+  args(ssim_kernel<Sample, HWide, VWide, kStage, kTerms, false>);
   check(cudaGetLastError(), "SSIM kernel launch");
 }
 
@@ -208,15 +234,15 @@ void launch_exact(const DevicePlanes& planes, ExactWords* sums, cudaStream_t str
   switch (stage) {
     case KernelStage::kFull: return dispatch<KernelStage::kFull, false>(planes, sums, nullptr, stream);
     case KernelStage::kMoments:
-      if (planes.bitdepth != 8) break;
+      if (planes.bitdepth != 8 || planes.emulate_fp64) break;
       return launch<uint8_t, uint32_t, uint32_t, KernelStage::kMoments, false>(planes, sums,
                                                                              nullptr, stream);
     case KernelStage::kTerm:
-      if (planes.bitdepth != 8) break;
+      if (planes.bitdepth != 8 || planes.emulate_fp64) break;
       return launch<uint8_t, uint32_t, uint32_t, KernelStage::kTerm, false>(planes, sums,
                                                                           nullptr, stream);
   }
-  throw DeviceError("CUDA kernel: stage timing variants exist for 8-bit planes only");
+  throw DeviceError("CUDA kernel: stage timing variants exist for 8-bit planes and native fp64 only");
 }
 
 void launch_terms(const DevicePlanes& planes, double* terms, cudaStream_t stream) {

@@ -17,6 +17,7 @@ struct DevicePlanes {
   int height = 0;
   int bitdepth = 8;  // 8: uint8_t samples, 9..16: uint16_t
   int frames = 1;
+  bool emulate_fp64 = false;  // the term through softfp/ on integers (same bits)
 };
 
 // A frame's exact sum of fixed-point terms, two's complement in two words.

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -107,6 +108,12 @@ inline int compare_cpu_gpu(const VideoFormat& f, const std::string& spec,
     EXPECT_TRUE(same_bits(got[i], want[i]))
         << what << " " << f.describe() << " " << spec << " frame " << i / n << " "
         << cpu->outputs()[i % n] << ": gpu " << got[i] << " cpu " << want[i];
+  const auto cpu_aggregates = cpu->aggregates(), gpu_aggregates = cuda->aggregates();
+  EXPECT_EQ(gpu_aggregates.size(), cpu_aggregates.size()) << what << " " << spec;
+  for (size_t i = 0; i < std::min(cpu_aggregates.size(), gpu_aggregates.size()); ++i, ++compared)
+    EXPECT_TRUE(cpu_aggregates[i].first == gpu_aggregates[i].first &&
+                same_bits(cpu_aggregates[i].second, gpu_aggregates[i].second))
+        << what << " " << spec << " " << cpu_aggregates[i].first;
   return compared;
 }
 

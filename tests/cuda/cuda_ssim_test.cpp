@@ -53,8 +53,14 @@ TEST_F(CudaTest, KernelExactSumEqualsReference) {
         ASSERT_EQ(cudaMemset(dsum.get(), 0, sizeof(cuda::ExactWords)), cudaSuccess);
         cuda::DevicePlanes planes{dref.get(), ddist.get(), bytes, s[0], s[1], bits, 1};
         cuda::launch_exact(planes, dsum.get<cuda::ExactWords>(), nullptr);
-        cuda::ExactWords got{};
+        cuda::ExactWords got{}, emulated{};
         ASSERT_EQ(cudaMemcpy(&got, dsum.get(), sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
+        ASSERT_EQ(cudaMemset(dsum.get(), 0, sizeof(cuda::ExactWords)), cudaSuccess);
+        planes.emulate_fp64 = true;
+        cuda::launch_exact(planes, dsum.get<cuda::ExactWords>(), nullptr);
+        ASSERT_EQ(cudaMemcpy(&emulated, dsum.get(), sizeof emulated, cudaMemcpyDeviceToHost), cudaSuccess);
+        EXPECT_TRUE(emulated.lo == got.lo && emulated.hi == got.hi)
+            << "fp64 emulated vs native " << f.describe() << " content " << int(c) << " seed " << seed;
         const ssim::ExactSum want = ssim::exact_sum(ref.plane(0), dist.plane(0), bits, ssim::whole(ref.plane(0)));
         const auto want_lo = static_cast<uint64_t>(static_cast<ssim::uint128>(want.sum_q));
         const auto want_hi = static_cast<uint64_t>(static_cast<ssim::uint128>(want.sum_q) >> 64);
@@ -62,7 +68,7 @@ TEST_F(CudaTest, KernelExactSumEqualsReference) {
             << f.describe() << " content " << int(c) << " seed " << seed;
         ++compared;
       }
-  std::printf("[ cuda     ] %d plane sums equal to the reference's 128-bit sums (seed %#llx)\n",
+  std::printf("[ cuda     ] %d plane sums, native and fp64-emulated kernels, equal to the reference's 128-bit sums (seed %#llx)\n",
               compared, static_cast<unsigned long long>(seed));
 }
 
@@ -75,7 +81,10 @@ TEST_F(CudaTest, FeatureEqualsCpuOnSmallSizes) {
                           {33, 31}, {65, 33}, {70, 41}, {129, 97}};
   const char* specs[] = {"ssim", "ssim=sum=raster", "ssim=chroma=true",
                          "ssim=sum=raster:chroma=true:enable_db=true",
-                         "ssim=enable_db=true:clip_db=true:chroma=true"};
+                         "ssim=enable_db=true:clip_db=true:chroma=true",
+                         "ssim=fp64=emulate:chroma=true", "ssim=sum=raster:fp64=emulate",
+                         "psnr", "psnr=enable_mse=true:enable_apsnr=true:reduced_hbd_peak=true",
+                         "psnr=enable_chroma=false:min_sse=0.5"};
   int compared = 0;
   for (const auto& s : sizes)
     for (const int bits : kDepths)
@@ -104,7 +113,8 @@ TEST_F(CudaTest, FeatureEqualsCpuOverManyFrames) {
     pairs.push_back({&refs[i], &dists[i], int64_t(i)});
   }
   int compared = 0;
-  for (const char* spec : {"ssim", "ssim=sum=raster:chroma=true"})
+  for (const char* spec : {"ssim", "ssim=sum=raster:chroma=true", "ssim=fp64=emulate",
+                           "psnr=enable_apsnr=true"})
     compared += compare_cpu_gpu(f, spec, pairs, "many frames");
   std::printf("[ cuda     ] %d values over 150 frames equal to the CPU's\n", compared);
 }
@@ -122,6 +132,9 @@ TEST_F(CudaTest, FeatureEqualsCpuOnLargeFrames) {
       {3840, 2160, 8, ChromaFormat::k420, "ssim", 2},
       {3840, 2160, 8, ChromaFormat::k420, "ssim=sum=raster", 2},
       {3840, 2160, 16, ChromaFormat::k420, "ssim", 1},
+      {3840, 2160, 8, ChromaFormat::k420, "ssim=fp64=emulate", 2},
+      {1920, 1080, 16, ChromaFormat::k420, "ssim=fp64=emulate:chroma=true", 2},
+      {3840, 2160, 10, ChromaFormat::k420, "psnr=enable_mse=true", 2},
   };
   int compared = 0;
   for (const Case& c : cases) {
@@ -170,7 +183,8 @@ TEST_F(CudaTest, PublicVectorsEqualCpuAndLibvmaf) {
     }
     const std::string name = p.at("name").get<std::string>();
     const bool chroma = f.chroma != ChromaFormat::kMono;
-    for (const char* spec : {"ssim", "ssim=sum=raster", "ssim=enable_db=true:clip_db=true"})
+    for (const char* spec : {"ssim", "ssim=sum=raster", "ssim=enable_db=true:clip_db=true",
+                             "ssim=fp64=emulate", "psnr=enable_mse=true:enable_apsnr=true"})
       compared += compare_cpu_gpu(f, spec, pairs, name);
     if (chroma)
       for (const char* spec : {"ssim=chroma=true", "ssim=sum=raster:chroma=true:enable_db=true"})
