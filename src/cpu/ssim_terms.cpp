@@ -8,6 +8,8 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include "cpu/term_lanes-inl.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace exactvq::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -19,36 +21,21 @@ void Terms(WindowRow<Wide> win, const uint32_t* column_weight, uint32_t row_weig
   const hn::RebindToUnsigned<decltype(df)> du64;
   const hn::Rebind<uint32_t, decltype(df)> du32;
   const size_t lanes = hn::Lanes(df);
-  // Integers below 2^52 to binary64, exactly: put them in the significand of 2^52.
-  const auto magic_bits = hn::Set(du64, 0x4330000000000000ull);
-  const auto magic = hn::Set(df, 0x1p52);
-  auto to_double = [&](auto v) { return hn::Sub(hn::BitCast(df, hn::Or(v, magic_bits)), magic); };
-  auto load32 = [&](const uint32_t* p) { return to_double(hn::PromoteTo(du64, hn::LoadU(du32, p))); };
+  auto load32 = [&](const uint32_t* p) {
+    return ExactToDouble(df, hn::PromoteTo(du64, hn::LoadU(du32, p)));
+  };
   auto load_wide = [&](const Wide* p) {
     if constexpr (sizeof(Wide) == 4) return load32(p);
-    else return to_double(hn::LoadU(du64, p));
+    else return ExactToDouble(df, hn::LoadU(du64, p));
   };
-  const auto mm_k1 = hn::Set(df, k.mm_k1), mm_k2 = hn::Set(df, k.mm_k2);
-  const auto two = hn::Set(df, 2.0);
   const auto row_wd = hn::Set(df, double(row_weight));
-
   size_t i = 0;
   for (; i + lanes <= n; i += lanes) {
     // (double)(column_weight * row_weight): the product is below 2^17, so exact.
     const auto wd = hn::Mul(load32(column_weight + i), row_wd);
-    const auto c1 = hn::Mul(hn::Mul(mm_k1, wd), wd);
-    const auto c2 = hn::Mul(hn::Mul(mm_k2, wd), wd);
-    const auto mux = load32(win.mux + i), muy = load32(win.muy + i);
-    const auto mx2 = hn::Mul(mux, mux);
-    const auto mxy = hn::Mul(mux, muy);
-    const auto my2 = hn::Mul(muy, muy);
-    const auto a = hn::Add(hn::Mul(two, mxy), c1);
-    const auto b = hn::Add(c2, hn::Mul(two, hn::Sub(hn::Mul(load_wide(win.xy + i), wd), mxy)));
-    const auto c = hn::Add(hn::Add(mx2, my2), c1);
-    const auto x2w = hn::Mul(load_wide(win.x2 + i), wd);
-    const auto y2w = hn::Mul(load_wide(win.y2 + i), wd);
-    const auto d = hn::Add(hn::Sub(hn::Add(hn::Sub(x2w, mx2), y2w), my2), c2);
-    hn::StoreU(hn::Div(hn::Mul(hn::Mul(wd, a), b), hn::Mul(c, d)), df, out + i);
+    hn::StoreU(TermLanes(df, wd, load32(win.mux + i), load32(win.muy + i), load_wide(win.x2 + i),
+                         load_wide(win.xy + i), load_wide(win.y2 + i), k),
+               df, out + i);
   }
   for (; i < n; ++i) {
     const ssim::Moments m{win.mux[i], win.muy[i], win.x2[i], win.xy[i], win.y2[i],

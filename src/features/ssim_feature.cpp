@@ -40,10 +40,13 @@ SsimOptions parse_ssim_options(const FeatureSpec& spec) {
 
 namespace {
 
-// Frames scored at once per thread count: enough to keep every thread busy in
-// `raster` mode (one sequential pass per plane) and to spread the band overlap
-// in `exact` mode, few enough to bound the memory the batches hold.
-int frames_in_flight(int threads) { return std::clamp(threads, 1, 8); }
+// Frames scored at once: in `raster` mode enough to keep every thread busy (one
+// sequential pass per plane), in `exact` mode a few (row bands share out the
+// rest); capped to bound the memory the batches hold (4K 4:2:0 8-bit: 25 MB a pair,
+// and the reader fills a second batch meanwhile).
+int frames_in_flight(SumMode mode, int threads) {
+  return std::clamp(threads, 1, mode == SumMode::kRaster ? 8 : 4);
+}
 
 class SsimFeature final : public Feature {
  public:
@@ -62,7 +65,7 @@ class SsimFeature final : public Feature {
 
   const std::vector<std::string>& outputs() const override { return names_; }
 
-  int batch_frames() const override { return frames_in_flight(threads_); }
+  int batch_frames() const override { return frames_in_flight(options_.mode, threads_); }
 
   void extract(const Picture& ref, const Picture& dist, std::span<double> out) override {
     const FramePair pair{&ref, &dist, 0};

@@ -320,7 +320,95 @@ TEST_P(FixedSumTwin, MatchesScalarConversion) {
   std::printf("[ %s ] fixed-point sum: %d sum comparisons\n", GetParam().name.c_str(), checks);
 }
 
+// The fused vertical pass + term + sum against the scalar steps: window
+// moments by the definition, ssim::ssim_term, ssim::to_fixed64.
+template <typename H>
+void check_window_terms(int bits, size_t n, unsigned present, bool extremes, std::mt19937_64& rng) {
+  const uint64_t max_sample = (uint64_t{1} << bits) - 1;
+  // Horizontal moments of plausible rows: first order < 2^(b+8), second < 2^(2b+8),
+  // built from one random sample pair per column so that the term sees real windows.
+  std::vector<std::vector<uint32_t>> m(kTaps, std::vector<uint32_t>(n)), nn = m;
+  std::vector<std::vector<H>> xx(kTaps, std::vector<H>(n)), xy = xx, yy = xx;
+  TapRows<H> rows{};
+  for (int k = 0; k < kTaps; ++k) {
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t s = extremes ? ((i + size_t(k)) & 1 ? max_sample : 0) : rng() % (max_sample + 1);
+      const uint64_t d = extremes ? max_sample - s : rng() % (max_sample + 1);
+      m[size_t(k)][i] = uint32_t(256 * s);
+      nn[size_t(k)][i] = uint32_t(256 * d);
+      xx[size_t(k)][i] = H(256 * s * s);
+      xy[size_t(k)][i] = H(256 * s * d);
+      yy[size_t(k)][i] = H(256 * d * d);
+    }
+    const bool on = (present >> k) & 1;
+    rows.m[k] = on ? m[size_t(k)].data() : nullptr;
+    rows.n[k] = on ? nn[size_t(k)].data() : nullptr;
+    rows.xx[k] = on ? xx[size_t(k)].data() : nullptr;
+    rows.xy[k] = on ? xy[size_t(k)].data() : nullptr;
+    rows.yy[k] = on ? yy[size_t(k)].data() : nullptr;
+  }
+  uint32_t row_weight = 0;
+  for (int k = 0; k < kTaps; ++k)
+    if ((present >> k) & 1) row_weight += kTap[size_t(k)];
+  std::vector<uint32_t> column_weight(n);
+  for (size_t i = 0; i < n; ++i) column_weight[i] = ssim::kept_weight(int(i), int(n));
+  const ssim::TermConstants k = ssim::term_constants(bits);
+  std::vector<double> want(n);
+  ssim::int128 want_sum = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t q[5] = {};
+    for (int t = 0; t < kTaps; ++t) {
+      if (!rows.m[t]) continue;
+      const uint64_t g = kTap[size_t(t)];
+      q[0] += g * rows.m[t][i];
+      q[1] += g * rows.n[t][i];
+      q[2] += g * rows.xx[t][i];
+      q[3] += g * rows.xy[t][i];
+      q[4] += g * rows.yy[t][i];
+    }
+    want[i] = ssim::ssim_term({q[0], q[1], q[2], q[3], q[4], uint64_t{column_weight[i]} * row_weight}, k);
+    want_sum += ssim::to_fixed64(want[i]);
+  }
+  std::vector<double> got(n + 1, -7.0);
+  ssim::int128 got_sum;
+  if constexpr (sizeof(H) == 8) got_sum = window_terms(rows, column_weight.data(), row_weight, n, k, got.data());
+  else if (bits == 8) got_sum = window_terms(rows, column_weight.data(), row_weight, n, k, got.data());
+  else got_sum = window_terms_widening(rows, column_weight.data(), row_weight, n, k, got.data());
+  ASSERT_EQ(got[n], -7.0) << "write past the end";
+  got.pop_back();
+  expect_same_bits(got, want, "fused terms");
+  ASSERT_TRUE(got_sum == want_sum) << "fused exact sum";
+  // Without the terms (exact mode): the same sum.
+  ssim::int128 sum_only;
+  if constexpr (sizeof(H) == 8) sum_only = window_terms(rows, column_weight.data(), row_weight, n, k, nullptr);
+  else if (bits == 8) sum_only = window_terms(rows, column_weight.data(), row_weight, n, k, nullptr);
+  else sum_only = window_terms_widening(rows, column_weight.data(), row_weight, n, k, nullptr);
+  ASSERT_TRUE(sum_only == want_sum) << "fused exact sum, no terms stored";
+}
+
+using WindowTermsTwin = test::PerTarget;
+
+TEST_P(WindowTermsTwin, MatchesScalarSteps) {
+  std::mt19937_64 rng(kSeed + 4);
+  SCOPED_TRACE(testing::Message() << "seed " << kSeed + 4 << ", target " << GetParam().name);
+  const unsigned sets[] = {0x1ff, 0x1f0, 0x01f, 0x0f8, 0x010, 0x1fe, 0x0ff};
+  int checks = 0;
+  for (int bits : kBitDepths)
+    for (int width : test_widths())
+      for (unsigned present : sets)
+        for (bool extremes : {false, true}) {
+          SCOPED_TRACE(testing::Message() << "bits " << bits << " width " << width << " rows "
+                                          << present << (extremes ? " extremes" : " random"));
+          if (bits <= 12) check_window_terms<uint32_t>(bits, size_t(width), present, extremes, rng);
+          else check_window_terms<uint64_t>(bits, size_t(width), present, extremes, rng);
+          if (HasFatalFailure()) return;
+          ++checks;
+        }
+  std::printf("[ %s ] fused vertical+term+sum: %d row comparisons\n", GetParam().name.c_str(), checks);
+}
+
 EXACTVQ_INSTANTIATE_PER_TARGET(HorizontalTwin);
+EXACTVQ_INSTANTIATE_PER_TARGET(WindowTermsTwin);
 EXACTVQ_INSTANTIATE_PER_TARGET(VerticalTwin);
 EXACTVQ_INSTANTIATE_PER_TARGET(TermTwin);
 EXACTVQ_INSTANTIATE_PER_TARGET(FixedSumTwin);
