@@ -3,6 +3,10 @@
 //   in both modes;
 // - `exact` and `raster` agree within 1e-11;
 // - any partition of a plane into rects sums to the whole plane's exact sum;
+// - every SIMD target compiled in and supported here (Highway, forced one by one)
+//   returns the scalar reference's bits: exact sums of every rect, both scores;
+// - psnr's sum of squared errors: the scalar reference and every SIMD target equal a
+//   plain sum, over the whole plane and over two row bands;
 // - the ssim feature, on one thread and on a pool, returns the reference's bits;
 // - scores are finite and within [-1, 1] (up to rounding).
 //
@@ -15,8 +19,11 @@
 #include <vector>
 
 #include "core/thread_pool.h"
+#include "cpu/simd_targets.h"
+#include "cpu/ssim_simd.h"
 #include "features/feature.h"
 #include "fuzz_check.h"
+#include "psnr/sse.h"
 #include "ssim/ssim_reference.h"
 #include "ssim_definition.h"
 
@@ -103,6 +110,33 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                   ssim::Rect{cx, cy, r.width, r.height}})
       parts += ssim::exact_sum(r, d, f.bitdepth, rect);
     FUZZ_CHECK(parts == def.exact, "plane %d split at x=%d y=%d", p, cx, cy);
+
+    uint64_t plain_sse = 0;
+    for (int y = 0; y < r.height; ++y)
+      for (int x = 0; x < r.width; ++x) {
+        const auto diff = int64_t(fuzz::sample_at(r, x, y)) - int64_t(fuzz::sample_at(d, x, y));
+        plain_sse += uint64_t(diff * diff);
+      }
+    FUZZ_CHECK(psnr::sse_reference(r, d, 0, r.height) == plain_sse, "plane %d", p);
+    FUZZ_CHECK(psnr::sse_reference(r, d, 0, cy) + psnr::sse_reference(r, d, cy, r.height) ==
+               plain_sse, "plane %d band at y=%d", p, cy);
+
+    static const std::vector<cpu::SimdTarget> targets = cpu::supported_targets();
+    for (const cpu::SimdTarget& target : targets) {
+      const cpu::ForcedTarget forced(target.bits);
+      const char* name = target.name.c_str();
+      FUZZ_CHECK(same_bits(cpu::score_exact(r, d, f.bitdepth), e), "%s plane %d", name, p);
+      FUZZ_CHECK(same_bits(cpu::score_raster(r, d, f.bitdepth), ra), "%s plane %d", name, p);
+      ssim::ExactSum simd_parts;
+      for (const ssim::Rect rect : {ssim::Rect{0, 0, cx, cy}, ssim::Rect{cx, 0, r.width, cy},
+                                    ssim::Rect{0, cy, cx, r.height},
+                                    ssim::Rect{cx, cy, r.width, r.height}})
+        simd_parts += cpu::exact_sum(r, d, f.bitdepth, rect);
+      FUZZ_CHECK(simd_parts == def.exact, "%s plane %d split at x=%d y=%d", name, p, cx, cy);
+      FUZZ_CHECK(psnr::sse(r, d, 0, r.height) == plain_sse, "%s plane %d sse", name, p);
+      FUZZ_CHECK(psnr::sse(r, d, 0, cy) + psnr::sse(r, d, cy, r.height) == plain_sse,
+                 "%s plane %d sse band at y=%d", name, p, cy);
+    }
   }
 
   static ThreadPool pool(3);

@@ -70,16 +70,19 @@ void filter_row(const In* __restrict in, Out* __restrict out, int width, int x0,
   const int inner_begin = std::clamp(kRadius, x0, x1);
   const int inner_end = std::clamp(width - kRadius, inner_begin, x1);
   auto edge = [&](int x) {
-    const In* taps[kTaps];
-    for (int k = 0; k < kTaps; ++k) taps[k] = in + x - kRadius + k;
+    // Only taps inside the row get a pointer: one before `in` would be undefined.
+    const In* taps[kTaps] = {};
+    for (int k = 0; k < kTaps; ++k)
+      if (x - kRadius + k >= 0 && x - kRadius + k < width) taps[k] = in + (x - kRadius + k);
     out[x] = filter_truncated<Out>(taps, std::max(0, kRadius - x),
                                    std::min(kTaps, width + kRadius - x));
   };
   for (int x = x0; x < inner_begin; ++x) edge(x);
   const In* c = in + inner_begin;  // the sample under the centre tap
   Out* o = out + inner_begin;
-  const size_t count = size_t(inner_end - inner_begin);
-  for (size_t i = 0; i < count; ++i)
+  // A signed index: c[i - 4] with an unsigned i wraps around the address space.
+  const ptrdiff_t count = inner_end - inner_begin;
+  for (ptrdiff_t i = 0; i < count; ++i)
     o[i] = filter_full<Out>(c[i - 4], c[i - 3], c[i - 2], c[i - 1], c[i], c[i + 1], c[i + 2],
                             c[i + 3], c[i + 4]);
   for (int x = inner_end; x < x1; ++x) edge(x);
