@@ -60,7 +60,9 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   app.add_option("-b,--bitdepth", bitdepth, "Raw YUV: bits per sample, 8..16 (little-endian above 8)")->type_name("BITS");
   app.add_option("--feature", features,
                  "Feature to score, with options: ssim[=sum=exact|raster:enable_db=true|false:"
-                 "clip_db=true|false:chroma=true|false] (repeatable; default ssim)")->type_name("NAME[=OPT=VAL:...]");
+                 "clip_db=true|false:chroma=true|false] or psnr[=enable_chroma=true|false:"
+                 "enable_mse=true|false:enable_apsnr=true|false:reduced_hbd_peak=true|false:"
+                 "min_sse=S] (repeatable; default ssim)")->type_name("NAME[=OPT=VAL:...]");
   app.add_option("-o,--output", output, "Write per-frame and pooled scores to this file")->type_name("FILE");
   app.add_option("--plot", plot,
                  "Write an SVG chart of the per-frame scores: every feature, the pooled mean, "
