@@ -8,7 +8,7 @@ mkdir -p "$dir"
 python3 - "$dir" <<'PY'
 import sys, numpy as np
 d = sys.argv[1]
-for name, w, h, n in (("1080p", 1920, 1080, 400), ("4k", 3840, 2160, 100)):
+for name, w, h, n in (("1080p", 1920, 1080, 1200), ("4k", 3840, 2160, 300)):
     rng = np.random.default_rng(1)
     base = rng.integers(0, 256, size=w * h * 3 // 2, dtype=np.uint8)
     for which in ("ref", "dist"):
@@ -26,7 +26,7 @@ best() { python3 -c "import sys; print(min(float(x) for x in sys.argv[1:]))" "$@
 echo "| input | CLI frames/s (whole run) | CLI steady frames/s | read rate, one reader | read rate, two readers | steady / one reader |"
 echo "|---|---|---|---|---|---|"
 for name in 1080p 4k; do
-  frames=$([ $name = 1080p ] && echo 400 || echo 100)
+  frames=$([ $name = 1080p ] && echo 1200 || echo 300)
   r=$dir/${name}_ref.y4m d=$dir/${name}_dist.y4m
   cat "$r" "$d" >/dev/null; cat "$r" "$d" >/dev/null
   seq_t=() par_t=() cli_t=() one_t=()

@@ -25,6 +25,6 @@ EXACTVQ_CUDA_SMALL=1 timeout 120 compute-sanitizer --tool racecheck \
   "$pack/bin/cuda_tests" --gtest_filter='*KernelExact*:*ManyFrames*' >"$out/racecheck.log" 2>&1
 echo "racecheck exit $?"; tail -4 "$out/racecheck.log"
 echo "== bench"
-timeout 150 "$pack/bin/cuda_bench" 0.5 2>&1 | tee "$out/bench.txt"
+timeout 280 "$pack/bin/cuda_bench" 0.5 2>&1 | tee "$out/bench.txt"
 echo "== cli bench"
-timeout 120 bash "$pack/cli_bench.sh" /tmp/cudabuild/exactvq /tmp/clibench 2>&1 | tee "$out/cli.txt"
+timeout 300 bash "$pack/cli_bench.sh" /tmp/cudabuild/exactvq /tmp/clibench 2>&1 | tee "$out/cli.txt"

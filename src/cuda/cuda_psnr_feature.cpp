@@ -10,7 +10,7 @@ namespace exactvq::cuda {
 namespace {
 
 constexpr int64_t kBatchBytes = int64_t{512} << 20;  // as the ssim feature
-constexpr int kMaxBatch = 64;
+constexpr int kMaxBatch = 32;
 
 class CudaPsnrFeature final : public Feature {
  public:

@@ -18,7 +18,7 @@ constexpr int64_t kLaunchPixels = int64_t{8} << 20;
 // Host memory the frames of one batch may take (the reader holds two batches):
 // large batches keep the copy engine busy across the gap between batches.
 constexpr int64_t kBatchBytes = int64_t{512} << 20;
-constexpr int kMaxBatch = 64;
+constexpr int kMaxBatch = 32;
 // Page-locked memory for the term planes of one raster batch: the host adds a
 // 4K plane in ~9 ms, so many frames must be in flight to keep the GPU fed.
 constexpr int64_t kRasterBytes = int64_t{2} << 30;
