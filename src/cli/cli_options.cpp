@@ -126,6 +126,9 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     throw UsageError("choose one output format: --xml, --json or --csv");
   if (json) c.output_format = OutputFormat::kJson;
   if (csv) c.output_format = OutputFormat::kCsv;
+  // -o "" (say, an unset shell variable) would otherwise fall back to the summary.
+  if (app.count("--output") > 0 && output.empty())
+    throw UsageError("-o '': expected a file name, or - for standard output");
   if (!output.empty()) c.output_path = output;
   if (app.count("--plot") > 0 && plot.empty())
     throw UsageError("--plot '': expected a file name, or - for standard output");

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <string>
 #include <vector>
 
@@ -38,17 +40,20 @@ class CliTest : public ::testing::Test {
     const fs::path out_dir = dir_ / "out";
     fs::remove_all(out_dir);
     fs::create_directories(out_dir);
+    // An unprivileged run must be able to write there, so only the input is at fault.
+    if (as_nobody_) fs::permissions(out_dir, fs::perms::all);
     const std::string fresh = (out_dir / "new.xml").string();
     const std::string existing = (out_dir / "existing.xml").string();
     const std::string previous = "<previous report, must survive>\n";
     write_file(existing, previous);
+    if (as_nobody_) fs::permissions(existing, fs::perms::all);
     const auto before = list_dir(out_dir);
     RunResult r;
     for (int pass = 0; pass < 2; ++pass) {
       std::vector<std::string> a = args;
       a.push_back("-o");
       a.push_back(pass == 0 ? fresh : existing);
-      r = run_cli(a, io);
+      r = as_nobody_ ? run_cli_as_nobody(a, io) : run_cli(a, io);
       SCOPED_TRACE(pass == 0 ? "with -o to a new file" : "with -o to an existing file");
       EXPECT_FALSE(r.timed_out) << describe(r);
       EXPECT_EQ(r.status, status) << describe(r);
@@ -68,7 +73,28 @@ class CliTest : public ::testing::Test {
     return r;
   }
 
+  // The CLI without root's power to ignore file modes: as user nobody through setpriv
+  // (util-linux) when the tests run as root, else as we are.
+  static RunResult run_cli_as_nobody(const std::vector<std::string>& args, const RunIo& io = {}) {
+    std::vector<std::string> all{EXACTVQ_CLI_PATH};
+    all.insert(all.end(), args.begin(), args.end());
+    if (::geteuid() != 0) return run_shell("exec \"$@\"", all, io);
+    return run_shell("exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$@\"", all, io);
+  }
+
+  // Whether user nobody can run the CLI, read `input` and write into this test's
+  // directory (the checkout may sit in a folder only root can enter).
+  bool nobody_can_run_on(const std::string& input) const {
+    if (::geteuid() != 0) return true;
+    fs::permissions(dir_, fs::perms::all);
+    return run_shell("exec setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "
+                     "'\"$0\" --version >/dev/null && test -r \"$1\" && test -w \"$2\"' \"$@\"",
+                     {EXACTVQ_CLI_PATH, input, dir_.string()})
+               .status == 0;
+  }
+
   fs::path dir_;
+  bool as_nobody_ = false;  // expect_refused runs the CLI through run_cli_as_nobody
 };
 
 }  // namespace exactvq::clitest
