@@ -94,6 +94,18 @@ __device__ __forceinline__ void add_block_sum(Int128Words acc, ExactWords* sum) 
   atomicAdd(hi, block.hi + carry);
 }
 
+// The emulated term, kept out of line: the row loop is unrolled nine times and
+// softfp's division is long, so inlining would multiply compile time and code
+// size for no speed. Returns the term's bits (`bits`) or its 2^-64 fixed point.
+__device__ __noinline__ softfp_i128 emulated_term(uint64_t mux, uint64_t muy, uint64_t x2,
+                                                  uint64_t xy, uint64_t y2, uint32_t w,
+                                                  softfp_term_constants k, bool bits) {
+  const softfp_moments m{mux, muy, x2, xy, y2, w};
+  const softfp t = softfp_term(m, k);
+  if (bits) return softfp_i128{softfp_to_bits(t), 0};
+  return softfp_to_fixed64(t);
+}
+
 // kEmulate: the term on integers through softfp/ (no fp64 instruction), same bits.
 template <typename Sample, typename HWide, typename VWide, KernelStage kStage, bool kTerms,
           bool kEmulate>
@@ -157,15 +169,12 @@ __global__ void __launch_bounds__(kTileW)
         continue;
       }
       if constexpr (kEmulate) {
-        const softfp_moments m{mux, muy, x2, xy, y2, w};
-        const softfp t = softfp_term(m, soft_constants);
-        if constexpr (kTerms) {
+        const softfp_i128 q = emulated_term(mux, muy, x2, xy, y2, w, soft_constants, kTerms);
+        if constexpr (kTerms)
           terms[frame * size_t(width) * size_t(height) + size_t(y) * size_t(width) + size_t(x)] =
-              __longlong_as_double(static_cast<long long>(softfp_to_bits(t)));
-        } else {
-          const softfp_i128 q = softfp_to_fixed64(t);
+              __longlong_as_double(static_cast<long long>(q.lo));
+        else
           acc.add(q.lo, q.hi);
-        }
         continue;
       }
       const double term = ssim_term(mux, muy, x2, xy, y2, w, constants);
