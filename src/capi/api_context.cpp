@@ -177,13 +177,7 @@ void ApiContext::score_files(const std::string& ref_path, const std::string& dis
   if (f.width != 0) run.raw.width = f.width;
   if (f.height != 0) run.raw.height = f.height;
   if (f.bitdepth != 0) run.raw.bitdepth = f.bitdepth;
-  if (f.chroma != -1) {
-    exactvq_picture probe{};
-    probe.chroma = exactvq_chroma(f.chroma);
-    probe.width = probe.height = 1;
-    probe.bitdepth = 8;
-    run.raw.chroma = picture_format(probe, "file options").chroma;
-  }
+  if (f.chroma != -1) run.raw.chroma = chroma_format(f.chroma, "file options");
   run.features = specs_;
   run.device.backend = backend_of(options_.backend);
   run.device.gpu = options_.gpu;

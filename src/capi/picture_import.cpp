@@ -26,16 +26,19 @@ void check_plane_samples(const PlaneView& v, int plane, uint32_t max, int bitdep
 
 }  // namespace
 
+ChromaFormat chroma_format(int value, const std::string& what) {
+  switch (value) {
+    case EXACTVQ_CHROMA_420: return ChromaFormat::k420;
+    case EXACTVQ_CHROMA_422: return ChromaFormat::k422;
+    case EXACTVQ_CHROMA_444: return ChromaFormat::k444;
+    case EXACTVQ_CHROMA_MONO: return ChromaFormat::kMono;
+  }
+  throw ArgumentError(fmt::format("{}: unknown chroma value {}", what, value));
+}
+
 VideoFormat picture_format(const exactvq_picture& picture, const std::string& what) {
   VideoFormat f;
-  switch (picture.chroma) {
-    case EXACTVQ_CHROMA_420: f.chroma = ChromaFormat::k420; break;
-    case EXACTVQ_CHROMA_422: f.chroma = ChromaFormat::k422; break;
-    case EXACTVQ_CHROMA_444: f.chroma = ChromaFormat::k444; break;
-    case EXACTVQ_CHROMA_MONO: f.chroma = ChromaFormat::kMono; break;
-    default:
-      throw ArgumentError(fmt::format("{}: unknown chroma value {}", what, int(picture.chroma)));
-  }
+  f.chroma = chroma_format(int(picture.chroma), what);
   f.width = picture.width;
   f.height = picture.height;
   f.bitdepth = picture.bitdepth;

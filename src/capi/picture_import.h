@@ -10,6 +10,10 @@
 
 namespace exactvq::capi {
 
+// The ChromaFormat of an exactvq_chroma value; throws ArgumentError naming `what`
+// for any other value.
+ChromaFormat chroma_format(int value, const std::string& what);
+
 // The format the picture declares; throws ArgumentError for an unknown chroma value,
 // InputError for a size or bit depth out of range. `what` names it in messages
 // ("frame 3, reference picture").

@@ -147,6 +147,12 @@ class Ssim(unittest.TestCase):
         self.assertTrue(same_bits(exactvq.ssim(ref, dist, bitdepth=10), expected))
         files = exactvq.score_files(ref_path, dist_path)
         self.assertTrue(same_bits(files["scores"]["ssim"], expected))
+        # The same samples as raw YUV, described by the keyword arguments.
+        raw_ref, raw_dist = os.path.join(TMP, "ref10.yuv"), os.path.join(TMP, "dist10.yuv")
+        ref.astype("<u2").tofile(raw_ref)
+        dist.astype("<u2").tofile(raw_dist)
+        raw = exactvq.score_files(raw_ref, raw_dist, width=41, height=30, chroma="mono", bitdepth=10)
+        self.assertTrue(same_bits(raw["scores"]["ssim"], expected))
 
     def test_bad_arrays_are_refused_with_a_reason(self):
         u8 = self.ref[0]
