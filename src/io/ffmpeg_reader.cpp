@@ -128,6 +128,24 @@ std::optional<VideoFormat> video_format_of(int pixel_format, int width, int heig
   return f;
 }
 
+// Reads a pipe for FFmpeg through our InputFile, so the bytes open_video peeked at to
+// choose the reader are not lost.
+int read_input(void* opaque, uint8_t* buf, int size) {
+  try {
+    const size_t n = static_cast<InputFile*>(opaque)->read(buf, size_t(size));
+    return n == 0 ? AVERROR_EOF : int(n);
+  } catch (const std::exception&) {
+    return AVERROR(EIO);
+  }
+}
+
+struct IoContextFreer {
+  void operator()(AVIOContext* io) const {
+    av_freep(&io->buffer);
+    avio_context_free(&io);
+  }
+};
+
 struct FormatContextCloser {
   void operator()(AVFormatContext* c) const { avformat_close_input(&c); }
 };
@@ -143,7 +161,9 @@ struct FrameFreer {
 
 class FfmpegReader final : public VideoSource {
  public:
-  explicit FfmpegReader(const std::string& path) : name_(path) {
+  // Reads `path`, or `pipe` (named `path` in messages) when it is given.
+  FfmpegReader(const std::string& path, std::unique_ptr<InputFile> pipe)
+      : name_(pipe ? pipe->name() : path), pipe_(std::move(pipe)) {
     install_log_callback();
     open_stream(path);
     // A file cut short is often found while probing, before any frame is read.
@@ -192,7 +212,22 @@ class FfmpegReader final : public VideoSource {
     AVFormatContext* raw = avformat_alloc_context();
     if (!raw) throw std::bad_alloc();
     raw->opaque = &errors_;
-    int r = avformat_open_input(&raw, path.c_str(), nullptr, nullptr);  // frees on failure
+    if (pipe_) {
+      constexpr int kBufferBytes = 1 << 16;
+      auto* buffer = static_cast<unsigned char*>(av_malloc(kBufferBytes));
+      AVIOContext* io = buffer ? avio_alloc_context(buffer, kBufferBytes, 0, pipe_.get(),
+                                                    read_input, nullptr, nullptr)
+                               : nullptr;
+      if (!io) {
+        av_free(buffer);
+        avformat_free_context(raw);
+        throw std::bad_alloc();
+      }
+      io_.reset(io);
+      raw->pb = io;
+      raw->flags |= AVFMT_FLAG_CUSTOM_IO;
+    }
+    int r = avformat_open_input(&raw, pipe_ ? "" : path.c_str(), nullptr, nullptr);  // frees on failure
     if (r < 0)
       throw InputError(fmt::format(
           "{}: not a video FFmpeg can read ({}); raw YUV needs the extension .yuv or .raw "
@@ -341,6 +376,8 @@ class FfmpegReader final : public VideoSource {
   VideoFormat format_;
   std::optional<int64_t> frame_count_;
   ErrorLines errors_;  // outlives the contexts below, which point at it
+  std::unique_ptr<InputFile> pipe_;  // with io_, the input of a pipe
+  std::unique_ptr<AVIOContext, IoContextFreer> io_;
   std::unique_ptr<AVFormatContext, FormatContextCloser> format_context_;
   std::unique_ptr<AVCodecContext, CodecContextFreer> decoder_;
   std::unique_ptr<AVPacket, PacketFreer> packet_;
@@ -356,7 +393,17 @@ class FfmpegReader final : public VideoSource {
 }  // namespace
 
 std::unique_ptr<VideoSource> open_ffmpeg(const std::string& path) {
-  return std::make_unique<FfmpegReader>(path);
+  return std::make_unique<FfmpegReader>(path, nullptr);
+}
+
+std::unique_ptr<VideoSource> open_ffmpeg(std::unique_ptr<InputFile> in) {
+  if (in->size()) {
+    const std::string path = in->path();
+    in.reset();
+    return open_ffmpeg(path);
+  }
+  const std::string path = in->path();
+  return std::make_unique<FfmpegReader>(path, std::move(in));
 }
 
 }  // namespace exactvq

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "io/input_file.h"
 #include "io/video_source.h"
 
 namespace exactvq {
@@ -15,5 +16,11 @@ namespace exactvq {
 // the file and the format (no conversion). frame_count() is the container's count
 // when it has one. Decoding errors name the file and the frame.
 std::unique_ptr<VideoSource> open_ffmpeg(const std::string& path);
+
+// The same on an input already opened (and perhaps peeked at): a regular file is
+// reopened by path, so that FFmpeg can seek in it (MP4 keeps its index at the end);
+// a pipe is read through `in`, peeked bytes first, as a stream that cannot seek
+// (MKV, WebM, IVF, MPEG-TS, fragmented MP4).
+std::unique_ptr<VideoSource> open_ffmpeg(std::unique_ptr<InputFile> in);
 
 }  // namespace exactvq

@@ -59,8 +59,7 @@ std::unique_ptr<VideoSource> open_video(const std::string& path, const RawOption
     const std::string_view start = in->peek(kY4mSignature.size());
     if (start == kY4mSignature) return make_y4m_reader(std::move(in));
     if (start.empty()) throw InputError(fmt::format("{} is empty", in->name()));
-    in.reset();
-    return open_ffmpeg(path);
+    return open_ffmpeg(std::move(in));
   }
 #endif
   if (raw.complete()) {

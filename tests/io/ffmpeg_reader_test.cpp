@@ -5,9 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <thread>
+
+#include <sys/stat.h>
 
 #include "app/score_run.h"
 #include "ffmpeg_test_files.h"
@@ -134,6 +138,36 @@ TEST(FfmpegReader, SkipIsFrameAccurate) {
   ASSERT_TRUE(src->skip_frame());
   ASSERT_TRUE(src->read_frame(pic));
   expect_same_planes(pic, frames[5], 5);
+}
+
+// A named pipe carrying an MKV (as `-d <(ffmpeg ... -f matroska -)` does): read as a
+// stream, the bytes peeked at to rule out Y4M included.
+TEST(FfmpegReader, StreamFromAPipe) {
+  const VideoFormat f = fmt_of(32, 24, ChromaFormat::k420, 8);
+  const auto frames = test::make_pictures(f, 4, 1);
+  const std::string file = tmp_path(".mkv");
+  ENCODE_OR_SKIP(file, frames, kFfv1Mkv);
+  const std::string bytes = read_bytes(file);
+  const std::string fifo = (test::io_tmp_dir() / "ffmpeg_stream.fifo").string();
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::signal(SIGPIPE, SIG_IGN);  // a reader that gave up must fail the test, not end it
+  std::thread writer([&] { write_bytes(fifo, bytes); });
+  std::string error;
+  std::vector<Picture> got;
+  try {
+    auto src = open_video(fifo, {});
+    EXPECT_EQ(src->format(), f);
+    EXPECT_EQ(src->name(), fifo);
+    for (Picture pic; src->read_frame(pic);) got.push_back(pic);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  writer.join();
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(error, "");
+  ASSERT_EQ(got.size(), 4u);
+  for (int i = 0; i < 4; ++i) expect_same_planes(got[size_t(i)], frames[size_t(i)], i);
 }
 
 // ---- lossy codecs in their usual containers ----
