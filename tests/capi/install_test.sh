@@ -2,9 +2,12 @@
 # Installs the C library into a fresh prefix (cmake --install), builds example.c
 # against the installed tree with pkg-config and with find_package, and checks that
 # both print what the command line prints for the same inputs and features.
-# Usage: install_test.sh BUILD_DIR CLI SAMPLES_DIR WORK_DIR
+# Usage: install_test.sh BUILD_DIR CLI SAMPLES_DIR WORK_DIR [C_FLAGS]
+# C_FLAGS are the build's own (a sanitizer build's -fsanitize=...), so that the
+# example links the same runtime as the library it loads.
 set -euo pipefail
 build=$1 cli=$2 samples=$3 work=$4
+read -r -a c_flags <<<"${5:-}"
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work"
 mkdir -p "$work"
@@ -20,7 +23,7 @@ pc=$(find "$prefix" -name exactvq.pc)
 export PKG_CONFIG_PATH=$(dirname "$pc")
 libdir=$(pkg-config --variable=libdir exactvq)
 # shellcheck disable=SC2046  # pkg-config's output is a list of flags
-cc -std=c99 -Wall -Wextra -Werror -o "$work/example_pkgconfig" "$here/example.c" \
+cc -std=c99 -Wall -Wextra -Werror "${c_flags[@]}" -o "$work/example_pkgconfig" "$here/example.c" \
   $(pkg-config --cflags --libs exactvq) -Wl,-rpath,"$libdir"
 
 # The C++ wrapper compiles as C++17 against the installed header alone.
@@ -31,6 +34,7 @@ echo '#include <exactvq/exactvq.hpp>' | c++ -std=c++17 -Wall -Wextra -Werror -fs
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S "$here/consumer" -B "$work/consumer" "${generator[@]}" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_C_FLAGS="${c_flags[*]}" -DCMAKE_EXE_LINKER_FLAGS="${c_flags[*]}" \
   >"$work/consumer.log"
 cmake --build "$work/consumer" >>"$work/consumer.log"
 
