@@ -2,6 +2,7 @@
 // only when standard error is a terminal (a pseudo-terminal here) and not with -q.
 #include <fcntl.h>
 #include <pty.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -100,8 +101,9 @@ class ProgressCli : public CliTest {
   };
 
   // Runs exactvq -r ref -d - with `extra`, standard error on a pseudo-terminal and the
-  // distorted video fed through a pipe in two halves a third of a second apart, so the
-  // run lasts longer than the progress line's interval on any machine.
+  // distorted video fed through a pipe in two halves, the second a third of a second
+  // after the program has read the first, so the run lasts longer than the progress
+  // line's interval on any machine.
   TtyRun run_on_tty(const std::vector<std::string>& extra) {
     TtyRun result;
     int master = -1, slave = -1;
@@ -155,6 +157,13 @@ class ProgressCli : public CliTest {
       }
     };
     write_all(dist_bytes_.data(), half);
+    // Once the program has read the first half it is running (its progress clock has
+    // started, however slowly it was launched); the pause then outlasts the interval.
+    for (int waited = 0; waited < 2000; ++waited) {
+      int unread = 0;
+      if (::ioctl(feed[1], FIONREAD, &unread) != 0 || unread == 0) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(350));
     write_all(dist_bytes_.data() + half, dist_bytes_.size() - half);
     ::close(feed[1]);
