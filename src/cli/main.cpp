@@ -17,6 +17,7 @@ namespace {
 void print_summary(const ScoreReport& r, const NumberFormat& nf) {
   for (const auto& f : r.features)
     fmt::print("{}: {}\n", f.name, format_number(pool(f.values).mean, nf));
+  for (const auto& a : r.aggregates) fmt::print("{}: {}\n", a.name, format_number(a.value, nf));
 }
 
 std::string shown_name(const std::string& path) { return path == "-" ? "standard input" : path; }
