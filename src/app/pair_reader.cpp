@@ -1,38 +1,51 @@
 #include "app/pair_reader.h"
 
+#include <algorithm>
+#include <thread>
+
 #include <fmt/format.h>
 
 #include "core/error.h"
 
 namespace exactvq {
 
-bool PairReader::read_one(FrameBatch& batch) {
-  for (;;) {
-    const int64_t index = next_index_;
-    if (options_.frame_count && index >= *options_.frame_count) return false;
+// What one input did while filling a batch: `frames` scored frames read, then
+// either the batch was full (or the frame count reached), or an event at
+// `event_index`: the input ended there, or its read threw `error`.
+struct PairReader::SideResult {
+  size_t frames = 0;
+  int64_t stop_index = 0;  // the frame number it would read next
+  bool has_event = false;
+  int64_t event_index = 0;
+  bool ended = false;
+  std::exception_ptr error;
+};
+
+PairReader::SideResult PairReader::read_side(VideoSource& src, std::vector<Picture>& pictures,
+                                             size_t capacity) const {
+  SideResult r;
+  int64_t index = next_index_;
+  for (; r.frames < capacity; ++index) {
+    if (options_.frame_count && index >= *options_.frame_count) break;
     const bool scored = index % options_.subsample == 0;
-    Picture& rp = batch.ref[batch.count];
-    Picture& dp = batch.dist[batch.count];
-    const bool got_ref = scored ? ref_.read_frame(rp) : ref_.skip_frame();
-    const bool got_dist = scored ? dist_.read_frame(dp) : dist_.skip_frame();
-    if (!got_ref || !got_dist) {
-      VideoSource& ended = !got_ref ? ref_ : dist_;
-      if (options_.frame_count)
-        throw InputError(fmt::format("--frame_cnt {}: {} has only {} frame{}",
-                                     *options_.frame_count, ended.name(), index,
-                                     index == 1 ? "" : "s"));
-      if (got_ref != got_dist)
-        batch.warning = fmt::format("warning: {} ended before {}; scored the first {} frame{} only",
-                                    ended.name(), (!got_ref ? dist_ : ref_).name(), index,
-                                    index == 1 ? "" : "s");
-      return false;
+    try {
+      const bool got = scored ? src.read_frame(pictures[r.frames]) : src.skip_frame();
+      if (!got) {
+        r.has_event = true;
+        r.event_index = index;
+        r.ended = true;
+        break;
+      }
+    } catch (...) {
+      r.has_event = true;
+      r.event_index = index;
+      r.error = std::current_exception();
+      break;
     }
-    ++next_index_;
-    if (scored) {
-      batch.index[batch.count++] = index;
-      return true;
-    }
+    if (scored) ++r.frames;
   }
+  r.stop_index = index;
+  return r;
 }
 
 void PairReader::fill(FrameBatch& batch) {
@@ -40,14 +53,63 @@ void PairReader::fill(FrameBatch& batch) {
   batch.last = false;
   batch.warning.clear();
   batch.error = nullptr;
+  if (done_) {
+    batch.last = true;
+    return;
+  }
+  const size_t capacity = batch.ref.size();
+  // The two inputs are read side by side; each walks the same frame numbers.
+  SideResult ref, dist;
+  if (parallel_) {
+    std::thread dist_reader([&] { dist = read_side(dist_, batch.dist, capacity); });
+    ref = read_side(ref_, batch.ref, capacity);
+    dist_reader.join();
+  } else {
+    ref = read_side(ref_, batch.ref, capacity);
+    dist = read_side(dist_, batch.dist, capacity);
+  }
+
+  // Scored frame numbers are the multiples of `subsample` from next_index_ on.
+  const int64_t step = options_.subsample;
+  const int64_t first_scored = (next_index_ + step - 1) / step * step;
+  auto number = [&](size_t count) {
+    batch.count = count;
+    for (size_t i = 0; i < count; ++i) batch.index[i] = first_scored + int64_t(i) * step;
+  };
+  if (!ref.has_event && !dist.has_event) {
+    // Both stopped at the same place: a full batch or the frame count reached
+    // (the unscored frames between the last scored one and the count are never read).
+    number(ref.frames);
+    next_index_ = ref.stop_index;
+    done_ = options_.frame_count && next_index_ >= *options_.frame_count;
+    batch.last = done_;
+    return;
+  }
+
+  // The first event decides, as if the inputs were read frame by frame, the
+  // reference first: a read error beats an end at the same frame.
+  const int64_t at = std::min(ref.has_event ? ref.event_index : INT64_MAX,
+                              dist.has_event ? dist.event_index : INT64_MAX);
+  const bool ref_here = ref.has_event && ref.event_index == at;
+  const bool dist_here = dist.has_event && dist.event_index == at;
+  number(size_t(std::max<int64_t>(0, (at - first_scored + step - 1) / step)));
+  next_index_ = at;
+  done_ = true;
+  batch.last = true;
   try {
-    while (!done_ && batch.count < batch.ref.size())
-      if (!read_one(batch)) done_ = true;
+    if (ref_here && ref.error) std::rethrow_exception(ref.error);
+    if (dist_here && dist.error) std::rethrow_exception(dist.error);
+    VideoSource& ended = ref_here ? ref_ : dist_;
+    VideoSource& other = ref_here ? dist_ : ref_;
+    if (options_.frame_count)
+      throw InputError(fmt::format("--frame_cnt {}: {} has only {} frame{}", *options_.frame_count,
+                                   ended.name(), at, at == 1 ? "" : "s"));
+    if (ref_here != dist_here)
+      batch.warning = fmt::format("warning: {} ended before {}; scored the first {} frame{} only",
+                                  ended.name(), other.name(), at, at == 1 ? "" : "s");
   } catch (...) {
     batch.error = std::current_exception();
-    done_ = true;
   }
-  batch.last = done_;
 }
 
 }  // namespace exactvq

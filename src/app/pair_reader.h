@@ -34,20 +34,25 @@ struct PairReadOptions {
 
 class PairReader {
  public:
-  PairReader(VideoSource& ref, VideoSource& dist, const PairReadOptions& o)
-      : ref_(ref), dist_(dist), options_(o) {}
+  // With `parallel`, the two inputs are read by two threads at once.
+  PairReader(VideoSource& ref, VideoSource& dist, const PairReadOptions& o, bool parallel)
+      : ref_(ref), dist_(dist), options_(o), parallel_(parallel) {}
 
   // Fills `batch` with the next pairs; errors are stored in the batch, not thrown.
+  // The outcome (pairs, warning, error) is the same as reading frame by frame,
+  // the reference before the distorted input.
   void fill(FrameBatch& batch);
   bool done() const { return done_; }
 
  private:
-  bool read_one(FrameBatch& batch);  // false: the run ends here
+  struct SideResult;
+  SideResult read_side(VideoSource& src, std::vector<Picture>& pictures, size_t capacity) const;
 
   VideoSource& ref_;
   VideoSource& dist_;
   PairReadOptions options_;
-  int64_t next_index_ = 0;
+  bool parallel_ = false;
+  int64_t next_index_ = 0;  // the frame number the next fill starts at
   bool done_ = false;
 };
 

@@ -155,8 +155,11 @@ ScoreReport score_videos(const RunOptions& o) {
   skip_frames(*dist, o.skip_dist, "--frame_skip_dist");
   const std::optional<int64_t> total = planned_frames(*ref, *dist, o);
 
-  PairReader reader(*ref, *dist, {o.frame_count, o.subsample});
-  BatchPump pump(reader, size_t(batch_frames), o.threads > 1 || ctx.device != nullptr);
+  // With more than one thread, or a device to feed, reading runs beside scoring
+  // and the two inputs are read at once.
+  const bool overlap = o.threads > 1 || ctx.device != nullptr;
+  PairReader reader(*ref, *dist, {o.frame_count, o.subsample}, overlap);
+  BatchPump pump(reader, size_t(batch_frames), overlap);
   std::vector<FramePair> pairs;
   std::vector<double> values;
   const auto start = std::chrono::steady_clock::now();
