@@ -227,7 +227,12 @@ class FfmpegReader final : public VideoSource {
       raw->pb = io;
       raw->flags |= AVFMT_FLAG_CUSTOM_IO;
     }
-    int r = avformat_open_input(&raw, pipe_ ? "" : path.c_str(), nullptr, nullptr);  // frees on failure
+    // Local files only: a playlist or concat script inside an unchecked input must
+    // not make the demuxer open network addresses.
+    AVDictionary* options = nullptr;
+    av_dict_set(&options, "protocol_whitelist", "file", 0);
+    int r = avformat_open_input(&raw, pipe_ ? "" : path.c_str(), nullptr, &options);  // frees on failure
+    av_dict_free(&options);
     if (r < 0)
       throw InputError(fmt::format(
           "{}: not a video FFmpeg can read ({}); raw YUV needs the extension .yuv or .raw "

@@ -1,5 +1,5 @@
-// Choosing the reader for a path: Y4M by extension or signature, raw YUV by extension
-// or options, and any other file through FFmpeg when it is compiled in.
+// Choosing the reader for a path: Y4M by extension or signature, raw YUV by complete
+// options or by extension, and any other file through FFmpeg when it is compiled in.
 #include <fmt/format.h>
 
 #include <cctype>
@@ -53,6 +53,15 @@ std::string missing_options(const RawOptions& raw) {
 
 std::unique_ptr<VideoSource> open_video(const std::string& path, const RawOptions& raw) {
   if (has_y4m_extension(path)) return open_y4m(path);
+  // Complete raw options mean raw YUV whatever the name, as in libvmaf.
+  if (raw.complete()) {
+    VideoFormat f;
+    f.width = *raw.width;
+    f.height = *raw.height;
+    f.chroma = *raw.chroma;
+    f.bitdepth = *raw.bitdepth;
+    return open_raw_yuv(path, f);
+  }
 #ifdef EXACTVQ_HAVE_FFMPEG
   if (!is_ours_by_name(path)) {
     auto in = std::make_unique<InputFile>(path);  // a missing or unreadable path fails here
@@ -62,14 +71,6 @@ std::unique_ptr<VideoSource> open_video(const std::string& path, const RawOption
     return open_ffmpeg(std::move(in));
   }
 #endif
-  if (raw.complete()) {
-    VideoFormat f;
-    f.width = *raw.width;
-    f.height = *raw.height;
-    f.chroma = *raw.chroma;
-    f.bitdepth = *raw.bitdepth;
-    return open_raw_yuv(path, f);
-  }
   auto in = std::make_unique<InputFile>(path);
   const std::string_view start = in->peek(kY4mSignature.size());
   if (start == kY4mSignature) return make_y4m_reader(std::move(in));
