@@ -133,10 +133,13 @@ TEST(OpenVideo, ExtensionChoosesY4mAndIgnoresRawOptions) {
 }
 
 TEST(OpenVideo, CompleteRawOptionsChooseRaw) {
-  const std::string path = write_tmp(".yuv", ramp(24));
-  auto src = open_video(path, raw_of(4, 2, ChromaFormat::k420, 8));
-  EXPECT_EQ(src->format(), fmt_of(4, 2, ChromaFormat::k420, 8));
-  EXPECT_EQ(src->frame_count(), 2);
+  // Whatever the extension: raw options are the user saying what the bytes are.
+  for (const char* ext : {".yuv", ".bin", ".i420", ""}) {
+    const std::string path = write_tmp(ext, ramp(24));
+    auto src = open_video(path, raw_of(4, 2, ChromaFormat::k420, 8));
+    EXPECT_EQ(src->format(), fmt_of(4, 2, ChromaFormat::k420, 8)) << ext;
+    EXPECT_EQ(src->frame_count(), 2) << ext;
+  }
 }
 
 TEST(OpenVideo, SniffsY4mWithoutExtension) {
