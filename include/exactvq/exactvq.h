@@ -47,26 +47,32 @@ typedef enum exactvq_status {
                                   frames, scores of a feature that was not requested */
   EXACTVQ_ERROR_RANGE = 6,     /* a frame position past the frames scored */
   EXACTVQ_ERROR_MEMORY = 7,    /* out of memory */
-  EXACTVQ_ERROR_INTERNAL = 8   /* a bug in exactvq; the message says what */
+  EXACTVQ_ERROR_INTERNAL = 8,  /* a bug in exactvq; the message says what */
+  /* Not a value: makes the type as wide as int, so a caller's out-of-range value
+     is an argument error, not undefined behaviour (likewise below). */
+  EXACTVQ_STATUS_MAX_ENUM = 0x7fffffff
 } exactvq_status;
 
 typedef enum exactvq_mode {
   EXACTVQ_MODE_EXACT = 0,  /* fixed-point sum: any split, any device, same bits */
-  EXACTVQ_MODE_RASTER = 1  /* libvmaf's sequential binary64 sum: libvmaf's bits */
+  EXACTVQ_MODE_RASTER = 1, /* libvmaf's sequential binary64 sum: libvmaf's bits */
+  EXACTVQ_MODE_MAX_ENUM = 0x7fffffff
 } exactvq_mode;
 
 typedef enum exactvq_backend {
   EXACTVQ_BACKEND_CPU = 0,
   EXACTVQ_BACKEND_CUDA = 1,
   EXACTVQ_BACKEND_OPENCL = 2,
-  EXACTVQ_BACKEND_AUTO = 3 /* a CUDA device when one works, else the CPU */
+  EXACTVQ_BACKEND_AUTO = 3, /* a CUDA device when one works, else the CPU */
+  EXACTVQ_BACKEND_MAX_ENUM = 0x7fffffff
 } exactvq_backend;
 
 typedef enum exactvq_chroma {
   EXACTVQ_CHROMA_420 = 0,
   EXACTVQ_CHROMA_422 = 1,
   EXACTVQ_CHROMA_444 = 2,
-  EXACTVQ_CHROMA_MONO = 3 /* luma only: data[1] and data[2] are ignored */
+  EXACTVQ_CHROMA_MONO = 3, /* luma only: data[1] and data[2] are ignored */
+  EXACTVQ_CHROMA_MAX_ENUM = 0x7fffffff
 } exactvq_chroma;
 
 /* Called with one complete line (no newline): a notice about the device chosen, or a

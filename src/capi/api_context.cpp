@@ -19,6 +19,7 @@ Backend backend_of(exactvq_backend b) {
     case EXACTVQ_BACKEND_CUDA: return Backend::kCuda;
     case EXACTVQ_BACKEND_OPENCL: return Backend::kOpenCL;
     case EXACTVQ_BACKEND_AUTO: return Backend::kAuto;
+    case EXACTVQ_BACKEND_MAX_ENUM: break;
   }
   throw ArgumentError(fmt::format("options: unknown backend value {}", int(b)));
 }

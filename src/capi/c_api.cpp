@@ -98,6 +98,7 @@ const char* exactvq_status_name(exactvq_status status) {
     case EXACTVQ_ERROR_RANGE: return "EXACTVQ_ERROR_RANGE";
     case EXACTVQ_ERROR_MEMORY: return "EXACTVQ_ERROR_MEMORY";
     case EXACTVQ_ERROR_INTERNAL: return "EXACTVQ_ERROR_INTERNAL";
+    case EXACTVQ_STATUS_MAX_ENUM: break;
   }
   return "EXACTVQ_UNKNOWN_STATUS";
 }
