@@ -14,6 +14,7 @@
 
 #include "features/feature.h"
 #include "io/video_source.h"
+#include "libvmaf_vector_pairs.h"
 
 namespace exactvq {
 namespace {
@@ -21,37 +22,10 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const fs::path kVectors = fs::path(EXACTVQ_SHARED_DIR) / "vectors";
 
-struct Pair {
-  json info;
-  fs::path ref, dist;
-  RawOptions raw;  // set for raw .yuv pairs
-};
-
-std::vector<Pair> load_pairs() {
-  std::vector<Pair> pairs;
-  std::ifstream in(kVectors / "libvmaf_scores.json");
-  const json all = json::parse(in);
-  for (const json& p : all.at("pairs")) {
-    Pair pair;
-    pair.info = p;
-    const std::string ext = p.at("file_type").get<std::string>();
-    const fs::path dir = kVectors / p.at("name").get<std::string>();
-    pair.ref = dir / ("ref." + ext);
-    pair.dist = dir / ("dist." + ext);
-    if (ext == "yuv") {
-      pair.raw.width = p.at("width").get<int>();
-      pair.raw.height = p.at("height").get<int>();
-      pair.raw.bitdepth = p.at("bitdepth").get<int>();
-      const std::string c = p.at("chroma").get<std::string>();
-      pair.raw.chroma = c == "420" ? ChromaFormat::k420 : c == "422" ? ChromaFormat::k422
-                                                                    : ChromaFormat::k444;
-    }
-    pairs.push_back(pair);
-  }
-  return pairs;
-}
+using testing_vectors::kVectors;
+using testing_vectors::load_pairs;
+using testing_vectors::Pair;
 
 double hex_to_double(const std::string& hex) { return std::strtod(hex.c_str(), nullptr); }
 
