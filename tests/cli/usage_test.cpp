@@ -1,5 +1,6 @@
 // Command-line usage: errors exit 2 with a message and a hint; --help and --version
 // exit 0; standard input; the shorter-input warning.
+#include <filesystem>
 #include <regex>
 
 #include "cli/cli_fixture.h"
@@ -192,6 +193,45 @@ TEST_F(Usage, ShorterReferenceWarns) {
   EXPECT_NE(r.err.find(dist), std::string::npos) << describe(r);
   EXPECT_NE(r.err.find("1 frame"), std::string::npos) << describe(r);
   EXPECT_TRUE(std::regex_match(r.out, std::regex("ssim: [0-9]\\.[0-9]{6}\n"))) << describe(r);
+}
+
+// One thread reads the two inputs in turn; more threads read them at once. The
+// outcome must not tell: same pairs, same warning, same first error.
+TEST_F(Usage, ReadingOutcomeIsTheSameAtAnyThreadCount) {
+  const std::string long_ref = write_y4m("long.y4m", fmt_, 7, 0);
+  const std::string short_dist = write_y4m("short.y4m", fmt_, 3, 1);
+  const std::string cut = write_y4m("cut.y4m", fmt_, 5, 1);
+  std::filesystem::resize_file(cut, std::filesystem::file_size(cut) - 20);  // inside frame 4
+  const std::vector<std::vector<std::string>> cases = {
+      {"-r", long_ref, "-d", short_dist},
+      {"-r", short_dist, "-d", long_ref},
+      {"-r", long_ref, "-d", short_dist, "--subsample", "2"},
+      {"-r", long_ref, "-d", short_dist, "--frame_cnt", "5"},
+      {"-r", long_ref, "-d", cut},
+      {"-r", cut, "-d", long_ref, "--frame_skip_dist", "1"},
+      {"-r", long_ref, "-d", long_ref, "--subsample", "3", "--frame_cnt", "5"},
+  };
+  for (const auto& args : cases) {
+    std::string first_err, first_csv;
+    int first_status = -1;
+    for (const char* threads : {"1", "2", "3"}) {
+      std::vector<std::string> a = args;
+      a.insert(a.end(), {"--threads", threads, "--csv", "-o", path("t.csv")});
+      std::filesystem::remove(path("t.csv"));
+      const RunResult r = run_cli(a);
+      const std::string csv =
+          std::filesystem::exists(path("t.csv")) ? read_file(path("t.csv")) : "(none)";
+      if (first_status < 0) {
+        first_status = r.status;
+        first_err = r.err;
+        first_csv = csv;
+        continue;
+      }
+      EXPECT_EQ(r.status, first_status) << "threads " << threads << ": " << describe(r);
+      EXPECT_EQ(r.err, first_err) << "threads " << threads << ": " << describe(r);
+      EXPECT_EQ(csv, first_csv) << "threads " << threads << ": " << describe(r);
+    }
+  }
 }
 
 TEST_F(Usage, EqualLengthsNoWarning) {
