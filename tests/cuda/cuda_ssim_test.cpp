@@ -15,6 +15,7 @@
 #include "cuda/ssim_kernels.h"
 #include "cuda_fixture.h"
 #include "io/video_source.h"
+#include "libvmaf_vector_pairs.h"
 #include "ssim/ssim_reference.h"
 
 namespace exactvq::cudatest {
@@ -153,25 +154,13 @@ TEST_F(CudaTest, FeatureEqualsCpuOnLargeFrames) {
 // Every public vector, every frame, both modes with chroma and dB: GPU == CPU,
 // and the GPU's raster luma == libvmaf's value.
 TEST_F(CudaTest, PublicVectorsEqualCpuAndLibvmaf) {
-  const fs::path vectors = fs::path(EXACTVQ_SHARED_DIR) / "vectors";
-  if (!fs::exists(vectors / "libvmaf_scores.json"))
-    GTEST_SKIP() << "no shared vectors at " << vectors;
-  std::ifstream in(vectors / "libvmaf_scores.json");
-  const nlohmann::json all = nlohmann::json::parse(in);
+  if (!testing_vectors::vectors_present())
+    GTEST_SKIP() << "no shared vectors at " << testing_vectors::kVectors;
   int compared = 0, libvmaf_frames = 0;
-  for (const nlohmann::json& p : all.at("pairs")) {
-    const std::string ext = p.at("file_type").get<std::string>();
-    const fs::path dir = vectors / p.at("name").get<std::string>();
-    RawOptions raw;
-    if (ext == "yuv") {
-      raw.width = p.at("width").get<int>();
-      raw.height = p.at("height").get<int>();
-      raw.bitdepth = p.at("bitdepth").get<int>();
-      const std::string c = p.at("chroma").get<std::string>();
-      raw.chroma = c == "420" ? ChromaFormat::k420 : c == "422" ? ChromaFormat::k422 : ChromaFormat::k444;
-    }
-    auto ref = open_video((dir / ("ref." + ext)).string(), raw);
-    auto dist = open_video((dir / ("dist." + ext)).string(), raw);
+  for (const testing_vectors::Pair& pair : testing_vectors::load_pairs()) {
+    const nlohmann::json& p = pair.info;
+    auto ref = open_video(pair.ref.string(), pair.raw);
+    auto dist = open_video(pair.dist.string(), pair.raw);
     const VideoFormat f = ref->format();
     const nlohmann::json& scores = p.at("scores");
     std::vector<Picture> refs(scores.size()), dists(scores.size());

@@ -21,6 +21,7 @@
 #include "features/device_backend.h"
 #include "features/feature.h"
 #include "io/video_source.h"
+#include "libvmaf_vector_pairs.h"
 #include "opencl/opencl_device.h"
 
 namespace exactvq::opencltest {
@@ -123,24 +124,11 @@ inline void fill(Picture& ref, Picture& dist, const VideoFormat& f, int content,
 // false when the vectors are absent.
 inline bool for_each_public_vector(
     const std::function<void(const std::string&, VideoSource&, VideoSource&)>& body) {
-  const fs::path dir = fs::path(EXACTVQ_SHARED_DIR) / "vectors";
-  if (!fs::exists(dir / "libvmaf_scores.json")) return false;
-  std::ifstream in(dir / "libvmaf_scores.json");
-  const nlohmann::json all = nlohmann::json::parse(in);
-  for (const nlohmann::json& p : all.at("pairs")) {
-    const std::string name = p.at("name").get<std::string>();
-    const std::string ext = p.at("file_type").get<std::string>();
-    RawOptions raw;
-    if (ext == "yuv") {
-      raw.width = p.at("width").get<int>();
-      raw.height = p.at("height").get<int>();
-      raw.bitdepth = p.at("bitdepth").get<int>();
-      const std::string c = p.at("chroma").get<std::string>();
-      raw.chroma = c == "420" ? ChromaFormat::k420 : c == "422" ? ChromaFormat::k422 : ChromaFormat::k444;
-    }
-    auto ref = open_video((dir / name / ("ref." + ext)).string(), raw);
-    auto dist = open_video((dir / name / ("dist." + ext)).string(), raw);
-    body(name, *ref, *dist);
+  if (!testing_vectors::vectors_present()) return false;
+  for (const testing_vectors::Pair& p : testing_vectors::load_pairs()) {
+    auto ref = open_video(p.ref.string(), p.raw);
+    auto dist = open_video(p.dist.string(), p.raw);
+    body(p.info.at("name").get<std::string>(), *ref, *dist);
   }
   return true;
 }

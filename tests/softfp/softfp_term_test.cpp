@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/video_source.h"
+#include "libvmaf_vector_pairs.h"
 #include "softfp_test_util.h"
 #include "ssim/ssim_reference.h"
 #include "ssim/taps.h"
@@ -167,27 +168,16 @@ TEST(SoftfpTerm, RandomFramesEveryDepth) {
 
 // Every plane of every frame of every public vector (../shared/vectors).
 TEST(SoftfpTerm, PublicVectors) {
-  const fs::path dir = fs::path(EXACTVQ_SHARED_DIR) / "vectors";
-  if (!fs::exists(dir / "libvmaf_scores.json"))
-    GTEST_SKIP() << "no shared vectors at " << dir << ": public-vector term check skipped";
+  if (!testing_vectors::vectors_present())
+    GTEST_SKIP() << "no shared vectors at " << testing_vectors::kVectors
+                 << ": public-vector term check skipped";
   const uint64_t hits_integer = softfp_path_hits[SOFTFP_PATH_TERM_INTEGER];
   const uint64_t hits_general = softfp_path_hits[SOFTFP_PATH_TERM_GENERAL];
   TermChecker check("public vectors, every plane and frame");
-  std::ifstream in(dir / "libvmaf_scores.json");
-  const nlohmann::json all = nlohmann::json::parse(in);
-  for (const nlohmann::json& p : all.at("pairs")) {
-    const std::string name = p.at("name").get<std::string>();
-    const std::string ext = p.at("file_type").get<std::string>();
-    RawOptions raw;
-    if (ext == "yuv") {
-      raw.width = p.at("width").get<int>();
-      raw.height = p.at("height").get<int>();
-      raw.bitdepth = p.at("bitdepth").get<int>();
-      const std::string c = p.at("chroma").get<std::string>();
-      raw.chroma = c == "420" ? ChromaFormat::k420 : c == "422" ? ChromaFormat::k422 : ChromaFormat::k444;
-    }
-    auto ref = open_video((dir / name / ("ref." + ext)).string(), raw);
-    auto dist = open_video((dir / name / ("dist." + ext)).string(), raw);
+  for (const testing_vectors::Pair& p : testing_vectors::load_pairs()) {
+    const std::string name = p.info.at("name").get<std::string>();
+    auto ref = open_video(p.ref.string(), p.raw);
+    auto dist = open_video(p.dist.string(), p.raw);
     Picture a, b;
     for (int frame = 0; ref->read_frame(a) && dist->read_frame(b); ++frame)
       for (int plane = 0; plane < a.format.plane_count(); ++plane)
