@@ -42,7 +42,6 @@ class PairReader {
   // The outcome (pairs, warning, error) is the same as reading frame by frame,
   // the reference before the distorted input.
   void fill(FrameBatch& batch);
-  bool done() const { return done_; }
 
  private:
   struct SideResult;
