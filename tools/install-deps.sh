@@ -12,6 +12,7 @@ packages=(
   pybind11-dev python3-dev python3-numpy      # the Python binding
   clang libclang-rt-14-dev                    # libFuzzer and the sanitizer build
   time                                        # /usr/bin/time -v for peak memory
+  libopenmpi-dev openmpi-bin                  # the MPI front end (exactvq-mpi)
 )
 missing=()
 for p in "${packages[@]}"; do
