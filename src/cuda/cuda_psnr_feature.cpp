@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "cuda/frame_uploader.h"
 #include "cuda/sse_kernel.h"
 
 namespace exactvq::cuda {
@@ -12,16 +11,17 @@ namespace {
 constexpr int64_t kBatchBytes = int64_t{512} << 20;  // as the ssim feature
 constexpr int kMaxBatch = 32;
 
-class CudaPsnrFeature final : public Feature {
+class CudaPsnrFeature final : public Feature, private BatchRunner::Work {
  public:
-  CudaPsnrFeature(const PsnrOptions& o, const FeatureContext& ctx, int device)
-      : scorer_(o, ctx.format), device_(device) {
+  CudaPsnrFeature(const PsnrOptions& o, const FeatureContext& ctx, std::shared_ptr<BatchRunner> runner)
+      : scorer_(o, ctx.format), runner_(std::move(runner)) {
     const VideoFormat& f = ctx.format;
     const int64_t by_memory = kBatchBytes / (2 * int64_t(f.frame_bytes()));
     batch_ = int(std::clamp<int64_t>(by_memory, FrameUploader::kLanes, kMaxBatch));
-    const int chunk = int(std::clamp<int64_t>((int64_t{8} << 20) / (int64_t{f.width} * f.height), 1, 64));
-    uploader_ = std::make_unique<FrameUploader>(f, scorer_.planes(), chunk, batch_);
+    chunk_ = int(std::clamp<int64_t>((int64_t{8} << 20) / (int64_t{f.width} * f.height), 1, 64));
+    runner_->add(this);
   }
+  ~CudaPsnrFeature() override { runner_->remove(this); }
 
   const std::vector<std::string>& outputs() const override { return scorer_.outputs(); }
   int batch_frames() const override { return batch_; }
@@ -31,63 +31,76 @@ class CudaPsnrFeature final : public Feature {
 
   void extract(const Picture& ref, const Picture& dist, std::span<double> out) override {
     const FramePair pair{&ref, &dist, 0};
-    score(std::span<const FramePair>(&pair, 1), out, /*pin=*/false);
+    runner_->run(this, std::span<const FramePair>(&pair, 1), out, /*pin=*/false, /*shared=*/false);
   }
 
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
-    const size_t n_out = outputs().size();
-    for (size_t start = 0; start < frames.size(); start += size_t(batch_)) {
-      const size_t n = std::min(frames.size() - start, size_t(batch_));
-      score(frames.subspan(start, n), out.subspan(start * n_out, n * n_out), /*pin=*/true);
-    }
+    runner_->run(this, frames, out, /*pin=*/true, /*shared=*/true);
   }
 
  private:
-  void score(std::span<const FramePair> frames, std::span<double> out, bool pin) {
-    check(cudaSetDevice(device_), "cudaSetDevice");
+  // BatchRunner::Work
+  int planes() const override { return scorer_.planes(); }
+  int chunk_frames() const override { return chunk_; }
+
+  void begin(size_t frames) override {
     const int planes = scorer_.planes();
     if (!device_sse_.get()) {
       device_sse_ = DeviceBuffer(size_t(batch_) * planes * sizeof(uint64_t));
       host_sse_ = PinnedBuffer(size_t(batch_) * planes * sizeof(uint64_t));
     }
-    auto* dsse = device_sse_.get<uint64_t>();
-    auto* hsse = host_sse_.get<uint64_t>();
-    // [frame][plane], so each frame's planes are adjacent for the scorer.
-    uploader_->upload(frames, pin, [&](const FrameUploader::Chunk& chunk) {
-      uint64_t* sums = dsse + size_t(chunk.start) * planes;
-      const size_t bytes = size_t(chunk.count) * planes * sizeof(uint64_t);
-      check(cudaMemsetAsync(sums, 0, bytes, chunk.stream), "cudaMemsetAsync");
-      for (int p = 0; p < planes; ++p)
-        for (int i = 0; i < chunk.count; ++i) {
-          DevicePlanes one = chunk.planes[p];
-          one.ref = static_cast<const unsigned char*>(one.ref) + size_t(i) * one.frame_stride;
-          one.dist = static_cast<const unsigned char*>(one.dist) + size_t(i) * one.frame_stride;
-          one.frames = 1;
-          launch_sse(one, sums + size_t(i) * planes + p, chunk.stream);
-        }
-      check(cudaMemcpyAsync(hsse + size_t(chunk.start) * planes, sums, bytes,
-                            cudaMemcpyDeviceToHost, chunk.stream),
-            "read-back of the SSE");
-    });
-    uploader_->synchronize();
-    const size_t n_out = outputs().size();
-    for (size_t i = 0; i < frames.size(); ++i)
-      scorer_.score_frame(hsse + i * size_t(planes), out.subspan(i * n_out, n_out));
+    sse_.assign(frames * size_t(planes), 0);
+  }
+
+  // [frame][plane], so each frame's planes are adjacent for the scorer.
+  void enqueue(const FrameUploader::Chunk& chunk, size_t) override {
+    const int planes = scorer_.planes();
+    uint64_t* sums = device_sse_.get<uint64_t>() + size_t(chunk.start) * planes;
+    const size_t bytes = size_t(chunk.count) * planes * sizeof(uint64_t);
+    check(cudaMemsetAsync(sums, 0, bytes, chunk.stream), "cudaMemsetAsync");
+    for (int p = 0; p < planes; ++p)
+      for (int i = 0; i < chunk.count; ++i) {
+        DevicePlanes one = chunk.planes[p];
+        one.ref = static_cast<const unsigned char*>(one.ref) + size_t(i) * one.frame_stride;
+        one.dist = static_cast<const unsigned char*>(one.dist) + size_t(i) * one.frame_stride;
+        one.frames = 1;
+        launch_sse(one, sums + size_t(i) * planes + p, chunk.stream);
+      }
+    check(cudaMemcpyAsync(host_sse_.get<uint64_t>() + size_t(chunk.start) * planes, sums, bytes,
+                          cudaMemcpyDeviceToHost, chunk.stream),
+          "read-back of the SSE");
+  }
+
+  void finish(size_t base, size_t count, FrameUploader& uploader) override {
+    uploader.synchronize();
+    const size_t planes = size_t(scorer_.planes());
+    std::copy_n(host_sse_.get<uint64_t>(), count * planes, sse_.begin() + ptrdiff_t(base * planes));
+  }
+
+  // The scorer turns SSE into values (and adds them to apsnr) only here, once
+  // per frame the feature is asked for.
+  void take(std::span<double> out) override {
+    const size_t n_out = outputs().size(), planes = size_t(scorer_.planes());
+    const size_t frames = std::min(out.size() / n_out, sse_.size() / planes);
+    for (size_t i = 0; i < frames; ++i)
+      scorer_.score_frame(sse_.data() + i * planes, out.subspan(i * n_out, n_out));
   }
 
   PsnrScorer scorer_;
-  int device_;
+  std::shared_ptr<BatchRunner> runner_;
   int batch_ = 1;
-  std::unique_ptr<FrameUploader> uploader_;
-  DeviceBuffer device_sse_;  // [frame of the batch][plane]
+  int chunk_ = 1;
+  std::vector<uint64_t> sse_;  // the run's SSE, [frame][plane]
+  DeviceBuffer device_sse_;    // [frame of the batch][plane]
   PinnedBuffer host_sse_;
 };
 
 }  // namespace
 
 std::unique_ptr<Feature> make_cuda_psnr_feature(const PsnrOptions& options,
-                                                const FeatureContext& ctx, int device) {
-  return std::make_unique<CudaPsnrFeature>(options, ctx, device);
+                                                const FeatureContext& ctx,
+                                                std::shared_ptr<BatchRunner> runner) {
+  return std::make_unique<CudaPsnrFeature>(options, ctx, std::move(runner));
 }
 
 }  // namespace exactvq::cuda

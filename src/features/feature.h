@@ -22,6 +22,9 @@ const char* backend_name(Backend b);  // "cpu", "cuda", "opencl", "auto"
 
 class DeviceBackend;  // features/device_backend.h
 
+// One word of a feature's mergeable aggregate state (see Feature::aggregate_state).
+__extension__ typedef unsigned __int128 AggregateWord;  // GCC and Clang
+
 struct FeatureContext {
   VideoFormat format;
   ThreadPool* pool = nullptr;  // may be null: single thread
@@ -53,6 +56,18 @@ class Feature {
   // Values over the whole run, asked once after the last frame: libvmaf's
   // aggregate_metrics (e.g. psnr's apsnr_y). Most features have none.
   virtual std::vector<std::pair<std::string, double>> aggregates() const { return {}; }
+
+  // The exact integer state behind aggregates() (e.g. psnr's SSE and sample
+  // totals per plane), for runs whose frames were shared out among several
+  // features of one spec (one per device, features/multi_device.h): their states,
+  // added element by element, given to aggregates_of() give the bits one feature
+  // scoring every frame would. Empty for features without aggregates; a feature
+  // that has aggregates but no state cannot be shared out (multi_device refuses it).
+  virtual std::vector<AggregateWord> aggregate_state() const { return {}; }
+  virtual std::vector<std::pair<std::string, double>> aggregates_of(
+      std::span<const AggregateWord> /*state*/) const {
+    return {};
+  }
 };
 
 // Throws UsageError for an unknown feature or option, or a bad option value;

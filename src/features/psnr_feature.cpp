@@ -71,12 +71,28 @@ void PsnrScorer::score_frame(const uint64_t* sse, std::span<double> out) {
 }
 
 std::vector<std::pair<std::string, double>> PsnrScorer::aggregates() const {
+  return aggregates_of(state());
+}
+
+std::vector<AggregateWord> PsnrScorer::state() const {
+  std::vector<AggregateWord> words;
+  if (!enable_apsnr_) return words;
+  for (int p = 0; p < planes_; ++p) {
+    words.push_back(apsnr_[p].sse);
+    words.push_back(apsnr_[p].samples);
+  }
+  return words;
+}
+
+std::vector<std::pair<std::string, double>> PsnrScorer::aggregates_of(
+    std::span<const AggregateWord> state) const {
   std::vector<std::pair<std::string, double>> values;
-  if (!enable_apsnr_) return values;
+  if (!enable_apsnr_ || state.size() != size_t(2 * planes_)) return values;
   static const char* const kApsnr[] = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
-  for (int p = 0; p < planes_; ++p)
-    if (apsnr_[p].samples > 0)
-      values.emplace_back(kApsnr[p], psnr::aggregate_psnr(apsnr_[p], peak_));
+  for (int p = 0; p < planes_; ++p) {
+    const psnr::ApsnrSum sum{state[size_t(2 * p)], state[size_t(2 * p + 1)]};
+    if (sum.samples > 0) values.emplace_back(kApsnr[p], psnr::aggregate_psnr(sum, peak_));
+  }
   return values;
 }
 
@@ -113,6 +129,11 @@ class PsnrFeature final : public Feature {
 
   std::vector<std::pair<std::string, double>> aggregates() const override {
     return scorer_.aggregates();
+  }
+  std::vector<AggregateWord> aggregate_state() const override { return scorer_.state(); }
+  std::vector<std::pair<std::string, double>> aggregates_of(
+      std::span<const AggregateWord> state) const override {
+    return scorer_.aggregates_of(state);
   }
 
  private:

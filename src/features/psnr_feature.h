@@ -41,6 +41,10 @@ class PsnrScorer {
   // apsnr_y, apsnr_cb, apsnr_cr over the frames scored so far (enable_apsnr),
   // else nothing.
   std::vector<std::pair<std::string, double>> aggregates() const;
+  // The integer totals behind aggregates() (per plane: SSE, samples), and the
+  // aggregates of a sum of such states (Feature::aggregate_state).
+  std::vector<AggregateWord> state() const;
+  std::vector<std::pair<std::string, double>> aggregates_of(std::span<const AggregateWord> state) const;
 
  private:
   bool enable_mse_, enable_apsnr_;

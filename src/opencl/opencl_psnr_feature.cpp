@@ -36,6 +36,11 @@ class OpenclPsnrFeature final : public Feature {
   std::vector<std::pair<std::string, double>> aggregates() const override {
     return scorer_.aggregates();
   }
+  std::vector<AggregateWord> aggregate_state() const override { return scorer_.state(); }
+  std::vector<std::pair<std::string, double>> aggregates_of(
+      std::span<const AggregateWord> state) const override {
+    return scorer_.aggregates_of(state);
+  }
 
  private:
   uint64_t plane_sse(const PlaneView& ref, const PlaneView& dist) {
