@@ -1,0 +1,279 @@
+// exactvq-mpi: exactvq's command line run as MPI ranks. Each rank opens the inputs
+// itself and scores a contiguous piece of the frames; rank 0 puts the pieces
+// together in frame order and writes what exactvq would write, byte for byte (the
+// timing field fps aside). See docs/mpi.md.
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdio>
+#include <new>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "cli/cli_options.h"
+#include "core/error.h"
+#include "mpi/range_score.h"
+#include "mpi/wire.h"
+#include "output/svg_plot.h"
+
+using namespace exactvq;
+using namespace exactvq::mpi;
+
+namespace {
+
+constexpr const char* kName = "exactvq-mpi";
+constexpr int kResultTag = 8;
+
+// What rank 0 tells every rank after opening the inputs.
+enum class Mode : int64_t {
+  kAbort = 0,  // rank 0 failed (exit status in `code`); nothing more to do
+  kSolo = 1,   // rank 0 scores every frame, as exactvq does
+  kSplit = 2,  // every rank scores its piece of the plan
+};
+
+struct Header {
+  Mode mode = Mode::kAbort;
+  int64_t code = 1;
+  int64_t ref_frames = 0, dist_frames = 0;
+  int64_t width = 0, height = 0, chroma = 0, bitdepth = 0;
+};
+
+void broadcast_header(Header& h) {
+  int64_t w[8] = {int64_t(h.mode), h.code,    h.ref_frames, h.dist_frames,
+                  h.width,         h.height,  h.chroma,     h.bitdepth};
+  MPI_Bcast(w, 8, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  h = Header{Mode(w[0]), w[1], w[2], w[3], w[4], w[5], w[6], w[7]};
+}
+
+int broadcast_code(int code) {
+  int c = code;
+  MPI_Bcast(&c, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return c;
+}
+
+void print_error(int code, const std::string& message) {
+  fmt::print(stderr, "{}: {}\n", kName, message);
+  if (code == 2) fmt::print(stderr, "Try '{} --help'.\n", kName);
+}
+
+void print_summary(const ScoreReport& r, const NumberFormat& nf) {
+  for (const auto& f : r.features)
+    fmt::print("{}: {}\n", f.name, format_number(pool(f.values).mean, nf));
+  for (const auto& a : r.aggregates) fmt::print("{}: {}\n", a.name, format_number(a.value, nf));
+}
+
+std::string shown_name(const std::string& path) { return path == "-" ? "standard input" : path; }
+
+// Rank 0's ending, as exactvq's: the report to -o (or the summary), the plot.
+void write_outputs(const CliOptions& c, const ScoreReport& report) {
+  if (c.output_path) {
+    write_file_atomically(*c.output_path, [&](std::ostream& out) {
+      write_report(out, report, c.output_format, c.number_format);
+    });
+  } else if (!c.quiet && c.plot_path != "-") {
+    print_summary(report, c.number_format);
+  }
+  if (c.plot_path) {
+    const std::string title = fmt::format("{} against {}", shown_name(c.run.dist_path),
+                                          shown_name(c.run.ref_path));
+    write_file_atomically(*c.plot_path,
+                          [&](std::ostream& out) { write_svg_plot(out, report, title); });
+  }
+  std::fflush(stdout);
+  if (std::ferror(stdout)) throw OutputError("cannot write to standard output");
+}
+
+// Runs `body`, turning what it throws into exactvq's exit status and message.
+template <typename Body>
+int guarded(Body&& body) {
+  try {
+    body();
+    return 0;
+  } catch (...) {
+    RankResult r;
+    record_exception(r, std::current_exception());
+    print_error(r.exit_code, r.error);
+    return r.exit_code;
+  }
+}
+
+void send_result(const RankResult& r) {
+  const std::vector<uint64_t> words = encode(r);
+  if (words.size() > size_t(INT32_MAX)) {
+    RankResult too_big;
+    too_big.exit_code = 1;
+    too_big.error = "a rank's results exceed one MPI message (2^31 words); use more ranks";
+    const std::vector<uint64_t> small = encode(too_big);
+    MPI_Send(small.data(), int(small.size()), MPI_UINT64_T, 0, kResultTag, MPI_COMM_WORLD);
+    return;
+  }
+  MPI_Send(words.data(), int(words.size()), MPI_UINT64_T, 0, kResultTag, MPI_COMM_WORLD);
+}
+
+RankResult receive_result(int from) {
+  MPI_Status status;
+  MPI_Probe(from, kResultTag, MPI_COMM_WORLD, &status);
+  int count = 0;
+  MPI_Get_count(&status, MPI_UINT64_T, &count);
+  std::vector<uint64_t> words(size_t(std::max(count, 0)));
+  MPI_Recv(words.data(), count, MPI_UINT64_T, from, kResultTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  try {
+    return decode(words);
+  } catch (const std::exception& e) {
+    RankResult r;
+    r.exit_code = 1;
+    r.error = fmt::format("rank {}: {}", from, e.what());
+    return r;
+  }
+}
+
+// A rank other than 0 checks that it sees the inputs rank 0 planned with.
+void check_same_inputs(const RankSetup& s, const Header& h, int rank) {
+  const VideoFormat& f = s.format;
+  const int64_t ref_frames = s.ref->frame_count().value_or(-1);
+  const int64_t dist_frames = s.dist->frame_count().value_or(-1);
+  if (f.width != h.width || f.height != h.height || int64_t(f.chroma) != h.chroma ||
+      f.bitdepth != h.bitdepth || ref_frames != h.ref_frames || dist_frames != h.dist_frames)
+    throw InputError(fmt::format(
+        "rank {} sees {} ({} frames) and {} ({} frames) as {}, rank 0 as {}x{} with {} and {} "
+        "frames; every rank must read the same files at the same path",
+        rank, s.ref->name(), ref_frames, s.dist->name(), dist_frames, f.describe(), h.width,
+        h.height, h.ref_frames, h.dist_frames));
+}
+
+int run(int rank, int ranks, int argc, char** argv) {
+  CliOptions c;
+  try {
+    c = parse_command_line(argc, argv);
+  } catch (const UsageError& e) {
+    if (rank == 0) print_error(2, e.what());
+    return 2;
+  }
+  if (c.show_help || c.show_version) {
+    if (rank == 0 && c.show_help)
+      fmt::print("{}: the exactvq command line run as MPI ranks, e.g.\n"
+                 "  mpirun -n 4 {} -r ref.y4m -d dist.y4m --feature ssim -o out.xml\n"
+                 "Same options and output as exactvq:\n\n{}",
+                 kName, kName, c.help_text);
+    if (rank == 0 && c.show_version) fmt::print("{} {}\n", kName, EXACTVQ_VERSION);
+    return 0;
+  }
+
+  // Notes and warnings: rank 0's as exactvq's; other ranks' device notes say whose.
+  auto note = [rank](const std::string& line) {
+    if (rank == 0) fmt::print(stderr, "{}: {}\n", kName, line);
+    else fmt::print(stderr, "{} (rank {}): {}\n", kName, rank, line);
+  };
+  if (!c.quiet && rank == 0) c.run.warn = note;
+  c.run.device.notice = note;
+
+  Header header;
+  std::optional<RankSetup> setup;
+  if (rank == 0) {
+    header.code = guarded([&] {
+      if (c.output_path) check_output_path(*c.output_path, {c.run.ref_path, c.run.dist_path});
+      if (c.plot_path) check_output_path(*c.plot_path, {c.run.ref_path, c.run.dist_path});
+      header.mode = Mode::kSolo;
+      // Standard input reaches rank 0 only.
+      if (c.run.ref_path == "-" || c.run.dist_path == "-") return;
+      setup.emplace(open_rank(c.run));
+      const auto ref_frames = setup->ref->frame_count();
+      const auto dist_frames = setup->dist->frame_count();
+      if (!ref_frames || !dist_frames) {
+        if (ranks > 1 && !c.quiet)
+          note(fmt::format("{} has no frame count known from its size (a decoded or "
+                           "variable-size input); rank 0 scores every frame",
+                           (!ref_frames ? setup->ref : setup->dist)->name()));
+        return;
+      }
+      const SharePlan plan = plan_shares(*ref_frames, *dist_frames, c.run, ranks);
+      if (plan.scored == 0) return;  // nothing to share: exactvq's own outcome
+      header.mode = Mode::kSplit;
+      header.ref_frames = *ref_frames;
+      header.dist_frames = *dist_frames;
+      header.width = setup->format.width;
+      header.height = setup->format.height;
+      header.chroma = int64_t(setup->format.chroma);
+      header.bitdepth = setup->format.bitdepth;
+    });
+    if (header.code != 0) header.mode = Mode::kAbort;
+    if (header.mode == Mode::kSolo) setup.reset();
+  }
+  broadcast_header(header);
+
+  if (header.mode == Mode::kAbort) return int(header.code);
+
+  if (header.mode == Mode::kSolo) {
+    int code = 0;
+    if (rank == 0) {
+      code = guarded([&] {
+        const ScoreReport report = score_videos(c.run);
+        write_outputs(c, report);
+      });
+    }
+    return broadcast_code(code);
+  }
+
+  // Split: each rank its piece, rank 0 the whole.
+  const auto start = std::chrono::steady_clock::now();
+  const SharePlan plan = plan_shares(header.ref_frames, header.dist_frames, c.run, ranks);
+  const FrameRange& mine = plan.ranges[size_t(rank)];
+  RankResult result;
+  if (!mine.empty()) {
+    try {
+      if (rank != 0) {
+        setup.emplace(open_rank(c.run));
+        check_same_inputs(*setup, header, rank);
+      }
+      result = score_range(*setup, c.run, mine);
+    } catch (...) {
+      record_exception(result, std::current_exception());
+    }
+  }
+  if (rank != 0) {
+    send_result(result);
+    return broadcast_code(0);
+  }
+
+  std::vector<RankResult> results;
+  results.push_back(std::move(result));
+  for (int r = 1; r < ranks; ++r) results.push_back(receive_result(r));
+  int code = 0;
+  if (const RankResult* failed = first_failure(results)) {
+    print_error(failed->exit_code, failed->error);
+    code = failed->exit_code;
+  } else {
+    code = guarded([&] {
+      std::string warning;
+      ScoreReport report = combine(*setup, c.run, plan, results, warning);
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      report.fps = seconds > 0 ? double(report.frame_numbers.size()) / seconds : 0.0;
+      if (!warning.empty() && c.run.warn) c.run.warn(warning);
+      write_outputs(c, report);
+    });
+  }
+  return broadcast_code(code);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  int code = 1;
+  try {
+    code = run(rank, ranks, argc, argv);
+  } catch (const std::exception& e) {
+    // Only MPI itself can get here (everything else is caught where it happens); end
+    // every rank rather than leave them waiting.
+    fmt::print(stderr, "{} (rank {}): {}\n", kName, rank, e.what());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Finalize();
+  return code;
+}
