@@ -37,7 +37,66 @@ int64_t parse_count(const std::string& option, const std::string& text) {
   return value;
 }
 
+// The arguments without --batch, --batch-jobs, --batch-summary and their values.
+std::vector<std::string> without_batch_options(int argc, const char* const* argv) {
+  static const char* const kBatch[] = {"--batch", "--batch-jobs", "--batch-summary"};
+  std::vector<std::string> kept;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    bool skip = false;
+    for (const char* name : kBatch) {
+      if (a == name) {
+        skip = true;
+        ++i;  // and its value
+      } else if (a.rfind(std::string(name) + "=", 0) == 0) {
+        skip = true;
+      }
+    }
+    if (!skip) kept.push_back(a);
+  }
+  return kept;
+}
+
 }  // namespace
+
+void parse_gpus(const std::string& text, DeviceOptions& device) {
+  device.gpus.clear();
+  device.gpu_count = 0;
+  if (text == "all") {
+    device.gpu_count = DeviceOptions::kAllDevices;
+    return;
+  }
+  const auto bad = [&](const std::string& why) {
+    return UsageError(fmt::format("--gpus '{}': {} (expected all, a count N, or a list of device "
+                                  "numbers such as 0,2)", text, why));
+  };
+  if (text.empty()) throw bad("empty");
+  if (text.find(',') == std::string::npos) {
+    if (text.find_first_not_of("0123456789") != std::string::npos) throw bad("not a number");
+    device.gpu_count = parse_int("--gpus", text, 1, 1024);
+    return;
+  }
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (item.empty()) throw bad("an empty item in the list");
+    if (item.find_first_not_of("0123456789") != std::string::npos)
+      throw bad(fmt::format("'{}' is not a device number", item));
+    const int number = parse_int("--gpus", item, 0, 1023);
+    for (int seen : device.gpus)
+      if (seen == number) throw bad(fmt::format("device {} is listed twice", number));
+    device.gpus.push_back(number);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+}
+
+CliOptions parse_command_line(const std::vector<std::string>& args) {
+  std::vector<const char*> argv{"exactvq"};
+  for (const auto& a : args) argv.push_back(a.c_str());
+  return parse_command_line(int(argv.size()), argv.data());
+}
 
 CliOptions parse_command_line(int argc, const char* const* argv) {
   CliOptions c;
@@ -49,7 +108,8 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--help", help, "Print this help and exit");
 
   std::string ref, dist, width, height, pix_fmt, bitdepth, precision, threads, frame_cnt,
-      skip_ref, skip_dist, subsample, backend, gpu, opencl_device, output, plot;
+      skip_ref, skip_dist, subsample, backend, gpu, opencl_device, output, plot, gpus, batch,
+      batch_jobs, batch_summary;
   std::vector<std::string> features;
   bool xml = false, json = false, csv = false, no_prediction = false;
   app.add_option("-r,--reference", ref, "Reference video (Y4M, raw YUV, or a file FFmpeg decodes; - for standard input)")->type_name("FILE");
@@ -84,6 +144,21 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   app.add_option("--gpu", gpu, "CUDA device number (default 0)")->type_name("N");
   app.add_option("--opencl-device", opencl_device,
                  "OpenCL device number, counted over all platforms (default 0)")->type_name("N");
+  app.add_option("--gpus", gpus,
+                 "Several devices at once, frames shared out among them (same bits as one): "
+                 "all, the first N, or a list such as 0,2 (CUDA unless --backend opencl)")
+      ->type_name("all|N|LIST");
+  app.add_option("--batch", batch,
+                 "Score every pair listed in a CSV (header ref,dist,output[,options]) or JSON-lines "
+                 "file, one output file each; the other options apply to every pair")
+      ->type_name("LIST");
+  app.add_option("--batch-jobs", batch_jobs,
+                 "Pairs scored at once with --batch (default: half the cores, 2..8)")
+      ->type_name("N");
+  app.add_option("--batch-summary", batch_summary,
+                 "With --batch: a summary of every pair (status, pooled ssim, error) in CSV, or "
+                 "JSON for a .json name; - for standard output")
+      ->type_name("FILE");
   app.add_flag("--verbose", c.verbose, "Say on standard error which device scores");
   app.add_flag("-n,--no_prediction", no_prediction,
                "Accepted for libvmaf compatibility (exactvq runs no VMAF model)");
@@ -106,8 +181,25 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   c.show_help = help;
   if (help || c.show_version) return c;
 
-  if (ref.empty()) throw UsageError("missing -r REF (the reference video)");
-  if (dist.empty()) throw UsageError("missing -d DIST (the distorted video)");
+  if (!batch.empty() || app.count("--batch") > 0) {
+    if (batch.empty()) throw UsageError("--batch '': expected a list file");
+    if (!ref.empty() || !dist.empty() || !output.empty() || !plot.empty())
+      throw UsageError("--batch takes -r, -d, -o and --plot from each pair of its list, not from "
+                       "the command line");
+    c.batch_path = batch;
+    if (!batch_jobs.empty()) c.batch_jobs = parse_int("--batch-jobs", batch_jobs, 1, 1024);
+    if (app.count("--batch-summary") > 0) {
+      if (batch_summary.empty()) throw UsageError("--batch-summary '': expected a file name, or -");
+      c.batch_summary = batch_summary;
+    }
+    c.batch_args = without_batch_options(argc, argv);
+  } else if (!batch_jobs.empty() || !batch_summary.empty()) {
+    throw UsageError("--batch-jobs and --batch-summary go with --batch LIST");
+  }
+  if (!c.batch_path) {
+    if (ref.empty()) throw UsageError("missing -r REF (the reference video)");
+    if (dist.empty()) throw UsageError("missing -d DIST (the distorted video)");
+  }
   RunOptions& run = c.run;
   run.ref_path = ref;
   run.dist_path = dist;
@@ -124,6 +216,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
 
   if (int(xml) + int(json) + int(csv) > 1)
     throw UsageError("choose one output format: --xml, --json or --csv");
+  c.output_format_given = xml || json || csv;
   if (json) c.output_format = OutputFormat::kJson;
   if (csv) c.output_format = OutputFormat::kCsv;
   // -o "" (say, an unset shell variable) would otherwise fall back to the summary.
@@ -141,6 +234,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
 
   const int cores = std::max(1, int(std::thread::hardware_concurrency()));
   run.threads = threads.empty() ? cores : parse_int("--threads", threads, 1, 1024);
+  c.threads_given = !threads.empty();
   if (!frame_cnt.empty()) {
     run.frame_count = parse_count("--frame_cnt", frame_cnt);
     if (*run.frame_count == 0) throw UsageError("--frame_cnt 0: expected at least one frame");
@@ -156,6 +250,16 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   else throw UsageError(fmt::format("--backend {}: expected cpu, cuda, opencl or auto", backend));
   if (!gpu.empty()) device.gpu = parse_int("--gpu", gpu, 0, 1023);
   if (!opencl_device.empty()) device.opencl_device = parse_int("--opencl-device", opencl_device, 0, 1023);
+  if (app.count("--gpus") > 0) {
+    parse_gpus(gpus, device);
+    if (!gpu.empty()) throw UsageError("--gpu and --gpus both choose devices: give one of them");
+    if (!opencl_device.empty())
+      throw UsageError("--opencl-device and --gpus both choose devices: give one of them");
+    if (backend.empty()) device.backend = Backend::kCuda;  // as libvmaf's --gpumask
+    else if (device.backend == Backend::kCpu)
+      throw UsageError(fmt::format("--gpus {} with --backend cpu: --gpus chooses GPUs (--backend "
+                                   "cuda, opencl or auto); the CPU uses --threads", gpus));
+  }
   device.verbose = c.verbose;
   return c;
 }

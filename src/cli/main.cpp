@@ -2,9 +2,11 @@
 #include <cstdio>
 #include <iostream>
 #include <new>
+#include <sstream>
 
 #include <fmt/format.h>
 
+#include "app/batch_run.h"
 #include "cli/cli_options.h"
 #include "cli/progress.h"
 #include "core/error.h"
@@ -21,6 +23,50 @@ void print_summary(const ScoreReport& r, const NumberFormat& nf) {
 }
 
 std::string shown_name(const std::string& path) { return path == "-" ? "standard input" : path; }
+
+bool ends_with_json(const std::string& path) {
+  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+}
+
+// --batch: every pair of the list; 0 when all were scored, 1 when any failed.
+int run_batch_command(const CliOptions& c) {
+  const std::string& list = *c.batch_path;
+  const std::vector<BatchPair> pairs = read_batch_list(list);
+  if (c.batch_summary && *c.batch_summary != "-") check_output_path(*c.batch_summary, {list});
+  BatchOptions o;
+  o.shared_args = c.batch_args;
+  o.jobs = c.batch_jobs;
+  o.notice = [](const std::string& line) { fmt::print(stderr, "exactvq: {}\n", line); };
+  o.on_done = [&](const PairResult& r) {
+    if (!r.ok) {
+      fmt::print(stderr, "exactvq: {}:{}: failed: {}\n", list, r.pair.line, r.error);
+      return;
+    }
+    if (c.quiet) return;
+    for (const auto& w : r.warnings) fmt::print(stderr, "exactvq: {}:{}: {}\n", list, r.pair.line, w);
+    fmt::print(stderr, "exactvq: {}:{}: scored {} frame{} -> {}\n", list, r.pair.line, r.frames,
+               r.frames == 1 ? "" : "s", r.pair.output);
+  };
+  const std::vector<PairResult> results = run_batch(pairs, o);
+  size_t failed = 0;
+  for (const auto& r : results) failed += r.ok ? 0 : 1;
+  const bool json = c.batch_summary && ends_with_json(*c.batch_summary);
+  if (c.batch_summary && *c.batch_summary != "-") {
+    write_file_atomically(*c.batch_summary, [&](std::ostream& out) {
+      write_batch_summary(out, results, json, c.number_format);
+    });
+  } else if (c.batch_summary || !c.quiet) {
+    std::ostringstream text;
+    write_batch_summary(text, results, false, c.number_format);
+    fmt::print("{}", text.str());
+  }
+  if (!c.quiet || failed > 0)
+    fmt::print(stderr, "exactvq: {}: {} pair{}, {} scored, {} failed\n", list, results.size(),
+               results.size() == 1 ? "" : "s", results.size() - failed, failed);
+  std::fflush(stdout);
+  if (std::ferror(stdout)) throw OutputError("cannot write to standard output");
+  return failed > 0 ? 1 : 0;
+}
 
 }  // namespace
 
@@ -41,6 +87,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   try {
+    if (c.batch_path) return run_batch_command(c);
     // On a terminal, a progress line that warnings and errors erase first.
     std::optional<ProgressLine> progress;
     auto to_stderr = [&](const std::string& line) {
