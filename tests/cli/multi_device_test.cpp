@@ -1,0 +1,383 @@
+// --gpus (issue 8, scope 1) without a GPU: MultiDeviceBackend over CPU-backed test
+// devices and over OpenCL (PoCL) devices opened several times gives, bit for bit,
+// the per-frame values, pooled values and aggregates of one device, for 1, 2 and 3
+// devices, several batch sizes, both ssim modes, chroma, dB, psnr with apsnr. Also
+// the --gpus command line: parsing and the usage errors.
+#include <atomic>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "app/score_run.h"
+#include "cli/cli_fixture.h"
+#include "cli/cli_options.h"
+#include "core/error.h"
+#include "features/multi_device.h"
+
+namespace exactvq::clitest {
+namespace {
+
+// A "device" that scores on the CPU: the registry's CPU feature, made without a device.
+// `fail_at_call` > 0: that many extract_batch calls later, the feature throws DeviceError.
+class CpuTestDevice final : public DeviceBackend {
+ public:
+  explicit CpuTestDevice(int number, int fail_at_call = 0) : number_(number), fail_at_(fail_at_call) {}
+  std::string description() const override { return fmt::format("cpu test device {}", number_); }
+  std::unique_ptr<Feature> make_feature(const FeatureSpec& spec, const FeatureContext& ctx) override {
+    FeatureContext cpu = ctx;
+    cpu.device = nullptr;
+    auto inner = exactvq::make_feature(spec, cpu);
+    if (fail_at_ == 0) return inner;
+    return std::make_unique<Failing>(std::move(inner), fail_at_);
+  }
+
+ private:
+  class Failing final : public Feature {
+   public:
+    Failing(std::unique_ptr<Feature> inner, int fail_at) : inner_(std::move(inner)), left_(fail_at) {}
+    const std::vector<std::string>& outputs() const override { return inner_->outputs(); }
+    void extract(const Picture& r, const Picture& d, std::span<double> out) override {
+      inner_->extract(r, d, out);
+    }
+    void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
+      if (--left_ <= 0) throw DeviceError("test device failure");
+      inner_->extract_batch(frames, out);
+    }
+
+   private:
+    std::unique_ptr<Feature> inner_;
+    int left_;
+  };
+  int number_, fail_at_;
+};
+
+// A feature with an aggregate and no mergeable state.
+class OpaqueAggregate final : public Feature {
+ public:
+  const std::vector<std::string>& outputs() const override { return names_; }
+  void extract(const Picture&, const Picture&, std::span<double> out) override { out[0] = 1; }
+  std::vector<std::pair<std::string, double>> aggregates() const override { return {{"x", 1.0}}; }
+
+ private:
+  std::vector<std::string> names_{"one"};
+};
+class OpaqueDevice final : public DeviceBackend {
+ public:
+  std::string description() const override { return "opaque"; }
+  std::unique_ptr<Feature> make_feature(const FeatureSpec&, const FeatureContext&) override {
+    return std::make_unique<OpaqueAggregate>();
+  }
+};
+
+std::shared_ptr<DeviceBackend> cpu_devices(int n) {
+  std::vector<std::shared_ptr<DeviceBackend>> devices;
+  for (int i = 0; i < n; ++i) devices.push_back(std::make_shared<CpuTestDevice>(i));
+  return std::make_shared<MultiDeviceBackend>(std::move(devices));
+}
+
+// OpenCL device 0 opened `n` times (independent objects), or null when there is none.
+std::shared_ptr<DeviceBackend> opencl_devices(int n, std::string* why) {
+  DeviceOptions o;
+  o.backend = Backend::kOpenCL;
+  std::vector<std::shared_ptr<DeviceBackend>> devices;
+  try {
+    for (int i = 0; i < n; ++i) devices.push_back(open_device(o, make_format(16, 16)));
+  } catch (const DeviceError& e) {
+    *why = e.what();
+    return nullptr;
+  }
+  return std::make_shared<MultiDeviceBackend>(std::move(devices));
+}
+
+struct Scores {
+  std::vector<std::vector<uint64_t>> rows;  // per frame: every feature's outputs, as bits
+  std::vector<std::string> names;
+  std::vector<std::pair<std::string, uint64_t>> aggregates;
+};
+
+// The run loop of score_run over `pictures` in batches of `batch` (0: the features'
+// own batch size), on `device` (null: the CPU).
+Scores score(const std::vector<Picture>& refs, const std::vector<Picture>& dists,
+             const std::vector<std::string>& specs, std::shared_ptr<DeviceBackend> device,
+             int batch, int threads = 2) {
+  ThreadPool pool(threads);
+  FeatureContext ctx{refs[0].format, &pool, device};
+  std::vector<std::unique_ptr<Feature>> features;
+  int want = 1;
+  Scores s;
+  for (const auto& spec : specs) {
+    features.push_back(make_feature(parse_feature_spec(spec), ctx));
+    want = std::max(want, features.back()->batch_frames());
+    for (const auto& n : features.back()->outputs()) s.names.push_back(n);
+  }
+  if (batch == 0) batch = want;
+  s.rows.resize(refs.size());
+  for (size_t start = 0; start < refs.size(); start += size_t(batch)) {
+    const size_t n = std::min(refs.size() - start, size_t(batch));
+    std::vector<FramePair> pairs;
+    for (size_t i = 0; i < n; ++i) pairs.push_back({&refs[start + i], &dists[start + i], int64_t(start + i)});
+    for (auto& f : features) {
+      const size_t k = f->outputs().size();
+      std::vector<double> out(n * k, -1.0);
+      f->extract_batch(pairs, out);
+      for (size_t i = 0; i < n; ++i)
+        for (size_t j = 0; j < k; ++j) s.rows[start + i].push_back(bits(out[i * k + j]));
+    }
+  }
+  for (auto& f : features)
+    for (auto& [name, v] : f->aggregates()) s.aggregates.emplace_back(name, bits(v));
+  return s;
+}
+
+struct Case {
+  VideoFormat format;
+  std::vector<std::string> specs;
+};
+
+std::vector<Case> cases() {
+  return {
+      {make_format(40, 30), {"ssim", "psnr=enable_apsnr=true:enable_mse=true"}},
+      {make_format(37, 29, ChromaFormat::k422, 10),
+       {"ssim=sum=raster:chroma=true:enable_db=true:clip_db=true", "psnr=enable_apsnr=true"}},
+      {make_format(20, 18, ChromaFormat::k444, 16),
+       {"ssim=chroma=true:enable_db=true", "psnr=enable_apsnr=true:reduced_hbd_peak=true"}},
+      {make_format(24, 16, ChromaFormat::kMono, 12), {"ssim=sum=raster", "psnr=enable_apsnr=true"}},
+  };
+}
+
+void pictures(const VideoFormat& f, int count, std::vector<Picture>& refs, std::vector<Picture>& dists) {
+  for (const Frame& fr : make_frames(f, count, 0)) refs.push_back(to_picture(f, fr));
+  for (const Frame& fr : make_frames(f, count, 1)) dists.push_back(to_picture(f, fr));
+}
+
+void expect_same(const Scores& a, const Scores& b, const std::string& what) {
+  ASSERT_EQ(a.names, b.names) << what;
+  ASSERT_EQ(a.rows.size(), b.rows.size()) << what;
+  for (size_t i = 0; i < a.rows.size(); ++i) EXPECT_EQ(a.rows[i], b.rows[i]) << what << ", frame " << i;
+  EXPECT_EQ(a.aggregates, b.aggregates) << what;
+  EXPECT_FALSE(a.aggregates.empty()) << what;
+}
+
+TEST(MultiDevice, SharesAreContiguousAndCoverTheBatch) {
+  for (size_t n = 0; n < 40; ++n)
+    for (size_t d = 1; d <= 5; ++d) {
+      EXPECT_EQ(share_start(n, d, 0), 0u);
+      EXPECT_EQ(share_start(n, d, d), n);
+      for (size_t k = 0; k < d; ++k) {
+        const size_t size = share_start(n, d, k + 1) - share_start(n, d, k);
+        EXPECT_LE(size, n / d + 1);
+        EXPECT_GE(size, n / d);
+      }
+    }
+}
+
+TEST(MultiDevice, CpuTestDevicesGiveTheBitsOfOne) {
+  for (const Case& c : cases()) {
+    std::vector<Picture> refs, dists;
+    pictures(c.format, 11, refs, dists);
+    const Scores one = score(refs, dists, c.specs, nullptr, 1);
+    for (int devices : {1, 2, 3})
+      for (int batch : {0, 1, 2, 5, 11, 12}) {
+        const std::string what = fmt::format("{} {} on {} devices, batches of {}", c.format.describe(),
+                                             fmt::join(c.specs, " "), devices, batch);
+        expect_same(score(refs, dists, c.specs, cpu_devices(devices), batch), one, what);
+      }
+  }
+}
+
+TEST(MultiDevice, BatchGrowsWithTheDeviceCount) {
+  ThreadPool pool(4);
+  const VideoFormat f = make_format(64, 48);
+  const int one = make_feature(parse_feature_spec("ssim"), FeatureContext{f, &pool, cpu_devices(1)})->batch_frames();
+  for (int n : {2, 3}) {
+    auto feature = make_feature(parse_feature_spec("ssim"), FeatureContext{f, &pool, cpu_devices(n)});
+    // Each device's pool has 4 / n threads: its own batch is at least 1, and each gets a full one.
+    EXPECT_GE(feature->batch_frames(), n) << n << " devices";
+    EXPECT_EQ(feature->batch_frames() % n, 0) << n << " devices";
+  }
+  EXPECT_GE(one, 1);
+}
+
+TEST(MultiDevice, OpenclDevicesOpenedSeveralTimesGiveTheCpuBits) {
+  std::string why;
+  if (!opencl_devices(1, &why)) GTEST_SKIP() << "no OpenCL device (" << why << "): OpenCL multi-device test skipped";
+  for (const Case& c : cases()) {
+    std::vector<Picture> refs, dists;
+    pictures(c.format, 7, refs, dists);
+    const Scores cpu = score(refs, dists, c.specs, nullptr, 1);
+    for (int devices : {2, 3})
+      for (int batch : {0, 3, 7}) {
+        const std::string what = fmt::format("OpenCL: {} {} on {} devices, batches of {}",
+                                             c.format.describe(), fmt::join(c.specs, " "), devices, batch);
+        expect_same(score(refs, dists, c.specs, opencl_devices(devices, &why), batch), cpu, what);
+      }
+    // Mixed: OpenCL, the CPU test device, OpenCL.
+    DeviceOptions o;
+    o.backend = Backend::kOpenCL;
+    auto mixed = std::make_shared<MultiDeviceBackend>(std::vector<std::shared_ptr<DeviceBackend>>{
+        open_device(o, c.format), std::make_shared<CpuTestDevice>(9), open_device(o, c.format)});
+    expect_same(score(refs, dists, c.specs, mixed, 0), cpu, "OpenCL + CPU + OpenCL");
+  }
+}
+
+// Through score_videos: the report (per-frame values, pooled values, aggregates,
+// frame numbers) of a run on N test devices equals the CPU run's, with frame
+// selection, for every writer.
+class MultiDeviceRun : public CliTest {};
+
+TEST_F(MultiDeviceRun, ReportsEqualTheCpuRun) {
+  const VideoFormat f = make_format(33, 21, ChromaFormat::k420, 10);
+  const std::string ref = write_y4m("ref.y4m", f, 23, 0), dist = write_y4m("dist.y4m", f, 23, 2);
+  for (const std::vector<std::string>& specs :
+       {std::vector<std::string>{"ssim", "psnr=enable_apsnr=true"},
+        std::vector<std::string>{"ssim=sum=raster:chroma=true:enable_db=true:clip_db=true",
+                                 "psnr=enable_apsnr=true:enable_mse=true"}}) {
+    for (int subsample : {1, 3}) {
+      RunOptions base;
+      base.ref_path = ref;
+      base.dist_path = dist;
+      for (const auto& s : specs) base.features.push_back(parse_feature_spec(s));
+      base.threads = 2;
+      base.subsample = subsample;
+      const ScoreReport cpu = score_videos(base);
+      for (int devices : {1, 2, 3}) {
+        RunOptions o = base;
+        o.device.opened = cpu_devices(devices);
+        const ScoreReport multi = score_videos(o);
+        const std::string what = fmt::format("{} devices, subsample {}, {}", devices, subsample,
+                                             fmt::join(specs, " "));
+        ASSERT_EQ(multi.frame_numbers, cpu.frame_numbers) << what;
+        ASSERT_EQ(multi.features.size(), cpu.features.size()) << what;
+        for (size_t k = 0; k < cpu.features.size(); ++k) {
+          EXPECT_EQ(multi.features[k].name, cpu.features[k].name);
+          ASSERT_EQ(multi.features[k].values.size(), cpu.features[k].values.size());
+          for (size_t i = 0; i < cpu.features[k].values.size(); ++i)
+            EXPECT_EQ(bits(multi.features[k].values[i]), bits(cpu.features[k].values[i]))
+                << what << ", " << cpu.features[k].name << " frame " << i;
+          const Pooled a = pool(multi.features[k].values), b = pool(cpu.features[k].values);
+          EXPECT_EQ(bits(a.mean), bits(b.mean)) << what;
+          EXPECT_EQ(bits(a.harmonic_mean), bits(b.harmonic_mean)) << what;
+        }
+        ASSERT_EQ(multi.aggregates.size(), cpu.aggregates.size()) << what;
+        for (size_t k = 0; k < cpu.aggregates.size(); ++k) {
+          EXPECT_EQ(multi.aggregates[k].name, cpu.aggregates[k].name);
+          EXPECT_EQ(bits(multi.aggregates[k].value), bits(cpu.aggregates[k].value)) << what;
+        }
+        for (OutputFormat format : {OutputFormat::kXml, OutputFormat::kJson, OutputFormat::kCsv}) {
+          std::ostringstream x, y;
+          ScoreReport m = multi, c = cpu;
+          m.fps = c.fps = 0;
+          write_report(x, m, format, NumberFormat{0, true});
+          write_report(y, c, format, NumberFormat{0, true});
+          EXPECT_EQ(x.str(), y.str()) << what;
+        }
+      }
+    }
+  }
+}
+
+TEST(MultiDevice, ADeviceFailureFailsTheBatch) {
+  std::vector<Picture> refs, dists;
+  pictures(make_format(16, 16), 6, refs, dists);
+  auto devices = std::make_shared<MultiDeviceBackend>(std::vector<std::shared_ptr<DeviceBackend>>{
+      std::make_shared<CpuTestDevice>(0), std::make_shared<CpuTestDevice>(1, 2)});
+  try {
+    score(refs, dists, {"ssim"}, devices, 2);
+    FAIL() << "no error";
+  } catch (const DeviceError& e) {
+    EXPECT_STREQ(e.what(), "test device failure");
+  }
+}
+
+TEST(MultiDevice, AggregatesWithoutStateAreRefused) {
+  auto devices = std::make_shared<MultiDeviceBackend>(std::vector<std::shared_ptr<DeviceBackend>>{
+      std::make_shared<OpaqueDevice>(), std::make_shared<OpaqueDevice>()});
+  ThreadPool pool(1);
+  auto f = devices->make_feature(parse_feature_spec("ssim"), FeatureContext{make_format(8, 8), &pool, devices});
+  EXPECT_THROW(f->aggregates(), DeviceError);
+}
+
+TEST(MultiDevice, DescriptionNamesEveryDevice) {
+  EXPECT_EQ(cpu_devices(2)->description(), "2 devices: cpu test device 0; cpu test device 1");
+}
+
+// --gpus parsing.
+TEST(GpusOption, Parses) {
+  DeviceOptions d;
+  parse_gpus("all", d);
+  EXPECT_EQ(d.gpu_count, DeviceOptions::kAllDevices);
+  parse_gpus("3", d);
+  EXPECT_EQ(d.gpu_count, 3);
+  EXPECT_TRUE(d.gpus.empty());
+  parse_gpus("0,2,1", d);
+  EXPECT_EQ(d.gpu_count, 0);
+  EXPECT_EQ(d.gpus, (std::vector<int>{0, 2, 1}));
+  for (const char* bad : {"", "0", "-1", "1,,2", ",1", "1,", "x", "1,x", "1,1", "all,1", "2 ", "1.5"})
+    EXPECT_THROW(parse_gpus(bad, d), UsageError) << "'" << bad << "'";
+}
+
+TEST(GpusOption, CommandLine) {
+  auto device = [](std::vector<std::string> args) {
+    args.insert(args.begin(), {"-r", "a.y4m", "-d", "b.y4m"});
+    return parse_command_line(args).run.device;
+  };
+  EXPECT_EQ(device({"--gpus", "2"}).backend, Backend::kCuda);  // --gpus alone: CUDA
+  EXPECT_EQ(device({"--gpus", "0,1", "--backend", "opencl"}).backend, Backend::kOpenCL);
+  EXPECT_EQ(device({"--gpus", "all", "--backend", "auto"}).gpu_count, DeviceOptions::kAllDevices);
+  EXPECT_EQ(device({"--gpu", "1"}).gpu, 1);  // --gpu N as before
+  EXPECT_FALSE(device({"--gpu", "1"}).several_devices());
+}
+
+class GpusCli : public CliTest {};
+
+TEST_F(GpusCli, UsageErrors) {
+  const std::string ref = write_y4m("ref.y4m", make_format(16, 16), 2, 0);
+  const std::string dist = write_y4m("dist.y4m", make_format(16, 16), 2, 1);
+  expect_refused({"-r", ref, "-d", dist, "--gpus", "2", "--backend", "cpu"}, 2, {"--gpus", "--backend cpu"});
+  expect_refused({"-r", ref, "-d", dist, "--gpus", "1,1"}, 2, {"--gpus", "device 1 is listed twice"});
+  expect_refused({"-r", ref, "-d", dist, "--gpus", ""}, 2, {"--gpus", "empty"});
+  expect_refused({"-r", ref, "-d", dist, "--gpus", "0,,1"}, 2, {"--gpus", "empty item"});
+  expect_refused({"-r", ref, "-d", dist, "--gpus", "two"}, 2, {"--gpus", "not a number"});
+  expect_refused({"-r", ref, "-d", dist, "--gpus", "2", "--gpu", "1"}, 2, {"--gpu and --gpus"});
+  expect_refused({"-r", ref, "-d", dist, "--gpus", "2", "--backend", "opencl", "--opencl-device", "0"}, 2,
+                 {"--opencl-device and --gpus"});
+}
+
+TEST_F(GpusCli, OpenclDeviceNumbersAreChecked) {
+  const std::string ref = write_y4m("ref.y4m", make_format(16, 16), 2, 0);
+  const std::string dist = write_y4m("dist.y4m", make_format(16, 16), 2, 1);
+  const int count = count_devices(Backend::kOpenCL);
+  if (count == 0) GTEST_SKIP() << "no OpenCL device: --gpus over OpenCL not checked";
+  expect_refused({"-r", ref, "-d", dist, "--backend", "opencl", "--gpus", fmt::format("0,{}", count)}, 2,
+                 {fmt::format("no OpenCL device {}", count)});
+  expect_refused({"-r", ref, "-d", dist, "--backend", "opencl", "--gpus", std::to_string(count + 1)}, 2,
+                 {"--gpus", "OpenCL device"});
+  // Every device present scores as the CPU does, and --verbose names each.
+  const RunResult cpu = run_cli({"-r", ref, "-d", dist, "--csv", "-o", path("cpu.csv"), "--feature", "psnr"});
+  ASSERT_EQ(cpu.status, 0) << describe(cpu);
+  const RunResult all = run_cli({"-r", ref, "-d", dist, "--csv", "-o", path("all.csv"), "--feature", "psnr",
+                                 "--backend", "opencl", "--gpus", "all", "--verbose"});
+  ASSERT_EQ(all.status, 0) << describe(all);
+  EXPECT_EQ(read_file(path("all.csv")), read_file(path("cpu.csv")));
+  EXPECT_NE(all.err.find(fmt::format("(1 of {})", count)), std::string::npos) << describe(all);
+}
+
+TEST_F(GpusCli, CudaAbsentOrBadNumbers) {
+  const std::string ref = write_y4m("ref.y4m", make_format(16, 16), 2, 0);
+  const std::string dist = write_y4m("dist.y4m", make_format(16, 16), 2, 1);
+  const int count = count_devices(Backend::kCuda);
+  if (count == 0) {
+    // No CUDA: an explicit --gpus fails (a device error), auto falls back to the CPU and says so.
+    expect_refused({"-r", ref, "-d", dist, "--gpus", "2"}, 1, {"--gpus 2"});
+    const RunResult r = run_cli({"-r", ref, "-d", dist, "--backend", "auto", "--gpus", "all"});
+    EXPECT_EQ(r.status, 0) << describe(r);
+    EXPECT_NE(r.err.find("scoring on the CPU"), std::string::npos) << describe(r);
+    return;
+  }
+  expect_refused({"-r", ref, "-d", dist, "--gpus", fmt::format("{},0", count)}, 2,
+                 {fmt::format("no CUDA device {}", count)});
+  expect_refused({"-r", ref, "-d", dist, "--gpus", std::to_string(count + 1)}, 2, {"CUDA device"});
+}
+
+}  // namespace
+}  // namespace exactvq::clitest
