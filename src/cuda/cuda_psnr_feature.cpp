@@ -46,8 +46,8 @@ class CudaPsnrFeature final : public Feature, private BatchRunner::Work {
   void begin(size_t frames) override {
     const int planes = scorer_.planes();
     if (!device_sse_.get()) {
-      device_sse_ = DeviceBuffer(size_t(batch_) * planes * sizeof(uint64_t));
       host_sse_ = PinnedBuffer(size_t(batch_) * planes * sizeof(uint64_t));
+      device_sse_ = DeviceBuffer(size_t(batch_) * planes * sizeof(uint64_t));  // last: the flag
     }
     sse_.assign(frames * size_t(planes), 0);
   }

@@ -4,12 +4,15 @@
 
 #include <memory>
 
+#include "cuda/batch_runner.h"
 #include "features/psnr_feature.h"
 
 namespace exactvq::cuda {
 
-// As make_cuda_ssim_feature: extract_batch() page-locks the pictures it is given.
+// As make_cuda_ssim_feature: the SSE kernels run on the frames the device's
+// runner uploads once for every feature; extract_batch() page-locks the pictures.
 std::unique_ptr<Feature> make_cuda_psnr_feature(const PsnrOptions& options,
-                                                const FeatureContext& ctx, int device);
+                                                const FeatureContext& ctx,
+                                                std::shared_ptr<BatchRunner> runner);
 
 }  // namespace exactvq::cuda

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "cuda/cuda_check.h"
+#include "cuda/fault_injection.h"
 
 namespace exactvq::cuda {
 
@@ -38,6 +39,7 @@ class Buffer {
 };
 
 inline void* allocate_device(size_t bytes) {
+  if (Faults* faults = current_faults()) faults->before_alloc(bytes);  // tests only
   void* p = nullptr;
   check(cudaMalloc(&p, bytes), ("cudaMalloc of " + std::to_string(bytes) + " bytes").c_str());
   return p;
@@ -45,8 +47,9 @@ inline void* allocate_device(size_t bytes) {
 inline void free_device(void* p) { cudaFree(p); }
 inline void* allocate_pinned(size_t bytes) {
   void* p = nullptr;
-  check(cudaMallocHost(&p, bytes),
-        ("cudaMallocHost of " + std::to_string(bytes) + " bytes").c_str());
+  // Portable: usable by every device, so a multi-GPU run can share host buffers.
+  check(cudaHostAlloc(&p, bytes, cudaHostAllocPortable),
+        ("cudaHostAlloc of " + std::to_string(bytes) + " bytes").c_str());
   return p;
 }
 inline void free_pinned(void* p) { cudaFreeHost(p); }

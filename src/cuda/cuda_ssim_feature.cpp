@@ -4,7 +4,7 @@
 #include <limits>
 #include <vector>
 
-#include "cuda/frame_uploader.h"
+#include "cuda/batch_runner.h"
 #include "ssim/decibels.h"
 #include "ssim/fixed_point.h"
 #include "ssim/taps.h"
@@ -46,10 +46,11 @@ Shape shape_of(const SsimOptions& o, const FeatureContext& ctx, int64_t scored_p
   return {1, int(std::clamp<int64_t>(by_memory, 1, std::max(2 * threads, FrameUploader::kLanes)))};
 }
 
-class CudaSsimFeature final : public Feature {
+class CudaSsimFeature final : public Feature, private BatchRunner::Work {
  public:
-  CudaSsimFeature(const SsimOptions& o, const FeatureContext& ctx, int device, bool emulate)
-      : options_(o), ctx_(ctx), device_(device), emulate_(emulate) {
+  CudaSsimFeature(const SsimOptions& o, const FeatureContext& ctx,
+                  std::shared_ptr<BatchRunner> runner, bool emulate)
+      : options_(o), ctx_(ctx), runner_(std::move(runner)), emulate_(emulate) {
     const VideoFormat& f = ctx.format;
     planes_ = o.chroma ? 3 : 1;
     static const char* const kNames[] = {"ssim", "ssim_cb", "ssim_cr"};
@@ -67,109 +68,120 @@ class CudaSsimFeature final : public Feature {
     }
     const Shape shape = shape_of(o, ctx, terms_pixels_);
     batch_ = shape.batch;
-    uploader_ = std::make_unique<FrameUploader>(f, planes_, shape.chunk_frames, batch_);
+    chunk_ = shape.chunk_frames;
+    runner_->add(this);
   }
+  ~CudaSsimFeature() override { runner_->remove(this); }
 
   const std::vector<std::string>& outputs() const override { return names_; }
   int batch_frames() const override { return batch_; }
 
   void extract(const Picture& ref, const Picture& dist, std::span<double> out) override {
     const FramePair pair{&ref, &dist, 0};
-    score(std::span<const FramePair>(&pair, 1), out, /*pin=*/false);
+    runner_->run(this, std::span<const FramePair>(&pair, 1), out, /*pin=*/false, /*shared=*/false);
   }
 
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
-    for (size_t start = 0; start < frames.size(); start += size_t(batch_)) {
-      const size_t n = std::min(frames.size() - start, size_t(batch_));
-      score(frames.subspan(start, n), out.subspan(start * size_t(planes_), n * size_t(planes_)),
-            /*pin=*/true);
-    }
+    runner_->run(this, frames, out, /*pin=*/true, /*shared=*/true);
   }
 
  private:
+  // BatchRunner::Work
+  int planes() const override { return planes_; }
+  int chunk_frames() const override { return chunk_; }
+
+  void begin(size_t frames) override {
+    allocate();
+    values_.assign(frames * size_t(planes_), 0.0);
+  }
+
   // Device and page-locked buffers, at the first frame (not in the constructor:
   // features are made before the run knows it has frames).
   void allocate() {
     if (options_.mode == SumMode::kExact && !device_sums_.get()) {
-      device_sums_ = DeviceBuffer(size_t(batch_) * planes_ * sizeof(ExactWords));
       host_sums_ = PinnedBuffer(size_t(batch_) * planes_ * sizeof(ExactWords));
+      device_sums_ = DeviceBuffer(size_t(batch_) * planes_ * sizeof(ExactWords));  // last: the flag
     }
     if (options_.mode == SumMode::kRaster && lane_terms_.empty()) {
+      std::vector<DeviceBuffer> lanes;
       for (int i = 0; i < FrameUploader::kLanes; ++i)
-        lane_terms_.emplace_back(size_t(terms_pixels_) * sizeof(double));
+        lanes.emplace_back(size_t(terms_pixels_) * sizeof(double));
       host_terms_ = PinnedBuffer(size_t(batch_) * size_t(terms_pixels_) * sizeof(double));
+      frame_done_.clear();
       for (int i = 0; i < batch_; ++i) frame_done_.push_back(std::make_unique<Event>());
+      lane_terms_ = std::move(lanes);  // last: set only when everything above exists
     }
   }
 
-  // Scores up to batch_ frames: uploads and launches on the lanes in turn, then
-  // waits and turns sums into scores.
-  void score(std::span<const FramePair> frames, std::span<double> out, bool pin) {
-    check(cudaSetDevice(device_), "cudaSetDevice");
-    allocate();
+  void enqueue(const FrameUploader::Chunk& chunk, size_t) override {
     const bool exact = options_.mode == SumMode::kExact;
-    const int n = int(frames.size());
-    auto* dsums = device_sums_.get<ExactWords>();
-    auto* hsums = host_sums_.get<ExactWords>();
-    uploader_->upload(frames, pin, [&](const FrameUploader::Chunk& chunk) {
-      const cudaStream_t s = chunk.stream;
-      for (int p = 0; p < planes_; ++p) {
-        DevicePlanes planes = chunk.planes[p];
-        planes.emulate_fp64 = emulate_;
-        if (exact) {
-          ExactWords* sums = dsums + size_t(p) * batch_ + chunk.start;
-          check(cudaMemsetAsync(sums, 0, size_t(chunk.count) * sizeof(ExactWords), s), "cudaMemsetAsync");
-          launch_exact(planes, sums, s);
-          check(cudaMemcpyAsync(hsums + size_t(p) * batch_ + chunk.start, sums,
-                                size_t(chunk.count) * sizeof(ExactWords), cudaMemcpyDeviceToHost, s),
-                "read-back of the sums");
-        } else {  // chunks of one frame
-          double* terms = lane_terms_[size_t(chunk.lane)].get<double>() + pixel_offset_[p];
-          launch_terms(planes, terms, s);
-          double* host = host_terms_.get<double>() + size_t(chunk.start) * terms_pixels_ + pixel_offset_[p];
-          check(cudaMemcpyAsync(host, terms, size_t(plane_pixels_[p]) * sizeof(double),
-                                cudaMemcpyDeviceToHost, s),
-                "read-back of a term plane");
-        }
+    const cudaStream_t s = chunk.stream;
+    for (int p = 0; p < planes_; ++p) {
+      DevicePlanes planes = chunk.planes[p];
+      planes.emulate_fp64 = emulate_;
+      if (exact) {
+        ExactWords* sums = device_sums_.get<ExactWords>() + size_t(p) * batch_ + chunk.start;
+        check(cudaMemsetAsync(sums, 0, size_t(chunk.count) * sizeof(ExactWords), s), "cudaMemsetAsync");
+        launch_exact(planes, sums, s);
+        check(cudaMemcpyAsync(host_sums_.get<ExactWords>() + size_t(p) * batch_ + chunk.start, sums,
+                              size_t(chunk.count) * sizeof(ExactWords), cudaMemcpyDeviceToHost, s),
+              "read-back of the sums");
+      } else {  // chunks of one frame
+        double* terms = lane_terms_[size_t(chunk.lane)].get<double>() + pixel_offset_[p];
+        launch_terms(planes, terms, s);
+        double* host = host_terms_.get<double>() + size_t(chunk.start) * terms_pixels_ + pixel_offset_[p];
+        check(cudaMemcpyAsync(host, terms, size_t(plane_pixels_[p]) * sizeof(double),
+                              cudaMemcpyDeviceToHost, s),
+              "read-back of a term plane");
       }
-      if (!exact) check(cudaEventRecord(frame_done_[size_t(chunk.start)]->get(), s), "cudaEventRecord");
-    });
+    }
+    if (!exact) check(cudaEventRecord(frame_done_[size_t(chunk.start)]->get(), s), "cudaEventRecord");
+  }
 
-    if (exact) {
-      uploader_->synchronize();
+  void finish(size_t base, size_t count, FrameUploader& uploader) override {
+    const int n = int(count);
+    double* out = values_.data() + base * size_t(planes_);
+    if (options_.mode == SumMode::kExact) {
+      uploader.synchronize();
+      const auto* hsums = host_sums_.get<ExactWords>();
       for (int i = 0; i < n; ++i)
         for (int p = 0; p < planes_; ++p) {
           const ExactWords& w = hsums[size_t(p) * batch_ + i];
           ssim::ExactSum sum;
           sum.sum_q = static_cast<ssim::int128>((static_cast<ssim::uint128>(w.hi) << 64) | w.lo);
           sum.sum_w = weight_sum_[p];
-          out[size_t(i * planes_ + p)] = finish(sum.score(), p);
+          out[size_t(i * planes_ + p)] = finish_score(sum.score(), p);
         }
       return;
     }
     // Raster: each frame's planes are added on host threads, in raster order,
     // as they arrive.
+    const int device = runner_->ordinal();
     auto add_plane = [&](int task) {
       const int i = task / planes_, p = task % planes_;
-      check(cudaSetDevice(device_), "cudaSetDevice");
+      check(cudaSetDevice(device), "cudaSetDevice");
       check(cudaEventSynchronize(frame_done_[size_t(i)]->get()), "SSIM terms on the GPU");
       const double* t = host_terms_.get<double>() + size_t(i) * terms_pixels_ + pixel_offset_[p];
       double sum = 0.0;
       for (int64_t k = 0; k < plane_pixels_[p]; ++k) sum += t[k];
-      out[size_t(task)] = finish(sum / static_cast<double>(weight_sum_[p]), p);
+      out[size_t(task)] = finish_score(sum / static_cast<double>(weight_sum_[p]), p);
     };
     if (ctx_.pool) ctx_.pool->parallel_for(n * planes_, add_plane);
     else for (int task = 0; task < n * planes_; ++task) add_plane(task);
-    uploader_->synchronize();
   }
 
-  double finish(double score, int plane) const {
+  void take(std::span<double> out) override {
+    std::copy(values_.begin(), values_.begin() + ptrdiff_t(std::min(out.size(), values_.size())),
+              out.begin());
+  }
+
+  double finish_score(double score, int plane) const {
     return options_.enable_db ? ssim::to_db(score, max_db_[plane]) : score;
   }
 
   SsimOptions options_;
   FeatureContext ctx_;
-  int device_;
+  std::shared_ptr<BatchRunner> runner_;
   bool emulate_;
   int planes_ = 1;
   std::vector<std::string> names_;
@@ -179,7 +191,8 @@ class CudaSsimFeature final : public Feature {
   int64_t plane_pixels_[3] = {};
   int64_t terms_pixels_ = 0;  // all scored planes of one frame
   int batch_ = 1;
-  std::unique_ptr<FrameUploader> uploader_;
+  int chunk_ = 1;
+  std::vector<double> values_;  // the run's values, [frame][plane]
   DeviceBuffer device_sums_;  // exact: [plane][frame of the batch]
   PinnedBuffer host_sums_;
   std::vector<DeviceBuffer> lane_terms_;  // raster: one frame's terms per lane
@@ -190,9 +203,10 @@ class CudaSsimFeature final : public Feature {
 }  // namespace
 
 std::unique_ptr<Feature> make_cuda_ssim_feature(const SsimOptions& options,
-                                                const FeatureContext& ctx, int device,
+                                                const FeatureContext& ctx,
+                                                std::shared_ptr<BatchRunner> runner,
                                                 bool emulate_fp64) {
-  return std::make_unique<CudaSsimFeature>(options, ctx, device, emulate_fp64);
+  return std::make_unique<CudaSsimFeature>(options, ctx, std::move(runner), emulate_fp64);
 }
 
 }  // namespace exactvq::cuda

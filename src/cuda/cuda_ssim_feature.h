@@ -5,16 +5,19 @@
 
 #include <memory>
 
+#include "cuda/batch_runner.h"
 #include "features/ssim_feature.h"
 
 namespace exactvq::cuda {
 
-// `device` is the CUDA ordinal; `emulate_fp64` forms the term through softfp/. extract_batch() page-locks the pictures it is
-// given and keeps them locked while the feature lives, so their storage must
-// stay allocated and in place between calls (FrameBatch guarantees it);
-// extract() copies from pageable memory instead.
+// `runner` is the device's for ctx.format (the upload shared with the run's other
+// features); `emulate_fp64` forms the term through softfp/. extract_batch()
+// page-locks the pictures it is given and keeps them locked while the runner
+// lives, so their storage must stay allocated and in place between calls
+// (FrameBatch guarantees it); extract() copies from pageable memory instead.
 std::unique_ptr<Feature> make_cuda_ssim_feature(const SsimOptions& options,
-                                                const FeatureContext& ctx, int device,
+                                                const FeatureContext& ctx,
+                                                std::shared_ptr<BatchRunner> runner,
                                                 bool emulate_fp64);
 
 }  // namespace exactvq::cuda

@@ -23,12 +23,15 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
   if (lanes_.empty()) {
     size_t bytes = 0;
     for (int p = 0; p < planes_; ++p) bytes += size_t(chunk_frames_) * format_.plane_bytes(p);
+    // All lanes or none: a failed allocation leaves the uploader as it was.
+    std::vector<std::unique_ptr<Lane>> lanes;
     for (int i = 0; i < kLanes; ++i) {
       auto lane = std::make_unique<Lane>();
       lane->ref = DeviceBuffer(bytes);
       lane->dist = DeviceBuffer(bytes);
-      lanes_.push_back(std::move(lane));
+      lanes.push_back(std::move(lane));
     }
+    lanes_ = std::move(lanes);
   }
   if (pin)
     for (const FramePair& fp : frames)
@@ -43,6 +46,9 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
     chunk.start = start;
     chunk.count = std::min(chunk_frames_, n - start);
     chunk.lane = chunk_index % kLanes;
+    chunk.first_index = frames[size_t(start)].index;
+    if (frame_hook_)
+      for (int i = 0; i < chunk.count; ++i) frame_hook_(frames[size_t(start + i)].index);
     Lane& lane = *lanes_[size_t(chunk.lane)];
     chunk.stream = lane.stream.get();
     for (int p = 0; p < planes_; ++p) {

@@ -22,10 +22,16 @@ class FrameUploader {
   // Planes 0 .. planes-1 of `format`; chunks of at most `chunk_frames` frames.
   FrameUploader(const VideoFormat& format, int planes, int chunk_frames, int batch_frames);
 
+  int planes() const { return planes_; }
+  int chunk_frames() const { return chunk_frames_; }
+  // Asked before each frame is uploaded (fault injection); may be null.
+  void set_frame_hook(std::function<void(int64_t frame)> hook) { frame_hook_ = std::move(hook); }
+
   struct Chunk {
     int start = 0;  // index in the batch of the chunk's first frame
     int count = 0;
     int lane = 0;
+    int64_t first_index = 0;  // FramePair::index of the chunk's first frame
     cudaStream_t stream = nullptr;
     DevicePlanes planes[3];  // the chunk's frames, plane by plane, on the device
   };
@@ -49,6 +55,7 @@ class FrameUploader {
   int planes_;
   int chunk_frames_;
   size_t plane_offset_[3] = {};  // in a lane's buffers: where plane p's frames start
+  std::function<void(int64_t)> frame_hook_;
   PinnedRegistry registry_;
   std::vector<std::unique_ptr<Lane>> lanes_;
 };

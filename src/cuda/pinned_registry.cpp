@@ -35,7 +35,7 @@ void PinnedRegistry::pin(const void* data, size_t bytes) {
     release(*oldest);
     entries_.erase(oldest);
   }
-  const bool locked = cudaHostRegister(const_cast<void*>(data), bytes, cudaHostRegisterDefault) ==
+  const bool locked = cudaHostRegister(const_cast<void*>(data), bytes, cudaHostRegisterPortable) ==
                       cudaSuccess;
   if (!locked) cudaGetLastError();
   entries_.push_back({data, bytes, clock_, locked});

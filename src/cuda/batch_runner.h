@@ -1,0 +1,85 @@
+// One upload per frame pair for every feature of a run on one CUDA device
+// (issue I, scope 2). Each feature registers its work with the device's runner;
+// the first feature asked to score a batch uploads it once, chunk by chunk, and
+// enqueues every registered feature's kernels on each chunk; the other features
+// then take the results already computed for the same pairs (same numbers and
+// same pictures) instead of uploading again.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <vector>
+
+#include "cuda/fault_injection.h"
+#include "cuda/frame_uploader.h"
+#include "features/feature.h"
+
+namespace exactvq::cuda {
+
+class BatchRunner {
+ public:
+  // One feature's part of a shared batch.
+  class Work {
+   public:
+    virtual ~Work() = default;
+    virtual int planes() const = 0;        // reads planes 0 .. planes()-1
+    virtual int chunk_frames() const = 0;  // at most this many frames per chunk
+    virtual int batch_frames() const = 0;  // at most this many frames in flight
+    // A run over `frames` pairs starts: size the results.
+    virtual void begin(size_t frames) = 0;
+    // Enqueue work on a chunk whose planes' copies are enqueued on chunk.stream;
+    // the chunk's frames are number base + chunk.start ... of the run.
+    virtual void enqueue(const FrameUploader::Chunk& chunk, size_t base) = 0;
+    // After every chunk of frames [base, base + count) is enqueued: wait for
+    // this work's results and keep them.
+    virtual void finish(size_t base, size_t count, FrameUploader& uploader) = 0;
+    // Writes the kept results of the whole run as the feature's values.
+    virtual void take(std::span<double> out) = 0;
+  };
+
+  // `faults` (may be null) is the opening device's; a runner serves one format.
+  BatchRunner(const VideoFormat& format, int ordinal, std::shared_ptr<Faults> faults);
+  ~BatchRunner();
+  BatchRunner(const BatchRunner&) = delete;
+  BatchRunner& operator=(const BatchRunner&) = delete;
+
+  const VideoFormat& format() const { return format_; }
+  int ordinal() const { return ordinal_; }
+  Faults* faults() const { return faults_.get(); }
+
+  void add(Work* work);
+  void remove(Work* work);
+
+  // Scores `frames` for `caller` into `out` (the caller's take()). With
+  // `shared`, every registered work is computed in the same pass and the others
+  // find their results waiting when they ask for the same pairs; without it (one
+  // pageable frame: Feature::extract) only the caller runs. `pin` page-locks the
+  // pictures (see FrameUploader::upload).
+  void run(Work* caller, std::span<const FramePair> frames, std::span<double> out, bool pin,
+           bool shared);
+
+  // Counters for tests and benchmarks: passes that uploaded, and requests
+  // answered from results already computed.
+  int64_t uploads() const { return uploads_; }
+  int64_t reuses() const { return reuses_; }
+
+ private:
+  void ensure_uploader(const std::vector<Work*>& works);
+  void compute(const std::vector<Work*>& works, std::span<const FramePair> frames, bool pin);
+
+  VideoFormat format_;
+  int ordinal_;
+  std::shared_ptr<Faults> faults_;
+  std::mutex mutex_;
+  std::vector<Work*> works_;
+  std::unique_ptr<FrameUploader> uploader_;
+  int planes_ = 0, chunk_ = 0, batch_ = 0;  // the uploader's shape
+  // The last shared pass: its pairs and the works whose results are still unclaimed.
+  std::vector<FramePair> pending_pairs_;
+  std::vector<Work*> owed_;
+  int64_t uploads_ = 0, reuses_ = 0;
+};
+
+}  // namespace exactvq::cuda

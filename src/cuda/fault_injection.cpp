@@ -1,0 +1,91 @@
+#include "cuda/fault_injection.h"
+
+#include <cstdlib>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace exactvq::cuda {
+
+namespace {
+thread_local Faults* t_current = nullptr;
+constexpr const char* kVariable = "EXACTVQ_CUDA_FAULT";
+}  // namespace
+
+Faults Faults::parse(const char* value) {
+  Faults f;
+  if (value == nullptr || *value == '\0') return f;
+  f.spec_ = value;
+  const std::string_view v(value);
+  if (v == "open") {
+    f.kind_ = Kind::kOpen;
+    return f;
+  }
+  const size_t at = v.find('@');
+  const std::string_view name = v.substr(0, at);
+  bool ok = at != std::string_view::npos && at + 1 < v.size() && v.size() - at <= 12;
+  int64_t n = 0;
+  for (size_t i = at + 1; ok && i < v.size(); ++i) {
+    ok = v[i] >= '0' && v[i] <= '9';
+    n = n * 10 + (v[i] - '0');
+  }
+  if (ok && name == "alloc" && n >= 1) f.kind_ = Kind::kAlloc;
+  else if (ok && name == "launch") f.kind_ = Kind::kLaunch;
+  else if (ok && name == "lost") f.kind_ = Kind::kLost;
+  else
+    throw DeviceError(fmt::format("{}={}: expected open, alloc@N (N >= 1), launch@N or lost@N",
+                                  kVariable, v));
+  f.at_ = n;
+  return f;
+}
+
+Faults Faults::from_environment() { return parse(std::getenv(kVariable)); }
+
+void Faults::at_open(int ordinal) const {
+  if (kind_ == Kind::kOpen)
+    throw DeviceError(fmt::format(
+        "CUDA device {} cannot be opened: cudaErrorDevicesUnavailable (injected by {}={})", ordinal,
+        kVariable, spec_));
+}
+
+void Faults::before_alloc(size_t bytes) {
+  if (kind_ != Kind::kAlloc) return;
+  if (++allocations_ == at_)
+    throw DeviceError(fmt::format(
+        "CUDA cudaMalloc of {} bytes: cudaErrorMemoryAllocation (out of memory; injected by {}={})",
+        bytes, kVariable, spec_));
+}
+
+void Faults::before_launch(int ordinal, int64_t first_frame, int frames, const char* what) const {
+  check_alive(ordinal);
+  if (kind_ == Kind::kLaunch && first_frame <= at_ && at_ < first_frame + frames)
+    throw DeviceError(fmt::format(
+        "CUDA {} for frame {} on device {}: cudaErrorLaunchFailure (unspecified launch failure; "
+        "injected by {}={})",
+        what, at_, ordinal, kVariable, spec_));
+}
+
+void Faults::before_frame(int ordinal, int64_t frame) {
+  check_alive(ordinal);
+  if (kind_ == Kind::kLost && frame >= at_) {
+    lost_ = true;
+    lost_at_ = frame;
+    check_alive(ordinal);
+  }
+}
+
+void Faults::check_alive(int ordinal) const {
+  if (lost_)
+    throw DeviceError(fmt::format(
+        "CUDA device {} was lost before frame {}: cudaErrorDevicesUnavailable (injected by {}={})",
+        ordinal, lost_at_, kVariable, spec_));
+}
+
+FaultScope::FaultScope(Faults* faults) : previous_(t_current) { t_current = faults; }
+FaultScope::~FaultScope() { t_current = previous_; }
+
+Faults* current_faults() { return t_current; }
+
+}  // namespace exactvq::cuda
