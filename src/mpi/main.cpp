@@ -6,11 +6,14 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <new>
 #include <optional>
+#include <sstream>
 
 #include <fmt/format.h>
 
+#include "app/batch_run.h"
 #include "cli/cli_options.h"
 #include "core/error.h"
 #include "mpi/range_score.h"
@@ -128,6 +131,133 @@ RankResult receive_result(int from) {
   }
 }
 
+// Rank 0's words to every rank.
+std::vector<uint64_t> broadcast_words(std::vector<uint64_t> words) {
+  uint64_t size = words.size();
+  MPI_Bcast(&size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  words.resize(size_t(size));
+  for (uint64_t at = 0; at < size;) {  // in pieces that an int counts
+    const int n = int(std::min<uint64_t>(size - at, uint64_t(1) << 30));
+    MPI_Bcast(words.data() + at, n, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    at += uint64_t(n);
+  }
+  return words;
+}
+
+std::vector<uint64_t> receive_words(int from) {
+  MPI_Status status;
+  MPI_Probe(from, kResultTag, MPI_COMM_WORLD, &status);
+  int count = 0;
+  MPI_Get_count(&status, MPI_UINT64_T, &count);
+  std::vector<uint64_t> words(size_t(std::max(count, 0)));
+  MPI_Recv(words.data(), count, MPI_UINT64_T, from, kResultTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  return words;
+}
+
+bool ends_with_json(const std::string& path) {
+  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+}
+
+// --batch LIST: the ranks take whole pairs, in turn down the list (pair i to rank
+// i mod ranks), each scoring its own with exactvq's batch runner (which writes each
+// pair's files); rank 0 reads the list, gathers every pair's outcome and reports
+// them, in list order, as exactvq --batch does: 0 when every pair was scored.
+int run_batch_ranks(const CliOptions& c, int rank, int ranks,
+                    const std::function<void(const std::string&)>& note) {
+  const std::string& list = *c.batch_path;
+  std::vector<BatchPair> pairs;
+  std::vector<uint64_t> words;
+  int code = 0;
+  if (rank == 0) {
+    code = guarded([&] {
+      pairs = read_batch_list(list);
+      if (c.batch_summary && *c.batch_summary != "-") check_output_path(*c.batch_summary, {list});
+      words = encode_pairs(pairs);
+    });
+  }
+  code = broadcast_code(code);
+  if (code != 0) return code;
+  words = broadcast_words(std::move(words));
+  if (rank != 0) pairs = decode_pairs(words);  // rank 0's own encoding: cannot fail
+
+  std::vector<BatchPair> mine;
+  std::vector<std::pair<uint64_t, PairResult>> done;
+  for (size_t i = size_t(rank); i < pairs.size(); i += size_t(ranks)) {
+    mine.push_back(pairs[i]);
+    done.emplace_back(uint64_t(i), PairResult{});
+  }
+  if (!mine.empty()) {
+    BatchOptions o;
+    o.shared_args = c.batch_args;
+    o.jobs = c.batch_jobs;
+    o.notice = note;
+    try {
+      std::vector<PairResult> results = run_batch(mine, o);
+      for (size_t k = 0; k < done.size(); ++k) done[k].second = std::move(results[k]);
+    } catch (const std::exception& e) {
+      for (auto& d : done) d.second.error = e.what();
+    }
+  }
+  if (rank != 0) {
+    const std::vector<uint64_t> out = encode_pair_results(done);
+    MPI_Send(out.data(), int(out.size()), MPI_UINT64_T, 0, kResultTag, MPI_COMM_WORLD);
+    return broadcast_code(0);
+  }
+
+  std::vector<PairResult> results(pairs.size());
+  std::vector<bool> have(pairs.size(), false);
+  auto take = [&](std::vector<std::pair<uint64_t, PairResult>>&& part) {
+    for (auto& [index, r] : part) {
+      if (index >= results.size()) continue;
+      results[index] = std::move(r);
+      have[index] = true;
+    }
+  };
+  take(std::move(done));
+  for (int r = 1; r < ranks; ++r) {
+    try {
+      take(decode_pair_results(receive_words(r)));
+    } catch (const std::exception& e) {
+      note(fmt::format("rank {}: {}", r, e.what()));
+    }
+  }
+  size_t failed = 0;
+  code = guarded([&] {
+    for (size_t i = 0; i < results.size(); ++i) {
+      PairResult& r = results[i];
+      r.pair = pairs[i];
+      if (!have[i]) r.error = "its rank sent no result";
+      failed += r.ok ? 0 : 1;
+      // As exactvq's batch prints each pair when it is done.
+      if (!r.ok) {
+        fmt::print(stderr, "{}: {}:{}: failed: {}\n", kName, list, r.pair.line, r.error);
+        continue;
+      }
+      if (c.quiet) continue;
+      for (const auto& w : r.warnings)
+        fmt::print(stderr, "{}: {}:{}: {}\n", kName, list, r.pair.line, w);
+      fmt::print(stderr, "{}: {}:{}: scored {} frame{} -> {}\n", kName, list, r.pair.line,
+                 r.frames, r.frames == 1 ? "" : "s", r.pair.output);
+    }
+    const bool json = c.batch_summary && ends_with_json(*c.batch_summary);
+    if (c.batch_summary && *c.batch_summary != "-") {
+      write_file_atomically(*c.batch_summary, [&](std::ostream& out) {
+        write_batch_summary(out, results, json, c.number_format);
+      });
+    } else if (c.batch_summary || !c.quiet) {
+      std::ostringstream text;
+      write_batch_summary(text, results, false, c.number_format);
+      fmt::print("{}", text.str());
+    }
+    if (!c.quiet || failed > 0)
+      fmt::print(stderr, "{}: {}: {} pair{}, {} scored, {} failed\n", kName, list, results.size(),
+                 results.size() == 1 ? "" : "s", results.size() - failed, failed);
+    std::fflush(stdout);
+    if (std::ferror(stdout)) throw OutputError("cannot write to standard output");
+  });
+  return broadcast_code(code != 0 ? code : failed > 0 ? 1 : 0);
+}
+
 // A rank other than 0 checks that it sees the inputs rank 0 planned with.
 void check_same_inputs(const RankSetup& s, const Header& h, int rank) {
   const VideoFormat& f = s.format;
@@ -167,6 +297,7 @@ int run(int rank, int ranks, int argc, char** argv) {
   };
   if (!c.quiet && rank == 0) c.run.warn = note;
   c.run.device.notice = note;
+  if (c.batch_path) return run_batch_ranks(c, rank, ranks, note);
 
   Header header;
   std::optional<RankSetup> setup;

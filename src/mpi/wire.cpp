@@ -1,63 +1,17 @@
 #include "mpi/wire.h"
 
 #include <bit>
-#include <cstring>
-#include <stdexcept>
-#include <string>
 
 namespace exactvq::mpi {
 
 namespace {
 
+using wire::Reader;
+using wire::Writer;
+
 constexpr uint64_t kMagic = 0x6578767172616e6bULL;  // "exvqrank"
-
-class Writer {
- public:
-  void word(uint64_t w) { words_.push_back(w); }
-  void text(const std::string& s) {
-    word(s.size());
-    for (size_t i = 0; i < s.size(); i += 8) {
-      uint64_t w = 0;
-      std::memcpy(&w, s.data() + i, std::min<size_t>(8, s.size() - i));
-      word(w);
-    }
-  }
-  std::vector<uint64_t> take() { return std::move(words_); }
-
- private:
-  std::vector<uint64_t> words_;
-};
-
-class Reader {
- public:
-  explicit Reader(const std::vector<uint64_t>& words) : words_(words) {}
-  uint64_t word() {
-    if (at_ >= words_.size()) throw std::runtime_error("MPI message from a rank is cut short");
-    return words_[at_++];
-  }
-  // A count of items of `words_each` words that the message can still hold.
-  size_t count(size_t words_each) {
-    const uint64_t n = word();
-    if (words_each > 0 && n > (words_.size() - at_) / words_each)
-      throw std::runtime_error("MPI message from a rank is cut short");
-    return size_t(n);
-  }
-  std::string text() {
-    const uint64_t n = word();
-    if (n > (words_.size() - at_) * 8) throw std::runtime_error("MPI message from a rank is cut short");
-    std::string s(size_t(n), '\0');
-    for (size_t i = 0; i < s.size(); i += 8) {
-      const uint64_t w = word();
-      std::memcpy(s.data() + i, &w, std::min<size_t>(8, s.size() - i));
-    }
-    return s;
-  }
-  bool done() const { return at_ == words_.size(); }
-
- private:
-  const std::vector<uint64_t>& words_;
-  size_t at_ = 0;
-};
+constexpr uint64_t kPairsMagic = 0x6578767170616972ULL;    // "exvqpair"
+constexpr uint64_t kResultsMagic = 0x6578767172736c74ULL;  // "exvqrslt"
 
 }  // namespace
 
@@ -112,6 +66,78 @@ RankResult decode(const std::vector<uint64_t>& words) {
   }
   if (!in.done()) throw std::runtime_error("MPI message from a rank has trailing words");
   return r;
+}
+
+std::vector<uint64_t> encode_pairs(const std::vector<BatchPair>& pairs) {
+  Writer w;
+  w.word(kPairsMagic);
+  w.word(pairs.size());
+  for (const BatchPair& p : pairs) {
+    w.word(uint64_t(int64_t(p.line)));
+    w.text(p.ref);
+    w.text(p.dist);
+    w.text(p.output);
+    w.word(p.options.size());
+    for (const auto& o : p.options) w.text(o);
+  }
+  return w.take();
+}
+
+std::vector<BatchPair> decode_pairs(const std::vector<uint64_t>& words) {
+  Reader in(words);
+  if (in.word() != kPairsMagic) throw std::runtime_error("MPI message is not a batch list");
+  std::vector<BatchPair> pairs(in.count(5));
+  for (BatchPair& p : pairs) {
+    p.line = int(int64_t(in.word()));
+    p.ref = in.text();
+    p.dist = in.text();
+    p.output = in.text();
+    p.options.resize(in.count(1));
+    for (auto& o : p.options) o = in.text();
+  }
+  if (!in.done()) throw std::runtime_error("MPI message has trailing words");
+  return pairs;
+}
+
+std::vector<uint64_t> encode_pair_results(const std::vector<std::pair<uint64_t, PairResult>>& results) {
+  Writer w;
+  w.word(kResultsMagic);
+  w.word(results.size());
+  for (const auto& [index, r] : results) {
+    w.word(index);
+    w.word(r.ok ? 1 : 0);
+    w.text(r.error);
+    w.word(uint64_t(r.frames));
+    w.word(r.pooled_means.size());
+    for (const auto& [name, mean] : r.pooled_means) {
+      w.text(name);
+      w.word(std::bit_cast<uint64_t>(mean));
+    }
+    w.word(r.warnings.size());
+    for (const auto& warning : r.warnings) w.text(warning);
+  }
+  return w.take();
+}
+
+std::vector<std::pair<uint64_t, PairResult>> decode_pair_results(const std::vector<uint64_t>& words) {
+  Reader in(words);
+  if (in.word() != kResultsMagic) throw std::runtime_error("MPI message is not batch results");
+  std::vector<std::pair<uint64_t, PairResult>> results(in.count(6));
+  for (auto& [index, r] : results) {
+    index = in.word();
+    r.ok = in.word() != 0;
+    r.error = in.text();
+    r.frames = int64_t(in.word());
+    r.pooled_means.resize(in.count(2));
+    for (auto& [name, mean] : r.pooled_means) {
+      name = in.text();
+      mean = std::bit_cast<double>(in.word());
+    }
+    r.warnings.resize(in.count(1));
+    for (auto& warning : r.warnings) warning = in.text();
+  }
+  if (!in.done()) throw std::runtime_error("MPI message has trailing words");
+  return results;
 }
 
 }  // namespace exactvq::mpi

@@ -184,6 +184,47 @@ TEST_F(Mpirun, StandardInputIsReadByRankZero) {
   expect_identical({"-r", ref, "-d", "-", "--json", "-q"}, "json", {2}, true, stdin_from(dist));
 }
 
+// --batch: ranks take whole pairs; every pair's file, the summary, the per-pair lines
+// (exactvq with one job prints them in list order, as exactvq-mpi always does) and
+// the exit status are exactvq's.
+TEST_F(Mpirun, BatchRanksTakeWholePairs) {
+  const VideoFormat f = make_format(24, 16, ChromaFormat::k420, 10);
+  const auto ref = write_y4m("ref.y4m", f, 6, 0);
+  const auto dist = write_y4m("dist.y4m", f, 6, 1);
+  const auto dist2 = write_y4m("dist2.y4m", f, 4, 2);
+  const std::string list =
+      "ref,dist,output,options\n" + ref + "," + dist + ",p1.json,\n" + dist + "," + ref +
+      ",p2.xml,--feature psnr=enable_apsnr=true\n" + ref + "," + path("missing.y4m") +
+      ",p3.json,\n" + ref + "," + dist2 + ",p4.csv,--subsample 2\n" + ref + "," + dist +
+      ",p5.json,--frame_cnt 3 --feature ssim=sum=raster\n";
+  fs::create_directories(dir_ / "one");
+  const auto one_list = write("one/list.csv", list);
+  const RunResult want =
+      run_cli({"--batch", one_list, "--batch-jobs", "1", "--batch-summary", path("one/sum.csv")});
+  ASSERT_EQ(want.status, 1) << describe(want);
+  const std::string one_dir = (dir_ / "one").string();
+  for (const int n : {2, 3}) {
+    SCOPED_TRACE("mpirun -n " + std::to_string(n));
+    const std::string name = "mpi" + std::to_string(n);
+    fs::create_directories(dir_ / name);
+    const auto mpi_list = write(name + "/list.csv", list);
+    const RunResult got = mpi(n, {"--batch", mpi_list, "--batch-summary", path(name + "/sum.csv")});
+    EXPECT_EQ(got.status, 1) << describe(got);
+    const std::string mpi_dir = (dir_ / name).string();
+    const std::string expected_err =
+        std::regex_replace(want.err, std::regex(one_dir), mpi_dir);
+    EXPECT_TRUE(as_exactvq(got.err).starts_with(expected_err)) << describe(got);
+    EXPECT_EQ(read_file(path(name + "/sum.csv")),
+              std::regex_replace(read_file(path("one/sum.csv")), std::regex(one_dir), mpi_dir));
+    for (const char* file : {"p1.json", "p2.xml", "p4.csv", "p5.json"}) {
+      const std::string expected = read_file(dir_ / "one" / file);
+      ASSERT_FALSE(expected.empty()) << file;
+      EXPECT_EQ(without_fps(read_file(dir_ / name / file)), without_fps(expected)) << file;
+    }
+    EXPECT_FALSE(fs::exists(dir_ / name / "p3.json"));
+  }
+}
+
 TEST_F(Mpirun, ErrorsEndEveryRankWithoutOutput) {
   const VideoFormat f = make_format(24, 16, ChromaFormat::k420, 10);
   const auto ref = write_y4m("ref.y4m", f, 7, 0);
