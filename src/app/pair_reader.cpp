@@ -1,6 +1,8 @@
 #include "app/pair_reader.h"
 
 #include <algorithm>
+#include <span>
+#include <vector>
 #include <thread>
 
 #include <fmt/format.h>
@@ -25,6 +27,21 @@ PairReader::SideResult PairReader::read_side(VideoSource& src, std::vector<Pictu
                                              size_t capacity) const {
   SideResult r;
   int64_t index = next_index_;
+  if (threads_per_input_ > 1) {
+    // The scored frames of this batch at once, where the input allows; what it
+    // leaves (all of it, or from the first unusual frame on) is read below,
+    // frame by frame, with the same outcome.
+    std::vector<int64_t> ahead;
+    for (int64_t i = index; ahead.size() < capacity; ++i) {
+      if (options_.frame_count && i >= *options_.frame_count) break;
+      if (i % options_.subsample == 0) ahead.push_back(i - index);
+    }
+    const size_t m = src.read_ahead(std::span(pictures).first(ahead.size()), ahead, threads_per_input_);
+    if (m > 0) {
+      r.frames = m;
+      index += ahead[m - 1] + 1;
+    }
+  }
   for (; r.frames < capacity; ++index) {
     if (options_.frame_count && index >= *options_.frame_count) break;
     const bool scored = index % options_.subsample == 0;

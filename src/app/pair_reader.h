@@ -34,9 +34,13 @@ struct PairReadOptions {
 
 class PairReader {
  public:
-  // With `parallel`, the two inputs are read by two threads at once.
-  PairReader(VideoSource& ref, VideoSource& dist, const PairReadOptions& o, bool parallel)
-      : ref_(ref), dist_(dist), options_(o), parallel_(parallel) {}
+  // With `parallel`, the two inputs are read by two threads at once; with
+  // `threads_per_input` > 1, each input whose frames lie at fixed offsets (a
+  // regular file) is read by that many threads, several frames at once.
+  PairReader(VideoSource& ref, VideoSource& dist, const PairReadOptions& o, bool parallel,
+             int threads_per_input = 1)
+      : ref_(ref), dist_(dist), options_(o), parallel_(parallel),
+        threads_per_input_(threads_per_input) {}
 
   // Fills `batch` with the next pairs; errors are stored in the batch, not thrown.
   // The outcome (pairs, warning, error) is the same as reading frame by frame,
@@ -51,6 +55,7 @@ class PairReader {
   VideoSource& dist_;
   PairReadOptions options_;
   bool parallel_ = false;
+  int threads_per_input_ = 1;
   int64_t next_index_ = 0;  // the frame number the next fill starts at
   bool done_ = false;
 };

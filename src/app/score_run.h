@@ -20,6 +20,9 @@ struct RunOptions {
   std::vector<FeatureSpec> features;  // empty: ssim
   DeviceOptions device;  // where to compute; its notice is set from `warn` when null
   int threads = 1;
+  // Threads reading each input (several frames of a regular file at once); 0:
+  // chosen here (several when a device scores, where reading is the limit).
+  int reader_threads = 0;
   std::optional<int64_t> frame_count;  // score at most this many; more than exist is an error
   int64_t skip_ref = 0, skip_dist = 0;
   int subsample = 1;  // score frames whose index is a multiple of this

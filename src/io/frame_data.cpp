@@ -9,9 +9,7 @@
 
 namespace exactvq {
 
-namespace {
-
-void little_endian_to_host(uint8_t* data, size_t bytes) {
+void little_endian_samples_to_host(uint8_t* data, size_t bytes) {
   if constexpr (std::endian::native == std::endian::little) {
     (void)data;
     (void)bytes;
@@ -23,6 +21,8 @@ void little_endian_to_host(uint8_t* data, size_t bytes) {
     }
   }
 }
+
+namespace {
 
 // OR of all samples: a sample exceeds 2^b - 1 exactly when it has a bit outside the mask,
 // so one OR reduction (which the compiler vectorises) decides the common all-valid case.
@@ -52,7 +52,7 @@ size_t read_frame_planes(InputFile& in, const VideoFormat& f, Picture& pic) {
     const size_t got = in.read(pic.plane_data(p), want);
     total += got;
     if (got < want) return total;
-    if (f.bytes_per_sample() == 2) little_endian_to_host(pic.plane_data(p), want);
+    if (f.bytes_per_sample() == 2) little_endian_samples_to_host(pic.plane_data(p), want);
   }
   return total;
 }

@@ -16,6 +16,9 @@ namespace exactvq {
 // host order. Returns the bytes read: f.frame_bytes(), or fewer at end of input.
 size_t read_frame_planes(InputFile& in, const VideoFormat& f, Picture& pic);
 
+// Samples above 8 bits as stored (little-endian) to host order, in place.
+void little_endian_samples_to_host(uint8_t* data, size_t bytes);
+
 // For bit depths 9..15: throws InputError "NAME: frame F, plane Cb, x=X, y=Y:
 // sample V exceeds the B-bit maximum M" at the first (plane, raster order) sample
 // above 2^bitdepth - 1. A no-op at 8 and 16 bits, where every value is in range.

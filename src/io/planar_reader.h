@@ -15,6 +15,7 @@ class PlanarReader : public VideoSource {
   const VideoFormat& format() const override { return format_; }
   const std::string& name() const override { return in_->name(); }
   std::optional<int64_t> frame_count() const override { return frame_count_; }
+  size_t read_ahead(std::span<Picture> pics, std::span<const int64_t> ahead, int threads) override;
 
  protected:
   explicit PlanarReader(std::unique_ptr<InputFile> in) : in_(std::move(in)) {}
@@ -25,6 +26,9 @@ class PlanarReader : public VideoSource {
   bool read_planes(Picture& pic, bool may_end);
   // The same without reading the samples into memory or checking them.
   bool skip_planes(bool may_end);
+  // The bytes before each frame's planes when the frame has no parameters
+  // ("FRAME\n" in Y4M; nothing in raw YUV): read_ahead() expects exactly these.
+  virtual std::string_view frame_marker() const = 0;
 
   std::unique_ptr<InputFile> in_;
   VideoFormat format_;

@@ -25,6 +25,7 @@ class RawYuvReader final : public PlanarReader {
   // Frames follow each other with no marker: no byte left is a clean end.
   bool read_frame(Picture& pic) override { return read_planes(pic, /*may_end=*/true); }
   bool skip_frame() override { return skip_planes(/*may_end=*/true); }
+  std::string_view frame_marker() const override { return {}; }
 };
 
 }  // namespace

@@ -26,6 +26,7 @@ class Y4mReader final : public PlanarReader {
     return read_frame_header() && read_planes(pic, /*may_end=*/false);
   }
   bool skip_frame() override { return read_frame_header() && skip_planes(/*may_end=*/false); }
+  std::string_view frame_marker() const override { return kFrameLine; }
 
  private:
   void read_stream_header() {
