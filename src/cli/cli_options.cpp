@@ -171,6 +171,8 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
       "planar YUV or gray at 8..16 bits as decoded.\n"
       "Example, replacing `vmaf -r ref.y4m -d dist.y4m --feature ssim -o out.xml`:\n"
       "  exactvq -r ref.y4m -d dist.y4m --feature ssim -o out.xml\n"
+      "Many pairs: exactvq --batch pairs.csv, a list with the header ref,dist,output[,options]\n"
+      "(or JSON lines); relative paths are from the list's folder.\n"
       "Exit status: 0 scored, 1 bad input or output failure, 2 bad usage.");
   try {
     app.parse(argc, argv);
