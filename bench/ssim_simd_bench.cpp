@@ -5,6 +5,7 @@
 // EXACTVQ_SIMD_TARGET names another (e.g. SSE4).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -155,6 +156,20 @@ void BM_SimdExact(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(cpu::score_exact(p.r, p.d, p.bitdepth));
   report(state, p.r);
 }
+
+// Exact mode over column strips of state.range(3) columns (cache experiment).
+void BM_SimdExactStrips(benchmark::State& state) {
+  const PlanePair& p = pair(int(state.range(0)), int(state.range(1)), int(state.range(2)));
+  const int strip = int(state.range(3));
+  for (auto _ : state) {
+    ssim::ExactSum sum;
+    for (int x = 0; x < p.r.width; x += strip)
+      sum += cpu::exact_sum(p.r, p.d, p.bitdepth, {x, 0, std::min(p.r.width, x + strip), p.r.height});
+    benchmark::DoNotOptimize(sum);
+  }
+  report(state, p.r);
+}
+BENCHMARK(BM_SimdExactStrips)->Args({1920, 1080, 8, 1920})->Args({1920, 1080, 8, 256})->Args({1920, 1080, 8, 128})->Args({1920, 1080, 8, 64})->Unit(benchmark::kMillisecond);
 
 void BM_SimdRaster(benchmark::State& state) {
   const PlanePair& p = pair(int(state.range(0)), int(state.range(1)), int(state.range(2)));

@@ -2,7 +2,10 @@
 // 2^-64 fixed point in integer lanes, straight from its sign, exponent and
 // significand (as ssim::to_fixed64 does), and added as integers.
 //
-// A term q = round_half_even(term * 2^64) spans up to 81 bits (|term| <= 2^17),
+// Terms below 2^19 in magnitude (all that the spec's bounds allow) take the
+// fast path of term_lanes-inl.h (AddFixedFast: two roundings by adding 1.5 * 2^52,
+// binary64 bits summed as integers). Any other vector takes the general path:
+// a term q = round_half_even(term * 2^64) spans up to 81 bits (|term| <= 2^17),
 // so each lane splits |q| into three pieces, lo (bits 0-31), mid (32-63) and
 // hi (64 and up), each below 2^32, and adds them with q's sign into three
 // 64-bit accumulators; the row's total, lo + mid * 2^32 + hi * 2^64, is formed
@@ -22,12 +25,11 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 ssim::int128 FixedSum(const double* HWY_RESTRICT terms, size_t n) {
   const hn::ScalableTag<double> df;
-  const hn::RebindToSigned<decltype(df)> di;
   const size_t lanes = hn::Lanes(df);
-  auto acc_lo = hn::Zero(di), acc_mid = acc_lo, acc_hi = acc_lo;
+  FixedSumLanes<decltype(df)> acc(df);
   size_t i = 0;
-  for (; i + lanes <= n; i += lanes) AddFixedLanes(df, hn::LoadU(df, terms + i), acc_lo, acc_mid, acc_hi);
-  ssim::int128 sum = FixedLanesTotal(di, acc_lo, acc_mid, acc_hi);
+  for (; i + lanes <= n; i += lanes) acc.Add(hn::LoadU(df, terms + i));
+  ssim::int128 sum = acc.Total();
   for (; i < n; ++i) sum += ssim::to_fixed64(terms[i]);
   return sum;
 }

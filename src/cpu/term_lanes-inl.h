@@ -9,6 +9,8 @@
 
 #include <hwy/highway.h>
 
+#include <type_traits>
+
 #include "ssim/term.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -38,6 +40,95 @@ HWY_INLINE V TermLanes(DF df, V wd, V mux, V muy, V x2, V xy, V y2, const ssim::
   const V c = hn::Add(hn::Add(mx2, my2), c1);
   const V d = hn::Add(hn::Sub(hn::Add(hn::Sub(hn::Mul(x2, wd), mx2), hn::Mul(y2, wd)), my2), c2);
   return hn::Div(hn::Mul(hn::Mul(wd, a), b), hn::Mul(c, d));
+}
+
+// The same term when wd, c1 and c2 are the same in every lane (interior
+// columns: wd = 256 * row weight), formed once outside the loop with the same
+// operations, so each lane's bits are those of TermLanes.
+template <class DF, class V = hn::Vec<DF>>
+HWY_INLINE V TermLanesFixedWeight(DF df, V wd, V c1, V c2, V mux, V muy, V x2, V xy, V y2) {
+  const V two = hn::Set(df, 2.0);
+  const V mx2 = hn::Mul(mux, mux);
+  const V mxy = hn::Mul(mux, muy);
+  const V my2 = hn::Mul(muy, muy);
+  const V a = hn::Add(hn::Mul(two, mxy), c1);
+  const V b = hn::Add(c2, hn::Mul(two, hn::Sub(hn::Mul(xy, wd), mxy)));
+  const V c = hn::Add(hn::Add(mx2, my2), c1);
+  const V d = hn::Add(hn::Sub(hn::Add(hn::Sub(hn::Mul(x2, wd), mx2), hn::Mul(y2, wd)), my2), c2);
+  return hn::Div(hn::Mul(hn::Mul(wd, a), b), hn::Mul(c, d));
+}
+
+#if HWY_TARGET != HWY_SCALAR
+// Integers below 2^31 in 32-bit lanes (the lower or upper half of v) to
+// binary64: the hardware conversion, exact.
+template <class DF, class VI32>
+HWY_INLINE hn::Vec<DF> HalfToDouble(DF df, VI32 v, int upper) {
+  const hn::Rebind<int32_t, DF> dh;
+  const hn::Twice<decltype(dh)> d32;
+  return hn::PromoteTo(df, upper ? hn::UpperHalf(dh, hn::BitCast(d32, v))
+                                 : hn::LowerHalf(dh, hn::BitCast(d32, v)));
+}
+#endif
+
+// The `exact` sum's accumulators for lanes of terms, fast path. For |term| <
+// 2^19 (every term the spec's bounds allow is below 2^17 in magnitude):
+//   t32 = term * 2^32 (exact: a power of two, no overflow or underflow);
+//   y = t32 + M, M = 1.5 * 2^52: |t32| < 2^51 puts y in [2^52, 2^53), where the
+//       spacing is 1, so y - M = A = round_half_even(t32), an integer < 2^51,
+//       and A = bits(y) - bits(M) (bits are linear within one binade);
+//   r = t32 - A: exact (A is a multiple of t32's spacing, |r| <= 1/2);
+//   z = r * 2^32 + M: exact scaling, then |r * 2^32| <= 2^31 rounds to the
+//       integer B = round_half_even(r * 2^64 / 2^32) = bits(z) - bits(M).
+// term * 2^64 = A * 2^32 + r * 2^32, and A * 2^32 is even, so
+// round_half_even(term * 2^64) = A * 2^32 + B. Sums of bits(y) and bits(z) wrap
+// modulo 2^64; FixedFastTotal takes out count * bits(M) and forms the 128-bit sum.
+template <class DF>
+struct FixedFastAcc {
+  hn::Vec<hn::RebindToUnsigned<DF>> a, b;
+  uint64_t vectors = 0;  // vectors added per lane
+};
+
+template <class DF>
+HWY_INLINE FixedFastAcc<DF> FixedFastZero(DF df) {
+  const hn::RebindToUnsigned<DF> du;
+  (void)df;
+  return {hn::Zero(du), hn::Zero(du), 0};
+}
+
+// Whether every lane of `term` takes the fast path (|term| < 2^19).
+template <class DF>
+HWY_INLINE bool FixedFastFits(DF df, hn::Vec<DF> term) {
+  return hn::AllTrue(df, hn::Lt(hn::Abs(term), hn::Set(df, 0x1p19)));
+}
+
+template <class DF>
+HWY_INLINE void AddFixedFast(DF df, hn::Vec<DF> term, FixedFastAcc<DF>& acc) {
+  const hn::RebindToUnsigned<DF> du;
+  const auto magic = hn::Set(df, 0x1.8p52);
+  const auto t32 = hn::Mul(term, hn::Set(df, 0x1p32));
+  const auto y = hn::Add(t32, magic);
+  const auto r = hn::Sub(t32, hn::Sub(y, magic));
+  const auto z = hn::Add(hn::Mul(r, hn::Set(df, 0x1p32)), magic);
+  acc.a = hn::Add(acc.a, hn::BitCast(du, y));
+  acc.b = hn::Add(acc.b, hn::BitCast(du, z));
+  ++acc.vectors;
+}
+
+// Sum over the lanes of A * 2^32 + B, in 128 bits. Exact while each lane's
+// sum of A (|A| < 2^51) fits 63 bits: up to 2^11 vectors.
+template <class DF>
+HWY_INLINE ssim::int128 FixedFastTotal(DF df, const FixedFastAcc<DF>& acc) {
+  const hn::RebindToUnsigned<DF> du;
+  (void)df;
+  HWY_ALIGN uint64_t a[hn::MaxLanes(du)], b[hn::MaxLanes(du)];
+  hn::Store(acc.a, du, a);
+  hn::Store(acc.b, du, b);
+  const uint64_t bias = acc.vectors * 0x4338000000000000ull;  // count * bits(M), modulo 2^64
+  ssim::int128 sum = 0;
+  for (size_t l = 0; l < hn::Lanes(du); ++l)
+    sum += ssim::int128{int64_t(a[l] - bias)} * (ssim::int128{1} << 32) +
+           ssim::int128{int64_t(b[l] - bias)};
+  return sum;
 }
 
 // Adds round_half_even(term * 2^64) of each lane (|term| < 2^32) to three
@@ -95,6 +186,43 @@ HWY_INLINE ssim::int128 FixedLanesTotal(DI di, VI acc_lo, VI acc_mid, VI acc_hi)
            ssim::int128{hi[l]} * (ssim::int128{1} << 64);
   return sum;
 }
+
+// The `exact` sum of lanes of terms: the fast path (AddFixedFast) for vectors
+// whose terms all fit it, the general one (AddFixedLanes) for any other.
+template <class DFC>
+class FixedSumLanes {
+  using DF = std::remove_const_t<DFC>;
+
+ public:
+  explicit FixedSumLanes(DF df)
+      : df_(df),
+        fast_(FixedFastZero(df)),
+        lo_(hn::Zero(hn::RebindToSigned<DF>())),
+        mid_(lo_),
+        hi_(lo_) {}
+  HWY_INLINE void Add(hn::Vec<DF> term) {
+    if (HWY_LIKELY(FixedFastFits(df_, term))) {
+      AddFixedFast(df_, term, fast_);
+      if (HWY_UNLIKELY(fast_.vectors == kFlushVectors)) {
+        done_ += FixedFastTotal(df_, fast_);
+        fast_ = FixedFastZero(df_);
+      }
+    } else {
+      AddFixedLanes(df_, term, lo_, mid_, hi_);
+    }
+  }
+  ssim::int128 Total() const {
+    return done_ + FixedFastTotal(df_, fast_) +
+           FixedLanesTotal(hn::RebindToSigned<DF>(), lo_, mid_, hi_);
+  }
+
+ private:
+  static constexpr uint64_t kFlushVectors = 2048;
+  DF df_;
+  FixedFastAcc<DF> fast_;
+  hn::Vec<hn::RebindToSigned<DF>> lo_, mid_, hi_;
+  ssim::int128 done_ = 0;
+};
 
 }  // namespace exactvq::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

@@ -54,7 +54,6 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
 #if HWY_TARGET != HWY_SCALAR  // one lane: the per-pixel loop below does it all
   const hn::ScalableTag<double> df;
   const hn::RebindToUnsigned<decltype(df)> du64;
-  const hn::RebindToSigned<decltype(df)> di64;
   const hn::Repartition<uint32_t, decltype(du64)> du32;  // twice the lanes of df
   const hn::Half<decltype(du32)> dh32;
   const size_t lanes64 = hn::Lanes(df), lanes32 = hn::Lanes(du32);
@@ -65,11 +64,28 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
     return ExactToDouble(df, hn::PromoteTo(du64, half ? hn::UpperHalf(dh32, v32)
                                                       : hn::LowerHalf(dh32, v32)));
   };
-  auto acc_lo = hn::Zero(di64), acc_mid = acc_lo, acc_hi = acc_lo;
+  // First-order window moments below 2^31 (b <= 12: mux, muy < 2^28) convert
+  // with the signed hardware conversion.
+  constexpr bool kSignedMu = sizeof(H) == 4;
+  auto mu_to_double = [&](auto v32, int half) {
+    if constexpr (kSignedMu) return HalfToDouble(df, v32, half);
+    else return half_to_double(v32, half);
+  };
+  // Interior columns [ib, ie) keep the whole row of taps: weight 256 each, so wd,
+  // c1 and c2 are the same in every lane there (formed by the same operations
+  // as in TermLanes, hence the same bits).
+  size_t ib = 0, ie = n;
+  while (ib < n && column_weight[ib] != 256) ++ib;
+  while (ie > ib && column_weight[ie - 1] != 256) --ie;
+  const double wd_in = double(256 * row_weight);
+  const auto wd_fixed = hn::Set(df, wd_in);
+  const auto c1_fixed = hn::Set(df, (k.mm_k1 * wd_in) * wd_in);
+  const auto c2_fixed = hn::Set(df, (k.mm_k2 * wd_in) * wd_in);
+  FixedSumLanes<decltype(df)> acc(df);
   for (; i + lanes32 <= n; i += lanes32) {
+    const bool interior = i >= ib && i + lanes32 <= ie;
     const auto mux32 = VerticalLanes(du32, rows.m, full, i);
     const auto muy32 = VerticalLanes(du32, rows.n, full, i);
-    const auto weight32 = hn::LoadU(du32, column_weight + i);
     [[maybe_unused]] hn::Vec<decltype(du32)> x2_32, xy32, y2_32;
     if constexpr (sizeof(V) == 4) {
       x2_32 = VerticalLanes(du32, rows.xx, full, i);
@@ -78,8 +94,6 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
     }
     for (int half = 0; half < 2; ++half) {
       const size_t j = i + size_t(half) * lanes64;
-      // (double)(column_weight * row_weight): the product is below 2^17, so exact.
-      const auto wd = hn::Mul(half_to_double(weight32, half), row_wd);
       hn::Vec<decltype(df)> x2, xy, y2;
       if constexpr (sizeof(V) == 4) {
         x2 = half_to_double(x2_32, half);
@@ -90,13 +104,21 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
         xy = ExactToDouble(df, VerticalLanes(du64, rows.xy, full, j));
         y2 = ExactToDouble(df, VerticalLanes(du64, rows.yy, full, j));
       }
-      const auto term = TermLanes(df, wd, half_to_double(mux32, half), half_to_double(muy32, half),
-                                  x2, xy, y2, k);
+      const auto mux = mu_to_double(mux32, half), muy = mu_to_double(muy32, half);
+      hn::Vec<decltype(df)> term;
+      if (interior) {
+        term = TermLanesFixedWeight(df, wd_fixed, c1_fixed, c2_fixed, mux, muy, x2, xy, y2);
+      } else {
+        // (double)(column_weight * row_weight): the product is below 2^17, so exact.
+        const auto wd = hn::Mul(
+            HalfToDouble(df, hn::LoadU(du32, column_weight + i), half), row_wd);
+        term = TermLanes(df, wd, mux, muy, x2, xy, y2, k);
+      }
       if (terms) hn::StoreU(term, df, terms + j);
-      AddFixedLanes(df, term, acc_lo, acc_mid, acc_hi);
+      acc.Add(term);
     }
   }
-  sum = FixedLanesTotal(di64, acc_lo, acc_mid, acc_hi);
+  sum = acc.Total();
 #endif
   for (; i < n; ++i) {
     const ssim::Moments m{VerticalAt(rows.m, i),  VerticalAt(rows.n, i),  VerticalAt(rows.xx, i),

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -318,6 +319,53 @@ TEST_P(FixedSumTwin, MatchesScalarConversion) {
       ++checks;
     }
   std::printf("[ %s ] fixed-point sum: %d sum comparisons\n", GetParam().name.c_str(), checks);
+}
+
+// The fast path of the sum (|term| < 2^19 in every lane of a vector): ties and
+// near-ties at every scale, signed zeros, values up to just below 2^19, long
+// rows (past the accumulators' flush every 2048 vectors), and vectors that mix
+// in one term at or above 2^19 (the general path).
+TEST_P(FixedSumTwin, FastPathMatchesScalarConversion) {
+  std::mt19937_64 rng(kSeed + 5);
+  SCOPED_TRACE(testing::Message() << "seed " << kSeed + 5 << ", target " << GetParam().name);
+  auto fast_term = [&]() {
+    const double sign = rng() % 2 ? -1.0 : 1.0;
+    const double odd = double((rng() % (uint64_t{1} << 52)) | 1);
+    switch (rng() % 6) {
+      case 0: return sign * std::ldexp(odd, -65 + int(rng() % 20));  // ties of 2^-64 .. 2^-45
+      case 1: return sign * std::ldexp(odd, -33 - int(rng() % 40));  // around the 2^-32 split
+      case 2: return sign * 0.0;
+      case 3: return sign * std::nextafter(std::ldexp(1.0, 19), 0.0);
+      case 4: return sign * std::ldexp(odd, -52 + int(rng() % 19));  // up to 2^19
+      default: return sign * std::ldexp(double(rng() >> 11), -53 + int(rng() % 19));
+    }
+  };
+  int checks = 0;
+  for (size_t n : {size_t{1}, size_t{7}, size_t{8}, size_t{64}, size_t{1000}, size_t{40000},
+                   size_t{70001}}) {
+    for (int mix : {0, 1}) {
+      std::vector<double> terms(n);
+      for (double& t : terms) t = fast_term();
+      if (mix)
+        for (size_t i = 0; i < n; i += 1 + rng() % 37)
+          terms[i] = (rng() % 2 ? -1.0 : 1.0) * std::ldexp(1.0 + double(rng() % 1000) / 1000, 19);
+      ssim::int128 want = 0;
+      for (double t : terms) want += ssim::to_fixed64(t);
+      ASSERT_TRUE(fixed_point_sum(terms.data(), n) == want) << "n " << n << " mix " << mix;
+      ++checks;
+    }
+  }
+  // One term alone in each lane, the others zero.
+  for (int round = 0; round < 4000; ++round) {
+    std::vector<double> one(16, 0.0);
+    const double t = fast_term();
+    one[size_t(round) % 16] = t;
+    ASSERT_TRUE(fixed_point_sum(one.data(), one.size()) == ssim::to_fixed64(t))
+        << "term " << t << " at lane " << round % 16;
+    ++checks;
+  }
+  std::printf("[ %s ] fixed-point sum, fast path: %d sum comparisons\n", GetParam().name.c_str(),
+              checks);
 }
 
 // The fused vertical pass + term + sum against the scalar steps: window
