@@ -1,6 +1,7 @@
 #include "opencl/opencl_runtime.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -27,6 +28,9 @@ std::string error_name(cl_int status) {
     case CL_INVALID_WORK_GROUP_SIZE: name = "CL_INVALID_WORK_GROUP_SIZE"; break;
     case CL_INVALID_WORK_ITEM_SIZE: name = "CL_INVALID_WORK_ITEM_SIZE"; break;
     case CL_INVALID_GLOBAL_WORK_SIZE: name = "CL_INVALID_GLOBAL_WORK_SIZE"; break;
+    case CL_INVALID_COMMAND_QUEUE: name = "CL_INVALID_COMMAND_QUEUE"; break;
+    case CL_INVALID_MEM_OBJECT: name = "CL_INVALID_MEM_OBJECT"; break;
+    case CL_INVALID_OPERATION: name = "CL_INVALID_OPERATION"; break;
     case -1001: name = "CL_PLATFORM_NOT_FOUND_KHR"; break;
     default: break;
   }
@@ -79,7 +83,13 @@ std::vector<DeviceEntry> list_devices() {
   return out;
 }
 
-DeviceContext::DeviceContext(const DeviceEntry& entry) : device_(entry.device) {
+long live_handle_count(long delta) {
+  static std::atomic<long> count{0};
+  return count.fetch_add(delta) + delta;
+}
+
+DeviceContext::DeviceContext(const DeviceEntry& entry, Faults faults)
+    : device_(entry.device), faults_(std::move(faults)) {
   cl_int status = CL_SUCCESS;
   const cl_context_properties props[] = {
       CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(entry.platform), 0};
@@ -89,7 +99,23 @@ DeviceContext::DeviceContext(const DeviceEntry& entry) : device_(entry.device) {
   check(status, "clCreateCommandQueue");
 }
 
-Handle<cl_program> DeviceContext::build(const char* source, const std::string& name) const {
+void DeviceContext::check_call(cl_int status, const char* call, const std::string& what) const {
+  if (status == CL_SUCCESS) return;
+  throw DeviceError(fmt::format("OpenCL {} ({}) failed: {}{}{}", call, what, error_name(status),
+                                lost_cause(), faults_.note()));
+}
+
+std::string DeviceContext::lost_cause() const {
+  return faults_.lost() ? fmt::format(": the device was lost before frame {}", faults_.lost_at())
+                        : std::string();
+}
+
+Handle<cl_program> DeviceContext::build(const char* source, const std::string& name) {
+  // An injected build failure compiles a source that cannot compile, so the
+  // compiler's error and its log take the same path as a real one.
+  static const char* const kBroken = "__kernel void exactvq_injected_fault(__global int* p) { p[0] = ; }\n";
+  const bool injected = faults_.fail_build();
+  if (injected) source = kBroken;
   cl_int status = CL_SUCCESS;
   Handle<cl_program> program(clCreateProgramWithSource(context_.get(), 1, &source, nullptr, &status));
   check(status, "clCreateProgramWithSource");
@@ -103,8 +129,9 @@ Handle<cl_program> DeviceContext::build(const char* source, const std::string& n
       clGetProgramBuildInfo(program.get(), device_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
       while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
     }
-    throw DeviceError(fmt::format("OpenCL build of {} failed: {}{}{}", name, error_name(status),
-                                  log.empty() ? "" : "\n", log));
+    throw DeviceError(fmt::format("OpenCL build of {} failed: {}{}{}{}", name, error_name(status),
+                                  injected ? faults_.note() : std::string(), log.empty() ? "" : "\n",
+                                  log));
   }
   return program;
 }
@@ -116,17 +143,26 @@ Handle<cl_kernel> DeviceContext::kernel(cl_program program, const char* name) co
   return k;
 }
 
-Handle<cl_mem> DeviceContext::buffer(size_t bytes, const char* what) const {
-  cl_int status = CL_SUCCESS;
-  Handle<cl_mem> b(clCreateBuffer(context_.get(), CL_MEM_READ_WRITE, bytes ? bytes : 1, nullptr, &status));
+Handle<cl_mem> DeviceContext::buffer(size_t bytes, const std::string& what) {
+  cl_int status = faults_.before_alloc();
+  Handle<cl_mem> b;
+  if (status == CL_SUCCESS)
+    b = Handle<cl_mem>(clCreateBuffer(context_.get(), CL_MEM_READ_WRITE, bytes ? bytes : 1, nullptr, &status));
   if (status != CL_SUCCESS)
-    throw DeviceError(fmt::format("OpenCL: cannot allocate {} ({} bytes): {}", what, bytes,
-                                  error_name(status)));
+    throw DeviceError(fmt::format("OpenCL: cannot allocate {} ({} bytes): {}{}{}", what, bytes,
+                                  error_name(status), lost_cause(), faults_.note()));
   return b;
 }
 
-void write_plane(cl_command_queue queue, cl_mem buffer, const PlaneView& plane,
-                 std::vector<uint8_t>& staging) {
+void DeviceContext::write(cl_mem buffer, size_t bytes, const void* data, const std::string& what) {
+  cl_int status = faults_.before_transfer();
+  if (status == CL_SUCCESS)
+    status = clEnqueueWriteBuffer(queue_.get(), buffer, CL_TRUE, 0, bytes, data, 0, nullptr, nullptr);
+  check_call(status, "clEnqueueWriteBuffer", what);
+}
+
+void DeviceContext::write_plane(cl_mem buffer, const PlaneView& plane, std::vector<uint8_t>& staging,
+                                const std::string& what) {
   const size_t row_bytes = size_t(plane.width) * size_t(plane.bytes_per_sample);
   const uint8_t* data = plane.data;
   if (plane.stride != ptrdiff_t(row_bytes)) {
@@ -135,9 +171,22 @@ void write_plane(cl_command_queue queue, cl_mem buffer, const PlaneView& plane,
       std::memcpy(staging.data() + size_t(y) * row_bytes, plane.data + y * plane.stride, row_bytes);
     data = staging.data();
   }
-  check(clEnqueueWriteBuffer(queue, buffer, CL_TRUE, 0, row_bytes * size_t(plane.height), data, 0,
-                             nullptr, nullptr),
-        "clEnqueueWriteBuffer (plane)");
+  write(buffer, row_bytes * size_t(plane.height), data, what);
+}
+
+void DeviceContext::read(cl_mem buffer, size_t bytes, void* data, const std::string& what) {
+  cl_int status = faults_.before_transfer();
+  if (status == CL_SUCCESS)
+    status = clEnqueueReadBuffer(queue_.get(), buffer, CL_TRUE, 0, bytes, data, 0, nullptr, nullptr);
+  check_call(status, "clEnqueueReadBuffer", what);
+}
+
+void DeviceContext::run(cl_kernel kernel, cl_uint dims, const size_t* global, const size_t* local,
+                        const std::string& what) {
+  cl_int status = faults_.before_enqueue();
+  if (status == CL_SUCCESS)
+    status = clEnqueueNDRangeKernel(queue_.get(), kernel, dims, nullptr, global, local, 0, nullptr, nullptr);
+  check_call(status, "clEnqueueNDRangeKernel", what);
 }
 
 size_t work_group_size(cl_kernel kernel, cl_device_id device, size_t cap) {

@@ -24,12 +24,12 @@ static inline uint load_sample(__global const uchar* plane, int index, int wide)
   return wide ? (uint)((__global const ushort*)plane)[index] : (uint)plane[index];
 }
 
-// Horizontal pass: one work item per sample position (x, row).
-__kernel void ssim_horizontal(__global const uchar* ref, __global const uchar* dist, int width,
-                              int height, int wide, __global uint* hm, __global uint* hn,
-                              __global ulong* hxx, __global ulong* hxy, __global ulong* hyy) {
-  const int x = (int)get_global_id(0), y = (int)get_global_id(1);
-  if (x >= width || y >= height) return;
+// Horizontal moments at (x, y), stored at y * width + x; returns the squared
+// error of the sample there (libvmaf psnr's term, for the SSE computed in the
+// same pass when a psnr feature shares the frame).
+static inline ulong horizontal_at(__global const uchar* ref, __global const uchar* dist, int x,
+                                  int y, int width, int wide, __global uint* hm, __global uint* hn,
+                                  __global ulong* hxx, __global ulong* hxy, __global ulong* hyy) {
   uint m = 0, n = 0;
   ulong xx = 0, xy = 0, yy = 0;
   const int row = y * width;
@@ -50,13 +50,47 @@ __kernel void ssim_horizontal(__global const uchar* ref, __global const uchar* d
   hxx[i] = xx;
   hxy[i] = xy;
   hyy[i] = yy;
+  const long e = (long)load_sample(ref, i, wide) - (long)load_sample(dist, i, wide);
+  return (ulong)(e * e);
+}
+
+// Horizontal pass: one work item per sample position (x, row).
+__kernel void ssim_horizontal(__global const uchar* ref, __global const uchar* dist, int width,
+                              int height, int wide, __global uint* hm, __global uint* hn,
+                              __global ulong* hxx, __global ulong* hxy, __global ulong* hyy) {
+  const int x = (int)get_global_id(0), y = (int)get_global_id(1);
+  if (x >= width || y >= height) return;
+  horizontal_at(ref, dist, x, y, width, wide, hm, hn, hxx, hxy, hyy);
+}
+
+// The same, and the sum of squared errors of each work-group's samples in
+// sse[group] (64-bit integers: the order of the sums does not matter). Local
+// size: a power of two, at most SSIM_GROUP items; the global size may exceed the
+// plane (items outside it add nothing).
+#define SSIM_GROUP 256
+__kernel void ssim_horizontal_sse(__global const uchar* ref, __global const uchar* dist, int width,
+                                  int height, int wide, __global uint* hm, __global uint* hn,
+                                  __global ulong* hxx, __global ulong* hxy, __global ulong* hyy,
+                                  __global ulong* sse) {
+  __local ulong sums[SSIM_GROUP];
+  const int x = (int)get_global_id(0), y = (int)get_global_id(1);
+  ulong e = 0;
+  if (x < width && y < height) e = horizontal_at(ref, dist, x, y, width, wide, hm, hn, hxx, hxy, hyy);
+  const int lid = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
+  const int size = (int)(get_local_size(0) * get_local_size(1));
+  sums[lid] = e;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int half_size = size / 2; half_size > 0; half_size /= 2) {
+    if (lid < half_size) sums[lid] += sums[lid + half_size];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) sse[get_group_id(1) * get_num_groups(0) + get_group_id(0)] = sums[0];
 }
 
 // Vertical pass and term: one work item per pixel. `raster`: write the term's
 // binary64 bits; otherwise the work-group's sum of round_half_even(term * 2^64)
 // (128-bit, two's complement) goes to partial[2 * group], partial[2 * group + 1].
 // Local size: a power of two, at most SSIM_GROUP items.
-#define SSIM_GROUP 256
 __kernel void ssim_terms(__global const uint* hm, __global const uint* hn,
                          __global const ulong* hxx, __global const ulong* hxy,
                          __global const ulong* hyy, int width, int height, ulong mm_k1_bits,

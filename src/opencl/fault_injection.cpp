@@ -1,0 +1,78 @@
+#include "opencl/fault_injection.h"
+
+#include <cstdlib>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace exactvq::opencl {
+
+namespace {
+constexpr const char* kVariable = "EXACTVQ_OPENCL_FAULT";
+}  // namespace
+
+Faults Faults::parse(const char* value) {
+  Faults f;
+  if (value == nullptr || *value == '\0') return f;
+  f.spec_ = value;
+  const std::string_view v(value);
+  const size_t at = v.find('@');
+  const std::string_view name = v.substr(0, at);
+  bool ok = true;
+  int64_t n = 1;
+  if (at != std::string_view::npos) {
+    // 1 to 12 digits after the @.
+    ok = at + 1 < v.size() && v.size() - at <= 13;
+    n = 0;
+    for (size_t i = at + 1; ok && i < v.size(); ++i) {
+      ok = v[i] >= '0' && v[i] <= '9';
+      n = n * 10 + (v[i] - '0');
+    }
+  }
+  const bool numbered = at != std::string_view::npos;
+  if (ok && name == "build" && n >= 1) f.kind_ = Kind::kBuild;
+  else if (ok && name == "alloc" && n >= 1) f.kind_ = Kind::kAlloc;
+  else if (ok && numbered && name == "enqueue") f.kind_ = Kind::kEnqueue;
+  else if (ok && numbered && name == "lost") f.kind_ = Kind::kLost;
+  else
+    throw DeviceError(fmt::format(
+        "{}={}: expected build[@N] or alloc[@N] (the N-th build or allocation, N >= 1), or "
+        "enqueue@N or lost@N (N a frame number)",
+        kVariable, v));
+  f.at_ = n;
+  return f;
+}
+
+Faults Faults::from_environment() { return parse(std::getenv(kVariable)); }
+
+std::string Faults::note() const {
+  return any() ? fmt::format(" (injected by {}={})", kVariable, spec_) : std::string();
+}
+
+bool Faults::fail_build() { return kind_ == Kind::kBuild && ++builds_ == at_; }
+
+cl_int Faults::before_alloc() {
+  if (lost_) return CL_DEVICE_NOT_AVAILABLE;
+  if (kind_ == Kind::kAlloc && ++allocations_ == at_) return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  return CL_SUCCESS;
+}
+
+cl_int Faults::before_enqueue() const {
+  if (lost_) return CL_DEVICE_NOT_AVAILABLE;
+  if (kind_ == Kind::kEnqueue && frame_ == at_) return CL_OUT_OF_RESOURCES;
+  return CL_SUCCESS;
+}
+
+cl_int Faults::before_transfer() const { return lost_ ? CL_DEVICE_NOT_AVAILABLE : CL_SUCCESS; }
+
+void Faults::begin_frame(int64_t frame) {
+  frame_ = frame;
+  if (kind_ == Kind::kLost && frame >= at_ && !lost_) {
+    lost_ = true;
+    lost_at_ = frame;
+  }
+}
+
+}  // namespace exactvq::opencl

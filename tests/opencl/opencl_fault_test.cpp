@@ -1,0 +1,235 @@
+// Fault injection on the OpenCL backend (issue F, scope 5), on PoCL in CI: a
+// kernel build failure, an allocation failure, a failed enqueue and the device
+// lost between frames (src/opencl/fault_injection.h). Through the library each
+// is a DeviceError naming what failed and where, and every OpenCL object made is
+// released again; through the real exactvq (EXACTVQ_OPENCL_FAULT set) each exits
+// non-zero within its timeout, writes no output file and leaves an existing one
+// byte for byte as it was, while --backend auto still scores on the CPU.
+#include "cli/cli_test_util.h"
+#include "opencl_fixture.h"
+
+namespace exactvq::opencltest {
+namespace {
+
+using opencl::Faults;
+using opencl::OpenclDevice;
+
+std::string message_of(const std::function<void()>& body) {
+  try {
+    body();
+  } catch (const DeviceError& e) {
+    return e.what();
+  }
+  return "(no DeviceError)";
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+std::vector<std::pair<Picture, Picture>> frames_for(const VideoFormat& f, int count) {
+  std::mt19937_64 rng(99);
+  std::vector<std::pair<Picture, Picture>> frames(static_cast<size_t>(count));
+  for (auto& [r, d] : frames) fill(r, d, f, 1, rng);
+  return frames;
+}
+
+// Scores `frames` with ssim (chroma) and psnr on `dev`, frame by frame as
+// score_run does; `scored` counts the frames that completed.
+void score_all(const std::shared_ptr<OpenclDevice>& dev, const VideoFormat& f,
+               const std::vector<std::pair<Picture, Picture>>& frames, int* scored = nullptr) {
+  auto ssim = make_feature(parse_feature_spec("ssim=chroma=true"), FeatureContext{f, nullptr, dev});
+  auto psnr = make_feature(parse_feature_spec("psnr"), FeatureContext{f, nullptr, dev});
+  std::vector<double> values(3);
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const FramePair pair{&frames[i].first, &frames[i].second, int64_t(i)};
+    ssim->extract_batch({&pair, 1}, values);
+    psnr->extract_batch({&pair, 1}, values);
+    if (scored) ++*scored;
+  }
+}
+
+const VideoFormat kFormat{24, 18, ChromaFormat::k420, 8};
+
+TEST_F(OpenclTest, FaultSpecificationsAreChecked) {
+  EXPECT_FALSE(Faults::parse(nullptr).any());
+  EXPECT_FALSE(Faults::parse("").any());
+  EXPECT_EQ(Faults::parse("build").kind(), Faults::Kind::kBuild);
+  EXPECT_EQ(Faults::parse("build@2").kind(), Faults::Kind::kBuild);
+  EXPECT_EQ(Faults::parse("alloc").kind(), Faults::Kind::kAlloc);
+  EXPECT_EQ(Faults::parse("alloc@7").kind(), Faults::Kind::kAlloc);
+  EXPECT_EQ(Faults::parse("enqueue@0").kind(), Faults::Kind::kEnqueue);
+  EXPECT_EQ(Faults::parse("lost@12").kind(), Faults::Kind::kLost);
+  for (const char* bad : {"bogus", "alloc@0", "build@0", "enqueue", "lost", "lost@", "lost@x", "lost@-1",
+                          "lost@1234567890123", "open"}) {
+    const std::string m = message_of([&] { Faults::parse(bad); });
+    EXPECT_TRUE(contains(m, "EXACTVQ_OPENCL_FAULT=") && contains(m, bad)) << bad << ": " << m;
+  }
+}
+
+TEST_F(OpenclTest, FaultBuildAtOpen) {
+  const long handles = opencl::live_handle_count();
+  const std::string m = message_of([] { OpenclDevice d(0, nullptr, Faults::parse("build")); });
+  EXPECT_TRUE(contains(m, "OpenCL build of the SSIM kernels failed: CL_BUILD_PROGRAM_FAILURE") &&
+              contains(m, "injected by EXACTVQ_OPENCL_FAULT=build"))
+      << m;
+  EXPECT_EQ(opencl::live_handle_count(), handles);
+}
+
+TEST_F(OpenclTest, FaultBuildOfThePsnrKernel) {
+  const long handles = opencl::live_handle_count();
+  {
+    auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("build@2"));
+    auto ssim = make_feature(parse_feature_spec("ssim"), FeatureContext{kFormat, nullptr, dev});
+    const std::string m =
+        message_of([&] { make_feature(parse_feature_spec("psnr"), FeatureContext{kFormat, nullptr, dev}); });
+    EXPECT_TRUE(contains(m, "opencl device 0 (") && contains(m, "feature psnr: OpenCL build of the PSNR kernel failed") &&
+                contains(m, "injected by EXACTVQ_OPENCL_FAULT=build@2"))
+        << m;
+  }
+  EXPECT_EQ(opencl::live_handle_count(), handles);
+}
+
+// Every allocation the backend makes in a run, failed in turn: each a clear
+// error, none leaking; past the last one the run succeeds.
+TEST_F(OpenclTest, FaultEachAllocation) {
+  const long handles = opencl::live_handle_count();
+  const auto frames = frames_for(kFormat, 2);
+  int failures = 0;
+  for (int n = 1; n < 100; ++n) {
+    const std::string spec = fmt::format("alloc@{}", n);
+    const std::string m = message_of([&] {
+      auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse(spec.c_str()));
+      score_all(dev, kFormat, frames);
+    });
+    EXPECT_EQ(opencl::live_handle_count(), handles) << spec;
+    if (m == "(no DeviceError)") break;
+    ++failures;
+    EXPECT_TRUE(contains(m, "OpenCL: cannot allocate ") && contains(m, "CL_MEM_OBJECT_ALLOCATION_FAILURE") &&
+                contains(m, "injected by EXACTVQ_OPENCL_FAULT=" + spec) && contains(m, "opencl device 0 ("))
+        << spec << ": " << m;
+  }
+  // ssim's buffers, psnr's, and the shared frame planes: well over ten.
+  EXPECT_GE(failures, 10);
+  std::printf("[ opencl   ] %d allocation points failed in turn, each a DeviceError\n", failures);
+}
+
+TEST_F(OpenclTest, FaultEnqueueOnAFrame) {
+  const long handles = opencl::live_handle_count();
+  const auto frames = frames_for(kFormat, 5);
+  int scored = 0;
+  const std::string m = message_of([&] {
+    auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("enqueue@3"));
+    score_all(dev, kFormat, frames, &scored);
+  });
+  EXPECT_EQ(scored, 3);
+  EXPECT_TRUE(contains(m, "opencl device 0 (") && contains(m, "frame 3, ssim: OpenCL clEnqueueNDRangeKernel (ssim_") &&
+              contains(m, "CL_OUT_OF_RESOURCES") && contains(m, "injected by EXACTVQ_OPENCL_FAULT=enqueue@3"))
+      << m;
+  EXPECT_EQ(opencl::live_handle_count(), handles);
+}
+
+TEST_F(OpenclTest, FaultDeviceLostBetweenFrames) {
+  const long handles = opencl::live_handle_count();
+  const auto frames = frames_for(kFormat, 5);
+  {
+    auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("lost@2"));
+    int scored = 0;
+    const std::string m = message_of([&] { score_all(dev, kFormat, frames, &scored); });
+    EXPECT_EQ(scored, 2);
+    EXPECT_TRUE(contains(m, "frame 2, ssim: OpenCL clEnqueueWriteBuffer (upload of the reference plane Y)") &&
+                contains(m, "CL_DEVICE_NOT_AVAILABLE") && contains(m, "the device was lost before frame 2") &&
+                contains(m, "injected by EXACTVQ_OPENCL_FAULT=lost@2"))
+        << m;
+    // Still lost afterwards: a later frame, or a new feature, fails the same way.
+    const std::string later = message_of([&] {
+      auto psnr = make_feature(parse_feature_spec("psnr"), FeatureContext{kFormat, nullptr, dev});
+      std::vector<double> values(3);
+      const FramePair pair{&frames[4].first, &frames[4].second, 4};
+      psnr->extract_batch({&pair, 1}, values);
+    });
+    EXPECT_TRUE(contains(later, "CL_DEVICE_NOT_AVAILABLE") && contains(later, "lost before frame 2")) << later;
+    // Another device object, opened beside it, is not affected.
+    auto healthy = std::make_shared<OpenclDevice>(0, nullptr, Faults{});
+    int fine = 0;
+    score_all(healthy, kFormat, frames, &fine);
+    EXPECT_EQ(fine, 5);
+  }
+  EXPECT_EQ(opencl::live_handle_count(), handles);
+}
+
+// ---------------------------------------------------------------------------
+// Through the command line
+
+namespace cli = clitest;
+
+struct CliFault {
+  const char* fault;
+  std::vector<std::string> said;  // parts of the message on standard error
+};
+
+// The built exactvq with `args` and EXACTVQ_OPENCL_FAULT=`fault`, for two minutes at most.
+cli::RunResult run_with_fault(const std::string& fault, const std::vector<std::string>& args) {
+  std::vector<std::string> a{fault, EXACTVQ_CLI_PATH};
+  a.insert(a.end(), args.begin(), args.end());
+  return cli::run_shell("EXACTVQ_OPENCL_FAULT=\"$1\"; export EXACTVQ_OPENCL_FAULT; shift; exec \"$@\"", a,
+                        cli::with_timeout(120));
+}
+
+std::vector<std::string> score_args(const std::string& backend, const std::string& out) {
+  const std::string samples = EXACTVQ_SAMPLES_DIR;
+  return {"-r", samples + "/ref.y4m", "-d", samples + "/dist.y4m", "--feature", "ssim=chroma=true",
+          "--feature", "psnr", "--backend", backend, "--json", "--precision", "max", "-o", out};
+}
+
+TEST_F(OpenclTest, FaultCliExitsWithoutOutput) {
+  const fs::path dir = cli::test_dir();
+  const std::vector<CliFault> cases = {
+      {"build", {"--backend opencl: OpenCL build of the SSIM kernels failed", "EXACTVQ_OPENCL_FAULT=build"}},
+      {"build@2", {"feature psnr: OpenCL build of the PSNR kernel failed"}},
+      {"alloc@1", {"feature ssim: OpenCL: cannot allocate", "CL_MEM_OBJECT_ALLOCATION_FAILURE"}},
+      {"alloc@12", {"OpenCL: cannot allocate", "CL_MEM_OBJECT_ALLOCATION_FAILURE"}},
+      {"enqueue@3", {"frame 3, ssim: OpenCL clEnqueueNDRangeKernel", "CL_OUT_OF_RESOURCES"}},
+      {"lost@0", {"frame 0, ssim: ", "CL_DEVICE_NOT_AVAILABLE", "the device was lost before frame 0"}},
+      {"lost@4", {"frame 4, ssim: ", "CL_DEVICE_NOT_AVAILABLE", "the device was lost before frame 4"}},
+      {"bogus", {"EXACTVQ_OPENCL_FAULT=bogus: expected"}},
+  };
+  const std::string existing = "an earlier report, to be kept as it is\n";
+  for (const CliFault& c : cases) {
+    for (bool exists : {false, true}) {
+      const fs::path out = dir / fmt::format("{}-{}.json", c.fault, exists);
+      if (exists) cli::write_file(out, existing);
+      const cli::RunResult r = run_with_fault(c.fault, score_args("opencl", out.string()));
+      EXPECT_FALSE(r.timed_out) << c.fault << "\n" << cli::describe(r);
+      EXPECT_EQ(r.status, 1) << c.fault << "\n" << cli::describe(r);
+      for (const std::string& part : c.said) EXPECT_TRUE(contains(r.err, part)) << c.fault << ": " << part << "\n" << cli::describe(r);
+      EXPECT_TRUE(contains(r.err, "exactvq: ")) << cli::describe(r);
+      if (exists) EXPECT_EQ(cli::read_file(out), existing) << c.fault;
+      else EXPECT_FALSE(fs::exists(out)) << c.fault;
+    }
+  }
+  // Only the output file the test wrote itself: no temporary files left behind.
+  std::set<std::string> want;
+  for (const CliFault& c : cases) want.insert(fmt::format("{}-true.json", c.fault));
+  EXPECT_EQ(cli::list_dir(dir), want);
+}
+
+TEST_F(OpenclTest, FaultCliAutoScoresOnTheCpu) {
+  const fs::path dir = cli::test_dir();
+  const cli::RunResult cpu = cli::run_cli(score_args("cpu", (dir / "cpu.json").string()), cli::with_timeout(120));
+  ASSERT_EQ(cpu.status, 0) << cli::describe(cpu);
+  for (const char* fault : {"build", "alloc@1", "lost@0"}) {
+    const fs::path out = dir / fmt::format("auto-{}.json", fault);
+    const cli::RunResult r = run_with_fault(fault, score_args("auto", out.string()));
+    ASSERT_EQ(r.status, 0) << fault << "\n" << cli::describe(r);
+    const cli::Report want = cli::parse_json(cli::read_file(dir / "cpu.json"));
+    cli::Report got = cli::parse_json(cli::read_file(out));
+    EXPECT_EQ(want.names, got.names);
+    for (const auto& [name, values] : want.values) {
+      ASSERT_EQ(values.size(), got.values[name].size()) << name;
+      for (size_t i = 0; i < values.size(); ++i)
+        EXPECT_EQ(cli::bits(values[i]), cli::bits(got.values[name][i])) << fault << " " << name << " " << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace exactvq::opencltest
