@@ -154,7 +154,7 @@ Result measure(const Stream& s, int gpus, const std::vector<std::string>& specs,
 // Pinned host-to-device copy rate with `gpus` GPUs copying at once (GB/s in all).
 double copy_ceiling(int gpus, size_t bytes) {
   std::vector<std::thread> threads;
-  std::vector<double> rate(size_t(gpus));
+  std::vector<double> rate(static_cast<size_t>(gpus), 0.0);
   for (int g = 0; g < gpus; ++g)
     threads.emplace_back([&, g] {
       cuda_ok(cudaSetDevice(g), "cudaSetDevice");
