@@ -4,7 +4,12 @@
 //
 //   ssim_throughput WIDTH HEIGHT BITS THREADS [exact|raster] [SECONDS]
 //
-// Prints one line: the format, threads, mode, frames scored and frames/s.
+// Prints one line: the format, threads, mode, SIMD target, frames scored,
+// frames/s, megapixels/s of luma, the process's peak RSS (MB) and how much of
+// it grew after the synthetic frames were made (scoring's own buffers, beyond
+// the peak of making the frames).
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -55,6 +60,9 @@ int main(int argc, char** argv) {
     ref.push_back(make_picture(format, uint32_t(100 * i), false));
     dist.push_back(make_picture(format, uint32_t(100 * i), true));
   }
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const long frames_rss_kb = usage.ru_maxrss;  // the synthetic frames held in RAM
   ThreadPool pool(threads);
   FeatureContext ctx;
   ctx.format = format;
@@ -77,9 +85,12 @@ int main(int argc, char** argv) {
     frames += int64_t(batch);
     elapsed = std::chrono::duration<double>(Clock::now() - start).count();
   } while (elapsed < seconds);
-  std::printf("%dx%d %d-bit %s threads=%d target=%s frames=%lld fps=%.1f\n", format.width,
-              format.height, format.bitdepth, mode.c_str(), threads,
+  getrusage(RUSAGE_SELF, &usage);
+  const double fps = double(frames) / elapsed;
+  std::printf("%dx%d %d-bit %s threads=%d target=%s frames=%lld MP/s=%.1f peak_rss_MB=%.1f above_frames_MB=%.1f fps=%.1f\n",
+              format.width, format.height, format.bitdepth, mode.c_str(), threads,
               cpu::current_target_name().c_str(), static_cast<long long>(frames),
-              double(frames) / elapsed);
+              fps * format.width * format.height / 1e6, double(usage.ru_maxrss) / 1024.0,
+              double(usage.ru_maxrss - frames_rss_kb) / 1024.0, fps);
   return 0;
 }

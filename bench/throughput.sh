@@ -1,22 +1,74 @@
 #!/bin/sh
-# Frames/s of the CPU ssim path from RAM: 1080p 8-bit, 4K 8-bit and 1080p
-# 10-bit, exact and raster, with 1 and 2 threads; each figure the median of
-# REPS runs of SECONDS each. Usage: bench/throughput.sh [BUILD_DIR] [REPS] [SECONDS]
+# Frames/s and MP/s of the CPU ssim path from RAM (synthetic 4:2:0 frames made
+# in memory: no reader, no disk in the timing): 1080p 8-bit, 4K 8-bit and 1080p
+# 10-bit, exact and raster, at each thread count; each figure the median of
+# REPS runs of SECONDS each; then the peak RSS of a 4K 8-bit stream.
+#
+# From a build tree:
+#   bench/throughput.sh build-dir [REPS] [SECONDS] [THREADS...]
+#     (needs build-dir/bench/ssim_throughput: ninja -C build-dir ssim_throughput ssim_simd_bench)
+# To run on a machine without the build's libraries (no Debian dev packages):
+#   bench/throughput.sh --pack OUT_DIR build-dir
+#     copies ssim_throughput, ssim_simd_bench, this script and the shared
+#     libraries they load that are not glibc's (libhwy, libfmt, libbenchmark, ...)
+#     into OUT_DIR; then, on the other machine:
+#   cd OUT_DIR && ./throughput.sh . 5 3 1 2 4 8 16 > throughput.txt
+#   LD_LIBRARY_PATH=. ./ssim_simd_bench --benchmark_repetitions=5 \
+#       --benchmark_report_aggregates_only=true > stages.txt
+#     (the script sets LD_LIBRARY_PATH to the folder itself; the benchmark
+#     prints per-stage MP/s and whole planes at the best SIMD target, or the one
+#     named by EXACTVQ_SIMD_TARGET, e.g. AVX2, to compare targets.)
+# Default REPS 3, SECONDS 2, THREADS "1 2".
 set -eu
-build=${1:-build}
+if [ "${1:-}" = "--pack" ]; then
+  out=$2
+  build=$3
+  mkdir -p "$out"
+  for b in ssim_throughput ssim_simd_bench; do
+    cp "$build/bench/$b" "$out/"
+    ldd "$build/bench/$b" | awk '$3 ~ /^\// {print $3}' |
+      grep -Ev '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*)\.so' |
+      while read -r lib; do cp -L "$lib" "$out/"; done
+  done
+  cp "$0" "$out/throughput.sh"
+  echo "packed into $out: $(ls "$out" | tr '\n' ' ')"
+  exit 0
+fi
+dir=${1:-build}
 reps=${2:-3}
 seconds=${3:-2}
-prog="$build/bench/ssim_throughput"
-[ -x "$prog" ] || { echo "throughput.sh: $prog not built (ninja -C $build ssim_throughput)" >&2; exit 1; }
+[ $# -ge 3 ] && shift 3 || set --
+threads_list=${*:-1 2}
+if [ -x "$dir/bench/ssim_throughput" ]; then
+  prog="$dir/bench/ssim_throughput"
+elif [ -x "$dir/ssim_throughput" ]; then
+  prog="$dir/ssim_throughput"
+  LD_LIBRARY_PATH="$(cd "$dir" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export LD_LIBRARY_PATH
+else
+  echo "throughput.sh: no ssim_throughput in $dir or $dir/bench (ninja -C BUILD ssim_throughput)" >&2
+  exit 1
+fi
+echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) ($(nproc) cpus)"
 echo "load: $(uptime)"
+median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 for config in "1920 1080 8" "3840 2160 8" "1920 1080 10"; do
   for mode in exact raster; do
-    for threads in 1 2; do
-      # shellcheck disable=SC2086
-      fps=$(for i in $(seq "$reps"); do "$prog" $config "$threads" "$mode" "$seconds"; done |
-            sed 's/.*fps=//' | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+    for threads in $threads_list; do
+      runs=$(for i in $(seq "$reps"); do "$prog" $config "$threads" "$mode" "$seconds"; done)
+      fps=$(echo "$runs" | sed 's/.*fps=//' | median)
+      mps=$(echo "$runs" | sed 's/.*MP\/s=\([0-9.]*\).*/\1/' | median)
+      target=$(echo "$runs" | head -1 | sed 's/.*target=\([^ ]*\).*/\1/')
       set -- $config
-      echo "${1}x${2} ${3}-bit $mode threads=$threads: median $fps frames/s over $reps runs"
+      echo "${1}x${2} ${3}-bit $mode threads=$threads target=$target: median $fps frames/s, $mps MP/s over $reps runs"
     done
   done
+done
+# Peak RSS of a 4K 8-bit stream (frames in flight, thread buffers): the
+# largest thread count asked, then 2 threads.
+for threads in $(echo "$threads_list" | tr ' ' '\n' | sort -n | tail -1) 2; do
+  line=$("$prog" 3840 2160 8 "$threads" exact "$seconds")
+  rss=$(echo "$line" | sed 's/.*peak_rss_MB=\([0-9.]*\).*/\1/')
+  above=$(echo "$line" | sed 's/.*above_frames_MB=\([0-9.]*\).*/\1/')
+  echo "3840x2160 8-bit exact threads=$threads: peak RSS $rss MB, $above MB above the peak of making the 8 synthetic frame pairs held in RAM"
 done
