@@ -25,13 +25,13 @@ nvidia-smi topo -m 2>/dev/null | head -8
 nproc; free -g | head -2
 
 echo "== multi-device tests on the GPUs"
-timeout 200 "$bin/multi_tests" --gtest_filter='MultiGpu*:MultiDevice*:GpusCli*:GpusOption*' >"$out/tests.log" 2>&1
+timeout 100 "$bin/multi_tests" --gtest_filter='MultiGpu*:MultiDevice*:GpusCli*:GpusOption*' >"$out/tests.log" 2>&1
 echo "tests exit $?"
 grep -E "^\[ +(OK|FAILED|SKIPPED|PASSED) |skipped" "$out/tests.log" | head -30
 grep -B2 -A8 "Failure" "$out/tests.log" | head -40
 
 echo "== multi_gpu_bench (RAM, pinned)"
-timeout 240 "$bin/multi_gpu_bench" "${FRAMES:-600}" 3 2>&1 | tee "$out/bench.txt"
+timeout 120 "$bin/multi_gpu_bench" "${FRAMES:-600}" 3 2>&1 | tee "$out/bench.txt"
 echo "bench exit ${PIPESTATUS[0]}"
 
 echo "== CLI: --gpus 1 against --gpus 2, 4K 8-bit 4:2:0 Y4M in /dev/shm"
@@ -64,7 +64,7 @@ for mode in exact raster; do
     best=999
     for rep in 1 2; do
       t0=$(now)
-      "$bin/exactvq" -q -r "$r" -d "$d" --backend cuda --gpus $gpus \
+      timeout 60 "$bin/exactvq" -q -r "$r" -d "$d" --backend cuda --gpus $gpus \
         --feature "ssim=sum=$mode" --feature psnr=enable_apsnr=true --json --precision max \
         -o "$out/cli_${mode}_gpus$gpus.json" 2>>"$out/cli_err.txt"
       rc=$?
