@@ -21,8 +21,9 @@ using ssim::kRadius;
 using ssim::kTap;
 using ssim::kTaps;
 
-// s, d, s*s, s*d, d*d for samples [0, count) (each product < 2^32).
-template <typename Sample>
+// s, d, s*s, s*d, d*d for samples [0, count) (each product < 2^32); with
+// kPack (8-bit samples), s + 2^16 * d in s instead of s and d (see PackSamples).
+template <bool kPack, typename Sample>
 void SampleProducts(const Sample* HWY_RESTRICT ref, const Sample* HWY_RESTRICT dist, size_t count,
                     uint32_t* HWY_RESTRICT s, uint32_t* HWY_RESTRICT d, uint32_t* HWY_RESTRICT ss,
                     uint32_t* HWY_RESTRICT sd, uint32_t* HWY_RESTRICT dd) {
@@ -33,16 +34,24 @@ void SampleProducts(const Sample* HWY_RESTRICT ref, const Sample* HWY_RESTRICT d
   for (; i + lanes <= count; i += lanes) {
     const auto vs = hn::PromoteTo(du32, hn::LoadU(dsample, ref + i));
     const auto vd = hn::PromoteTo(du32, hn::LoadU(dsample, dist + i));
-    hn::StoreU(vs, du32, s + i);
-    hn::StoreU(vd, du32, d + i);
+    if constexpr (kPack) {
+      hn::StoreU(hn::Or(vs, hn::ShiftLeft<16>(vd)), du32, s + i);
+    } else {
+      hn::StoreU(vs, du32, s + i);
+      hn::StoreU(vd, du32, d + i);
+    }
     hn::StoreU(hn::Mul(vs, vs), du32, ss + i);
     hn::StoreU(hn::Mul(vs, vd), du32, sd + i);
     hn::StoreU(hn::Mul(vd, vd), du32, dd + i);
   }
   for (; i < count; ++i) {
     const uint32_t a = ref[i], b = dist[i];
-    s[i] = a;
-    d[i] = b;
+    if constexpr (kPack) {
+      s[i] = a | (b << 16);
+    } else {
+      s[i] = a;
+      d[i] = b;
+    }
     ss[i] = a * a;
     sd[i] = a * b;
     dd[i] = b * b;
@@ -90,6 +99,26 @@ void FilterRow(const uint32_t* HWY_RESTRICT in, int a, int width, int x0, int x1
   for (int x = inner_end; x < x1; ++x) edge(x);
 }
 
+// 8-bit samples: s + 2^16 * d in one 32-bit lane. Filtered, the low half is
+// sum g*s < 255 * 256 < 2^16 (no carry reaches the high half) and the high half
+// sum g*d: one filter gives both first-order moments.
+// m = low halves, n = high halves of the packed moments in m.
+void UnpackMoments(uint32_t* HWY_RESTRICT m, uint32_t* HWY_RESTRICT n, size_t count) {
+  const hn::ScalableTag<uint32_t> du32;
+  const size_t lanes = hn::Lanes(du32);
+  const auto low = hn::Set(du32, 0xffffu);
+  size_t i = 0;
+  for (; i + lanes <= count; i += lanes) {
+    const auto v = hn::LoadU(du32, m + i);
+    hn::StoreU(hn::ShiftRight<16>(v), du32, n + i);
+    hn::StoreU(hn::And(v, low), du32, m + i);
+  }
+  for (; i < count; ++i) {
+    n[i] = m[i] >> 16;
+    m[i] &= 0xffffu;
+  }
+}
+
 template <typename Sample, typename Wide>
 void Horizontal(const Sample* ref, const Sample* dist, int width, int x0, int x1,
                 uint32_t* scratch, MomentRow<Wide> out) {
@@ -97,9 +126,15 @@ void Horizontal(const Sample* ref, const Sample* dist, int width, int x0, int x1
   const int a = std::max(0, x0 - kRadius), b = std::min(width, x1 + kRadius);
   const size_t count = size_t(b - a), stride = size_t(x1 - x0 + 2 * kRadius);
   uint32_t *s = scratch, *d = s + stride, *ss = d + stride, *sd = ss + stride, *dd = sd + stride;
-  SampleProducts(ref + a, dist + a, count, s, d, ss, sd, dd);
-  FilterRow(s, a, width, x0, x1, out.m);
-  FilterRow(d, a, width, x0, x1, out.n);
+  constexpr bool kPack = sizeof(Sample) == 1;
+  SampleProducts<kPack>(ref + a, dist + a, count, s, d, ss, sd, dd);
+  if constexpr (kPack) {
+    FilterRow(s, a, width, x0, x1, out.m);
+    UnpackMoments(out.m, out.n, size_t(x1 - x0));
+  } else {
+    FilterRow(s, a, width, x0, x1, out.m);
+    FilterRow(d, a, width, x0, x1, out.n);
+  }
   FilterRow(ss, a, width, x0, x1, out.xx);
   FilterRow(sd, a, width, x0, x1, out.xy);
   FilterRow(dd, a, width, x0, x1, out.yy);
