@@ -68,6 +68,20 @@ HWY_INLINE hn::Vec<DF> HalfToDouble(DF df, VI32 v, int upper) {
   return hn::PromoteTo(df, upper ? hn::UpperHalf(dh, hn::BitCast(d32, v))
                                  : hn::LowerHalf(dh, hn::BitCast(d32, v)));
 }
+
+// Integers below 2^32 in 32-bit lanes (the lower or upper half of v, unsigned)
+// to binary64, exactly: AVX-512 converts unsigned lanes directly; elsewhere
+// they are widened to 64 bits and placed in the significand of 2^52.
+template <class DF, class VU32>
+HWY_INLINE hn::Vec<DF> U32HalfToDouble(DF df, VU32 v, int upper) {
+  const hn::DFromV<VU32> du32;
+  const hn::Half<decltype(du32)> dh;
+  const auto h = upper ? hn::UpperHalf(dh, v) : hn::LowerHalf(dh, v);
+#if HWY_TARGET <= HWY_AVX3
+  if constexpr (hn::MaxLanes(df) == 8) return hn::Vec<DF>{_mm512_cvtepu32_pd(h.raw)};
+#endif
+  return ExactToDouble(df, hn::PromoteTo(hn::RebindToUnsigned<DF>(), h));
+}
 #endif
 
 // The `exact` sum's accumulators for lanes of terms, fast path. For |term| <

@@ -55,15 +55,11 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
   const hn::ScalableTag<double> df;
   const hn::RebindToUnsigned<decltype(df)> du64;
   const hn::Repartition<uint32_t, decltype(du64)> du32;  // twice the lanes of df
-  const hn::Half<decltype(du32)> dh32;
   const size_t lanes64 = hn::Lanes(df), lanes32 = hn::Lanes(du32);
   bool full = true;
   for (int t = 0; t < kTaps; ++t) full = full && rows.m[t] != nullptr;
   const auto row_wd = hn::Set(df, double(row_weight));
-  auto half_to_double = [&](auto v32, int half) {
-    return ExactToDouble(df, hn::PromoteTo(du64, half ? hn::UpperHalf(dh32, v32)
-                                                      : hn::LowerHalf(dh32, v32)));
-  };
+  auto half_to_double = [&](auto v32, int half) { return U32HalfToDouble(df, v32, half); };
   // First-order window moments below 2^31 (b <= 12: mux, muy < 2^28) convert
   // with the signed hardware conversion.
   constexpr bool kSignedMu = sizeof(H) == 4;
