@@ -193,5 +193,38 @@ TEST_F(OpenclTest, OtherPicturesUnderTheSameNumberAreUploaded) {
   EXPECT_EQ(b.counters.plane_uploads, 6);
 }
 
+// Two device objects on the same OpenCL device (as a multi-device run may open
+// them) share nothing: ssim on one and psnr on the other each upload their own
+// planes, no SSE passes between them, and the values are the CPU's.
+TEST_F(OpenclTest, TwoOpenedDevicesShareNothing) {
+  const VideoFormat f{30, 22, ChromaFormat::k422, 12};
+  std::mt19937_64 rng(5);
+  std::vector<FramePictures> frames(3);
+  for (auto& p : frames) fill(p.ref, p.dist, f, 1, rng);
+  DeviceOptions o;
+  o.backend = Backend::kOpenCL;
+  auto a = std::dynamic_pointer_cast<opencl::OpenclDevice>(open_opencl_device(o, f));
+  auto b = std::dynamic_pointer_cast<opencl::OpenclDevice>(open_opencl_device(o, f));
+  ASSERT_TRUE(a && b && a != b);
+  auto ssim = make_feature(parse_feature_spec("ssim=chroma=true"), FeatureContext{f, nullptr, a});
+  auto psnr = make_feature(parse_feature_spec("psnr"), FeatureContext{f, nullptr, b});
+  Twins ssim_twin(f, "ssim=chroma=true"), psnr_twin(f, "psnr");
+  std::vector<double> got(3), want(3);
+  auto cpu_ssim = make_feature(parse_feature_spec("ssim=chroma=true"), FeatureContext{f, nullptr, nullptr});
+  auto cpu_psnr = make_feature(parse_feature_spec("psnr"), FeatureContext{f, nullptr, nullptr});
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const FramePair pair{&frames[i].ref, &frames[i].dist, int64_t(i)};
+    for (auto [gpu, cpu] : {std::pair{ssim.get(), cpu_ssim.get()}, std::pair{psnr.get(), cpu_psnr.get()}}) {
+      gpu->extract_batch({&pair, 1}, got);
+      cpu->extract(frames[i].ref, frames[i].dist, want);
+      for (size_t k = 0; k < 3; ++k) EXPECT_TRUE(same_bits(got[k], want[k])) << i << " " << k;
+    }
+  }
+  EXPECT_EQ(a->counters().plane_uploads, 18);
+  EXPECT_EQ(b->counters().plane_uploads, 18);
+  EXPECT_EQ(a->counters().fused_sse + b->counters().fused_sse, 0);
+  EXPECT_EQ(b->counters().separate_sse, 9);
+}
+
 }  // namespace
 }  // namespace exactvq::opencltest
