@@ -1,13 +1,23 @@
 #include "cuda/batch_runner.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "cuda/cuda_check.h"
 
 namespace exactvq::cuda {
 
-BatchRunner::BatchRunner(const VideoFormat& format, int ordinal, std::shared_ptr<Faults> faults)
-    : format_(format), ordinal_(ordinal), faults_(std::move(faults)) {}
+PipelineTuning PipelineTuning::from_environment() {
+  PipelineTuning t;
+  if (const char* v = std::getenv("EXACTVQ_CUDA_MAX_BATCH"); v && *v)
+    t.max_batch = std::clamp(std::atoi(v), 3, 256);
+  if (const char* v = std::getenv("EXACTVQ_CUDA_SHORT_TAIL"); v && *v) t.short_tail = std::atoi(v) != 0;
+  return t;
+}
+
+BatchRunner::BatchRunner(const VideoFormat& format, int ordinal, std::shared_ptr<Faults> faults,
+                         PipelineTuning tuning)
+    : format_(format), ordinal_(ordinal), faults_(std::move(faults)), tuning_(tuning) {}
 
 BatchRunner::~BatchRunner() {
   // Nothing may still copy from host pictures or write device buffers.
@@ -48,6 +58,7 @@ void BatchRunner::ensure_uploader(const std::vector<Work*>& works) {
   batch_ = std::max(batch, batch_);
   uploader_.reset();
   uploader_ = std::make_unique<FrameUploader>(format_, planes_, chunk_, batch_);
+  uploader_->set_short_tail(tuning_.short_tail);
   if (faults_ && faults_->any())
     uploader_->set_frame_hook([this](int64_t frame) { faults_->before_frame(ordinal_, frame); });
 }

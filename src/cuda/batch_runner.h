@@ -18,6 +18,16 @@
 
 namespace exactvq::cuda {
 
+// Pipeline shape knobs, for benchmarks: the defaults unless the environment
+// sets EXACTVQ_CUDA_MAX_BATCH (frames in flight per batch, 3..256) or
+// EXACTVQ_CUDA_SHORT_TAIL=0 (full chunks up to the end of a batch). Read once
+// when a device opens.
+struct PipelineTuning {
+  int max_batch = 32;
+  bool short_tail = true;  // the last chunk's frames one per chunk: less idle GPU at batch ends
+  static PipelineTuning from_environment();
+};
+
 class BatchRunner {
  public:
   // One feature's part of a shared batch.
@@ -40,7 +50,8 @@ class BatchRunner {
   };
 
   // `faults` (may be null) is the opening device's; a runner serves one format.
-  BatchRunner(const VideoFormat& format, int ordinal, std::shared_ptr<Faults> faults);
+  BatchRunner(const VideoFormat& format, int ordinal, std::shared_ptr<Faults> faults,
+              PipelineTuning tuning = {});
   ~BatchRunner();
   BatchRunner(const BatchRunner&) = delete;
   BatchRunner& operator=(const BatchRunner&) = delete;
@@ -48,6 +59,7 @@ class BatchRunner {
   const VideoFormat& format() const { return format_; }
   int ordinal() const { return ordinal_; }
   Faults* faults() const { return faults_.get(); }
+  const PipelineTuning& tuning() const { return tuning_; }
 
   void add(Work* work);
   void remove(Work* work);
@@ -72,6 +84,7 @@ class BatchRunner {
   VideoFormat format_;
   int ordinal_;
   std::shared_ptr<Faults> faults_;
+  PipelineTuning tuning_;
   std::mutex mutex_;
   std::vector<Work*> works_;
   std::unique_ptr<FrameUploader> uploader_;

@@ -34,7 +34,7 @@ std::shared_ptr<BatchRunner> CudaDevice::runner(const VideoFormat& format) {
   std::erase_if(runners_, [](const std::weak_ptr<BatchRunner>& w) { return w.expired(); });
   for (const auto& w : runners_)
     if (auto r = w.lock(); r && r->format() == format) return r;
-  auto r = std::make_shared<BatchRunner>(format, ordinal_, faults_);
+  auto r = std::make_shared<BatchRunner>(format, ordinal_, faults_, tuning_);
   runners_.push_back(r);
   return r;
 }

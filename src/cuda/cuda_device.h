@@ -33,7 +33,8 @@ class CudaDevice final : public DeviceBackend {
   int ordinal_;
   int fp32_per_fp64_ = 0;
   std::string description_;
-  std::shared_ptr<Faults> faults_;  // shared with this device's runners only
+  std::shared_ptr<Faults> faults_;
+  PipelineTuning tuning_ = PipelineTuning::from_environment();  // shared with this device's runners only
   std::mutex mutex_;
   std::vector<std::weak_ptr<BatchRunner>> runners_;
 };

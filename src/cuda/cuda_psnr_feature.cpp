@@ -9,7 +9,6 @@ namespace exactvq::cuda {
 namespace {
 
 constexpr int64_t kBatchBytes = int64_t{512} << 20;  // as the ssim feature
-constexpr int kMaxBatch = 32;
 
 class CudaPsnrFeature final : public Feature, private BatchRunner::Work {
  public:
@@ -17,7 +16,7 @@ class CudaPsnrFeature final : public Feature, private BatchRunner::Work {
       : scorer_(o, ctx.format), runner_(std::move(runner)) {
     const VideoFormat& f = ctx.format;
     const int64_t by_memory = kBatchBytes / (2 * int64_t(f.frame_bytes()));
-    batch_ = int(std::clamp<int64_t>(by_memory, FrameUploader::kLanes, kMaxBatch));
+    batch_ = int(std::clamp<int64_t>(by_memory, FrameUploader::kLanes, runner_->tuning().max_batch));
     chunk_ = int(std::clamp<int64_t>((int64_t{8} << 20) / (int64_t{f.width} * f.height), 1, 64));
     runner_->add(this);
   }

@@ -18,7 +18,6 @@ constexpr int64_t kLaunchPixels = int64_t{8} << 20;
 // Host memory the frames of one batch may take (the reader holds two batches):
 // large batches keep the copy engine busy across the gap between batches.
 constexpr int64_t kBatchBytes = int64_t{512} << 20;
-constexpr int kMaxBatch = 32;
 // Page-locked memory for the term planes of one raster batch: the host adds a
 // 4K plane in ~9 ms, so many frames must be in flight to keep the GPU fed.
 constexpr int64_t kRasterBytes = int64_t{2} << 30;
@@ -33,13 +32,14 @@ struct Shape {
   int chunk_frames, batch;
 };
 
-Shape shape_of(const SsimOptions& o, const FeatureContext& ctx, int64_t scored_pixels) {
+Shape shape_of(const SsimOptions& o, const FeatureContext& ctx, int64_t scored_pixels,
+               int max_batch) {
   const VideoFormat& f = ctx.format;
   const int64_t luma = int64_t{f.width} * f.height;
   if (o.mode == SumMode::kExact) {
     const int chunk = int(std::clamp<int64_t>(kLaunchPixels / luma, 1, 64));
     const int64_t by_memory = kBatchBytes / (2 * int64_t(f.frame_bytes()));
-    return {chunk, int(std::clamp<int64_t>(by_memory, FrameUploader::kLanes, kMaxBatch))};
+    return {chunk, int(std::clamp<int64_t>(by_memory, FrameUploader::kLanes, max_batch))};
   }
   const int threads = ctx.pool ? ctx.pool->size() : 1;
   const int64_t by_memory = std::max<int64_t>(1, kRasterBytes / (scored_pixels * 8));
@@ -66,7 +66,7 @@ class CudaSsimFeature final : public Feature, private BatchRunner::Work {
       plane_pixels_[p] = int64_t{f.plane_width(p)} * f.plane_height(p);
       terms_pixels_ += plane_pixels_[p];
     }
-    const Shape shape = shape_of(o, ctx, terms_pixels_);
+    const Shape shape = shape_of(o, ctx, terms_pixels_, runner_->tuning().max_batch);
     batch_ = shape.batch;
     chunk_ = shape.chunk_frames;
     runner_->add(this);

@@ -41,10 +41,11 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
       }
   const int n = int(frames.size());
   int chunk_index = 0;
-  for (int start = 0; start < n; start += chunk_frames_, ++chunk_index) {
+  for (int start = 0; start < n; ++chunk_index) {
     Chunk chunk;
     chunk.start = start;
     chunk.count = std::min(chunk_frames_, n - start);
+    if (short_tail_ && n - start <= chunk_frames_) chunk.count = 1;
     chunk.lane = chunk_index % kLanes;
     chunk.first_index = frames[size_t(start)].index;
     if (frame_hook_)
@@ -73,6 +74,7 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
       d.frames = chunk.count;
     }
     work(chunk);
+    start += chunk.count;
   }
 }
 

@@ -24,6 +24,10 @@ class FrameUploader {
 
   int planes() const { return planes_; }
   int chunk_frames() const { return chunk_frames_; }
+  // Splits the last chunk_frames() frames of each upload into chunks of one, so
+  // the GPU's work after the last copy (before the caller can wait and go on)
+  // is one frame's.
+  void set_short_tail(bool on) { short_tail_ = on; }
   // Asked before each frame is uploaded (fault injection); may be null.
   void set_frame_hook(std::function<void(int64_t frame)> hook) { frame_hook_ = std::move(hook); }
 
@@ -54,6 +58,7 @@ class FrameUploader {
   VideoFormat format_;
   int planes_;
   int chunk_frames_;
+  bool short_tail_ = false;
   size_t plane_offset_[3] = {};  // in a lane's buffers: where plane p's frames start
   std::function<void(int64_t)> frame_hook_;
   PinnedRegistry registry_;
