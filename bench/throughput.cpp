@@ -2,7 +2,13 @@
 // no disk in the timing): the whole CPU path a run takes per frame, threads and
 // frames in flight included.
 //
-//   ssim_throughput WIDTH HEIGHT BITS THREADS [exact|raster] [SECONDS]
+//   ssim_throughput WIDTH HEIGHT BITS THREADS [exact|raster|bare] [SECONDS]
+//
+// `bare` runs THREADS plain threads, each scoring luma planes (exact) with
+// cpu::score_exact on its own frames, without the feature, its pool or its
+// batches: what the hardware gives threads that share nothing but the machine
+// (cores or SMT siblings, caches, memory, clocks). exact/bare at the same
+// thread count is what the feature's scheduling costs.
 //
 // Prints one line: the format, threads, mode, SIMD target, frames scored,
 // frames/s, megapixels/s of luma, the process's peak RSS (MB) and how much of
@@ -10,15 +16,18 @@
 // the peak of making the frames).
 #include <sys/resource.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/plane_pair.h"
 #include "core/thread_pool.h"
 #include "cpu/simd_targets.h"
+#include "cpu/ssim_simd.h"
 #include "features/feature.h"
 #include "features/feature_spec.h"
 
@@ -63,6 +72,32 @@ int main(int argc, char** argv) {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   const long frames_rss_kb = usage.ru_maxrss;  // the synthetic frames held in RAM
+  using Clock = std::chrono::steady_clock;
+  if (mode == "bare") {
+    std::atomic<int64_t> frames{0};
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> workers;
+    const auto start = Clock::now();
+    for (int t = 0; t < threads; ++t)
+      workers.emplace_back([&, t] {
+        for (int64_t i = t; !stop.load(std::memory_order_relaxed); i += threads) {
+          const size_t f = size_t(i) % kDistinctFrames;
+          volatile double score = cpu::score_exact(ref[f].plane(0), dist[f].plane(0), format.bitdepth);
+          (void)score;
+          frames.fetch_add(1, std::memory_order_relaxed);
+        }
+      });
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    stop = true;
+    for (auto& w : workers) w.join();
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    const double fps = double(frames.load()) / elapsed;
+    std::printf("%dx%d %d-bit bare threads=%d target=%s frames=%lld MP/s=%.1f fps=%.1f\n",
+                format.width, format.height, format.bitdepth, threads,
+                cpu::current_target_name().c_str(), static_cast<long long>(frames.load()),
+                fps * format.width * format.height / 1e6, fps);
+    return 0;
+  }
   ThreadPool pool(threads);
   FeatureContext ctx;
   ctx.format = format;
@@ -72,7 +107,6 @@ int main(int argc, char** argv) {
   std::vector<double> out(batch * feature->outputs().size());
   std::vector<FramePair> pairs(batch);
 
-  using Clock = std::chrono::steady_clock;
   int64_t frames = 0;
   const auto start = Clock::now();
   double elapsed = 0;

@@ -53,6 +53,9 @@ else
 fi
 echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) ($(nproc) cpus)"
 echo "load: $(uptime)"
+# SMT siblings share a core's execution ports: two threads on one core scale
+# far less than two on two cores.
+command -v lscpu >/dev/null && lscpu | grep -E '^(Thread|Core|Socket|NUMA node\(s\)|Model name|L2|L3)' || true
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 for config in "1920 1080 8" "3840 2160 8" "1920 1080 10"; do
   for mode in exact raster; do
@@ -65,6 +68,12 @@ for config in "1920 1080 8" "3840 2160 8" "1920 1080 10"; do
       echo "${1}x${2} ${3}-bit $mode threads=$threads target=$target: median $fps frames/s, $mps MP/s over $reps runs"
     done
   done
+done
+# Plain threads scoring their own frames (no pool, no batches): the hardware's
+# scaling, to compare with exact above.
+for threads in $threads_list; do
+  runs=$(for i in $(seq "$reps"); do "$prog" 1920 1080 8 "$threads" bare "$seconds"; done)
+  echo "1920x1080 8-bit bare threads=$threads: median $(echo "$runs" | sed 's/.*fps=//' | median) frames/s (plain threads, luma exact, no pool)"
 done
 # Peak RSS of a 4K 8-bit stream (frames in flight, thread buffers): the
 # largest thread count asked, then 2 threads.
