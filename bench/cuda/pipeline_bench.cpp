@@ -252,7 +252,7 @@ void reading_table(const std::string& dir) {
               std::thread::hardware_concurrency());
   std::printf("| input | read(), one reader | read(), two readers | PairReader 1 thread per input | 2 | 3 | 4 | best / one reader |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
-  for (const auto& [name, w, h, n] : {std::tuple{"1080p", 1920, 1080, 600}, std::tuple{"4K", 3840, 2160, 150}}) {
+  for (const auto& [name, w, h, n] : {std::tuple{"1080p", 1920, 1080, 300}, std::tuple{"4K", 3840, 2160, 80}}) {
     const std::string r = write_y4m(dir, std::string(name) + "_ref.y4m", w, h, n, 1);
     const std::string d = write_y4m(dir, std::string(name) + "_dist.y4m", w, h, n, 100);
     const double one = n / cat_seconds({r, d}, false), two = n / cat_seconds({r, d}, true);

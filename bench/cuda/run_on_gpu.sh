@@ -11,14 +11,18 @@
 set -uo pipefail
 pack=$(realpath "$1") out=$2 parts=${3:-tests,memcheck,racecheck,bench,pipeline,cli} secs=${4:-0.5}
 export LD_LIBRARY_PATH=$pack/lib
-mkdir -p /tmp/cudabuild /tmp/cudasrc /tmp/cudashared "$out"
-cp "$pack/bin/exactvq" /tmp/cudabuild/exactvq
-cp -r "$pack/samples" /tmp/cudasrc/samples
+# The build and source folders the binaries were built with (their tests find
+# the CLI and the samples there): $pack/paths.env may name others.
+BUILD_DIR=/tmp/cudabuild SRC_DIR=/tmp/cudasrc
+[ -f "$pack/paths.env" ] && source "$pack/paths.env"
+mkdir -p "$BUILD_DIR" "$SRC_DIR" /tmp/cudashared "$out"
+cp "$pack/bin/exactvq" "$BUILD_DIR/exactvq"
+cp -r "$pack/samples" "$SRC_DIR/samples"
 ln -sfn "$pack/shared/vectors" /tmp/cudashared/vectors
 has() { [[ ",$parts," == *",$1,"* ]]; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
 echo "host: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB"
-cd /tmp/cudabuild
+cd "$BUILD_DIR"
 if has tests; then
   echo "== tests"
   timeout "${TESTS_TIMEOUT:-240}" "$pack/bin/cuda_tests" >"$out/tests.log" 2>&1; echo "tests exit $?"
@@ -50,5 +54,5 @@ if has pipeline && [ -x "$pack/bin/pipeline_bench" ]; then
 fi
 if has cli; then
   echo "== cli bench"
-  timeout "${CLI_TIMEOUT:-300}" bash "$pack/cli_bench.sh" /tmp/cudabuild/exactvq /tmp/clibench 2>&1 | tee "$out/cli.txt"
+  timeout "${CLI_TIMEOUT:-300}" bash "$pack/cli_bench.sh" "$BUILD_DIR/exactvq" /tmp/clibench 2>&1 | tee "$out/cli.txt"
 fi

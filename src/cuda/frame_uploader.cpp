@@ -45,7 +45,9 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
     Chunk chunk;
     chunk.start = start;
     chunk.count = std::min(chunk_frames_, n - start);
-    if (short_tail_ && n - start <= chunk_frames_) chunk.count = 1;
+    // Large frames only (chunks of a few): small ones are cheap to finish and
+    // would cost a launch each.
+    if (short_tail_ && chunk_frames_ <= 8 && n - start <= chunk_frames_) chunk.count = 1;
     chunk.lane = chunk_index % kLanes;
     chunk.first_index = frames[size_t(start)].index;
     if (frame_hook_)

@@ -24,7 +24,8 @@ class FrameUploader {
 
   int planes() const { return planes_; }
   int chunk_frames() const { return chunk_frames_; }
-  // Splits the last chunk_frames() frames of each upload into chunks of one, so
+  // Splits the last chunk_frames() frames of each upload into chunks of one
+  // (when chunks hold at most 8 frames, i.e. frames of 1 Mpixel or more), so
   // the GPU's work after the last copy (before the caller can wait and go on)
   // is one frame's.
   void set_short_tail(bool on) { short_tail_ = on; }
