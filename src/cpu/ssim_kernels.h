@@ -70,6 +70,8 @@ ssim::int128 fixed_point_sum(const double* terms, size_t n);
 // moments stay in registers. rows.m[k] ... rows.yy[k] are the horizontal moment
 // rows under tap k (nullptr outside the plane). Writes the n terms to `terms`
 // unless it is null, and returns their `exact` sum (fixed_point_sum of them).
+// Unless `raster_sum` is null, also adds the terms one at a time, left to
+// right, to *raster_sum in binary64 (raster mode's sequential sum).
 template <typename Wide>
 struct TapRows {
   const uint32_t* m[9];
@@ -81,14 +83,14 @@ struct TapRows {
 // 8 bits: every window moment fits 32 bits.
 ssim::int128 window_terms(const TapRows<uint32_t>& rows, const uint32_t* column_weight,
                           uint32_t row_weight, size_t n, const ssim::TermConstants& k,
-                          double* terms);
+                          double* terms, double* raster_sum = nullptr);
 // 9 to 12 bits: 32-bit horizontal moments, 64-bit window ones.
 ssim::int128 window_terms_widening(const TapRows<uint32_t>& rows, const uint32_t* column_weight,
                                    uint32_t row_weight, size_t n, const ssim::TermConstants& k,
-                                   double* terms);
+                                   double* terms, double* raster_sum = nullptr);
 // 13 to 16 bits.
 ssim::int128 window_terms(const TapRows<uint64_t>& rows, const uint32_t* column_weight,
                           uint32_t row_weight, size_t n, const ssim::TermConstants& k,
-                          double* terms);
+                          double* terms, double* raster_sum = nullptr);
 
 }  // namespace exactvq::cpu

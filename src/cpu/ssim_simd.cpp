@@ -51,12 +51,13 @@ class Carver {
   uint64_t* next_;
 };
 
-// Calls sink(terms, q, n, weight) for every output row of `region`, top to
-// bottom: the row's n terms left to right (when kWantTerms, else null), their
-// `exact` sum q and the sum of their n weights.
-template <typename Widths, bool kWantTerms, typename Sink>
+// Calls sink(q, weight) for every output row of `region`, top to bottom: the
+// `exact` sum q of the row's terms and the sum of their weights. Unless
+// raster_sum is null, the terms are also added to *raster_sum one at a time in
+// raster order (rows top to bottom, each left to right).
+template <typename Widths, typename Sink>
 void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth,
-                       ssim::Rect region, Sink&& sink) {
+                       ssim::Rect region, double* raster_sum, Sink&& sink) {
   using Sample = typename Widths::Sample;
   using H = typename Widths::H;
   using V = typename Widths::V;
@@ -67,14 +68,13 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
   const size_t n = size_t(out_width);
 
   const size_t words = kTaps * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(H))) +
-                       n /* terms */ + Carver::words(n, 4) /* column weights */ +
+                       Carver::words(n, 4) /* column weights */ +
                        Carver::words(horizontal_scratch_size(region.x0, region.x1), 4);
   std::vector<uint64_t>& storage = thread_storage();
   if (storage.size() < words) storage.resize(words);
   Carver carve(storage.data());
   std::array<MomentRow<H>, kTaps> ring;  // horizontal moments of plane row r in slot r % 9
   for (auto& row : ring) row = carve.row<H>(n);
-  double* terms = carve.take<double>(n);
   uint32_t* column_weight = carve.take<uint32_t>(n);
   uint32_t* scratch = carve.take<uint32_t>(horizontal_scratch_size(region.x0, region.x1));
   uint64_t column_weight_sum = 0;
@@ -103,25 +103,24 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
       taps.yy[k] = row ? row->yy : nullptr;
     }
     const uint32_t row_weight = ssim::kept_weight(y, height);
-    double* row_terms = kWantTerms ? terms : nullptr;
     ssim::int128 q;
     if constexpr (sizeof(H) == 4 && sizeof(V) == 8)
-      q = window_terms_widening(taps, column_weight, row_weight, n, constants, row_terms);
+      q = window_terms_widening(taps, column_weight, row_weight, n, constants, nullptr, raster_sum);
     else
-      q = window_terms(taps, column_weight, row_weight, n, constants, row_terms);
-    sink(static_cast<const double*>(row_terms), q, n, column_weight_sum * row_weight);
+      q = window_terms(taps, column_weight, row_weight, n, constants, nullptr, raster_sum);
+    sink(q, column_weight_sum * row_weight);
   }
 }
 
-template <bool kWantTerms, typename Sink>
+template <typename Sink>
 void dispatch(const PlaneView& ref, const PlaneView& dist, int bitdepth, ssim::Rect region,
-              Sink&& sink) {
+              double* raster_sum, Sink&& sink) {
   if (bitdepth == 8)
-    for_each_term_row<Widths<uint8_t, uint32_t, uint32_t>, kWantTerms>(ref, dist, bitdepth, region, sink);
+    for_each_term_row<Widths<uint8_t, uint32_t, uint32_t>>(ref, dist, bitdepth, region, raster_sum, sink);
   else if (bitdepth <= 12)
-    for_each_term_row<Widths<uint16_t, uint32_t, uint64_t>, kWantTerms>(ref, dist, bitdepth, region, sink);
+    for_each_term_row<Widths<uint16_t, uint32_t, uint64_t>>(ref, dist, bitdepth, region, raster_sum, sink);
   else
-    for_each_term_row<Widths<uint16_t, uint64_t, uint64_t>, kWantTerms>(ref, dist, bitdepth, region, sink);
+    for_each_term_row<Widths<uint16_t, uint64_t, uint64_t>>(ref, dist, bitdepth, region, raster_sum, sink);
 }
 
 }  // namespace
@@ -129,11 +128,10 @@ void dispatch(const PlaneView& ref, const PlaneView& dist, int bitdepth, ssim::R
 ssim::ExactSum exact_sum(const PlaneView& ref, const PlaneView& dist, int bitdepth,
                          ssim::Rect region) {
   ssim::ExactSum sum;
-  dispatch<false>(ref, dist, bitdepth, region,
-                  [&sum](const double*, ssim::int128 q, size_t, uint64_t w) {
-                    sum.sum_q += q;
-                    sum.sum_w += w;
-                  });
+  dispatch(ref, dist, bitdepth, region, nullptr, [&sum](ssim::int128 q, uint64_t w) {
+    sum.sum_q += q;
+    sum.sum_w += w;
+  });
   return sum;
 }
 
@@ -142,16 +140,14 @@ double score_exact(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
 }
 
 double score_raster(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
+  // The kernel adds each term to `sum` in raster order, one addition at a time.
   double sum = 0.0;
   // libvmaf adds each weight to a binary64 sum too; the weights are integers and
   // every partial sum stays below 2^44 < 2^53, so that sum is exact and equals
   // the integer sum converted once.
   uint64_t sum_w = 0;
-  dispatch<true>(ref, dist, bitdepth, ssim::whole(ref),
-                 [&](const double* terms, ssim::int128, size_t n, uint64_t w) {
-    for (size_t i = 0; i < n; ++i) sum += terms[i];  // raster order, one addition at a time
-    sum_w += w;
-  });
+  dispatch(ref, dist, bitdepth, ssim::whole(ref), &sum,
+           [&](ssim::int128, uint64_t w) { sum_w += w; });
   return sum / static_cast<double>(sum_w);
 }
 

@@ -48,9 +48,10 @@ HWY_INLINE hn::Vec<D> VerticalLanes(D d, const In* const* rows, bool full, size_
 template <typename H, typename V>
 ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
                           uint32_t row_weight, size_t n, const ssim::TermConstants& k,
-                          double* HWY_RESTRICT terms) {
+                          double* HWY_RESTRICT terms, double* raster_sum) {
   size_t i = 0;
   ssim::int128 sum = 0;
+  double raster = raster_sum ? *raster_sum : 0.0;
 #if HWY_TARGET != HWY_SCALAR  // one lane: the per-pixel loop below does it all
   const hn::ScalableTag<double> df;
   const hn::RebindToUnsigned<decltype(df)> du64;
@@ -78,6 +79,7 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
   const auto c1_fixed = hn::Set(df, (k.mm_k1 * wd_in) * wd_in);
   const auto c2_fixed = hn::Set(df, (k.mm_k2 * wd_in) * wd_in);
   FixedSumLanes<decltype(df)> acc(df);
+  HWY_ALIGN double lane_terms[hn::MaxLanes(df)];
   for (; i + lanes32 <= n; i += lanes32) {
     const bool interior = i >= ib && i + lanes32 <= ie;
     const auto mux32 = VerticalLanes(du32, rows.m, full, i);
@@ -111,6 +113,12 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
         term = TermLanes(df, wd, mux, muy, x2, xy, y2, k);
       }
       if (terms) hn::StoreU(term, df, terms + j);
+      if (raster_sum) {
+        // raster mode: the terms one at a time, in order, into the running sum
+        // (a chain of dependent additions that overlaps the next lanes' work).
+        hn::Store(term, df, lane_terms);
+        for (size_t l = 0; l < lanes64; ++l) raster += lane_terms[l];
+      }
       acc.Add(term);
     }
   }
@@ -122,25 +130,27 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
                           uint64_t{column_weight[i]} * row_weight};
     const double term = ssim::ssim_term(m, k);
     if (terms) terms[i] = term;
+    if (raster_sum) raster += term;
     sum += ssim::to_fixed64(term);
   }
+  if (raster_sum) *raster_sum = raster;
   return sum;
 }
 
 ssim::int128 WindowTerms8(const TapRows<uint32_t>& rows, const uint32_t* column_weight,
                           uint32_t row_weight, size_t n, const ssim::TermConstants& k,
-                          double* terms) {
-  return WindowTermsT<uint32_t, uint32_t>(rows, column_weight, row_weight, n, k, terms);
+                          double* terms, double* raster_sum) {
+  return WindowTermsT<uint32_t, uint32_t>(rows, column_weight, row_weight, n, k, terms, raster_sum);
 }
 ssim::int128 WindowTerms12(const TapRows<uint32_t>& rows, const uint32_t* column_weight,
                            uint32_t row_weight, size_t n, const ssim::TermConstants& k,
-                           double* terms) {
-  return WindowTermsT<uint32_t, uint64_t>(rows, column_weight, row_weight, n, k, terms);
+                           double* terms, double* raster_sum) {
+  return WindowTermsT<uint32_t, uint64_t>(rows, column_weight, row_weight, n, k, terms, raster_sum);
 }
 ssim::int128 WindowTerms16(const TapRows<uint64_t>& rows, const uint32_t* column_weight,
                            uint32_t row_weight, size_t n, const ssim::TermConstants& k,
-                           double* terms) {
-  return WindowTermsT<uint64_t, uint64_t>(rows, column_weight, row_weight, n, k, terms);
+                           double* terms, double* raster_sum) {
+  return WindowTermsT<uint64_t, uint64_t>(rows, column_weight, row_weight, n, k, terms, raster_sum);
 }
 
 }  // namespace exactvq::cpu::HWY_NAMESPACE
@@ -155,18 +165,18 @@ HWY_EXPORT(WindowTerms16);
 
 ssim::int128 window_terms(const TapRows<uint32_t>& rows, const uint32_t* column_weight,
                           uint32_t row_weight, size_t n, const ssim::TermConstants& k,
-                          double* terms) {
-  return HWY_DYNAMIC_DISPATCH(WindowTerms8)(rows, column_weight, row_weight, n, k, terms);
+                          double* terms, double* raster_sum) {
+  return HWY_DYNAMIC_DISPATCH(WindowTerms8)(rows, column_weight, row_weight, n, k, terms, raster_sum);
 }
 ssim::int128 window_terms_widening(const TapRows<uint32_t>& rows, const uint32_t* column_weight,
                                    uint32_t row_weight, size_t n, const ssim::TermConstants& k,
-                                   double* terms) {
-  return HWY_DYNAMIC_DISPATCH(WindowTerms12)(rows, column_weight, row_weight, n, k, terms);
+                                   double* terms, double* raster_sum) {
+  return HWY_DYNAMIC_DISPATCH(WindowTerms12)(rows, column_weight, row_weight, n, k, terms, raster_sum);
 }
 ssim::int128 window_terms(const TapRows<uint64_t>& rows, const uint32_t* column_weight,
                           uint32_t row_weight, size_t n, const ssim::TermConstants& k,
-                          double* terms) {
-  return HWY_DYNAMIC_DISPATCH(WindowTerms16)(rows, column_weight, row_weight, n, k, terms);
+                          double* terms, double* raster_sum) {
+  return HWY_DYNAMIC_DISPATCH(WindowTerms16)(rows, column_weight, row_weight, n, k, terms, raster_sum);
 }
 
 }  // namespace exactvq::cpu

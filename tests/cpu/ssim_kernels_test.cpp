@@ -432,6 +432,24 @@ void check_window_terms(int bits, size_t n, unsigned present, bool extremes, std
   else if (bits == 8) sum_only = window_terms(rows, column_weight.data(), row_weight, n, k, nullptr);
   else sum_only = window_terms_widening(rows, column_weight.data(), row_weight, n, k, nullptr);
   ASSERT_TRUE(sum_only == want_sum) << "fused exact sum, no terms stored";
+  // Raster mode: the terms added one at a time, left to right, onto a running
+  // sum that does not start at zero (as from the rows above).
+  const double start = want.empty() ? 0.5 : 3.0 * want[0] + 0.1;
+  double want_raster = start;
+  for (double t : want) want_raster += t;
+  for (bool with_terms : {false, true}) {
+    double raster = start;
+    std::vector<double> again(n);
+    double* out = with_terms ? again.data() : nullptr;
+    ssim::int128 s;
+    if constexpr (sizeof(H) == 8) s = window_terms(rows, column_weight.data(), row_weight, n, k, out, &raster);
+    else if (bits == 8) s = window_terms(rows, column_weight.data(), row_weight, n, k, out, &raster);
+    else s = window_terms_widening(rows, column_weight.data(), row_weight, n, k, out, &raster);
+    ASSERT_TRUE(s == want_sum) << "fused exact sum beside the raster sum";
+    ASSERT_EQ(std::memcmp(&raster, &want_raster, sizeof raster), 0)
+        << "raster sum " << raster << " vs " << want_raster << (with_terms ? " (terms stored)" : "");
+    if (with_terms) expect_same_bits(again, want, "fused terms beside the raster sum");
+  }
 }
 
 using WindowTermsTwin = test::PerTarget;
