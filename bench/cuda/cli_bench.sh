@@ -37,14 +37,16 @@ for name in 1080p 4k; do
     t0=$(now); cat "$r" "$d" >/dev/null; t1=$(now); seq_t+=($(python3 -c "print($t1 - $t0)"))
     t0=$(now); cat "$r" >/dev/null & cat "$d" >/dev/null; wait; t1=$(now); par_t+=($(python3 -c "print($t1 - $t0)"))
   done
-  # The last row: smaller batches (less memory to page-lock on first use).
-  for features in "--feature ssim" "--feature ssim --feature psnr" "--feature ssim (max batch 8)"; do
+  # The last rows: smaller batches (less memory to page-lock on first use), and
+  # pictures page-locked before their first copy instead of by a thread.
+  for features in "--feature ssim" "--feature ssim --feature psnr" "--feature ssim (max batch 8)" "--feature ssim (pinned before use)"; do
     batch=; [[ $features == *"max batch 8"* ]] && batch=8
+    bgpin=; [[ $features == *"pinned before use"* ]] && bgpin=0
     args=${features% (*}
     cli_t=() one_t=()
     for i in 1 2 3; do
-      t0=$(now); EXACTVQ_CUDA_MAX_BATCH=$batch "$exe" -q -r "$r" -d "$d" $args --backend cuda >/dev/null; t1=$(now); cli_t+=($(python3 -c "print($t1 - $t0)"))
-      t0=$(now); EXACTVQ_CUDA_MAX_BATCH=$batch "$exe" -q -r "$r" -d "$d" $args --backend cuda --frame_cnt 1 >/dev/null; t1=$(now); one_t+=($(python3 -c "print($t1 - $t0)"))
+      t0=$(now); EXACTVQ_CUDA_MAX_BATCH=$batch EXACTVQ_CUDA_BACKGROUND_PIN=$bgpin "$exe" -q -r "$r" -d "$d" $args --backend cuda >/dev/null; t1=$(now); cli_t+=($(python3 -c "print($t1 - $t0)"))
+      t0=$(now); EXACTVQ_CUDA_MAX_BATCH=$batch EXACTVQ_CUDA_BACKGROUND_PIN=$bgpin "$exe" -q -r "$r" -d "$d" $args --backend cuda --frame_cnt 1 >/dev/null; t1=$(now); one_t+=($(python3 -c "print($t1 - $t0)"))
     done
     python3 -c "
 f = $frames; seq = $(best "${seq_t[@]}"); par = $(best "${par_t[@]}"); cli = $(best "${cli_t[@]}"); one = $(best "${one_t[@]}")

@@ -12,6 +12,8 @@ PipelineTuning PipelineTuning::from_environment() {
   if (const char* v = std::getenv("EXACTVQ_CUDA_MAX_BATCH"); v && *v)
     t.max_batch = std::clamp(std::atoi(v), 3, 256);
   if (const char* v = std::getenv("EXACTVQ_CUDA_SHORT_TAIL"); v && *v) t.short_tail = std::atoi(v) != 0;
+  if (const char* v = std::getenv("EXACTVQ_CUDA_BACKGROUND_PIN"); v && *v)
+    t.background_pin = std::atoi(v) != 0;
   return t;
 }
 
@@ -57,7 +59,8 @@ void BatchRunner::ensure_uploader(const std::vector<Work*>& works) {
   chunk_ = chunk;
   batch_ = std::max(batch, batch_);
   uploader_.reset();
-  uploader_ = std::make_unique<FrameUploader>(format_, planes_, chunk_, batch_);
+  uploader_ = std::make_unique<FrameUploader>(format_, planes_, chunk_, batch_,
+                                              tuning_.background_pin, ordinal_);
   uploader_->set_short_tail(tuning_.short_tail);
   if (faults_ && faults_->any())
     uploader_->set_frame_hook([this](int64_t frame) { faults_->before_frame(ordinal_, frame); });

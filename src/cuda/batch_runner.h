@@ -20,11 +20,13 @@ namespace exactvq::cuda {
 
 // Pipeline shape knobs, for benchmarks: the defaults unless the environment
 // sets EXACTVQ_CUDA_MAX_BATCH (frames in flight per batch, 3..256) or
-// EXACTVQ_CUDA_SHORT_TAIL=0 (full chunks up to the end of a batch). Read once
-// when a device opens.
+// EXACTVQ_CUDA_SHORT_TAIL=0 (full chunks up to the end of a batch) or
+// EXACTVQ_CUDA_BACKGROUND_PIN=0 (page-lock pictures before their first copy).
+// Read once when a device opens.
 struct PipelineTuning {
   int max_batch = 32;
   bool short_tail = true;  // the last chunk's frames one per chunk: less idle GPU at batch ends
+  bool background_pin = true;  // pictures page-locked by a thread, first copies pageable
   static PipelineTuning from_environment();
 };
 

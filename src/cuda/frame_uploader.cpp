@@ -5,12 +5,12 @@
 namespace exactvq::cuda {
 
 FrameUploader::FrameUploader(const VideoFormat& format, int planes, int chunk_frames,
-                             int batch_frames)
+                             int batch_frames, bool background_pin, int ordinal)
     : format_(format),
       planes_(planes),
       chunk_frames_(chunk_frames),
       // both batches of the reader, reference and distorted, every plane
-      registry_(size_t(4 * batch_frames * planes)) {
+      registry_(size_t(4 * batch_frames * planes), background_pin, ordinal) {
   size_t offset = 0;
   for (int p = 0; p < planes_; ++p) {
     plane_offset_[p] = offset;

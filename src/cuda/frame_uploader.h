@@ -20,7 +20,9 @@ class FrameUploader {
   static constexpr int kLanes = 3;
 
   // Planes 0 .. planes-1 of `format`; chunks of at most `chunk_frames` frames.
-  FrameUploader(const VideoFormat& format, int planes, int chunk_frames, int batch_frames);
+  // `background_pin`, `ordinal`: see PinnedRegistry.
+  FrameUploader(const VideoFormat& format, int planes, int chunk_frames, int batch_frames,
+                bool background_pin = false, int ordinal = 0);
 
   int planes() const { return planes_; }
   int chunk_frames() const { return chunk_frames_; }

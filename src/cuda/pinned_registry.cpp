@@ -10,35 +10,83 @@ namespace {
 // Below this, locking costs more than the copies it speeds up, and small heap
 // buffers may share pages with others.
 constexpr size_t kMinBytes = size_t{1} << 18;
+
+bool lock(const void* data, size_t bytes) {
+  // Portable: usable by every device, so a multi-GPU run can share the pictures.
+  if (cudaHostRegister(const_cast<void*>(data), bytes, cudaHostRegisterPortable) == cudaSuccess)
+    return true;
+  cudaGetLastError();
+  return false;
+}
 }  // namespace
 
+PinnedRegistry::PinnedRegistry(size_t capacity, bool background, int ordinal)
+    : capacity_(capacity), ordinal_(ordinal) {
+  if (background) worker_ = std::thread([this] { lock_queued(); });
+}
+
 PinnedRegistry::~PinnedRegistry() {
+  if (worker_.joinable()) {
+    {
+      std::lock_guard guard(mutex_);
+      stop_ = true;
+    }
+    queued_.notify_all();
+    worker_.join();
+  }
   for (const Entry& e : entries_) release(e);
 }
 
 void PinnedRegistry::release(const Entry& e) {
-  if (e.locked && cudaHostUnregister(const_cast<void*>(e.data)) != cudaSuccess)
+  if (e.state == State::kLocked && cudaHostUnregister(const_cast<void*>(e.data)) != cudaSuccess)
     cudaGetLastError();  // the buffer may be gone already; nothing to undo then
+}
+
+void PinnedRegistry::lock_queued() {
+  if (cudaSetDevice(ordinal_) != cudaSuccess) cudaGetLastError();
+  std::unique_lock guard(mutex_);
+  for (;;) {
+    queued_.wait(guard, [&] { return stop_ || !queue_.empty(); });
+    if (stop_) return;
+    const void* data = queue_.front();
+    queue_.pop_front();
+    auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.data == data; });
+    if (it == entries_.end() || it->state != State::kQueued) continue;
+    const size_t bytes = it->bytes;
+    guard.unlock();  // entries in state kQueued are never moved out or released
+    const bool locked = lock(data, bytes);
+    guard.lock();
+    it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.data == data; });
+    if (it != entries_.end()) it->state = locked ? State::kLocked : State::kRefused;
+  }
 }
 
 void PinnedRegistry::pin(const void* data, size_t bytes) {
   if (bytes < kMinBytes) return;
+  std::lock_guard guard(mutex_);
   ++clock_;
   for (Entry& e : entries_)
     if (e.data == data && e.bytes == bytes) {
       e.last_use = clock_;
       return;
     }
-  if (entries_.size() >= capacity_ && !entries_.empty()) {
-    auto oldest = std::min_element(entries_.begin(), entries_.end(),
-                                   [](const Entry& a, const Entry& b) { return a.last_use < b.last_use; });
-    release(*oldest);
-    entries_.erase(oldest);
+  if (entries_.size() >= capacity_) {
+    auto oldest = entries_.end();
+    for (auto it = entries_.begin(); it != entries_.end(); ++it)
+      if (it->state != State::kQueued && (oldest == entries_.end() || it->last_use < oldest->last_use))
+        oldest = it;
+    if (oldest != entries_.end()) {
+      release(*oldest);
+      entries_.erase(oldest);
+    }
   }
-  const bool locked = cudaHostRegister(const_cast<void*>(data), bytes, cudaHostRegisterPortable) ==
-                      cudaSuccess;
-  if (!locked) cudaGetLastError();
-  entries_.push_back({data, bytes, clock_, locked});
+  if (worker_.joinable()) {
+    entries_.push_back({data, bytes, clock_, State::kQueued});
+    queue_.push_back(data);
+    queued_.notify_one();
+    return;
+  }
+  entries_.push_back({data, bytes, clock_, lock(data, bytes) ? State::kLocked : State::kRefused});
 }
 
 }  // namespace exactvq::cuda
