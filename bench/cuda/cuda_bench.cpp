@@ -4,9 +4,12 @@
 //   kernel     exact kernel alone on frames already on the GPU (1080p, 4K; 8/10/16 bits)
 //   stages     per-frame cost of upload, moments, term, fixed point + reduction,
 //              raster read-back and host sum, at 1080p and 4K 8-bit
+//   shapes     the exact kernel's tile shapes (8-bit)
+//   (profile: each 8-bit kernel launched once at 4K, for ncu; no tables)
+//   emulated   the fp64-emulated kernel against the native one
 //   library    end to end from frames in RAM through the feature, beside the
 //              pinned-copy ceiling of the same bytes
-// Usage: cuda_bench [seconds per measurement, default 1]
+// Usage: cuda_bench [seconds per measurement, default 1] [kernels: the kernel tables only | profile]
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -18,6 +21,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -100,13 +104,19 @@ struct DeviceFrames {
   }
 };
 
+// shape: {output columns a thread, rows a block}, or {0, 0} for launch_exact's.
 double kernel_fps(const Size& s, int bits, KernelStage stage = KernelStage::kFull,
-                  bool emulate = false) {
+                  bool emulate = false, std::pair<int, int> shape = {0, 0}) {
   const int frames = s.w * s.h > 4'000'000 ? 8 : 32;
   DeviceFrames f(s, bits, frames);
   f.planes.emulate_fp64 = emulate;
   DeviceBuffer sums(sizeof(ExactWords) * frames);
-  const double t = median_seconds([&] { launch_exact(f.planes, sums.get<ExactWords>(), nullptr, stage); }, 4);
+  const double t = median_seconds([&] {
+    if (shape.first == 0)
+      launch_exact(f.planes, sums.get<ExactWords>(), nullptr, stage);
+    else
+      launch_exact_shape(f.planes, sums.get<ExactWords>(), nullptr, shape.first, shape.second);
+  }, 4);
   return frames / t;
 }
 
@@ -178,6 +188,18 @@ double library_fps(const std::shared_ptr<DeviceBackend>& device, const Size& s, 
 
 int run(int argc, char** argv) {
   if (argc > 1) g_seconds = std::atof(argv[1]);
+  const bool kernels_only = argc > 2 && std::string(argv[2]) == "kernels";
+  if (argc > 2 && std::string(argv[2]) == "profile") {  // each 8-bit kernel once at 4K, for a profiler
+    DeviceFrames f(k4k, 8, 8);
+    DeviceBuffer sums(sizeof(ExactWords) * 8);
+    launch_exact(f.planes, sums.get<ExactWords>(), nullptr);
+    launch_exact_shape(f.planes, sums.get<ExactWords>(), nullptr, 1, 64);
+    launch_exact_shape(f.planes, sums.get<ExactWords>(), nullptr, 2, 32);
+    f.planes.emulate_fp64 = true;
+    launch_exact(f.planes, sums.get<ExactWords>(), nullptr);
+    check(cudaDeviceSynchronize(), "profile");
+    return 0;
+  }
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines survive a timeout
   DeviceOptions o;
   o.backend = Backend::kCuda;
@@ -219,6 +241,23 @@ int run(int argc, char** argv) {
                 1e6 * double(pixels) * 8 / pinned_d2h, 1e6 * host_sum_seconds(s));
   }
 
+  std::printf("\nexact kernel by tile shape (output columns a thread x rows a block), 8-bit luma (frames/s)\n");
+  std::printf("| size | 1x32 (default) | 1x64 | 2x32 |\n|---|---|---|---|\n");
+  for (const Size& s : {k1080p, k4k})
+    std::printf("| %s | %.0f | %.0f | %.0f |\n", s.name,
+                kernel_fps(s, 8, KernelStage::kFull, false, {1, 32}),
+                kernel_fps(s, 8, KernelStage::kFull, false, {1, 64}),
+                kernel_fps(s, 8, KernelStage::kFull, false, {2, 32}));
+
+  std::printf("\nfp64 emulated (softfp) against native fp64, exact kernel only, luma (frames/s)\n");
+  std::printf("| case | native | emulated | emulated / native time |\n|---|---|---|---|\n");
+  for (const Size& s : {k1080p, k4k})
+    for (const int bits : {8, 10, 16}) {
+      const double native = kernel_fps(s, bits), emulated = kernel_fps(s, bits, KernelStage::kFull, true);
+      std::printf("| %s %d-bit | %.0f | %.0f | %.2f |\n", s.name, bits, native, emulated, native / emulated);
+    }
+  if (kernels_only) return 0;
+
   ThreadPool pool(int(std::thread::hardware_concurrency()));
   std::printf("\nend to end from frames in RAM through the library (frames/s), beside the pinned-copy ceiling of the scored planes\n");
   std::printf("| case | frames/s | ceiling | share |\n|---|---|---|---|\n");
@@ -236,14 +275,6 @@ int run(int argc, char** argv) {
     const double ceiling = pinned_h2d / c.bytes_per_frame;
     std::printf("| %s | %.0f | %.0f | %.0f%% |\n", c.name, fps, ceiling, 100 * fps / ceiling);
   }
-
-  std::printf("\nfp64 emulated (softfp) against native fp64, exact kernel only, luma (frames/s)\n");
-  std::printf("| case | native | emulated | emulated / native time |\n|---|---|---|---|\n");
-  for (const Size& s : {k1080p, k4k})
-    for (const int bits : {8, 16}) {
-      const double native = kernel_fps(s, bits), emulated = kernel_fps(s, bits, KernelStage::kFull, true);
-      std::printf("| %s %d-bit | %.0f | %.0f | %.2f |\n", s.name, bits, native, emulated, native / emulated);
-    }
 
   std::printf("\nssim and psnr together against each alone, library from RAM, 8-bit 420 (frames/s)\n");
   std::printf("| size | ssim | psnr | ssim + psnr |\n|---|---|---|---|\n");

@@ -14,24 +14,31 @@ struct TermConstants {
   double mm_k2;
 };
 
+// v < 2^52 converted exactly, on the fp64 pipe: the bits of 2^52 + v, minus 2^52
+// (both exact; the conversion instruction would take the slower XU pipe).
+__device__ __forceinline__ double exact_to_double(uint64_t v) {
+  return __dsub_rn(__longlong_as_double(static_cast<long long>(0x4330000000000000ull | v)), 0x1p52);
+}
+
 __device__ __forceinline__ double ssim_term(uint64_t mux_i, uint64_t muy_i, uint64_t x2_i,
                                             uint64_t xy_i, uint64_t y2_i, uint32_t w,
                                             TermConstants k) {
-  // Conversions are exact: every value is below 2^53.
-  const double wd = __ull2double_rn(w);
+  // Conversions are exact: every value is below 2^52 (spec/ssim.md's bounds:
+  // mux, muy < 2^32, x2, xy, y2 < 2^48, w <= 2^16).
+  const double wd = exact_to_double(w);
   const double c1 = __dmul_rn(__dmul_rn(k.mm_k1, wd), wd);
   const double c2 = __dmul_rn(__dmul_rn(k.mm_k2, wd), wd);
-  const double mux = __ull2double_rn(mux_i);
-  const double muy = __ull2double_rn(muy_i);
+  const double mux = exact_to_double(mux_i);
+  const double muy = exact_to_double(muy_i);
   const double mx2 = __dmul_rn(mux, mux);
   const double mxy = __dmul_rn(mux, muy);
   const double my2 = __dmul_rn(muy, muy);
   const double a = __dadd_rn(__dmul_rn(2.0, mxy), c1);
-  const double b = __dadd_rn(c2, __dmul_rn(2.0, __dsub_rn(__dmul_rn(__ull2double_rn(xy_i), wd), mxy)));
+  const double b = __dadd_rn(c2, __dmul_rn(2.0, __dsub_rn(__dmul_rn(exact_to_double(xy_i), wd), mxy)));
   const double c = __dadd_rn(__dadd_rn(mx2, my2), c1);
   const double d = __dadd_rn(
-      __dsub_rn(__dadd_rn(__dsub_rn(__dmul_rn(__ull2double_rn(x2_i), wd), mx2),
-                          __dmul_rn(__ull2double_rn(y2_i), wd)),
+      __dsub_rn(__dadd_rn(__dsub_rn(__dmul_rn(exact_to_double(x2_i), wd), mx2),
+                          __dmul_rn(exact_to_double(y2_i), wd)),
                 my2),
       c2);
   return __ddiv_rn(__dmul_rn(__dmul_rn(wd, a), b), __dmul_rn(c, d));
@@ -60,13 +67,13 @@ __device__ __forceinline__ Int128Words to_fixed64(double term) {
   const uint64_t significand = biased ? (fraction | (uint64_t{1} << 52)) : fraction;
   const int shift = (biased ? biased : 1) - 1075 + 64;  // q = significand * 2^shift
   Int128Words q;
-  if (shift >= 64) {
-    q.hi = significand << (shift - 64);
-  } else if (shift > 0) {
-    q.lo = significand << shift;
-    q.hi = significand >> (64 - shift);
-  } else if (shift == 0) {
-    q.lo = significand;
+  if (shift >= 0) {  // the common case: |term| >= 2^-12, an exact shift
+    if (shift < 64) {
+      q.lo = significand << shift;
+      q.hi = (significand >> 1) >> (63 - shift);  // significand >> (64 - shift), 0 at 0
+    } else {
+      q.hi = significand << (shift - 64);
+    }
   } else if (shift >= -54) {
     const int r = -shift;
     uint64_t m = significand >> r;
@@ -78,6 +85,30 @@ __device__ __forceinline__ Int128Words to_fixed64(double term) {
   if (negative) {  // two's complement of the 128-bit magnitude
     q.lo = ~q.lo + 1;
     q.hi = ~q.hi + (q.lo == 0 ? 1u : 0u);
+  }
+  return q;
+}
+
+// The same value as to_fixed64, mostly on the fp64 pipe (for the native
+// kernel): with a = |term|, h = floor(a) and f = a - h (exact: h = 0, or
+// h >= a / 2 and Sterbenz), a * 2^64 = h * 2^64 + f * 2^64 where f * 2^64 is
+// exact and below 2^64, so round_half_even(a * 2^64) is h in the high word and
+// round_half_even(f * 2^64) (one conversion, round to nearest even) in the low
+// word; h <= 2^17 is read from the low bits of h + 1.5 * 2^52 (exact). A negative
+// term negates the 128 bits (rounding to nearest even is symmetric).
+__device__ __forceinline__ Int128Words to_fixed64_fp64(double term) {
+  const double a = fabs(term);
+  const double h = floor(a);
+  const double f = __dsub_rn(a, h);
+  const uint64_t lo = __double2ull_rn(__dmul_rn(f, 0x1p64));
+  const uint64_t hi = static_cast<uint32_t>(__double2loint(__dadd_rn(h, 0x1.8p52)));
+  Int128Words q;
+  if (__double2hiint(term) < 0) {
+    q.lo = ~lo + 1;
+    q.hi = ~hi + (lo == 0 ? 1u : 0u);
+  } else {
+    q.lo = lo;
+    q.hi = hi;
   }
   return q;
 }

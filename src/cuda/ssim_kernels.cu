@@ -1,10 +1,24 @@
 // The fused SSIM kernel: a block loads a tile of both planes with a 4-sample
-// halo into shared memory, each thread walks one column down the tile keeping
-// the horizontal moments of the last nine rows in registers, forms the window
-// moments, the binary64 term and (exact mode) its 2^-64 fixed point, and the
-// block adds its terms in 128 bits: warp shuffles, shared memory, then two
-// 64-bit integer atomics. Samples outside the plane load as 0, which leaves
-// their taps out of every moment exactly as the spec's truncated windows do.
+// halo into shared memory; each thread owns kNc adjacent output columns and
+// walks down the tile, keeping the horizontal moments of the last nine rows in
+// registers. Per row it forms the horizontal and then the vertical 9-tap sums,
+// the binary64 term and (exact mode) its 2^-64 fixed point; the block adds its
+// terms in 128 bits: warp shuffles, shared memory, then two 64-bit integer
+// atomics. Samples outside the plane load as 0, which leaves their taps out of
+// every moment exactly as the spec's truncated windows do.
+//
+// launch_exact and launch_terms use one column a thread (kNc = 1), 32 rows a
+// block: 72 registers, 28 warps an SM on an H200. Two columns a thread share
+// each sample's products and loads (16% fewer instructions) but need a ring of
+// 90 registers, and a 64-row tile cuts the halo rows but not the shared memory
+// per block; both lose more to occupancy than they save (bench/cuda/RESULTS.md),
+// so they stay only as launch_exact_shape's measured alternatives.
+//
+// Every moment is an exact integer, so the order of its additions is free: a
+// 9-tap sum whose total fits 32 bits is folded by the symmetry of the taps,
+// 2(v0+v8) + 9(v1+v7) + 28(v2+v6) + 55(v3+v5) + 68 v4 (every partial value is
+// at most the total, so nothing wraps); a sum that needs 64 bits uses
+// 32x32->64 widening multiply-adds.
 #include "cuda/ssim_kernels.h"
 
 #include <fmt/format.h>
@@ -18,11 +32,8 @@ namespace exactvq::cuda {
 
 namespace {
 
-constexpr int kTileW = 64;  // threads per block, one output column each
-constexpr int kTileH = 32;  // output rows per block
+constexpr int kThreads = 64;  // threads per block
 constexpr int kRadius = 4;
-constexpr int kRows = kTileH + 2 * kRadius;
-constexpr int kCols = kTileW + 2 * kRadius;
 
 __constant__ uint32_t kTap[9] = {2, 9, 28, 55, 68, 55, 28, 9, 2};
 
@@ -38,39 +49,74 @@ __device__ __forceinline__ uint32_t kept_weight(int pos, int size) {
   return w;
 }
 
+// sum g[k] * v[k] over the nine taps, exactly. Acc is the type of the total,
+// which the caller proves fits; T is the type of each value (T no wider than Acc).
+template <typename Acc, typename T>
+__device__ __forceinline__ Acc fir9(T v0, T v1, T v2, T v3, T v4, T v5, T v6, T v7, T v8) {
+  if constexpr (sizeof(Acc) == 4) {
+    // Folded: each partial value is at most the total, so 32 bits never wrap.
+    return 2u * (v0 + v8) + 9u * (v1 + v7) + 28u * (v2 + v6) + 55u * (v3 + v5) + 68u * v4;
+  } else {
+    // Widening multiply-adds (T may be 32 bits; each product and sum in 64).
+    return Acc{2} * v0 + Acc{9} * v1 + Acc{28} * v2 + Acc{55} * v3 + Acc{68} * v4 +
+           Acc{55} * v5 + Acc{28} * v6 + Acc{9} * v7 + Acc{2} * v8;
+  }
+}
+
 // One row's horizontal moments at one column. HWide holds the second-order
-// sums: < 2^(2b+8), so 32 bits up to 12-bit samples.
+// sums: < 2^(2b+8), so 32 bits up to 12-bit samples. m, n < 2^(b+8) <= 2^24.
 template <typename HWide>
 struct Horizontal {
   uint32_t m, n;
   HWide xx, xy, yy;
 };
 
-// `row` points at the tile column under tap 0; each word is s | d << 16.
-template <bool kEightBit, typename HWide>
-__device__ __forceinline__ Horizontal<HWide> horizontal(const uint32_t* row) {
-  constexpr uint32_t g[9] = {2, 9, 28, 55, 68, 55, 28, 9, 2};
-  Horizontal<HWide> h{0, 0, 0, 0, 0};
-  uint32_t mn = 0;  // 8-bit: both first-order sums in one word (each < 2^16)
+// The nine taps of column c among values v[0 .. kNc+7].
+#define EXACTVQ_FIR9(Acc, v, c) \
+  fir9<Acc>(v[(c)], v[(c) + 1], v[(c) + 2], v[(c) + 3], v[(c) + 4], v[(c) + 5], v[(c) + 6], v[(c) + 7], v[(c) + 8])
+
+// The horizontal moments of kNc adjacent columns of one tile row; `row` points
+// at the tile word under tap 0 of the first column; each word is s | d << 16.
+// Each sample's products are formed once for all kNc columns.
+template <int kNc, bool kEightBit, typename HWide>
+__device__ __forceinline__ void horizontal(const uint32_t* row, Horizontal<HWide> (&h)[kNc]) {
+  constexpr int kN = kNc + 8;
+  uint32_t p[kN], s[kN], d[kN], ss[kN], sd[kN], dd[kN];
+  if constexpr (kNc % 2 == 0) {
 #pragma unroll
-  for (int k = 0; k < 9; ++k) {
-    const uint32_t p = row[k];
-    const uint32_t s = p & 0xffff, d = p >> 16;
-    if constexpr (kEightBit) {
-      mn += g[k] * p;
-    } else {
-      h.m += g[k] * s;
-      h.n += g[k] * d;
+    for (int i = 0; i < kN; i += 2) {  // 8-byte loads: the row pointer is even
+      const uint2 v = *reinterpret_cast<const uint2*>(row + i);
+      p[i] = v.x;
+      p[i + 1] = v.y;
     }
-    h.xx += HWide{g[k]} * HWide{s * s};  // s*s < 2^32 at 16 bits
-    h.xy += HWide{g[k]} * HWide{s * d};
-    h.yy += HWide{g[k]} * HWide{d * d};
+  } else {
+#pragma unroll
+    for (int i = 0; i < kN; ++i) p[i] = row[i];
   }
-  if constexpr (kEightBit) {
-    h.m = mn & 0xffff;
-    h.n = mn >> 16;
+#pragma unroll
+  for (int i = 0; i < kN; ++i) {
+    s[i] = p[i] & 0xffff;
+    d[i] = p[i] >> 16;
+    ss[i] = s[i] * s[i];  // < 2^32 at 16 bits
+    sd[i] = s[i] * d[i];
+    dd[i] = d[i] * d[i];
   }
-  return h;
+#pragma unroll
+  for (int c = 0; c < kNc; ++c) {
+    if constexpr (kEightBit) {
+      // Both first-order sums in one word: each field < 2^16, and so is every
+      // partial value of the folded sum.
+      const uint32_t mn = EXACTVQ_FIR9(uint32_t, p, c);
+      h[c].m = mn & 0xffff;
+      h[c].n = mn >> 16;
+    } else {
+      h[c].m = EXACTVQ_FIR9(uint32_t, s, c);  // < 2^24
+      h[c].n = EXACTVQ_FIR9(uint32_t, d, c);
+    }
+    h[c].xx = EXACTVQ_FIR9(HWide, ss, c);
+    h[c].xy = EXACTVQ_FIR9(HWide, sd, c);
+    h[c].yy = EXACTVQ_FIR9(HWide, dd, c);
+  }
 }
 
 // Adds every thread's 128-bit sum into *sum: warp shuffles, shared memory, then
@@ -81,12 +127,12 @@ __device__ __forceinline__ void add_block_sum(Int128Words acc, ExactWords* sum) 
     const uint64_t hi = __shfl_down_sync(0xffffffffu, acc.hi, offset);
     acc.add(lo, hi);
   }
-  __shared__ Int128Words warp_sums[kTileW / 32];
+  __shared__ Int128Words warp_sums[kThreads / 32];
   if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = acc;
   __syncthreads();
   if (threadIdx.x != 0) return;
   Int128Words block = warp_sums[0];
-  for (int i = 1; i < kTileW / 32; ++i) block.add(warp_sums[i].lo, warp_sums[i].hi);
+  for (int i = 1; i < kThreads / 32; ++i) block.add(warp_sums[i].lo, warp_sums[i].hi);
   auto* lo = reinterpret_cast<unsigned long long*>(&sum->lo);
   auto* hi = reinterpret_cast<unsigned long long*>(&sum->hi);
   const unsigned long long old = atomicAdd(lo, block.lo);
@@ -94,98 +140,147 @@ __device__ __forceinline__ void add_block_sum(Int128Words acc, ExactWords* sum) 
   atomicAdd(hi, block.hi + carry);
 }
 
-// The emulated term, kept out of line: the row loop is unrolled nine times and
-// softfp's division is long, so inlining would multiply compile time and code
-// size for no speed. Returns the term's bits (`bits`) or its 2^-64 fixed point.
-__device__ __noinline__ softfp_i128 emulated_term(uint64_t mux, uint64_t muy, uint64_t x2,
-                                                  uint64_t xy, uint64_t y2, uint32_t w,
-                                                  softfp_term_constants k, bool bits) {
-  const softfp_moments m{mux, muy, x2, xy, y2, w};
-  const softfp t = softfp_term(m, k);
-  if (bits) return softfp_i128{softfp_to_bits(t), 0};
-  return softfp_to_fixed64(t);
-}
+// One window's moments, kept for the emulated term (below).
+template <typename VWide>
+struct Window {
+  uint32_t mux, muy;
+  VWide x2, xy, y2;
+  uint32_t w;  // 0: no pixel here
+};
 
-// kEmulate: the term on integers through softfp/ (no fp64 instruction), same bits.
-template <typename Sample, typename HWide, typename VWide, KernelStage kStage, bool kTerms,
-          bool kEmulate>
-__global__ void __launch_bounds__(kTileW)
+// kNc: output columns per thread. kEmulate: the term on integers through
+// softfp/ (no fp64 instruction), same bits; its windows wait in a per-thread
+// buffer for each group of nine rows, and one (not nine unrolled) copy of the
+// term runs over them, inline (no call inside the loop that holds the ring).
+template <typename Sample, int kNc, int kTileH, typename HWide, typename VWide,
+          KernelStage kStage, bool kTerms, bool kEmulate>
+__global__ void __launch_bounds__(kThreads)
     ssim_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
                 size_t frame_stride, int width, int height, TermConstants constants,
                 softfp_term_constants soft_constants, ExactWords* __restrict__ sums,
                 double* __restrict__ terms) {
   constexpr bool kEightBit = sizeof(Sample) == 1;
-  __shared__ uint32_t tile[kRows][kCols];
+  constexpr int kTileW = kThreads * kNc;
+  constexpr int kCols = kTileW + 2 * kRadius;
+  constexpr int kRows = kTileH + 2 * kRadius;
+  __shared__ __align__(16) uint32_t tile[kRows][kCols];
 
   const size_t frame = blockIdx.z;
   ref += frame * frame_stride;
   dist += frame * frame_stride;
   const int x0 = int(blockIdx.x) * kTileW - kRadius;  // plane column of tile column 0
   const int y0 = int(blockIdx.y) * kTileH - kRadius;  // plane row of tile row 0
-  for (int i = int(threadIdx.x); i < kRows * kCols; i += kTileW) {
-    const int ty = i / kCols, tx = i % kCols;
-    const int px = x0 + tx, py = y0 + ty;
-    uint32_t v = 0;
-    if (px >= 0 && px < width && py >= 0 && py < height) {
-      const size_t o = size_t(py) * size_t(width) + size_t(px);
-      v = uint32_t(ref[o]) | (uint32_t(dist[o]) << 16);
+
+  // The tile, row by row: each thread loads the same few columns of every row.
+  constexpr int kLoads = (kCols + kThreads - 1) / kThreads;
+  bool column_inside[kLoads];
+#pragma unroll
+  for (int l = 0; l < kLoads; ++l) {
+    const int px = x0 + int(threadIdx.x) + l * kThreads;
+    column_inside[l] = px >= 0 && px < width;
+  }
+#pragma unroll 4
+  for (int ty = 0; ty < kRows; ++ty) {
+    const int py = y0 + ty;
+    const bool row_inside = py >= 0 && py < height;
+    const size_t row_offset = row_inside ? size_t(py) * size_t(width) : 0;
+#pragma unroll
+    for (int l = 0; l < kLoads; ++l) {
+      const int tx = int(threadIdx.x) + l * kThreads;
+      if (kCols % kThreads != 0 && tx >= kCols) break;
+      uint32_t v = 0;
+      if (row_inside && column_inside[l]) {
+        const size_t o = row_offset + size_t(x0 + tx);
+        v = uint32_t(ref[o]) | (uint32_t(dist[o]) << 16);
+      }
+      tile[ty][tx] = v;
     }
-    tile[ty][tx] = v;
   }
   __syncthreads();
 
-  const int column = int(threadIdx.x);
-  const int x = x0 + kRadius + column;
-  const uint32_t column_weight = kept_weight(x, width);
+  const int first = int(threadIdx.x) * kNc;  // tile column under tap 0 of this thread's first column
+  int xs[kNc];
+  uint32_t column_weight[kNc];
+#pragma unroll
+  for (int c = 0; c < kNc; ++c) {
+    xs[c] = x0 + kRadius + first + c;
+    column_weight[c] = kept_weight(xs[c], width);
+  }
+  // Every output row of the tile has its whole window inside the plane: all
+  // row weights are 256 (the same for the whole block).
+  const bool rows_inside = y0 >= 0 && y0 + kRows <= height;
   Int128Words acc;
-  Horizontal<HWide> ring[9];  // row t of the tile lives in slot t % 9
+  Horizontal<HWide> ring[9][kNc];  // row t of the tile lives in slot t % 9
+  // Emulated term: the windows of the current group of nine rows.
+  Window<VWide> pending[kEmulate ? 9 : 1][kNc];
 
 #pragma unroll 1
   for (int base = 0; base < kRows; base += 9) {
+    if constexpr (kEmulate) {
+#pragma unroll
+      for (int k = 0; k < 9; ++k)
+#pragma unroll
+        for (int c = 0; c < kNc; ++c) pending[k][c].w = 0;
+    }
 #pragma unroll
     for (int k = 0; k < 9; ++k) {
       const int t = base + k;
       if (t >= kRows) break;
-      ring[k] = horizontal<kEightBit, HWide>(&tile[t][column]);
+      horizontal<kNc, kEightBit, HWide>(&tile[t][first], ring[k]);
       if (t < 2 * kRadius) continue;
       const int y = y0 + t - kRadius;  // the window covers tile rows t-8 .. t
-      if (x >= width || y >= height) continue;
-      constexpr uint32_t g[9] = {2, 9, 28, 55, 68, 55, 28, 9, 2};
-      uint32_t mux = 0, muy = 0;  // < 2^(b+16) <= 2^32
-      VWide x2 = 0, xy = 0, y2 = 0;
+      if (y >= height) continue;
+      const uint32_t row_weight = rows_inside ? 256u : kept_weight(y, height);
 #pragma unroll
-      for (int j = 0; j < 9; ++j) {
-        const Horizontal<HWide>& h = ring[(k + 1 + j) % 9];
-        mux += g[j] * h.m;
-        muy += g[j] * h.n;
-        x2 += VWide{g[j]} * VWide(h.xx);
-        xy += VWide{g[j]} * VWide(h.xy);
-        y2 += VWide{g[j]} * VWide(h.yy);
-      }
-      const uint32_t w = column_weight * kept_weight(y, height);
-      if constexpr (kStage == KernelStage::kMoments && !kTerms) {
-        acc.lo ^= uint64_t(mux) ^ (uint64_t(muy) << 7) ^ uint64_t(x2) ^ (uint64_t(xy) << 3) ^
-                  (uint64_t(y2) << 5) ^ w;
-        continue;
-      }
-      if constexpr (kEmulate) {
-        const softfp_i128 q = emulated_term(mux, muy, x2, xy, y2, w, soft_constants, kTerms);
-        if constexpr (kTerms)
-          terms[frame * size_t(width) * size_t(height) + size_t(y) * size_t(width) + size_t(x)] =
-              __longlong_as_double(static_cast<long long>(q.lo));
-        else
+      for (int c = 0; c < kNc; ++c) {
+        if (xs[c] >= width) continue;
+#define EXACTVQ_RING(f) \
+  ring[(k + 1) % 9][c].f, ring[(k + 2) % 9][c].f, ring[(k + 3) % 9][c].f, ring[(k + 4) % 9][c].f, \
+      ring[(k + 5) % 9][c].f, ring[(k + 6) % 9][c].f, ring[(k + 7) % 9][c].f, ring[(k + 8) % 9][c].f, \
+      ring[(k + 9) % 9][c].f
+        const uint32_t mux = fir9<uint32_t>(EXACTVQ_RING(m));  // < 2^(b+16) <= 2^32
+        const uint32_t muy = fir9<uint32_t>(EXACTVQ_RING(n));
+        const VWide x2 = fir9<VWide>(EXACTVQ_RING(xx));
+        const VWide xy = fir9<VWide>(EXACTVQ_RING(xy));
+        const VWide y2 = fir9<VWide>(EXACTVQ_RING(yy));
+#undef EXACTVQ_RING
+        const uint32_t w = column_weight[c] * row_weight;
+        if constexpr (kStage == KernelStage::kMoments && !kTerms) {
+          acc.lo ^= uint64_t(mux) ^ (uint64_t(muy) << 7) ^ uint64_t(x2) ^ (uint64_t(xy) << 3) ^
+                    (uint64_t(y2) << 5) ^ w;
+          continue;
+        }
+        if constexpr (kEmulate) {
+          pending[k][c] = Window<VWide>{mux, muy, x2, xy, y2, w};
+          continue;
+        }
+        const double term = ssim_term(mux, muy, x2, xy, y2, w, constants);
+        if constexpr (kTerms) {
+          terms[frame * size_t(width) * size_t(height) + size_t(y) * size_t(width) + size_t(xs[c])] =
+              term;
+        } else if constexpr (kStage == KernelStage::kTerm) {
+          acc.lo ^= uint64_t(__double_as_longlong(term));
+        } else {
+          const Int128Words q = to_fixed64_fp64(term);
           acc.add(q.lo, q.hi);
-        continue;
+        }
       }
-      const double term = ssim_term(mux, muy, x2, xy, y2, w, constants);
-      if constexpr (kTerms) {
-        terms[frame * size_t(width) * size_t(height) + size_t(y) * size_t(width) + size_t(x)] =
-            term;
-      } else if constexpr (kStage == KernelStage::kTerm) {
-        acc.lo ^= uint64_t(__double_as_longlong(term));
-      } else {
-        const Int128Words q = to_fixed64(term);
-        acc.add(q.lo, q.hi);
+    }
+    if constexpr (kEmulate) {
+#pragma unroll 1
+      for (int i = 0; i < 9 * kNc; ++i) {
+        const Window<VWide>& win = pending[i / kNc][i % kNc];
+        if (win.w == 0) continue;  // a valid window always holds its centre tap
+        const softfp_moments m{win.mux, win.muy, win.x2, win.xy, win.y2, win.w};
+        const softfp t = softfp_term(m, soft_constants);
+        if constexpr (kTerms) {
+          const int y = y0 + base + i / kNc - kRadius;
+          terms[frame * size_t(width) * size_t(height) + size_t(y) * size_t(width) +
+                size_t(xs[0] + i % kNc)] = __longlong_as_double(static_cast<long long>(softfp_to_bits(t)));
+        } else {
+          const softfp_i128 q = softfp_to_fixed64(t);
+          acc.add(q.lo, q.hi);
+        }
       }
     }
   }
@@ -197,30 +292,33 @@ TermConstants term_constants(int bitdepth) {
   return {k.mm_k1, k.mm_k2};
 }
 
+template <int kNc, int kTileH>
 dim3 grid_of(const DevicePlanes& p) {
   if (p.frames < 1 || p.frames > 65535 || p.width < 1 || p.height < 1)
     throw DeviceError(fmt::format("CUDA kernel: bad launch of {} frames of {}x{}", p.frames,
                                   p.width, p.height));
+  constexpr int kTileW = kThreads * kNc;
   return dim3(unsigned((p.width + kTileW - 1) / kTileW), unsigned((p.height + kTileH - 1) / kTileH),
               unsigned(p.frames));
 }
 
-template <typename Sample, typename HWide, typename VWide, KernelStage kStage, bool kTerms>
+template <typename Sample, int kNc, typename HWide, typename VWide, KernelStage kStage, bool kTerms,
+          int kTileH = 32, bool kEmulatable = true>
 void launch(const DevicePlanes& p, ExactWords* sums, double* terms, cudaStream_t stream) {
   const auto args = [&](auto kernel) {
-    kernel<<<grid_of(p), kTileW, 0, stream>>>(
+    kernel<<<grid_of<kNc, kTileH>(p), kThreads, 0, stream>>>(
         static_cast<const Sample*>(p.ref), static_cast<const Sample*>(p.dist),
         p.frame_stride / sizeof(Sample), p.width, p.height, term_constants(p.bitdepth),
         softfp_make_term_constants(p.bitdepth), sums, terms);
   };
-  if constexpr (kStage == KernelStage::kFull) {
+  if constexpr (kStage == KernelStage::kFull && kEmulatable) {
     if (p.emulate_fp64) {
-      args(ssim_kernel<Sample, HWide, VWide, kStage, kTerms, true>);
+      args(ssim_kernel<Sample, kNc, kTileH, HWide, VWide, kStage, kTerms, true>);
       check(cudaGetLastError(), "SSIM kernel launch (fp64 emulated)");
       return;
     }
   }
-  args(ssim_kernel<Sample, HWide, VWide, kStage, kTerms, false>);
+  args(ssim_kernel<Sample, kNc, kTileH, HWide, VWide, kStage, kTerms, false>);
   check(cudaGetLastError(), "SSIM kernel launch");
 }
 
@@ -229,11 +327,11 @@ void launch(const DevicePlanes& p, ExactWords* sums, double* terms, cudaStream_t
 template <KernelStage kStage, bool kTerms>
 void dispatch(const DevicePlanes& p, ExactWords* sums, double* terms, cudaStream_t stream) {
   if (p.bitdepth == 8)
-    launch<uint8_t, uint32_t, uint32_t, kStage, kTerms>(p, sums, terms, stream);
+    launch<uint8_t, 1, uint32_t, uint32_t, kStage, kTerms>(p, sums, terms, stream);
   else if (p.bitdepth <= 12)
-    launch<uint16_t, uint32_t, uint64_t, kStage, kTerms>(p, sums, terms, stream);
+    launch<uint16_t, 1, uint32_t, uint64_t, kStage, kTerms>(p, sums, terms, stream);
   else
-    launch<uint16_t, uint64_t, uint64_t, kStage, kTerms>(p, sums, terms, stream);
+    launch<uint16_t, 1, uint64_t, uint64_t, kStage, kTerms>(p, sums, terms, stream);
 }
 
 }  // namespace
@@ -244,18 +342,37 @@ void launch_exact(const DevicePlanes& planes, ExactWords* sums, cudaStream_t str
     case KernelStage::kFull: return dispatch<KernelStage::kFull, false>(planes, sums, nullptr, stream);
     case KernelStage::kMoments:
       if (planes.bitdepth != 8 || planes.emulate_fp64) break;
-      return launch<uint8_t, uint32_t, uint32_t, KernelStage::kMoments, false>(planes, sums,
-                                                                             nullptr, stream);
+      return launch<uint8_t, 1, uint32_t, uint32_t, KernelStage::kMoments, false>(planes, sums,
+                                                                                nullptr, stream);
     case KernelStage::kTerm:
       if (planes.bitdepth != 8 || planes.emulate_fp64) break;
-      return launch<uint8_t, uint32_t, uint32_t, KernelStage::kTerm, false>(planes, sums,
-                                                                          nullptr, stream);
+      return launch<uint8_t, 1, uint32_t, uint32_t, KernelStage::kTerm, false>(planes, sums,
+                                                                             nullptr, stream);
   }
   throw DeviceError("CUDA kernel: stage timing variants exist for 8-bit planes and native fp64 only");
 }
 
 void launch_terms(const DevicePlanes& planes, double* terms, cudaStream_t stream) {
   dispatch<KernelStage::kFull, true>(planes, nullptr, terms, stream);
+}
+
+void launch_exact_shape(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
+                        int columns_per_thread, int rows) {
+  if (planes.bitdepth != 8)
+    throw DeviceError("CUDA kernel: tile shapes exist for 8-bit planes only");
+  using F = uint32_t;
+  constexpr KernelStage kF = KernelStage::kFull;
+  // 1x32 (launch_exact's) in both fp64 modes; the others native only.
+  if (columns_per_thread == 1 && rows == 32)
+    return launch<uint8_t, 1, F, F, kF, false, 32, true>(planes, sums, nullptr, stream);
+  if (planes.emulate_fp64)
+    throw DeviceError("CUDA kernel: the emulated term has the 1x32 tile shape only");
+  if (columns_per_thread == 1 && rows == 64)
+    return launch<uint8_t, 1, F, F, kF, false, 64, false>(planes, sums, nullptr, stream);
+  if (columns_per_thread == 2 && rows == 32)
+    return launch<uint8_t, 2, F, F, kF, false, 32, false>(planes, sums, nullptr, stream);
+  throw DeviceError(fmt::format("CUDA kernel: no tile shape of {} columns a thread by {} rows",
+                                columns_per_thread, rows));
 }
 
 }  // namespace exactvq::cuda

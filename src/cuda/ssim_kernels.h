@@ -40,4 +40,10 @@ void launch_exact(const DevicePlanes& planes, ExactWords* sums, cudaStream_t str
 // Writes each frame's terms in raster order to terms + frame * width * height.
 void launch_terms(const DevicePlanes& planes, double* terms, cudaStream_t stream);
 
+// Benchmarks and tests only: launch_exact (kFull) with another tile shape, for
+// 8-bit planes. Shapes (output columns a thread x output rows a block): 1x32
+// (launch_exact's) in both fp64 modes, 1x64 and 2x32 native only.
+void launch_exact_shape(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
+                        int columns_per_thread, int rows);
+
 }  // namespace exactvq::cuda

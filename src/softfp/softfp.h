@@ -161,6 +161,21 @@ SOFTFP_FN softfp softfp_from_u64(softfp_u64 v) {
   return softfp_round(0, v, 0);
 }
 
+/* v < 2^53, converted exactly: normalising only, nothing rounds (the same
+ * result as softfp_from_u64, fewer steps). */
+SOFTFP_FN softfp softfp_from_u53(softfp_u64 v) {
+  if (v == 0) return softfp_make(0, 0, 0);
+  const softfp_i32 s = softfp_clz64(v) - 11;
+  return softfp_make(v << s, -s, 0);
+}
+
+/* |v| < 2^53, exactly (softfp_from_i64's result, fewer steps). */
+SOFTFP_FN softfp softfp_from_i53(softfp_i64 v) {
+  softfp r = softfp_from_u53(v < 0 ? (softfp_u64)(-v) : (softfp_u64)v);
+  r.neg = v < 0 ? 1 : 0;
+  return r;
+}
+
 /* A signed integer with |v| < 2^63. */
 SOFTFP_FN softfp softfp_from_i64(softfp_i64 v) {
   softfp r = softfp_from_u64(v < 0 ? (softfp_u64)(-v) : (softfp_u64)v);
@@ -272,11 +287,16 @@ SOFTFP_FN softfp softfp_mul(softfp a, softfp b) {
   return softfp_round_top(neg, top, a.exp + b.exp + 64 - s, sticky);
 }
 
-/* a / b for b != 0. Long division of the significands in digits of 11 bits
- * (the remainder times the radix still fits 64 bits), 53 fraction bits after the
- * leading 1. Each digit is estimated in fp32 and then corrected with the exact
- * integer remainder until 0 <= remainder < divisor, so the result is the same
- * whatever the fp32 estimate (a bad estimate only costs correction steps). */
+/* a / b for b != 0. Long division of the significands in three digits of 18,
+ * 18 and 17 bits: 53 fraction bits after the leading 1. Each digit is estimated
+ * in fp32 and then corrected with the exact remainder until
+ * 0 <= remainder < divisor, so the result is the same whatever the rounding of
+ * the fp32 estimate. The remainder after a digit, r * 2^bits - digit * y, can
+ * need 71 bits while it is being corrected, so it is formed modulo 2^64 and read
+ * as signed: that is its true value as long as the estimate lies within 2^9 of
+ * the digit, and it lies within 1 (truncations and three fp32 roundings below
+ * 2^-21 relative in all; any fp32 whose product and reciprocal are within 2^-12
+ * relative would do). */
 SOFTFP_FN softfp softfp_div(softfp a, softfp b) {
   const softfp_i32 neg = a.neg ^ b.neg;
   if (b.sig == 0) return softfp_make(1, SOFTFP_INVALID_EXP, neg); /* invalid */
@@ -293,29 +313,31 @@ SOFTFP_FN softfp softfp_div(softfp a, softfp b) {
     e -= 1;
   }
   softfp_u64 q = 1;
-  softfp_u64 r = x - y; /* 0 <= r < y */
-  /* y >> 29 is in [2^23, 2^24): exact in fp32. */
+  softfp_u64 r = x - y; /* 0 <= r < y < 2^53 */
+  /* y >> 29 is in [2^23, 2^24): exact in fp32. With r >> 21 < 2^32, the digit
+   * r * 2^bits / y is about (r >> 21) * reciprocal * 2^(bits - 8). */
   const float reciprocal = 1.0f / (float)(softfp_u32)(y >> 29);
-  for (softfp_i32 i = 0; i < 5; ++i) {
-    const softfp_i32 bits = i < 4 ? 11 : 9; /* 4 * 11 + 9 = 53 */
+  for (softfp_i32 i = 0; i < 3; ++i) {
+    const softfp_i32 bits = i < 2 ? 18 : 17; /* 18 + 18 + 17 = 53 */
     const softfp_u32 max_digit = ((softfp_u32)1 << bits) - 1;
-    const softfp_u64 scaled = r << bits; /* < y * 2^11 < 2^64 */
-    const float estimate = (float)(scaled >> 29) * reciprocal;
+    const float scale = i < 2 ? 1024.0f : 512.0f; /* 2^(bits - 8), exact */
+    const float estimate = (float)(softfp_u32)(r >> 21) * reciprocal * scale;
     softfp_u32 d = estimate >= (float)max_digit ? max_digit
                    : estimate > 0.0f            ? (softfp_u32)estimate
                                                 : 0;
-    softfp_u64 product = (softfp_u64)d * y;
-    while (product > scaled) {
+    /* r * 2^bits - d * y, modulo 2^64, read as signed (see above). */
+    softfp_i64 rem = (softfp_i64)((r << bits) - (softfp_u64)d * y);
+    while (rem < 0) {
       SOFTFP_PATH(SOFTFP_PATH_DIV_DIGIT_DOWN);
       d -= 1;
-      product -= y;
+      rem += (softfp_i64)y;
     }
-    r = scaled - product;
-    while (r >= y) {
+    while (rem >= (softfp_i64)y) {
       SOFTFP_PATH(SOFTFP_PATH_DIV_DIGIT_UP);
       d += 1;
-      r -= y;
+      rem -= (softfp_i64)y;
     }
+    r = (softfp_u64)rem;
     if (d == 0) SOFTFP_PATH(SOFTFP_PATH_DIV_DIGIT_ZERO);
     if (d == max_digit) SOFTFP_PATH(SOFTFP_PATH_DIV_DIGIT_MAX);
     q = (q << bits) | d;
@@ -423,7 +445,7 @@ SOFTFP_FN int softfp_term_integer_shortcut_applies(softfp_moments m) {
  * of two exactly converted integers is the one rounding of their exact integer
  * product (below 2^64 by the bounds on mux, x2, w), so it is formed in integers. */
 SOFTFP_FN softfp softfp_term_with(softfp_moments m, softfp_term_constants k, int integer_shortcut) {
-  const softfp wd = softfp_from_u64(m.w);
+  const softfp wd = softfp_from_u53(m.w);
   const softfp c1 = softfp_mul(softfp_mul(k.mm_k1, wd), wd);
   const softfp c2 = softfp_mul(softfp_mul(k.mm_k2, wd), wd);
   softfp a, b, c, d;
@@ -432,11 +454,12 @@ SOFTFP_FN softfp softfp_term_with(softfp_moments m, softfp_term_constants k, int
     const softfp_i64 mx2 = (softfp_i64)(m.mux * m.mux);
     const softfp_i64 mxy = (softfp_i64)(m.mux * m.muy);
     const softfp_i64 my2 = (softfp_i64)(m.muy * m.muy);
-    a = softfp_add(softfp_from_i64(2 * mxy), c1);
-    b = softfp_add(c2, softfp_from_i64(2 * ((softfp_i64)(m.xy * m.w) - mxy)));
-    c = softfp_add(softfp_from_i64(mx2 + my2), c1);
+    /* Each integer is below 2^53 in magnitude: converted exactly. */
+    a = softfp_add(softfp_from_i53(2 * mxy), c1);
+    b = softfp_add(c2, softfp_from_i53(2 * ((softfp_i64)(m.xy * m.w) - mxy)));
+    c = softfp_add(softfp_from_i53(mx2 + my2), c1);
     d = softfp_add(
-        softfp_from_i64((((softfp_i64)(m.x2 * m.w) - mx2) + (softfp_i64)(m.y2 * m.w)) - my2), c2);
+        softfp_from_i53((((softfp_i64)(m.x2 * m.w) - mx2) + (softfp_i64)(m.y2 * m.w)) - my2), c2);
   } else {
     SOFTFP_PATH(SOFTFP_PATH_TERM_GENERAL);
     const softfp mx2 = softfp_from_u64(m.mux * m.mux);

@@ -338,7 +338,7 @@ TEST(SoftfpHard, CancellationToOneBit) {
   paths.expect({SOFTFP_PATH_SUB_NEAR, SOFTFP_PATH_SUB_TO_ZERO});
 }
 
-// Quotients whose 11-bit digits are all zeros or all ones at a chosen place:
+// Quotients whose digits (18, 18 and 17 bits) are all zeros or all ones at a chosen place:
 // x = floor(Q * y / 2^53) for a chosen 54-bit Q makes x / y's digits those of Q.
 TEST(SoftfpHard, QuotientDigitsZeroAndMax) {
   PathsReached paths;
@@ -347,8 +347,8 @@ TEST(SoftfpHard, QuotientDigitsZeroAndMax) {
   for (int i = 0; i < 200000; ++i) {
     const uint64_t y = (rng() >> 11) | (uint64_t{1} << 52);
     uint64_t fraction = rng() >> 11;  // 53 bits after the leading 1
-    const int digit = int(rng() % 5), shift = 53 - 11 * (digit + 1);
-    const uint64_t mask = shift >= 0 ? uint64_t{0x7FF} << shift : uint64_t{0x1FF};
+    const int digit = int(rng() % 3), shift = 53 - 18 * (digit + 1);
+    const uint64_t mask = shift >= 0 ? uint64_t{0x3FFFF} << shift : uint64_t{0x1FFFF};
     fraction = rng() % 2 ? fraction & ~mask : fraction | mask;
     const ssim::uint128 q = (ssim::uint128{1} << 53) | fraction;
     const uint64_t x = static_cast<uint64_t>((q * y) >> 53);
