@@ -120,6 +120,51 @@ void BM_StageTerm(benchmark::State& state) {
   report(state, p.r);
 }
 
+// The fused stage the scorer runs after the horizontal pass: vertical moments,
+// term and exact sum of every output row (cpu::window_terms), full windows, on
+// the horizontal moments of nine real rows of the plane.
+void BM_StageWindowTerms(benchmark::State& state) {
+  const PlanePair& p = pair(int(state.range(0)), int(state.range(1)), int(state.range(2)));
+  const int w = p.r.width;
+  const size_t n = size_t(w);
+  std::vector<uint32_t> scratch(cpu::horizontal_scratch_size(0, w)), m(9 * n), nn(9 * n);
+  std::vector<uint32_t> w32(3 * 9 * n);
+  std::vector<uint64_t> w64(3 * 9 * n);
+  cpu::TapRows<uint32_t> rows32{};
+  cpu::TapRows<uint64_t> rows64{};
+  for (int k = 0; k < 9; ++k) {
+    const size_t o = size_t(k) * n;
+    uint32_t* x32 = w32.data() + 3 * o;
+    uint64_t* x64 = w64.data() + 3 * o;
+    if (p.bitdepth == 8)
+      cpu::horizontal_moments(p.r.row<uint8_t>(k), p.d.row<uint8_t>(k), w, 0, w, scratch.data(),
+                              cpu::MomentRow<uint32_t>{m.data() + o, nn.data() + o, x32, x32 + n, x32 + 2 * n});
+    else if (p.bitdepth <= 12)
+      cpu::horizontal_moments(p.r.row<uint16_t>(k), p.d.row<uint16_t>(k), w, 0, w, scratch.data(),
+                              cpu::MomentRow<uint32_t>{m.data() + o, nn.data() + o, x32, x32 + n, x32 + 2 * n});
+    else
+      cpu::horizontal_moments(p.r.row<uint16_t>(k), p.d.row<uint16_t>(k), w, 0, w, scratch.data(),
+                              cpu::MomentRow<uint64_t>{m.data() + o, nn.data() + o, x64, x64 + n, x64 + 2 * n});
+    rows32.m[k] = rows64.m[k] = m.data() + o;
+    rows32.n[k] = rows64.n[k] = nn.data() + o;
+    rows32.xx[k] = x32, rows32.xy[k] = x32 + n, rows32.yy[k] = x32 + 2 * n;
+    rows64.xx[k] = x64, rows64.xy[k] = x64 + n, rows64.yy[k] = x64 + 2 * n;
+  }
+  std::vector<uint32_t> cw(n);
+  for (size_t i = 0; i < n; ++i) cw[i] = ssim::kept_weight(int(i), w);
+  const ssim::TermConstants k = ssim::term_constants(p.bitdepth);
+  for (auto _ : state) {
+    ssim::int128 q = 0;
+    for (int y = 0; y < p.r.height; ++y) {
+      if (p.bitdepth == 8) q += cpu::window_terms(rows32, cw.data(), 256, n, k, nullptr);
+      else if (p.bitdepth <= 12) q += cpu::window_terms_widening(rows32, cw.data(), 256, n, k, nullptr);
+      else q += cpu::window_terms(rows64, cw.data(), 256, n, k, nullptr);
+    }
+    benchmark::DoNotOptimize(q);
+  }
+  report(state, p.r);
+}
+
 std::vector<double> sample_terms(size_t n) {
   std::vector<double> t(n);
   for (size_t i = 0; i < n; ++i) t[i] = 65536.0 * (0.9 + 0.1 * double(i % 97) / 97.0);
@@ -191,6 +236,7 @@ void sizes(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_StageHorizontal)->Apply(sizes);
 BENCHMARK(BM_StageVertical)->Apply(sizes);
 BENCHMARK(BM_StageTerm)->Apply(sizes);
+BENCHMARK(BM_StageWindowTerms)->Apply(sizes);
 BENCHMARK(BM_StageFixedSum)->Args({1920, 1080})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StageRasterSum)->Args({1920, 1080})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SimdExact)->Apply(sizes);
