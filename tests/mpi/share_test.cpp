@@ -4,6 +4,7 @@
 // run must fail with score_videos()'s message and exit status.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include "cli/cli_fixture.h"
 #include "core/error.h"
 #include "mpi/range_score.h"
+#include "mpi/wire.h"
 #include "output/report.h"
 
 namespace exactvq::mpi {
@@ -279,6 +281,68 @@ TEST(SharePlan, PiecesAreContiguousAndEven) {
   const SharePlan h = plan_shares(2, 2, big, 7);
   EXPECT_EQ(h.scored, INT64_MAX);
   EXPECT_EQ(h.ranges[6].end, INT64_MAX);
+}
+
+}  // namespace
+}  // namespace exactvq::mpi
+
+namespace exactvq::mpi {
+namespace {
+
+TEST(Wire, ResultsRoundTripBitForBit) {
+  RankResult r;
+  r.exit_code = 2;
+  r.error = "an error of 17 chars";
+  r.warning = "warning: \xff\x00 bytes";
+  r.frames = 3;
+  const double nan_with_payload = std::bit_cast<double>(uint64_t{0x7ff8000000001234});
+  r.columns = {{0.1, -0.0, nan_with_payload}, {1e300, 5e-324, -1.0 / 3}};
+  r.states = {{}, {AggregateWord(1) << 100 | 7, ~AggregateWord(0)}};
+  r.unmergeable = {1, 0};
+  const RankResult back = decode(encode(r));
+  EXPECT_EQ(back.exit_code, 2);
+  EXPECT_EQ(back.error, r.error);
+  EXPECT_EQ(back.warning, r.warning);
+  EXPECT_EQ(back.frames, 3);
+  ASSERT_EQ(back.columns.size(), 2u);
+  for (size_t c = 0; c < 2; ++c)
+    for (size_t i = 0; i < 3; ++i)
+      EXPECT_EQ(std::bit_cast<uint64_t>(back.columns[c][i]), std::bit_cast<uint64_t>(r.columns[c][i]));
+  EXPECT_TRUE(back.states == r.states);
+  EXPECT_EQ(back.unmergeable, r.unmergeable);
+  std::vector<uint64_t> cut = encode(r);
+  cut.pop_back();
+  EXPECT_THROW(decode(cut), std::runtime_error);
+  cut = encode(r);
+  cut[0] ^= 1;
+  EXPECT_THROW(decode(cut), std::runtime_error);
+}
+
+TEST(Wire, BatchPairsAndResultsRoundTrip) {
+  std::vector<BatchPair> pairs(2);
+  pairs[0] = {2, "a.y4m", "b.y4m", "out/a.json", {"--feature", "psnr", ""}};
+  pairs[1] = {7, "c d.yuv", "e.yuv", "f.xml", {}};
+  const auto back = decode_pairs(encode_pairs(pairs));
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].line, 2);
+  EXPECT_EQ(back[0].options, pairs[0].options);
+  EXPECT_EQ(back[1].ref, "c d.yuv");
+  PairResult ok;
+  ok.ok = true;
+  ok.frames = 10;
+  ok.pooled_means = {{"ssim", 0.933136123}, {"psnr_y", 25.5}};
+  ok.warnings = {"warning: x"};
+  PairResult bad;
+  bad.error = "cannot open";
+  const auto results = decode_pair_results(encode_pair_results({{4, ok}, {9, bad}}));
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].first, 4u);
+  EXPECT_TRUE(results[0].second.ok);
+  EXPECT_EQ(results[0].second.pooled_means, ok.pooled_means);
+  EXPECT_EQ(results[0].second.warnings, ok.warnings);
+  EXPECT_EQ(results[1].first, 9u);
+  EXPECT_FALSE(results[1].second.ok);
+  EXPECT_EQ(results[1].second.error, "cannot open");
 }
 
 }  // namespace
