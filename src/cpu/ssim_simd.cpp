@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cassert>
+#include <cstdlib>
 #include <vector>
 
 #include "cpu/ssim_kernels.h"
@@ -51,6 +53,12 @@ class Carver {
   uint64_t* next_;
 };
 
+// Which pipeline runs after the horizontal pass (see ssim_simd.h).
+std::atomic<bool>& fused_flag() {
+  static std::atomic<bool> fused{std::getenv("EXACTVQ_CPU_FUSED") != nullptr};
+  return fused;
+}
+
 // Calls sink(q, weight) for every output row of `region`, top to bottom: the
 // `exact` sum q of the row's terms and the sum of their weights. Unless
 // raster_sum is null, the terms are also added to *raster_sum one at a time in
@@ -68,13 +76,16 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
   const size_t n = size_t(out_width);
 
   const size_t words = kTaps * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(H))) +
-                       Carver::words(n, 4) /* column weights */ +
+                       2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(V)) /* window row */ +
+                       n /* terms */ + Carver::words(n, 4) /* column weights */ +
                        Carver::words(horizontal_scratch_size(region.x0, region.x1), 4);
   std::vector<uint64_t>& storage = thread_storage();
   if (storage.size() < words) storage.resize(words);
   Carver carve(storage.data());
   std::array<MomentRow<H>, kTaps> ring;  // horizontal moments of plane row r in slot r % 9
   for (auto& row : ring) row = carve.row<H>(n);
+  const MomentRow<V> window = carve.row<V>(n);
+  double* terms = carve.take<double>(n);
   uint32_t* column_weight = carve.take<uint32_t>(n);
   uint32_t* scratch = carve.take<uint32_t>(horizontal_scratch_size(region.x0, region.x1));
   uint64_t column_weight_sum = 0;
@@ -104,7 +115,24 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
     }
     const uint32_t row_weight = ssim::kept_weight(y, height);
     ssim::int128 q;
-    if constexpr (sizeof(H) == 4 && sizeof(V) == 8)
+    if (!fused_flag().load(std::memory_order_relaxed)) {
+      // Stage by stage: the window row's moments, its terms, their exact sum.
+      vertical_moments(taps.m, window.m, n);
+      vertical_moments(taps.n, window.n, n);
+      vertical_moments(taps.xx, window.xx, n);
+      vertical_moments(taps.xy, window.xy, n);
+      vertical_moments(taps.yy, window.yy, n);
+      ssim_terms(WindowRow<V>{window.m, window.n, window.xx, window.xy, window.yy}, column_weight,
+                 row_weight, n, constants, terms);
+      if (raster_sum) {
+        double sum = *raster_sum;
+        for (size_t i = 0; i < n; ++i) sum += terms[i];  // raster order, one addition at a time
+        *raster_sum = sum;
+        q = 0;
+      } else {
+        q = fixed_point_sum(terms, n);
+      }
+    } else if constexpr (sizeof(H) == 4 && sizeof(V) == 8)
       q = window_terms_widening(taps, column_weight, row_weight, n, constants, nullptr, raster_sum);
     else
       q = window_terms(taps, column_weight, row_weight, n, constants, nullptr, raster_sum);
@@ -124,6 +152,9 @@ void dispatch(const PlaneView& ref, const PlaneView& dist, int bitdepth, ssim::R
 }
 
 }  // namespace
+
+void use_fused_window_terms(bool fused) { fused_flag() = fused; }
+bool fused_window_terms() { return fused_flag(); }
 
 ssim::ExactSum exact_sum(const PlaneView& ref, const PlaneView& dist, int bitdepth,
                          ssim::Rect region) {

@@ -9,6 +9,16 @@
 
 namespace exactvq::cpu {
 
+// After the horizontal pass, each output row runs either stage by stage
+// (vertical_moments for the five moments into a window row, ssim_terms, then
+// fixed_point_sum or raster mode's sequential sum: the default, faster on the
+// AVX2 machine measured) or the fused window_terms kernel (vertical pass, term
+// and sums in registers; chosen with EXACTVQ_CPU_FUSED set in the environment,
+// or here). Same bits either way. For tests and benchmarks: set it while no
+// scoring runs.
+void use_fused_window_terms(bool fused);
+bool fused_window_terms();
+
 // The `exact` partial sum over `region`: equal to ssim::exact_sum.
 ssim::ExactSum exact_sum(const PlaneView& ref, const PlaneView& dist, int bitdepth,
                          ssim::Rect region);

@@ -1,5 +1,6 @@
 // The SIMD plane scorer against the scalar reference, bit for bit: exact sums
-// (whole planes, row bands, tiles) and raster scores, at 8, 10, 12 and 16 bits,
+// (whole planes, row bands, tiles) and raster scores, through both pipelines
+// (stage by stage, fused window_terms), at 8, 10, 12 and 16 bits,
 // on random, smooth and extreme planes, once per supported SIMD target.
 #include <gtest/gtest.h>
 
@@ -20,6 +21,18 @@ using test::Pattern;
 constexpr uint64_t kSeed = 0x5eed'0103;
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// Runs the scorer's fused or stage-by-stage pipeline while alive.
+class FusedChoice {
+ public:
+  explicit FusedChoice(bool fused) : was_(cpu::fused_window_terms()) {
+    cpu::use_fused_window_terms(fused);
+  }
+  ~FusedChoice() { cpu::use_fused_window_terms(was_); }
+
+ private:
+  bool was_;
+};
 
 using PlaneTwin = test::PerTarget;
 
@@ -43,6 +56,9 @@ TEST_P(PlaneTwin, ExactAndRasterMatchReference) {
                               : test::make_plane(w, h, bits, pattern, rng, /*invert=*/true);
         const PlaneView r = ref.view(), d = dist.view();
         const ssim::ExactSum want = ssim::exact_sum(r, d, bits, ssim::whole(r));
+        for (bool fused : {false, true}) {
+        SCOPED_TRACE(fused ? "fused window_terms" : "stage by stage");
+        const FusedChoice choice(fused);
         ASSERT_TRUE(cpu::exact_sum(r, d, bits, ssim::whole(r)) == want);
         ASSERT_TRUE(same_bits(cpu::score_exact(r, d, bits), want.score()));
         ASSERT_TRUE(same_bits(cpu::score_raster(r, d, bits), ssim::score_raster(r, d, bits)));
@@ -53,6 +69,7 @@ TEST_P(PlaneTwin, ExactAndRasterMatchReference) {
                                 ssim::Rect{0, ys, w, h}})
           parts += cpu::exact_sum(r, d, bits, rect);
         ASSERT_TRUE(parts == want) << "split at x " << xs << ", y " << ys;
+        }
         ++checks;
       }
   std::printf("[ %s ] planes: %d planes, exact, raster and split sums identical\n",
