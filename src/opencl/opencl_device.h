@@ -38,6 +38,18 @@ struct DeviceFrame {
   bool keyed = false;  // number is the run's FramePair::index: features share the frame
 };
 
+// Which numbered frame something held belongs to (nothing for unnumbered frames).
+struct HeldFrame {
+  bool valid = false;
+  int64_t number = 0;
+  const Picture* ref = nullptr;
+  const Picture* dist = nullptr;
+  bool matches(const DeviceFrame& f) const {
+    return valid && f.keyed && number == f.number && ref == f.ref && dist == f.dist;
+  }
+  void set(const DeviceFrame& f) { *this = HeldFrame{f.keyed, f.number, f.ref, f.dist}; }
+};
+
 // An ssim feature on the device, as the device's other features see it.
 class SharedSsim {
  public:
@@ -103,21 +115,7 @@ class OpenclDevice final : public DeviceBackend, public std::enable_shared_from_
   std::string where(const DeviceFrame& frame) const;
 
  private:
-  struct Held {
-    bool valid = false;
-    int64_t number = 0;
-    const Picture* ref = nullptr;
-    const Picture* dist = nullptr;
-    bool matches(const DeviceFrame& f) const {
-      return valid && f.keyed && number == f.number && ref == f.ref && dist == f.dist;
-    }
-    void set(const DeviceFrame& f) {
-      valid = f.keyed;
-      number = f.number;
-      ref = f.ref;
-      dist = f.dist;
-    }
-  };
+  using Held = HeldFrame;
 
   std::unique_ptr<DeviceContext> context_;
   Handle<cl_program> ssim_program_;

@@ -127,16 +127,7 @@ class OpenclSsimFeature final : public Feature, public SharedSsim {
 
  private:
   using Scores = std::array<double, 3>;
-  struct Held {
-    bool valid = false;
-    int64_t number = 0;
-    const Picture* ref = nullptr;
-    const Picture* dist = nullptr;
-    bool matches(const DeviceFrame& f) const {
-      return valid && f.keyed && number == f.number && ref == f.ref && dist == f.dist;
-    }
-    void set(const DeviceFrame& f) { *this = Held{f.keyed, f.number, f.ref, f.dist}; }
-  };
+  using Held = HeldFrame;
   struct Early {
     Held held;
     Scores scores = {};
