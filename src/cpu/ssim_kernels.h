@@ -57,6 +57,7 @@ struct WindowRow {
   const Wide* xy;
   const Wide* y2;
 };
+// 32-bit window moments: 8-bit samples only (the kernel relies on mux, muy < 2^24).
 void ssim_terms(WindowRow<uint32_t> window, const uint32_t* column_weight, uint32_t row_weight,
                 size_t n, const ssim::TermConstants& k, double* out);
 void ssim_terms(WindowRow<uint64_t> window, const uint32_t* column_weight, uint32_t row_weight,

@@ -17,26 +17,41 @@ namespace hn = hwy::HWY_NAMESPACE;
 template <typename Wide>
 void Terms(WindowRow<Wide> win, const uint32_t* column_weight, uint32_t row_weight, size_t n,
            const ssim::TermConstants& k, double* HWY_RESTRICT out) {
+  size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR  // one lane: the per-pixel loop below does it all
   const hn::ScalableTag<double> df;
   const hn::RebindToUnsigned<decltype(df)> du64;
-  const hn::Rebind<uint32_t, decltype(df)> du32;
   const size_t lanes = hn::Lanes(df);
-  auto load32 = [&](const uint32_t* p) {
-    return ExactToDouble(df, hn::PromoteTo(du64, hn::LoadU(du32, p)));
-  };
+  // 32-bit window moments mean 8-bit samples: mux, muy < 2^24 convert signed.
+  constexpr bool kSmallMu = sizeof(Wide) == 4;
   auto load_wide = [&](const Wide* p) {
-    if constexpr (sizeof(Wide) == 4) return load32(p);
+    if constexpr (sizeof(Wide) == 4) return LoadU32ToDouble<false>(df, p);
     else return ExactToDouble(df, hn::LoadU(du64, p));
   };
+  // Interior columns [ib, ie) keep the whole row of taps (weight 256): there wd,
+  // c1 and c2 are the same in every lane, formed once by the same operations.
+  size_t ib = 0, ie = n;
+  while (ib < n && column_weight[ib] != 256) ++ib;
+  while (ie > ib && column_weight[ie - 1] != 256) --ie;
+  const double wd_in = double(256 * row_weight);
+  const auto wd_fixed = hn::Set(df, wd_in);
+  const auto c1_fixed = hn::Set(df, (k.mm_k1 * wd_in) * wd_in);
+  const auto c2_fixed = hn::Set(df, (k.mm_k2 * wd_in) * wd_in);
   const auto row_wd = hn::Set(df, double(row_weight));
-  size_t i = 0;
   for (; i + lanes <= n; i += lanes) {
-    // (double)(column_weight * row_weight): the product is below 2^17, so exact.
-    const auto wd = hn::Mul(load32(column_weight + i), row_wd);
-    hn::StoreU(TermLanes(df, wd, load32(win.mux + i), load32(win.muy + i), load_wide(win.x2 + i),
-                         load_wide(win.xy + i), load_wide(win.y2 + i), k),
-               df, out + i);
+    const auto mux = LoadU32ToDouble<kSmallMu>(df, win.mux + i);
+    const auto muy = LoadU32ToDouble<kSmallMu>(df, win.muy + i);
+    const auto x2 = load_wide(win.x2 + i), xy = load_wide(win.xy + i), y2 = load_wide(win.y2 + i);
+    if (i >= ib && i + lanes <= ie) {
+      hn::StoreU(TermLanesFixedWeight(df, wd_fixed, c1_fixed, c2_fixed, mux, muy, x2, xy, y2), df,
+                 out + i);
+    } else {
+      // (double)(column_weight * row_weight): the product is below 2^17, so exact.
+      const auto wd = hn::Mul(LoadU32ToDouble<true>(df, column_weight + i), row_wd);
+      hn::StoreU(TermLanes(df, wd, mux, muy, x2, xy, y2, k), df, out + i);
+    }
   }
+#endif
   for (; i < n; ++i) {
     const ssim::Moments m{win.mux[i], win.muy[i], win.x2[i], win.xy[i], win.y2[i],
                           uint64_t{column_weight[i]} * row_weight};

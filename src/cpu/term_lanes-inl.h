@@ -84,6 +84,25 @@ HWY_INLINE hn::Vec<DF> U32HalfToDouble(DF df, VU32 v, int upper) {
 }
 #endif
 
+#if HWY_TARGET != HWY_SCALAR
+// Lanes(df) unsigned 32-bit integers at p to binary64, exactly (kSigned: each
+// below 2^31, the signed hardware conversion).
+template <bool kSigned, class DF>
+HWY_INLINE hn::Vec<DF> LoadU32ToDouble(DF df, const uint32_t* HWY_RESTRICT p) {
+  if constexpr (kSigned) {
+    const hn::Rebind<int32_t, DF> di32;
+    return hn::PromoteTo(df, hn::LoadU(di32, reinterpret_cast<const int32_t*>(p)));
+  } else {
+    const hn::Rebind<uint32_t, DF> du32;
+    const auto v = hn::LoadU(du32, p);
+#if HWY_TARGET <= HWY_AVX3
+    if constexpr (hn::MaxLanes(df) == 8) return hn::Vec<DF>{_mm512_cvtepu32_pd(v.raw)};
+#endif
+    return ExactToDouble(df, hn::PromoteTo(hn::RebindToUnsigned<DF>(), v));
+  }
+}
+#endif
+
 // The `exact` sum's accumulators for lanes of terms, fast path. For |term| <
 // 2^19 (every term the spec's bounds allow is below 2^17 in magnitude):
 //   t32 = term * 2^32 (exact: a power of two, no overflow or underflow);
