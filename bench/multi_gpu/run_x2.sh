@@ -87,7 +87,7 @@ echo "read rate of the pair (cat, one reader): $(python3 -c "print(f'{$frames / 
 echo "== batch on --gpus 2: 4 pairs"
 printf 'ref,dist,output\n%s,%s,b1.csv\n%s,%s,b2.csv\n%s,%s,b3.csv\n%s,%s,b4.csv\n' "$r" "$d" "$r" "$d" "$r" "$d" "$r" "$d" >"$dir/list.csv"
 t0=$(now)
-"$bin/exactvq" --batch "$dir/list.csv" --gpus 2 --batch-jobs 4 --frame_cnt 60 -q >"$out/batch_summary.csv"
+"$bin/exactvq" --batch "$dir/list.csv" --gpus 2 --batch-jobs 4 --frame_cnt 60 -q --batch-summary - >"$out/batch_summary.csv"
 echo "batch exit $? in $(python3 -c "print(f'{$(now) - $t0:.2f}')") s"
 "$bin/exactvq" -r "$r" -d "$d" --backend cuda --frame_cnt 60 --csv -o "$dir/single.csv" -q
 for i in 1 2 3 4; do cmp -s "$dir/b$i.csv" "$dir/single.csv" && echo "b$i.csv = single run" || echo "b$i.csv DIFFERS"; done
