@@ -26,46 +26,50 @@ median() { python3 -c "import sys, statistics; print(statistics.median(float(x) 
 fps_of() { python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['fps'])" "$1"; }
 strip_fps() { grep -v '"fps"' "$1"; }
 
-# time_runs NAME COMMAND...: RUNS runs writing $work/NAME.json; sets wall and fps (medians).
-time_runs() {
-  local name=$1
-  shift
-  local walls=() fpss=()
-  for _ in $(seq "$runs"); do
-    local t0 t1
-    t0=$(now)
-    "$@" -o "$work/$name.json"
-    t1=$(now)
-    walls+=("$(python3 -c "print($t1 - $t0)")")
-    fpss+=("$(fps_of "$work/$name.json")")
-  done
-  wall=$(median "${walls[@]}")
-  fps=$(median "${fpss[@]}")
+# One timed run of a configuration: "one" is exactvq, "mpiN" exactvq-mpi on N ranks;
+# writes $work/NAME.json and appends the wall time and the report's fps to NAME's lists.
+declare -A walls fpss
+run_once() {
+  local name=$1 t0 t1
+  local cmd=("$build/exactvq")
+  [ "$name" = one ] || cmd=(mpirun -n "${name#mpi}" "$build/exactvq-mpi")
+  t0=$(now)
+  "${cmd[@]}" "${args[@]}" -o "$work/$name.json"
+  t1=$(now)
+  walls[$name]+=" $(python3 -c "print($t1 - $t0)")"
+  fpss[$name]+=" $(fps_of "$work/$name.json")"
 }
 
-echo "exactvq MPI overhead: ${w}x${h} 8-bit 4:2:0, $frames frames, --threads 1, median of $runs runs;"
+echo "exactvq MPI overhead: ${w}x${h} 8-bit 4:2:0, $frames frames, --threads 1, median of $runs runs"
+echo "(the commands take turns, so a change in the machine's load falls on all of them);"
 echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) before"
 echo
+names=(one)
+for n in "${ranks[@]}"; do names+=("mpi$n"); done
+for _ in $(seq "$runs"); do
+  for name in "${names[@]}"; do run_once "$name"; done
+done
 echo "| command | wall s | frames/s (wall) | frames/s (report) | wall vs exactvq | report fps vs exactvq | same bytes |"
 echo "|---|---|---|---|---|---|---|"
-time_runs one "$build/exactvq" "${args[@]}"
-base_wall=$wall base_fps=$fps
-python3 -c "print(f'| exactvq | {$wall:.3f} | {$frames / $wall:.1f} | {$fps:.1f} | 1.00x | 1.00x | - |')"
+# shellcheck disable=SC2086
+base_wall=$(median ${walls[one]}) base_fps=$(median ${fpss[one]})
+python3 -c "print(f'| exactvq | {$base_wall:.3f} | {$frames / $base_wall:.1f} | {$base_fps:.1f} | 1.00x | 1.00x | - |')"
 for n in "${ranks[@]}"; do
-  time_runs "mpi$n" mpirun -n "$n" "$build/exactvq-mpi" "${args[@]}"
+  # shellcheck disable=SC2086
+  wall=$(median ${walls[mpi$n]}) fps=$(median ${fpss[mpi$n]})
   same=$(cmp -s <(strip_fps "$work/one.json") <(strip_fps "$work/mpi$n.json") && echo yes || echo NO)
   python3 -c "print(f'| mpirun -n $n exactvq-mpi | {$wall:.3f} | {$frames / $wall:.1f} | {$fps:.1f} | {$base_wall / $wall:.2f}x | {$fps / $base_fps:.2f}x | $same |')"
 done
 # The fixed cost of starting the ranks, without any scoring.
 for n in "${ranks[@]}"; do
-  walls=()
+  starts=()
   for _ in $(seq "$runs"); do
     t0=$(now)
     mpirun -n "$n" "$build/exactvq-mpi" --version >/dev/null
     t1=$(now)
-    walls+=("$(python3 -c "print($t1 - $t0)")")
+    starts+=("$(python3 -c "print($t1 - $t0)")")
   done
-  python3 -c "print(f'| mpirun -n $n exactvq-mpi --version (start-up only) | {$(median "${walls[@]}"):.3f} | | | | | |')"
+  python3 -c "print(f'| mpirun -n $n exactvq-mpi --version (start-up only) | {$(median "${starts[@]}"):.3f} | | | | | |')"
 done
 echo
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg) after"
