@@ -77,7 +77,7 @@ for threads in $threads_list; do
 done
 # Peak RSS of a 4K 8-bit stream (frames in flight, thread buffers): the
 # largest thread count asked, then 2 threads.
-for threads in $(echo "$threads_list" | tr ' ' '\n' | sort -n | tail -1) 2; do
+for threads in $( (echo "$threads_list" | tr ' ' '\n' | sort -n | tail -1; echo 2) | sort -un); do
   line=$("$prog" 3840 2160 8 "$threads" exact "$seconds")
   rss=$(echo "$line" | sed 's/.*peak_rss_MB=\([0-9.]*\).*/\1/')
   above=$(echo "$line" | sed 's/.*above_frames_MB=\([0-9.]*\).*/\1/')
