@@ -27,6 +27,13 @@ class CudaPsnrFeature final : public Feature, private BatchRunner::Work {
   std::vector<std::pair<std::string, double>> aggregates() const override {
     return scorer_.aggregates();
   }
+  // The SSE totals behind apsnr, so that runs shared out over several devices
+  // (features/multi_device.h) merge them exactly.
+  std::vector<AggregateWord> aggregate_state() const override { return scorer_.state(); }
+  std::vector<std::pair<std::string, double>> aggregates_of(
+      std::span<const AggregateWord> state) const override {
+    return scorer_.aggregates_of(state);
+  }
 
   void extract(const Picture& ref, const Picture& dist, std::span<double> out) override {
     const FramePair pair{&ref, &dist, 0};
