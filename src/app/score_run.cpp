@@ -178,6 +178,14 @@ ScoreReport score_videos(const RunOptions& o) {
     reader_threads = ctx.device ? std::clamp(int(std::thread::hardware_concurrency()) / 4, 2, 4) : 1;
   PairReader reader(*ref, *dist, {o.frame_count, o.subsample}, overlap, reader_threads);
   BatchPump pump(reader, size_t(batch_frames), overlap);
+  // Device features page-lock the pump's pictures and unlock them when destroyed:
+  // destroy them before the pump frees the pictures (also when unwinding), else a
+  // freed range stays registered and the next allocation there (another run in
+  // this process: --batch, the C API) collides with it.
+  struct FeaturesFirst {
+    std::vector<std::unique_ptr<Feature>>& features;
+    ~FeaturesFirst() { features.clear(); }
+  } features_first{features};
   std::vector<FramePair> pairs;
   std::vector<double> values;
   const auto start = std::chrono::steady_clock::now();
