@@ -123,6 +123,35 @@ TEST_P(HorizontalTwin, MatchesDefinition) {
   std::printf("[ %s ] horizontal: %d row comparisons\n", GetParam().name.c_str(), checks);
 }
 
+// 8-bit rows through the pairwise multiply-add path (16-bit lanes, products
+// biased by -2^15): every output range [x0, x1) of short rows (each split of
+// edge columns, interior vectors and the overlapping tail), every fill, and
+// wide rows whose ends are the largest products against the smallest.
+TEST_P(HorizontalTwin, EightBitPairsEveryRange) {
+  std::mt19937_64 rng(kSeed + 8);
+  SCOPED_TRACE(testing::Message() << "seed " << kSeed + 8 << ", target " << GetParam().name);
+  int checks = 0;
+  for (int width = 1; width <= 40; ++width)
+    for (Fill fill : kFills)
+      for (int x0 = 0; x0 < width; ++x0)
+        for (int x1 = x0 + 1; x1 <= width; ++x1) {
+          SCOPED_TRACE(testing::Message() << "width " << width << " fill " << int(fill) << " ["
+                                          << x0 << ", " << x1 << ")");
+          check_horizontal<uint8_t, uint32_t>(8, width, fill, rng, x0, x1);
+          if (HasFatalFailure()) return;
+          ++checks;
+        }
+  for (int width : {1920, 3840, 1921, 3847})
+    for (Fill fill : kFills) {
+      check_horizontal<uint8_t, uint32_t>(8, width, fill, rng, 0, width);
+      check_horizontal<uint8_t, uint32_t>(8, width, fill, rng, 3, width - 5);
+      if (HasFatalFailure()) return;
+      checks += 2;
+    }
+  std::printf("[ %s ] horizontal 8-bit pairs: %d row comparisons\n", GetParam().name.c_str(),
+              checks);
+}
+
 // The vertical pass: nine rows, some absent (truncated windows), values as
 // large as the bound of the output lane allows.
 template <typename In, typename Out>
