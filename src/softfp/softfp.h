@@ -78,7 +78,9 @@ typedef int32_t softfp_i32;
 #define SOFTFP_PATH_FIXED_SHIFT_LEFT 20  /* |term| * 2^64 is an integer */
 #define SOFTFP_PATH_FIXED_ROUNDED 21
 #define SOFTFP_PATH_FIXED_TO_ZERO 22     /* |term| * 2^64 < 1/2 */
-#define SOFTFP_PATH_COUNT 23
+#define SOFTFP_PATH_ADD_INTEGER 23       /* an exact integer plus a positive number */
+#define SOFTFP_PATH_TERM_POW2_WEIGHT 24  /* shortcut: w is a power of two (2^16 inside) */
+#define SOFTFP_PATH_COUNT 25
 
 typedef struct softfp {
   softfp_u64 sig; /* 0, or in [2^52, 2^53) */
@@ -250,6 +252,90 @@ SOFTFP_FN softfp softfp_add(softfp a, softfp b) {
   if (gap <= 1) SOFTFP_PATH(SOFTFP_PATH_SUB_NEAR);
   else SOFTFP_PATH(SOFTFP_PATH_SUB_FAR);
   return softfp_round(a.neg, diff, a.exp - 10);
+}
+
+/* i * 2^k + c for c > 0 and an integer i < 2^64 with at most 53 significant bits
+ * (so i * 2^k is a binary64 number): softfp_add(i * 2^k as softfp, c) in fewer
+ * steps. Both are added as in softfp_add's same-sign case (top bits at 62, the
+ * one with the smaller exponent shifted under the other with jamming), with i
+ * aligned straight from its leading bit instead of being normalised to 53 bits
+ * first (a top bit at 63 moves down one place: the bit lost is zero). Equal
+ * exponents need no order: the sum is the same. */
+SOFTFP_FN softfp softfp_add_int(softfp_u64 i, softfp_i32 k, softfp c) {
+  SOFTFP_PATH(SOFTFP_PATH_ADD_INTEGER);
+  if (i == 0) return c;
+  const softfp_i32 n = softfp_clz64(i) - 1; /* i's top bit goes to bit 62 */
+  const softfp_u64 im = n >= 0 ? i << n : i >> 1;
+  const softfp_i32 ie = k - n;
+  if (c.sig == 0) return softfp_round(0, im, ie);
+  const softfp_u64 cm = c.sig << 10;
+  const softfp_i32 ce = c.exp - 10;
+  const int i_first = ie >= ce;
+  const softfp_u64 big = i_first ? im : cm;
+  softfp_u64 small = i_first ? cm : im;
+  const softfp_i32 e = i_first ? ie : ce;
+  const softfp_u32 gap = (softfp_u32)(i_first ? ie - ce : ce - ie);
+  if (gap != 0) small = softfp_shift_right_jam(small, gap);
+  return softfp_round(0, big + small, e);
+}
+
+/* (-1)^ineg * i * 2^k + c for c > 0 and an integer i < 2^64 with at most 53
+ * significant bits: softfp_add on that pair in fewer steps. Aligned as in
+ * softfp_add_int; the larger magnitude goes first, so a difference is exactly
+ * softfp_add's (gap 0 or 1: exact; gap >= 2: the jammed bit stays far below the
+ * rounding bit). */
+SOFTFP_FN softfp softfp_add_int_signed(softfp_u64 i, softfp_i32 k, softfp_i32 ineg, softfp c) {
+  SOFTFP_PATH(SOFTFP_PATH_ADD_INTEGER);
+  if (i == 0) return c;
+  const softfp_i32 n = softfp_clz64(i) - 1;
+  const softfp_u64 im = n >= 0 ? i << n : i >> 1;
+  const softfp_i32 ie = k - n;
+  const softfp_u64 cm = c.sig << 10;
+  const softfp_i32 ce = c.exp - 10;
+  const int i_first = ie > ce || (ie == ce && im >= cm);
+  const softfp_u64 big = i_first ? im : cm;
+  softfp_u64 small = i_first ? cm : im;
+  const softfp_i32 e = i_first ? ie : ce;
+  const softfp_u32 gap = (softfp_u32)(i_first ? ie - ce : ce - ie);
+  if (gap != 0) small = softfp_shift_right_jam(small, gap);
+  if (!ineg) return softfp_round(0, big + small, e);
+  const softfp_u64 diff = big - small;
+  if (diff == 0) return softfp_make(0, 0, 0); /* x - x = +0 */
+  return softfp_round(i_first ? 1 : 0, diff, e);
+}
+
+/* An integer value i * 2^k, i < 2^64 with at most 53 significant bits. */
+typedef struct softfp_scaled {
+  softfp_u64 i;
+  softfp_i32 k;
+} softfp_scaled;
+
+/* i + c for an integer 0 <= i < 2^53 and c > 0. */
+SOFTFP_FN softfp softfp_add_u53(softfp_u64 i, softfp c) { return softfp_add_int(i, 0, c); }
+
+/* v < 2^64 - 2^10 rounded to 53 significant bits, nearest even, kept as an
+ * integer: the value of softfp_from_u64(v), the binary64 conversion. */
+SOFTFP_FN softfp_u64 softfp_round_int53(softfp_u64 v) {
+  if (v < SOFTFP_LIMIT) return v;
+  const softfp_u32 s = (softfp_u32)(11 - softfp_clz64(v)); /* bits below the 53: 1..11 */
+  const softfp_u64 unit = (softfp_u64)1 << s;
+  const softfp_u64 rest = v & (unit - 1);
+  const softfp_u64 r = v - rest;
+  const softfp_u64 halfway = unit >> 1;
+  return rest > halfway || (rest == halfway && (r & unit)) ? r + unit : r;
+}
+
+/* The integer hi * 2^64 + lo (hi 0 or 1) below 2^65 - 2^12, rounded to 53
+ * significant bits, nearest even, as i * 2^k. From 2^63 up it is halved first
+ * (k = 1, the bit shifted out jammed into bit 0, ten or eleven bits below the
+ * rounding position), so i < 2^64 - 2^11 and the rounding cannot carry out of
+ * 64 bits. */
+SOFTFP_FN softfp_scaled softfp_round_int65(softfp_u64 hi, softfp_u64 lo) {
+  const int halve = hi != 0 || (lo >> 63) != 0;
+  softfp_scaled r;
+  r.i = softfp_round_int53(halve ? (hi << 63) | (lo >> 1) | (lo & 1) : lo);
+  r.k = halve ? 1 : 0;
+  return r;
 }
 
 SOFTFP_FN softfp softfp_sub(softfp a, softfp b) {
@@ -446,34 +532,74 @@ SOFTFP_FN int softfp_term_integer_shortcut_applies(softfp_moments m) {
  * product (below 2^64 by the bounds on mux, x2, w), so it is formed in integers. */
 SOFTFP_FN softfp softfp_term_with(softfp_moments m, softfp_term_constants k, int integer_shortcut) {
   const softfp wd = softfp_from_u53(m.w);
-  const softfp c1 = softfp_mul(softfp_mul(k.mm_k1, wd), wd);
-  const softfp c2 = softfp_mul(softfp_mul(k.mm_k2, wd), wd);
+  /* w = 2^l (2^16 for every window no border truncates): multiplying by wd only
+   * adds l to the exponent (softfp_mul's power-of-two case, exact), so c1, c2
+   * and wd * A are formed that way; k.mm_k1, k.mm_k2 and A are positive. */
+  const int w_pow2 = m.w != 0 && (m.w & (m.w - 1)) == 0;
+  const softfp_i32 l = 63 - softfp_clz64(m.w | 1);
+  softfp c1, c2;
+  if (w_pow2) {
+    SOFTFP_PATH(SOFTFP_PATH_TERM_POW2_WEIGHT);
+    c1 = softfp_make(k.mm_k1.sig, k.mm_k1.exp + 2 * l, 0);
+    c2 = softfp_make(k.mm_k2.sig, k.mm_k2.exp + 2 * l, 0);
+  } else {
+    c1 = softfp_mul(softfp_mul(k.mm_k1, wd), wd);
+    c2 = softfp_mul(softfp_mul(k.mm_k2, wd), wd);
+  }
   softfp a, b, c, d;
   if (integer_shortcut) {
     SOFTFP_PATH(SOFTFP_PATH_TERM_INTEGER);
     const softfp_i64 mx2 = (softfp_i64)(m.mux * m.mux);
     const softfp_i64 mxy = (softfp_i64)(m.mux * m.muy);
     const softfp_i64 my2 = (softfp_i64)(m.muy * m.muy);
-    /* Each integer is below 2^53 in magnitude: converted exactly. */
-    a = softfp_add(softfp_from_i53(2 * mxy), c1);
-    b = softfp_add(c2, softfp_from_i53(2 * ((softfp_i64)(m.xy * m.w) - mxy)));
-    c = softfp_add(softfp_from_i53(mx2 + my2), c1);
-    d = softfp_add(
-        softfp_from_i53((((softfp_i64)(m.x2 * m.w) - mx2) + (softfp_i64)(m.y2 * m.w)) - my2), c2);
+    /* Each integer is below 2^53 in magnitude: converted exactly. Those of A, C
+     * and D are not negative (D's is w^2 times the two windows' variances: by
+     * Cauchy-Schwarz w * x2 >= mux^2, for the moments of any real window); c1,
+     * c2 > 0. */
+    const softfp_i64 dint = (((softfp_i64)(m.x2 * m.w) - mx2) + (softfp_i64)(m.y2 * m.w)) - my2;
+    const softfp_i64 cov = (softfp_i64)(m.xy * m.w) - mxy;
+    a = softfp_add_int((softfp_u64)mxy, 1, c1);
+    b = softfp_add_int_signed(cov < 0 ? (softfp_u64)(-cov) : (softfp_u64)cov, 1, cov < 0, c2);
+    c = softfp_add_int((softfp_u64)(mx2 + my2), 0, c1);
+    d = softfp_add_int((softfp_u64)dint, 0, c2);
   } else {
     SOFTFP_PATH(SOFTFP_PATH_TERM_GENERAL);
-    const softfp mx2 = softfp_from_u64(m.mux * m.mux);
-    const softfp mxy = softfp_from_u64(m.mux * m.muy);
-    const softfp my2 = softfp_from_u64(m.muy * m.muy);
-    a = softfp_add(softfp_twice(mxy), c1);
-    b = softfp_add(c2, softfp_twice(softfp_sub(softfp_from_u64(m.xy * m.w), mxy)));
-    c = softfp_add(softfp_add(mx2, my2), c1);
-    d = softfp_add(softfp_sub(softfp_add(softfp_sub(softfp_from_u64(m.x2 * m.w), mx2),
-                                         softfp_from_u64(m.y2 * m.w)),
-                              my2),
-                   c2);
+    /* Every product of two converted integers is an integer below 2^64 - 2^11
+     * (mux, muy < 2^32; x2 * w <= M^2 * w^2 <= (2^16 - 1)^2 * 2^32), and so is its
+     * rounding, kept as an integer. A difference or sum of two such integers is
+     * exact in 65 bits and rounded once, as binary64 rounds it. mx2 <= x2*wd:
+     * w * x2 >= mux^2 (Cauchy-Schwarz; w^2 times the variance) and rounding
+     * keeps that order. */
+    const softfp_u64 mx2 = softfp_round_int53(m.mux * m.mux);
+    const softfp_u64 mxy = softfp_round_int53(m.mux * m.muy);
+    const softfp_u64 my2 = softfp_round_int53(m.muy * m.muy);
+    const softfp_u64 x2w = softfp_round_int53(m.x2 * m.w);
+    const softfp_u64 xyw = softfp_round_int53(m.xy * m.w);
+    const softfp_u64 y2w = softfp_round_int53(m.y2 * m.w);
+    a = softfp_add_int(mxy, 1, c1);
+    const int cov_neg = xyw < mxy;
+    b = softfp_add_int_signed(softfp_round_int53(cov_neg ? mxy - xyw : xyw - mxy), 1, cov_neg, c2);
+    const softfp_u64 sum2 = mx2 + my2;
+    const softfp_scaled sq = softfp_round_int65(sum2 < mx2 ? 1 : 0, sum2);
+    c = softfp_add_int(sq.i, sq.k, c1);
+    const softfp_u64 t1 = softfp_round_int53(x2w - mx2);
+    const softfp_u64 t2 = t1 + y2w;
+    const softfp_scaled t2r = softfp_round_int65(t2 < t1 ? 1 : 0, t2);
+    /* t2r - my2 >= 0 (the same order argument), exact in 65 bits. */
+    const softfp_u64 t2_hi = t2r.k ? t2r.i >> 63 : 0;
+    const softfp_u64 t2_lo = t2r.k ? t2r.i << 1 : t2r.i;
+    const softfp_u64 t3_lo = t2_lo - my2;
+    const softfp_scaled t3 = softfp_round_int65(t2_hi - (t2_lo < my2 ? 1 : 0), t3_lo);
+    d = softfp_add_int(t3.i, t3.k, c2);
   }
-  return softfp_div(softfp_mul(softfp_mul(wd, a), b), softfp_mul(c, d));
+  softfp wa;
+  if (w_pow2) {
+    wa = a;
+    if (wa.sig != 0) wa.exp += l;
+  } else {
+    wa = softfp_mul(wd, a);
+  }
+  return softfp_div(softfp_mul(wa, b), softfp_mul(c, d));
 }
 
 /* The term; check softfp_is_valid() on it (false only for impossible input). */

@@ -4,6 +4,7 @@
 // is about (softfp_test_util.h counts them).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <random>
@@ -394,6 +395,96 @@ TEST(SoftfpHard, SignsOfZero) {
 // A division by zero cannot occur in the term (C, D > 0); it must not pass as valid.
 TEST(SoftfpHard, DivisionByZeroIsInvalid) {
   EXPECT_FALSE(softfp_is_valid(softfp_div(soft(1.0), soft(0.0))));
+}
+
+// softfp_add_u53(i, c): an exact integer 0 <= i < 2^53 plus c > 0, against the
+// native (double)i + c, and softfp_add_int (i shifted up to bit 63, times 2): integers of every length, c from tiny to huge, ties
+// (c's low bits exactly half an ulp of the sum) and exponent gaps around 0..64.
+TEST(SoftfpRandom, IntegerPlusPositive) {
+  PathsReached paths;
+  std::mt19937_64 rng(seed() + 77);
+  const uint64_t count = random_pair_count() / 4;
+  uint64_t failed = 0;
+  for (uint64_t n = 0; n < count; ++n) {
+    const int ibits = int(rng() % 54);  // 0..53 bits
+    uint64_t i = ibits == 0 ? 0 : (rng() >> (64 - ibits)) | (uint64_t{1} << (ibits - 1));
+    if (ibits != 0 && rng() % 8 == 0) i = (uint64_t{2} << (ibits - 1)) - 1;  // all ones: carries
+    double c;
+    switch (rng() % 4) {
+      case 0: c = std::ldexp(double((rng() >> 11) | (uint64_t{1} << 52)), int(rng() % 140) - 120); break;
+      case 1: c = std::ldexp(double((rng() >> 11) | (uint64_t{1} << 52)), ibits - 53 - int(rng() % 70)); break;
+      case 2: c = std::ldexp(1.0, ibits - 54 - int(rng() % 3)) * double(1 + rng() % 4); break;  // ties
+      default: c = std::ldexp(double(1 + (rng() >> 40)), int(rng() % 40) - 30); break;
+    }
+    double want = double(i) + c;
+    softfp got = softfp_add_u53(i, soft(c));
+    if (n % 2 == 1) {  // softfp_add_int: i * 2^(s+1) + c, i * 2^s < 2^64 (top bit up to 63)
+      const int s = int(rng() % (65 - std::max(ibits, 1)));
+      want = double(i << s) * 2.0 + c;
+      got = softfp_add_int(i << s, 1, soft(c));
+    }
+    if ((!softfp_is_valid(got) || softfp_to_bits(got) != bits_of(want)) && failed++ < 10)
+      ADD_FAILURE() << fmt::format("{} + {:a}: want {:a}, got {:a}", i, c, want, native(got));
+  }
+  EXPECT_EQ(failed, 0u);
+  paths.expect({SOFTFP_PATH_ADD_INTEGER, SOFTFP_PATH_ROUND_UP, SOFTFP_PATH_ROUND_TIE,
+                SOFTFP_PATH_ROUND_CARRY});
+}
+
+// softfp_add_int_signed(i, k, neg, c) = (-1)^neg * i * 2^k + c against native
+// binary64 (cancellation included: c near i), and the integer roundings
+// softfp_round_int53 / softfp_round_int65 against the native conversion.
+TEST(SoftfpRandom, SignedIntegerPlusPositiveAndIntegerRounding) {
+  PathsReached paths;
+  std::mt19937_64 rng(seed() + 78);
+  const uint64_t count = random_pair_count() / 4;
+  uint64_t failed = 0;
+  for (uint64_t n = 0; n < count; ++n) {
+    const int ibits = 1 + int(rng() % 53);
+    uint64_t i = (rng() >> (64 - ibits)) | (uint64_t{1} << (ibits - 1));
+    i <<= int(rng() % (65 - ibits));  // at most 53 significant bits, up to bit 63
+    const int k = int(rng() % 2);
+    const int neg = int(rng() % 2);
+    const double iv = (neg ? -1.0 : 1.0) * std::ldexp(double(i), k);
+    double c;
+    switch (rng() % 3) {
+      case 0: c = std::ldexp(double((rng() >> 11) | (uint64_t{1} << 52)), int(rng() % 140) - 120); break;
+      case 1: c = std::fabs(iv) * (1.0 + std::ldexp(double(int64_t(rng() % 9) - 4), -52)); break;  // cancels
+      default: c = std::fabs(iv) + std::ldexp(double(1 + rng() % 4), int(rng() % 80) - 40); break;
+    }
+    if (c <= 0.0) c = 1.0;
+    const double want = iv + c;
+    const softfp got = softfp_add_int_signed(i, k, neg, soft(c));
+    if ((!softfp_is_valid(got) || softfp_to_bits(got) != bits_of(want)) && failed++ < 10)
+      ADD_FAILURE() << fmt::format("{}{} * 2^{} + {:a}: want {:a}, got {:a}", neg ? "-" : "", i, k, c,
+                                   want, native(got));
+    // Integer rounding: v below 2^64 - 2^10, and hi:lo below 2^65 - 2^12 (up to
+    // 2^64 - 1 with hi = 0: the rounding carries to 2^64 there).
+    uint64_t v = rng() >> int(rng() % 64);
+    if (v >= ~uint64_t{0} - 1024) v >>= 1;
+    if (double(softfp_round_int53(v)) != double(v) && failed++ < 10)
+      ADD_FAILURE() << fmt::format("round_int53({})", v);
+    const uint64_t hi = rng() % 2;
+    uint64_t lo = rng() >> (hi ? 0 : int(rng() % 64));
+    if (rng() % 8 == 0) lo = ~uint64_t{0} - rng() % 8192;  // near 2^64 and 2^65
+    if (hi && lo >= ~uint64_t{0} - 8192) lo >>= 1;       // below 2^65 - 2^12
+    const softfp_scaled r = softfp_round_int65(hi, lo);
+    // The reference: hi:lo in 128 bits, rounded to 53 significant bits.
+    const unsigned __int128 x = (static_cast<unsigned __int128>(hi) << 64) | lo;
+    int length = 0;
+    while (length < 128 && (x >> length) != 0) ++length;
+    const int drop = length > 53 ? length - 53 : 0;
+    unsigned __int128 q = x >> drop;
+    if (drop > 0) {
+      const unsigned __int128 rem = x & ((static_cast<unsigned __int128>(1) << drop) - 1);
+      const unsigned __int128 halfway = static_cast<unsigned __int128>(1) << (drop - 1);
+      if (rem > halfway || (rem == halfway && (q & 1))) ++q;
+    }
+    if ((static_cast<unsigned __int128>(r.i) << r.k) != (q << drop) && failed++ < 10)
+      ADD_FAILURE() << fmt::format("round_int65({}, {})", hi, lo);
+  }
+  EXPECT_EQ(failed, 0u);
+  paths.expect({SOFTFP_PATH_ADD_INTEGER, SOFTFP_PATH_ROUND_UP});
 }
 
 }  // namespace

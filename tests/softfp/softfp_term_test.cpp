@@ -126,6 +126,8 @@ TEST(SoftfpTerm, ConstantsMatchReference) {
 TEST(SoftfpTerm, RandomFramesEveryDepth) {
   const uint64_t hits_integer = softfp_path_hits[SOFTFP_PATH_TERM_INTEGER];
   const uint64_t hits_general = softfp_path_hits[SOFTFP_PATH_TERM_GENERAL];
+  const uint64_t hits_pow2 = softfp_path_hits[SOFTFP_PATH_TERM_POW2_WEIGHT];
+  const uint64_t hits_add_integer = softfp_path_hits[SOFTFP_PATH_ADD_INTEGER];
   TermChecker check("random frames, 8..16 bits");
   std::mt19937_64 rng(seed());
   for (int depth = 8; depth <= 16; ++depth) {
@@ -164,6 +166,8 @@ TEST(SoftfpTerm, RandomFramesEveryDepth) {
   }
   EXPECT_GT(softfp_path_hits[SOFTFP_PATH_TERM_INTEGER], hits_integer) << "integer shortcut not reached";
   EXPECT_GT(softfp_path_hits[SOFTFP_PATH_TERM_GENERAL], hits_general) << "general path not reached";
+  EXPECT_GT(softfp_path_hits[SOFTFP_PATH_TERM_POW2_WEIGHT], hits_pow2) << "w = 2^16 shortcut not reached";
+  EXPECT_GT(softfp_path_hits[SOFTFP_PATH_ADD_INTEGER], hits_add_integer) << "integer add not reached";
 }
 
 // Every plane of every frame of every public vector (../shared/vectors).

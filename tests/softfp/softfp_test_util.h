@@ -49,7 +49,7 @@ inline const char* path_name(int id) {
       "mul general", "div zero", "div general", "div digit corrected down",
       "div digit corrected up", "div digit 0", "div digit radix-1", "round up", "round tie",
       "round carry", "term integer shortcut", "term general", "fixed shift left",
-      "fixed rounded", "fixed to zero"};
+      "fixed rounded", "fixed to zero", "add integer", "term power-of-two weight"};
   return id >= 0 && id < SOFTFP_PATH_COUNT ? kNames[id] : "?";
 }
 
