@@ -76,7 +76,7 @@ std::vector<softfp_moments> frame_moments(int b, int W, int H, std::mt19937_64& 
 
 // The timed work, one function so that an instruction counter can select it:
 //   valgrind --tool=callgrind --toggle-collect='*run_terms*' /tmp/softfp_bench 1
-__attribute__((noinline)) uint64_t run_terms(const std::vector<softfp_moments>& ms,
+__attribute__((noinline, noipa)) uint64_t run_terms(const std::vector<softfp_moments>& ms,
                                              softfp_term_constants k) {
   uint64_t sink = 0;
   for (const auto& m : ms) {
