@@ -119,6 +119,9 @@ Result measure(const Stream& s, int gpus, const std::vector<std::string>& specs,
     batch = std::max(batch, size_t(features.back()->batch_frames()));
   }
   Result r;
+  // Per feature, so the order of the values does not depend on the batch size
+  // (which grows with the device count).
+  std::vector<std::vector<uint64_t>> per_feature(features.size());
   std::vector<double> out;
   std::vector<double> times;
   std::vector<FramePair> pairs = s.pairs;
@@ -128,19 +131,21 @@ Result measure(const Stream& s, int gpus, const std::vector<std::string>& specs,
     const auto t0 = Clock::now();
     for (size_t start = 0; start < pairs.size(); start += batch) {
       const size_t n = std::min(batch, pairs.size() - start);
-      for (auto& f : features) {
-        out.assign(n * f->outputs().size(), 0.0);
-        f->extract_batch(std::span(pairs).subspan(start, n), out);
+      for (size_t fi = 0; fi < features.size(); ++fi) {
+        Feature& f = *features[fi];
+        out.assign(n * f.outputs().size(), 0.0);
+        f.extract_batch(std::span(pairs).subspan(start, n), out);
         if (pass == 0)
           for (double v : out) {
             uint64_t b;
             std::memcpy(&b, &v, 8);
-            r.bits.push_back(b);
+            per_feature[fi].push_back(b);
           }
       }
     }
     if (pass > 0) times.push_back(seconds_since(t0));
   }
+  for (const auto& bits : per_feature) r.bits.insert(r.bits.end(), bits.begin(), bits.end());
   // Aggregates after 1 + passes passes over the stream: the same sums at every count.
   for (auto& f : features)
     for (auto& [name, v] : f->aggregates()) {
