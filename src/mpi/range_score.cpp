@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <limits>
 #include <new>
 
 #include <fmt/format.h>
@@ -81,7 +82,12 @@ SharePlan plan_shares(int64_t ref_frames, int64_t dist_frames, const RunOptions&
   } else {
     plan.run_frames = std::max<int64_t>(0, std::min(ref_frames - o.skip_ref, dist_frames - o.skip_dist));
   }
-  plan.scored = (plan.run_frames + sub - 1) / sub;
+  // ceil(run_frames / sub), without overflow when --frame_cnt is huge.
+  plan.scored = plan.run_frames / sub + (plan.run_frames % sub != 0 ? 1 : 0);
+  // frame number k * sub, saturated: only the last piece's end can exceed INT64_MAX.
+  const auto frame_of = [sub](int64_t k) {
+    return k > std::numeric_limits<int64_t>::max() / sub ? std::numeric_limits<int64_t>::max() : k * sub;
+  };
   ranks = std::max(1, ranks);
   int last = -1;  // the last rank with frames
   for (int r = 0; r < ranks; ++r) {
@@ -91,8 +97,8 @@ SharePlan plan_shares(int64_t ref_frames, int64_t dist_frames, const RunOptions&
     };
     const int64_t s0 = piece_start(r), s1 = piece_start(r + 1);
     FrameRange range;
-    range.first = s0 * sub;
-    range.end = s1 * sub;
+    range.first = frame_of(s0);
+    range.end = frame_of(s1);
     range.scored = s1 - s0;
     if (range.scored > 0) last = r;
     plan.ranges.push_back(range);

@@ -281,6 +281,11 @@ TEST(SharePlan, PiecesAreContiguousAndEven) {
   const SharePlan h = plan_shares(2, 2, big, 7);
   EXPECT_EQ(h.scored, INT64_MAX);
   EXPECT_EQ(h.ranges[6].end, INT64_MAX);
+  // With --subsample too (UBSan caught ceil(n / sub) computed as (n + sub - 1) / sub).
+  big.subsample = 3;
+  const SharePlan hs = plan_shares(2, 2, big, 7);
+  EXPECT_EQ(hs.scored, INT64_MAX / 3 + 1);
+  for (size_t r = 0; r + 1 < hs.ranges.size(); ++r) EXPECT_EQ(hs.ranges[r].end, hs.ranges[r + 1].first);
 }
 
 }  // namespace
