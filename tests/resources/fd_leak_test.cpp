@@ -3,10 +3,12 @@
 // process must hold the same open file descriptors and threads afterwards.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "app/score_run.h"
 #include "core/error.h"
@@ -23,7 +25,19 @@ size_t count_entries(const char* dir) {
   return n;
 }
 size_t open_fds() { return count_entries("/proc/self/fd"); }
-size_t threads() { return count_entries("/proc/self/task"); }
+// The threads of this process once the count holds still for 20 ms: a thread
+// just joined can stay listed in /proc/self/task for a moment after join()
+// returns (the kernel reaps it a little later), which made the count flaky.
+size_t threads() {
+  size_t n = count_entries("/proc/self/task");
+  for (int i = 0; i < 100; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const size_t m = count_entries("/proc/self/task");
+    if (m == n) return n;
+    n = m;
+  }
+  return n;
+}
 
 class ResourceLeaks : public ::testing::Test {
  protected:
