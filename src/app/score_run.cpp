@@ -14,8 +14,7 @@
 
 namespace exactvq {
 
-namespace {
-
+// The two inputs must agree in size, chroma format and depth; all differences named.
 void check_compatible(const VideoSource& ref, const VideoSource& dist) {
   const VideoFormat& a = ref.format();
   const VideoFormat& b = dist.format();
@@ -34,12 +33,15 @@ void check_compatible(const VideoSource& ref, const VideoSource& dist) {
                                  fmt::join(problems, "; ")));
 }
 
+// Skips the user's --frame_skip_*, naming the option when the input is shorter.
 void skip_frames(VideoSource& src, int64_t count, const char* option) {
   for (int64_t i = 0; i < count; ++i)
     if (!src.skip_frame())
       throw InputError(fmt::format("{} {}: {} has only {} frame{}", option, count, src.name(), i,
                                    i == 1 ? "" : "s"));
 }
+
+namespace {
 
 // How many frames the run will score, when both inputs know their length.
 std::optional<int64_t> planned_frames(const VideoSource& ref, const VideoSource& dist,

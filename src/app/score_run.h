@@ -36,4 +36,10 @@ struct RunOptions {
 // Throws InputError / UsageError; nothing is written anywhere.
 ScoreReport score_videos(const RunOptions& options);
 
+// score_videos()'s checks, shared with front ends that open the inputs themselves
+// (exactvq-mpi): InputError naming every difference of the two formats; and the
+// user's --frame_skip_* (`option`), naming it when the input is shorter.
+void check_compatible(const VideoSource& ref, const VideoSource& dist);
+void skip_frames(VideoSource& src, int64_t count, const char* option);
+
 }  // namespace exactvq

@@ -16,33 +16,6 @@ namespace {
 
 const char* plural(int64_t n) { return n == 1 ? "" : "s"; }
 
-// score_videos()'s checks of the two formats, with its message.
-void check_compatible(const VideoSource& ref, const VideoSource& dist) {
-  const VideoFormat& a = ref.format();
-  const VideoFormat& b = dist.format();
-  std::vector<std::string> problems;
-  if (a.width != b.width || a.height != b.height)
-    problems.push_back(fmt::format("sizes differ: {}x{} vs {}x{}", a.width, a.height, b.width,
-                                   b.height));
-  if (a.chroma != b.chroma)
-    problems.push_back(
-        fmt::format("chroma formats differ: {} vs {}", chroma_name(a.chroma), chroma_name(b.chroma)));
-  if (a.bitdepth != b.bitdepth)
-    problems.push_back(fmt::format("bit depths differ: {} vs {}", a.bitdepth, b.bitdepth));
-  if (!problems.empty())
-    throw InputError(fmt::format("reference {} ({}) and distorted {} ({}) do not match: {}",
-                                 ref.name(), a.describe(), dist.name(), b.describe(),
-                                 fmt::join(problems, "; ")));
-}
-
-// The user's skip, with score_videos()'s message when the input is shorter.
-void skip_user_frames(VideoSource& src, int64_t count, const char* option) {
-  for (int64_t i = 0; i < count; ++i)
-    if (!src.skip_frame())
-      throw InputError(fmt::format("{} {}: {} has only {} frame{}", option, count, src.name(), i,
-                                   plural(i)));
-}
-
 // From run frame 0 to the first frame of this rank's range. The frames are counted by
 // the input's size, so an end here means that the input changed (or differs between
 // hosts); a rank before this one meets the same end (or error) first and reports it.
@@ -163,8 +136,8 @@ RankResult score_range(RankSetup& s, const RunOptions& o, const FrameRange& rang
   try {
     VideoSource& ref = *s.ref;
     VideoSource& dist = *s.dist;
-    skip_user_frames(ref, o.skip_ref, "--frame_skip_ref");
-    skip_user_frames(dist, o.skip_dist, "--frame_skip_dist");
+    skip_frames(ref, o.skip_ref, "--frame_skip_ref");
+    skip_frames(dist, o.skip_dist, "--frame_skip_dist");
     skip_to_range(ref, range.first);
     skip_to_range(dist, range.first);
 
