@@ -2,31 +2,18 @@
 #include <cstdio>
 #include <iostream>
 #include <new>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "app/batch_run.h"
 #include "cli/cli_options.h"
 #include "cli/progress.h"
+#include "cli/run_outputs.h"
 #include "core/error.h"
-#include "output/svg_plot.h"
 
 using namespace exactvq;
 
 namespace {
-
-void print_summary(const ScoreReport& r, const NumberFormat& nf) {
-  for (const auto& f : r.features)
-    fmt::print("{}: {}\n", f.name, format_number(pool(f.values).mean, nf));
-  for (const auto& a : r.aggregates) fmt::print("{}: {}\n", a.name, format_number(a.value, nf));
-}
-
-std::string shown_name(const std::string& path) { return path == "-" ? "standard input" : path; }
-
-bool ends_with_json(const std::string& path) {
-  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
-}
 
 // --batch: every pair of the list; 0 when all were scored, 1 when any failed.
 int run_batch_command(const CliOptions& c) {
@@ -50,16 +37,7 @@ int run_batch_command(const CliOptions& c) {
   const std::vector<PairResult> results = run_batch(pairs, o);
   size_t failed = 0;
   for (const auto& r : results) failed += r.ok ? 0 : 1;
-  const bool json = c.batch_summary && ends_with_json(*c.batch_summary);
-  if (c.batch_summary && *c.batch_summary != "-") {
-    write_file_atomically(*c.batch_summary, [&](std::ostream& out) {
-      write_batch_summary(out, results, json, c.number_format);
-    });
-  } else if (c.batch_summary || !c.quiet) {
-    std::ostringstream text;
-    write_batch_summary(text, results, false, c.number_format);
-    fmt::print("{}", text.str());
-  }
+  write_batch_outputs(c, results);
   if (!c.quiet || failed > 0)
     fmt::print(stderr, "exactvq: {}: {} pair{}, {} scored, {} failed\n", list, results.size(),
                results.size() == 1 ? "" : "s", results.size() - failed, failed);
@@ -107,21 +85,7 @@ int main(int argc, char** argv) {
     }
     const ScoreReport report = score_videos(c.run);
     if (progress) progress->clear();
-    if (c.output_path) {
-      write_file_atomically(*c.output_path, [&](std::ostream& out) {
-        write_report(out, report, c.output_format, c.number_format);
-      });
-    } else if (!c.quiet && c.plot_path != "-") {
-      print_summary(report, c.number_format);
-    }
-    if (c.plot_path) {
-      const std::string title = fmt::format("{} against {}", shown_name(c.run.dist_path),
-                                            shown_name(c.run.ref_path));
-      write_file_atomically(*c.plot_path,
-                            [&](std::ostream& out) { write_svg_plot(out, report, title); });
-    }
-    std::fflush(stdout);
-    if (std::ferror(stdout)) throw OutputError("cannot write to standard output");
+    write_run_outputs(c, report);
     return 0;
   } catch (const UsageError& e) {
     fmt::print(stderr, "exactvq: {}\nTry 'exactvq --help'.\n", e.what());

@@ -9,16 +9,15 @@
 #include <functional>
 #include <new>
 #include <optional>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "app/batch_run.h"
 #include "cli/cli_options.h"
+#include "cli/run_outputs.h"
 #include "core/error.h"
 #include "mpi/range_score.h"
 #include "mpi/wire.h"
-#include "output/svg_plot.h"
 
 using namespace exactvq;
 using namespace exactvq::mpi;
@@ -58,33 +57,6 @@ int broadcast_code(int code) {
 void print_error(int code, const std::string& message) {
   fmt::print(stderr, "{}: {}\n", kName, message);
   if (code == 2) fmt::print(stderr, "Try '{} --help'.\n", kName);
-}
-
-void print_summary(const ScoreReport& r, const NumberFormat& nf) {
-  for (const auto& f : r.features)
-    fmt::print("{}: {}\n", f.name, format_number(pool(f.values).mean, nf));
-  for (const auto& a : r.aggregates) fmt::print("{}: {}\n", a.name, format_number(a.value, nf));
-}
-
-std::string shown_name(const std::string& path) { return path == "-" ? "standard input" : path; }
-
-// Rank 0's ending, as exactvq's: the report to -o (or the summary), the plot.
-void write_outputs(const CliOptions& c, const ScoreReport& report) {
-  if (c.output_path) {
-    write_file_atomically(*c.output_path, [&](std::ostream& out) {
-      write_report(out, report, c.output_format, c.number_format);
-    });
-  } else if (!c.quiet && c.plot_path != "-") {
-    print_summary(report, c.number_format);
-  }
-  if (c.plot_path) {
-    const std::string title = fmt::format("{} against {}", shown_name(c.run.dist_path),
-                                          shown_name(c.run.ref_path));
-    write_file_atomically(*c.plot_path,
-                          [&](std::ostream& out) { write_svg_plot(out, report, title); });
-  }
-  std::fflush(stdout);
-  if (std::ferror(stdout)) throw OutputError("cannot write to standard output");
 }
 
 // Runs `body`, turning what it throws into exactvq's exit status and message.
@@ -152,10 +124,6 @@ std::vector<uint64_t> receive_words(int from) {
   std::vector<uint64_t> words(size_t(std::max(count, 0)));
   MPI_Recv(words.data(), count, MPI_UINT64_T, from, kResultTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   return words;
-}
-
-bool ends_with_json(const std::string& path) {
-  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
 }
 
 // --batch LIST: the ranks take whole pairs, in turn down the list (pair i to rank
@@ -239,16 +207,7 @@ int run_batch_ranks(const CliOptions& c, int rank, int ranks,
       fmt::print(stderr, "{}: {}:{}: scored {} frame{} -> {}\n", kName, list, r.pair.line,
                  r.frames, r.frames == 1 ? "" : "s", r.pair.output);
     }
-    const bool json = c.batch_summary && ends_with_json(*c.batch_summary);
-    if (c.batch_summary && *c.batch_summary != "-") {
-      write_file_atomically(*c.batch_summary, [&](std::ostream& out) {
-        write_batch_summary(out, results, json, c.number_format);
-      });
-    } else if (c.batch_summary || !c.quiet) {
-      std::ostringstream text;
-      write_batch_summary(text, results, false, c.number_format);
-      fmt::print("{}", text.str());
-    }
+    write_batch_outputs(c, results);
     if (!c.quiet || failed > 0)
       fmt::print(stderr, "{}: {}: {} pair{}, {} scored, {} failed\n", kName, list, results.size(),
                  results.size() == 1 ? "" : "s", results.size() - failed, failed);
@@ -340,7 +299,7 @@ int run(int rank, int ranks, int argc, char** argv) {
     if (rank == 0) {
       code = guarded([&] {
         const ScoreReport report = score_videos(c.run);
-        write_outputs(c, report);
+        write_run_outputs(c, report);
       });
     }
     return broadcast_code(code);
@@ -382,7 +341,7 @@ int run(int rank, int ranks, int argc, char** argv) {
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       report.fps = seconds > 0 ? double(report.frame_numbers.size()) / seconds : 0.0;
       if (!warning.empty() && c.run.warn) c.run.warn(warning);
-      write_outputs(c, report);
+      write_run_outputs(c, report);
     });
   }
   return broadcast_code(code);
