@@ -1,11 +1,13 @@
 #include "cuda/fault_injection.h"
 
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/fault_spec.h"
 
 namespace exactvq::cuda {
 
@@ -19,25 +21,16 @@ Faults Faults::parse(const char* value) {
   if (value == nullptr || *value == '\0') return f;
   f.spec_ = value;
   const std::string_view v(value);
-  if (v == "open") {
-    f.kind_ = Kind::kOpen;
-    return f;
-  }
-  const size_t at = v.find('@');
-  const std::string_view name = v.substr(0, at);
-  bool ok = at != std::string_view::npos && at + 1 < v.size() && v.size() - at <= 12;
-  int64_t n = 0;
-  for (size_t i = at + 1; ok && i < v.size(); ++i) {
-    ok = v[i] >= '0' && v[i] <= '9';
-    n = n * 10 + (v[i] - '0');
-  }
-  if (ok && name == "alloc" && n >= 1) f.kind_ = Kind::kAlloc;
-  else if (ok && name == "launch") f.kind_ = Kind::kLaunch;
-  else if (ok && name == "lost") f.kind_ = Kind::kLost;
+  const std::optional<FaultSpec> spec = parse_fault_spec(v);
+  const bool numbered = spec && spec->numbered;
+  if (spec && !numbered && spec->name == "open") f.kind_ = Kind::kOpen;
+  else if (numbered && spec->name == "alloc" && spec->n >= 1) f.kind_ = Kind::kAlloc;
+  else if (numbered && spec->name == "launch") f.kind_ = Kind::kLaunch;
+  else if (numbered && spec->name == "lost") f.kind_ = Kind::kLost;
   else
     throw DeviceError(fmt::format("{}={}: expected open, alloc@N (N >= 1), launch@N or lost@N",
                                   kVariable, v));
-  f.at_ = n;
+  if (numbered) f.at_ = spec->n;
   return f;
 }
 

@@ -1,11 +1,13 @@
 #include "opencl/fault_injection.h"
 
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/fault_spec.h"
 
 namespace exactvq::opencl {
 
@@ -18,30 +20,18 @@ Faults Faults::parse(const char* value) {
   if (value == nullptr || *value == '\0') return f;
   f.spec_ = value;
   const std::string_view v(value);
-  const size_t at = v.find('@');
-  const std::string_view name = v.substr(0, at);
-  bool ok = true;
-  int64_t n = 1;
-  if (at != std::string_view::npos) {
-    // 1 to 12 digits after the @.
-    ok = at + 1 < v.size() && v.size() - at <= 13;
-    n = 0;
-    for (size_t i = at + 1; ok && i < v.size(); ++i) {
-      ok = v[i] >= '0' && v[i] <= '9';
-      n = n * 10 + (v[i] - '0');
-    }
-  }
-  const bool numbered = at != std::string_view::npos;
-  if (ok && name == "build" && n >= 1) f.kind_ = Kind::kBuild;
-  else if (ok && name == "alloc" && n >= 1) f.kind_ = Kind::kAlloc;
-  else if (ok && numbered && name == "enqueue") f.kind_ = Kind::kEnqueue;
-  else if (ok && numbered && name == "lost") f.kind_ = Kind::kLost;
+  const std::optional<FaultSpec> spec = parse_fault_spec(v);
+  const bool numbered = spec && spec->numbered;
+  if (spec && spec->name == "build" && spec->n >= 1) f.kind_ = Kind::kBuild;
+  else if (spec && spec->name == "alloc" && spec->n >= 1) f.kind_ = Kind::kAlloc;
+  else if (numbered && spec->name == "enqueue") f.kind_ = Kind::kEnqueue;
+  else if (numbered && spec->name == "lost") f.kind_ = Kind::kLost;
   else
     throw DeviceError(fmt::format(
         "{}={}: expected build[@N] or alloc[@N] (the N-th build or allocation, N >= 1), or "
         "enqueue@N or lost@N (N a frame number)",
         kVariable, v));
-  f.at_ = n;
+  f.at_ = spec->n;
   return f;
 }
 
