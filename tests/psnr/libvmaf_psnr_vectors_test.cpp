@@ -17,6 +17,7 @@
 
 #include "features/feature.h"
 #include "io/video_source.h"
+#include "command_output.h"
 #include "libvmaf_vector_pairs.h"
 #include "output/report.h"
 
@@ -87,17 +88,7 @@ TEST_F(LibvmafPsnrVectors, LibraryEqualsLibvmafBitForBit) {
               values_compared);
 }
 
-// Runs a command, returning its standard output; fails the test on non-zero exit.
-std::string run_command(const std::string& cmd) {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-  std::string out;
-  char buf[4096];
-  size_t got;
-  while ((got = fread(buf, 1, sizeof buf, pipe.get())) > 0) out.append(buf, got);
-  const int status = pclose(pipe.release());
-  EXPECT_EQ(status, 0) << cmd;
-  return out;
-}
+using testing_commands::command_output;
 
 nlohmann::ordered_json run_cli(const Pair& p, const std::string& features) {
   std::string cmd = fmt::format("'{}' -q -r '{}' -d '{}' {} --precision max --json -o -",
@@ -106,7 +97,7 @@ nlohmann::ordered_json run_cli(const Pair& p, const std::string& features) {
     cmd += fmt::format(" -w {} -h {} -p {} -b {}", *p.raw.width, *p.raw.height,
                        chroma_name(*p.raw.chroma), *p.raw.bitdepth);
   cmd += fmt::format(" --frame_cnt {}", p.info.at("scores").size());
-  return nlohmann::ordered_json::parse(run_command(cmd));
+  return nlohmann::ordered_json::parse(command_output(cmd));
 }
 
 TEST_F(LibvmafPsnrVectors, CliPrintsLibvmafValues) {
@@ -211,7 +202,7 @@ TEST_F(LibvmafPsnrVectors, ApsnrInTheAggregateMetricsOfJsonAndXml) {
         "  <aggregate_metrics apsnr_y=\"{}\" apsnr_cb=\"{}\" apsnr_cr=\"{}\" />\n",
         format_number(want[0].second, shortest), format_number(want[1].second, shortest),
         format_number(want[2].second, shortest));
-    EXPECT_NE(run_command(cmd).find(line), std::string::npos) << name << ": " << line;
+    EXPECT_NE(command_output(cmd).find(line), std::string::npos) << name << ": " << line;
     ++pairs_checked;
   }
   EXPECT_EQ(pairs_checked, 4);

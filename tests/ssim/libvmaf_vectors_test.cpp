@@ -14,6 +14,7 @@
 
 #include "features/feature.h"
 #include "io/video_source.h"
+#include "command_output.h"
 #include "libvmaf_vector_pairs.h"
 
 namespace exactvq {
@@ -88,17 +89,7 @@ TEST_F(LibvmafVectors, RasterEqualsLibvmafBitForBitAndExactIsClose) {
               frames_compared, largest_difference, largest_at.c_str());
 }
 
-// Runs a command, returning its standard output; fails the test on non-zero exit.
-std::string run_command(const std::string& cmd) {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-  std::string out;
-  char buf[4096];
-  size_t got;
-  while ((got = fread(buf, 1, sizeof buf, pipe.get())) > 0) out.append(buf, got);
-  const int status = pclose(pipe.release());
-  EXPECT_EQ(status, 0) << cmd;
-  return out;
-}
+using testing_commands::command_output;
 
 TEST_F(LibvmafVectors, CliWithPrecisionMaxPrintsLibvmafValues) {
   int frames_compared = 0;
@@ -110,7 +101,7 @@ TEST_F(LibvmafVectors, CliWithPrecisionMaxPrintsLibvmafValues) {
                          chroma_name(*p.raw.chroma), *p.raw.bitdepth);
     const json& scores = p.info.at("scores");
     cmd += fmt::format(" --frame_cnt {}", scores.size());
-    const json out = json::parse(run_command(cmd));
+    const json out = json::parse(command_output(cmd));
     const json& frames = out.at("frames");
     ASSERT_EQ(frames.size(), scores.size()) << p.info.at("name");
     for (size_t i = 0; i < scores.size(); ++i) {
