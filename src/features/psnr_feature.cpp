@@ -98,9 +98,9 @@ std::vector<std::pair<std::string, double>> PsnrScorer::aggregates_of(
 
 namespace {
 
-class PsnrFeature final : public Feature {
+class PsnrFeature final : public PsnrScoringFeature {
  public:
-  PsnrFeature(const PsnrOptions& o, const FeatureContext& ctx) : scorer_(o, ctx.format), ctx_(ctx) {
+  PsnrFeature(const PsnrOptions& o, const FeatureContext& ctx) : PsnrScoringFeature(o, ctx.format), ctx_(ctx) {
     // Row bands: the SSE is an integer sum, so any split gives the same bits.
     // Bands of fewer than kMinBandRows rows cost more to hand out than to sum.
     constexpr int kMinBandRows = 16;
@@ -108,8 +108,6 @@ class PsnrFeature final : public Feature {
     bands_ = std::max(1, std::min(threads, ctx.format.height / kMinBandRows));
     partial_.resize(size_t(scorer_.planes() * bands_));
   }
-
-  const std::vector<std::string>& outputs() const override { return scorer_.outputs(); }
 
   void extract(const Picture& ref, const Picture& dist, std::span<double> out) override {
     const int tasks = scorer_.planes() * bands_;
@@ -127,17 +125,7 @@ class PsnrFeature final : public Feature {
     scorer_.score_frame(sse, out);
   }
 
-  std::vector<std::pair<std::string, double>> aggregates() const override {
-    return scorer_.aggregates();
-  }
-  std::vector<AggregateWord> aggregate_state() const override { return scorer_.state(); }
-  std::vector<std::pair<std::string, double>> aggregates_of(
-      std::span<const AggregateWord> state) const override {
-    return scorer_.aggregates_of(state);
-  }
-
  private:
-  PsnrScorer scorer_;
   FeatureContext ctx_;
   int bands_ = 1;
   std::vector<uint64_t> partial_;  // one per (plane, band), task order

@@ -56,6 +56,29 @@ class PsnrScorer {
   std::vector<std::string> names_;
 };
 
+// A Feature whose values and aggregates come from a PsnrScorer: what every
+// backend's psnr shares (they differ only in how each plane's SSE is found).
+class PsnrScoringFeature : public Feature {
+ public:
+  PsnrScoringFeature(const PsnrOptions& options, const VideoFormat& format)
+      : scorer_(options, format) {}
+
+  const std::vector<std::string>& outputs() const override { return scorer_.outputs(); }
+  std::vector<std::pair<std::string, double>> aggregates() const override {
+    return scorer_.aggregates();
+  }
+  // The SSE totals behind apsnr, so that runs shared out over several devices
+  // (features/multi_device.h) merge them exactly.
+  std::vector<AggregateWord> aggregate_state() const override { return scorer_.state(); }
+  std::vector<std::pair<std::string, double>> aggregates_of(
+      std::span<const AggregateWord> state) const override {
+    return scorer_.aggregates_of(state);
+  }
+
+ protected:
+  PsnrScorer scorer_;
+};
+
 std::unique_ptr<Feature> make_psnr_feature(const PsnrOptions& options, const FeatureContext& ctx);
 
 }  // namespace exactvq

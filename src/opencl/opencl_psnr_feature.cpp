@@ -18,10 +18,10 @@ namespace {
 constexpr size_t kMaxGroup = 256;  // PSNR_GROUP in psnr_kernels.cl
 constexpr size_t kMaxGroups = 64;  // work-groups per plane: enough to fill a device
 
-class OpenclPsnrFeature final : public Feature {
+class OpenclPsnrFeature final : public PsnrScoringFeature {
  public:
   OpenclPsnrFeature(const PsnrOptions& o, const VideoFormat& format, std::shared_ptr<OpenclDevice> device)
-      : scorer_(o, format), device_(std::move(device)) {
+      : PsnrScoringFeature(o, format), device_(std::move(device)) {
     DeviceContext& dc = device_->context();
     sse_ = dc.kernel(device_->psnr_program(), "psnr_sse");
     group_ = work_group_size(sse_.get(), dc.device(), kMaxGroup);
@@ -31,8 +31,6 @@ class OpenclPsnrFeature final : public Feature {
 
   ~OpenclPsnrFeature() override { device_->remove_sse_user(scorer_.planes()); }
 
-  const std::vector<std::string>& outputs() const override { return scorer_.outputs(); }
-
   void extract(const Picture& ref, const Picture& dist, std::span<double> out) override {
     score(ref, dist, std::nullopt, out);
   }
@@ -41,15 +39,6 @@ class OpenclPsnrFeature final : public Feature {
     const size_t n = scorer_.outputs().size();
     for (size_t i = 0; i < frames.size(); ++i)
       score(*frames[i].ref, *frames[i].dist, frames[i].index, out.subspan(i * n, n));
-  }
-
-  std::vector<std::pair<std::string, double>> aggregates() const override {
-    return scorer_.aggregates();
-  }
-  std::vector<AggregateWord> aggregate_state() const override { return scorer_.state(); }
-  std::vector<std::pair<std::string, double>> aggregates_of(
-      std::span<const AggregateWord> state) const override {
-    return scorer_.aggregates_of(state);
   }
 
  private:
@@ -101,7 +90,6 @@ class OpenclPsnrFeature final : public Feature {
     return sum;
   }
 
-  PsnrScorer scorer_;
   std::shared_ptr<OpenclDevice> device_;
   Handle<cl_kernel> sse_;
   size_t group_ = 1;
