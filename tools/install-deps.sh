@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages exactvq builds and tests with (as root, or through sudo).
+# --arm64: also the cross toolchain, qemu-user and the arm64 libraries that the
+# arm64_simd_twins test needs (it adds arm64 as a dpkg foreign architecture).
 set -euo pipefail
+arm64=0
+[ "${1:-}" = "--arm64" ] && arm64=1
 packages=(
   cmake ninja-build g++ pkg-config
   libfmt-dev libcli11-dev                     # formatting, command line
@@ -14,6 +18,8 @@ packages=(
   time                                        # /usr/bin/time -v for peak memory
   libopenmpi-dev openmpi-bin                  # the MPI front end (exactvq-mpi)
 )
+arm64_packages=(g++-aarch64-linux-gnu qemu-user libhwy-dev:arm64 libgtest-dev:arm64 libfmt-dev:arm64)
+[ "$arm64" = 1 ] && packages+=("${arm64_packages[@]}")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -22,5 +28,8 @@ done
 as_root=()
 if [ "$(id -u)" -ne 0 ]; then as_root=(sudo); fi
 echo "installing: ${missing[*]}" >&2
+if [ "$arm64" = 1 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  "${as_root[@]}" dpkg --add-architecture arm64
+fi
 "${as_root[@]}" apt-get update -qq
 DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

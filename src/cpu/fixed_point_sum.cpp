@@ -26,10 +26,13 @@ namespace hn = hwy::HWY_NAMESPACE;
 ssim::int128 FixedSum(const double* HWY_RESTRICT terms, size_t n) {
   const hn::ScalableTag<double> df;
   const size_t lanes = hn::Lanes(df);
-  FixedSumLanes<decltype(df)> acc(df);
+  auto fast_a = hn::Zero(hn::RebindToUnsigned<decltype(df)>()), fast_b = fast_a;
+  auto lo = hn::Zero(hn::RebindToSigned<decltype(df)>()), mid = lo, hi = lo;
+  FixedSumCounts counts;
   size_t i = 0;
-  for (; i + lanes <= n; i += lanes) acc.Add(hn::LoadU(df, terms + i));
-  ssim::int128 sum = acc.Total();
+  for (; i + lanes <= n; i += lanes)
+    FixedSumAdd(df, hn::LoadU(df, terms + i), fast_a, fast_b, lo, mid, hi, counts);
+  ssim::int128 sum = FixedSumTotal(df, fast_a, fast_b, lo, mid, hi, counts);
   for (; i < n; ++i) sum += ssim::to_fixed64(terms[i]);
   return sum;
 }

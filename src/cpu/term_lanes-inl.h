@@ -103,7 +103,7 @@ HWY_INLINE hn::Vec<DF> LoadU32ToDouble(DF df, const uint32_t* HWY_RESTRICT p) {
 }
 #endif
 
-// The `exact` sum's accumulators for lanes of terms, fast path. For |term| <
+// The `exact` sum's fast path for lanes of terms. For |term| <
 // 2^19 (every term the spec's bounds allow is below 2^17 in magnitude):
 //   t32 = term * 2^32 (exact: a power of two, no overflow or underflow);
 //   y = t32 + M, M = 1.5 * 2^52: |t32| < 2^51 puts y in [2^52, 2^53), where the
@@ -114,19 +114,8 @@ HWY_INLINE hn::Vec<DF> LoadU32ToDouble(DF df, const uint32_t* HWY_RESTRICT p) {
 //       integer B = round_half_even(r * 2^64 / 2^32) = bits(z) - bits(M).
 // term * 2^64 = A * 2^32 + r * 2^32, and A * 2^32 is even, so
 // round_half_even(term * 2^64) = A * 2^32 + B. Sums of bits(y) and bits(z) wrap
-// modulo 2^64; FixedFastTotal takes out count * bits(M) and forms the 128-bit sum.
-template <class DF>
-struct FixedFastAcc {
-  hn::Vec<hn::RebindToUnsigned<DF>> a, b;
-  uint64_t vectors = 0;  // vectors added per lane
-};
-
-template <class DF>
-HWY_INLINE FixedFastAcc<DF> FixedFastZero(DF df) {
-  const hn::RebindToUnsigned<DF> du;
-  (void)df;
-  return {hn::Zero(du), hn::Zero(du), 0};
-}
+// modulo 2^64 in the accumulators a and b; FixedFastTotal takes out
+// count * bits(M) and forms the 128-bit sum.
 
 // Whether every lane of `term` takes the fast path (|term| < 2^19).
 template <class DF>
@@ -134,29 +123,29 @@ HWY_INLINE bool FixedFastFits(DF df, hn::Vec<DF> term) {
   return hn::AllTrue(df, hn::Lt(hn::Abs(term), hn::Set(df, 0x1p19)));
 }
 
-template <class DF>
-HWY_INLINE void AddFixedFast(DF df, hn::Vec<DF> term, FixedFastAcc<DF>& acc) {
+template <class DF, class VU>
+HWY_INLINE void AddFixedFast(DF df, hn::Vec<DF> term, VU& a, VU& b) {
   const hn::RebindToUnsigned<DF> du;
   const auto magic = hn::Set(df, 0x1.8p52);
   const auto t32 = hn::Mul(term, hn::Set(df, 0x1p32));
   const auto y = hn::Add(t32, magic);
   const auto r = hn::Sub(t32, hn::Sub(y, magic));
   const auto z = hn::Add(hn::Mul(r, hn::Set(df, 0x1p32)), magic);
-  acc.a = hn::Add(acc.a, hn::BitCast(du, y));
-  acc.b = hn::Add(acc.b, hn::BitCast(du, z));
-  ++acc.vectors;
+  a = hn::Add(a, hn::BitCast(du, y));
+  b = hn::Add(b, hn::BitCast(du, z));
 }
 
-// Sum over the lanes of A * 2^32 + B, in 128 bits. Exact while each lane's
-// sum of A (|A| < 2^51) fits 63 bits: up to 2^11 vectors.
-template <class DF>
-HWY_INLINE ssim::int128 FixedFastTotal(DF df, const FixedFastAcc<DF>& acc) {
+// Sum over the lanes of A * 2^32 + B, in 128 bits, after `vectors` vectors were
+// added. Exact while each lane's sum of A (|A| < 2^51) fits 63 bits: up to 2^11
+// vectors.
+template <class DF, class VU>
+HWY_INLINE ssim::int128 FixedFastTotal(DF df, VU a_acc, VU b_acc, uint64_t vectors) {
   const hn::RebindToUnsigned<DF> du;
   (void)df;
   HWY_ALIGN uint64_t a[hn::MaxLanes(du)], b[hn::MaxLanes(du)];
-  hn::Store(acc.a, du, a);
-  hn::Store(acc.b, du, b);
-  const uint64_t bias = acc.vectors * 0x4338000000000000ull;  // count * bits(M), modulo 2^64
+  hn::Store(a_acc, du, a);
+  hn::Store(b_acc, du, b);
+  const uint64_t bias = vectors * 0x4338000000000000ull;  // count * bits(M), modulo 2^64
   ssim::int128 sum = 0;
   for (size_t l = 0; l < hn::Lanes(du); ++l)
     sum += ssim::int128{int64_t(a[l] - bias)} * (ssim::int128{1} << 32) +
@@ -221,41 +210,39 @@ HWY_INLINE ssim::int128 FixedLanesTotal(DI di, VI acc_lo, VI acc_mid, VI acc_hi)
 }
 
 // The `exact` sum of lanes of terms: the fast path (AddFixedFast) for vectors
-// whose terms all fit it, the general one (AddFixedLanes) for any other.
-template <class DFC>
-class FixedSumLanes {
-  using DF = std::remove_const_t<DFC>;
-
- public:
-  explicit FixedSumLanes(DF df)
-      : df_(df),
-        fast_(FixedFastZero(df)),
-        lo_(hn::Zero(hn::RebindToSigned<DF>())),
-        mid_(lo_),
-        hi_(lo_) {}
-  HWY_INLINE void Add(hn::Vec<DF> term) {
-    if (HWY_LIKELY(FixedFastFits(df_, term))) {
-      AddFixedFast(df_, term, fast_);
-      if (HWY_UNLIKELY(fast_.vectors == kFlushVectors)) {
-        done_ += FixedFastTotal(df_, fast_);
-        fast_ = FixedFastZero(df_);
-      }
-    } else {
-      AddFixedLanes(df_, term, lo_, mid_, hi_);
-    }
-  }
-  ssim::int128 Total() const {
-    return done_ + FixedFastTotal(df_, fast_) +
-           FixedLanesTotal(hn::RebindToSigned<DF>(), lo_, mid_, hi_);
-  }
-
- private:
-  static constexpr uint64_t kFlushVectors = 2048;
-  DF df_;
-  FixedFastAcc<DF> fast_;
-  hn::Vec<hn::RebindToSigned<DF>> lo_, mid_, hi_;
-  ssim::int128 done_ = 0;
+// whose terms all fit it, the general one (AddFixedLanes) for any other. Its
+// five vector accumulators (fast a, b; general lo, mid, hi) are the caller's
+// local variables, all starting at zero: on SVE and RVV a vector has no size
+// known to the compiler, so no struct or class may hold one (a member would not
+// compile there).
+struct FixedSumCounts {
+  uint64_t fast_vectors = 0;  // vectors in the fast accumulators since the last flush
+  ssim::int128 flushed = 0;   // fast sums taken out before their lanes could overflow
 };
+
+template <class DF, class VU, class VI>
+HWY_INLINE void FixedSumAdd(DF df, hn::Vec<DF> term, VU& fast_a, VU& fast_b, VI& lo, VI& mid,
+                            VI& hi, FixedSumCounts& counts) {
+  constexpr uint64_t kFlushVectors = 2048;
+  if (HWY_LIKELY(FixedFastFits(df, term))) {
+    AddFixedFast(df, term, fast_a, fast_b);
+    if (HWY_UNLIKELY(++counts.fast_vectors == kFlushVectors)) {
+      counts.flushed += FixedFastTotal(df, fast_a, fast_b, counts.fast_vectors);
+      fast_a = hn::Zero(hn::RebindToUnsigned<DF>());
+      fast_b = fast_a;
+      counts.fast_vectors = 0;
+    }
+  } else {
+    AddFixedLanes(df, term, lo, mid, hi);
+  }
+}
+
+template <class DF, class VU, class VI>
+HWY_INLINE ssim::int128 FixedSumTotal(DF df, VU fast_a, VU fast_b, VI lo, VI mid, VI hi,
+                                      const FixedSumCounts& counts) {
+  return counts.flushed + FixedFastTotal(df, fast_a, fast_b, counts.fast_vectors) +
+         FixedLanesTotal(hn::RebindToSigned<DF>(), lo, mid, hi);
+}
 
 }  // namespace exactvq::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

@@ -78,7 +78,9 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
   const auto wd_fixed = hn::Set(df, wd_in);
   const auto c1_fixed = hn::Set(df, (k.mm_k1 * wd_in) * wd_in);
   const auto c2_fixed = hn::Set(df, (k.mm_k2 * wd_in) * wd_in);
-  FixedSumLanes<decltype(df)> acc(df);
+  auto fast_a = hn::Zero(hn::RebindToUnsigned<decltype(df)>()), fast_b = fast_a;
+  auto lo = hn::Zero(hn::RebindToSigned<decltype(df)>()), mid = lo, hi = lo;
+  FixedSumCounts counts;
   HWY_ALIGN double lane_terms[hn::MaxLanes(df)];
   for (; i + lanes32 <= n; i += lanes32) {
     const bool interior = i >= ib && i + lanes32 <= ie;
@@ -119,10 +121,10 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
         hn::Store(term, df, lane_terms);
         for (size_t l = 0; l < lanes64; ++l) raster += lane_terms[l];
       }
-      acc.Add(term);
+      FixedSumAdd(df, term, fast_a, fast_b, lo, mid, hi, counts);
     }
   }
-  sum = acc.Total();
+  sum = FixedSumTotal(df, fast_a, fast_b, lo, mid, hi, counts);
 #endif
   for (; i < n; ++i) {
     const ssim::Moments m{VerticalAt(rows.m, i),  VerticalAt(rows.n, i),  VerticalAt(rows.xx, i),
