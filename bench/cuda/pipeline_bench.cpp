@@ -2,15 +2,19 @@
 // beside its ceiling measured in the same process:
 //   e2e      frames in RAM through the features, batches as the CLI's reader
 //            hands them over, against the pinned host-to-device copy rate of the
-//            scored planes; with the pipeline knobs (EXACTVQ_CUDA_MAX_BATCH,
-//            EXACTVQ_CUDA_SHORT_TAIL) varied on fresh devices
+//            scored planes; the library before issue C's upload work, the
+//            default now and a few knobs of cuda/batch_runner.h (kConfigs),
+//            each on a fresh device
+//   copies   host-to-device copies alone, the library's pattern and others,
+//            against the same ceiling: one copy per plane or a batch call per
+//            chunk, from page-locked heap planes or from one page-locked slab
 //   shared   ssim + psnr in one run (one upload) against each alone
 //   reading  the CLI's reading path (PairReader on Y4M files in the page cache)
 //            at 1..4 threads per input, against the rate at which the same
 //            files can merely be read (read() into a small buffer, one and two
 //            readers); no GPU needed for this table
 // Usage: pipeline_bench [seconds per measurement, default 1] [work dir for the
-// Y4M files, default /tmp/exactvq_pipeline_bench] [tables: e2e,shared,reading]
+// Y4M files, default /tmp/exactvq_pipeline_bench] [tables: copies,e2e,shared,reading]
 #include <cuda_runtime_api.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -20,10 +24,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -91,9 +97,33 @@ std::shared_ptr<DeviceBackend> open_gpu() {
   return open_device(o, VideoFormat{16, 16, ChromaFormat::k420, 8});
 }
 
+// Random pictures of one format, made as a benchmark first needs them and kept
+// for the next (filling gigabytes at 4K takes longer than measuring).
+class PicturePool {
+ public:
+  explicit PicturePool(const VideoFormat& f) : f_(f) {}
+  void reserve(int frames) {
+    while (int(refs_.size()) < frames) {
+      const int i = int(refs_.size());
+      refs_.emplace_back().allocate(f_);
+      dists_.emplace_back().allocate(f_);
+      for (int p = 0; p < f_.plane_count(); ++p) {
+        fill_random(refs_.back().plane_data(p), f_.plane_bytes(p), f_.bitdepth, uint64_t(10 + i));
+        fill_random(dists_.back().plane_data(p), f_.plane_bytes(p), f_.bitdepth, uint64_t(1000 + i));
+      }
+    }
+  }
+  Picture* ref(int i) { return &refs_[size_t(i)]; }
+  Picture* dist(int i) { return &dists_[size_t(i)]; }
+
+ private:
+  VideoFormat f_;
+  std::deque<Picture> refs_, dists_;  // a deque: pictures stay in place as it grows
+};
+
 // Frames/s through the features, frames in RAM in the reader's two batches.
 double library_fps(const std::shared_ptr<DeviceBackend>& device, const VideoFormat& f,
-                   const std::vector<std::string>& specs) {
+                   const std::vector<std::string>& specs, PicturePool& pictures) {
   ThreadPool pool(int(std::max(2u, std::thread::hardware_concurrency())));
   std::vector<std::unique_ptr<Feature>> features;
   int batch = 1;
@@ -102,22 +132,14 @@ double library_fps(const std::shared_ptr<DeviceBackend>& device, const VideoForm
     batch = std::max(batch, features.back()->batch_frames());
   }
   const int frames = 2 * batch;
-  std::vector<Picture> refs(static_cast<size_t>(frames)), dists(static_cast<size_t>(frames));
-  for (int i = 0; i < frames; ++i) {
-    refs[size_t(i)].allocate(f);
-    dists[size_t(i)].allocate(f);
-    for (int p = 0; p < f.plane_count(); ++p) {
-      fill_random(refs[size_t(i)].plane_data(p), f.plane_bytes(p), f.bitdepth, uint64_t(10 + i));
-      fill_random(dists[size_t(i)].plane_data(p), f.plane_bytes(p), f.bitdepth, uint64_t(1000 + i));
-    }
-  }
+  pictures.reserve(frames);
   int64_t next = 0;  // frame numbers increase, as in a run
   std::vector<FramePair> pairs(static_cast<size_t>(batch));
   std::vector<double> out(size_t(batch) * 16);
   const double t = median_seconds([&] {
     for (int start = 0; start < frames; start += batch) {
       for (int i = 0; i < batch; ++i)
-        pairs[size_t(i)] = {&refs[size_t(start + i)], &dists[size_t(start + i)], next++};
+        pairs[size_t(i)] = {pictures.ref(start + i), pictures.dist(start + i), next++};
       for (auto& feature : features)
         feature->extract_batch(pairs, std::span(out).first(size_t(batch) * feature->outputs().size()));
     }
@@ -125,15 +147,20 @@ double library_fps(const std::shared_ptr<DeviceBackend>& device, const VideoForm
   return frames / t;
 }
 
-// A fresh device opened under the given pipeline knobs.
-std::shared_ptr<DeviceBackend> open_tuned(const char* max_batch, const char* short_tail) {
-  if (max_batch) setenv("EXACTVQ_CUDA_MAX_BATCH", max_batch, 1);
-  else unsetenv("EXACTVQ_CUDA_MAX_BATCH");
-  if (short_tail) setenv("EXACTVQ_CUDA_SHORT_TAIL", short_tail, 1);
-  else unsetenv("EXACTVQ_CUDA_SHORT_TAIL");
+// A fresh device opened under pipeline knobs ("NAME=value NAME=value ...",
+// see cuda/batch_runner.h); the others at their defaults.
+std::shared_ptr<DeviceBackend> open_tuned(const std::string& knobs) {
+  static const char* const kKnobs[] = {"EXACTVQ_CUDA_MAX_BATCH", "EXACTVQ_CUDA_SHORT_TAIL",
+                                       "EXACTVQ_CUDA_BATCH_COPIES", "EXACTVQ_CUDA_COPY_STREAM",
+                                       "EXACTVQ_CUDA_MIN_CHUNK"};
+  for (const char* k : kKnobs) unsetenv(k);
+  std::istringstream in(knobs);
+  for (std::string kv; in >> kv;) {
+    const size_t eq = kv.find('=');
+    setenv(kv.substr(0, eq).c_str(), kv.substr(eq + 1).c_str(), 1);
+  }
   auto d = open_gpu();
-  unsetenv("EXACTVQ_CUDA_MAX_BATCH");
-  unsetenv("EXACTVQ_CUDA_SHORT_TAIL");
+  for (const char* k : kKnobs) unsetenv(k);
   return d;
 }
 
@@ -157,14 +184,32 @@ double register_rate(size_t bytes, int count) {
   return double(bytes) * count / t;
 }
 
+// The pipeline's shapes compared end to end; the first is the library before
+// issue C's upload work, the second the default now.
+struct Config {
+  const char* name;
+  const char* knobs;
+};
+constexpr Config kConfigs[] = {
+    {"a copy per plane on its lane (before)",
+     "EXACTVQ_CUDA_BATCH_COPIES=0 EXACTVQ_CUDA_COPY_STREAM=0 EXACTVQ_CUDA_MIN_CHUNK=1"},
+    {"batched, copy stream, chunks of 2+ (default)", ""},
+    {"default, chunks of 1+ (one 4K frame)", "EXACTVQ_CUDA_MIN_CHUNK=1"},
+    {"default, copies on the lanes", "EXACTVQ_CUDA_COPY_STREAM=0"},
+    {"default, batch 64", "EXACTVQ_CUDA_MAX_BATCH=64"},
+};
+
 void e2e_table() {
   const double rate = pinned_rate();
   std::printf("pinned host-to-device ceiling: %.1f GB/s\n", rate / 1e9);
   std::printf("page-locking pictures on first use (cudaHostRegister): 1080p luma planes %.1f GB/s, 4K luma planes %.1f GB/s\n\n",
               register_rate(size_t(1920) * 1080, 128) / 1e9, register_rate(size_t(3840) * 2160, 40) / 1e9);
   std::printf("end to end from frames in RAM (frames/s; share of the pinned-copy ceiling of the scored planes)\n");
-  std::printf("| case | ceiling | default (batch 32, short tail) | share | full tail | share | batch 64 | share |\n");
-  std::printf("|---|---|---|---|---|---|---|---|\n");
+  std::printf("| case | ceiling |");
+  for (const Config& k : kConfigs) std::printf(" %s | share |", k.name);
+  std::printf("\n|---|---|");
+  for (size_t i = 0; i < std::size(kConfigs); ++i) std::printf("---|---|");
+  std::printf("\n");
   const Case cases[] = {
       {"4K 8-bit exact luma", {3840, 2160, ChromaFormat::k420, 8}, "ssim", 2.0 * 3840 * 2160},
       {"1080p 8-bit exact luma", {1920, 1080, ChromaFormat::k420, 8}, "ssim", 2.0 * 1920 * 1080},
@@ -173,11 +218,148 @@ void e2e_table() {
   };
   for (const Case& c : cases) {
     const double ceiling = rate / c.bytes;
-    const double def = library_fps(open_tuned(nullptr, nullptr), c.f, {c.spec});
-    const double full = library_fps(open_tuned(nullptr, "0"), c.f, {c.spec});
-    const double big = library_fps(open_tuned("64", nullptr), c.f, {c.spec});
-    std::printf("| %s | %.0f | %.0f | %.1f%% | %.0f | %.1f%% | %.0f | %.1f%% |\n", c.name, ceiling, def,
-                100 * def / ceiling, full, 100 * full / ceiling, big, 100 * big / ceiling);
+    PicturePool pictures(c.f);
+    std::printf("| %s | %.0f |", c.name, ceiling);
+    // One after the other in one process, so a drift of the card's clocks touches all alike.
+    for (const Config& k : kConfigs) {
+      const double fps = library_fps(open_tuned(k.knobs), c.f, {c.spec}, pictures);
+      std::printf(" %.0f | %.1f%% |", fps, 100 * fps / ceiling);
+    }
+    std::printf("\n");
+  }
+  std::printf("\n");
+}
+
+// `count` host planes of `bytes`, page-locked either each on its own (heap
+// buffers registered as PinnedRegistry does) or back to back in one
+// cudaHostAlloc slab.
+class HostPlanes {
+ public:
+  HostPlanes(size_t bytes, int count, bool slab) {
+    if (slab) {
+      slab_ = PinnedBuffer(bytes * size_t(count));
+      std::memset(slab_.get(), 5, slab_.bytes());
+      for (int i = 0; i < count; ++i) at_.push_back(slab_.get() + size_t(i) * bytes);
+      return;
+    }
+    heap_.resize(size_t(count));
+    for (auto& h : heap_) {
+      h.assign(bytes, 5);
+      check(cudaHostRegister(h.data(), bytes, cudaHostRegisterPortable), "cudaHostRegister");
+      at_.push_back(h.data());
+    }
+  }
+  ~HostPlanes() {
+    for (auto& h : heap_) cudaHostUnregister(h.data());
+  }
+  const uint8_t* operator[](size_t i) const { return at_[i]; }
+
+ private:
+  std::vector<std::vector<uint8_t>> heap_;
+  PinnedBuffer slab_;
+  std::vector<const uint8_t*> at_;
+};
+
+enum class CopyPattern {
+  kPlaneLanes,   // a cudaMemcpyAsync per plane, chunks round robin on 3 streams (the library before)
+  kBatchLanes,   // a cudaMemcpyBatchAsync per chunk, 3 streams
+  kBatchAnyOrder,  // the same with cudaMemcpySrcAccessOrderAny
+  kPlaneOne,     // a cudaMemcpyAsync per plane, one stream
+  kBatchAll,     // one cudaMemcpyBatchAsync for every plane, one stream
+  kChunkLanes,   // one cudaMemcpyAsync per chunk (its planes adjacent in host memory), 3 streams
+};
+
+bool batch_copy(std::vector<void*>& dst, std::vector<const void*>& src, std::vector<size_t>& bytes,
+                cudaMemcpySrcAccessOrder order, cudaStream_t stream) {
+  cudaMemcpyAttributes attr{};
+  attr.srcAccessOrder = order;
+  size_t first = 0;
+  const bool ok = cudaMemcpyBatchAsync(dst.data(), src.data(), bytes.data(), dst.size(), &attr, &first, 1,
+                                       stream) == cudaSuccess;
+  dst.clear(), src.clear(), bytes.clear();
+  if (!ok) cudaGetLastError();
+  return ok;
+}
+
+// Seconds to copy `count` planes of `bytes` (pairs of a chunk of `chunk`
+// frames adjacent) to the device in `pattern`; negative if the driver refused
+// a batch call.
+double copy_seconds(const HostPlanes& host, uint8_t* device, size_t bytes, int count, int chunk,
+                    CopyPattern pattern) {
+  static Stream lanes[3];
+  std::vector<void*> dst;
+  std::vector<const void*> src;
+  std::vector<size_t> sizes;
+  bool refused = false;
+  const double t = median_seconds([&] {
+    const int per_chunk = 2 * chunk;  // a reference and a distorted plane per frame
+    for (int c = 0; c * per_chunk < count; ++c) {
+      const int first = c * per_chunk, n = std::min(per_chunk, count - first);
+      const bool one_stream = pattern == CopyPattern::kPlaneOne || pattern == CopyPattern::kBatchAll;
+      const cudaStream_t s = one_stream ? lanes[0].get() : lanes[c % 3].get();
+      if (pattern == CopyPattern::kChunkLanes) {
+        check(cudaMemcpyAsync(device + size_t(first) * bytes, host[size_t(first)], size_t(n) * bytes,
+                              cudaMemcpyHostToDevice, s), "copy");
+        continue;
+      }
+      for (int i = first; i < first + n; ++i) {
+        if (pattern == CopyPattern::kPlaneLanes || pattern == CopyPattern::kPlaneOne) {
+          check(cudaMemcpyAsync(device + size_t(i) * bytes, host[size_t(i)], bytes, cudaMemcpyHostToDevice, s),
+                "copy");
+          continue;
+        }
+        dst.push_back(device + size_t(i) * bytes);
+        src.push_back(host[size_t(i)]);
+        sizes.push_back(bytes);
+      }
+      if (pattern == CopyPattern::kBatchLanes || pattern == CopyPattern::kBatchAnyOrder)
+        refused |= !batch_copy(dst, src, sizes,
+                               pattern == CopyPattern::kBatchLanes ? cudaMemcpySrcAccessOrderStream
+                                                                   : cudaMemcpySrcAccessOrderAny, s);
+    }
+    if (pattern == CopyPattern::kBatchAll)
+      refused |= !batch_copy(dst, src, sizes, cudaMemcpySrcAccessOrderStream, lanes[0].get());
+    for (auto& l : lanes) check(cudaStreamSynchronize(l.get()), "copy");
+  });
+  return refused ? -1.0 : t;
+}
+
+void copies_table() {
+  const double rate = pinned_rate();
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  std::printf("host-to-device copies of 32 frame pairs (64 planes), no kernels; driver %d, runtime %d; "
+              "pinned ceiling %.1f GB/s (one 16.6 MB cudaHostAlloc buffer, 8 copies of it back to back)\n",
+              driver, runtime, rate / 1e9);
+  std::printf("share of the ceiling (negative: the batch call was refused); last column: time per copy "
+              "above the ceiling, library pattern before\n");
+  std::printf("| planes | heap, a copy per plane, 3 lanes (before) | heap, batch call per chunk, 3 lanes | "
+              "the same, source order any | heap, a copy per plane, 1 stream | heap, one batch call, 1 stream | "
+              "slab, a copy per plane, 3 lanes | slab, a copy per chunk, 3 lanes | us per copy |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|\n");
+  const int count = 64;
+  for (const auto& [name, bytes, chunk] : {std::tuple{"1080p luma 8-bit", size_t(1920) * 1080, 4},
+                                          std::tuple{"4K luma 8-bit", size_t(3840) * 2160, 1},
+                                          std::tuple{"1080p chroma 420 8-bit", size_t(960) * 540, 4}}) {
+    DeviceBuffer device(bytes * count);
+    const double ideal = double(bytes) * count / rate;
+    auto share = [&](double t) { return t < 0 ? -1.0 : 100 * ideal / t; };
+    double before = 0;
+    std::printf("| %s, chunks of %d |", name, chunk);
+    {
+      const HostPlanes heap(bytes, count, false);
+      for (CopyPattern p : {CopyPattern::kPlaneLanes, CopyPattern::kBatchLanes, CopyPattern::kBatchAnyOrder,
+                            CopyPattern::kPlaneOne, CopyPattern::kBatchAll}) {
+        const double t = copy_seconds(heap, device.get(), bytes, count, chunk, p);
+        if (p == CopyPattern::kPlaneLanes) before = t;
+        std::printf(" %.1f%% |", share(t));
+      }
+    }
+    const HostPlanes slab(bytes, count, true);
+    for (CopyPattern p : {CopyPattern::kPlaneLanes, CopyPattern::kChunkLanes})
+      std::printf(" %.1f%% |", share(copy_seconds(slab, device.get(), bytes, count, chunk, p)));
+    std::printf(" %.2f |\n", 1e6 * (before - ideal) / count);
   }
   std::printf("\n");
 }
@@ -187,9 +369,10 @@ void shared_table() {
   std::printf("| size | ssim | psnr | ssim + psnr | together / ssim alone |\n|---|---|---|---|---|\n");
   for (const auto& [name, w, h] : {std::tuple{"1080p", 1920, 1080}, std::tuple{"4K", 3840, 2160}}) {
     const VideoFormat f{w, h, ChromaFormat::k420, 8};
-    const double ssim = library_fps(open_gpu(), f, {"ssim"});
-    const double psnr = library_fps(open_gpu(), f, {"psnr"});
-    const double both = library_fps(open_gpu(), f, {"ssim", "psnr"});
+    PicturePool pictures(f);
+    const double ssim = library_fps(open_gpu(), f, {"ssim"}, pictures);
+    const double psnr = library_fps(open_gpu(), f, {"psnr"}, pictures);
+    const double both = library_fps(open_gpu(), f, {"ssim", "psnr"}, pictures);
     std::printf("| %s | %.0f | %.0f | %.0f | %.2f |\n", name, ssim, psnr, both, both / ssim);
   }
   std::printf("\n");
@@ -268,7 +451,7 @@ void reading_table(const std::string& dir) {
 int run(int argc, char** argv) {
   if (argc > 1) g_seconds = std::atof(argv[1]);
   const std::string dir = argc > 2 ? argv[2] : "/tmp/exactvq_pipeline_bench";
-  const std::string tables = argc > 3 ? argv[3] : "e2e,shared,reading";
+  const std::string tables = argc > 3 ? argv[3] : "copies,e2e,shared,reading";
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   if (tables.find("reading") != std::string::npos) reading_table(dir);
   std::shared_ptr<DeviceBackend> device;
@@ -279,6 +462,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   std::printf("%s\n\n", device->description().c_str());
+  if (tables.find("copies") != std::string::npos) copies_table();
   if (tables.find("e2e") != std::string::npos) e2e_table();
   if (tables.find("shared") != std::string::npos) shared_table();
   return 0;

@@ -14,7 +14,16 @@ PipelineTuning PipelineTuning::from_environment() {
   if (const char* v = std::getenv("EXACTVQ_CUDA_SHORT_TAIL"); v && *v) t.short_tail = std::atoi(v) != 0;
   if (const char* v = std::getenv("EXACTVQ_CUDA_BACKGROUND_PIN"); v && *v)
     t.background_pin = std::atoi(v) != 0;
+  if (const char* v = std::getenv("EXACTVQ_CUDA_BATCH_COPIES"); v && *v)
+    t.batched_copies = std::atoi(v) != 0;
+  if (const char* v = std::getenv("EXACTVQ_CUDA_COPY_STREAM"); v && *v) t.copy_stream = std::atoi(v) != 0;
+  if (const char* v = std::getenv("EXACTVQ_CUDA_MIN_CHUNK"); v && *v)
+    t.min_chunk = std::clamp(std::atoi(v), 1, 64);
   return t;
+}
+
+int PipelineTuning::chunk_frames(int64_t luma_pixels) const {
+  return int(std::clamp<int64_t>(kLaunchPixels / std::max<int64_t>(1, luma_pixels), min_chunk, 64));
 }
 
 BatchRunner::BatchRunner(const VideoFormat& format, int ordinal, std::shared_ptr<Faults> faults,
@@ -62,6 +71,8 @@ void BatchRunner::ensure_uploader(const std::vector<Work*>& works) {
   uploader_ = std::make_unique<FrameUploader>(format_, planes_, chunk_, batch_,
                                               tuning_.background_pin, ordinal_);
   uploader_->set_short_tail(tuning_.short_tail);
+  uploader_->set_batched_copies(tuning_.batched_copies);
+  uploader_->set_copy_stream(tuning_.copy_stream);
   if (faults_ && faults_->any())
     uploader_->set_frame_hook([this](int64_t frame) { faults_->before_frame(ordinal_, frame); });
 }

@@ -21,12 +21,25 @@ namespace exactvq::cuda {
 // Pipeline shape knobs, for benchmarks: the defaults unless the environment
 // sets EXACTVQ_CUDA_MAX_BATCH (frames in flight per batch, 3..256) or
 // EXACTVQ_CUDA_SHORT_TAIL=0 (full chunks up to the end of a batch) or
-// EXACTVQ_CUDA_BACKGROUND_PIN=0 (page-lock pictures before their first copy).
+// EXACTVQ_CUDA_BACKGROUND_PIN=0 (page-lock pictures before their first copy) or
+// EXACTVQ_CUDA_BATCH_COPIES=0 (one cudaMemcpyAsync per plane, not one
+// cudaMemcpyBatchAsync per chunk) or EXACTVQ_CUDA_COPY_STREAM=0 (each chunk
+// copied on its lane) or EXACTVQ_CUDA_MIN_CHUNK (frames a chunk holds at
+// least, 1..64).
 // Read once when a device opens.
 struct PipelineTuning {
   int max_batch = 32;
   bool short_tail = true;  // the last chunk's frames one per chunk: less idle GPU at batch ends
   bool background_pin = true;  // pictures page-locked by a thread, first copies pageable
+  bool batched_copies = true;  // see FrameUploader::set_batched_copies
+  bool copy_stream = true;     // see FrameUploader::set_copy_stream
+  // A chunk's frames: enough pixels to fill the GPU in one launch, and at
+  // least min_chunk frames, so that 4K chunks are copied two frames (four
+  // planes) a batch call: measured 96.8% of the pinned ceiling against 95.4%
+  // with chunks of one 4K frame (H200, bench/cuda/RESULTS.md).
+  static constexpr int64_t kLaunchPixels = int64_t{8} << 20;
+  int min_chunk = 2;
+  int chunk_frames(int64_t luma_pixels) const;  // frames per chunk for frames of `luma_pixels`
   static PipelineTuning from_environment();
 };
 

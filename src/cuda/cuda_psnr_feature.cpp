@@ -17,7 +17,7 @@ class CudaPsnrFeature final : public Feature, private BatchRunner::Work {
     const VideoFormat& f = ctx.format;
     const int64_t by_memory = kBatchBytes / (2 * int64_t(f.frame_bytes()));
     batch_ = int(std::clamp<int64_t>(by_memory, FrameUploader::kLanes, runner_->tuning().max_batch));
-    chunk_ = int(std::clamp<int64_t>((int64_t{8} << 20) / (int64_t{f.width} * f.height), 1, 64));
+    chunk_ = runner_->tuning().chunk_frames(int64_t{f.width} * f.height);
     runner_->add(this);
   }
   ~CudaPsnrFeature() override { runner_->remove(this); }

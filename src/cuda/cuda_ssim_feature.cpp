@@ -13,8 +13,6 @@ namespace exactvq::cuda {
 
 namespace {
 
-// Frames a lane scores per launch: enough pixels to fill the GPU in one launch.
-constexpr int64_t kLaunchPixels = int64_t{8} << 20;
 // Host memory the frames of one batch may take (the reader holds two batches):
 // large batches keep the copy engine busy across the gap between batches.
 constexpr int64_t kBatchBytes = int64_t{512} << 20;
@@ -33,13 +31,13 @@ struct Shape {
 };
 
 Shape shape_of(const SsimOptions& o, const FeatureContext& ctx, int64_t scored_pixels,
-               int max_batch) {
+               const PipelineTuning& tuning) {
   const VideoFormat& f = ctx.format;
   const int64_t luma = int64_t{f.width} * f.height;
   if (o.mode == SumMode::kExact) {
-    const int chunk = int(std::clamp<int64_t>(kLaunchPixels / luma, 1, 64));
     const int64_t by_memory = kBatchBytes / (2 * int64_t(f.frame_bytes()));
-    return {chunk, int(std::clamp<int64_t>(by_memory, FrameUploader::kLanes, max_batch))};
+    return {tuning.chunk_frames(luma),
+            int(std::clamp<int64_t>(by_memory, FrameUploader::kLanes, tuning.max_batch))};
   }
   const int threads = ctx.pool ? ctx.pool->size() : 1;
   const int64_t by_memory = std::max<int64_t>(1, kRasterBytes / (scored_pixels * 8));
@@ -66,7 +64,7 @@ class CudaSsimFeature final : public Feature, private BatchRunner::Work {
       plane_pixels_[p] = int64_t{f.plane_width(p)} * f.plane_height(p);
       terms_pixels_ += plane_pixels_[p];
     }
-    const Shape shape = shape_of(o, ctx, terms_pixels_, runner_->tuning().max_batch);
+    const Shape shape = shape_of(o, ctx, terms_pixels_, runner_->tuning());
     batch_ = shape.batch;
     chunk_ = shape.chunk_frames;
     runner_->add(this);

@@ -31,7 +31,9 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
       lane->dist = DeviceBuffer(bytes);
       lanes.push_back(std::move(lane));
     }
+    auto copies = std::make_unique<Stream>();
     lanes_ = std::move(lanes);
+    copies_ = std::move(copies);
   }
   if (pin)
     for (const FramePair& fp : frames)
@@ -54,18 +56,31 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
       for (int i = 0; i < chunk.count; ++i) frame_hook_(frames[size_t(start + i)].index);
     Lane& lane = *lanes_[size_t(chunk.lane)];
     chunk.stream = lane.stream.get();
+    copy_dst_.clear();
+    copy_src_.clear();
+    copy_bytes_.clear();
     for (int p = 0; p < planes_; ++p) {
       const size_t bytes = format_.plane_bytes(p);
       for (int i = 0; i < chunk.count; ++i) {
         const FramePair& fp = frames[size_t(start + i)];
         const size_t at = plane_offset_[p] + size_t(i) * bytes;
-        check(cudaMemcpyAsync(lane.ref.get() + at, fp.ref->planes[p].data(), bytes,
-                              cudaMemcpyHostToDevice, chunk.stream),
-              "upload of a reference plane");
-        check(cudaMemcpyAsync(lane.dist.get() + at, fp.dist->planes[p].data(), bytes,
-                              cudaMemcpyHostToDevice, chunk.stream),
-              "upload of a distorted plane");
+        copy_dst_.insert(copy_dst_.end(), {lane.ref.get() + at, lane.dist.get() + at});
+        copy_src_.insert(copy_src_.end(), {fp.ref->planes[p].data(), fp.dist->planes[p].data()});
+        copy_bytes_.insert(copy_bytes_.end(), {bytes, bytes});
       }
+    }
+    if (copy_stream_on_) {
+      // The copy waits until the lane's last chunk is done with its buffers (an
+      // event never recorded: no wait); the lane's work waits for the copy.
+      check(cudaStreamWaitEvent(copies_->get(), lane.released.get(), 0), "cudaStreamWaitEvent");
+      enqueue_copies(copies_->get());
+      check(cudaEventRecord(lane.copied.get(), copies_->get()), "cudaEventRecord");
+      check(cudaStreamWaitEvent(chunk.stream, lane.copied.get(), 0), "cudaStreamWaitEvent");
+    } else {
+      enqueue_copies(chunk.stream);
+    }
+    for (int p = 0; p < planes_; ++p) {
+      const size_t bytes = format_.plane_bytes(p);
       DevicePlanes& d = chunk.planes[p];
       d.ref = lane.ref.get() + plane_offset_[p];
       d.dist = lane.dist.get() + plane_offset_[p];
@@ -76,11 +91,36 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
       d.frames = chunk.count;
     }
     work(chunk);
+    if (copy_stream_on_) check(cudaEventRecord(lane.released.get(), chunk.stream), "cudaEventRecord");
     start += chunk.count;
   }
 }
 
+void FrameUploader::enqueue_copies(cudaStream_t stream) {
+  const size_t n = copy_dst_.size();
+  if (batched_copies_ && n > 1) {
+    // One submission for the chunk: each cudaMemcpyAsync costs the copy engine
+    // about 2.6 us of its own (measured on an H200), 7% of a 1080p plane's copy.
+    cudaMemcpyAttributes attr{};
+    attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+    size_t first = 0;
+    const cudaError_t e = cudaMemcpyBatchAsync(copy_dst_.data(), copy_src_.data(), copy_bytes_.data(), n,
+                                               &attr, &first, 1, stream);
+    if (e == cudaSuccess) return;
+    // Refused: this chunk goes one copy per plane, and every chunk from now on
+    // if the driver lacks the call (before 12.8). A real fault (a bad pointer,
+    // a lost device) fails those copies too and is reported there.
+    cudaGetLastError();
+    ++refused_batches_;
+    if (e == cudaErrorNotSupported || e == cudaErrorCallRequiresNewerDriver) batched_copies_ = false;
+  }
+  for (size_t i = 0; i < n; ++i)
+    check(cudaMemcpyAsync(copy_dst_[i], copy_src_[i], copy_bytes_[i], cudaMemcpyHostToDevice, stream),
+          "upload of a plane");
+}
+
 void FrameUploader::synchronize() {
+  if (copies_) check(cudaStreamSynchronize(copies_->get()), "uploads to the GPU");
   for (auto& lane : lanes_) check(cudaStreamSynchronize(lane->stream.get()), "work on the GPU");
 }
 

@@ -1,6 +1,7 @@
-// Uploads the scored planes of a batch of frame pairs to the GPU on several
-// streams ("lanes"), a few frames per chunk, so that one lane's copies overlap
-// another lane's kernels. Features enqueue their work on each chunk's stream.
+// Uploads the scored planes of a batch of frame pairs to the GPU, a few frames
+// per chunk, into the buffers of several streams ("lanes"), so that one chunk's
+// copies overlap another lane's kernels. Features enqueue their work on each
+// chunk's stream.
 #pragma once
 
 #include <functional>
@@ -31,6 +32,18 @@ class FrameUploader {
   // the GPU's work after the last copy (before the caller can wait and go on)
   // is one frame's.
   void set_short_tail(bool on) { short_tail_ = on; }
+  // With `on` (the default), each chunk's host-to-device copies go to the
+  // driver in one cudaMemcpyBatchAsync call where the driver has it (CUDA 12.8
+  // and later), else one cudaMemcpyAsync per plane.
+  void set_batched_copies(bool on) { batched_copies_ = on; }
+  bool batched_copies() const { return batched_copies_; }
+  // With `on` (the default), the chunks' copies go in order on one stream of
+  // their own and a lane's work waits for its chunk's copies by an event, so
+  // chunks arrive one after another in the order the lanes need them; off,
+  // each chunk is copied on its lane and lanes' copies may share the link.
+  // Measured end to end on an H200: the two within 0.3% of each other.
+  void set_copy_stream(bool on) { copy_stream_on_ = on; }
+  int64_t refused_batches() const { return refused_batches_; }  // chunks copied one by one instead
   // Asked before each frame is uploaded (fault injection); may be null.
   void set_frame_hook(std::function<void(int64_t frame)> hook) { frame_hook_ = std::move(hook); }
 
@@ -49,23 +62,35 @@ class FrameUploader {
   // uploader lives: FrameBatch pictures do).
   void upload(std::span<const FramePair> frames, bool pin,
               const std::function<void(const Chunk&)>& work);
-  // Waits for everything enqueued on every lane.
+  // Waits for every copy and everything enqueued on every lane.
   void synchronize();
 
  private:
   struct Lane {
     Stream stream;
     DeviceBuffer ref, dist;
+    Event copied;    // the lane's chunk is on the device (recorded on the copy stream)
+    Event released;  // the lane's work no longer reads its buffers
   };
+
+  // Enqueues the copies gathered in copy_dst_/copy_src_/copy_bytes_ on `stream`.
+  void enqueue_copies(cudaStream_t stream);
 
   VideoFormat format_;
   int planes_;
   int chunk_frames_;
   bool short_tail_ = false;
+  bool batched_copies_ = true;  // cleared for good if the driver lacks the batch call
+  bool copy_stream_on_ = true;
+  int64_t refused_batches_ = 0;
+  std::vector<void*> copy_dst_;  // one chunk's copies, reused chunk after chunk
+  std::vector<const void*> copy_src_;
+  std::vector<size_t> copy_bytes_;
   size_t plane_offset_[3] = {};  // in a lane's buffers: where plane p's frames start
   std::function<void(int64_t)> frame_hook_;
   PinnedRegistry registry_;
   std::vector<std::unique_ptr<Lane>> lanes_;
+  std::unique_ptr<Stream> copies_;  // with the lanes
 };
 
 }  // namespace exactvq::cuda
