@@ -10,10 +10,10 @@ namespace {
 
 constexpr int64_t kBatchBytes = int64_t{512} << 20;  // as the ssim feature
 
-class CudaPsnrFeature final : public Feature, private BatchRunner::Work {
+class CudaPsnrFeature final : public PsnrScoringFeature, private BatchRunner::Work {
  public:
   CudaPsnrFeature(const PsnrOptions& o, const FeatureContext& ctx, std::shared_ptr<BatchRunner> runner)
-      : scorer_(o, ctx.format), runner_(std::move(runner)) {
+      : PsnrScoringFeature(o, ctx.format), runner_(std::move(runner)) {
     const VideoFormat& f = ctx.format;
     const int64_t by_memory = kBatchBytes / (2 * int64_t(f.frame_bytes()));
     batch_ = int(std::clamp<int64_t>(by_memory, FrameUploader::kLanes, runner_->tuning().max_batch));
@@ -22,18 +22,7 @@ class CudaPsnrFeature final : public Feature, private BatchRunner::Work {
   }
   ~CudaPsnrFeature() override { runner_->remove(this); }
 
-  const std::vector<std::string>& outputs() const override { return scorer_.outputs(); }
   int batch_frames() const override { return batch_; }
-  std::vector<std::pair<std::string, double>> aggregates() const override {
-    return scorer_.aggregates();
-  }
-  // The SSE totals behind apsnr, so that runs shared out over several devices
-  // (features/multi_device.h) merge them exactly.
-  std::vector<AggregateWord> aggregate_state() const override { return scorer_.state(); }
-  std::vector<std::pair<std::string, double>> aggregates_of(
-      std::span<const AggregateWord> state) const override {
-    return scorer_.aggregates_of(state);
-  }
 
   void extract(const Picture& ref, const Picture& dist, std::span<double> out) override {
     const FramePair pair{&ref, &dist, 0};
@@ -92,7 +81,6 @@ class CudaPsnrFeature final : public Feature, private BatchRunner::Work {
       scorer_.score_frame(sse_.data() + i * planes, out.subspan(i * n_out, n_out));
   }
 
-  PsnrScorer scorer_;
   std::shared_ptr<BatchRunner> runner_;
   int batch_ = 1;
   int chunk_ = 1;
