@@ -5,11 +5,13 @@
 //   stages     per-frame cost of upload, moments, term, fixed point + reduction,
 //              raster read-back and host sum, at 1080p and 4K 8-bit
 //   shapes     the exact kernel's tile shapes (8-bit)
+//   u8         launch_exact against the 8-bit kernel of ssim_kernel_u8.cu and its variants
 //   (profile: each 8-bit kernel launched once at 4K, for ncu; no tables)
 //   emulated   the fp64-emulated kernel against the native one
 //   library    end to end from frames in RAM through the feature, beside the
 //              pinned-copy ceiling of the same bytes
-// Usage: cuda_bench [seconds per measurement, default 1] [kernels: the kernel tables only | profile]
+// Usage: cuda_bench [seconds per measurement, default 1]
+//                   [kernels: the kernel tables only | u8: the u8 table only | profile]
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -18,14 +20,18 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <random>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "core/error.h"
 #include "cuda/cuda_resources.h"
+#include "cuda/ssim_kernel_u8.h"
 #include "cuda/ssim_kernels.h"
 #include "features/device_backend.h"
 #include "features/feature.h"
@@ -120,6 +126,41 @@ double kernel_fps(const Size& s, int bits, KernelStage stage = KernelStage::kFul
   return frames / t;
 }
 
+// Kernel-only frames/s of `launch` on random frames already on the device.
+double launch_fps(const Size& s, const std::function<void(const DevicePlanes&, ExactWords*)>& launch) {
+  const int frames = s.w * s.h > 4'000'000 ? 8 : 32;
+  DeviceFrames f(s, 8, frames);
+  DeviceBuffer sums(sizeof(ExactWords) * frames);
+  const double t = median_seconds([&] { launch(f.planes, sums.get<ExactWords>()); }, 4);
+  return frames / t;
+}
+
+// launch_exact (ssim_kernels.cu) against the 8-bit kernel's variants (the
+// first is launch_exact_u8's), measured one after the other in this process.
+void u8_table() {
+  constexpr size_t kVariants = std::size(kU8Variants);
+  double old_fps[2], fps[2][kVariants];
+  const Size sizes[] = {k1080p, k4k};
+  for (int s = 0; s < 2; ++s) {
+    old_fps[s] = launch_fps(sizes[s], [](const DevicePlanes& p, ExactWords* o) { launch_exact(p, o, nullptr); });
+    for (size_t i = 0; i < kVariants; ++i)
+      fps[s][i] = launch_fps(sizes[s], [&](const DevicePlanes& p, ExactWords* o) {
+        launch_exact_u8_variant(p, o, nullptr, kU8Variants[i]);
+      });
+  }
+  std::printf("\n8-bit exact kernel only, luma: launch_exact against ssim_kernel_u8's variants (frames/s; "
+              "threads x tile rows, register cap, loads)\n");
+  std::printf("| kernel | 1080p | 4K | 1080p vs launch_exact | 4K vs launch_exact |\n|---|---|---|---|---|\n");
+  std::printf("| launch_exact (ssim_kernels.cu) | %.0f | %.0f | 1.00 | 1.00 |\n", old_fps[0], old_fps[1]);
+  for (size_t i = 0; i < kVariants; ++i) {
+    const U8Variant& v = kU8Variants[i];
+    std::printf("| u8 %dx%d, %s, %s%s | %.0f | %.0f | %.2f | %.2f |\n", v.threads, v.tile_rows,
+                v.max_registers ? fmt::format("{} registers", v.max_registers).c_str() : "no register cap",
+                v.pipelined ? "pipelined" : "not pipelined", i == 0 ? " (launch_exact_u8)" : "", fps[0][i],
+                fps[1][i], fps[0][i] / old_fps[0], fps[1][i] / old_fps[1]);
+  }
+}
+
 double copy_rate(size_t bytes, bool pinned, bool to_device) {
   DeviceBuffer d(bytes);
   PinnedBuffer p;
@@ -195,6 +236,7 @@ int run(int argc, char** argv) {
     launch_exact(f.planes, sums.get<ExactWords>(), nullptr);
     launch_exact_shape(f.planes, sums.get<ExactWords>(), nullptr, 1, 64);
     launch_exact_shape(f.planes, sums.get<ExactWords>(), nullptr, 2, 32);
+    for (const U8Variant& v : kU8Variants) launch_exact_u8_variant(f.planes, sums.get<ExactWords>(), nullptr, v);
     f.planes.emulate_fp64 = true;
     launch_exact(f.planes, sums.get<ExactWords>(), nullptr);
     check(cudaDeviceSynchronize(), "profile");
@@ -211,6 +253,10 @@ int run(int argc, char** argv) {
     return 0;
   }
   std::printf("%s, %u host threads\n\n", device->description().c_str(), std::thread::hardware_concurrency());
+  if (argc > 2 && std::string(argv[2]) == "u8") {
+    u8_table();
+    return 0;
+  }
 
   const size_t pair4k = size_t(2) * 3840 * 2160;
   const double pinned_h2d = copy_rate(pair4k, true, true);
@@ -256,6 +302,7 @@ int run(int argc, char** argv) {
       const double native = kernel_fps(s, bits), emulated = kernel_fps(s, bits, KernelStage::kFull, true);
       std::printf("| %s %d-bit | %.0f | %.0f | %.2f |\n", s.name, bits, native, emulated, native / emulated);
     }
+  u8_table();
   if (kernels_only) return 0;
 
   ThreadPool pool(int(std::thread::hardware_concurrency()));

@@ -1,0 +1,388 @@
+// The exact SSIM kernel for 8-bit samples and native fp64: launch_exact's
+// 8-bit path rebuilt around the fact that at 8 bits every product of two
+// samples, and every horizontal first-order sum, fits 16 bits, and every tap
+// fits a byte, so the integer dot-product instructions do the filtering.
+//
+// A block owns a strip of output columns (one a thread) and kTileH output rows,
+// and walks down it ten tile rows at a time:
+// - staging: the block loads ten rows of both planes (4-sample halo, zeros
+//   outside the plane) and stores, for each pair of adjacent samples, the words
+//   s0^2 | s1^2 << 16, s0 d0 | s1 d1 << 16, d0^2 | d1^2 << 16 and the four
+//   bytes s0 s1 d0 d1, so each product is formed once, not once per window;
+//   the next ten rows are fetched while these are filtered (two buffers, one
+//   barrier per ten rows);
+// - horizontal: five 16-byte shared loads a row; the nine taps as byte pairs,
+//   dp4a for m and n, dp2a for the second-order sums (5 each, not 9);
+// - vertical: first-order sums of two rows packed in one word (each < 2^16),
+//   filtered by dp2a; second-order sums folded by the taps' symmetry, in 32
+//   bits (at 8 bits every vertical sum is < 2^32);
+// - term: device_term.cuh's ssim_term, untouched;
+// - fixed point: with C = 1.5 * 2^40, u = t + C rounds t to a multiple of
+//   2^-12 (u stays in [2^40, 2^41), ulp 2^-12, as |t| <= 2^17); h = u - C and
+//   l = t - h are exact, |l| <= 2^-13; v = l + 1.5 * 2^-12 rounds l to a multiple
+//   of 2^-64 to nearest even (v in [2^-12, 2^-11], ulp 2^-64). h * 2^64 is an
+//   even integer, so round_half_even(t * 2^64) = h * 2^64 + round_half_even(l *
+//   2^64), and both parts are differences of bit patterns: bits(u) - bits(C) =
+//   h * 2^12 and bits(v) - bits(1.5 * 2^-12) = round(l * 2^64), linear in the
+//   bits across each range. A thread adds bits(u) and bits(v) in two 64-bit
+//   words and subtracts its count of terms times the constants' bits once
+//   (at most 152 terms: both signed differences stay far inside 64 bits);
+//   the block then adds in 128 bits (shuffles, shared memory, two atomics).
+//
+// Columns and the taps: the pair words start at even columns, so an even
+// output column weighs pairs (g0,g1)..(g8,0) and an odd one (0,g0)..(g7,g8);
+// each thread keeps its five tap words in registers. (Warps of one parity with
+// the taps as immediates save those registers but run two copies of the loop
+// side by side: 55% issue-active instead of 73%, 29% slower; bench/cuda/RESULTS.md.)
+#include "cuda/ssim_kernel_u8.h"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+
+#include "cuda/cuda_check.h"
+#include "cuda/device_term.cuh"
+#include "ssim/term.h"
+
+namespace exactvq::cuda {
+
+namespace {
+
+constexpr int kRadius = 4;
+constexpr int kChunk = 10;  // tile rows staged at a time: even, so a row's parity is its step's
+
+__host__ __device__ constexpr uint32_t tap(int k) {
+  return k == 0 || k == 8 ? 2 : k == 1 || k == 7 ? 9 : k == 2 || k == 6 ? 28 : k == 3 || k == 5 ? 55
+         : k == 4 ? 68 : 0;
+}
+
+// Taps lo and hi in bytes 0 and 1: the operand of dp2a_lo (and of dp4a over s0 s1).
+__host__ __device__ constexpr uint32_t tap_pair(int lo, int hi) { return tap(lo) | tap(hi) << 8; }
+
+// ssim/taps.h's kept_weight: the taps of a window at `pos` inside [0, size).
+__device__ __forceinline__ uint32_t kept_weight(int pos, int size) {
+  if (pos >= kRadius && pos + kRadius < size) return 256;
+  uint32_t w = 0;
+#pragma unroll
+  for (int k = 0; k < 9; ++k) {
+    const int i = pos - kRadius + k;
+    if (i >= 0 && i < size) w += tap(k);
+  }
+  return w;
+}
+
+// The staged words of samples kByte, kByte + 1 of the quads s4 (ref) and d4 (dist).
+template <int kByte>
+__device__ __forceinline__ uint4 pair_words(uint32_t s4, uint32_t d4) {
+  constexpr uint32_t kFirst = 0x4440u | kByte;                   // that byte at bit 0, zeros
+  constexpr uint32_t kSecond = 0x4440u | (kByte + 1);            // the next byte at bit 0
+  constexpr uint32_t kSecondHigh = 0x4044u | ((kByte + 1) << 8);  // the next byte at bit 16
+  const uint32_t s0 = __byte_perm(s4, 0, kFirst), s1 = __byte_perm(s4, 0, kSecond);
+  const uint32_t d0 = __byte_perm(d4, 0, kFirst), d1 = __byte_perm(d4, 0, kSecond);
+  const uint32_t s1_high = __byte_perm(s4, 0, kSecondHigh), d1_high = __byte_perm(d4, 0, kSecondHigh);
+  uint4 p;
+  p.x = s1_high * s1 + s0 * s0;  // each half < 2^16: no carry between them
+  p.y = s1_high * d1 + s0 * d0;
+  p.z = d1_high * d1 + d0 * d0;
+  p.w = __byte_perm(s4, d4, kByte == 0 ? 0x5410u : 0x7632u);  // s0 s1 d0 d1
+  return p;
+}
+
+// Horizontal tap words of a column: pair i weighs taps 2i - parity, 2i + 1 - parity.
+struct ColumnTaps {
+  uint32_t pair[5];
+};
+
+__device__ __forceinline__ ColumnTaps column_taps(int parity) {
+  ColumnTaps t;
+#pragma unroll
+  for (int i = 0; i < 5; ++i)
+    t.pair[i] = parity ? tap_pair(2 * i - 1, 2 * i) : tap_pair(2 * i, 2 * i + 1);
+  return t;
+}
+
+// One tile row's horizontal moments at one column (all < 2^24; m, n < 2^16).
+struct RowMoments {
+  uint32_t m, n, xx, xy, yy;
+};
+
+__device__ __forceinline__ RowMoments horizontal(const uint4* pairs, const ColumnTaps& taps) {
+  RowMoments r{0, 0, 0, 0, 0};
+#pragma unroll
+  for (int i = 0; i < 5; ++i) {
+    const uint32_t t = taps.pair[i];
+    const uint4 v = pairs[i];
+    r.m = __dp4a(v.w, t, r.m);
+    r.n = __dp4a(v.w, t << 16, r.n);
+    r.xx = __dp2a_lo(v.x, t, r.xx);
+    r.xy = __dp2a_lo(v.y, t, r.xy);
+    r.yy = __dp2a_lo(v.z, t, r.yy);
+  }
+  return r;
+}
+
+// The last rows' horizontal moments. Row t of the tile: first-order sums in
+// the low (t even) or high (t odd) half of slot (t / 2) % 5, the even row's
+// waiting in m_even / n_even until its pair is complete; second-order sums in
+// slot t % 10.
+struct Ring {
+  uint32_t m_pairs[5], n_pairs[5];
+  uint32_t m_even, n_even;
+  uint32_t xx[10], xy[10], yy[10];
+};
+
+// sum over the window's nine rows of tap * first-order sum, ending at row
+// step k of a chunk (rows t - 8 .. t, t % 10 == k), from the pair words.
+// k is a constant once the caller's loop is unrolled.
+__device__ __forceinline__ uint32_t vertical_first(int k, const uint32_t (&pairs)[5], uint32_t current) {
+  uint32_t sum;
+  if (k % 2 == 1) {  // pairs (t-9, t-8) .. (t-1, t); t-9 has no tap
+    sum = 0;
+#pragma unroll
+    for (int j = 0; j < 5; ++j) sum = __dp2a_lo(pairs[(k / 2 - j + 5) % 5], tap_pair(7 - 2 * j, 8 - 2 * j), sum);
+  } else {  // pairs (t-8, t-7) .. (t-2, t-1), then row t alone
+    sum = tap(8) * current;
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      sum = __dp2a_lo(pairs[(k / 2 - 1 - j + 10) % 5], tap_pair(6 - 2 * j, 7 - 2 * j), sum);
+  }
+  return sum;
+}
+
+// Folded by the taps' symmetry; every partial value is at most the total, < 2^32.
+__device__ __forceinline__ uint32_t vertical_second(int k, const uint32_t (&v)[10]) {
+  const auto r = [&](int i) { return v[(k - i + 10) % 10]; };  // tile row t - i
+  return 2u * (r(0) + r(8)) + 9u * (r(1) + r(7)) + 28u * (r(2) + r(6)) + 55u * (r(3) + r(5)) +
+         68u * r(4);
+}
+
+constexpr double kRoundHigh = 0x1.8p40;   // u = t + this: t to a multiple of 2^-12
+constexpr double kRoundLow = 0x1.8p-12;  // v = l + this: l to a multiple of 2^-64
+
+__device__ __forceinline__ uint64_t bits_of(double v) {
+  return static_cast<uint64_t>(__double_as_longlong(v));
+}
+
+// The per-thread state the rows update.
+struct Sums {
+  uint64_t high = 0;  // sum of bits(u)
+  uint64_t low = 0;   // sum of bits(v)
+};
+
+// The ten rows of one staged chunk at one column: horizontal moments into the
+// ring, then (from tile row 8 on) the window's moments, term and fixed point.
+template <bool kRowsInside>
+__device__ __forceinline__ void chunk_rows(const uint4* stage_row0, int pairs_per_row,
+                                           const ColumnTaps& taps, Ring& ring, Sums& sums,
+                                           int first_row, int out_y0, int height, bool column_inside,
+                                           uint32_t column_weight, TermConstants constants) {
+#pragma unroll
+  for (int k = 0; k < kChunk; ++k) {
+    const RowMoments h = horizontal(stage_row0 + k * pairs_per_row, taps);
+    ring.xx[k] = h.xx;
+    ring.xy[k] = h.xy;
+    ring.yy[k] = h.yy;
+    if (k % 2 == 0) {
+      ring.m_even = h.m;
+      ring.n_even = h.n;
+    } else {
+      ring.m_pairs[k / 2] = __byte_perm(ring.m_even, h.m, 0x5410);
+      ring.n_pairs[k / 2] = __byte_perm(ring.n_even, h.n, 0x5410);
+    }
+    const int t = first_row + k;
+    if (t < 2 * kRadius) continue;
+    const int y = out_y0 + t;  // the window covers tile rows t-8 .. t
+    if ((!kRowsInside && y >= height) || !column_inside) continue;  // inside: y < height
+    const uint32_t mux = vertical_first(k, ring.m_pairs, h.m);  // < 2^24
+    const uint32_t muy = vertical_first(k, ring.n_pairs, h.n);
+    const uint32_t x2 = vertical_second(k, ring.xx);
+    const uint32_t xy = vertical_second(k, ring.xy);
+    const uint32_t y2 = vertical_second(k, ring.yy);
+    const uint32_t w = column_weight * (kRowsInside ? 256u : kept_weight(y, height));
+    const double term = ssim_term(mux, muy, x2, xy, y2, w, constants);
+    const double u = __dadd_rn(term, kRoundHigh);
+    const double l = __dsub_rn(term, __dsub_rn(u, kRoundHigh));
+    const double v = __dadd_rn(l, kRoundLow);
+    sums.high += bits_of(u);
+    sums.low += bits_of(v);
+  }
+}
+
+// Adds every thread's 128-bit value into *sum: warp shuffles, shared memory,
+// then two 64-bit integer atomics (integer addition: any order).
+template <int kThreads>
+__device__ __forceinline__ void add_block_sum(Int128Words acc, ExactWords* sum) {
+  for (int offset = 16; offset > 0; offset /= 2) {
+    const uint64_t lo = __shfl_down_sync(0xffffffffu, acc.lo, offset);
+    const uint64_t hi = __shfl_down_sync(0xffffffffu, acc.hi, offset);
+    acc.add(lo, hi);
+  }
+  __shared__ Int128Words warp_sums[kThreads / 32];
+  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = acc;
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  Int128Words block = warp_sums[0];
+  for (int i = 1; i < kThreads / 32; ++i) block.add(warp_sums[i].lo, warp_sums[i].hi);
+  auto* lo = reinterpret_cast<unsigned long long*>(&sum->lo);
+  auto* hi = reinterpret_cast<unsigned long long*>(&sum->hi);
+  const unsigned long long old = atomicAdd(lo, block.lo);
+  const unsigned long long carry = old + block.lo < old ? 1 : 0;
+  atomicAdd(hi, block.hi + carry);
+}
+
+// kAligned: width, frame stride and both pointers are multiples of 4, so a
+// quad of samples at a column that is a multiple of 4 is one 32-bit load and
+// lies wholly inside or wholly outside the plane. kMaxRegs: ptxas's register
+// cap (255: none). kPipelined: the next chunk's loads are issued before this
+// chunk is filtered (latency hidden, 6 more registers held).
+template <int kThreads, int kTileH, int kMaxRegs, bool kPipelined, bool kAligned>
+__global__ void __maxnreg__(kMaxRegs)
+    ssim_u8_kernel(const uint8_t* __restrict__ ref, const uint8_t* __restrict__ dist,
+                   size_t frame_stride, int width, int height, TermConstants constants,
+                   ExactWords* __restrict__ out) {
+  constexpr int kTileW = kThreads;
+  constexpr int kPairs = (kTileW + 2 * kRadius) / 2;
+  constexpr int kQuads = kPairs / 2;
+  constexpr int kRows = kTileH + 2 * kRadius;
+  static_assert(kRows % kChunk == 0 && kPairs % 2 == 0);
+  constexpr int kChunks = kRows / kChunk;
+  constexpr int kItems = kChunk * kQuads;  // quads staged a chunk
+  constexpr int kItemsPerThread = (kItems + kThreads - 1) / kThreads;
+  __shared__ uint4 stage[2][kChunk][kPairs];
+
+  const size_t frame = blockIdx.z;
+  ref += frame * frame_stride;
+  dist += frame * frame_stride;
+  const int x0 = int(blockIdx.x) * kTileW - kRadius;  // plane column of tile column 0
+  const int y0 = int(blockIdx.y) * kTileH - kRadius;  // plane row of tile row 0
+  const int tid = int(threadIdx.x);
+
+  uint32_t s4[kItemsPerThread], d4[kItemsPerThread];
+  const auto fetch = [&](int chunk) {
+#pragma unroll
+    for (int j = 0; j < kItemsPerThread; ++j) {
+      const int item = tid + j * kThreads;
+      s4[j] = d4[j] = 0;
+      if (kItems % kThreads != 0 && item >= kItems) continue;
+      const int y = y0 + chunk * kChunk + item / kQuads;
+      const int px = x0 + 4 * (item % kQuads);
+      if (y < 0 || y >= height) continue;
+      const size_t row = size_t(y) * size_t(width);
+      if constexpr (kAligned) {
+        if (px < 0 || px >= width) continue;
+        s4[j] = *reinterpret_cast<const uint32_t*>(ref + row + px);
+        d4[j] = *reinterpret_cast<const uint32_t*>(dist + row + px);
+      } else {
+#pragma unroll
+        for (int b = 0; b < 4; ++b)
+          if (px + b >= 0 && px + b < width) {
+            s4[j] |= uint32_t(ref[row + size_t(px + b)]) << (8 * b);
+            d4[j] |= uint32_t(dist[row + size_t(px + b)]) << (8 * b);
+          }
+      }
+    }
+  };
+  const auto store = [&](int buffer) {
+#pragma unroll
+    for (int j = 0; j < kItemsPerThread; ++j) {
+      const int item = tid + j * kThreads;
+      if (kItems % kThreads != 0 && item >= kItems) continue;
+      uint4* p = &stage[buffer][item / kQuads][2 * (item % kQuads)];
+      p[0] = pair_words<0>(s4[j], d4[j]);
+      p[1] = pair_words<2>(s4[j], d4[j]);
+    }
+  };
+
+  // This thread's output column: tile column tid, whose window starts at pair tid / 2.
+  const int x = int(blockIdx.x) * kTileW + tid;
+  const bool column_inside = x < width;
+  const uint32_t column_weight = kept_weight(x, width);
+  const ColumnTaps taps = column_taps(tid & 1);
+  const bool rows_inside = y0 >= 0 && y0 + kRows <= height;  // every row weight 256
+  const int out_y0 = y0 - kRadius;  // output row of tile row t: out_y0 + t
+
+  Ring ring;
+  Sums sums;
+  fetch(0);
+  store(0);
+  __syncthreads();
+#pragma unroll 1
+  for (int c = 0; c < kChunks; ++c) {
+    const bool more = c + 1 < kChunks;
+    if (kPipelined && more) fetch(c + 1);  // in flight while this chunk is filtered
+    const uint4* row0 = &stage[c & 1][0][tid / 2];
+    const int first_row = c * kChunk;
+    if (rows_inside)
+      chunk_rows<true>(row0, kPairs, taps, ring, sums, first_row, out_y0, height, column_inside,
+                       column_weight, constants);
+    else
+      chunk_rows<false>(row0, kPairs, taps, ring, sums, first_row, out_y0, height, column_inside,
+                        column_weight, constants);
+    if (more) {
+      if (!kPipelined) fetch(c + 1);
+      store((c + 1) & 1);
+    }
+    __syncthreads();
+  }
+
+  // value = (sum bits(u) - n bits(C)) * 2^52 + (sum bits(v) - n bits(1.5 * 2^-12)),
+  // both differences signed and exact modulo 2^64.
+  const int first_out = int(blockIdx.y) * kTileH;
+  const uint64_t n = column_inside ? uint64_t(max(0, min(kTileH, height - first_out))) : 0;
+  const auto high = static_cast<int64_t>(sums.high - n * bits_of(kRoundHigh));
+  const auto low = static_cast<int64_t>(sums.low - n * bits_of(kRoundLow));
+  Int128Words acc;
+  acc.lo = static_cast<uint64_t>(high) << 52;
+  acc.hi = static_cast<uint64_t>(high >> 12);
+  acc.add(static_cast<uint64_t>(low), low < 0 ? ~uint64_t{0} : 0);
+  add_block_sum<kThreads>(acc, out + frame);
+}
+
+template <int kThreads, int kTileH, int kMaxRegs = 255, bool kPipelined = true>
+void launch(const DevicePlanes& p, ExactWords* sums, cudaStream_t stream) {
+  if (!exact_u8_applies(p))
+    throw DeviceError("CUDA 8-bit kernel: needs 8-bit planes and native fp64");
+  if (p.frames < 1 || p.frames > 65535 || p.width < 1 || p.height < 1)
+    throw DeviceError(fmt::format("CUDA 8-bit kernel: bad launch of {} frames of {}x{}", p.frames,
+                                  p.width, p.height));
+  const dim3 grid(unsigned((p.width + kThreads - 1) / kThreads), unsigned((p.height + kTileH - 1) / kTileH),
+                  unsigned(p.frames));
+  const ssim::TermConstants k = ssim::term_constants(8);  // the CPU's, on the host
+  const auto address = [](const void* q) { return reinterpret_cast<uintptr_t>(q); };
+  const bool aligned = p.width % 4 == 0 && p.frame_stride % 4 == 0 && address(p.ref) % 4 == 0 &&
+                       address(p.dist) % 4 == 0;
+  const auto go = [&](auto kernel) {
+    kernel<<<grid, kThreads, 0, stream>>>(static_cast<const uint8_t*>(p.ref),
+                                          static_cast<const uint8_t*>(p.dist), p.frame_stride,
+                                          p.width, p.height, TermConstants{k.mm_k1, k.mm_k2}, sums);
+  };
+  if (aligned)
+    go(ssim_u8_kernel<kThreads, kTileH, kMaxRegs, kPipelined, true>);
+  else
+    go(ssim_u8_kernel<kThreads, kTileH, kMaxRegs, kPipelined, false>);
+  check(cudaGetLastError(), "8-bit SSIM kernel launch");
+}
+
+}  // namespace
+
+void launch_exact_u8(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream) {
+  launch<128, 72>(planes, sums, stream);
+}
+
+void launch_exact_u8_variant(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
+                             U8Variant v) {
+  const auto is = [&](int threads, int rows, int regs, bool pipelined) {
+    return v.threads == threads && v.tile_rows == rows && v.max_registers == regs && v.pipelined == pipelined;
+  };
+  if (is(64, 72, 0, true)) return launch<64, 72>(planes, sums, stream);
+  if (is(64, 72, 104, true)) return launch<64, 72, 104>(planes, sums, stream);
+  if (is(64, 72, 96, true)) return launch<64, 72, 96>(planes, sums, stream);
+  if (is(64, 72, 0, false)) return launch<64, 72, 255, false>(planes, sums, stream);
+  if (is(128, 72, 0, true)) return launch<128, 72>(planes, sums, stream);
+  if (is(64, 32, 0, true)) return launch<64, 32>(planes, sums, stream);
+  if (is(32, 72, 0, true)) return launch<32, 72>(planes, sums, stream);
+  throw DeviceError(fmt::format("CUDA 8-bit kernel: no variant of {} threads, {} rows, {} registers, {}",
+                                v.threads, v.tile_rows, v.max_registers, v.pipelined ? "pipelined" : "not pipelined"));
+}
+
+}  // namespace exactvq::cuda

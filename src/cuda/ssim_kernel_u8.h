@@ -1,0 +1,37 @@
+// The 8-bit exact SSIM kernel with native fp64 (ssim_kernel_u8.cu): the same
+// per-frame 128-bit sums as launch_exact, from fewer instructions a pixel.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "cuda/ssim_kernels.h"
+
+namespace exactvq::cuda {
+
+// True when launch_exact_u8 takes these planes: 8-bit samples, native fp64.
+inline bool exact_u8_applies(const DevicePlanes& planes) {
+  return planes.bitdepth == 8 && !planes.emulate_fp64;
+}
+
+// Adds each frame's exact sum into sums[frame] (zeroed by the caller), like
+// launch_exact's kFull; throws DeviceError unless exact_u8_applies(planes).
+void launch_exact_u8(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream);
+
+// Benchmarks and tests only: the kernel's measured variants. threads: output
+// columns a block (32, 64 or 128); tile_rows: output rows a block (32 or 72);
+// max_registers: ptxas's cap (0: none); pipelined: the next rows' loads in
+// flight while the current ones are filtered. kU8Variants lists those that
+// exist, launch_exact_u8's first.
+struct U8Variant {
+  int threads = 128;
+  int tile_rows = 72;
+  int max_registers = 0;
+  bool pipelined = true;
+};
+inline constexpr U8Variant kU8Variants[] = {{128, 72, 0, true}, {64, 72, 0, true}, {64, 72, 104, true},
+                                            {64, 72, 96, true}, {64, 72, 0, false}, {64, 32, 0, true},
+                                            {32, 72, 0, true}};
+void launch_exact_u8_variant(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
+                             U8Variant variant);
+
+}  // namespace exactvq::cuda
