@@ -5,7 +5,8 @@
 //   stages     per-frame cost of upload, moments, term, fixed point + reduction,
 //              raster read-back and host sum, at 1080p and 4K 8-bit
 //   shapes     the exact kernel's tile shapes (8-bit)
-//   u8         launch_exact against the 8-bit kernel of ssim_kernel_u8.cu and its variants
+//   u8         ssim_kernels.cu's 1x32 kernel against the 8-bit kernel of ssim_kernel_u8.cu and its
+//              variants, native and fp64 emulated
 //   (profile: each 8-bit kernel launched once at 4K, for ncu; no tables)
 //   emulated   the fp64-emulated kernel against the native one
 //   library    end to end from frames in RAM through the feature, beside the
@@ -135,23 +136,36 @@ double launch_fps(const Size& s, const std::function<void(const DevicePlanes&, E
   return frames / t;
 }
 
-// launch_exact (ssim_kernels.cu) against the 8-bit kernel's variants (the
-// first is launch_exact_u8's), measured one after the other in this process.
+// ssim_kernels.cu's 1x32 kernel (launch_exact's for 8-bit planes until the
+// u8 kernel) against the 8-bit kernel's variants (the first is
+// launch_exact_u8's), then both kernels with the term emulated (softfp), all
+// measured one after the other in this process.
 void u8_table() {
   constexpr size_t kVariants = std::size(kU8Variants);
-  double old_fps[2], fps[2][kVariants];
+  double old_fps[2], fps[2][kVariants], old_emulated[2], u8_emulated[2];
   const Size sizes[] = {k1080p, k4k};
+  const auto emulated = [](const DevicePlanes& p) {
+    DevicePlanes e = p;
+    e.emulate_fp64 = true;
+    return e;
+  };
   for (int s = 0; s < 2; ++s) {
-    old_fps[s] = launch_fps(sizes[s], [](const DevicePlanes& p, ExactWords* o) { launch_exact(p, o, nullptr); });
+    old_fps[s] = launch_fps(sizes[s], [](const DevicePlanes& p, ExactWords* o) { launch_exact_shape(p, o, nullptr, 1, 32); });
     for (size_t i = 0; i < kVariants; ++i)
       fps[s][i] = launch_fps(sizes[s], [&](const DevicePlanes& p, ExactWords* o) {
         launch_exact_u8_variant(p, o, nullptr, kU8Variants[i]);
       });
+    old_emulated[s] = launch_fps(sizes[s], [&](const DevicePlanes& p, ExactWords* o) {
+      launch_exact_shape(emulated(p), o, nullptr, 1, 32);
+    });
+    u8_emulated[s] = launch_fps(sizes[s], [&](const DevicePlanes& p, ExactWords* o) {
+      launch_exact_u8(emulated(p), o, nullptr);
+    });
   }
-  std::printf("\n8-bit exact kernel only, luma: launch_exact against ssim_kernel_u8's variants (frames/s; "
-              "threads x tile rows, register cap, loads)\n");
-  std::printf("| kernel | 1080p | 4K | 1080p vs launch_exact | 4K vs launch_exact |\n|---|---|---|---|---|\n");
-  std::printf("| launch_exact (ssim_kernels.cu) | %.0f | %.0f | 1.00 | 1.00 |\n", old_fps[0], old_fps[1]);
+  std::printf("\n8-bit exact kernel only, luma: ssim_kernels.cu's 1x32 kernel against ssim_kernel_u8's variants "
+              "(frames/s; threads x tile rows, register cap, loads)\n");
+  std::printf("| kernel | 1080p | 4K | 1080p vs 1x32 | 4K vs 1x32 |\n|---|---|---|---|---|\n");
+  std::printf("| ssim_kernels.cu 1x32 | %.0f | %.0f | 1.00 | 1.00 |\n", old_fps[0], old_fps[1]);
   for (size_t i = 0; i < kVariants; ++i) {
     const U8Variant& v = kU8Variants[i];
     std::printf("| u8 %dx%d, %s, %s%s | %.0f | %.0f | %.2f | %.2f |\n", v.threads, v.tile_rows,
@@ -159,6 +173,15 @@ void u8_table() {
                 v.pipelined ? "pipelined" : "not pipelined", i == 0 ? " (launch_exact_u8)" : "", fps[0][i],
                 fps[1][i], fps[0][i] / old_fps[0], fps[1][i] / old_fps[1]);
   }
+  std::printf("\n8-bit, fp64 emulated (softfp) against each kernel's native fp64 (frames/s; time ratio "
+              "emulated / native)\n");
+  std::printf("| kernel | 1080p emulated | 4K emulated | 1080p ratio | 4K ratio |\n|---|---|---|---|---|\n");
+  std::printf("| ssim_kernels.cu 1x32 | %.0f | %.0f | %.2f | %.2f |\n", old_emulated[0], old_emulated[1],
+              old_fps[0] / old_emulated[0], old_fps[1] / old_emulated[1]);
+  std::printf("| u8 (launch_exact_u8) | %.0f | %.0f | %.2f | %.2f |\n", u8_emulated[0], u8_emulated[1],
+              fps[0][0] / u8_emulated[0], fps[1][0] / u8_emulated[1]);
+  std::printf("| u8 emulated against the fastest native | | | %.2f | %.2f |\n",
+              std::max(fps[0][0], old_fps[0]) / u8_emulated[0], std::max(fps[1][0], old_fps[1]) / u8_emulated[1]);
 }
 
 double copy_rate(size_t bytes, bool pinned, bool to_device) {
@@ -238,7 +261,8 @@ int run(int argc, char** argv) {
     launch_exact_shape(f.planes, sums.get<ExactWords>(), nullptr, 2, 32);
     for (const U8Variant& v : kU8Variants) launch_exact_u8_variant(f.planes, sums.get<ExactWords>(), nullptr, v);
     f.planes.emulate_fp64 = true;
-    launch_exact(f.planes, sums.get<ExactWords>(), nullptr);
+    launch_exact_shape(f.planes, sums.get<ExactWords>(), nullptr, 1, 32);
+    launch_exact_u8(f.planes, sums.get<ExactWords>(), nullptr);
     check(cudaDeviceSynchronize(), "profile");
     return 0;
   }

@@ -42,6 +42,7 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/device_term.cuh"
+#include "softfp/softfp.h"
 #include "ssim/term.h"
 
 namespace exactvq::cuda {
@@ -167,17 +168,28 @@ __device__ __forceinline__ uint64_t bits_of(double v) {
 struct Sums {
   uint64_t high = 0;  // sum of bits(u)
   uint64_t low = 0;   // sum of bits(v)
+  Int128Words exact;  // fp64 emulated: the fixed points themselves
+};
+
+// fp64 emulated: one window's moments, kept until the chunk's rows are
+// filtered (w == 0: no window), so that one copy of the softfp term, in a loop
+// that is not unrolled, serves the ten rows (ten inlined copies would not fit
+// the instruction cache or the registers beside the ring).
+struct Window8 {
+  uint32_t mux, muy, x2, xy, y2, w;
 };
 
 // The ten rows of one staged chunk at one column: horizontal moments into the
 // ring, then (from tile row 8 on) the window's moments, term and fixed point.
-template <bool kRowsInside>
+template <bool kRowsInside, bool kEmulate>
 __device__ __forceinline__ void chunk_rows(const uint4* stage_row0, int pairs_per_row,
                                            const ColumnTaps& taps, Ring& ring, Sums& sums,
                                            int first_row, int out_y0, int height, bool column_inside,
-                                           uint32_t column_weight, TermConstants constants) {
+                                           uint32_t column_weight, TermConstants constants,
+                                           Window8 (&pending)[kChunk]) {
 #pragma unroll
   for (int k = 0; k < kChunk; ++k) {
+    if constexpr (kEmulate) pending[k].w = 0;
     const RowMoments h = horizontal(stage_row0 + k * pairs_per_row, taps);
     ring.xx[k] = h.xx;
     ring.xy[k] = h.xy;
@@ -199,12 +211,30 @@ __device__ __forceinline__ void chunk_rows(const uint4* stage_row0, int pairs_pe
     const uint32_t xy = vertical_second(k, ring.xy);
     const uint32_t y2 = vertical_second(k, ring.yy);
     const uint32_t w = column_weight * (kRowsInside ? 256u : kept_weight(y, height));
+    if constexpr (kEmulate) {
+      pending[k] = Window8{mux, muy, x2, xy, y2, w};
+      continue;
+    }
     const double term = ssim_term(mux, muy, x2, xy, y2, w, constants);
     const double u = __dadd_rn(term, kRoundHigh);
     const double l = __dsub_rn(term, __dsub_rn(u, kRoundHigh));
     const double v = __dadd_rn(l, kRoundLow);
     sums.high += bits_of(u);
     sums.low += bits_of(v);
+  }
+}
+
+// fp64 emulated: the chunk's terms through softfp (integers only), each
+// term's fixed point added in 128 bits.
+__device__ __forceinline__ void emulated_terms(const Window8 (&pending)[kChunk], Sums& sums,
+                                               const softfp_term_constants& soft) {
+#pragma unroll 1
+  for (int k = 0; k < kChunk; ++k) {
+    const Window8 win = pending[k];
+    if (win.w == 0) continue;  // a window always holds its centre tap
+    const softfp_moments m{win.mux, win.muy, win.x2, win.xy, win.y2, win.w};
+    const softfp_i128 q = softfp_to_fixed64(softfp_term(m, soft));
+    sums.exact.add(q.lo, q.hi);
   }
 }
 
@@ -234,12 +264,13 @@ __device__ __forceinline__ void add_block_sum(Int128Words acc, ExactWords* sum) 
 // quad of samples at a column that is a multiple of 4 is one 32-bit load and
 // lies wholly inside or wholly outside the plane. kMaxRegs: ptxas's register
 // cap (255: none). kPipelined: the next chunk's loads are issued before this
-// chunk is filtered (latency hidden, 6 more registers held).
-template <int kThreads, int kTileH, int kMaxRegs, bool kPipelined, bool kAligned>
+// chunk is filtered (latency hidden, 6 more registers held). kEmulate: the term
+// through softfp/ on integers, no fp64 instruction (issue D), same bits.
+template <int kThreads, int kTileH, int kMaxRegs, bool kPipelined, bool kAligned, bool kEmulate>
 __global__ void __maxnreg__(kMaxRegs)
     ssim_u8_kernel(const uint8_t* __restrict__ ref, const uint8_t* __restrict__ dist,
                    size_t frame_stride, int width, int height, TermConstants constants,
-                   ExactWords* __restrict__ out) {
+                   softfp_term_constants soft, ExactWords* __restrict__ out) {
   constexpr int kTileW = kThreads;
   constexpr int kPairs = (kTileW + 2 * kRadius) / 2;
   constexpr int kQuads = kPairs / 2;
@@ -303,6 +334,7 @@ __global__ void __maxnreg__(kMaxRegs)
 
   Ring ring;
   Sums sums;
+  Window8 pending[kChunk];
   fetch(0);
   store(0);
   __syncthreads();
@@ -313,11 +345,12 @@ __global__ void __maxnreg__(kMaxRegs)
     const uint4* row0 = &stage[c & 1][0][tid / 2];
     const int first_row = c * kChunk;
     if (rows_inside)
-      chunk_rows<true>(row0, kPairs, taps, ring, sums, first_row, out_y0, height, column_inside,
-                       column_weight, constants);
+      chunk_rows<true, kEmulate>(row0, kPairs, taps, ring, sums, first_row, out_y0, height,
+                                 column_inside, column_weight, constants, pending);
     else
-      chunk_rows<false>(row0, kPairs, taps, ring, sums, first_row, out_y0, height, column_inside,
-                        column_weight, constants);
+      chunk_rows<false, kEmulate>(row0, kPairs, taps, ring, sums, first_row, out_y0, height,
+                                  column_inside, column_weight, constants, pending);
+    if constexpr (kEmulate) emulated_terms(pending, sums, soft);
     if (more) {
       if (!kPipelined) fetch(c + 1);
       store((c + 1) & 1);
@@ -335,13 +368,17 @@ __global__ void __maxnreg__(kMaxRegs)
   acc.lo = static_cast<uint64_t>(high) << 52;
   acc.hi = static_cast<uint64_t>(high >> 12);
   acc.add(static_cast<uint64_t>(low), low < 0 ? ~uint64_t{0} : 0);
+  if constexpr (kEmulate) acc = sums.exact;
   add_block_sum<kThreads>(acc, out + frame);
 }
 
-template <int kThreads, int kTileH, int kMaxRegs = 255, bool kPipelined = true>
+// kEmulatable: the fp64-emulated kernel is built for this shape (only
+// launch_exact_u8's: each emulated instantiation costs minutes of nvcc).
+template <int kThreads, int kTileH, int kMaxRegs = 255, bool kPipelined = true, bool kEmulatable = false>
 void launch(const DevicePlanes& p, ExactWords* sums, cudaStream_t stream) {
-  if (!exact_u8_applies(p))
-    throw DeviceError("CUDA 8-bit kernel: needs 8-bit planes and native fp64");
+  if (!exact_u8_applies(p)) throw DeviceError("CUDA 8-bit kernel: needs 8-bit planes");
+  if (p.emulate_fp64 && !kEmulatable)
+    throw DeviceError("CUDA 8-bit kernel: the fp64-emulated term has launch_exact_u8's shape only");
   if (p.frames < 1 || p.frames > 65535 || p.width < 1 || p.height < 1)
     throw DeviceError(fmt::format("CUDA 8-bit kernel: bad launch of {} frames of {}x{}", p.frames,
                                   p.width, p.height));
@@ -354,19 +391,30 @@ void launch(const DevicePlanes& p, ExactWords* sums, cudaStream_t stream) {
   const auto go = [&](auto kernel) {
     kernel<<<grid, kThreads, 0, stream>>>(static_cast<const uint8_t*>(p.ref),
                                           static_cast<const uint8_t*>(p.dist), p.frame_stride,
-                                          p.width, p.height, TermConstants{k.mm_k1, k.mm_k2}, sums);
+                                          p.width, p.height, TermConstants{k.mm_k1, k.mm_k2},
+                                          softfp_make_term_constants(8), sums);
   };
+  if constexpr (kEmulatable) {
+    if (p.emulate_fp64) {
+      if (aligned)
+        go(ssim_u8_kernel<kThreads, kTileH, kMaxRegs, kPipelined, true, true>);
+      else
+        go(ssim_u8_kernel<kThreads, kTileH, kMaxRegs, kPipelined, false, true>);
+      check(cudaGetLastError(), "8-bit SSIM kernel launch (fp64 emulated)");
+      return;
+    }
+  }
   if (aligned)
-    go(ssim_u8_kernel<kThreads, kTileH, kMaxRegs, kPipelined, true>);
+    go(ssim_u8_kernel<kThreads, kTileH, kMaxRegs, kPipelined, true, false>);
   else
-    go(ssim_u8_kernel<kThreads, kTileH, kMaxRegs, kPipelined, false>);
+    go(ssim_u8_kernel<kThreads, kTileH, kMaxRegs, kPipelined, false, false>);
   check(cudaGetLastError(), "8-bit SSIM kernel launch");
 }
 
 }  // namespace
 
 void launch_exact_u8(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream) {
-  launch<128, 72>(planes, sums, stream);
+  launch<128, 72, 255, true, true>(planes, sums, stream);
 }
 
 void launch_exact_u8_variant(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
@@ -378,7 +426,7 @@ void launch_exact_u8_variant(const DevicePlanes& planes, ExactWords* sums, cudaS
   if (is(64, 72, 104, true)) return launch<64, 72, 104>(planes, sums, stream);
   if (is(64, 72, 96, true)) return launch<64, 72, 96>(planes, sums, stream);
   if (is(64, 72, 0, false)) return launch<64, 72, 255, false>(planes, sums, stream);
-  if (is(128, 72, 0, true)) return launch<128, 72>(planes, sums, stream);
+  if (is(128, 72, 0, true)) return launch<128, 72>(planes, sums, stream);  // native only here
   if (is(64, 32, 0, true)) return launch<64, 32>(planes, sums, stream);
   if (is(32, 72, 0, true)) return launch<32, 72>(planes, sums, stream);
   throw DeviceError(fmt::format("CUDA 8-bit kernel: no variant of {} threads, {} rows, {} registers, {}",

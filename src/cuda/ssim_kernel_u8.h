@@ -1,5 +1,6 @@
-// The 8-bit exact SSIM kernel with native fp64 (ssim_kernel_u8.cu): the same
-// per-frame 128-bit sums as launch_exact, from fewer instructions a pixel.
+// The 8-bit exact SSIM kernel (ssim_kernel_u8.cu), native fp64 or with the term
+// emulated by softfp/: the same per-frame 128-bit sums as launch_exact, from
+// fewer instructions a pixel.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -8,10 +9,8 @@
 
 namespace exactvq::cuda {
 
-// True when launch_exact_u8 takes these planes: 8-bit samples, native fp64.
-inline bool exact_u8_applies(const DevicePlanes& planes) {
-  return planes.bitdepth == 8 && !planes.emulate_fp64;
-}
+// True when launch_exact_u8 takes these planes: 8-bit samples (either fp64 mode).
+inline bool exact_u8_applies(const DevicePlanes& planes) { return planes.bitdepth == 8; }
 
 // Adds each frame's exact sum into sums[frame] (zeroed by the caller), like
 // launch_exact's kFull; throws DeviceError unless exact_u8_applies(planes).
@@ -21,7 +20,7 @@ void launch_exact_u8(const DevicePlanes& planes, ExactWords* sums, cudaStream_t 
 // columns a block (32, 64 or 128); tile_rows: output rows a block (32 or 72);
 // max_registers: ptxas's cap (0: none); pipelined: the next rows' loads in
 // flight while the current ones are filtered. kU8Variants lists those that
-// exist, launch_exact_u8's first.
+// exist, launch_exact_u8's first. Native fp64 only (DeviceError otherwise).
 struct U8Variant {
   int threads = 128;
   int tile_rows = 72;
