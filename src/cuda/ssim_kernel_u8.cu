@@ -417,6 +417,15 @@ void launch_exact_u8(const DevicePlanes& planes, ExactWords* sums, cudaStream_t 
   launch<128, 72, 255, true, true>(planes, sums, stream);
 }
 
+void launch_exact_u8_emulated_capped(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
+                                     int max_registers) {
+  if (!planes.emulate_fp64) throw DeviceError("CUDA 8-bit kernel: register caps are for the emulated term");
+  if (max_registers == 0) return launch<128, 72, 255, true, true>(planes, sums, stream);
+  if (max_registers == 168) return launch<128, 72, 168, true, true>(planes, sums, stream);
+  if (max_registers == 128) return launch<128, 72, 128, true, true>(planes, sums, stream);
+  throw DeviceError(fmt::format("CUDA 8-bit kernel: no emulated variant with {} registers", max_registers));
+}
+
 void launch_exact_u8_variant(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
                              U8Variant v) {
   const auto is = [&](int threads, int rows, int regs, bool pipelined) {

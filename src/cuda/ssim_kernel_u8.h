@@ -33,4 +33,12 @@ inline constexpr U8Variant kU8Variants[] = {{128, 72, 0, true}, {64, 72, 0, true
 void launch_exact_u8_variant(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
                              U8Variant variant);
 
+// Benchmarks and tests only: launch_exact_u8 with the term emulated
+// (planes.emulate_fp64 must be set) under a register cap from
+// kU8EmulatedRegisterCaps (0: none, launch_exact_u8's): the emulated term's
+// registers sit beside the ring's, so fewer warps fit an SM than natively.
+inline constexpr int kU8EmulatedRegisterCaps[] = {0, 168, 128};
+void launch_exact_u8_emulated_capped(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
+                                     int max_registers);
+
 }  // namespace exactvq::cuda

@@ -186,6 +186,25 @@ TEST_F(CudaTest, U8KernelVariantsEqualReference) {
               static_cast<unsigned long long>(seed));
 }
 
+// The emulated kernel under each register cap the benchmark measures.
+TEST_F(CudaTest, U8KernelEmulatedRegisterCapsEqualReference) {
+  const uint64_t seed = u8_seed() + 4;
+  std::mt19937_64 rng(seed);
+  int compared = 0;
+  for (const int cap : cuda::kU8EmulatedRegisterCaps)
+    for (const auto& s : {std::pair{1, 1}, std::pair{129, 161}, std::pair{515, 330}}) {
+      std::vector<PlanePair> frames;
+      for (int i = 0; i < 2; ++i) frames.push_back(make_pair(s.first, s.second, Kind((compared + i) % 7), rng));
+      compared += expect_sums(frames, [&](const cuda::DevicePlanes& p, cuda::ExactWords* out) {
+        cuda::DevicePlanes e = p;
+        e.emulate_fp64 = true;
+        cuda::launch_exact_u8_emulated_capped(e, out, nullptr, cap);
+      }, "emulated, register cap " + std::to_string(cap));
+    }
+  std::printf("[ cuda     ] %d emulated 8-bit kernel sums under register caps equal to the reference (seed %#llx)\n",
+              compared, static_cast<unsigned long long>(seed));
+}
+
 // Every 8-bit plane of every public vector, all frames of a pair in one launch.
 TEST_F(CudaTest, U8KernelPublicVectorsEqualReference) {
   if (!testing_vectors::vectors_present())
