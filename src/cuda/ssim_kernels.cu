@@ -14,6 +14,11 @@
 // per block; both lose more to occupancy than they save (bench/cuda/RESULTS.md),
 // so they stay only as launch_exact_shape's measured alternatives.
 //
+// Without fp64 (emulate_fp64), ssim_kernel_emulated computes the same moments
+// with the vertical sums transposed (partial sums of the open windows instead
+// of a ring of rows), so that one inline copy of softfp's fast path serves
+// every row (64 registers at 8 bits: see emulated_min_blocks).
+//
 // Every moment is an exact integer, so the order of its additions is free: a
 // 9-tap sum whose total fits 32 bits is folded by the symmetry of the taps,
 // 2(v0+v8) + 9(v1+v7) + 28(v2+v6) + 55(v3+v5) + 68 v4 (every partial value is
@@ -140,38 +145,12 @@ __device__ __forceinline__ void add_block_sum(Int128Words acc, ExactWords* sum) 
   atomicAdd(hi, block.hi + carry);
 }
 
-// One window's moments, kept for the emulated term (below).
-template <typename VWide>
-struct Window {
-  uint32_t mux, muy;
-  VWide x2, xy, y2;
-  uint32_t w;  // 0: no pixel here
-};
-
-// kNc: output columns per thread. kEmulate: the term on integers through
-// softfp/ (no fp64 instruction), same bits; its windows wait in a per-thread
-// buffer for each group of nine rows, and one (not nine unrolled) copy of the
-// term runs over them, inline (no call inside the loop that holds the ring).
-template <typename Sample, int kNc, int kTileH, typename HWide, typename VWide,
-          KernelStage kStage, bool kTerms, bool kEmulate>
-__global__ void __launch_bounds__(kThreads)
-    ssim_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
-                size_t frame_stride, int width, int height, TermConstants constants,
-                softfp_term_constants soft_constants, ExactWords* __restrict__ sums,
-                double* __restrict__ terms) {
-  constexpr bool kEightBit = sizeof(Sample) == 1;
-  constexpr int kTileW = kThreads * kNc;
-  constexpr int kCols = kTileW + 2 * kRadius;
-  constexpr int kRows = kTileH + 2 * kRadius;
-  __shared__ __align__(16) uint32_t tile[kRows][kCols];
-
-  const size_t frame = blockIdx.z;
-  ref += frame * frame_stride;
-  dist += frame * frame_stride;
-  const int x0 = int(blockIdx.x) * kTileW - kRadius;  // plane column of tile column 0
-  const int y0 = int(blockIdx.y) * kTileH - kRadius;  // plane row of tile row 0
-
-  // The tile, row by row: each thread loads the same few columns of every row.
+// The tile at plane column x0, row y0, row by row (each thread loads the same
+// few columns of every row), each word s | d << 16, 0 outside the plane.
+template <typename Sample, int kRows, int kCols>
+__device__ __forceinline__ void load_tile(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
+                                          int x0, int y0, int width, int height,
+                                          uint32_t (&tile)[kRows][kCols]) {
   constexpr int kLoads = (kCols + kThreads - 1) / kThreads;
   bool column_inside[kLoads];
 #pragma unroll
@@ -196,6 +175,27 @@ __global__ void __launch_bounds__(kThreads)
       tile[ty][tx] = v;
     }
   }
+}
+
+// kNc: output columns per thread. The term in binary64 (fp64 instructions).
+template <typename Sample, int kNc, int kTileH, typename HWide, typename VWide,
+          KernelStage kStage, bool kTerms>
+__global__ void __launch_bounds__(kThreads)
+    ssim_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
+                size_t frame_stride, int width, int height, TermConstants constants,
+                ExactWords* __restrict__ sums, double* __restrict__ terms) {
+  constexpr bool kEightBit = sizeof(Sample) == 1;
+  constexpr int kTileW = kThreads * kNc;
+  constexpr int kCols = kTileW + 2 * kRadius;
+  constexpr int kRows = kTileH + 2 * kRadius;
+  __shared__ __align__(16) uint32_t tile[kRows][kCols];
+
+  const size_t frame = blockIdx.z;
+  ref += frame * frame_stride;
+  dist += frame * frame_stride;
+  const int x0 = int(blockIdx.x) * kTileW - kRadius;  // plane column of tile column 0
+  const int y0 = int(blockIdx.y) * kTileH - kRadius;  // plane row of tile row 0
+  load_tile(ref, dist, x0, y0, width, height, tile);
   __syncthreads();
 
   const int first = int(threadIdx.x) * kNc;  // tile column under tap 0 of this thread's first column
@@ -211,17 +211,9 @@ __global__ void __launch_bounds__(kThreads)
   const bool rows_inside = y0 >= 0 && y0 + kRows <= height;
   Int128Words acc;
   Horizontal<HWide> ring[9][kNc];  // row t of the tile lives in slot t % 9
-  // Emulated term: the windows of the current group of nine rows.
-  Window<VWide> pending[kEmulate ? 9 : 1][kNc];
 
 #pragma unroll 1
   for (int base = 0; base < kRows; base += 9) {
-    if constexpr (kEmulate) {
-#pragma unroll
-      for (int k = 0; k < 9; ++k)
-#pragma unroll
-        for (int c = 0; c < kNc; ++c) pending[k][c].w = 0;
-    }
 #pragma unroll
     for (int k = 0; k < 9; ++k) {
       const int t = base + k;
@@ -250,10 +242,6 @@ __global__ void __launch_bounds__(kThreads)
                     (uint64_t(y2) << 5) ^ w;
           continue;
         }
-        if constexpr (kEmulate) {
-          pending[k][c] = Window<VWide>{mux, muy, x2, xy, y2, w};
-          continue;
-        }
         const double term = ssim_term(mux, muy, x2, xy, y2, w, constants);
         if constexpr (kTerms) {
           terms[frame * size_t(width) * size_t(height) + size_t(y) * size_t(width) + size_t(xs[c])] =
@@ -266,23 +254,114 @@ __global__ void __launch_bounds__(kThreads)
         }
       }
     }
-    if constexpr (kEmulate) {
-#pragma unroll 1
-      for (int i = 0; i < 9 * kNc; ++i) {
-        const Window<VWide>& win = pending[i / kNc][i % kNc];
-        if (win.w == 0) continue;  // a valid window always holds its centre tap
-        const softfp_moments m{win.mux, win.muy, win.x2, win.xy, win.y2, win.w};
-        const softfp t = softfp_term(m, soft_constants);
-        if constexpr (kTerms) {
-          const int y = y0 + base + i / kNc - kRadius;
-          terms[frame * size_t(width) * size_t(height) + size_t(y) * size_t(width) +
-                size_t(xs[0] + i % kNc)] = __longlong_as_double(static_cast<long long>(softfp_to_bits(t)));
-        } else {
-          const softfp_i128 q = softfp_to_fixed64(t);
-          acc.add(q.lo, q.hi);
-        }
-      }
+  }
+  if constexpr (!kTerms) add_block_sum(acc, sums + frame);
+}
+
+// Blocks an SM must hold for ssim_kernel_emulated, so at most 64 registers
+// (32 warps an SM instead of 28), where that was measured to pay: 8 bits (4K
+// 1.97x the native kernel's time instead of 2.05x) and 16 bits (3.64x instead
+// of 4.03x); not from 9 to 12 bits, whose 64-bit partial sums then spill
+// (2.58x instead of 2.03x). bench/cuda/RESULTS.md has the runs.
+template <typename Sample, typename HWide>
+constexpr int emulated_min_blocks() {
+  return sizeof(Sample) == 1 || sizeof(HWide) == 8 ? 16 : 1;
+}
+
+// A window that misses softfp's fast path, kept for after the walk down the tile.
+template <typename VWide>
+struct DeferredWindow {
+  uint32_t mux, muy, w;
+  int y;
+  VWide x2, xy, y2;
+};
+
+// The fp64-free kernel: the same tile and horizontal moments, one column a
+// thread, the term on integers through softfp/ (no fp64 instruction, the same
+// bits). Its vertical sums are transposed: the eight windows still open below
+// the current row hold partial sums, and each new row adds its tap to each, so
+// the walk down the tile stays a loop with no ring indexed by the row, and
+// softfp's fast path is inline in it once. The windows that miss the fast path
+// (borders, wide moments) wait in local memory and take the general path after
+// the walk, when the partial sums are dead: its registers are not added to theirs.
+template <typename Sample, typename HWide, typename VWide, bool kTerms>
+__global__ void __launch_bounds__(kThreads, emulated_min_blocks<Sample, HWide>())
+    ssim_kernel_emulated(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
+                         size_t frame_stride, int width, int height,
+                         softfp_term_constants soft_constants, ExactWords* __restrict__ sums,
+                         double* __restrict__ terms) {
+  constexpr bool kEightBit = sizeof(Sample) == 1;
+  constexpr int kTileH = 32;
+  constexpr int kCols = kThreads + 2 * kRadius;
+  constexpr int kRows = kTileH + 2 * kRadius;
+  constexpr uint32_t kG[9] = {2, 9, 28, 55, 68, 55, 28, 9, 2};
+  __shared__ __align__(16) uint32_t tile[kRows][kCols];
+
+  const size_t frame = blockIdx.z;
+  ref += frame * frame_stride;
+  dist += frame * frame_stride;
+  const int x0 = int(blockIdx.x) * kThreads - kRadius;
+  const int y0 = int(blockIdx.y) * kTileH - kRadius;
+  load_tile(ref, dist, x0, y0, width, height, tile);
+  __syncthreads();
+
+  const int x = x0 + kRadius + int(threadIdx.x);
+  const uint32_t column_weight = kept_weight(x, width);
+  const bool rows_inside = y0 >= 0 && y0 + kRows <= height;
+  Int128Words acc;
+  // open[j]: the window that ends j + 1 rows below the current one, its taps
+  // above the current row summed (mux, muy < 2^32; VWide as in ssim_kernel).
+  uint32_t open_m[8] = {}, open_n[8] = {};
+  VWide open_xx[8] = {}, open_xy[8] = {}, open_yy[8] = {};
+  DeferredWindow<VWide> deferred[kTileH];
+  int deferred_count = 0;
+  const auto take = [&](const softfp& term, int y) {
+    if constexpr (kTerms) {
+      terms[frame * size_t(width) * size_t(height) + size_t(y) * size_t(width) + size_t(x)] =
+          __longlong_as_double(static_cast<long long>(softfp_to_bits(term)));
+    } else {
+      const softfp_i128 q = softfp_to_fixed64(term);
+      acc.add(q.lo, q.hi);
     }
+  };
+#pragma unroll 1
+  for (int t = 0; t < kRows; ++t) {
+    Horizontal<HWide> h[1];
+    horizontal<1, kEightBit, HWide>(&tile[t][threadIdx.x], h);
+    // The window ending at row t takes its last tap.
+    const uint32_t mux = open_m[0] + kG[8] * h[0].m;
+    const uint32_t muy = open_n[0] + kG[8] * h[0].n;
+    const VWide x2 = open_xx[0] + VWide{kG[8]} * h[0].xx;
+    const VWide xy = open_xy[0] + VWide{kG[8]} * h[0].xy;
+    const VWide y2 = open_yy[0] + VWide{kG[8]} * h[0].yy;
+#pragma unroll
+    for (int j = 0; j < 7; ++j) {
+      open_m[j] = open_m[j + 1] + kG[7 - j] * h[0].m;
+      open_n[j] = open_n[j + 1] + kG[7 - j] * h[0].n;
+      open_xx[j] = open_xx[j + 1] + VWide{kG[7 - j]} * h[0].xx;
+      open_xy[j] = open_xy[j + 1] + VWide{kG[7 - j]} * h[0].xy;
+      open_yy[j] = open_yy[j + 1] + VWide{kG[7 - j]} * h[0].yy;
+    }
+    open_m[7] = kG[0] * h[0].m;
+    open_n[7] = kG[0] * h[0].n;
+    open_xx[7] = VWide{kG[0]} * h[0].xx;
+    open_xy[7] = VWide{kG[0]} * h[0].xy;
+    open_yy[7] = VWide{kG[0]} * h[0].yy;
+    if (t < 2 * kRadius) continue;
+    const int y = y0 + t - kRadius;  // the window covers tile rows t-8 .. t
+    if (y >= height || x >= width) continue;
+    const uint32_t w = column_weight * (rows_inside ? 256u : kept_weight(y, height));
+    const softfp_moments m{mux, muy, x2, xy, y2, w};
+    if (softfp_term_fast_applies(m, soft_constants))
+      take(softfp_term_fast(m, soft_constants), y);
+    else
+      deferred[deferred_count++] = DeferredWindow<VWide>{mux, muy, w, y, x2, xy, y2};
+  }
+#pragma unroll 1
+  for (int i = 0; i < deferred_count; ++i) {
+    const DeferredWindow<VWide> d = deferred[i];
+    const softfp_moments m{d.mux, d.muy, d.x2, d.xy, d.y2, d.w};
+    take(softfp_term_with(m, soft_constants, softfp_term_integer_shortcut_applies(m)), d.y);
   }
   if constexpr (!kTerms) add_block_sum(acc, sums + frame);
 }
@@ -305,20 +384,19 @@ dim3 grid_of(const DevicePlanes& p) {
 template <typename Sample, int kNc, typename HWide, typename VWide, KernelStage kStage, bool kTerms,
           int kTileH = 32, bool kEmulatable = true>
 void launch(const DevicePlanes& p, ExactWords* sums, double* terms, cudaStream_t stream) {
-  const auto args = [&](auto kernel) {
-    kernel<<<grid_of<kNc, kTileH>(p), kThreads, 0, stream>>>(
-        static_cast<const Sample*>(p.ref), static_cast<const Sample*>(p.dist),
-        p.frame_stride / sizeof(Sample), p.width, p.height, term_constants(p.bitdepth),
-        softfp_make_term_constants(p.bitdepth), sums, terms);
-  };
-  if constexpr (kStage == KernelStage::kFull && kEmulatable) {
+  const Sample* ref = static_cast<const Sample*>(p.ref);
+  const Sample* dist = static_cast<const Sample*>(p.dist);
+  const size_t stride = p.frame_stride / sizeof(Sample);
+  if constexpr (kStage == KernelStage::kFull && kEmulatable && kNc == 1 && kTileH == 32) {
     if (p.emulate_fp64) {
-      args(ssim_kernel<Sample, kNc, kTileH, HWide, VWide, kStage, kTerms, true>);
+      ssim_kernel_emulated<Sample, HWide, VWide, kTerms><<<grid_of<kNc, kTileH>(p), kThreads, 0, stream>>>(
+          ref, dist, stride, p.width, p.height, softfp_make_term_constants(p.bitdepth), sums, terms);
       check(cudaGetLastError(), "SSIM kernel launch (fp64 emulated)");
       return;
     }
   }
-  args(ssim_kernel<Sample, kNc, kTileH, HWide, VWide, kStage, kTerms, false>);
+  ssim_kernel<Sample, kNc, kTileH, HWide, VWide, kStage, kTerms><<<grid_of<kNc, kTileH>(p), kThreads, 0, stream>>>(
+      ref, dist, stride, p.width, p.height, term_constants(p.bitdepth), sums, terms);
   check(cudaGetLastError(), "SSIM kernel launch");
 }
 

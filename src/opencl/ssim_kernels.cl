@@ -121,10 +121,7 @@ __kernel void ssim_terms(__global const uint* hm, __global const uint* hn,
       mo.y2 += g * hyy[i];
     }
     mo.w = (ulong)kept_weight(x, width) * kept_weight(y, height);
-    softfp_term_constants c;
-    c.mm_k1 = softfp_from_bits(mm_k1_bits);
-    c.mm_k2 = softfp_from_bits(mm_k2_bits);
-    const softfp term = softfp_term(mo, c);
+    const softfp term = softfp_term(mo, softfp_term_constants_from_bits(mm_k1_bits, mm_k2_bits));
     if (!softfp_is_valid(term)) *invalid = 1;
     if (raster) term_bits[y * width + x] = softfp_to_bits(term);
     else q = softfp_to_fixed64(term);

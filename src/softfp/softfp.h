@@ -16,6 +16,9 @@
  *  - Optional: #define SOFTFP_PATH(id) before inclusion to count which paths
  *    (SOFTFP_PATH_* below) run; the host tests do, kernels leave it empty.
  *
+ * softfp_term takes softfp_term_fast (branch-free) for the windows no border
+ * truncates at 8 to 10 bits, and softfp_term_with elsewhere.
+ *
  * A number is sign, significand and exponent: value = (-1)^neg * sig * 2^exp
  * with sig == 0 (zero) or 2^52 <= sig < 2^53. Every operation returns what IEEE-754
  * binary64 round-to-nearest-even returns, for zero and normal operands and
@@ -80,7 +83,25 @@ typedef int32_t softfp_i32;
 #define SOFTFP_PATH_FIXED_TO_ZERO 22     /* |term| * 2^64 < 1/2 */
 #define SOFTFP_PATH_ADD_INTEGER 23       /* an exact integer plus a positive number */
 #define SOFTFP_PATH_TERM_POW2_WEIGHT 24  /* shortcut: w is a power of two (2^16 inside) */
-#define SOFTFP_PATH_COUNT 25
+#define SOFTFP_PATH_TERM_FAST 25         /* the fast path: w = 2^16, integer parts exact */
+/* The fast path's roundings, by stage: A, C, D (an integer plus a constant's
+ * fraction); B (a 64-bit fixed point); either product; the quotient. */
+#define SOFTFP_PATH_FAST_SUM_UP 26
+#define SOFTFP_PATH_FAST_SUM_TIE 27
+#define SOFTFP_PATH_FAST_SUM_CARRY 28
+#define SOFTFP_PATH_FAST_B_UP 29
+#define SOFTFP_PATH_FAST_B_TIE 30
+#define SOFTFP_PATH_FAST_B_CARRY 31
+#define SOFTFP_PATH_FAST_MUL_UP 32
+#define SOFTFP_PATH_FAST_MUL_TIE 33
+#define SOFTFP_PATH_FAST_MUL_CARRY 34
+#define SOFTFP_PATH_FAST_DIV_UP 35
+#define SOFTFP_PATH_FAST_DIV_TIE 36
+#define SOFTFP_PATH_FAST_DIV_CARRY 37      /* unreachable: a quotient below 2 never rounds to 2 */
+#define SOFTFP_PATH_FAST_DIV_DIGIT1_FIX 38 /* the first quotient digit's estimate was one low */
+#define SOFTFP_PATH_FAST_DIV_DIGIT2_FIX 39 /* the second's */
+#define SOFTFP_PATH_FAST_DIV_HALVED 40     /* the dividend's significand was below the divisor's */
+#define SOFTFP_PATH_COUNT 41
 
 typedef struct softfp {
   softfp_u64 sig; /* 0, or in [2^52, 2^53) */
@@ -117,6 +138,27 @@ SOFTFP_FN softfp_i32 softfp_clz64(softfp_u64 x) {
   return (softfp_i32)__clzll((long long)x);
 #else
   return (softfp_i32)__builtin_clzll(x);
+#endif
+}
+
+/* Leading zero bits of x != 0. */
+SOFTFP_FN softfp_i32 softfp_clz32(softfp_u32 x) {
+#if defined(__OPENCL_VERSION__)
+  return (softfp_i32)clz(x);
+#elif defined(__CUDA_ARCH__)
+  return (softfp_i32)__clz((int)x);
+#else
+  return (softfp_i32)__builtin_clz(x);
+#endif
+}
+
+/* x << n for n < 32 (two funnel shifts of 32-bit words on a GPU). */
+SOFTFP_FN softfp_u64 softfp_shl64_below32(softfp_u64 x, softfp_u32 n) {
+#if defined(__CUDA_ARCH__)
+  const softfp_u32 lo = (softfp_u32)x, hi = (softfp_u32)(x >> 32);
+  return ((softfp_u64)__funnelshift_l(lo, hi, n) << 32) | (softfp_u64)(lo << n);
+#else
+  return x << n;
 #endif
 }
 
@@ -451,10 +493,21 @@ SOFTFP_FN softfp softfp_div(softfp a, softfp b) {
  * exponent (the twin of ssim::to_fixed64). */
 SOFTFP_FN softfp_i128 softfp_to_fixed64(softfp x) {
   softfp_i128 q;
+  const softfp_i32 shift = x.exp + 64; /* q = sig * 2^shift */
+  if (x.sig != 0 && (softfp_u32)shift < 32) {
+    /* The common case, |x| in [2^-12, 2^20) (a term is below 2^17): an exact
+     * shift in 32-bit words, negated without a branch. */
+    SOFTFP_PATH(SOFTFP_PATH_FIXED_SHIFT_LEFT);
+    const softfp_u64 lo = softfp_shl64_below32(x.sig, (softfp_u32)shift);
+    const softfp_u64 hi = (softfp_u64)(((softfp_u32)(x.sig >> 32) >> 1) >> (31 - shift));
+    const softfp_u64 mask = (softfp_u64)0 - (softfp_u64)x.neg;
+    q.lo = (lo ^ mask) + (softfp_u64)x.neg;
+    q.hi = (hi ^ mask) + (q.lo < (softfp_u64)x.neg ? (softfp_u64)1 : (softfp_u64)0);
+    return q;
+  }
   q.lo = 0;
   q.hi = 0;
   if (x.sig == 0) return q;
-  const softfp_i32 shift = x.exp + 64; /* q = sig * 2^shift */
   if (shift >= 0) {
     SOFTFP_PATH(SOFTFP_PATH_FIXED_SHIFT_LEFT);
     if (shift == 0) {
@@ -498,21 +551,63 @@ typedef struct softfp_moments {
   softfp_u64 w; /* <= 2^16 */
 } softfp_moments;
 
-/* (Md * Md) * K1 and (Md * Md) * K2 at a bit depth: the window-free part of c1, c2. */
+/* (Md * Md) * K1 and (Md * Md) * K2 at a bit depth: the window-free part of c1,
+ * c2; and the fast path's view of c1 = mm_k1 * 2^32 and c2 = mm_k2 * 2^32 (their
+ * values at w = 2^16): c = c_int + c_frac2 / 2^(c_frac_bits + 1). */
 typedef struct softfp_term_constants {
   softfp mm_k1;
   softfp mm_k2;
+  softfp_i32 fast;                     /* 1: softfp_term_fast may run with these */
+  softfp_u64 c1_int, c2_int;           /* floor(c1), floor(c2) */
+  softfp_u32 c1_frac2, c2_frac2;       /* twice the fraction bits */
+  softfp_i32 c1_frac_bits, c2_frac_bits; /* f: c1 * 2^f, c2 * 2^f are integers */
+  softfp_u64 cov_limit;                /* |w * xy - mux * muy| below it: B fits 63 bits */
 } softfp_term_constants;
+
+/* Trailing zero bits of x != 0. */
+SOFTFP_FN softfp_i32 softfp_ctz64(softfp_u64 x) { return 63 - softfp_clz64(x & (~x + 1)); }
+
+/* Fills the constants from mm_k1 and mm_k2 (positive and normal). The fast path
+ * needs f = -(exponent of c) in [1, 20] for both, so that c is below 2^52 and
+ * at least 2^32, and c2 * 2 not an integer, so that B = c2 + 2 * cov is never 0
+ * (true from 8 to 14 bits; c2 is an odd integer at 14 bits). */
+SOFTFP_FN softfp_term_constants softfp_term_constants_of(softfp mm_k1, softfp mm_k2) {
+  softfp_term_constants k;
+  k.mm_k1 = mm_k1;
+  k.mm_k2 = mm_k2;
+  const softfp_i32 f1 = -(mm_k1.exp + 32), f2 = -(mm_k2.exp + 32);
+  k.fast = mm_k1.sig != 0 && mm_k2.sig != 0 && f1 >= 1 && f1 <= 20 && f2 >= 1 && f2 <= 20 &&
+           softfp_ctz64(mm_k2.sig) <= f2;
+  if (!k.fast) {
+    k.c1_int = k.c2_int = 0;
+    k.c1_frac2 = k.c2_frac2 = 0;
+    k.c1_frac_bits = k.c2_frac_bits = 0;
+    k.cov_limit = 0;
+    return k;
+  }
+  k.c1_int = mm_k1.sig >> f1;
+  k.c2_int = mm_k2.sig >> f2;
+  k.c1_frac2 = (softfp_u32)(mm_k1.sig & (((softfp_u64)1 << f1) - 1)) << 1;
+  k.c2_frac2 = (softfp_u32)(mm_k2.sig & (((softfp_u64)1 << f2) - 1)) << 1;
+  k.c1_frac_bits = f1;
+  k.c2_frac_bits = f2;
+  k.cov_limit = (softfp_u64)1 << (61 - f2);
+  return k;
+}
 
 SOFTFP_FN softfp_term_constants softfp_make_term_constants(softfp_i32 bitdepth) {
   const softfp p01 = softfp_from_bits(SOFTFP_U64_C(0x3F847AE147AE147B)); /* the literal 0.01 */
   const softfp p03 = softfp_from_bits(SOFTFP_U64_C(0x3F9EB851EB851EB8)); /* the literal 0.03 */
   const softfp md = softfp_from_u64(((softfp_u64)1 << bitdepth) - 1);
   const softfp mm = softfp_mul(md, md);
-  softfp_term_constants k;
-  k.mm_k1 = softfp_mul(mm, softfp_mul(p01, p01));
-  k.mm_k2 = softfp_mul(mm, softfp_mul(p03, p03));
-  return k;
+  return softfp_term_constants_of(softfp_mul(mm, softfp_mul(p01, p01)),
+                                  softfp_mul(mm, softfp_mul(p03, p03)));
+}
+
+/* The binary64 constants from their bit patterns (the OpenCL kernel's arguments). */
+SOFTFP_FN softfp_term_constants softfp_term_constants_from_bits(softfp_u64 mm_k1_bits,
+                                                                softfp_u64 mm_k2_bits) {
+  return softfp_term_constants_of(softfp_from_bits(mm_k1_bits), softfp_from_bits(mm_k2_bits));
 }
 
 /* The shortcut applies when every integer part of the term is an exact integer
@@ -602,8 +697,178 @@ SOFTFP_FN softfp softfp_term_with(softfp_moments m, softfp_term_constants k, int
   return softfp_div(softfp_mul(wa, b), softfp_mul(c, d));
 }
 
+/* ---- the fast path --------------------------------------------------------
+ * For the windows no border truncates (w = 2^16) whose integer parts are exact
+ * (the integer shortcut's bounds: mux, muy < 2^26, x2, xy, y2 < 2^36; every
+ * window of a real 8- to 10-bit frame): the same roundings as softfp_term_with,
+ * without a data-dependent branch, mostly in 32-bit words. Each of A, C, D is
+ * one rounding of an exact integer J (below 2^54, the constant's integer part
+ * included) plus the constant's fraction; B is one rounding of an exact 64-bit
+ * fixed point; the products take the top of a 106-bit product; the quotient
+ * comes from a reciprocal and two digits, corrected once at the end. */
+
+/* About 1 / v in fp32. Only an estimate: softfp_fast_div needs it within 2^-16
+ * relative, which every fp32 reciprocal meets (OpenCL's 1.0f / v: 2.5 ulp). */
+SOFTFP_FN float softfp_reciprocal_estimate(float v) {
+#if defined(__CUDA_ARCH__)
+  float r;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
+  return r;
+#else
+  return 1.0f / v;
+#endif
+}
+
+/* Rounds (x + t) * 2^e to 53 bits, nearest even, for 2^53 <= x < 2^54 and
+ * 0 <= t < 1, t != 0 exactly when `sticky`: x's low bit is the rounding bit.
+ * `up` names the stage's three path counters (up, tie, carry). A carry leaves
+ * 2^53, whose low word is 0: halving the high word alone normalises it. */
+SOFTFP_FN softfp softfp_fast_round54(softfp_u64 x, softfp_u32 sticky, softfp_i32 e, int up) {
+  const softfp_u32 round_bit = (softfp_u32)x & 1;
+  const softfp_u32 increment = round_bit & (sticky | ((softfp_u32)(x >> 1) & 1));
+  const softfp_u64 sig = (x >> 1) + increment;
+  const softfp_u32 carry = (softfp_u32)(sig >> 53);
+  if (increment) SOFTFP_PATH(up);
+  if (increment && !sticky) SOFTFP_PATH(up + 1);
+  if (carry) SOFTFP_PATH(up + 2);
+  (void)up;
+  const softfp_u64 normal = ((softfp_u64)((softfp_u32)(sig >> 32) >> carry) << 32) | (softfp_u32)sig;
+  return softfp_make(normal, e + 1 + (softfp_i32)carry, 0);
+}
+
+/* j + frac2 / 2^(f+1) rounded, for an integer j with 2^(52-f) <= j < 2^54 and
+ * j >= 2^32 (it holds the constant's integer part) and even frac2 < 2^(f+1),
+ * 1 <= f <= 20: A, C and D. With k = 53 - top(j), in [0, f+1], x = j * 2^k plus
+ * the fraction's top k bits is floor(value * 2^k), 54 bits; the fraction's other
+ * s = f+1-k bits (s in [0, 21]) decide the sticky bit. */
+SOFTFP_FN softfp softfp_fast_integer_plus_fraction(softfp_u64 j, softfp_u32 frac2, softfp_i32 f) {
+  const softfp_u32 k = (softfp_u32)(softfp_clz32((softfp_u32)(j >> 32)) - 10);
+  const softfp_u32 s = (softfp_u32)(f + 1) - k;
+  const softfp_u64 x = softfp_shl64_below32(j, k) | (softfp_u64)(frac2 >> s);
+  const softfp_u32 sticky = (frac2 & ((1u << s) - 1)) != 0;
+  return softfp_fast_round54(x, sticky, -(softfp_i32)k, SOFTFP_PATH_FAST_SUM_UP);
+}
+
+/* m / 2^f rounded, for an integer 0 < m < 2^64: m's top bit goes to bit 63, the
+ * next 53 bits and the rounding bit are kept, the low 10 are the sticky bit. */
+SOFTFP_FN softfp softfp_fast_fixed_point(softfp_u64 m, softfp_i32 f, softfp_i32 neg) {
+  const softfp_i32 n = softfp_clz64(m);
+  const softfp_u64 top = m << n;
+  softfp r = softfp_fast_round54(top >> 10, (top & 0x3FF) != 0, 10 - n - f, SOFTFP_PATH_FAST_B_UP);
+  r.neg = neg;
+  return r;
+}
+
+/* a * b for normal a, b: the 106-bit product of the significands from 32-bit
+ * limbs has its top at bit 104 or 105; floor(product / 2^51) (54 or 55 bits)
+ * is shifted right once more in the second case, the bit lost going to sticky. */
+SOFTFP_FN softfp softfp_fast_mul(softfp a, softfp b) {
+  const softfp_u32 a0 = (softfp_u32)a.sig, a1 = (softfp_u32)(a.sig >> 32);
+  const softfp_u32 b0 = (softfp_u32)b.sig, b1 = (softfp_u32)(b.sig >> 32);
+  const softfp_u64 p00 = (softfp_u64)a0 * b0;
+  const softfp_u64 mid = (softfp_u64)a0 * b1 + (softfp_u64)a1 * b0; /* < 2^54 */
+  const softfp_u64 p11 = (softfp_u64)a1 * b1;                        /* < 2^42 */
+  const softfp_u64 lo = p00 + (mid << 32);
+  const softfp_u64 hi = p11 + (mid >> 32) + (lo < p00 ? 1u : 0u);    /* < 2^42 */
+  const softfp_u64 t = (hi << 13) | (lo >> 51);
+  const softfp_u32 top = (softfp_u32)(t >> 54);
+  const softfp_u32 sticky = ((lo & ((SOFTFP_U64_C(1) << 51) - 1)) != 0) | ((softfp_u32)t & top);
+  softfp r = softfp_fast_round54(t >> top, sticky, a.exp + b.exp + 51 + (softfp_i32)top,
+                                 SOFTFP_PATH_FAST_MUL_UP);
+  r.neg = a.neg ^ b.neg;
+  return r;
+}
+
+/* a / b for normal a, b. With x = a's significand (doubled when below y, b's)
+ * y <= x < 2y, and q = floor(x * 2^53 / y) in [2^53, 2^54) is formed as two
+ * digits from R, a 32-bit reciprocal of y's top 32 bits plus one:
+ * R <= 2^63 / (y_top + 1) < R + 1.001 (an fp32 estimate within 2^-16, then one
+ * integer Newton step, every truncation downward). Every approximation in a
+ * digit's estimate is then low, by less than 0.4 of a unit in all, so the
+ * estimate is the digit or one less. The first digit's remainder (formed modulo
+ * 2^64; its true value in [0, 2y)) goes uncorrected into the second digit,
+ * which then lies in [0, 2^28) and absorbs the first's shortfall; the second's
+ * remainder is corrected once by a compare, and is the sticky bit. A quotient
+ * below 2 never rounds up to 2 (x <= 2y - 1 puts q at most at 2^54 - 2), so
+ * the rounding never carries. */
+SOFTFP_FN softfp softfp_fast_div(softfp a, softfp b) {
+  const softfp_u64 y = b.sig;
+  const softfp_u32 halve = a.sig < y;
+  if (halve) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_HALVED);
+  const softfp_u64 x = a.sig << halve;
+  const softfp_u32 y_top = (softfp_u32)(y >> 21); /* [2^31, 2^32) */
+  float estimate = softfp_reciprocal_estimate((float)y_top) * 9223372036854775808.0f; /* 2^63 */
+  estimate = estimate < 4294967040.0f ? estimate : 4294967040.0f; /* the largest fp32 below 2^32 */
+  const softfp_u32 r0 = (softfp_u32)estimate;
+  /* Newton: R = r0 + r0 * (2^63 - (y_top + 1) * r0) / 2^63, the residual first
+   * truncated to 32 bits (|residual| < 2^49 for an estimate within 2^-16). */
+  const softfp_i64 residual = (softfp_i64)((SOFTFP_U64_C(1) << 63) - ((softfp_u64)y_top * r0 + r0));
+  const softfp_u32 reciprocal = (softfp_u32)((softfp_i64)r0 + (((softfp_i64)r0 * (residual >> 17)) >> 46));
+  /* Digit 1: floor(x * 2^26 / y) in [2^26, 2^27), or one less. */
+  const softfp_u32 q1 = (softfp_u32)(((softfp_u64)(softfp_u32)(x >> 22) * reciprocal) >> 36);
+  const softfp_u64 r1 = (x << 26) - (softfp_u64)q1 * y;
+  if (r1 >= y) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_DIGIT1_FIX);
+  /* Digit 2: floor(r1 * 2^27 / y) in [0, 2^28) (r1 < 2y < 2^54: its top 32
+   * bits from bit 22), or one less. */
+  softfp_u32 q2 = (softfp_u32)(((softfp_u64)(softfp_u32)(r1 >> 22) * reciprocal) >> 35);
+  softfp_u64 r2 = (r1 << 27) - (softfp_u64)q2 * y;
+  const softfp_u32 fix2 = r2 >= y;
+  if (fix2) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_DIGIT2_FIX);
+  q2 += fix2;
+  r2 -= fix2 ? y : 0;
+  const softfp_u64 q = ((softfp_u64)q1 << 27) + q2;
+  const softfp_u32 increment = (softfp_u32)q & ((r2 != 0) | ((softfp_u32)(q >> 1) & 1));
+  if (increment) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_UP);
+  if (increment && r2 == 0) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_TIE);
+  const softfp_u64 sig = (q >> 1) + increment;
+  if (sig >> 53) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_CARRY);
+  return softfp_make(sig, a.exp - b.exp - (softfp_i32)halve - 52, a.neg ^ b.neg);
+}
+
+/* Whether softfp_term_fast applies: the constants allow it (see
+ * softfp_term_constants_of), w = 2^16, the integer shortcut's bounds, D's
+ * integer part not negative (Cauchy-Schwarz for any real window) and
+ * |w * xy - mux * muy| below cov_limit (2^46 at 8 bits, 2^50 at 10 bits: a
+ * real window's |cov| is at most w^2 (M / 2)^2, below both). */
+SOFTFP_FN int softfp_term_fast_applies(softfp_moments m, softfp_term_constants k) {
+  /* Every part computed without a branch, as softfp_term_fast computes it, so
+   * that a compiler that inlines both forms each once. */
+  const softfp_u32 mux = (softfp_u32)m.mux, muy = (softfp_u32)m.muy;
+  const softfp_u64 mxy = (softfp_u64)mux * muy;
+  const softfp_u64 cov = (m.xy << 16) - mxy;
+  const softfp_u64 cov_abs = (softfp_i64)cov < 0 ? ~cov + 1 : cov;
+  const softfp_u64 dint = (m.x2 << 16) - (softfp_u64)mux * mux + (m.y2 << 16) - (softfp_u64)muy * muy;
+  return k.fast & (m.w == 65536) & ((m.mux | m.muy) < ((softfp_u64)1 << 26)) &
+         ((m.x2 | m.xy | m.y2) < ((softfp_u64)1 << 36)) & ((softfp_i64)dint >= 0) & (cov_abs < k.cov_limit);
+}
+
+/* The term where softfp_term_fast_applies(m, k): the same bits as
+ * softfp_term_with. Every integer part is exact (as in the integer shortcut),
+ * c1 = mm_k1 * 2^32 and c2 = mm_k2 * 2^32 exactly, and wd * A = A * 2^16. */
+SOFTFP_FN softfp softfp_term_fast(softfp_moments m, softfp_term_constants k) {
+  SOFTFP_PATH(SOFTFP_PATH_TERM_FAST);
+  const softfp_u32 mux = (softfp_u32)m.mux, muy = (softfp_u32)m.muy;
+  const softfp_u64 mx2 = (softfp_u64)mux * mux;
+  const softfp_u64 mxy = (softfp_u64)mux * muy;
+  const softfp_u64 my2 = (softfp_u64)muy * muy;
+  const softfp_u64 cov = (m.xy << 16) - mxy; /* two's complement */
+  const softfp_u64 dint = (m.x2 << 16) - mx2 + (m.y2 << 16) - my2;
+  const softfp a = softfp_fast_integer_plus_fraction((mxy << 1) + k.c1_int, k.c1_frac2, k.c1_frac_bits);
+  const softfp c = softfp_fast_integer_plus_fraction(mx2 + my2 + k.c1_int, k.c1_frac2, k.c1_frac_bits);
+  const softfp d = softfp_fast_integer_plus_fraction(dint + k.c2_int, k.c2_frac2, k.c2_frac_bits);
+  /* B = (2 cov * 2^f2 + c2's significand) / 2^f2, exact in a signed 64-bit
+   * integer (|cov| < cov_limit = 2^(61 - f2)), never 0 (softfp_term_constants_of). */
+  const softfp_i64 bn = (softfp_i64)(cov << (k.c2_frac_bits + 1)) + (softfp_i64)k.mm_k2.sig;
+  const softfp_i32 b_neg = bn < 0;
+  const softfp b = softfp_fast_fixed_point(b_neg ? (softfp_u64)(-bn) : (softfp_u64)bn, k.c2_frac_bits, b_neg);
+  softfp wa = a;
+  wa.exp += 16;
+  return softfp_fast_div(softfp_fast_mul(wa, b), softfp_fast_mul(c, d));
+}
+
 /* The term; check softfp_is_valid() on it (false only for impossible input). */
 SOFTFP_FN softfp softfp_term(softfp_moments m, softfp_term_constants k) {
+  if (softfp_term_fast_applies(m, k)) return softfp_term_fast(m, k);
   return softfp_term_with(m, k, softfp_term_integer_shortcut_applies(m));
 }
 

@@ -49,7 +49,11 @@ inline const char* path_name(int id) {
       "mul general", "div zero", "div general", "div digit corrected down",
       "div digit corrected up", "div digit 0", "div digit radix-1", "round up", "round tie",
       "round carry", "term integer shortcut", "term general", "fixed shift left",
-      "fixed rounded", "fixed to zero", "add integer", "term power-of-two weight"};
+      "fixed rounded", "fixed to zero", "add integer", "term power-of-two weight", "term fast",
+      "fast A/C/D round up", "fast A/C/D round tie", "fast A/C/D round carry", "fast B round up",
+      "fast B round tie", "fast B round carry", "fast mul round up", "fast mul round tie",
+      "fast mul round carry", "fast div round up", "fast div round tie", "fast div carry",
+      "fast div digit 1 corrected", "fast div digit 2 corrected", "fast div dividend doubled"};
   return id >= 0 && id < SOFTFP_PATH_COUNT ? kNames[id] : "?";
 }
 
