@@ -708,9 +708,12 @@ SOFTFP_FN softfp softfp_term_with(softfp_moments m, softfp_term_constants k, int
  * comes from a reciprocal and two digits, corrected once at the end. */
 
 /* About 1 / v in fp32. Only an estimate: softfp_fast_div needs it within 2^-16
- * relative, which every fp32 reciprocal meets (OpenCL's 1.0f / v: 2.5 ulp). */
+ * relative, which every fp32 reciprocal meets (OpenCL's 1.0f / v: 2.5 ulp).
+ * The tests #define SOFTFP_RECIPROCAL_ESTIMATE(v) to try the worst allowed. */
 SOFTFP_FN float softfp_reciprocal_estimate(float v) {
-#if defined(__CUDA_ARCH__)
+#if defined(SOFTFP_RECIPROCAL_ESTIMATE)
+  return SOFTFP_RECIPROCAL_ESTIMATE(v);
+#elif defined(__CUDA_ARCH__)
   float r;
   asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
   return r;
@@ -782,10 +785,11 @@ SOFTFP_FN softfp softfp_fast_mul(softfp a, softfp b) {
 /* a / b for normal a, b. With x = a's significand (doubled when below y, b's)
  * y <= x < 2y, and q = floor(x * 2^53 / y) in [2^53, 2^54) is formed as two
  * digits from R, a 32-bit reciprocal of y's top 32 bits plus one:
- * R <= 2^63 / (y_top + 1) < R + 1.001 (an fp32 estimate within 2^-16, then one
- * integer Newton step, every truncation downward). Every approximation in a
- * digit's estimate is then low, by less than 0.4 of a unit in all, so the
- * estimate is the digit or one less. The first digit's remainder (formed modulo
+ * R <= 2^63 / (y_top + 1) < R + 2.001 (an fp32 estimate e within 2^-16, then
+ * one integer Newton step, which leaves 2^32 e^2 <= 1, every truncation
+ * downward). Every approximation in a digit's estimate is then low, by at most
+ * 2^28 * 3 * 2^-31 + 2^-3, about 0.5 of a unit in all, so the estimate is the digit
+ * or one less. The first digit's remainder (formed modulo
  * 2^64; its true value in [0, 2y)) goes uncorrected into the second digit,
  * which then lies in [0, 2^28) and absorbs the first's shortfall; the second's
  * remainder is corrected once by a compare, and is the sticky bit. A quotient
@@ -801,7 +805,8 @@ SOFTFP_FN softfp softfp_fast_div(softfp a, softfp b) {
   estimate = estimate < 4294967040.0f ? estimate : 4294967040.0f; /* the largest fp32 below 2^32 */
   const softfp_u32 r0 = (softfp_u32)estimate;
   /* Newton: R = r0 + r0 * (2^63 - (y_top + 1) * r0) / 2^63, the residual first
-   * truncated to 32 bits (|residual| < 2^49 for an estimate within 2^-16). */
+   * cut to 32 bits: |residual| <= 2^63 * 2^-16 = 2^47 for an estimate within
+   * 2^-16, so the product stays below 2^62 (at 2^-15 it would overflow). */
   const softfp_i64 residual = (softfp_i64)((SOFTFP_U64_C(1) << 63) - ((softfp_u64)y_top * r0 + r0));
   const softfp_u32 reciprocal = (softfp_u32)((softfp_i64)r0 + (((softfp_i64)r0 * (residual >> 17)) >> 46));
   /* Digit 1: floor(x * 2^26 / y) in [2^26, 2^27), or one less. */
