@@ -30,6 +30,7 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/device_term.cuh"
+#include "cuda/ssim_kernel_u8.h"
 #include "softfp/softfp.h"
 #include "ssim/term.h"
 
@@ -417,7 +418,11 @@ void dispatch(const DevicePlanes& p, ExactWords* sums, double* terms, cudaStream
 void launch_exact(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
                   KernelStage stage) {
   switch (stage) {
-    case KernelStage::kFull: return dispatch<KernelStage::kFull, false>(planes, sums, nullptr, stream);
+    case KernelStage::kFull:
+      // 8-bit native fp64: the dot-product kernel of ssim_kernel_u8.cu (1.8x this
+      // file's at 1080p and 4K on an H200, bench/cuda/RESULTS.md).
+      if (exact_u8_applies(planes) && !planes.emulate_fp64) return launch_exact_u8(planes, sums, stream);
+      return dispatch<KernelStage::kFull, false>(planes, sums, nullptr, stream);
     case KernelStage::kMoments:
       if (planes.bitdepth != 8 || planes.emulate_fp64) break;
       return launch<uint8_t, 1, uint32_t, uint32_t, KernelStage::kMoments, false>(planes, sums,
