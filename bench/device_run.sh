@@ -3,9 +3,9 @@
 # kernel tables, the end-to-end pipeline, the CPU twins and throughput on the
 # device host's Xeon, and compute-sanitizer memcheck; logs to OUT/logs.tgz.
 # Usage (device tool, repo root): bash bench/device_run.sh PACK "$OUT" [PARTS]
-# PARTS: comma-separated among tests,kernels,pipeline,cpu,memcheck (default all).
+# PARTS: comma-separated among tests,kernels,pipeline,cpu,cpustages,memcheck (default all).
 set -uo pipefail
-P=$(realpath "$1") OUT=$2 parts=${3:-tests,kernels,pipeline,cpu,memcheck}
+P=$(realpath "$1") OUT=$2 parts=${3:-tests,kernels,pipeline,cpu,cpustages,memcheck}
 has() { [[ ",$parts," == *",$1,"* ]]; }
 L=$OUT/logs; mkdir -p "$L"
 export LD_LIBRARY_PATH=$P/lib
@@ -37,14 +37,23 @@ if has cpu; then
   echo "== cpu $(el)"
   (cd "$P/cpu" && timeout 60 ./cpu_twin_tests > "$L/cpu_twins.log" 2>&1; echo "cpu_twin_tests exit $?"
    grep -E "^\[ +(FAILED|PASSED) |planes" "$L/cpu_twins.log" | head -12)
-  (cd "$P/cpu" && timeout 150 ./throughput.sh . 3 1 1 2 4 > "$L/cpu_throughput.txt" 2>&1; cat "$L/cpu_throughput.txt")
+  (cd "$P/cpu" && timeout 200 ./throughput.sh . 3 1 1 2 4 > "$L/cpu_throughput.txt" 2>&1; cat "$L/cpu_throughput.txt")
+fi
+if has cpustages; then
+  echo "== cpu stages $(el)"
   # Per stage, and the fused pipeline against the default one (EXACTVQ_CPU_FUSED set = fused).
-  (cd "$P/cpu" && timeout 60 env -u EXACTVQ_CPU_FUSED ./ssim_simd_bench \
-      --benchmark_filter='Stage.*/1920/1080/8|Stage(FixedSum|RasterSum)|Simd(Exact|Raster)/' \
+  (cd "$P/cpu" && export LD_LIBRARY_PATH=. &&
+   timeout 90 env -u EXACTVQ_CPU_FUSED ./ssim_simd_bench \
+      --benchmark_filter='Stage.*/1920/1080/8/|Stage(FixedSum|RasterSum)|Simd(Exact|Raster)/' \
       --benchmark_min_time=0.2 > "$L/cpu_stages.txt" 2>&1
    timeout 40 env EXACTVQ_CPU_FUSED=1 ./ssim_simd_bench --benchmark_filter='SimdExact/' \
       --benchmark_min_time=0.2 > "$L/cpu_fused.txt" 2>&1
-   grep -E "^BM_" "$L/cpu_stages.txt"; echo "EXACTVQ_CPU_FUSED=1:"; grep -E "^BM_" "$L/cpu_fused.txt")
+   grep -E "^BM_" "$L/cpu_stages.txt"; echo "EXACTVQ_CPU_FUSED=1:"; grep -E "^BM_" "$L/cpu_fused.txt"
+   # Threads against plain threads (no pool), 1080p 8-bit exact, medians of 5.
+   for t in 1 2; do for mode in exact bare; do
+     for i in 1 2 3 4 5; do ./ssim_throughput 1920 1080 8 $t $mode 1; done | sed 's/.*fps=//' | sort -n |
+       awk -v t=$t -v m=$mode '{v[NR]=$1} END {print "1080p 8-bit " m " threads=" t ": median " v[3] " frames/s"}'
+   done; done) 2>&1 | tee "$L/cpu_stages_summary.txt"
 fi
 if has memcheck; then
   echo "== memcheck $(el)"

@@ -5,8 +5,10 @@
 #include <atomic>
 #include <cassert>
 #include <cstdlib>
+#include <string_view>
 #include <vector>
 
+#include "cpu/simd_targets.h"
 #include "cpu/ssim_kernels.h"
 #include "ssim/taps.h"
 #include "ssim/term.h"
@@ -54,8 +56,13 @@ class Carver {
 };
 
 // Which pipeline runs after the horizontal pass (see ssim_simd.h).
+bool default_fused() {
+  if (const char* v = std::getenv("EXACTVQ_CPU_FUSED")) return std::string_view(v) != "0";
+  return best_target_is_avx512();
+}
+
 std::atomic<bool>& fused_flag() {
-  static std::atomic<bool> fused{std::getenv("EXACTVQ_CPU_FUSED") != nullptr};
+  static std::atomic<bool> fused{default_fused()};
   return fused;
 }
 

@@ -11,11 +11,13 @@ namespace exactvq::cpu {
 
 // After the horizontal pass, each output row runs either stage by stage
 // (vertical_moments for the five moments into a window row, ssim_terms, then
-// fixed_point_sum or raster mode's sequential sum: the default, faster on the
-// AVX2 machine measured) or the fused window_terms kernel (vertical pass, term
-// and sums in registers; chosen with EXACTVQ_CPU_FUSED set in the environment,
-// or here). Same bits either way. For tests and benchmarks: set it while no
-// scoring runs.
+// fixed_point_sum or raster mode's sequential sum) or the fused window_terms
+// kernel (vertical pass, term and sums in registers). Same bits either way.
+// Default: fused where the best SIMD target is AVX-512 (32 vector registers
+// hold the fused loop: 1.36-1.42x faster than stage by stage on a Xeon), stage
+// by stage elsewhere (1.26-1.45x faster with AVX2's 16 on an EPYC; Arm not
+// measured); bench/CPU_RESULTS.md. EXACTVQ_CPU_FUSED=1 or =0 overrides it. For
+// tests and benchmarks: set it here while no scoring runs.
 void use_fused_window_terms(bool fused);
 bool fused_window_terms();
 

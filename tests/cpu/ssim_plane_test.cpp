@@ -4,10 +4,12 @@
 // on random, smooth and extreme planes, once per supported SIMD target.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <utility>
 
+#include "cpu/simd_targets.h"
 #include "cpu/ssim_simd.h"
 #include "cpu/target_param.h"
 #include "ssim/plane_fixture.h"
@@ -33,6 +35,14 @@ class FusedChoice {
  private:
   bool was_;
 };
+
+// Without EXACTVQ_CPU_FUSED the pipeline follows the machine: fused where the
+// best target is AVX-512, stage by stage elsewhere (cpu/ssim_simd.h).
+TEST(FusedDefault, FollowsTheBestTarget) {
+  if (std::getenv("EXACTVQ_CPU_FUSED")) GTEST_SKIP() << "EXACTVQ_CPU_FUSED is set";
+  EXPECT_EQ(cpu::fused_window_terms(), cpu::best_target_is_avx512())
+      << "best target " << cpu::supported_targets().front().name;
+}
 
 using PlaneTwin = test::PerTarget;
 
