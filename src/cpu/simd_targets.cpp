@@ -16,18 +16,6 @@ std::string current_target_name() {
   return targets.empty() ? "none" : hwy::TargetName(targets.front());
 }
 
-bool best_target_is_avx512() {
-#if HWY_ARCH_X86
-  const auto targets = hwy::SupportedAndGeneratedTargets();
-  // x86 targets are bits, better ones lower: AVX3 and the AVX-512 targets above
-  // it (AVX3_DL, and in later Highway versions AVX3_ZEN4, AVX3_SPR) lie below
-  // AVX2's bit.
-  return !targets.empty() && targets.front() < HWY_AVX2;
-#else
-  return false;
-#endif
-}
-
 ForcedTarget::ForcedTarget(int64_t target) {
   hwy::SetSupportedTargetsForTest(target);
   hwy::GetChosenTarget().Update(hwy::SupportedTargets());

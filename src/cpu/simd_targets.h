@@ -20,10 +20,6 @@ std::vector<SimdTarget> supported_targets();
 // The target HWY_DYNAMIC_DISPATCH calls now.
 std::string current_target_name();
 
-// Whether the best supported target is one of the AVX-512 family (AVX3 and
-// above): 32 vector registers, which decides how the pipeline is arranged.
-bool best_target_is_avx512();
-
 // While alive, every dispatched kernel runs `target` (which must be one of
 // supported_targets()); restores the normal choice when destroyed. Not thread
 // safe: for tests and benchmarks, with no kernel running elsewhere.

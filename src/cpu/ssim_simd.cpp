@@ -8,7 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include "cpu/simd_targets.h"
 #include "cpu/ssim_kernels.h"
 #include "ssim/taps.h"
 #include "ssim/term.h"
@@ -57,8 +56,8 @@ class Carver {
 
 // Which pipeline runs after the horizontal pass (see ssim_simd.h).
 bool default_fused() {
-  if (const char* v = std::getenv("EXACTVQ_CPU_FUSED")) return std::string_view(v) != "0";
-  return best_target_is_avx512();
+  const char* v = std::getenv("EXACTVQ_CPU_FUSED");
+  return v != nullptr && std::string_view(v) != "0";
 }
 
 std::atomic<bool>& fused_flag() {

@@ -11,13 +11,13 @@ namespace exactvq::cpu {
 
 // After the horizontal pass, each output row runs either stage by stage
 // (vertical_moments for the five moments into a window row, ssim_terms, then
-// fixed_point_sum or raster mode's sequential sum) or the fused window_terms
-// kernel (vertical pass, term and sums in registers). Same bits either way.
-// Default: fused where the best SIMD target is AVX-512 (32 vector registers
-// hold the fused loop: 1.36-1.42x faster than stage by stage on a Xeon), stage
-// by stage elsewhere (1.26-1.45x faster with AVX2's 16 on an EPYC; Arm not
-// measured); bench/CPU_RESULTS.md. EXACTVQ_CPU_FUSED=1 or =0 overrides it. For
-// tests and benchmarks: set it here while no scoring runs.
+// fixed_point_sum or raster mode's sequential sum: the default) or the fused
+// window_terms kernel (vertical pass, term and sums in registers; chosen with
+// EXACTVQ_CPU_FUSED=1, or here). Same bits either way. Stage by stage was
+// 1.26-1.45x faster with AVX2 (EPYC); with AVX-512 (Xeon) runs disagree: fused
+// 1.36x faster in ssim_simd_bench, but within noise at 1080p 8-bit and 17%
+// slower at 10-bit when both alternate in ssim_throughput (bench/CPU_RESULTS.md).
+// For tests and benchmarks: set it here while no scoring runs.
 void use_fused_window_terms(bool fused);
 bool fused_window_terms();
 
