@@ -41,7 +41,9 @@
 #include <cstdint>
 
 #include "cuda/cuda_check.h"
+#include "cuda/block_sum.cuh"
 #include "cuda/device_term.cuh"
+#include "cuda/window_weight.cuh"
 #include "softfp/softfp.h"
 #include "ssim/term.h"
 
@@ -49,28 +51,13 @@ namespace exactvq::cuda {
 
 namespace {
 
-constexpr int kRadius = 4;
+constexpr int kRadius = kWindowRadius;
 constexpr int kChunk = 10;  // tile rows staged at a time: even, so a row's parity is its step's
 
-__host__ __device__ constexpr uint32_t tap(int k) {
-  return k == 0 || k == 8 ? 2 : k == 1 || k == 7 ? 9 : k == 2 || k == 6 ? 28 : k == 3 || k == 5 ? 55
-         : k == 4 ? 68 : 0;
-}
+__host__ __device__ constexpr uint32_t tap(int k) { return window_tap(k); }
 
 // Taps lo and hi in bytes 0 and 1: the operand of dp2a_lo (and of dp4a over s0 s1).
 __host__ __device__ constexpr uint32_t tap_pair(int lo, int hi) { return tap(lo) | tap(hi) << 8; }
-
-// ssim/taps.h's kept_weight: the taps of a window at `pos` inside [0, size).
-__device__ __forceinline__ uint32_t kept_weight(int pos, int size) {
-  if (pos >= kRadius && pos + kRadius < size) return 256;
-  uint32_t w = 0;
-#pragma unroll
-  for (int k = 0; k < 9; ++k) {
-    const int i = pos - kRadius + k;
-    if (i >= 0 && i < size) w += tap(k);
-  }
-  return w;
-}
 
 // The staged words of samples kByte, kByte + 1 of the quads s4 (ref) and d4 (dist).
 template <int kByte>
@@ -236,28 +223,6 @@ __device__ __forceinline__ void emulated_terms(const Window8 (&pending)[kChunk],
     const softfp_i128 q = softfp_to_fixed64(softfp_term(m, soft));
     sums.exact.add(q.lo, q.hi);
   }
-}
-
-// Adds every thread's 128-bit value into *sum: warp shuffles, shared memory,
-// then two 64-bit integer atomics (integer addition: any order).
-template <int kThreads>
-__device__ __forceinline__ void add_block_sum(Int128Words acc, ExactWords* sum) {
-  for (int offset = 16; offset > 0; offset /= 2) {
-    const uint64_t lo = __shfl_down_sync(0xffffffffu, acc.lo, offset);
-    const uint64_t hi = __shfl_down_sync(0xffffffffu, acc.hi, offset);
-    acc.add(lo, hi);
-  }
-  __shared__ Int128Words warp_sums[kThreads / 32];
-  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = acc;
-  __syncthreads();
-  if (threadIdx.x != 0) return;
-  Int128Words block = warp_sums[0];
-  for (int i = 1; i < kThreads / 32; ++i) block.add(warp_sums[i].lo, warp_sums[i].hi);
-  auto* lo = reinterpret_cast<unsigned long long*>(&sum->lo);
-  auto* hi = reinterpret_cast<unsigned long long*>(&sum->hi);
-  const unsigned long long old = atomicAdd(lo, block.lo);
-  const unsigned long long carry = old + block.lo < old ? 1 : 0;
-  atomicAdd(hi, block.hi + carry);
 }
 
 // kAligned: width, frame stride and both pointers are multiples of 4, so a

@@ -29,8 +29,10 @@
 #include <fmt/format.h>
 
 #include "cuda/cuda_check.h"
+#include "cuda/block_sum.cuh"
 #include "cuda/device_term.cuh"
 #include "cuda/ssim_kernel_u8.h"
+#include "cuda/window_weight.cuh"
 #include "softfp/softfp.h"
 #include "ssim/term.h"
 
@@ -39,21 +41,7 @@ namespace exactvq::cuda {
 namespace {
 
 constexpr int kThreads = 64;  // threads per block
-constexpr int kRadius = 4;
-
-__constant__ uint32_t kTap[9] = {2, 9, 28, 55, 68, 55, 28, 9, 2};
-
-// ssim/taps.h's kept_weight: the taps of a window at `pos` inside [0, size).
-__device__ __forceinline__ uint32_t kept_weight(int pos, int size) {
-  if (pos >= kRadius && pos + kRadius < size) return 256;
-  uint32_t w = 0;
-#pragma unroll
-  for (int k = 0; k < 9; ++k) {
-    const int i = pos - kRadius + k;
-    if (i >= 0 && i < size) w += kTap[k];
-  }
-  return w;
-}
+constexpr int kRadius = kWindowRadius;
 
 // sum g[k] * v[k] over the nine taps, exactly. Acc is the type of the total,
 // which the caller proves fits; T is the type of each value (T no wider than Acc).
@@ -123,27 +111,6 @@ __device__ __forceinline__ void horizontal(const uint32_t* row, Horizontal<HWide
     h[c].xy = EXACTVQ_FIR9(HWide, sd, c);
     h[c].yy = EXACTVQ_FIR9(HWide, dd, c);
   }
-}
-
-// Adds every thread's 128-bit sum into *sum: warp shuffles, shared memory, then
-// two 64-bit integer atomics (integer addition, so the order does not matter).
-__device__ __forceinline__ void add_block_sum(Int128Words acc, ExactWords* sum) {
-  for (int offset = 16; offset > 0; offset /= 2) {
-    const uint64_t lo = __shfl_down_sync(0xffffffffu, acc.lo, offset);
-    const uint64_t hi = __shfl_down_sync(0xffffffffu, acc.hi, offset);
-    acc.add(lo, hi);
-  }
-  __shared__ Int128Words warp_sums[kThreads / 32];
-  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = acc;
-  __syncthreads();
-  if (threadIdx.x != 0) return;
-  Int128Words block = warp_sums[0];
-  for (int i = 1; i < kThreads / 32; ++i) block.add(warp_sums[i].lo, warp_sums[i].hi);
-  auto* lo = reinterpret_cast<unsigned long long*>(&sum->lo);
-  auto* hi = reinterpret_cast<unsigned long long*>(&sum->hi);
-  const unsigned long long old = atomicAdd(lo, block.lo);
-  const unsigned long long carry = old + block.lo < old ? 1 : 0;
-  atomicAdd(hi, block.hi + carry);
 }
 
 // The tile at plane column x0, row y0, row by row (each thread loads the same
@@ -256,7 +223,7 @@ __global__ void __launch_bounds__(kThreads)
       }
     }
   }
-  if constexpr (!kTerms) add_block_sum(acc, sums + frame);
+  if constexpr (!kTerms) add_block_sum<kThreads>(acc, sums + frame);
 }
 
 // Blocks an SM must hold for ssim_kernel_emulated, so at most 64 registers
@@ -364,7 +331,7 @@ __global__ void __launch_bounds__(kThreads, emulated_min_blocks<Sample, HWide>()
     const softfp_moments m{d.mux, d.muy, d.x2, d.xy, d.y2, d.w};
     take(softfp_term_with(m, soft_constants, softfp_term_integer_shortcut_applies(m)), d.y);
   }
-  if constexpr (!kTerms) add_block_sum(acc, sums + frame);
+  if constexpr (!kTerms) add_block_sum<kThreads>(acc, sums + frame);
 }
 
 TermConstants term_constants(int bitdepth) {
