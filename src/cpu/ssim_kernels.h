@@ -47,6 +47,13 @@ void vertical_moments(const uint32_t* const* rows, uint32_t* out, size_t n);
 void vertical_moments(const uint32_t* const* rows, uint64_t* out, size_t n);
 void vertical_moments(const uint64_t* const* rows, uint64_t* out, size_t n);
 
+// Two consecutive window rows whose ten rows all lie in the plane: out0[i] =
+// sum g[k] * rows[k][i] and out1[i] = sum g[k] * rows[k + 1][i], k = 0..8,
+// i < n, each row loaded once for both (vertical_moments twice, same bits).
+void vertical_moments_pair(const uint32_t* const* rows, uint32_t* out0, uint32_t* out1, size_t n);
+void vertical_moments_pair(const uint32_t* const* rows, uint64_t* out0, uint64_t* out1, size_t n);
+void vertical_moments_pair(const uint64_t* const* rows, uint64_t* out0, uint64_t* out1, size_t n);
+
 // The binary64 term of spec/ssim.md for n windows of one output row:
 // out[i] = ssim_term(mux[i], muy[i], x2[i], xy[i], y2[i], w = column_weight[i] * row_weight).
 template <typename Wide>

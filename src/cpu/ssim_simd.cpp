@@ -81,16 +81,18 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
   if (out_width <= 0 || region.y1 <= region.y0) return;
   const size_t n = size_t(out_width);
 
-  const size_t words = kTaps * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(H))) +
-                       2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(V)) /* window row */ +
+  // Ten rows of horizontal moments: two consecutive windows at once (below).
+  constexpr int kRing = kTaps + 1;
+  const size_t words = kRing * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(H))) +
+                       2 * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(V))) /* window rows */ +
                        n /* terms */ + Carver::words(n, 4) /* column weights */ +
                        Carver::words(horizontal_scratch_size(region.x0, region.x1), 4);
   std::vector<uint64_t>& storage = thread_storage();
   if (storage.size() < words) storage.resize(words);
   Carver carve(storage.data());
-  std::array<MomentRow<H>, kTaps> ring;  // horizontal moments of plane row r in slot r % 9
+  std::array<MomentRow<H>, kRing> ring;  // horizontal moments of plane row r in slot r % 10
   for (auto& row : ring) row = carve.row<H>(n);
-  const MomentRow<V> window = carve.row<V>(n);
+  const std::array<MomentRow<V>, 2> window = {carve.row<V>(n), carve.row<V>(n)};
   double* terms = carve.take<double>(n);
   uint32_t* column_weight = carve.take<uint32_t>(n);
   uint32_t* scratch = carve.take<uint32_t>(horizontal_scratch_size(region.x0, region.x1));
@@ -100,19 +102,52 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
     column_weight_sum += column_weight[x - region.x0];
   }
   const ssim::TermConstants constants = ssim::term_constants(bitdepth);
+  const bool fused = fused_flag().load(std::memory_order_relaxed);
+
+  // A window row's terms and their exact sum (or raster's sequential sum).
+  const auto finish_row = [&](const MomentRow<V>& win, uint32_t row_weight) -> ssim::int128 {
+    ssim_terms(WindowRow<V>{win.m, win.n, win.xx, win.xy, win.yy}, column_weight, row_weight, n,
+               constants, terms);
+    if (!raster_sum) return fixed_point_sum(terms, n);
+    double sum = *raster_sum;
+    for (size_t i = 0; i < n; ++i) sum += terms[i];  // raster order, one addition at a time
+    *raster_sum = sum;
+    return 0;
+  };
 
   int next_row = std::max(0, region.y0 - kRadius);  // next plane row to filter
-  for (int y = region.y0; y < region.y1; ++y) {
-    for (const int r_end = std::min(height, y + kRadius + 1); next_row < r_end; ++next_row)
+  for (int y = region.y0; y < region.y1;) {
+    // Rows y and y + 1 together when both windows lie wholly in the plane (the
+    // ten rows y-4 .. y+5): each row's moments are read once for both.
+    const bool pair = !fused && y + 1 < region.y1 && y - kRadius >= 0 && y + 1 + kRadius < height;
+    const int last = pair ? y + 1 : y;
+    for (const int r_end = std::min(height, last + kRadius + 1); next_row < r_end; ++next_row)
       horizontal_moments(ref.row<Sample>(next_row), dist.row<Sample>(next_row), width, region.x0,
-                         region.x1, scratch, ring[size_t(next_row % kTaps)]);
+                         region.x1, scratch, ring[size_t(next_row % kRing)]);
 
-    // The vertical pass over the window's rows that lie in the plane, the terms
-    // and their exact sum, fused.
+    if (pair) {
+      const uint32_t* m[kRing];
+      const uint32_t* nn[kRing];
+      const H *xx[kRing], *xy[kRing], *yy[kRing];
+      for (int k = 0; k < kRing; ++k) {
+        const MomentRow<H>& row = ring[size_t((y - kRadius + k) % kRing)];
+        m[k] = row.m, nn[k] = row.n, xx[k] = row.xx, xy[k] = row.xy, yy[k] = row.yy;
+      }
+      vertical_moments_pair(m, window[0].m, window[1].m, n);
+      vertical_moments_pair(nn, window[0].n, window[1].n, n);
+      vertical_moments_pair(xx, window[0].xx, window[1].xx, n);
+      vertical_moments_pair(xy, window[0].xy, window[1].xy, n);
+      vertical_moments_pair(yy, window[0].yy, window[1].yy, n);
+      for (int j = 0; j < 2; ++j) sink(finish_row(window[size_t(j)], 256), column_weight_sum * 256);
+      y += 2;
+      continue;
+    }
+
+    // One row: the vertical pass over the window's rows that lie in the plane.
     TapRows<H> taps;
     for (int k = 0; k < kTaps; ++k) {
       const int r = y - kRadius + k;
-      const MomentRow<H>* row = (r >= 0 && r < height) ? &ring[size_t(r % kTaps)] : nullptr;
+      const MomentRow<H>* row = (r >= 0 && r < height) ? &ring[size_t(r % kRing)] : nullptr;
       taps.m[k] = row ? row->m : nullptr;
       taps.n[k] = row ? row->n : nullptr;
       taps.xx[k] = row ? row->xx : nullptr;
@@ -121,28 +156,20 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
     }
     const uint32_t row_weight = ssim::kept_weight(y, height);
     ssim::int128 q;
-    if (!fused_flag().load(std::memory_order_relaxed)) {
+    if (!fused) {
       // Stage by stage: the window row's moments, its terms, their exact sum.
-      vertical_moments(taps.m, window.m, n);
-      vertical_moments(taps.n, window.n, n);
-      vertical_moments(taps.xx, window.xx, n);
-      vertical_moments(taps.xy, window.xy, n);
-      vertical_moments(taps.yy, window.yy, n);
-      ssim_terms(WindowRow<V>{window.m, window.n, window.xx, window.xy, window.yy}, column_weight,
-                 row_weight, n, constants, terms);
-      if (raster_sum) {
-        double sum = *raster_sum;
-        for (size_t i = 0; i < n; ++i) sum += terms[i];  // raster order, one addition at a time
-        *raster_sum = sum;
-        q = 0;
-      } else {
-        q = fixed_point_sum(terms, n);
-      }
+      vertical_moments(taps.m, window[0].m, n);
+      vertical_moments(taps.n, window[0].n, n);
+      vertical_moments(taps.xx, window[0].xx, n);
+      vertical_moments(taps.xy, window[0].xy, n);
+      vertical_moments(taps.yy, window[0].yy, n);
+      q = finish_row(window[0], row_weight);
     } else if constexpr (sizeof(H) == 4 && sizeof(V) == 8)
       q = window_terms_widening(taps, column_weight, row_weight, n, constants, nullptr, raster_sum);
     else
       q = window_terms(taps, column_weight, row_weight, n, constants, nullptr, raster_sum);
     sink(q, column_weight_sum * row_weight);
+    ++y;
   }
 }
 
