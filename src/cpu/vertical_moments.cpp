@@ -18,15 +18,19 @@ namespace hn = hwy::HWY_NAMESPACE;
 using ssim::kTap;
 using ssim::kTaps;
 
+// One vector of `row` from column i, widened to dout's lanes where they are wider.
+template <class DOut, typename In>
+HWY_INLINE hn::Vec<DOut> LoadWidened(DOut dout, const In* row, size_t i) {
+  const hn::Rebind<In, DOut> din;
+  if constexpr (sizeof(In) == sizeof(hn::TFromD<DOut>)) return hn::LoadU(din, row + i);
+  else return hn::PromoteTo(dout, hn::LoadU(din, row + i));
+}
+
 template <typename In, typename Out>
 void Vertical(const In* const* rows, Out* HWY_RESTRICT out, size_t n) {
   const hn::ScalableTag<Out> dout;
-  const hn::Rebind<In, decltype(dout)> din;
   const size_t lanes = hn::Lanes(dout);
-  auto load = [&](const In* row, size_t i) {
-    if constexpr (sizeof(In) == sizeof(Out)) return hn::LoadU(din, row + i);
-    else return hn::PromoteTo(dout, hn::LoadU(din, row + i));
-  };
+  auto load = [&](const In* row, size_t i) { return LoadWidened(dout, row, i); };
   bool full = true;
   for (int k = 0; k < kTaps; ++k) full = full && rows[k] != nullptr;
 
@@ -61,12 +65,8 @@ void Vertical(const In* const* rows, Out* HWY_RESTRICT out, size_t n) {
 template <typename In, typename Out>
 void VerticalPair(const In* const* rows, Out* HWY_RESTRICT out0, Out* HWY_RESTRICT out1, size_t n) {
   const hn::ScalableTag<Out> dout;
-  const hn::Rebind<In, decltype(dout)> din;
   const size_t lanes = hn::Lanes(dout);
-  auto load = [&](const In* row, size_t i) {
-    if constexpr (sizeof(In) == sizeof(Out)) return hn::LoadU(din, row + i);
-    else return hn::PromoteTo(dout, hn::LoadU(din, row + i));
-  };
+  auto load = [&](const In* row, size_t i) { return LoadWidened(dout, row, i); };
   const In *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3], *r4 = rows[4], *r5 = rows[5],
            *r6 = rows[6], *r7 = rows[7], *r8 = rows[8], *r9 = rows[9];
   size_t i = 0;
