@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Packs a CUDA build for one device call (bench/device_run.sh): bin/ (exactvq,
-# cuda_tests, cuda_bench, pipeline_bench; stripped), lib/ (the shared libraries
+# cuda_tests, cuda_bench, pipeline_bench, and multi_tests, multi_gpu_bench when
+# built; stripped), lib/ (the shared libraries
 # ldd lists beyond the C and C++ runtimes: the device machine has no Debian -dev
 # packages), cpu/ (bench/throughput.sh --pack), shared/vectors, samples/ and
-# paths.env (where the tests expect the CLI and the samples).
+# paths.env and build_dir (where the tests expect the CLI and the samples).
 # Build first, from a checkout at SRC with shared/ at /tmp/cudashared there, e.g.:
 #   cmake -S SRC -B SRC/build-final -G Ninja -DCMAKE_BUILD_TYPE=Release -DEXACTVQ_CUDA=ON \
 #     -DCMAKE_CUDA_ARCHITECTURES=90-real -DEXACTVQ_WITH_FFMPEG=OFF -DEXACTVQ_SHARED_DIR=/tmp/cudashared
@@ -15,7 +16,12 @@ build=$(realpath "$1") pack=$2 here=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$pack" && mkdir -p "$pack/bin" "$pack/lib" "$pack/shared"
 bins=("$build/exactvq" "$build/tests/cuda/cuda_tests" "$build/bench/cuda/cuda_bench"
       "$build/bench/cuda/pipeline_bench")
+# For device_run.sh's x2 part (bench/multi_gpu/run_x2.sh), when built.
+for b in "$build/tests/cli/multi_tests" "$build/bench/multi_gpu/multi_gpu_bench"; do
+  [ -x "$b" ] && bins+=("$b")
+done
 cp "${bins[@]}" "$pack/bin/"
+echo "$build" >"$pack/build_dir"
 strip "$pack"/bin/*
 for b in "${bins[@]}"; do ldd "$b"; done | awk '/=> \// {print $3}' | sort -u |
   grep -vE '/(libc|libm|libgcc_s|libstdc\+\+|ld-linux[^/]*|libdl|libpthread|librt|libcuda)\.so' |

@@ -3,7 +3,9 @@
 # kernel tables, the end-to-end pipeline, the CPU twins and throughput on the
 # device host's Xeon, and compute-sanitizer memcheck; logs to OUT/logs.tgz.
 # Usage (device tool, repo root): bash bench/device_run.sh PACK "$OUT" [PARTS]
-# PARTS: comma-separated among tests,kernels,pipeline,cpu,cpustages,memcheck (default all).
+# PARTS: comma-separated among tests,kernels,pipeline,cpu,cpustages,memcheck (default
+# all), and x2 (bench/multi_gpu/run_x2.sh: multi-GPU tests and scaling; on
+# nvidia-h200-x2, with multi_tests and multi_gpu_bench in the pack).
 set -uo pipefail
 P=$(realpath "$1") OUT=$2 parts=${3:-tests,kernels,pipeline,cpu,cpustages,memcheck}
 has() { [[ ",$parts," == *",$1,"* ]]; }
@@ -54,6 +56,11 @@ if has cpustages; then
      for i in 1 2 3 4 5; do ./ssim_throughput 1920 1080 8 $t $mode 1; done | sed 's/.*fps=//' | sort -n |
        awk -v t=$t -v m=$mode '{v[NR]=$1} END {print "1080p 8-bit " m " threads=" t ": median " v[3] " frames/s"}'
    done; done) 2>&1 | tee "$L/cpu_stages_summary.txt"
+fi
+if has x2; then
+  echo "== two GPUs $(el)"
+  FRAMES=600 CLI_FRAMES=160 timeout 230 bash "$(dirname "$0")/multi_gpu/run_x2.sh" "$P" "$L/x2" 2>&1 |
+    grep -v "^\[ *OK" | tail -45
 fi
 if has memcheck; then
   echo "== memcheck $(el)"
