@@ -245,38 +245,10 @@ TEST(SoftfpFast, Divide) {
 // Moments of every 9x9 window wholly inside a w x h plane (w = 2^16 each).
 void interior_moments(const std::vector<uint32_t>& ref, const std::vector<uint32_t>& dist, int w, int h,
                       std::vector<ssim::Moments>& out) {
-  struct H { uint64_t m, n, xx, xy, yy; };
-  std::vector<H> hor(size_t(w) * size_t(h));
-  for (int y = 0; y < h; ++y)
-    for (int x = ssim::kRadius; x + ssim::kRadius < w; ++x) {
-      H s{};
-      for (int k = 0; k < ssim::kTaps; ++k) {
-        const size_t i = size_t(y) * size_t(w) + size_t(x - ssim::kRadius + k);
-        const uint64_t g = ssim::kTap[size_t(k)], a = ref[i], b = dist[i];
-        s.m += g * a;
-        s.n += g * b;
-        s.xx += g * a * a;
-        s.xy += g * a * b;
-        s.yy += g * b * b;
-      }
-      hor[size_t(y) * size_t(w) + size_t(x)] = s;
-    }
-  out.clear();
-  for (int y = ssim::kRadius; y + ssim::kRadius < h; ++y)
-    for (int x = ssim::kRadius; x + ssim::kRadius < w; ++x) {
-      ssim::Moments m{};
-      for (int k = 0; k < ssim::kTaps; ++k) {
-        const uint64_t g = ssim::kTap[size_t(k)];
-        const H& s = hor[size_t(y - ssim::kRadius + k) * size_t(w) + size_t(x)];
-        m.mux += g * s.m;
-        m.muy += g * s.n;
-        m.x2 += g * s.xx;
-        m.xy += g * s.xy;
-        m.y2 += g * s.yy;
-      }
-      m.w = 65536;
-      out.push_back(m);
-    }
+  const int r = ssim::kRadius;
+  out = brute_force_moments(w, h, r, w - r, r, h - r, [&](int p, int x, int y) -> uint64_t {
+    return (p == 0 ? ref : dist)[size_t(y) * size_t(w) + size_t(x)];
+  });
 }
 
 // A plane of one random kind: noise (full range or around a level), flat,

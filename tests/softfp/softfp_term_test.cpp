@@ -25,46 +25,11 @@ namespace fs = std::filesystem;
 
 // Every window's moments of a plane, straight from the two passes of spec/ssim.md.
 std::vector<ssim::Moments> plane_moments(const PlaneView& ref, const PlaneView& dist) {
-  const int w = ref.width, h = ref.height;
-  auto sample = [](const PlaneView& p, int x, int y) -> uint64_t {
-    return p.bytes_per_sample == 1 ? p.row<uint8_t>(y)[x] : p.row<uint16_t>(y)[x];
-  };
-  struct H { uint64_t m, n, xx, xy, yy; };
-  std::vector<H> hor(size_t(w) * size_t(h));
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      H s{};
-      for (int k = 0; k < ssim::kTaps; ++k) {
-        const int xi = x - ssim::kRadius + k;
-        if (xi < 0 || xi >= w) continue;
-        const uint64_t g = ssim::kTap[size_t(k)], a = sample(ref, xi, y), b = sample(dist, xi, y);
-        s.m += g * a;
-        s.n += g * b;
-        s.xx += g * a * a;
-        s.xy += g * a * b;
-        s.yy += g * b * b;
-      }
-      hor[size_t(y) * size_t(w) + size_t(x)] = s;
-    }
-  std::vector<ssim::Moments> out(hor.size());
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      ssim::Moments m{};
-      for (int k = 0; k < ssim::kTaps; ++k) {
-        const int yi = y - ssim::kRadius + k;
-        if (yi < 0 || yi >= h) continue;
-        const uint64_t g = ssim::kTap[size_t(k)];
-        const H& s = hor[size_t(yi) * size_t(w) + size_t(x)];
-        m.mux += g * s.m;
-        m.muy += g * s.n;
-        m.x2 += g * s.xx;
-        m.xy += g * s.xy;
-        m.y2 += g * s.yy;
-      }
-      m.w = uint64_t{ssim::kept_weight(x, w)} * ssim::kept_weight(y, h);
-      out[size_t(y) * size_t(w) + size_t(x)] = m;
-    }
-  return out;
+  return brute_force_moments(ref.width, ref.height, 0, ref.width, 0, ref.height,
+                             [&](int p, int x, int y) -> uint64_t {
+                               const PlaneView& v = p == 0 ? ref : dist;
+                               return v.bytes_per_sample == 1 ? v.row<uint8_t>(y)[x] : v.row<uint16_t>(y)[x];
+                             });
 }
 
 ssim::int128 to_int128(softfp_i128 q) {

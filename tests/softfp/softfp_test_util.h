@@ -2,15 +2,19 @@
 // bit comparison with native binary64, and the random operand count.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 // Every translation unit of the test binary counts into the same array.
 inline uint64_t softfp_path_hits[64];
 #define SOFTFP_PATH(id) (++softfp_path_hits[id])
 #include "softfp/softfp.h"
+#include "ssim/taps.h"
+#include "ssim/term.h"
 
 namespace exactvq::softfp_test {
 
@@ -40,6 +44,53 @@ inline uint64_t random_pair_count() {
 inline uint64_t seed() {
   const char* env = std::getenv("EXACTVQ_SOFTFP_SEED");
   return env ? std::strtoull(env, nullptr, 10) : 20261130;
+}
+
+// The moments of the windows centred in [x0, x1) x [y0, y1) of a w x h plane
+// pair, straight from the two passes of spec/ssim.md (taps outside the plane
+// left out), row by row. sample(p, x, y) reads plane p: 0 reference, 1 distorted.
+template <class Sample>
+std::vector<ssim::Moments> brute_force_moments(int w, int h, int x0, int x1, int y0, int y1,
+                                               Sample sample) {
+  struct H { uint64_t m, n, xx, xy, yy; };
+  const int r0 = std::max(0, y0 - ssim::kRadius), r1 = std::min(h, y1 + ssim::kRadius);
+  const size_t cols = size_t(x1 - x0);
+  std::vector<H> hor(size_t(std::max(0, r1 - r0)) * cols);
+  for (int y = r0; y < r1; ++y)
+    for (int x = x0; x < x1; ++x) {
+      H s{};
+      for (int k = 0; k < ssim::kTaps; ++k) {
+        const int xi = x - ssim::kRadius + k;
+        if (xi < 0 || xi >= w) continue;
+        const uint64_t g = ssim::kTap[size_t(k)], a = sample(0, xi, y), b = sample(1, xi, y);
+        s.m += g * a;
+        s.n += g * b;
+        s.xx += g * a * a;
+        s.xy += g * a * b;
+        s.yy += g * b * b;
+      }
+      hor[size_t(y - r0) * cols + size_t(x - x0)] = s;
+    }
+  std::vector<ssim::Moments> out;
+  out.reserve(size_t(std::max(0, y1 - y0)) * cols);
+  for (int y = y0; y < y1; ++y)
+    for (int x = x0; x < x1; ++x) {
+      ssim::Moments m{};
+      for (int k = 0; k < ssim::kTaps; ++k) {
+        const int yi = y - ssim::kRadius + k;
+        if (yi < 0 || yi >= h) continue;
+        const uint64_t g = ssim::kTap[size_t(k)];
+        const H& s = hor[size_t(yi - r0) * cols + size_t(x - x0)];
+        m.mux += g * s.m;
+        m.muy += g * s.n;
+        m.x2 += g * s.xx;
+        m.xy += g * s.xy;
+        m.y2 += g * s.yy;
+      }
+      m.w = uint64_t{ssim::kept_weight(x, w)} * ssim::kept_weight(y, h);
+      out.push_back(m);
+    }
+  return out;
 }
 
 inline const char* path_name(int id) {
