@@ -32,7 +32,7 @@ if has kernels; then
 fi
 if has pipeline; then
   echo "== pipeline $(el)"
-  timeout 120 "$P/bin/pipeline_bench" 0.3 /tmp/pipelinebench e2e,copies > "$L/pipeline.txt" 2>&1
+  timeout 200 "$P/bin/pipeline_bench" 0.3 /tmp/pipelinebench e2e,copies > "$L/pipeline.txt" 2>&1
   echo "pipeline_bench exit $?"; tail -40 "$L/pipeline.txt"
 fi
 if has cpu; then

@@ -2,9 +2,13 @@
 // beside its ceiling measured in the same process:
 //   e2e      frames in RAM through the features, batches as the CLI's reader
 //            hands them over, against the pinned host-to-device copy rate of the
-//            scored planes; the library before issue C's upload work, the
-//            default now and a few knobs of cuda/batch_runner.h (kConfigs),
-//            each on a fresh device
+//            scored planes, both the ceiling measured once and a pinned copy
+//            of the same bytes after each sample (side by side: the link's
+//            rate drifts by a few percent within a run); the library before
+//            issue C's upload work, the default now and a few knobs of
+//            cuda/batch_runner.h (kConfigs), each on a fresh device; with
+//            EXACTVQ_CUDA_TRACE=1, cuda/copy_trace.h's timeline of each
+//            configuration on standard error
 //   copies   host-to-device copies alone, the library's pattern and others,
 //            against the same ceiling: one copy per plane or a batch call per
 //            chunk, from page-locked heap planes or from one page-locked slab
@@ -91,6 +95,26 @@ double pinned_rate() {
   return 8.0 * double(bytes) / t;
 }
 
+// The same copies, each from a different page-locked buffer of 1 GiB in all
+// (written once, long before: read from memory, not from the CPU's caches),
+// as frames in RAM are: bytes/s.
+double pinned_streaming_rate() {
+  const size_t bytes = size_t(2) * 3840 * 2160;
+  const int count = int((size_t{1} << 30) / bytes);
+  DeviceBuffer d(bytes);
+  std::vector<PinnedBuffer> h;
+  for (int i = 0; i < count; ++i) {
+    h.emplace_back(bytes);
+    std::memset(h.back().get(), 3 + i, bytes);
+  }
+  const double t = median_seconds([&] {
+    for (int i = 0; i < count; ++i)
+      check(cudaMemcpyAsync(d.get(), h[size_t(i)].get(), bytes, cudaMemcpyHostToDevice, nullptr), "copy");
+    check(cudaStreamSynchronize(nullptr), "copy");
+  });
+  return double(count) * double(bytes) / t;
+}
+
 std::shared_ptr<DeviceBackend> open_gpu() {
   DeviceOptions o;
   o.backend = Backend::kCuda;
@@ -121,9 +145,39 @@ class PicturePool {
   std::deque<Picture> refs_, dists_;  // a deque: pictures stay in place as it grows
 };
 
-// Frames/s through the features, frames in RAM in the reader's two batches.
-double library_fps(const std::shared_ptr<DeviceBackend>& device, const VideoFormat& f,
-                   const std::vector<std::string>& specs, PicturePool& pictures) {
+// The pinned ceiling as a copy of `bytes` from one page-locked buffer (8 copies
+// of 16.6 MB make the ceiling of pinned_rate()): seconds.
+class CeilingCopy {
+ public:
+  CeilingCopy() : d_(kBytes), h_(kBytes) { std::memset(h_.get(), 3, kBytes); }
+  double seconds(double bytes) {
+    const auto t0 = Clock::now();
+    for (double left = bytes; left > 0; left -= double(kBytes)) {
+      const size_t n = size_t(std::min(left, double(kBytes)));
+      check(cudaMemcpyAsync(d_.get(), h_.get(), n, cudaMemcpyHostToDevice, nullptr), "copy");
+    }
+    check(cudaStreamSynchronize(nullptr), "copy");
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+
+ private:
+  static constexpr size_t kBytes = size_t(2) * 3840 * 2160;
+  DeviceBuffer d_;
+  PinnedBuffer h_;
+};
+
+struct Throughput {
+  double fps = 0;    // median frames/s
+  double share = 0;  // median of (ceiling time / library time) over side-by-side samples
+};
+
+// Frames/s through the features, frames in RAM in the reader's two batches;
+// with `ceiling`, each sample is followed by a pinned copy of the same bytes,
+// so that the share compares the two at the same moment (the link's rate
+// drifts by a few percent within a run).
+Throughput library_fps(const std::shared_ptr<DeviceBackend>& device, const VideoFormat& f,
+                       const std::vector<std::string>& specs, PicturePool& pictures,
+                       CeilingCopy* ceiling = nullptr, double bytes_per_frame = 0) {
   ThreadPool pool(int(std::max(2u, std::thread::hardware_concurrency())));
   std::vector<std::unique_ptr<Feature>> features;
   int batch = 1;
@@ -136,15 +190,29 @@ double library_fps(const std::shared_ptr<DeviceBackend>& device, const VideoForm
   int64_t next = 0;  // frame numbers increase, as in a run
   std::vector<FramePair> pairs(static_cast<size_t>(batch));
   std::vector<double> out(size_t(batch) * 16);
-  const double t = median_seconds([&] {
+  auto body = [&] {
     for (int start = 0; start < frames; start += batch) {
       for (int i = 0; i < batch; ++i)
         pairs[size_t(i)] = {pictures.ref(start + i), pictures.dist(start + i), next++};
       for (auto& feature : features)
         feature->extract_batch(pairs, std::span(out).first(size_t(batch) * feature->outputs().size()));
     }
-  });
-  return frames / t;
+  };
+  body();  // warm-up
+  std::vector<double> seconds, shares;
+  const auto begin = Clock::now();
+  while (seconds.size() < 5 ||
+         (std::chrono::duration<double>(Clock::now() - begin).count() < g_seconds && seconds.size() < 500)) {
+    const auto t0 = Clock::now();
+    body();
+    seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    if (ceiling) shares.push_back(ceiling->seconds(bytes_per_frame * frames) / seconds.back());
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+  };
+  return {frames / median(seconds), median(shares)};
 }
 
 // A fresh device opened under pipeline knobs ("NAME=value NAME=value ...",
@@ -152,7 +220,7 @@ double library_fps(const std::shared_ptr<DeviceBackend>& device, const VideoForm
 std::shared_ptr<DeviceBackend> open_tuned(const std::string& knobs) {
   static const char* const kKnobs[] = {"EXACTVQ_CUDA_MAX_BATCH", "EXACTVQ_CUDA_SHORT_TAIL",
                                        "EXACTVQ_CUDA_BATCH_COPIES", "EXACTVQ_CUDA_COPY_STREAM",
-                                       "EXACTVQ_CUDA_MIN_CHUNK"};
+                                       "EXACTVQ_CUDA_MIN_CHUNK", "EXACTVQ_CUDA_BATCH_READBACK"};
   for (const char* k : kKnobs) unsetenv(k);
   std::istringstream in(knobs);
   for (std::string kv; in >> kv;) {
@@ -191,24 +259,30 @@ struct Config {
   const char* knobs;
 };
 constexpr Config kConfigs[] = {
-    {"a copy per plane on its lane (before)",
-     "EXACTVQ_CUDA_BATCH_COPIES=0 EXACTVQ_CUDA_COPY_STREAM=0 EXACTVQ_CUDA_MIN_CHUNK=1"},
-    {"batched, copy stream, chunks of 2+ (default)", ""},
-    {"default, chunks of 1+ (one 4K frame)", "EXACTVQ_CUDA_MIN_CHUNK=1"},
-    {"default, copies on the lanes", "EXACTVQ_CUDA_COPY_STREAM=0"},
-    {"default, batch 64", "EXACTVQ_CUDA_MAX_BATCH=64"},
+    {"a copy per plane on its lane, batch 32 (before)",
+     "EXACTVQ_CUDA_BATCH_COPIES=0 EXACTVQ_CUDA_COPY_STREAM=0 EXACTVQ_CUDA_MIN_CHUNK=1 "
+     "EXACTVQ_CUDA_MAX_BATCH=32 EXACTVQ_CUDA_BATCH_READBACK=0"},
+    {"batched copies, copy stream, batch 64, one read-back a batch (default)", ""},
+    {"default, batch 32", "EXACTVQ_CUDA_MAX_BATCH=32"},
+    {"default, read-back a chunk", "EXACTVQ_CUDA_BATCH_READBACK=0"},
+    {"default, full tail", "EXACTVQ_CUDA_SHORT_TAIL=0"},
 };
 
 void e2e_table() {
   const double rate = pinned_rate();
   std::printf("pinned host-to-device ceiling: %.1f GB/s\n", rate / 1e9);
+  const double streaming = pinned_streaming_rate();
+  std::printf("pinned host-to-device, 1 GiB of distinct buffers (not in the CPU's caches): %.1f GB/s (%.1f%% of the ceiling); the ceiling again: %.1f GB/s\n",
+              streaming / 1e9, 100 * streaming / rate, pinned_rate() / 1e9);
   std::printf("page-locking pictures on first use (cudaHostRegister): 1080p luma planes %.1f GB/s, 4K luma planes %.1f GB/s\n\n",
               register_rate(size_t(1920) * 1080, 128) / 1e9, register_rate(size_t(3840) * 2160, 40) / 1e9);
-  std::printf("end to end from frames in RAM (frames/s; share of the pinned-copy ceiling of the scored planes)\n");
+  std::printf("end to end from frames in RAM (frames/s; share of the pinned-copy ceiling of the scored planes:\n"
+              "first against the ceiling measured once above, then the median over samples of the library's\n"
+              "time against a pinned copy of the same bytes right after it, side by side)\n");
   std::printf("| case | ceiling |");
-  for (const Config& k : kConfigs) std::printf(" %s | share |", k.name);
+  for (const Config& k : kConfigs) std::printf(" %s | share | side by side |", k.name);
   std::printf("\n|---|---|");
-  for (size_t i = 0; i < std::size(kConfigs); ++i) std::printf("---|---|");
+  for (size_t i = 0; i < std::size(kConfigs); ++i) std::printf("---|---|---|");
   std::printf("\n");
   const Case cases[] = {
       {"4K 8-bit exact luma", {3840, 2160, ChromaFormat::k420, 8}, "ssim", 2.0 * 3840 * 2160},
@@ -216,14 +290,15 @@ void e2e_table() {
       {"1080p 10-bit exact luma", {1920, 1080, ChromaFormat::k420, 10}, "ssim", 4.0 * 1920 * 1080},
       {"1080p 8-bit exact chroma", {1920, 1080, ChromaFormat::k420, 8}, "ssim=chroma=true", 3.0 * 1920 * 1080},
   };
+  CeilingCopy side_by_side;
   for (const Case& c : cases) {
     const double ceiling = rate / c.bytes;
     PicturePool pictures(c.f);
     std::printf("| %s | %.0f |", c.name, ceiling);
     // One after the other in one process, so a drift of the card's clocks touches all alike.
     for (const Config& k : kConfigs) {
-      const double fps = library_fps(open_tuned(k.knobs), c.f, {c.spec}, pictures);
-      std::printf(" %.0f | %.1f%% |", fps, 100 * fps / ceiling);
+      const Throughput t = library_fps(open_tuned(k.knobs), c.f, {c.spec}, pictures, &side_by_side, c.bytes);
+      std::printf(" %.0f | %.1f%% | %.1f%% |", t.fps, 100 * t.fps / ceiling, 100 * t.share);
     }
     std::printf("\n");
   }
@@ -370,9 +445,9 @@ void shared_table() {
   for (const auto& [name, w, h] : {std::tuple{"1080p", 1920, 1080}, std::tuple{"4K", 3840, 2160}}) {
     const VideoFormat f{w, h, ChromaFormat::k420, 8};
     PicturePool pictures(f);
-    const double ssim = library_fps(open_gpu(), f, {"ssim"}, pictures);
-    const double psnr = library_fps(open_gpu(), f, {"psnr"}, pictures);
-    const double both = library_fps(open_gpu(), f, {"ssim", "psnr"}, pictures);
+    const double ssim = library_fps(open_gpu(), f, {"ssim"}, pictures).fps;
+    const double psnr = library_fps(open_gpu(), f, {"psnr"}, pictures).fps;
+    const double both = library_fps(open_gpu(), f, {"ssim", "psnr"}, pictures).fps;
     std::printf("| %s | %.0f | %.0f | %.0f | %.2f |\n", name, ssim, psnr, both, both / ssim);
   }
   std::printf("\n");

@@ -121,6 +121,7 @@ class CudaSsimFeature final : public Feature, private BatchRunner::Work {
         ExactWords* sums = device_sums_.get<ExactWords>() + size_t(p) * batch_ + chunk.start;
         check(cudaMemsetAsync(sums, 0, size_t(chunk.count) * sizeof(ExactWords), s), "cudaMemsetAsync");
         launch_exact(planes, sums, s);
+        if (runner_->tuning().batch_readback) continue;
         check(cudaMemcpyAsync(host_sums_.get<ExactWords>() + size_t(p) * batch_ + chunk.start, sums,
                               size_t(chunk.count) * sizeof(ExactWords), cudaMemcpyDeviceToHost, s),
               "read-back of the sums");
@@ -140,6 +141,10 @@ class CudaSsimFeature final : public Feature, private BatchRunner::Work {
     const int n = int(count);
     double* out = values_.data() + base * size_t(planes_);
     if (options_.mode == SumMode::kExact) {
+      if (runner_->tuning().batch_readback)
+        check(cudaMemcpyAsync(host_sums_.get(), device_sums_.get(), size_t(batch_) * planes_ * sizeof(ExactWords),
+                              cudaMemcpyDeviceToHost, uploader.join_lanes()),
+              "read-back of the sums");
       uploader.synchronize();
       const auto* hsums = host_sums_.get<ExactWords>();
       for (int i = 0; i < n; ++i)

@@ -11,6 +11,7 @@ FrameUploader::FrameUploader(const VideoFormat& format, int planes, int chunk_fr
       chunk_frames_(chunk_frames),
       // both batches of the reader, reference and distorted, every plane
       registry_(size_t(4 * batch_frames * planes), background_pin, ordinal) {
+  if (CopyTrace::enabled()) trace_ = std::make_unique<CopyTrace>();
   size_t offset = 0;
   for (int p = 0; p < planes_; ++p) {
     plane_offset_[p] = offset;
@@ -35,12 +36,7 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
     lanes_ = std::move(lanes);
     copies_ = std::move(copies);
   }
-  if (pin)
-    for (const FramePair& fp : frames)
-      for (int p = 0; p < planes_; ++p) {
-        registry_.pin(fp.ref->planes[p].data(), format_.plane_bytes(p));
-        registry_.pin(fp.dist->planes[p].data(), format_.plane_bytes(p));
-      }
+  if (trace_) trace_->upload_begin();
   const int n = int(frames.size());
   int chunk_index = 0;
   for (int start = 0; start < n; ++chunk_index) {
@@ -54,6 +50,17 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
     chunk.first_index = frames[size_t(start)].index;
     if (frame_hook_)
       for (int i = 0; i < chunk.count; ++i) frame_hook_(frames[size_t(start + i)].index);
+    // Each chunk's pictures are registered just before its copies, so that
+    // the first copy of an upload starts as soon as it can.
+    if (pin)
+      for (int i = 0; i < chunk.count; ++i) {
+        const FramePair& fp = frames[size_t(start + i)];
+        for (int p = 0; p < planes_; ++p) {
+          registry_.pin(fp.ref->planes[p].data(), format_.plane_bytes(p));
+          registry_.pin(fp.dist->planes[p].data(), format_.plane_bytes(p));
+        }
+      }
+    if (trace_ && chunk_index == 0) trace_->pinned();
     Lane& lane = *lanes_[size_t(chunk.lane)];
     chunk.stream = lane.stream.get();
     copy_dst_.clear();
@@ -73,7 +80,13 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
       // The copy waits until the lane's last chunk is done with its buffers (an
       // event never recorded: no wait); the lane's work waits for the copy.
       check(cudaStreamWaitEvent(copies_->get(), lane.released.get(), 0), "cudaStreamWaitEvent");
+      if (trace_) trace_->copies_begin(copies_->get());
       enqueue_copies(copies_->get());
+      if (trace_) {
+        size_t bytes = 0;
+        for (size_t b : copy_bytes_) bytes += b;
+        trace_->copies_end(copies_->get(), bytes);
+      }
       check(cudaEventRecord(lane.copied.get(), copies_->get()), "cudaEventRecord");
       check(cudaStreamWaitEvent(chunk.stream, lane.copied.get(), 0), "cudaStreamWaitEvent");
     } else {
@@ -90,10 +103,14 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
       d.bitdepth = format_.bitdepth;
       d.frames = chunk.count;
     }
+    if (trace_ && copy_stream_on_) trace_->work_begin(chunk.stream);
     work(chunk);
+    if (trace_ && copy_stream_on_) trace_->work_end(chunk.stream);
     if (copy_stream_on_) check(cudaEventRecord(lane.released.get(), chunk.stream), "cudaEventRecord");
     start += chunk.count;
+    last_lane_ = chunk.lane;
   }
+  if (trace_) trace_->upload_end();
 }
 
 void FrameUploader::enqueue_copies(cudaStream_t stream) {
@@ -119,9 +136,23 @@ void FrameUploader::enqueue_copies(cudaStream_t stream) {
           "upload of a plane");
 }
 
+cudaStream_t FrameUploader::join_lanes() {
+  if (lanes_.empty()) return nullptr;
+  const cudaStream_t last = lanes_[size_t(last_lane_)]->stream.get();
+  for (size_t i = 0; i < lanes_.size(); ++i) {
+    if (int(i) == last_lane_) continue;
+    Lane& lane = *lanes_[i];
+    check(cudaEventRecord(lane.joined.get(), lane.stream.get()), "cudaEventRecord");
+    check(cudaStreamWaitEvent(last, lane.joined.get(), 0), "cudaStreamWaitEvent");
+  }
+  return last;
+}
+
 void FrameUploader::synchronize() {
+  if (trace_) trace_->sync_begin();
   if (copies_) check(cudaStreamSynchronize(copies_->get()), "uploads to the GPU");
   for (auto& lane : lanes_) check(cudaStreamSynchronize(lane->stream.get()), "work on the GPU");
+  if (trace_) trace_->fold();
 }
 
 }  // namespace exactvq::cuda

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "cuda/copy_trace.h"
 #include "cuda/cuda_resources.h"
 #include "cuda/pinned_registry.h"
 #include "cuda/ssim_kernels.h"
@@ -64,6 +65,9 @@ class FrameUploader {
               const std::function<void(const Chunk&)>& work);
   // Waits for every copy and everything enqueued on every lane.
   void synchronize();
+  // A lane's stream on which what is enqueued next runs after everything
+  // enqueued so far on every lane (one read-back for a whole upload).
+  cudaStream_t join_lanes();
 
  private:
   struct Lane {
@@ -71,6 +75,7 @@ class FrameUploader {
     DeviceBuffer ref, dist;
     Event copied;    // the lane's chunk is on the device (recorded on the copy stream)
     Event released;  // the lane's work no longer reads its buffers
+    Event joined;    // join_lanes(): the lane's work so far is done
   };
 
   // Enqueues the copies gathered in copy_dst_/copy_src_/copy_bytes_ on `stream`.
@@ -91,6 +96,8 @@ class FrameUploader {
   PinnedRegistry registry_;
   std::vector<std::unique_ptr<Lane>> lanes_;
   std::unique_ptr<Stream> copies_;  // with the lanes
+  int last_lane_ = 0;  // the lane of the last chunk uploaded
+  std::unique_ptr<CopyTrace> trace_;  // EXACTVQ_CUDA_TRACE: the copy stream's timeline (copy_trace.h)
 };
 
 }  // namespace exactvq::cuda

@@ -34,11 +34,11 @@ PinnedRegistry::~PinnedRegistry() {
     queued_.notify_all();
     worker_.join();
   }
-  for (const Entry& e : entries_) release(e);
+  for (const auto& [data, e] : entries_) release(data, e);
 }
 
-void PinnedRegistry::release(const Entry& e) {
-  if (e.state == State::kLocked && cudaHostUnregister(const_cast<void*>(e.data)) != cudaSuccess)
+void PinnedRegistry::release(const void* data, const Entry& e) {
+  if (e.state == State::kLocked && cudaHostUnregister(const_cast<void*>(data)) != cudaSuccess)
     cudaGetLastError();  // the buffer may be gone already; nothing to undo then
 }
 
@@ -50,14 +50,14 @@ void PinnedRegistry::lock_queued() {
     if (stop_) return;
     const void* data = queue_.front();
     queue_.pop_front();
-    auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.data == data; });
-    if (it == entries_.end() || it->state != State::kQueued) continue;
-    const size_t bytes = it->bytes;
-    guard.unlock();  // entries in state kQueued are never moved out or released
+    auto it = entries_.find(data);
+    if (it == entries_.end() || it->second.state != State::kQueued) continue;
+    const size_t bytes = it->second.bytes;
+    guard.unlock();  // entries in state kQueued are never erased or released
     const bool locked = lock(data, bytes);
     guard.lock();
-    it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.data == data; });
-    if (it != entries_.end()) it->state = locked ? State::kLocked : State::kRefused;
+    it = entries_.find(data);
+    if (it != entries_.end()) it->second.state = locked ? State::kLocked : State::kRefused;
   }
 }
 
@@ -65,28 +65,34 @@ void PinnedRegistry::pin(const void* data, size_t bytes) {
   if (bytes < kMinBytes) return;
   std::lock_guard guard(mutex_);
   ++clock_;
-  for (Entry& e : entries_)
-    if (e.data == data && e.bytes == bytes) {
-      e.last_use = clock_;
-      return;
-    }
+  if (auto it = entries_.find(data); it != entries_.end()) {
+    it->second.last_use = clock_;
+    if (it->second.bytes == bytes || it->second.state == State::kQueued) return;
+    // The same start with another length (a new format at the same address):
+    // lock the new range instead.
+    release(data, it->second);
+    entries_.erase(it);
+  }
   if (entries_.size() >= capacity_) {
+    // Rare (a new picture once the registry is full): a scan for the least
+    // recently used entry that is not waiting for the worker.
     auto oldest = entries_.end();
     for (auto it = entries_.begin(); it != entries_.end(); ++it)
-      if (it->state != State::kQueued && (oldest == entries_.end() || it->last_use < oldest->last_use))
+      if (it->second.state != State::kQueued &&
+          (oldest == entries_.end() || it->second.last_use < oldest->second.last_use))
         oldest = it;
     if (oldest != entries_.end()) {
-      release(*oldest);
+      release(oldest->first, oldest->second);
       entries_.erase(oldest);
     }
   }
   if (worker_.joinable()) {
-    entries_.push_back({data, bytes, clock_, State::kQueued});
+    entries_.emplace(data, Entry{bytes, clock_, State::kQueued});
     queue_.push_back(data);
     queued_.notify_one();
     return;
   }
-  entries_.push_back({data, bytes, clock_, lock(data, bytes) ? State::kLocked : State::kRefused});
+  entries_.emplace(data, Entry{bytes, clock_, lock(data, bytes) ? State::kLocked : State::kRefused});
 }
 
 }  // namespace exactvq::cuda
