@@ -4,7 +4,8 @@
 # device host's Xeon, and compute-sanitizer memcheck; logs to OUT/logs.tgz.
 # Usage (device tool, repo root): bash bench/device_run.sh PACK "$OUT" [PARTS]
 # PARTS: comma-separated among tests,kernels,pipeline,cpu,cpustages,memcheck (default
-# all), and x2 (bench/multi_gpu/run_x2.sh: multi-GPU tests and scaling; on
+# all), and bench (cuda_bench's whole run: kernels, stages, emulated, end to end
+# with raster), cli (bench/cuda/cli_bench.sh at CLI_BENCH_SCALE, default 0.3), x2 (bench/multi_gpu/run_x2.sh: multi-GPU tests and scaling; on
 # nvidia-h200-x2, with multi_tests and multi_gpu_bench in the pack).
 set -uo pipefail
 P=$(realpath "$1") OUT=$2 parts=${3:-tests,kernels,pipeline,cpu,cpustages,memcheck}
@@ -30,10 +31,20 @@ if has kernels; then
   timeout 150 "$P/bin/cuda_bench" 0.3 kernels > "$L/kernels.txt" 2>&1; echo "cuda_bench exit $?"
   cat "$L/kernels.txt" | head -80
 fi
+if has bench; then
+  echo "== cuda_bench $(el)"
+  timeout 300 "$P/bin/cuda_bench" 0.2 > "$L/cuda_bench.txt" 2>&1; echo "cuda_bench exit $?"
+  grep -A12 "^end to end" "$L/cuda_bench.txt"
+fi
 if has pipeline; then
   echo "== pipeline $(el)"
   timeout 200 "$P/bin/pipeline_bench" 0.3 /tmp/pipelinebench e2e,copies > "$L/pipeline.txt" 2>&1
   echo "pipeline_bench exit $?"; tail -40 "$L/pipeline.txt"
+fi
+if has cli; then
+  echo "== cli $(el)"
+  CLI_BENCH_SCALE=${CLI_BENCH_SCALE:-0.3} timeout 300 bash "$(dirname "$0")/cuda/cli_bench.sh" \
+      "$BUILD_DIR/exactvq" /tmp/clibench > "$L/cli.txt" 2>&1; echo "cli_bench exit $?"; cat "$L/cli.txt"
 fi
 if has cpu; then
   echo "== cpu $(el)"
