@@ -1,5 +1,8 @@
 #include "core/picture.h"
 
+#include <algorithm>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "core/error.h"
@@ -58,9 +61,52 @@ void validate_format(const VideoFormat& f, const std::string& what) {
     throw InputError(fmt::format("{}: unsupported bit depth {} (8..16)", what, f.bitdepth));
 }
 
+size_t Picture::plane_offset(const VideoFormat& f, int p) {
+  size_t offset = 0;
+  for (int q = 0; q < p && q < f.plane_count(); ++q) offset = (offset + f.plane_bytes(q) + 63) / 64 * 64;
+  return offset;
+}
+
+size_t Picture::span_bytes(const VideoFormat& f, int count) {
+  count = std::min(count, f.plane_count());
+  return count <= 0 ? 0 : plane_offset(f, count - 1) + f.plane_bytes(count - 1);
+}
+
+void Picture::bind() {
+  for (int p = 0; p < 3; ++p)
+    planes[p] = p < format.plane_count()
+                    ? std::span<uint8_t>(storage_.data() + plane_offset(format, p), format.plane_bytes(p))
+                    : std::span<uint8_t>();
+}
+
 void Picture::allocate(const VideoFormat& f) {
   format = f;
-  for (int p = 0; p < 3; ++p) planes[p].resize(p < f.plane_count() ? f.plane_bytes(p) : 0);
+  storage_.resize(span_bytes(f, f.plane_count()));
+  bind();
+}
+
+Picture::Picture(const Picture& other) : format(other.format), storage_(other.storage_) { bind(); }
+
+Picture& Picture::operator=(const Picture& other) {
+  if (this != &other) {
+    format = other.format;
+    storage_ = other.storage_;
+    bind();
+  }
+  return *this;
+}
+
+// A moved buffer stays where it was: the views move with it.
+Picture::Picture(Picture&& other) noexcept
+    : format(other.format), planes(std::exchange(other.planes, {})), storage_(std::move(other.storage_)) {}
+
+Picture& Picture::operator=(Picture&& other) noexcept {
+  if (this != &other) {
+    format = other.format;
+    planes = std::exchange(other.planes, {});
+    storage_ = std::move(other.storage_);
+  }
+  return *this;
 }
 
 PlaneView Picture::plane(int p) const {

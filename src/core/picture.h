@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -55,14 +56,35 @@ struct PlaneView {
   }
 };
 
-// One frame: its planes stored tightly (stride = width * bytes per sample).
+// One frame: its planes stored tightly (stride = width * bytes per sample), in
+// one buffer, Y then Cb then Cr, each starting at plane_offset() (a multiple
+// of 64 bytes): a GPU upload takes a frame's scored planes in one copy.
 struct Picture {
   VideoFormat format;
-  std::array<std::vector<uint8_t>, 3> planes;
+  std::array<std::span<uint8_t>, 3> planes;  // views into the picture's own buffer
 
+  Picture() = default;
+  Picture(const Picture& other);
+  Picture& operator=(const Picture& other);
+  Picture(Picture&& other) noexcept;
+  Picture& operator=(Picture&& other) noexcept;
+
+  // Sizes the buffer for `f`; the buffer stays where it is when its size does
+  // not change (page-locked pictures stay page-locked), its contents are kept.
   void allocate(const VideoFormat& f);
   PlaneView plane(int p) const;
   uint8_t* plane_data(int p) { return planes[p].data(); }
+  // The whole buffer (every plane and the padding between them).
+  std::span<const uint8_t> storage() const { return storage_; }
+
+  // Where plane p starts in a picture of format f, and the bytes from plane
+  // 0's start to plane `count - 1`'s end.
+  static size_t plane_offset(const VideoFormat& f, int p);
+  static size_t span_bytes(const VideoFormat& f, int count);
+
+ private:
+  void bind();  // points planes at storage_ for format
+  std::vector<uint8_t> storage_;
 };
 
 const char* plane_name(int plane);  // "Y", "Cb", "Cr"

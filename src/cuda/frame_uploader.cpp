@@ -12,18 +12,38 @@ FrameUploader::FrameUploader(const VideoFormat& format, int planes, int chunk_fr
       // both batches of the reader, reference and distorted, every plane
       registry_(size_t(4 * batch_frames * planes), background_pin, ordinal) {
   if (CopyTrace::enabled()) trace_ = std::make_unique<CopyTrace>();
-  size_t offset = 0;
+  // A frame's scored planes as a Picture holds them, so that a picture's go in
+  // one copy; frames 64-byte aligned.
+  frame_bytes_ = Picture::span_bytes(format_, planes_);
+  frame_stride_ = (frame_bytes_ + 63) / 64 * 64;
+  for (int p = 0; p < planes_; ++p) plane_offset_[p] = Picture::plane_offset(format_, p);
+}
+
+bool FrameUploader::one_copy(const Picture& picture) const {
+  if (picture.format != format_) return false;
+  for (int p = 1; p < planes_; ++p)
+    if (picture.planes[p].data() != picture.planes[0].data() + plane_offset_[p]) return false;
+  return true;
+}
+
+void FrameUploader::add_copies(uint8_t* lane_frame, const Picture& picture) {
+  if (one_copy(picture)) {
+    copy_dst_.push_back(lane_frame);
+    copy_src_.push_back(picture.planes[0].data());
+    copy_bytes_.push_back(frame_bytes_);
+    return;
+  }
   for (int p = 0; p < planes_; ++p) {
-    plane_offset_[p] = offset;
-    offset += size_t(chunk_frames_) * format_.plane_bytes(p);
+    copy_dst_.push_back(lane_frame + plane_offset_[p]);
+    copy_src_.push_back(picture.planes[p].data());
+    copy_bytes_.push_back(format_.plane_bytes(p));
   }
 }
 
 void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
                            const std::function<void(const Chunk&)>& work) {
   if (lanes_.empty()) {
-    size_t bytes = 0;
-    for (int p = 0; p < planes_; ++p) bytes += size_t(chunk_frames_) * format_.plane_bytes(p);
+    const size_t bytes = size_t(chunk_frames_) * frame_stride_;
     // All lanes or none: a failed allocation leaves the uploader as it was.
     std::vector<std::unique_ptr<Lane>> lanes;
     for (int i = 0; i < kLanes; ++i) {
@@ -55,10 +75,8 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
     if (pin)
       for (int i = 0; i < chunk.count; ++i) {
         const FramePair& fp = frames[size_t(start + i)];
-        for (int p = 0; p < planes_; ++p) {
-          registry_.pin(fp.ref->planes[p].data(), format_.plane_bytes(p));
-          registry_.pin(fp.dist->planes[p].data(), format_.plane_bytes(p));
-        }
+        registry_.pin(fp.ref->storage().data(), fp.ref->storage().size());
+        registry_.pin(fp.dist->storage().data(), fp.dist->storage().size());
       }
     if (trace_ && chunk_index == 0) trace_->pinned();
     Lane& lane = *lanes_[size_t(chunk.lane)];
@@ -66,15 +84,10 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
     copy_dst_.clear();
     copy_src_.clear();
     copy_bytes_.clear();
-    for (int p = 0; p < planes_; ++p) {
-      const size_t bytes = format_.plane_bytes(p);
-      for (int i = 0; i < chunk.count; ++i) {
-        const FramePair& fp = frames[size_t(start + i)];
-        const size_t at = plane_offset_[p] + size_t(i) * bytes;
-        copy_dst_.insert(copy_dst_.end(), {lane.ref.get() + at, lane.dist.get() + at});
-        copy_src_.insert(copy_src_.end(), {fp.ref->planes[p].data(), fp.dist->planes[p].data()});
-        copy_bytes_.insert(copy_bytes_.end(), {bytes, bytes});
-      }
+    for (int i = 0; i < chunk.count; ++i) {
+      const FramePair& fp = frames[size_t(start + i)];
+      add_copies(lane.ref.get() + size_t(i) * frame_stride_, *fp.ref);
+      add_copies(lane.dist.get() + size_t(i) * frame_stride_, *fp.dist);
     }
     if (copy_stream_on_) {
       // The copy waits until the lane's last chunk is done with its buffers (an
@@ -93,11 +106,10 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
       enqueue_copies(chunk.stream);
     }
     for (int p = 0; p < planes_; ++p) {
-      const size_t bytes = format_.plane_bytes(p);
       DevicePlanes& d = chunk.planes[p];
       d.ref = lane.ref.get() + plane_offset_[p];
       d.dist = lane.dist.get() + plane_offset_[p];
-      d.frame_stride = bytes;
+      d.frame_stride = frame_stride_;
       d.width = format_.plane_width(p);
       d.height = format_.plane_height(p);
       d.bitdepth = format_.bitdepth;

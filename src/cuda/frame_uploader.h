@@ -1,7 +1,8 @@
 // Uploads the scored planes of a batch of frame pairs to the GPU, a few frames
 // per chunk, into the buffers of several streams ("lanes"), so that one chunk's
-// copies overlap another lane's kernels. Features enqueue their work on each
-// chunk's stream.
+// copies overlap another lane's kernels. A picture's scored planes go in one
+// copy (they lie back to back in a Picture), frame after frame in a lane's
+// buffers. Features enqueue their work on each chunk's stream.
 #pragma once
 
 #include <functional>
@@ -80,6 +81,11 @@ class FrameUploader {
 
   // Enqueues the copies gathered in copy_dst_/copy_src_/copy_bytes_ on `stream`.
   void enqueue_copies(cudaStream_t stream);
+  // Whether `picture`'s scored planes lie as Picture lays them out (format_'s
+  // plane offsets from plane 0), so that one copy takes them all.
+  bool one_copy(const Picture& picture) const;
+  // Gathers the copies of `picture`'s scored planes to a lane frame's place.
+  void add_copies(uint8_t* lane_frame, const Picture& picture);
 
   VideoFormat format_;
   int planes_;
@@ -91,7 +97,11 @@ class FrameUploader {
   std::vector<void*> copy_dst_;  // one chunk's copies, reused chunk after chunk
   std::vector<const void*> copy_src_;
   std::vector<size_t> copy_bytes_;
-  size_t plane_offset_[3] = {};  // in a lane's buffers: where plane p's frames start
+  // A lane's buffers hold chunk_frames_ frames, frame_stride_ bytes apart;
+  // plane p at plane_offset_[p] in each (as in a Picture); frame_bytes_ from
+  // plane 0's start to the last scored plane's end.
+  size_t frame_bytes_ = 0, frame_stride_ = 0;
+  size_t plane_offset_[3] = {};
   std::function<void(int64_t)> frame_hook_;
   PinnedRegistry registry_;
   std::vector<std::unique_ptr<Lane>> lanes_;

@@ -225,7 +225,9 @@ TEST_F(CudaTest, U8KernelPublicVectorsEqualReference) {
     for (int p = 0; p < f.plane_count(); ++p) {
       std::vector<PlanePair> frames;
       for (size_t i = 0; i < refs.size(); ++i)
-        frames.push_back({f.plane_width(p), f.plane_height(p), refs[i].planes[size_t(p)], dists[i].planes[size_t(p)]});
+        frames.push_back({f.plane_width(p), f.plane_height(p),
+                          std::vector<uint8_t>(refs[i].planes[size_t(p)].begin(), refs[i].planes[size_t(p)].end()),
+                          std::vector<uint8_t>(dists[i].planes[size_t(p)].begin(), dists[i].planes[size_t(p)].end())});
       compared += expect_sums(frames, kDefault, pair.info.at("name").get<std::string>() + " plane " + std::to_string(p));
       compared += expect_sums(frames, kEmulated,
                               pair.info.at("name").get<std::string>() + " plane " + std::to_string(p) + ", emulated");

@@ -24,16 +24,28 @@ struct Layout {
 
 // Uploads `layout.frames` random pairs in batches, copies each chunk's device
 // planes back on the chunk's stream and expects them equal to the pictures.
-void expect_uploaded_exactly(const Layout& l, bool batched, bool copy_stream, bool pin, bool background_pin) {
+// `scattered`: each picture's planes are moved to buffers of their own (not
+// one after another as a Picture lays them out), so the uploader copies them
+// one by one instead of one copy a picture.
+void expect_uploaded_exactly(const Layout& l, bool batched, bool copy_stream, bool pin, bool background_pin,
+                             bool scattered = false) {
   const std::string what = l.format.describe() + (batched ? " batched" : " per plane") +
                            (copy_stream ? " copy stream" : " on the lanes") + (pin ? " pinned" : " pageable") +
-                           (background_pin ? " (background)" : "");
+                           (background_pin ? " (background)" : "") + (scattered ? " scattered planes" : "");
   std::mt19937_64 rng(uint64_t(l.frames) * 31 + uint64_t(l.chunk));
   std::vector<Picture> ref(size_t(l.frames)), dist(size_t(l.frames));
   std::vector<FramePair> pairs;
+  std::vector<std::vector<uint8_t>> elsewhere;  // the scattered planes
+  elsewhere.reserve(size_t(6 * l.frames));
   for (int i = 0; i < l.frames; ++i) {
     fill_pair(ref[size_t(i)], dist[size_t(i)], l.format, Content::kRandom, rng);
     pairs.push_back({&ref[size_t(i)], &dist[size_t(i)], 100 + i});
+    if (scattered)
+      for (Picture* pic : {&ref[size_t(i)], &dist[size_t(i)]})
+        for (auto& plane : pic->planes) {
+          auto& copy = elsewhere.emplace_back(plane.begin(), plane.end());
+          plane = std::span<uint8_t>(copy);
+        }
   }
   cuda::FrameUploader uploader(l.format, l.planes, l.chunk, l.batch, background_pin);
   uploader.set_short_tail(true);
@@ -59,12 +71,12 @@ void expect_uploaded_exactly(const Layout& l, bool batched, bool copy_stream, bo
                         for (int p = 0; p < l.planes; ++p) {
                           const cuda::DevicePlanes& dp = c.planes[p];
                           const size_t bytes = l.format.plane_bytes(p);
-                          ASSERT_EQ(dp.frame_stride, bytes) << what;
+                          ASSERT_GE(dp.frame_stride, bytes) << what;
                           ASSERT_EQ(dp.frames, c.count) << what;
                           r[size_t(p)].assign(bytes, 0xA5);
                           d[size_t(p)].assign(bytes, 0x5A);
-                          const auto* dev_ref = static_cast<const uint8_t*>(dp.ref) + size_t(i) * bytes;
-                          const auto* dev_dist = static_cast<const uint8_t*>(dp.dist) + size_t(i) * bytes;
+                          const auto* dev_ref = static_cast<const uint8_t*>(dp.ref) + size_t(i) * dp.frame_stride;
+                          const auto* dev_dist = static_cast<const uint8_t*>(dp.dist) + size_t(i) * dp.frame_stride;
                           cuda::check(cudaMemcpyAsync(r[size_t(p)].data(), dev_ref, bytes,
                                                       cudaMemcpyDeviceToHost, c.stream),
                                       "read-back");
@@ -118,6 +130,8 @@ TEST_F(CudaTest, UploaderCopiesEveryPlaneExactly) {
       for (bool copy_stream : {true, false})
         for (bool pin : {true, false}) expect_uploaded_exactly(l, batched, copy_stream, pin, false);
     expect_uploaded_exactly(l, true, true, true, true);
+    expect_uploaded_exactly(l, true, true, true, false, /*scattered=*/true);
+    expect_uploaded_exactly(l, false, false, false, false, /*scattered=*/true);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <csignal>
 #include <cstring>
@@ -56,7 +57,7 @@ const EncodeSpec kFfv1Mkv{"matroska", "ffv1", "", "slicecrc=1"};
 void expect_same_planes(const Picture& got, const Picture& want, int frame) {
   ASSERT_EQ(got.format, want.format) << "frame " << frame;
   for (int p = 0; p < want.format.plane_count(); ++p)
-    EXPECT_TRUE(got.planes[p] == want.planes[p]) << "frame " << frame << " plane " << p;
+    EXPECT_TRUE(std::ranges::equal(got.planes[p], want.planes[p])) << "frame " << frame << " plane " << p;
 }
 
 // ---- lossless: the decoded frames are the encoded ones ----
