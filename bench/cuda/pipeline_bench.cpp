@@ -52,8 +52,10 @@ double g_seconds = 1.0;
 
 using Clock = std::chrono::steady_clock;
 
-// Median seconds of body() (at least 5 samples, for about g_seconds).
-double median_seconds(const std::function<void()>& body) {
+// Seconds of each run of body() after a warm-up: at least 5 runs, for about
+// g_seconds; after(seconds), when given, runs untimed after each timed run.
+std::vector<double> sample_seconds(const std::function<void()>& body,
+                                   const std::function<void(double)>& after = nullptr) {
   body();  // warm-up
   std::vector<double> samples;
   const auto begin = Clock::now();
@@ -62,10 +64,17 @@ double median_seconds(const std::function<void()>& body) {
     const auto t0 = Clock::now();
     body();
     samples.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    if (after) after(samples.back());
   }
-  std::sort(samples.begin(), samples.end());
-  return samples[samples.size() / 2];
+  return samples;
 }
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+double median_seconds(const std::function<void()>& body) { return median(sample_seconds(body)); }
 
 void fill_random(uint8_t* p, size_t bytes, int bitdepth, uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -81,18 +90,30 @@ void fill_random(uint8_t* p, size_t bytes, int bitdepth, uint64_t seed) {
   }
 }
 
-// Pinned host-to-device bytes/s: one large copy (the ceiling).
-double pinned_rate() {
-  const size_t bytes = size_t(2) * 3840 * 2160;
-  DeviceBuffer d(bytes);
-  PinnedBuffer h(bytes);
-  std::memset(h.get(), 3, bytes);
-  const double t = median_seconds([&] {
-    for (int i = 0; i < 8; ++i)
-      check(cudaMemcpyAsync(d.get(), h.get(), bytes, cudaMemcpyHostToDevice, nullptr), "copy");
+// Host-to-device copies from one page-locked 16.6 MB buffer (the ceiling).
+class CeilingCopy {
+ public:
+  static constexpr size_t kBytes = size_t(2) * 3840 * 2160;
+  CeilingCopy() : d_(kBytes), h_(kBytes) { std::memset(h_.get(), 3, kBytes); }
+  // Copies `bytes` in all, kBytes at a time, and waits for them.
+  void copy(double bytes) {
+    for (double left = bytes; left > 0; left -= double(kBytes)) {
+      const size_t n = size_t(std::min(left, double(kBytes)));
+      check(cudaMemcpyAsync(d_.get(), h_.get(), n, cudaMemcpyHostToDevice, nullptr), "copy");
+    }
     check(cudaStreamSynchronize(nullptr), "copy");
-  });
-  return 8.0 * double(bytes) / t;
+  }
+
+ private:
+  DeviceBuffer d_;
+  PinnedBuffer h_;
+};
+
+// Pinned host-to-device bytes/s: the buffer copied 8 times back to back.
+double pinned_rate() {
+  CeilingCopy ceiling;
+  const double bytes = 8.0 * double(CeilingCopy::kBytes);
+  return bytes / median_seconds([&] { ceiling.copy(bytes); });
 }
 
 // The same copies, each from a different page-locked buffer of 1 GiB in all
@@ -145,27 +166,6 @@ class PicturePool {
   std::deque<Picture> refs_, dists_;  // a deque: pictures stay in place as it grows
 };
 
-// The pinned ceiling as a copy of `bytes` from one page-locked buffer (8 copies
-// of 16.6 MB make the ceiling of pinned_rate()): seconds.
-class CeilingCopy {
- public:
-  CeilingCopy() : d_(kBytes), h_(kBytes) { std::memset(h_.get(), 3, kBytes); }
-  double seconds(double bytes) {
-    const auto t0 = Clock::now();
-    for (double left = bytes; left > 0; left -= double(kBytes)) {
-      const size_t n = size_t(std::min(left, double(kBytes)));
-      check(cudaMemcpyAsync(d_.get(), h_.get(), n, cudaMemcpyHostToDevice, nullptr), "copy");
-    }
-    check(cudaStreamSynchronize(nullptr), "copy");
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-  }
-
- private:
-  static constexpr size_t kBytes = size_t(2) * 3840 * 2160;
-  DeviceBuffer d_;
-  PinnedBuffer h_;
-};
-
 struct Throughput {
   double fps = 0;    // median frames/s
   double share = 0;  // median of (ceiling time / library time) over side-by-side samples
@@ -190,7 +190,7 @@ Throughput library_fps(const std::shared_ptr<DeviceBackend>& device, const Video
   int64_t next = 0;  // frame numbers increase, as in a run
   std::vector<FramePair> pairs(static_cast<size_t>(batch));
   std::vector<double> out(size_t(batch) * 16);
-  auto body = [&] {
+  const auto body = [&] {
     for (int start = 0; start < frames; start += batch) {
       for (int i = 0; i < batch; ++i)
         pairs[size_t(i)] = {pictures.ref(start + i), pictures.dist(start + i), next++};
@@ -198,20 +198,13 @@ Throughput library_fps(const std::shared_ptr<DeviceBackend>& device, const Video
         feature->extract_batch(pairs, std::span(out).first(size_t(batch) * feature->outputs().size()));
     }
   };
-  body();  // warm-up
-  std::vector<double> seconds, shares;
-  const auto begin = Clock::now();
-  while (seconds.size() < 5 ||
-         (std::chrono::duration<double>(Clock::now() - begin).count() < g_seconds && seconds.size() < 500)) {
+  std::vector<double> shares;
+  const std::vector<double> seconds = sample_seconds(body, [&](double library_seconds) {
+    if (!ceiling) return;
     const auto t0 = Clock::now();
-    body();
-    seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-    if (ceiling) shares.push_back(ceiling->seconds(bytes_per_frame * frames) / seconds.back());
-  }
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-  };
+    ceiling->copy(bytes_per_frame * frames);
+    shares.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / library_seconds);
+  });
   return {frames / median(seconds), median(shares)};
 }
 
@@ -220,7 +213,7 @@ Throughput library_fps(const std::shared_ptr<DeviceBackend>& device, const Video
 std::shared_ptr<DeviceBackend> open_tuned(const std::string& knobs) {
   static const char* const kKnobs[] = {"EXACTVQ_CUDA_MAX_BATCH", "EXACTVQ_CUDA_SHORT_TAIL",
                                        "EXACTVQ_CUDA_BATCH_COPIES", "EXACTVQ_CUDA_COPY_STREAM",
-                                       "EXACTVQ_CUDA_MIN_CHUNK", "EXACTVQ_CUDA_BATCH_READBACK"};
+                                       "EXACTVQ_CUDA_MIN_CHUNK"};
   for (const char* k : kKnobs) unsetenv(k);
   std::istringstream in(knobs);
   for (std::string kv; in >> kv;) {
@@ -261,10 +254,9 @@ struct Config {
 constexpr Config kConfigs[] = {
     {"a copy per plane on its lane, batch 32 (before)",
      "EXACTVQ_CUDA_BATCH_COPIES=0 EXACTVQ_CUDA_COPY_STREAM=0 EXACTVQ_CUDA_MIN_CHUNK=1 "
-     "EXACTVQ_CUDA_MAX_BATCH=32 EXACTVQ_CUDA_BATCH_READBACK=0"},
+     "EXACTVQ_CUDA_MAX_BATCH=32"},
     {"batched copies, copy stream, batch 64, one read-back a batch (default)", ""},
     {"default, batch 32", "EXACTVQ_CUDA_MAX_BATCH=32"},
-    {"default, read-back a chunk", "EXACTVQ_CUDA_BATCH_READBACK=0"},
     {"default, full tail", "EXACTVQ_CUDA_SHORT_TAIL=0"},
 };
 

@@ -17,8 +17,6 @@ PipelineTuning PipelineTuning::from_environment() {
   if (const char* v = std::getenv("EXACTVQ_CUDA_BATCH_COPIES"); v && *v)
     t.batched_copies = std::atoi(v) != 0;
   if (const char* v = std::getenv("EXACTVQ_CUDA_COPY_STREAM"); v && *v) t.copy_stream = std::atoi(v) != 0;
-  if (const char* v = std::getenv("EXACTVQ_CUDA_BATCH_READBACK"); v && *v)
-    t.batch_readback = std::atoi(v) != 0;
   if (const char* v = std::getenv("EXACTVQ_CUDA_MIN_CHUNK"); v && *v)
     t.min_chunk = std::clamp(std::atoi(v), 1, 64);
   return t;

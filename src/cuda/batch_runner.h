@@ -35,9 +35,6 @@ struct PipelineTuning {
   bool background_pin = true;  // pictures page-locked by a thread, first copies pageable
   bool batched_copies = true;  // see FrameUploader::set_batched_copies
   bool copy_stream = true;     // see FrameUploader::set_copy_stream
-  // One device-to-host copy of a batch's results after its last chunk, not one
-  // a chunk: measured 95.7% of the pinned ceiling against 95.2% (H200, 1080p).
-  bool batch_readback = true;
   // A chunk's frames: enough pixels to fill the GPU in one launch, and at
   // least min_chunk frames, so that 4K chunks are copied two frames (four
   // planes) a batch call: measured 96.8% of the pinned ceiling against 95.4%

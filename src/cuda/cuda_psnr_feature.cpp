@@ -61,14 +61,15 @@ class CudaPsnrFeature final : public PsnrScoringFeature, private BatchRunner::Wo
         one.frames = 1;
         launch_sse(one, sums + size_t(i) * planes + p, chunk.stream);
       }
-    check(cudaMemcpyAsync(host_sse_.get<uint64_t>() + size_t(chunk.start) * planes, sums, bytes,
-                          cudaMemcpyDeviceToHost, chunk.stream),
-          "read-back of the SSE");
   }
 
   void finish(size_t base, size_t count, FrameUploader& uploader) override {
-    uploader.synchronize();
     const size_t planes = size_t(scorer_.planes());
+    // One read-back for the batch, after every lane's work.
+    check(cudaMemcpyAsync(host_sse_.get(), device_sse_.get(), count * planes * sizeof(uint64_t),
+                          cudaMemcpyDeviceToHost, uploader.join_lanes()),
+          "read-back of the SSE");
+    uploader.synchronize();
     std::copy_n(host_sse_.get<uint64_t>(), count * planes, sse_.begin() + ptrdiff_t(base * planes));
   }
 

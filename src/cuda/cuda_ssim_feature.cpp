@@ -121,10 +121,6 @@ class CudaSsimFeature final : public Feature, private BatchRunner::Work {
         ExactWords* sums = device_sums_.get<ExactWords>() + size_t(p) * batch_ + chunk.start;
         check(cudaMemsetAsync(sums, 0, size_t(chunk.count) * sizeof(ExactWords), s), "cudaMemsetAsync");
         launch_exact(planes, sums, s);
-        if (runner_->tuning().batch_readback) continue;
-        check(cudaMemcpyAsync(host_sums_.get<ExactWords>() + size_t(p) * batch_ + chunk.start, sums,
-                              size_t(chunk.count) * sizeof(ExactWords), cudaMemcpyDeviceToHost, s),
-              "read-back of the sums");
       } else {  // chunks of one frame
         double* terms = lane_terms_[size_t(chunk.lane)].get<double>() + pixel_offset_[p];
         launch_terms(planes, terms, s);
@@ -141,10 +137,10 @@ class CudaSsimFeature final : public Feature, private BatchRunner::Work {
     const int n = int(count);
     double* out = values_.data() + base * size_t(planes_);
     if (options_.mode == SumMode::kExact) {
-      if (runner_->tuning().batch_readback)
-        check(cudaMemcpyAsync(host_sums_.get(), device_sums_.get(), size_t(batch_) * planes_ * sizeof(ExactWords),
-                              cudaMemcpyDeviceToHost, uploader.join_lanes()),
-              "read-back of the sums");
+      // One read-back for the batch, after every lane's work.
+      check(cudaMemcpyAsync(host_sums_.get(), device_sums_.get(), size_t(batch_) * planes_ * sizeof(ExactWords),
+                            cudaMemcpyDeviceToHost, uploader.join_lanes()),
+            "read-back of the sums");
       uploader.synchronize();
       const auto* hsums = host_sums_.get<ExactWords>();
       for (int i = 0; i < n; ++i)

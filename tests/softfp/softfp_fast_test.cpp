@@ -26,44 +26,6 @@
 namespace exactvq::softfp_test {
 namespace {
 
-// Fails unless each path was reached since construction.
-class Reached {
- public:
-  Reached() { std::memcpy(start_, softfp_path_hits, sizeof start_); }
-  void expect(std::initializer_list<int> ids) const {
-    for (int id : ids) {
-      const uint64_t hits = softfp_path_hits[id] - start_[id];
-      EXPECT_GT(hits, 0u) << "path not reached: " << path_name(id);
-      std::printf("[ softfp   ] path %-30s %llu\n", path_name(id), static_cast<unsigned long long>(hits));
-    }
-  }
-
- private:
-  uint64_t start_[64];
-};
-
-// Counts comparisons, reports the first few differences with the seed.
-class Compare {
- public:
-  explicit Compare(std::string what) : what_(std::move(what)) {}
-  ~Compare() {
-    EXPECT_EQ(failed_, 0u) << what_ << ": " << failed_ << " of " << compared_ << " differ (seed "
-                           << seed() << ")";
-    std::printf("[ softfp   ] %s: %llu compared bit for bit\n", what_.c_str(),
-                static_cast<unsigned long long>(compared_));
-  }
-  template <typename Describe>
-  void check(bool same, Describe&& describe) {
-    ++compared_;
-    if (!same && failed_++ < 10) ADD_FAILURE() << what_ << ": " << describe();
-  }
-
- private:
-  std::string what_;
-  uint64_t compared_ = 0, failed_ = 0;
-};
-
-uint64_t random_significand(std::mt19937_64& rng) { return (rng() >> 11) | SOFTFP_HIDDEN; }
 
 // ---- A, C, D: an integer plus a constant's fraction -------------------------
 
@@ -80,7 +42,7 @@ void check_integer_plus_fraction(Compare& cmp, uint64_t i, uint64_t sig, int f) 
 }
 
 TEST(SoftfpFast, IntegerPlusFraction) {
-  const Reached reached;
+  const PathsReached reached;
   Compare cmp("fast integer + fraction");
   std::mt19937_64 rng(seed());
   const uint64_t n = random_pair_count() / 10;
@@ -123,7 +85,7 @@ void check_fixed_point(Compare& cmp, uint64_t m, int f, int neg) {
 }
 
 TEST(SoftfpFast, FixedPoint) {
-  const Reached reached;
+  const PathsReached reached;
   Compare cmp("fast 64-bit fixed point");
   std::mt19937_64 rng(seed() + 1);
   const uint64_t n = random_pair_count() / 10;
@@ -149,11 +111,23 @@ TEST(SoftfpFast, FixedPoint) {
 
 double from_sig(uint64_t sig, int e) { return std::ldexp(static_cast<double>(sig), e); }
 
-void check_mul(Compare& cmp, double a, double b) {
-  const double want = a * b;
-  const softfp got = softfp_fast_mul(soft(a), soft(b));
+// a * b (op '*') or a / b (op '/') through softfp_fast_mul or softfp_fast_div
+// against native binary64.
+void check_fast(Compare& cmp, char op, double a, double b) {
+  const double want = op == '*' ? a * b : a / b;
+  const softfp got = op == '*' ? softfp_fast_mul(soft(a), soft(b)) : softfp_fast_div(soft(a), soft(b));
   cmp.check(softfp_to_bits(got) == bits_of(want),
-            [&] { return fmt::format("{:a} * {:a}: want {:a}, got {:a}", a, b, want, native(got)); });
+            [&] { return fmt::format("{:a} {} {:a}: want {:a}, got {:a}", a, op, b, want, native(got)); });
+}
+void check_mul(Compare& cmp, double a, double b) { check_fast(cmp, '*', a, b); }
+void check_div(Compare& cmp, double a, double b) { check_fast(cmp, '/', a, b); }
+
+// A random operand, a random significand times 2^[-60, 40); negative half the
+// time with `either_sign`.
+double random_operand(std::mt19937_64& rng, bool either_sign) {
+  const double sign = either_sign && rng() % 2 ? -1 : 1;
+  const uint64_t sig = random_significand(rng);
+  return sign * from_sig(sig, int(rng() % 100) - 60);
 }
 
 // The inverse of an odd x modulo 2^64 (Newton: each step doubles the bits).
@@ -164,13 +138,13 @@ uint64_t inverse_odd(uint64_t x) {
 }
 
 TEST(SoftfpFast, Multiply) {
-  const Reached reached;
+  const PathsReached reached;
   Compare cmp("fast multiply");
   std::mt19937_64 rng(seed() + 2);
   const uint64_t n = random_pair_count();
   for (uint64_t t = 0; t < n; ++t) {
-    const double a = (rng() % 2 ? -1 : 1) * from_sig(random_significand(rng), int(rng() % 100) - 60);
-    check_mul(cmp, a, from_sig(random_significand(rng), int(rng() % 100) - 60));
+    const double a = random_operand(rng, true);
+    check_mul(cmp, a, random_operand(rng, false));
   }
   const uint64_t mask52 = (uint64_t{1} << 52) - 1;
   for (int r = 0; r < 100000; ++r) {
@@ -192,21 +166,14 @@ TEST(SoftfpFast, Multiply) {
   reached.expect({SOFTFP_PATH_FAST_MUL_UP, SOFTFP_PATH_FAST_MUL_TIE, SOFTFP_PATH_FAST_MUL_CARRY});
 }
 
-void check_div(Compare& cmp, double a, double b) {
-  const double want = a / b;
-  const softfp got = softfp_fast_div(soft(a), soft(b));
-  cmp.check(softfp_to_bits(got) == bits_of(want),
-            [&] { return fmt::format("{:a} / {:a}: want {:a}, got {:a}", a, b, want, native(got)); });
-}
-
 TEST(SoftfpFast, Divide) {
-  const Reached reached;
+  const PathsReached reached;
   Compare cmp("fast divide");
   std::mt19937_64 rng(seed() + 3);
   const uint64_t n = random_pair_count();
   for (uint64_t t = 0; t < n; ++t) {
-    const double a = (rng() % 2 ? -1 : 1) * from_sig(random_significand(rng), int(rng() % 100) - 60);
-    check_div(cmp, a, from_sig(random_significand(rng), int(rng() % 100) - 60));
+    const double a = random_operand(rng, true);
+    check_div(cmp, a, random_operand(rng, false));
   }
   const uint64_t mask53 = (uint64_t{1} << 53) - 1;
   const uint64_t top = uint64_t{1} << 53;
@@ -341,7 +308,7 @@ void check_terms(Compare& cmp, const std::vector<ssim::Moments>& moments, int de
 
 // EXACTVQ_SOFTFP_PAIRS windows (10^7 by default) at 8 bits: all take the fast path.
 TEST(SoftfpFast, RandomWindows8Bit) {
-  const Reached reached;
+  const PathsReached reached;
   Compare cmp("fast term, random 8-bit windows");
   Planes planes(seed() + 4, 8);
   std::vector<uint32_t> ref, dist;
@@ -365,7 +332,7 @@ TEST(SoftfpFast, RandomWindows8Bit) {
 // Every other depth: the fast path where it applies (every 9- and 10-bit
 // window, dark windows above), the general path elsewhere, the same bits.
 TEST(SoftfpFast, RandomWindowsOtherDepths) {
-  const Reached reached;
+  const PathsReached reached;
   Compare cmp("term, random 9..16-bit windows");
   for (int depth = 9; depth <= 16; ++depth) {
     Planes planes(seed() + 5 + uint64_t(depth), depth);

@@ -49,52 +49,16 @@ softfp soft_op(Op op, softfp a, softfp b) {
   return a;
 }
 
-// Counts comparisons and reports the first few mismatches with the seed.
-class Checker {
+// Compare with the four operations against native binary64.
+class Checker : public Compare {
  public:
-  explicit Checker(std::string what) : what_(std::move(what)) {}
-  ~Checker() {
-    EXPECT_EQ(failed_, 0u) << what_ << ": " << failed_ << " of " << compared_
-                           << " differ (seed " << seed() << ")";
-    std::printf("[ softfp   ] %s: %llu compared bit for bit\n", what_.c_str(),
-                static_cast<unsigned long long>(compared_));
-  }
-
+  using Compare::Compare;
   void op(Op op, double a, double b) {
     const double want = native_op(op, a, b);
     const softfp got = soft_op(op, soft(a), soft(b));
-    result(softfp_is_valid(got) && softfp_to_bits(got) == bits_of(want),
-           [&] { return fmt::format("{:a} {} {:a}: want {:a}, got {:a}", a, op_name(op), b, want, native(got)); });
+    check(softfp_is_valid(got) && softfp_to_bits(got) == bits_of(want),
+          [&] { return fmt::format("{:a} {} {:a}: want {:a}, got {:a}", a, op_name(op), b, want, native(got)); });
   }
-
-  template <typename Describe>
-  void result(bool same, Describe&& describe) {
-    ++compared_;
-    if (!same && failed_++ < 10) ADD_FAILURE() << what_ << ": " << describe();
-  }
-
-  uint64_t compared() const { return compared_; }
-
- private:
-  std::string what_;
-  uint64_t compared_ = 0, failed_ = 0;
-};
-
-// Fails unless each path was reached since construction.
-class PathsReached {
- public:
-  PathsReached() { std::memcpy(start_, softfp_path_hits, sizeof start_); }
-  void expect(std::initializer_list<int> ids) const {
-    for (int id : ids) {
-      const uint64_t hits = softfp_path_hits[id] - start_[id];
-      EXPECT_GT(hits, 0u) << "path not reached: " << path_name(id);
-      std::printf("[ softfp   ] path %-28s %llu\n", path_name(id),
-                  static_cast<unsigned long long>(hits));
-    }
-  }
-
- private:
-  uint64_t start_[64];
 };
 
 // Operands as the term meets them at one bit depth: integers up to the
@@ -160,14 +124,14 @@ constexpr int kDepths[] = {8, 10, 12, 16};
 
 void random_pairs(Op op) {
   const uint64_t count = random_pair_count();
-  Checker check(fmt::format("random a {} b at 8/10/12/16 bits", op_name(op)));
+  Checker cmp(fmt::format("random a {} b at 8/10/12/16 bits", op_name(op)));
   for (int depth : kDepths) {
     Operands gen(seed() + uint64_t(depth) * 1000 + uint64_t(op), depth);
     for (uint64_t i = 0; i < count / 4; ++i) {
       const double a = gen.any();
       double b = gen.rng()() % 2 ? gen.near(a) : gen.any();
       if (op == Op::kDiv && b == 0.0) b = gen.real();
-      check.op(op, a, b);
+      cmp.op(op, a, b);
     }
   }
 }
@@ -204,7 +168,7 @@ TEST(SoftfpRandom, Divide) {
 // and bit patterns through softfp and back.
 TEST(SoftfpRandom, Conversions) {
   PathsReached paths;
-  Checker check("u64 -> binary64, bits round trip");
+  Checker cmp("u64 -> binary64, bits round trip");
   std::mt19937_64 rng(seed());
   for (uint64_t i = 0; i < random_pair_count() / 4; ++i) {
     const int k = 1 + int(rng() % 64);
@@ -212,14 +176,14 @@ TEST(SoftfpRandom, Conversions) {
     if (i % 16 == 0) v = (v | 1) & ~uint64_t{0} >> 10;  // odd 54-bit values: ties
     if (i % 16 == 1) v = ~uint64_t{0} >> (rng() % 11);   // all ones: rounding carries
     const softfp got = softfp_from_u64(v);
-    check.result(softfp_to_bits(got) == bits_of(static_cast<double>(v)),
+    cmp.check(softfp_to_bits(got) == bits_of(static_cast<double>(v)),
                  [&] { return fmt::format("(double){}", v); });
     const uint64_t bits = (rng() & ~(uint64_t{0x7FF} << 52)) | (uint64_t(1 + rng() % 2046) << 52);
-    check.result(softfp_to_bits(softfp_from_bits(bits)) == bits,
+    cmp.check(softfp_to_bits(softfp_from_bits(bits)) == bits,
                  [&] { return fmt::format("bits {:#x}", bits); });
   }
-  check.result(softfp_to_bits(softfp_from_u64(0)) == 0, [] { return std::string("0"); });
-  check.result(softfp_to_bits(softfp_from_i64(-5)) == bits_of(-5.0), [] { return std::string("-5"); });
+  cmp.check(softfp_to_bits(softfp_from_u64(0)) == 0, [] { return std::string("0"); });
+  cmp.check(softfp_to_bits(softfp_from_i64(-5)) == bits_of(-5.0), [] { return std::string("-5"); });
   paths.expect({SOFTFP_PATH_ROUND_UP, SOFTFP_PATH_ROUND_TIE, SOFTFP_PATH_ROUND_CARRY});
 }
 
@@ -231,7 +195,7 @@ ssim::int128 to_int128(softfp_i128 q) {
 // 2^-80 to 2^60, with exact ties.
 TEST(SoftfpRandom, FixedPoint) {
   PathsReached paths;
-  Checker check("to_fixed64");
+  Checker cmp("to_fixed64");
   std::mt19937_64 rng(seed());
   for (uint64_t i = 0; i < random_pair_count() / 4; ++i) {
     const int e = -80 + int(rng() % 141);
@@ -242,7 +206,7 @@ TEST(SoftfpRandom, FixedPoint) {
     double x = std::ldexp(static_cast<double>(sig), e - 52);
     if (rng() % 2) x = -x;
     if (i % 1024 == 0) x = 0.0;
-    check.result(to_int128(softfp_to_fixed64(soft(x))) == ssim::to_fixed64(x),
+    cmp.check(to_int128(softfp_to_fixed64(soft(x))) == ssim::to_fixed64(x),
                  [&] { return fmt::format("to_fixed64({:a})", x); });
   }
   paths.expect({SOFTFP_PATH_FIXED_SHIFT_LEFT, SOFTFP_PATH_FIXED_ROUNDED, SOFTFP_PATH_FIXED_TO_ZERO});
@@ -255,28 +219,28 @@ double at(uint64_t sig, int e) { return std::ldexp(static_cast<double>(sig), e -
 
 TEST(SoftfpHard, ExactTies) {
   PathsReached paths;
-  Checker check("exact ties");
+  Checker cmp("exact ties");
   std::mt19937_64 rng(seed());
   for (int i = 0; i < 100000; ++i) {
     const uint64_t sig = (rng() >> 11) | (uint64_t{1} << 52);
     const int e = int(rng() % 100) - 20;
     const double a = at(sig, e);
     const double half_ulp = std::ldexp(1.0, e - 53);
-    check.op(Op::kAdd, a, half_ulp);   // to even, up or down
-    check.op(Op::kSub, -a, half_ulp);
-    check.op(Op::kAdd, at((uint64_t{1} << 53) - 1, e), half_ulp);  // tie that carries
+    cmp.op(Op::kAdd, a, half_ulp);   // to even, up or down
+    cmp.op(Op::kSub, -a, half_ulp);
+    cmp.op(Op::kAdd, at((uint64_t{1} << 53) - 1, e), half_ulp);  // tie that carries
     // Odd products of 54 bits: the integer product lies halfway.
     const uint64_t p = (uint64_t{1} << 26) | (rng() >> 38) | 1;
     const uint64_t q_lo = ((uint64_t{1} << 53) + p - 1) / p, q_hi = ((uint64_t{1} << 54) - 1) / p;
     const uint64_t q = (q_lo + rng() % (q_hi - q_lo + 1)) | 1;
-    if (q <= q_hi) check.op(Op::kMul, static_cast<double>(p), std::ldexp(static_cast<double>(q), e));
+    if (q <= q_hi) cmp.op(Op::kMul, static_cast<double>(p), std::ldexp(static_cast<double>(q), e));
   }
   paths.expect({SOFTFP_PATH_ROUND_TIE, SOFTFP_PATH_ROUND_CARRY});
 }
 
 TEST(SoftfpHard, StickyBitDecides) {
   PathsReached paths;
-  Checker check("sticky bit decides");
+  Checker cmp("sticky bit decides");
   std::mt19937_64 rng(seed());
   for (int i = 0; i < 100000; ++i) {
     const uint64_t sig = (rng() >> 11) | (uint64_t{1} << 52);
@@ -285,23 +249,23 @@ TEST(SoftfpHard, StickyBitDecides) {
     const double half_ulp = std::ldexp(1.0, e - 53);
     const double above = std::nextafter(half_ulp, INFINITY), below = std::nextafter(half_ulp, 0.0);
     for (double b : {above, below, std::ldexp(above, -3), std::ldexp(below, 1)}) {
-      check.op(Op::kAdd, a, b);
-      check.op(Op::kSub, a, b);
+      cmp.op(Op::kAdd, a, b);
+      cmp.op(Op::kSub, a, b);
     }
     // 55-bit integer products: the last two bits are the rounding and the sticky bit.
     const uint64_t p = (uint64_t{1} << 27) | (rng() >> 37);
     const uint64_t q_lo = ((uint64_t{1} << 54) + p - 1) / p, q_hi = ((uint64_t{1} << 55) - 1) / p;
     const uint64_t q = q_lo + rng() % (q_hi - q_lo + 1);
-    check.op(Op::kMul, static_cast<double>(p), static_cast<double>(q));
+    cmp.op(Op::kMul, static_cast<double>(p), static_cast<double>(q));
     // Division: a quotient with the rounding bit set and a remainder of 1.
-    check.op(Op::kDiv, a, std::nextafter(a, INFINITY) * 0.75);
+    cmp.op(Op::kDiv, a, std::nextafter(a, INFINITY) * 0.75);
   }
   paths.expect({SOFTFP_PATH_ROUND_UP, SOFTFP_PATH_SUB_FAR, SOFTFP_PATH_MUL_GENERAL});
 }
 
 TEST(SoftfpHard, ExponentGaps) {
   PathsReached paths;
-  Checker check("exponent gaps 0, 1, 2, 53, 54, >60");
+  Checker cmp("exponent gaps 0, 1, 2, 53, 54, >60");
   std::mt19937_64 rng(seed());
   for (int gap : {0, 1, 2, 53, 54, 61, 62, 63, 64, 65, 100}) {
     for (int i = 0; i < 20000; ++i) {
@@ -312,9 +276,9 @@ TEST(SoftfpHard, ExponentGaps) {
       if (i % 4 == 1) bsig = (uint64_t{1} << 53) - 1;
       const double b = at(bsig, e - gap);
       for (Op op : {Op::kAdd, Op::kSub}) {
-        check.op(op, a, b);
-        check.op(op, b, a);
-        check.op(op, -a, b);
+        cmp.op(op, a, b);
+        cmp.op(op, b, a);
+        cmp.op(op, -a, b);
       }
     }
   }
@@ -324,17 +288,17 @@ TEST(SoftfpHard, ExponentGaps) {
 
 TEST(SoftfpHard, CancellationToOneBit) {
   PathsReached paths;
-  Checker check("cancellation to one bit");
+  Checker cmp("cancellation to one bit");
   std::mt19937_64 rng(seed());
   for (int i = 0; i < 100000; ++i) {
     const int e = int(rng() % 100) - 20;
     const double a = at((rng() >> 11) | (uint64_t{1} << 52), e);
-    check.op(Op::kSub, a, std::nextafter(a, INFINITY));
-    check.op(Op::kSub, a, std::nextafter(a, 0.0));
-    check.op(Op::kAdd, a, -std::nextafter(a, INFINITY));
+    cmp.op(Op::kSub, a, std::nextafter(a, INFINITY));
+    cmp.op(Op::kSub, a, std::nextafter(a, 0.0));
+    cmp.op(Op::kAdd, a, -std::nextafter(a, INFINITY));
     const double p = std::ldexp(1.0, e);  // across a binade: gap 1
-    check.op(Op::kSub, p, std::nextafter(p, 0.0));
-    check.op(Op::kSub, a, a);
+    cmp.op(Op::kSub, p, std::nextafter(p, 0.0));
+    cmp.op(Op::kSub, a, a);
   }
   paths.expect({SOFTFP_PATH_SUB_NEAR, SOFTFP_PATH_SUB_TO_ZERO});
 }
@@ -343,7 +307,7 @@ TEST(SoftfpHard, CancellationToOneBit) {
 // x = floor(Q * y / 2^53) for a chosen 54-bit Q makes x / y's digits those of Q.
 TEST(SoftfpHard, QuotientDigitsZeroAndMax) {
   PathsReached paths;
-  Checker check("quotient digits 0 and radix-1");
+  Checker cmp("quotient digits 0 and radix-1");
   std::mt19937_64 rng(seed());
   for (int i = 0; i < 200000; ++i) {
     const uint64_t y = (rng() >> 11) | (uint64_t{1} << 52);
@@ -355,7 +319,7 @@ TEST(SoftfpHard, QuotientDigitsZeroAndMax) {
     const uint64_t x = static_cast<uint64_t>((q * y) >> 53);
     if (x >= (uint64_t{1} << 53)) continue;
     const int e = int(rng() % 60) - 20;
-    check.op(Op::kDiv, at(x, e), at(y, e - int(rng() % 3)));
+    cmp.op(Op::kDiv, at(x, e), at(y, e - int(rng() % 3)));
   }
   paths.expect({SOFTFP_PATH_DIV_DIGIT_ZERO, SOFTFP_PATH_DIV_DIGIT_MAX});
 }
@@ -364,7 +328,7 @@ TEST(SoftfpHard, QuotientDigitsZeroAndMax) {
 // away: the digit estimate lands on, or one off, a multiple of the divisor.
 TEST(SoftfpHard, RemaindersOneDivisorAway) {
   PathsReached paths;
-  Checker check("remainders one divisor away");
+  Checker cmp("remainders one divisor away");
   std::mt19937_64 rng(seed());
   for (int i = 0; i < 200000; ++i) {
     const int ybits = 1 + int(rng() % 26);
@@ -373,22 +337,22 @@ TEST(SoftfpHard, RemaindersOneDivisorAway) {
     const uint64_t t = (rng() >> (64 - tbits)) | (uint64_t{1} << (tbits - 1));
     const double x = static_cast<double>(y * t);  // exact: below 2^53
     const double yd = std::ldexp(static_cast<double>(y), int(rng() % 40) - 20);
-    check.op(Op::kDiv, x, yd);
-    check.op(Op::kDiv, std::nextafter(x, INFINITY), yd);
-    check.op(Op::kDiv, std::nextafter(x, 0.0), yd);
-    check.op(Op::kDiv, x, std::nextafter(yd, 0.0));
+    cmp.op(Op::kDiv, x, yd);
+    cmp.op(Op::kDiv, std::nextafter(x, INFINITY), yd);
+    cmp.op(Op::kDiv, std::nextafter(x, 0.0), yd);
+    cmp.op(Op::kDiv, x, std::nextafter(yd, 0.0));
   }
   paths.expect({SOFTFP_PATH_DIV_DIGIT_DOWN, SOFTFP_PATH_DIV_DIGIT_UP, SOFTFP_PATH_DIV_DIGIT_ZERO});
 }
 
 TEST(SoftfpHard, SignsOfZero) {
-  Checker check("signed zeros");
+  Checker cmp("signed zeros");
   for (double a : {0.0, -0.0, 1.5, -1.5})
     for (double b : {0.0, -0.0, 2.25, -2.25}) {
-      check.op(Op::kAdd, a, b);
-      check.op(Op::kSub, a, b);
-      check.op(Op::kMul, a, b);
-      if (b != 0.0) check.op(Op::kDiv, a, b);
+      cmp.op(Op::kAdd, a, b);
+      cmp.op(Op::kSub, a, b);
+      cmp.op(Op::kMul, a, b);
+      if (b != 0.0) cmp.op(Op::kDiv, a, b);
     }
 }
 

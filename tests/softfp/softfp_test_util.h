@@ -1,12 +1,19 @@
 // Shared by the softfp host tests: the path counters the header reports into,
-// bit comparison with native binary64, and the random operand count.
+// bit comparison with native binary64, counting comparisons and reached paths,
+// and the random operands.
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 // Every translation unit of the test binary counts into the same array.
@@ -45,6 +52,31 @@ inline uint64_t seed() {
   const char* env = std::getenv("EXACTVQ_SOFTFP_SEED");
   return env ? std::strtoull(env, nullptr, 10) : 20261130;
 }
+
+// A random binary64 significand (bit 52 set).
+inline uint64_t random_significand(std::mt19937_64& rng) { return (rng() >> 11) | SOFTFP_HIDDEN; }
+
+// Counts comparisons and reports the first few differences with the seed.
+class Compare {
+ public:
+  explicit Compare(std::string what) : what_(std::move(what)) {}
+  ~Compare() {
+    EXPECT_EQ(failed_, 0u) << what_ << ": " << failed_ << " of " << compared_ << " differ (seed "
+                           << seed() << ")";
+    std::printf("[ softfp   ] %s: %llu compared bit for bit\n", what_.c_str(),
+                static_cast<unsigned long long>(compared_));
+  }
+  template <typename Describe>
+  void check(bool same, Describe&& describe) {
+    ++compared_;
+    if (!same && failed_++ < 10) ADD_FAILURE() << what_ << ": " << describe();
+  }
+  uint64_t compared() const { return compared_; }
+
+ private:
+  std::string what_;
+  uint64_t compared_ = 0, failed_ = 0;
+};
 
 // The moments of the windows centred in [x0, x1) x [y0, y1) of a w x h plane
 // pair, straight from the two passes of spec/ssim.md (taps outside the plane
@@ -107,5 +139,21 @@ inline const char* path_name(int id) {
       "fast div digit 1 corrected", "fast div digit 2 corrected", "fast div dividend doubled"};
   return id >= 0 && id < SOFTFP_PATH_COUNT ? kNames[id] : "?";
 }
+
+// Fails unless each path was reached since construction.
+class PathsReached {
+ public:
+  PathsReached() { std::memcpy(start_, softfp_path_hits, sizeof start_); }
+  void expect(std::initializer_list<int> ids) const {
+    for (int id : ids) {
+      const uint64_t hits = softfp_path_hits[id] - start_[id];
+      EXPECT_GT(hits, 0u) << "path not reached: " << path_name(id);
+      std::printf("[ softfp   ] path %-30s %llu\n", path_name(id), static_cast<unsigned long long>(hits));
+    }
+  }
+
+ private:
+  uint64_t start_[64];
+};
 
 }  // namespace exactvq::softfp_test
