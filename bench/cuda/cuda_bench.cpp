@@ -143,7 +143,7 @@ double launch_fps(const Size& s, const std::function<void(const DevicePlanes&, E
 void u8_table() {
   constexpr size_t kVariants = std::size(kU8Variants);
   double old_fps[2], fps[2][kVariants], old_emulated[2], u8_emulated[2];
-  double capped[2][std::size(kU8EmulatedRegisterCaps)];
+  double variant_fps[2][std::size(kU8EmulatedVariants)];
   const Size sizes[] = {k1080p, k4k};
   const auto emulated = [](const DevicePlanes& p) {
     DevicePlanes e = p;
@@ -162,9 +162,9 @@ void u8_table() {
     u8_emulated[s] = launch_fps(sizes[s], [&](const DevicePlanes& p, ExactWords* o) {
       launch_exact_u8(emulated(p), o, nullptr);
     });
-    for (size_t c = 0; c < std::size(kU8EmulatedRegisterCaps); ++c)
-      capped[s][c] = launch_fps(sizes[s], [&](const DevicePlanes& p, ExactWords* o) {
-        launch_exact_u8_emulated_capped(emulated(p), o, nullptr, kU8EmulatedRegisterCaps[c]);
+    for (size_t c = 0; c < std::size(kU8EmulatedVariants); ++c)
+      variant_fps[s][c] = launch_fps(sizes[s], [&](const DevicePlanes& p, ExactWords* o) {
+        launch_exact_u8_emulated_variant(emulated(p), o, nullptr, kU8EmulatedVariants[c]);
       });
   }
   std::printf("\n8-bit exact kernel only, luma: ssim_kernels.cu's 1x32 kernel against ssim_kernel_u8's variants "
@@ -185,9 +185,10 @@ void u8_table() {
               old_fps[0] / old_emulated[0], old_fps[1] / old_emulated[1]);
   std::printf("| u8 (launch_exact_u8) | %.0f | %.0f | %.2f | %.2f |\n", u8_emulated[0], u8_emulated[1],
               fps[0][0] / u8_emulated[0], fps[1][0] / u8_emulated[1]);
-  for (size_t c = 0; c < std::size(kU8EmulatedRegisterCaps); ++c)
-    std::printf("| u8, register cap %d | %.0f | %.0f | %.2f | %.2f |\n", kU8EmulatedRegisterCaps[c], capped[0][c],
-                capped[1][c], fps[0][0] / capped[0][c], fps[1][0] / capped[1][c]);
+  for (size_t c = 0; c < std::size(kU8EmulatedVariants); ++c)
+    std::printf("| u8, %d threads, register cap %d%s | %.0f | %.0f | %.2f | %.2f |\n", kU8EmulatedVariants[c].threads,
+                kU8EmulatedVariants[c].max_registers, c == 0 ? " (launch_exact_u8's)" : "", variant_fps[0][c],
+                variant_fps[1][c], fps[0][0] / variant_fps[0][c], fps[1][0] / variant_fps[1][c]);
   std::printf("| u8 emulated against the fastest native | | | %.2f | %.2f |\n",
               std::max(fps[0][0], old_fps[0]) / u8_emulated[0], std::max(fps[1][0], old_fps[1]) / u8_emulated[1]);
 }

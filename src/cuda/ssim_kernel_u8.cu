@@ -151,11 +151,53 @@ __device__ __forceinline__ uint64_t bits_of(double v) {
   return static_cast<uint64_t>(__double_as_longlong(v));
 }
 
+// fp64 emulated: the sum of a thread's fixed points (at most 72 terms, each
+// below 2^82 in magnitude: 96 bits of two's complement hold it) as three words
+// and a count of negative terms. A term t = sig * 2^e with e + 64 in [0, 32)
+// (|t| in [2^-12, 2^20): nearly all) is sig shifted, an exact integer; its
+// negation is its complement plus one, the ones counted and added once at the end.
+struct FixedSum96 {
+  uint32_t w0 = 0, w1 = 0, w2 = 0;
+  uint32_t negatives = 0;
+
+  __device__ __forceinline__ void add(softfp t) {
+    const uint32_t s = uint32_t(t.exp + 64);
+    if (s < 32) {
+      const uint32_t lo = uint32_t(t.sig), hi = uint32_t(t.sig >> 32);
+      const uint32_t m = 0u - uint32_t(t.neg);
+      const uint32_t x0 = (lo << s) ^ m;
+      const uint32_t x1 = __funnelshift_l(lo, hi, s) ^ m;
+      const uint32_t x2 = __funnelshift_l(hi, 0u, s) ^ m;
+      asm("add.cc.u32 %0, %0, %3;\n\taddc.cc.u32 %1, %1, %4;\n\taddc.u32 %2, %2, %5;"
+          : "+r"(w0), "+r"(w1), "+r"(w2)
+          : "r"(x0), "r"(x1), "r"(x2));
+      negatives += uint32_t(t.neg);
+    } else {
+      add(softfp_to_fixed64(t));
+    }
+  }
+
+  __device__ __forceinline__ void add(softfp_i128 q) {  // |q| < 2^95
+    const uint32_t x0 = uint32_t(q.lo), x1 = uint32_t(q.lo >> 32), x2 = uint32_t(q.hi);
+    asm("add.cc.u32 %0, %0, %3;\n\taddc.cc.u32 %1, %1, %4;\n\taddc.u32 %2, %2, %5;"
+        : "+r"(w0), "+r"(w1), "+r"(w2)
+        : "r"(x0), "r"(x1), "r"(x2));
+  }
+
+  __device__ __forceinline__ Int128Words value() const {
+    Int128Words v;
+    v.lo = (uint64_t(w1) << 32) | w0;
+    v.hi = uint64_t(int64_t(int32_t(w2)));  // sign-extended from 96 bits
+    v.add(negatives, 0);
+    return v;
+  }
+};
+
 // The per-thread state the rows update.
 struct Sums {
   uint64_t high = 0;  // sum of bits(u)
   uint64_t low = 0;   // sum of bits(v)
-  Int128Words exact;  // fp64 emulated: the fixed points themselves
+  FixedSum96 exact;   // fp64 emulated: the fixed points themselves
 };
 
 // fp64 emulated: one window's moments, kept until the chunk's rows are
@@ -211,17 +253,91 @@ __device__ __forceinline__ void chunk_rows(const uint4* stage_row0, int pairs_pe
   }
 }
 
-// fp64 emulated: the chunk's terms through softfp (integers only), each
-// term's fixed point added in 128 bits.
+// fp64 emulated: softfp's fast term with A, C and D rounded from a table of
+// the constants' fraction addends (softfp_fast_integer_plus_addend), indexed by
+// the shift k: at 8 bits every integer part is below 2^50, so k >= 4. Their
+// significands may be 2^53, which the products take as they are.
+struct FractionAddends {
+  uint32_t c1[32];  // A and C
+  uint32_t c2[32];  // D
+};
+
+__device__ __forceinline__ void fill_addends(FractionAddends& t, const softfp_term_constants& soft, int tid,
+                                             int threads) {
+  for (int i = tid; i < 64; i += threads) {
+    const bool second = i >= 32;
+    const uint32_t k = uint32_t(i & 31);
+    const int f = second ? soft.c2_frac_bits : soft.c1_frac_bits;
+    const uint32_t v = k >= 2 && int(k) <= f + 1
+                           ? softfp_fast_addend(second ? soft.c2_frac2 : soft.c1_frac2, f, k)
+                           : 0u;
+    (second ? t.c2 : t.c1)[k] = v;
+  }
+}
+
+__device__ __forceinline__ softfp term_fast8(const softfp_moments& m, const softfp_term_constants& soft,
+                                             const FractionAddends& t) {
+  const softfp_fast_integers j = softfp_fast_integers_of(m, soft);
+  const uint32_t ka = softfp_fast_shift_of(j.ja), kc = softfp_fast_shift_of(j.jc), kd = softfp_fast_shift_of(j.jd);
+  const softfp a = softfp_fast_integer_plus_addend(j.ja, ka, t.c1[ka]);
+  const softfp c = softfp_fast_integer_plus_addend(j.jc, kc, t.c1[kc]);
+  const softfp d = softfp_fast_integer_plus_addend(j.jd, kd, t.c2[kd]);
+  return softfp_fast_quotient(a, softfp_fast_b(j.cov2, soft), c, d);
+}
+
+// fp64 emulated: the chunk's windows through softfp. A window no border
+// truncates (w = 2^16) takes the fast term with no further check: at 8 bits
+// it always meets softfp_term_fast_applies's bounds (mux, muy < 2^24, second
+// moments < 2^32, |cov| < 2^46, D's integer part >= 0 by Cauchy-Schwarz). The
+// others (border windows) wait in `deferred` for the end of the tile, where the
+// general path's registers do not add to the ring's. The next window is loaded
+// while the current one's term is formed (the pending windows live in local
+// memory: the loop is not unrolled).
 __device__ __forceinline__ void emulated_terms(const Window8 (&pending)[kChunk], Sums& sums,
-                                               const softfp_term_constants& soft) {
+                                               const softfp_term_constants& soft, const FractionAddends& addends,
+                                               Window8* deferred, int& deferred_count) {
+  Window8 next = pending[0];
 #pragma unroll 1
   for (int k = 0; k < kChunk; ++k) {
-    const Window8 win = pending[k];
-    if (win.w == 0) continue;  // a window always holds its centre tap
+    const Window8 win = next;
+    if (k + 1 < kChunk) next = pending[k + 1];
+    if (win.w != 65536u) {
+      if (win.w != 0) deferred[deferred_count++] = win;  // w == 0: no window
+      continue;
+    }
     const softfp_moments m{win.mux, win.muy, win.x2, win.xy, win.y2, win.w};
-    const softfp_i128 q = softfp_to_fixed64(softfp_term(m, soft));
-    sums.exact.add(q.lo, q.hi);
+    sums.exact.add(term_fast8(m, soft, addends));
+  }
+}
+
+// The deferred border windows through softfp's general path, shared out among
+// the block's threads: the threads of a tile's edge columns hold up to one a
+// tile row each, the others none, and one thread's many would keep the whole
+// block waiting. Rounds of: each thread moves its windows into `shared` (the
+// staging buffers, free by now) while slots last, then every thread forms the
+// terms of the slots tid, tid + kThreads, ... Call from every thread.
+template <int kThreads>
+__device__ __forceinline__ void deferred_terms(const Window8* deferred, int count, Sums& sums,
+                                               const softfp_term_constants& soft, Window8* shared,
+                                               int capacity, int& shared_count) {
+  const int tid = int(threadIdx.x);
+  int handed = 0;
+  while (__syncthreads_or(handed < count)) {
+    while (handed < count) {
+      const int slot = atomicAdd(&shared_count, 1);
+      if (slot >= capacity) break;
+      shared[slot] = deferred[handed++];
+    }
+    __syncthreads();
+    const int n = min(shared_count, capacity);
+#pragma unroll 1
+    for (int i = tid; i < n; i += kThreads) {
+      const Window8 win = shared[i];
+      const softfp_moments m{win.mux, win.muy, win.x2, win.xy, win.y2, win.w};
+      sums.exact.add(softfp_to_fixed64(softfp_term_with(m, soft, softfp_term_integer_shortcut_applies(m))));
+    }
+    __syncthreads();  // every thread has read shared_count and its slots
+    if (tid == 0) shared_count = 0;
   }
 }
 
@@ -245,6 +361,7 @@ __global__ void __maxnreg__(kMaxRegs)
   constexpr int kItems = kChunk * kQuads;  // quads staged a chunk
   constexpr int kItemsPerThread = (kItems + kThreads - 1) / kThreads;
   __shared__ uint4 stage[2][kChunk][kPairs];
+  __shared__ FractionAddends addends;  // fp64 emulated only
 
   const size_t frame = blockIdx.z;
   ref += frame * frame_stride;
@@ -300,8 +417,12 @@ __global__ void __maxnreg__(kMaxRegs)
   Ring ring;
   Sums sums;
   Window8 pending[kChunk];
+  // fp64 emulated: border windows, at most one a tile row (none inside the plane).
+  Window8 deferred[kEmulate ? kTileH : 1];
+  int deferred_count = 0;
   fetch(0);
   store(0);
+  if constexpr (kEmulate) fill_addends(addends, soft, tid, kThreads);
   __syncthreads();
 #pragma unroll 1
   for (int c = 0; c < kChunks; ++c) {
@@ -315,7 +436,7 @@ __global__ void __maxnreg__(kMaxRegs)
     else
       chunk_rows<false, kEmulate>(row0, kPairs, taps, ring, sums, first_row, out_y0, height,
                                   column_inside, column_weight, constants, pending);
-    if constexpr (kEmulate) emulated_terms(pending, sums, soft);
+    if constexpr (kEmulate) emulated_terms(pending, sums, soft, addends, deferred, deferred_count);
     if (more) {
       if (!kPipelined) fetch(c + 1);
       store((c + 1) & 1);
@@ -323,6 +444,12 @@ __global__ void __maxnreg__(kMaxRegs)
     __syncthreads();
   }
 
+  if constexpr (kEmulate) {
+    __shared__ int shared_count;
+    if (tid == 0) shared_count = 0;  // read after deferred_terms's first barrier
+    deferred_terms<kThreads>(deferred, deferred_count, sums, soft, reinterpret_cast<Window8*>(&stage[0][0][0]),
+                             int(sizeof stage / sizeof(Window8)), shared_count);
+  }
   // value = (sum bits(u) - n bits(C)) * 2^52 + (sum bits(v) - n bits(1.5 * 2^-12)),
   // both differences signed and exact modulo 2^64.
   const int first_out = int(blockIdx.y) * kTileH;
@@ -333,7 +460,7 @@ __global__ void __maxnreg__(kMaxRegs)
   acc.lo = static_cast<uint64_t>(high) << 52;
   acc.hi = static_cast<uint64_t>(high >> 12);
   acc.add(static_cast<uint64_t>(low), low < 0 ? ~uint64_t{0} : 0);
-  if constexpr (kEmulate) acc = sums.exact;
+  if constexpr (kEmulate) acc = sums.exact.value();
   add_block_sum<kThreads>(acc, out + frame);
 }
 
@@ -379,16 +506,24 @@ void launch(const DevicePlanes& p, ExactWords* sums, cudaStream_t stream) {
 }  // namespace
 
 void launch_exact_u8(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream) {
+  // fp64 emulated: capped at 96 registers, five blocks an SM (uncapped ptxas
+  // takes 237: two blocks); bench/cuda/RESULTS.md measures the others.
+  if (planes.emulate_fp64) return launch<128, 72, 96, true, true>(planes, sums, stream);
   launch<128, 72, 255, true, true>(planes, sums, stream);
 }
 
-void launch_exact_u8_emulated_capped(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
-                                     int max_registers) {
-  if (!planes.emulate_fp64) throw DeviceError("CUDA 8-bit kernel: register caps are for the emulated term");
-  if (max_registers == 0) return launch<128, 72, 255, true, true>(planes, sums, stream);
-  if (max_registers == 168) return launch<128, 72, 168, true, true>(planes, sums, stream);
-  if (max_registers == 128) return launch<128, 72, 128, true, true>(planes, sums, stream);
-  throw DeviceError(fmt::format("CUDA 8-bit kernel: no emulated variant with {} registers", max_registers));
+void launch_exact_u8_emulated_variant(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
+                                      U8EmulatedVariant v) {
+  if (!planes.emulate_fp64) throw DeviceError("CUDA 8-bit kernel: these variants are of the emulated term");
+  const auto is = [&](int threads, int regs) { return v.threads == threads && v.max_registers == regs; };
+  if (is(32, 128)) return launch<32, 72, 128, true, true>(planes, sums, stream);
+  if (is(32, 96)) return launch<32, 72, 96, true, true>(planes, sums, stream);
+  if (is(64, 128)) return launch<64, 72, 128, true, true>(planes, sums, stream);
+  if (is(128, 128)) return launch<128, 72, 128, true, true>(planes, sums, stream);
+  if (is(128, 96)) return launch<128, 72, 96, true, true>(planes, sums, stream);
+  if (is(128, 0)) return launch<128, 72, 255, true, true>(planes, sums, stream);
+  throw DeviceError(fmt::format("CUDA 8-bit kernel: no emulated variant of {} threads, {} registers", v.threads,
+                                v.max_registers));
 }
 
 void launch_exact_u8_variant(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,

@@ -34,11 +34,18 @@ void launch_exact_u8_variant(const DevicePlanes& planes, ExactWords* sums, cudaS
                              U8Variant variant);
 
 // Benchmarks and tests only: launch_exact_u8 with the term emulated
-// (planes.emulate_fp64 must be set) under a register cap from
-// kU8EmulatedRegisterCaps (0: none, launch_exact_u8's): the emulated term's
-// registers sit beside the ring's, so fewer warps fit an SM than natively.
-inline constexpr int kU8EmulatedRegisterCaps[] = {0, 168, 128};
-void launch_exact_u8_emulated_capped(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
-                                     int max_registers);
+// (planes.emulate_fp64 must be set) in one of kU8EmulatedVariants (threads a
+// block; max_registers: ptxas's cap, 0 for none), launch_exact_u8's first.
+// The emulated term's registers sit beside the ring's (uncapped ptxas takes
+// up to 237), and a block's warps wait for each other at every staged chunk:
+// blocks of one warp wait for none.
+struct U8EmulatedVariant {
+  int threads = 128;
+  int max_registers = 96;
+};
+inline constexpr U8EmulatedVariant kU8EmulatedVariants[] = {{128, 96}, {128, 128}, {128, 0}, {64, 128}, {32, 128},
+                                                            {32, 96}};
+void launch_exact_u8_emulated_variant(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
+                                      U8EmulatedVariant variant);
 
 }  // namespace exactvq::cuda

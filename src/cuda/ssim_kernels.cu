@@ -386,9 +386,9 @@ void launch_exact(const DevicePlanes& planes, ExactWords* sums, cudaStream_t str
                   KernelStage stage) {
   switch (stage) {
     case KernelStage::kFull:
-      // 8-bit native fp64: the dot-product kernel of ssim_kernel_u8.cu (1.8x this
-      // file's at 1080p and 4K on an H200, bench/cuda/RESULTS.md).
-      if (exact_u8_applies(planes) && !planes.emulate_fp64) return launch_exact_u8(planes, sums, stream);
+      // 8-bit, either fp64 mode: the dot-product kernel of ssim_kernel_u8.cu
+      // (native: 1.8x this file's at 1080p and 4K on an H200; bench/cuda/RESULTS.md).
+      if (exact_u8_applies(planes)) return launch_exact_u8(planes, sums, stream);
       return dispatch<KernelStage::kFull, false>(planes, sums, nullptr, stream);
     case KernelStage::kMoments:
       if (planes.bitdepth != 8 || planes.emulate_fp64) break;

@@ -752,6 +752,41 @@ SOFTFP_FN softfp softfp_fast_integer_plus_fraction(softfp_u64 j, softfp_u32 frac
   return softfp_fast_round54(x, sticky, -(softfp_i32)k, SOFTFP_PATH_FAST_SUM_UP);
 }
 
+/* The same rounding with the constant fraction's part precomputed: for
+ * k = 53 - top(j) >= 2 (j below 2^52) the rounded significand is
+ * j * 2^(k-1) + G(k), where G(k) = round_half_even(frac * 2^(k-1)) (frac = frac2 /
+ * 2^(f+1)) depends on k alone: j * 2^(k-1) is even, so a tie goes the way of
+ * G's own parity. A device keeps G(2..f+1) in a table and saves the rounding's
+ * bit work; softfp_fast_addend computes the entries. */
+SOFTFP_FN softfp_u32 softfp_fast_shift_of(softfp_u64 j) { /* k, for 2^32 <= j < 2^54 */
+  return (softfp_u32)(softfp_clz32((softfp_u32)(j >> 32)) - 10);
+}
+
+SOFTFP_FN softfp_u32 softfp_fast_addend(softfp_u32 frac2, softfp_i32 f, softfp_u32 k) {
+  const softfp_u32 s = (softfp_u32)(f + 2) - k; /* frac * 2^(k-1) = frac2 / 2^s, s in [1, f] */
+  const softfp_u32 whole = frac2 >> s;
+  const softfp_u32 rest = frac2 & ((1u << s) - 1), halfway = 1u << (s - 1); /* not `half`: an OpenCL type */
+  return whole + (rest > halfway || (rest == halfway && (whole & 1)) ? 1u : 0u);
+}
+
+/* j + frac2 / 2^(f+1) rounded, from k = softfp_fast_shift_of(j) >= 2 and
+ * addend = softfp_fast_addend(frac2, f, k): the value of
+ * softfp_fast_integer_plus_fraction, but with a significand in [2^52, 2^53]:
+ * a rounding that carries leaves 2^53 (unnormalised), which softfp_fast_mul
+ * takes as it is and softfp_fast_normalize turns into a normal softfp. */
+SOFTFP_FN softfp softfp_fast_integer_plus_addend(softfp_u64 j, softfp_u32 k, softfp_u32 addend) {
+  return softfp_make((j << (k - 1)) + addend, 1 - (softfp_i32)k, 0);
+}
+
+/* A significand of 2^53 (softfp_fast_integer_plus_addend's carry) as 2^52 and
+ * the exponent one up; the low word is then 0. */
+SOFTFP_FN softfp softfp_fast_normalize(softfp x) {
+  const softfp_u32 carry = (softfp_u32)(x.sig >> 53);
+  x.sig = ((softfp_u64)((softfp_u32)(x.sig >> 32) >> carry) << 32) | (softfp_u32)x.sig;
+  x.exp += (softfp_i32)carry;
+  return x;
+}
+
 /* m / 2^f rounded, for an integer 0 < m < 2^64: m's top bit goes to bit 63, the
  * next 53 bits and the rounding bit are kept, the low 10 are the sticky bit. */
 SOFTFP_FN softfp softfp_fast_fixed_point(softfp_u64 m, softfp_i32 f, softfp_i32 neg) {
@@ -764,18 +799,23 @@ SOFTFP_FN softfp softfp_fast_fixed_point(softfp_u64 m, softfp_i32 f, softfp_i32 
 
 /* a * b for normal a, b: the 106-bit product of the significands from 32-bit
  * limbs has its top at bit 104 or 105; floor(product / 2^51) (54 or 55 bits)
- * is shifted right once more in the second case, the bit lost going to sticky. */
+ * is shifted right once more in the second case, the bit lost going to sticky.
+ * A significand may also be exactly 2^53 (softfp_fast_integer_plus_addend):
+ * one such operand keeps the product below 2^106; two make it exactly 2^106,
+ * top = 2 and every bit below the kept ones 0, so t & top is still the sticky part. */
 SOFTFP_FN softfp softfp_fast_mul(softfp a, softfp b) {
   const softfp_u32 a0 = (softfp_u32)a.sig, a1 = (softfp_u32)(a.sig >> 32);
   const softfp_u32 b0 = (softfp_u32)b.sig, b1 = (softfp_u32)(b.sig >> 32);
+  /* Column by column, each carry taken along in a 64-bit partial sum (no
+   * compare): a0 * b1 + 2^32 - 1 < 2^64, and so on. */
   const softfp_u64 p00 = (softfp_u64)a0 * b0;
-  const softfp_u64 mid = (softfp_u64)a0 * b1 + (softfp_u64)a1 * b0; /* < 2^54 */
-  const softfp_u64 p11 = (softfp_u64)a1 * b1;                        /* < 2^42 */
-  const softfp_u64 lo = p00 + (mid << 32);
-  const softfp_u64 hi = p11 + (mid >> 32) + (lo < p00 ? 1u : 0u);    /* < 2^42 */
-  const softfp_u64 t = (hi << 13) | (lo >> 51);
+  const softfp_u64 t1 = (softfp_u64)a0 * b1 + (p00 >> 32);            /* < 2^54 */
+  const softfp_u64 t2 = (softfp_u64)a1 * b0 + (softfp_u32)t1;         /* < 2^54 */
+  const softfp_u64 hi = (softfp_u64)a1 * b1 + (t1 >> 32) + (t2 >> 32); /* bits 64.., < 2^42 */
+  const softfp_u32 mid = (softfp_u32)t2, low = (softfp_u32)p00;        /* bits 32..63, 0..31 */
+  const softfp_u64 t = (hi << 13) | (mid >> 19);                       /* product / 2^51 */
   const softfp_u32 top = (softfp_u32)(t >> 54);
-  const softfp_u32 sticky = ((lo & ((SOFTFP_U64_C(1) << 51) - 1)) != 0) | ((softfp_u32)t & top);
+  const softfp_u32 sticky = (((mid & 0x7FFFFu) | low) != 0) | ((softfp_u32)t & top);
   softfp r = softfp_fast_round54(t >> top, sticky, a.exp + b.exp + 51 + (softfp_i32)top,
                                  SOFTFP_PATH_FAST_MUL_UP);
   r.neg = a.neg ^ b.neg;
@@ -850,25 +890,48 @@ SOFTFP_FN int softfp_term_fast_applies(softfp_moments m, softfp_term_constants k
 /* The term where softfp_term_fast_applies(m, k): the same bits as
  * softfp_term_with. Every integer part is exact (as in the integer shortcut),
  * c1 = mm_k1 * 2^32 and c2 = mm_k2 * 2^32 exactly, and wd * A = A * 2^16. */
+/* The fast term in parts, so that a device may round A, C and D its own way
+ * (softfp_fast_integer_plus_addend) around the same integers and the same B,
+ * products and quotient. The integer parts as multiply-adds (2 muy < 2^27):
+ * A's and C's with c1's integer part, D's from C's (mx2 + my2 = jc - c1_int),
+ * and 2 cov from A's (2 mxy = ja - c1_int); every value is exact modulo 2^64
+ * and in range (softfp_term_fast_applies). */
+typedef struct softfp_fast_integers {
+  softfp_u64 ja, jc, jd; /* the integer parts of A, C, D, each constant's included */
+  softfp_u64 cov2;       /* 2 (w xy - mux muy), two's complement */
+} softfp_fast_integers;
+
+SOFTFP_FN softfp_fast_integers softfp_fast_integers_of(softfp_moments m, softfp_term_constants k) {
+  const softfp_u32 mux = (softfp_u32)m.mux, muy = (softfp_u32)m.muy; /* < 2^26 */
+  softfp_fast_integers r;
+  r.ja = (softfp_u64)mux * (muy << 1) + k.c1_int;
+  r.jc = (softfp_u64)muy * muy + ((softfp_u64)mux * mux + k.c1_int);
+  r.jd = (((m.x2 + m.y2) << 16) + (k.c1_int + k.c2_int)) - r.jc;
+  r.cov2 = ((m.xy << 17) + k.c1_int) - r.ja;
+  return r;
+}
+
+/* B = (2 cov * 2^f2 + c2's significand) / 2^f2, exact in a signed 64-bit
+ * integer (|cov| < cov_limit = 2^(61 - f2)), never 0 (softfp_term_constants_of). */
+SOFTFP_FN softfp softfp_fast_b(softfp_u64 cov2, softfp_term_constants k) {
+  const softfp_i64 bn = (softfp_i64)(cov2 << k.c2_frac_bits) + (softfp_i64)k.mm_k2.sig;
+  const softfp_u64 b_sign = (softfp_u64)(bn >> 63); /* all ones when negative */
+  return softfp_fast_fixed_point(((softfp_u64)bn ^ b_sign) - b_sign, k.c2_frac_bits, (softfp_i32)(b_sign & 1));
+}
+
+/* ((w A) B) / (C D) with w = 2^16. */
+SOFTFP_FN softfp softfp_fast_quotient(softfp a, softfp b, softfp c, softfp d) {
+  a.exp += 16;
+  return softfp_fast_div(softfp_fast_mul(a, b), softfp_fast_mul(c, d));
+}
+
 SOFTFP_FN softfp softfp_term_fast(softfp_moments m, softfp_term_constants k) {
   SOFTFP_PATH(SOFTFP_PATH_TERM_FAST);
-  const softfp_u32 mux = (softfp_u32)m.mux, muy = (softfp_u32)m.muy;
-  const softfp_u64 mx2 = (softfp_u64)mux * mux;
-  const softfp_u64 mxy = (softfp_u64)mux * muy;
-  const softfp_u64 my2 = (softfp_u64)muy * muy;
-  const softfp_u64 cov = (m.xy << 16) - mxy; /* two's complement */
-  const softfp_u64 dint = (m.x2 << 16) - mx2 + (m.y2 << 16) - my2;
-  const softfp a = softfp_fast_integer_plus_fraction((mxy << 1) + k.c1_int, k.c1_frac2, k.c1_frac_bits);
-  const softfp c = softfp_fast_integer_plus_fraction(mx2 + my2 + k.c1_int, k.c1_frac2, k.c1_frac_bits);
-  const softfp d = softfp_fast_integer_plus_fraction(dint + k.c2_int, k.c2_frac2, k.c2_frac_bits);
-  /* B = (2 cov * 2^f2 + c2's significand) / 2^f2, exact in a signed 64-bit
-   * integer (|cov| < cov_limit = 2^(61 - f2)), never 0 (softfp_term_constants_of). */
-  const softfp_i64 bn = (softfp_i64)(cov << (k.c2_frac_bits + 1)) + (softfp_i64)k.mm_k2.sig;
-  const softfp_i32 b_neg = bn < 0;
-  const softfp b = softfp_fast_fixed_point(b_neg ? (softfp_u64)(-bn) : (softfp_u64)bn, k.c2_frac_bits, b_neg);
-  softfp wa = a;
-  wa.exp += 16;
-  return softfp_fast_div(softfp_fast_mul(wa, b), softfp_fast_mul(c, d));
+  const softfp_fast_integers j = softfp_fast_integers_of(m, k);
+  const softfp a = softfp_fast_integer_plus_fraction(j.ja, k.c1_frac2, k.c1_frac_bits);
+  const softfp c = softfp_fast_integer_plus_fraction(j.jc, k.c1_frac2, k.c1_frac_bits);
+  const softfp d = softfp_fast_integer_plus_fraction(j.jd, k.c2_frac2, k.c2_frac_bits);
+  return softfp_fast_quotient(a, softfp_fast_b(j.cov2, k), c, d);
 }
 
 /* The term; check softfp_is_valid() on it (false only for impossible input). */

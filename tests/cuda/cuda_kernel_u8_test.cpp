@@ -186,22 +186,22 @@ TEST_F(CudaTest, U8KernelVariantsEqualReference) {
               static_cast<unsigned long long>(seed));
 }
 
-// The emulated kernel under each register cap the benchmark measures.
-TEST_F(CudaTest, U8KernelEmulatedRegisterCapsEqualReference) {
+// Each emulated variant the benchmark measures.
+TEST_F(CudaTest, U8KernelEmulatedVariantsEqualReference) {
   const uint64_t seed = u8_seed() + 4;
   std::mt19937_64 rng(seed);
   int compared = 0;
-  for (const int cap : cuda::kU8EmulatedRegisterCaps)
+  for (const cuda::U8EmulatedVariant& v : cuda::kU8EmulatedVariants)
     for (const auto& s : {std::pair{1, 1}, std::pair{129, 161}, std::pair{515, 330}}) {
       std::vector<PlanePair> frames;
       for (int i = 0; i < 2; ++i) frames.push_back(make_pair(s.first, s.second, Kind((compared + i) % 7), rng));
       compared += expect_sums(frames, [&](const cuda::DevicePlanes& p, cuda::ExactWords* out) {
         cuda::DevicePlanes e = p;
         e.emulate_fp64 = true;
-        cuda::launch_exact_u8_emulated_capped(e, out, nullptr, cap);
-      }, "emulated, register cap " + std::to_string(cap));
+        cuda::launch_exact_u8_emulated_variant(e, out, nullptr, v);
+      }, "emulated, " + std::to_string(v.threads) + " threads, register cap " + std::to_string(v.max_registers));
     }
-  std::printf("[ cuda     ] %d emulated 8-bit kernel sums under register caps equal to the reference (seed %#llx)\n",
+  std::printf("[ cuda     ] %d emulated 8-bit kernel variant sums equal to the reference (seed %#llx)\n",
               compared, static_cast<unsigned long long>(seed));
 }
 

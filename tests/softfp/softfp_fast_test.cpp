@@ -30,8 +30,10 @@ namespace {
 // ---- A, C, D: an integer plus a constant's fraction -------------------------
 
 // i + c in binary64 against softfp_fast_integer_plus_fraction, for an integer
-// i < 2^53 and c = sig * 2^-f, as the term forms A, C and D.
-void check_integer_plus_fraction(Compare& cmp, uint64_t i, uint64_t sig, int f) {
+// i < 2^53 and c = sig * 2^-f, as the term forms A, C and D; where the integer
+// part j is below 2^52, also against softfp_fast_integer_plus_addend (the
+// devices' table form), counted in `addend`.
+void check_integer_plus_fraction(Compare& cmp, uint64_t i, uint64_t sig, int f, Compare* addend = nullptr) {
   const double c = std::ldexp(static_cast<double>(sig), -f);
   const double want = static_cast<double>(i) + c;
   const uint64_t j = i + (sig >> f);
@@ -39,6 +41,13 @@ void check_integer_plus_fraction(Compare& cmp, uint64_t i, uint64_t sig, int f) 
   const softfp got = softfp_fast_integer_plus_fraction(j, frac2, f);
   cmp.check(softfp_to_bits(got) == bits_of(want),
             [&] { return fmt::format("{} + {:a}: want {:a}, got {:a}", i, c, want, native(got)); });
+  if (addend && j < (uint64_t{1} << 52)) {
+    const uint32_t k = softfp_fast_shift_of(j);
+    const softfp table = softfp_fast_normalize(softfp_fast_integer_plus_addend(j, k, softfp_fast_addend(frac2, f, k)));
+    addend->check(softfp_to_bits(table) == bits_of(want), [&] {
+      return fmt::format("{} + {:a} (addend, k {}): want {:a}, got {:a}", i, c, k, want, native(table));
+    });
+  }
 }
 
 TEST(SoftfpFast, IntegerPlusFraction) {
@@ -46,11 +55,12 @@ TEST(SoftfpFast, IntegerPlusFraction) {
   Compare cmp("fast integer + fraction");
   std::mt19937_64 rng(seed());
   const uint64_t n = random_pair_count() / 10;
+  Compare addend("fast integer + fraction, table addend");
   for (uint64_t t = 0; t < n; ++t) {
     const int f = 1 + int(rng() % 20);
     const int bits = int(rng() % 54);  // i below 2^bits, bits <= 53
     const uint64_t i = bits == 0 ? 0 : rng() >> (64 - bits);
-    check_integer_plus_fraction(cmp, i, random_significand(rng), f);
+    check_integer_plus_fraction(cmp, i, random_significand(rng), f, &addend);
   }
   // Ties: a fraction of exactly 1/2 with the result's unit at 1, and an exact
   // integer that is odd with the unit at 2; the same plus the lowest bit (the
@@ -73,6 +83,36 @@ TEST(SoftfpFast, IntegerPlusFraction) {
     for (int m = 54 - f; m <= 53; ++m) check_integer_plus_fraction(cmp, (uint64_t{1} << m) - 1 - (ones >> f), ones, f);
   }
   reached.expect({SOFTFP_PATH_FAST_SUM_UP, SOFTFP_PATH_FAST_SUM_TIE, SOFTFP_PATH_FAST_SUM_CARRY});
+}
+
+// The table form at every shift k it serves (2..f+1), on constructed
+// fractions: a tie at k (the fraction's bits below the kept ones exactly one
+// half, either parity), and the carry (j all ones, a fraction of all ones).
+TEST(SoftfpFast, IntegerPlusAddendTiesAndCarries) {
+  Compare cmp("fast integer + fraction, table addend, constructed");
+  std::mt19937_64 rng(seed() + 7);
+  int ties = 0, carries = 0;
+  for (int f = 1; f <= 20; ++f)
+    for (int k = 2; k <= f + 1; ++k)
+      for (int r = 0; r < 64; ++r) {
+        const uint64_t f_mask = (uint64_t{1} << f) - 1;
+        uint64_t frac = rng() & f_mask;
+        if (k <= f) {  // bits below position f - k + 1 exactly one half
+          frac = ((frac >> (f - k + 1)) << (f - k + 1)) | (uint64_t{1} << (f - k));
+          ++ties;
+        }
+        const uint64_t sig = ((random_significand(rng) >> f) << f) | frac;
+        const uint64_t j = (uint64_t{1} << (53 - k)) | (rng() & ((uint64_t{1} << (53 - k)) - 1));
+        if (j >= (sig >> f) && j >= (uint64_t{1} << 32)) check_integer_plus_fraction(cmp, j - (sig >> f), sig, f, &cmp);
+        const uint64_t ones = ((random_significand(rng) >> f) << f) | f_mask;
+        const uint64_t all = (uint64_t{1} << (54 - k)) - 1;
+        if (k <= f && all >= (ones >> f) && all >= (uint64_t{1} << 32)) {
+          check_integer_plus_fraction(cmp, all - (ones >> f), ones, f, &cmp);
+          ++carries;
+        }
+      }
+  EXPECT_GT(ties, 1000);
+  EXPECT_GT(carries, 1000);
 }
 
 // ---- B: a 64-bit fixed point -------------------------------------------------
@@ -145,6 +185,19 @@ TEST(SoftfpFast, Multiply) {
   for (uint64_t t = 0; t < n; ++t) {
     const double a = random_operand(rng, true);
     check_mul(cmp, a, random_operand(rng, false));
+  }
+  // An operand with the significand 2^53 (an unnormalised carry), beside any
+  // other operand and beside another such.
+  Compare wide("fast multiply, a significand of 2^53");
+  for (int r = 0; r < 100000; ++r) {
+    const int e = int(rng() % 100) - 60;
+    const softfp a = softfp_make(uint64_t{1} << 53, e, int(rng() % 2));
+    const double b = r % 1000 == 0 ? from_sig(uint64_t{1} << 52, int(rng() % 20) - 10) : random_operand(rng, true);
+    const softfp bs = r % 1000 == 1 ? softfp_make(uint64_t{1} << 53, int(rng() % 20) - 10, 0) : soft(b);
+    const double want = std::ldexp(a.neg ? -1.0 : 1.0, 53 + e) * native(softfp_fast_normalize(bs));
+    const softfp got = softfp_fast_mul(a, bs);
+    wide.check(softfp_to_bits(got) == bits_of(want),
+               [&] { return fmt::format("2^{} * {:a}: want {:a}, got {:a}", 53 + e, native(softfp_fast_normalize(bs)), want, native(got)); });
   }
   const uint64_t mask52 = (uint64_t{1} << 52) - 1;
   for (int r = 0; r < 100000; ++r) {
