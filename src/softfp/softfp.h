@@ -54,6 +54,16 @@ typedef int32_t softfp_i32;
 #define SOFTFP_U64_C(x) UINT64_C(x)
 #endif
 
+/* The high 32 bits of a 32 x 32-bit product: one instruction where the target
+ * has it (the same value everywhere). */
+#if defined(__OPENCL_VERSION__)
+#define SOFTFP_MULHI32(a, b) mul_hi((softfp_u32)(a), (softfp_u32)(b))
+#elif defined(__CUDA_ARCH__)
+#define SOFTFP_MULHI32(a, b) __umulhi((softfp_u32)(a), (softfp_u32)(b))
+#else
+#define SOFTFP_MULHI32(a, b) ((softfp_u32)(((softfp_u64)(softfp_u32)(a) * (softfp_u32)(b)) >> 32))
+#endif
+
 /* Path counters for the tests (see the top). */
 #ifndef SOFTFP_PATH
 #define SOFTFP_PATH(id) ((void)0)
@@ -806,6 +816,23 @@ SOFTFP_FN softfp softfp_fast_fixed_point(softfp_u64 m, softfp_i32 f, softfp_i32 
 SOFTFP_FN softfp softfp_fast_mul(softfp a, softfp b) {
   const softfp_u32 a0 = (softfp_u32)a.sig, a1 = (softfp_u32)(a.sig >> 32);
   const softfp_u32 b0 = (softfp_u32)b.sig, b1 = (softfp_u32)(b.sig >> 32);
+#if defined(__CUDA_ARCH__)
+  /* The same words through the carry flag: four fewer instructions than what
+   * nvcc makes of the portable form (tested by the CUDA tests' sums). */
+  softfp_u32 low, mid, w2, w3;
+  asm("mul.lo.u32 %0, %4, %6;\n\t"
+      "mul.hi.u32 %1, %4, %6;\n\t"
+      "mad.lo.cc.u32 %1, %4, %7, %1;\n\t"
+      "madc.hi.u32 %2, %4, %7, 0;\n\t"
+      "mad.lo.cc.u32 %1, %5, %6, %1;\n\t"
+      "madc.hi.cc.u32 %2, %5, %6, %2;\n\t"
+      "madc.hi.u32 %3, %5, %7, 0;\n\t"
+      "mad.lo.cc.u32 %2, %5, %7, %2;\n\t"
+      "addc.u32 %3, %3, 0;"
+      : "=r"(low), "=r"(mid), "=r"(w2), "=r"(w3)
+      : "r"(a0), "r"(a1), "r"(b0), "r"(b1));
+  const softfp_u64 hi = ((softfp_u64)w3 << 32) | w2;
+#else
   /* Column by column, each carry taken along in a 64-bit partial sum (no
    * compare): a0 * b1 + 2^32 - 1 < 2^64, and so on. */
   const softfp_u64 p00 = (softfp_u64)a0 * b0;
@@ -813,6 +840,7 @@ SOFTFP_FN softfp softfp_fast_mul(softfp a, softfp b) {
   const softfp_u64 t2 = (softfp_u64)a1 * b0 + (softfp_u32)t1;         /* < 2^54 */
   const softfp_u64 hi = (softfp_u64)a1 * b1 + (t1 >> 32) + (t2 >> 32); /* bits 64.., < 2^42 */
   const softfp_u32 mid = (softfp_u32)t2, low = (softfp_u32)p00;        /* bits 32..63, 0..31 */
+#endif
   const softfp_u64 t = (hi << 13) | (mid >> 19);                       /* product / 2^51 */
   const softfp_u32 top = (softfp_u32)(t >> 54);
   const softfp_u32 sticky = (((mid & 0x7FFFFu) | low) != 0) | ((softfp_u32)t & top);
@@ -850,12 +878,12 @@ SOFTFP_FN softfp softfp_fast_div(softfp a, softfp b) {
   const softfp_i64 residual = (softfp_i64)((SOFTFP_U64_C(1) << 63) - ((softfp_u64)y_top * r0 + r0));
   const softfp_u32 reciprocal = (softfp_u32)((softfp_i64)r0 + (((softfp_i64)r0 * (residual >> 17)) >> 46));
   /* Digit 1: floor(x * 2^26 / y) in [2^26, 2^27), or one less. */
-  const softfp_u32 q1 = (softfp_u32)(((softfp_u64)(softfp_u32)(x >> 22) * reciprocal) >> 36);
+  const softfp_u32 q1 = SOFTFP_MULHI32((softfp_u32)(x >> 22), reciprocal) >> 4;
   const softfp_u64 r1 = (x << 26) - (softfp_u64)q1 * y;
   if (r1 >= y) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_DIGIT1_FIX);
   /* Digit 2: floor(r1 * 2^27 / y) in [0, 2^28) (r1 < 2y < 2^54: its top 32
    * bits from bit 22), or one less. */
-  softfp_u32 q2 = (softfp_u32)(((softfp_u64)(softfp_u32)(r1 >> 22) * reciprocal) >> 35);
+  softfp_u32 q2 = SOFTFP_MULHI32((softfp_u32)(r1 >> 22), reciprocal) >> 3;
   softfp_u64 r2 = (r1 << 27) - (softfp_u64)q2 * y;
   const softfp_u32 fix2 = r2 >= y;
   if (fix2) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_DIGIT2_FIX);
