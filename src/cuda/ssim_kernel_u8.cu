@@ -290,23 +290,29 @@ __device__ __forceinline__ softfp term_fast8(const softfp_moments& m, const soft
 // it always meets softfp_term_fast_applies's bounds (mux, muy < 2^24, second
 // moments < 2^32, |cov| < 2^46, D's integer part >= 0 by Cauchy-Schwarz). The
 // others (border windows) wait in `deferred` for the end of the tile, where the
-// general path's registers do not add to the ring's. The next window is loaded
-// while the current one's term is formed (the pending windows live in local
-// memory: the loop is not unrolled).
+// general path's registers do not add to the ring's. Each window is loaded
+// while the one before it is formed (the pending windows live in local memory:
+// the loop is unrolled only twice).
 __device__ __forceinline__ void emulated_terms(const Window8 (&pending)[kChunk], Sums& sums,
                                                const softfp_term_constants& soft, const FractionAddends& addends,
                                                Window8* deferred, int& deferred_count) {
-  Window8 next = pending[0];
-#pragma unroll 1
-  for (int k = 0; k < kChunk; ++k) {
-    const Window8 win = next;
-    if (k + 1 < kChunk) next = pending[k + 1];
+  const auto one = [&](const Window8& win) {
     if (win.w != 65536u) {
       if (win.w != 0) deferred[deferred_count++] = win;  // w == 0: no window
-      continue;
+      return;
     }
-    const softfp_moments m{win.mux, win.muy, win.x2, win.xy, win.y2, win.w};
-    sums.exact.add(term_fast8(m, soft, addends));
+    sums.exact.add(term_fast8(softfp_moments{win.mux, win.muy, win.x2, win.xy, win.y2, win.w}, soft, addends));
+  };
+  // Two windows a step, each loaded one term ahead of its use (into its own
+  // registers: no copies, as a one-window loop with its load ahead would need).
+  static_assert(kChunk % 2 == 0);
+  Window8 even = pending[0];
+#pragma unroll 1
+  for (int k = 0; k < kChunk; k += 2) {
+    const Window8 odd = pending[k + 1];
+    one(even);
+    if (k + 2 < kChunk) even = pending[k + 2];
+    one(odd);
   }
 }
 
