@@ -43,6 +43,7 @@
 #include "cuda/cuda_check.h"
 #include "cuda/block_sum.cuh"
 #include "cuda/device_term.cuh"
+#include "cuda/share_out.cuh"
 #include "cuda/window_weight.cuh"
 #include "softfp/softfp.h"
 #include "ssim/term.h"
@@ -290,7 +291,8 @@ __device__ __forceinline__ softfp term_fast8(const softfp_moments& m, const soft
 // it always meets softfp_term_fast_applies's bounds (mux, muy < 2^24, second
 // moments < 2^32, |cov| < 2^46, D's integer part >= 0 by Cauchy-Schwarz). The
 // others (border windows) wait in `deferred` for the end of the tile, where the
-// general path's registers do not add to the ring's. Each window is loaded
+// general path's registers do not add to the ring's, and are shared out among
+// the block's threads there (share_out.cuh). Each window is loaded
 // while the one before it is formed (the pending windows live in local memory:
 // the loop is unrolled only twice).
 __device__ __forceinline__ void emulated_terms(const Window8 (&pending)[kChunk], Sums& sums,
@@ -313,37 +315,6 @@ __device__ __forceinline__ void emulated_terms(const Window8 (&pending)[kChunk],
     one(even);
     if (k + 2 < kChunk) even = pending[k + 2];
     one(odd);
-  }
-}
-
-// The deferred border windows through softfp's general path, shared out among
-// the block's threads: the threads of a tile's edge columns hold up to one a
-// tile row each, the others none, and one thread's many would keep the whole
-// block waiting. Rounds of: each thread moves its windows into `shared` (the
-// staging buffers, free by now) while slots last, then every thread forms the
-// terms of the slots tid, tid + kThreads, ... Call from every thread.
-template <int kThreads>
-__device__ __forceinline__ void deferred_terms(const Window8* deferred, int count, Sums& sums,
-                                               const softfp_term_constants& soft, Window8* shared,
-                                               int capacity, int& shared_count) {
-  const int tid = int(threadIdx.x);
-  int handed = 0;
-  while (__syncthreads_or(handed < count)) {
-    while (handed < count) {
-      const int slot = atomicAdd(&shared_count, 1);
-      if (slot >= capacity) break;
-      shared[slot] = deferred[handed++];
-    }
-    __syncthreads();
-    const int n = min(shared_count, capacity);
-#pragma unroll 1
-    for (int i = tid; i < n; i += kThreads) {
-      const Window8 win = shared[i];
-      const softfp_moments m{win.mux, win.muy, win.x2, win.xy, win.y2, win.w};
-      sums.exact.add(softfp_to_fixed64(softfp_term_with(m, soft, softfp_term_integer_shortcut_applies(m))));
-    }
-    __syncthreads();  // every thread has read shared_count and its slots
-    if (tid == 0) shared_count = 0;
   }
 }
 
@@ -450,11 +421,15 @@ __global__ void __maxnreg__(kMaxRegs)
     __syncthreads();
   }
 
-  if constexpr (kEmulate) {
+  if constexpr (kEmulate) {  // the border windows, through softfp's general path, in the staging buffers
     __shared__ int shared_count;
-    if (tid == 0) shared_count = 0;  // read after deferred_terms's first barrier
-    deferred_terms<kThreads>(deferred, deferred_count, sums, soft, reinterpret_cast<Window8*>(&stage[0][0][0]),
-                             int(sizeof stage / sizeof(Window8)), shared_count);
+    if (tid == 0) shared_count = 0;
+    share_out<kThreads>(deferred, deferred_count, reinterpret_cast<Window8*>(&stage[0][0][0]),
+                        int(sizeof stage / sizeof(Window8)), shared_count, [&](const Window8& win) {
+                          const softfp_moments m{win.mux, win.muy, win.x2, win.xy, win.y2, win.w};
+                          sums.exact.add(softfp_to_fixed64(
+                              softfp_term_with(m, soft, softfp_term_integer_shortcut_applies(m))));
+                        });
   }
   // value = (sum bits(u) - n bits(C)) * 2^52 + (sum bits(v) - n bits(1.5 * 2^-12)),
   // both differences signed and exact modulo 2^64.

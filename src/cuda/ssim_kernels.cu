@@ -30,6 +30,7 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/block_sum.cuh"
+#include "cuda/share_out.cuh"
 #include "cuda/device_term.cuh"
 #include "cuda/ssim_kernel_u8.h"
 #include "cuda/window_weight.cuh"
@@ -240,7 +241,7 @@ constexpr int emulated_min_blocks() {
 template <typename VWide>
 struct DeferredWindow {
   uint32_t mux, muy, w;
-  int y;
+  int x, y;
   VWide x2, xy, y2;
 };
 
@@ -283,7 +284,7 @@ __global__ void __launch_bounds__(kThreads, emulated_min_blocks<Sample, HWide>()
   VWide open_xx[8] = {}, open_xy[8] = {}, open_yy[8] = {};
   DeferredWindow<VWide> deferred[kTileH];
   int deferred_count = 0;
-  const auto take = [&](const softfp& term, int y) {
+  const auto take = [&](const softfp& term, int y, int x) {
     if constexpr (kTerms) {
       terms[frame * size_t(width) * size_t(height) + size_t(y) * size_t(width) + size_t(x)] =
           __longlong_as_double(static_cast<long long>(softfp_to_bits(term)));
@@ -321,15 +322,25 @@ __global__ void __launch_bounds__(kThreads, emulated_min_blocks<Sample, HWide>()
     const uint32_t w = column_weight * (rows_inside ? 256u : kept_weight(y, height));
     const softfp_moments m{mux, muy, x2, xy, y2, w};
     if (softfp_term_fast_applies(m, soft_constants))
-      take(softfp_term_fast(m, soft_constants), y);
+      take(softfp_term_fast(m, soft_constants), y, x);
     else
-      deferred[deferred_count++] = DeferredWindow<VWide>{mux, muy, w, y, x2, xy, y2};
+      deferred[deferred_count++] = DeferredWindow<VWide>{mux, muy, w, x, y, x2, xy, y2};
   }
-#pragma unroll 1
-  for (int i = 0; i < deferred_count; ++i) {
-    const DeferredWindow<VWide> d = deferred[i];
+  const auto general = [&](const DeferredWindow<VWide>& d) {
     const softfp_moments m{d.mux, d.muy, d.x2, d.xy, d.y2, d.w};
-    take(softfp_term_with(m, soft_constants, softfp_term_integer_shortcut_applies(m)), d.y);
+    take(softfp_term_with(m, soft_constants, softfp_term_integer_shortcut_applies(m)), d.y, d.x);
+  };
+  if (soft_constants.fast) {
+    // Only the border windows wait, most of them in a tile's edge columns:
+    // shared out among the block (the tile's samples are no longer needed).
+    __syncthreads();
+    __shared__ int shared_count;
+    if (threadIdx.x == 0) shared_count = 0;
+    share_out<kThreads>(deferred, deferred_count, reinterpret_cast<DeferredWindow<VWide>*>(&tile[0][0]),
+                        int(sizeof tile / sizeof(DeferredWindow<VWide>)), shared_count, general);
+  } else {  // every window waits (no fast path at this depth): each thread forms its own
+#pragma unroll 1
+    for (int i = 0; i < deferred_count; ++i) general(deferred[i]);
   }
   if constexpr (!kTerms) add_block_sum<kThreads>(acc, sums + frame);
 }
