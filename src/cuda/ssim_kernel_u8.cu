@@ -152,8 +152,9 @@ __device__ __forceinline__ uint64_t bits_of(double v) {
   return static_cast<uint64_t>(__double_as_longlong(v));
 }
 
-// fp64 emulated: the sum of a thread's fixed points (at most 72 terms, each
-// below 2^82 in magnitude: 96 bits of two's complement hold it) as three words
+// fp64 emulated: the sum of a thread's fixed points (its 72 terms and its share
+// of the block's border windows, a few hundred at most, each below 2^82 in
+// magnitude: 96 bits of two's complement hold it) as three words
 // and a count of negative terms. A term t = sig * 2^e with e + 64 in [0, 32)
 // (|t| in [2^-12, 2^20): nearly all) is sig shifted, an exact integer; its
 // negation is its complement plus one, the ones counted and added once at the end.
@@ -488,7 +489,7 @@ void launch(const DevicePlanes& p, ExactWords* sums, cudaStream_t stream) {
 
 void launch_exact_u8(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream) {
   // fp64 emulated: capped at 96 registers, five blocks an SM (uncapped ptxas
-  // takes 237: two blocks); bench/cuda/RESULTS.md measures the others.
+  // takes 238: two blocks); bench/cuda/RESULTS.md measures the others.
   if (planes.emulate_fp64) return launch<128, 72, 96, true, true>(planes, sums, stream);
   launch<128, 72, 255, true, true>(planes, sums, stream);
 }
