@@ -170,9 +170,7 @@ struct FixedSum96 {
       const uint32_t x0 = (lo << s) ^ m;
       const uint32_t x1 = __funnelshift_l(lo, hi, s) ^ m;
       const uint32_t x2 = __funnelshift_l(hi, 0u, s) ^ m;
-      asm("add.cc.u32 %0, %0, %3;\n\taddc.cc.u32 %1, %1, %4;\n\taddc.u32 %2, %2, %5;"
-          : "+r"(w0), "+r"(w1), "+r"(w2)
-          : "r"(x0), "r"(x1), "r"(x2));
+      add_words(x0, x1, x2);
       negatives += uint32_t(t.neg);
     } else {
       add(softfp_to_fixed64(t));
@@ -180,7 +178,11 @@ struct FixedSum96 {
   }
 
   __device__ __forceinline__ void add(softfp_i128 q) {  // |q| < 2^95
-    const uint32_t x0 = uint32_t(q.lo), x1 = uint32_t(q.lo >> 32), x2 = uint32_t(q.hi);
+    add_words(uint32_t(q.lo), uint32_t(q.lo >> 32), uint32_t(q.hi));
+  }
+
+  // The 96-bit sum += x2:x1:x0, modulo 2^96, through the carry flag.
+  __device__ __forceinline__ void add_words(uint32_t x0, uint32_t x1, uint32_t x2) {
     asm("add.cc.u32 %0, %0, %3;\n\taddc.cc.u32 %1, %1, %4;\n\taddc.u32 %2, %2, %5;"
         : "+r"(w0), "+r"(w1), "+r"(w2)
         : "r"(x0), "r"(x1), "r"(x2));
@@ -488,9 +490,9 @@ void launch(const DevicePlanes& p, ExactWords* sums, cudaStream_t stream) {
 }  // namespace
 
 void launch_exact_u8(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream) {
-  // fp64 emulated: capped at 96 registers, five blocks an SM (uncapped ptxas
-  // takes 238: two blocks); bench/cuda/RESULTS.md measures the others.
-  if (planes.emulate_fp64) return launch<128, 72, 96, true, true>(planes, sums, stream);
+  // fp64 emulated: kU8EmulatedVariants' first (128 threads, 96 registers: five
+  // blocks an SM); bench/cuda/RESULTS.md measures the others.
+  if (planes.emulate_fp64) return launch_exact_u8_emulated_variant(planes, sums, stream, kU8EmulatedVariants[0]);
   launch<128, 72, 255, true, true>(planes, sums, stream);
 }
 

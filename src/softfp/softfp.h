@@ -732,6 +732,15 @@ SOFTFP_FN float softfp_reciprocal_estimate(float v) {
 #endif
 }
 
+/* A significand of 2^53 (softfp_fast_integer_plus_addend's carry) as 2^52 and
+ * the exponent one up; the low word is then 0. */
+SOFTFP_FN softfp softfp_fast_normalize(softfp x) {
+  const softfp_u32 carry = (softfp_u32)(x.sig >> 53);
+  x.sig = ((softfp_u64)((softfp_u32)(x.sig >> 32) >> carry) << 32) | (softfp_u32)x.sig;
+  x.exp += (softfp_i32)carry;
+  return x;
+}
+
 /* Rounds (x + t) * 2^e to 53 bits, nearest even, for 2^53 <= x < 2^54 and
  * 0 <= t < 1, t != 0 exactly when `sticky`: x's low bit is the rounding bit.
  * `up` names the stage's three path counters (up, tie, carry). A carry leaves
@@ -740,13 +749,16 @@ SOFTFP_FN softfp softfp_fast_round54(softfp_u64 x, softfp_u32 sticky, softfp_i32
   const softfp_u32 round_bit = (softfp_u32)x & 1;
   const softfp_u32 increment = round_bit & (sticky | ((softfp_u32)(x >> 1) & 1));
   const softfp_u64 sig = (x >> 1) + increment;
-  const softfp_u32 carry = (softfp_u32)(sig >> 53);
   if (increment) SOFTFP_PATH(up);
   if (increment && !sticky) SOFTFP_PATH(up + 1);
-  if (carry) SOFTFP_PATH(up + 2);
+  if (sig >> 53) SOFTFP_PATH(up + 2);
   (void)up;
-  const softfp_u64 normal = ((softfp_u64)((softfp_u32)(sig >> 32) >> carry) << 32) | (softfp_u32)sig;
-  return softfp_make(normal, e + 1 + (softfp_i32)carry, 0);
+  return softfp_fast_normalize(softfp_make(sig, e + 1, 0));
+}
+
+/* k = 53 - top(j) for 2^32 <= j < 2^54: the shift that puts j's top bit at bit 53. */
+SOFTFP_FN softfp_u32 softfp_fast_shift_of(softfp_u64 j) { /* k, for 2^32 <= j < 2^54 */
+  return (softfp_u32)(softfp_clz32((softfp_u32)(j >> 32)) - 10);
 }
 
 /* j + frac2 / 2^(f+1) rounded, for an integer j with 2^(52-f) <= j < 2^54 and
@@ -755,7 +767,7 @@ SOFTFP_FN softfp softfp_fast_round54(softfp_u64 x, softfp_u32 sticky, softfp_i32
  * the fraction's top k bits is floor(value * 2^k), 54 bits; the fraction's other
  * s = f+1-k bits (s in [0, 21]) decide the sticky bit. */
 SOFTFP_FN softfp softfp_fast_integer_plus_fraction(softfp_u64 j, softfp_u32 frac2, softfp_i32 f) {
-  const softfp_u32 k = (softfp_u32)(softfp_clz32((softfp_u32)(j >> 32)) - 10);
+  const softfp_u32 k = softfp_fast_shift_of(j);
   const softfp_u32 s = (softfp_u32)(f + 1) - k;
   const softfp_u64 x = softfp_shl64_below32(j, k) | (softfp_u64)(frac2 >> s);
   const softfp_u32 sticky = (frac2 & ((1u << s) - 1)) != 0;
@@ -768,10 +780,6 @@ SOFTFP_FN softfp softfp_fast_integer_plus_fraction(softfp_u64 j, softfp_u32 frac
  * 2^(f+1)) depends on k alone: j * 2^(k-1) is even, so a tie goes the way of
  * G's own parity. A device keeps G(2..f+1) in a table and saves the rounding's
  * bit work; softfp_fast_addend computes the entries. */
-SOFTFP_FN softfp_u32 softfp_fast_shift_of(softfp_u64 j) { /* k, for 2^32 <= j < 2^54 */
-  return (softfp_u32)(softfp_clz32((softfp_u32)(j >> 32)) - 10);
-}
-
 SOFTFP_FN softfp_u32 softfp_fast_addend(softfp_u32 frac2, softfp_i32 f, softfp_u32 k) {
   const softfp_u32 s = (softfp_u32)(f + 2) - k; /* frac * 2^(k-1) = frac2 / 2^s, s in [1, f] */
   const softfp_u32 whole = frac2 >> s;
@@ -786,15 +794,6 @@ SOFTFP_FN softfp_u32 softfp_fast_addend(softfp_u32 frac2, softfp_i32 f, softfp_u
  * takes as it is and softfp_fast_normalize turns into a normal softfp. */
 SOFTFP_FN softfp softfp_fast_integer_plus_addend(softfp_u64 j, softfp_u32 k, softfp_u32 addend) {
   return softfp_make((j << (k - 1)) + addend, 1 - (softfp_i32)k, 0);
-}
-
-/* A significand of 2^53 (softfp_fast_integer_plus_addend's carry) as 2^52 and
- * the exponent one up; the low word is then 0. */
-SOFTFP_FN softfp softfp_fast_normalize(softfp x) {
-  const softfp_u32 carry = (softfp_u32)(x.sig >> 53);
-  x.sig = ((softfp_u64)((softfp_u32)(x.sig >> 32) >> carry) << 32) | (softfp_u32)x.sig;
-  x.exp += (softfp_i32)carry;
-  return x;
 }
 
 /* m / 2^f rounded, for an integer 0 < m < 2^64: m's top bit goes to bit 63, the
@@ -915,9 +914,6 @@ SOFTFP_FN int softfp_term_fast_applies(softfp_moments m, softfp_term_constants k
          ((m.x2 | m.xy | m.y2) < ((softfp_u64)1 << 36)) & ((softfp_i64)dint >= 0) & (cov_abs < k.cov_limit);
 }
 
-/* The term where softfp_term_fast_applies(m, k): the same bits as
- * softfp_term_with. Every integer part is exact (as in the integer shortcut),
- * c1 = mm_k1 * 2^32 and c2 = mm_k2 * 2^32 exactly, and wd * A = A * 2^16. */
 /* The fast term in parts, so that a device may round A, C and D its own way
  * (softfp_fast_integer_plus_addend) around the same integers and the same B,
  * products and quotient. The integer parts as multiply-adds (2 muy < 2^27):
@@ -953,6 +949,9 @@ SOFTFP_FN softfp softfp_fast_quotient(softfp a, softfp b, softfp c, softfp d) {
   return softfp_fast_div(softfp_fast_mul(a, b), softfp_fast_mul(c, d));
 }
 
+/* The term where softfp_term_fast_applies(m, k): the same bits as
+ * softfp_term_with. Every integer part is exact (as in the integer shortcut),
+ * c1 = mm_k1 * 2^32 and c2 = mm_k2 * 2^32 exactly, and wd * A = A * 2^16. */
 SOFTFP_FN softfp softfp_term_fast(softfp_moments m, softfp_term_constants k) {
   SOFTFP_PATH(SOFTFP_PATH_TERM_FAST);
   const softfp_fast_integers j = softfp_fast_integers_of(m, k);
