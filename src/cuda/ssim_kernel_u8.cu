@@ -38,6 +38,7 @@
 
 #include <fmt/format.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "cuda/cuda_check.h"
@@ -204,25 +205,40 @@ struct Sums {
   FixedSum96 exact;   // fp64 emulated: the fixed points themselves
 };
 
-// fp64 emulated: one window's moments, kept until the chunk's rows are
-// filtered (w == 0: no window), so that one copy of the softfp term, in a loop
-// that is not unrolled, serves the ten rows (ten inlined copies would not fit
-// the instruction cache or the registers beside the ring).
+// fp64 emulated: a border window's moments (w below 2^16), deferred to the
+// end of the tile.
 struct Window8 {
   uint32_t mux, muy, x2, xy, y2, w;
 };
 
+// fp64 emulated: the interior windows (w = 2^16) of a chunk's rows, kept in
+// shared memory until the rows are filtered, so that one copy of the softfp
+// term, in a loop that is not unrolled, serves the ten rows (ten inlined copies
+// would not fit the instruction cache or the registers beside the ring). In
+// shared memory, not in registers spilled to local memory: local stores go
+// through to L2 (ncu: 2 GB a launch of 8 4K frames, and 41% of the loads
+// missing L1). Words of one row side by side across the block's threads (no
+// bank conflicts); mux = kNoWindow marks a row without one.
+template <int kThreads>
+struct PendingRow {
+  uint2 mu[kThreads];  // mux, muy
+  uint2 xs[kThreads];  // x2, xy
+  uint32_t y2[kThreads];
+};
+constexpr uint32_t kNoWindow = ~0u;  // mux is below 2^24
+
 // The ten rows of one staged chunk at one column: horizontal moments into the
 // ring, then (from tile row 8 on) the window's moments, term and fixed point.
-template <bool kRowsInside, bool kEmulate>
+template <bool kRowsInside, bool kEmulate, int kThreads>
 __device__ __forceinline__ void chunk_rows(const uint4* stage_row0, int pairs_per_row,
                                            const ColumnTaps& taps, Ring& ring, Sums& sums,
                                            int first_row, int out_y0, int height, bool column_inside,
                                            uint32_t column_weight, TermConstants constants,
-                                           Window8 (&pending)[kChunk]) {
+                                           PendingRow<kThreads>* pending, int tid, Window8* deferred,
+                                           int& deferred_count) {
 #pragma unroll
   for (int k = 0; k < kChunk; ++k) {
-    if constexpr (kEmulate) pending[k].w = 0;
+    if constexpr (kEmulate) pending[k].mu[tid].x = kNoWindow;
     const RowMoments h = horizontal(stage_row0 + k * pairs_per_row, taps);
     ring.xx[k] = h.xx;
     ring.xy[k] = h.xy;
@@ -245,7 +261,13 @@ __device__ __forceinline__ void chunk_rows(const uint4* stage_row0, int pairs_pe
     const uint32_t y2 = vertical_second(k, ring.yy);
     const uint32_t w = column_weight * (kRowsInside ? 256u : kept_weight(y, height));
     if constexpr (kEmulate) {
-      pending[k] = Window8{mux, muy, x2, xy, y2, w};
+      if (w == 65536u) {
+        pending[k].mu[tid] = make_uint2(mux, muy);
+        pending[k].xs[tid] = make_uint2(x2, xy);
+        pending[k].y2[tid] = y2;
+      } else {
+        deferred[deferred_count++] = Window8{mux, muy, x2, xy, y2, w};
+      }
       continue;
     }
     const double term = ssim_term(mux, muy, x2, xy, y2, w, constants);
@@ -257,66 +279,107 @@ __device__ __forceinline__ void chunk_rows(const uint4* stage_row0, int pairs_pe
   }
 }
 
-// fp64 emulated: softfp's fast term with A, C and D rounded from a table of
-// the constants' fraction addends (softfp_fast_integer_plus_addend), indexed by
-// the shift k: at 8 bits every integer part is below 2^50, so k >= 4. Their
-// significands may be 2^53, which the products take as they are.
-struct FractionAddends {
-  uint32_t c1[32];  // A and C
-  uint32_t c2[32];  // D
+// fp64 emulated: softfp's fast term with A, B, C and D rounded from a table
+// of the constants' fraction addends (softfp_fast_integer_plus_addend and
+// softfp_fast_signed_plus_fraction): each integer part j (at 8 bits in
+// [2^32, 2^50): its high word is not 0) gives sig = j * 2^(k-1) + G(k), k =
+// 53 - top(j), the entry holding G(k) and k - 1. Entries are indexed by
+// top(j) - 32, the high word's leading-one position; the exponent is that
+// minus 20. The significands may be 2^53, which the products take as they are.
+struct FractionTable {
+  uint2 c1[32];  // A and C: c1's fraction
+  uint2 c2[64];  // D and B >= 0: c2's fraction; from 32 on, B < 0: its complement
 };
 
-__device__ __forceinline__ void fill_addends(FractionAddends& t, const softfp_term_constants& soft, int tid,
-                                             int threads) {
-  for (int i = tid; i < 64; i += threads) {
-    const bool second = i >= 32;
-    const uint32_t k = uint32_t(i & 31);
-    const int f = second ? soft.c2_frac_bits : soft.c1_frac_bits;
-    const uint32_t v = k >= 2 && int(k) <= f + 1
-                           ? softfp_fast_addend(second ? soft.c2_frac2 : soft.c1_frac2, f, k)
-                           : 0u;
-    (second ? t.c2 : t.c1)[k] = v;
+__device__ __forceinline__ void fill_fraction_table(FractionTable& t, const softfp_term_constants& soft, int tid,
+                                                    int threads) {
+  for (int i = tid; i < 96; i += threads) {
+    const int part = i / 32;  // 0: c1, 1: c2, 2: c2's complement
+    const uint32_t k = 21u - uint32_t(i % 32);
+    const int f = part == 0 ? soft.c1_frac_bits : soft.c2_frac_bits;
+    const uint32_t frac2 = part == 0 ? soft.c1_frac2 : part == 1 ? soft.c2_frac2 : (2u << f) - soft.c2_frac2;
+    const bool used = k >= 2 && k <= 21;  // top(j) in [32, 51]
+    const uint2 e{used ? softfp_fast_addend_wide(frac2, f, k) : 0u, used ? k - 1 : 0u};
+    if (part == 0) t.c1[i] = e;
+    else t.c2[i - 32] = e;
   }
 }
 
-__device__ __forceinline__ softfp term_fast8(const softfp_moments& m, const softfp_term_constants& soft,
-                                             const FractionAddends& t) {
-  const softfp_fast_integers j = softfp_fast_integers_of(m, soft);
-  const uint32_t ka = softfp_fast_shift_of(j.ja), kc = softfp_fast_shift_of(j.jc), kd = softfp_fast_shift_of(j.jd);
-  const softfp a = softfp_fast_integer_plus_addend(j.ja, ka, t.c1[ka]);
-  const softfp c = softfp_fast_integer_plus_addend(j.jc, kc, t.c1[kc]);
-  const softfp d = softfp_fast_integer_plus_addend(j.jd, kd, t.c2[kd]);
-  return softfp_fast_quotient(a, softfp_fast_b(j.cov2, soft), c, d);
+// j + fraction rounded from its table entry at shared address `entry`, top =
+// top(j) - 32 (j's high word is not 0): two shifts and an add with carry, all
+// on the integer ALU. (The multiply-add form, j's words times 2^(k-1), is two
+// instructions fewer but loads the multiply-add pipe, this kernel's busiest
+// (ncu: 70% of its cycles against the ALU's 44%), and measured 0.8% slower.)
+__device__ __forceinline__ softfp table_rounded(uint64_t j, uint32_t entry, uint32_t top, uint32_t neg) {
+  uint32_t addend, shift, lo, hi;
+  asm("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(addend), "=r"(shift) : "r"(entry));
+  asm("shl.b32 %0, %2, %4;\n\tshf.l.wrap.b32 %1, %2, %3, %4;\n\tadd.cc.u32 %0, %0, %5;\n\taddc.u32 %1, %1, 0;"
+      : "=r"(lo), "=r"(hi)
+      : "r"(uint32_t(j)), "r"(uint32_t(j >> 32)), "r"(shift), "r"(addend));
+  return softfp_make((uint64_t(hi) << 32) | lo, int32_t(top) - 20, int32_t(neg));
 }
 
-// fp64 emulated: the chunk's windows through softfp. A window no border
-// truncates (w = 2^16) takes the fast term with no further check: at 8 bits
-// it always meets softfp_term_fast_applies's bounds (mux, muy < 2^24, second
-// moments < 2^32, |cov| < 2^46, D's integer part >= 0 by Cauchy-Schwarz). The
-// others (border windows) wait in `deferred` for the end of the tile, where the
-// general path's registers do not add to the ring's, and are shared out among
-// the block's threads there (share_out.cuh). Each window is loaded
-// while the one before it is formed (the pending windows live in local memory:
-// the loop is unrolled only twice).
-__device__ __forceinline__ void emulated_terms(const Window8 (&pending)[kChunk], Sums& sums,
-                                               const softfp_term_constants& soft, const FractionAddends& addends,
-                                               Window8* deferred, int& deferred_count) {
+// The position of the leading one of j's high word (PTX bfind: one instruction).
+__device__ __forceinline__ uint32_t top_of_high(uint64_t j) {
+  uint32_t top;
+  asm("bfind.u32 %0, %1;" : "=r"(top) : "r"(uint32_t(j >> 32)));
+  return top;
+}
+
+// `table`: the shared address of the block's FractionTable.
+__device__ __forceinline__ softfp term_fast8(const softfp_moments& m, const softfp_term_constants& soft,
+                                             uint32_t table) {
+  constexpr uint32_t kEntry = sizeof(uint2);
+  const uint32_t c1 = table + uint32_t(offsetof(FractionTable, c1));
+  const uint32_t c2 = table + uint32_t(offsetof(FractionTable, c2));
+  const softfp_fast_integers j = softfp_fast_integers_of(m, soft);
+  const uint32_t ta = top_of_high(j.ja), tc = top_of_high(j.jc), td = top_of_high(j.jd);
+  const softfp a = table_rounded(j.ja, c1 + ta * kEntry, ta, 0);
+  const softfp c = table_rounded(j.jc, c1 + tc * kEntry, tc, 0);
+  const softfp d = table_rounded(j.jd, c2 + td * kEntry, td, 0);
+  // B = 2 cov + c2: jb = 2 cov + c2's integer part (formed as D's is, from
+  // A's), and j = jb or ~jb.
+  const uint64_t jb = ((m.xy << 17) + (soft.c1_int + soft.c2_int)) - j.ja;
+  const uint32_t sign = uint32_t(int32_t(uint32_t(jb >> 32)) >> 31);  // all ones when jb < 0
+  const uint64_t jm = jb ^ ((uint64_t(sign) << 32) | sign);
+  softfp b;
+  if (uint32_t(jm >> 32) != 0) {
+    const uint32_t tb = top_of_high(jm);
+    b = table_rounded(jm, c2 + (tb | (sign & 32u)) * kEntry, tb, sign & 1u);
+  } else {
+    b = softfp_fast_b(jb - soft.c2_int, soft);  // |B| below 2^32: rare
+  }
+  return softfp_fast_quotient(a, b, c, d);
+}
+
+// fp64 emulated: the chunk's interior windows through softfp's fast term, with
+// no further check: at 8 bits every window with w = 2^16 meets
+// softfp_term_fast_applies's bounds (mux, muy < 2^24, second moments < 2^32,
+// |cov| < 2^46, D's integer part >= 0 by Cauchy-Schwarz). (The border windows
+// wait in `deferred` for the end of the tile, where the general path's
+// registers do not add to the ring's, and are shared out among the block's
+// threads there: share_out.cuh.) Each window is loaded while the one before it
+// is formed.
+template <int kThreads>
+__device__ __forceinline__ void emulated_terms(const PendingRow<kThreads>* pending, int tid, Sums& sums,
+                                               const softfp_term_constants& soft, uint32_t table) {
+  const auto load = [&](int k) {
+    const uint2 mu = pending[k].mu[tid], xs = pending[k].xs[tid];
+    return Window8{mu.x, mu.y, xs.x, xs.y, pending[k].y2[tid], 65536u};
+  };
   const auto one = [&](const Window8& win) {
-    if (win.w != 65536u) {
-      if (win.w != 0) deferred[deferred_count++] = win;  // w == 0: no window
-      return;
-    }
-    sums.exact.add(term_fast8(softfp_moments{win.mux, win.muy, win.x2, win.xy, win.y2, win.w}, soft, addends));
+    if (win.mux == kNoWindow) return;
+    sums.exact.add(term_fast8(softfp_moments{win.mux, win.muy, win.x2, win.xy, win.y2, win.w}, soft, table));
   };
   // Two windows a step, each loaded one term ahead of its use (into its own
   // registers: no copies, as a one-window loop with its load ahead would need).
   static_assert(kChunk % 2 == 0);
-  Window8 even = pending[0];
+  Window8 even = load(0);
 #pragma unroll 1
   for (int k = 0; k < kChunk; k += 2) {
-    const Window8 odd = pending[k + 1];
+    const Window8 odd = load(k + 1);
     one(even);
-    if (k + 2 < kChunk) even = pending[k + 2];
+    if (k + 2 < kChunk) even = load(k + 2);
     one(odd);
   }
 }
@@ -341,7 +404,6 @@ __global__ void __maxnreg__(kMaxRegs)
   constexpr int kItems = kChunk * kQuads;  // quads staged a chunk
   constexpr int kItemsPerThread = (kItems + kThreads - 1) / kThreads;
   __shared__ uint4 stage[2][kChunk][kPairs];
-  __shared__ FractionAddends addends;  // fp64 emulated only
 
   const size_t frame = blockIdx.z;
   ref += frame * frame_stride;
@@ -396,13 +458,18 @@ __global__ void __maxnreg__(kMaxRegs)
 
   Ring ring;
   Sums sums;
-  Window8 pending[kChunk];
+  __shared__ PendingRow<kEmulate ? kThreads : 1> pending[kEmulate ? kChunk : 1];  // fp64 emulated only
   // fp64 emulated: border windows, at most one a tile row (none inside the plane).
   Window8 deferred[kEmulate ? kTileH : 1];
   int deferred_count = 0;
   fetch(0);
   store(0);
-  if constexpr (kEmulate) fill_addends(addends, soft, tid, kThreads);
+  __shared__ FractionTable fraction_table;  // fp64 emulated only
+  uint32_t table = 0;  // its shared address, in a register (not recomputed in the loop)
+  if constexpr (kEmulate) {
+    fill_fraction_table(fraction_table, soft, tid, kThreads);
+    asm volatile("mov.u32 %0, %1;" : "=r"(table) : "r"(uint32_t(__cvta_generic_to_shared(&fraction_table))));
+  }
   __syncthreads();
 #pragma unroll 1
   for (int c = 0; c < kChunks; ++c) {
@@ -411,12 +478,12 @@ __global__ void __maxnreg__(kMaxRegs)
     const uint4* row0 = &stage[c & 1][0][tid / 2];
     const int first_row = c * kChunk;
     if (rows_inside)
-      chunk_rows<true, kEmulate>(row0, kPairs, taps, ring, sums, first_row, out_y0, height,
-                                 column_inside, column_weight, constants, pending);
+      chunk_rows<true, kEmulate>(row0, kPairs, taps, ring, sums, first_row, out_y0, height, column_inside,
+                                 column_weight, constants, pending, tid, deferred, deferred_count);
     else
-      chunk_rows<false, kEmulate>(row0, kPairs, taps, ring, sums, first_row, out_y0, height,
-                                  column_inside, column_weight, constants, pending);
-    if constexpr (kEmulate) emulated_terms(pending, sums, soft, addends, deferred, deferred_count);
+      chunk_rows<false, kEmulate>(row0, kPairs, taps, ring, sums, first_row, out_y0, height, column_inside,
+                                  column_weight, constants, pending, tid, deferred, deferred_count);
+    if constexpr (kEmulate) emulated_terms(pending, tid, sums, soft, table);
     if (more) {
       if (!kPipelined) fetch(c + 1);
       store((c + 1) & 1);
@@ -490,8 +557,9 @@ void launch(const DevicePlanes& p, ExactWords* sums, cudaStream_t stream) {
 }  // namespace
 
 void launch_exact_u8(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream) {
-  // fp64 emulated: kU8EmulatedVariants' first (128 threads, 96 registers: five
-  // blocks an SM); bench/cuda/RESULTS.md measures the others.
+  // fp64 emulated: kU8EmulatedVariants' first (128 threads, 128 registers: four
+  // blocks an SM, as many as the shared memory holds, with no spills);
+  // bench/cuda/RESULTS.md measures the others.
   if (planes.emulate_fp64) return launch_exact_u8_emulated_variant(planes, sums, stream, kU8EmulatedVariants[0]);
   launch<128, 72, 255, true, true>(planes, sums, stream);
 }

@@ -37,13 +37,14 @@ void launch_exact_u8_variant(const DevicePlanes& planes, ExactWords* sums, cudaS
 // (planes.emulate_fp64 must be set) in one of kU8EmulatedVariants (threads a
 // block; max_registers: ptxas's cap, 0 for none), launch_exact_u8's first.
 // The emulated term's registers sit beside the ring's (uncapped ptxas takes
-// 238), and a block's warps wait for each other at every staged chunk:
+// about 120), its pending windows take shared memory (four 128-thread blocks
+// an SM), and a block's warps wait for each other at every staged chunk:
 // blocks of one warp wait for none.
 struct U8EmulatedVariant {
   int threads;
   int max_registers;
 };
-inline constexpr U8EmulatedVariant kU8EmulatedVariants[] = {{128, 96}, {128, 128}, {128, 0}, {64, 128}, {32, 128},
+inline constexpr U8EmulatedVariant kU8EmulatedVariants[] = {{128, 128}, {128, 96}, {128, 0}, {64, 128}, {32, 128},
                                                             {32, 96}};
 void launch_exact_u8_emulated_variant(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
                                       U8EmulatedVariant variant);

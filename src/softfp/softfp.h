@@ -172,6 +172,15 @@ SOFTFP_FN softfp_u64 softfp_shl64_below32(softfp_u64 x, softfp_u32 n) {
 #endif
 }
 
+/* Bits n to n + 31 of hi:lo, for 0 < n < 32 (a funnel shift on a GPU). */
+SOFTFP_FN softfp_u32 softfp_funnel_r32(softfp_u32 lo, softfp_u32 hi, softfp_u32 n) {
+#if defined(__CUDA_ARCH__)
+  return __funnelshift_r(lo, hi, n);
+#else
+  return (lo >> n) | (hi << (32 - n));
+#endif
+}
+
 /* x >> n with every bit shifted out OR-ed into bit 0 ("jamming"), 1 <= n. The
  * jammed bit stands for "something below": it keeps the result off every
  * rounding boundary as long as it lies below the rounding position. */
@@ -796,6 +805,28 @@ SOFTFP_FN softfp softfp_fast_integer_plus_addend(softfp_u64 j, softfp_u32 k, sof
   return softfp_make((j << (k - 1)) + addend, 1 - (softfp_i32)k, 0);
 }
 
+/* softfp_fast_addend for every k in [2, 21] (every j >= 2^32 below 2^52): where
+ * k > f + 1 the fraction times 2^(k-1) is an integer, so exact. frac2 may be
+ * 2^(f+1) (the complement of a zero fraction; see softfp_fast_signed_plus_fraction). */
+SOFTFP_FN softfp_u32 softfp_fast_addend_wide(softfp_u32 frac2, softfp_i32 f, softfp_u32 k) {
+  return k <= (softfp_u32)(f + 1) ? softfp_fast_addend(frac2, f, k) : frac2 << (k - (softfp_u32)f - 2);
+}
+
+/* B's table form: jb + frac2 / 2^(f+1) rounded, for a signed integer jb (2 cov
+ * plus c2's integer part) with 2^32 <= j < 2^52, where j = jb for jb >= 0 and
+ * j = ~jb = |jb| - 1 below: then |B| = j + (1 - frac), the complement's addend
+ * (2^(f+1) - frac2) doing for a negative B what frac2's does for a positive one.
+ * The significand lies in [2^52, 2^53] as softfp_fast_integer_plus_addend's. */
+SOFTFP_FN softfp softfp_fast_signed_plus_fraction(softfp_u64 jb, softfp_u32 frac2, softfp_i32 f) {
+  const softfp_u64 mask = (softfp_u64)((softfp_i64)jb >> 63);
+  const softfp_u64 j = jb ^ mask;
+  const softfp_u32 k = softfp_fast_shift_of(j);
+  const softfp_u32 addend = softfp_fast_addend_wide(mask ? ((softfp_u32)2 << f) - frac2 : frac2, f, k);
+  softfp r = softfp_fast_integer_plus_addend(j, k, addend);
+  r.neg = (softfp_i32)(mask & 1);
+  return r;
+}
+
 /* m / 2^f rounded, for an integer 0 < m < 2^64: m's top bit goes to bit 63, the
  * next 53 bits and the rounding bit are kept, the low 10 are the sticky bit. */
 SOFTFP_FN softfp softfp_fast_fixed_point(softfp_u64 m, softfp_i32 f, softfp_i32 neg) {
@@ -807,11 +838,10 @@ SOFTFP_FN softfp softfp_fast_fixed_point(softfp_u64 m, softfp_i32 f, softfp_i32 
 }
 
 /* a * b for normal a, b: the 106-bit product of the significands from 32-bit
- * limbs has its top at bit 104 or 105; floor(product / 2^51) (54 or 55 bits)
- * is shifted right once more in the second case, the bit lost going to sticky.
- * A significand may also be exactly 2^53 (softfp_fast_integer_plus_addend):
- * one such operand keeps the product below 2^106; two make it exactly 2^106,
- * top = 2 and every bit below the kept ones 0, so t & top is still the sticky part. */
+ * limbs has its top at bit 104 + top, top 0 or 1; the 53 bits from there down
+ * are kept, rounded by the bits below. A significand may also be exactly 2^53
+ * (softfp_fast_integer_plus_addend): one such operand keeps the product below
+ * 2^106; two make it exactly 2^106, top = 2, every bit below the kept ones 0. */
 SOFTFP_FN softfp softfp_fast_mul(softfp a, softfp b) {
   const softfp_u32 a0 = (softfp_u32)a.sig, a1 = (softfp_u32)(a.sig >> 32);
   const softfp_u32 b0 = (softfp_u32)b.sig, b1 = (softfp_u32)(b.sig >> 32);
@@ -830,7 +860,6 @@ SOFTFP_FN softfp softfp_fast_mul(softfp a, softfp b) {
       "addc.u32 %3, %3, 0;"
       : "=r"(low), "=r"(mid), "=r"(w2), "=r"(w3)
       : "r"(a0), "r"(a1), "r"(b0), "r"(b1));
-  const softfp_u64 hi = ((softfp_u64)w3 << 32) | w2;
 #else
   /* Column by column, each carry taken along in a 64-bit partial sum (no
    * compare): a0 * b1 + 2^32 - 1 < 2^64, and so on. */
@@ -839,14 +868,21 @@ SOFTFP_FN softfp softfp_fast_mul(softfp a, softfp b) {
   const softfp_u64 t2 = (softfp_u64)a1 * b0 + (softfp_u32)t1;         /* < 2^54 */
   const softfp_u64 hi = (softfp_u64)a1 * b1 + (t1 >> 32) + (t2 >> 32); /* bits 64.., < 2^42 */
   const softfp_u32 mid = (softfp_u32)t2, low = (softfp_u32)p00;        /* bits 32..63, 0..31 */
+  const softfp_u32 w2 = (softfp_u32)hi, w3 = (softfp_u32)(hi >> 32);
 #endif
-  const softfp_u64 t = (hi << 13) | (mid >> 19);                       /* product / 2^51 */
-  const softfp_u32 top = (softfp_u32)(t >> 54);
-  const softfp_u32 sticky = (((mid & 0x7FFFFu) | low) != 0) | ((softfp_u32)t & top);
-  softfp r = softfp_fast_round54(t >> top, sticky, a.exp + b.exp + 51 + (softfp_i32)top,
-                                 SOFTFP_PATH_FAST_MUL_UP);
-  r.neg = a.neg ^ b.neg;
-  return r;
+  /* The significand is bits 52 + top and up (two funnel shifts of 32-bit
+   * words), the rounding bit is bit 51 + top (moved to bit 31 of rs) and the
+   * sticky bits are the ones below it. */
+  const softfp_u32 top = w3 >> 9; /* the product's top bit is 104 + top */
+  const softfp_u32 kept_lo = softfp_funnel_r32(mid, w2, 20 + top), kept_hi = softfp_funnel_r32(w2, w3, 20 + top);
+  const softfp_u32 rs = mid << (12 - top);
+  const softfp_u32 sticky = ((rs << 1) | low) != 0;
+  const softfp_u32 increment = (rs >> 31) & (sticky | (kept_lo & 1));
+  const softfp_u64 sig = (((softfp_u64)kept_hi << 32) | kept_lo) + increment;
+  if (increment) SOFTFP_PATH(SOFTFP_PATH_FAST_MUL_UP);
+  if (increment && !sticky) SOFTFP_PATH(SOFTFP_PATH_FAST_MUL_TIE);
+  if (sig >> 53) SOFTFP_PATH(SOFTFP_PATH_FAST_MUL_CARRY);
+  return softfp_fast_normalize(softfp_make(sig, a.exp + b.exp + 52 + (softfp_i32)top, a.neg ^ b.neg));
 }
 
 /* a / b for normal a, b. With x = a's significand (doubled when below y, b's)
@@ -859,7 +895,7 @@ SOFTFP_FN softfp softfp_fast_mul(softfp a, softfp b) {
  * or one less. The first digit's remainder (formed modulo
  * 2^64; its true value in [0, 2y)) goes uncorrected into the second digit,
  * which then lies in [0, 2^28) and absorbs the first's shortfall; the second's
- * remainder is corrected once by a compare, and is the sticky bit. A quotient
+ * shortfall is taken into the rounding, which needs no corrected digit. A quotient
  * below 2 never rounds up to 2 (x <= 2y - 1 puts q at most at 2^54 - 2), so
  * the rounding never carries. */
 SOFTFP_FN softfp softfp_fast_div(softfp a, softfp b) {
@@ -868,31 +904,51 @@ SOFTFP_FN softfp softfp_fast_div(softfp a, softfp b) {
   if (halve) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_HALVED);
   const softfp_u64 x = a.sig << halve;
   const softfp_u32 y_top = (softfp_u32)(y >> 21); /* [2^31, 2^32) */
-  float estimate = softfp_reciprocal_estimate((float)y_top) * 9223372036854775808.0f; /* 2^63 */
-  estimate = estimate < 4294967040.0f ? estimate : 4294967040.0f; /* the largest fp32 below 2^32 */
-  const softfp_u32 r0 = (softfp_u32)estimate;
+  const float estimate = softfp_reciprocal_estimate((float)y_top) * 9223372036854775808.0f; /* 2^63 */
+  /* r0 in [2^31, 2^32), where 2^63 / (y_top + 1) lies too: a clamp only brings
+   * the estimate closer. (CUDA's conversion saturates at 2^32 - 1.) */
+#if defined(__CUDA_ARCH__)
+  const softfp_u32 r0 = __float2uint_rz(fmaxf(estimate, 2147483648.0f));
+#else
+  const softfp_u32 r0 = (softfp_u32)(estimate < 2147483648.0f   ? 2147483648.0f
+                                     : estimate < 4294967040.0f ? estimate
+                                                                : 4294967040.0f); /* the largest fp32 below 2^32 */
+#endif
   /* Newton: R = r0 + r0 * (2^63 - (y_top + 1) * r0) / 2^63, the residual first
    * cut to 32 bits: |residual| <= 2^63 * 2^-16 = 2^47 for an estimate within
-   * 2^-16, so the product stays below 2^62 (at 2^-15 it would overflow). */
-  const softfp_i64 residual = (softfp_i64)((SOFTFP_U64_C(1) << 63) - ((softfp_u64)y_top * r0 + r0));
-  const softfp_u32 reciprocal = (softfp_u32)((softfp_i64)r0 + (((softfp_i64)r0 * (residual >> 17)) >> 46));
+   * 2^-16. Its bits 17 to 48 are those of p = (y_top + 1) * r0 < 2^64 (2^63
+   * only flips bit 63): p's bits there are floor(-residual / 2^17) as a signed
+   * word, and their complement, ceil(residual / 2^17) - 1, is residual / 2^17
+   * truncated downward by less than one. */
+  const softfp_u64 p = (softfp_u64)y_top * r0 + r0;
+  const softfp_i32 residual17 = (softfp_i32)~(softfp_u32)(p >> 17);
+#if defined(__CUDA_ARCH__)
+  /* floor(r0 * residual17 / 2^32) from a signed high product: r0 read as a
+   * signed word is r0 - 2^32 (r0 >= 2^31). */
+  const softfp_u32 reciprocal = r0 + (softfp_u32)((__mulhi((int)r0, residual17) + residual17) >> 14);
+#else
+  const softfp_u32 reciprocal = (softfp_u32)((softfp_i64)r0 + (((softfp_i64)r0 * residual17) >> 46));
+#endif
   /* Digit 1: floor(x * 2^26 / y) in [2^26, 2^27), or one less. */
   const softfp_u32 q1 = SOFTFP_MULHI32((softfp_u32)(x >> 22), reciprocal) >> 4;
   const softfp_u64 r1 = (x << 26) - (softfp_u64)q1 * y;
   if (r1 >= y) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_DIGIT1_FIX);
   /* Digit 2: floor(r1 * 2^27 / y) in [0, 2^28) (r1 < 2y < 2^54: its top 32
-   * bits from bit 22), or one less. */
-  softfp_u32 q2 = SOFTFP_MULHI32((softfp_u32)(r1 >> 22), reciprocal) >> 3;
-  softfp_u64 r2 = (r1 << 27) - (softfp_u64)q2 * y;
-  const softfp_u32 fix2 = r2 >= y;
-  if (fix2) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_DIGIT2_FIX);
-  q2 += fix2;
-  r2 -= fix2 ? y : 0;
-  const softfp_u64 q = ((softfp_u64)q1 << 27) + q2;
-  const softfp_u32 increment = (softfp_u32)q & ((r2 != 0) | ((softfp_u32)(q >> 1) & 1));
+   * bits from bit 22), or one less: q = q1 * 2^27 + q2 is the quotient or one
+   * less, and x * 2^53 / y = q + r2 / y with r2 in [0, 2y). */
+  const softfp_u32 q2 = SOFTFP_MULHI32((softfp_u32)(r1 >> 22), reciprocal) >> 3;
+  const softfp_u64 r2 = (r1 << 27) - (softfp_u64)q2 * y;
+  if (r2 >= y) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_DIGIT2_FIX);
+  /* The rounding without correcting q first: with s = q >> 1 and z = (q & 1)
+   * + r2 / y in [0, 3), the result is s + round(z / 2), z / 2 below 3/2: up
+   * when z > 1, or z = 1 and s odd. For the integer u = (q & 1) y + r2 - y,
+   * that is u > 0, or u = 0 and s odd: u + (s & 1) - 1 >= 0. */
+  const softfp_u32 odd = (q2 >> 1) & 1;
+  const softfp_i64 u = (softfp_i64)(r2 - ((q2 & 1) ? 0 : y)) + (softfp_i64)odd - 1;
+  const softfp_u32 increment = u >= 0;
   if (increment) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_UP);
-  if (increment && r2 == 0) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_TIE);
-  const softfp_u64 sig = (q >> 1) + increment;
+  if (increment && u + 1 - (softfp_i64)odd == 0) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_TIE);
+  const softfp_u64 sig = ((softfp_u64)q1 << 26) + ((q2 >> 1) + increment);
   if (sig >> 53) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_CARRY);
   return softfp_make(sig, a.exp - b.exp - (softfp_i32)halve - 52, a.neg ^ b.neg);
 }

@@ -115,6 +115,77 @@ TEST(SoftfpFast, IntegerPlusAddendTiesAndCarries) {
   EXPECT_GT(carries, 1000);
 }
 
+// ---- B in the table form: a signed integer plus a fraction -------------------
+
+// c + 2 cov in binary64 (c = sig * 2^-f, as B = c2 + 2 * cov) against
+// softfp_fast_signed_plus_fraction, whose integer jb = 2 cov + c's integer part
+// has j (jb, or ~jb when negative) in [2^32, 2^52).
+void check_signed_plus_fraction(Compare& cmp, uint64_t jb, uint64_t sig, int f) {
+  const double c = std::ldexp(static_cast<double>(sig), -f);
+  const auto two_cov = static_cast<int64_t>(jb - (sig >> f));
+  const double want = c + static_cast<double>(two_cov);
+  const uint32_t frac2 = static_cast<uint32_t>(sig & ((uint64_t{1} << f) - 1)) << 1;
+  const softfp got = softfp_fast_normalize(softfp_fast_signed_plus_fraction(jb, frac2, f));
+  cmp.check(softfp_to_bits(got) == bits_of(want), [&] {
+    return fmt::format("{:a} + {}: want {:a}, got {:a}", c, two_cov, want, native(got));
+  });
+}
+
+// jb from j in [2^32, 2^52) and a sign.
+uint64_t signed_integer(uint64_t j, bool negative) { return negative ? ~j : j; }
+
+TEST(SoftfpFast, SignedPlusFraction) {
+  Compare cmp("fast signed integer + fraction (B's table form)");
+  std::mt19937_64 rng(seed() + 8);
+  const uint64_t n = random_pair_count() / 10;
+  int negatives = 0;
+  for (uint64_t t = 0; t < n; ++t) {
+    const int f = 1 + int(rng() % 20);
+    const int top = 32 + int(rng() % 20);  // j's top bit, 32..51
+    const uint64_t j = (uint64_t{1} << top) | (rng() & ((uint64_t{1} << top) - 1));
+    const bool negative = rng() % 2;
+    negatives += negative;
+    check_signed_plus_fraction(cmp, signed_integer(j, negative), random_significand(rng), f);
+  }
+  EXPECT_GT(negatives, int(n / 4));
+  // At every k = 53 - top(j) in [2, 21] (the exact ones, k > f + 1, included),
+  // both signs: ties (the fraction's, or its complement's, bits below the kept
+  // ones exactly one half: the same bits), the last bit deciding, and carries
+  // (j all ones; the fraction, or its complement, all ones).
+  int ties = 0, carries = 0;
+  for (int f = 1; f <= 20; ++f)
+    for (int k = 2; k <= 21; ++k)
+      for (int r = 0; r < 32; ++r)
+        for (const bool negative : {false, true}) {
+          const uint64_t f_mask = (uint64_t{1} << f) - 1;
+          const uint64_t high = (random_significand(rng) >> f) << f;
+          const uint64_t j = (uint64_t{1} << (53 - k)) | (rng() & ((uint64_t{1} << (53 - k)) - 1));
+          uint64_t frac = rng() & f_mask;
+          if (k <= f) {
+            frac = ((frac >> (f - k + 1)) << (f - k + 1)) | (uint64_t{1} << (f - k));
+            ++ties;
+            check_signed_plus_fraction(cmp, signed_integer(j, negative), high | frac, f);
+            check_signed_plus_fraction(cmp, signed_integer(j, negative), high | (frac ^ 1), f);
+          } else {
+            check_signed_plus_fraction(cmp, signed_integer(j, negative), high | frac, f);
+          }
+          if (k <= f) {
+            const uint64_t all = (uint64_t{1} << (54 - k)) - 1;
+            check_signed_plus_fraction(cmp, signed_integer(all, negative), high | (negative ? 1 : f_mask), f);
+            ++carries;
+          }
+        }
+  EXPECT_GT(ties, 5000);
+  EXPECT_GT(carries, 5000);
+  // A zero fraction (c an integer; its complement is 1): exact, both signs, and
+  // |jb| a power of two, whose significand is 2^53 before normalising.
+  for (int top = 33; top <= 51; ++top) {
+    const uint64_t power = uint64_t{1} << top;
+    for (const uint64_t jb : {power, ~power + 1, power - 1, ~(power - 1) + 1, ~power})
+      check_signed_plus_fraction(cmp, jb, uint64_t{1} << 52, 7);
+  }
+}
+
 // ---- B: a 64-bit fixed point -------------------------------------------------
 
 void check_fixed_point(Compare& cmp, uint64_t m, int f, int neg) {
