@@ -284,8 +284,8 @@ __device__ __forceinline__ void chunk_rows(const uint4* stage_row0, int pairs_pe
 // softfp_fast_signed_plus_fraction): each integer part j (at 8 bits in
 // [2^32, 2^50): its high word is not 0) gives sig = j * 2^(k-1) + G(k), k =
 // 53 - top(j), the entry holding G(k) and k - 1. Entries are indexed by
-// top(j) - 32, the high word's leading-one position; the exponent is that
-// minus 20. The significands may be 2^53, which the products take as they are.
+// top(j) - 32, the high word's leading-one position. The significands may be
+// 2^53, which the products take as they are.
 struct FractionTable {
   uint2 c1[32];  // A and C: c1's fraction
   uint2 c2[64];  // D and B >= 0: c2's fraction; from 32 on, B < 0: its complement
@@ -305,18 +305,18 @@ __device__ __forceinline__ void fill_fraction_table(FractionTable& t, const soft
   }
 }
 
-// j + fraction rounded from its table entry at shared address `entry`, top =
-// top(j) - 32 (j's high word is not 0): two shifts and an add with carry, all
-// on the integer ALU. (The multiply-add form, j's words times 2^(k-1), is two
-// instructions fewer but loads the multiply-add pipe, this kernel's busiest
-// (ncu: 70% of its cycles against the ALU's 44%), and measured 0.8% slower.)
-__device__ __forceinline__ softfp table_rounded(uint64_t j, uint32_t entry, uint32_t top, uint32_t neg) {
-  uint32_t addend, shift, lo, hi;
+// j + fraction rounded from its table entry at shared address `entry` (j's
+// high word is not 0): softfp_fast_integer_plus_addend, two shifts and an add
+// with carry on the integer ALU. (The multiply-add form, j's words times
+// 2^(k-1), is two instructions fewer but loads the multiply-add pipe, this
+// kernel's busiest (ncu: 70% of its cycles against the ALU's 44%), and
+// measured 0.8% slower.)
+__device__ __forceinline__ softfp table_rounded(uint64_t j, uint32_t entry, uint32_t neg) {
+  uint32_t addend, shift;  // G(k), k - 1
   asm("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(addend), "=r"(shift) : "r"(entry));
-  asm("shl.b32 %0, %2, %4;\n\tshf.l.wrap.b32 %1, %2, %3, %4;\n\tadd.cc.u32 %0, %0, %5;\n\taddc.u32 %1, %1, 0;"
-      : "=r"(lo), "=r"(hi)
-      : "r"(uint32_t(j)), "r"(uint32_t(j >> 32)), "r"(shift), "r"(addend));
-  return softfp_make((uint64_t(hi) << 32) | lo, int32_t(top) - 20, int32_t(neg));
+  softfp r = softfp_fast_integer_plus_addend(j, shift + 1, addend);
+  r.neg = int32_t(neg);
+  return r;
 }
 
 // The position of the leading one of j's high word (PTX bfind: one instruction).
@@ -334,20 +334,18 @@ __device__ __forceinline__ softfp term_fast8(const softfp_moments& m, const soft
   const uint32_t c2 = table + uint32_t(offsetof(FractionTable, c2));
   const softfp_fast_integers j = softfp_fast_integers_of(m, soft);
   const uint32_t ta = top_of_high(j.ja), tc = top_of_high(j.jc), td = top_of_high(j.jd);
-  const softfp a = table_rounded(j.ja, c1 + ta * kEntry, ta, 0);
-  const softfp c = table_rounded(j.jc, c1 + tc * kEntry, tc, 0);
-  const softfp d = table_rounded(j.jd, c2 + td * kEntry, td, 0);
-  // B = 2 cov + c2: jb = 2 cov + c2's integer part (formed as D's is, from
-  // A's), and j = jb or ~jb.
-  const uint64_t jb = ((m.xy << 17) + (soft.c1_int + soft.c2_int)) - j.ja;
-  const uint32_t sign = uint32_t(int32_t(uint32_t(jb >> 32)) >> 31);  // all ones when jb < 0
-  const uint64_t jm = jb ^ ((uint64_t(sign) << 32) | sign);
+  const softfp a = table_rounded(j.ja, c1 + ta * kEntry, 0);
+  const softfp c = table_rounded(j.jc, c1 + tc * kEntry, 0);
+  const softfp d = table_rounded(j.jd, c2 + td * kEntry, 0);
+  // B = 2 cov + c2 from jb = 2 cov + c2's integer part: j = jb or ~jb.
+  const uint32_t sign = uint32_t(int32_t(uint32_t(j.jb >> 32)) >> 31);  // all ones when jb < 0
+  const uint64_t jm = j.jb ^ ((uint64_t(sign) << 32) | sign);
   softfp b;
   if (uint32_t(jm >> 32) != 0) {
     const uint32_t tb = top_of_high(jm);
-    b = table_rounded(jm, c2 + (tb | (sign & 32u)) * kEntry, tb, sign & 1u);
+    b = table_rounded(jm, c2 + (tb | (sign & 32u)) * kEntry, sign & 1u);
   } else {
-    b = softfp_fast_b(jb - soft.c2_int, soft);  // |B| below 2^32: rare
+    b = softfp_fast_b(j.jb, soft);  // |B| below 2^32: rare
   }
   return softfp_fast_quotient(a, b, c, d);
 }

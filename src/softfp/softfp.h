@@ -766,7 +766,7 @@ SOFTFP_FN softfp softfp_fast_round54(softfp_u64 x, softfp_u32 sticky, softfp_i32
 }
 
 /* k = 53 - top(j) for 2^32 <= j < 2^54: the shift that puts j's top bit at bit 53. */
-SOFTFP_FN softfp_u32 softfp_fast_shift_of(softfp_u64 j) { /* k, for 2^32 <= j < 2^54 */
+SOFTFP_FN softfp_u32 softfp_fast_shift_of(softfp_u64 j) {
   return (softfp_u32)(softfp_clz32((softfp_u32)(j >> 32)) - 10);
 }
 
@@ -970,15 +970,15 @@ SOFTFP_FN int softfp_term_fast_applies(softfp_moments m, softfp_term_constants k
          ((m.x2 | m.xy | m.y2) < ((softfp_u64)1 << 36)) & ((softfp_i64)dint >= 0) & (cov_abs < k.cov_limit);
 }
 
-/* The fast term in parts, so that a device may round A, C and D its own way
- * (softfp_fast_integer_plus_addend) around the same integers and the same B,
- * products and quotient. The integer parts as multiply-adds (2 muy < 2^27):
- * A's and C's with c1's integer part, D's from C's (mx2 + my2 = jc - c1_int),
- * and 2 cov from A's (2 mxy = ja - c1_int); every value is exact modulo 2^64
- * and in range (softfp_term_fast_applies). */
+/* The fast term in parts, so that a device may round A, B, C and D its own
+ * way (softfp_fast_integer_plus_addend, softfp_fast_signed_plus_fraction)
+ * around the same integers, products and quotient. The integer parts as
+ * multiply-adds (2 muy < 2^27): A's and C's with c1's integer part, D's from
+ * C's (mx2 + my2 = jc - c1_int), and B's from A's (2 mxy = ja - c1_int); every
+ * value is exact modulo 2^64 and in range (softfp_term_fast_applies). */
 typedef struct softfp_fast_integers {
   softfp_u64 ja, jc, jd; /* the integer parts of A, C, D, each constant's included */
-  softfp_u64 cov2;       /* 2 (w xy - mux muy), two's complement */
+  softfp_u64 jb;         /* 2 (w xy - mux muy) + c2's integer part, two's complement */
 } softfp_fast_integers;
 
 SOFTFP_FN softfp_fast_integers softfp_fast_integers_of(softfp_moments m, softfp_term_constants k) {
@@ -987,14 +987,15 @@ SOFTFP_FN softfp_fast_integers softfp_fast_integers_of(softfp_moments m, softfp_
   r.ja = (softfp_u64)mux * (muy << 1) + k.c1_int;
   r.jc = (softfp_u64)muy * muy + ((softfp_u64)mux * mux + k.c1_int);
   r.jd = (((m.x2 + m.y2) << 16) + (k.c1_int + k.c2_int)) - r.jc;
-  r.cov2 = ((m.xy << 17) + k.c1_int) - r.ja;
+  r.jb = ((m.xy << 17) + (k.c1_int + k.c2_int)) - r.ja;
   return r;
 }
 
-/* B = (2 cov * 2^f2 + c2's significand) / 2^f2, exact in a signed 64-bit
+/* B = (jb * 2^f2 + c2's fraction bits) / 2^f2, exact in a signed 64-bit
  * integer (|cov| < cov_limit = 2^(61 - f2)), never 0 (softfp_term_constants_of). */
-SOFTFP_FN softfp softfp_fast_b(softfp_u64 cov2, softfp_term_constants k) {
-  const softfp_i64 bn = (softfp_i64)(cov2 << k.c2_frac_bits) + (softfp_i64)k.mm_k2.sig;
+SOFTFP_FN softfp softfp_fast_b(softfp_u64 jb, softfp_term_constants k) {
+  const softfp_u64 fraction = k.mm_k2.sig & (((softfp_u64)1 << k.c2_frac_bits) - 1);
+  const softfp_i64 bn = (softfp_i64)((jb << k.c2_frac_bits) + fraction);
   const softfp_u64 b_sign = (softfp_u64)(bn >> 63); /* all ones when negative */
   return softfp_fast_fixed_point(((softfp_u64)bn ^ b_sign) - b_sign, k.c2_frac_bits, (softfp_i32)(b_sign & 1));
 }
@@ -1014,7 +1015,7 @@ SOFTFP_FN softfp softfp_term_fast(softfp_moments m, softfp_term_constants k) {
   const softfp a = softfp_fast_integer_plus_fraction(j.ja, k.c1_frac2, k.c1_frac_bits);
   const softfp c = softfp_fast_integer_plus_fraction(j.jc, k.c1_frac2, k.c1_frac_bits);
   const softfp d = softfp_fast_integer_plus_fraction(j.jd, k.c2_frac2, k.c2_frac_bits);
-  return softfp_fast_quotient(a, softfp_fast_b(j.cov2, k), c, d);
+  return softfp_fast_quotient(a, softfp_fast_b(j.jb, k), c, d);
 }
 
 /* The term; check softfp_is_valid() on it (false only for impossible input). */
