@@ -354,7 +354,7 @@ __device__ __forceinline__ softfp term_fast8(const softfp_moments& m, const soft
 // no further check: at 8 bits every window with w = 2^16 meets
 // softfp_term_fast_applies's bounds (mux, muy < 2^24, second moments < 2^32,
 // |cov| < 2^46, D's integer part >= 0 by Cauchy-Schwarz). (The border windows
-// wait in `deferred` for the end of the tile, where the general path's
+// wait in `deferred` for the end of the tile, where softfp_term_beyond_fast's
 // registers do not add to the ring's, and are shared out among the block's
 // threads there: share_out.cuh.) Each window is loaded while the one before it
 // is formed.
@@ -489,14 +489,13 @@ __global__ void __maxnreg__(kMaxRegs)
     __syncthreads();
   }
 
-  if constexpr (kEmulate) {  // the border windows, through softfp's general path, in the staging buffers
+  if constexpr (kEmulate) {  // the border windows (softfp_term_beyond_fast), in the staging buffers
     __shared__ int shared_count;
     if (tid == 0) shared_count = 0;
     share_out<kThreads>(deferred, deferred_count, reinterpret_cast<Window8*>(&stage[0][0][0]),
                         int(sizeof stage / sizeof(Window8)), shared_count, [&](const Window8& win) {
-                          const softfp_moments m{win.mux, win.muy, win.x2, win.xy, win.y2, win.w};
-                          sums.exact.add(softfp_to_fixed64(
-                              softfp_term_with(m, soft, softfp_term_integer_shortcut_applies(m))));
+                          sums.exact.add(softfp_term_beyond_fast(
+                              softfp_moments{win.mux, win.muy, win.x2, win.xy, win.y2, win.w}, soft));
                         });
   }
   // value = (sum bits(u) - n bits(C)) * 2^52 + (sum bits(v) - n bits(1.5 * 2^-12)),

@@ -251,8 +251,9 @@ struct DeferredWindow {
 // the current row hold partial sums, and each new row adds its tap to each, so
 // the walk down the tile stays a loop with no ring indexed by the row, and
 // softfp's fast path is inline in it once. The windows that miss the fast path
-// (borders, wide moments) wait in local memory and take the general path after
-// the walk, when the partial sums are dead: its registers are not added to theirs.
+// (borders, wide moments) wait in local memory and take softfp_term_beyond_fast
+// (the truncated windows' fast path, or the general path) after the walk, when
+// the partial sums are dead: its registers are not added to theirs.
 template <typename Sample, typename HWide, typename VWide, bool kTerms>
 __global__ void __launch_bounds__(kThreads, emulated_min_blocks<Sample, HWide>())
     ssim_kernel_emulated(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
@@ -328,7 +329,7 @@ __global__ void __launch_bounds__(kThreads, emulated_min_blocks<Sample, HWide>()
   }
   const auto general = [&](const DeferredWindow<VWide>& d) {
     const softfp_moments m{d.mux, d.muy, d.x2, d.xy, d.y2, d.w};
-    take(softfp_term_with(m, soft_constants, softfp_term_integer_shortcut_applies(m)), d.y, d.x);
+    take(softfp_term_beyond_fast(m, soft_constants), d.y, d.x);
   };
   if (soft_constants.fast) {
     // Only the border windows wait, most of them in a tile's edge columns:

@@ -17,7 +17,8 @@
  *    (SOFTFP_PATH_* below) run; the host tests do, kernels leave it empty.
  *
  * softfp_term takes softfp_term_fast (branch-free) for the windows no border
- * truncates at 8 to 10 bits, and softfp_term_with elsewhere.
+ * truncates at 8 to 10 bits, softfp_term_fast_weight for nearly all the
+ * truncated ones there, and softfp_term_with elsewhere.
  *
  * A number is sign, significand and exponent: value = (-1)^neg * sig * 2^exp
  * with sig == 0 (zero) or 2^52 <= sig < 2^53. Every operation returns what IEEE-754
@@ -111,7 +112,8 @@ typedef int32_t softfp_i32;
 #define SOFTFP_PATH_FAST_DIV_DIGIT1_FIX 38 /* the first quotient digit's estimate was one low */
 #define SOFTFP_PATH_FAST_DIV_DIGIT2_FIX 39 /* the second's */
 #define SOFTFP_PATH_FAST_DIV_HALVED 40     /* the dividend's significand was below the divisor's */
-#define SOFTFP_PATH_COUNT 41
+#define SOFTFP_PATH_TERM_FAST_WEIGHT 41 /* the fast path's roundings for a truncated window (w < 2^16) */
+#define SOFTFP_PATH_COUNT 42
 
 typedef struct softfp {
   softfp_u64 sig; /* 0, or in [2^52, 2^53) */
@@ -580,23 +582,24 @@ typedef struct softfp_term_constants {
   softfp_u64 c1_int, c2_int;           /* floor(c1), floor(c2) */
   softfp_u32 c1_frac2, c2_frac2;       /* twice the fraction bits */
   softfp_i32 c1_frac_bits, c2_frac_bits; /* f: c1 * 2^f, c2 * 2^f are integers */
-  softfp_u64 cov_limit;                /* |w * xy - mux * muy| below it: B fits 63 bits */
+  softfp_u64 cov_limit;                /* |w * xy - mux * muy| below it: B's fixed point fits 64 bits */
 } softfp_term_constants;
 
 /* Trailing zero bits of x != 0. */
 SOFTFP_FN softfp_i32 softfp_ctz64(softfp_u64 x) { return 63 - softfp_clz64(x & (~x + 1)); }
 
-/* Fills the constants from mm_k1 and mm_k2 (positive and normal). The fast path
+/* Fills the fast path's view of c1 and c2, the values of (mm_k * wd) * wd at
+ * one weight w (positive and normal), beside mm_k1 and mm_k2. The fast path
  * needs f = -(exponent of c) in [1, 20] for both, so that c is below 2^52 and
- * at least 2^32, and c2 * 2 not an integer, so that B = c2 + 2 * cov is never 0
- * (true from 8 to 14 bits; c2 is an odd integer at 14 bits). */
-SOFTFP_FN softfp_term_constants softfp_term_constants_of(softfp mm_k1, softfp mm_k2) {
+ * at least 2^32. B = jb + c2's fraction is exact in a signed 64-bit fixed point
+ * with f2 fraction bits while |jb| < 2^(63 - f2), which |cov| < cov_limit =
+ * 2^(62 - f2) - 2^(52 - f2) ensures (c2's integer part is below 2^(53 - f2)). */
+SOFTFP_FN softfp_term_constants softfp_fast_constants_of(softfp mm_k1, softfp mm_k2, softfp c1, softfp c2) {
   softfp_term_constants k;
   k.mm_k1 = mm_k1;
   k.mm_k2 = mm_k2;
-  const softfp_i32 f1 = -(mm_k1.exp + 32), f2 = -(mm_k2.exp + 32);
-  k.fast = mm_k1.sig != 0 && mm_k2.sig != 0 && f1 >= 1 && f1 <= 20 && f2 >= 1 && f2 <= 20 &&
-           softfp_ctz64(mm_k2.sig) <= f2;
+  const softfp_i32 f1 = -c1.exp, f2 = -c2.exp;
+  k.fast = c1.sig != 0 && c2.sig != 0 && f1 >= 1 && f1 <= 20 && f2 >= 1 && f2 <= 20;
   if (!k.fast) {
     k.c1_int = k.c2_int = 0;
     k.c1_frac2 = k.c2_frac2 = 0;
@@ -604,13 +607,25 @@ SOFTFP_FN softfp_term_constants softfp_term_constants_of(softfp mm_k1, softfp mm
     k.cov_limit = 0;
     return k;
   }
-  k.c1_int = mm_k1.sig >> f1;
-  k.c2_int = mm_k2.sig >> f2;
-  k.c1_frac2 = (softfp_u32)(mm_k1.sig & (((softfp_u64)1 << f1) - 1)) << 1;
-  k.c2_frac2 = (softfp_u32)(mm_k2.sig & (((softfp_u64)1 << f2) - 1)) << 1;
+  k.c1_int = c1.sig >> f1;
+  k.c2_int = c2.sig >> f2;
+  k.c1_frac2 = (softfp_u32)(c1.sig & (((softfp_u64)1 << f1) - 1)) << 1;
+  k.c2_frac2 = (softfp_u32)(c2.sig & (((softfp_u64)1 << f2) - 1)) << 1;
   k.c1_frac_bits = f1;
   k.c2_frac_bits = f2;
-  k.cov_limit = (softfp_u64)1 << (61 - f2);
+  k.cov_limit = ((softfp_u64)1 << (62 - f2)) - ((softfp_u64)1 << (52 - f2));
+  return k;
+}
+
+/* Fills the constants from mm_k1 and mm_k2 (positive and normal); the fast
+ * path's view is that of w = 2^16, where c1 = mm_k1 * 2^32 and c2 = mm_k2 * 2^32
+ * exactly. softfp_term_fast does not check B per window, so here the fast path
+ * also needs c2 * 2 not to be an integer, so that B = c2 + 2 * cov is never 0
+ * (true from 8 to 14 bits; c2 is an odd integer at 14 bits). */
+SOFTFP_FN softfp_term_constants softfp_term_constants_of(softfp mm_k1, softfp mm_k2) {
+  const softfp c2 = softfp_make(mm_k2.sig, mm_k2.exp + 32, 0);
+  softfp_term_constants k = softfp_fast_constants_of(mm_k1, mm_k2, softfp_make(mm_k1.sig, mm_k1.exp + 32, 0), c2);
+  k.fast = k.fast && softfp_ctz64(c2.sig) <= k.c2_frac_bits;
   return k;
 }
 
@@ -956,8 +971,8 @@ SOFTFP_FN softfp softfp_fast_div(softfp a, softfp b) {
 /* Whether softfp_term_fast applies: the constants allow it (see
  * softfp_term_constants_of), w = 2^16, the integer shortcut's bounds, D's
  * integer part not negative (Cauchy-Schwarz for any real window) and
- * |w * xy - mux * muy| below cov_limit (2^46 at 8 bits, 2^50 at 10 bits: a
- * real window's |cov| is at most w^2 (M / 2)^2, below both). */
+ * |w * xy - mux * muy| below cov_limit (about 2^47 at 8 bits, 2^51 at 10 bits:
+ * a real window's |cov| is at most w^2 (M / 2)^2, below both). */
 SOFTFP_FN int softfp_term_fast_applies(softfp_moments m, softfp_term_constants k) {
   /* Every part computed without a branch, as softfp_term_fast computes it, so
    * that a compiler that inlines both forms each once. */
@@ -992,9 +1007,9 @@ SOFTFP_FN softfp_fast_integers softfp_fast_integers_of(softfp_moments m, softfp_
 }
 
 /* B = (jb * 2^f2 + c2's fraction bits) / 2^f2, exact in a signed 64-bit
- * integer (|cov| < cov_limit = 2^(61 - f2)), never 0 (softfp_term_constants_of). */
+ * integer (|cov| < cov_limit), never 0 (softfp_term_constants_of, softfp_term_fast_weight_applies). */
 SOFTFP_FN softfp softfp_fast_b(softfp_u64 jb, softfp_term_constants k) {
-  const softfp_u64 fraction = k.mm_k2.sig & (((softfp_u64)1 << k.c2_frac_bits) - 1);
+  const softfp_u64 fraction = k.c2_frac2 >> 1;
   const softfp_i64 bn = (softfp_i64)((jb << k.c2_frac_bits) + fraction);
   const softfp_u64 b_sign = (softfp_u64)(bn >> 63); /* all ones when negative */
   return softfp_fast_fixed_point(((softfp_u64)bn ^ b_sign) - b_sign, k.c2_frac_bits, (softfp_i32)(b_sign & 1));
@@ -1018,10 +1033,82 @@ SOFTFP_FN softfp softfp_term_fast(softfp_moments m, softfp_term_constants k) {
   return softfp_fast_quotient(a, softfp_fast_b(j.jb, k), c, d);
 }
 
+/* ---- the fast path for truncated windows -----------------------------------
+ * A window a border truncates (w < 2^16, not a power of two in general) has
+ * c1 = (mm_k1 * wd) * wd and c2 likewise, two rounded products each, which
+ * depend on w alone; once they are formed (softfp_weight_constants), the term is
+ * softfp_term_fast's sequence with w's products in place of its shifts and one
+ * rounded product w * A in place of A's exponent moving by 16. */
+
+/* The fast path's constants at weight w (1 <= w < 2^53): c1 and c2 formed as
+ * binary64 forms them (softfp_fast_mul, exact for normal operands). */
+SOFTFP_FN softfp_term_constants softfp_weight_constants(softfp_term_constants k, softfp_u64 w) {
+  const softfp wd = softfp_from_u53(w);
+  return softfp_fast_constants_of(k.mm_k1, k.mm_k2, softfp_fast_mul(softfp_fast_mul(k.mm_k1, wd), wd),
+                                  softfp_fast_mul(softfp_fast_mul(k.mm_k2, wd), wd));
+}
+
+/* The integer shortcut's bounds (softfp_term_integer_shortcut_applies) with
+ * room for softfp_fast_integers_of_weight's sums: every integer part exact and
+ * below 2^54, products of w below 2^64. Checked before the constants are formed. */
+SOFTFP_FN int softfp_term_fast_weight_moments(softfp_moments m) {
+  const softfp_u64 limit = (softfp_u64)1 << 52;
+  return m.w != 0 && m.w < ((softfp_u64)1 << 16) && m.mux < ((softfp_u64)1 << 26) &&
+         m.muy < ((softfp_u64)1 << 26) && m.x2 < limit && m.xy < limit && m.y2 < limit &&
+         m.x2 * m.w < limit && m.xy * m.w < limit && m.y2 * m.w < limit;
+}
+
+/* softfp_fast_integers_of at any weight w: x2, xy and y2 times w, not shifted. */
+SOFTFP_FN softfp_fast_integers softfp_fast_integers_of_weight(softfp_moments m, softfp_term_constants kw) {
+  softfp_fast_integers r;
+  const softfp_u64 mxy = m.mux * m.muy;
+  r.ja = 2 * mxy + kw.c1_int;
+  r.jc = m.mux * m.mux + m.muy * m.muy + kw.c1_int;
+  r.jd = ((m.x2 + m.y2) * m.w + (kw.c1_int + kw.c2_int)) - r.jc;
+  r.jb = 2 * (m.xy * m.w) + kw.c2_int - 2 * mxy;
+  return r;
+}
+
+/* Whether softfp_term_fast_weight applies, with kw = softfp_weight_constants(k,
+ * m.w) and softfp_term_fast_weight_moments(m): the constants allow it, D's
+ * integer part is not negative, |w * xy - mux * muy| is below cov_limit (for
+ * real windows both hold, as at w = 2^16), and B = jb + c2's fraction is not 0
+ * (it is 0 only where c2 is an even integer and jb = 0). */
+SOFTFP_FN int softfp_term_fast_weight_applies(softfp_moments m, softfp_term_constants kw) {
+  const softfp_u64 mxy = m.mux * m.muy;
+  const softfp_u64 cov = m.xy * m.w - mxy;
+  const softfp_u64 cov_abs = (softfp_i64)cov < 0 ? ~cov + 1 : cov;
+  const softfp_u64 dint = (m.x2 + m.y2) * m.w - (m.mux * m.mux + m.muy * m.muy);
+  return kw.fast && (softfp_i64)dint >= 0 && cov_abs < kw.cov_limit && (2 * cov + kw.c2_int != 0 || kw.c2_frac2 != 0);
+}
+
+/* The term of a truncated window where softfp_term_fast_weight_applies: the
+ * same bits as softfp_term_with. */
+SOFTFP_FN softfp softfp_term_fast_weight(softfp_moments m, softfp_term_constants kw) {
+  SOFTFP_PATH(SOFTFP_PATH_TERM_FAST_WEIGHT);
+  const softfp_fast_integers j = softfp_fast_integers_of_weight(m, kw);
+  const softfp a = softfp_fast_integer_plus_fraction(j.ja, kw.c1_frac2, kw.c1_frac_bits);
+  const softfp c = softfp_fast_integer_plus_fraction(j.jc, kw.c1_frac2, kw.c1_frac_bits);
+  const softfp d = softfp_fast_integer_plus_fraction(j.jd, kw.c2_frac2, kw.c2_frac_bits);
+  const softfp wa = softfp_fast_mul(softfp_from_u53(m.w), a);
+  return softfp_fast_div(softfp_fast_mul(wa, softfp_fast_b(j.jb, kw)), softfp_fast_mul(c, d));
+}
+
+/* The term of a window softfp_term_fast does not take (a truncated window, or
+ * a depth or moments beyond its bounds): the truncated windows' fast path where
+ * it applies, softfp_term_with elsewhere. */
+SOFTFP_FN softfp softfp_term_beyond_fast(softfp_moments m, softfp_term_constants k) {
+  if (softfp_term_fast_weight_moments(m)) {
+    const softfp_term_constants kw = softfp_weight_constants(k, m.w);
+    if (softfp_term_fast_weight_applies(m, kw)) return softfp_term_fast_weight(m, kw);
+  }
+  return softfp_term_with(m, k, softfp_term_integer_shortcut_applies(m));
+}
+
 /* The term; check softfp_is_valid() on it (false only for impossible input). */
 SOFTFP_FN softfp softfp_term(softfp_moments m, softfp_term_constants k) {
   if (softfp_term_fast_applies(m, k)) return softfp_term_fast(m, k);
-  return softfp_term_with(m, k, softfp_term_integer_shortcut_applies(m));
+  return softfp_term_beyond_fast(m, k);
 }
 
 #endif /* EXACTVQ_SOFTFP_H */

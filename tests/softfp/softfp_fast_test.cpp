@@ -513,5 +513,91 @@ TEST(SoftfpFast, ConstructedWindows) {
   EXPECT_EQ(stats.fast, stats.windows) << "a constructed 8..10-bit window missed the fast path";
 }
 
+// The truncated windows' constants: for every weight a border leaves (column
+// weight times row weight, from planes 1 to 12 samples across), c1 and c2 as
+// binary64 forms them, against softfp_weight_constants' split where the fast
+// path may use it; where c2 is an even integer (B = 0 possible), the per-window
+// guard.
+TEST(SoftfpFast, WeightConstants) {
+  uint64_t compared = 0, fast = 0, even_c2 = 0;
+  for (int depth = 8; depth <= 16; ++depth) {
+    const ssim::TermConstants k = ssim::term_constants(depth);
+    const softfp_term_constants sk = softfp_make_term_constants(depth);
+    std::vector<uint32_t> weights;
+    for (int size = 1; size <= 12; ++size)
+      for (int pos = 0; pos < size; ++pos) weights.push_back(ssim::kept_weight(pos, size));
+    std::sort(weights.begin(), weights.end());
+    weights.erase(std::unique(weights.begin(), weights.end()), weights.end());
+    for (uint32_t a : weights)
+      for (uint32_t b : weights) {
+        const uint64_t w = uint64_t{a} * b;
+        if (w >= 65536) continue;
+        const double wd = static_cast<double>(w);
+        const double c1 = (k.mm_k1 * wd) * wd, c2 = (k.mm_k2 * wd) * wd;
+        const softfp_term_constants kw = softfp_weight_constants(sk, w);
+        ++compared;
+        if (!kw.fast) continue;
+        ++fast;
+        const auto value = [](uint64_t integer, uint32_t frac2, int f) {
+          return static_cast<double>(integer) + std::ldexp(static_cast<double>(frac2), -(f + 1));
+        };
+        EXPECT_EQ(bits_of(value(kw.c1_int, kw.c1_frac2, kw.c1_frac_bits)), bits_of(c1)) << depth << " bits, w " << w;
+        EXPECT_EQ(bits_of(value(kw.c2_int, kw.c2_frac2, kw.c2_frac_bits)), bits_of(c2)) << depth << " bits, w " << w;
+        even_c2 += std::fmod(c2, 2.0) == 0.0;
+      }
+  }
+  std::printf("[ softfp   ] %llu weights, %llu with fast-path constants, %llu of them with c2 an even integer\n",
+              static_cast<unsigned long long>(compared), static_cast<unsigned long long>(fast),
+              static_cast<unsigned long long>(even_c2));
+  EXPECT_GT(fast, compared / 2);
+  EXPECT_GT(even_c2, 0u) << "no weight tries softfp_term_fast_weight_applies's guard on B";
+  // That guard: with c2 = 10 exactly, B = 2 cov + 10 is 0 at cov = -5 (w = 1,
+  // mux = 5, muy = 1, xy = 0; D's integer part 0), and 2 at cov = -4 (xy = 1).
+  softfp_term_constants kw = softfp_weight_constants(softfp_make_term_constants(8), 41472);
+  ASSERT_TRUE(kw.fast);
+  kw.c2_int = 10;
+  kw.c2_frac2 = 0;
+  EXPECT_FALSE(softfp_term_fast_weight_applies(softfp_moments{5, 1, 25, 0, 1, 1}, kw)) << "B = 0 let through";
+  EXPECT_TRUE(softfp_term_fast_weight_applies(softfp_moments{5, 1, 25, 1, 1, 1}, kw));
+}
+
+// Every truncated window (w < 2^16) of seeded random planes from 9x9 to 40x32
+// and of tiny planes (1x1 to 8x8), at every depth, through softfp_term against
+// the reference: the truncated windows' fast path where it applies (nearly
+// every window at 8 to 10 bits; it declines a covariance near its extreme, and
+// tiny planes' small weights), the general path elsewhere, the same bits.
+TEST(SoftfpFast, TruncatedWindows) {
+  const PathsReached reached;
+  Compare cmp("term, truncated windows");
+  std::mt19937_64 rng(seed() + 7);
+  for (int depth = 8; depth <= 16; ++depth) {
+    Planes planes(seed() + 30 + uint64_t(depth), depth);
+    std::vector<uint32_t> ref, dist;
+    TermStats stats;
+    const uint64_t hits = softfp_path_hits[SOFTFP_PATH_TERM_FAST_WEIGHT];
+    while (stats.windows < random_pair_count() / 50) {
+      const bool tiny = rng() % 8 == 0;
+      const int w = tiny ? 1 + int(rng() % 8) : 9 + int(rng() % 32);
+      const int h = tiny ? 1 + int(rng() % 8) : 9 + int(rng() % 24);
+      planes.make(w, h, ref, dist);
+      std::vector<ssim::Moments> moments = brute_force_moments(w, h, 0, w, 0, h, [&](int p, int x, int y) -> uint64_t {
+        return (p == 0 ? ref : dist)[size_t(y) * size_t(w) + size_t(x)];
+      });
+      std::erase_if(moments, [](const ssim::Moments& m) { return m.w >= 65536; });
+      check_terms(cmp, moments, depth, stats);
+    }
+    const uint64_t weight_fast = softfp_path_hits[SOFTFP_PATH_TERM_FAST_WEIGHT] - hits;
+    std::printf("[ softfp   ] %d-bit: %llu truncated windows, %llu on their fast path\n", depth,
+                static_cast<unsigned long long>(stats.windows), static_cast<unsigned long long>(weight_fast));
+    EXPECT_EQ(stats.fast, 0u) << "softfp_term_fast took a truncated window";
+    if (depth <= 10) {
+      EXPECT_GT(weight_fast, stats.windows * 9 / 10) << depth << "-bit: truncated windows missed their fast path";
+    }
+  }
+  reached.expect({SOFTFP_PATH_TERM_FAST_WEIGHT, SOFTFP_PATH_TERM_GENERAL, SOFTFP_PATH_TERM_INTEGER,
+                  SOFTFP_PATH_FAST_SUM_UP, SOFTFP_PATH_FAST_SUM_TIE, SOFTFP_PATH_FAST_B_UP, SOFTFP_PATH_FAST_MUL_UP,
+                  SOFTFP_PATH_FAST_MUL_TIE, SOFTFP_PATH_FAST_DIV_UP, SOFTFP_PATH_FAST_DIV_HALVED});
+}
+
 }  // namespace
 }  // namespace exactvq::softfp_test

@@ -136,7 +136,8 @@ inline const char* path_name(int id) {
       "fast A/C/D round up", "fast A/C/D round tie", "fast A/C/D round carry", "fast B round up",
       "fast B round tie", "fast B round carry", "fast mul round up", "fast mul round tie",
       "fast mul round carry", "fast div round up", "fast div round tie", "fast div carry",
-      "fast div digit 1 corrected", "fast div digit 2 corrected", "fast div dividend doubled"};
+      "fast div digit 1 corrected", "fast div digit 2 corrected", "fast div dividend doubled",
+      "term fast, truncated window"};
   return id >= 0 && id < SOFTFP_PATH_COUNT ? kNames[id] : "?";
 }
 
