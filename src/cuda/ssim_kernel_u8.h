@@ -35,7 +35,8 @@ void launch_exact_u8_variant(const DevicePlanes& planes, ExactWords* sums, cudaS
 
 // Benchmarks and tests only: launch_exact_u8 with the term emulated
 // (planes.emulate_fp64 must be set) in one of kU8EmulatedVariants (threads a
-// block; max_registers: ptxas's cap, 0 for none), launch_exact_u8's first.
+// block; max_registers: ptxas's cap, 0 for none; tile_rows: output rows a
+// block), launch_exact_u8's first.
 // The emulated term's registers sit beside the ring's (uncapped ptxas takes
 // about 120), its pending windows take shared memory (four 128-thread blocks
 // an SM), and a block's warps wait for each other at every staged chunk:
@@ -43,9 +44,11 @@ void launch_exact_u8_variant(const DevicePlanes& planes, ExactWords* sums, cudaS
 struct U8EmulatedVariant {
   int threads;
   int max_registers;
+  int tile_rows;  // output rows a block (32 to 112, 10 k + 2)
 };
-inline constexpr U8EmulatedVariant kU8EmulatedVariants[] = {{128, 128}, {128, 96}, {128, 0}, {64, 128}, {32, 128},
-                                                            {32, 96}};
+inline constexpr U8EmulatedVariant kU8EmulatedVariants[] = {{128, 128, 52}, {128, 128, 72}, {128, 0, 52},
+                                                            {64, 128, 52},  {32, 128, 72},  {128, 128, 32},
+                                                            {128, 128, 42}, {128, 128, 112}};
 void launch_exact_u8_emulated_variant(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
                                       U8EmulatedVariant variant);
 

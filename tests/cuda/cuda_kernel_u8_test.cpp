@@ -199,7 +199,8 @@ TEST_F(CudaTest, U8KernelEmulatedVariantsEqualReference) {
         cuda::DevicePlanes e = p;
         e.emulate_fp64 = true;
         cuda::launch_exact_u8_emulated_variant(e, out, nullptr, v);
-      }, "emulated, " + std::to_string(v.threads) + " threads, register cap " + std::to_string(v.max_registers));
+      }, "emulated, " + std::to_string(v.threads) + " threads, register cap " + std::to_string(v.max_registers) +
+             ", " + std::to_string(v.tile_rows) + " tile rows");
     }
   std::printf("[ cuda     ] %d emulated 8-bit kernel variant sums equal to the reference (seed %#llx)\n",
               compared, static_cast<unsigned long long>(seed));
