@@ -186,8 +186,9 @@ void u8_table() {
   std::printf("| u8 (launch_exact_u8) | %.0f | %.0f | %.2f | %.2f |\n", u8_emulated[0], u8_emulated[1],
               fps[0][0] / u8_emulated[0], fps[1][0] / u8_emulated[1]);
   for (size_t c = 0; c < std::size(kU8EmulatedVariants); ++c)
-    std::printf("| u8, %d threads, register cap %d, %d tile rows%s | %.0f | %.0f | %.2f | %.2f |\n",
+    std::printf("| u8, %d threads, register cap %d, %d tile rows, %d staging buffer%s%s | %.0f | %.0f | %.2f | %.2f |\n",
                 kU8EmulatedVariants[c].threads, kU8EmulatedVariants[c].max_registers, kU8EmulatedVariants[c].tile_rows,
+                kU8EmulatedVariants[c].stages, kU8EmulatedVariants[c].stages == 1 ? "" : "s",
                 c == 0 ? " (launch_exact_u8's)" : "", variant_fps[0][c],
                 variant_fps[1][c], fps[0][0] / variant_fps[0][c], fps[1][0] / variant_fps[1][c]);
   std::printf("| u8 emulated against the fastest native | | | %.2f | %.2f |\n",

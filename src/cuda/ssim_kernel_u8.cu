@@ -10,7 +10,7 @@
 //   s0^2 | s1^2 << 16, s0 d0 | s1 d1 << 16, d0^2 | d1^2 << 16 and the four
 //   bytes s0 s1 d0 d1, so each product is formed once, not once per window;
 //   the next ten rows are fetched while these are filtered (two buffers, one
-//   barrier per ten rows);
+//   barrier per ten rows; the fp64-emulated default: one buffer, two barriers);
 // - horizontal: five 16-byte shared loads a row; the nine taps as byte pairs,
 //   dp4a for m and n, dp2a for the second-order sums (5 each, not 9);
 // - vertical: first-order sums of two rows packed in one word (each < 2^16),
@@ -218,7 +218,9 @@ struct Window8 {
 // shared memory, not in registers spilled to local memory: local stores go
 // through to L2 (ncu: 2 GB a launch of 8 4K frames, and 41% of the loads
 // missing L1). Words of one row side by side across the block's threads (no
-// bank conflicts); mux = kNoWindow marks a row without one.
+// bank conflicts); mux = kNoWindow marks a row without one. (One 16-byte word
+// for mux, muy, x2 and xy, and the marker stored only where no window is,
+// measured 1.4% slower.)
 template <int kThreads>
 struct PendingRow {
   uint2 mu[kThreads];  // mux, muy
@@ -357,7 +359,8 @@ __device__ __forceinline__ softfp term_fast8(const softfp_moments& m, const soft
 // wait in `deferred` for the end of the tile, where softfp_term_beyond_fast's
 // registers do not add to the ring's, and are shared out among the block's
 // threads there: share_out.cuh.) Each window is loaded while the one before it
-// is formed.
+// is formed. (Starting a tile's first chunk at row 8, its first window,
+// measured 1.4% slower: ptxas then spilled in the loop.)
 template <int kThreads>
 __device__ __forceinline__ void emulated_terms(const PendingRow<kThreads>* pending, int tid, Sums& sums,
                                                const softfp_term_constants& soft, uint32_t table) {
@@ -388,7 +391,10 @@ __device__ __forceinline__ void emulated_terms(const PendingRow<kThreads>* pendi
 // cap (255: none). kPipelined: the next chunk's loads are issued before this
 // chunk is filtered (latency hidden, 6 more registers held). kEmulate: the term
 // through softfp/ on integers, no fp64 instruction (issue D), same bits.
-template <int kThreads, int kTileH, int kMaxRegs, bool kPipelined, bool kAligned, bool kEmulate>
+// kStages: staging buffers; with one, the next chunk is stored once every
+// thread has filtered this one (a second barrier), in half the shared memory.
+template <int kThreads, int kTileH, int kMaxRegs, bool kPipelined, bool kAligned, bool kEmulate,
+          int kStages = 2>
 __global__ void __maxnreg__(kMaxRegs)
     ssim_u8_kernel(const uint8_t* __restrict__ ref, const uint8_t* __restrict__ dist,
                    size_t frame_stride, int width, int height, TermConstants constants,
@@ -401,7 +407,7 @@ __global__ void __maxnreg__(kMaxRegs)
   constexpr int kChunks = kRows / kChunk;
   constexpr int kItems = kChunk * kQuads;  // quads staged a chunk
   constexpr int kItemsPerThread = (kItems + kThreads - 1) / kThreads;
-  __shared__ uint4 stage[2][kChunk][kPairs];
+  __shared__ uint4 stage[kStages][kChunk][kPairs];
 
   const size_t frame = blockIdx.z;
   ref += frame * frame_stride;
@@ -469,7 +475,7 @@ __global__ void __maxnreg__(kMaxRegs)
     asm volatile("mov.u32 %0, %1;" : "=r"(table) : "r"(uint32_t(__cvta_generic_to_shared(&fraction_table))));
   }
   __syncthreads();
-  // fp64 emulated (52-row tiles, which divide neither 1080 nor 2160): the
+  // fp64 emulated (62-row tiles, which divide neither 1080 nor 2160): the
   // chunks that hold a row of an output window, tile rows up to the last of
   // the plane's last window (y0 + t = height + 3; fewer than kChunks in the
   // bottom tiles of planes whose height the tile rows do not divide).
@@ -478,7 +484,7 @@ __global__ void __maxnreg__(kMaxRegs)
   for (int c = 0; c < chunks; ++c) {
     const bool more = c + 1 < chunks;
     if (kPipelined && more) fetch(c + 1);  // in flight while this chunk is filtered
-    const uint4* row0 = &stage[c & 1][0][tid / 2];
+    const uint4* row0 = &stage[c % kStages][0][tid / 2];
     const int first_row = c * kChunk;
     if (rows_inside)
       chunk_rows<true, kEmulate>(row0, kPairs, taps, ring, sums, first_row, out_y0, height, column_inside,
@@ -486,8 +492,12 @@ __global__ void __maxnreg__(kMaxRegs)
     else
       chunk_rows<false, kEmulate>(row0, kPairs, taps, ring, sums, first_row, out_y0, height, column_inside,
                                   column_weight, constants, pending, tid, deferred, deferred_count);
+    if constexpr (kStages == 1) {  // the next chunk's rows replace these once every thread has read them
+      __syncthreads();
+      if (more) store(0);
+    }
     if constexpr (kEmulate) emulated_terms(pending, tid, sums, soft, table);
-    if (more) {
+    if (kStages == 2 && more) {
       if (!kPipelined) fetch(c + 1);
       store((c + 1) & 1);
     }
@@ -519,7 +529,8 @@ __global__ void __maxnreg__(kMaxRegs)
 
 // kEmulatable: the fp64-emulated kernel is built for this shape (only
 // launch_exact_u8's: each emulated instantiation costs minutes of nvcc).
-template <int kThreads, int kTileH, int kMaxRegs = 255, bool kPipelined = true, bool kEmulatable = false>
+template <int kThreads, int kTileH, int kMaxRegs = 255, bool kPipelined = true, bool kEmulatable = false,
+          int kStages = 2>
 void launch(const DevicePlanes& p, ExactWords* sums, cudaStream_t stream) {
   if (!exact_u8_applies(p)) throw DeviceError("CUDA 8-bit kernel: needs 8-bit planes");
   if (p.emulate_fp64 && !kEmulatable)
@@ -542,9 +553,9 @@ void launch(const DevicePlanes& p, ExactWords* sums, cudaStream_t stream) {
   if constexpr (kEmulatable) {
     if (p.emulate_fp64) {
       if (aligned)
-        go(ssim_u8_kernel<kThreads, kTileH, kMaxRegs, kPipelined, true, true>);
+        go(ssim_u8_kernel<kThreads, kTileH, kMaxRegs, kPipelined, true, true, kStages>);
       else
-        go(ssim_u8_kernel<kThreads, kTileH, kMaxRegs, kPipelined, false, true>);
+        go(ssim_u8_kernel<kThreads, kTileH, kMaxRegs, kPipelined, false, true, kStages>);
       check(cudaGetLastError(), "8-bit SSIM kernel launch (fp64 emulated)");
       return;
     }
@@ -559,10 +570,11 @@ void launch(const DevicePlanes& p, ExactWords* sums, cudaStream_t stream) {
 }  // namespace
 
 void launch_exact_u8(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream) {
-  // fp64 emulated: kU8EmulatedVariants' first (128 threads, 128 registers: four
-  // blocks an SM, as many as the shared memory holds, with no spills; 52 rows:
-  // more, shorter blocks finish a launch more evenly than 72-row ones, 1% faster
-  // at 4K); bench/cuda/RESULTS.md measures the others.
+  // fp64 emulated: kU8EmulatedVariants' first. 128 threads, 96 registers (8
+  // bytes spilled) and one staging buffer (two barriers a chunk): five blocks
+  // an SM, where two buffers or 128 registers allow four, 1.3% faster at 4K. 62
+  // rows: more, shorter blocks finish a launch more evenly than 72-row ones,
+  // 1% faster. bench/cuda/RESULTS.md measures the others.
   if (planes.emulate_fp64) return launch_exact_u8_emulated_variant(planes, sums, stream, kU8EmulatedVariants[0]);
   launch<128, 72, 255, true, true>(planes, sums, stream);
 }
@@ -570,17 +582,20 @@ void launch_exact_u8(const DevicePlanes& planes, ExactWords* sums, cudaStream_t 
 void launch_exact_u8_emulated_variant(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
                                       U8EmulatedVariant v) {
   if (!planes.emulate_fp64) throw DeviceError("CUDA 8-bit kernel: these variants are of the emulated term");
-  const auto is = [&](int threads, int regs, int rows) {
-    return v.threads == threads && v.max_registers == regs && v.tile_rows == rows;
+  const auto is = [&](int threads, int regs, int rows, int stages = 2) {
+    return v.threads == threads && v.max_registers == regs && v.tile_rows == rows && v.stages == stages;
   };
+  if (is(128, 96, 62, 1)) return launch<128, 62, 96, true, true, 1>(planes, sums, stream);
+  if (is(128, 96, 52, 1)) return launch<128, 52, 96, true, true, 1>(planes, sums, stream);
   if (is(128, 128, 52)) return launch<128, 52, 128, true, true>(planes, sums, stream);
   if (is(128, 128, 72)) return launch<128, 72, 128, true, true>(planes, sums, stream);
-  if (is(128, 0, 52)) return launch<128, 52, 255, true, true>(planes, sums, stream);
-  if (is(64, 128, 52)) return launch<64, 52, 128, true, true>(planes, sums, stream);
+  if (is(128, 128, 52, 1)) return launch<128, 52, 128, true, true, 1>(planes, sums, stream);
+  if (is(128, 80, 52, 1)) return launch<128, 52, 80, true, true, 1>(planes, sums, stream);
+  if (is(128, 96, 42, 1)) return launch<128, 42, 96, true, true, 1>(planes, sums, stream);
+  if (is(128, 96, 72, 1)) return launch<128, 72, 96, true, true, 1>(planes, sums, stream);
+  if (is(64, 96, 52, 1)) return launch<64, 52, 96, true, true, 1>(planes, sums, stream);
+  if (is(160, 96, 52, 1)) return launch<160, 52, 96, true, true, 1>(planes, sums, stream);
   if (is(32, 128, 72)) return launch<32, 72, 128, true, true>(planes, sums, stream);
-  if (is(128, 128, 32)) return launch<128, 32, 128, true, true>(planes, sums, stream);
-  if (is(128, 128, 42)) return launch<128, 42, 128, true, true>(planes, sums, stream);
-  if (is(128, 128, 112)) return launch<128, 112, 128, true, true>(planes, sums, stream);
   throw DeviceError(fmt::format("CUDA 8-bit kernel: no emulated variant of {} threads, {} registers, {} tile rows",
                                 v.threads, v.max_registers, v.tile_rows));
 }

@@ -38,17 +38,19 @@ void launch_exact_u8_variant(const DevicePlanes& planes, ExactWords* sums, cudaS
 // block; max_registers: ptxas's cap, 0 for none; tile_rows: output rows a
 // block), launch_exact_u8's first.
 // The emulated term's registers sit beside the ring's (uncapped ptxas takes
-// about 120), its pending windows take shared memory (four 128-thread blocks
-// an SM), and a block's warps wait for each other at every staged chunk:
-// blocks of one warp wait for none.
+// about 110), its pending windows take shared memory (with two staging
+// buffers, four 128-thread blocks an SM; with one, five at 96 registers), and
+// a block's warps wait for each other at every staged chunk: blocks of one
+// warp wait for none.
 struct U8EmulatedVariant {
   int threads;
   int max_registers;
   int tile_rows;  // output rows a block (32 to 112, 10 k + 2)
+  int stages = 2;  // staging buffers (1: half the shared memory, two barriers a chunk)
 };
-inline constexpr U8EmulatedVariant kU8EmulatedVariants[] = {{128, 128, 52}, {128, 128, 72}, {128, 0, 52},
-                                                            {64, 128, 52},  {32, 128, 72},  {128, 128, 32},
-                                                            {128, 128, 42}, {128, 128, 112}};
+inline constexpr U8EmulatedVariant kU8EmulatedVariants[] = {
+    {128, 96, 62, 1}, {128, 96, 52, 1}, {128, 128, 52},   {128, 128, 72},  {128, 128, 52, 1}, {128, 80, 52, 1},
+    {128, 96, 42, 1}, {128, 96, 72, 1}, {64, 96, 52, 1},  {32, 128, 72},   {160, 96, 52, 1}};
 void launch_exact_u8_emulated_variant(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
                                       U8EmulatedVariant variant);
 
