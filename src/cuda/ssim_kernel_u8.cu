@@ -407,6 +407,7 @@ __global__ void __maxnreg__(kMaxRegs)
   constexpr int kChunks = kRows / kChunk;
   constexpr int kItems = kChunk * kQuads;  // quads staged a chunk
   constexpr int kItemsPerThread = (kItems + kThreads - 1) / kThreads;
+  static_assert(kStages == 2 || (kStages == 1 && kPipelined), "one buffer: the next rows wait in registers");
   __shared__ uint4 stage[kStages][kChunk][kPairs];
 
   const size_t frame = blockIdx.z;
@@ -596,8 +597,9 @@ void launch_exact_u8_emulated_variant(const DevicePlanes& planes, ExactWords* su
   if (is(64, 96, 52, 1)) return launch<64, 52, 96, true, true, 1>(planes, sums, stream);
   if (is(160, 96, 52, 1)) return launch<160, 52, 96, true, true, 1>(planes, sums, stream);
   if (is(32, 128, 72)) return launch<32, 72, 128, true, true>(planes, sums, stream);
-  throw DeviceError(fmt::format("CUDA 8-bit kernel: no emulated variant of {} threads, {} registers, {} tile rows",
-                                v.threads, v.max_registers, v.tile_rows));
+  throw DeviceError(fmt::format(
+      "CUDA 8-bit kernel: no emulated variant of {} threads, {} registers, {} tile rows, {} staging buffers", v.threads,
+      v.max_registers, v.tile_rows, v.stages));
 }
 
 void launch_exact_u8_variant(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
