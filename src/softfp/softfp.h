@@ -1021,16 +1021,27 @@ SOFTFP_FN softfp softfp_fast_quotient(softfp a, softfp b, softfp c, softfp d) {
   return softfp_fast_div(softfp_fast_mul(a, b), softfp_fast_mul(c, d));
 }
 
+/* A, B, C and D rounded from their integer parts and the constants' fractions. */
+typedef struct softfp_fast_parts {
+  softfp a, b, c, d;
+} softfp_fast_parts;
+
+SOFTFP_FN softfp_fast_parts softfp_fast_parts_of(softfp_fast_integers j, softfp_term_constants k) {
+  softfp_fast_parts p;
+  p.a = softfp_fast_integer_plus_fraction(j.ja, k.c1_frac2, k.c1_frac_bits);
+  p.c = softfp_fast_integer_plus_fraction(j.jc, k.c1_frac2, k.c1_frac_bits);
+  p.d = softfp_fast_integer_plus_fraction(j.jd, k.c2_frac2, k.c2_frac_bits);
+  p.b = softfp_fast_b(j.jb, k);
+  return p;
+}
+
 /* The term where softfp_term_fast_applies(m, k): the same bits as
  * softfp_term_with. Every integer part is exact (as in the integer shortcut),
  * c1 = mm_k1 * 2^32 and c2 = mm_k2 * 2^32 exactly, and wd * A = A * 2^16. */
 SOFTFP_FN softfp softfp_term_fast(softfp_moments m, softfp_term_constants k) {
   SOFTFP_PATH(SOFTFP_PATH_TERM_FAST);
-  const softfp_fast_integers j = softfp_fast_integers_of(m, k);
-  const softfp a = softfp_fast_integer_plus_fraction(j.ja, k.c1_frac2, k.c1_frac_bits);
-  const softfp c = softfp_fast_integer_plus_fraction(j.jc, k.c1_frac2, k.c1_frac_bits);
-  const softfp d = softfp_fast_integer_plus_fraction(j.jd, k.c2_frac2, k.c2_frac_bits);
-  return softfp_fast_quotient(a, softfp_fast_b(j.jb, k), c, d);
+  const softfp_fast_parts p = softfp_fast_parts_of(softfp_fast_integers_of(m, k), k);
+  return softfp_fast_quotient(p.a, p.b, p.c, p.d);
 }
 
 /* ---- the fast path for truncated windows -----------------------------------
@@ -1086,12 +1097,9 @@ SOFTFP_FN int softfp_term_fast_weight_applies(softfp_moments m, softfp_term_cons
  * same bits as softfp_term_with. */
 SOFTFP_FN softfp softfp_term_fast_weight(softfp_moments m, softfp_term_constants kw) {
   SOFTFP_PATH(SOFTFP_PATH_TERM_FAST_WEIGHT);
-  const softfp_fast_integers j = softfp_fast_integers_of_weight(m, kw);
-  const softfp a = softfp_fast_integer_plus_fraction(j.ja, kw.c1_frac2, kw.c1_frac_bits);
-  const softfp c = softfp_fast_integer_plus_fraction(j.jc, kw.c1_frac2, kw.c1_frac_bits);
-  const softfp d = softfp_fast_integer_plus_fraction(j.jd, kw.c2_frac2, kw.c2_frac_bits);
-  const softfp wa = softfp_fast_mul(softfp_from_u53(m.w), a);
-  return softfp_fast_div(softfp_fast_mul(wa, softfp_fast_b(j.jb, kw)), softfp_fast_mul(c, d));
+  const softfp_fast_parts p = softfp_fast_parts_of(softfp_fast_integers_of_weight(m, kw), kw);
+  const softfp wa = softfp_fast_mul(softfp_from_u53(m.w), p.a);
+  return softfp_fast_div(softfp_fast_mul(wa, p.b), softfp_fast_mul(p.c, p.d));
 }
 
 /* The term of a window softfp_term_fast does not take (a truncated window, or
