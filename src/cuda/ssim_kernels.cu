@@ -327,7 +327,7 @@ __global__ void __launch_bounds__(kThreads, emulated_min_blocks<Sample, HWide>()
     else
       deferred[deferred_count++] = DeferredWindow<VWide>{mux, muy, w, x, y, x2, xy, y2};
   }
-  const auto general = [&](const DeferredWindow<VWide>& d) {
+  const auto beyond_fast = [&](const DeferredWindow<VWide>& d) {
     const softfp_moments m{d.mux, d.muy, d.x2, d.xy, d.y2, d.w};
     take(softfp_term_beyond_fast(m, soft_constants), d.y, d.x);
   };
@@ -338,10 +338,10 @@ __global__ void __launch_bounds__(kThreads, emulated_min_blocks<Sample, HWide>()
     __shared__ int shared_count;
     if (threadIdx.x == 0) shared_count = 0;
     share_out<kThreads>(deferred, deferred_count, reinterpret_cast<DeferredWindow<VWide>*>(&tile[0][0]),
-                        int(sizeof tile / sizeof(DeferredWindow<VWide>)), shared_count, general);
+                        int(sizeof tile / sizeof(DeferredWindow<VWide>)), shared_count, beyond_fast);
   } else {  // every window waits (no fast path at this depth): each thread forms its own
 #pragma unroll 1
-    for (int i = 0; i < deferred_count; ++i) general(deferred[i]);
+    for (int i = 0; i < deferred_count; ++i) beyond_fast(deferred[i]);
   }
   if constexpr (!kTerms) add_block_sum<kThreads>(acc, sums + frame);
 }
