@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "core/picture.h"
-#include "cpu/simd_targets.h"
-#include "features/feature.h"
-#include "psnr/sse.h"
+#include "backends/cpu/simd_targets.h"
+#include "metrics/feature.h"
+#include "metrics/psnr/sse.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 
 #include "bench/plane_pair.h"
 #include "core/picture.h"
-#include "ssim/ssim_reference.h"
+#include "metrics/ssim/reference.h"
 
 namespace {
 

@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "bench/plane_pair.h"
-#include "cpu/simd_targets.h"
-#include "cpu/ssim_kernels.h"
-#include "cpu/ssim_simd.h"
-#include "ssim/ssim_reference.h"
-#include "ssim/taps.h"
+#include "backends/cpu/simd_targets.h"
+#include "metrics/ssim/cpu/ssim_kernels.h"
+#include "metrics/ssim/cpu/ssim_simd.h"
+#include "metrics/ssim/reference.h"
+#include "metrics/ssim/taps.h"
 
 namespace {
 

@@ -26,10 +26,10 @@
 
 #include "bench/plane_pair.h"
 #include "core/thread_pool.h"
-#include "cpu/simd_targets.h"
-#include "cpu/ssim_simd.h"
-#include "features/feature.h"
-#include "features/feature_spec.h"
+#include "backends/cpu/simd_targets.h"
+#include "metrics/ssim/cpu/ssim_simd.h"
+#include "metrics/feature.h"
+#include "metrics/feature_spec.h"
 
 namespace {
 

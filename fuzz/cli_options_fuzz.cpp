@@ -10,8 +10,8 @@
 
 #include "cli/cli_options.h"
 #include "core/error.h"
-#include "features/feature.h"
-#include "features/ssim_feature.h"
+#include "metrics/feature.h"
+#include "metrics/ssim/ssim_feature.h"
 #include "fuzz_check.h"
 
 using namespace exactvq;

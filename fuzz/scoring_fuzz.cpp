@@ -19,12 +19,12 @@
 #include <vector>
 
 #include "core/thread_pool.h"
-#include "cpu/simd_targets.h"
-#include "cpu/ssim_simd.h"
-#include "features/feature.h"
+#include "backends/cpu/simd_targets.h"
+#include "metrics/ssim/cpu/ssim_simd.h"
+#include "metrics/feature.h"
 #include "fuzz_check.h"
-#include "psnr/sse.h"
-#include "ssim/ssim_reference.h"
+#include "metrics/psnr/sse.h"
+#include "metrics/ssim/reference.h"
 #include "ssim_definition.h"
 
 using namespace exactvq;

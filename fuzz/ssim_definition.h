@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "core/picture.h"
-#include "ssim/fixed_point.h"
+#include "metrics/ssim/fixed_point.h"
 
 namespace exactvq::fuzz {
 

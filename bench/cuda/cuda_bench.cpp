@@ -31,11 +31,11 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "cuda/cuda_resources.h"
-#include "cuda/ssim_kernel_u8.h"
-#include "cuda/ssim_kernels.h"
-#include "features/device_backend.h"
-#include "features/feature.h"
+#include "backends/cuda/cuda_resources.h"
+#include "metrics/ssim/cuda/ssim_kernel_u8.h"
+#include "metrics/ssim/cuda/ssim_kernels.h"
+#include "backends/device.h"
+#include "metrics/feature.h"
 
 namespace exactvq::cuda {
 namespace {

@@ -40,9 +40,9 @@
 
 #include "app/pair_reader.h"
 #include "core/error.h"
-#include "cuda/cuda_resources.h"
-#include "features/device_backend.h"
-#include "features/feature.h"
+#include "backends/cuda/cuda_resources.h"
+#include "backends/device.h"
+#include "metrics/feature.h"
 #include "io/video_source.h"
 
 namespace exactvq::cuda {

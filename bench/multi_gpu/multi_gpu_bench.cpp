@@ -20,9 +20,9 @@
 
 #include "core/error.h"
 #include "core/thread_pool.h"
-#include "features/device_backend.h"
-#include "features/feature.h"
-#include "features/multi_device.h"
+#include "backends/device.h"
+#include "metrics/feature.h"
+#include "backends/multi/multi_device.h"
 
 namespace exactvq {
 namespace {

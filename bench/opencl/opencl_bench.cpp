@@ -30,8 +30,8 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "features/device_backend.h"
-#include "features/feature.h"
+#include "backends/device.h"
+#include "metrics/feature.h"
 
 namespace exactvq {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "features/device_backend.h"
-#include "features/feature.h"
+#include "backends/device.h"
+#include "metrics/feature.h"
 #include "io/video_source.h"
 #include "output/report.h"
 

@@ -13,8 +13,8 @@
 #include "core/picture.h"
 #include "core/thread_pool.h"
 #include "exactvq/exactvq.h"
-#include "features/device_backend.h"
-#include "features/feature.h"
+#include "backends/device.h"
+#include "metrics/feature.h"
 #include "output/report.h"
 
 namespace exactvq::capi {

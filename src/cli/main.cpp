@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "app/batch_run.h"
+#include "cli/batch_run.h"
 #include "cli/cli_options.h"
 #include "cli/progress.h"
 #include "cli/run_outputs.h"

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "app/batch_run.h"
+#include "cli/batch_run.h"
 #include "cli/cli_options.h"
 #include "output/report.h"
 

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "features/device_backend.h"
+#include "backends/device.h"
 
 namespace exactvq::mpi {
 

@@ -12,7 +12,7 @@
 
 #include "app/score_run.h"
 #include "core/thread_pool.h"
-#include "features/feature.h"
+#include "metrics/feature.h"
 #include "io/video_source.h"
 
 namespace exactvq::mpi {

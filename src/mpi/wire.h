@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/batch_run.h"
+#include "cli/batch_run.h"
 #include "mpi/range_score.h"
 
 namespace exactvq::mpi {

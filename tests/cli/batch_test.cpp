@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "app/batch_run.h"
+#include "cli/batch_run.h"
 #include "cli/cli_fixture.h"
 #include "core/error.h"
 

@@ -12,7 +12,7 @@
 #include "cli/cli_fixture.h"
 #include "cli/cli_options.h"
 #include "core/error.h"
-#include "features/multi_device.h"
+#include "backends/multi/multi_device.h"
 
 namespace exactvq::clitest {
 namespace {

@@ -5,8 +5,8 @@
 #include <regex>
 
 #include "cli/cli_fixture.h"
-#include "ssim/decibels.h"
-#include "ssim/ssim_reference.h"
+#include "metrics/ssim/decibels.h"
+#include "metrics/ssim/reference.h"
 
 namespace exactvq::clitest {
 namespace {

@@ -11,10 +11,10 @@
 #include <random>
 #include <vector>
 
-#include "cpu/ssim_kernels.h"
+#include "metrics/ssim/cpu/ssim_kernels.h"
 #include "cpu/target_param.h"
-#include "ssim/taps.h"
-#include "ssim/term.h"
+#include "metrics/ssim/taps.h"
+#include "metrics/ssim/term.h"
 
 namespace exactvq::cpu {
 namespace {

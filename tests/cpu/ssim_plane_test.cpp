@@ -10,10 +10,10 @@
 #include <random>
 #include <utility>
 
-#include "cpu/ssim_simd.h"
+#include "metrics/ssim/cpu/ssim_simd.h"
 #include "cpu/target_param.h"
 #include "ssim/plane_fixture.h"
-#include "ssim/ssim_reference.h"
+#include "metrics/ssim/reference.h"
 
 namespace exactvq::cpu {
 namespace {

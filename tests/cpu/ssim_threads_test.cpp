@@ -9,9 +9,9 @@
 
 #include "cli/cli_test_util.h"
 #include "core/thread_pool.h"
-#include "features/feature.h"
-#include "features/feature_spec.h"
-#include "ssim/ssim_reference.h"
+#include "metrics/feature.h"
+#include "metrics/feature_spec.h"
+#include "metrics/ssim/reference.h"
 
 namespace exactvq {
 namespace {

@@ -9,7 +9,7 @@
 #include <ostream>
 #include <string>
 
-#include "cpu/simd_targets.h"
+#include "backends/cpu/simd_targets.h"
 
 namespace exactvq::test {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "core/error.h"
-#include "features/device_backend.h"
-#include "features/feature.h"
+#include "backends/device.h"
+#include "metrics/feature.h"
 
 namespace exactvq::cudatest {
 

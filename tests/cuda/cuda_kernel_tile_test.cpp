@@ -9,11 +9,11 @@
 #include <cstring>
 #include <utility>
 
-#include "cuda/cuda_resources.h"
-#include "cuda/ssim_kernels.h"
+#include "backends/cuda/cuda_resources.h"
+#include "metrics/ssim/cuda/ssim_kernels.h"
 #include "cuda_fixture.h"
-#include "ssim/fixed_point.h"
-#include "ssim/ssim_reference.h"
+#include "metrics/ssim/fixed_point.h"
+#include "metrics/ssim/reference.h"
 
 namespace exactvq::cudatest {
 namespace {

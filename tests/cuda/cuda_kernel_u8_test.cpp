@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "cuda/cuda_resources.h"
-#include "cuda/ssim_kernel_u8.h"
+#include "backends/cuda/cuda_resources.h"
+#include "metrics/ssim/cuda/ssim_kernel_u8.h"
 #include "cuda_fixture.h"
 #include "io/video_source.h"
 #include "libvmaf_vector_pairs.h"
-#include "ssim/fixed_point.h"
-#include "ssim/ssim_reference.h"
+#include "metrics/ssim/fixed_point.h"
+#include "metrics/ssim/reference.h"
 
 namespace exactvq::cudatest {
 namespace {

@@ -15,8 +15,8 @@
 
 #include <fmt/format.h>
 
-#include "cuda/cuda_device.h"
-#include "cuda/fault_injection.h"
+#include "backends/cuda/cuda_device.h"
+#include "backends/cuda/fault_injection.h"
 #include "cuda_fixture.h"
 
 namespace exactvq::cudatest {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/cuda_device.h"
+#include "backends/cuda/cuda_device.h"
 #include "cuda_fixture.h"
 
 namespace exactvq::cudatest {

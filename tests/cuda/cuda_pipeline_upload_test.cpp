@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "cuda/frame_uploader.h"
+#include "backends/cuda/frame_uploader.h"
 #include "cuda_fixture.h"
 
 namespace exactvq::cudatest {

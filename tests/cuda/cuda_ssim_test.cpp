@@ -11,12 +11,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "cuda/cuda_resources.h"
-#include "cuda/ssim_kernels.h"
+#include "backends/cuda/cuda_resources.h"
+#include "metrics/ssim/cuda/ssim_kernels.h"
 #include "cuda_fixture.h"
 #include "io/video_source.h"
 #include "libvmaf_vector_pairs.h"
-#include "ssim/ssim_reference.h"
+#include "metrics/ssim/reference.h"
 
 namespace exactvq::cudatest {
 namespace {

@@ -18,11 +18,11 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "features/device_backend.h"
-#include "features/feature.h"
+#include "backends/device.h"
+#include "metrics/feature.h"
 #include "io/video_source.h"
 #include "libvmaf_vector_pairs.h"
-#include "opencl/opencl_device.h"
+#include "backends/opencl/opencl_device.h"
 
 namespace exactvq::opencltest {
 

@@ -7,9 +7,9 @@
 #include <random>
 
 #include "core/error.h"
-#include "features/feature.h"
-#include "features/psnr_feature.h"
-#include "psnr/psnr_math.h"
+#include "metrics/feature.h"
+#include "metrics/psnr/psnr_feature.h"
+#include "metrics/psnr/psnr_math.h"
 
 namespace exactvq {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <random>
 
-#include "psnr/sse.h"
+#include "metrics/psnr/sse.h"
 #include "ssim/plane_fixture.h"
 
 namespace exactvq {

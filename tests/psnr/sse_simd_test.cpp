@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "cpu/simd_targets.h"
-#include "psnr/sse.h"
+#include "backends/cpu/simd_targets.h"
+#include "metrics/psnr/sse.h"
 
 namespace exactvq {
 namespace {

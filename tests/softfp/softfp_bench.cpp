@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "softfp/softfp.h"
+#include "metrics/ssim/softfp_term.h"
 
 namespace {
 

@@ -19,9 +19,9 @@
 #include <fmt/format.h>
 
 #include "softfp_test_util.h"
-#include "ssim/fixed_point.h"
-#include "ssim/taps.h"
-#include "ssim/term.h"
+#include "metrics/ssim/fixed_point.h"
+#include "metrics/ssim/taps.h"
+#include "metrics/ssim/term.h"
 
 namespace exactvq::softfp_test {
 namespace {

@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "softfp_test_util.h"
-#include "ssim/fixed_point.h"
+#include "metrics/ssim/fixed_point.h"
 
 namespace exactvq::softfp_test {
 namespace {
@@ -434,17 +434,17 @@ TEST(SoftfpRandom, SignedIntegerPlusPositiveAndIntegerRounding) {
     if (hi && lo >= ~uint64_t{0} - 8192) lo >>= 1;       // below 2^65 - 2^12
     const softfp_scaled r = softfp_round_int65(hi, lo);
     // The reference: hi:lo in 128 bits, rounded to 53 significant bits.
-    const unsigned __int128 x = (static_cast<unsigned __int128>(hi) << 64) | lo;
+    const ssim::uint128 x = (static_cast<ssim::uint128>(hi) << 64) | lo;
     int length = 0;
     while (length < 128 && (x >> length) != 0) ++length;
     const int drop = length > 53 ? length - 53 : 0;
-    unsigned __int128 q = x >> drop;
+    ssim::uint128 q = x >> drop;
     if (drop > 0) {
-      const unsigned __int128 rem = x & ((static_cast<unsigned __int128>(1) << drop) - 1);
-      const unsigned __int128 halfway = static_cast<unsigned __int128>(1) << (drop - 1);
+      const ssim::uint128 rem = x & ((static_cast<ssim::uint128>(1) << drop) - 1);
+      const ssim::uint128 halfway = static_cast<ssim::uint128>(1) << (drop - 1);
       if (rem > halfway || (rem == halfway && (q & 1))) ++q;
     }
-    if ((static_cast<unsigned __int128>(r.i) << r.k) != (q << drop) && failed++ < 10)
+    if ((static_cast<ssim::uint128>(r.i) << r.k) != (q << drop) && failed++ < 10)
       ADD_FAILURE() << fmt::format("round_int65({}, {})", hi, lo);
   }
   EXPECT_EQ(failed, 0u);

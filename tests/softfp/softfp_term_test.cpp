@@ -14,9 +14,9 @@
 #include "io/video_source.h"
 #include "libvmaf_vector_pairs.h"
 #include "softfp_test_util.h"
-#include "ssim/ssim_reference.h"
-#include "ssim/taps.h"
-#include "ssim/term.h"
+#include "metrics/ssim/reference.h"
+#include "metrics/ssim/taps.h"
+#include "metrics/ssim/term.h"
 
 namespace exactvq::softfp_test {
 namespace {

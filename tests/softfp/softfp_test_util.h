@@ -19,9 +19,9 @@
 // Every translation unit of the test binary counts into the same array.
 inline uint64_t softfp_path_hits[64];
 #define SOFTFP_PATH(id) (++softfp_path_hits[id])
-#include "softfp/softfp.h"
-#include "ssim/taps.h"
-#include "ssim/term.h"
+#include "metrics/ssim/softfp_term.h"
+#include "metrics/ssim/taps.h"
+#include "metrics/ssim/term.h"
 
 namespace exactvq::softfp_test {
 

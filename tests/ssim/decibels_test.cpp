@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "ssim/decibels.h"
+#include "metrics/ssim/decibels.h"
 
 namespace exactvq::ssim {
 namespace {

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
-#include "features/feature.h"
-#include "features/ssim_feature.h"
+#include "metrics/feature.h"
+#include "metrics/ssim/ssim_feature.h"
 
 namespace exactvq {
 namespace {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <random>
 
-#include "ssim/fixed_point.h"
+#include "metrics/ssim/fixed_point.h"
 
 namespace exactvq::ssim {
 namespace {

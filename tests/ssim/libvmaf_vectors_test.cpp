@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "features/feature.h"
+#include "metrics/feature.h"
 #include "io/video_source.h"
 #include "command_output.h"
 #include "libvmaf_vector_pairs.h"

@@ -8,9 +8,9 @@
 #include <random>
 
 #include "ssim/plane_fixture.h"
-#include "ssim/ssim_reference.h"
-#include "ssim/taps.h"
-#include "ssim/term.h"
+#include "metrics/ssim/reference.h"
+#include "metrics/ssim/taps.h"
+#include "metrics/ssim/term.h"
 
 namespace exactvq::ssim {
 namespace {

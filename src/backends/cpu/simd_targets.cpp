@@ -1,0 +1,29 @@
+#include "backends/cpu/simd_targets.h"
+
+#include <hwy/highway.h>
+#include <hwy/targets.h>
+
+namespace exactvq::cpu {
+
+std::vector<SimdTarget> supported_targets() {
+  std::vector<SimdTarget> out;
+  for (int64_t t : hwy::SupportedAndGeneratedTargets()) out.push_back({t, hwy::TargetName(t)});
+  return out;
+}
+
+std::string current_target_name() {
+  const auto targets = hwy::SupportedAndGeneratedTargets();
+  return targets.empty() ? "none" : hwy::TargetName(targets.front());
+}
+
+ForcedTarget::ForcedTarget(int64_t target) {
+  hwy::SetSupportedTargetsForTest(target);
+  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+}
+
+ForcedTarget::~ForcedTarget() {
+  hwy::SetSupportedTargetsForTest(0);
+  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+}
+
+}  // namespace exactvq::cpu

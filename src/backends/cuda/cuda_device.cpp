@@ -1,0 +1,74 @@
+#include "backends/cuda/cuda_device.h"
+
+#include <cuda_runtime_api.h>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "backends/cuda/cuda_check.h"
+#include "metrics/psnr/cuda/cuda_psnr_feature.h"
+#include "metrics/ssim/cuda/cuda_ssim_feature.h"
+#include "metrics/ssim/ssim_feature.h"
+
+namespace exactvq {
+
+namespace cuda {
+
+CudaDevice::CudaDevice(int ordinal, const VideoFormat&, Faults faults)
+    : ordinal_(ordinal), faults_(std::make_shared<Faults>(std::move(faults))) {
+  faults_->at_open(ordinal);
+  check(cudaSetDevice(ordinal), "cudaSetDevice");
+  cudaDeviceProp props{};
+  check(cudaGetDeviceProperties(&props, ordinal), "cudaGetDeviceProperties");
+  check(cudaFree(nullptr), "context creation");  // fail here, not in the first frame
+  check(cudaDeviceGetAttribute(&fp32_per_fp64_, cudaDevAttrSingleToDoublePrecisionPerfRatio, ordinal),
+        "cudaDeviceGetAttribute");
+  description_ = fmt::format(
+      "cuda device {}: {} (sm_{}{}, {} MiB, fp64 at 1/{} of the fp32 rate: {} term unless fp64= says otherwise)",
+      ordinal, props.name, props.major, props.minor, props.totalGlobalMem >> 20, fp32_per_fp64_,
+      emulate_by_default() ? "emulated (softfp)" : "native binary64");
+}
+
+std::shared_ptr<BatchRunner> CudaDevice::runner(const VideoFormat& format) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(runners_, [](const std::weak_ptr<BatchRunner>& w) { return w.expired(); });
+  for (const auto& w : runners_)
+    if (auto r = w.lock(); r && r->format() == format) return r;
+  auto r = std::make_shared<BatchRunner>(format, ordinal_, faults_, tuning_);
+  runners_.push_back(r);
+  return r;
+}
+
+std::unique_ptr<Feature> CudaDevice::make_feature(const FeatureSpec& spec,
+                                                  const FeatureContext& ctx) {
+  if (spec.name == "ssim") {
+    const SsimOptions options = parse_ssim_options(spec);
+    if (options.chroma && ctx.format.chroma == ChromaFormat::kMono)
+      throw UsageError("feature ssim: chroma=true, but the input is monochrome (no Cb, Cr planes)");
+    const bool emulate = options.fp64 == Fp64Mode::kEmulate ||
+                         (options.fp64 == Fp64Mode::kAuto && emulate_by_default());
+    return make_cuda_ssim_feature(options, ctx, runner(ctx.format), emulate);
+  }
+  if (spec.name == "psnr") return make_cuda_psnr_feature(parse_psnr_options(spec), ctx, runner(ctx.format));
+  return nullptr;
+}
+
+}  // namespace cuda
+
+std::shared_ptr<DeviceBackend> open_cuda_device(const DeviceOptions& o, const VideoFormat& format) {
+  cuda::Faults faults = cuda::Faults::from_environment();  // tests only; read once per open
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    cudaGetLastError();
+    throw DeviceError(fmt::format("no CUDA device ({})", cudaGetErrorString(status)));
+  }
+  if (count == 0) throw DeviceError("no CUDA device");
+  if (o.gpu < 0 || o.gpu >= count)
+    throw DeviceError(fmt::format("--gpu {}: there {} {} CUDA device{} (0..{})", o.gpu,
+                                  count == 1 ? "is" : "are", count, count == 1 ? "" : "s",
+                                  count - 1));
+  return std::make_shared<cuda::CudaDevice>(o.gpu, format, std::move(faults));
+}
+
+}  // namespace exactvq

@@ -1,0 +1,158 @@
+#include "backends/opencl/opencl_device.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "metrics/psnr/psnr_feature.h"
+#include "metrics/ssim/ssim_feature.h"
+#include "backends/opencl/kernel_source.h"
+#include "metrics/psnr/opencl/opencl_psnr_feature.h"
+#include "metrics/ssim/opencl/opencl_ssim_feature.h"
+
+namespace exactvq {
+
+namespace opencl {
+
+OpenclDevice::OpenclDevice(int index, const char* kernel_source, std::optional<Faults> faults) {
+  Faults planned = faults ? std::move(*faults) : Faults::from_environment();
+  const std::vector<DeviceEntry> devices = list_devices();
+  if (devices.empty())
+    throw DeviceError("no OpenCL device (the ICD loader found no platform with a device)");
+  if (index < 0 || size_t(index) >= devices.size()) {
+    std::string names;
+    for (size_t i = 0; i < devices.size(); ++i)
+      names += fmt::format("{}{}: {} ({})", i ? ", " : "", i, devices[i].name, devices[i].platform_name);
+    throw DeviceError(fmt::format("--opencl-device {}: there {} {} OpenCL device{} ({})", index,
+                                  devices.size() == 1 ? "is" : "are", devices.size(),
+                                  devices.size() == 1 ? "" : "s", names));
+  }
+  const DeviceEntry& entry = devices[size_t(index)];
+  context_ = std::make_unique<DeviceContext>(entry, std::move(planned));
+  short_name_ = fmt::format("opencl device {} ({})", index, entry.name);
+  ssim_program_ = context_->build(kernel_source ? kernel_source : kSsimKernelSource, "the SSIM kernels");
+  description_ = fmt::format("opencl device {}: {} ({})", index, entry.name, entry.platform_name);
+}
+
+std::unique_ptr<Feature> OpenclDevice::make_feature(const FeatureSpec& spec, const FeatureContext& ctx) {
+  if (spec.name == "ssim") {
+    const SsimOptions options = parse_ssim_options(spec);
+    if (options.chroma && ctx.format.chroma == ChromaFormat::kMono)
+      throw UsageError("feature ssim: chroma=true, but the input is monochrome (no Cb, Cr planes)");
+    try {
+      return make_opencl_ssim_feature(options, ctx.format, shared_from_this());
+    } catch (const DeviceError& e) {
+      throw DeviceError(fmt::format("{}, feature ssim: {}", short_name_, e.what()));
+    }
+  }
+  if (spec.name == "psnr") {
+    const PsnrOptions options = parse_psnr_options(spec);
+    try {
+      return make_opencl_psnr_feature(options, ctx.format, shared_from_this());
+    } catch (const DeviceError& e) {
+      throw DeviceError(fmt::format("{}, feature psnr: {}", short_name_, e.what()));
+    }
+  }
+  return nullptr;
+}
+
+cl_program OpenclDevice::psnr_program() {
+  if (!psnr_program_.get()) psnr_program_ = context_->build(kPsnrKernelSource, "the PSNR kernel");
+  return psnr_program_.get();
+}
+
+DeviceFrame OpenclDevice::frame(const Picture& ref, const Picture& dist, std::optional<int64_t> index) {
+  DeviceFrame f{&ref, &dist, index ? *index : unnumbered_++, index.has_value()};
+  if (!current_.matches(f)) {
+    current_.set(f);
+    context_->faults().begin_frame(f.number);
+  }
+  return f;
+}
+
+std::array<cl_mem, 2> OpenclDevice::plane(const DeviceFrame& f, int p) {
+  const size_t i = size_t(p);
+  const PlaneView r = f.ref->plane(p), d = f.dist->plane(p);
+  const size_t bytes = size_t(r.width) * size_t(r.height) * size_t(r.bytes_per_sample);
+  if (!planes_held_[i].matches(f)) {
+    planes_held_[i].valid = false;
+    if (plane_bytes_[i] < bytes || !ref_planes_[i].get()) {
+      ref_planes_[i].reset();
+      dist_planes_[i].reset();
+      ref_planes_[i] = context_->buffer(bytes, fmt::format("the reference plane {}", plane_name(p)));
+      dist_planes_[i] = context_->buffer(bytes, fmt::format("the distorted plane {}", plane_name(p)));
+      plane_bytes_[i] = bytes;
+    }
+    context_->write_plane(ref_planes_[i].get(), r, staging_,
+                          fmt::format("upload of the reference plane {}", plane_name(p)));
+    context_->write_plane(dist_planes_[i].get(), d, staging_,
+                          fmt::format("upload of the distorted plane {}", plane_name(p)));
+    counters_.plane_uploads += 2;
+    planes_held_[i].set(f);
+  }
+  return {ref_planes_[i].get(), dist_planes_[i].get()};
+}
+
+std::optional<uint64_t> OpenclDevice::known_sse(const DeviceFrame& f, int p) const {
+  for (const KnownSse& k : sse_)
+    if (k.held.matches(f)) return k.sse[size_t(p)];
+  return std::nullopt;
+}
+
+void OpenclDevice::keep_sse(const DeviceFrame& f, int p, uint64_t sse) {
+  if (!f.keyed) return;
+  constexpr size_t kKeptFrames = 64;
+  auto it = std::find_if(sse_.begin(), sse_.end(), [&](const KnownSse& k) { return k.held.matches(f); });
+  if (it == sse_.end()) {
+    if (sse_.size() == kKeptFrames) sse_.pop_front();
+    sse_.emplace_back();
+    sse_.back().held.set(f);
+    it = sse_.end() - 1;
+  }
+  it->sse[size_t(p)] = sse;
+}
+
+SharedSsim* OpenclDevice::ssim_for(int p) const {
+  for (SharedSsim* s : ssim_)
+    if (s->covers(p)) return s;
+  return nullptr;
+}
+
+void OpenclDevice::forget() {
+  current_ = Held{};
+  for (Held& h : planes_held_) h = Held{};
+  sse_.clear();
+}
+
+void OpenclDevice::add_ssim(SharedSsim* s) {
+  forget();
+  ssim_.push_back(s);
+}
+
+void OpenclDevice::remove_ssim(SharedSsim* s) {
+  forget();
+  ssim_.erase(std::remove(ssim_.begin(), ssim_.end(), s), ssim_.end());
+}
+
+void OpenclDevice::add_sse_user(int planes) {
+  forget();
+  for (int p = 0; p < planes; ++p) ++sse_users_[size_t(p)];
+}
+
+void OpenclDevice::remove_sse_user(int planes) {
+  forget();
+  for (int p = 0; p < planes; ++p) --sse_users_[size_t(p)];
+}
+
+std::string OpenclDevice::where(const DeviceFrame& f) const {
+  return fmt::format("{}, frame {}", short_name_, f.number);
+}
+
+}  // namespace opencl
+
+std::shared_ptr<DeviceBackend> open_opencl_device(const DeviceOptions& o, const VideoFormat&) {
+  return std::make_shared<opencl::OpenclDevice>(o.opencl_device);
+}
+
+}  // namespace exactvq

@@ -1,0 +1,301 @@
+// Horizontal moments (spec/ssim.md step 1) as a Highway kernel: per-sample
+// products, then the nine-tap filter along the row; columns whose window a row
+// end truncates take the scalar path.
+#include <algorithm>
+
+#include "metrics/ssim/cpu/ssim_kernels.h"
+#include "metrics/ssim/taps.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "metrics/ssim/cpu/horizontal_moments.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "metrics/ssim/cpu/tap_filter-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace exactvq::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using ssim::kRadius;
+using ssim::kTap;
+using ssim::kTaps;
+
+// s, d, s*s, s*d, d*d for samples [0, count) (each product < 2^32); with
+// kPack (8-bit samples), s + 2^16 * d in s instead of s and d (see PackSamples).
+template <bool kPack, typename Sample>
+void SampleProducts(const Sample* HWY_RESTRICT ref, const Sample* HWY_RESTRICT dist, size_t count,
+                    uint32_t* HWY_RESTRICT s, uint32_t* HWY_RESTRICT d, uint32_t* HWY_RESTRICT ss,
+                    uint32_t* HWY_RESTRICT sd, uint32_t* HWY_RESTRICT dd) {
+  const hn::ScalableTag<uint32_t> du32;
+  const hn::Rebind<Sample, decltype(du32)> dsample;
+  const size_t lanes = hn::Lanes(du32);
+  size_t i = 0;
+  for (; i + lanes <= count; i += lanes) {
+    const auto vs = hn::PromoteTo(du32, hn::LoadU(dsample, ref + i));
+    const auto vd = hn::PromoteTo(du32, hn::LoadU(dsample, dist + i));
+    if constexpr (kPack) {
+      hn::StoreU(hn::Or(vs, hn::ShiftLeft<16>(vd)), du32, s + i);
+    } else {
+      hn::StoreU(vs, du32, s + i);
+      hn::StoreU(vd, du32, d + i);
+    }
+    hn::StoreU(hn::Mul(vs, vs), du32, ss + i);
+    hn::StoreU(hn::Mul(vs, vd), du32, sd + i);
+    hn::StoreU(hn::Mul(vd, vd), du32, dd + i);
+  }
+  for (; i < count; ++i) {
+    const uint32_t a = ref[i], b = dist[i];
+    if constexpr (kPack) {
+      s[i] = a | (b << 16);
+    } else {
+      s[i] = a;
+      d[i] = b;
+    }
+    ss[i] = a * a;
+    sd[i] = a * b;
+    dd[i] = b * b;
+  }
+}
+
+#if HWY_TARGET != HWY_SCALAR
+// 8-bit samples, for FilterProducts8: s + 2^16 d in s (as SampleProducts with
+// kPack), and for each product p (s*s, s*d, d*d; p < 2^16) the pairs
+// pp[i] = q_i + 2^16 q_i+1 with q_i = (p_i - 2^15) mod 2^16 = p_i xor 2^15, the
+// product less 2^15 as a signed 16-bit lane (the last pair's high half: q = -2^15,
+// from p = 0; only tap 9, which is 0, meets it).
+void SamplePairs8(const uint8_t* HWY_RESTRICT ref, const uint8_t* HWY_RESTRICT dist, size_t count,
+                  uint32_t* HWY_RESTRICT s, uint32_t* HWY_RESTRICT xx, uint32_t* HWY_RESTRICT xy,
+                  uint32_t* HWY_RESTRICT yy) {
+  const hn::ScalableTag<uint32_t> du32;
+  const hn::Rebind<uint8_t, decltype(du32)> du8;
+  const size_t lanes = hn::Lanes(du32);
+  const auto bias = hn::Set(du32, 0x80008000u);
+  auto pairs = [&](auto lo, auto hi) { return hn::Xor(hn::Or(lo, hn::ShiftLeft<16>(hi)), bias); };
+  size_t i = 0;
+  for (; i + lanes + 1 <= count; i += lanes) {  // reads up to ref[i + lanes], below ref[count]
+    const auto vs = hn::PromoteTo(du32, hn::LoadU(du8, ref + i));
+    const auto vd = hn::PromoteTo(du32, hn::LoadU(du8, dist + i));
+    const auto vs1 = hn::PromoteTo(du32, hn::LoadU(du8, ref + i + 1));
+    const auto vd1 = hn::PromoteTo(du32, hn::LoadU(du8, dist + i + 1));
+    hn::StoreU(hn::Or(vs, hn::ShiftLeft<16>(vd)), du32, s + i);
+    hn::StoreU(pairs(hn::Mul(vs, vs), hn::Mul(vs1, vs1)), du32, xx + i);
+    hn::StoreU(pairs(hn::Mul(vs, vd), hn::Mul(vs1, vd1)), du32, xy + i);
+    hn::StoreU(pairs(hn::Mul(vd, vd), hn::Mul(vd1, vd1)), du32, yy + i);
+  }
+  for (; i < count; ++i) {
+    const uint32_t a = ref[i], b = dist[i];
+    const uint32_t a1 = i + 1 < count ? ref[i + 1] : 0, b1 = i + 1 < count ? dist[i + 1] : 0;
+    s[i] = a | (b << 16);
+    xx[i] = (a * a | (a1 * a1) << 16) ^ 0x80008000u;
+    xy[i] = (a * b | (a1 * b1) << 16) ^ 0x80008000u;
+    yy[i] = (b * b | (b1 * b1) << 16) ^ 0x80008000u;
+  }
+}
+
+// The second-order horizontal moments of 8-bit samples for x in [x0, x1), from
+// the pairs of SamplePairs8 (of columns [a, ...)), two taps per pairwise
+// widening multiply-add (x86: vpmaddwd) in 16-bit lanes. For taps k, k + 1
+// (k = 0, 2, 4, 6, 8; g[9] = 0) and i = x - 4 + k, pp[i]'s signed 16-bit lanes
+// (q_i, q_i+1) = (p_i - 2^15, p_i+1 - 2^15), times (g_k, g_k+1), summed in a
+// 32-bit lane: g_k q_i + g_k+1 q_i+1. Over the five pairs, an interior column
+// (all nine taps in the row) gets sum g_k (p_k - 2^15) = H - 2^15 * 256, so
+// H = that + 2^23. Bounds (signed lanes): |q| <= 2^15, g <= 68, so no
+// multiply-add overflows (only -2^15 * -2^15 twice could); every partial sum is
+// at most 256 * 2^15 = 2^23 in magnitude, and H <= 256 * 255^2 < 2^24: no
+// 32-bit lane wraps, each holds the exact sum, the 32-bit filter's value.
+// Columns whose window the row end truncates take the scalar path.
+void FilterProducts8(const uint32_t* HWY_RESTRICT pxx, const uint32_t* HWY_RESTRICT pxy,
+                     const uint32_t* HWY_RESTRICT pyy, int a, int width, int x0, int x1,
+                     uint32_t* HWY_RESTRICT xx, uint32_t* HWY_RESTRICT xy,
+                     uint32_t* HWY_RESTRICT yy) {
+  const int inner_begin = std::clamp(kRadius, x0, x1);
+  const int inner_end = std::clamp(width - kRadius, inner_begin, x1);
+  auto edge = [&](int x) {
+    uint32_t sxx = 0, sxy = 0, syy = 0;
+    for (int k = std::max(0, kRadius - x); k < std::min(kTaps, width + kRadius - x); ++k) {
+      const size_t i = size_t(x - kRadius + k - a);
+      const uint32_t g = kTap[size_t(k)];
+      sxx += g * ((pxx[i] & 0xffffu) ^ 0x8000u);
+      sxy += g * ((pxy[i] & 0xffffu) ^ 0x8000u);
+      syy += g * ((pyy[i] & 0xffffu) ^ 0x8000u);
+    }
+    xx[x - x0] = sxx;
+    xy[x - x0] = sxy;
+    yy[x - x0] = syy;
+  };
+  for (int x = x0; x < inner_begin; ++x) edge(x);
+
+  const hn::ScalableTag<uint32_t> du32;
+  const hn::ScalableTag<int32_t> di32;
+  const hn::Repartition<int16_t, decltype(di32)> di16;
+  const size_t lanes = hn::Lanes(du32);
+  const size_t count = size_t(inner_end - inner_begin);
+  const size_t first = size_t(inner_begin - kRadius - a);  // pair index of tap 0
+  const size_t out0 = size_t(inner_begin - x0);
+  auto tap_pair = [&](int k) {
+    const uint32_t lo = kTap[size_t(k)], hi = k + 1 < kTaps ? kTap[size_t(k + 1)] : 0;
+    return hn::BitCast(di16, hn::Set(du32, lo | (hi << 16)));
+  };
+  const auto g01 = tap_pair(0), g23 = tap_pair(2), g45 = tap_pair(4), g67 = tap_pair(6),
+             g8 = tap_pair(8);
+  const auto unbias = hn::Set(di32, int32_t{1} << 23);
+  auto filter = [&](const uint32_t* HWY_RESTRICT pp, size_t i, uint32_t* HWY_RESTRICT out) {
+    auto s0 = hn::Zero(di32), s1 = s0;
+    auto pair = [&](size_t k, decltype(g01) g) {
+      s0 = hn::ReorderWidenMulAccumulate(di32, hn::BitCast(di16, hn::LoadU(du32, pp + i + k)),
+                                         g, s0, s1);
+    };
+    pair(0, g01);
+    pair(2, g23);
+    pair(4, g45);
+    pair(6, g67);
+    pair(8, g8);
+    const auto sum = hn::Add(hn::RearrangeToOddPlusEven(s0, s1), unbias);
+    hn::StoreU(hn::BitCast(du32, sum), du32, out + i);
+  };
+  auto vector_at = [&](size_t i) {
+    filter(pxx + first, i, xx + out0);
+    filter(pxy + first, i, xy + out0);
+    filter(pyy + first, i, yy + out0);
+  };
+  if (count >= lanes) {
+    size_t i = 0;
+    for (; i + lanes <= count; i += lanes) vector_at(i);
+    if (i < count) vector_at(count - lanes);  // the tail, overlapping (same values rewritten)
+  } else {
+    for (int x = inner_begin; x < inner_end; ++x) edge(x);
+  }
+  for (int x = inner_end; x < x1; ++x) edge(x);
+}
+#endif  // HWY_TARGET != HWY_SCALAR
+
+// out[x - x0] for x in [x0, x1) from in[x - a], the samples of columns [a, ...)
+// of a row of `width`.
+template <typename Out>
+void FilterRow(const uint32_t* HWY_RESTRICT in, int a, int width, int x0, int x1,
+               Out* HWY_RESTRICT out) {
+  const int inner_begin = std::clamp(kRadius, x0, x1);
+  const int inner_end = std::clamp(width - kRadius, inner_begin, x1);
+  auto edge = [&](int x) {
+    Out sum = 0;
+    for (int k = std::max(0, kRadius - x); k < std::min(kTaps, width + kRadius - x); ++k)
+      sum += Out{kTap[size_t(k)]} * Out{in[x - kRadius + k - a]};
+    out[x - x0] = sum;
+  };
+  for (int x = x0; x < inner_begin; ++x) edge(x);
+
+  const hn::ScalableTag<Out> dout;
+  const hn::Rebind<uint32_t, decltype(dout)> din;
+  const size_t lanes = hn::Lanes(dout);
+  const size_t count = size_t(inner_end - inner_begin);
+  const uint32_t* c = in + (inner_begin - a);  // the sample under the centre tap
+  Out* o = out + (inner_begin - x0);
+  auto vector_at = [&](size_t i) {
+    auto load = [&](int k) {
+      const uint32_t* p = c + i + size_t(k) - kRadius;
+      if constexpr (sizeof(Out) == 4) return hn::LoadU(din, p);
+      else return hn::PromoteTo(dout, hn::LoadU(din, p));
+    };
+    hn::StoreU(FilterNine(load(0), load(1), load(2), load(3), load(4), load(5), load(6), load(7),
+                          load(8)),
+               dout, o + i);
+  };
+  if (count >= lanes) {
+    size_t i = 0;
+    for (; i + lanes <= count; i += lanes) vector_at(i);
+    if (i < count) vector_at(count - lanes);  // the tail, overlapping (same values rewritten)
+  } else {
+    for (int x = inner_begin; x < inner_end; ++x) edge(x);
+  }
+  for (int x = inner_end; x < x1; ++x) edge(x);
+}
+
+// 8-bit samples: s + 2^16 * d in one 32-bit lane. Filtered, the low half is
+// sum g*s < 255 * 256 < 2^16 (no carry reaches the high half) and the high half
+// sum g*d: one filter gives both first-order moments.
+// m = low halves, n = high halves of the packed moments in m.
+void UnpackMoments(uint32_t* HWY_RESTRICT m, uint32_t* HWY_RESTRICT n, size_t count) {
+  const hn::ScalableTag<uint32_t> du32;
+  const size_t lanes = hn::Lanes(du32);
+  const auto low = hn::Set(du32, 0xffffu);
+  size_t i = 0;
+  for (; i + lanes <= count; i += lanes) {
+    const auto v = hn::LoadU(du32, m + i);
+    hn::StoreU(hn::ShiftRight<16>(v), du32, n + i);
+    hn::StoreU(hn::And(v, low), du32, m + i);
+  }
+  for (; i < count; ++i) {
+    n[i] = m[i] >> 16;
+    m[i] &= 0xffffu;
+  }
+}
+
+template <typename Sample, typename Wide>
+void Horizontal(const Sample* ref, const Sample* dist, int width, int x0, int x1,
+                uint32_t* scratch, MomentRow<Wide> out) {
+  if (x1 <= x0) return;
+  const int a = std::max(0, x0 - kRadius), b = std::min(width, x1 + kRadius);
+  const size_t count = size_t(b - a), stride = size_t(x1 - x0 + 2 * kRadius);
+  uint32_t *s = scratch, *d = s + stride, *ss = d + stride, *sd = ss + stride, *dd = sd + stride;
+  constexpr bool kPack = sizeof(Sample) == 1;
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (kPack) {  // ss, sd, dd hold the product pairs
+    SamplePairs8(ref + a, dist + a, count, s, ss, sd, dd);
+    FilterRow(s, a, width, x0, x1, out.m);
+    UnpackMoments(out.m, out.n, size_t(x1 - x0));
+    FilterProducts8(ss, sd, dd, a, width, x0, x1, out.xx, out.xy, out.yy);
+    return;
+  }
+#endif
+  SampleProducts<kPack>(ref + a, dist + a, count, s, d, ss, sd, dd);
+  if constexpr (kPack) {
+    FilterRow(s, a, width, x0, x1, out.m);
+    UnpackMoments(out.m, out.n, size_t(x1 - x0));
+  } else {
+    FilterRow(s, a, width, x0, x1, out.m);
+    FilterRow(d, a, width, x0, x1, out.n);
+  }
+  FilterRow(ss, a, width, x0, x1, out.xx);
+  FilterRow(sd, a, width, x0, x1, out.xy);
+  FilterRow(dd, a, width, x0, x1, out.yy);
+}
+
+void Horizontal8(const uint8_t* ref, const uint8_t* dist, int width, int x0, int x1,
+                 uint32_t* scratch, MomentRow<uint32_t> out) {
+  Horizontal(ref, dist, width, x0, x1, scratch, out);
+}
+void Horizontal16To32(const uint16_t* ref, const uint16_t* dist, int width, int x0, int x1,
+                      uint32_t* scratch, MomentRow<uint32_t> out) {
+  Horizontal(ref, dist, width, x0, x1, scratch, out);
+}
+void Horizontal16To64(const uint16_t* ref, const uint16_t* dist, int width, int x0, int x1,
+                      uint32_t* scratch, MomentRow<uint64_t> out) {
+  Horizontal(ref, dist, width, x0, x1, scratch, out);
+}
+
+}  // namespace exactvq::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace exactvq::cpu {
+
+HWY_EXPORT(Horizontal8);
+HWY_EXPORT(Horizontal16To32);
+HWY_EXPORT(Horizontal16To64);
+
+void horizontal_moments(const uint8_t* ref, const uint8_t* dist, int width, int x0, int x1,
+                        uint32_t* scratch, MomentRow<uint32_t> out) {
+  HWY_DYNAMIC_DISPATCH(Horizontal8)(ref, dist, width, x0, x1, scratch, out);
+}
+void horizontal_moments(const uint16_t* ref, const uint16_t* dist, int width, int x0, int x1,
+                        uint32_t* scratch, MomentRow<uint32_t> out) {
+  HWY_DYNAMIC_DISPATCH(Horizontal16To32)(ref, dist, width, x0, x1, scratch, out);
+}
+void horizontal_moments(const uint16_t* ref, const uint16_t* dist, int width, int x0, int x1,
+                        uint32_t* scratch, MomentRow<uint64_t> out) {
+  HWY_DYNAMIC_DISPATCH(Horizontal16To64)(ref, dist, width, x0, x1, scratch, out);
+}
+
+}  // namespace exactvq::cpu
+#endif  // HWY_ONCE

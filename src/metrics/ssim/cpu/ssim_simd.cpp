@@ -1,0 +1,218 @@
+#include "metrics/ssim/cpu/ssim_simd.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cassert>
+#include <cstdlib>
+#include <string_view>
+#include <vector>
+
+#include "metrics/ssim/cpu/ssim_kernels.h"
+#include "metrics/ssim/taps.h"
+#include "metrics/ssim/term.h"
+
+namespace exactvq::cpu {
+
+namespace {
+
+using ssim::kRadius;
+using ssim::kTaps;
+
+// Lane types per bit depth (bounds in cpu/ssim_kernels.h): horizontal
+// second-order moments in H, window ones in V.
+template <typename SampleT, typename HT, typename VT>
+struct Widths {
+  using Sample = SampleT;
+  using H = HT;
+  using V = VT;
+};
+
+// Per-thread buffers, kept between calls so a frame allocates nothing.
+std::vector<uint64_t>& thread_storage() {
+  thread_local std::vector<uint64_t> storage;
+  return storage;
+}
+
+// Hands out consecutive arrays from one buffer (8-byte aligned).
+class Carver {
+ public:
+  explicit Carver(uint64_t* base) : next_(base) {}
+  template <typename T>
+  T* take(size_t n) {
+    T* p = reinterpret_cast<T*>(next_);
+    next_ += (n * sizeof(T) + 7) / 8;
+    return p;
+  }
+  template <typename W>
+  MomentRow<W> row(size_t n) {
+    return {take<uint32_t>(n), take<uint32_t>(n), take<W>(n), take<W>(n), take<W>(n)};
+  }
+  static size_t words(size_t n, size_t bytes) { return (n * bytes + 7) / 8; }
+
+ private:
+  uint64_t* next_;
+};
+
+// Which pipeline runs after the horizontal pass (see ssim_simd.h).
+bool default_fused() {
+  const char* v = std::getenv("EXACTVQ_CPU_FUSED");
+  return v != nullptr && std::string_view(v) != "0";
+}
+
+std::atomic<bool>& fused_flag() {
+  static std::atomic<bool> fused{default_fused()};
+  return fused;
+}
+
+// Calls sink(q, weight) for every output row of `region`, top to bottom: the
+// `exact` sum q of the row's terms and the sum of their weights. Unless
+// raster_sum is null, the terms are also added to *raster_sum one at a time in
+// raster order (rows top to bottom, each left to right).
+template <typename Widths, typename Sink>
+void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                       ssim::Rect region, double* raster_sum, Sink&& sink) {
+  using Sample = typename Widths::Sample;
+  using H = typename Widths::H;
+  using V = typename Widths::V;
+  assert(ref.width == dist.width && ref.height == dist.height);
+  const int width = ref.width, height = ref.height;
+  const int out_width = region.x1 - region.x0;
+  if (out_width <= 0 || region.y1 <= region.y0) return;
+  const size_t n = size_t(out_width);
+
+  // Ten rows of horizontal moments: two consecutive windows at once (below).
+  constexpr int kRing = kTaps + 1;
+  const size_t words = kRing * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(H))) +
+                       2 * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(V))) /* window rows */ +
+                       n /* terms */ + Carver::words(n, 4) /* column weights */ +
+                       Carver::words(horizontal_scratch_size(region.x0, region.x1), 4);
+  std::vector<uint64_t>& storage = thread_storage();
+  if (storage.size() < words) storage.resize(words);
+  Carver carve(storage.data());
+  std::array<MomentRow<H>, kRing> ring;  // horizontal moments of plane row r in slot r % 10
+  for (auto& row : ring) row = carve.row<H>(n);
+  const std::array<MomentRow<V>, 2> window = {carve.row<V>(n), carve.row<V>(n)};
+  double* terms = carve.take<double>(n);
+  uint32_t* column_weight = carve.take<uint32_t>(n);
+  uint32_t* scratch = carve.take<uint32_t>(horizontal_scratch_size(region.x0, region.x1));
+  uint64_t column_weight_sum = 0;
+  for (int x = region.x0; x < region.x1; ++x) {
+    column_weight[x - region.x0] = ssim::kept_weight(x, width);
+    column_weight_sum += column_weight[x - region.x0];
+  }
+  const ssim::TermConstants constants = ssim::term_constants(bitdepth);
+  const bool fused = fused_flag().load(std::memory_order_relaxed);
+
+  // A window row's terms and their exact sum (or raster's sequential sum).
+  const auto finish_row = [&](const MomentRow<V>& win, uint32_t row_weight) -> ssim::int128 {
+    ssim_terms(WindowRow<V>{win.m, win.n, win.xx, win.xy, win.yy}, column_weight, row_weight, n,
+               constants, terms);
+    if (!raster_sum) return fixed_point_sum(terms, n);
+    double sum = *raster_sum;
+    for (size_t i = 0; i < n; ++i) sum += terms[i];  // raster order, one addition at a time
+    *raster_sum = sum;
+    return 0;
+  };
+
+  int next_row = std::max(0, region.y0 - kRadius);  // next plane row to filter
+  for (int y = region.y0; y < region.y1;) {
+    // Rows y and y + 1 together when both windows lie wholly in the plane (the
+    // ten rows y-4 .. y+5): each row's moments are read once for both.
+    const bool pair = !fused && y + 1 < region.y1 && y - kRadius >= 0 && y + 1 + kRadius < height;
+    const int last = pair ? y + 1 : y;
+    for (const int r_end = std::min(height, last + kRadius + 1); next_row < r_end; ++next_row)
+      horizontal_moments(ref.row<Sample>(next_row), dist.row<Sample>(next_row), width, region.x0,
+                         region.x1, scratch, ring[size_t(next_row % kRing)]);
+
+    if (pair) {
+      const uint32_t* m[kRing];
+      const uint32_t* nn[kRing];
+      const H *xx[kRing], *xy[kRing], *yy[kRing];
+      for (int k = 0; k < kRing; ++k) {
+        const MomentRow<H>& row = ring[size_t((y - kRadius + k) % kRing)];
+        m[k] = row.m, nn[k] = row.n, xx[k] = row.xx, xy[k] = row.xy, yy[k] = row.yy;
+      }
+      vertical_moments_pair(m, window[0].m, window[1].m, n);
+      vertical_moments_pair(nn, window[0].n, window[1].n, n);
+      vertical_moments_pair(xx, window[0].xx, window[1].xx, n);
+      vertical_moments_pair(xy, window[0].xy, window[1].xy, n);
+      vertical_moments_pair(yy, window[0].yy, window[1].yy, n);
+      for (int j = 0; j < 2; ++j) sink(finish_row(window[size_t(j)], 256), column_weight_sum * 256);
+      y += 2;
+      continue;
+    }
+
+    // One row: the vertical pass over the window's rows that lie in the plane.
+    TapRows<H> taps;
+    for (int k = 0; k < kTaps; ++k) {
+      const int r = y - kRadius + k;
+      const MomentRow<H>* row = (r >= 0 && r < height) ? &ring[size_t(r % kRing)] : nullptr;
+      taps.m[k] = row ? row->m : nullptr;
+      taps.n[k] = row ? row->n : nullptr;
+      taps.xx[k] = row ? row->xx : nullptr;
+      taps.xy[k] = row ? row->xy : nullptr;
+      taps.yy[k] = row ? row->yy : nullptr;
+    }
+    const uint32_t row_weight = ssim::kept_weight(y, height);
+    ssim::int128 q;
+    if (!fused) {
+      // Stage by stage: the window row's moments, its terms, their exact sum.
+      vertical_moments(taps.m, window[0].m, n);
+      vertical_moments(taps.n, window[0].n, n);
+      vertical_moments(taps.xx, window[0].xx, n);
+      vertical_moments(taps.xy, window[0].xy, n);
+      vertical_moments(taps.yy, window[0].yy, n);
+      q = finish_row(window[0], row_weight);
+    } else if constexpr (sizeof(H) == 4 && sizeof(V) == 8)
+      q = window_terms_widening(taps, column_weight, row_weight, n, constants, nullptr, raster_sum);
+    else
+      q = window_terms(taps, column_weight, row_weight, n, constants, nullptr, raster_sum);
+    sink(q, column_weight_sum * row_weight);
+    ++y;
+  }
+}
+
+template <typename Sink>
+void dispatch(const PlaneView& ref, const PlaneView& dist, int bitdepth, ssim::Rect region,
+              double* raster_sum, Sink&& sink) {
+  if (bitdepth == 8)
+    for_each_term_row<Widths<uint8_t, uint32_t, uint32_t>>(ref, dist, bitdepth, region, raster_sum, sink);
+  else if (bitdepth <= 12)
+    for_each_term_row<Widths<uint16_t, uint32_t, uint64_t>>(ref, dist, bitdepth, region, raster_sum, sink);
+  else
+    for_each_term_row<Widths<uint16_t, uint64_t, uint64_t>>(ref, dist, bitdepth, region, raster_sum, sink);
+}
+
+}  // namespace
+
+void use_fused_window_terms(bool fused) { fused_flag() = fused; }
+bool fused_window_terms() { return fused_flag(); }
+
+ssim::ExactSum exact_sum(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                         ssim::Rect region) {
+  ssim::ExactSum sum;
+  dispatch(ref, dist, bitdepth, region, nullptr, [&sum](ssim::int128 q, uint64_t w) {
+    sum.sum_q += q;
+    sum.sum_w += w;
+  });
+  return sum;
+}
+
+double score_exact(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
+  return cpu::exact_sum(ref, dist, bitdepth, ssim::whole(ref)).score();
+}
+
+double score_raster(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
+  // The kernel adds each term to `sum` in raster order, one addition at a time.
+  double sum = 0.0;
+  // libvmaf adds each weight to a binary64 sum too; the weights are integers and
+  // every partial sum stays below 2^44 < 2^53, so that sum is exact and equals
+  // the integer sum converted once.
+  uint64_t sum_w = 0;
+  dispatch(ref, dist, bitdepth, ssim::whole(ref), &sum,
+           [&](ssim::int128, uint64_t w) { sum_w += w; });
+  return sum / static_cast<double>(sum_w);
+}
+
+}  // namespace exactvq::cpu

@@ -1,0 +1,294 @@
+#include "metrics/ssim/opencl/opencl_ssim_feature.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "backends/opencl/opencl_device.h"
+#include "metrics/ssim/decibels.h"
+#include "metrics/ssim/fixed_point.h"
+#include "metrics/ssim/taps.h"
+#include "metrics/ssim/term.h"
+
+namespace exactvq::opencl {
+
+namespace {
+
+constexpr size_t kMaxGroup = 256;  // SSIM_GROUP in ssim_kernels.cl
+
+uint64_t bits_of(double v) {
+  uint64_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+size_t round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
+
+class OpenclSsimFeature final : public Feature, public SharedSsim {
+ public:
+  OpenclSsimFeature(const SsimOptions& o, const VideoFormat& format, std::shared_ptr<OpenclDevice> device)
+      : options_(o), format_(format), device_(std::move(device)) {
+    DeviceContext& dc = device_->context();
+    planes_ = o.chroma ? 3 : 1;
+    static const char* const kNames[] = {"ssim", "ssim_cb", "ssim_cr"};
+    for (int p = 0; p < planes_; ++p) {
+      names_.emplace_back(kNames[p]);
+      max_db_[p] = o.clip_db ? ssim::clip_db_limit(format.max_sample(), format.plane_width(p),
+                                                   format.plane_height(p))
+                             : std::numeric_limits<double>::infinity();
+    }
+    horizontal_ = dc.kernel(device_->ssim_program(), "ssim_horizontal");
+    horizontal_sse_ = dc.kernel(device_->ssim_program(), "ssim_horizontal_sse");
+    terms_ = dc.kernel(device_->ssim_program(), "ssim_terms");
+
+    // Work-groups of the term kernel and of the horizontal pass with SSE: a
+    // power of two up to kMaxGroup, 16 wide.
+    const size_t group = work_group_size(terms_.get(), dc.device(), kMaxGroup);
+    local_[0] = std::min<size_t>(16, group);
+    local_[1] = group / local_[0];
+    const size_t h_group = work_group_size(horizontal_sse_.get(), dc.device(), kMaxGroup);
+    h_local_[0] = std::min<size_t>(16, h_group);
+    h_local_[1] = h_group / h_local_[0];
+
+    const size_t w = size_t(format.plane_width(0)), h = size_t(format.plane_height(0));
+    const size_t samples = w * h;
+    hm_ = dc.buffer(samples * sizeof(cl_uint), "horizontal moments");
+    hn_ = dc.buffer(samples * sizeof(cl_uint), "horizontal moments");
+    hxx_ = dc.buffer(samples * sizeof(cl_ulong), "horizontal moments");
+    hxy_ = dc.buffer(samples * sizeof(cl_ulong), "horizontal moments");
+    hyy_ = dc.buffer(samples * sizeof(cl_ulong), "horizontal moments");
+    term_bits_ = dc.buffer(o.mode == SumMode::kRaster ? samples * sizeof(cl_ulong) : 1, "term plane");
+    const size_t groups = round_up(w, local_[0]) / local_[0] * (round_up(h, local_[1]) / local_[1]);
+    partial_ = dc.buffer(groups * 2 * sizeof(cl_ulong), "work-group sums");
+    const size_t h_groups = round_up(w, h_local_[0]) / h_local_[0] * (round_up(h, h_local_[1]) / h_local_[1]);
+    sse_partial_ = dc.buffer(h_groups * sizeof(cl_ulong), "work-group squared errors");
+    invalid_ = dc.buffer(sizeof(cl_int), "status flag");
+    partial_host_.resize(groups * 2);
+    sse_host_.resize(h_groups);
+
+    const ssim::TermConstants k = ssim::term_constants(format.bitdepth);
+    mm_k1_bits_ = bits_of(k.mm_k1);
+    mm_k2_bits_ = bits_of(k.mm_k2);
+    device_->add_ssim(this);
+  }
+
+  ~OpenclSsimFeature() override { device_->remove_ssim(this); }
+
+  const std::vector<std::string>& outputs() const override { return names_; }
+
+  void extract(const Picture& ref, const Picture& dist, std::span<double> out) override {
+    DeviceFrame f;
+    try {
+      f = device_->frame(ref, dist, std::nullopt);
+      Scores s;
+      score(f, false, s);
+      finish(s, out);
+    } catch (const DeviceError& e) {
+      fail(f, e);
+    }
+  }
+
+  void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
+    const size_t n = names_.size();
+    for (size_t i = 0; i < frames.size(); ++i) {
+      DeviceFrame f;
+      try {
+        f = device_->frame(*frames[i].ref, *frames[i].dist, frames[i].index);
+        Scores s;
+        if (!take_early(f, s)) score(f, true, s);
+        last_scored_ = f.number;
+        finish(s, out.subspan(i * n, n));
+      } catch (const DeviceError& e) {
+        fail(f, e);
+      }
+    }
+  }
+
+  bool covers(int plane) const override { return plane < planes_; }
+
+  bool yet_to_score(const DeviceFrame& f) const override {
+    if (!f.keyed || (last_scored_ && f.number <= *last_scored_)) return false;
+    return std::none_of(early_.begin(), early_.end(), [&](const Early& e) { return e.held.matches(f); });
+  }
+
+  void score_early(const DeviceFrame& f) override {
+    Early e;
+    score(f, true, e.scores);
+    e.held.set(f);
+    early_.push_back(e);
+  }
+
+ private:
+  using Scores = std::array<double, 3>;
+  using Held = HeldFrame;
+  struct Early {
+    Held held;
+    Scores scores = {};
+  };
+
+  // A frame's scores if score_early made them; frames before it are dropped.
+  bool take_early(const DeviceFrame& f, Scores& s) {
+    bool found = false;
+    std::vector<Early> kept;
+    for (const Early& e : early_) {
+      if (e.held.matches(f)) {
+        s = e.scores;
+        found = true;
+      } else if (e.held.number > f.number) {
+        kept.push_back(e);
+      }
+    }
+    early_ = std::move(kept);
+    return found;
+  }
+
+  void finish(const Scores& s, std::span<double> out) const {
+    for (int p = 0; p < planes_; ++p)
+      out[size_t(p)] = options_.enable_db ? ssim::to_db(s[size_t(p)], max_db_[p]) : s[size_t(p)];
+  }
+
+  [[noreturn]] void fail(const DeviceFrame& f, const DeviceError& e) {
+    device_->forget();
+    early_.clear();
+    last_scored_.reset();
+    if (!f.ref) throw;
+    throw DeviceError(fmt::format("{}, ssim: {}", device_->where(f), e.what()));
+  }
+
+  // Scores every plane; with `share`, also the SSE of the planes a psnr feature
+  // on the device wants and does not have yet.
+  void score(const DeviceFrame& f, bool share, Scores& s) {
+    for (int p = 0; p < planes_; ++p) {
+      const bool sse = share && f.keyed && device_->sse_wanted(p) && !device_->known_sse(f, p);
+      s[size_t(p)] = score_plane(f, p, sse);
+    }
+  }
+
+  double score_plane(const DeviceFrame& f, int plane, bool want_sse) {
+    DeviceContext& dc = device_->context();
+    const std::array<cl_mem, 2> planes = device_->plane(f, plane);
+    const int width = format_.plane_width(plane), height = format_.plane_height(plane);
+    const std::string pn = plane_name(plane);
+    const cl_int zero = 0;
+    dc.write(invalid_.get(), sizeof zero, &zero, "status flag");
+
+    const cl_kernel h = want_sse ? horizontal_sse_.get() : horizontal_.get();
+    const cl_int wide = format_.bytes_per_sample() == 2;
+    set_arg(h, 0, planes[0]);
+    set_arg(h, 1, planes[1]);
+    set_arg(h, 2, cl_int{width});
+    set_arg(h, 3, cl_int{height});
+    set_arg(h, 4, wide);
+    set_arg(h, 5, hm_);
+    set_arg(h, 6, hn_);
+    set_arg(h, 7, hxx_);
+    set_arg(h, 8, hxy_);
+    set_arg(h, 9, hyy_);
+    size_t h_groups = 0;
+    if (want_sse) {
+      set_arg(h, 10, sse_partial_);
+      const size_t global[2] = {round_up(size_t(width), h_local_[0]), round_up(size_t(height), h_local_[1])};
+      h_groups = global[0] / h_local_[0] * (global[1] / h_local_[1]);
+      dc.run(h, 2, global, h_local_, "ssim_horizontal_sse, plane " + pn);
+    } else {
+      const size_t global[2] = {size_t(width), size_t(height)};
+      dc.run(h, 2, global, nullptr, "ssim_horizontal, plane " + pn);
+    }
+
+    const bool raster = options_.mode == SumMode::kRaster;
+    const cl_kernel t = terms_.get();
+    set_arg(t, 0, hm_);
+    set_arg(t, 1, hn_);
+    set_arg(t, 2, hxx_);
+    set_arg(t, 3, hxy_);
+    set_arg(t, 4, hyy_);
+    set_arg(t, 5, cl_int{width});
+    set_arg(t, 6, cl_int{height});
+    set_arg(t, 7, cl_ulong{mm_k1_bits_});
+    set_arg(t, 8, cl_ulong{mm_k2_bits_});
+    set_arg(t, 9, cl_int{raster});
+    set_arg(t, 10, term_bits_);
+    set_arg(t, 11, partial_);
+    set_arg(t, 12, invalid_);
+    const size_t t_global[2] = {round_up(size_t(width), local_[0]), round_up(size_t(height), local_[1])};
+    dc.run(t, 2, t_global, local_, "ssim_terms, plane " + pn);
+
+    if (want_sse) {
+      dc.read(sse_partial_.get(), h_groups * sizeof(cl_ulong), sse_host_.data(),
+              "squared errors, plane " + pn);
+      uint64_t sum = 0;
+      for (size_t g = 0; g < h_groups; ++g) sum += sse_host_[g];
+      device_->keep_sse(f, plane, sum);
+      ++device_->counters().fused_sse;
+    }
+
+    cl_int invalid = 0;
+    dc.read(invalid_.get(), sizeof invalid, &invalid, "status flag, plane " + pn);
+    if (invalid)
+      throw DeviceError(fmt::format("OpenCL: the emulated SSIM term left the binary64 range on plane {}",
+                                    pn));
+
+    // Weights per column and row: w(x, y) = kept_weight(x) * kept_weight(y).
+    if (raster) {
+      const size_t n = size_t(width) * size_t(height);
+      terms_host_.resize(n);
+      dc.read(term_bits_.get(), n * sizeof(cl_ulong), terms_host_.data(), "terms, plane " + pn);
+      // libvmaf's sequential binary64 sums, in raster order.
+      double sum = 0.0, sum_w = 0.0;
+      size_t i = 0;
+      for (int y = 0; y < height; ++y) {
+        const uint64_t wy = ssim::kept_weight(y, height);
+        for (int x = 0; x < width; ++x, ++i) {
+          double term;
+          std::memcpy(&term, &terms_host_[i], sizeof term);
+          sum += term;
+          sum_w += static_cast<double>(wy * ssim::kept_weight(x, width));
+        }
+      }
+      return sum / sum_w;
+    }
+    const size_t groups = t_global[0] / local_[0] * (t_global[1] / local_[1]);
+    dc.read(partial_.get(), groups * 2 * sizeof(cl_ulong), partial_host_.data(),
+            "work-group sums, plane " + pn);
+    ssim::ExactSum total;
+    for (size_t g = 0; g < groups; ++g)
+      total.sum_q += static_cast<ssim::int128>(
+          (static_cast<ssim::uint128>(partial_host_[2 * g + 1]) << 64) | partial_host_[2 * g]);
+    uint64_t wx = 0, wy = 0;
+    for (int x = 0; x < width; ++x) wx += ssim::kept_weight(x, width);
+    for (int y = 0; y < height; ++y) wy += ssim::kept_weight(y, height);
+    total.sum_w = wx * wy;
+    return total.score();
+  }
+
+  SsimOptions options_;
+  VideoFormat format_;
+  std::shared_ptr<OpenclDevice> device_;
+  int planes_ = 1;
+  std::vector<std::string> names_;
+  double max_db_[3] = {};
+  Handle<cl_kernel> horizontal_, horizontal_sse_, terms_;
+  size_t local_[2] = {16, 16}, h_local_[2] = {16, 16};
+  Handle<cl_mem> hm_, hn_, hxx_, hxy_, hyy_, term_bits_, partial_, sse_partial_, invalid_;
+  std::vector<cl_ulong> partial_host_, terms_host_, sse_host_;
+  std::vector<Early> early_;
+  std::optional<int64_t> last_scored_;  // the last numbered frame returned
+  uint64_t mm_k1_bits_ = 0, mm_k2_bits_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Feature> make_opencl_ssim_feature(const SsimOptions& options,
+                                                  const VideoFormat& format,
+                                                  std::shared_ptr<OpenclDevice> device) {
+  return std::make_unique<OpenclSsimFeature>(options, format, std::move(device));
+}
+
+}  // namespace exactvq::opencl

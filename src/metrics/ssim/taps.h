@@ -1,0 +1,29 @@
+// The window of definition.h for C++: radius, taps and kept weights as
+// constants and constexpr functions.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "metrics/ssim/definition.h"
+
+namespace exactvq::ssim {
+
+inline constexpr int kRadius = EXACTVQ_SSIM_RADIUS;
+inline constexpr int kTaps = EXACTVQ_SSIM_TAPS;
+inline constexpr std::array<uint32_t, kTaps> kTap = {ssim_tap(0), ssim_tap(1), ssim_tap(2),
+                                                     ssim_tap(3), ssim_tap(4), ssim_tap(5),
+                                                     ssim_tap(6), ssim_tap(7), ssim_tap(8)};
+
+// The weight a truncated window keeps at `pos` of a line of `size` samples.
+constexpr uint32_t kept_weight(int pos, int size) { return ssim_kept_weight(pos, size); }
+
+// The sum of kept_weight over a line of `size` samples; a plane's Wsum is the
+// product of its width's and its height's (each window's weight factors).
+constexpr uint64_t line_weight(int size) {
+  uint64_t sum = 0;
+  for (int i = 0; i < size; ++i) sum += kept_weight(i, size);
+  return sum;
+}
+
+}  // namespace exactvq::ssim
