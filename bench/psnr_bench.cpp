@@ -9,6 +9,7 @@
 #include "core/picture.h"
 #include "backends/cpu/simd_targets.h"
 #include "metrics/feature.h"
+#include "metrics/registry.h"
 #include "metrics/psnr/sse.h"
 
 namespace {

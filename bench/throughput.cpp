@@ -29,6 +29,7 @@
 #include "backends/cpu/simd_targets.h"
 #include "metrics/ssim/cpu/ssim_simd.h"
 #include "metrics/feature.h"
+#include "metrics/registry.h"
 #include "metrics/feature_spec.h"
 
 namespace {

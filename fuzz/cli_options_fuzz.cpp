@@ -11,6 +11,7 @@
 #include "cli/cli_options.h"
 #include "core/error.h"
 #include "metrics/feature.h"
+#include "metrics/registry.h"
 #include "metrics/ssim/ssim_feature.h"
 #include "fuzz_check.h"
 

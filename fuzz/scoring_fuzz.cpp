@@ -22,6 +22,7 @@
 #include "backends/cpu/simd_targets.h"
 #include "metrics/ssim/cpu/ssim_simd.h"
 #include "metrics/feature.h"
+#include "metrics/registry.h"
 #include "fuzz_check.h"
 #include "metrics/psnr/sse.h"
 #include "metrics/ssim/reference.h"

@@ -36,6 +36,7 @@
 #include "metrics/ssim/cuda/ssim_kernels.h"
 #include "backends/device.h"
 #include "metrics/feature.h"
+#include "metrics/registry.h"
 
 namespace exactvq::cuda {
 namespace {
@@ -230,7 +231,7 @@ double host_sum_seconds(const Size& s) {
 }
 
 // Frames/s through the feature (batches of batch_frames()), frames in RAM.
-double library_fps(const std::shared_ptr<DeviceBackend>& device, const Size& s, int bits,
+double library_fps(const std::shared_ptr<Device>& device, const Size& s, int bits,
                    const std::vector<std::string>& specs, ThreadPool& pool) {
   const VideoFormat f{s.w, s.h, ChromaFormat::k420, bits};
   std::vector<std::unique_ptr<Feature>> features;
@@ -280,7 +281,7 @@ int run(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines survive a timeout
   DeviceOptions o;
   o.backend = Backend::kCuda;
-  std::shared_ptr<DeviceBackend> device;
+  std::shared_ptr<Device> device;
   try {
     device = open_device(o, VideoFormat{16, 16, ChromaFormat::k420, 8});
   } catch (const DeviceError& e) {

@@ -43,6 +43,7 @@
 #include "backends/cuda/cuda_resources.h"
 #include "backends/device.h"
 #include "metrics/feature.h"
+#include "metrics/registry.h"
 #include "io/video_source.h"
 
 namespace exactvq::cuda {
@@ -136,7 +137,7 @@ double pinned_streaming_rate() {
   return double(count) * double(bytes) / t;
 }
 
-std::shared_ptr<DeviceBackend> open_gpu() {
+std::shared_ptr<Device> open_gpu() {
   DeviceOptions o;
   o.backend = Backend::kCuda;
   return open_device(o, VideoFormat{16, 16, ChromaFormat::k420, 8});
@@ -175,7 +176,7 @@ struct Throughput {
 // with `ceiling`, each sample is followed by a pinned copy of the same bytes,
 // so that the share compares the two at the same moment (the link's rate
 // drifts by a few percent within a run).
-Throughput library_fps(const std::shared_ptr<DeviceBackend>& device, const VideoFormat& f,
+Throughput library_fps(const std::shared_ptr<Device>& device, const VideoFormat& f,
                        const std::vector<std::string>& specs, PicturePool& pictures,
                        CeilingCopy* ceiling = nullptr, double bytes_per_frame = 0) {
   ThreadPool pool(int(std::max(2u, std::thread::hardware_concurrency())));
@@ -210,7 +211,7 @@ Throughput library_fps(const std::shared_ptr<DeviceBackend>& device, const Video
 
 // A fresh device opened under pipeline knobs ("NAME=value NAME=value ...",
 // see cuda/batch_runner.h); the others at their defaults.
-std::shared_ptr<DeviceBackend> open_tuned(const std::string& knobs) {
+std::shared_ptr<Device> open_tuned(const std::string& knobs) {
   static const char* const kKnobs[] = {"EXACTVQ_CUDA_MAX_BATCH", "EXACTVQ_CUDA_SHORT_TAIL",
                                        "EXACTVQ_CUDA_BATCH_COPIES", "EXACTVQ_CUDA_COPY_STREAM",
                                        "EXACTVQ_CUDA_MIN_CHUNK"};
@@ -521,7 +522,7 @@ int run(int argc, char** argv) {
   const std::string tables = argc > 3 ? argv[3] : "copies,e2e,shared,reading";
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   if (tables.find("reading") != std::string::npos) reading_table(dir);
-  std::shared_ptr<DeviceBackend> device;
+  std::shared_ptr<Device> device;
   try {
     device = open_gpu();
   } catch (const DeviceError& e) {

@@ -1,6 +1,6 @@
 // --gpus scaling (issue 8, scope 4): a long 4K 8-bit 4:2:0 stream held in RAM
 // (generated, page-locked once) scored through the library on 1, 2, ... N GPUs
-// (MultiDeviceBackend, as --gpus builds it), in exact and raster modes and with
+// (MultiDevice, as --gpus builds it), in exact and raster modes and with
 // ssim + psnr (apsnr); prints frames/s per device count, the ratio to one GPU, the
 // pinned-copy ceiling with that many GPUs copying at once, and checks that every
 // per-frame value and aggregate has the same bits at every device count (exit 1
@@ -22,6 +22,7 @@
 #include "core/thread_pool.h"
 #include "backends/device.h"
 #include "metrics/feature.h"
+#include "metrics/registry.h"
 #include "backends/multi/multi_device.h"
 
 namespace exactvq {
@@ -94,7 +95,7 @@ void unpin(Stream& s) {
       for (int plane = 0; plane < 3; ++plane) cudaHostUnregister(p.plane_data(plane));
 }
 
-std::shared_ptr<DeviceBackend> open_gpus(int count, const VideoFormat& f) {
+std::shared_ptr<Device> open_gpus(int count, const VideoFormat& f) {
   DeviceOptions o;
   o.backend = Backend::kCuda;
   if (count == 1) return open_device(o, f);  // one device: no wrapper, the baseline

@@ -32,6 +32,7 @@
 #include "core/error.h"
 #include "backends/device.h"
 #include "metrics/feature.h"
+#include "metrics/registry.h"
 
 namespace exactvq {
 namespace {
@@ -57,7 +58,7 @@ void fill(Picture& ref, Picture& dist, const VideoFormat& f) {
 struct Config {
   std::string name;
   std::vector<std::string> specs;
-  std::shared_ptr<DeviceBackend> device;  // null: the CPU
+  std::shared_ptr<Device> device;  // null: the CPU
   bool numbered = true;                   // frames carry their number (shared on a device)
   std::vector<double> fps = {};           // one per run
   std::vector<double> cpu_fps = {};       // frames per second of the process's CPU time
@@ -153,7 +154,7 @@ int run(int argc, char** argv) {
     }
   }
   const VideoFormat probe{16, 16, ChromaFormat::k420, 8};
-  std::shared_ptr<DeviceBackend> device;
+  std::shared_ptr<Device> device;
   try {
     device = open_device(o, probe);
   } catch (const DeviceError& e) {

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "app/feature_set.h"
 #include "app/pair_reader.h"
 #include "core/error.h"
 
@@ -132,26 +133,14 @@ ScoreReport score_videos(const RunOptions& o) {
   DeviceOptions device = o.device;
   if (!device.notice) device.notice = o.warn;
   ThreadPool pool(o.threads);
-  FeatureContext ctx{format, &pool, open_device(device, format)};
-  std::vector<std::unique_ptr<Feature>> features;
-  std::vector<FeatureSpec> specs = o.features;
-  if (specs.empty()) specs.push_back({"ssim", {}});
+  const FeatureContext ctx{format, &pool, open_device(device, format)};
+  FeatureSet features(o.features, ctx);
 
   ScoreReport report;
   report.version = EXACTVQ_VERSION;
   report.width = format.width;
   report.height = format.height;
-  int batch_frames = 1;
-  for (const auto& spec : specs) {
-    features.push_back(make_feature(spec, ctx));
-    batch_frames = std::max(batch_frames, features.back()->batch_frames());
-    for (const auto& name : features.back()->outputs()) {
-      for (const auto& existing : report.features)
-        if (existing.name == name)
-          throw UsageError(fmt::format("feature output '{}' is requested twice", name));
-      report.features.push_back({name, {}});
-    }
-  }
+  int batch_frames = features.batch_frames();
 
   skip_frames(*ref, o.skip_ref, "--frame_skip_ref");
   skip_frames(*dist, o.skip_dist, "--frame_skip_dist");
@@ -160,14 +149,10 @@ ScoreReport score_videos(const RunOptions& o) {
   // A device scores large frames faster than they are read: batches of 8 keep
   // less memory to fault in and page-lock before the pipeline runs (measured on
   // an H200 with cli_bench.sh: 1080p 3206 vs 1935 frames/s at 32, 4K 568 vs
-  // 356 at 20); the features split larger batches themselves. Not for ssim's
-  // raster mode, whose host threads add the term planes of a batch's frames in
-  // parallel and want as many frames as it asks for.
-  const bool raster = std::any_of(specs.begin(), specs.end(), [](const FeatureSpec& s) {
-    return std::any_of(s.options.begin(), s.options.end(),
-                       [](const auto& kv) { return kv.first == "sum" && kv.second == "raster"; });
-  });
-  if (ctx.device && !raster && format.frame_bytes() >= (size_t{1} << 20))
+  // 356 at 20); the engines split larger batches themselves. Not for a feature
+  // that needs full batches (ssim's raster mode, whose host threads add the term
+  // planes of a batch's frames in parallel).
+  if (ctx.device && !features.needs_full_batches() && format.frame_bytes() >= (size_t{1} << 20))
     batch_frames = std::min(batch_frames, 8);
 
   // With more than one thread, or a device to feed, reading runs beside scoring
@@ -180,16 +165,16 @@ ScoreReport score_videos(const RunOptions& o) {
     reader_threads = ctx.device ? std::clamp(int(std::thread::hardware_concurrency()) / 4, 2, 4) : 1;
   PairReader reader(*ref, *dist, {o.frame_count, o.subsample}, overlap, reader_threads);
   BatchPump pump(reader, size_t(batch_frames), overlap);
-  // Device features page-lock the pump's pictures and unlock them when destroyed:
+  // Device engines page-lock the pump's pictures and unlock them when destroyed:
   // destroy them before the pump frees the pictures (also when unwinding), else a
   // freed range stays registered and the next allocation there (another run in
   // this process: --batch, the C API) collides with it.
   struct FeaturesFirst {
-    std::vector<std::unique_ptr<Feature>>& features;
+    FeatureSet& features;
     ~FeaturesFirst() { features.clear(); }
   } features_first{features};
   std::vector<FramePair> pairs;
-  std::vector<double> values;
+  std::vector<std::vector<double>> columns(features.columns().size());
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
     FrameBatch& batch = pump.next();
@@ -197,15 +182,7 @@ ScoreReport score_videos(const RunOptions& o) {
     for (size_t i = 0; i < batch.count; ++i)
       pairs.push_back({&batch.ref[i], &batch.dist[i], batch.index[i]});
     if (!pairs.empty()) {
-      size_t column = 0;
-      for (auto& feature : features) {
-        const size_t n = feature->outputs().size();
-        values.assign(pairs.size() * n, 0.0);
-        feature->extract_batch(pairs, values);
-        for (size_t k = 0; k < n; ++k, ++column)
-          for (size_t i = 0; i < pairs.size(); ++i)
-            report.features[column].values.push_back(values[i * n + k]);
-      }
+      features.score(pairs, columns);
       for (const FramePair& p : pairs) report.frame_numbers.push_back(uint32_t(p.index));
       if (o.progress) o.progress(int64_t(report.frame_numbers.size()), total);
     }
@@ -215,8 +192,9 @@ ScoreReport score_videos(const RunOptions& o) {
   }
   if (report.frame_numbers.empty())
     throw InputError(fmt::format("no frames to score in {} and {}", ref->name(), dist->name()));
-  for (const auto& feature : features)
-    for (auto& [name, value] : feature->aggregates()) report.aggregates.push_back({name, value});
+  for (size_t c = 0; c < columns.size(); ++c)
+    report.features.push_back({features.columns()[c], std::move(columns[c])});
+  for (auto& [name, value] : features.aggregates()) report.aggregates.push_back({name, value});
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report.fps = seconds > 0 ? double(report.frame_numbers.size()) / seconds : 0.0;

@@ -4,15 +4,10 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
 #include "backends/multi/multi_device.h"
-
-#ifdef EXACTVQ_HAVE_CUDA
-#include <cuda_runtime_api.h>
-#endif
-#ifdef EXACTVQ_HAVE_OPENCL
-#include "backends/opencl/opencl_runtime.h"
-#endif
+#include "core/error.h"
+#include "metrics/psnr/engine.h"
+#include "metrics/ssim/engine.h"
 
 namespace exactvq {
 
@@ -26,33 +21,25 @@ const char* backend_name(Backend b) {
   return "?";
 }
 
+std::unique_ptr<ssim::Engine> Device::ssim_engine(const ssim::EngineSetup&) { return nullptr; }
+std::unique_ptr<psnr::Engine> Device::psnr_engine(const psnr::EngineSetup&) { return nullptr; }
+
 #ifndef EXACTVQ_HAVE_CUDA
-std::shared_ptr<DeviceBackend> open_cuda_device(const DeviceOptions&, const VideoFormat&) {
+std::shared_ptr<Device> open_cuda_device(const DeviceOptions&, const VideoFormat&) {
   throw DeviceError("this exactvq was built without CUDA");
 }
+int count_cuda_devices() { return 0; }
 #endif
 #ifndef EXACTVQ_HAVE_OPENCL
-std::shared_ptr<DeviceBackend> open_opencl_device(const DeviceOptions&, const VideoFormat&) {
+std::shared_ptr<Device> open_opencl_device(const DeviceOptions&, const VideoFormat&) {
   throw DeviceError("this exactvq was built without OpenCL");
 }
+int count_opencl_devices() { return 0; }
 #endif
 
 int count_devices(Backend backend) {
-  if (backend == Backend::kCuda) {
-#ifdef EXACTVQ_HAVE_CUDA
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess) {
-      cudaGetLastError();
-      return 0;
-    }
-    return count;
-#endif
-  }
-  if (backend == Backend::kOpenCL) {
-#ifdef EXACTVQ_HAVE_OPENCL
-    return int(opencl::list_devices().size());
-#endif
-  }
+  if (backend == Backend::kCuda) return count_cuda_devices();
+  if (backend == Backend::kOpenCL) return count_opencl_devices();
   return 0;
 }
 
@@ -92,7 +79,7 @@ std::vector<int> chosen_devices(const DeviceOptions& o, Backend backend, int cou
   return list;
 }
 
-std::shared_ptr<DeviceBackend> open_devices(const DeviceOptions& o, const VideoFormat& format) {
+std::shared_ptr<Device> open_devices(const DeviceOptions& o, const VideoFormat& format) {
   Backend backend = o.backend;
   if (backend == Backend::kCpu)
     throw UsageError(fmt::format("--gpus {} needs a device backend (--backend cuda, opencl or auto), "
@@ -121,7 +108,7 @@ std::shared_ptr<DeviceBackend> open_devices(const DeviceOptions& o, const VideoF
                                   gpus_text(o)));
   }
   const std::vector<int> list = chosen_devices(o, backend, count);
-  std::vector<std::shared_ptr<DeviceBackend>> devices;
+  std::vector<std::shared_ptr<Device>> devices;
   for (int number : list) {
     DeviceOptions one = o;
     one.gpus.clear();
@@ -139,15 +126,15 @@ std::shared_ptr<DeviceBackend> open_devices(const DeviceOptions& o, const VideoF
                            devices.size(), list.size()));
   }
   if (devices.size() == 1) return devices[0];
-  return std::make_shared<MultiDeviceBackend>(std::move(devices));
+  return std::make_shared<MultiDevice>(std::move(devices));
 }
 
 }  // namespace
 
-std::shared_ptr<DeviceBackend> open_device(const DeviceOptions& o, const VideoFormat& format) {
+std::shared_ptr<Device> open_device(const DeviceOptions& o, const VideoFormat& format) {
   if (o.opened) return o.opened;
   if (o.several_devices()) return open_devices(o, format);
-  std::shared_ptr<DeviceBackend> device;
+  std::shared_ptr<Device> device;
   switch (o.backend) {
     case Backend::kCpu: return nullptr;
     case Backend::kCuda:

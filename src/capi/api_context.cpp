@@ -8,6 +8,7 @@
 #include "capi/api_errors.h"
 #include "capi/picture_import.h"
 #include "core/error.h"
+#include "metrics/ssim/options.h"
 
 namespace exactvq::capi {
 
@@ -36,25 +37,10 @@ std::vector<FeatureSpec> feature_specs(const exactvq_options& o) {
     specs.push_back(parse_feature_spec(o.features[i]));
   }
   if (specs.empty()) specs.push_back({"ssim", {}});
-  for (auto& spec : specs) {
-    const bool has_sum = std::any_of(spec.options.begin(), spec.options.end(),
-                                     [](const auto& kv) { return kv.first == "sum"; });
-    if (spec.name == "ssim" && !has_sum && o.mode == EXACTVQ_MODE_RASTER)
-      spec.options.emplace_back("sum", "raster");
-  }
+  if (o.mode == EXACTVQ_MODE_RASTER)
+    for (auto& spec : specs)
+      if (spec.name == "ssim") spec = ssim::with_default_mode(spec, ssim::SumMode::kRaster);
   return specs;
-}
-
-// The names of every feature's outputs, refusing one requested twice.
-std::vector<std::string> output_names(const std::vector<std::unique_ptr<Feature>>& features) {
-  std::vector<std::string> names;
-  for (const auto& feature : features)
-    for (const auto& name : feature->outputs()) {
-      if (std::find(names.begin(), names.end(), name) != names.end())
-        throw UsageError(fmt::format("feature output '{}' is requested twice", name));
-      names.push_back(name);
-    }
-  return names;
 }
 
 }  // namespace
@@ -71,9 +57,7 @@ ApiContext::ApiContext(const exactvq_options& options) : options_(options) {
   // Options are checked now, on a small CPU format; the real features are made
   // with the first frame, on the device asked for.
   const FeatureContext probe{VideoFormat{16, 16, ChromaFormat::k420, 8}, nullptr, nullptr};
-  std::vector<std::unique_ptr<Feature>> probes;
-  for (const auto& spec : specs_) probes.push_back(make_feature(spec, probe));
-  names_ = output_names(probes);
+  names_ = FeatureSet(specs_, probe).columns();
 }
 
 ApiContext::~ApiContext() = default;
@@ -90,17 +74,12 @@ void ApiContext::start_frames(const VideoFormat& format) {
   device.notice = [this](const std::string& line) { message(line); };
   auto pool = std::make_unique<ThreadPool>(threads_);
   const FeatureContext ctx{format, pool.get(), open_device(device, format)};
-  std::vector<std::unique_ptr<Feature>> features;
-  size_t batch = 1;
-  for (const auto& spec : specs_) {
-    features.push_back(make_feature(spec, ctx));
-    batch = std::max(batch, size_t(std::max(1, features.back()->batch_frames())));
-  }
-  if (output_names(features) != names_)
+  FeatureSet features(specs_, ctx);
+  if (features.columns() != names_)
     throw std::logic_error("the device's features name their outputs differently from the CPU's");
   pool_ = std::move(pool);
   features_ = std::move(features);
-  batch_frames_ = batch;
+  batch_frames_ = size_t(std::max(1, features_.batch_frames()));
   format_ = format;
   report_ = ScoreReport{};
   report_.version = EXACTVQ_VERSION;
@@ -141,20 +120,12 @@ void ApiContext::score_frames(const exactvq_picture* refs, const exactvq_picture
   // Scores go to a side table first, so that a failing batch adds no partial frame.
   std::vector<std::vector<double>> columns(names_.size());
   std::vector<FramePair> pairs;
-  std::vector<double> values;
   for (size_t start = 0; start < count; start += batch_frames_) {
     const size_t n = std::min(batch_frames_, count - start);
     pairs.clear();
     for (size_t i = start; i < start + n; ++i)
       pairs.push_back({&ref_pics[i], &dist_pics[i], int64_t(first + i)});
-    size_t column = 0;
-    for (auto& feature : features_) {
-      const size_t outputs = feature->outputs().size();
-      values.assign(n * outputs, 0.0);
-      feature->extract_batch(pairs, values);
-      for (size_t k = 0; k < outputs; ++k, ++column)
-        for (size_t i = 0; i < n; ++i) columns[column].push_back(values[i * outputs + k]);
-    }
+    features_.score(pairs, columns);
   }
   for (size_t c = 0; c < columns.size(); ++c)
     report_.features[c].values.insert(report_.features[c].values.end(), columns[c].begin(),

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "app/feature_set.h"
 #include "app/score_run.h"
 #include "core/picture.h"
 #include "core/thread_pool.h"
 #include "exactvq/exactvq.h"
 #include "backends/device.h"
-#include "metrics/feature.h"
 #include "output/report.h"
 
 namespace exactvq::capi {
@@ -56,7 +56,7 @@ class ApiContext {
   // Frame feeding: created with the first frame, when the format is known.
   std::optional<VideoFormat> format_;
   std::unique_ptr<ThreadPool> pool_;
-  std::vector<std::unique_ptr<Feature>> features_;
+  FeatureSet features_;
   size_t batch_frames_ = 1;
   ScoreReport report_;
 };

@@ -89,4 +89,17 @@ struct Picture {
 
 const char* plane_name(int plane);  // "Y", "Cb", "Cr"
 
+// One frame pair of a batch. `index` is the frame's number in the run, unique
+// and increasing, so a device can tell whether it already holds the pair (and
+// may page-lock the pictures, which stay in place from batch to batch); a
+// loose pair (kLoose: one picture pair scored on its own) is neither shared
+// nor page-locked.
+struct FramePair {
+  static constexpr int64_t kLoose = -1;
+  const Picture* ref = nullptr;
+  const Picture* dist = nullptr;
+  int64_t index = kLoose;
+  bool loose() const { return index < 0; }
+};
+
 }  // namespace exactvq

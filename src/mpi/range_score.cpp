@@ -98,17 +98,7 @@ RankSetup open_rank(const RunOptions& o) {
   if (!device.notice) device.notice = o.warn;
   s.pool = std::make_unique<ThreadPool>(o.threads);
   const FeatureContext ctx{s.format, s.pool.get(), open_device(device, s.format)};
-  std::vector<FeatureSpec> specs = o.features;
-  if (specs.empty()) specs.push_back({"ssim", {}});
-  for (const auto& spec : specs) {
-    s.features.push_back(make_feature(spec, ctx));
-    s.batch_frames = std::max(s.batch_frames, s.features.back()->batch_frames());
-    for (const auto& name : s.features.back()->outputs()) {
-      if (std::find(s.columns.begin(), s.columns.end(), name) != s.columns.end())
-        throw UsageError(fmt::format("feature output '{}' is requested twice", name));
-      s.columns.push_back(name);
-    }
-  }
+  s.features = FeatureSet(o.features, ctx);
   return s;
 }
 
@@ -132,7 +122,7 @@ void record_exception(RankResult& r, std::exception_ptr e) {
 
 RankResult score_range(RankSetup& s, const RunOptions& o, const FrameRange& range) {
   RankResult r;
-  r.columns.resize(s.columns.size());
+  r.columns.resize(s.features.columns().size());
   try {
     VideoSource& ref = *s.ref;
     VideoSource& dist = *s.dist;
@@ -141,22 +131,13 @@ RankResult score_range(RankSetup& s, const RunOptions& o, const FrameRange& rang
     skip_to_range(ref, range.first);
     skip_to_range(dist, range.first);
 
-    const auto batch = size_t(s.batch_frames);
+    const auto batch = size_t(s.features.batch_frames());
     std::vector<Picture> refs(batch), dists(batch);
     std::vector<FramePair> pairs(batch);
-    std::vector<double> values;
     size_t held = 0;
     auto score_held = [&] {
       if (held == 0) return;
-      const std::span<const FramePair> frames(pairs.data(), held);
-      size_t column = 0;
-      for (auto& feature : s.features) {
-        const size_t n = feature->outputs().size();
-        values.assign(held * n, 0.0);
-        feature->extract_batch(frames, values);
-        for (size_t k = 0; k < n; ++k, ++column)
-          for (size_t i = 0; i < held; ++i) r.columns[column].push_back(values[i * n + k]);
-      }
+      s.features.score(std::span<const FramePair>(pairs.data(), held), r.columns);
       r.frames += int64_t(held);
       held = 0;
     };
@@ -196,7 +177,7 @@ RankResult score_range(RankSetup& s, const RunOptions& o, const FrameRange& rang
       break;
     }
     score_held();
-    for (const auto& feature : s.features) {
+    for (const auto& feature : s.features.features()) {
       r.states.push_back(feature->aggregate_state());
       r.unmergeable.push_back(r.states.back().empty() && !feature->aggregates().empty());
     }
@@ -218,22 +199,23 @@ ScoreReport combine(const RankSetup& s, const RunOptions& o, const SharePlan& pl
   report.version = EXACTVQ_VERSION;
   report.width = s.format.width;
   report.height = s.format.height;
-  for (const auto& name : s.columns) report.features.push_back({name, {}});
+  const std::vector<std::string>& columns = s.features.columns();
+  for (const auto& name : columns) report.features.push_back({name, {}});
   const int64_t sub = o.subsample;
   for (size_t rank = 0; rank < results.size(); ++rank) {
     const RankResult& r = results[rank];
     const FrameRange& range = plan.ranges.at(rank);
     // Every piece but the last must be whole, or the frame numbers would not follow.
     if (r.frames > range.scored || (!range.last && r.frames != range.scored) ||
-        (r.frames > 0 && r.columns.size() != s.columns.size()))
+        (r.frames > 0 && r.columns.size() != columns.size()))
       throw InputError(fmt::format("MPI rank {} scored {} frames where {} were planned", rank,
                                    r.frames, range.scored));
     for (int64_t k = 0; k < r.frames; ++k)
       report.frame_numbers.push_back(uint32_t(range.first + k * sub));
-    for (size_t c = 0; c < s.columns.size() && r.frames > 0; ++c) {
+    for (size_t c = 0; c < columns.size() && r.frames > 0; ++c) {
       if (r.columns[c].size() != size_t(r.frames))
         throw InputError(fmt::format("MPI rank {} sent {} values of {} for {} frames", rank,
-                                     r.columns[c].size(), s.columns[c], r.frames));
+                                     r.columns[c].size(), columns[c], r.frames));
       auto& values = report.features[c].values;
       values.insert(values.end(), r.columns[c].begin(), r.columns[c].end());
     }
@@ -243,7 +225,8 @@ ScoreReport combine(const RankSetup& s, const RunOptions& o, const SharePlan& pl
     throw InputError(fmt::format("no frames to score in {} and {}", s.ref->name(), s.dist->name()));
 
   // Aggregates from the sum of every rank's integer state: any split gives the sum.
-  for (size_t f = 0; f < s.features.size(); ++f) {
+  const auto& features = s.features.features();
+  for (size_t f = 0; f < features.size(); ++f) {
     std::vector<AggregateWord> total;
     for (size_t rank = 0; rank < results.size(); ++rank) {
       const RankResult& r = results[rank];
@@ -251,7 +234,7 @@ ScoreReport combine(const RankSetup& s, const RunOptions& o, const SharePlan& pl
         throw InputError(fmt::format(
             "feature {} has run aggregates that cannot be combined across MPI ranks; run it "
             "with exactvq instead",
-            fmt::join(s.features[f]->outputs(), ", ")));
+            fmt::join(features[f]->outputs(), ", ")));
       if (f >= r.states.size() || r.states[f].empty()) continue;
       if (total.empty()) total.assign(r.states[f].size(), 0);
       if (r.states[f].size() != total.size())
@@ -260,7 +243,7 @@ ScoreReport combine(const RankSetup& s, const RunOptions& o, const SharePlan& pl
       for (size_t w = 0; w < total.size(); ++w) total[w] += r.states[f][w];
     }
     if (total.empty()) continue;
-    for (auto& [name, value] : s.features[f]->aggregates_of(total))
+    for (auto& [name, value] : features[f]->aggregates_of(total))
       report.aggregates.push_back({name, value});
   }
   return report;

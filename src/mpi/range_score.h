@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/feature_set.h"
 #include "app/score_run.h"
 #include "core/thread_pool.h"
 #include "metrics/feature.h"
@@ -50,9 +51,7 @@ struct RankSetup {
   std::unique_ptr<VideoSource> ref, dist;
   VideoFormat format;
   std::unique_ptr<ThreadPool> pool;
-  std::vector<std::unique_ptr<Feature>> features;
-  std::vector<std::string> columns;  // every feature's outputs, in report order
-  int batch_frames = 1;
+  FeatureSet features;  // its columns(): every feature's outputs, in report order
 };
 // Throws InputError / UsageError / DeviceError as score_videos() would.
 RankSetup open_rank(const RunOptions& o);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/score_run.h"
+#include "metrics/registry.h"
 #include "core/picture.h"
 #include "exactvq/exactvq.h"
 #include "io/video_source.h"

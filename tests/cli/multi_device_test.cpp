@@ -1,4 +1,4 @@
-// --gpus (issue 8, scope 1) without a GPU: MultiDeviceBackend over CPU-backed test
+// --gpus without a GPU: MultiDevice over CPU-backed test
 // devices and over OpenCL (PoCL) devices opened several times gives, bit for bit,
 // the per-frame values, pooled values and aggregates of one device, for 1, 2 and 3
 // devices, several batch sizes, both ssim modes, chroma, dB, psnr with apsnr. Also
@@ -9,84 +9,68 @@
 #include <fmt/format.h>
 
 #include "app/score_run.h"
+#include "metrics/registry.h"
 #include "cli/cli_fixture.h"
 #include "cli/cli_options.h"
 #include "core/error.h"
+#include "backends/cpu/cpu_device.h"
 #include "backends/multi/multi_device.h"
+#include "metrics/ssim/engine.h"
 
 namespace exactvq::clitest {
 namespace {
 
-// A "device" that scores on the CPU: the registry's CPU feature, made without a device.
-// `fail_at_call` > 0: that many extract_batch calls later, the feature throws DeviceError.
-class CpuTestDevice final : public DeviceBackend {
+// A "device" that scores on the CPU: the CPU's engines. `fail_at_call` > 0: that
+// many ssim engine calls later, the engine throws DeviceError.
+class CpuTestDevice final : public CpuDevice {
  public:
   explicit CpuTestDevice(int number, int fail_at_call = 0) : number_(number), fail_at_(fail_at_call) {}
   std::string description() const override { return fmt::format("cpu test device {}", number_); }
-  std::unique_ptr<Feature> make_feature(const FeatureSpec& spec, const FeatureContext& ctx) override {
-    FeatureContext cpu = ctx;
-    cpu.device = nullptr;
-    auto inner = exactvq::make_feature(spec, cpu);
+  std::unique_ptr<ssim::Engine> ssim_engine(const ssim::EngineSetup& setup) override {
+    auto inner = CpuDevice::ssim_engine(setup);
     if (fail_at_ == 0) return inner;
     return std::make_unique<Failing>(std::move(inner), fail_at_);
   }
 
  private:
-  class Failing final : public Feature {
+  class Failing final : public ssim::Engine {
    public:
-    Failing(std::unique_ptr<Feature> inner, int fail_at) : inner_(std::move(inner)), left_(fail_at) {}
-    const std::vector<std::string>& outputs() const override { return inner_->outputs(); }
-    void extract(const Picture& r, const Picture& d, std::span<double> out) override {
-      inner_->extract(r, d, out);
-    }
-    void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
+    Failing(std::unique_ptr<ssim::Engine> inner, int fail_at) : inner_(std::move(inner)), left_(fail_at) {}
+    int batch_frames() const override { return inner_->batch_frames(); }
+    void exact_sums(std::span<const FramePair> frames, std::span<ssim::int128> out) override {
       if (--left_ <= 0) throw DeviceError("test device failure");
-      inner_->extract_batch(frames, out);
+      inner_->exact_sums(frames, out);
+    }
+    void raster_sums(std::span<const FramePair> frames, std::span<double> out) override {
+      if (--left_ <= 0) throw DeviceError("test device failure");
+      inner_->raster_sums(frames, out);
     }
 
    private:
-    std::unique_ptr<Feature> inner_;
+    std::unique_ptr<ssim::Engine> inner_;
     int left_;
   };
   int number_, fail_at_;
 };
 
-// A feature with an aggregate and no mergeable state.
-class OpaqueAggregate final : public Feature {
- public:
-  const std::vector<std::string>& outputs() const override { return names_; }
-  void extract(const Picture&, const Picture&, std::span<double> out) override { out[0] = 1; }
-  std::vector<std::pair<std::string, double>> aggregates() const override { return {{"x", 1.0}}; }
-
- private:
-  std::vector<std::string> names_{"one"};
-};
-class OpaqueDevice final : public DeviceBackend {
- public:
-  std::string description() const override { return "opaque"; }
-  std::unique_ptr<Feature> make_feature(const FeatureSpec&, const FeatureContext&) override {
-    return std::make_unique<OpaqueAggregate>();
-  }
-};
-
-std::shared_ptr<DeviceBackend> cpu_devices(int n) {
-  std::vector<std::shared_ptr<DeviceBackend>> devices;
+std::shared_ptr<Device> cpu_devices(int n) {
+  std::vector<std::shared_ptr<Device>> devices;
   for (int i = 0; i < n; ++i) devices.push_back(std::make_shared<CpuTestDevice>(i));
-  return std::make_shared<MultiDeviceBackend>(std::move(devices));
+  return std::make_shared<MultiDevice>(std::move(devices));
 }
 
 // OpenCL device 0 opened `n` times (independent objects), or null when there is none.
-std::shared_ptr<DeviceBackend> opencl_devices(int n, std::string* why) {
+std::shared_ptr<Device> opencl_devices(int n, std::string* why) {
   DeviceOptions o;
   o.backend = Backend::kOpenCL;
-  std::vector<std::shared_ptr<DeviceBackend>> devices;
+  std::vector<std::shared_ptr<Device>> devices;
   try {
     for (int i = 0; i < n; ++i) devices.push_back(open_device(o, make_format(16, 16)));
   } catch (const DeviceError& e) {
     *why = e.what();
     return nullptr;
   }
-  return std::make_shared<MultiDeviceBackend>(std::move(devices));
+  return std::make_shared<MultiDevice>(std::move(devices));
 }
 
 struct Scores {
@@ -98,7 +82,7 @@ struct Scores {
 // The run loop of score_run over `pictures` in batches of `batch` (0: the features'
 // own batch size), on `device` (null: the CPU).
 Scores score(const std::vector<Picture>& refs, const std::vector<Picture>& dists,
-             const std::vector<std::string>& specs, std::shared_ptr<DeviceBackend> device,
+             const std::vector<std::string>& specs, std::shared_ptr<Device> device,
              int batch, int threads = 2) {
   ThreadPool pool(threads);
   FeatureContext ctx{refs[0].format, &pool, device};
@@ -214,7 +198,7 @@ TEST(MultiDevice, OpenclDevicesOpenedSeveralTimesGiveTheCpuBits) {
     // Mixed: OpenCL, the CPU test device, OpenCL.
     DeviceOptions o;
     o.backend = Backend::kOpenCL;
-    auto mixed = std::make_shared<MultiDeviceBackend>(std::vector<std::shared_ptr<DeviceBackend>>{
+    auto mixed = std::make_shared<MultiDevice>(std::vector<std::shared_ptr<Device>>{
         open_device(o, c.format), std::make_shared<CpuTestDevice>(9), open_device(o, c.format)});
     expect_same(score(refs, dists, c.specs, mixed, 0), cpu, "OpenCL + CPU + OpenCL");
   }
@@ -227,14 +211,14 @@ TEST(MultiGpu, CudaDevicesGiveTheCpuBits) {
   const int count = count_devices(Backend::kCuda);
   if (count == 0) GTEST_SKIP() << "no CUDA device: CUDA multi-device test skipped";
   auto open = [](std::vector<int> numbers, const VideoFormat& f) {
-    std::vector<std::shared_ptr<DeviceBackend>> devices;
+    std::vector<std::shared_ptr<Device>> devices;
     for (int n : numbers) {
       DeviceOptions o;
       o.backend = Backend::kCuda;
       o.gpu = n;
       devices.push_back(open_device(o, f));
     }
-    return std::make_shared<MultiDeviceBackend>(std::move(devices));
+    return std::make_shared<MultiDevice>(std::move(devices));
   };
   std::vector<std::vector<int>> sets{{0, 0}};
   std::vector<int> all;
@@ -318,7 +302,7 @@ TEST_F(MultiDeviceRun, ReportsEqualTheCpuRun) {
 TEST(MultiDevice, ADeviceFailureFailsTheBatch) {
   std::vector<Picture> refs, dists;
   pictures(make_format(16, 16), 6, refs, dists);
-  auto devices = std::make_shared<MultiDeviceBackend>(std::vector<std::shared_ptr<DeviceBackend>>{
+  auto devices = std::make_shared<MultiDevice>(std::vector<std::shared_ptr<Device>>{
       std::make_shared<CpuTestDevice>(0), std::make_shared<CpuTestDevice>(1, 2)});
   try {
     score(refs, dists, {"ssim"}, devices, 2);
@@ -326,14 +310,6 @@ TEST(MultiDevice, ADeviceFailureFailsTheBatch) {
   } catch (const DeviceError& e) {
     EXPECT_STREQ(e.what(), "test device failure");
   }
-}
-
-TEST(MultiDevice, AggregatesWithoutStateAreRefused) {
-  auto devices = std::make_shared<MultiDeviceBackend>(std::vector<std::shared_ptr<DeviceBackend>>{
-      std::make_shared<OpaqueDevice>(), std::make_shared<OpaqueDevice>()});
-  ThreadPool pool(1);
-  auto f = devices->make_feature(parse_feature_spec("ssim"), FeatureContext{make_format(8, 8), &pool, devices});
-  EXPECT_THROW(f->aggregates(), DeviceError);
 }
 
 TEST(MultiDevice, DescriptionNamesEveryDevice) {

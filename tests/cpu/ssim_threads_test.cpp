@@ -10,6 +10,7 @@
 #include "cli/cli_test_util.h"
 #include "core/thread_pool.h"
 #include "metrics/feature.h"
+#include "metrics/registry.h"
 #include "metrics/feature_spec.h"
 #include "metrics/ssim/reference.h"
 

@@ -15,20 +15,21 @@
 #include "core/error.h"
 #include "backends/device.h"
 #include "metrics/feature.h"
+#include "metrics/registry.h"
 
 namespace exactvq::cudatest {
 
 // The CUDA device, opened once; null (and `why`) when none can be used.
-inline std::shared_ptr<DeviceBackend> gpu(std::string* why = nullptr) {
+inline std::shared_ptr<Device> gpu(std::string* why = nullptr) {
   static std::string reason;
-  static std::shared_ptr<DeviceBackend> device = [] {
+  static std::shared_ptr<Device> device = [] {
     DeviceOptions o;
     o.backend = Backend::kCuda;
     try {
       return open_cuda_device(o, VideoFormat{16, 16, ChromaFormat::k420, 8});
     } catch (const DeviceError& e) {
       reason = e.what();
-      return std::shared_ptr<DeviceBackend>();
+      return std::shared_ptr<Device>();
     }
   }();
   if (why) *why = reason;

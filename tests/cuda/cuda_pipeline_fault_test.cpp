@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "backends/cuda/cuda_device.h"
+#include "metrics/registry.h"
 #include "backends/cuda/fault_injection.h"
 #include "cuda_fixture.h"
 
@@ -31,7 +32,7 @@ class FaultEnv {
   ~FaultEnv() { unsetenv("EXACTVQ_CUDA_FAULT"); }
 };
 
-std::shared_ptr<DeviceBackend> open_with_fault(const char* fault) {
+std::shared_ptr<Device> open_with_fault(const char* fault) {
   FaultEnv env(fault);
   DeviceOptions o;
   o.backend = Backend::kCuda;
@@ -50,7 +51,7 @@ int run_shell(const std::string& command) {
 
 // Scores `frames` pairs with ssim and psnr on `device` in batches of 4; the
 // message of the DeviceError it throws, or "" when none.
-std::string score_until_error(const std::shared_ptr<DeviceBackend>& device, int frames) {
+std::string score_until_error(const std::shared_ptr<Device>& device, int frames) {
   const VideoFormat f{64, 48, ChromaFormat::k420, 8};
   ThreadPool pool(2);
   std::mt19937_64 rng(3);

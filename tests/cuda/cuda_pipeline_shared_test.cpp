@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "backends/cuda/cuda_device.h"
+#include "metrics/registry.h"
 #include "cuda_fixture.h"
 
 namespace exactvq::cudatest {
@@ -41,7 +42,7 @@ struct Scored {
 // Scores `frames` with `specs` as score_run does: batches of the largest
 // batch_frames(), each batch through every feature in turn.
 Scored score(const VideoFormat& f, const std::vector<std::string>& specs, const Frames& frames,
-             std::shared_ptr<DeviceBackend> device, ThreadPool& pool) {
+             std::shared_ptr<Device> device, ThreadPool& pool) {
   std::vector<std::unique_ptr<Feature>> features;
   size_t batch = 1;
   for (const auto& s : specs) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backends/cuda/frame_uploader.h"
+#include "metrics/registry.h"
 #include "cuda_fixture.h"
 
 namespace exactvq::cudatest {
@@ -142,7 +143,7 @@ struct Path {
 };
 
 // Opens a fresh device under `path`'s pipeline knobs.
-std::shared_ptr<DeviceBackend> device_with(const Path& path) {
+std::shared_ptr<Device> device_with(const Path& path) {
   setenv("EXACTVQ_CUDA_BATCH_COPIES", path.batch_copies, 1);
   setenv("EXACTVQ_CUDA_COPY_STREAM", path.copy_stream, 1);
   setenv("EXACTVQ_CUDA_MIN_CHUNK", path.min_chunk, 1);
@@ -173,7 +174,7 @@ TEST_F(CudaTest, BatchedAndPerPlaneCopiesScoreAsCpu) {
   ThreadPool pool(2);
   int compared = 0;
   const Path paths[] = {{"1", "1", "2"}, {"0", "1", "2"}, {"1", "0", "2"}, {"0", "0", "1"}, {"1", "1", "1"}};
-  std::vector<std::shared_ptr<DeviceBackend>> devices;
+  std::vector<std::shared_ptr<Device>> devices;
   for (const Path& path : paths) {
     devices.push_back(device_with(path));
     ASSERT_TRUE(devices.back());

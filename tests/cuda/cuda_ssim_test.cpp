@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/cuda/cuda_resources.h"
+#include "metrics/registry.h"
 #include "metrics/ssim/cuda/ssim_kernels.h"
 #include "cuda_fixture.h"
 #include "io/video_source.h"

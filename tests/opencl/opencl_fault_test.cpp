@@ -6,6 +6,7 @@
 // non-zero within its timeout, writes no output file and leaves an existing one
 // byte for byte as it was, while --backend auto still scores on the CPU.
 #include "cli/cli_test_util.h"
+#include "metrics/registry.h"
 #include "opencl_fixture.h"
 
 namespace exactvq::opencltest {

@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "backends/device.h"
 #include "metrics/feature.h"
+#include "metrics/registry.h"
 #include "io/video_source.h"
 #include "libvmaf_vector_pairs.h"
 #include "backends/opencl/opencl_device.h"

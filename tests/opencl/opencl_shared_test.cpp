@@ -6,6 +6,7 @@
 // and on seeded random pairs (1x1 upward, 8 to 16 bits, 420/422/444/mono, both
 // sum modes, psnr options). The device's counters prove the sharing happened.
 #include "opencl_fixture.h"
+#include "metrics/registry.h"
 
 namespace exactvq::opencltest {
 namespace {

@@ -4,6 +4,7 @@
 // DeviceErrors. In CI it runs on PoCL; without any OpenCL device it skips with the
 // reason. The program is built once for the whole binary (PoCL compiles slowly).
 #include "opencl_fixture.h"
+#include "metrics/registry.h"
 
 namespace exactvq::opencltest {
 namespace {

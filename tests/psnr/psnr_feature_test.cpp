@@ -8,11 +8,15 @@
 
 #include "core/error.h"
 #include "metrics/feature.h"
+#include "metrics/registry.h"
 #include "metrics/psnr/psnr_feature.h"
 #include "metrics/psnr/psnr_math.h"
 
 namespace exactvq {
 namespace {
+
+using psnr::parse_psnr_options;
+using psnr::PsnrOptions;
 
 using Names = std::vector<std::string>;
 

@@ -2,10 +2,15 @@
 
 #include "core/error.h"
 #include "metrics/feature.h"
+#include "metrics/registry.h"
 #include "metrics/ssim/ssim_feature.h"
 
 namespace exactvq {
 namespace {
+
+using ssim::parse_ssim_options;
+using ssim::SsimOptions;
+using ssim::SumMode;
 
 TEST(FeatureSpec, ParsesNameAndOptions) {
   const FeatureSpec s = parse_feature_spec("ssim=sum=raster:enable_db=true");

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "metrics/feature.h"
+#include "metrics/registry.h"
 #include "io/video_source.h"
 #include "command_output.h"
 #include "libvmaf_vector_pairs.h"

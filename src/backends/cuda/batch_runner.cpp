@@ -96,8 +96,7 @@ void BatchRunner::compute(const std::vector<Work*>& works, std::span<const Frame
   }
 }
 
-void BatchRunner::run(Work* caller, std::span<const FramePair> frames, std::span<double> out,
-                      bool pin, bool shared) {
+void BatchRunner::run(Work* caller, std::span<const FramePair> frames, bool pin, bool shared) {
   std::lock_guard lock(mutex_);
   check(cudaSetDevice(ordinal_), "cudaSetDevice");
   FaultScope scope(faults_.get());
@@ -109,7 +108,6 @@ void BatchRunner::run(Work* caller, std::span<const FramePair> frames, std::span
                  })) {
     std::erase(owed_, caller);
     ++reuses_;
-    caller->take(out);
     return;
   }
   const std::vector<Work*> works = shared ? works_ : std::vector<Work*>{caller};
@@ -134,7 +132,6 @@ void BatchRunner::run(Work* caller, std::span<const FramePair> frames, std::span
     for (Work* w : works)
       if (w != caller) owed_.push_back(w);
   }
-  caller->take(out);
 }
 
 }  // namespace exactvq::cuda

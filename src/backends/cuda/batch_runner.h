@@ -1,9 +1,9 @@
-// One upload per frame pair for every feature of a run on one CUDA device
-// (issue I, scope 2). Each feature registers its work with the device's runner;
-// the first feature asked to score a batch uploads it once, chunk by chunk, and
-// enqueues every registered feature's kernels on each chunk; the other features
-// then take the results already computed for the same pairs (same numbers and
-// same pictures) instead of uploading again.
+// One upload per frame pair for every engine of a run on one CUDA device. Each
+// engine registers its work with the device's runner; the first engine asked to
+// score a batch uploads it once, chunk by chunk, and enqueues every registered
+// engine's kernels on each chunk; the other engines then find the results already
+// computed for the same pairs (same numbers and same pictures) instead of
+// uploading again.
 #pragma once
 
 #include <cstdint>
@@ -60,10 +60,8 @@ class BatchRunner {
     // the chunk's frames are number base + chunk.start ... of the run.
     virtual void enqueue(const FrameUploader::Chunk& chunk, size_t base) = 0;
     // After every chunk of frames [base, base + count) is enqueued: wait for
-    // this work's results and keep them.
+    // this work's results and keep them (the caller of run() reads them after).
     virtual void finish(size_t base, size_t count, FrameUploader& uploader) = 0;
-    // Writes the kept results of the whole run as the feature's values.
-    virtual void take(std::span<double> out) = 0;
   };
 
   // `faults` (may be null) is the opening device's; a runner serves one format.
@@ -81,13 +79,12 @@ class BatchRunner {
   void add(Work* work);
   void remove(Work* work);
 
-  // Scores `frames` for `caller` into `out` (the caller's take()). With
+  // Scores `frames` for `caller`, whose finish() keeps the results. With
   // `shared`, every registered work is computed in the same pass and the others
-  // find their results waiting when they ask for the same pairs; without it (one
-  // pageable frame: Feature::extract) only the caller runs. `pin` page-locks the
-  // pictures (see FrameUploader::upload).
-  void run(Work* caller, std::span<const FramePair> frames, std::span<double> out, bool pin,
-           bool shared);
+  // find their results waiting when they ask for the same pairs; without it (a
+  // loose, pageable pair) only the caller runs. `pin` page-locks the pictures
+  // (see FrameUploader::upload).
+  void run(Work* caller, std::span<const FramePair> frames, bool pin, bool shared);
 
   // Counters for tests and benchmarks: passes that uploaded, and requests
   // answered from results already computed.

@@ -6,9 +6,8 @@
 
 #include "core/error.h"
 #include "backends/cuda/cuda_check.h"
-#include "metrics/psnr/cuda/cuda_psnr_feature.h"
-#include "metrics/ssim/cuda/cuda_ssim_feature.h"
-#include "metrics/ssim/ssim_feature.h"
+#include "metrics/psnr/engine.h"
+#include "metrics/ssim/engine.h"
 
 namespace exactvq {
 
@@ -39,23 +38,26 @@ std::shared_ptr<BatchRunner> CudaDevice::runner(const VideoFormat& format) {
   return r;
 }
 
-std::unique_ptr<Feature> CudaDevice::make_feature(const FeatureSpec& spec,
-                                                  const FeatureContext& ctx) {
-  if (spec.name == "ssim") {
-    const SsimOptions options = parse_ssim_options(spec);
-    if (options.chroma && ctx.format.chroma == ChromaFormat::kMono)
-      throw UsageError("feature ssim: chroma=true, but the input is monochrome (no Cb, Cr planes)");
-    const bool emulate = options.fp64 == Fp64Mode::kEmulate ||
-                         (options.fp64 == Fp64Mode::kAuto && emulate_by_default());
-    return make_cuda_ssim_feature(options, ctx, runner(ctx.format), emulate);
-  }
-  if (spec.name == "psnr") return make_cuda_psnr_feature(parse_psnr_options(spec), ctx, runner(ctx.format));
-  return nullptr;
+std::unique_ptr<ssim::Engine> CudaDevice::ssim_engine(const ssim::EngineSetup& setup) {
+  return ssim::make_cuda_engine(*this, setup);
+}
+
+std::unique_ptr<psnr::Engine> CudaDevice::psnr_engine(const psnr::EngineSetup& setup) {
+  return psnr::make_cuda_engine(*this, setup);
 }
 
 }  // namespace cuda
 
-std::shared_ptr<DeviceBackend> open_cuda_device(const DeviceOptions& o, const VideoFormat& format) {
+int count_cuda_devices() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+std::shared_ptr<Device> open_cuda_device(const DeviceOptions& o, const VideoFormat& format) {
   cuda::Faults faults = cuda::Faults::from_environment();  // tests only; read once per open
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);

@@ -1,6 +1,7 @@
-// The CUDA DeviceBackend: one GPU chosen with --gpu, making the features it computes.
-// Everything it owns (runners, streams, buffers, injected faults) is its own, so
-// several opened devices can work side by side (one per GPU of a multi-GPU run).
+// The CUDA Device: one GPU chosen with --gpu, making the engines of the metrics
+// it computes (metrics/<metric>/cuda/). Everything it owns (runners, streams,
+// buffers, injected faults) is its own, so several opened devices can work side
+// by side (one per GPU of a multi-GPU run).
 #pragma once
 
 #include <memory>
@@ -14,19 +15,20 @@
 
 namespace exactvq::cuda {
 
-class CudaDevice final : public DeviceBackend {
+class CudaDevice final : public Device {
  public:
   // Throws DeviceError when the device cannot be used. `faults`: see fault_injection.h.
   CudaDevice(int ordinal, const VideoFormat& format, Faults faults = {});
   std::string description() const override { return description_; }
-  std::unique_ptr<Feature> make_feature(const FeatureSpec& spec, const FeatureContext& ctx) override;
+  std::unique_ptr<ssim::Engine> ssim_engine(const ssim::EngineSetup& setup) override;
+  std::unique_ptr<psnr::Engine> psnr_engine(const psnr::EngineSetup& setup) override;
   int ordinal() const { return ordinal_; }
   // fp64=auto emulates the term where fp64 runs at under 1/8 of the fp32 rate
   // (consumer cards: 1/32 to 1/64); data-centre chips (1/2) keep native fp64.
   bool emulate_by_default() const { return fp32_per_fp64_ > 8; }
 
-  // The runner that uploads frames of `format` once for every feature made for
-  // it (made on first use; lives while a feature holds it).
+  // The runner that uploads frames of `format` once for every engine made for
+  // it (made on first use; lives while an engine holds it).
   std::shared_ptr<BatchRunner> runner(const VideoFormat& format);
 
  private:

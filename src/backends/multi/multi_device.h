@@ -1,48 +1,104 @@
-// Several devices as one DeviceBackend (--gpus): each feature is made once per
-// device, and every batch of frames is cut into contiguous shares, one per device,
-// scored at the same time (one host thread per device). Per-frame scores do not
-// depend on which device computes them (spec/ssim.md), and aggregates are merged
-// from the features' exact integer state (Feature::aggregate_state), so a run on
-// N devices gives the bits of a run on one.
+// Several devices as one (--gpus): a MultiDevice's engine of a metric is the
+// engines of its devices side by side, and every batch of frames is cut into
+// contiguous shares, one per device, scored at the same time (one host thread
+// per device). Per-frame sums do not depend on which device computes them
+// (spec/ssim.md), and a metric's aggregates come from the one feature over them
+// all, so a run on N devices gives the bits of a run on one.
 //
-// The wrapper knows nothing of CUDA or OpenCL: any DeviceBackends will do (the
-// tests share frames out among CPU-backed test devices and OpenCL devices).
+// Nothing here knows CUDA or OpenCL: any devices will do (the tests share frames
+// out among CPU devices and OpenCL devices).
 #pragma once
 
+#include <functional>
+#include <mutex>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "backends/device.h"
+#include "core/thread_pool.h"
 
 namespace exactvq {
-
-class MultiDeviceBackend final : public DeviceBackend {
- public:
-  // `devices`: at least one, none null; each must be an independent object (its
-  // features are used from their own host thread, beside the others').
-  explicit MultiDeviceBackend(std::vector<std::shared_ptr<DeviceBackend>> devices);
-  ~MultiDeviceBackend() override;
-
-  // "2 devices: <first>; <second>".
-  std::string description() const override;
-  // One feature per device behind one Feature: null when a device does not compute
-  // `spec`. Each device's feature gets a thread pool of its own (ctx.pool's size
-  // divided among the devices), since one pool cannot serve two callers at once.
-  std::unique_ptr<Feature> make_feature(const FeatureSpec& spec, const FeatureContext& ctx) override;
-
-  const std::vector<std::shared_ptr<DeviceBackend>>& devices() const { return devices_; }
-
-  struct Shared;  // per-device threads and pools, shared with the features
-
- private:
-  std::vector<std::shared_ptr<DeviceBackend>> devices_;
-  std::shared_ptr<Shared> shared_;
-};
 
 // The shares of a batch of `frames` frames over `devices` devices: device k scores
 // frames [first(k), first(k + 1)), first(k) = frames * k / devices (contiguous,
 // sizes differing by at most one, in device order).
 inline size_t share_start(size_t frames, size_t devices, size_t k) { return frames * k / devices; }
+
+// The host threads and thread pools the devices' engines run on, shared by every
+// engine of one MultiDevice (and kept alive by them).
+class DeviceShares {
+ public:
+  explicit DeviceShares(size_t devices);
+  ~DeviceShares();
+  size_t devices() const { return devices_; }
+
+  // Device k's thread pool, made at the first call with `total_threads` threads
+  // in all, shared out among the devices (one pool cannot serve two callers at once).
+  ThreadPool* pool(size_t k, int total_threads);
+
+  // body(k) for every device k at once: device 0 on the calling thread, the
+  // others on their own. Waits for all; rethrows the exception of the lowest
+  // device that threw.
+  void run(const std::function<void(size_t)>& body);
+
+  // Cuts `frames` into the devices' shares and runs part(k, frames of device k,
+  // their rows of `out`, per_frame values each) for every device at once.
+  template <typename T, typename Part>
+  void split(std::span<const FramePair> frames, std::span<T> out, size_t per_frame, Part&& part) {
+    const size_t n = frames.size();
+    if (n == 0) return;
+    run([&](size_t k) {
+      const size_t first = share_start(n, devices_, k), end = share_start(n, devices_, k + 1);
+      if (first == end) return;
+      part(k, frames.subspan(first, end - first), out.subspan(first * per_frame, (end - first) * per_frame));
+    });
+  }
+
+ private:
+  class Thread;
+  size_t devices_;
+  std::vector<std::unique_ptr<Thread>> threads_;  // devices 1..n-1
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<ThreadPool>> pools_;
+};
+
+class MultiDevice final : public Device {
+ public:
+  // `devices`: at least one, none null; each must be an independent object (its
+  // engines are used from their own host thread, beside the others').
+  explicit MultiDevice(std::vector<std::shared_ptr<Device>> devices);
+
+  // "2 devices: <first>; <second>".
+  std::string description() const override;
+  // Each metric's split engine (metrics/<metric>/split_engine.cpp); null when a
+  // device does not compute the metric.
+  std::unique_ptr<ssim::Engine> ssim_engine(const ssim::EngineSetup& setup) override;
+  std::unique_ptr<psnr::Engine> psnr_engine(const psnr::EngineSetup& setup) override;
+
+  const std::vector<std::shared_ptr<Device>>& devices() const { return devices_; }
+  const std::shared_ptr<DeviceShares>& shares() const { return shares_; }
+
+  // Every device's engine for `setup`, make(device, setup) with each device's
+  // own thread pool in the setup; empty when a device makes none.
+  template <typename Setup, typename Make>
+  auto engines(const Setup& setup, Make&& make) {
+    const int threads = setup.pool ? setup.pool->size() : 1;
+    std::vector<decltype(make(*devices_[0], setup))> parts;
+    for (size_t k = 0; k < devices_.size(); ++k) {
+      Setup part = setup;
+      part.pool = shares_->pool(k, threads);
+      auto engine = make(*devices_[k], part);
+      if (!engine) return decltype(parts){};
+      parts.push_back(std::move(engine));
+    }
+    return parts;
+  }
+
+ private:
+  std::vector<std::shared_ptr<Device>> devices_;
+  std::shared_ptr<DeviceShares> shares_;
+};
 
 }  // namespace exactvq

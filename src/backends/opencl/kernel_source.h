@@ -1,10 +1,10 @@
-// The OpenCL C sources, generated at build time (embed_kernel_source.cmake):
-// ssim_kernels.cl with softfp/softfp.h pasted in, and psnr_kernels.cl.
+// The metrics' OpenCL C sources, embedded at build time (exactvq_embed_opencl in
+// this folder's CMakeLists.txt) with their headers pasted in.
 #pragma once
 
 namespace exactvq::opencl {
 
-extern const char* const kSsimKernelSource;
-extern const char* const kPsnrKernelSource;
+extern const char* const kSsimKernelSource;  // metrics/ssim/opencl/ssim_kernels.cl
+extern const char* const kPsnrKernelSource;  // metrics/psnr/opencl/psnr_kernels.cl
 
 }  // namespace exactvq::opencl

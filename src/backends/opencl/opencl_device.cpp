@@ -4,12 +4,10 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
-#include "metrics/psnr/psnr_feature.h"
-#include "metrics/ssim/ssim_feature.h"
 #include "backends/opencl/kernel_source.h"
-#include "metrics/psnr/opencl/opencl_psnr_feature.h"
-#include "metrics/ssim/opencl/opencl_ssim_feature.h"
+#include "core/error.h"
+#include "metrics/psnr/engine.h"
+#include "metrics/ssim/engine.h"
 
 namespace exactvq {
 
@@ -35,26 +33,20 @@ OpenclDevice::OpenclDevice(int index, const char* kernel_source, std::optional<F
   description_ = fmt::format("opencl device {}: {} ({})", index, entry.name, entry.platform_name);
 }
 
-std::unique_ptr<Feature> OpenclDevice::make_feature(const FeatureSpec& spec, const FeatureContext& ctx) {
-  if (spec.name == "ssim") {
-    const SsimOptions options = parse_ssim_options(spec);
-    if (options.chroma && ctx.format.chroma == ChromaFormat::kMono)
-      throw UsageError("feature ssim: chroma=true, but the input is monochrome (no Cb, Cr planes)");
-    try {
-      return make_opencl_ssim_feature(options, ctx.format, shared_from_this());
-    } catch (const DeviceError& e) {
-      throw DeviceError(fmt::format("{}, feature ssim: {}", short_name_, e.what()));
-    }
+std::unique_ptr<ssim::Engine> OpenclDevice::ssim_engine(const ssim::EngineSetup& setup) {
+  try {
+    return ssim::make_opencl_engine(shared_from_this(), setup);
+  } catch (const DeviceError& e) {
+    throw DeviceError(fmt::format("{}, feature ssim: {}", short_name_, e.what()));
   }
-  if (spec.name == "psnr") {
-    const PsnrOptions options = parse_psnr_options(spec);
-    try {
-      return make_opencl_psnr_feature(options, ctx.format, shared_from_this());
-    } catch (const DeviceError& e) {
-      throw DeviceError(fmt::format("{}, feature psnr: {}", short_name_, e.what()));
-    }
+}
+
+std::unique_ptr<psnr::Engine> OpenclDevice::psnr_engine(const psnr::EngineSetup& setup) {
+  try {
+    return psnr::make_opencl_engine(shared_from_this(), setup);
+  } catch (const DeviceError& e) {
+    throw DeviceError(fmt::format("{}, feature psnr: {}", short_name_, e.what()));
   }
-  return nullptr;
 }
 
 cl_program OpenclDevice::psnr_program() {
@@ -151,8 +143,10 @@ std::string OpenclDevice::where(const DeviceFrame& f) const {
 
 }  // namespace opencl
 
-std::shared_ptr<DeviceBackend> open_opencl_device(const DeviceOptions& o, const VideoFormat&) {
+std::shared_ptr<Device> open_opencl_device(const DeviceOptions& o, const VideoFormat&) {
   return std::make_shared<opencl::OpenclDevice>(o.opencl_device);
 }
+
+int count_opencl_devices() { return int(opencl::list_devices().size()); }
 
 }  // namespace exactvq

@@ -1,19 +1,20 @@
 // The OpenCL backend: one device chosen by --opencl-device N (an index over
-// every platform's devices), with the SSIM program built once when it opens.
+// every platform's devices), making the engines of the metrics it computes
+// (metrics/<metric>/opencl/), with the SSIM program built once when it opens.
 //
-// The features of a run share the device (FeatureContext::device) and through
-// it each frame pair: the device uploads a plane of a pair once, whichever
-// feature asks first, and keeps each plane's sum of squared errors once it is
-// known. Where a psnr feature needs the SSE of a plane that an ssim feature also
+// The engines of a run share the device (FeatureContext::device) and through it
+// each frame pair: the device uploads a plane of a pair once, whichever engine
+// asks first, and keeps each plane's sum of squared errors once it is known.
+// Where the psnr engine needs the SSE of a plane that the ssim engine also
 // scores, the SSIM pass computes it on the way (the samples are read once); when
-// psnr comes first in the run, it asks the ssim feature to score that frame
+// psnr comes first in the run, it asks the ssim engine to score that frame
 // early, so the order of the features does not matter.
 //
 // A pair is recognised by FramePair::index (unique and increasing in a run)
-// together with its pictures' addresses; Feature::extract, which has no index,
-// always uploads. One device object serves one run at a time; making or
-// destroying a feature on it forgets what it holds. Nothing is shared between
-// device objects, so one device may be opened several times in a process.
+// together with its pictures' addresses; a loose pair always uploads. One device
+// object serves one run at a time; making or destroying an engine on it forgets
+// what it holds. Nothing is shared between device objects, so one device may be
+// opened several times in a process.
 #pragma once
 
 #include <array>
@@ -50,21 +51,21 @@ struct HeldFrame {
   void set(const DeviceFrame& f) { *this = HeldFrame{f.keyed, f.number, f.ref, f.dist}; }
 };
 
-// An ssim feature on the device, as the device's other features see it.
+// The ssim engine on the device, as the device's other engines see it.
 class SharedSsim {
  public:
   virtual ~SharedSsim() = default;
-  // Whether the feature scores plane p.
+  // Whether the engine scores plane p.
   virtual bool covers(int plane) const = 0;
-  // Whether the feature has yet to score `frame` (a numbered one): it has not
+  // Whether the engine has yet to score `frame` (a numbered one): it has not
   // scored it early, nor a frame at or after its number.
   virtual bool yet_to_score(const DeviceFrame& frame) const = 0;
-  // Scores `frame` now (computing the SSE of its planes where a psnr feature
-  // wants them), keeping the values until the feature is asked for that frame.
+  // Scores `frame` now (computing the SSE of its planes where a psnr engine
+  // wants them), keeping the sums until the engine is asked for that frame.
   virtual void score_early(const DeviceFrame& frame) = 0;
 };
 
-class OpenclDevice final : public DeviceBackend, public std::enable_shared_from_this<OpenclDevice> {
+class OpenclDevice final : public Device, public std::enable_shared_from_this<OpenclDevice> {
  public:
   // Opens device `index` and builds `kernel_source` (the embedded one by default;
   // tests pass broken ones) with `faults` planned (fault_injection.h; by default
@@ -74,7 +75,9 @@ class OpenclDevice final : public DeviceBackend, public std::enable_shared_from_
                         std::optional<Faults> faults = std::nullopt);
 
   std::string description() const override { return description_; }
-  std::unique_ptr<Feature> make_feature(const FeatureSpec& spec, const FeatureContext& ctx) override;
+  // The engines; a failure to make one names the device and the feature.
+  std::unique_ptr<ssim::Engine> ssim_engine(const ssim::EngineSetup& setup) override;
+  std::unique_ptr<psnr::Engine> psnr_engine(const psnr::EngineSetup& setup) override;
 
   DeviceContext& context() { return *context_; }
   cl_program ssim_program() const { return ssim_program_.get(); }
@@ -91,11 +94,11 @@ class OpenclDevice final : public DeviceBackend, public std::enable_shared_from_
   // SSE of plane p of a frame, once a feature has computed it.
   std::optional<uint64_t> known_sse(const DeviceFrame& frame, int p) const;
   void keep_sse(const DeviceFrame& frame, int p, uint64_t sse);
-  // Whether a psnr feature on this device scores plane p.
+  // Whether a psnr engine on this device scores plane p.
   bool sse_wanted(int p) const { return sse_users_[size_t(p)] > 0; }
-  // The ssim feature scoring plane p, or null.
+  // The ssim engine scoring plane p, or null.
   SharedSsim* ssim_for(int p) const;
-  // Forgets every frame and SSE held: after a failure, or when the features change.
+  // Forgets every frame and SSE held: after a failure, or when the engines change.
   void forget();
   // Counts of what the device did, for the tests of sharing.
   struct Counters {
@@ -106,7 +109,7 @@ class OpenclDevice final : public DeviceBackend, public std::enable_shared_from_
   const Counters& counters() const { return counters_; }
   Counters& counters() { return counters_; }
 
-  // Features register while they live.
+  // Engines register while they live.
   void add_ssim(SharedSsim* s);
   void remove_ssim(SharedSsim* s);
   void add_sse_user(int planes);
@@ -134,7 +137,7 @@ class OpenclDevice final : public DeviceBackend, public std::enable_shared_from_
   };
   std::deque<KnownSse> sse_;
   std::vector<uint8_t> staging_;
-  // Registered features.
+  // Registered engines.
   std::vector<SharedSsim*> ssim_;
   std::array<int, 3> sse_users_ = {};
   Counters counters_;

@@ -1,33 +1,27 @@
-// The `psnr` feature: libvmaf's integer psnr (integer_psnr.c) with its names and
-// options: psnr_y, psnr_cb, psnr_cr; mse_* with enable_mse; apsnr_* (over the
-// whole run, in the report's aggregate metrics) with enable_apsnr.
+// The `psnr` feature, on every device: libvmaf's integer psnr (integer_psnr.c)
+// with its names and options: psnr_y, psnr_cb, psnr_cr; mse_* with enable_mse;
+// apsnr_* (over the whole run, in the report's aggregate metrics) with
+// enable_apsnr. The device's engine (engine.h) sums the squared errors; the
+// decibels come from the same binary64 operations on every device (psnr_math.h).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "metrics/feature.h"
+#include "metrics/psnr/options.h"
 #include "metrics/psnr/psnr_math.h"
 
 namespace exactvq {
 
-struct PsnrOptions {
-  bool enable_chroma = true;  // forced off for monochrome input
-  bool enable_mse = false;
-  bool enable_apsnr = false;
-  bool reduced_hbd_peak = false;
-  double min_sse = 0.0;  // > 0: sets each plane's ceiling (psnr_max)
-};
-
-// Throws UsageError naming the option on an unknown key or a bad value.
-PsnrOptions parse_psnr_options(const FeatureSpec& spec);
+namespace psnr {
 
 // Turns a frame's per-plane SSE into the feature's values and keeps the run's
-// sums for apsnr: the host half of psnr, shared by the CPU feature and the device
-// backends (which compute only the SSE).
+// sums for apsnr: the host half of psnr.
 class PsnrScorer {
  public:
   PsnrScorer(const PsnrOptions& options, const VideoFormat& format);
@@ -52,33 +46,13 @@ class PsnrScorer {
   uint32_t peak_ = 255;
   double psnr_max_[3] = {};
   uint64_t samples_[3] = {};
-  psnr::ApsnrSum apsnr_[3];
+  ApsnrSum apsnr_[3];
   std::vector<std::string> names_;
 };
 
-// A Feature whose values and aggregates come from a PsnrScorer: what every
-// backend's psnr shares (they differ only in how each plane's SSE is found).
-class PsnrScoringFeature : public Feature {
- public:
-  PsnrScoringFeature(const PsnrOptions& options, const VideoFormat& format)
-      : scorer_(options, format) {}
+}  // namespace psnr
 
-  const std::vector<std::string>& outputs() const override { return scorer_.outputs(); }
-  std::vector<std::pair<std::string, double>> aggregates() const override {
-    return scorer_.aggregates();
-  }
-  // The SSE totals behind apsnr, so that runs shared out over several devices
-  // (features/multi_device.h) merge them exactly.
-  std::vector<AggregateWord> aggregate_state() const override { return scorer_.state(); }
-  std::vector<std::pair<std::string, double>> aggregates_of(
-      std::span<const AggregateWord> state) const override {
-    return scorer_.aggregates_of(state);
-  }
-
- protected:
-  PsnrScorer scorer_;
-};
-
-std::unique_ptr<Feature> make_psnr_feature(const PsnrOptions& options, const FeatureContext& ctx);
+// Throws DeviceError when the context's device has no psnr engine or cannot make one.
+std::unique_ptr<Feature> make_psnr_feature(const psnr::PsnrOptions& options, const FeatureContext& ctx);
 
 }  // namespace exactvq

@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "metrics/ssim/raster_sum.h"
 #include "metrics/ssim/taps.h"
 #include "metrics/ssim/term.h"
 
@@ -209,13 +210,16 @@ double score_exact(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
   return exact_sum(ref, dist, bitdepth, whole(ref)).score();
 }
 
-double score_raster(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
-  double sum = 0.0, sum_w = 0.0;
-  dispatch(ref, dist, bitdepth, whole(ref), [&](double term, uint64_t w) {
-    sum += term;
-    sum_w += static_cast<double>(w);
+double raster_sum(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
+  double sum = 0.0;
+  dispatch(ref, dist, bitdepth, whole(ref), [&](double term, uint64_t) {
+    sum = add_in_raster_order(sum, &term, 1);
   });
-  return sum / sum_w;
+  return sum;
+}
+
+double score_raster(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
+  return raster_sum(ref, dist, bitdepth) / static_cast<double>(plane_weight_sum(ref.width, ref.height));
 }
 
 }  // namespace exactvq::ssim

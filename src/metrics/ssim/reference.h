@@ -24,7 +24,11 @@ ExactSum exact_sum(const PlaneView& ref, const PlaneView& dist, int bitdepth, Re
 // The `exact` score of a whole plane.
 double score_exact(const PlaneView& ref, const PlaneView& dist, int bitdepth);
 
-// The `raster` score of a whole plane: libvmaf's sequential binary64 sum.
+// The `raster` sum of a whole plane: its terms added in raster order
+// (add_in_raster_order).
+double raster_sum(const PlaneView& ref, const PlaneView& dist, int bitdepth);
+
+// The `raster` score of a whole plane: raster_sum / Wsum.
 double score_raster(const PlaneView& ref, const PlaneView& dist, int bitdepth);
 
 }  // namespace exactvq::ssim

@@ -1,132 +1,84 @@
 #include "metrics/ssim/ssim_feature.h"
 
-#include <algorithm>
 #include <limits>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "backends/device.h"
 #include "core/error.h"
 #include "metrics/ssim/decibels.h"
-#include "metrics/ssim/cpu/ssim_simd.h"
-#include "metrics/ssim/reference.h"
+#include "metrics/ssim/engine.h"
+#include "metrics/ssim/fixed_point.h"
+#include "metrics/ssim/taps.h"
 
 namespace exactvq {
 
-SsimOptions parse_ssim_options(const FeatureSpec& spec) {
-  SsimOptions o;
-  for (const auto& [key, value] : spec.options) {
-    if (key == "sum") {
-      if (value == "exact") o.mode = SumMode::kExact;
-      else if (value == "raster") o.mode = SumMode::kRaster;
-      else throw UsageError(fmt::format("feature ssim: sum={} is not exact or raster", value));
-    } else if (key == "enable_db") {
-      o.enable_db = parse_bool_option(spec.name, key, value);
-    } else if (key == "clip_db") {
-      o.clip_db = parse_bool_option(spec.name, key, value);
-    } else if (key == "chroma") {
-      o.chroma = parse_bool_option(spec.name, key, value);
-    } else if (key == "fp64") {
-      if (value == "auto") o.fp64 = Fp64Mode::kAuto;
-      else if (value == "native") o.fp64 = Fp64Mode::kNative;
-      else if (value == "emulate") o.fp64 = Fp64Mode::kEmulate;
-      else throw UsageError(fmt::format("feature ssim: fp64={} is not auto, native or emulate", value));
-    } else {
-      throw UsageError(fmt::format(
-          "feature ssim: unknown option '{}' (known: sum, enable_db, clip_db, chroma, fp64)", key));
-    }
-  }
-  return o;
-}
-
 namespace {
-
-// Frames scored at once: in `raster` mode enough to keep every thread busy (one
-// sequential pass per plane), in `exact` mode a few (row bands share out the
-// rest); capped to bound the memory the batches hold (4K 4:2:0 8-bit: 25 MB a pair,
-// and the reader fills a second batch meanwhile).
-int frames_in_flight(SumMode mode, int threads) {
-  return std::clamp(threads, 1, mode == SumMode::kRaster ? 8 : 4);
-}
 
 class SsimFeature final : public Feature {
  public:
-  SsimFeature(const SsimOptions& o, const FeatureContext& ctx) : options_(o), ctx_(ctx) {
-    planes_ = o.chroma ? 3 : 1;
-    static const char* const kNames[] = {"ssim", "ssim_cb", "ssim_cr"};
+  SsimFeature(const ssim::SsimOptions& o, const FeatureContext& ctx, std::unique_ptr<ssim::Engine> engine)
+      : options_(o), names_(ssim::output_names(o)), planes_(ssim::scored_planes(o)), engine_(std::move(engine)) {
+    const VideoFormat& f = ctx.format;
     for (int p = 0; p < planes_; ++p) {
-      names_.emplace_back(kNames[p]);
-      max_db_[p] = o.clip_db ? ssim::clip_db_limit(ctx.format.max_sample(),
-                                                   ctx.format.plane_width(p),
-                                                   ctx.format.plane_height(p))
+      max_db_[p] = o.clip_db ? ssim::clip_db_limit(f.max_sample(), f.plane_width(p), f.plane_height(p))
                              : std::numeric_limits<double>::infinity();
+      // Every window's weight is its column's times its row's, so Wsum factors.
+      weight_sum_[p] = ssim::line_weight(f.plane_width(p)) * ssim::line_weight(f.plane_height(p));
     }
-    threads_ = ctx.pool ? ctx.pool->size() : 1;
   }
 
   const std::vector<std::string>& outputs() const override { return names_; }
-
-  int batch_frames() const override { return frames_in_flight(options_.mode, threads_); }
-
-  void extract(const Picture& ref, const Picture& dist, std::span<double> out) override {
-    const FramePair pair{&ref, &dist, 0};
-    extract_batch({&pair, 1}, out);
-  }
+  int batch_frames() const override { return engine_->batch_frames(); }
+  bool needs_full_batches() const override { return engine_->needs_full_batches(); }
 
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
-    const int bitdepth = ctx_.format.bitdepth;
-    const int frame_count = int(frames.size());
-    if (frame_count == 0) return;
-    if (options_.mode == SumMode::kRaster) {
-      // Each plane's sum is one sequential pass; frames and planes run side by side.
-      run(frame_count * planes_, [&](int task) {
-        const int f = task / planes_, p = task % planes_;
-        out[size_t(task)] = cpu::score_raster(frames[size_t(f)].ref->plane(p),
-                                              frames[size_t(f)].dist->plane(p), bitdepth);
-      });
+    const size_t n = frames.size() * size_t(planes_);
+    if (n == 0) return;
+    if (options_.mode == ssim::SumMode::kExact) {
+      fixed_.assign(n, 0);
+      engine_->exact_sums(frames, fixed_);
+      for (size_t i = 0; i < n; ++i)
+        out[i] = finish(ssim::ExactSum{fixed_[i], weight_sum_[i % size_t(planes_)]}.score(), i);
     } else {
-      // Row bands where frames alone leave threads idle; any split gives the same bits.
-      const int bands = std::max(1, (threads_ + frame_count - 1) / frame_count);
-      partial_.assign(size_t(frame_count * planes_ * bands), {});
-      run(frame_count * planes_ * bands, [&](int task) {
-        const int f = task / (planes_ * bands), p = task / bands % planes_, band = task % bands;
-        const PlaneView r = frames[size_t(f)].ref->plane(p), d = frames[size_t(f)].dist->plane(p);
-        const int y0 = int(int64_t{r.height} * band / bands);
-        const int y1 = int(int64_t{r.height} * (band + 1) / bands);
-        partial_[size_t(task)] = cpu::exact_sum(r, d, bitdepth, {0, y0, r.width, y1});
-      });
-      for (int fp = 0; fp < frame_count * planes_; ++fp) {
-        ssim::ExactSum total;
-        for (int band = 0; band < bands; ++band) total += partial_[size_t(fp * bands + band)];
-        out[size_t(fp)] = total.score();
-      }
+      // libvmaf adds each weight to a binary64 sum too; the weights are integers
+      // and every partial sum stays below 2^53, so that sum is exact and equals
+      // the integer sum converted once.
+      raster_.assign(n, 0.0);
+      engine_->raster_sums(frames, raster_);
+      for (size_t i = 0; i < n; ++i)
+        out[i] = finish(raster_[i] / static_cast<double>(weight_sum_[i % size_t(planes_)]), i);
     }
-    if (options_.enable_db)
-      for (int fp = 0; fp < frame_count * planes_; ++fp)
-        out[size_t(fp)] = ssim::to_db(out[size_t(fp)], max_db_[fp % planes_]);
   }
 
  private:
-  template <typename Body>
-  void run(int count, Body&& body) {
-    if (ctx_.pool) ctx_.pool->parallel_for(count, body);
-    else for (int i = 0; i < count; ++i) body(i);
+  double finish(double score, size_t i) const {
+    return options_.enable_db ? ssim::to_db(score, max_db_[i % size_t(planes_)]) : score;
   }
 
-  SsimOptions options_;
-  FeatureContext ctx_;
-  int planes_ = 1;
-  int threads_ = 1;
+  ssim::SsimOptions options_;
   std::vector<std::string> names_;
+  int planes_ = 1;
   double max_db_[3] = {};
-  std::vector<ssim::ExactSum> partial_;  // exact mode: one per (frame, plane, band), task order
+  uint64_t weight_sum_[3] = {};
+  std::unique_ptr<ssim::Engine> engine_;
+  std::vector<ssim::int128> fixed_;
+  std::vector<double> raster_;
 };
 
 }  // namespace
 
-std::unique_ptr<Feature> make_ssim_feature(const SsimOptions& options, const FeatureContext& ctx) {
+std::unique_ptr<Feature> make_ssim_feature(const ssim::SsimOptions& options, const FeatureContext& ctx) {
   if (options.chroma && ctx.format.chroma == ChromaFormat::kMono)
     throw UsageError("feature ssim: chroma=true, but the input is monochrome (no Cb, Cr planes)");
-  return std::make_unique<SsimFeature>(options, ctx);
+  Device& device = device_of(ctx);
+  const ssim::EngineSetup setup{ctx.format, ssim::scored_planes(options), options.mode, options.fp64,
+                                ctx.pool};
+  std::unique_ptr<ssim::Engine> engine = device.ssim_engine(setup);
+  if (!engine)
+    throw DeviceError(fmt::format("feature ssim is not available on {}", device.description()));
+  return std::make_unique<SsimFeature>(options, ctx, std::move(engine));
 }
 
 }  // namespace exactvq

@@ -26,4 +26,7 @@ constexpr uint64_t line_weight(int size) {
   return sum;
 }
 
+// Wsum of a width x height plane.
+constexpr uint64_t plane_weight_sum(int width, int height) { return line_weight(width) * line_weight(height); }
+
 }  // namespace exactvq::ssim

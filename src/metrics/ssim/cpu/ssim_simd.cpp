@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "metrics/ssim/cpu/ssim_kernels.h"
+#include "metrics/ssim/raster_sum.h"
 #include "metrics/ssim/taps.h"
 #include "metrics/ssim/term.h"
 
@@ -109,9 +110,7 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
     ssim_terms(WindowRow<V>{win.m, win.n, win.xx, win.xy, win.yy}, column_weight, row_weight, n,
                constants, terms);
     if (!raster_sum) return fixed_point_sum(terms, n);
-    double sum = *raster_sum;
-    for (size_t i = 0; i < n; ++i) sum += terms[i];  // raster order, one addition at a time
-    *raster_sum = sum;
+    *raster_sum = ssim::add_in_raster_order(*raster_sum, terms, n);
     return 0;
   };
 
@@ -203,16 +202,15 @@ double score_exact(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
   return cpu::exact_sum(ref, dist, bitdepth, ssim::whole(ref)).score();
 }
 
-double score_raster(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
-  // The kernel adds each term to `sum` in raster order, one addition at a time.
+double raster_sum(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
+  // The kernels add each term to `sum` in raster order, one addition at a time.
   double sum = 0.0;
-  // libvmaf adds each weight to a binary64 sum too; the weights are integers and
-  // every partial sum stays below 2^44 < 2^53, so that sum is exact and equals
-  // the integer sum converted once.
-  uint64_t sum_w = 0;
-  dispatch(ref, dist, bitdepth, ssim::whole(ref), &sum,
-           [&](ssim::int128, uint64_t w) { sum_w += w; });
-  return sum / static_cast<double>(sum_w);
+  dispatch(ref, dist, bitdepth, ssim::whole(ref), &sum, [](ssim::int128, uint64_t) {});
+  return sum;
+}
+
+double score_raster(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
+  return raster_sum(ref, dist, bitdepth) / static_cast<double>(ssim::plane_weight_sum(ref.width, ref.height));
 }
 
 }  // namespace exactvq::cpu

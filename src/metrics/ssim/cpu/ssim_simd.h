@@ -28,6 +28,10 @@ ssim::ExactSum exact_sum(const PlaneView& ref, const PlaneView& dist, int bitdep
 // The `exact` score of a whole plane: equal to ssim::score_exact.
 double score_exact(const PlaneView& ref, const PlaneView& dist, int bitdepth);
 
+// The `raster` sum of a whole plane's terms (add_in_raster_order), equal to
+// ssim::raster_sum; everything before the sum is vectorised.
+double raster_sum(const PlaneView& ref, const PlaneView& dist, int bitdepth);
+
 // The `raster` score of a whole plane, libvmaf's sequential binary64 sum:
 // equal to ssim::score_raster. Everything before the sum is vectorised; the
 // sum itself adds the terms one by one in raster order.

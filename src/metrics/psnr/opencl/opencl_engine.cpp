@@ -1,4 +1,5 @@
-#include "metrics/psnr/opencl/opencl_psnr_feature.h"
+// The psnr engine on an OpenCL device: each plane's sum of squared errors, from
+// the SSIM pass over the same frame where one is due, else from the psnr kernel.
 
 #include <algorithm>
 #include <array>
@@ -7,55 +8,58 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
-
 #include "backends/opencl/opencl_device.h"
+#include "core/error.h"
+#include "metrics/psnr/engine.h"
 
-namespace exactvq::opencl {
+namespace exactvq::psnr {
+
+using opencl::DeviceContext;
+using opencl::DeviceFrame;
+using opencl::Handle;
+using opencl::OpenclDevice;
+using opencl::set_arg;
+using opencl::SharedSsim;
+using opencl::work_group_size;
 
 namespace {
 
 constexpr size_t kMaxGroup = 256;  // PSNR_GROUP in psnr_kernels.cl
 constexpr size_t kMaxGroups = 64;  // work-groups per plane: enough to fill a device
 
-class OpenclPsnrFeature final : public PsnrScoringFeature {
+class OpenclEngine final : public Engine {
  public:
-  OpenclPsnrFeature(const PsnrOptions& o, const VideoFormat& format, std::shared_ptr<OpenclDevice> device)
-      : PsnrScoringFeature(o, format), device_(std::move(device)) {
+  OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
+      : planes_(s.planes), device_(std::move(device)) {
     DeviceContext& dc = device_->context();
     sse_ = dc.kernel(device_->psnr_program(), "psnr_sse");
     group_ = work_group_size(sse_.get(), dc.device(), kMaxGroup);
     partial_ = dc.buffer(kMaxGroups * sizeof(cl_ulong), "work-group sums");
-    device_->add_sse_user(scorer_.planes());
+    device_->add_sse_user(planes_);
   }
 
-  ~OpenclPsnrFeature() override { device_->remove_sse_user(scorer_.planes()); }
+  ~OpenclEngine() override { device_->remove_sse_user(planes_); }
 
-  void extract(const Picture& ref, const Picture& dist, std::span<double> out) override {
-    score(ref, dist, std::nullopt, out);
-  }
+  int batch_frames() const override { return 1; }
 
-  void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
-    const size_t n = scorer_.outputs().size();
-    for (size_t i = 0; i < frames.size(); ++i)
-      score(*frames[i].ref, *frames[i].dist, frames[i].index, out.subspan(i * n, n));
+  void sse(std::span<const FramePair> frames, std::span<uint64_t> out) override {
+    const size_t planes = size_t(planes_);
+    for (size_t i = 0; i < frames.size(); ++i) {
+      const FramePair& pair = frames[i];
+      DeviceFrame f;
+      try {
+        f = device_->frame(*pair.ref, *pair.dist,
+                           pair.loose() ? std::nullopt : std::optional<int64_t>(pair.index));
+        for (size_t p = 0; p < planes; ++p) out[i * planes + p] = plane_sse(f, int(p));
+      } catch (const DeviceError& e) {
+        device_->forget();
+        if (!f.ref) throw;
+        throw DeviceError(fmt::format("{}, psnr: {}", device_->where(f), e.what()));
+      }
+    }
   }
 
  private:
-  void score(const Picture& ref, const Picture& dist, std::optional<int64_t> index, std::span<double> out) {
-    DeviceFrame f;
-    uint64_t sse[3] = {};
-    try {
-      f = device_->frame(ref, dist, index);
-      for (int p = 0; p < scorer_.planes(); ++p) sse[p] = plane_sse(f, p);
-    } catch (const DeviceError& e) {
-      device_->forget();
-      if (!f.ref) throw;
-      throw DeviceError(fmt::format("{}, psnr: {}", device_->where(f), e.what()));
-    }
-    scorer_.score_frame(sse, out);  // only once every plane is known: apsnr adds the frame
-  }
-
   // The plane's SSE: computed by an SSIM pass over the same frame where one is
   // due (asking the ssim feature to score the frame early when psnr comes first),
   // else by the psnr kernel on the frame the device holds.
@@ -90,6 +94,7 @@ class OpenclPsnrFeature final : public PsnrScoringFeature {
     return sum;
   }
 
+  int planes_ = 1;
   std::shared_ptr<OpenclDevice> device_;
   Handle<cl_kernel> sse_;
   size_t group_ = 1;
@@ -98,10 +103,8 @@ class OpenclPsnrFeature final : public PsnrScoringFeature {
 
 }  // namespace
 
-std::unique_ptr<Feature> make_opencl_psnr_feature(const PsnrOptions& options,
-                                                  const VideoFormat& format,
-                                                  std::shared_ptr<OpenclDevice> device) {
-  return std::make_unique<OpenclPsnrFeature>(options, format, std::move(device));
+std::unique_ptr<Engine> make_opencl_engine(std::shared_ptr<OpenclDevice> device, const EngineSetup& setup) {
+  return std::make_unique<OpenclEngine>(setup, std::move(device));
 }
 
-}  // namespace exactvq::opencl
+}  // namespace exactvq::psnr

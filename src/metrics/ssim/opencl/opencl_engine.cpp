@@ -1,23 +1,33 @@
-#include "metrics/ssim/opencl/opencl_ssim_feature.h"
-
+// The ssim engine on an OpenCL device: the horizontal pass (with the plane's SSE
+// where the device's psnr engine wants it), then the vertical pass and the term
+// through softfp, summed exactly per work-group or read back for the host's
+// raster-order sum. Bit for bit the CPU reference.
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "core/error.h"
 #include "backends/opencl/opencl_device.h"
-#include "metrics/ssim/decibels.h"
+#include "core/error.h"
+#include "metrics/ssim/engine.h"
 #include "metrics/ssim/fixed_point.h"
-#include "metrics/ssim/taps.h"
+#include "metrics/ssim/raster_sum.h"
 #include "metrics/ssim/term.h"
 
-namespace exactvq::opencl {
+namespace exactvq::ssim {
+
+using opencl::DeviceContext;
+using opencl::DeviceFrame;
+using opencl::Handle;
+using opencl::HeldFrame;
+using opencl::OpenclDevice;
+using opencl::set_arg;
+using opencl::SharedSsim;
+using opencl::work_group_size;
 
 namespace {
 
@@ -31,19 +41,18 @@ uint64_t bits_of(double v) {
 
 size_t round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
 
-class OpenclSsimFeature final : public Feature, public SharedSsim {
+// A plane's sum: the engine's mode decides which one is set.
+struct PlaneSum {
+  int128 fixed = 0;
+  double raster = 0.0;
+};
+
+class OpenclEngine final : public Engine, public SharedSsim {
  public:
-  OpenclSsimFeature(const SsimOptions& o, const VideoFormat& format, std::shared_ptr<OpenclDevice> device)
-      : options_(o), format_(format), device_(std::move(device)) {
+  OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
+      : mode_(s.mode), format_(s.format), device_(std::move(device)), planes_(s.planes) {
     DeviceContext& dc = device_->context();
-    planes_ = o.chroma ? 3 : 1;
-    static const char* const kNames[] = {"ssim", "ssim_cb", "ssim_cr"};
-    for (int p = 0; p < planes_; ++p) {
-      names_.emplace_back(kNames[p]);
-      max_db_[p] = o.clip_db ? ssim::clip_db_limit(format.max_sample(), format.plane_width(p),
-                                                   format.plane_height(p))
-                             : std::numeric_limits<double>::infinity();
-    }
+    const VideoFormat& format = s.format;
     horizontal_ = dc.kernel(device_->ssim_program(), "ssim_horizontal");
     horizontal_sse_ = dc.kernel(device_->ssim_program(), "ssim_horizontal_sse");
     terms_ = dc.kernel(device_->ssim_program(), "ssim_terms");
@@ -64,7 +73,7 @@ class OpenclSsimFeature final : public Feature, public SharedSsim {
     hxx_ = dc.buffer(samples * sizeof(cl_ulong), "horizontal moments");
     hxy_ = dc.buffer(samples * sizeof(cl_ulong), "horizontal moments");
     hyy_ = dc.buffer(samples * sizeof(cl_ulong), "horizontal moments");
-    term_bits_ = dc.buffer(o.mode == SumMode::kRaster ? samples * sizeof(cl_ulong) : 1, "term plane");
+    term_bits_ = dc.buffer(mode_ == SumMode::kRaster ? samples * sizeof(cl_ulong) : 1, "term plane");
     const size_t groups = round_up(w, local_[0]) / local_[0] * (round_up(h, local_[1]) / local_[1]);
     partial_ = dc.buffer(groups * 2 * sizeof(cl_ulong), "work-group sums");
     const size_t h_groups = round_up(w, h_local_[0]) / h_local_[0] * (round_up(h, h_local_[1]) / h_local_[1]);
@@ -73,42 +82,22 @@ class OpenclSsimFeature final : public Feature, public SharedSsim {
     partial_host_.resize(groups * 2);
     sse_host_.resize(h_groups);
 
-    const ssim::TermConstants k = ssim::term_constants(format.bitdepth);
+    const TermConstants k = term_constants(format.bitdepth);
     mm_k1_bits_ = bits_of(k.mm_k1);
     mm_k2_bits_ = bits_of(k.mm_k2);
     device_->add_ssim(this);
   }
 
-  ~OpenclSsimFeature() override { device_->remove_ssim(this); }
+  ~OpenclEngine() override { device_->remove_ssim(this); }
 
-  const std::vector<std::string>& outputs() const override { return names_; }
+  int batch_frames() const override { return 1; }
 
-  void extract(const Picture& ref, const Picture& dist, std::span<double> out) override {
-    DeviceFrame f;
-    try {
-      f = device_->frame(ref, dist, std::nullopt);
-      Scores s;
-      score(f, false, s);
-      finish(s, out);
-    } catch (const DeviceError& e) {
-      fail(f, e);
-    }
+  void exact_sums(std::span<const FramePair> frames, std::span<int128> out) override {
+    sums(frames, [&](size_t i, const PlaneSum& s) { out[i] = s.fixed; });
   }
 
-  void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
-    const size_t n = names_.size();
-    for (size_t i = 0; i < frames.size(); ++i) {
-      DeviceFrame f;
-      try {
-        f = device_->frame(*frames[i].ref, *frames[i].dist, frames[i].index);
-        Scores s;
-        if (!take_early(f, s)) score(f, true, s);
-        last_scored_ = f.number;
-        finish(s, out.subspan(i * n, n));
-      } catch (const DeviceError& e) {
-        fail(f, e);
-      }
-    }
+  void raster_sums(std::span<const FramePair> frames, std::span<double> out) override {
+    sums(frames, [&](size_t i, const PlaneSum& s) { out[i] = s.raster; });
   }
 
   bool covers(int plane) const override { return plane < planes_; }
@@ -126,8 +115,34 @@ class OpenclSsimFeature final : public Feature, public SharedSsim {
   }
 
  private:
-  using Scores = std::array<double, 3>;
+  using Scores = std::array<PlaneSum, 3>;
   using Held = HeldFrame;
+
+  // Each pair's planes, numbered pairs shared with the device's psnr engine
+  // (their sums perhaps scored early), loose ones on their own.
+  template <typename Put>
+  void sums(std::span<const FramePair> frames, Put&& put) {
+    const size_t n = size_t(planes_);
+    for (size_t i = 0; i < frames.size(); ++i) {
+      DeviceFrame f;
+      try {
+        const FramePair& pair = frames[i];
+        Scores s;
+        if (pair.loose()) {
+          f = device_->frame(*pair.ref, *pair.dist, std::nullopt);
+          score(f, false, s);
+        } else {
+          f = device_->frame(*pair.ref, *pair.dist, pair.index);
+          if (!take_early(f, s)) score(f, true, s);
+          last_scored_ = f.number;
+        }
+        for (size_t p = 0; p < n; ++p) put(i * n + p, s[p]);
+      } catch (const DeviceError& e) {
+        fail(f, e);
+      }
+    }
+  }
+
   struct Early {
     Held held;
     Scores scores = {};
@@ -149,11 +164,6 @@ class OpenclSsimFeature final : public Feature, public SharedSsim {
     return found;
   }
 
-  void finish(const Scores& s, std::span<double> out) const {
-    for (int p = 0; p < planes_; ++p)
-      out[size_t(p)] = options_.enable_db ? ssim::to_db(s[size_t(p)], max_db_[p]) : s[size_t(p)];
-  }
-
   [[noreturn]] void fail(const DeviceFrame& f, const DeviceError& e) {
     device_->forget();
     early_.clear();
@@ -162,8 +172,8 @@ class OpenclSsimFeature final : public Feature, public SharedSsim {
     throw DeviceError(fmt::format("{}, ssim: {}", device_->where(f), e.what()));
   }
 
-  // Scores every plane; with `share`, also the SSE of the planes a psnr feature
-  // on the device wants and does not have yet.
+  // Sums every plane; with `share`, also the SSE of the planes a psnr engine on
+  // the device wants and does not have yet.
   void score(const DeviceFrame& f, bool share, Scores& s) {
     for (int p = 0; p < planes_; ++p) {
       const bool sse = share && f.keyed && device_->sse_wanted(p) && !device_->known_sse(f, p);
@@ -171,7 +181,7 @@ class OpenclSsimFeature final : public Feature, public SharedSsim {
     }
   }
 
-  double score_plane(const DeviceFrame& f, int plane, bool want_sse) {
+  PlaneSum score_plane(const DeviceFrame& f, int plane, bool want_sse) {
     DeviceContext& dc = device_->context();
     const std::array<cl_mem, 2> planes = device_->plane(f, plane);
     const int width = format_.plane_width(plane), height = format_.plane_height(plane);
@@ -202,7 +212,7 @@ class OpenclSsimFeature final : public Feature, public SharedSsim {
       dc.run(h, 2, global, nullptr, "ssim_horizontal, plane " + pn);
     }
 
-    const bool raster = options_.mode == SumMode::kRaster;
+    const bool raster = mode_ == SumMode::kRaster;
     const cl_kernel t = terms_.get();
     set_arg(t, 0, hm_);
     set_arg(t, 1, hn_);
@@ -235,49 +245,32 @@ class OpenclSsimFeature final : public Feature, public SharedSsim {
       throw DeviceError(fmt::format("OpenCL: the emulated SSIM term left the binary64 range on plane {}",
                                     pn));
 
-    // Weights per column and row: w(x, y) = kept_weight(x) * kept_weight(y).
+    PlaneSum sum;
     if (raster) {
       const size_t n = size_t(width) * size_t(height);
       terms_host_.resize(n);
       dc.read(term_bits_.get(), n * sizeof(cl_ulong), terms_host_.data(), "terms, plane " + pn);
-      // libvmaf's sequential binary64 sums, in raster order.
-      double sum = 0.0, sum_w = 0.0;
-      size_t i = 0;
-      for (int y = 0; y < height; ++y) {
-        const uint64_t wy = ssim::kept_weight(y, height);
-        for (int x = 0; x < width; ++x, ++i) {
-          double term;
-          std::memcpy(&term, &terms_host_[i], sizeof term);
-          sum += term;
-          sum_w += static_cast<double>(wy * ssim::kept_weight(x, width));
-        }
-      }
-      return sum / sum_w;
+      sum.raster = add_in_raster_order(0.0, terms_host_.data(), n);
+      return sum;
     }
     const size_t groups = t_global[0] / local_[0] * (t_global[1] / local_[1]);
     dc.read(partial_.get(), groups * 2 * sizeof(cl_ulong), partial_host_.data(),
             "work-group sums, plane " + pn);
-    ssim::ExactSum total;
     for (size_t g = 0; g < groups; ++g)
-      total.sum_q += static_cast<ssim::int128>(
-          (static_cast<ssim::uint128>(partial_host_[2 * g + 1]) << 64) | partial_host_[2 * g]);
-    uint64_t wx = 0, wy = 0;
-    for (int x = 0; x < width; ++x) wx += ssim::kept_weight(x, width);
-    for (int y = 0; y < height; ++y) wy += ssim::kept_weight(y, height);
-    total.sum_w = wx * wy;
-    return total.score();
+      sum.fixed += static_cast<int128>((static_cast<uint128>(partial_host_[2 * g + 1]) << 64) |
+                                       partial_host_[2 * g]);
+    return sum;
   }
 
-  SsimOptions options_;
+  SumMode mode_;
   VideoFormat format_;
   std::shared_ptr<OpenclDevice> device_;
   int planes_ = 1;
-  std::vector<std::string> names_;
-  double max_db_[3] = {};
   Handle<cl_kernel> horizontal_, horizontal_sse_, terms_;
   size_t local_[2] = {16, 16}, h_local_[2] = {16, 16};
   Handle<cl_mem> hm_, hn_, hxx_, hxy_, hyy_, term_bits_, partial_, sse_partial_, invalid_;
-  std::vector<cl_ulong> partial_host_, terms_host_, sse_host_;
+  std::vector<cl_ulong> partial_host_, sse_host_;
+  std::vector<double> terms_host_;  // the term plane's binary64 bits, read back as they are
   std::vector<Early> early_;
   std::optional<int64_t> last_scored_;  // the last numbered frame returned
   uint64_t mm_k1_bits_ = 0, mm_k2_bits_ = 0;
@@ -285,10 +278,8 @@ class OpenclSsimFeature final : public Feature, public SharedSsim {
 
 }  // namespace
 
-std::unique_ptr<Feature> make_opencl_ssim_feature(const SsimOptions& options,
-                                                  const VideoFormat& format,
-                                                  std::shared_ptr<OpenclDevice> device) {
-  return std::make_unique<OpenclSsimFeature>(options, format, std::move(device));
+std::unique_ptr<Engine> make_opencl_engine(std::shared_ptr<OpenclDevice> device, const EngineSetup& setup) {
+  return std::make_unique<OpenclEngine>(setup, std::move(device));
 }
 
-}  // namespace exactvq::opencl
+}  // namespace exactvq::ssim

@@ -1,0 +1,24 @@
+#include "backends/cpu/cpu_device.h"
+
+#include "backends/cpu/simd_targets.h"
+#include "metrics/psnr/engine.h"
+#include "metrics/ssim/engine.h"
+
+namespace exactvq {
+
+std::string CpuDevice::description() const { return "cpu (" + cpu::current_target_name() + ")"; }
+
+std::unique_ptr<ssim::Engine> CpuDevice::ssim_engine(const ssim::EngineSetup& setup) {
+  return ssim::make_cpu_engine(setup);
+}
+
+std::unique_ptr<psnr::Engine> CpuDevice::psnr_engine(const psnr::EngineSetup& setup) {
+  return psnr::make_cpu_engine(setup);
+}
+
+Device& cpu_device() {
+  static CpuDevice device;
+  return device;
+}
+
+}  // namespace exactvq
