@@ -5,18 +5,20 @@
 # ldd lists beyond the C and C++ runtimes: the device machine has no Debian -dev
 # packages), cpu/ (bench/throughput.sh --pack), shared/vectors, samples/ and
 # paths.env and build_dir (where the tests expect the CLI and the samples).
+# One pack serves every part of device_run.sh, x2 on the two-GPU machine
+# (nvidia-h200-x2) included, when multi_tests and multi_gpu_bench are built.
 # Build first, from a checkout at SRC with shared/ at /tmp/cudashared there, e.g.:
 #   cmake -S SRC -B SRC/build-final -G Ninja -DCMAKE_BUILD_TYPE=Release -DEXACTVQ_CUDA=ON \
 #     -DCMAKE_CUDA_ARCHITECTURES=90-real -DEXACTVQ_WITH_FFMPEG=OFF -DEXACTVQ_SHARED_DIR=/tmp/cudashared
 #   ninja -C SRC/build-final exactvq cuda_tests cuda_bench pipeline_bench ssim_throughput \
-#     ssim_simd_bench cpu_twin_tests
+#     ssim_simd_bench cpu_twin_tests multi_tests multi_gpu_bench
 # Usage: bench/device_pack.sh BUILD PACK   (PACK: an ignored folder of the checkout, to carry)
 set -euo pipefail
 build=$(realpath "$1") pack=$2 here=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$pack" && mkdir -p "$pack/bin" "$pack/lib" "$pack/shared"
 bins=("$build/exactvq" "$build/tests/cuda/cuda_tests" "$build/bench/cuda/cuda_bench"
       "$build/bench/cuda/pipeline_bench")
-# For device_run.sh's x2 part (bench/multi_gpu/run_x2.sh), when built.
+# For device_run.sh's x2 part (the two-GPU machine), when built.
 for b in "$build/tests/cli/multi_tests" "$build/bench/multi_gpu/multi_gpu_bench"; do
   [ -x "$b" ] && bins+=("$b")
 done

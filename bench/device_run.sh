@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
 # One device call over a pack of bench/device_pack.sh: the GPU tests, the
 # kernel tables, the end-to-end pipeline, the CPU twins and throughput on the
-# device host's Xeon, and compute-sanitizer memcheck; logs to OUT/logs.tgz.
+# device host's Xeon, compute-sanitizer memcheck (and racecheck), and on the
+# two-GPU machine the multi-GPU tests and scaling; logs to OUT/logs.tgz.
 # Usage (device tool, repo root): bash bench/device_run.sh PACK "$OUT" [PARTS]
 # PARTS: comma-separated among tests,kernels,pipeline,cpu,cpustages,memcheck (default
 # all), and bench (cuda_bench's whole run: kernels, stages, emulated, end to end
-# with raster), cli (bench/cuda/cli_bench.sh at CLI_BENCH_SCALE, default 0.3), x2 (bench/multi_gpu/run_x2.sh: multi-GPU tests and scaling; on
+# with raster), cli (bench/cuda/cli_bench.sh at CLI_BENCH_SCALE, default 0.3),
+# racecheck (compute-sanitizer racecheck over the kernel and shared-upload tests;
+# slow, so not in the default), x2 (multi-GPU tests, multi_gpu_bench FRAMES (600)
+# and the CLI on --gpus 1 against --gpus 2 over CLI_FRAMES (160) 4K frames; on
 # nvidia-h200-x2, with multi_tests and multi_gpu_bench in the pack).
+# Timeouts in seconds: TESTS_TIMEOUT (200), MEMCHECK_TIMEOUT (120), RACECHECK_TIMEOUT
+# (120), PIPELINE_TIMEOUT (200), CLI_TIMEOUT (300).
 set -uo pipefail
 P=$(realpath "$1") OUT=$2 parts=${3:-tests,kernels,pipeline,cpu,cpustages,memcheck}
 has() { [[ ",$parts," == *",$1,"* ]]; }
 L=$OUT/logs; mkdir -p "$L"
 export LD_LIBRARY_PATH=$P/lib
+# shellcheck source=/dev/null
 source "$P/paths.env"  # BUILD_DIR, SRC_DIR: where the tests look for the CLI and the samples
 mkdir -p "$BUILD_DIR" "$SRC_DIR" /tmp/cudashared
 cp "$P/bin/exactvq" "$BUILD_DIR/exactvq"
@@ -19,17 +26,96 @@ cp -r "$P/samples" "$SRC_DIR/samples"
 ln -sfn "$P/shared/vectors" /tmp/cudashared/vectors
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 lscpu | grep -E "Model name|^CPU\(s\)|Thread" | head -3
+free -g | awk '/Mem/ {print "Memory: " $2 " GiB"}'
 T0=$(date +%s); el() { echo "[t=$(( $(date +%s) - T0 ))s]"; }
+
+# The x2 part, run in a child bash under one timeout: $1 the log folder.
+x2() {
+  local bin=$P/bin out=$1 dir=/dev/shm/x2cli frames=${CLI_FRAMES:-160}
+  mkdir -p "$out" "$dir"
+  nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,pcie.link.gen.current,pcie.link.width.current --format=csv
+  nvidia-smi topo -m 2>/dev/null | head -8
+  nproc; free -g | head -2
+  echo "== multi-device tests on the GPUs"  # multi_tests runs the CLI from BUILD_DIR
+  (cd "$BUILD_DIR" && timeout 100 "$bin/multi_tests" --gtest_filter='MultiGpu*:MultiDevice*:GpusCli*:GpusOption*' \
+      >"$out/tests.log" 2>&1; echo "tests exit $?")
+  grep -E "^\[ +(OK|FAILED|SKIPPED|PASSED) |skipped" "$out/tests.log" | head -30
+  grep -B2 -A8 "Failure" "$out/tests.log" | head -40
+  echo "== multi_gpu_bench (RAM, pinned)"
+  timeout 120 "$bin/multi_gpu_bench" "${FRAMES:-600}" 3 2>&1 | tee "$out/bench.txt"
+  echo "bench exit ${PIPESTATUS[0]}"
+  echo "== CLI: --gpus 1 against --gpus 2, 4K 8-bit 4:2:0 Y4M in /dev/shm"
+  python3 - "$dir" "$frames" <<'PY'
+import sys, random
+d, n = sys.argv[1], int(sys.argv[2])
+w, h = 3840, 2160
+random.seed(1)
+base = random.randbytes(w * h * 3 // 2)
+tables = [bytes((b ^ x) for b in range(256)) for x in range(4)]
+for which in ("ref", "dist"):
+    with open(f"{d}/{which}.y4m", "wb") as f:
+        f.write(f"YUV4MPEG2 W{w} H{h} F25:1 Ip A1:1 C420jpeg\n".encode())
+        for i in range(n):
+            k = (i * 7) % len(base)
+            frame = base[k:] + base[:k]
+            if which == "dist":
+                frame = frame.translate(tables[i % 3 + 1])
+            f.write(b"FRAME\n")
+            f.write(frame)
+PY
+  local r=$dir/ref.y4m d=$dir/dist.y4m mode gpus best rc t0 t1 i
+  cat "$r" "$d" >/dev/null
+  now() { date +%s.%N; }
+  echo "| run | seconds (best of 2) | frames/s | output |"
+  echo "|---|---|---|---|"
+  for mode in exact raster; do
+    for gpus in 1 2; do
+      best=999
+      for _ in 1 2; do
+        t0=$(now)
+        timeout 60 "$bin/exactvq" -q -r "$r" -d "$d" --backend cuda --gpus "$gpus" \
+          --feature "ssim=sum=$mode" --feature psnr=enable_apsnr=true --json --precision max \
+          -o "$out/cli_${mode}_gpus$gpus.json" 2>>"$out/cli_err.txt"
+        rc=$?; t1=$(now)
+        best=$(python3 -c "print(min($best, $t1 - $t0))")
+      done
+      echo "| $mode --gpus $gpus (exit $rc) | $(python3 -c "print(f'{$best:.2f}')") |" \
+        "$(python3 -c "print(f'{$frames / $best:.0f}')") | cli_${mode}_gpus$gpus.json |"
+    done
+    # The same bytes but the fps field.
+    if [ -s "$out/cli_${mode}_gpus1.json" ] && [ -s "$out/cli_${mode}_gpus2.json" ] &&
+       diff <(grep -v '"fps"' "$out/cli_${mode}_gpus1.json") <(grep -v '"fps"' "$out/cli_${mode}_gpus2.json") >/dev/null; then
+      echo "$mode: --gpus 1 and --gpus 2 outputs identical (fps aside)"
+    else
+      echo "$mode: --gpus 1 and --gpus 2 outputs DIFFER (or are missing)"
+    fi
+  done
+  t0=$(now); cat "$r" "$d" >/dev/null; t1=$(now)
+  echo "read rate of the pair (cat, one reader): $(python3 -c "print(f'{$frames / ($t1 - $t0):.0f}')") frames/s"
+  "$bin/exactvq" -r "$r" -d "$d" --gpus all --frame_cnt 2 --verbose -q 2>&1 | head -4
+  echo "== batch on --gpus 2: 4 pairs"
+  printf 'ref,dist,output\n' >"$dir/list.csv"
+  for i in 1 2 3 4; do printf '%s,%s,b%s.csv\n' "$r" "$d" "$i" >>"$dir/list.csv"; done
+  t0=$(now)
+  "$bin/exactvq" --batch "$dir/list.csv" --gpus 2 --batch-jobs 4 --frame_cnt 60 -q --batch-summary - >"$out/batch_summary.csv"
+  echo "batch exit $? in $(python3 -c "print(f'{$(now) - $t0:.2f}')") s"
+  "$bin/exactvq" -r "$r" -d "$d" --backend cuda --frame_cnt 60 --csv -o "$dir/single.csv" -q
+  for i in 1 2 3 4; do
+    if cmp -s "$dir/b$i.csv" "$dir/single.csv"; then echo "b$i.csv = single run"; else echo "b$i.csv DIFFERS"; fi
+  done
+  rm -rf "$dir"
+}
+
 if has tests; then
   echo "== cuda tests $(el)"
-  (cd "$BUILD_DIR" && timeout 200 "$P/bin/cuda_tests" > "$L/cuda_tests.log" 2>&1; echo "cuda_tests exit $?")
+  (cd "$BUILD_DIR" && timeout "${TESTS_TIMEOUT:-200}" "$P/bin/cuda_tests" > "$L/cuda_tests.log" 2>&1; echo "cuda_tests exit $?")
   grep -E "^\[ +(FAILED|PASSED|SKIPPED) |tests ran|^\[ cuda " "$L/cuda_tests.log" | head -40
   grep -B2 -A8 "Failure" "$L/cuda_tests.log" | head -30
 fi
 if has kernels; then
   echo "== kernels $(el)"
   timeout 150 "$P/bin/cuda_bench" 0.3 kernels > "$L/kernels.txt" 2>&1; echo "cuda_bench exit $?"
-  cat "$L/kernels.txt" | head -80
+  head -80 "$L/kernels.txt"
 fi
 if has bench; then
   echo "== cuda_bench $(el)"
@@ -38,12 +124,12 @@ if has bench; then
 fi
 if has pipeline; then
   echo "== pipeline $(el)"
-  timeout 200 "$P/bin/pipeline_bench" 0.3 /tmp/pipelinebench e2e,copies > "$L/pipeline.txt" 2>&1
-  echo "pipeline_bench exit $?"; tail -40 "$L/pipeline.txt"
+  timeout "${PIPELINE_TIMEOUT:-200}" "$P/bin/pipeline_bench" 0.3 /tmp/pipelinebench e2e,copies > "$L/pipeline.txt" 2>&1
+  echo "pipeline_bench exit $?"; tail -40 "$L/pipeline.txt"; rm -rf /tmp/pipelinebench
 fi
 if has cli; then
   echo "== cli $(el)"
-  CLI_BENCH_SCALE=${CLI_BENCH_SCALE:-0.3} timeout 300 bash "$(dirname "$0")/cuda/cli_bench.sh" \
+  CLI_BENCH_SCALE=${CLI_BENCH_SCALE:-0.3} timeout "${CLI_TIMEOUT:-300}" bash "$(dirname "$0")/cuda/cli_bench.sh" \
       "$BUILD_DIR/exactvq" /tmp/clibench > "$L/cli.txt" 2>&1; echo "cli_bench exit $?"; cat "$L/cli.txt"
 fi
 if has cpu; then
@@ -64,20 +150,27 @@ if has cpustages; then
    grep -E "^BM_" "$L/cpu_stages.txt"; echo "EXACTVQ_CPU_FUSED=1:"; grep -E "^BM_" "$L/cpu_fused.txt"
    # Threads against plain threads (no pool), 1080p 8-bit exact, medians of 5.
    for t in 1 2; do for mode in exact bare; do
-     for i in 1 2 3 4 5; do ./ssim_throughput 1920 1080 8 $t $mode 1; done | sed 's/.*fps=//' | sort -n |
-       awk -v t=$t -v m=$mode '{v[NR]=$1} END {print "1080p 8-bit " m " threads=" t ": median " v[3] " frames/s"}'
+     for i in 1 2 3 4 5; do ./ssim_throughput 1920 1080 8 "$t" "$mode" 1; done | sed 's/.*fps=//' | sort -n |
+       awk -v t="$t" -v m="$mode" '{v[NR]=$1} END {print "1080p 8-bit " m " threads=" t ": median " v[3] " frames/s"}'
    done; done) 2>&1 | tee "$L/cpu_stages_summary.txt"
 fi
 if has x2; then
   echo "== two GPUs $(el)"
-  FRAMES=600 CLI_FRAMES=160 timeout 230 bash "$(dirname "$0")/multi_gpu/run_x2.sh" "$P" "$L/x2" 2>&1 |
-    grep -v "^\[ *OK" | tail -45
+  export -f x2; export P BUILD_DIR
+  # shellcheck disable=SC2016  # "$1" expands in the child bash
+  timeout 230 bash -uo pipefail -c 'x2 "$1"' x2 "$L/x2" 2>&1 | grep -v "^\[ *OK" | tail -45
 fi
 if has memcheck; then
   echo "== memcheck $(el)"
-  (cd "$BUILD_DIR" && EXACTVQ_CUDA_SMALL=1 timeout 120 compute-sanitizer --tool memcheck --leak-check full \
+  (cd "$BUILD_DIR" && EXACTVQ_CUDA_SMALL=1 timeout "${MEMCHECK_TIMEOUT:-120}" compute-sanitizer --tool memcheck --leak-check full \
       "$P/bin/cuda_tests" --gtest_filter='*U8Kernel*:*KernelExact*:*SharedUpload*:*Upload*:*FailedLaunch*:*DeviceLost*' \
       > "$L/memcheck.log" 2>&1; echo "memcheck exit $?"; grep -E "^\[ +(OK|FAILED) " "$L/memcheck.log" | head -20; tail -3 "$L/memcheck.log")
+fi
+if has racecheck; then
+  echo "== racecheck $(el)"  # every kernel test and the shared upload
+  (cd "$BUILD_DIR" && EXACTVQ_CUDA_SMALL=1 timeout "${RACECHECK_TIMEOUT:-120}" compute-sanitizer --tool racecheck \
+      "$P/bin/cuda_tests" --gtest_filter='*Kernel*:*SharedUpload*' \
+      > "$L/racecheck.log" 2>&1; echo "racecheck exit $?"; grep -E "^\[ +(OK|FAILED) " "$L/racecheck.log" | head -20; tail -3 "$L/racecheck.log")
 fi
 echo "== done $(el)"
 cd "$OUT" && tar czf logs.tgz logs && rm -rf logs
