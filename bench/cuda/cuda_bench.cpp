@@ -1,5 +1,5 @@
-// CUDA backend benchmarks (issue C, scope 8), one table each, medians of
-// repeated runs measured side by side in one process:
+// CUDA backend benchmarks, one table each, medians of repeated runs measured
+// side by side in one process:
 //   ceilings   pinned / pageable host-to-device copy rate, device-to-host rate
 //   kernel     exact kernel alone on frames already on the GPU (1080p, 4K; 8/10/16 bits)
 //   stages     per-frame cost of upload, moments, term, fixed point + reduction,
@@ -32,6 +32,7 @@
 
 #include "core/error.h"
 #include "backends/cuda/cuda_resources.h"
+#include "bench/cuda/kernel_variants.h"
 #include "metrics/ssim/cuda/ssim_kernel_u8.h"
 #include "metrics/ssim/cuda/ssim_kernels.h"
 #include "backends/device.h"
@@ -112,16 +113,22 @@ struct DeviceFrames {
   }
 };
 
+// The tile kernel stopped after a stage (8-bit, native), or the whole kernel.
+enum class Stage { kMoments, kTerm, kFull };
+
 // shape: {output columns a thread, rows a block}, or {0, 0} for launch_exact's.
-double kernel_fps(const Size& s, int bits, KernelStage stage = KernelStage::kFull,
+double kernel_fps(const Size& s, int bits, Stage stage = Stage::kFull,
                   bool emulate = false, std::pair<int, int> shape = {0, 0}) {
   const int frames = s.w * s.h > 4'000'000 ? 8 : 32;
   DeviceFrames f(s, bits, frames);
   f.planes.emulate_fp64 = emulate;
   DeviceBuffer sums(sizeof(ExactWords) * frames);
   const double t = median_seconds([&] {
-    if (shape.first == 0)
-      launch_exact(f.planes, sums.get<ExactWords>(), nullptr, stage);
+    if (stage != Stage::kFull)
+      launch_stage(f.planes, sums.get<ExactWords>(), nullptr,
+                   stage == Stage::kMoments ? TimedStage::kMoments : TimedStage::kTerm);
+    else if (shape.first == 0)
+      launch_exact(f.planes, sums.get<ExactWords>(), nullptr);
     else
       launch_exact_shape(f.planes, sums.get<ExactWords>(), nullptr, shape.first, shape.second);
   }, 4);
@@ -313,10 +320,10 @@ int run(int argc, char** argv) {
   std::printf("| size | upload (pinned) | moments | term | fixed point + reduction | exact kernel (1x32) | exact kernel (u8, launch_exact) | raster: term kernel | read-back | host sum (1 core) |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   for (const Size& s : {k1080p, k4k}) {
-    const double moments = 1e6 / kernel_fps(s, 8, KernelStage::kMoments);
-    const double term = 1e6 / kernel_fps(s, 8, KernelStage::kTerm);
-    const double full = 1e6 / kernel_fps(s, 8, KernelStage::kFull, false, {1, 32});
-    const double full_u8 = 1e6 / kernel_fps(s, 8, KernelStage::kFull);
+    const double moments = 1e6 / kernel_fps(s, 8, Stage::kMoments);
+    const double term = 1e6 / kernel_fps(s, 8, Stage::kTerm);
+    const double full = 1e6 / kernel_fps(s, 8, Stage::kFull, false, {1, 32});
+    const double full_u8 = 1e6 / kernel_fps(s, 8, Stage::kFull);
     const size_t pixels = size_t(s.w) * s.h;
     DeviceFrames f(s, 8, 4);
     DeviceBuffer terms(pixels * 8 * 4);
@@ -330,15 +337,15 @@ int run(int argc, char** argv) {
   std::printf("| size | 1x32 (launch_exact above 8 bits) | 1x64 | 2x32 |\n|---|---|---|---|\n");
   for (const Size& s : {k1080p, k4k})
     std::printf("| %s | %.0f | %.0f | %.0f |\n", s.name,
-                kernel_fps(s, 8, KernelStage::kFull, false, {1, 32}),
-                kernel_fps(s, 8, KernelStage::kFull, false, {1, 64}),
-                kernel_fps(s, 8, KernelStage::kFull, false, {2, 32}));
+                kernel_fps(s, 8, Stage::kFull, false, {1, 32}),
+                kernel_fps(s, 8, Stage::kFull, false, {1, 64}),
+                kernel_fps(s, 8, Stage::kFull, false, {2, 32}));
 
   std::printf("\nfp64 emulated (softfp) against native fp64, exact kernel only, luma (frames/s)\n");
   std::printf("| case | native | emulated | emulated / native time |\n|---|---|---|---|\n");
   for (const Size& s : {k1080p, k4k})
     for (const int bits : {8, 10, 16}) {
-      const double native = kernel_fps(s, bits), emulated = kernel_fps(s, bits, KernelStage::kFull, true);
+      const double native = kernel_fps(s, bits), emulated = kernel_fps(s, bits, Stage::kFull, true);
       std::printf("| %s %d-bit | %.0f | %.0f | %.2f |\n", s.name, bits, native, emulated, native / emulated);
     }
   u8_table();

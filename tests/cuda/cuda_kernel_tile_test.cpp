@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "backends/cuda/cuda_resources.h"
+#include "bench/cuda/kernel_variants.h"
 #include "metrics/ssim/cuda/ssim_kernels.h"
 #include "cuda_fixture.h"
 #include "metrics/ssim/fixed_point.h"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backends/cuda/cuda_resources.h"
+#include "bench/cuda/kernel_variants.h"
 #include "metrics/ssim/cuda/ssim_kernel_u8.h"
 #include "cuda_fixture.h"
 #include "io/video_source.h"

@@ -1,4 +1,5 @@
-// The SSIM kernels' host interface: launches on planes already on the device.
+// The ssim engine's kernels, as the CUDA engine launches them on planes already
+// on the device.
 #pragma once
 
 #include <cstddef>
@@ -26,24 +27,10 @@ struct ExactWords {
   uint64_t hi;
 };
 
-// What the exact kernel computes; everything but kFull exists to time stages.
-enum class KernelStage {
-  kFull,     // moments, term, fixed point and reduction
-  kMoments,  // moments only, folded into a checksum that is reduced like the sum
-  kTerm,     // moments and term, the term's bits folded into that checksum
-};
-
 // Adds each frame's sum into sums[frame] (which the caller zeroes first).
-void launch_exact(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
-                  KernelStage stage = KernelStage::kFull);
+void launch_exact(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream);
 
 // Writes each frame's terms in raster order to terms + frame * width * height.
 void launch_terms(const DevicePlanes& planes, double* terms, cudaStream_t stream);
-
-// Benchmarks and tests only: launch_exact (kFull) with another tile shape, for
-// 8-bit planes. Shapes (output columns a thread x output rows a block): 1x32
-// (launch_exact's) in both fp64 modes, 1x64 and 2x32 native only.
-void launch_exact_shape(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
-                        int columns_per_thread, int rows);
 
 }  // namespace exactvq::cuda
