@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Packs a CUDA build for one device call (bench/device_run.sh): bin/ (exactvq,
-# cuda_tests, cuda_bench, pipeline_bench, and multi_tests, multi_gpu_bench when
+# cuda_tests, twin_tests, cuda_bench, pipeline_bench, and multi_tests, multi_gpu_bench when
 # built; stripped), lib/ (the shared libraries
 # ldd lists beyond the C and C++ runtimes: the device machine has no Debian -dev
 # packages), cpu/ (bench/throughput.sh --pack), shared/vectors, samples/ and
@@ -11,13 +11,13 @@
 #   cmake -S SRC -B SRC/build-final -G Ninja -DCMAKE_BUILD_TYPE=Release -DEXACTVQ_CUDA=ON \
 #     -DCMAKE_CUDA_ARCHITECTURES=90-real -DEXACTVQ_WITH_FFMPEG=OFF -DEXACTVQ_SHARED_DIR=/tmp/cudashared
 #   ninja -C SRC/build-final exactvq cuda_tests cuda_bench pipeline_bench ssim_throughput \
-#     ssim_simd_bench cpu_twin_tests multi_tests multi_gpu_bench
+#     ssim_simd_bench twin_tests multi_tests multi_gpu_bench
 # Usage: bench/device_pack.sh BUILD PACK   (PACK: an ignored folder of the checkout, to carry)
 set -euo pipefail
 build=$(realpath "$1") pack=$2 here=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$pack" && mkdir -p "$pack/bin" "$pack/lib" "$pack/shared"
-bins=("$build/exactvq" "$build/tests/cuda/cuda_tests" "$build/bench/cuda/cuda_bench"
-      "$build/bench/cuda/pipeline_bench")
+bins=("$build/exactvq" "$build/tests/cuda/cuda_tests" "$build/tests/twins/twin_tests"
+      "$build/bench/cuda/cuda_bench" "$build/bench/cuda/pipeline_bench")
 # For device_run.sh's x2 part (the two-GPU machine), when built.
 for b in "$build/tests/cli/multi_tests" "$build/bench/multi_gpu/multi_gpu_bench"; do
   [ -x "$b" ] && bins+=("$b")
@@ -29,7 +29,7 @@ for b in "${bins[@]}"; do ldd "$b"; done | awk '/=> \// {print $3}' | sort -u |
   grep -vE '/(libc|libm|libgcc_s|libstdc\+\+|ld-linux[^/]*|libdl|libpthread|librt|libcuda)\.so' |
   while read -r lib; do cp -L "$lib" "$pack/lib/"; done
 "$here/bench/throughput.sh" --pack "$pack/cpu" "$build" >/dev/null
-strip "$pack"/cpu/ssim_throughput "$pack"/cpu/ssim_simd_bench "$pack"/cpu/cpu_twin_tests 2>/dev/null || true
+strip "$pack"/cpu/ssim_throughput "$pack"/cpu/ssim_simd_bench 2>/dev/null || true
 cp -r "$here/../shared/vectors" "$pack/shared/vectors"
 cp -r "$here/samples" "$pack/samples"
 src=$(grep -m1 CMAKE_HOME_DIRECTORY "$build/CMakeCache.txt" | cut -d= -f2)

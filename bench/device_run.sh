@@ -111,6 +111,10 @@ if has tests; then
   (cd "$BUILD_DIR" && timeout "${TESTS_TIMEOUT:-200}" "$P/bin/cuda_tests" > "$L/cuda_tests.log" 2>&1; echo "cuda_tests exit $?")
   grep -E "^\[ +(FAILED|PASSED|SKIPPED) |tests ran|^\[ cuda " "$L/cuda_tests.log" | head -40
   grep -B2 -A8 "Failure" "$L/cuda_tests.log" | head -30
+  echo "== twin table $(el)"  # every row: CPU targets of this host, CUDA, NVIDIA's OpenCL
+  timeout "${TWINS_TIMEOUT:-240}" "$P/bin/twin_tests" > "$L/twin_tests.log" 2>&1; echo "twin_tests exit $?"
+  grep -E "^\[ twin \]|skipped:|^\[ +(FAILED|PASSED|SKIPPED) " "$L/twin_tests.log" | grep -E "cuda|opencl|FAILED|PASSED|SKIPPED|AVX3" | head -60
+  grep -B2 -A8 "Failure" "$L/twin_tests.log" | head -30
 fi
 if has kernels; then
   echo "== kernels $(el)"
@@ -134,8 +138,6 @@ if has cli; then
 fi
 if has cpu; then
   echo "== cpu $(el)"
-  (cd "$P/cpu" && timeout 60 ./cpu_twin_tests > "$L/cpu_twins.log" 2>&1; echo "cpu_twin_tests exit $?"
-   grep -E "^\[ +(FAILED|PASSED) |planes" "$L/cpu_twins.log" | head -12)
   (cd "$P/cpu" && timeout 200 ./throughput.sh . 3 1 1 2 4 > "$L/cpu_throughput.txt" 2>&1; cat "$L/cpu_throughput.txt")
 fi
 if has cpustages; then
@@ -162,14 +164,20 @@ if has x2; then
 fi
 if has memcheck; then
   echo "== memcheck $(el)"
-  (cd "$BUILD_DIR" && EXACTVQ_CUDA_SMALL=1 timeout "${MEMCHECK_TIMEOUT:-120}" compute-sanitizer --tool memcheck --leak-check full \
-      "$P/bin/cuda_tests" --gtest_filter='*U8Kernel*:*KernelExact*:*SharedUpload*:*Upload*:*FailedLaunch*:*DeviceLost*' \
+  (cd "$BUILD_DIR" && export EXACTVQ_CUDA_SMALL=1 &&
+   timeout "${MEMCHECK_TIMEOUT:-120}" compute-sanitizer --tool memcheck --leak-check full \
+      "$P/bin/twin_tests" --gtest_filter='*cuda*' > "$L/memcheck_twins.log" 2>&1; echo "memcheck (twin rows) exit $?"
+   grep -E "^\[ +(FAILED|PASSED) |ERROR SUMMARY" "$L/memcheck_twins.log" | head -5
+   timeout "${MEMCHECK_TIMEOUT:-120}" compute-sanitizer --tool memcheck --leak-check full \
+      "$P/bin/cuda_tests" --gtest_filter='*U8Kernel*:*SharedUpload*:*Upload*:*FailedLaunch*:*DeviceLost*' \
       > "$L/memcheck.log" 2>&1; echo "memcheck exit $?"; grep -E "^\[ +(OK|FAILED) " "$L/memcheck.log" | head -20; tail -3 "$L/memcheck.log")
 fi
 if has racecheck; then
-  echo "== racecheck $(el)"  # every kernel test and the shared upload
-  (cd "$BUILD_DIR" && EXACTVQ_CUDA_SMALL=1 timeout "${RACECHECK_TIMEOUT:-120}" compute-sanitizer --tool racecheck \
-      "$P/bin/cuda_tests" --gtest_filter='*Kernel*:*SharedUpload*' \
+  echo "== racecheck $(el)"  # every CUDA row of the twin table (kernels and engines) and the shared upload
+  (cd "$BUILD_DIR" && export EXACTVQ_CUDA_SMALL=1 &&
+   timeout "${RACECHECK_TIMEOUT:-120}" compute-sanitizer --tool racecheck "$P/bin/twin_tests" --gtest_filter='*cuda*' \
+      > "$L/racecheck_twins.log" 2>&1; echo "racecheck (twin rows) exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$L/racecheck_twins.log" | tail -2
+   timeout "${RACECHECK_TIMEOUT:-120}" compute-sanitizer --tool racecheck "$P/bin/cuda_tests" --gtest_filter='*SharedUpload*' \
       > "$L/racecheck.log" 2>&1; echo "racecheck exit $?"; grep -E "^\[ +(OK|FAILED) " "$L/racecheck.log" | head -20; tail -3 "$L/racecheck.log")
 fi
 echo "== done $(el)"

@@ -9,10 +9,10 @@
 #     (needs build-dir/bench/ssim_throughput: ninja -C build-dir ssim_throughput ssim_simd_bench)
 # To run on a machine without the build's libraries (no Debian dev packages):
 #   bench/throughput.sh --pack OUT_DIR build-dir
-#     copies ssim_throughput, ssim_simd_bench, cpu_twin_tests (when built), this
+#     copies ssim_throughput, ssim_simd_bench, twin_tests (when built), this
 #     script and the shared libraries they load that are not glibc's (libhwy,
 #     libfmt, libbenchmark, libgtest, ...) into OUT_DIR; then, on the other machine:
-#   cd OUT_DIR && LD_LIBRARY_PATH=. ./cpu_twin_tests   # every SIMD target there, AVX-512 too
+#   cd OUT_DIR && LD_LIBRARY_PATH=. ./twin_tests --gtest_filter='*cpu*'   # every SIMD target there
 #   ./throughput.sh . 5 3 1 2 4 8 16 > throughput.txt
 #   LD_LIBRARY_PATH=. ./ssim_simd_bench --benchmark_repetitions=5 \
 #       --benchmark_report_aggregates_only=true > stages.txt
@@ -25,7 +25,7 @@ if [ "${1:-}" = "--pack" ]; then
   out=$2
   build=$3
   mkdir -p "$out"
-  for b in bench/ssim_throughput bench/ssim_simd_bench tests/cpu/cpu_twin_tests; do
+  for b in bench/ssim_throughput bench/ssim_simd_bench tests/twins/twin_tests; do
     [ -x "$build/$b" ] || { echo "throughput.sh: $build/$b not built, left out" >&2; continue; }
     cp "$build/$b" "$out/"
     ldd "$build/$b" | awk '$3 ~ /^\// {print $3}' |

@@ -3,12 +3,14 @@
 // command line, against the scalar reference.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "cli/cli_test_util.h"
 #include "core/thread_pool.h"
+#include "metrics/ssim/cpu/ssim_simd.h"
 #include "metrics/feature.h"
 #include "metrics/registry.h"
 #include "metrics/feature_spec.h"
@@ -20,6 +22,13 @@ namespace {
 using namespace clitest;
 
 constexpr int kThreadCounts[] = {1, 2, 3, 7};
+
+// The CPU scorer runs stage by stage unless EXACTVQ_CPU_FUSED is set to
+// something other than 0 (either gives the same bits: tests/twins/).
+TEST(FusedDefault, StageByStageUnlessAsked) {
+  const char* v = std::getenv("EXACTVQ_CPU_FUSED");
+  EXPECT_EQ(cpu::fused_window_terms(), v != nullptr && std::string(v) != "0");
+}
 
 struct Clip {
   VideoFormat format;

@@ -1,7 +1,7 @@
-// The CUDA backend against the CPU reference, bit for bit: the kernel's exact
-// sums (checkasm style), the feature on seeded random frames of every size
-// class, depth, chroma format, mode and dB option, and the public vectors.
-// Without a GPU every case skips with a message.
+// The CUDA backend's features against the CPU and libvmaf on the public vectors,
+// its errors, and the command line on a GPU (the engines and kernels against
+// the scalar reference on seeded frames are rows of tests/twins/). Without a GPU
+// every case skips with a message.
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -23,134 +23,6 @@ namespace exactvq::cudatest {
 namespace {
 
 namespace fs = std::filesystem;
-
-uint64_t seed_from_env() {
-  const char* s = std::getenv("EXACTVQ_SEED");
-  return s ? std::strtoull(s, nullptr, 0) : 0x5eed0c0da;
-}
-
-const ChromaFormat kChromas[] = {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444};
-const int kDepths[] = {8, 9, 10, 12, 14, 16};
-
-// The kernel's 128-bit sum and the reference's, for whole planes.
-TEST_F(CudaTest, KernelExactSumEqualsReference) {
-  const uint64_t seed = seed_from_env();
-  std::mt19937_64 rng(seed);
-  const int sizes[][2] = {{1, 1},   {1, 13},  {13, 1},  {2, 2},   {8, 8},    {9, 9},
-                          {63, 31}, {64, 32}, {65, 33}, {72, 40}, {200, 97}, {1920, 1080}};
-  // EXACTVQ_CUDA_SMALL=1 (for compute-sanitizer runs) leaves out the 1080p plane.
-  const bool small = std::getenv("EXACTVQ_CUDA_SMALL") != nullptr;
-  int compared = 0;
-  for (const auto& s : sizes)
-    for (const int bits : kDepths)
-      for (const Content c : {Content::kRandom, Content::kNoisy, Content::kExtremes}) {
-        if (small && s[0] > 256) continue;
-        const VideoFormat f{s[0], s[1], ChromaFormat::k444, bits};
-        Picture ref, dist;
-        fill_pair(ref, dist, f, c, rng);
-        const size_t bytes = f.plane_bytes(0);
-        cuda::DeviceBuffer dref(bytes), ddist(bytes), dsum(sizeof(cuda::ExactWords));
-        ASSERT_EQ(cudaMemcpy(dref.get(), ref.planes[0].data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
-        ASSERT_EQ(cudaMemcpy(ddist.get(), dist.planes[0].data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
-        ASSERT_EQ(cudaMemset(dsum.get(), 0, sizeof(cuda::ExactWords)), cudaSuccess);
-        cuda::DevicePlanes planes{dref.get(), ddist.get(), bytes, s[0], s[1], bits, 1};
-        cuda::launch_exact(planes, dsum.get<cuda::ExactWords>(), nullptr);
-        cuda::ExactWords got{}, emulated{};
-        ASSERT_EQ(cudaMemcpy(&got, dsum.get(), sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
-        ASSERT_EQ(cudaMemset(dsum.get(), 0, sizeof(cuda::ExactWords)), cudaSuccess);
-        planes.emulate_fp64 = true;
-        cuda::launch_exact(planes, dsum.get<cuda::ExactWords>(), nullptr);
-        ASSERT_EQ(cudaMemcpy(&emulated, dsum.get(), sizeof emulated, cudaMemcpyDeviceToHost), cudaSuccess);
-        EXPECT_TRUE(emulated.lo == got.lo && emulated.hi == got.hi)
-            << "fp64 emulated vs native " << f.describe() << " content " << int(c) << " seed " << seed;
-        const ssim::ExactSum want = ssim::exact_sum(ref.plane(0), dist.plane(0), bits, ssim::whole(ref.plane(0)));
-        const auto want_lo = static_cast<uint64_t>(static_cast<ssim::uint128>(want.sum_q));
-        const auto want_hi = static_cast<uint64_t>(static_cast<ssim::uint128>(want.sum_q) >> 64);
-        EXPECT_TRUE(got.lo == want_lo && got.hi == want_hi)
-            << f.describe() << " content " << int(c) << " seed " << seed;
-        ++compared;
-      }
-  std::printf("[ cuda     ] %d plane sums, native and fp64-emulated kernels, equal to the reference's 128-bit sums (seed %#llx)\n",
-              compared, static_cast<unsigned long long>(seed));
-}
-
-// The feature (pipeline, lanes, batches, both modes, dB, chroma) at small and
-// odd sizes: every depth, chroma format and option set.
-TEST_F(CudaTest, FeatureEqualsCpuOnSmallSizes) {
-  const uint64_t seed = seed_from_env();
-  std::mt19937_64 rng(seed);
-  const int sizes[][2] = {{1, 1}, {1, 9}, {9, 1}, {2, 3}, {5, 5}, {9, 9}, {17, 9},
-                          {33, 31}, {65, 33}, {70, 41}, {129, 97}};
-  const char* specs[] = {"ssim", "ssim=sum=raster", "ssim=chroma=true",
-                         "ssim=sum=raster:chroma=true:enable_db=true",
-                         "ssim=enable_db=true:clip_db=true:chroma=true",
-                         "ssim=fp64=emulate:chroma=true", "ssim=sum=raster:fp64=emulate",
-                         "psnr", "psnr=enable_mse=true:enable_apsnr=true:reduced_hbd_peak=true",
-                         "psnr=enable_chroma=false:min_sse=0.5"};
-  int compared = 0;
-  for (const auto& s : sizes)
-    for (const int bits : kDepths)
-      for (const ChromaFormat chroma : kChromas) {
-        const VideoFormat f{s[0], s[1], chroma, bits};
-        std::vector<Picture> refs(3), dists(3);
-        std::vector<FramePair> pairs;
-        for (int i = 0; i < 3; ++i) {
-          fill_pair(refs[size_t(i)], dists[size_t(i)], f, Content(i), rng);
-          pairs.push_back({&refs[size_t(i)], &dists[size_t(i)], i});
-        }
-        for (const char* spec : specs) compared += compare_cpu_gpu(f, spec, pairs, "small");
-      }
-  std::printf("[ cuda     ] %d values equal to the CPU's bit for bit (seed %#llx)\n", compared,
-              static_cast<unsigned long long>(seed));
-}
-
-// Many frames through extract_batch: several lanes and launches per batch.
-TEST_F(CudaTest, FeatureEqualsCpuOverManyFrames) {
-  std::mt19937_64 rng(seed_from_env() + 1);
-  const VideoFormat f{96, 64, ChromaFormat::k420, 10};
-  std::vector<Picture> refs(150), dists(150);
-  std::vector<FramePair> pairs;
-  for (size_t i = 0; i < refs.size(); ++i) {
-    fill_pair(refs[i], dists[i], f, Content(i % 3), rng);
-    pairs.push_back({&refs[i], &dists[i], int64_t(i)});
-  }
-  int compared = 0;
-  for (const char* spec : {"ssim", "ssim=sum=raster:chroma=true", "ssim=fp64=emulate",
-                           "psnr=enable_apsnr=true"})
-    compared += compare_cpu_gpu(f, spec, pairs, "many frames");
-  std::printf("[ cuda     ] %d values over 150 frames equal to the CPU's\n", compared);
-}
-
-// Frame sizes that fill the GPU: 576x324, 1080p and 4K (pinned uploads).
-TEST_F(CudaTest, FeatureEqualsCpuOnLargeFrames) {
-  std::mt19937_64 rng(seed_from_env() + 2);
-  struct Case { int w, h, bits; ChromaFormat chroma; const char* spec; int frames; };
-  const Case cases[] = {
-      {576, 324, 8, ChromaFormat::k420, "ssim=chroma=true", 4},
-      {576, 324, 12, ChromaFormat::k422, "ssim=sum=raster:chroma=true", 4},
-      {1920, 1080, 8, ChromaFormat::k420, "ssim=chroma=true", 3},
-      {1920, 1080, 10, ChromaFormat::k420, "ssim=sum=raster", 2},
-      {1920, 1080, 16, ChromaFormat::k444, "ssim=enable_db=true:clip_db=true", 2},
-      {3840, 2160, 8, ChromaFormat::k420, "ssim", 2},
-      {3840, 2160, 8, ChromaFormat::k420, "ssim=sum=raster", 2},
-      {3840, 2160, 16, ChromaFormat::k420, "ssim", 1},
-      {3840, 2160, 8, ChromaFormat::k420, "ssim=fp64=emulate", 2},
-      {1920, 1080, 16, ChromaFormat::k420, "ssim=fp64=emulate:chroma=true", 2},
-      {3840, 2160, 10, ChromaFormat::k420, "psnr=enable_mse=true", 2},
-  };
-  int compared = 0;
-  for (const Case& c : cases) {
-    const VideoFormat f{c.w, c.h, c.chroma, c.bits};
-    std::vector<Picture> refs(size_t(c.frames)), dists(size_t(c.frames));
-    std::vector<FramePair> pairs;
-    for (int i = 0; i < c.frames; ++i) {
-      fill_pair(refs[size_t(i)], dists[size_t(i)], f, Content(i % 2), rng);
-      pairs.push_back({&refs[size_t(i)], &dists[size_t(i)], i});
-    }
-    compared += compare_cpu_gpu(f, c.spec, pairs, "large");
-  }
-  std::printf("[ cuda     ] %d values on 576x324 to 4K frames equal to the CPU's\n", compared);
-}
 
 // Every public vector, every frame, both modes with chroma and dB: GPU == CPU,
 // and the GPU's raster luma == libvmaf's value.

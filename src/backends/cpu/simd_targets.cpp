@@ -11,6 +11,17 @@ std::vector<SimdTarget> supported_targets() {
   return out;
 }
 
+std::vector<SimdTarget> compiled_targets() {
+  std::vector<SimdTarget> out;
+  for (int64_t bits = HWY_TARGETS; bits != 0; bits &= bits - 1) {
+    const int64_t t = bits & -bits;  // lowest set bit: the best target left
+    out.push_back({t, hwy::TargetName(t)});
+  }
+  return out;
+}
+
+bool supported(const SimdTarget& target) { return (hwy::SupportedTargets() & target.bits) != 0; }
+
 std::string current_target_name() {
   const auto targets = hwy::SupportedAndGeneratedTargets();
   return targets.empty() ? "none" : hwy::TargetName(targets.front());

@@ -17,6 +17,10 @@ struct SimdTarget {
 // Targets compiled in and supported by this CPU, best first.
 std::vector<SimdTarget> supported_targets();
 
+// Every target compiled in, best first, whether this CPU runs it or not.
+std::vector<SimdTarget> compiled_targets();
+bool supported(const SimdTarget& target);
+
 // The target HWY_DYNAMIC_DISPATCH calls now.
 std::string current_target_name();
 

@@ -1,0 +1,30 @@
+// Rows of the CPU's Highway kernels: one per compiled SIMD target, forced while
+// the row runs (dav1d's checkasm enables CPU levels the same way); a target
+// this machine lacks is skipped with a message.
+#pragma once
+
+#include <memory>
+#include <random>
+#include <string>
+
+#include "backends/cpu/simd_targets.h"
+#include "twin_table.h"
+
+namespace exactvq::twins {
+
+// Registers `row` once per compiled target, named row.name + "/cpu-" + target.
+inline void register_per_target(const Row& row) {
+  for (const cpu::SimdTarget& t : cpu::compiled_targets()) {
+    Row r = row;
+    r.name = row.name + "/cpu-" + t.name;
+    r.unavailable = [t] { return cpu::supported(t) ? std::string() : "this CPU lacks " + t.name; };
+    auto forced = std::make_shared<std::unique_ptr<cpu::ForcedTarget>>();
+    r.scope = [t, forced](bool enter) {
+      if (enter) *forced = std::make_unique<cpu::ForcedTarget>(t.bits);
+      else forced->reset();
+    };
+    register_row(std::move(r));
+  }
+}
+
+}  // namespace exactvq::twins

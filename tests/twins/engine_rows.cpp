@@ -1,0 +1,217 @@
+// Rows of every metric's engine (the narrow table each device implements:
+// backends/device.h) on every device present: the CPU on each SIMD target, three
+// CPU devices as one (the split engine), CUDA with native and emulated fp64,
+// OpenCL. Each case is a batch of frame pairs, numbered as a run numbers them,
+// and its first pair again alone (a loose pair: no sharing, no page-locking);
+// the engine's sums are compared with the scalar reference's, plane by plane.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "backends/cpu/cpu_device.h"
+#include "backends/device.h"
+#include "backends/multi/multi_device.h"
+#include "core/error.h"
+#include "cpu_rows.h"
+#include "frame_pairs.h"
+#include "metrics/psnr/engine.h"
+#include "metrics/psnr/sse.h"
+#include "metrics/ssim/engine.h"
+#include "metrics/ssim/reference.h"
+
+namespace exactvq::twins {
+namespace {
+
+ThreadPool& pool() {
+  static ThreadPool p(2);
+  return p;
+}
+
+// A device opened once, or why it cannot be.
+struct Opened {
+  std::shared_ptr<Device> device;
+  std::string why;
+};
+
+const Opened& cuda_device() {
+  static const Opened opened = [] {
+    Opened o;
+    if (count_devices(Backend::kCuda) == 0) {
+      o.why = "no usable CUDA device";
+      return o;
+    }
+    DeviceOptions options;
+    options.backend = Backend::kCuda;
+    try {
+      o.device = open_cuda_device(options, VideoFormat{16, 16, ChromaFormat::k420, 8});
+    } catch (const DeviceError& e) {
+      o.why = std::string("no usable CUDA device (") + e.what() + ")";
+    }
+    return o;
+  }();
+  return opened;
+}
+
+// OpenCL: no device at all is a skip; a device present that cannot be opened (or
+// cannot build the kernels) fails the row.
+std::shared_ptr<Device> opencl_device() {
+  static const std::shared_ptr<Device> device = [] {
+    DeviceOptions options;
+    options.backend = Backend::kOpenCL;
+    return open_opencl_device(options, VideoFormat{16, 16, ChromaFormat::k420, 8});
+  }();
+  return device;
+}
+
+std::shared_ptr<Device> split_cpu_device() {
+  static const std::shared_ptr<Device> device = std::make_shared<MultiDevice>(std::vector<std::shared_ptr<Device>>{
+      std::make_shared<CpuDevice>(), std::make_shared<CpuDevice>(), std::make_shared<CpuDevice>()});
+  return device;
+}
+
+enum class Op { kExactSums, kRasterSums, kSse };
+
+int planes_of(const VideoFormat& f) { return f.plane_count(); }
+
+// The engine's output bytes for the batch, then for its first pair alone.
+Bytes engine_bytes(Device& device, Op op, ssim::Fp64Mode fp64, const FramePairs& in) {
+  const VideoFormat& f = in.format;
+  const int planes = planes_of(f);
+  Bytes out;
+  const auto run = [&](std::span<const FramePair> pairs) {
+    const size_t n = pairs.size() * size_t(planes);
+    if (op == Op::kSse) {
+      auto engine = device.psnr_engine(psnr::EngineSetup{f, planes, &pool()});
+      if (!engine) throw DeviceError("no psnr engine on " + device.description());
+      std::vector<uint64_t> sums(n);
+      engine->sse(pairs, sums);
+      put(out, sums);
+      return;
+    }
+    const ssim::SumMode mode = op == Op::kExactSums ? ssim::SumMode::kExact : ssim::SumMode::kRaster;
+    auto engine = device.ssim_engine(ssim::EngineSetup{f, planes, mode, fp64, &pool()});
+    if (!engine) throw DeviceError("no ssim engine on " + device.description());
+    if (mode == ssim::SumMode::kExact) {
+      std::vector<ssim::int128> sums(n);
+      engine->exact_sums(pairs, sums);
+      put(out, sums);
+    } else {
+      std::vector<double> sums(n);
+      engine->raster_sums(pairs, sums);
+      put(out, sums);
+    }
+  };
+  run(in.pairs);
+  const FramePair loose{in.pairs[0].ref, in.pairs[0].dist, FramePair::kLoose};
+  run({&loose, 1});
+  return out;
+}
+
+Bytes reference_bytes(Op op, const FramePairs& in) {
+  const VideoFormat& f = in.format;
+  Bytes out;
+  const auto frame = [&](const FramePair& pair) {
+    for (int p = 0; p < planes_of(f); ++p) {
+      const PlaneView r = pair.ref->plane(p), d = pair.dist->plane(p);
+      if (op == Op::kSse) {
+        const uint64_t sse = psnr::sse_reference(r, d, 0, r.height);
+        put(out, &sse, 1);
+      } else if (op == Op::kExactSums) {
+        const ssim::int128 q = ssim::exact_sum(r, d, f.bitdepth, ssim::whole(r)).sum_q;
+        put(out, &q, 1);
+      } else {
+        const double sum = ssim::raster_sum(r, d, f.bitdepth);
+        put(out, &sum, 1);
+      }
+    }
+  };
+  for (const FramePair& pair : in.pairs) frame(pair);
+  frame(in.pairs[0]);  // the loose pair
+  return out;
+}
+
+std::vector<Case> engine_cases() {
+  const int sizes[][2] = {{1, 1},     {1, 13},   {13, 1},   {2, 2},    {2, 3},    {5, 5},
+                          {8, 8},     {9, 9},    {17, 9},   {33, 31},  {63, 31},  {64, 32},
+                          {65, 33},   {70, 41},  {72, 40},  {127, 31}, {128, 32}, {129, 33},
+                          {136, 9},   {129, 97}, {200, 97}, {257, 65}, {7, 300},  {383, 97}};
+  const int depths[] = {8, 9, 10, 12, 14, 16};
+  const ChromaFormat chromas[] = {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444, ChromaFormat::kMono};
+  std::vector<Case> all;
+  auto add = [&](int w, int h, int bits, int chroma, int frames, bool timed) {
+    Case c;
+    c.seed = case_seed(0x5eed'0c0da, all.size());
+    c.width = w;
+    c.height = h;
+    c.bits = bits;
+    c.fill = chroma;
+    c.a = frames;
+    c.timed = timed;
+    c.what = fmt::format("{} frames of {}x{} {} {}-bit", frames, w, h, chroma_name(chromas[chroma]), bits);
+    all.push_back(c);
+  };
+  size_t k = 0;
+  for (const auto& s : sizes)
+    for (int bits : depths) add(s[0], s[1], bits, int(k++ % 4), 3, false);
+  add(96, 64, 10, 0, 70, false);  // many frames: several lanes and launches a batch
+  for (int bits : {8, 10, 16}) add(1920, 1080, bits, 0, 2, bits != 16);
+  return all;
+}
+
+VideoFormat format_of(const Case& c) {
+  const ChromaFormat chromas[] = {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444, ChromaFormat::kMono};
+  return VideoFormat{c.width, c.height, chromas[c.fill], c.bits};
+}
+
+// A row of `op` on the device `device()` returns (opened on first use).
+Row engine_row(const std::string& name, Op op, std::function<std::shared_ptr<Device>()> device,
+               ssim::Fp64Mode fp64 = ssim::Fp64Mode::kAuto) {
+  Row r;
+  r.name = name;
+  r.cases = engine_cases;
+  r.reference_key = name.substr(0, name.find('/'));
+  r.prepare = [op, device, fp64](const Case& c) {
+    auto in = std::make_shared<FramePairs>(format_of(c), c.a, c.seed);
+    Prepared p;
+    p.twin = [in, op, device, fp64] { return engine_bytes(*device(), op, fp64, *in); };
+    p.reference = [in, op] { return reference_bytes(op, *in); };
+    return p;
+  };
+  r.work = [](const Case& c) { return double(c.width) * c.height * c.a * 2; };  // batch and loose pair
+  return r;
+}
+
+EXACTVQ_TWIN_ROWS(engine_rows) {
+  const struct {
+    const char* name;
+    Op op;
+  } ops[] = {{"ssim.exact_sums", Op::kExactSums}, {"ssim.raster_sums", Op::kRasterSums}, {"psnr.sse", Op::kSse}};
+  for (const auto& o : ops) {
+    const std::string name = o.name;
+    // The CPU device on each target (register_per_target forces it).
+    register_per_target(engine_row(name, o.op, [] { return std::shared_ptr<Device>(&cpu_device(), [](Device*) {}); }));
+    register_row(engine_row(name + "/split-cpu3", o.op, split_cpu_device));
+    const bool ssim = o.op != Op::kSse;
+    Row cuda = engine_row(name + (ssim ? "/cuda-native" : "/cuda"), o.op, [] { return cuda_device().device; },
+                          ssim::Fp64Mode::kNative);
+    cuda.unavailable = [] { return cuda_device().why; };
+    register_row(cuda);
+    if (ssim) {
+      Row emulated = engine_row(name + "/cuda-emulate", o.op, [] { return cuda_device().device; },
+                                ssim::Fp64Mode::kEmulate);
+      emulated.unavailable = [] { return cuda_device().why; };
+      register_row(emulated);
+    }
+    Row opencl = engine_row(name + "/opencl", o.op, opencl_device);
+    opencl.unavailable = [] {
+      return count_devices(Backend::kOpenCL) == 0 ? std::string("no OpenCL device (the ICD loader found none)")
+                                                  : std::string();
+    };
+    register_row(opencl);
+  }
+}
+
+}  // namespace
+}  // namespace exactvq::twins
