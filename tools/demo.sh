@@ -7,4 +7,4 @@ tools/build.sh --target exactvq
 set -x
 ./build/exactvq -r samples/ref.y4m -d samples/dist.y4m
 ./build/exactvq -r samples/ref.y4m -d samples/dist.y4m --feature ssim=sum=raster:chroma=true \
-  --csv -o /dev/stdout
+  --csv -o -

@@ -1,13 +1,13 @@
-// The CUDA pipeline's host side (issue C scope 8, issue I scope 2), each table
-// beside its ceiling measured in the same process:
+// The CUDA pipeline's host side, each table beside its ceiling measured in the
+// same process:
 //   e2e      frames in RAM through the features, batches as the CLI's reader
 //            hands them over, against the pinned host-to-device copy rate of the
 //            scored planes, both the ceiling measured once and a pinned copy
 //            of the same bytes after each sample (side by side: the link's
-//            rate drifts by a few percent within a run); the library before
-//            issue C's upload work, the default now and a few knobs of
-//            cuda/batch_runner.h (kConfigs), each on a fresh device; with
-//            EXACTVQ_CUDA_TRACE=1, cuda/copy_trace.h's timeline of each
+//            rate drifts by a few percent within a run); the pipeline with
+//            every upload knob off, the default, and a few knobs of
+//            backends/cuda/batch_runner.h (kConfigs), each on a fresh device;
+//            with EXACTVQ_CUDA_TRACE=1, copy_trace.h's timeline of each
 //            configuration on standard error
 //   copies   host-to-device copies alone, the library's pattern and others,
 //            against the same ceiling: one copy per plane or a batch call per
@@ -210,7 +210,7 @@ Throughput library_fps(const std::shared_ptr<Device>& device, const VideoFormat&
 }
 
 // A fresh device opened under pipeline knobs ("NAME=value NAME=value ...",
-// see cuda/batch_runner.h); the others at their defaults.
+// see backends/cuda/batch_runner.h); the others at their defaults.
 std::shared_ptr<Device> open_tuned(const std::string& knobs) {
   static const char* const kKnobs[] = {"EXACTVQ_CUDA_MAX_BATCH", "EXACTVQ_CUDA_SHORT_TAIL",
                                        "EXACTVQ_CUDA_BATCH_COPIES", "EXACTVQ_CUDA_COPY_STREAM",
@@ -246,14 +246,14 @@ double register_rate(size_t bytes, int count) {
   return double(bytes) * count / t;
 }
 
-// The pipeline's shapes compared end to end; the first is the library before
-// issue C's upload work, the second the default now.
+// The pipeline's shapes compared end to end; the first has every upload knob
+// off, the second is the default.
 struct Config {
   const char* name;
   const char* knobs;
 };
 constexpr Config kConfigs[] = {
-    {"a copy per plane on its lane, batch 32 (before)",
+    {"a copy per plane on its lane, batch 32 (every knob off)",
      "EXACTVQ_CUDA_BATCH_COPIES=0 EXACTVQ_CUDA_COPY_STREAM=0 EXACTVQ_CUDA_MIN_CHUNK=1 "
      "EXACTVQ_CUDA_MAX_BATCH=32"},
     {"batched copies, copy stream, batch 64, one read-back a batch (default)", ""},

@@ -1,4 +1,4 @@
-// --gpus scaling (issue 8, scope 4): a long 4K 8-bit 4:2:0 stream held in RAM
+// --gpus scaling: a long 4K 8-bit 4:2:0 stream held in RAM
 // (generated, page-locked once) scored through the library on 1, 2, ... N GPUs
 // (MultiDevice, as --gpus builds it), in exact and raster modes and with
 // ssim + psnr (apsnr); prints frames/s per device count, the ratio to one GPU, the

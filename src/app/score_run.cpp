@@ -147,11 +147,10 @@ ScoreReport score_videos(const RunOptions& o) {
   const std::optional<int64_t> total = planned_frames(*ref, *dist, o);
 
   // A device scores large frames faster than they are read: batches of 8 keep
-  // less memory to fault in and page-lock before the pipeline runs (measured on
-  // an H200 with cli_bench.sh: 1080p 3206 vs 1935 frames/s at 32, 4K 568 vs
-  // 356 at 20); the engines split larger batches themselves. Not for a feature
-  // that needs full batches (ssim's raster mode, whose host threads add the term
-  // planes of a batch's frames in parallel).
+  // less memory to fault in and page-lock before the pipeline runs (faster end
+  // to end: docs/performance.md); the engines split larger batches themselves.
+  // Not for a feature that needs full batches (ssim's raster mode, whose host
+  // threads add the term planes of a batch's frames in parallel).
   if (ctx.device && !features.needs_full_batches() && format.frame_bytes() >= (size_t{1} << 20))
     batch_frames = std::min(batch_frames, 8);
 

@@ -26,7 +26,7 @@ struct CliOptions {
   bool output_format_given = false;
   bool threads_given = false;
 
-  // --batch LIST: score every pair the list names (app/batch_run.h) instead of
+  // --batch LIST: score every pair the list names (cli/batch_run.h) instead of
   // -r/-d. `batch_args` are the command line's arguments without the --batch*
   // options and their values: the options every pair starts from.
   std::optional<std::string> batch_path;

@@ -40,7 +40,10 @@ void ProgressLine::update(int64_t done, std::optional<int64_t> total) {
   const double seconds = std::chrono::duration<double>(now - start_).count();
   // Back to the start of the line, the new text, then erase what an older, longer
   // text left to its right.
-  sink_("\r" + text(done, total, seconds) + "\x1b[K");
+  std::string line = "\r";
+  line += text(done, total, seconds);
+  line += "\x1b[K";
+  sink_(line);
   drawn_ = true;
 }
 

@@ -90,10 +90,22 @@ void write_stream(const std::string& path, int fd, bool close_fd,
   if (err != 0) fail(path, reason_of(err));
 }
 
+// Whether `path` is this process's standard output: "-", or a name of the file
+// fd 1 has open (/dev/stdout when standard output is redirected to a regular
+// file, say). That file is written in place, through fd 1: replacing it would
+// drop what the process already wrote there (and others' lines, in a log).
+bool is_standard_output(const std::string& path) {
+  if (path == "-") return true;
+  struct stat out {}, st {};
+  return ::fstat(STDOUT_FILENO, &out) == 0 && ::stat(path.c_str(), &st) == 0 && out.st_dev == st.st_dev &&
+         out.st_ino == st.st_ino;
+}
+
 }  // namespace
 
-// "-" is standard output; an existing FIFO or character device (/dev/stdout,
-// /dev/full) is written in place (see write_stream). Otherwise the target, when it
+// "-" and any name of the file standard output has open (/dev/stdout) are
+// standard output, written in place; so is an existing FIFO or character device
+// (/dev/full; see write_stream). Otherwise the target, when it
 // exists, must be a regular file (a symlink to one is followed: the file it points
 // to is replaced and the link kept); a directory or other special file is refused
 // with "not a regular file" before anything is created. The
@@ -103,7 +115,7 @@ void write_stream(const std::string& path, int fd, bool close_fd,
 // with PATH as given; on any failure, the body's exceptions included, the temporary
 // file is removed and the target is untouched.
 void check_output_path(const std::string& path, const std::vector<std::string>& inputs) {
-  if (path == "-") return;
+  if (is_standard_output(path)) return;
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return;
@@ -132,7 +144,8 @@ void write_file_atomically(const std::string& path, const std::function<void(std
   mode_t mode = 0644;
   bool existing = false;
   struct stat st {};
-  if (path == "-") return write_stream("standard output", STDOUT_FILENO, false, body);
+  if (is_standard_output(path))
+    return write_stream(path == "-" ? "standard output" : path, STDOUT_FILENO, false, body);
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
       const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);

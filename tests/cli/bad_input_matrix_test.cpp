@@ -1,4 +1,4 @@
-// The bad-input matrix (issue 7): every kind of bad input or bad usage the CLI can be
+// The bad-input matrix: every kind of bad input or bad usage the CLI can be
 // given, each run through expect_refused: a specific message, a non-zero exit status,
 // nothing on stdout, no output file created and an existing one left byte-identical.
 // Cases already in bad_input_test.cpp and usage_test.cpp are not repeated here.

@@ -1,4 +1,4 @@
-// --batch LIST (issue 8, scope 2): each pair's output equals the single-pair CLI's
+// --batch LIST: each pair's output equals the single-pair CLI's
 // byte for byte (fps aside), failing pairs are reported with their line while the
 // others complete, a bad list is refused naming the line, relative paths come from
 // the list's folder.

@@ -348,6 +348,18 @@ TEST_F(Output, ReportToStandardOutput) {
   EXPECT_FALSE(fs::exists("-")) << "a file named - in the working directory";
 }
 
+// -o /dev/stdout with standard output redirected to a file (a log): the report
+// is appended to what is already there, not written over it.
+TEST_F(Output, DevStdoutRedirectedToAFileKeepsWhatIsThere) {
+  const std::string want = report({"--csv", "--precision", "max"}, "o.csv");
+  const std::string log = path("run.log");
+  const RunResult r = run_shell("echo first line > \"$1\"; \"$2\" -r \"$3\" -d \"$4\" --csv --precision max "
+                                "-o /dev/stdout >> \"$1\"",
+                                {log, EXACTVQ_CLI_PATH, ref_, dist_});
+  ASSERT_EQ(r.status, 0) << describe(r);
+  EXPECT_EQ(read_file(log), "first line\n" + want);
+}
+
 TEST_F(Output, OverwritesExistingReport) {
   write("o.xml", "old contents that are much longer than nothing at all\n");
   const Report xml = parse_xml(report({}, "o.xml"));

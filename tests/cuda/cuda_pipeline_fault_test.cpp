@@ -1,4 +1,4 @@
-// Injected GPU faults (issue F, scope 5; cuda/fault_injection.h): an allocation
+// Injected GPU faults (backends/cuda/fault_injection.h): an allocation
 // that fails, a failed kernel launch, the device lost between frames, a device
 // that cannot be opened. Each is a DeviceError naming what failed; the CLI with
 // --backend cuda exits non-zero and leaves no output file (an existing one

@@ -1,4 +1,4 @@
-// The CUDA pipeline shared by the features of one run (issue I, scope 2): ssim
+// The CUDA pipeline shared by the features of one run: ssim
 // and psnr together upload each frame pair once and give the same bits as each
 // alone and as the CPU. Without a GPU every case skips with a message.
 #include <cstdlib>

@@ -1,4 +1,4 @@
-// The uploader's host-to-device copies (issue C): one cudaMemcpyBatchAsync per
+// The uploader's host-to-device copies: one cudaMemcpyBatchAsync per
 // chunk or one cudaMemcpyAsync per plane, on a copy stream of their own or on
 // each chunk's lane, put every plane of every frame where the kernels read it,
 // byte for byte, and the features score the same bits every way as on the CPU.

@@ -1,6 +1,6 @@
-// Fault injection on the OpenCL backend (issue F, scope 5), on PoCL in CI: a
+// Fault injection on the OpenCL backend, on PoCL in CI: a
 // kernel build failure, an allocation failure, a failed enqueue and the device
-// lost between frames (src/opencl/fault_injection.h). Through the library each
+// lost between frames (src/backends/opencl/fault_injection.h). Through the library each
 // is a DeviceError naming what failed and where, and every OpenCL object made is
 // released again; through the real exactvq (EXACTVQ_OPENCL_FAULT set) each exits
 // non-zero within its timeout, writes no output file and leaves an existing one

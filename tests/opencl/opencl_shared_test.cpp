@@ -1,4 +1,4 @@
-// ssim and psnr sharing one OpenCL device in a run (issue I, scopes 2 and 4):
+// ssim and psnr sharing one OpenCL device in a run:
 // each plane of a frame pair is uploaded once, and the SSE of a plane that ssim
 // also scores comes out of the SSIM pass. The values must not change: the two
 // features together equal each alone on the device and the CPU reference, bit

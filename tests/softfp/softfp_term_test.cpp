@@ -1,4 +1,4 @@
-// The whole softfp term against the CPU reference's binary64 term (ssim/term.h),
+// The whole softfp term against the CPU reference's binary64 term (metrics/ssim/term.h),
 // bit for bit, on the window moments of every public vector and of seeded random
 // frames at every depth; the 2^-64 fixed point against ssim::to_fixed64.
 #include <gtest/gtest.h>

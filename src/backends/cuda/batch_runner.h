@@ -37,8 +37,7 @@ struct PipelineTuning {
   bool copy_stream = true;     // see FrameUploader::set_copy_stream
   // A chunk's frames: enough pixels to fill the GPU in one launch, and at
   // least min_chunk frames, so that 4K chunks are copied two frames (four
-  // planes) a batch call: measured 96.8% of the pinned ceiling against 95.4%
-  // with chunks of one 4K frame (H200, bench/cuda/RESULTS.md).
+  // planes) a batch call, nearer the pinned ceiling than one frame a call.
   static constexpr int64_t kLaunchPixels = int64_t{8} << 20;
   int min_chunk = 2;
   int chunk_frames(int64_t luma_pixels) const;  // frames per chunk for frames of `luma_pixels`

@@ -1,4 +1,4 @@
-// Test-only fault injection for the CUDA backend (issue F, scope 5).
+// Test-only fault injection for the CUDA backend.
 //
 // EXACTVQ_CUDA_FAULT, read once when a device opens, makes that device fail on
 // purpose, so tests can prove what a user sees when a GPU misbehaves:

@@ -1,4 +1,4 @@
-// Test-only fault injection for the OpenCL backend (issue F, scope 5).
+// Test-only fault injection for the OpenCL backend.
 //
 // EXACTVQ_OPENCL_FAULT, read once when a device opens, makes that device fail on
 // purpose, so tests (on PoCL in CI) can show what a user sees when a device
@@ -12,9 +12,8 @@
 //   enqueue@N       every kernel enqueue for frame number N fails (CL_OUT_OF_RESOURCES)
 //   lost@N          the device is lost just before frame N: every later write, read
 //                   or enqueue fails (CL_DEVICE_NOT_AVAILABLE)
-// Frame numbers are FramePair::index (the frame's number in the run); frames
-// scored through Feature::extract, which have none, are numbered by the device
-// in the order it sees them. Each failure is a DeviceError that names the call
+// Frame numbers are FramePair::index (the frame's number in the run); loose
+// pairs, which have none, are numbered by the device in the order it sees them. Each failure is a DeviceError that names the call
 // that failed and says it was injected. The state belongs to one opened device:
 // two devices never share it.
 #pragma once

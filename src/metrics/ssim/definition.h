@@ -16,8 +16,10 @@
 #define EXACTVQ_SSIM_RADIUS 4
 #define EXACTVQ_SSIM_TAPS 9
 
-/* g[k], the Gaussian of sigma 1.5 in 8-bit fixed point (the taps sum to 256):
- * {2, 9, 28, 55, 68, 55, 28, 9, 2}; 0 outside 0..8. */
+/* The taps g[0..8], the Gaussian of sigma 1.5 in 8-bit fixed point (they sum to
+ * 256), as an initialiser list for tables, and g[k] as a function (0 outside
+ * 0..8) for code that wants them as constants once unrolled. */
+#define EXACTVQ_SSIM_TAP_LIST 2, 9, 28, 55, 68, 55, 28, 9, 2
 EXACTVQ_CONSTEXPR_FN exactvq_u32 ssim_tap(int k) {
   return k == 0 || k == 8   ? 2u
          : k == 1 || k == 7 ? 9u

@@ -11,9 +11,12 @@ namespace exactvq::ssim {
 
 inline constexpr int kRadius = EXACTVQ_SSIM_RADIUS;
 inline constexpr int kTaps = EXACTVQ_SSIM_TAPS;
-inline constexpr std::array<uint32_t, kTaps> kTap = {ssim_tap(0), ssim_tap(1), ssim_tap(2),
-                                                     ssim_tap(3), ssim_tap(4), ssim_tap(5),
-                                                     ssim_tap(6), ssim_tap(7), ssim_tap(8)};
+inline constexpr std::array<uint32_t, kTaps> kTap = {EXACTVQ_SSIM_TAP_LIST};
+static_assert([] {
+  for (int k = 0; k < kTaps; ++k)
+    if (kTap[size_t(k)] != ssim_tap(k)) return false;
+  return true;
+}(), "the tap list and ssim_tap disagree");
 
 // The weight a truncated window keeps at `pos` of a line of `size` samples.
 constexpr uint32_t kept_weight(int pos, int size) { return ssim_kept_weight(pos, size); }

@@ -1,6 +1,6 @@
 // libvmaf's integer psnr on an OpenCL device: only the sum of squared errors of
 // a plane, in 64-bit integers (order-free, so any reduction gives the CPU's sum);
-// the host turns it into decibels (psnr/psnr_math.h). Embedded at build time.
+// the host turns it into decibels (metrics/psnr/psnr_math.h). Embedded at build time.
 
 static inline ulong squared_error(__global const uchar* ref, __global const uchar* dist, size_t i,
                                   int wide) {

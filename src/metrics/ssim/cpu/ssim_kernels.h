@@ -1,5 +1,5 @@
 // The SIMD stages of spec/ssim.md, one Highway kernel per stage, each the twin
-// of a step of the scalar reference (src/ssim/ssim_reference.cpp) and tested
+// of a step of the scalar reference (metrics/ssim/reference.cpp) and tested
 // against it bit for bit (tests/cpu/).
 //
 // Lane widths follow the spec's bounds at b bits (the taps sum to 2^8):

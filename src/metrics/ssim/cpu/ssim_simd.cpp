@@ -20,7 +20,7 @@ namespace {
 using ssim::kRadius;
 using ssim::kTaps;
 
-// Lane types per bit depth (bounds in cpu/ssim_kernels.h): horizontal
+// Lane types per bit depth (bounds in ssim_kernels.h): horizontal
 // second-order moments in H, window ones in V.
 template <typename SampleT, typename HT, typename VT>
 struct Widths {

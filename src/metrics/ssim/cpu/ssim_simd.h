@@ -1,6 +1,6 @@
 // The SIMD plane scorer: the scalar reference's streaming pipeline
-// (src/ssim/ssim_reference.h), each stage run by its Highway kernel
-// (cpu/ssim_kernels.h). Same arguments, same bits as the reference.
+// (metrics/ssim/reference.h), each stage run by its Highway kernel
+// (ssim_kernels.h). Same arguments, same bits as the reference.
 #pragma once
 
 #include "core/picture.h"
@@ -13,11 +13,9 @@ namespace exactvq::cpu {
 // (vertical_moments for the five moments into a window row, ssim_terms, then
 // fixed_point_sum or raster mode's sequential sum: the default) or the fused
 // window_terms kernel (vertical pass, term and sums in registers; chosen with
-// EXACTVQ_CPU_FUSED=1, or here). Same bits either way. Stage by stage was
-// 1.26-1.45x faster with AVX2 (EPYC); with AVX-512 (Xeon) runs disagree: fused
-// 1.36x faster in ssim_simd_bench, but within noise at 1080p 8-bit and 17%
-// slower at 10-bit when both alternate in ssim_throughput (bench/CPU_RESULTS.md).
-// For tests and benchmarks: set it here while no scoring runs.
+// EXACTVQ_CPU_FUSED=1, or here). Same bits either way; stage by stage is the
+// faster on the machines measured (docs/performance.md). For tests and
+// benchmarks: set it here while no scoring runs.
 void use_fused_window_terms(bool fused);
 bool fused_window_terms();
 

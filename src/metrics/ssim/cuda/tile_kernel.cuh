@@ -1,7 +1,15 @@
-// The tile kernels of the ssim engine (one output column a thread, the ring of
-// the last nine rows' horizontal moments in registers), as templates: the
-// production launches (ssim_kernels.cu) and the benchmarks' measured variants
-// (bench/cuda/) instantiate them. docs/performance.md says why this shape.
+// The tile kernels of the ssim engine, as templates: the production launches
+// (ssim_kernels.cu) and the benchmarks' measured variants (bench/cuda/)
+// instantiate them. A block loads a tile of both planes with a 4-sample halo
+// into shared memory (samples outside the plane load as 0, which leaves their
+// taps out of every moment as truncated windows do); each thread walks down its
+// output columns keeping the last nine rows' horizontal moments in registers
+// (the emulated kernel keeps the open windows' partial sums instead); the block
+// adds its fixed points in 128 bits. Every moment is an exact integer, so the
+// order of its additions is free: a 9-tap sum whose total fits 32 bits is
+// folded by the taps' symmetry (every partial value is at most the total), one
+// that needs 64 bits uses widening multiply-adds. The shapes measured:
+// docs/performance.md.
 #pragma once
 
 #include <fmt/format.h>
@@ -210,10 +218,9 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // Blocks an SM must hold for ssim_kernel_emulated, so at most 64 registers
-// (32 warps an SM instead of 28), where that was measured to pay: 8 bits (4K
-// 1.97x the native kernel's time instead of 2.05x) and 16 bits (3.64x instead
-// of 4.03x); not from 9 to 12 bits, whose 64-bit partial sums then spill
-// (2.58x instead of 2.03x). bench/cuda/RESULTS.md has the runs.
+// (32 warps an SM instead of 28), at the depths where that pays (8 and 13..16
+// bits); from 9 to 12 bits the 64-bit partial sums would spill
+// (docs/performance.md).
 template <typename Sample, typename HWide>
 constexpr int emulated_min_blocks() {
   return sizeof(Sample) == 1 || sizeof(HWide) == 8 ? 16 : 1;

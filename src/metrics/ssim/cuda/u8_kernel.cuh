@@ -1,7 +1,12 @@
-// The 8-bit exact kernel of the ssim engine (dot-product filters on packed
-// 16-bit products, the term native or emulated), as templates: the production
-// launch (ssim_kernel_u8.cu) and the benchmarks' measured variants (bench/cuda/)
-// instantiate them. docs/performance.md describes the design and its figures.
+// The 8-bit exact kernel of the ssim engine, as templates: the production launch
+// (ssim_kernel_u8.cu) and the benchmarks' measured variants (bench/cuda/)
+// instantiate them. At 8 bits every product of two samples and every horizontal
+// first-order sum fits 16 bits and every tap a byte, so the integer dot-product
+// instructions filter: a block stages ten rows at a time as packed products and
+// bytes in shared memory, each thread walks down one output column, dp4a and
+// dp2a form the horizontal and first-order vertical sums, and the term is
+// device_term.cuh's (native) or softfp's fast term (emulated). How it is laid
+// out, and the shapes measured: docs/performance.md.
 #pragma once
 
 #include <fmt/format.h>
@@ -112,6 +117,16 @@ __device__ __forceinline__ uint32_t vertical_second(int k, const uint32_t (&v)[1
          68u * r(4);
 }
 
+// The native term's fixed point from two additions: with C = 1.5 * 2^40,
+// u = t + C rounds t to a multiple of 2^-12 (u stays in [2^40, 2^41), ulp 2^-12,
+// as |t| <= 2^17); h = u - C and l = t - h are exact, |l| <= 2^-13; v = l + 1.5 *
+// 2^-12 rounds l to a multiple of 2^-64 to nearest even (v in [2^-12, 2^-11],
+// ulp 2^-64). h * 2^64 is an even integer, so round_half_even(t * 2^64) = h * 2^64
+// + round_half_even(l * 2^64), and both parts are differences of bit patterns,
+// linear across each range: bits(u) - bits(C) = h * 2^12 and bits(v) - bits(1.5 *
+// 2^-12) = round(l * 2^64). A thread adds bits(u) and bits(v) in two 64-bit words
+// and subtracts its count of terms times the constants' bits once (at most 152
+// terms: both signed differences stay far inside 64 bits).
 constexpr double kRoundHigh = 0x1.8p40;   // u = t + this: t to a multiple of 2^-12
 constexpr double kRoundLow = 0x1.8p-12;  // v = l + this: l to a multiple of 2^-64
 
@@ -181,12 +196,9 @@ struct Window8 {
 // shared memory until the rows are filtered, so that one copy of the softfp
 // term, in a loop that is not unrolled, serves the ten rows (ten inlined copies
 // would not fit the instruction cache or the registers beside the ring). In
-// shared memory, not in registers spilled to local memory: local stores go
-// through to L2 (ncu: 2 GB a launch of 8 4K frames, and 41% of the loads
-// missing L1). Words of one row side by side across the block's threads (no
-// bank conflicts); mux = kNoWindow marks a row without one. (One 16-byte word
-// for mux, muy, x2 and xy, and the marker stored only where no window is,
-// measured 1.4% slower.)
+// shared memory, not in registers spilled to local memory, whose stores go
+// through to L2. Words of one row side by side across the block's threads (no
+// bank conflicts); mux = kNoWindow marks a row without one.
 template <int kThreads>
 struct PendingRow {
   uint2 mu[kThreads];  // mux, muy
@@ -275,10 +287,8 @@ __device__ __forceinline__ void fill_fraction_table(FractionTable& t, const soft
 
 // j + fraction rounded from its table entry at shared address `entry` (j's
 // high word is not 0): softfp_fast_integer_plus_addend, two shifts and an add
-// with carry on the integer ALU. (The multiply-add form, j's words times
-// 2^(k-1), is two instructions fewer but loads the multiply-add pipe, this
-// kernel's busiest (ncu: 70% of its cycles against the ALU's 44%), and
-// measured 0.8% slower.)
+// with carry on the integer ALU, not the multiply-add pipe (this kernel's
+// busiest: docs/performance.md).
 __device__ __forceinline__ softfp table_rounded(uint64_t j, uint32_t entry, uint32_t neg) {
   uint32_t addend, shift;  // G(k), k - 1
   asm("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(addend), "=r"(shift) : "r"(entry));
@@ -325,8 +335,7 @@ __device__ __forceinline__ softfp term_fast8(const softfp_moments& m, const soft
 // wait in `deferred` for the end of the tile, where softfp_term_beyond_fast's
 // registers do not add to the ring's, and are shared out among the block's
 // threads there: share_out.cuh.) Each window is loaded while the one before it
-// is formed. (Starting a tile's first chunk at row 8, its first window,
-// measured 1.4% slower: ptxas then spilled in the loop.)
+// is formed.
 template <int kThreads>
 __device__ __forceinline__ void emulated_terms(const PendingRow<kThreads>* pending, int tid, Sums& sums,
                                                const softfp_term_constants& soft, uint32_t table) {
@@ -356,7 +365,7 @@ __device__ __forceinline__ void emulated_terms(const PendingRow<kThreads>* pendi
 // lies wholly inside or wholly outside the plane. kMaxRegs: ptxas's register
 // cap (255: none). kPipelined: the next chunk's loads are issued before this
 // chunk is filtered (latency hidden, 6 more registers held). kEmulate: the term
-// through softfp/ on integers, no fp64 instruction (issue D), same bits.
+// through softfp/ on integers, no fp64 instruction, same bits.
 // kStages: staging buffers; with one, the next chunk is stored once every
 // thread has filtered this one (a second barrier), in half the shared memory.
 template <int kThreads, int kTileH, int kMaxRegs, bool kPipelined, bool kAligned, bool kEmulate,

@@ -175,7 +175,7 @@ class OpenclEngine final : public Engine, public SharedSsim {
   // Sums every plane; with `share`, also the SSE of the planes a psnr engine on
   // the device wants and does not have yet.
   void score(const DeviceFrame& f, bool share, Scores& s) {
-    for (int p = 0; p < planes_; ++p) {
+    for (int p = 0; p < planes_ && p < int(s.size()); ++p) {
       const bool sse = share && f.keyed && device_->sse_wanted(p) && !device_->known_sse(f, p);
       s[size_t(p)] = score_plane(f, p, sse);
     }

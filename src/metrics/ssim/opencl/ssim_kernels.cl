@@ -9,6 +9,8 @@
 #define SSIM_RADIUS EXACTVQ_SSIM_RADIUS
 #define SSIM_TAPS EXACTVQ_SSIM_TAPS
 
+__constant uint kTap[SSIM_TAPS] = {EXACTVQ_SSIM_TAP_LIST};
+
 static inline uint load_sample(__global const uchar* plane, int index, int wide) {
   return wide ? (uint)((__global const ushort*)plane)[index] : (uint)plane[index];
 }
@@ -25,7 +27,7 @@ static inline ulong horizontal_at(__global const uchar* ref, __global const ucha
   for (int k = 0; k < SSIM_TAPS; ++k) {
     const int xi = x - SSIM_RADIUS + k;
     if (xi < 0 || xi >= width) continue;
-    const uint g = ssim_tap(k);
+    const uint g = kTap[k];
     const ulong s = load_sample(ref, row + xi, wide), d = load_sample(dist, row + xi, wide);
     m += g * (uint)s;
     n += g * (uint)d;
@@ -101,7 +103,7 @@ __kernel void ssim_terms(__global const uint* hm, __global const uint* hn,
     for (int k = 0; k < SSIM_TAPS; ++k) {
       const int yi = y - SSIM_RADIUS + k;
       if (yi < 0 || yi >= height) continue;
-      const ulong g = ssim_tap(k);
+      const ulong g = kTap[k];
       const int i = yi * width + x;
       mo.mux += g * hm[i];
       mo.muy += g * hn[i];
