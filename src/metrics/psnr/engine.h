@@ -8,18 +8,9 @@
 #include <memory>
 #include <span>
 
+#include "backends/device_classes.h"
 #include "core/picture.h"
 #include "core/thread_pool.h"
-
-namespace exactvq {
-class MultiDevice;
-namespace cuda {
-class CudaDevice;
-}
-namespace opencl {
-class OpenclDevice;
-}
-}  // namespace exactvq
 
 namespace exactvq::psnr {
 

@@ -9,20 +9,11 @@
 #include <memory>
 #include <span>
 
+#include "backends/device_classes.h"
 #include "core/picture.h"
 #include "core/thread_pool.h"
 #include "metrics/ssim/fixed_point.h"
 #include "metrics/ssim/options.h"
-
-namespace exactvq {
-class MultiDevice;
-namespace cuda {
-class CudaDevice;
-}
-namespace opencl {
-class OpenclDevice;
-}
-}  // namespace exactvq
 
 namespace exactvq::ssim {
 
