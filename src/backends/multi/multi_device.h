@@ -9,9 +9,11 @@
 // out among CPU devices and OpenCL devices).
 #pragma once
 
+#include <algorithm>
 #include <functional>
-#include <mutex>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -64,6 +66,38 @@ class DeviceShares {
   std::vector<std::unique_ptr<ThreadPool>> pools_;
 };
 
+// One metric's engines, one per device, over the devices' shares: what a
+// metric's split engine (metrics/<metric>/split_engine.cpp) is made of.
+template <typename Engine>
+class EngineParts {
+ public:
+  EngineParts(std::shared_ptr<DeviceShares> shares, std::vector<std::unique_ptr<Engine>> parts, int planes)
+      : shares_(std::move(shares)), parts_(std::move(parts)), planes_(size_t(planes)) {}
+
+  // A full batch for every device.
+  int batch_frames() const {
+    int batch = 1;
+    for (const auto& part : parts_) batch = std::max(batch, part->batch_frames());
+    return batch * int(parts_.size());
+  }
+  // Whether `holds` is true of any device's engine.
+  template <typename Holds>
+  bool any(Holds&& holds) const {
+    return std::any_of(parts_.begin(), parts_.end(), [&](const auto& part) { return holds(*part); });
+  }
+  // op(device k's engine, its frames, its rows of `out`, planes values a frame)
+  // for every device at once.
+  template <typename T, typename Op>
+  void split(std::span<const FramePair> frames, std::span<T> out, Op&& op) {
+    shares_->split(frames, out, planes_, [&](size_t k, auto share, auto rows) { op(*parts_[k], share, rows); });
+  }
+
+ private:
+  std::shared_ptr<DeviceShares> shares_;  // outlives the parts
+  std::vector<std::unique_ptr<Engine>> parts_;
+  size_t planes_;
+};
+
 class MultiDevice final : public Device {
  public:
   // `devices`: at least one, none null; each must be an independent object (its
@@ -81,19 +115,19 @@ class MultiDevice final : public Device {
   const std::shared_ptr<DeviceShares>& shares() const { return shares_; }
 
   // Every device's engine for `setup`, make(device, setup) with each device's
-  // own thread pool in the setup; empty when a device makes none.
-  template <typename Setup, typename Make>
-  auto engines(const Setup& setup, Make&& make) {
+  // own thread pool in the setup; none when a device makes none.
+  template <typename Engine, typename Setup, typename Make>
+  std::optional<EngineParts<Engine>> engines(const Setup& setup, Make&& make) {
     const int threads = setup.pool ? setup.pool->size() : 1;
-    std::vector<decltype(make(*devices_[0], setup))> parts;
+    std::vector<std::unique_ptr<Engine>> parts;
     for (size_t k = 0; k < devices_.size(); ++k) {
       Setup part = setup;
       part.pool = shares_->pool(k, threads);
-      auto engine = make(*devices_[k], part);
-      if (!engine) return decltype(parts){};
+      std::unique_ptr<Engine> engine = make(*devices_[k], part);
+      if (!engine) return std::nullopt;
       parts.push_back(std::move(engine));
     }
-    return parts;
+    return EngineParts<Engine>(shares_, std::move(parts), setup.planes);
   }
 
  private:

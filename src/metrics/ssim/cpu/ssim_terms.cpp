@@ -28,23 +28,14 @@ void Terms(WindowRow<Wide> win, const uint32_t* column_weight, uint32_t row_weig
     if constexpr (sizeof(Wide) == 4) return LoadU32ToDouble<false>(df, p);
     else return ExactToDouble(df, hn::LoadU(du64, p));
   };
-  // Interior columns [ib, ie) keep the whole row of taps (weight 256): there wd,
-  // c1 and c2 are the same in every lane, formed once by the same operations.
-  size_t ib = 0, ie = n;
-  while (ib < n && column_weight[ib] != 256) ++ib;
-  while (ie > ib && column_weight[ie - 1] != 256) --ie;
-  const double wd_in = double(256 * row_weight);
-  const auto wd_fixed = hn::Set(df, wd_in);
-  const auto c1_fixed = hn::Set(df, (k.mm_k1 * wd_in) * wd_in);
-  const auto c2_fixed = hn::Set(df, (k.mm_k2 * wd_in) * wd_in);
+  const InteriorColumns interior(column_weight, row_weight, n, k);
   const auto row_wd = hn::Set(df, double(row_weight));
   for (; i + lanes <= n; i += lanes) {
     const auto mux = LoadU32ToDouble<kSmallMu>(df, win.mux + i);
     const auto muy = LoadU32ToDouble<kSmallMu>(df, win.muy + i);
     const auto x2 = load_wide(win.x2 + i), xy = load_wide(win.xy + i), y2 = load_wide(win.y2 + i);
-    if (i >= ib && i + lanes <= ie) {
-      hn::StoreU(TermLanesFixedWeight(df, wd_fixed, c1_fixed, c2_fixed, mux, muy, x2, xy, y2), df,
-                 out + i);
+    if (interior.holds(i, lanes)) {
+      hn::StoreU(interior.term(df, mux, muy, x2, xy, y2), df, out + i);
     } else {
       // (double)(column_weight * row_weight): the product is below 2^17, so exact.
       const auto wd = hn::Mul(LoadU32ToDouble<true>(df, column_weight + i), row_wd);

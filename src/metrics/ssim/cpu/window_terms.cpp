@@ -68,22 +68,13 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
     if constexpr (kSignedMu) return HalfToDouble(df, v32, half);
     else return half_to_double(v32, half);
   };
-  // Interior columns [ib, ie) keep the whole row of taps: weight 256 each, so wd,
-  // c1 and c2 are the same in every lane there (formed by the same operations
-  // as in TermLanes, hence the same bits).
-  size_t ib = 0, ie = n;
-  while (ib < n && column_weight[ib] != 256) ++ib;
-  while (ie > ib && column_weight[ie - 1] != 256) --ie;
-  const double wd_in = double(256 * row_weight);
-  const auto wd_fixed = hn::Set(df, wd_in);
-  const auto c1_fixed = hn::Set(df, (k.mm_k1 * wd_in) * wd_in);
-  const auto c2_fixed = hn::Set(df, (k.mm_k2 * wd_in) * wd_in);
+  const InteriorColumns columns(column_weight, row_weight, n, k);
   auto fast_a = hn::Zero(hn::RebindToUnsigned<decltype(df)>()), fast_b = fast_a;
   auto lo = hn::Zero(hn::RebindToSigned<decltype(df)>()), mid = lo, hi = lo;
   FixedSumCounts counts;
   HWY_ALIGN double lane_terms[hn::MaxLanes(df)];
   for (; i + lanes32 <= n; i += lanes32) {
-    const bool interior = i >= ib && i + lanes32 <= ie;
+    const bool interior = columns.holds(i, lanes32);
     const auto mux32 = VerticalLanes(du32, rows.m, full, i);
     const auto muy32 = VerticalLanes(du32, rows.n, full, i);
     [[maybe_unused]] hn::Vec<decltype(du32)> x2_32, xy32, y2_32;
@@ -107,7 +98,7 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
       const auto mux = mu_to_double(mux32, half), muy = mu_to_double(muy32, half);
       hn::Vec<decltype(df)> term;
       if (interior) {
-        term = TermLanesFixedWeight(df, wd_fixed, c1_fixed, c2_fixed, mux, muy, x2, xy, y2);
+        term = columns.term(df, mux, muy, x2, xy, y2);
       } else {
         // (double)(column_weight * row_weight): the product is below 2^17, so exact.
         const auto wd = hn::Mul(
