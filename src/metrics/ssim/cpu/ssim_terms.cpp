@@ -29,13 +29,16 @@ void Terms(WindowRow<Wide> win, const uint32_t* column_weight, uint32_t row_weig
     else return ExactToDouble(df, hn::LoadU(du64, p));
   };
   const InteriorColumns interior(column_weight, row_weight, n, k);
+  const auto wd_fixed = hn::Set(df, interior.wd);
+  const auto c1_fixed = hn::Set(df, interior.c1), c2_fixed = hn::Set(df, interior.c2);
   const auto row_wd = hn::Set(df, double(row_weight));
   for (; i + lanes <= n; i += lanes) {
     const auto mux = LoadU32ToDouble<kSmallMu>(df, win.mux + i);
     const auto muy = LoadU32ToDouble<kSmallMu>(df, win.muy + i);
     const auto x2 = load_wide(win.x2 + i), xy = load_wide(win.xy + i), y2 = load_wide(win.y2 + i);
     if (interior.holds(i, lanes)) {
-      hn::StoreU(interior.term(df, mux, muy, x2, xy, y2), df, out + i);
+      hn::StoreU(TermLanesFixedWeight(df, wd_fixed, c1_fixed, c2_fixed, mux, muy, x2, xy, y2), df,
+                 out + i);
     } else {
       // (double)(column_weight * row_weight): the product is below 2^17, so exact.
       const auto wd = hn::Mul(LoadU32ToDouble<true>(df, column_weight + i), row_wd);

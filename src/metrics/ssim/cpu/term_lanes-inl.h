@@ -50,8 +50,8 @@ HWY_INLINE V TermLanesFixedWeight(DF df, V wd, V c1, V c2, V mux, V muy, V x2, V
 
 // The interior columns [begin, end) of a row of n windows keep the whole row of
 // taps (weight 256 each), so wd, c1 and c2 are the same in every lane there:
-// formed once, by TermLanes's operations, hence its bits. Scalars, not vectors:
-// a struct cannot hold SVE's sizeless vectors.
+// formed once, by TermLanes's operations, hence its bits (for
+// TermLanesFixedWeight). Scalars: a struct cannot hold SVE's sizeless vectors.
 struct InteriorColumns {
   size_t begin = 0, end = 0;
   double wd, c1, c2;
@@ -64,11 +64,6 @@ struct InteriorColumns {
   }
   // Whether lanes [i, i + lanes) are all interior.
   bool holds(size_t i, size_t lanes) const { return i >= begin && i + lanes <= end; }
-  template <class DF, class V = hn::Vec<DF>>
-  HWY_INLINE V term(DF df, V mux, V muy, V x2, V xy, V y2) const {
-    return TermLanesFixedWeight(df, hn::Set(df, wd), hn::Set(df, c1), hn::Set(df, c2), mux, muy, x2,
-                                xy, y2);
-  }
 };
 
 #if HWY_TARGET != HWY_SCALAR

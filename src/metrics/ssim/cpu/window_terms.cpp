@@ -69,6 +69,8 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
     else return half_to_double(v32, half);
   };
   const InteriorColumns columns(column_weight, row_weight, n, k);
+  const auto wd_fixed = hn::Set(df, columns.wd);
+  const auto c1_fixed = hn::Set(df, columns.c1), c2_fixed = hn::Set(df, columns.c2);
   auto fast_a = hn::Zero(hn::RebindToUnsigned<decltype(df)>()), fast_b = fast_a;
   auto lo = hn::Zero(hn::RebindToSigned<decltype(df)>()), mid = lo, hi = lo;
   FixedSumCounts counts;
@@ -98,7 +100,7 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
       const auto mux = mu_to_double(mux32, half), muy = mu_to_double(muy32, half);
       hn::Vec<decltype(df)> term;
       if (interior) {
-        term = columns.term(df, mux, muy, x2, xy, y2);
+        term = TermLanesFixedWeight(df, wd_fixed, c1_fixed, c2_fixed, mux, muy, x2, xy, y2);
       } else {
         // (double)(column_weight * row_weight): the product is below 2^17, so exact.
         const auto wd = hn::Mul(
