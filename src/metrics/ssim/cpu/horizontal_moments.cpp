@@ -58,6 +58,24 @@ void SampleProducts(const Sample* HWY_RESTRICT ref, const Sample* HWY_RESTRICT d
   }
 }
 
+// The inner columns [inner_begin, inner_end) of a filtered row, whose windows the
+// row does not truncate, by vector_at(i) (i counted from inner_begin) in steps of
+// `lanes`, the tail overlapping (the same values rewritten), or by edge(x) where
+// the run is narrower than a vector; then edge(x) for the columns [inner_end, x1).
+template <typename Edge, typename Vector>
+HWY_INLINE void InnerColumns(int inner_begin, int inner_end, int x1, size_t lanes, Edge& edge,
+                             Vector& vector_at) {
+  const size_t count = size_t(inner_end - inner_begin);
+  if (count >= lanes) {
+    size_t i = 0;
+    for (; i + lanes <= count; i += lanes) vector_at(i);
+    if (i < count) vector_at(count - lanes);
+  } else {
+    for (int x = inner_begin; x < inner_end; ++x) edge(x);
+  }
+  for (int x = inner_end; x < x1; ++x) edge(x);
+}
+
 #if HWY_TARGET != HWY_SCALAR
 // 8-bit samples, for FilterProducts8: s + 2^16 d in s (as SampleProducts with
 // kPack), and for each product p (s*s, s*d, d*d; p < 2^16) the pairs
@@ -130,7 +148,6 @@ void FilterProducts8(const uint32_t* HWY_RESTRICT pxx, const uint32_t* HWY_RESTR
   const hn::ScalableTag<int32_t> di32;
   const hn::Repartition<int16_t, decltype(di32)> di16;
   const size_t lanes = hn::Lanes(du32);
-  const size_t count = size_t(inner_end - inner_begin);
   const size_t first = size_t(inner_begin - kRadius - a);  // pair index of tap 0
   const size_t out0 = size_t(inner_begin - x0);
   auto tap_pair = [&](int k) {
@@ -159,14 +176,7 @@ void FilterProducts8(const uint32_t* HWY_RESTRICT pxx, const uint32_t* HWY_RESTR
     filter(pxy + first, i, xy + out0);
     filter(pyy + first, i, yy + out0);
   };
-  if (count >= lanes) {
-    size_t i = 0;
-    for (; i + lanes <= count; i += lanes) vector_at(i);
-    if (i < count) vector_at(count - lanes);  // the tail, overlapping (same values rewritten)
-  } else {
-    for (int x = inner_begin; x < inner_end; ++x) edge(x);
-  }
-  for (int x = inner_end; x < x1; ++x) edge(x);
+  InnerColumns(inner_begin, inner_end, x1, lanes, edge, vector_at);
 }
 #endif  // HWY_TARGET != HWY_SCALAR
 
@@ -188,7 +198,6 @@ void FilterRow(const uint32_t* HWY_RESTRICT in, int a, int width, int x0, int x1
   const hn::ScalableTag<Out> dout;
   const hn::Rebind<uint32_t, decltype(dout)> din;
   const size_t lanes = hn::Lanes(dout);
-  const size_t count = size_t(inner_end - inner_begin);
   const uint32_t* c = in + (inner_begin - a);  // the sample under the centre tap
   Out* o = out + (inner_begin - x0);
   auto vector_at = [&](size_t i) {
@@ -201,14 +210,7 @@ void FilterRow(const uint32_t* HWY_RESTRICT in, int a, int width, int x0, int x1
                           load(8)),
                dout, o + i);
   };
-  if (count >= lanes) {
-    size_t i = 0;
-    for (; i + lanes <= count; i += lanes) vector_at(i);
-    if (i < count) vector_at(count - lanes);  // the tail, overlapping (same values rewritten)
-  } else {
-    for (int x = inner_begin; x < inner_end; ++x) edge(x);
-  }
-  for (int x = inner_end; x < x1; ++x) edge(x);
+  InnerColumns(inner_begin, inner_end, x1, lanes, edge, vector_at);
 }
 
 // 8-bit samples: s + 2^16 * d in one 32-bit lane. Filtered, the low half is
