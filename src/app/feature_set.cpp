@@ -9,37 +9,111 @@
 
 namespace exactvq {
 
-FeatureSet::FeatureSet(std::vector<FeatureSpec> specs, const FeatureContext& ctx) : specs_(std::move(specs)) {
-  if (specs_.empty()) specs_.push_back({"ssim", {}});
-  for (const auto& spec : specs_) {
-    features_.push_back(make_feature(spec, ctx));
-    const Feature& f = *features_.back();
-    batch_frames_ = std::max(batch_frames_, f.batch_frames());
-    full_batches_ = full_batches_ || f.needs_full_batches();
-    for (const auto& name : f.outputs()) {
-      if (std::find(columns_.begin(), columns_.end(), name) != columns_.end())
-        throw UsageError(fmt::format("feature output '{}' is requested twice", name));
+namespace {
+
+bool has(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+size_t position(const std::vector<std::string>& names, const std::string& name) {
+  return size_t(std::find(names.begin(), names.end(), name) - names.begin());
+}
+
+}  // namespace
+
+FeatureSet::FeatureSet(std::vector<FeatureSpec> specs, const FeatureContext& ctx,
+                       std::vector<std::shared_ptr<const ScoreModel>> models, bool predict)
+    : specs_(std::move(specs)) {
+  if (specs_.empty() && models.empty()) specs_.push_back({"ssim", {}});
+  for (const auto& model : models)
+    for (const FeatureSpec& spec : model->features()) add(spec, ctx, true);
+  for (const FeatureSpec& spec : specs_) add(spec, ctx, false);
+  frame_columns_ = columns_.size();
+  for (const auto& feature : features_)
+    for (const auto& name : feature->run_outputs()) {
+      if (has(columns_, name)) throw UsageError(fmt::format("feature output '{}' is requested twice", name));
       columns_.push_back(name);
     }
+  if (!predict) return;
+  for (auto& model : models) {
+    for (const auto& input : model->inputs())
+      if (!has(columns_, input))
+        throw UsageError(fmt::format("model {} reads '{}', which none of its features gives",
+                                     model->output(), input));
+    if (has(columns_, model->output()))
+      throw UsageError(fmt::format("model output '{}' is also a feature's output or another model's: "
+                                   "name the model with name=...",
+                                   model->output()));
+    columns_.push_back(model->output());
+    models_.push_back(std::move(model));
   }
+}
+
+// A model's feature, or a user's that a model already asked for, whose outputs
+// are all present is the same extractor, made once (libvmaf's names differ
+// whenever options do); any other repeated output is an error.
+void FeatureSet::add(const FeatureSpec& spec, const FeatureContext& ctx, bool from_model) {
+  std::unique_ptr<Feature> feature = make_feature(spec, ctx);
+  const auto& outputs = feature->outputs();
+  const bool present = !outputs.empty() && std::all_of(outputs.begin(), outputs.end(),
+                                                       [&](const std::string& n) { return has(columns_, n); });
+  if (present && (from_model || has(model_columns_, outputs.front()))) return;
+  for (const auto& name : outputs) {
+    if (has(columns_, name)) throw UsageError(fmt::format("feature output '{}' is requested twice", name));
+    columns_.push_back(name);
+    if (from_model) model_columns_.push_back(name);
+  }
+  batch_frames_ = std::max(batch_frames_, feature->batch_frames());
+  full_batches_ = full_batches_ || feature->needs_full_batches();
+  temporal_ = temporal_ || feature->temporal();
+  first_column_.push_back(columns_.size() - outputs.size());
+  features_.push_back(std::move(feature));
 }
 
 void FeatureSet::score(std::span<const FramePair> pairs, std::vector<std::vector<double>>& columns) {
   if (pairs.empty()) return;
-  scored_.resize(columns_.size());
-  size_t column = 0;
-  for (auto& feature : features_) {
-    const size_t n = feature->outputs().size();
+  scored_.resize(frame_columns_);
+  for (size_t f = 0; f < features_.size(); ++f) {
+    Feature& feature = *features_[f];
+    const size_t n = feature.outputs().size();
     values_.assign(pairs.size() * n, 0.0);
-    feature->extract_batch(pairs, values_);
-    for (size_t k = 0; k < n; ++k, ++column) {
-      scored_[column].resize(pairs.size());
-      for (size_t i = 0; i < pairs.size(); ++i) scored_[column][i] = values_[i * n + k];
+    feature.extract_batch(pairs, values_);
+    for (size_t k = 0; k < n; ++k) {
+      auto& column = scored_[first_column_[f] + k];
+      column.resize(pairs.size());
+      for (size_t i = 0; i < pairs.size(); ++i) column[i] = values_[i * n + k];
     }
   }
   columns.resize(columns_.size());
-  for (size_t c = 0; c < columns_.size(); ++c)
+  for (size_t c = 0; c < frame_columns_; ++c)
     columns[c].insert(columns[c].end(), scored_[c].begin(), scored_[c].end());
+}
+
+void FeatureSet::finish(std::vector<std::vector<double>>& columns) const {
+  columns.resize(columns_.size());
+  size_t next = frame_columns_;
+  for (size_t f = 0; f < features_.size(); ++f) {
+    const Feature& feature = *features_[f];
+    const size_t count = feature.run_outputs().size();
+    if (count == 0) continue;
+    std::vector<const std::vector<double>*> own;
+    for (size_t k = 0; k < feature.outputs().size(); ++k) own.push_back(&columns[first_column_[f] + k]);
+    feature.finish(own, std::span<std::vector<double>>(columns.data() + next, count));
+    next += count;
+  }
+  const size_t frames = frame_columns_ > 0 ? columns[0].size() : 0;
+  std::vector<double> inputs;
+  for (const auto& model : models_) {
+    std::vector<size_t> where;
+    for (const auto& input : model->inputs()) where.push_back(position(columns_, input));
+    std::vector<double>& out = columns[next++];
+    out.assign(frames, 0.0);
+    for (size_t i = 0; i < frames; ++i) {
+      inputs.clear();
+      for (size_t c : where) inputs.push_back(columns[c][i]);
+      out[i] = model->predict(inputs);
+    }
+  }
 }
 
 std::vector<std::pair<std::string, double>> FeatureSet::aggregates() const {

@@ -1,6 +1,8 @@
 // The features of one run, the one place that makes them from their specs, checks
-// their output names and scores batches of frame pairs into per-output columns:
-// score_videos(), the C API and exactvq-mpi's ranks all score through it.
+// their output names, scores batches of frame pairs into per-output columns and,
+// once the last frame is scored, fills the columns that need the whole run (the
+// run outputs of temporal features, then each model's score): score_videos(),
+// the C API and exactvq-mpi's ranks all score through it.
 #pragma once
 
 #include <memory>
@@ -10,29 +12,41 @@
 #include <vector>
 
 #include "metrics/feature.h"
+#include "metrics/score_model.h"
 
 namespace exactvq {
 
 class FeatureSet {
  public:
-  // The features of `specs` (none: ssim) on ctx's device. Throws UsageError for an
-  // output that two features name, and what make_feature throws.
-  FeatureSet(std::vector<FeatureSpec> specs, const FeatureContext& ctx);
+  // The features every model needs (in model order, each made once) and then
+  // those of `specs` (neither: ssim), on ctx's device; with `predict`, a column
+  // per model after them. Throws UsageError for an output that two features
+  // name, and what make_feature throws.
+  FeatureSet(std::vector<FeatureSpec> specs, const FeatureContext& ctx,
+             std::vector<std::shared_ptr<const ScoreModel>> models = {}, bool predict = true);
   // A set with no features (before a run knows its format).
   FeatureSet() = default;
 
   const std::vector<FeatureSpec>& specs() const { return specs_; }
   const std::vector<std::unique_ptr<Feature>>& features() const { return features_; }
-  // Every feature's outputs, in order: the run's columns.
+  // Every column of the run, in libvmaf's order: each feature's per-frame
+  // outputs, then each feature's run outputs, then each model's score.
   const std::vector<std::string>& columns() const { return columns_; }
+  // How many of columns() score() fills; finish() fills the rest.
+  size_t frame_columns() const { return frame_columns_; }
+  // Whether a feature needs every frame of the run in order (Feature::temporal).
+  bool temporal() const { return temporal_; }
   // The largest batch a feature wants, and whether one needs its batches whole.
   int batch_frames() const { return batch_frames_; }
   bool needs_full_batches() const { return full_batches_; }
 
-  // Scores `pairs` with every feature and appends each output's values to
-  // columns[k] (columns() long); the caller's columns are left as they were if a
-  // feature throws.
+  // Scores `pairs` with every feature and appends each per-frame output's values
+  // to columns[k] (columns() long); the caller's columns are left as they were if
+  // a feature throws.
   void score(std::span<const FramePair> pairs, std::vector<std::vector<double>>& columns);
+  // After the last frame: fills the columns after frame_columns() for every
+  // frame held in the first ones.
+  void finish(std::vector<std::vector<double>>& columns) const;
   // Every feature's aggregates, in feature order.
   std::vector<std::pair<std::string, double>> aggregates() const;
   // Destroys the features (a device's page-locked pictures must be released
@@ -40,9 +54,16 @@ class FeatureSet {
   void clear() { features_.clear(); }
 
  private:
+  void add(const FeatureSpec& spec, const FeatureContext& ctx, bool from_model);
+
   std::vector<FeatureSpec> specs_;
   std::vector<std::unique_ptr<Feature>> features_;
+  std::vector<size_t> first_column_;  // per feature: where its outputs start
+  std::vector<std::shared_ptr<const ScoreModel>> models_;
   std::vector<std::string> columns_;
+  std::vector<std::string> model_columns_;  // the outputs of features a model asked for
+  size_t frame_columns_ = 0;
+  bool temporal_ = false;
   int batch_frames_ = 1;
   bool full_batches_ = false;
   std::vector<double> values_;

@@ -134,7 +134,11 @@ ScoreReport score_videos(const RunOptions& o) {
   if (!device.notice) device.notice = o.warn;
   ThreadPool pool(o.threads);
   const FeatureContext ctx{format, &pool, open_device(device, format)};
-  FeatureSet features(o.features, ctx);
+  FeatureSet features(o.features, ctx, o.models, o.predict);
+  if (features.temporal() && o.subsample > 1)
+    throw UsageError(fmt::format("--subsample {} cannot be used with motion (VMAF's integer_motion "
+                                 "compares each frame with the one before): score every frame",
+                                 o.subsample));
 
   ScoreReport report;
   report.version = EXACTVQ_VERSION;
@@ -191,6 +195,7 @@ ScoreReport score_videos(const RunOptions& o) {
   }
   if (report.frame_numbers.empty())
     throw InputError(fmt::format("no frames to score in {} and {}", ref->name(), dist->name()));
+  features.finish(columns);
   for (size_t c = 0; c < columns.size(); ++c)
     report.features.push_back({features.columns()[c], std::move(columns[c])});
   for (auto& [name, value] : features.aggregates()) report.aggregates.push_back({name, value});

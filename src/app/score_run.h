@@ -3,12 +3,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "backends/device.h"
 #include "metrics/feature.h"
+#include "metrics/score_model.h"
 #include "io/video_source.h"
 #include "output/report.h"
 
@@ -17,7 +19,11 @@ namespace exactvq {
 struct RunOptions {
   std::string ref_path, dist_path;
   RawOptions raw;
-  std::vector<FeatureSpec> features;  // empty: ssim
+  std::vector<FeatureSpec> features;  // neither features nor models: ssim
+  // Models scored on the features they name (VMAF); with `predict` false, only
+  // their features are scored (libvmaf's --no_prediction).
+  std::vector<std::shared_ptr<const ScoreModel>> models;
+  bool predict = true;
   DeviceOptions device;  // where to compute; its notice is set from `warn` when null
   int threads = 1;
   // Threads reading each input (several frames of a regular file at once); 0:

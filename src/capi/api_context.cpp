@@ -133,7 +133,16 @@ void ApiContext::score_frames(const exactvq_picture* refs, const exactvq_picture
   for (size_t i = 0; i < count; ++i) report_.frame_numbers.push_back(uint32_t(first + i));
 }
 
-void ApiContext::flush() { state_ = State::kFlushed; }
+// The scores that need the whole run (motion's look-ahead) are known now.
+void ApiContext::flush() {
+  if (state_ == State::kFeeding && features_.frame_columns() < names_.size()) {
+    std::vector<std::vector<double>> columns;
+    for (auto& f : report_.features) columns.push_back(std::move(f.values));
+    features_.finish(columns);
+    for (size_t c = 0; c < columns.size(); ++c) report_.features[c].values = std::move(columns[c]);
+  }
+  state_ = State::kFlushed;
+}
 
 void ApiContext::score_files(const std::string& ref_path, const std::string& dist_path,
                              const exactvq_file_options& f) {

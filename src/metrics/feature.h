@@ -48,6 +48,22 @@ class Feature {
   // frames to bound the memory it page-locks).
   virtual int batch_frames() const { return 1; }
   virtual bool needs_full_batches() const { return false; }
+  // Outputs whose values need the whole run rather than one frame (motion's
+  // integer_motion2 at frame i reads frame i + 1): named here, written by
+  // finish() once the last frame is scored. Most features have none.
+  virtual const std::vector<std::string>& run_outputs() const {
+    static const std::vector<std::string> none;
+    return none;
+  }
+  // Writes run_outputs() for the run's frames: `own` holds this feature's
+  // per-frame columns over the whole run (outputs() order), `out` gets one
+  // column per run output.
+  virtual void finish(std::span<const std::vector<double>* const> /*own*/,
+                      std::span<std::vector<double>> /*out*/) const {}
+  // Whether a frame's values depend on the frames before it (motion compares
+  // each reference picture with the previous one): such a feature must see
+  // every frame of the run in order.
+  virtual bool temporal() const { return false; }
   // Values over the whole run, asked once after the last frame: libvmaf's
   // aggregate_metrics (e.g. psnr's apsnr_y). Most features have none.
   virtual std::vector<std::pair<std::string, double>> aggregates() const { return {}; }

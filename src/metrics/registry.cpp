@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "metrics/motion/motion_feature.h"
 #include "metrics/psnr/psnr_feature.h"
 #include "metrics/ssim/ssim_feature.h"
 
@@ -23,6 +24,10 @@ const Entry kFeatures[] = {
     {"psnr",
      [](const FeatureSpec& s, const FeatureContext& c) {
        return make_psnr_feature(psnr::parse_psnr_options(s), c);
+     }},
+    {"motion",
+     [](const FeatureSpec& s, const FeatureContext& c) {
+       return make_motion_feature(motion::parse_motion_options(s), c);
      }},
 };
 

@@ -98,7 +98,11 @@ RankSetup open_rank(const RunOptions& o) {
   if (!device.notice) device.notice = o.warn;
   s.pool = std::make_unique<ThreadPool>(o.threads);
   const FeatureContext ctx{s.format, s.pool.get(), open_device(device, s.format)};
-  s.features = FeatureSet(o.features, ctx);
+  s.features = FeatureSet(o.features, ctx, o.models, o.predict);
+  if (s.features.temporal() && o.subsample > 1)
+    throw UsageError(fmt::format("--subsample {} cannot be used with motion (VMAF's integer_motion "
+                                 "compares each frame with the one before): score every frame",
+                                 o.subsample));
   return s;
 }
 
@@ -124,6 +128,9 @@ RankResult score_range(RankSetup& s, const RunOptions& o, const FrameRange& rang
   RankResult r;
   r.columns.resize(s.features.columns().size());
   try {
+    if (s.features.temporal() && range.first != 0)
+      throw UsageError("motion (VMAF's integer_motion) compares each frame with the one before, "
+                       "which another rank holds: score such a run with one rank (or exactvq)");
     VideoSource& ref = *s.ref;
     VideoSource& dist = *s.dist;
     skip_frames(ref, o.skip_ref, "--frame_skip_ref");
@@ -212,7 +219,7 @@ ScoreReport combine(const RankSetup& s, const RunOptions& o, const SharePlan& pl
                                    r.frames, range.scored));
     for (int64_t k = 0; k < r.frames; ++k)
       report.frame_numbers.push_back(uint32_t(range.first + k * sub));
-    for (size_t c = 0; c < columns.size() && r.frames > 0; ++c) {
+    for (size_t c = 0; c < s.features.frame_columns() && r.frames > 0; ++c) {
       if (r.columns[c].size() != size_t(r.frames))
         throw InputError(fmt::format("MPI rank {} sent {} values of {} for {} frames", rank,
                                      r.columns[c].size(), columns[c], r.frames));
@@ -223,6 +230,10 @@ ScoreReport combine(const RankSetup& s, const RunOptions& o, const SharePlan& pl
   }
   if (report.frame_numbers.empty())
     throw InputError(fmt::format("no frames to score in {} and {}", s.ref->name(), s.dist->name()));
+  std::vector<std::vector<double>> all;
+  for (auto& f : report.features) all.push_back(std::move(f.values));
+  s.features.finish(all);
+  for (size_t c = 0; c < all.size(); ++c) report.features[c].values = std::move(all[c]);
 
   // Aggregates from the sum of every rank's integer state: any split gives the sum.
   const auto& features = s.features.features();
