@@ -137,7 +137,8 @@ py::dict score_files(const py::object& ref_path, const py::object& dist_path,
                      const py::object& features, const std::string& mode,
                      const std::string& backend, int threads, int width, int height,
                      const std::string& chroma, int bitdepth, int64_t frame_count,
-                     int64_t skip_ref, int64_t skip_dist, int subsample) {
+                     int64_t skip_ref, int64_t skip_dist, int subsample, const py::object& models,
+                     bool no_prediction) {
   const auto fspath = py::module_::import("os").attr("fspath");
   const std::string ref = py::str(fspath(ref_path)), dist = py::str(fspath(dist_path));
   exactvq_file_options fo = exactvq::api::default_file_options();
@@ -157,6 +158,8 @@ py::dict score_files(const py::object& ref_path, const py::object& dist_path,
   std::vector<std::string> messages;
   exactvq::api::Options o = options_of(mode, backend, threads, messages);
   o.features = feature_list(features);
+  o.models = feature_list(models);
+  o.no_prediction = no_prediction;
   std::vector<std::string> names;
   std::vector<uint32_t> frames;
   std::vector<std::vector<double>> values;
@@ -235,9 +238,13 @@ mode: "exact" (fixed-point sum, the same bits everywhere) or "raster"
         py::arg("threads") = 0, py::arg("width") = 0, py::arg("height") = 0,
         py::arg("chroma") = "", py::arg("bitdepth") = 0, py::arg("frame_count") = -1,
         py::arg("skip_ref") = 0, py::arg("skip_dist") = 0, py::arg("subsample") = 1,
+        py::arg("models") = py::none(), py::arg("no_prediction") = false,
         R"(Scores two video files as the exactvq command line does.
 
-features: a --feature string or a list of them ("ssim=chroma=true"); default ssim.
+features: a --feature string or a list of them ("ssim=chroma=true", "vif");
+models: a --model string or a list of them ("version=vmaf_v0.6.1"), scored on
+their features after every feature; neither features nor models: ssim.
+no_prediction: the models' features only.
 Raw YUV needs width, height, chroma ("420", "422", "444", "mono") and bitdepth.
 Returns {"frames": frame numbers, "scores": {name: per-frame numpy array},
 "pooled": {name: {"min", "max", "mean", "harmonic_mean"}}}. Warnings (one input

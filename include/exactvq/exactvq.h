@@ -92,6 +92,14 @@ typedef struct exactvq_options {
   int opencl_device;  /* the OpenCL device, as --opencl-device */
   exactvq_message_fn on_message; /* NULL: messages are discarded */
   void* message_user;
+  /* VMAF models as the command line's --model takes them, e.g. "version=vmaf_v0.6.1",
+   * "path=model.json:name=mine"; the features they read are scored before `features`,
+   * and each model's score (named "vmaf" or name=) after every feature. NULL (or count
+   * 0): none. Scores that look ahead (integer_motion2, vmaf) are known after
+   * exactvq_flush. */
+  const char* const* models;
+  size_t model_count;
+  int no_prediction; /* non-zero: the models' features only, not their scores */
 } exactvq_options;
 
 /* One frame. Samples are uint8_t when bitdepth is 8, else host-endian uint16_t holding

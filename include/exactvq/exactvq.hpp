@@ -35,7 +35,9 @@ class Error : public std::runtime_error {
 };
 
 struct Options {
-  std::vector<std::string> features;  // --feature syntax; empty: "ssim"
+  std::vector<std::string> features;  // --feature syntax; empty (and no models): "ssim"
+  std::vector<std::string> models;    // --model syntax ("version=vmaf_v0.6.1")
+  bool no_prediction = false;         // the models' features only
   exactvq_mode mode = EXACTVQ_MODE_EXACT;
   exactvq_backend backend = EXACTVQ_BACKEND_CPU;
   int threads = 0;  // 0: all cores
@@ -58,10 +60,15 @@ class Context {
       : on_message_(std::make_unique<std::function<void(const std::string&)>>(options.on_message)) {
     std::vector<const char*> features;
     for (const auto& f : options.features) features.push_back(f.c_str());
+    std::vector<const char*> models;
+    for (const auto& m : options.models) models.push_back(m.c_str());
     exactvq_options o;
     exactvq_default_options(&o);
     o.features = features.data();
     o.feature_count = features.size();
+    o.models = models.data();
+    o.model_count = models.size();
+    o.no_prediction = options.no_prediction ? 1 : 0;
     o.mode = options.mode;
     o.backend = options.backend;
     o.threads = options.threads;

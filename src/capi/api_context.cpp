@@ -9,6 +9,7 @@
 #include "capi/picture_import.h"
 #include "core/error.h"
 #include "metrics/ssim/options.h"
+#include "metrics/vmaf/score_models.h"
 
 namespace exactvq::capi {
 
@@ -36,7 +37,7 @@ std::vector<FeatureSpec> feature_specs(const exactvq_options& o) {
     if (!o.features[i]) throw ArgumentError(fmt::format("options: feature {} is a null pointer", i));
     specs.push_back(parse_feature_spec(o.features[i]));
   }
-  if (specs.empty()) specs.push_back({"ssim", {}});
+  if (specs.empty() && o.model_count == 0) specs.push_back({"ssim", {}});
   if (o.mode == EXACTVQ_MODE_RASTER)
     for (auto& spec : specs)
       if (spec.name == "ssim") spec = ssim::with_default_mode(spec, ssim::SumMode::kRaster);
@@ -46,18 +47,28 @@ std::vector<FeatureSpec> feature_specs(const exactvq_options& o) {
 }  // namespace
 
 ApiContext::ApiContext(const exactvq_options& options) : options_(options) {
+  if (options.model_count > 0 && !options.models)
+    throw ArgumentError("options: model_count is set but models is a null pointer");
+  std::vector<std::string> model_specs;
+  for (size_t i = 0; i < options.model_count; ++i) {
+    if (!options.models[i]) throw ArgumentError(fmt::format("options: model {} is a null pointer", i));
+    model_specs.emplace_back(options.models[i]);
+  }
   options_.features = nullptr;  // the caller's strings need not outlive this call
   options_.feature_count = 0;
+  options_.models = nullptr;
+  options_.model_count = 0;
   backend_of(options.backend);
   if (options.threads < 0)
     throw ArgumentError(fmt::format("options: threads {} is negative (0: all cores)", options.threads));
   threads_ = options.threads > 0 ? options.threads
                                  : std::max(1, int(std::thread::hardware_concurrency()));
   specs_ = feature_specs(options);
+  models_ = vmaf::make_score_models(model_specs);
   // Options are checked now, on a small CPU format; the real features are made
   // with the first frame, on the device asked for.
-  const FeatureContext probe{VideoFormat{16, 16, ChromaFormat::k420, 8}, nullptr, nullptr};
-  names_ = FeatureSet(specs_, probe).columns();
+  const FeatureContext probe{VideoFormat{64, 64, ChromaFormat::k420, 8}, nullptr, nullptr};
+  names_ = FeatureSet(specs_, probe, models_, !options.no_prediction).columns();
 }
 
 ApiContext::~ApiContext() = default;
@@ -74,7 +85,7 @@ void ApiContext::start_frames(const VideoFormat& format) {
   device.notice = [this](const std::string& line) { message(line); };
   auto pool = std::make_unique<ThreadPool>(threads_);
   const FeatureContext ctx{format, pool.get(), open_device(device, format)};
-  FeatureSet features(specs_, ctx);
+  FeatureSet features(specs_, ctx, models_, !options_.no_prediction);
   if (features.columns() != names_)
     throw std::logic_error("the device's features name their outputs differently from the CPU's");
   pool_ = std::move(pool);
@@ -160,6 +171,8 @@ void ApiContext::score_files(const std::string& ref_path, const std::string& dis
   if (f.bitdepth != 0) run.raw.bitdepth = f.bitdepth;
   if (f.chroma != -1) run.raw.chroma = chroma_format(f.chroma, "file options");
   run.features = specs_;
+  run.models = models_;
+  run.predict = !options_.no_prediction;
   run.device.backend = backend_of(options_.backend);
   run.device.gpu = options_.gpu;
   run.device.opencl_device = options_.opencl_device;

@@ -50,6 +50,7 @@ class ApiContext {
 
   exactvq_options options_;
   std::vector<FeatureSpec> specs_;
+  std::vector<std::shared_ptr<const ScoreModel>> models_;
   std::vector<std::string> names_;
   int threads_ = 1;
   State state_ = State::kOpen;

@@ -283,6 +283,7 @@ void score_pair(const BatchOptions& o, int jobs, PairResult& r) {
   c.run.progress = nullptr;
   check_output_path(pair.output, {pair.ref, pair.dist});
   if (c.plot_path) check_output_path(*c.plot_path, {pair.ref, pair.dist});
+  load_run_models(c);
   const ScoreReport report = score_videos(c.run);
   write_file_atomically(pair.output, [&](std::ostream& out) {
     write_report(out, report, c.output_format, c.number_format);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "metrics/vmaf/score_models.h"
 
 namespace exactvq {
 
@@ -110,7 +111,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   std::string ref, dist, width, height, pix_fmt, bitdepth, precision, threads, frame_cnt,
       skip_ref, skip_dist, subsample, backend, gpu, opencl_device, output, plot, gpus, batch,
       batch_jobs, batch_summary;
-  std::vector<std::string> features;
+  std::vector<std::string> features, models;
   bool xml = false, json = false, csv = false, no_prediction = false;
   app.add_option("-r,--reference", ref, "Reference video (Y4M, raw YUV, or a file FFmpeg decodes; - for standard input)")->type_name("FILE");
   app.add_option("-d,--distorted", dist, "Distorted video (Y4M, raw YUV, or a file FFmpeg decodes; - for standard input)")->type_name("FILE");
@@ -122,7 +123,14 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
                  "Feature to score, with options: ssim[=sum=exact|raster:enable_db=true|false:"
                  "clip_db=true|false:chroma=true|false] or psnr[=enable_chroma=true|false:"
                  "enable_mse=true|false:enable_apsnr=true|false:reduced_hbd_peak=true|false:"
-                 "min_sse=S] (repeatable; default ssim)")->type_name("NAME[=OPT=VAL:...]");
+                 "min_sse=S], motion, vif, adm with libvmaf's options (repeatable)")
+      ->type_name("NAME[=OPT=VAL:...]");
+  app.add_option("-m,--model", models,
+                 "VMAF model, as libvmaf takes it: version=NAME (vmaf_v0.6.1, vmaf_v0.6.1neg, "
+                 "vmaf_4k_v0.6.1) or path=FILE, with :name=LABEL, :disable_clip, "
+                 ":enable_transform (repeatable; with neither --feature nor --model: "
+                 "version=vmaf_v0.6.1)")
+      ->type_name("KEY=VAL[:...]");
   app.add_option("-o,--output", output, "Write per-frame and pooled scores to this file")->type_name("FILE");
   app.add_option("--plot", plot,
                  "Write an SVG chart of the per-frame scores: every feature, the pooled mean, "
@@ -161,7 +169,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
       ->type_name("FILE");
   app.add_flag("--verbose", c.verbose, "Say on standard error which device scores");
   app.add_flag("-n,--no_prediction", no_prediction,
-               "Accepted for libvmaf compatibility (exactvq runs no VMAF model)");
+               "Score the models' features but not the models (no vmaf column)");
   app.add_flag("-q,--quiet", c.quiet, "No summary, no warnings on standard error");
   app.add_flag("-v,--version", c.show_version, "Print the version and exit");
 
@@ -215,6 +223,9 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     else throw UsageError(fmt::format("-p {}: expected 420, 422 or 444", pix_fmt));
   }
   for (const auto& f : features) run.features.push_back(parse_feature_spec(f));
+  c.model_specs = models;
+  if (features.empty() && models.empty()) c.model_specs.push_back(vmaf::kDefaultModelSpec);
+  run.predict = !no_prediction;
 
   if (int(xml) + int(json) + int(csv) > 1)
     throw UsageError("choose one output format: --xml, --json or --csv");
@@ -265,5 +276,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   device.verbose = c.verbose;
   return c;
 }
+
+void load_run_models(CliOptions& c) { c.run.models = vmaf::make_score_models(c.model_specs); }
 
 }  // namespace exactvq

@@ -12,6 +12,9 @@ namespace exactvq {
 
 struct CliOptions {
   RunOptions run;  // with --batch: the options every pair shares (no paths)
+  // --model specs as given (libvmaf's syntax); with neither --feature nor
+  // --model, VMAF v0.6.1's. Made into run.models by load_run_models().
+  std::vector<std::string> model_specs;
   std::optional<std::string> output_path;
   std::optional<std::string> plot_path;  // --plot: an SVG chart of the per-frame scores
   OutputFormat output_format = OutputFormat::kXml;  // libvmaf's default with -o
@@ -42,6 +45,10 @@ CliOptions parse_command_line(int argc, const char* const* argv);
 
 // The same on a vector of arguments, without the program name.
 CliOptions parse_command_line(const std::vector<std::string>& args);
+
+// Reads the models of c.model_specs (built in, or model files) into c.run.models.
+// Throws UsageError / InputError naming the spec or the file.
+void load_run_models(CliOptions& c);
 
 // Parses the value of --gpus: `all`, a count N >= 1 (the first N devices), or a
 // comma-separated list of distinct device numbers ("0,2"; a single number is a

@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (c.batch_path) return run_batch_command(c);
+    load_run_models(c);
     // On a terminal, a progress line that warnings and errors erase first.
     std::optional<ProgressLine> progress;
     auto to_stderr = [&](const std::string& line) {

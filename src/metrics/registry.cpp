@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "metrics/adm/adm_feature.h"
 #include "metrics/motion/motion_feature.h"
 #include "metrics/psnr/psnr_feature.h"
 #include "metrics/ssim/ssim_feature.h"
+#include "metrics/vif/vif_feature.h"
 
 namespace exactvq {
 
@@ -28,6 +30,14 @@ const Entry kFeatures[] = {
     {"motion",
      [](const FeatureSpec& s, const FeatureContext& c) {
        return make_motion_feature(motion::parse_motion_options(s), c);
+     }},
+    {"vif",
+     [](const FeatureSpec& s, const FeatureContext& c) {
+       return make_vif_feature(vif::parse_vif_options(s), c);
+     }},
+    {"adm",
+     [](const FeatureSpec& s, const FeatureContext& c) {
+       return make_adm_feature(adm::parse_adm_options(s), c);
      }},
 };
 

@@ -235,9 +235,13 @@ int run(int rank, int ranks, int argc, char** argv) {
   CliOptions c;
   try {
     c = parse_command_line(argc, argv);
+    if (!c.show_help && !c.show_version && !c.batch_path) load_run_models(c);
   } catch (const UsageError& e) {
     if (rank == 0) print_error(2, e.what());
     return 2;
+  } catch (const InputError& e) {
+    if (rank == 0) print_error(1, e.what());
+    return 1;
   }
   if (c.show_help || c.show_version) {
     if (rank == 0 && c.show_help)

@@ -475,7 +475,7 @@ TEST_F(BadOutputMatrix, RawAbsurdSizeRefusedWithoutAllocating) {
   const std::string r = write("r.yuv", std::string(288, '\x10'));
   const RunResult run = run_shell(
       "ulimit -v 262144 && exec \"$@\"",
-      {EXACTVQ_CLI_PATH, "--threads", "1", "-r", r, "-d", r, "-w", "65536", "-h", "16384", "-p",
+      {EXACTVQ_CLI_PATH, "--feature", "ssim", "--threads", "1", "-r", r, "-d", r, "-w", "65536", "-h", "16384", "-p",
        "444", "-b", "16"},
       with_timeout(10));
   EXPECT_EQ(run.status, 1) << describe(run);

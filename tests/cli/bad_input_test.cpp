@@ -81,7 +81,7 @@ TEST_F(BadInput, HugeValidHeaderOnATinyFileIsTruncatedWithoutAllocating) {
   // for a file that holds 3 bytes of it.
   const std::string dist = write("dist.y4m", "YUV4MPEG2 W16384 H16384 C420jpeg\nFRAME\nabc");
   const RunResult r = run_shell("ulimit -v 262144 && exec \"$@\"",
-                                {EXACTVQ_CLI_PATH, "--threads", "1", "-r", dist, "-d", dist},
+                                {EXACTVQ_CLI_PATH, "--feature", "ssim", "--threads", "1", "-r", dist, "-d", dist},
                                 with_timeout(10));
   EXPECT_EQ(r.status, 1) << describe(r);
   EXPECT_NE(r.err.find("truncated frame 0 (got 3 of 402653184 bytes)"), std::string::npos)
@@ -160,7 +160,7 @@ TEST_F(BadInput, HeaderAbsurdSizeRefusedWithoutAllocating) {
     SCOPED_TRACE(c.header);
     const std::string dist = with_header("dist.y4m", c.header);
     const RunResult r = run_shell("ulimit -v 262144 && exec \"$@\"",
-                                  {EXACTVQ_CLI_PATH, "--threads", "1", "-r", ref_, "-d", dist,
+                                  {EXACTVQ_CLI_PATH, "--feature", "ssim", "--threads", "1", "-r", ref_, "-d", dist,
                                    "-o", path("absurd.xml")},
                                   with_timeout(10));
     EXPECT_EQ(r.status, 1) << describe(r);
@@ -253,7 +253,8 @@ TEST_F(BadInput, NonexistentPath) {
 // setpriv (util-linux) when the tests run as root.
 RunResult run_unprivileged(const std::vector<std::string>& args) {
   std::vector<std::string> all{EXACTVQ_CLI_PATH};
-  all.insert(all.end(), args.begin(), args.end());
+  const std::vector<std::string> given = with_ssim_default(args);
+  all.insert(all.end(), given.begin(), given.end());
   if (::geteuid() != 0) return run_shell("exec \"$@\"", all);
   return run_shell("exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$@\"", all);
 }

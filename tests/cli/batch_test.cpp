@@ -53,14 +53,14 @@ struct Row {
   std::vector<std::string> args;
 };
 const std::vector<Row> kRows = {
-    {"videos/a_ref.y4m", "videos/a_dist.y4m", "out/a.xml", "", {"--xml"}},
+    {"videos/a_ref.y4m", "videos/a_dist.y4m", "out/a.xml", "--feature ssim", {"--xml"}},
     {"videos/b_ref.y4m", "videos/b_dist.y4m", "out/b.json",
      "--feature 'ssim=sum=raster:chroma=true' --feature psnr=enable_apsnr=true --precision max",
      {"--json", "--feature", "ssim=sum=raster:chroma=true", "--feature", "psnr=enable_apsnr=true",
       "--precision", "max"}},
     {"videos/c_ref.yuv", "videos/c_dist.yuv", "out/c.csv", "-w 20 -h 12 -p 420 -b 8 --feature \"ssim=enable_db=true\"",
      {"--csv", "-w", "20", "-h", "12", "-p", "420", "-b", "8", "--feature", "ssim=enable_db=true"}},
-    {"videos/a_ref.y4m", "videos/a_dist.y4m", "out/d.out", "--json --subsample 2", {"--json", "--subsample", "2"}},
+    {"videos/a_ref.y4m", "videos/a_dist.y4m", "out/d.out", "--json --subsample 2 --feature ssim", {"--json", "--subsample", "2"}},
 };
 
 std::string csv_list(const std::vector<Row>& rows) {
@@ -126,7 +126,8 @@ TEST_F(Batch, FailingPairsAreReportedAndTheOthersComplete) {
                                  "videos/a_ref.y4m,videos/a_dist.y4m,out/unknown.csv,--no-such-option\n"
                                  "videos/a_ref.y4m,videos/b_dist.y4m,out/mismatch.csv,\n"
                                  "videos/b_ref.y4m,videos/b_dist.y4m,out/ok2.json,\n");
-  const RunResult r = run_cli({"--batch", list, "--batch-summary", path("summary.json"), "--batch-jobs", "2"});
+  const RunResult r = run_cli({"--batch", list, "--batch-summary", path("summary.json"), "--batch-jobs", "2",
+                                 "--feature", "ssim"});
   EXPECT_EQ(r.status, 1) << describe(r);
   EXPECT_TRUE(fs::exists(path("out/ok1.csv")));
   EXPECT_TRUE(fs::exists(path("out/ok2.json")));
@@ -157,7 +158,7 @@ TEST_F(Batch, FailingPairsAreReportedAndTheOthersComplete) {
 TEST_F(Batch, RelativePathsComeFromTheListFolder) {
   // The list in videos/, the run from elsewhere: "a_ref.y4m" is videos/a_ref.y4m.
   const std::string list = write("videos/list.csv", "ref,dist,output\na_ref.y4m,a_dist.y4m,../out/a.csv\n");
-  const RunResult r = run_shell("cd / && exec \"$@\"", {EXACTVQ_CLI_PATH, "--batch", list, "-q"});
+  const RunResult r = run_shell("cd / && exec \"$@\"", {EXACTVQ_CLI_PATH, "--batch", list, "-q", "--feature", "ssim"});
   ASSERT_EQ(r.status, 0) << describe(r);
   EXPECT_EQ(read_file(path("out/a.csv")), single("videos/a_ref.y4m", "videos/a_dist.y4m", "s.csv", {"--csv"}));
 }

@@ -111,9 +111,19 @@ RunResult run_program(const std::vector<std::string>& argv, const RunIo& io) {
   return r;
 }
 
+std::vector<std::string> with_ssim_default(std::vector<std::string> args) {
+  for (const std::string& a : args)
+    if (a == "--feature" || a == "-m" || a == "--model" || a == "--batch" || a == "--help" ||
+        a == "-v" || a == "--version" || a.rfind("--feature=", 0) == 0 || a.rfind("--model=", 0) == 0)
+      return args;
+  args.insert(args.end(), {"--feature", "ssim"});
+  return args;
+}
+
 RunResult run_cli(const std::vector<std::string>& args, const RunIo& io) {
   std::vector<std::string> argv{EXACTVQ_CLI_PATH};
-  argv.insert(argv.end(), args.begin(), args.end());
+  const std::vector<std::string> all = with_ssim_default(args);
+  argv.insert(argv.end(), all.begin(), all.end());
   return run_program(argv, io);
 }
 

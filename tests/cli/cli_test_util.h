@@ -55,7 +55,12 @@ inline RunIo with_timeout(double seconds) {
 // to files; kills its whole process group after io.timeout_s (then timed_out is set).
 RunResult run_program(const std::vector<std::string>& argv, const RunIo& io = {});
 
-// Runs the built exactvq with `args`.
+// `args` with "--feature ssim" added when they name no feature, model or batch list:
+// the command-line tests exercise the plumbing on tiny pictures with ssim; the
+// default run (VMAF v0.6.1) has tests of its own (tests/vmaf/).
+std::vector<std::string> with_ssim_default(std::vector<std::string> args);
+
+// Runs the built exactvq with with_ssim_default(args).
 RunResult run_cli(const std::vector<std::string>& args, const RunIo& io = {});
 
 // Runs `/bin/sh -c script`, with "$@" = args (so paths need no quoting).

@@ -136,7 +136,7 @@ TEST_F(Usage, DistortedFromPipe) {
   const RunResult want = run_cli(base({"--csv", "--precision", "max", "-o", path("a.csv")}));
   ASSERT_EQ(want.status, 0) << describe(want);
   const RunResult got =
-      run_shell("cat \"$1\" | \"$2\" -r \"$3\" -d - --csv --precision max -o \"$4\"",
+      run_shell("cat \"$1\" | \"$2\" -r \"$3\" -d - --feature ssim --csv --precision max -o \"$4\"",
                 {dist_, EXACTVQ_CLI_PATH, ref_, path("b.csv")});
   ASSERT_EQ(got.status, 0) << describe(got);
   EXPECT_EQ(read_file(path("b.csv")), read_file(path("a.csv")));
@@ -146,7 +146,7 @@ TEST_F(Usage, TruncatedPipeNamesStandardInput) {
   std::string bytes = read_file(dist_);
   bytes.resize(bytes.size() - 5);
   const std::string cut = write("cut.bin", bytes);
-  const RunResult r = run_shell("cat \"$1\" | \"$2\" -r \"$3\" -d - -o \"$4\"",
+  const RunResult r = run_shell("cat \"$1\" | \"$2\" -r \"$3\" -d - --feature ssim -o \"$4\"",
                                 {cut, EXACTVQ_CLI_PATH, ref_, path("o.xml")});
   EXPECT_EQ(r.status, 1) << describe(r);
   EXPECT_NE(r.err.find("standard input: truncated frame 2"), std::string::npos) << describe(r);

@@ -47,7 +47,8 @@ class Mpirun : public CliTest {
         "detect_leaks=0";
     std::vector<std::string> argv{EXACTVQ_MPIRUN, "--oversubscribe", "-x", ranks_asan,
                                   "-n", std::to_string(ranks), EXACTVQ_MPI_CLI_PATH};
-    argv.insert(argv.end(), args.begin(), args.end());
+    const std::vector<std::string> given = with_ssim_default(args);
+    argv.insert(argv.end(), given.begin(), given.end());
     io.timeout_s = 90;
     return run_program(argv, io);
   }
@@ -200,9 +201,9 @@ TEST_F(Mpirun, BatchRanksTakeWholePairs) {
   const auto dist = write_y4m("dist.y4m", f, 6, 1);
   const auto dist2 = write_y4m("dist2.y4m", f, 4, 2);
   const std::string list =
-      "ref,dist,output,options\n" + ref + "," + dist + ",p1.json,\n" + dist + "," + ref +
+      "ref,dist,output,options\n" + ref + "," + dist + ",p1.json,--feature ssim\n" + dist + "," + ref +
       ",p2.xml,--feature psnr=enable_apsnr=true\n" + ref + "," + path("missing.y4m") +
-      ",p3.json,\n" + ref + "," + dist2 + ",p4.csv,--subsample 2\n" + ref + "," + dist +
+      ",p3.json,--feature ssim\n" + ref + "," + dist2 + ",p4.csv,--subsample 2 --feature ssim\n" + ref + "," + dist +
       ",p5.json,--frame_cnt 3 --feature ssim=sum=raster\n";
   fs::create_directories(dir_ / "one");
   const auto one_list = write("one/list.csv", list);

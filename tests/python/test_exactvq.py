@@ -143,7 +143,7 @@ class Ssim(unittest.TestCase):
         ref_path, dist_path = os.path.join(TMP, "ref10.y4m"), os.path.join(TMP, "dist10.y4m")
         write_y4m_mono16(ref_path, ref, 10)
         write_y4m_mono16(dist_path, dist, 10)
-        expected = cli_series(cli_scores(ref_path, dist_path), "ssim")
+        expected = cli_series(cli_scores(ref_path, dist_path, "--feature", "ssim"), "ssim")
         self.assertTrue(same_bits(exactvq.ssim(ref, dist, bitdepth=10), expected))
         files = exactvq.score_files(ref_path, dist_path)
         self.assertTrue(same_bits(files["scores"]["ssim"], expected))

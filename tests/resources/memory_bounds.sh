@@ -3,7 +3,8 @@
 # and reads the peak resident memory from /usr/bin/time -v:
 #  - 8K (7680x4320) 4:2:0 16-bit: 2 frames and 5 frames must peak within one frame pair
 #    (2 x 99.5 MB) of each other, and below a fixed number of frames in flight;
-#  - a tiny 16x16 stream: 10,000 frames must peak within 4 MiB of 1,000 frames.
+#  - a tiny 16x16 stream: 10,000 frames must peak within 4 MiB of 1,000 frames (ssim);
+#  - VMAF on 64x48: 5,000 frames within 2 MiB of 1,000.
 # Prints every measurement; exits non-zero when memory grows with the frame count.
 # Not a timing test: nothing here depends on speed.
 set -euo pipefail
@@ -52,15 +53,22 @@ check() {  # check WHAT VALUE_KIB LIMIT_KIB
 frame_kib=97200
 # One thread: one frame pair per batch, so both runs fill the reader's two batches and
 # differ only in length (more threads batch more frames in flight, by design).
-k2=$(peak_kib 7680 4320 420p16 2 --threads 1)
-k5=$(peak_kib 7680 4320 420p16 5 --threads 1)
+k2=$(peak_kib 7680 4320 420p16 2 --threads 1 --feature ssim)
+k5=$(peak_kib 7680 4320 420p16 5 --threads 1 --feature ssim)
 echo "8K 420p16: peak RSS $k2 KiB for 2 frames, $k5 KiB for 5 frames"
 check "8K growth from 2 to 5 frames" $((k5 > k2 ? k5 - k2 : 0)) $((2 * frame_kib))
 # The reader fills the next batch while the current one scores: a few pairs in flight.
 check "8K peak" "$k5" $((8 * 2 * frame_kib))
 
-t1=$(peak_kib 16 16 420jpeg 1000 --threads 1)
-t10=$(peak_kib 16 16 420jpeg 10000 --threads 1)
+t1=$(peak_kib 16 16 420jpeg 1000 --threads 1 --feature ssim)
+t10=$(peak_kib 16 16 420jpeg 10000 --threads 1 --feature ssim)
 echo "16x16 420 8-bit: peak RSS $t1 KiB for 1,000 frames, $t10 KiB for 10,000 frames"
 check "tiny stream growth from 1,000 to 10,000 frames" $((t10 > t1 ? t10 - t1 : 0)) 4096
+
+# VMAF (the default run): its motion keeps one reference picture, and the run's
+# columns (15 doubles a frame) are all that grows: 4,000 more frames, under 1 MiB.
+v1=$(peak_kib 64 48 420jpeg 1000 --threads 2)
+v5=$(peak_kib 64 48 420jpeg 5000 --threads 2)
+echo "64x48 420 8-bit VMAF: peak RSS $v1 KiB for 1,000 frames, $v5 KiB for 5,000 frames"
+check "VMAF stream growth from 1,000 to 5,000 frames" $((v5 > v1 ? v5 - v1 : 0)) 2048
 exit $status

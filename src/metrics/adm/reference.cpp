@@ -1,0 +1,370 @@
+#include "metrics/adm/reference.h"
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "metrics/adm/band.h"
+#include "metrics/adm/csf.h"
+#include "metrics/adm/csf_factors.h"
+#include "metrics/adm/decouple.h"
+#include "metrics/adm/denominator.h"
+#include "metrics/adm/dwt.h"
+#include "metrics/adm/masking.h"
+#include "metrics/adm/one_third_power.h"
+
+namespace exactvq::adm {
+
+namespace {
+
+// ceil(log2(n)) for n >= 1: libvmaf's ceil(log2((double)n)) is exact for
+// these integers (log2 of a non-power of two is never within rounding of an integer).
+int ceil_log2(int64_t n) { return n <= 1 ? 0 : static_cast<int>(std::bit_width(static_cast<uint64_t>(n - 1))); }
+
+// libvmaf's (uint32_t)pow(2, shift - 1) with shift unsigned: 0 for shift 0
+// (pow(2, 2^32 - 1) is infinite; x86-64's conversion leaves 0).
+int64_t half_of_power(int shift) { return shift > 0 ? int64_t{1} << (shift - 1) : 0; }
+
+// pow(2, e) for libvmaf's unsigned exponents: a difference that went below
+// zero wraps to ~2^32 and the power is infinite.
+double power_of_two(int64_t e) { return e < 0 ? HUGE_VAL : std::ldexp(1.0, static_cast<int>(e)); }
+
+template <typename T>
+OrientedRows<T> rows_of(const Oriented<T>& o, int i) {
+  return {{o.band[0].row(i), o.band[1].row(i), o.band[2].row(i)}};
+}
+template <typename T>
+OrientedRowsOut<T> rows_of(Oriented<T>& o, int i) {
+  return {{o.band[0].row(i), o.band[1].row(i), o.band[2].row(i)}};
+}
+template <typename T>
+OrientedRows<T> detail_rows(const Subbands<T>& s, int i) {
+  return {{s.h.row(i), s.v.row(i), s.d.row(i)}};
+}
+
+// The working images of one scale.
+template <typename T>
+struct ScaleImages {
+  Subbands<T> ref, dis;
+  Oriented<T> restored, additive;
+  Oriented<T> csf, flat;  // CSF of the masker and its flattened copy
+};
+
+struct ScaleScores {
+  float num = 0, den = 0, aim_num = 0;
+};
+
+// powf((float)(area * weight), 1/3): the noise floor added to every orientation.
+float noise_floor(const Region& g, double noise_weight) {
+  const int area = (g.bottom - g.top) * (g.right - g.left);
+  return one_third_power(static_cast<float>(area * noise_weight));
+}
+
+// Sum over orientations of powf(energy, 1/3) + floor, in float, h then v then d.
+float orientation_total(const double energy[3], float floor) {
+  float total = 0;
+  for (int b = 0; b < 3; ++b) {
+    const float term = one_third_power(static_cast<float>(energy[b])) + floor;
+    total = b == 0 ? term : total + term;
+  }
+  return total;
+}
+float orientation_total(const float energy[3], float floor) {
+  const double e[3] = {energy[0], energy[1], energy[2]};
+  return orientation_total(e, floor);
+}
+
+template <typename T, typename DecoupleRow>
+void decouple(ScaleImages<T>& s, double gain_limit, DecoupleRow row_fn) {
+  const int w = s.ref.h.width, h = s.ref.h.height;
+  s.restored.resize(w, h);
+  s.additive.resize(w, h);
+  const Region g = filter_region(w, h);
+  for (int i = g.top; i < g.bottom; ++i)
+    row_fn(detail_rows(s.ref, i), detail_rows(s.dis, i), g.left, g.right, gain_limit,
+           rows_of(s.restored, i), rows_of(s.additive, i));
+}
+
+// The masking sums of `src` against the masker in s.csf / s.flat, per
+// orientation, each row's sum rounded and shifted by ceil(log2 h) first.
+template <typename T, typename Factor, typename MaskRow>
+std::array<int64_t, 3> masking_sums(const ScaleImages<T>& s, const Oriented<T>& src,
+                                    const Factor factor[3], const CubeShift& cube, MaskRow row_fn) {
+  const int w = src.band[0].width, h = src.band[0].height;
+  const Region g = score_region(w, h);
+  const int row_shift = ceil_log2(h);
+  const int64_t row_round = half_of_power(row_shift);
+  std::array<int64_t, 3> total{0, 0, 0};
+  for (int i = g.top; i < g.bottom; ++i) {
+    const int above = i == 0 ? 1 : i - 1;
+    const int below = i == h - 1 ? h - 1 : i + 1;
+    const MaskingRows<T> rows{rows_of(src, i), rows_of(s.csf, i), rows_of(s.flat, above),
+                              rows_of(s.flat, i), rows_of(s.flat, below)};
+    const std::array<int64_t, 3> row = row_fn(rows, w, g.left, g.right, factor, cube);
+    for (int b = 0; b < 3; ++b) total[b] += (row[b] + row_round) >> row_shift;
+  }
+  return total;
+}
+
+// ---- scale 0 (16-bit bands) ----
+
+template <typename Sample>
+void dwt_scale0(const PlaneView& p, int bitdepth, bool low_only, Subbands<int16_t>& out) {
+  const int w = p.width, h = p.height;
+  const auto rows_taps = dwt_taps(h);
+  const auto col_taps = dwt_taps(w);
+  const int ow = (w + 1) / 2, oh = (h + 1) / 2;
+  out.resize(ow, oh);
+  std::vector<int16_t> lo(static_cast<size_t>(w)), hi(static_cast<size_t>(w));
+  for (int i = 0; i < oh; ++i) {
+    const Sample* rows[4];
+    for (int k = 0; k < 4; ++k) rows[k] = p.row<Sample>(rows_taps[i][k]);
+    if constexpr (sizeof(Sample) == 1) dwt0_vertical(rows, w, lo.data(), low_only ? nullptr : hi.data());
+    else dwt0_vertical(rows, w, bitdepth, lo.data(), low_only ? nullptr : hi.data());
+    if (low_only)
+      dwt0_horizontal(lo.data(), nullptr, col_taps.data(), ow, out.a.row(i), nullptr, nullptr, nullptr);
+    else
+      dwt0_horizontal(lo.data(), hi.data(), col_taps.data(), ow, out.a.row(i), out.v.row(i), out.h.row(i),
+                      out.d.row(i));
+  }
+}
+
+void dwt_scale0(const PlaneView& p, int bitdepth, bool low_only, Subbands<int16_t>& out) {
+  if (p.bytes_per_sample == 1) dwt_scale0<uint8_t>(p, bitdepth, low_only, out);
+  else dwt_scale0<uint16_t>(p, bitdepth, low_only, out);
+}
+
+float denominator_scale0(const Subbands<int16_t>& ref, const CsfFactors& f, double noise_weight) {
+  const int w = ref.h.width, h = ref.h.height;
+  const Region g = score_region(w, h);
+  int shift = ceil_log2(int64_t{g.bottom - g.top} * (g.right - g.left)) - 20;
+  if (shift < 0) shift = 0;
+  const uint64_t round = shift > 0 ? uint64_t{1} << (shift - 1) : 0;
+  uint64_t total[3] = {0, 0, 0};
+  for (int i = g.top; i < g.bottom; ++i) {
+    const std::array<uint64_t, 3> row = denominator_row_s0(detail_rows(ref, i), g.left, g.right);
+    for (int b = 0; b < 3; ++b) total[b] += (row[b] + round) >> shift;
+  }
+  // The bands carry 6 fractional bits: 18 in the cubes, less the shifts taken.
+  const double scale = std::ldexp(1.0, 18 - shift);  // int arithmetic in libvmaf: no wrap
+  const double cube[3] = {f.cube_hv[0], f.cube_hv[0], f.cube_d[0]};
+  double energy[3];
+  for (int b = 0; b < 3; ++b) energy[b] = static_cast<double>(total[b]) / scale * cube[b];
+  return orientation_total(energy, noise_floor(g, noise_weight));
+}
+
+void csf_scale0(ScaleImages<int16_t>& s, const Oriented<int16_t>& src, const CsfFactors& f) {
+  const int w = src.band[0].width, h = src.band[0].height;
+  s.csf.resize(w, h);
+  s.flat.resize(w, h);
+  const Region g = filter_region(w, h);
+  static constexpr int kShift[3] = {15, 15, 17};
+  static constexpr int32_t kRound[3] = {16384, 16384, 65535};  // libvmaf's 65535, not 65536
+  for (int b = 0; b < 3; ++b)
+    for (int i = g.top; i < g.bottom; ++i)
+      csf_row_s0(src.band[b].row(i), g.left, g.right, f.scale0_fixed[b], kShift[b], kRound[b],
+                 s.csf.band[b].row(i), s.flat.band[b].row(i));
+}
+
+float numerator_scale0(const ScaleImages<int16_t>& s, const Oriented<int16_t>& src, const CsfFactors& f,
+                       double noise_weight) {
+  const int w = src.band[0].width, h = src.band[0].height;
+  const int hv_shift = ceil_log2(w) - 4, d_shift = ceil_log2(w) - 3;
+  const CubeShift cube{{hv_shift, hv_shift, d_shift},
+                       {half_of_power(hv_shift), half_of_power(hv_shift), half_of_power(d_shift)}};
+  const std::array<int64_t, 3> sums = masking_sums(s, src, f.scale0_fixed, cube, masking_row_s0);
+  const int row_shift = ceil_log2(h);
+  // Fractional bits left: 3 * (6 + 21) - 29 = 52 for h and v, 3 * (6 + 23) - 30 = 57 for d.
+  const double scale[3] = {power_of_two(52 - hv_shift - row_shift), power_of_two(52 - hv_shift - row_shift),
+                           power_of_two(57 - d_shift - row_shift)};
+  float energy[3];
+  for (int b = 0; b < 3; ++b) energy[b] = static_cast<float>(static_cast<double>(sums[b]) / scale[b]);
+  return orientation_total(energy, noise_floor(score_region(w, h), noise_weight));
+}
+
+ScaleScores score_scale0(ScaleImages<int16_t>& s, const CsfFactors& f, const AdmOptions& o) {
+  ScaleScores out;
+  decouple(s, o.enhn_gain_limit, decouple_row_s0);
+  out.den = denominator_scale0(s.ref, f, o.noise_weight);
+  csf_scale0(s, s.additive, f);
+  out.num = numerator_scale0(s, s.restored, f, o.noise_weight);
+  if (!o.skip_aim) {
+    csf_scale0(s, s.restored, f);
+    out.aim_num = numerator_scale0(s, s.additive, f, 0.0);
+  }
+  return out;
+}
+
+// ---- scales 1..3 (32-bit bands) ----
+
+void dwt_scale_s123(const BandImage<int32_t>& src, int scale, Subbands<int32_t>& out) {
+  const int w = src.width, h = src.height;
+  const auto rows_taps = dwt_taps(h);
+  const auto col_taps = dwt_taps(w);
+  const int ow = (w + 1) / 2, oh = (h + 1) / 2;
+  Subbands<int32_t> next;
+  next.resize(ow, oh);
+  std::vector<int32_t> lo(static_cast<size_t>(w)), hi(static_cast<size_t>(w));
+  for (int i = 0; i < oh; ++i) {
+    const int32_t* rows[4];
+    for (int k = 0; k < 4; ++k) rows[k] = src.row(rows_taps[i][k]);
+    dwt_vertical_s123(rows, w, scale, lo.data(), hi.data());
+    dwt_horizontal_s123(lo.data(), hi.data(), col_taps.data(), ow, scale, next.a.row(i), next.v.row(i),
+                        next.h.row(i), next.d.row(i));
+  }
+  out = std::move(next);
+}
+
+float denominator_s123(const Subbands<int32_t>& ref, int scale, const CsfFactors& f, double noise_weight) {
+  const int w = ref.h.width, h = ref.h.height;
+  const Region g = score_region(w, h);
+  const int cube_shift = ceil_log2(g.right - g.left);
+  const uint64_t cube_round = static_cast<uint64_t>(half_of_power(cube_shift));
+  const int row_shift = ceil_log2(g.bottom - g.top);
+  const uint64_t row_round = static_cast<uint64_t>(half_of_power(row_shift));
+  uint64_t total[3] = {0, 0, 0};
+  for (int i = g.top; i < g.bottom; ++i) {
+    const std::array<uint64_t, 3> row =
+        denominator_row_s123(detail_rows(ref, i), g.left, g.right, scale, cube_shift, cube_round);
+    for (int b = 0; b < 3; ++b) total[b] += (row[b] + row_round) >> row_shift;
+  }
+  static constexpr int kFractionBits[3] = {32, 27, 23};
+  const double unit = power_of_two(kFractionBits[scale - 1] - row_shift - cube_shift);
+  const double cube[3] = {f.cube_hv[scale], f.cube_hv[scale], f.cube_d[scale]};
+  double energy[3];
+  for (int b = 0; b < 3; ++b) energy[b] = static_cast<double>(total[b]) / unit * cube[b];
+  return orientation_total(energy, noise_floor(g, noise_weight));
+}
+
+void csf_s123(ScaleImages<int32_t>& s, const Oriented<int32_t>& src, int scale, const CsfFactors& f) {
+  const int w = src.band[0].width, h = src.band[0].height;
+  s.csf.resize(w, h);
+  s.flat.resize(w, h);
+  const Region g = filter_region(w, h);
+  const uint32_t factor[3] = {f.fixed_hv[scale], f.fixed_hv[scale], f.fixed_d[scale]};
+  for (int b = 0; b < 3; ++b)
+    for (int i = g.top; i < g.bottom; ++i)
+      csf_row_s123(src.band[b].row(i), g.left, g.right, factor[b], s.csf.band[b].row(i),
+                   s.flat.band[b].row(i));
+}
+
+float numerator_s123(const ScaleImages<int32_t>& s, const Oriented<int32_t>& src, int scale,
+                     const CsfFactors& f, double noise_weight) {
+  const int w = src.band[0].width, h = src.band[0].height;
+  const int cube_shift = ceil_log2(w);
+  const CubeShift cube{{cube_shift, cube_shift, cube_shift},
+                       {half_of_power(cube_shift), half_of_power(cube_shift), half_of_power(cube_shift)}};
+  const uint32_t factor[3] = {f.fixed_hv[scale], f.fixed_hv[scale], f.fixed_d[scale]};
+  const std::array<int64_t, 3> sums = masking_sums(s, src, factor, cube, masking_row_s123);
+  static constexpr int kFractionBits[3] = {45, 39, 36};
+  // libvmaf holds this power of two in a float and divides the int64 sum
+  // converted to float by it: a float division.
+  const float unit = static_cast<float>(power_of_two(kFractionBits[scale - 1] - cube_shift - ceil_log2(h)));
+  float energy[3];
+  for (int b = 0; b < 3; ++b) energy[b] = static_cast<float>(sums[b]) / unit;
+  return orientation_total(energy, noise_floor(score_region(w, h), noise_weight));
+}
+
+ScaleScores score_scale_s123(ScaleImages<int32_t>& s, int scale, const CsfFactors& f, const AdmOptions& o) {
+  ScaleScores out;
+  decouple(s, o.enhn_gain_limit, decouple_row_s123);
+  out.den = denominator_s123(s.ref, scale, f, o.noise_weight);
+  csf_s123(s, s.additive, scale, f);
+  out.num = numerator_s123(s, s.restored, scale, f, o.noise_weight);
+  if (!o.skip_aim) {
+    csf_s123(s, s.restored, scale, f);
+    out.aim_num = numerator_s123(s, s.additive, scale, f, 0.0);
+  }
+  return out;
+}
+
+// num / den of one scale; 0 / 0 (no detail at all, with adm_noise_weight=0)
+// is x86-64's default NaN, negative, whatever this machine's division makes.
+double scale_ratio(double num, double den) {
+  const double r = num / den;
+  return std::isnan(r) ? -std::numeric_limits<double>::quiet_NaN() : r;
+}
+
+BandImage<int32_t> widen(const BandImage<int16_t>& b) {
+  BandImage<int32_t> out;
+  out.width = b.width;
+  out.height = b.height;
+  out.samples.assign(b.samples.begin(), b.samples.end());
+  return out;
+}
+
+}  // namespace
+
+void check_adm_size(int width, int height, const char* what) {
+  if (width < kMinAdmSide || height < kMinAdmSide)
+    throw InputError(fmt::format(
+        "{}: feature adm needs pictures of at least {}x{} luma samples, got {}x{} (libvmaf's ADM reads "
+        "outside the picture below that, and crashes up to 16 samples a side)",
+        what, kMinAdmSide, kMinAdmSide, width, height));
+}
+
+AdmScores adm_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o) {
+  check_adm_size(ref.width, ref.height, "adm reference");
+  if (dist.width != ref.width || dist.height != ref.height)
+    throw InputError(fmt::format("adm reference: distorted picture is {}x{}, reference {}x{}", dist.width,
+                                 dist.height, ref.width, ref.height));
+  if (bitdepth < 8 || bitdepth > 16 || ref.bytes_per_sample != (bitdepth > 8 ? 2 : 1) ||
+      dist.bytes_per_sample != ref.bytes_per_sample)
+    throw InputError(fmt::format("adm reference: bit depth {} with {}-byte samples is not supported",
+                                 bitdepth, ref.bytes_per_sample));
+  const CsfFactors f = csf_factors(o.norm_view_dist, o.ref_display_height);
+
+  ScaleScores scales[4];
+  ScaleImages<int16_t> s0;
+  dwt_scale0(ref, bitdepth, o.skip_scale0, s0.ref);
+  dwt_scale0(dist, bitdepth, o.skip_scale0, s0.dis);
+  if (o.skip_scale0) scales[0].den = 1e-10f;  // libvmaf's guard against dividing by zero
+  else scales[0] = score_scale0(s0, f, o);
+
+  ScaleImages<int32_t> s;
+  BandImage<int32_t> ref_low = widen(s0.ref.a), dis_low = widen(s0.dis.a);
+  s0 = {};
+  for (int scale = 1; scale < 4; ++scale) {
+    dwt_scale_s123(ref_low, scale, s.ref);
+    dwt_scale_s123(dis_low, scale, s.dis);
+    scales[scale] = score_scale_s123(s, scale, f, o);
+    ref_low = s.ref.a;
+    dis_low = s.dis.a;
+  }
+
+  // Binary64 sums of the float per-scale values, scale 0 first.
+  double num = 0, den = 0, aim_num = 0;
+  AdmScores out;
+  for (int k = 0; k < 4; ++k) {
+    num += scales[k].num;
+    den += scales[k].den;
+    aim_num += scales[k].aim_num;
+    out.num_scale[k] = scales[k].num;
+    out.den_scale[k] = scales[k].den;
+    out.scale[k] = scale_ratio(out.num_scale[k], out.den_scale[k]);
+  }
+  const double limit = 1e-10 * (ref.width * ref.height) / (1920.0 * 1080.0);
+  if (num < limit) num = 0;
+  if (den < limit) den = 0;
+  double score = 1.0, aim = 0.0;  // no reference detail: libvmaf's 1 (its AIM is then unset)
+  if (den != 0.0) {
+    aim = aim_num / den;
+    score = num / den;
+  }
+  out.adm2 = score;
+  out.aim = aim;
+  const double adm3 = score * o.dlm_weight + (1 - aim) * (1 - o.dlm_weight);
+  out.adm3 = adm3 > o.min_val ? adm3 : o.min_val;
+  out.adm = score;
+  out.num = num;
+  out.den = den;
+  return out;
+}
+
+}  // namespace exactvq::adm

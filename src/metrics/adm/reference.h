@@ -1,0 +1,37 @@
+// The scalar reference of libvmaf's integer ADM feature (integer_adm.c, its
+// C code): THE definition in code. Four DWT scales; per scale the decoupling
+// of the distorted detail into restored and additive parts, the CSF, the
+// contrast masking (numerator, and AIM's numerator with the roles swapped)
+// and the reference's energy (denominator). docs/spec/vmaf_adm.md.
+#pragma once
+
+#include "core/picture.h"
+#include "metrics/adm/options.h"
+
+namespace exactvq::adm {
+
+// Every value libvmaf's extractor appends for a frame, as the doubles it appends.
+struct AdmScores {
+  double adm2 = 0;   // integer_adm2: num / den
+  double aim = 0;    // integer_aim: AIM numerator / den
+  double adm3 = 0;   // integer_adm3: max(adm2 * w + (1 - aim) * (1 - w), min_val)
+  double scale[4] = {};  // integer_adm_scale0..3: num_scale / den_scale
+  // debug=true adds these.
+  double adm = 0;  // integer_adm (= adm2)
+  double num = 0, den = 0;
+  double num_scale[4] = {}, den_scale[4] = {};
+};
+
+// The smallest picture side the definition takes: below 33 libvmaf's DWT
+// index table reads outside its buffers (17..32) or runs away (up to 16, the
+// SIGSEGV), and its scale-0 masking shift is 0 or negative (up to 32).
+inline constexpr int kMinAdmSide = 33;
+
+// Throws InputError naming `what` and the size unless both sides are >= kMinAdmSide.
+void check_adm_size(int width, int height, const char* what);
+
+// ADM of the luma planes ref and dist (same size, bitdepth 8..16, samples
+// uint8_t for 8 bits, else uint16_t). Throws InputError for sizes below kMinAdmSide.
+AdmScores adm_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o);
+
+}  // namespace exactvq::adm

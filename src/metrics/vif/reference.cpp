@@ -1,0 +1,187 @@
+#include "metrics/vif/reference.h"
+
+#include <bit>
+#include <cstring>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "metrics/vif/blur.h"
+#include "metrics/vif/edges.h"
+
+namespace exactvq::vif {
+
+namespace {
+
+// The quiet NaN x86-64 gives for 0.0f / 0.0f (sign bit set), widened to double.
+const double kLevelNaN = std::bit_cast<double>(uint64_t{0xfff8000000000000});
+
+// One picture's pyramid rows: level 0 is the plane; each halving overwrites
+// the start of the rows (libvmaf's one buffer).
+LevelRows load_level0(const PlaneView& p, int bitdepth) {
+  const size_t bytes = size_t(p.width) * (bitdepth > 8 ? 2 : 1);
+  LevelRows rows(bytes, p.height);
+  for (int y = 0; y < p.height; ++y) {
+    if (bitdepth == 8) {
+      std::memcpy(rows.row(y), p.row<uint8_t>(y), bytes);
+    } else {
+      const uint16_t* in = p.row<uint16_t>(y);
+      for (int x = 0; x < p.width; ++x) store_sample16(rows.row(y), x, in[x]);
+    }
+  }
+  mirror_edge_rows(rows, p.height, half_taps(0));
+  return rows;
+}
+
+// The rows y - half .. y + half of a level, for a vertical pass of `taps`.
+struct RowWindow {
+  std::array<const uint8_t*, 2 * kMaxHalfTaps + 1> ref{}, dist{};
+  size_t count = 0;
+  RowWindow(const LevelRows& r, const LevelRows& d, int y, size_t taps) : count(taps) {
+    const int half = int(taps / 2);
+    for (size_t k = 0; k < taps; ++k) {
+      ref[k] = r.row(y - half + int(k));
+      dist[k] = d.row(y - half + int(k));
+    }
+  }
+  std::span<const uint8_t* const> ref_rows() const { return {ref.data(), count}; }
+  std::span<const uint8_t* const> dist_rows() const { return {dist.data(), count}; }
+};
+
+// The frame's working state: the pyramid rows and the lines of both passes,
+// all kept from level to level as libvmaf keeps its buffers.
+struct Pyramid {
+  LevelRows ref, dist;
+  MomentLines moments;
+  BlurLines blur;
+  int width, height;  // of the current level
+  int level = 0;
+  int bitdepth;
+
+  SampleWidth sample() const { return level == 0 && bitdepth == 8 ? SampleWidth::k8 : SampleWidth::k16; }
+
+  // Blurs the current level with the next level's taps, keeps even rows and
+  // columns, and mirrors the new level's edge rows as far as the old level's
+  // taps reach (libvmaf pads by the larger half-width).
+  void halve() {
+    const std::span<const uint16_t> taps = level_taps(level + 1);
+    const Rounding round = rounding_by(level == 0 ? bitdepth : 16);
+    const int w2 = width / 2, h2 = height / 2;
+    std::vector<uint16_t> ref_half(size_t(w2) * size_t(h2)), dist_half(ref_half.size());
+    // Every row's vertical pass runs, as libvmaf's does: the lines' edge
+    // columns of a one-column level carry over from row to row.
+    for (int y = 0; y < height; ++y) {
+      const RowWindow win(ref, dist, y, taps.size());
+      vertical_blur(win.ref_rows(), win.dist_rows(), sample(), width, taps, round, blur);
+      mirror_edge_columns(blur.ref, width, int(taps.size() / 2));
+      mirror_edge_columns(blur.dist, width, int(taps.size() / 2));
+      if (y % 2 == 0 && y / 2 < h2)
+        horizontal_blur_even(blur, width, taps, {ref_half.data() + size_t(y / 2) * size_t(w2), size_t(w2)},
+                             {dist_half.data() + size_t(y / 2) * size_t(w2), size_t(w2)});
+    }
+    for (int y = 0; y < h2; ++y)
+      for (int x = 0; x < w2; ++x) {
+        store_sample16(ref.row(y), x, ref_half[size_t(y) * size_t(w2) + size_t(x)]);
+        store_sample16(dist.row(y), x, dist_half[size_t(y) * size_t(w2) + size_t(x)]);
+      }
+    mirror_edge_rows(ref, h2, half_taps(level));
+    mirror_edge_rows(dist, h2, half_taps(level));
+    width = w2;
+    height = h2;
+    ++level;
+  }
+
+  LevelSums statistic(double gain_limit) {
+    const std::span<const uint16_t> taps = level_taps(level);
+    const Rounding mean = vertical_mean_rounding(level, bitdepth);
+    const Rounding square = vertical_square_rounding(level, bitdepth);
+    LevelSums sums;
+    for (int y = 0; y < height; ++y) {
+      const RowWindow win(ref, dist, y, taps.size());
+      vertical_moments(win.ref_rows(), win.dist_rows(), sample(), width, taps, mean, square, moments);
+      for (EdgeLine* line : {&moments.mu1, &moments.mu2, &moments.xx, &moments.yy, &moments.xy})
+        mirror_edge_columns(*line, width, int(taps.size() / 2));
+      sums += horizontal_statistics(moments, width, taps, gain_limit);
+    }
+    return sums;
+  }
+};
+
+double level_score(const LevelRatio& r) {
+  if (r.num == 0.0f && r.den == 0.0f) return kLevelNaN;
+  return double(r.num / r.den);
+}
+
+}  // namespace
+
+void check_vif_size(int width, int height, const VifOptions& options, const char* where) {
+  const int min_width = options.skip_scale0 ? 4 : 2;
+  if (height < kMinHeight)
+    throw InputError(
+        fmt::format("{}: vif cannot score a {}x{} picture: it needs at least {} rows (libvmaf's vif crashes "
+                    "on fewer: its pyramid's third halving leaves no rows)",
+                    where, width, height, kMinHeight));
+  if (width < min_width)
+    throw InputError(fmt::format(
+        "{}: vif cannot score a {}x{} picture: it needs at least {} columns{} (libvmaf's vif reads "
+        "edge columns left from earlier frames on fewer)",
+        where, width, height, min_width, options.skip_scale0 ? " with vif_skip_scale0" : ""));
+}
+
+VifScores vif_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                        const VifOptions& options) {
+  if (bitdepth < 8 || bitdepth > 16)
+    throw InputError(fmt::format("vif: bit depth {} is outside 8..16", bitdepth));
+  const int bps = bitdepth > 8 ? 2 : 1;
+  if (ref.width != dist.width || ref.height != dist.height || ref.bytes_per_sample != bps ||
+      dist.bytes_per_sample != bps)
+    throw InputError(fmt::format(
+        "vif: reference {}x{} ({} bytes a sample) and distorted {}x{} ({}) do not match {}-bit luma",
+        ref.width, ref.height, ref.bytes_per_sample, dist.width, dist.height, dist.bytes_per_sample,
+        bitdepth));
+  check_vif_size(ref.width, ref.height, options, "vif");
+
+  Pyramid p{load_level0(ref, bitdepth),
+            load_level0(dist, bitdepth),
+            MomentLines(ref.width),
+            BlurLines(ref.width),
+            ref.width,
+            ref.height,
+            0,
+            bitdepth};
+  VifScores s;
+  for (int level = 0; level < kLevels; ++level) {
+    if (level > 0) {
+      // A level of no pixels scores 0 / 0; nothing after it reads what its
+      // passes would write, so they are left out.
+      if (p.width / 2 == 0 || p.height / 2 == 0) break;
+      p.halve();
+    }
+    if (level == 0 && options.skip_scale0) continue;
+    s.levels[size_t(level)] = level_ratio(p.statistic(options.gain_limit));
+  }
+
+  for (int level = 0; level < kLevels; ++level) s.scale[size_t(level)] = level_score(s.levels[size_t(level)]);
+  const std::array<LevelRatio, kLevels>& l = s.levels;
+  if (options.skip_scale0) {
+    s.scale[0] = 0.0;
+    s.num = double(l[1].num) + double(l[2].num) + double(l[3].num);
+    s.den = double(l[1].den) + double(l[2].den) + double(l[3].den);
+  } else {
+    s.num = double(l[0].num) + double(l[1].num) + double(l[2].num) + double(l[3].num);
+    s.den = double(l[0].den) + double(l[1].den) + double(l[2].den) + double(l[3].den);
+  }
+  s.vif = s.den == 0.0 ? 1.0 : s.num / s.den;
+  for (int level = 0; level < kLevels; ++level) {
+    s.num_scale[size_t(level)] = double(l[size_t(level)].num);
+    s.den_scale[size_t(level)] = double(l[size_t(level)].den);
+  }
+  if (options.skip_scale0) {
+    s.num_scale[0] = 0.0;
+    s.den_scale[0] = -1.0;
+  }
+  return s;
+}
+
+}  // namespace exactvq::vif

@@ -1,0 +1,37 @@
+// The scalar reference of spec/vmaf_vif.md (libvmaf's integer vif): the
+// readable definition every other vif engine is tested against.
+#pragma once
+
+#include <array>
+
+#include "core/picture.h"
+#include "metrics/vif/options.h"
+#include "metrics/vif/statistic.h"
+#include "metrics/vif/taps.h"
+
+namespace exactvq::vif {
+
+// Every value libvmaf's vif appends for a frame, as the doubles it appends.
+struct VifScores {
+  std::array<LevelRatio, kLevels> levels;  // each level's float num and den
+  std::array<double, kLevels> scale{};     // integer_vif_scale0..3: num / den in float
+  // debug=true only: integer_vif, integer_vif_num, integer_vif_den and
+  // integer_vif_num_scaleN, integer_vif_den_scaleN.
+  double vif = 0, num = 0, den = 0;
+  std::array<double, kLevels> num_scale{}, den_scale{};
+};
+
+// The smallest luma picture vif scores: 8 rows (libvmaf crashes on fewer,
+// halving to none) and 2 columns, 4 with vif_skip_scale0 (libvmaf reads edge
+// columns left from earlier frames on fewer). Throws InputError naming
+// `where` and the size.
+inline constexpr int kMinHeight = 8;
+void check_vif_size(int width, int height, const VifOptions& options, const char* where);
+
+// The luma planes of a frame pair (same size, 8..16 bits). Levels the
+// pyramid halves to no columns (width under 2^level) score the NaN that
+// libvmaf's 0.0f / 0.0f gives on x86-64. Throws InputError on a size
+// check_vif_size refuses or planes that do not match.
+VifScores vif_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options);
+
+}  // namespace exactvq::vif

@@ -1,0 +1,23 @@
+// A VMAF model's prediction for one frame, in libvmaf 3.2.0's operation order
+// (predict.c, svm.cpp): normalise the inputs, the libsvm RBF decision value,
+// undo the normalisation, transform, clip.
+#pragma once
+
+#include <span>
+
+#include "metrics/vmaf/model.h"
+
+namespace exactvq::vmaf {
+
+// What libvmaf writes as the frame's model output ("vmaf", or the model's
+// name): `inputs` are the frame's feature values in model.features' order.
+// The kernel's exp() is the C library's, as libvmaf's (docs/spec/vmaf_model.md).
+// Throws InputError when inputs.size() differs from the feature count.
+double predict(const Model& model, std::span<const double> inputs);
+
+// The stages, for tests and for the bootstrap-style uses libvmaf makes of them.
+double svm_decision_value(const SvmModel& svm, std::span<const double> normalised_inputs);
+double apply_score_transform(const ScoreTransform& transform, double score);
+double apply_score_clip(const ScoreClip& clip, double score);
+
+}  // namespace exactvq::vmaf

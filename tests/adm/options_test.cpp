@@ -1,0 +1,231 @@
+// adm's options (libvmaf's names, aliases, defaults and ranges), output
+// names, bad input, and the feature against the reference.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/thread_pool.h"
+#include "metrics/adm/adm_feature.h"
+#include "metrics/adm/reference.h"
+
+namespace exactvq::adm {
+namespace {
+
+AdmOptions parse(const std::string& text) { return parse_adm_options(parse_feature_spec(text)); }
+
+std::string error_of(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(AdmOptions, DefaultsAreLibvmafs) {
+  const AdmOptions o = parse("adm");
+  EXPECT_FALSE(o.debug);
+  EXPECT_EQ(o.enhn_gain_limit, 100.0);
+  EXPECT_EQ(o.norm_view_dist, 3.0);
+  EXPECT_EQ(o.ref_display_height, 1080);
+  EXPECT_EQ(o.csf_mode, CsfMode::kWatson97);
+  EXPECT_EQ(o.noise_weight, 0.03125);
+  EXPECT_EQ(o.dlm_weight, 0.5);
+  EXPECT_EQ(o.min_val, 0.0);
+  EXPECT_EQ(o.csf_scale, 1.0);
+  EXPECT_EQ(o.csf_diag_scale, 1.0);
+  EXPECT_FALSE(o.skip_aim);
+  EXPECT_FALSE(o.skip_scale0);
+  EXPECT_EQ(key_suffix(o), "");
+}
+
+TEST(AdmOptions, NamesAndAliases) {
+  EXPECT_EQ(parse("adm=egl=1").enhn_gain_limit, 1.0);
+  EXPECT_EQ(parse("adm=adm_enhn_gain_limit=2.5").enhn_gain_limit, 2.5);
+  EXPECT_EQ(parse("adm=nvd=4").norm_view_dist, 4.0);
+  EXPECT_EQ(parse("adm=adm_norm_view_dist=5").norm_view_dist, 5.0);
+  EXPECT_EQ(parse("adm=rdh=2160").ref_display_height, 2160);
+  EXPECT_EQ(parse("adm=adm_ref_display_height=4320").ref_display_height, 4320);
+  EXPECT_EQ(parse("adm=scf=2").csf_scale, 2.0);
+  EXPECT_EQ(parse("adm=adm_csf_diag_scale=0.5").csf_diag_scale, 0.5);
+  EXPECT_EQ(parse("adm=scfd=7").csf_diag_scale, 7.0);
+  EXPECT_EQ(parse("adm=dlmw=0.8").dlm_weight, 0.8);
+  EXPECT_EQ(parse("adm=adm_dlm_weight=1").dlm_weight, 1.0);
+  EXPECT_EQ(parse("adm=nw=0").noise_weight, 0.0);
+  EXPECT_EQ(parse("adm=adm_noise_weight=1500").noise_weight, 1500.0);
+  EXPECT_EQ(parse("adm=min=0.25").min_val, 0.25);
+  EXPECT_EQ(parse("adm=adm_min_val=1").min_val, 1.0);
+  EXPECT_TRUE(parse("adm=ssz=true").skip_scale0);
+  EXPECT_TRUE(parse("adm=adm_skip_scale0=true").skip_scale0);
+  EXPECT_TRUE(parse("adm=adm_skip_aim=true").skip_aim);
+  EXPECT_TRUE(parse("adm=debug=true").debug);
+  EXPECT_EQ(parse("adm=csf=0").csf_mode, CsfMode::kWatson97);
+  EXPECT_EQ(parse("adm=adm_csf_mode=0").csf_mode, CsfMode::kWatson97);
+}
+
+TEST(AdmOptions, RangesAreLibvmafs) {
+  EXPECT_NE(error_of("adm=egl=0.99"), "");
+  EXPECT_NE(error_of("adm=egl=100.5"), "");
+  EXPECT_NE(error_of("adm=nvd=0.5"), "");
+  EXPECT_NE(error_of("adm=nvd=24.5"), "");
+  EXPECT_NE(error_of("adm=rdh=0"), "");
+  EXPECT_NE(error_of("adm=rdh=4321"), "");
+  EXPECT_NE(error_of("adm=rdh=1080.5"), "");
+  EXPECT_NE(error_of("adm=scf=-1"), "");
+  EXPECT_NE(error_of("adm=scf=51"), "");
+  EXPECT_NE(error_of("adm=dlmw=1.1"), "");
+  EXPECT_NE(error_of("adm=nw=1501"), "");
+  EXPECT_NE(error_of("adm=min=2"), "");
+  EXPECT_NE(error_of("adm=csf=4"), "");
+  EXPECT_NE(error_of("adm=egl=abc"), "");
+  EXPECT_NE(error_of("adm=egl="), "");
+  EXPECT_NE(error_of("adm=egl=nan"), "");
+  EXPECT_NE(error_of("adm=ssz=maybe"), "");
+  const std::string e = error_of("adm=egl=0.5");
+  EXPECT_NE(e.find("adm"), std::string::npos) << e;
+  EXPECT_NE(e.find("egl=0.5"), std::string::npos) << e;
+  EXPECT_NE(e.find("[1, 100]"), std::string::npos) << e;
+}
+
+TEST(AdmOptions, UnknownKeyListsTheKnownOnes) {
+  const std::string e = error_of("adm=enhn_gain_limit=1");
+  EXPECT_NE(e.find("unknown option 'enhn_gain_limit'"), std::string::npos) << e;
+  EXPECT_NE(e.find("adm_enhn_gain_limit (egl)"), std::string::npos) << e;
+  EXPECT_NE(e.find("adm_skip_aim"), std::string::npos) << e;
+}
+
+TEST(AdmOptions, UnsupportedCsfModesAndGeometriesAreRefused) {
+  EXPECT_NE(error_of("adm=csf=1").find("adm_csf_mode=1"), std::string::npos);
+  EXPECT_NE(error_of("adm=adm_csf_mode=3"), "");
+  // libvmaf's extract() fails below nvd * rdh = 3240.
+  EXPECT_NE(error_of("adm=nvd=2.9").find("below 3 * 1080"), std::string::npos);
+  EXPECT_NE(error_of("adm=rdh=720"), "");
+  EXPECT_EQ(error_of("adm=nvd=1.5:rdh=2160"), "");
+}
+
+TEST(AdmOptions, SuffixFollowsLibvmafsNaming) {
+  EXPECT_EQ(key_suffix(parse("adm=egl=1")), "_egl_1");
+  EXPECT_EQ(key_suffix(parse("adm=egl=100")), "");  // the default: no suffix
+  // Sorted by option name; %g values; booleans bare (libvmaf's own output).
+  EXPECT_EQ(key_suffix(parse("adm=ssz=true:min=0.25:egl=1.5:debug=true")), "_egl_1.5_min_0.25_ssz");
+  EXPECT_EQ(key_suffix(parse("adm=nw=0:nvd=4:rdh=2160:dlmw=0.8")), "_dlmw_0.8_nw_0_nvd_4_rdh_2160");
+  EXPECT_EQ(key_suffix(parse("adm=scf=2:scfd=0.5")), "_scfd_0.5_scf_2");
+  EXPECT_EQ(key_suffix(parse("adm=adm_skip_aim=true:nw=1e-05")), "_nw_1e-05");
+}
+
+TEST(AdmOptions, OutputNamesInLibvmafsOrder) {
+  const std::vector<std::string> plain = adm_output_names(parse("adm=egl=1"));
+  const std::vector<std::string> want = {"integer_adm2_egl_1",       "integer_aim_egl_1",
+                                         "integer_adm3_egl_1",       "integer_adm_scale0_egl_1",
+                                         "integer_adm_scale1_egl_1", "integer_adm_scale2_egl_1",
+                                         "integer_adm_scale3_egl_1"};
+  EXPECT_EQ(plain, want);
+  const std::vector<std::string> debug = adm_output_names(parse("adm=debug=true"));
+  ASSERT_EQ(debug.size(), 18u);
+  EXPECT_EQ(debug[7], "integer_adm");
+  EXPECT_EQ(debug[8], "integer_adm_num");
+  EXPECT_EQ(debug[9], "integer_adm_den");
+  EXPECT_EQ(debug[10], "integer_adm_num_scale0");
+  EXPECT_EQ(debug[17], "integer_adm_den_scale3");
+}
+
+Picture random_picture(const VideoFormat& f, std::mt19937& rng) {
+  Picture p;
+  p.allocate(f);
+  const uint32_t peak = f.max_sample();
+  for (int plane = 0; plane < 3; ++plane) {
+    const size_t n = size_t(f.plane_width(plane)) * size_t(f.plane_height(plane));
+    for (size_t i = 0; i < n; ++i) {
+      if (f.bitdepth > 8) reinterpret_cast<uint16_t*>(p.plane_data(plane))[i] = uint16_t(rng() % (peak + 1));
+      else p.plane_data(plane)[i] = uint8_t(rng() % (peak + 1));
+    }
+  }
+  return p;
+}
+
+TEST(AdmSizes, BelowThirtyThreeIsAClearError) {
+  for (const auto& [w, h] : {std::pair{32, 33}, {33, 32}, {18, 10}, {1, 1}, {16, 200}}) {
+    try {
+      check_adm_size(w, h, "clip.y4m");
+      ADD_FAILURE() << w << "x" << h << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(fmt::format("{}x{}", w, h)), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("clip.y4m"), std::string::npos) << e.what();
+    }
+    const VideoFormat f{w, h, ChromaFormat::k444, 8};
+    FeatureContext ctx;
+    ctx.format = f;
+    EXPECT_THROW(make_adm_feature(AdmOptions{}, ctx), InputError);
+    std::mt19937 rng(1);
+    const Picture a = random_picture(f, rng), b = random_picture(f, rng);
+    EXPECT_THROW(adm_reference(a.plane(0), b.plane(0), 8, AdmOptions{}), InputError);
+  }
+  EXPECT_NO_THROW(check_adm_size(33, 33, "clip"));
+}
+
+TEST(AdmFeature, BatchesInParallelEqualTheReference) {
+  const uint32_t seed = 77;
+  std::mt19937 rng(seed);
+  const VideoFormat f{65, 41, ChromaFormat::k420, 10};
+  std::vector<Picture> ref, dist;
+  for (int i = 0; i < 5; ++i) {
+    ref.push_back(random_picture(f, rng));
+    dist.push_back(random_picture(f, rng));
+  }
+  const AdmOptions o = parse("adm=debug=true:egl=1");
+  ThreadPool pool(3);
+  for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
+    FeatureContext ctx;
+    ctx.format = f;
+    ctx.pool = p;
+    auto feature = make_adm_feature(o, ctx);
+    EXPECT_EQ(feature->batch_frames(), p ? 3 : 1);
+    const size_t n = feature->outputs().size();
+    ASSERT_EQ(n, 18u);
+    std::vector<FramePair> pairs;
+    for (int i = 0; i < 5; ++i) pairs.push_back({&ref[size_t(i)], &dist[size_t(i)], i});
+    std::vector<double> out(5 * n);
+    feature->extract_batch(pairs, out);
+    for (int i = 0; i < 5; ++i) {
+      const AdmScores s = adm_reference(ref[size_t(i)].plane(0), dist[size_t(i)].plane(0), 10, o);
+      EXPECT_EQ(out[size_t(i) * n + 0], s.adm2) << "seed " << seed << " frame " << i;
+      EXPECT_EQ(out[size_t(i) * n + 1], s.aim) << "seed " << seed << " frame " << i;
+      EXPECT_EQ(out[size_t(i) * n + 2], s.adm3) << "seed " << seed << " frame " << i;
+      EXPECT_EQ(out[size_t(i) * n + 6], s.scale[3]) << "seed " << seed << " frame " << i;
+      EXPECT_EQ(out[size_t(i) * n + 17], s.den_scale[3]) << "seed " << seed << " frame " << i;
+    }
+  }
+}
+
+TEST(AdmReference, NoReferenceDetailGivesOneAndZeroAim) {
+  // A flat reference with adm_noise_weight=0: every denominator is 0. libvmaf
+  // gives adm2 = 1 and leaves integer_aim unset (stack garbage); exactvq 0.
+  const VideoFormat f{40, 40, ChromaFormat::k444, 8};
+  Picture ref;
+  ref.allocate(f);
+  std::fill(ref.plane_data(0), ref.plane_data(0) + 1600, uint8_t(100));
+  std::mt19937 rng(3);
+  const Picture dist = random_picture(f, rng);
+  const AdmScores s = adm_reference(ref.plane(0), dist.plane(0), 8, parse("adm=nw=0"));
+  EXPECT_EQ(s.adm2, 1.0);
+  EXPECT_EQ(s.aim, 0.0);
+  EXPECT_EQ(s.adm3, 1.0);
+  EXPECT_EQ(s.den, 0.0);
+  EXPECT_TRUE(std::isnan(s.scale[0]));
+  EXPECT_TRUE(std::signbit(s.scale[0]));  // x86-64's default NaN, on every machine
+}
+
+TEST(AdmReference, MismatchedInputIsAClearError) {
+  const VideoFormat f{40, 40, ChromaFormat::k444, 8}, g{41, 40, ChromaFormat::k444, 8};
+  std::mt19937 rng(5);
+  const Picture a = random_picture(f, rng), b = random_picture(g, rng);
+  EXPECT_THROW(adm_reference(a.plane(0), b.plane(0), 8, AdmOptions{}), InputError);
+  EXPECT_THROW(adm_reference(a.plane(0), a.plane(0), 10, AdmOptions{}), InputError);
+}
+
+}  // namespace
+}  // namespace exactvq::adm
