@@ -179,5 +179,51 @@ class Ssim(unittest.TestCase):
             exactvq.ssim(np.zeros((4, 0), dtype=np.uint8), np.zeros((4, 0), dtype=np.uint8))
 
 
+class Vmaf(unittest.TestCase):
+    """VMAF v0.6.1 and its NEG model through Python: every frame's every value
+    libvmaf 3.2.0 printed for the public vectors (its plain C run), bit for bit."""
+
+    def test_public_vectors_equal_libvmaf(self):
+        vectors = os.path.join(os.environ.get("EXACTVQ_SHARED_DIR", ""), "vectors")
+        path = os.path.join(vectors, "libvmaf_vmaf_scores.json")
+        if not os.path.exists(path):
+            self.skipTest("no shared vectors at " + vectors)
+        with open(path) as f:
+            text = f.read()
+        # "-0" must stay a negative zero: read every number as a float.
+        pairs = json.loads(text, parse_int=float)["pairs"]
+        compared = 0
+        for name, pair in pairs.items():
+            fmt = pair["format"]
+            for run, model in (("vmaf_v0.6.1_nosimd", "vmaf_v0.6.1"), ("vmaf_v0.6.1neg", "vmaf_v0.6.1neg")):
+                stored = pair["runs"][run]
+                if stored["rc"] != 0:
+                    continue
+                ext = fmt["file_type"]
+                raw = {}
+                if ext == "yuv":
+                    raw = dict(width=int(fmt["width"]), height=int(fmt["height"]), chroma=fmt["chroma"],
+                               bitdepth=int(fmt["bitdepth"]))
+                got = exactvq.score_files(os.path.join(vectors, name, "ref." + ext),
+                                          os.path.join(vectors, name, "dist." + ext),
+                                          models="version=" + model, threads=2, **raw)
+                # The NEG run used libvmaf's SIMD, which differs from its C on the
+                # keys simd_vs_c lists (none a model input).
+                skip = {(d["frame"], d["metric"]) for d in pair.get("simd_vs_c", {}).get("differences", [])}
+                for i, frame in enumerate(stored["frames"]):
+                    for key, want in frame.items():
+                        if key == "frameNum" or (run != "vmaf_v0.6.1_nosimd" and
+                                                 (i, key.removesuffix("_egl_1")) in skip):
+                            continue
+                        self.assertTrue(same_bits(got["scores"][key][i], want), (name, run, i, key))
+                        compared += 1
+        self.assertGreater(compared, 1000)
+
+    def test_no_prediction_scores_the_features_only(self):
+        got = exactvq.score_files(REF, DIST, models="version=vmaf_v0.6.1", no_prediction=True)
+        self.assertNotIn("vmaf", got["scores"])
+        self.assertIn("integer_motion2", got["scores"])
+
+
 if __name__ == "__main__":
     unittest.main()
