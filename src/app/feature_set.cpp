@@ -72,21 +72,27 @@ void FeatureSet::add(const FeatureSpec& spec, const FeatureContext& ctx, bool fr
 
 void FeatureSet::score(std::span<const FramePair> pairs, std::vector<std::vector<double>>& columns) {
   if (pairs.empty()) return;
+  kept_pairs_.clear();
+  for (const FramePair& p : pairs)
+    if (keep_every_ == 1 || kept(p.index)) kept_pairs_.push_back(p);
   scored_.resize(frame_columns_);
   for (size_t f = 0; f < features_.size(); ++f) {
     Feature& feature = *features_[f];
+    const std::span<const FramePair> given =
+        feature.temporal() ? pairs : std::span<const FramePair>(kept_pairs_);
     const size_t n = feature.outputs().size();
-    values_.assign(pairs.size() * n, 0.0);
-    feature.extract_batch(pairs, values_);
+    values_.assign(given.size() * n, 0.0);
+    if (!given.empty()) feature.extract_batch(given, values_);
     for (size_t k = 0; k < n; ++k) {
       auto& column = scored_[first_column_[f] + k];
-      column.resize(pairs.size());
-      for (size_t i = 0; i < pairs.size(); ++i) column[i] = values_[i * n + k];
+      column.resize(given.size());
+      for (size_t i = 0; i < given.size(); ++i) column[i] = values_[i * n + k];
     }
   }
   columns.resize(columns_.size());
   for (size_t c = 0; c < frame_columns_; ++c)
     columns[c].insert(columns[c].end(), scored_[c].begin(), scored_[c].end());
+  for (const FramePair& p : pairs) indices_.push_back(p.index);
 }
 
 void FeatureSet::finish(std::vector<std::vector<double>>& columns) const {
@@ -101,6 +107,24 @@ void FeatureSet::finish(std::vector<std::vector<double>>& columns) const {
     feature.finish(own, std::span<std::vector<double>>(columns.data() + next, count));
     next += count;
   }
+  if (keep_every_ > 1) {
+    // Temporal features' columns hold every frame: keep the subsampled ones.
+    std::vector<size_t> temporal_columns;
+    size_t run = frame_columns_;
+    for (size_t f = 0; f < features_.size(); ++f) {
+      if (!features_[f]->temporal()) continue;
+      for (size_t k = 0; k < features_[f]->outputs().size(); ++k) temporal_columns.push_back(first_column_[f] + k);
+    }
+    for (size_t f = 0; f < features_.size(); ++f)
+      for (size_t k = 0; k < features_[f]->run_outputs().size(); ++k) temporal_columns.push_back(run++);
+    for (size_t c : temporal_columns) {
+      std::vector<double>& column = columns[c];
+      size_t out = 0;
+      for (size_t i = 0; i < column.size() && i < indices_.size(); ++i)
+        if (kept(indices_[i])) column[out++] = column[i];
+      column.resize(out);
+    }
+  }
   const size_t frames = frame_columns_ > 0 ? columns[0].size() : 0;
   std::vector<double> inputs;
   for (const auto& model : models_) {
@@ -113,6 +137,19 @@ void FeatureSet::finish(std::vector<std::vector<double>>& columns) const {
       for (size_t c : where) inputs.push_back(columns[c][i]);
       out[i] = model->predict(inputs);
     }
+  }
+}
+
+int FeatureSet::frames_before() const {
+  int most = 0;
+  for (const auto& feature : features_) most = std::max(most, feature->frames_before());
+  return most;
+}
+
+void FeatureSet::start_at(std::span<const FramePair> before, int64_t first_index) {
+  for (auto& feature : features_) {
+    const size_t wanted = std::min(before.size(), size_t(feature->frames_before()));
+    feature->start_at(before.subspan(before.size() - wanted), first_index);
   }
 }
 

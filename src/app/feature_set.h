@@ -36,6 +36,16 @@ class FeatureSet {
   size_t frame_columns() const { return frame_columns_; }
   // Whether a feature needs every frame of the run in order (Feature::temporal).
   bool temporal() const { return temporal_; }
+  // A range of a run scored on its own (exactvq-mpi): the most frames before the
+  // range a feature reads, and the call that gives them to every feature.
+  int frames_before() const;
+  void start_at(std::span<const FramePair> before, int64_t first_index);
+  // --subsample N with a temporal feature: score() is then given every frame;
+  // temporal features see them all (as libvmaf computes motion on every frame),
+  // the others only the frames whose index is a multiple of N, and finish()
+  // keeps just those frames' rows.
+  void keep_every(int n) { keep_every_ = n; }
+  bool kept(int64_t index) const { return index % keep_every_ == 0; }
   // The largest batch a feature wants, and whether one needs its batches whole.
   int batch_frames() const { return batch_frames_; }
   bool needs_full_batches() const { return full_batches_; }
@@ -68,6 +78,9 @@ class FeatureSet {
   bool full_batches_ = false;
   std::vector<double> values_;
   std::vector<std::vector<double>> scored_;
+  int keep_every_ = 1;
+  std::vector<int64_t> indices_;  // every frame given to score(), in order
+  std::vector<FramePair> kept_pairs_;
 };
 
 }  // namespace exactvq

@@ -135,10 +135,10 @@ ScoreReport score_videos(const RunOptions& o) {
   ThreadPool pool(o.threads);
   const FeatureContext ctx{format, &pool, open_device(device, format)};
   FeatureSet features(o.features, ctx, o.models, o.predict);
-  if (features.temporal() && o.subsample > 1)
-    throw UsageError(fmt::format("--subsample {} cannot be used with motion (VMAF's integer_motion "
-                                 "compares each frame with the one before): score every frame",
-                                 o.subsample));
+  // Motion compares each frame with the one before: with --subsample, every
+  // frame is read and given to it, and the report keeps every Nth (libvmaf's way).
+  const bool read_every_frame = features.temporal() && o.subsample > 1;
+  if (read_every_frame) features.keep_every(o.subsample);
 
   ScoreReport report;
   report.version = EXACTVQ_VERSION;
@@ -166,7 +166,8 @@ ScoreReport score_videos(const RunOptions& o) {
   int reader_threads = o.reader_threads;
   if (reader_threads <= 0)
     reader_threads = ctx.device ? std::clamp(int(std::thread::hardware_concurrency()) / 4, 2, 4) : 1;
-  PairReader reader(*ref, *dist, {o.frame_count, o.subsample}, overlap, reader_threads);
+  PairReader reader(*ref, *dist, {o.frame_count, read_every_frame ? 1 : o.subsample}, overlap,
+                    reader_threads);
   BatchPump pump(reader, size_t(batch_frames), overlap);
   // Device engines page-lock the pump's pictures and unlock them when destroyed:
   // destroy them before the pump frees the pictures (also when unwinding), else a
@@ -186,7 +187,8 @@ ScoreReport score_videos(const RunOptions& o) {
       pairs.push_back({&batch.ref[i], &batch.dist[i], batch.index[i]});
     if (!pairs.empty()) {
       features.score(pairs, columns);
-      for (const FramePair& p : pairs) report.frame_numbers.push_back(uint32_t(p.index));
+      for (const FramePair& p : pairs)
+        if (features.kept(p.index)) report.frame_numbers.push_back(uint32_t(p.index));
       if (o.progress) o.progress(int64_t(report.frame_numbers.size()), total);
     }
     if (batch.error) std::rethrow_exception(batch.error);

@@ -64,6 +64,12 @@ class Feature {
   // each reference picture with the previous one): such a feature must see
   // every frame of the run in order.
   virtual bool temporal() const { return false; }
+  // For a run that starts inside a longer one (an exactvq-mpi rank's range): how
+  // many frames before its first one a temporal feature reads, and the call
+  // that hands it those frames' pairs (oldest first) and the first frame's
+  // index before the first extract_batch.
+  virtual int frames_before() const { return 0; }
+  virtual void start_at(std::span<const FramePair> /*before*/, int64_t /*first_index*/) {}
   // Values over the whole run, asked once after the last frame: libvmaf's
   // aggregate_metrics (e.g. psnr's apsnr_y). Most features have none.
   virtual std::vector<std::pair<std::string, double>> aggregates() const { return {}; }

@@ -249,15 +249,23 @@ TEST(MotionRuns, BlendAndLookAhead) {
   EXPECT_EQ(motion::blend(30.0, 0.5, 40.0), 30.0);
 }
 
-TEST(MotionRuns, SubsampleIsRefused) {
+// --subsample: motion still compares each frame with the one before it in the
+// input, and the run reports every Nth frame's values of the whole pass.
+TEST(MotionRuns, SubsampleKeepsEveryNthFrameOfTheWholePass) {
   const fs::path dir = clitest::test_dir();
-  const Clip clip = write_clip(dir, 16, 16, 8, 4, 3);
+  const Clip clip = write_clip(dir, 16, 16, 8, 7, 3);
+  const ScoreReport all = score_files(clip.ref, clip.dist, clip.raw, "motion");
   RunOptions o;
   o.ref_path = clip.ref.string();
   o.dist_path = clip.dist.string();
   o.features = {parse_feature_spec("motion")};
-  o.subsample = 2;
-  EXPECT_THROW(score_videos(o), UsageError);
+  o.subsample = 3;
+  const ScoreReport some = score_videos(o);
+  EXPECT_EQ(some.frame_numbers, (std::vector<uint32_t>{0, 3, 6}));
+  for (size_t c = 0; c < all.features.size(); ++c)
+    for (size_t i = 0; i < some.frame_numbers.size(); ++i)
+      EXPECT_EQ(clitest::bits(some.features[c].values[i]), clitest::bits(all.features[c].values[3 * i]))
+          << all.features[c].name << " frame " << 3 * i;
 }
 
 }  // namespace

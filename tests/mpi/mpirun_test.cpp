@@ -131,6 +131,20 @@ TEST_F(Mpirun, SamplePairInEveryFormat) {
                    /*to_file=*/false);
 }
 
+// VMAF, whose motion reads the frame before each rank's range (and the five-frame
+// window two frames): the ranks give one process's bytes.
+TEST_F(Mpirun, VmafRangesReadTheFramesBeforeThem) {
+  const VideoFormat f = make_format(48, 40, ChromaFormat::k420, 10);
+  const auto ref = write_y4m("ref.y4m", f, 7, 0);
+  const auto dist = write_y4m("dist.y4m", f, 7, 1);
+  expect_identical({"-r", ref, "-d", dist, "--model", "version=vmaf_v0.6.1", "--json", "--precision", "max"},
+                   "json", {2, 3});
+  expect_identical({"-r", ref, "-d", dist, "--feature",
+                    "motion=motion_five_frame_window=true:motion_moving_average=true", "--csv",
+                    "--precision", "max"},
+                   "csv", {3});
+}
+
 TEST_F(Mpirun, GeneratedEightAndTenBitPairs) {
   const VideoFormat f8 = make_format(37, 23);
   const auto ref8 = write_y4m("ref8.y4m", f8, 7, 0);

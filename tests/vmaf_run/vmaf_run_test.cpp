@@ -208,7 +208,6 @@ TEST_F(VmafRun, RefusalsLeaveNoOutput) {
       {{"--model", "version=vmaf_v0.6.1", "--model", "version=vmaf_v0.6.1neg"}, 2, "name"},
       {{"--model", "version=vmaf_v9"}, 2, "vmaf_v9"},
       {{"--model", "path=" + path("missing.json")}, 1, "missing.json"},
-      {{"--subsample", "2"}, 2, "--subsample"},
       {{"--feature", "vif=vif_enhn_gain_limit=0.5"}, 2, "vif_enhn_gain_limit"},
   };
   for (const Refusal& f : refusals) {
@@ -227,6 +226,41 @@ TEST_F(VmafRun, RefusalsLeaveNoOutput) {
   EXPECT_EQ(r.status, 1) << describe(r);
   EXPECT_NE(r.err.find("32x40"), std::string::npos) << describe(r);
   EXPECT_FALSE(fs::exists(out));
+}
+
+// --subsample N: libvmaf computes motion on every frame and reports every Nth;
+// so does exactvq (the other features score the reported frames only).
+TEST_F(VmafRun, SubsampleEqualsLibvmaf) {
+  if (!fs::exists(testing_vectors::kLibvmafBinary))
+    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary << ": oracle skipped";
+  const VideoFormat f = make_format(64, 48);
+  const std::string ref = write("ref.y4m", y4m_bytes(f, make_frames(f, 8, 0)));
+  const std::string dist = write("dist.y4m", y4m_bytes(f, make_frames(f, 8, 1)));
+  for (const char* n : {"2", "3"})
+    for (const char* frames : {"8", "7"}) {
+      const std::vector<std::string> args{"-r", ref, "-d", dist, "--subsample", n, "--frame_cnt", frames,
+                                          "--feature", "psnr=enable_apsnr=true", "--json", "-q"};
+      std::vector<std::string> theirs{"/usr/bin/env", "VMAF_JSON_FULL_PRECISION=1",
+                                      testing_vectors::kLibvmafBinary.string(), "--cpumask", "0xffffffff"};
+      theirs.insert(theirs.end(), args.begin(), args.end());
+      theirs.insert(theirs.end(), {"-o", path("libvmaf.json")});
+      ASSERT_EQ(run_program(theirs).status, 0);
+      std::vector<std::string> ours = args;
+      ours.insert(ours.end(), {"--precision", "max", "--model", "version=vmaf_v0.6.1", "-o", path("exactvq.json")});
+      const RunResult r = run_cli(ours);
+      ASSERT_EQ(r.status, 0) << describe(r);
+      const Report want = parse_json(read_file(path("libvmaf.json")));
+      const Report got = parse_json(read_file(path("exactvq.json")));
+      EXPECT_EQ(got.frames, want.frames) << "--subsample " << n;
+      EXPECT_EQ(got.names, want.names);
+      for (const auto& [name, values] : want.values)
+        for (size_t i = 0; i < values.size(); ++i)
+          EXPECT_EQ(bits(got.values.at(name).at(i)), bits(values[i]))
+              << "--subsample " << n << " --frame_cnt " << frames << " frame " << i << " " << name;
+      for (const auto& [name, pools] : want.pooled)
+        for (const auto& [pool, value] : pools)
+          EXPECT_EQ(bits(got.pooled.at(name).at(pool)), bits(value)) << name << " " << pool;
+    }
 }
 
 TEST_F(VmafRun, AnyThreadCountGivesTheSameBits) {

@@ -40,6 +40,12 @@ class MotionFeature final : public Feature {
   const std::vector<std::string>& outputs() const override { return outputs_; }
   const std::vector<std::string>& run_outputs() const override { return run_outputs_; }
   bool temporal() const override { return true; }
+  int frames_before() const override { return motion::frame_distance(options_); }
+  void start_at(std::span<const FramePair> before, int64_t first_index) override {
+    held_.clear();
+    for (const FramePair& f : before) held_.emplace_back(f.ref->plane(0));
+    next_index_ = first_index;
+  }
 
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
     for (const FramePair& f : frames) {
