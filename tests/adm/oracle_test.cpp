@@ -13,6 +13,7 @@
 #include "adm_clips.h"
 #include "core/error.h"
 #include "metrics/adm/adm_feature.h"
+#include "metrics/adm/cpu/adm_simd.h"
 #include "metrics/adm/reference.h"
 
 namespace exactvq::adm {
@@ -54,10 +55,17 @@ void compare_cases(const std::vector<Case>& cases, const fs::path& dir, uint32_t
       EXPECT_EQ(keys, names) << "case " << k;
       const std::vector<double> mine =
           all_values(adm_reference(clip.ref_pics[i].plane(0), clip.dist_pics[i].plane(0), c.bitdepth, o));
+      // The feature's SIMD rows (cpu/adm_simd.h) must give the same values.
+      const std::vector<double> simd = all_values(adm_scores(clip.ref_pics[i].plane(0), clip.dist_pics[i].plane(0),
+                                                             c.bitdepth, o, cpu::simd_row_kernels()));
       for (size_t n = 0; n < names.size(); ++n, ++compared) {
         const auto& v = want[i].at(names[n]);
         const bool same = v.is_null() ? std::isnan(mine[n]) : same_bits(mine[n], v.get<double>());
-        if (!same) ++differing;
+        const bool simd_same = v.is_null() ? std::isnan(simd[n]) : same_bits(simd[n], v.get<double>());
+        if (!same || !simd_same) ++differing;
+        EXPECT_TRUE(simd_same) << c.w << "x" << c.h << " " << c.bitdepth << "-bit " << spec << " seed "
+                               << clip_seed << " frame " << i << " " << names[n] << ": SIMD rows "
+                               << fmt::format("{:.17g}", simd[n]) << " vs libvmaf " << v;
         EXPECT_TRUE(same) << c.w << "x" << c.h << " " << c.bitdepth << "-bit " << spec << " seed " << clip_seed
                           << " frame " << i << " " << names[n] << ": " << fmt::format("{:.17g}", mine[n])
                           << " vs libvmaf " << v;

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "libvmaf_vmaf_vectors.h"
 #include "metrics/adm/adm_feature.h"
+#include "metrics/adm/cpu/adm_simd.h"
 #include "metrics/adm/reference.h"
 
 namespace exactvq::adm {
@@ -92,6 +93,9 @@ TEST(AdmVectors, EveryFrameEqualsLibvmafBitForBit) {
         const int i = frame.at("frameNum").get<int>();
         ASSERT_LT(size_t(i), ref.size());
         const std::vector<double> mine = reported(adm_reference(ref[i].plane(0), dist[i].plane(0), bitdepth, o));
+        // The feature's SIMD rows (cpu/adm_simd.h) must give the same values.
+        const std::vector<double> simd =
+            reported(adm_scores(ref[i].plane(0), dist[i].plane(0), bitdepth, o, cpu::simd_row_kernels()));
         for (size_t k = 0; k < keys.size(); ++k, ++compared) {
           double want = testing_vectors::stored_value(frame.at(keys[k]));
           const std::string plain = keys[k].substr(0, keys[k].size() - key_suffix(o).size());
@@ -106,14 +110,18 @@ TEST(AdmVectors, EveryFrameEqualsLibvmafBitForBit) {
                                << keys[k];
           }
           const bool same = std::isnan(want) ? std::isnan(mine[k]) : same_bits(mine[k], want);
-          if (!same) ++differing;
+          const bool simd_same = std::isnan(want) ? std::isnan(simd[k]) : same_bits(simd[k], want);
+          if (!same || !simd_same) ++differing;
           EXPECT_TRUE(same) << pair.name << " " << run.name << " frame " << i << " " << keys[k] << ": "
                             << fmt::format("{:.17g} vs libvmaf {:.17g}", mine[k], want);
+          EXPECT_TRUE(simd_same) << pair.name << " " << run.name << " frame " << i << " " << keys[k]
+                                 << ": SIMD rows " << fmt::format("{:.17g} vs libvmaf {:.17g}", simd[k], want);
         }
       }
     }
   }
-  std::printf("adm vectors: %d values compared, %d differing; %d pair runs refused (below %dx%d)\n",
+  std::printf("adm vectors: %d values compared (scalar and SIMD rows), %d differing; "
+              "%d pair runs refused (below %dx%d)\n",
               compared, differing, refused, kMinAdmSide, kMinAdmSide);
   EXPECT_GT(compared, 0);
 }

@@ -1,2 +1,615 @@
-// Rows of adm's CPU SIMD routines beside its scalar reference (metrics/adm/).
+// Rows of adm's CPU SIMD routines beside its scalar reference (metrics/adm/):
+// each row routine of cpu/adm_simd.h against the one it twins, and the whole
+// frame's scores with the SIMD row table against adm_reference.
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
 #include "cpu_rows.h"
+#include "metrics/adm/cpu/adm_simd.h"
+#include "metrics/adm/reference.h"
+#include "ssim/plane_fixture.h"
+
+namespace exactvq::twins {
+namespace {
+
+using test::Pattern;
+const char* const kPatternNames[] = {"random", "zero", "max", "alternating", "smooth"};
+
+// Values of a band row: uniform over [lo, hi], or the extremes, or zero.
+enum BandFill { kUniform, kExtremes, kZeros, kSmall };
+const char* const kBandFillNames[] = {"uniform", "extremes", "zeros", "small"};
+
+template <typename T>
+std::vector<T> band_values(size_t n, int64_t lo, int64_t hi, int fill, std::mt19937_64& rng) {
+  std::vector<T> v(n);
+  for (T& x : v) {
+    switch (fill) {
+      case kUniform: x = T(lo + int64_t(rng() % uint64_t(hi - lo + 1))); break;
+      case kExtremes: x = T(rng() & 1 ? hi - int64_t(rng() % 2) : lo + int64_t(rng() % 2)); break;
+      case kZeros: x = T(rng() % 8 == 0 ? int64_t(rng() % 3) - 1 : 0); break;
+      default: x = T(int64_t(rng() % 129) - 64); break;
+    }
+  }
+  return v;
+}
+
+// ---- adm.dwt0_vertical: one output row per picture row i from rows i .. i + 3
+// (wrapped). case.a: 1 for low-pass only.
+Prepared dwt0_vertical_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  auto plane = std::make_shared<test::OwnedPlane>(
+      test::make_plane(c.width, c.height, c.bits, Pattern(c.fill), rng));
+  const bool low_only = c.a != 0;
+  const auto run = [plane, low_only, bits = c.bits](bool twin) {
+    const PlaneView p = plane->view();
+    const size_t w = size_t(p.width);
+    thread_local std::vector<int16_t> lo, hi;  // kept between runs: --bench times the kernels, not page faults
+    lo.assign(w * size_t(p.height), 0);
+    hi.assign(w * size_t(p.height), 0);
+    const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
+    for (int i = 0; i < p.height; ++i) {
+      int16_t* l = lo.data() + w * size_t(i);
+      int16_t* h = low_only ? nullptr : hi.data() + w * size_t(i);
+      if (bits == 8) {
+        const uint8_t* rows[4];
+        for (int t = 0; t < 4; ++t) rows[t] = p.row<uint8_t>((i + t) % p.height);
+        k.dwt0_vertical8(rows, p.width, l, h);
+      } else {
+        const uint16_t* rows[4];
+        for (int t = 0; t < 4; ++t) rows[t] = p.row<uint16_t>((i + t) % p.height);
+        k.dwt0_vertical16(rows, p.width, bits, l, h);
+      }
+    }
+    Bytes b;
+    put(b, lo);
+    put(b, hi);
+    return b;
+  };
+  return {[run] { return run(true); }, [run] { return run(false); }};
+}
+
+std::vector<Case> dwt0_vertical_cases() {
+  std::mt19937_64 rng(0x5eed'0401);
+  std::vector<Case> all;
+  auto add = [&](int w, int h, int bits, int fill, int low_only, bool timed = false) {
+    Case c;
+    c.seed = case_seed(0x5eed'0401, all.size());
+    c.width = w;
+    c.height = h;
+    c.bits = bits;
+    c.fill = fill;
+    c.a = low_only;
+    c.timed = timed;
+    c.what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bits) + "-bit " +
+             kPatternNames[fill] + (low_only ? ", low-pass only" : "");
+    all.push_back(c);
+  };
+  for (int bits = 8; bits <= 16; ++bits) {
+    for (int w = 1; w <= 70; ++w) add(w, 1 + int(rng() % 6), bits, 0, int(rng() % 2));
+    for (int fill = 1; fill < 5; ++fill)
+      for (int w : {1, 7, 8, 9, 16, 17, 33, 64, 70, 1920}) add(w, 4, bits, fill, 0);
+  }
+  add(1920, 1080, 8, 0, 0, true);
+  add(1920, 1080, 10, 0, 0, true);
+  return all;
+}
+
+// ---- adm.dwt0_horizontal: case.width lo/hi values per row (the vertical
+// pass's row length), case.height rows; case.a: 1 for low-pass only.
+Prepared dwt0_horizontal_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  struct In {
+    std::vector<int16_t> lo, hi;
+    std::vector<std::array<int, 4>> taps;
+  };
+  const size_t n = size_t(c.width) * size_t(c.height);
+  auto in = std::make_shared<In>(In{band_values<int16_t>(n, -32768, 32767, c.fill, rng),
+                                    band_values<int16_t>(n, -32768, 32767, c.fill, rng),
+                                    adm::dwt_taps(c.width)});
+  const bool low_only = c.a != 0;
+  const int w = c.width, rows = c.height;
+  const auto run = [in, low_only, w, rows](bool twin) {
+    const int ow = (w + 1) / 2;
+    const size_t out = size_t(ow) * size_t(rows);
+    thread_local std::vector<int16_t> a, v, h, d;
+    for (auto* x : {&a, &v, &h, &d}) x->assign(out, 0);
+    const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
+    for (int i = 0; i < rows; ++i) {
+      const size_t at = size_t(ow) * size_t(i), from = size_t(w) * size_t(i);
+      if (low_only)
+        k.dwt0_horizontal(in->lo.data() + from, nullptr, in->taps.data(), ow, a.data() + at, nullptr, nullptr,
+                          nullptr);
+      else
+        k.dwt0_horizontal(in->lo.data() + from, in->hi.data() + from, in->taps.data(), ow, a.data() + at,
+                          v.data() + at, h.data() + at, d.data() + at);
+    }
+    Bytes b;
+    put(b, a);
+    put(b, v);
+    put(b, h);
+    put(b, d);
+    return b;
+  };
+  return {[run] { return run(true); }, [run] { return run(false); }};
+}
+
+std::vector<Case> dwt0_horizontal_cases() {
+  std::mt19937_64 rng(0x5eed'0402);
+  std::vector<Case> all;
+  auto add = [&](int w, int h, int fill, int low_only, bool timed = false) {
+    Case c;
+    c.seed = case_seed(0x5eed'0402, all.size());
+    c.width = w;
+    c.height = h;
+    c.fill = fill;
+    c.a = low_only;
+    c.timed = timed;
+    c.what = std::to_string(w) + " values x " + std::to_string(h) + " rows, " + kBandFillNames[fill] +
+             (low_only ? ", low-pass only" : "");
+    all.push_back(c);
+  };
+  for (int fill = 0; fill < 4; ++fill) {
+    for (int w = 2; w <= 70; ++w) add(w, 1 + int(rng() % 4), fill, int(rng() % 2));
+    for (int w : {255, 256, 257, 1919, 1920}) add(w, 3, fill, 0);
+  }
+  add(1920, 540, kUniform, 0, true);
+  return all;
+}
+
+// ---- adm.dwt_s123: both passes of scales 1..3 on int32 bands: the vertical
+// pass over rows i .. i + 3 (wrapped) of a case.width x case.height band,
+// then the horizontal pass over its lo and hi rows. case.a: the scale.
+Prepared dwt_s123_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  struct In {
+    std::vector<int32_t> band;
+    std::vector<std::array<int, 4>> taps;
+  };
+  const size_t n = size_t(c.width) * size_t(c.height);
+  auto in = std::make_shared<In>(In{band_values<int32_t>(n, INT32_MIN, INT32_MAX, c.fill, rng),
+                                    adm::dwt_taps(std::max(c.width, 2))});
+  const int w = c.width, rows = c.height, scale = c.a;
+  const auto run = [in, w, rows, scale](bool twin) {
+    const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
+    const int ow = (w + 1) / 2;
+    thread_local std::vector<int32_t> lo, hi, a, v, h, d;
+    for (auto* x : {&lo, &hi}) x->assign(size_t(w) * size_t(rows), 0);
+    for (auto* x : {&a, &v, &h, &d}) x->assign(size_t(ow) * size_t(rows), 0);
+    for (int i = 0; i < rows; ++i) {
+      const int32_t* src[4];
+      for (int t = 0; t < 4; ++t) src[t] = in->band.data() + size_t(w) * size_t((i + t) % rows);
+      int32_t* l = lo.data() + size_t(w) * size_t(i);
+      int32_t* hh = hi.data() + size_t(w) * size_t(i);
+      k.dwt_vertical_s123(src, w, scale, l, hh);
+      if (w < 2) continue;
+      const size_t at = size_t(ow) * size_t(i);
+      k.dwt_horizontal_s123(l, hh, in->taps.data(), ow, scale, a.data() + at, v.data() + at, h.data() + at,
+                            d.data() + at);
+    }
+    Bytes b;
+    for (const auto* x : {&lo, &hi, &a, &v, &h, &d}) put(b, *x);
+    return b;
+  };
+  return {[run] { return run(true); }, [run] { return run(false); }};
+}
+
+std::vector<Case> dwt_s123_cases() {
+  std::mt19937_64 rng(0x5eed'0406);
+  std::vector<Case> all;
+  auto add = [&](int w, int h, int fill, int scale, bool timed = false) {
+    Case c;
+    c.seed = case_seed(0x5eed'0406, all.size());
+    c.width = w;
+    c.height = h;
+    c.fill = fill;
+    c.a = scale;
+    c.timed = timed;
+    c.what = std::to_string(w) + "x" + std::to_string(h) + " band, " + kBandFillNames[fill] + ", scale " +
+             std::to_string(scale);
+    all.push_back(c);
+  };
+  for (int scale = 1; scale <= 3; ++scale)
+    for (int fill = 0; fill < 4; ++fill) {
+      for (int w = 1; w <= 70; ++w) add(w, 1 + int(rng() % 4), fill, scale);
+      for (int w : {255, 256, 257, 960}) add(w, 3, fill, scale);
+    }
+  add(960, 540, kUniform, 2, true);
+  return all;
+}
+
+// ---- adm.masking_row_s0 and adm.masking_row_s123: the masking sums of each
+// row of a case.width x case.height set of bands (src, masker and flattened
+// masker, h v d), over the scored columns and over the whole row. case.fill:
+// the bands' contents; case.a: the h/v cube shift (d's is one more at scale
+// 0; the same at scales 1..3).
+template <typename T, typename Factor>
+Prepared masking_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  struct In {
+    std::vector<T> src[3], masker[3], flat[3];
+    Factor factor[3];
+  };
+  auto in = std::make_shared<In>();
+  const size_t n = size_t(c.width) * size_t(c.height);
+  for (int b = 0; b < 3; ++b) {
+    constexpr int64_t lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+    constexpr uint64_t factor_max = std::numeric_limits<Factor>::max();
+    in->src[b] = band_values<T>(n, lo, hi, c.fill, rng);
+    in->masker[b] = band_values<T>(n, lo, hi, c.fill, rng);
+    in->flat[b] = band_values<T>(n, lo, hi, c.fill, rng);
+    in->factor[b] = c.fill == kExtremes ? Factor(factor_max - rng() % 2) : Factor(rng() % (factor_max + 1));
+  }
+  const int hv_shift = c.a, d_shift = sizeof(T) == 2 ? c.a + 1 : c.a;
+  const auto half = [](int shift) { return shift > 0 ? int64_t{1} << (shift - 1) : 0; };
+  const adm::CubeShift cube{{hv_shift, hv_shift, d_shift}, {half(hv_shift), half(hv_shift), half(d_shift)}};
+  const int w = c.width, h = c.height;
+  const auto run = [in, cube, w, h](bool twin) {
+    const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
+    const auto rows_of = [&](const std::vector<T>(&band)[3], int i) {
+      const size_t at = size_t(w) * size_t(i);
+      return adm::OrientedRows<T>{{band[0].data() + at, band[1].data() + at, band[2].data() + at}};
+    };
+    const adm::Region g = adm::score_region(w, h);
+    std::vector<int64_t> sums;
+    for (int i = 0; i < h; ++i) {
+      const int above = i == 0 ? (h > 1 ? 1 : 0) : i - 1;
+      const int below = i == h - 1 ? h - 1 : i + 1;
+      const adm::MaskingRows<T> rows{rows_of(in->src, i), rows_of(in->masker, i),
+                                           rows_of(in->flat, above), rows_of(in->flat, i),
+                                           rows_of(in->flat, below)};
+      for (auto [from, to] : {std::pair{g.left, g.right}, std::pair{0, w}}) {
+        std::array<int64_t, 3> r;
+        if constexpr (sizeof(T) == 2) r = k.masking_row_s0(rows, w, from, to, in->factor, cube);
+        else r = k.masking_row_s123(rows, w, from, to, in->factor, cube);
+        sums.insert(sums.end(), r.begin(), r.end());
+      }
+    }
+    Bytes b;
+    put(b, sums);
+    return b;
+  };
+  return {[run] { return run(true); }, [run] { return run(false); }};
+}
+
+std::vector<Case> masking_cases(uint64_t base, int max_shift) {
+  std::mt19937_64 rng(base);
+  std::vector<Case> all;
+  auto add = [&](int w, int h, int fill, int shift, bool timed = false) {
+    Case c;
+    c.seed = case_seed(base, all.size());
+    c.width = w;
+    c.height = h;
+    c.fill = fill;
+    c.a = shift;
+    c.timed = timed;
+    c.what = std::to_string(w) + "x" + std::to_string(h) + " bands, " + kBandFillNames[fill] + ", cube shift " +
+             std::to_string(shift);
+    all.push_back(c);
+  };
+  for (int fill = 0; fill < 4; ++fill) {
+    for (int w = 2; w <= 70; ++w) add(w, 2 + int(rng() % 4), fill, int(rng() % uint64_t(max_shift + 1)));
+    for (int w : {255, 256, 257, 960}) add(w, 3, fill, 1 + int(rng() % uint64_t(max_shift)));
+  }
+  if (max_shift <= 8) add(960, 540, kSmall, 6, true);
+  else add(480, 270, kSmall, 9, true);
+  return all;
+}
+
+// ---- adm.decouple_row_s0 and adm.decouple_row_s123: the restored and additive bands of each row of a
+// case.width x case.height set of bands, over the filter region's columns and
+// over the whole row. case.fill: the bands' contents (kAligned: the distorted
+// bands a multiple of the reference's, so that the angle test holds);
+// case.a: the gain limit.
+constexpr int kAligned = 4;
+
+template <typename T>
+Prepared decouple_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  struct In {
+    std::vector<T> ref[3], dis[3];
+  };
+  auto in = std::make_shared<In>();
+  const size_t n = size_t(c.width) * size_t(c.height);
+  for (int b = 0; b < 3; ++b) {
+    if (c.fill == kAligned) {
+      const int64_t reach = std::numeric_limits<T>::max() / 3;
+      in->ref[b] = band_values<T>(n, -reach, reach, kUniform, rng);
+      in->dis[b].resize(n);
+      for (size_t i = 0; i < n; ++i) {
+        const int64_t scaled = int64_t(in->ref[b][i]) * int64_t(1 + rng() % 3) / 2 + int64_t(rng() % 3) - 1;
+        in->dis[b][i] = T(std::clamp<int64_t>(scaled, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+      }
+    } else {
+      in->ref[b] = band_values<T>(n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), c.fill, rng);
+      in->dis[b] = band_values<T>(n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), c.fill, rng);
+    }
+  }
+  const double gain_limit = double(c.a);
+  const int w = c.width, h = c.height;
+  const auto run = [in, gain_limit, w, h](bool twin) {
+    const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
+    const adm::Region g = adm::filter_region(w, h);
+    Bytes out;
+    for (auto [from, to] : {std::pair{g.left, g.right}, std::pair{0, w}}) {
+      thread_local std::vector<T> restored[3], additive[3];
+      for (int b = 0; b < 3; ++b) {
+        restored[b].assign(size_t(w) * size_t(h), 0);
+        additive[b].assign(size_t(w) * size_t(h), 0);
+      }
+      for (int i = 0; i < h; ++i) {
+        const size_t at = size_t(w) * size_t(i);
+        const auto rows = [&](const std::vector<T>(&band)[3]) {
+          return adm::OrientedRows<T>{{band[0].data() + at, band[1].data() + at, band[2].data() + at}};
+        };
+        const auto out_rows = [&](std::vector<T>(&band)[3]) {
+          return adm::OrientedRowsOut<T>{{band[0].data() + at, band[1].data() + at, band[2].data() + at}};
+        };
+        if constexpr (sizeof(T) == 2)
+          k.decouple_row_s0(rows(in->ref), rows(in->dis), from, to, gain_limit, out_rows(restored),
+                            out_rows(additive));
+        else
+          k.decouple_row_s123(rows(in->ref), rows(in->dis), from, to, gain_limit, out_rows(restored),
+                              out_rows(additive));
+      }
+      for (int b = 0; b < 3; ++b) {
+        put(out, restored[b]);
+        put(out, additive[b]);
+      }
+    }
+    return out;
+  };
+  return {[run] { return run(true); }, [run] { return run(false); }};
+}
+
+std::vector<Case> decouple_cases(uint64_t base, int timed_width) {
+  std::mt19937_64 rng(base);
+  std::vector<Case> all;
+  auto add = [&](int w, int h, int fill, int gain_limit, bool timed = false) {
+    Case c;
+    c.seed = case_seed(base, all.size());
+    c.width = w;
+    c.height = h;
+    c.fill = fill;
+    c.a = gain_limit;
+    c.timed = timed;
+    c.what = std::to_string(w) + "x" + std::to_string(h) + " bands, " +
+             (fill == kAligned ? "aligned" : kBandFillNames[fill]) + ", gain limit " + std::to_string(gain_limit);
+    all.push_back(c);
+  };
+  for (int fill = 0; fill <= kAligned; ++fill) {
+    for (int w = 1; w <= 70; ++w) add(w, 1 + int(rng() % 4), fill, rng() % 2 ? 100 : 1 + int(rng() % 3));
+    for (int w : {255, 256, 257, 960}) add(w, 3, fill, rng() % 2 ? 100 : 1);
+  }
+  add(timed_width, timed_width * 9 / 16, kAligned, 100, true);
+  return all;
+}
+
+// ---- adm.csf_row_s0 and adm.csf_row_s123: the CSF and flattened rows of a
+// case.width x case.height band over columns [left, right) drawn from the
+// seed. case.fill: the contents; case.a: at scale 0, 0 for the h/v shift and
+// rounding (15, 16384), 1 for d's (17, 65535).
+template <typename T, typename Factor>
+Prepared csf_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  struct In {
+    std::vector<T> src;
+    Factor factor;
+    int left, right;
+  };
+  const size_t n = size_t(c.width) * size_t(c.height);
+  constexpr uint64_t factor_max = std::numeric_limits<Factor>::max();
+  auto in = std::make_shared<In>();
+  in->src = band_values<T>(n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), c.fill, rng);
+  in->factor = c.fill == kExtremes ? Factor(factor_max - rng() % 2) : Factor(rng() % (factor_max + 1));
+  in->left = int(rng() % uint64_t(c.width + 1));
+  in->right = in->left + int(rng() % uint64_t(c.width - in->left + 1));
+  const int w = c.width, h = c.height, shift = c.a ? 17 : 15;
+  const int32_t round = c.a ? 65535 : 16384;
+  const auto run = [in, w, h, shift, round](bool twin) {
+    const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
+    thread_local std::vector<T> csf, flt;
+    csf.assign(size_t(w) * size_t(h), 0);
+    flt.assign(size_t(w) * size_t(h), 0);
+    for (int i = 0; i < h; ++i) {
+      const size_t at = size_t(w) * size_t(i);
+      for (auto [from, to] : {std::pair{in->left, in->right}, std::pair{0, w}}) {
+        if constexpr (sizeof(T) == 2)
+          k.csf_row_s0(in->src.data() + at, from, to, in->factor, shift, round, csf.data() + at, flt.data() + at);
+        else
+          k.csf_row_s123(in->src.data() + at, from, to, in->factor, csf.data() + at, flt.data() + at);
+      }
+    }
+    Bytes b;
+    put(b, csf);
+    put(b, flt);
+    return b;
+  };
+  return {[run] { return run(true); }, [run] { return run(false); }};
+}
+
+std::vector<Case> csf_cases(uint64_t base, int timed_width) {
+  std::mt19937_64 rng(base);
+  std::vector<Case> all;
+  auto add = [&](int w, int h, int fill, int d_band, bool timed = false) {
+    Case c;
+    c.seed = case_seed(base, all.size());
+    c.width = w;
+    c.height = h;
+    c.fill = fill;
+    c.a = d_band;
+    c.timed = timed;
+    c.what = std::to_string(w) + "x" + std::to_string(h) + " band, " + kBandFillNames[fill] +
+             (d_band ? ", d's shift" : "");
+    all.push_back(c);
+  };
+  for (int fill = 0; fill < 4; ++fill) {
+    for (int w = 1; w <= 70; ++w) add(w, 1 + int(rng() % 4), fill, int(rng() % 2));
+    for (int w : {255, 256, 257, 960}) add(w, 3, fill, int(rng() % 2));
+  }
+  add(timed_width, timed_width * 9 / 16, kUniform, 0, true);
+  return all;
+}
+
+// ---- adm.denominator_row_s0: the sums of |o|^3 of each row of a
+// case.width x case.height set of bands over columns [left, right) drawn from
+// the seed and over the whole row. case.fill: the contents.
+Prepared denominator_s0_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  struct In {
+    std::vector<int16_t> band[3];
+    int left, right;
+  };
+  const size_t n = size_t(c.width) * size_t(c.height);
+  auto in = std::make_shared<In>();
+  for (auto& b : in->band) b = band_values<int16_t>(n, -32768, 32767, c.fill, rng);
+  in->left = int(rng() % uint64_t(c.width + 1));
+  in->right = in->left + int(rng() % uint64_t(c.width - in->left + 1));
+  const int w = c.width, h = c.height;
+  const auto run = [in, w, h](bool twin) {
+    const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
+    std::vector<uint64_t> sums;
+    for (int i = 0; i < h; ++i) {
+      const size_t at = size_t(w) * size_t(i);
+      const adm::OrientedRows<int16_t> rows{{in->band[0].data() + at, in->band[1].data() + at,
+                                             in->band[2].data() + at}};
+      for (auto [from, to] : {std::pair{in->left, in->right}, std::pair{0, w}}) {
+        const std::array<uint64_t, 3> r = k.denominator_row_s0(rows, from, to);
+        sums.insert(sums.end(), r.begin(), r.end());
+      }
+    }
+    Bytes b;
+    put(b, sums);
+    return b;
+  };
+  return {[run] { return run(true); }, [run] { return run(false); }};
+}
+
+// ---- adm.scores: a frame pair's scores with the SIMD rows against
+// adm_reference. case.fill: the reference's pattern (random and smooth get a
+// noisy distorted copy, the others the inverse); case.a: 1 for egl = 1.
+Prepared scores_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  const Pattern pattern = Pattern(c.fill);
+  struct In {
+    test::OwnedPlane ref, dist;
+  };
+  test::OwnedPlane ref = test::make_plane(c.width, c.height, c.bits, pattern, rng);
+  test::OwnedPlane dist = pattern == Pattern::kRandom || pattern == Pattern::kSmooth
+                              ? test::add_noise(ref, (1u << c.bits) / 16, rng)
+                              : test::make_plane(c.width, c.height, c.bits, pattern, rng, /*invert=*/true);
+  auto in = std::make_shared<In>(In{std::move(ref), std::move(dist)});
+  adm::AdmOptions o;
+  if (c.a) o.enhn_gain_limit = 1.0;
+  const int bits = c.bits;
+  const auto run = [in, o, bits](bool twin) {
+    const adm::AdmScores s =
+        twin ? adm::adm_scores(in->ref.view(), in->dist.view(), bits, o, adm::cpu::simd_row_kernels())
+             : adm::adm_reference(in->ref.view(), in->dist.view(), bits, o);
+    Bytes b;
+    put(b, &s, 1);
+    return b;
+  };
+  return {[run] { return run(true); }, [run] { return run(false); }};
+}
+
+std::vector<Case> scores_cases() {
+  std::mt19937_64 rng(0x5eed'0403);
+  std::vector<Case> all;
+  auto add = [&](int w, int h, int bits, int fill, int egl1, bool timed = false) {
+    Case c;
+    c.seed = case_seed(0x5eed'0403, all.size());
+    c.width = w;
+    c.height = h;
+    c.bits = bits;
+    c.fill = fill;
+    c.a = egl1;
+    c.timed = timed;
+    c.what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bits) + "-bit " +
+             kPatternNames[fill] + (egl1 ? ", egl 1" : "");
+    all.push_back(c);
+  };
+  for (int bits : {8, 10, 12, 16})
+    for (int fill = 0; fill < 5; ++fill)
+      for (int i = 0; i < 3; ++i) add(33 + int(rng() % 60), 33 + int(rng() % 40), bits, fill, int(rng() % 2));
+  add(33, 33, 8, 0, 0);
+  add(255, 97, 10, 0, 1);
+  add(1920, 1080, 8, 0, 0, true);
+  return all;
+}
+
+EXACTVQ_TWIN_ROWS(adm_rows) {
+  Row vertical;
+  vertical.name = "adm.dwt0_vertical";
+  vertical.cases = dwt0_vertical_cases;
+  vertical.prepare = dwt0_vertical_case;
+  vertical.reference_key = "adm.dwt0_vertical";
+  register_per_target(vertical);
+  Row horizontal;
+  horizontal.name = "adm.dwt0_horizontal";
+  horizontal.cases = dwt0_horizontal_cases;
+  horizontal.prepare = dwt0_horizontal_case;
+  horizontal.reference_key = "adm.dwt0_horizontal";
+  register_per_target(horizontal);
+  Row dwt_s123;
+  dwt_s123.name = "adm.dwt_s123";
+  dwt_s123.cases = dwt_s123_cases;
+  dwt_s123.prepare = dwt_s123_case;
+  dwt_s123.reference_key = "adm.dwt_s123";
+  register_per_target(dwt_s123);
+  Row masking;
+  masking.name = "adm.masking_row_s0";
+  masking.cases = [] { return masking_cases(0x5eed'0404, 8); };
+  masking.prepare = masking_case<int16_t, uint16_t>;
+  masking.reference_key = "adm.masking_row_s0";
+  register_per_target(masking);
+  Row masking_s123;
+  masking_s123.name = "adm.masking_row_s123";
+  masking_s123.cases = [] { return masking_cases(0x5eed'0407, 12); };
+  masking_s123.prepare = masking_case<int32_t, uint32_t>;
+  masking_s123.reference_key = "adm.masking_row_s123";
+  register_per_target(masking_s123);
+  Row csf_s0;
+  csf_s0.name = "adm.csf_row_s0";
+  csf_s0.cases = [] { return csf_cases(0x5eed'0408, 960); };
+  csf_s0.prepare = csf_case<int16_t, uint16_t>;
+  csf_s0.reference_key = "adm.csf_row_s0";
+  register_per_target(csf_s0);
+  Row csf_s123;
+  csf_s123.name = "adm.csf_row_s123";
+  csf_s123.cases = [] { return csf_cases(0x5eed'0409, 480); };
+  csf_s123.prepare = csf_case<int32_t, uint32_t>;
+  csf_s123.reference_key = "adm.csf_row_s123";
+  register_per_target(csf_s123);
+  Row denominator;
+  denominator.name = "adm.denominator_row_s0";
+  denominator.cases = [] { return csf_cases(0x5eed'040a, 960); };  // sizes and contents as the CSF's
+  denominator.prepare = denominator_s0_case;
+  denominator.reference_key = "adm.denominator_row_s0";
+  register_per_target(denominator);
+  Row decouple;
+  decouple.name = "adm.decouple_row_s0";
+  decouple.cases = [] { return decouple_cases(0x5eed'0405, 960); };
+  decouple.prepare = decouple_case<int16_t>;
+  decouple.reference_key = "adm.decouple_row_s0";
+  register_per_target(decouple);
+  Row decouple_s123;
+  decouple_s123.name = "adm.decouple_row_s123";
+  decouple_s123.cases = [] { return decouple_cases(0x5eed'040b, 480); };
+  decouple_s123.prepare = decouple_case<int32_t>;
+  decouple_s123.reference_key = "adm.decouple_row_s123";
+  register_per_target(decouple_s123);
+  Row scores;
+  scores.name = "adm.scores";
+  scores.cases = scores_cases;
+  scores.prepare = scores_case;
+  scores.reference_key = "adm.scores";
+  register_per_target(scores);
+}
+
+}  // namespace
+}  // namespace exactvq::twins

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "libvmaf_vmaf_vectors.h"
+#include "metrics/vif/cpu/vif_simd.h"
 #include "metrics/vif/reference.h"
 #include "metrics/vif/vif_feature.h"
 #include "vif_clips.h"
@@ -81,16 +82,18 @@ TEST(VifOracle, RandomClipsEqualLibvmafBitForBit) {
       std::vector<std::string> keys;
       for (const auto& [key, value] : want[i].items()) keys.push_back(key);
       EXPECT_EQ(keys, names) << "case " << k;
-      const std::vector<double> mine =
-          all_values(vif_reference(clip.ref_pics[i].plane(0), clip.dist_pics[i].plane(0), c.bitdepth, o));
-      for (size_t n = 0; n < names.size(); ++n, ++compared) {
-        const auto& v = want[i].at(names[n]);
-        const bool same = v.is_null() ? std::isnan(mine[n]) : same_bits(mine[n], v.get<double>());
-        if (!same) ++differing;
-        EXPECT_TRUE(same) << c.w << "x" << c.h << " " << c.bitdepth << "-bit " << spec << " seed "
-                          << clip_seed << " frame " << i << " " << names[n] << ": " << mine[n]
-                          << " vs libvmaf " << v;
-      }
+      // The reference and the SIMD path (cpu/vif_simd.h) alike.
+      const PlaneView ref = clip.ref_pics[i].plane(0), dist = clip.dist_pics[i].plane(0);
+      for (const auto& [engine, mine] : {std::pair{"reference", all_values(vif_reference(ref, dist, c.bitdepth, o))},
+                                         std::pair{"simd", all_values(cpu::vif_simd(ref, dist, c.bitdepth, o))}})
+        for (size_t n = 0; n < names.size(); ++n, ++compared) {
+          const auto& v = want[i].at(names[n]);
+          const bool same = v.is_null() ? std::isnan(mine[n]) : same_bits(mine[n], v.get<double>());
+          if (!same) ++differing;
+          EXPECT_TRUE(same) << engine << ": " << c.w << "x" << c.h << " " << c.bitdepth << "-bit " << spec
+                            << " seed " << clip_seed << " frame " << i << " " << names[n] << ": " << mine[n]
+                            << " vs libvmaf " << v;
+        }
     }
   }
   std::printf("vif oracle: %d values compared, %d differing (seed %u)\n", compared, differing, seed);

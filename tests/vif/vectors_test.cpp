@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "libvmaf_vmaf_vectors.h"
+#include "metrics/vif/cpu/vif_simd.h"
 #include "metrics/vif/reference.h"
 #include "metrics/vif/vif_feature.h"
 #include "vif_clips.h"
@@ -45,14 +46,17 @@ TEST(VifVectors, EqualLibvmafBitForBit) {
         const size_t i = frame.at("frameNum").get<size_t>();
         ASSERT_LT(i, refs.size()) << pair.name;
         const Picture& r = refs[i];
-        const VifScores s = vif_reference(r.plane(0), dists[i].plane(0), r.format.bitdepth, o);
-        for (size_t k = 0; k < names.size(); ++k, ++compared) {
-          const double want = stored_value(frame.at(names[k]));
-          if (!same_bits(s.scale[k], want)) ++differing;
-          EXPECT_TRUE(same_bits(s.scale[k], want))
-              << pair.name << " " << run << " frame " << i << " " << names[k] << ": " << s.scale[k]
-              << " vs libvmaf " << want;
-        }
+        // The reference and the SIMD path (cpu/vif_simd.h) alike.
+        for (const auto& [engine, s] :
+             {std::pair{"reference", vif_reference(r.plane(0), dists[i].plane(0), r.format.bitdepth, o)},
+              std::pair{"simd", cpu::vif_simd(r.plane(0), dists[i].plane(0), r.format.bitdepth, o)}})
+          for (size_t k = 0; k < names.size(); ++k, ++compared) {
+            const double want = stored_value(frame.at(names[k]));
+            if (!same_bits(s.scale[k], want)) ++differing;
+            EXPECT_TRUE(same_bits(s.scale[k], want))
+                << engine << ": " << pair.name << " " << run << " frame " << i << " " << names[k] << ": "
+                << s.scale[k] << " vs libvmaf " << want;
+          }
       }
     }
   }

@@ -4,6 +4,7 @@
 
 #include "backends/device.h"
 #include "core/error.h"
+#include "metrics/adm/cpu/adm_simd.h"
 #include "metrics/adm/reference.h"
 
 namespace exactvq {
@@ -24,7 +25,8 @@ class AdmFeature final : public Feature {
     const auto score = [&](int i) {
       const FramePair& f = frames[size_t(i)];
       const adm::AdmScores s =
-          adm::adm_reference(f.ref->plane(0), f.dist->plane(0), format_.bitdepth, options_);
+          adm::adm_scores(f.ref->plane(0), f.dist->plane(0), format_.bitdepth, options_,
+                          adm::cpu::simd_row_kernels());
       double* row = out.data() + size_t(i) * n;
       const double values[] = {s.adm2,         s.aim,          s.adm3,         s.scale[0],
                                s.scale[1],     s.scale[2],     s.scale[3],     s.adm,

@@ -18,6 +18,7 @@
 #include "metrics/adm/dwt.h"
 #include "metrics/adm/masking.h"
 #include "metrics/adm/one_third_power.h"
+#include "metrics/adm/row_kernels.h"
 
 namespace exactvq::adm {
 
@@ -115,7 +116,7 @@ std::array<int64_t, 3> masking_sums(const ScaleImages<T>& s, const Oriented<T>& 
 // ---- scale 0 (16-bit bands) ----
 
 template <typename Sample>
-void dwt_scale0(const PlaneView& p, int bitdepth, bool low_only, Subbands<int16_t>& out) {
+void dwt_scale0(const RowKernels& k, const PlaneView& p, int bitdepth, bool low_only, Subbands<int16_t>& out) {
   const int w = p.width, h = p.height;
   const auto rows_taps = dwt_taps(h);
   const auto col_taps = dwt_taps(w);
@@ -124,23 +125,23 @@ void dwt_scale0(const PlaneView& p, int bitdepth, bool low_only, Subbands<int16_
   std::vector<int16_t> lo(static_cast<size_t>(w)), hi(static_cast<size_t>(w));
   for (int i = 0; i < oh; ++i) {
     const Sample* rows[4];
-    for (int k = 0; k < 4; ++k) rows[k] = p.row<Sample>(rows_taps[i][k]);
-    if constexpr (sizeof(Sample) == 1) dwt0_vertical(rows, w, lo.data(), low_only ? nullptr : hi.data());
-    else dwt0_vertical(rows, w, bitdepth, lo.data(), low_only ? nullptr : hi.data());
+    for (int t = 0; t < 4; ++t) rows[t] = p.row<Sample>(rows_taps[i][t]);
+    if constexpr (sizeof(Sample) == 1) k.dwt0_vertical8(rows, w, lo.data(), low_only ? nullptr : hi.data());
+    else k.dwt0_vertical16(rows, w, bitdepth, lo.data(), low_only ? nullptr : hi.data());
     if (low_only)
-      dwt0_horizontal(lo.data(), nullptr, col_taps.data(), ow, out.a.row(i), nullptr, nullptr, nullptr);
+      k.dwt0_horizontal(lo.data(), nullptr, col_taps.data(), ow, out.a.row(i), nullptr, nullptr, nullptr);
     else
-      dwt0_horizontal(lo.data(), hi.data(), col_taps.data(), ow, out.a.row(i), out.v.row(i), out.h.row(i),
-                      out.d.row(i));
+      k.dwt0_horizontal(lo.data(), hi.data(), col_taps.data(), ow, out.a.row(i), out.v.row(i), out.h.row(i),
+                        out.d.row(i));
   }
 }
 
-void dwt_scale0(const PlaneView& p, int bitdepth, bool low_only, Subbands<int16_t>& out) {
-  if (p.bytes_per_sample == 1) dwt_scale0<uint8_t>(p, bitdepth, low_only, out);
-  else dwt_scale0<uint16_t>(p, bitdepth, low_only, out);
+void dwt_scale0(const RowKernels& k, const PlaneView& p, int bitdepth, bool low_only, Subbands<int16_t>& out) {
+  if (p.bytes_per_sample == 1) dwt_scale0<uint8_t>(k, p, bitdepth, low_only, out);
+  else dwt_scale0<uint16_t>(k, p, bitdepth, low_only, out);
 }
 
-float denominator_scale0(const Subbands<int16_t>& ref, const CsfFactors& f, double noise_weight) {
+float denominator_scale0(const RowKernels& k, const Subbands<int16_t>& ref, const CsfFactors& f, double noise_weight) {
   const int w = ref.h.width, h = ref.h.height;
   const Region g = score_region(w, h);
   int shift = ceil_log2(int64_t{g.bottom - g.top} * (g.right - g.left)) - 20;
@@ -148,7 +149,7 @@ float denominator_scale0(const Subbands<int16_t>& ref, const CsfFactors& f, doub
   const uint64_t round = shift > 0 ? uint64_t{1} << (shift - 1) : 0;
   uint64_t total[3] = {0, 0, 0};
   for (int i = g.top; i < g.bottom; ++i) {
-    const std::array<uint64_t, 3> row = denominator_row_s0(detail_rows(ref, i), g.left, g.right);
+    const std::array<uint64_t, 3> row = k.denominator_row_s0(detail_rows(ref, i), g.left, g.right);
     for (int b = 0; b < 3; ++b) total[b] += (row[b] + round) >> shift;
   }
   // The bands carry 6 fractional bits: 18 in the cubes, less the shifts taken.
@@ -159,7 +160,7 @@ float denominator_scale0(const Subbands<int16_t>& ref, const CsfFactors& f, doub
   return orientation_total(energy, noise_floor(g, noise_weight));
 }
 
-void csf_scale0(ScaleImages<int16_t>& s, const Oriented<int16_t>& src, const CsfFactors& f) {
+void csf_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const Oriented<int16_t>& src, const CsfFactors& f) {
   const int w = src.band[0].width, h = src.band[0].height;
   s.csf.resize(w, h);
   s.flat.resize(w, h);
@@ -168,17 +169,17 @@ void csf_scale0(ScaleImages<int16_t>& s, const Oriented<int16_t>& src, const Csf
   static constexpr int32_t kRound[3] = {16384, 16384, 65535};  // libvmaf's 65535, not 65536
   for (int b = 0; b < 3; ++b)
     for (int i = g.top; i < g.bottom; ++i)
-      csf_row_s0(src.band[b].row(i), g.left, g.right, f.scale0_fixed[b], kShift[b], kRound[b],
-                 s.csf.band[b].row(i), s.flat.band[b].row(i));
+      k.csf_row_s0(src.band[b].row(i), g.left, g.right, f.scale0_fixed[b], kShift[b], kRound[b],
+                   s.csf.band[b].row(i), s.flat.band[b].row(i));
 }
 
-float numerator_scale0(const ScaleImages<int16_t>& s, const Oriented<int16_t>& src, const CsfFactors& f,
+float numerator_scale0(const RowKernels& k, const ScaleImages<int16_t>& s, const Oriented<int16_t>& src, const CsfFactors& f,
                        double noise_weight) {
   const int w = src.band[0].width, h = src.band[0].height;
   const int hv_shift = ceil_log2(w) - 4, d_shift = ceil_log2(w) - 3;
   const CubeShift cube{{hv_shift, hv_shift, d_shift},
                        {half_of_power(hv_shift), half_of_power(hv_shift), half_of_power(d_shift)}};
-  const std::array<int64_t, 3> sums = masking_sums(s, src, f.scale0_fixed, cube, masking_row_s0);
+  const std::array<int64_t, 3> sums = masking_sums(s, src, f.scale0_fixed, cube, k.masking_row_s0);
   const int row_shift = ceil_log2(h);
   // Fractional bits left: 3 * (6 + 21) - 29 = 52 for h and v, 3 * (6 + 23) - 30 = 57 for d.
   const double scale[3] = {power_of_two(52 - hv_shift - row_shift), power_of_two(52 - hv_shift - row_shift),
@@ -188,40 +189,40 @@ float numerator_scale0(const ScaleImages<int16_t>& s, const Oriented<int16_t>& s
   return orientation_total(energy, noise_floor(score_region(w, h), noise_weight));
 }
 
-ScaleScores score_scale0(ScaleImages<int16_t>& s, const CsfFactors& f, const AdmOptions& o) {
+ScaleScores score_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const CsfFactors& f,
+                         const AdmOptions& o) {
   ScaleScores out;
-  decouple(s, o.enhn_gain_limit, decouple_row_s0);
-  out.den = denominator_scale0(s.ref, f, o.noise_weight);
-  csf_scale0(s, s.additive, f);
-  out.num = numerator_scale0(s, s.restored, f, o.noise_weight);
+  decouple(s, o.enhn_gain_limit, k.decouple_row_s0);
+  out.den = denominator_scale0(k, s.ref, f, o.noise_weight);
+  csf_scale0(k, s, s.additive, f);
+  out.num = numerator_scale0(k, s, s.restored, f, o.noise_weight);
   if (!o.skip_aim) {
-    csf_scale0(s, s.restored, f);
-    out.aim_num = numerator_scale0(s, s.additive, f, 0.0);
+    csf_scale0(k, s, s.restored, f);
+    out.aim_num = numerator_scale0(k, s, s.additive, f, 0.0);
   }
   return out;
 }
 
 // ---- scales 1..3 (32-bit bands) ----
 
-void dwt_scale_s123(const BandImage<int32_t>& src, int scale, Subbands<int32_t>& out) {
+// `out` must not hold `src`.
+void dwt_scale_s123(const RowKernels& k, const BandImage<int32_t>& src, int scale, Subbands<int32_t>& out) {
   const int w = src.width, h = src.height;
   const auto rows_taps = dwt_taps(h);
   const auto col_taps = dwt_taps(w);
   const int ow = (w + 1) / 2, oh = (h + 1) / 2;
-  Subbands<int32_t> next;
-  next.resize(ow, oh);
+  out.resize(ow, oh);
   std::vector<int32_t> lo(static_cast<size_t>(w)), hi(static_cast<size_t>(w));
   for (int i = 0; i < oh; ++i) {
     const int32_t* rows[4];
-    for (int k = 0; k < 4; ++k) rows[k] = src.row(rows_taps[i][k]);
-    dwt_vertical_s123(rows, w, scale, lo.data(), hi.data());
-    dwt_horizontal_s123(lo.data(), hi.data(), col_taps.data(), ow, scale, next.a.row(i), next.v.row(i),
-                        next.h.row(i), next.d.row(i));
+    for (int t = 0; t < 4; ++t) rows[t] = src.row(rows_taps[i][t]);
+    k.dwt_vertical_s123(rows, w, scale, lo.data(), hi.data());
+    k.dwt_horizontal_s123(lo.data(), hi.data(), col_taps.data(), ow, scale, out.a.row(i), out.v.row(i),
+                          out.h.row(i), out.d.row(i));
   }
-  out = std::move(next);
 }
 
-float denominator_s123(const Subbands<int32_t>& ref, int scale, const CsfFactors& f, double noise_weight) {
+float denominator_s123(const RowKernels& k, const Subbands<int32_t>& ref, int scale, const CsfFactors& f, double noise_weight) {
   const int w = ref.h.width, h = ref.h.height;
   const Region g = score_region(w, h);
   const int cube_shift = ceil_log2(g.right - g.left);
@@ -231,7 +232,7 @@ float denominator_s123(const Subbands<int32_t>& ref, int scale, const CsfFactors
   uint64_t total[3] = {0, 0, 0};
   for (int i = g.top; i < g.bottom; ++i) {
     const std::array<uint64_t, 3> row =
-        denominator_row_s123(detail_rows(ref, i), g.left, g.right, scale, cube_shift, cube_round);
+        k.denominator_row_s123(detail_rows(ref, i), g.left, g.right, scale, cube_shift, cube_round);
     for (int b = 0; b < 3; ++b) total[b] += (row[b] + row_round) >> row_shift;
   }
   static constexpr int kFractionBits[3] = {32, 27, 23};
@@ -242,7 +243,7 @@ float denominator_s123(const Subbands<int32_t>& ref, int scale, const CsfFactors
   return orientation_total(energy, noise_floor(g, noise_weight));
 }
 
-void csf_s123(ScaleImages<int32_t>& s, const Oriented<int32_t>& src, int scale, const CsfFactors& f) {
+void csf_s123(const RowKernels& k, ScaleImages<int32_t>& s, const Oriented<int32_t>& src, int scale, const CsfFactors& f) {
   const int w = src.band[0].width, h = src.band[0].height;
   s.csf.resize(w, h);
   s.flat.resize(w, h);
@@ -250,18 +251,18 @@ void csf_s123(ScaleImages<int32_t>& s, const Oriented<int32_t>& src, int scale, 
   const uint32_t factor[3] = {f.fixed_hv[scale], f.fixed_hv[scale], f.fixed_d[scale]};
   for (int b = 0; b < 3; ++b)
     for (int i = g.top; i < g.bottom; ++i)
-      csf_row_s123(src.band[b].row(i), g.left, g.right, factor[b], s.csf.band[b].row(i),
-                   s.flat.band[b].row(i));
+      k.csf_row_s123(src.band[b].row(i), g.left, g.right, factor[b], s.csf.band[b].row(i),
+                     s.flat.band[b].row(i));
 }
 
-float numerator_s123(const ScaleImages<int32_t>& s, const Oriented<int32_t>& src, int scale,
+float numerator_s123(const RowKernels& k, const ScaleImages<int32_t>& s, const Oriented<int32_t>& src, int scale,
                      const CsfFactors& f, double noise_weight) {
   const int w = src.band[0].width, h = src.band[0].height;
   const int cube_shift = ceil_log2(w);
   const CubeShift cube{{cube_shift, cube_shift, cube_shift},
                        {half_of_power(cube_shift), half_of_power(cube_shift), half_of_power(cube_shift)}};
   const uint32_t factor[3] = {f.fixed_hv[scale], f.fixed_hv[scale], f.fixed_d[scale]};
-  const std::array<int64_t, 3> sums = masking_sums(s, src, factor, cube, masking_row_s123);
+  const std::array<int64_t, 3> sums = masking_sums(s, src, factor, cube, k.masking_row_s123);
   static constexpr int kFractionBits[3] = {45, 39, 36};
   // libvmaf holds this power of two in a float and divides the int64 sum
   // converted to float by it: a float division.
@@ -271,15 +272,16 @@ float numerator_s123(const ScaleImages<int32_t>& s, const Oriented<int32_t>& src
   return orientation_total(energy, noise_floor(score_region(w, h), noise_weight));
 }
 
-ScaleScores score_scale_s123(ScaleImages<int32_t>& s, int scale, const CsfFactors& f, const AdmOptions& o) {
+ScaleScores score_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s, int scale, const CsfFactors& f,
+                             const AdmOptions& o) {
   ScaleScores out;
-  decouple(s, o.enhn_gain_limit, decouple_row_s123);
-  out.den = denominator_s123(s.ref, scale, f, o.noise_weight);
-  csf_s123(s, s.additive, scale, f);
-  out.num = numerator_s123(s, s.restored, scale, f, o.noise_weight);
+  decouple(s, o.enhn_gain_limit, k.decouple_row_s123);
+  out.den = denominator_s123(k, s.ref, scale, f, o.noise_weight);
+  csf_s123(k, s, s.additive, scale, f);
+  out.num = numerator_s123(k, s, s.restored, scale, f, o.noise_weight);
   if (!o.skip_aim) {
-    csf_s123(s, s.restored, scale, f);
-    out.aim_num = numerator_s123(s, s.additive, scale, f, 0.0);
+    csf_s123(k, s, s.restored, scale, f);
+    out.aim_num = numerator_s123(k, s, s.additive, scale, f, 0.0);
   }
   return out;
 }
@@ -291,13 +293,19 @@ double scale_ratio(double num, double den) {
   return std::isnan(r) ? -std::numeric_limits<double>::quiet_NaN() : r;
 }
 
-BandImage<int32_t> widen(const BandImage<int16_t>& b) {
-  BandImage<int32_t> out;
+void widen(const BandImage<int16_t>& b, BandImage<int32_t>& out) {
   out.width = b.width;
   out.height = b.height;
   out.samples.assign(b.samples.begin(), b.samples.end());
-  return out;
 }
+
+// A thread's images, kept from frame to frame so that their memory is
+// allocated once (every stage still clears what it resizes).
+struct Workspace {
+  ScaleImages<int16_t> s0;
+  ScaleImages<int32_t> s;
+  BandImage<int32_t> ref_low, dis_low;
+};
 
 }  // namespace
 
@@ -309,7 +317,20 @@ void check_adm_size(int width, int height, const char* what) {
         what, kMinAdmSide, kMinAdmSide, width, height));
 }
 
+const RowKernels& reference_row_kernels() {
+  static constexpr RowKernels kReference{
+      dwt0_vertical,       dwt0_vertical,       dwt0_horizontal,   dwt_vertical_s123, dwt_horizontal_s123,
+      decouple_row_s0,     decouple_row_s123,   csf_row_s0,        csf_row_s123,      masking_row_s0,
+      masking_row_s123,    denominator_row_s0,  denominator_row_s123};
+  return kReference;
+}
+
 AdmScores adm_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o) {
+  return adm_scores(ref, dist, bitdepth, o, reference_row_kernels());
+}
+
+AdmScores adm_scores(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o,
+                     const RowKernels& k) {
   check_adm_size(ref.width, ref.height, "adm reference");
   if (dist.width != ref.width || dist.height != ref.height)
     throw InputError(fmt::format("adm reference: distorted picture is {}x{}, reference {}x{}", dist.width,
@@ -321,19 +342,22 @@ AdmScores adm_reference(const PlaneView& ref, const PlaneView& dist, int bitdept
   const CsfFactors f = csf_factors(o.norm_view_dist, o.ref_display_height);
 
   ScaleScores scales[4];
-  ScaleImages<int16_t> s0;
-  dwt_scale0(ref, bitdepth, o.skip_scale0, s0.ref);
-  dwt_scale0(dist, bitdepth, o.skip_scale0, s0.dis);
+  thread_local Workspace work;
+  ScaleImages<int16_t>& s0 = work.s0;
+  dwt_scale0(k, ref, bitdepth, o.skip_scale0, s0.ref);
+  dwt_scale0(k, dist, bitdepth, o.skip_scale0, s0.dis);
   if (o.skip_scale0) scales[0].den = 1e-10f;  // libvmaf's guard against dividing by zero
-  else scales[0] = score_scale0(s0, f, o);
+  else scales[0] = score_scale0(k, s0, f, o);
 
-  ScaleImages<int32_t> s;
-  BandImage<int32_t> ref_low = widen(s0.ref.a), dis_low = widen(s0.dis.a);
-  s0 = {};
+  ScaleImages<int32_t>& s = work.s;
+  BandImage<int32_t>& ref_low = work.ref_low;
+  BandImage<int32_t>& dis_low = work.dis_low;
+  widen(s0.ref.a, ref_low);
+  widen(s0.dis.a, dis_low);
   for (int scale = 1; scale < 4; ++scale) {
-    dwt_scale_s123(ref_low, scale, s.ref);
-    dwt_scale_s123(dis_low, scale, s.dis);
-    scales[scale] = score_scale_s123(s, scale, f, o);
+    dwt_scale_s123(k, ref_low, scale, s.ref);
+    dwt_scale_s123(k, dis_low, scale, s.dis);
+    scales[scale] = score_scale_s123(k, s, scale, f, o);
     ref_low = s.ref.a;
     dis_low = s.dis.a;
   }
@@ -341,13 +365,13 @@ AdmScores adm_reference(const PlaneView& ref, const PlaneView& dist, int bitdept
   // Binary64 sums of the float per-scale values, scale 0 first.
   double num = 0, den = 0, aim_num = 0;
   AdmScores out;
-  for (int k = 0; k < 4; ++k) {
-    num += scales[k].num;
-    den += scales[k].den;
-    aim_num += scales[k].aim_num;
-    out.num_scale[k] = scales[k].num;
-    out.den_scale[k] = scales[k].den;
-    out.scale[k] = scale_ratio(out.num_scale[k], out.den_scale[k]);
+  for (int n = 0; n < 4; ++n) {
+    num += scales[n].num;
+    den += scales[n].den;
+    aim_num += scales[n].aim_num;
+    out.num_scale[n] = scales[n].num;
+    out.den_scale[n] = scales[n].den;
+    out.scale[n] = scale_ratio(out.num_scale[n], out.den_scale[n]);
   }
   const double limit = 1e-10 * (ref.width * ref.height) / (1920.0 * 1080.0);
   if (num < limit) num = 0;

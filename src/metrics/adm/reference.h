@@ -34,4 +34,11 @@ void check_adm_size(int width, int height, const char* what);
 // uint8_t for 8 bits, else uint16_t). Throws InputError for sizes below kMinAdmSide.
 AdmScores adm_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o);
 
+struct RowKernels;  // row_kernels.h
+
+// The same driver with the row routines of `kernels` (reference_row_kernels()
+// gives adm_reference; cpu/adm_simd.h's SIMD twins give the same bits faster).
+AdmScores adm_scores(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o,
+                     const RowKernels& kernels);
+
 }  // namespace exactvq::adm

@@ -66,7 +66,7 @@ class MotionFeature final : public Feature {
       const int back = i - distance;
       const PlaneView prev = back >= 0 ? frames[size_t(back)].ref->plane(0)
                                        : held_[held_.size() + size_t(back)].view;
-      sad[size_t(i)] = motion::sad_reference(prev, cur, format_.bitdepth, 0, cur.height);
+      sad[size_t(i)] = motion::sad(prev, cur, format_.bitdepth, 0, cur.height);
     };
     if (pool_)
       pool_->parallel_for(int(frames.size()), score);

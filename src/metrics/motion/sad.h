@@ -33,4 +33,8 @@ inline int mirror_index(int i, int size) {
 // by 16, and the absolute values summed. Sum over row ranges = the whole SAD.
 uint64_t sad_reference(const PlaneView& prev, const PlaneView& cur, int bitdepth, int y0, int y1);
 
+// The same sum by the fastest SIMD kernel this CPU runs (Highway,
+// cpu/sad_simd.cpp), bit for bit.
+uint64_t sad(const PlaneView& prev, const PlaneView& cur, int bitdepth, int y0, int y1);
+
 }  // namespace exactvq::motion

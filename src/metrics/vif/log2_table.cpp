@@ -200,6 +200,15 @@ constexpr std::array<uint16_t, kLog2TableSize> expand_steps() {
 
 constinit const std::array<uint16_t, kLog2TableSize> kLog2Table = expand_steps();
 
+constexpr std::array<uint16_t, kLog2TableSize + kLog2TablePadding> pad_table() {
+  std::array<uint16_t, kLog2TableSize + kLog2TablePadding> padded{};
+  const std::array<uint16_t, kLog2TableSize> table = expand_steps();
+  for (size_t i = 0; i < kLog2TableSize; ++i) padded[i] = table[i];
+  return padded;
+}
+
+constinit const std::array<uint16_t, kLog2TableSize + kLog2TablePadding> kLog2TablePadded = pad_table();
+
 std::span<const uint16_t, kLog2Steps> log2_step_starts() { return kLog2StepStarts; }
 
 }  // namespace exactvq::vif

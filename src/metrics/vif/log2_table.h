@@ -20,6 +20,11 @@ inline constexpr size_t kLog2Steps = 2048;          // 30720 rises to 32768 one 
 // computes it at start-up with glibc's log2f, here from pinned data.
 extern const std::array<uint16_t, kLog2TableSize> kLog2Table;
 
+// kLog2Table and kLog2TablePadding zero entries after it, so that an 8-byte
+// load at any entry stays inside (the SIMD kernels' gathers).
+inline constexpr size_t kLog2TablePadding = 4;
+extern const std::array<uint16_t, kLog2TableSize + kLog2TablePadding> kLog2TablePadded;
+
 // The pinned data itself: for v = 1..2048, the first i whose entry is 30720 + v.
 std::span<const uint16_t, kLog2Steps> log2_step_starts();
 

@@ -58,6 +58,7 @@ struct Pyramid {
   int width, height;  // of the current level
   int level = 0;
   int bitdepth;
+  const VifStages* stages;
 
   SampleWidth sample() const { return level == 0 && bitdepth == 8 ? SampleWidth::k8 : SampleWidth::k16; }
 
@@ -73,11 +74,11 @@ struct Pyramid {
     // columns of a one-column level carry over from row to row.
     for (int y = 0; y < height; ++y) {
       const RowWindow win(ref, dist, y, taps.size());
-      vertical_blur(win.ref_rows(), win.dist_rows(), sample(), width, taps, round, blur);
+      stages->blur_vertical(win.ref_rows(), win.dist_rows(), sample(), width, taps, round, blur);
       mirror_edge_columns(blur.ref, width, int(taps.size() / 2));
       mirror_edge_columns(blur.dist, width, int(taps.size() / 2));
       if (y % 2 == 0 && y / 2 < h2)
-        horizontal_blur_even(blur, width, taps, {ref_half.data() + size_t(y / 2) * size_t(w2), size_t(w2)},
+        stages->blur_horizontal(blur, width, taps, {ref_half.data() + size_t(y / 2) * size_t(w2), size_t(w2)},
                              {dist_half.data() + size_t(y / 2) * size_t(w2), size_t(w2)});
     }
     for (int y = 0; y < h2; ++y)
@@ -99,10 +100,10 @@ struct Pyramid {
     LevelSums sums;
     for (int y = 0; y < height; ++y) {
       const RowWindow win(ref, dist, y, taps.size());
-      vertical_moments(win.ref_rows(), win.dist_rows(), sample(), width, taps, mean, square, moments);
+      stages->moments(win.ref_rows(), win.dist_rows(), sample(), width, taps, mean, square, moments);
       for (EdgeLine* line : {&moments.mu1, &moments.mu2, &moments.xx, &moments.yy, &moments.xy})
         mirror_edge_columns(*line, width, int(taps.size() / 2));
-      sums += horizontal_statistics(moments, width, taps, gain_limit);
+      sums += stages->statistics(moments, width, taps, gain_limit);
     }
     return sums;
   }
@@ -131,6 +132,11 @@ void check_vif_size(int width, int height, const VifOptions& options, const char
 
 VifScores vif_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth,
                         const VifOptions& options) {
+  return vif_with_stages(ref, dist, bitdepth, options, kReferenceStages);
+}
+
+VifScores vif_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options,
+                          const VifStages& stages) {
   if (bitdepth < 8 || bitdepth > 16)
     throw InputError(fmt::format("vif: bit depth {} is outside 8..16", bitdepth));
   const int bps = bitdepth > 8 ? 2 : 1;
@@ -149,7 +155,8 @@ VifScores vif_reference(const PlaneView& ref, const PlaneView& dist, int bitdept
             ref.width,
             ref.height,
             0,
-            bitdepth};
+            bitdepth,
+            &stages};
   VifScores s;
   for (int level = 0; level < kLevels; ++level) {
     if (level > 0) {

@@ -5,6 +5,7 @@
 #include <array>
 
 #include "core/picture.h"
+#include "metrics/vif/blur.h"
 #include "metrics/vif/options.h"
 #include "metrics/vif/statistic.h"
 #include "metrics/vif/taps.h"
@@ -33,5 +34,21 @@ void check_vif_size(int width, int height, const VifOptions& options, const char
 // libvmaf's 0.0f / 0.0f gives on x86-64. Throws InputError on a size
 // check_vif_size refuses or planes that do not match.
 VifScores vif_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options);
+
+// The row stages vif's pyramid runs: the scalar reference's (kReferenceStages)
+// or twins of them that give the same bits (cpu/vif_simd.h).
+struct VifStages {
+  decltype(&vertical_moments) moments;
+  decltype(&horizontal_statistics) statistics;
+  decltype(&vertical_blur) blur_vertical;
+  decltype(&horizontal_blur_even) blur_horizontal;
+};
+inline constexpr VifStages kReferenceStages{&vertical_moments, &horizontal_statistics, &vertical_blur,
+                                            &horizontal_blur_even};
+
+// vif_reference with `stages` for the row stages; everything else (edges, the
+// pyramid, the sums and scores) is the reference's.
+VifScores vif_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options,
+                          const VifStages& stages);
 
 }  // namespace exactvq::vif

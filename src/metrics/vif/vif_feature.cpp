@@ -4,7 +4,7 @@
 
 #include "backends/device.h"
 #include "core/error.h"
-#include "metrics/vif/reference.h"
+#include "metrics/vif/cpu/vif_simd.h"
 
 namespace exactvq {
 
@@ -41,7 +41,7 @@ class VifFeature final : public Feature {
     const size_t n = names_.size();
     const auto score = [&](int i) {
       const FramePair& f = frames[size_t(i)];
-      const vif::VifScores s = vif::vif_reference(f.ref->plane(0), f.dist->plane(0), bitdepth_, options_);
+      const vif::VifScores s = vif::cpu::vif_simd(f.ref->plane(0), f.dist->plane(0), bitdepth_, options_);
       const std::span<double> row = out.subspan(size_t(i) * n, n);
       for (size_t k = 0; k < size_t(vif::kLevels); ++k) row[k] = s.scale[k];
       if (!options_.debug) return;

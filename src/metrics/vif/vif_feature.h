@@ -1,7 +1,8 @@
 // The `vif` feature: libvmaf's integer vif (integer_vif.c) on luma, with its
 // names and options: integer_vif_scale0..3, and with debug=true integer_vif,
 // integer_vif_num, integer_vif_den and each scale's num and den, every name
-// with libvmaf's option suffix (e.g. integer_vif_scale0_egl_1). CPU only.
+// with libvmaf's option suffix (e.g. integer_vif_scale0_egl_1). CPU only:
+// the SIMD stages (cpu/vif_simd.h), the reference's bits.
 #pragma once
 
 #include <memory>

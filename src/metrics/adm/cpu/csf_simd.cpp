@@ -1,0 +1,116 @@
+// ADM's CSF rows (csf.h) as Highway kernels: the reference's int32 and int64
+// integer steps lane by lane, the int16 stores as its casts (the low 16 bits),
+// the scale 1..3 products by MulEven of the even and the odd lanes.
+#include "metrics/adm/cpu/adm_simd.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "metrics/adm/cpu/csf_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace exactvq::adm::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// SSSE3 lacks the signed 32x32 -> 64-bit multiply and 64-bit lane shifts;
+// emulated, they make this kernel slower than the scalar reference, which runs
+// there instead (as on one-lane targets).
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3
+void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, int32_t round, int16_t* csf,
+           int16_t* flt) {
+  adm::csf_row_s0(src, begin, end, factor, shift, round, csf, flt);
+}
+void CsfS123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* csf, int32_t* flt) {
+  adm::csf_row_s123(src, begin, end, factor, csf, flt);
+}
+#else
+
+using D32 = hn::ScalableTag<int32_t>;
+using D16 = hn::Rebind<int16_t, D32>;
+using D64 = hn::Repartition<int64_t, D32>;
+using V32 = hn::Vec<D32>;
+using V64 = hn::Vec<D64>;
+
+// The int16 cast of an int32 lane, narrowed: its low 16 bits, sign-extended.
+HWY_INLINE hn::Vec<D16> CastToInt16(V32 v) {
+  return hn::DemoteTo(D16(), hn::ShiftRight<16>(hn::ShiftLeft<16>(v)));
+}
+
+void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, int32_t round, int16_t* csf,
+           int16_t* flt) {
+  const D32 d;
+  const D16 d16;
+  const int lanes = int(hn::Lanes(d));
+  const V32 f = hn::Set(d, int32_t{factor}), r = hn::Set(d, round);
+  const V32 flat_scale = hn::Set(d, 4369), flat_round = hn::Set(d, 2048);
+  int j = begin;
+  for (; j + lanes <= end; j += lanes) {
+    // int32 product and sum, wrapping as the reference's uint32 arithmetic.
+    const V32 rounded = hn::Add(hn::Mul(f, hn::PromoteTo(d, hn::LoadU(d16, src + j))), r);
+    const auto value = CastToInt16(hn::ShiftRightSame(rounded, shift));
+    hn::StoreU(value, d16, csf + j);
+    const V32 magnitude = hn::Abs(hn::PromoteTo(d, value));
+    hn::StoreU(CastToInt16(hn::ShiftRight<12>(hn::Add(hn::Mul(magnitude, flat_scale), flat_round))), d16, flt + j);
+  }
+  if (j < end) adm::csf_row_s0(src, j, end, factor, shift, round, csf, flt);
+}
+
+HWY_INLINE V32 OddLanesDown(D32 d, V32 v) { return hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(D64(), v))); }
+HWY_INLINE V32 Interleave32(D32 d, V64 even, V64 odd) {
+  return hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
+}
+
+// (factor * v + 2^27) >> 28 for the even lanes of v; factor < 2^32 as two
+// 16-bit halves so that each MulEven is of int32 values.
+HWY_INLINE V64 WeightedEven(V32 v, V32 factor_high, V32 factor_low, V64 round) {
+  const V64 product = hn::Add(hn::ShiftLeft<16>(hn::MulEven(v, factor_high)), hn::MulEven(v, factor_low));
+  return hn::ShiftRight<28>(hn::Add(product, round));
+}
+
+// (143165577 * |v| - 2^31) >> 32 for the even lanes, |v| up to 2^31 (unsigned).
+HWY_INLINE V64 FlatEven(V32 magnitude, V64 round) {
+  const hn::RebindToUnsigned<D32> du;
+  const auto product = hn::MulEven(hn::BitCast(du, magnitude), hn::Set(du, 143165577u));
+  return hn::ShiftRight<32>(hn::Add(hn::BitCast(D64(), product), round));
+}
+
+void CsfS123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* csf, int32_t* flt) {
+  const D32 d;
+  const D64 d64;
+  const int lanes = int(hn::Lanes(d));
+  const V32 factor_high = hn::Set(d, int32_t(factor >> 16)), factor_low = hn::Set(d, int32_t(factor & 0xFFFF));
+  const V64 weight_round = hn::Set(d64, int64_t{1} << 27), flat_round = hn::Set(d64, kRoundBeforeShift32);
+  int j = begin;
+  for (; j + lanes <= end; j += lanes) {
+    const V32 s = hn::LoadU(d, src + j);
+    const V32 value = Interleave32(d, WeightedEven(s, factor_high, factor_low, weight_round),
+                                   WeightedEven(OddLanesDown(d, s), factor_high, factor_low, weight_round));
+    hn::StoreU(value, d, csf + j);
+    const V32 magnitude = hn::Abs(value);  // INT32_MIN read as 2^31 below
+    hn::StoreU(Interleave32(d, FlatEven(magnitude, flat_round), FlatEven(OddLanesDown(d, magnitude), flat_round)),
+               d, flt + j);
+  }
+  if (j < end) adm::csf_row_s123(src, j, end, factor, csf, flt);
+}
+
+#endif  // HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3
+
+}  // namespace exactvq::adm::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace exactvq::adm::cpu {
+
+HWY_EXPORT(CsfS0);
+HWY_EXPORT(CsfS123);
+
+void csf_row_s0(const int16_t* src, int begin, int end, uint16_t factor, int shift, int32_t round, int16_t* csf,
+                int16_t* flt) {
+  HWY_DYNAMIC_DISPATCH(CsfS0)(src, begin, end, factor, shift, round, csf, flt);
+}
+void csf_row_s123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* csf, int32_t* flt) {
+  HWY_DYNAMIC_DISPATCH(CsfS123)(src, begin, end, factor, csf, flt);
+}
+
+}  // namespace exactvq::adm::cpu
+#endif  // HWY_ONCE

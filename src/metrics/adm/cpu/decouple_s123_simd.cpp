@@ -1,0 +1,142 @@
+// ADM's decoupling row at scales 1..3 (decouple.h) as a Highway kernel, in
+// binary64 and int64 lanes.
+// - The angle test's dot products and magnitudes are the reference's int64
+//   sums (MulEven products, wrapping adds); each is rounded to float exactly
+//   as C's conversion does: exact in binary64 below 2^53, above that first
+//   rounded to odd at 2^11 (the lost bits kept as a sticky bit), which a
+//   rounding to float then turns into the correct rounding.
+// - The divisor |o| reduced to 15 bits, its reciprocal, the gain k and the
+//   restored value are integers, computed in binary64 where they are exact
+//   (below 2^48); the one product that may not be, the Q30 reciprocal times t
+//   when |o| < 2^15, is inexact only beyond 2^53, where the gain clamps to 0
+//   or 2^15 by its sign alone, as the reference's does.
+#include "metrics/adm/cpu/adm_simd.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "metrics/adm/cpu/decouple_s123_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace exactvq::adm::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Below AVX2 (two binary64 lanes, emulated gathers, and on SSSE3 no signed
+// 32x32 -> 64-bit multiply) this kernel is slower than the scalar reference,
+// which runs there instead (as on one-lane targets).
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3 || HWY_TARGET == HWY_SSE4
+void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begin, int end, double gain_limit,
+                  OrientedRowsOut<int32_t> restored, OrientedRowsOut<int32_t> additive) {
+  adm::decouple_row_s123(ref, dis, begin, end, gain_limit, restored, additive);
+}
+#else
+
+using DF = hn::ScalableTag<double>;
+using DI = hn::Rebind<int64_t, DF>;
+using D32 = hn::Rebind<int32_t, DF>;
+using VF = hn::Vec<DF>;
+using VI = hn::Vec<DI>;
+
+// Exact binary64 of v, 0 <= v < 2^52: v's bits under the exponent of 2^52.
+HWY_INLINE VF SmallToDouble(VI v) {
+  const DF df;
+  const DI di;
+  return hn::Sub(hn::BitCast(df, hn::Or(v, hn::Set(di, int64_t{0x4330000000000000}))), hn::Set(df, 0x1p52));
+}
+
+// Binary64 of v: exact for |v| < 2^53 (high half + low half, both exact).
+HWY_INLINE VF ToDouble(VI v) {
+  const DF df;
+  const DI di;
+  const VF high = hn::Sub(SmallToDouble(hn::Add(hn::ShiftRight<32>(v), hn::Set(di, int64_t{1} << 31))),
+                          hn::Set(df, 0x1p31));
+  const VF low = SmallToDouble(hn::And(v, hn::Set(di, int64_t{0xFFFFFFFF})));
+  return hn::Add(hn::Mul(high, hn::Set(df, 0x1p32)), low);
+}
+
+// (double)(float)v, with float(v) rounded as C's int64 -> float conversion.
+HWY_INLINE VF FloatOf(VI v) {
+  const DF df;
+  const DI di;
+  const VF exact = ToDouble(v);
+  const VI sticky = hn::ShiftRight<11>(hn::Add(hn::And(v, hn::Set(di, int64_t{0x7FF})), hn::Set(di, int64_t{0x7FF})));
+  const VF odd = hn::Mul(ToDouble(hn::Or(hn::ShiftRight<11>(v), sticky)), hn::Set(df, 0x1p11));
+  const VF wide = hn::IfThenElse(hn::Ge(hn::Abs(exact), hn::Set(df, 0x1p53)), odd, exact);
+  return hn::PromoteTo(df, hn::DemoteTo(hn::Rebind<float, DF>(), wide));
+}
+
+// The int64 product of two int64 lanes holding int32 values.
+HWY_INLINE VI Product(VI a, VI b) {
+  const hn::Repartition<int32_t, DI> d32;
+  return hn::MulEven(hn::BitCast(d32, a), hn::BitCast(d32, b));
+}
+
+void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begin, int end, double gain_limit,
+                  OrientedRowsOut<int32_t> restored, OrientedRowsOut<int32_t> additive) {
+  const DF df;
+  const DI di;
+  const D32 d32;
+  const int lanes = int(hn::Lanes(df));
+  const int32_t* recip = reciprocal_table();
+  const VF zero = hn::Zero(df), full_gain = hn::Set(df, 32768.0), inverse_unit = hn::Set(df, 0x1p-15);
+  const VF cos_squared = hn::Set(df, static_cast<double>(kCosOneDegreeSquared));
+  const VF gain = hn::Set(df, gain_limit), inverse_4096 = hn::Set(df, 0x1p-12);
+  const VF two_15 = hn::Set(df, 32768.0), two_14 = hn::Set(df, 16384.0), two_31 = hn::Set(df, 0x1p31);
+  const VI exponent_bits = hn::Set(di, int64_t{0x7FF0000000000000});
+  int j = begin;
+  for (; j + lanes <= end; j += lanes) {
+    const auto load = [&](const int32_t* p) { return hn::PromoteTo(di, hn::LoadU(d32, p + j)); };
+    const VI oh = load(ref.band[0]), ov = load(ref.band[1]), th = load(dis.band[0]), tv = load(dis.band[1]);
+    const VF dot = hn::Mul(FloatOf(hn::Add(Product(oh, th), Product(ov, tv))), inverse_4096);
+    const VF o_mag = hn::Mul(FloatOf(hn::Add(Product(oh, oh), Product(ov, ov))), inverse_4096);
+    const VF t_mag = hn::Mul(FloatOf(hn::Add(Product(th, th), Product(tv, tv))), inverse_4096);
+    const auto angle =
+        hn::And(hn::Ge(dot, zero), hn::Ge(hn::Mul(dot, dot), hn::Mul(hn::Mul(cos_squared, o_mag), t_mag)));
+    for (int b = 0; b < 3; ++b) {
+      const auto o32 = hn::LoadU(d32, ref.band[b] + j), t32 = hn::LoadU(d32, dis.band[b] + j);
+      const VF o = hn::PromoteTo(df, o32), t = hn::PromoteTo(df, t32);
+      const VF abs_o = hn::Abs(o);
+      // |o| >= 2^15: shift s = floor(log2 |o|) - 14, from p = 2^floor(log2 |o|).
+      const auto big = hn::Ge(abs_o, two_15);
+      const VF p = hn::BitCast(df, hn::And(hn::BitCast(di, abs_o), exponent_bits));
+      const VF inverse_scale = hn::IfThenElse(big, hn::Div(two_14, p), hn::Set(df, 1.0));  // 2^-s
+      const VF half = hn::IfThenElseZero(big, hn::Div(p, two_15));                        // 2^(s-1)
+      const VF divisor = hn::Floor(hn::Mul(hn::Add(abs_o, half), inverse_scale));
+      // 1 << (14 + s) as an int32: INT32_MIN for s = 17 (|o| = 2^31).
+      const VF round = hn::IfThenElse(big, hn::IfThenElse(hn::Ge(abs_o, two_31), hn::Neg(two_31), p), two_14);
+      const auto index = hn::Add(hn::DemoteTo(d32, divisor), hn::Set(d32, 32768));
+      const VF reciprocal = hn::PromoteTo(df, hn::GatherIndex(d32, recip, index));
+      const VF product = hn::Mul(reciprocal, t);
+      const VF signed_product = hn::IfThenElse(hn::Lt(o, zero), hn::Neg(product), product);
+      const VF k_raw = hn::Floor(hn::Mul(hn::Add(signed_product, round), hn::Mul(inverse_scale, inverse_unit)));
+      const auto o_zero = hn::Eq(o, zero);
+      const VF k = hn::IfThenElse(o_zero, full_gain, hn::Min(hn::Max(k_raw, zero), full_gain));
+      const VF rst = hn::Floor(hn::Mul(hn::Add(hn::Mul(k, o), two_14), inverse_unit));
+      const VF scaled = hn::Mul(rst, gain);
+      const VF enhanced = hn::IfThenElse(hn::Gt(o, zero), hn::Min(scaled, t), hn::Max(scaled, t));
+      const auto enhance = hn::AndNot(hn::Or(o_zero, hn::Eq(k, zero)), angle);
+      const auto out32 = hn::DemoteTo(d32, hn::IfThenElse(enhance, enhanced, rst));  // truncates
+      hn::StoreU(out32, d32, restored.band[b] + j);
+      hn::StoreU(hn::Sub(t32, out32), d32, additive.band[b] + j);  // wraps as the reference's uint32
+    }
+  }
+  if (j < end) adm::decouple_row_s123(ref, dis, j, end, gain_limit, restored, additive);
+}
+
+#endif  // HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3 || HWY_TARGET == HWY_SSE4
+
+}  // namespace exactvq::adm::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace exactvq::adm::cpu {
+
+HWY_EXPORT(DecoupleS123);
+
+void decouple_row_s123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begin, int end,
+                       double gain_limit, OrientedRowsOut<int32_t> restored, OrientedRowsOut<int32_t> additive) {
+  HWY_DYNAMIC_DISPATCH(DecoupleS123)(ref, dis, begin, end, gain_limit, restored, additive);
+}
+
+}  // namespace exactvq::adm::cpu
+#endif  // HWY_ONCE

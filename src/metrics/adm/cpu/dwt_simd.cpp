@@ -1,0 +1,264 @@
+// ADM's DWT passes (dwt.h) as Highway kernels. At scale 0 the sums are integers
+// in int32 lanes: at 8 bits they are exact; at 16 bits the vertical low-pass
+// sum may pass 2^31 but wraps modulo 2^32 to the centred value, which is in
+// int32 range, exactly as the reference's argument shows. Outputs lie within
+// +-27411, so narrowing to int16 (saturating) changes nothing.
+#include "metrics/adm/cpu/adm_simd.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "metrics/adm/cpu/dwt_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace exactvq::adm::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET == HWY_SCALAR
+// One-lane vectors cannot split lanes: the references are the kernel.
+void Vertical8(const uint8_t* const rows[4], int width, int16_t* lo, int16_t* hi) {
+  adm::dwt0_vertical(rows, width, lo, hi);
+}
+void Vertical16(const uint16_t* const rows[4], int width, int bitdepth, int16_t* lo, int16_t* hi) {
+  adm::dwt0_vertical(rows, width, bitdepth, lo, hi);
+}
+void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>* taps, int out_width,
+                 int16_t* a, int16_t* v, int16_t* h, int16_t* d) {
+  adm::dwt0_horizontal(lo, hi, taps, out_width, a, v, h, d);
+}
+void VerticalS123(const int32_t* const rows[4], int width, int scale, int32_t* lo, int32_t* hi) {
+  adm::dwt_vertical_s123(rows, width, scale, lo, hi);
+}
+void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps, int out_width,
+                    int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
+  adm::dwt_horizontal_s123(lo, hi, taps, out_width, scale, a, v, h, d);
+}
+#else
+
+using D32 = hn::ScalableTag<int32_t>;
+using D16 = hn::Rebind<int16_t, D32>;  // one int16 per int32 lane: the narrowed outputs
+
+// sum over k of filter[k] * s_k.
+HWY_INLINE hn::Vec<D32> Taps4(D32 d, const int32_t* filter, hn::Vec<D32> s0, hn::Vec<D32> s1, hn::Vec<D32> s2,
+                              hn::Vec<D32> s3) {
+  const auto a = hn::Add(hn::Mul(s0, hn::Set(d, filter[0])), hn::Mul(s1, hn::Set(d, filter[1])));
+  const auto b = hn::Add(hn::Mul(s2, hn::Set(d, filter[2])), hn::Mul(s3, hn::Set(d, filter[3])));
+  return hn::Add(a, b);
+}
+
+template <typename Sample>
+void Vertical(const Sample* const rows[4], int width, int bitdepth, int16_t* HWY_RESTRICT lo,
+              int16_t* HWY_RESTRICT hi) {
+  const D32 d;
+  const D16 d16;
+  const hn::Rebind<Sample, D32> ds;
+  const size_t lanes = hn::Lanes(d);
+  const int32_t half = int32_t{1} << (bitdepth - 1);
+  // The low-pass output's centring and rounding, one constant (in int32 range).
+  const auto lo_offset = hn::Set(d, static_cast<int32_t>(half - int64_t{kDwtLowSum} * half));
+  const auto hi_offset = hn::Set(d, half);
+  size_t j = 0;
+  for (; j + lanes <= size_t(width); j += lanes) {
+    const auto s0 = hn::PromoteTo(d, hn::LoadU(ds, rows[0] + j));
+    const auto s1 = hn::PromoteTo(d, hn::LoadU(ds, rows[1] + j));
+    const auto s2 = hn::PromoteTo(d, hn::LoadU(ds, rows[2] + j));
+    const auto s3 = hn::PromoteTo(d, hn::LoadU(ds, rows[3] + j));
+    const auto l = hn::ShiftRightSame(hn::Add(Taps4(d, kDwtLow, s0, s1, s2, s3), lo_offset), bitdepth);
+    hn::StoreU(hn::DemoteTo(d16, l), d16, lo + j);
+    if (hi == nullptr) continue;
+    const auto h = hn::ShiftRightSame(hn::Add(Taps4(d, kDwtHigh, s0, s1, s2, s3), hi_offset), bitdepth);
+    hn::StoreU(hn::DemoteTo(d16, h), d16, hi + j);
+  }
+  if (j < size_t(width)) {
+    const Sample* tail[4] = {rows[0] + j, rows[1] + j, rows[2] + j, rows[3] + j};
+    int16_t* hi_tail = hi ? hi + j : nullptr;
+    if constexpr (sizeof(Sample) == 1) adm::dwt0_vertical(tail, width - int(j), lo + j, hi_tail);
+    else adm::dwt0_vertical(tail, width - int(j), bitdepth, lo + j, hi_tail);
+  }
+}
+
+void Vertical8(const uint8_t* const rows[4], int width, int16_t* lo, int16_t* hi) {
+  Vertical(rows, width, 8, lo, hi);
+}
+void Vertical16(const uint16_t* const rows[4], int width, int bitdepth, int16_t* lo, int16_t* hi) {
+  Vertical(rows, width, bitdepth, lo, hi);
+}
+
+// Output j of an inner column reads x[2j - 1] .. x[2j + 2]. Two loads of 2N
+// int16 seen as N int32 pairs give them: at 2j - 1 the pairs (x[2j-1], x[2j]),
+// at 2j + 1 the pairs (x[2j+1], x[2j+2]); the low half of a pair is its
+// first sample (Highway's targets are little-endian).
+HWY_INLINE hn::Vec<D32> LoadPairs(D32 d, const int16_t* p) {
+  return hn::BitCast(d, hn::LoadU(hn::Repartition<int16_t, D32>(), p));
+}
+HWY_INLINE hn::Vec<D32> FirstOfPair(hn::Vec<D32> v) { return hn::ShiftRight<16>(hn::ShiftLeft<16>(v)); }
+HWY_INLINE hn::Vec<D32> SecondOfPair(hn::Vec<D32> v) { return hn::ShiftRight<16>(v); }
+
+HWY_INLINE void FilterStore(D32 d, const int32_t* filter, hn::Vec<D32> a, hn::Vec<D32> b, int16_t* out) {
+  const D16 d16;
+  const auto sum = Taps4(d, filter, FirstOfPair(a), SecondOfPair(a), FirstOfPair(b), SecondOfPair(b));
+  hn::StoreU(hn::DemoteTo(d16, hn::ShiftRight<16>(hn::Add(sum, hn::Set(d, 32768)))), d16, out);
+}
+
+void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>* taps, int out_width,
+                 int16_t* a, int16_t* v, int16_t* h, int16_t* d) {
+  const D32 d32;
+  const size_t lanes = hn::Lanes(d32);
+  // Outputs 1 .. out_width - 2 read inside the row unmirrored (dwt_taps()).
+  const size_t inner_end = out_width >= 2 ? size_t(out_width - 1) : 0;
+  size_t j = 1;
+  for (; j + lanes <= inner_end; j += lanes) {
+    const auto lo_a = LoadPairs(d32, lo + 2 * j - 1), lo_b = LoadPairs(d32, lo + 2 * j + 1);
+    FilterStore(d32, kDwtLow, lo_a, lo_b, a + j);
+    if (hi == nullptr) continue;
+    FilterStore(d32, kDwtHigh, lo_a, lo_b, v + j);
+    const auto hi_a = LoadPairs(d32, hi + 2 * j - 1), hi_b = LoadPairs(d32, hi + 2 * j + 1);
+    FilterStore(d32, kDwtLow, hi_a, hi_b, h + j);
+    FilterStore(d32, kDwtHigh, hi_a, hi_b, d + j);
+  }
+  // Output 0 and those past the vectors, by the reference on their taps.
+  const auto scalar = [&](size_t from, size_t to) {
+    if (to <= from) return;
+    const bool low_only = hi == nullptr;
+    adm::dwt0_horizontal(lo, hi, taps + from, int(to - from), a + from, low_only ? nullptr : v + from,
+                         low_only ? nullptr : h + from, low_only ? nullptr : d + from);
+  };
+  scalar(0, out_width > 0 ? 1 : 0);
+  scalar(j > size_t(out_width) ? size_t(out_width) : j, size_t(out_width));
+}
+
+#if HWY_TARGET == HWY_SSSE3
+// SSSE3 lacks the signed 32x32 -> 64-bit multiply and 64-bit lane shifts;
+// emulated, they make the scale 1..3 passes slower than the scalar reference.
+void VerticalS123(const int32_t* const rows[4], int width, int scale, int32_t* lo, int32_t* hi) {
+  adm::dwt_vertical_s123(rows, width, scale, lo, hi);
+}
+void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps, int out_width,
+                    int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
+  adm::dwt_horizontal_s123(lo, hi, taps, out_width, scale, a, v, h, d);
+}
+#else
+// ---- scales 1..3: int32 bands, int64 sums. Each product is MulEven of
+// int32 lanes (the even lanes, then the odd ones moved down), the sums are
+// int64 lanes, and the rounded, shifted sum keeps its low 32 bits as the
+// reference's cast does.
+using D64 = hn::Repartition<int64_t, D32>;
+using V64 = hn::Vec<D64>;
+
+// The odd int32 lanes of v in the even positions (for MulEven).
+HWY_INLINE hn::Vec<D32> OddLanesDown(D32 d, hn::Vec<D32> v) {
+  return hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(D64(), v)));
+}
+
+HWY_INLINE V64 Taps4Wide(D32 d, const int32_t* filter, hn::Vec<D32> s0, hn::Vec<D32> s1, hn::Vec<D32> s2,
+                         hn::Vec<D32> s3) {
+  const V64 a = hn::Add(hn::MulEven(s0, hn::Set(d, filter[0])), hn::MulEven(s1, hn::Set(d, filter[1])));
+  const V64 b = hn::Add(hn::MulEven(s2, hn::Set(d, filter[2])), hn::MulEven(s3, hn::Set(d, filter[3])));
+  return hn::Add(a, b);
+}
+
+// Rounding and shift of the passes at scales 1, 2, 3 (dwt.cpp's).
+constexpr int64_t kVerticalRoundS123[3] = {0, 32768, 32768};
+constexpr int kVerticalShiftS123[3] = {0, 16, 16};
+constexpr int64_t kHorizontalRoundS123[3] = {16384, 32768, 16384};
+constexpr int kHorizontalShiftS123[3] = {15, 16, 15};
+
+void VerticalS123(const int32_t* const rows[4], int width, int scale, int32_t* HWY_RESTRICT lo,
+                  int32_t* HWY_RESTRICT hi) {
+  const D32 d;
+  const D64 d64;
+  const size_t lanes = hn::Lanes(d);
+  const V64 round = hn::Set(d64, kVerticalRoundS123[scale - 1]);
+  const int shift = kVerticalShiftS123[scale - 1];
+  const auto finish = [&](V64 even, V64 odd) {
+    const V64 e = hn::ShiftRightSame(hn::Add(even, round), shift);
+    const V64 o = hn::ShiftRightSame(hn::Add(odd, round), shift);
+    return hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(o)), hn::BitCast(d, e));
+  };
+  size_t j = 0;
+  for (; j + lanes <= size_t(width); j += lanes) {
+    const auto s0 = hn::LoadU(d, rows[0] + j), s1 = hn::LoadU(d, rows[1] + j);
+    const auto s2 = hn::LoadU(d, rows[2] + j), s3 = hn::LoadU(d, rows[3] + j);
+    const auto o0 = OddLanesDown(d, s0), o1 = OddLanesDown(d, s1);
+    const auto o2 = OddLanesDown(d, s2), o3 = OddLanesDown(d, s3);
+    hn::StoreU(finish(Taps4Wide(d, kDwtLow, s0, s1, s2, s3), Taps4Wide(d, kDwtLow, o0, o1, o2, o3)), d, lo + j);
+    hn::StoreU(finish(Taps4Wide(d, kDwtHigh, s0, s1, s2, s3), Taps4Wide(d, kDwtHigh, o0, o1, o2, o3)), d, hi + j);
+  }
+  if (j < size_t(width)) {
+    const int32_t* tail[4] = {rows[0] + j, rows[1] + j, rows[2] + j, rows[3] + j};
+    adm::dwt_vertical_s123(tail, width - int(j), scale, lo + j, hi + j);
+  }
+}
+
+// Outputs j .. j + N/2 - 1 (N int32 lanes) of one filter over x: the int64
+// lanes of the loads at 2j - 1 and 2j + 1 hold the pairs (x[2j-1], x[2j])
+// and (x[2j+1], x[2j+2]), as in the scale-0 pass.
+HWY_INLINE V64 HalfOutputs(D32 d, const int32_t* filter, const int32_t* x, size_t j) {
+  const auto a = hn::LoadU(d, x + 2 * j - 1), b = hn::LoadU(d, x + 2 * j + 1);
+  return Taps4Wide(d, filter, a, OddLanesDown(d, a), b, OddLanesDown(d, b));
+}
+
+void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps, int out_width,
+                    int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
+  const D32 d32;
+  const D64 d64;
+  const size_t lanes = hn::Lanes(d32), half = lanes / 2;
+  const V64 round = hn::Set(d64, kHorizontalRoundS123[scale - 1]);
+  const int shift = kHorizontalShiftS123[scale - 1];
+  const auto store = [&](const int32_t* filter, const int32_t* x, size_t j, int32_t* out) {
+    const V64 first = hn::ShiftRightSame(hn::Add(HalfOutputs(d32, filter, x, j), round), shift);
+    const V64 second = hn::ShiftRightSame(hn::Add(HalfOutputs(d32, filter, x, j + half), round), shift);
+    hn::StoreU(hn::ConcatEven(d32, hn::BitCast(d32, second), hn::BitCast(d32, first)), d32, out + j);
+  };
+  const size_t inner_end = out_width >= 2 ? size_t(out_width - 1) : 0;
+  size_t j = 1;
+  for (; j + lanes <= inner_end; j += lanes) {
+    store(kDwtLow, lo, j, a);
+    store(kDwtHigh, lo, j, v);
+    store(kDwtLow, hi, j, h);
+    store(kDwtHigh, hi, j, d);
+  }
+  const auto scalar = [&](size_t from, size_t to) {
+    if (to > from)
+      adm::dwt_horizontal_s123(lo, hi, taps + from, int(to - from), scale, a + from, v + from, h + from,
+                               d + from);
+  };
+  scalar(0, out_width > 0 ? 1 : 0);
+  scalar(j > size_t(out_width) ? size_t(out_width) : j, size_t(out_width));
+}
+#endif  // HWY_TARGET == HWY_SSSE3
+
+#endif  // HWY_TARGET == HWY_SCALAR
+
+}  // namespace exactvq::adm::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace exactvq::adm::cpu {
+
+HWY_EXPORT(Vertical8);
+HWY_EXPORT(Vertical16);
+HWY_EXPORT(Horizontal0);
+HWY_EXPORT(VerticalS123);
+HWY_EXPORT(HorizontalS123);
+
+void dwt0_vertical8(const uint8_t* const rows[4], int width, int16_t* lo, int16_t* hi) {
+  HWY_DYNAMIC_DISPATCH(Vertical8)(rows, width, lo, hi);
+}
+void dwt0_vertical16(const uint16_t* const rows[4], int width, int bitdepth, int16_t* lo, int16_t* hi) {
+  HWY_DYNAMIC_DISPATCH(Vertical16)(rows, width, bitdepth, lo, hi);
+}
+void dwt0_horizontal(const int16_t* lo, const int16_t* hi, const std::array<int, 4>* taps, int out_width,
+                     int16_t* a, int16_t* v, int16_t* h, int16_t* d) {
+  HWY_DYNAMIC_DISPATCH(Horizontal0)(lo, hi, taps, out_width, a, v, h, d);
+}
+void dwt_vertical_s123(const int32_t* const rows[4], int width, int scale, int32_t* lo, int32_t* hi) {
+  HWY_DYNAMIC_DISPATCH(VerticalS123)(rows, width, scale, lo, hi);
+}
+void dwt_horizontal_s123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps, int out_width,
+                         int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
+  HWY_DYNAMIC_DISPATCH(HorizontalS123)(lo, hi, taps, out_width, scale, a, v, h, d);
+}
+
+}  // namespace exactvq::adm::cpu
+#endif  // HWY_ONCE

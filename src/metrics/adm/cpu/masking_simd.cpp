@@ -1,0 +1,208 @@
+// ADM's contrast masking rows (masking.h) as Highway kernels. At scale 0 the
+// threshold and the CSF-weighted value are int32 as in the reference (bounds
+// there); the square and the cube, which need 64 bits, are made from the even
+// and the odd int32 lanes in turn (MulEven), and the per-orientation sums are
+// int64 lanes: every operation is the reference's integer operation, so any
+// order gives its bits. Columns 0 and width - 1 (mirrored neighbours) and the
+// tail past the vectors go through the reference itself.
+#include <algorithm>
+
+#include "metrics/adm/cpu/adm_simd.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "metrics/adm/cpu/masking_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace exactvq::adm::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// SSSE3 lacks the signed 32x32 -> 64-bit multiply and 64-bit lane shifts;
+// emulated, they make this kernel slower than the scalar reference, which runs
+// there instead (as on one-lane targets).
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3
+// One-lane vectors cannot pair lanes into 64 bits: the reference is the kernel.
+std::array<int64_t, 3> MaskingS0(const MaskingRows<int16_t>& rows, int width, int begin, int end,
+                                 const uint16_t factor[3], const CubeShift& cube) {
+  return adm::masking_row_s0(rows, width, begin, end, factor, cube);
+}
+std::array<int64_t, 3> MaskingS123(const MaskingRows<int32_t>& rows, int width, int begin, int end,
+                                   const uint32_t factor[3], const CubeShift& cube) {
+  return adm::masking_row_s123(rows, width, begin, end, factor, cube);
+}
+#else
+
+using D32 = hn::ScalableTag<int32_t>;
+using D64 = hn::Repartition<int64_t, D32>;
+using V32 = hn::Vec<D32>;
+using V64 = hn::Vec<D64>;
+
+HWY_INLINE V32 Load16(D32 d, const int16_t* p, ptrdiff_t j) {
+  return hn::PromoteTo(d, hn::LoadU(hn::Rebind<int16_t, D32>(), p + j));
+}
+
+// The int16 cast of an int32 lane: its low 16 bits, sign-extended.
+HWY_INLINE V32 KeepInt16(V32 v) { return hn::ShiftRight<16>(hn::ShiftLeft<16>(v)); }
+
+// (int32((x * x + square_round) >> square_shift) * x + cube_round) >> cube_shift
+// for the even int32 lanes of x (x >= 0, so the square is non-negative).
+HWY_INLINE V64 CubeEven(D32 d, V32 x, int square_shift, V64 square_round, int cube_shift, V64 cube_round) {
+  const hn::RebindToUnsigned<D64> du64;
+  const V64 square = hn::Add(hn::MulEven(x, x), square_round);
+  const V32 square32 = hn::BitCast(d, hn::ShiftRightSame(hn::BitCast(du64, square), square_shift));
+  return hn::ShiftRightSame(hn::Add(hn::MulEven(square32, x), cube_round), cube_shift);
+}
+
+constexpr int kSquareShift[3] = {29, 29, 30};
+
+std::array<int64_t, 3> MaskingS0(const MaskingRows<int16_t>& rows, int width, int begin, int end,
+                                 const uint16_t factor[3], const CubeShift& cube) {
+  const D32 d;
+  const D64 d64;
+  const hn::RebindToUnsigned<D64> du64;
+  const ptrdiff_t lanes = ptrdiff_t(hn::Lanes(d));
+  const int inner_begin = std::max(begin, 1), inner_end = std::min(end, width - 1);
+  if (inner_end - inner_begin < lanes) return adm::masking_row_s0(rows, width, begin, end, factor, cube);
+
+  // Named vectors, not arrays: SVE's vectors cannot be array elements.
+  V64 sum0 = hn::Zero(d64), sum1 = hn::Zero(d64), sum2 = hn::Zero(d64);
+  const V32 centre_scale = hn::Set(d, 8738), centre_round = hn::Set(d, 2048);
+  ptrdiff_t j = inner_begin;
+  for (; j + lanes <= inner_end; j += lanes) {
+    V32 threshold = hn::Zero(d);
+    for (int b = 0; b < 3; ++b) {
+      const int16_t* above = rows.flat_above.band[b];
+      const int16_t* row = rows.flat_row.band[b];
+      const int16_t* below = rows.flat_below.band[b];
+      const V32 top = hn::Add(hn::Add(Load16(d, above, j - 1), Load16(d, above, j)), Load16(d, above, j + 1));
+      const V32 middle = hn::Add(Load16(d, row, j - 1), Load16(d, row, j + 1));
+      const V32 bottom = hn::Add(hn::Add(Load16(d, below, j - 1), Load16(d, below, j)), Load16(d, below, j + 1));
+      const V32 centre = hn::Abs(Load16(d, rows.masker.band[b], j));
+      const V32 centre_term = KeepInt16(hn::ShiftRight<12>(hn::Add(hn::Mul(centre, centre_scale), centre_round)));
+      threshold = hn::Add(threshold, hn::Add(hn::Add(top, middle), hn::Add(bottom, centre_term)));
+    }
+    const auto band_cubes = [&](int b) {
+      const V32 x = hn::Mul(Load16(d, rows.src.band[b], j), hn::Set(d, int32_t{factor[b]}));
+      const V32 scaled_threshold = b == 2 ? hn::ShiftLeft<12>(threshold) : hn::ShiftLeft<10>(threshold);
+      const V32 excess = hn::Max(hn::Sub(hn::Abs(x), scaled_threshold), hn::Zero(d));
+      const V32 excess_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, excess)));
+      const V64 square_round = hn::Set(d64, int64_t{1} << (kSquareShift[b] - 1));
+      const V64 cube_round = hn::Set(d64, cube.round[b]);
+      const V64 even = CubeEven(d, excess, kSquareShift[b], square_round, cube.shift[b], cube_round);
+      const V64 odd = CubeEven(d, excess_odd, kSquareShift[b], square_round, cube.shift[b], cube_round);
+      return hn::Add(even, odd);
+    };
+    sum0 = hn::Add(sum0, band_cubes(0));
+    sum1 = hn::Add(sum1, band_cubes(1));
+    sum2 = hn::Add(sum2, band_cubes(2));
+  }
+  std::array<int64_t, 3> out{hn::GetLane(hn::SumOfLanes(d64, sum0)), hn::GetLane(hn::SumOfLanes(d64, sum1)),
+                             hn::GetLane(hn::SumOfLanes(d64, sum2))};
+  // The mirrored edge columns and the tail, by the reference: integer sums of parts.
+  const std::array<int64_t, 3> left = adm::masking_row_s0(rows, width, begin, inner_begin, factor, cube);
+  const std::array<int64_t, 3> right = adm::masking_row_s0(rows, width, int(j), end, factor, cube);
+  for (int b = 0; b < 3; ++b) out[b] += left[b] + right[b];
+  return out;
+}
+
+// ---- scales 1..3: int32 bands. The 64-bit products (the Q32 CSF factor
+// times the value, the centre's Q32 weight times its magnitude) are MulEven
+// of the even and the odd lanes in turn, recombined into int32 lanes after
+// their shift as the reference's casts keep the low 32 bits.
+
+// The odd int32 lanes of v in the even positions (for MulEven).
+HWY_INLINE V32 OddLanesDown(D32 d, V32 v) {
+  return hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(D64(), v)));
+}
+// The low 32 bits of the int64 lanes `even` and `odd`, interleaved back.
+HWY_INLINE V32 Interleave32(D32 d, V64 even, V64 odd) {
+  return hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
+}
+
+// int32((v * factor + 2^27) >> 28) for the even lanes of v, factor < 2^32
+// taken as two 16-bit halves so that each MulEven is of int32 values.
+HWY_INLINE V64 WeightedEven(V32 v, V32 factor_high, V32 factor_low, V64 round) {
+  const V64 product = hn::Add(hn::ShiftLeft<16>(hn::MulEven(v, factor_high)), hn::MulEven(v, factor_low));
+  return hn::ShiftRight<28>(hn::Add(product, round));
+}
+
+// (286331153 * |m| - 2^31) >> 32 for the even lanes of |m| (INT32_MIN kept negative, as abs32).
+HWY_INLINE V64 CentreEven(D32 d, V32 magnitude, V64 round) {
+  return hn::ShiftRight<32>(hn::Add(hn::MulEven(magnitude, hn::Set(d, 286331153)), round));
+}
+
+std::array<int64_t, 3> MaskingS123(const MaskingRows<int32_t>& rows, int width, int begin, int end,
+                                   const uint32_t factor[3], const CubeShift& cube) {
+  const D32 d;
+  const D64 d64;
+  const ptrdiff_t lanes = ptrdiff_t(hn::Lanes(d));
+  const int inner_begin = std::max(begin, 1), inner_end = std::min(end, width - 1);
+  if (inner_end - inner_begin < lanes) return adm::masking_row_s123(rows, width, begin, end, factor, cube);
+
+  V64 sum0 = hn::Zero(d64), sum1 = hn::Zero(d64), sum2 = hn::Zero(d64);
+  const V64 weight_round = hn::Set(d64, int64_t{1} << 27), centre_round = hn::Set(d64, kRoundBeforeShift32);
+  const V64 square_round = hn::Set(d64, int64_t{1} << 29);
+  ptrdiff_t j = inner_begin;
+  for (; j + lanes <= inner_end; j += lanes) {
+    V32 threshold = hn::Zero(d);
+    for (int b = 0; b < 3; ++b) {
+      const int32_t* above = rows.flat_above.band[b];
+      const int32_t* row = rows.flat_row.band[b];
+      const int32_t* below = rows.flat_below.band[b];
+      const V32 top = hn::Add(hn::Add(hn::LoadU(d, above + j - 1), hn::LoadU(d, above + j)),
+                              hn::LoadU(d, above + j + 1));
+      const V32 middle = hn::Add(hn::LoadU(d, row + j - 1), hn::LoadU(d, row + j + 1));
+      const V32 bottom = hn::Add(hn::Add(hn::LoadU(d, below + j - 1), hn::LoadU(d, below + j)),
+                                 hn::LoadU(d, below + j + 1));
+      const V32 centre = hn::Abs(hn::LoadU(d, rows.masker.band[b] + j));
+      const V32 centre_term = Interleave32(d, CentreEven(d, centre, centre_round),
+                                           CentreEven(d, OddLanesDown(d, centre), centre_round));
+      threshold = hn::Add(threshold, hn::Add(hn::Add(top, middle), hn::Add(bottom, centre_term)));
+    }
+    const auto band_cubes = [&](int b) {
+      const V32 factor_high = hn::Set(d, int32_t(factor[b] >> 16));
+      const V32 factor_low = hn::Set(d, int32_t(factor[b] & 0xFFFF));
+      const V64 cube_round = hn::Set(d64, cube.round[b]);
+      const V32 src = hn::LoadU(d, rows.src.band[b] + j);
+      const V32 x = Interleave32(d, WeightedEven(src, factor_high, factor_low, weight_round),
+                                 WeightedEven(OddLanesDown(d, src), factor_high, factor_low, weight_round));
+      const V32 excess = hn::Max(hn::Sub(hn::Abs(x), threshold), hn::Zero(d));
+      const V64 even = CubeEven(d, excess, 30, square_round, cube.shift[b], cube_round);
+      const V64 odd = CubeEven(d, OddLanesDown(d, excess), 30, square_round, cube.shift[b], cube_round);
+      return hn::Add(even, odd);
+    };
+    sum0 = hn::Add(sum0, band_cubes(0));
+    sum1 = hn::Add(sum1, band_cubes(1));
+    sum2 = hn::Add(sum2, band_cubes(2));
+  }
+  std::array<int64_t, 3> out{hn::GetLane(hn::SumOfLanes(d64, sum0)), hn::GetLane(hn::SumOfLanes(d64, sum1)),
+                             hn::GetLane(hn::SumOfLanes(d64, sum2))};
+  const std::array<int64_t, 3> left = adm::masking_row_s123(rows, width, begin, inner_begin, factor, cube);
+  const std::array<int64_t, 3> right = adm::masking_row_s123(rows, width, int(j), end, factor, cube);
+  for (int b = 0; b < 3; ++b) out[b] += left[b] + right[b];
+  return out;
+}
+
+#endif  // HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3
+
+}  // namespace exactvq::adm::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace exactvq::adm::cpu {
+
+HWY_EXPORT(MaskingS0);
+HWY_EXPORT(MaskingS123);
+
+std::array<int64_t, 3> masking_row_s0(const MaskingRows<int16_t>& rows, int width, int begin, int end,
+                                      const uint16_t factor[3], const CubeShift& cube) {
+  return HWY_DYNAMIC_DISPATCH(MaskingS0)(rows, width, begin, end, factor, cube);
+}
+std::array<int64_t, 3> masking_row_s123(const MaskingRows<int32_t>& rows, int width, int begin, int end,
+                                        const uint32_t factor[3], const CubeShift& cube) {
+  return HWY_DYNAMIC_DISPATCH(MaskingS123)(rows, width, begin, end, factor, cube);
+}
+
+}  // namespace exactvq::adm::cpu
+#endif  // HWY_ONCE

@@ -1,0 +1,140 @@
+// The blur before each halving of vif's pyramid (the twins of
+// vif::vertical_blur and vif::horizontal_blur_even) as Highway kernels: every
+// sum in uint32 lanes, the reference's uint32 sums with their wrap; the
+// horizontal pass takes the even columns of two vectors.
+#include "metrics/vif/cpu/vif_simd.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "metrics/vif/cpu/blur.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace exactvq::vif::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET == HWY_SCALAR
+// Keeps the one-lane target to the reference, as the other vif kernels do.
+void VerticalBlur(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
+                  SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding round,
+                  BlurLines& out) {
+  vif::vertical_blur(ref_rows, dist_rows, sample, width, taps, round, out);
+}
+void HorizontalBlurEven(const BlurLines& lines, int width, std::span<const uint16_t> taps,
+                        std::span<uint16_t> ref_out, std::span<uint16_t> dist_out) {
+  vif::horizontal_blur_even(lines, width, taps, ref_out, dist_out);
+}
+#else
+
+using D32 = hn::ScalableTag<uint32_t>;
+using V32 = hn::Vec<D32>;
+
+template <typename Sample>
+HWY_INLINE V32 LoadSamples(D32 d, const uint8_t* row, int x) {
+  const hn::Rebind<Sample, D32> ds;
+  return hn::PromoteTo(d, hn::LoadU(ds, reinterpret_cast<const Sample*>(row) + x));
+}
+
+template <typename Sample>
+int VerticalBlurLanes(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
+                      std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
+  const D32 d;
+  const int lanes = int(hn::Lanes(d));
+  const V32 add = hn::Set(d, round.add), low16 = hn::Set(d, 0xFFFFu);
+  int x = 0;
+  for (; x + lanes <= width; x += lanes) {
+    V32 r = hn::Zero(d), s = hn::Zero(d);
+    for (size_t k = 0; k < taps.size(); ++k) {
+      const V32 t = hn::Set(d, uint32_t{taps[k]});
+      r = hn::Add(r, hn::Mul(t, LoadSamples<Sample>(d, ref_rows[k], x)));
+      s = hn::Add(s, hn::Mul(t, LoadSamples<Sample>(d, dist_rows[k], x)));
+    }
+    hn::StoreU(hn::And(hn::ShiftRightSame(hn::Add(r, add), round.shift), low16), d, out.ref.at(x));
+    hn::StoreU(hn::And(hn::ShiftRightSame(hn::Add(s, add), round.shift), low16), d, out.dist.at(x));
+  }
+  return x;
+}
+
+void VerticalBlur(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
+                  SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding round,
+                  BlurLines& out) {
+  int x = sample == SampleWidth::k8
+              ? VerticalBlurLanes<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, round, out)
+              : VerticalBlurLanes<uint16_t>(ref_rows.data(), dist_rows.data(), width, taps, round, out);
+  for (; x < width; ++x) {
+    uint32_t r = 0, s = 0;
+    for (size_t k = 0; k < taps.size(); ++k) {
+      r += taps[k] * sample_at(ref_rows[k], sample, x);
+      s += taps[k] * sample_at(dist_rows[k], sample, x);
+    }
+    out.ref[x] = uint16_t((r + round.add) >> round.shift);
+    out.dist[x] = uint16_t((s + round.add) >> round.shift);
+  }
+}
+
+// Columns c, c + 2, ..., of a line: the even lanes of two vectors from c. For
+// outputs j < width / 2 the last (odd, dropped) lane read is at most column
+// width - 1 + half: an edge column, inside the line.
+HWY_INLINE V32 EvenColumns(D32 d, const EdgeLine& line, int c) {
+  const int lanes = int(hn::Lanes(d));
+  return hn::ConcatEven(d, hn::LoadU(d, line.at(c + lanes)), hn::LoadU(d, line.at(c)));
+}
+
+void HorizontalBlurEven(const BlurLines& lines, int width, std::span<const uint16_t> taps,
+                        std::span<uint16_t> ref_out, std::span<uint16_t> dist_out) {
+  const D32 d;
+  const hn::Rebind<uint16_t, D32> d16;
+  const hn::RebindToSigned<D32> di;
+  const int lanes = int(hn::Lanes(d));
+  const int half = int(taps.size() / 2);
+  const int n = width / 2;
+  const V32 add = hn::Set(d, 32768u);
+  int j = 0;
+  for (; j + lanes <= n; j += lanes) {
+    V32 r = hn::Zero(d), s = hn::Zero(d);
+    for (size_t k = 0; k < taps.size(); ++k) {
+      const int c = 2 * j - half + int(k);
+      const V32 t = hn::Set(d, uint32_t{taps[k]});
+      r = hn::Add(r, hn::Mul(t, EvenColumns(d, lines.ref, c)));
+      s = hn::Add(s, hn::Mul(t, EvenColumns(d, lines.dist, c)));
+    }
+    // v >> 16 < 2^16: as int32 it demotes to uint16 unchanged.
+    hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, hn::ShiftRight<16>(hn::Add(r, add)))), d16, ref_out.data() + j);
+    hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, hn::ShiftRight<16>(hn::Add(s, add)))), d16, dist_out.data() + j);
+  }
+  for (; j < n; ++j) {
+    uint32_t r = 0, s = 0;
+    for (size_t k = 0; k < taps.size(); ++k) {
+      const int c = 2 * j - half + int(k);
+      r += taps[k] * lines.ref[c];
+      s += taps[k] * lines.dist[c];
+    }
+    ref_out[size_t(j)] = uint16_t((r + 32768) >> 16);
+    dist_out[size_t(j)] = uint16_t((s + 32768) >> 16);
+  }
+}
+
+#endif  // HWY_TARGET == HWY_SCALAR
+
+}  // namespace exactvq::vif::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace exactvq::vif::cpu {
+
+HWY_EXPORT(VerticalBlur);
+HWY_EXPORT(HorizontalBlurEven);
+
+void vertical_blur(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
+                   SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding round,
+                   BlurLines& out) {
+  HWY_DYNAMIC_DISPATCH(VerticalBlur)(ref_rows, dist_rows, sample, width, taps, round, out);
+}
+
+void horizontal_blur_even(const BlurLines& lines, int width, std::span<const uint16_t> taps,
+                          std::span<uint16_t> ref_out, std::span<uint16_t> dist_out) {
+  HWY_DYNAMIC_DISPATCH(HorizontalBlurEven)(lines, width, taps, ref_out, dist_out);
+}
+
+}  // namespace exactvq::vif::cpu
+#endif  // HWY_ONCE

@@ -1,0 +1,184 @@
+// The vertical pass of vif's statistic (the twin of vif::vertical_moments) as
+// a Highway kernel: means in uint32 lanes (the reference's uint32 sums, wrap
+// included); second moments in uint32 lanes when no sum can reach 2^32 and
+// none is rounded (8-bit samples at level 0), else in uint64 lanes, the even
+// and odd columns apart (MulEven gives the exact 64-bit products).
+#include "metrics/vif/cpu/vif_simd.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "metrics/vif/cpu/vertical_moments.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace exactvq::vif::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET == HWY_SCALAR
+// One-lane vectors cannot split lanes: the reference is the kernel.
+void VerticalMoments(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
+                     SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding mean,
+                     Rounding square, MomentLines& out) {
+  vif::vertical_moments(ref_rows, dist_rows, sample, width, taps, mean, square, out);
+}
+#else
+
+using D32 = hn::ScalableTag<uint32_t>;
+using D64 = hn::Repartition<uint64_t, D32>;
+using V32 = hn::Vec<D32>;
+using V64 = hn::Vec<D64>;
+
+// Lanes(D32) samples of a level row from column x (16 bits: little-endian).
+template <typename Sample>
+HWY_INLINE V32 LoadSamples(D32 d, const uint8_t* row, int x) {
+  const hn::Rebind<Sample, D32> ds;
+  return hn::PromoteTo(d, hn::LoadU(ds, reinterpret_cast<const Sample*>(row) + x));
+}
+
+// The odd uint32 lanes moved into the even ones, where MulEven reads them.
+HWY_INLINE V32 OddLanes(V32 v) {
+  const D32 d;
+  const D64 d64;
+  return hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(d64, v)));
+}
+
+// uint16_t((sum + add) >> shift) in uint32 arithmetic.
+HWY_INLINE V32 RoundMean(V32 sum, Rounding r) {
+  const D32 d;
+  return hn::And(hn::ShiftRightSame(hn::Add(sum, hn::Set(d, r.add)), r.shift), hn::Set(d, 0xFFFFu));
+}
+
+// uint32_t((sum + add) >> shift) of the even and the odd columns' uint64
+// sums, back in column order.
+HWY_INLINE V32 RoundSquares(V64 even, V64 odd, Rounding r) {
+  const D32 d;
+  const D64 d64;
+  const V64 add = hn::Set(d64, uint64_t{r.add});
+  even = hn::ShiftRightSame(hn::Add(even, add), r.shift);
+  odd = hn::ShiftRightSame(hn::Add(odd, add), r.shift);
+  return hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
+}
+
+// The reference's loop for one column (the row's tail).
+void MomentsAt(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
+               SampleWidth sample, int x, std::span<const uint16_t> taps, Rounding mean, Rounding square,
+               MomentLines& out) {
+  uint32_t mu1 = 0, mu2 = 0;
+  uint64_t xx = 0, yy = 0, xy = 0;
+  for (size_t k = 0; k < taps.size(); ++k) {
+    const uint32_t r = sample_at(ref_rows[k], sample, x);
+    const uint32_t d = sample_at(dist_rows[k], sample, x);
+    const uint32_t tr = taps[k] * r, td = taps[k] * d;
+    mu1 += tr;
+    mu2 += td;
+    xx += uint64_t(tr) * r;
+    yy += uint64_t(td) * d;
+    xy += uint64_t(tr) * d;
+  }
+  out.mu1[x] = uint16_t((mu1 + mean.add) >> mean.shift);
+  out.mu2[x] = uint16_t((mu2 + mean.add) >> mean.shift);
+  out.xx[x] = uint32_t((xx + square.add) >> square.shift);
+  out.yy[x] = uint32_t((yy + square.add) >> square.shift);
+  out.xy[x] = uint32_t((xy + square.add) >> square.shift);
+}
+
+// Moments in uint32 lanes: the caller has checked that sum(taps) * max^2 < 2^32
+// and that the moments are not rounded (square.add == 0), so each uint32 sum
+// is the reference's uint64 sum and the shift alone is its rounding.
+template <typename Sample>
+int Moments32(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
+              std::span<const uint16_t> taps, Rounding mean, Rounding square, MomentLines& out) {
+  const D32 d;
+  const int lanes = int(hn::Lanes(d));
+  int x = 0;
+  for (; x + lanes <= width; x += lanes) {
+    V32 mu1 = hn::Zero(d), mu2 = hn::Zero(d), xx = hn::Zero(d), yy = hn::Zero(d), xy = hn::Zero(d);
+    for (size_t k = 0; k < taps.size(); ++k) {
+      const V32 t = hn::Set(d, uint32_t{taps[k]});
+      const V32 r = LoadSamples<Sample>(d, ref_rows[k], x);
+      const V32 s = LoadSamples<Sample>(d, dist_rows[k], x);
+      const V32 tr = hn::Mul(t, r), ts = hn::Mul(t, s);
+      mu1 = hn::Add(mu1, tr);
+      mu2 = hn::Add(mu2, ts);
+      xx = hn::Add(xx, hn::Mul(tr, r));
+      yy = hn::Add(yy, hn::Mul(ts, s));
+      xy = hn::Add(xy, hn::Mul(tr, s));
+    }
+    hn::StoreU(RoundMean(mu1, mean), d, out.mu1.at(x));
+    hn::StoreU(RoundMean(mu2, mean), d, out.mu2.at(x));
+    hn::StoreU(hn::ShiftRightSame(xx, square.shift), d, out.xx.at(x));
+    hn::StoreU(hn::ShiftRightSame(yy, square.shift), d, out.yy.at(x));
+    hn::StoreU(hn::ShiftRightSame(xy, square.shift), d, out.xy.at(x));
+  }
+  return x;
+}
+
+// Moments in uint64 lanes, even and odd columns apart.
+template <typename Sample>
+int Moments64(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
+              std::span<const uint16_t> taps, Rounding mean, Rounding square, MomentLines& out) {
+  const D32 d;
+  const D64 d64;
+  const int lanes = int(hn::Lanes(d));
+  int x = 0;
+  for (; x + lanes <= width; x += lanes) {
+    V32 mu1 = hn::Zero(d), mu2 = hn::Zero(d);
+    V64 xx0 = hn::Zero(d64), yy0 = hn::Zero(d64), xy0 = hn::Zero(d64);
+    V64 xx1 = hn::Zero(d64), yy1 = hn::Zero(d64), xy1 = hn::Zero(d64);
+    for (size_t k = 0; k < taps.size(); ++k) {
+      const V32 t = hn::Set(d, uint32_t{taps[k]});
+      const V32 r = LoadSamples<Sample>(d, ref_rows[k], x);
+      const V32 s = LoadSamples<Sample>(d, dist_rows[k], x);
+      const V32 tr = hn::Mul(t, r), ts = hn::Mul(t, s);
+      mu1 = hn::Add(mu1, tr);
+      mu2 = hn::Add(mu2, ts);
+      xx0 = hn::Add(xx0, hn::MulEven(tr, r));
+      yy0 = hn::Add(yy0, hn::MulEven(ts, s));
+      xy0 = hn::Add(xy0, hn::MulEven(tr, s));
+      const V32 r1 = OddLanes(r), s1 = OddLanes(s), tr1 = OddLanes(tr), ts1 = OddLanes(ts);
+      xx1 = hn::Add(xx1, hn::MulEven(tr1, r1));
+      yy1 = hn::Add(yy1, hn::MulEven(ts1, s1));
+      xy1 = hn::Add(xy1, hn::MulEven(tr1, s1));
+    }
+    hn::StoreU(RoundMean(mu1, mean), d, out.mu1.at(x));
+    hn::StoreU(RoundMean(mu2, mean), d, out.mu2.at(x));
+    hn::StoreU(RoundSquares(xx0, xx1, square), d, out.xx.at(x));
+    hn::StoreU(RoundSquares(yy0, yy1, square), d, out.yy.at(x));
+    hn::StoreU(RoundSquares(xy0, xy1, square), d, out.xy.at(x));
+  }
+  return x;
+}
+
+void VerticalMoments(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
+                     SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding mean,
+                     Rounding square, MomentLines& out) {
+  uint64_t tap_sum = 0;
+  for (const uint16_t t : taps) tap_sum += t;
+  const bool fits32 = sample == SampleWidth::k8 && square.add == 0 && tap_sum * 255 * 255 < (uint64_t{1} << 32);
+  int x = 0;
+  if (sample == SampleWidth::k8)
+    x = fits32 ? Moments32<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out)
+               : Moments64<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out);
+  else
+    x = Moments64<uint16_t>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out);
+  for (; x < width; ++x) MomentsAt(ref_rows, dist_rows, sample, x, taps, mean, square, out);
+}
+
+#endif  // HWY_TARGET == HWY_SCALAR
+
+}  // namespace exactvq::vif::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace exactvq::vif::cpu {
+
+HWY_EXPORT(VerticalMoments);
+
+void vertical_moments(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
+                      SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding mean,
+                      Rounding square, MomentLines& out) {
+  HWY_DYNAMIC_DISPATCH(VerticalMoments)(ref_rows, dist_rows, sample, width, taps, mean, square, out);
+}
+
+}  // namespace exactvq::vif::cpu
+#endif  // HWY_ONCE

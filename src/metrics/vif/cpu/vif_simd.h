@@ -1,0 +1,44 @@
+// vif's SIMD stages (Highway kernels), each the twin of a scalar reference
+// stage of the same name in metrics/vif/ (statistic.h, blur.h): same arguments,
+// same bits, tested against it in tests/twins/vif_rows.cpp. vif_simd runs the
+// reference's pyramid with these stages.
+//
+// Lane widths follow the reference's (see docs/spec/vmaf_vif.md, "The SIMD
+// path"): means and blurs in uint32 lanes with the reference's wrap; second
+// moments in uint32 lanes where they provably fit (8-bit samples), else in
+// uint64 lanes, the even and odd columns apart; the per-pixel statistic in
+// 64-bit lanes, its binary64 steps in the reference's order, one pixel a lane.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "core/picture.h"
+#include "metrics/vif/blur.h"
+#include "metrics/vif/options.h"
+#include "metrics/vif/reference.h"
+#include "metrics/vif/statistic.h"
+
+namespace exactvq::vif::cpu {
+
+// Twin of vif::vertical_moments.
+void vertical_moments(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
+                      SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding mean,
+                      Rounding square, MomentLines& out);
+
+// Twin of vif::horizontal_statistics (which adds add_pixel_statistic of every
+// pixel), for gain limits >= 0 (the options keep them in [1, 100]).
+LevelSums horizontal_statistics(const MomentLines& lines, int width, std::span<const uint16_t> taps,
+                                double gain_limit);
+
+// Twins of vif::vertical_blur and vif::horizontal_blur_even.
+void vertical_blur(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
+                   SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding round,
+                   BlurLines& out);
+void horizontal_blur_even(const BlurLines& lines, int width, std::span<const uint16_t> taps,
+                          std::span<uint16_t> ref_out, std::span<uint16_t> dist_out);
+
+// vif_reference's scores with these stages: the same bits.
+VifScores vif_simd(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options);
+
+}  // namespace exactvq::vif::cpu
