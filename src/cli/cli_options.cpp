@@ -101,7 +101,7 @@ CliOptions parse_command_line(const std::vector<std::string>& args) {
 
 CliOptions parse_command_line(int argc, const char* const* argv) {
   CliOptions c;
-  CLI::App app{"exactvq: fixed-point SSIM, the same bits on every machine"};
+  CLI::App app{"exactvq: libvmaf's VMAF, SSIM and PSNR, the same bits on every machine"};
   app.name("exactvq");
   // -h is the height, as in libvmaf's vmaf; help is --help only.
   app.set_help_flag();
@@ -177,7 +177,9 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
       "Inputs: Y4M (8..16 bits; 420, 422, 444, mono), raw planar YUV (.yuv, .raw) with -w -h\n"
       "-p -b, or any other video file (MP4, MKV, WebM, IVF, ...) through FFmpeg's libraries,\n"
       "planar YUV or gray at 8..16 bits as decoded.\n"
-      "Example, replacing `vmaf -r ref.y4m -d dist.y4m --feature ssim -o out.xml`:\n"
+      "Examples, replacing `vmaf -r ref.y4m -d dist.y4m -o out.xml` (VMAF v0.6.1) and\n"
+      "`vmaf -r ref.y4m -d dist.y4m --feature ssim -n -o out.xml`:\n"
+      "  exactvq -r ref.y4m -d dist.y4m -o out.xml\n"
       "  exactvq -r ref.y4m -d dist.y4m --feature ssim -o out.xml\n"
       "Many pairs: exactvq --batch pairs.csv, a list with the header ref,dist,output[,options]\n"
       "(or JSON lines); relative paths are from the list's folder.\n"
