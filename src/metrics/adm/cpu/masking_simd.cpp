@@ -38,6 +38,17 @@ using D64 = hn::Repartition<int64_t, D32>;
 using V32 = hn::Vec<D32>;
 using V64 = hn::Vec<D64>;
 
+// The lanes' sum modulo 2^64, as the reference's wrapping row sums (a
+// reduction intrinsic would add in signed int64).
+int64_t WrappingSum(V64 v) {
+  const hn::RebindToUnsigned<D64> du;
+  uint64_t lanes[HWY_MAX_BYTES / sizeof(uint64_t)];
+  hn::StoreU(hn::BitCast(du, v), du, lanes);
+  uint64_t total = 0;
+  for (size_t i = 0; i < hn::Lanes(du); ++i) total += lanes[i];
+  return static_cast<int64_t>(total);
+}
+
 HWY_INLINE V32 Load16(D32 d, const int16_t* p, ptrdiff_t j) {
   return hn::PromoteTo(d, hn::LoadU(hn::Rebind<int16_t, D32>(), p + j));
 }
@@ -97,12 +108,13 @@ std::array<int64_t, 3> MaskingS0(const MaskingRows<int16_t>& rows, int width, in
     sum1 = hn::Add(sum1, band_cubes(1));
     sum2 = hn::Add(sum2, band_cubes(2));
   }
-  std::array<int64_t, 3> out{hn::GetLane(hn::SumOfLanes(d64, sum0)), hn::GetLane(hn::SumOfLanes(d64, sum1)),
-                             hn::GetLane(hn::SumOfLanes(d64, sum2))};
+  std::array<int64_t, 3> out{WrappingSum(sum0), WrappingSum(sum1), WrappingSum(sum2)};
   // The mirrored edge columns and the tail, by the reference: integer sums of parts.
   const std::array<int64_t, 3> left = adm::masking_row_s0(rows, width, begin, inner_begin, factor, cube);
   const std::array<int64_t, 3> right = adm::masking_row_s0(rows, width, int(j), end, factor, cube);
-  for (int b = 0; b < 3; ++b) out[b] += left[b] + right[b];
+  for (int b = 0; b < 3; ++b)
+    out[b] = static_cast<int64_t>(static_cast<uint64_t>(out[b]) + static_cast<uint64_t>(left[b]) +
+                                  static_cast<uint64_t>(right[b]));
   return out;
 }
 
@@ -176,11 +188,12 @@ std::array<int64_t, 3> MaskingS123(const MaskingRows<int32_t>& rows, int width, 
     sum1 = hn::Add(sum1, band_cubes(1));
     sum2 = hn::Add(sum2, band_cubes(2));
   }
-  std::array<int64_t, 3> out{hn::GetLane(hn::SumOfLanes(d64, sum0)), hn::GetLane(hn::SumOfLanes(d64, sum1)),
-                             hn::GetLane(hn::SumOfLanes(d64, sum2))};
+  std::array<int64_t, 3> out{WrappingSum(sum0), WrappingSum(sum1), WrappingSum(sum2)};
   const std::array<int64_t, 3> left = adm::masking_row_s123(rows, width, begin, inner_begin, factor, cube);
   const std::array<int64_t, 3> right = adm::masking_row_s123(rows, width, int(j), end, factor, cube);
-  for (int b = 0; b < 3; ++b) out[b] += left[b] + right[b];
+  for (int b = 0; b < 3; ++b)
+    out[b] = static_cast<int64_t>(static_cast<uint64_t>(out[b]) + static_cast<uint64_t>(left[b]) +
+                                  static_cast<uint64_t>(right[b]));
   return out;
 }
 

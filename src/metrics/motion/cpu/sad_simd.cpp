@@ -88,7 +88,13 @@ uint32_t HorizontalSad(const int32_t* b, int w) {
   }
   // Lanes and their total wrap modulo 2^32, as the reference's uint32 row sum.
   const hn::RebindToUnsigned<D32> du;
-  return hn::GetLane(hn::SumOfLanes(du, hn::BitCast(du, acc)));
+  // Lane by lane modulo 2^32, as the reference's uint32 row sum (a reduction
+  // intrinsic would add in signed int).
+  uint32_t each[HWY_MAX_BYTES / sizeof(uint32_t)];
+  hn::StoreU(hn::BitCast(du, acc), du, each);
+  uint32_t total = 0;
+  for (size_t i = 0; i < hn::Lanes(du); ++i) total += each[i];
+  return total;
 }
 
 template <typename Sample>
