@@ -27,6 +27,17 @@ inline int mirror_index(int i, int size) {
   }
 }
 
+// The kTaps rows of `prev` and `cur` that row y's vertical blur reads, mirrored.
+template <typename Sample>
+void tap_rows(const PlaneView& prev, const PlaneView& cur, int y, const Sample* p[kTaps],
+              const Sample* c[kTaps]) {
+  for (int k = 0; k < kTaps; ++k) {
+    const int row = mirror_index(y - kRadius + k, cur.height);
+    p[k] = prev.row<Sample>(row);
+    c[k] = cur.row<Sample>(row);
+  }
+}
+
 // Rows [y0, y1) of the SAD between `prev` and `cur` (same size; 8..16 bits):
 // per row, the vertical blur of prev - cur rounded and shifted right by
 // `bitdepth`, then the horizontal blur of that row rounded and shifted right

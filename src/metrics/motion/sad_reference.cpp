@@ -9,18 +9,14 @@ namespace {
 
 template <typename Sample>
 uint64_t sad_rows(const PlaneView& prev, const PlaneView& cur, int bitdepth, int y0, int y1) {
-  const int w = cur.width, h = cur.height;
+  const int w = cur.width;
   const int64_t round_y = int64_t{1} << (bitdepth - 1);
   std::vector<int32_t> blurred(static_cast<size_t>(w));
   uint64_t sad = 0;
   for (int y = y0; y < y1; ++y) {
     const Sample* p[kTaps];
     const Sample* c[kTaps];
-    for (int k = 0; k < kTaps; ++k) {
-      const int row = mirror_index(y - kRadius + k, h);
-      p[k] = prev.row<Sample>(row);
-      c[k] = cur.row<Sample>(row);
-    }
+    tap_rows(prev, cur, y, p, c);
     // Below 2^32 in magnitude at 16 bits: 65536 * 65535.
     for (int x = 0; x < w; ++x) {
       int64_t sum = 0;

@@ -99,7 +99,7 @@ uint32_t HorizontalSad(const int32_t* b, int w) {
 
 template <typename Sample>
 uint64_t SadRows(const PlaneView& prev, const PlaneView& cur, int bitdepth, int y0, int y1) {
-  const int w = cur.width, h = cur.height;
+  const int w = cur.width;
   const size_t lanes = hn::Lanes(D32());
   // kRadius mirrored samples before the row, kRadius after, then a vector's room.
   std::vector<int32_t> padded(size_t(w) + 2 * kRadius + lanes, 0);
@@ -108,11 +108,7 @@ uint64_t SadRows(const PlaneView& prev, const PlaneView& cur, int bitdepth, int 
   for (int y = y0; y < y1; ++y) {
     const Sample* p[kTaps];
     const Sample* c[kTaps];
-    for (int k = 0; k < kTaps; ++k) {
-      const int row = mirror_index(y - kRadius + k, h);
-      p[k] = prev.row<Sample>(row);
-      c[k] = cur.row<Sample>(row);
-    }
+    tap_rows(prev, cur, y, p, c);
     VerticalBlur(p, c, w, bitdepth, blurred);
     for (int k = 1; k <= kRadius; ++k) {
       blurred[-k] = blurred[mirror_index(-k, w)];
