@@ -29,6 +29,10 @@ namespace psnr {
 class Engine;
 struct EngineSetup;
 }  // namespace psnr
+namespace vif {
+class Engine;
+struct EngineSetup;
+}  // namespace vif
 
 class Device {
  public:
@@ -40,6 +44,7 @@ class Device {
   // failures. Adding a metric adds a factory here (null by default).
   virtual std::unique_ptr<ssim::Engine> ssim_engine(const ssim::EngineSetup& setup);
   virtual std::unique_ptr<psnr::Engine> psnr_engine(const psnr::EngineSetup& setup);
+  virtual std::unique_ptr<vif::Engine> vif_engine(const vif::EngineSetup& setup);
 };
 
 // The host CPU (Highway SIMD engines, threads from the setup's pool).

@@ -2,6 +2,7 @@
 
 #include "backends/cpu/simd_targets.h"
 #include "metrics/psnr/engine.h"
+#include "metrics/vif/engine.h"
 #include "metrics/ssim/engine.h"
 
 namespace exactvq {
@@ -14,6 +15,10 @@ std::unique_ptr<ssim::Engine> CpuDevice::ssim_engine(const ssim::EngineSetup& se
 
 std::unique_ptr<psnr::Engine> CpuDevice::psnr_engine(const psnr::EngineSetup& setup) {
   return psnr::make_cpu_engine(setup);
+}
+
+std::unique_ptr<vif::Engine> CpuDevice::vif_engine(const vif::EngineSetup& setup) {
+  return vif::make_cpu_engine(setup);
 }
 
 Device& cpu_device() {

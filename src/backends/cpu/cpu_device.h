@@ -11,6 +11,7 @@ class CpuDevice : public Device {
   std::string description() const override;  // "cpu (AVX2)": the SIMD target that runs
   std::unique_ptr<ssim::Engine> ssim_engine(const ssim::EngineSetup& setup) override;
   std::unique_ptr<psnr::Engine> psnr_engine(const psnr::EngineSetup& setup) override;
+  std::unique_ptr<vif::Engine> vif_engine(const vif::EngineSetup& setup) override;
 };
 
 }  // namespace exactvq

@@ -8,6 +8,7 @@
 #include "backends/cuda/cuda_check.h"
 #include "metrics/psnr/engine.h"
 #include "metrics/ssim/engine.h"
+#include "metrics/vif/engine.h"
 
 namespace exactvq {
 
@@ -44,6 +45,10 @@ std::unique_ptr<ssim::Engine> CudaDevice::ssim_engine(const ssim::EngineSetup& s
 
 std::unique_ptr<psnr::Engine> CudaDevice::psnr_engine(const psnr::EngineSetup& setup) {
   return psnr::make_cuda_engine(*this, setup);
+}
+
+std::unique_ptr<vif::Engine> CudaDevice::vif_engine(const vif::EngineSetup& setup) {
+  return vif::make_cuda_engine(*this, setup);
 }
 
 }  // namespace cuda

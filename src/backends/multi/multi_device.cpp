@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "metrics/psnr/engine.h"
+#include "metrics/vif/engine.h"
 #include "metrics/ssim/engine.h"
 
 namespace exactvq {
@@ -127,6 +128,10 @@ std::unique_ptr<ssim::Engine> MultiDevice::ssim_engine(const ssim::EngineSetup& 
 
 std::unique_ptr<psnr::Engine> MultiDevice::psnr_engine(const psnr::EngineSetup& setup) {
   return psnr::make_split_engine(*this, setup);
+}
+
+std::unique_ptr<vif::Engine> MultiDevice::vif_engine(const vif::EngineSetup& setup) {
+  return vif::make_split_engine(*this, setup);
 }
 
 }  // namespace exactvq

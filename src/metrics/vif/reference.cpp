@@ -137,6 +137,11 @@ VifScores vif_reference(const PlaneView& ref, const PlaneView& dist, int bitdept
 
 VifScores vif_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options,
                           const VifStages& stages) {
+  return vif_scores(vif_level_sums(ref, dist, bitdepth, options, stages), options);
+}
+
+VifLevelSums vif_level_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options,
+                            const VifStages& stages) {
   if (bitdepth < 8 || bitdepth > 16)
     throw InputError(fmt::format("vif: bit depth {} is outside 8..16", bitdepth));
   const int bps = bitdepth > 8 ? 2 : 1;
@@ -157,7 +162,7 @@ VifScores vif_with_stages(const PlaneView& ref, const PlaneView& dist, int bitde
             0,
             bitdepth,
             &stages};
-  VifScores s;
+  VifLevelSums sums{};
   for (int level = 0; level < kLevels; ++level) {
     if (level > 0) {
       // A level of no pixels scores 0 / 0; nothing after it reads what its
@@ -166,9 +171,14 @@ VifScores vif_with_stages(const PlaneView& ref, const PlaneView& dist, int bitde
       p.halve();
     }
     if (level == 0 && options.skip_scale0) continue;
-    s.levels[size_t(level)] = level_ratio(p.statistic(options.gain_limit));
+    sums[size_t(level)] = p.statistic(options.gain_limit);
   }
+  return sums;
+}
 
+VifScores vif_scores(const VifLevelSums& sums, const VifOptions& options) {
+  VifScores s;
+  for (int level = 0; level < kLevels; ++level) s.levels[size_t(level)] = level_ratio(sums[size_t(level)]);
   for (int level = 0; level < kLevels; ++level) s.scale[size_t(level)] = level_score(s.levels[size_t(level)]);
   const std::array<LevelRatio, kLevels>& l = s.levels;
   if (options.skip_scale0) {

@@ -51,4 +51,14 @@ inline constexpr VifStages kReferenceStages{&vertical_moments, &horizontal_stati
 VifScores vif_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options,
                           const VifStages& stages);
 
+// The per-pixel half (what an engine computes): each level's integer sums,
+// zero for a level that is skipped or that the pyramid halves to nothing.
+// Same checks and errors as vif_reference.
+using VifLevelSums = std::array<LevelSums, kLevels>;
+VifLevelSums vif_level_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options,
+                            const VifStages& stages);
+
+// The host half: the scores from the level sums.
+VifScores vif_scores(const VifLevelSums& sums, const VifOptions& options);
+
 }  // namespace exactvq::vif

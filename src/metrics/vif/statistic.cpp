@@ -1,35 +1,16 @@
 #include "metrics/vif/statistic.h"
 
-#include <algorithm>
-#include <climits>
+#include <bit>
 
 #include "metrics/vif/log2_table.h"
+#include "metrics/vif/native_statistic.h"
 
 namespace exactvq::vif {
 
 namespace {
 
-// The noise variance sigma_n^2 = 2 in the moments' 16.16 fixed point.
-constexpr int32_t kNoiseVariance = 65536 << 1;
-
-// C's double-to-integer conversions as x86-64 performs them: toward zero, and
-// the "integer indefinite" (the most negative value) when out of range, so
-// that even values libvmaf never meets convert alike everywhere.
-int32_t truncate_to_int32(double v) {
-  if (!(v > -2147483649.0 && v < 2147483648.0)) return INT32_MIN;
-  return int32_t(v);
-}
-
-int64_t truncate_to_int64(double v) {
-  if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return INT64_MIN;
-  return int64_t(v);
-}
-
-uint32_t rounded_product_high(uint32_t a, uint32_t b) {
-  return uint32_t((uint64_t(a) * b + 0x80000000u) >> 32);
-}
-
-uint32_t rounded_moment(uint64_t sum) { return uint32_t((sum + 32768) >> 16); }
+const double kEps = std::bit_cast<double>(uint64_t{EXACTVQ_VIF_EPS_BITS});
+static_assert(std::bit_cast<uint64_t>(65536 * 1.0e-10) == EXACTVQ_VIF_EPS_BITS);
 
 }  // namespace
 
@@ -58,32 +39,9 @@ void vertical_moments(std::span<const uint8_t* const> ref_rows, std::span<const 
 }
 
 void add_pixel_statistic(const PixelMoments& m, double gain_limit, LevelSums& sums) {
-  const uint32_t mu1_sq = rounded_product_high(m.mu1, m.mu1);
-  const uint32_t mu2_sq = rounded_product_high(m.mu2, m.mu2);
-  const uint32_t mu1_mu2 = rounded_product_high(m.mu1, m.mu2);
-  // Differences of 32-bit unsigned values read as signed, as libvmaf does.
-  const int32_t sigma1_sq = int32_t(rounded_moment(m.xx) - mu1_sq);
-  const int32_t sigma2_sq = std::max(int32_t(rounded_moment(m.yy) - mu2_sq), 0);
-  const int32_t sigma12 = int32_t(rounded_moment(m.xy) - mu1_mu2);
-
-  if (sigma1_sq < kNoiseVariance) {
-    sums.num_non_log += sigma2_sq;
-    sums.den_non_log += 1;
-    return;
-  }
-  // log2(1 + sigma1^2 / sigma_n^2) = log2(sigma_n^2 + sigma1^2) - 17.
-  sums.den_log += log2_fixed_32(uint32_t(kNoiseVariance) + uint32_t(sigma1_sq)) - 2048 * 17;
-  if (sigma12 <= 0 || sigma2_sq <= 0) return;
-
-  // The gain and the residual variance: binary64 in libvmaf's order.
-  const double eps = 65536 * 1.0e-10;
-  double gain = double(sigma12) / (double(sigma1_sq) + eps);
-  const int32_t residual = std::max(truncate_to_int32(double(sigma2_sq) - gain * double(sigma12)), 0);
-  gain = gain < gain_limit ? gain : gain_limit;
-  // log2(1 + g^2 sigma1^2 / (sv^2 + sigma_n^2)) as a difference of two log2s.
-  const uint32_t noise = uint32_t(residual) + uint32_t(kNoiseVariance);
-  const int64_t signal = truncate_to_int64(gain * gain * double(sigma1_sq)) + int64_t(noise);
-  sums.num_log += log2_fixed_64(uint64_t(signal)) - log2_fixed_64(noise);
+  VifSums v = sums.words();
+  add_pixel_terms(vif_sigmas(m.mu1, m.mu2, m.xx, m.yy, m.xy), kEps, gain_limit, kLog2Table.data(), &v);
+  sums = LevelSums(v);
 }
 
 LevelSums horizontal_statistics(const MomentLines& lines, int width, std::span<const uint16_t> taps,

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <span>
 
+#include "metrics/vif/definition.h"
 #include "metrics/vif/edges.h"
 #include "metrics/vif/taps.h"
 
@@ -41,6 +42,10 @@ struct PixelMoments {
 // accum_num_non_log, accum_den_non_log).
 struct LevelSums {
   int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
+  LevelSums() = default;
+  explicit LevelSums(const VifSums& v)
+      : num_log(v.num_log), den_log(v.den_log), num_non_log(v.num_non_log), den_non_log(v.den_non_log) {}
+  VifSums words() const { return {num_log, den_log, num_non_log, den_non_log}; }
   LevelSums& operator+=(const LevelSums& o) {
     num_log += o.num_log;
     den_log += o.den_log;

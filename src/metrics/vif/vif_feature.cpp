@@ -4,7 +4,7 @@
 
 #include "backends/device.h"
 #include "core/error.h"
-#include "metrics/vif/cpu/vif_simd.h"
+#include "metrics/vif/engine.h"
 
 namespace exactvq {
 
@@ -31,20 +31,21 @@ namespace {
 
 class VifFeature final : public Feature {
  public:
-  VifFeature(const vif::VifOptions& o, const FeatureContext& ctx)
-      : options_(o), bitdepth_(ctx.format.bitdepth), pool_(ctx.pool), names_(vif::output_names(o)) {}
+  VifFeature(const vif::VifOptions& o, std::unique_ptr<vif::Engine> engine)
+      : options_(o), engine_(std::move(engine)), names_(vif::output_names(o)) {}
 
   const std::vector<std::string>& outputs() const override { return names_; }
-  int batch_frames() const override { return pool_ ? pool_->size() : 1; }
+  int batch_frames() const override { return engine_->batch_frames(); }
 
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
+    sums_.resize(frames.size());
+    engine_->level_sums(frames, sums_);
     const size_t n = names_.size();
-    const auto score = [&](int i) {
-      const FramePair& f = frames[size_t(i)];
-      const vif::VifScores s = vif::cpu::vif_simd(f.ref->plane(0), f.dist->plane(0), bitdepth_, options_);
-      const std::span<double> row = out.subspan(size_t(i) * n, n);
+    for (size_t i = 0; i < frames.size(); ++i) {
+      const vif::VifScores s = vif::vif_scores(sums_[i], options_);
+      const std::span<double> row = out.subspan(i * n, n);
       for (size_t k = 0; k < size_t(vif::kLevels); ++k) row[k] = s.scale[k];
-      if (!options_.debug) return;
+      if (!options_.debug) continue;
       row[4] = s.vif;
       row[5] = s.num;
       row[6] = s.den;
@@ -52,27 +53,24 @@ class VifFeature final : public Feature {
         row[7 + 2 * k] = s.num_scale[k];
         row[8 + 2 * k] = s.den_scale[k];
       }
-    };
-    if (pool_)
-      pool_->parallel_for(int(frames.size()), score);
-    else
-      for (int i = 0; i < int(frames.size()); ++i) score(i);
+    }
   }
 
  private:
   vif::VifOptions options_;
-  int bitdepth_;
-  ThreadPool* pool_;
+  std::unique_ptr<vif::Engine> engine_;
   std::vector<std::string> names_;
+  std::vector<vif::VifLevelSums> sums_;
 };
 
 }  // namespace
 
 std::unique_ptr<Feature> make_vif_feature(const vif::VifOptions& options, const FeatureContext& ctx) {
-  if (ctx.device)
-    throw DeviceError(fmt::format("feature vif runs on the CPU only: not on {}", ctx.device->description()));
   vif::check_vif_size(ctx.format.width, ctx.format.height, options, "feature vif");
-  return std::make_unique<VifFeature>(options, ctx);
+  Device& device = device_of(ctx);
+  std::unique_ptr<vif::Engine> engine = device.vif_engine(vif::EngineSetup{ctx.format, options, ctx.pool});
+  if (!engine) throw DeviceError(fmt::format("feature vif is not available on {}", device.description()));
+  return std::make_unique<VifFeature>(options, std::move(engine));
 }
 
 }  // namespace exactvq

@@ -3,10 +3,18 @@
 
 namespace exactvq::vif::cpu {
 
+namespace {
+constexpr VifStages kSimdStages{&cpu::vertical_moments, &cpu::horizontal_statistics, &cpu::vertical_blur,
+                                &cpu::horizontal_blur_even};
+}  // namespace
+
 VifScores vif_simd(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options) {
-  static constexpr VifStages kSimdStages{&cpu::vertical_moments, &cpu::horizontal_statistics,
-                                         &cpu::vertical_blur, &cpu::horizontal_blur_even};
   return vif_with_stages(ref, dist, bitdepth, options, kSimdStages);
+}
+
+VifLevelSums vif_simd_level_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                                 const VifOptions& options) {
+  return vif_level_sums(ref, dist, bitdepth, options, kSimdStages);
 }
 
 }  // namespace exactvq::vif::cpu

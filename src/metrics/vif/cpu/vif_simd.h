@@ -40,5 +40,7 @@ void horizontal_blur_even(const BlurLines& lines, int width, std::span<const uin
 
 // vif_reference's scores with these stages: the same bits.
 VifScores vif_simd(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options);
+VifLevelSums vif_simd_level_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                                 const VifOptions& options);
 
 }  // namespace exactvq::vif::cpu

@@ -1,0 +1,187 @@
+// The vif engine on a CUDA device: each level's statistic and the halvings on
+// the GPU, on the frames the device's runner uploads once for every engine of
+// the run; the level sums read back once a batch. Pictures under 16x16 have a
+// pyramid level of one row or column, whose edges read what libvmaf's buffers
+// hold from earlier levels and rows (spec/vmaf_vif.md, "Edges"): those the
+// engine scores with the CPU's stages, which keep those buffers.
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "backends/cuda/batch_runner.h"
+#include "backends/cuda/cuda_device.h"
+#include "metrics/vif/cpu/vif_simd.h"
+#include "metrics/vif/cuda/vif_kernels.h"
+#include "metrics/vif/engine.h"
+#include "metrics/vif/log2_table.h"
+
+namespace exactvq::vif {
+
+using cuda::BatchRunner;
+using cuda::check;
+using cuda::CudaDevice;
+using cuda::DeviceBuffer;
+using cuda::FrameUploader;
+using cuda::PinnedBuffer;
+using cuda::VifFilter;
+using cuda::VifLevelPlanes;
+
+namespace {
+
+// Host memory the frames of one batch may take (the reader holds two batches).
+constexpr int64_t kBatchBytes = int64_t{512} << 20;
+constexpr int kMinGpuSide = 16;   // every level two or more samples a side
+constexpr size_t kWords = 4;      // a level's four sums
+
+VifFilter filter_of(int level) {
+  VifFilter f;
+  const auto taps = level_taps(level);
+  for (size_t k = 0; k < taps.size(); ++k) f.taps[k] = taps[k];
+  f.count = int(taps.size());
+  return f;
+}
+
+class CudaEngine final : public Engine, private BatchRunner::Work {
+ public:
+  CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner)
+      : setup_(s), runner_(std::move(runner)) {
+    const VideoFormat& f = s.format;
+    on_host_ = f.width < kMinGpuSide || f.height < kMinGpuSide;
+    const int64_t by_memory = kBatchBytes / (2 * int64_t(f.frame_bytes()));
+    batch_ = int(std::clamp<int64_t>(by_memory, FrameUploader::kLanes, runner_->tuning().max_batch));
+    chunk_ = runner_->tuning().chunk_frames(int64_t{f.width} * f.height);
+    int w = f.width, h = f.height;
+    for (int level = 1; level < kLevels; ++level) {
+      w /= 2;
+      h /= 2;
+      level_width_[size_t(level)] = w;
+      level_height_[size_t(level)] = h;
+    }
+    level_width_[0] = f.width;
+    level_height_[0] = f.height;
+    if (!on_host_) runner_->add(this);
+  }
+  ~CudaEngine() override {
+    if (!on_host_) runner_->remove(this);
+  }
+
+  int batch_frames() const override { return on_host_ ? 1 : batch_; }
+
+  void level_sums(std::span<const FramePair> frames, std::span<VifLevelSums> out) override {
+    if (frames.empty()) return;
+    if (on_host_) {
+      for (size_t i = 0; i < frames.size(); ++i)
+        out[i] = cpu::vif_simd_level_sums(frames[i].ref->plane(0), frames[i].dist->plane(0),
+                                          setup_.format.bitdepth, setup_.options);
+      return;
+    }
+    runner_->run(this, frames, !frames[0].loose(), !frames[0].loose());
+    std::copy_n(sums_.begin(), std::min(out.size(), sums_.size()), out.begin());
+  }
+
+ private:
+  struct Lane {
+    std::array<DeviceBuffer, kLevels> ref, dist;  // levels 1..3, chunk_ frames each
+  };
+
+  size_t level_bytes(int level) const {
+    return size_t(level_width_[size_t(level)]) * size_t(level_height_[size_t(level)]) * 2;
+  }
+
+  // BatchRunner::Work
+  int planes() const override { return 1; }
+  int chunk_frames() const override { return chunk_; }
+
+  void begin(size_t frames) override {
+    if (!table_.get()) {
+      table_ = DeviceBuffer(kLog2Table.size() * sizeof(uint16_t));
+      check(cudaMemcpy(table_.get(), kLog2Table.data(), table_.bytes(), cudaMemcpyHostToDevice),
+            "upload of vif's log2 table");
+      const size_t sum_bytes = size_t(batch_) * kLevels * kWords * sizeof(uint64_t);
+      host_sums_ = PinnedBuffer(sum_bytes);
+      device_sums_ = DeviceBuffer(sum_bytes);
+      for (int l = 0; l < FrameUploader::kLanes; ++l) {
+        auto lane = std::make_unique<Lane>();
+        for (int level = 1; level < kLevels; ++level) {
+          lane->ref[size_t(level)] = DeviceBuffer(level_bytes(level) * size_t(chunk_));
+          lane->dist[size_t(level)] = DeviceBuffer(level_bytes(level) * size_t(chunk_));
+        }
+        lanes_.push_back(std::move(lane));
+      }
+    }
+    sums_.assign(frames, VifLevelSums{});
+  }
+
+  // Sums [frame of the batch][level][word].
+  void enqueue(const FrameUploader::Chunk& chunk, size_t) override {
+    const size_t frame_words = kLevels * kWords;
+    uint64_t* sums = device_sums_.get<uint64_t>() + size_t(chunk.start) * frame_words;
+    check(cudaMemsetAsync(sums, 0, size_t(chunk.count) * frame_words * sizeof(uint64_t), chunk.stream),
+          "cudaMemsetAsync");
+    Lane& lane = *lanes_[size_t(chunk.lane)];
+    const int bitdepth = setup_.format.bitdepth;
+    VifLevelPlanes level;
+    level.ref = chunk.planes[0].ref;
+    level.dist = chunk.planes[0].dist;
+    level.frame_stride = chunk.planes[0].frame_stride;
+    level.width = level_width_[0];
+    level.height = level_height_[0];
+    level.bytes = bitdepth == 8;
+    level.frames = chunk.count;
+    for (int l = 0; l < kLevels; ++l) {
+      if (l > 0 || !setup_.options.skip_scale0)
+        cuda::launch_vif_statistic(level, filter_of(l), vertical_mean_rounding(l, bitdepth).shift,
+                                   vertical_square_rounding(l, bitdepth).shift, setup_.options.gain_limit,
+                                   table_.get<uint16_t>(), sums + size_t(l) * kWords, frame_words, chunk.stream);
+      if (l + 1 == kLevels) break;
+      uint16_t* ref_out = lane.ref[size_t(l + 1)].get<uint16_t>();
+      uint16_t* dist_out = lane.dist[size_t(l + 1)].get<uint16_t>();
+      cuda::launch_vif_halve(level, filter_of(l + 1), rounding_by(l == 0 ? bitdepth : 16).shift, ref_out,
+                             dist_out, level_bytes(l + 1), chunk.stream);
+      level.ref = ref_out;
+      level.dist = dist_out;
+      level.frame_stride = level_bytes(l + 1);
+      level.width = level_width_[size_t(l + 1)];
+      level.height = level_height_[size_t(l + 1)];
+      level.bytes = false;
+    }
+  }
+
+  void finish(size_t base, size_t count, FrameUploader& uploader) override {
+    const size_t frame_words = kLevels * kWords;
+    check(cudaMemcpyAsync(host_sums_.get(), device_sums_.get(), count * frame_words * sizeof(uint64_t),
+                          cudaMemcpyDeviceToHost, uploader.join_lanes()),
+          "read-back of the vif sums");
+    uploader.synchronize();
+    const uint64_t* words = host_sums_.get<uint64_t>();
+    for (size_t f = 0; f < count; ++f)
+      for (size_t l = 0; l < size_t(kLevels); ++l) {
+        const uint64_t* w = words + f * frame_words + l * kWords;
+        LevelSums& s = sums_[base + f][l];
+        s.num_log = int64_t(w[0]);
+        s.den_log = int64_t(w[1]);
+        s.num_non_log = int64_t(w[2]);
+        s.den_non_log = int64_t(w[3]);
+      }
+  }
+
+  EngineSetup setup_;
+  std::shared_ptr<BatchRunner> runner_;
+  bool on_host_ = false;
+  int batch_ = 1;
+  int chunk_ = 1;
+  std::array<int, kLevels> level_width_{}, level_height_{};
+  std::vector<VifLevelSums> sums_;  // the run's, [frame]
+  DeviceBuffer table_;              // kLog2Table
+  DeviceBuffer device_sums_;        // [frame of the batch][level][word]
+  PinnedBuffer host_sums_;
+  std::vector<std::unique_ptr<Lane>> lanes_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_cuda_engine(CudaDevice& device, const EngineSetup& setup) {
+  return std::make_unique<CudaEngine>(setup, device.runner(setup.format));
+}
+
+}  // namespace exactvq::vif

@@ -1,0 +1,215 @@
+// vif's level statistic and halving on the GPU, from the shared definition
+// (metrics/vif/definition.h, native_statistic.h): integers throughout but for
+// the binary64 gain steps (native fp64, -fmad=false), so every pixel's terms
+// equal the CPU reference's; the sums are integers, so the blocks' atomics add
+// them in any order to the same value.
+//
+// The statistic: a block of 32 x 8 output pixels runs the vertical pass over
+// its columns and the filter's reach either side into shared memory (columns
+// outside the level read the vertical pass at their mirror, as mirroring the
+// filtered lines does), then the horizontal pass and the pixel terms.
+#include "metrics/vif/cuda/vif_kernels.h"
+
+#include <cstring>
+
+#include "backends/cuda/cuda_check.h"
+#include "metrics/vif/definition.h"
+#include "metrics/vif/native_statistic.h"
+
+namespace exactvq::cuda {
+
+namespace {
+
+constexpr int kTileW = 32, kTileH = 8;
+constexpr int kThreads = kTileW * kTileH;
+
+// Rounding right shift of the filter passes; n = 0 leaves the value.
+__device__ __forceinline__ uint32_t round32(uint32_t v, int n) {
+  return n > 0 ? (v + (1u << (n - 1))) >> n : v;
+}
+__device__ __forceinline__ uint64_t round64(uint64_t v, int n) {
+  return n > 0 ? (v + (uint64_t{1} << (n - 1))) >> n : v;
+}
+
+// The block's four sums added into `out` (one atomic each).
+__device__ void add_block_sums(VifSums s, unsigned long long* out) {
+  unsigned long long v[4] = {(unsigned long long)s.num_log, (unsigned long long)s.den_log,
+                             (unsigned long long)s.num_non_log, (unsigned long long)s.den_non_log};
+  __shared__ unsigned long long warps[4][kThreads / 32];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  for (int i = 0; i < 4; ++i) {
+    for (int offset = 16; offset > 0; offset /= 2) v[i] += __shfl_down_sync(0xffffffffu, v[i], offset);
+    if (lane == 0) warps[i][warp] = v[i];
+  }
+  __syncthreads();
+  if (threadIdx.x >= 4) return;
+  unsigned long long total = 0;
+  for (int w = 0; w < kThreads / 32; ++w) total += warps[threadIdx.x][w];
+  atomicAdd(&out[threadIdx.x], total);
+}
+
+template <typename Sample, int R>
+__global__ void __launch_bounds__(kThreads)
+    statistic_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist, size_t frame_stride,
+                     int width, int height, VifFilter taps, int mean_shift, int square_shift, double eps,
+                     double gain_limit, const unsigned short* __restrict__ table,
+                     unsigned long long* __restrict__ sums, size_t sums_stride) {
+  constexpr int kCols = kTileW + 2 * R;
+  __shared__ uint32_t s_mu1[kTileH][kCols], s_mu2[kTileH][kCols];
+  __shared__ uint32_t s_xx[kTileH][kCols], s_yy[kTileH][kCols], s_xy[kTileH][kCols];
+  const size_t frame = blockIdx.z;
+  ref += frame * frame_stride;
+  dist += frame * frame_stride;
+  const int x0 = int(blockIdx.x) * kTileW, y0 = int(blockIdx.y) * kTileH;
+
+  for (int i = int(threadIdx.x); i < kCols * kTileH; i += kThreads) {
+    const int r = i / kCols, c = i % kCols;
+    const int y = y0 + r;
+    if (y >= height) continue;
+    const int x = vif_mirror(x0 - R + c, width);
+    uint32_t mu1 = 0, mu2 = 0;
+    uint64_t xx = 0, yy = 0, xy = 0;
+#pragma unroll
+    for (int k = 0; k <= 2 * R; ++k) {
+      const size_t row = size_t(vif_mirror(y - R + k, height)) * size_t(width);
+      const uint32_t s = ref[row + size_t(x)], d = dist[row + size_t(x)];
+      const uint32_t ts = taps.taps[k] * s, td = taps.taps[k] * d;
+      mu1 += ts;
+      mu2 += td;
+      xx += uint64_t(ts) * s;
+      yy += uint64_t(td) * d;
+      xy += uint64_t(ts) * d;
+    }
+    s_mu1[r][c] = uint16_t(round32(mu1, mean_shift));
+    s_mu2[r][c] = uint16_t(round32(mu2, mean_shift));
+    s_xx[r][c] = uint32_t(round64(xx, square_shift));
+    s_yy[r][c] = uint32_t(round64(yy, square_shift));
+    s_xy[r][c] = uint32_t(round64(xy, square_shift));
+  }
+  __syncthreads();
+
+  VifSums acc = {0, 0, 0, 0};
+  const int tx = int(threadIdx.x) % kTileW, ty = int(threadIdx.x) / kTileW;
+  if (x0 + tx < width && y0 + ty < height) {
+    uint32_t mu1 = 0, mu2 = 0;
+    uint64_t xx = 0, yy = 0, xy = 0;
+#pragma unroll
+    for (int k = 0; k <= 2 * R; ++k) {
+      const uint32_t t = taps.taps[k];
+      mu1 += t * s_mu1[ty][tx + k];
+      mu2 += t * s_mu2[ty][tx + k];
+      xx += t * uint64_t(s_xx[ty][tx + k]);
+      yy += t * uint64_t(s_yy[ty][tx + k]);
+      xy += t * uint64_t(s_xy[ty][tx + k]);
+    }
+    vif::add_pixel_terms(vif_sigmas(mu1, mu2, xx, yy, xy), eps, gain_limit, table, &acc);
+  }
+  add_block_sums(acc, sums + frame * sums_stride);
+}
+
+// One output sample of the halving: the vertical blur at row 2i of each
+// column the horizontal blur reads, then the horizontal blur at column 2j.
+template <typename Sample, int R>
+__global__ void __launch_bounds__(kThreads)
+    halve_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist, size_t frame_stride,
+                 int width, int height, VifFilter taps, int shift, uint16_t* __restrict__ ref_out,
+                 uint16_t* __restrict__ dist_out, size_t out_stride) {
+  const int w2 = width / 2, h2 = height / 2;
+  const int j = int(blockIdx.x) * kTileW + int(threadIdx.x) % kTileW;
+  const int i = int(blockIdx.y) * kTileH + int(threadIdx.x) / kTileW;
+  if (j >= w2 || i >= h2) return;
+  const size_t frame = blockIdx.z;
+  ref += frame * frame_stride;
+  dist += frame * frame_stride;
+  size_t rows[2 * R + 1];
+#pragma unroll
+  for (int k = 0; k <= 2 * R; ++k) rows[k] = size_t(vif_mirror(2 * i - R + k, height)) * size_t(width);
+  uint32_t hr = 0, hd = 0;
+#pragma unroll
+  for (int kx = 0; kx <= 2 * R; ++kx) {
+    const size_t x = size_t(vif_mirror(2 * j - R + kx, width));
+    uint32_t vr = 0, vd = 0;
+#pragma unroll
+    for (int ky = 0; ky <= 2 * R; ++ky) {
+      vr += taps.taps[ky] * uint32_t(ref[rows[ky] + x]);
+      vd += taps.taps[ky] * uint32_t(dist[rows[ky] + x]);
+    }
+    hr += taps.taps[kx] * uint32_t(uint16_t(round32(vr, shift)));
+    hd += taps.taps[kx] * uint32_t(uint16_t(round32(vd, shift)));
+  }
+  const size_t out = frame * (out_stride / 2) + size_t(i) * size_t(w2) + size_t(j);
+  ref_out[out] = uint16_t((hr + 32768u) >> 16);
+  dist_out[out] = uint16_t((hd + 32768u) >> 16);
+}
+
+dim3 grid_of(int width, int height, int frames) {
+  return dim3(unsigned((width + kTileW - 1) / kTileW), unsigned((height + kTileH - 1) / kTileH), unsigned(frames));
+}
+
+template <typename Sample>
+void statistic_for(const VifLevelPlanes& p, const VifFilter& taps, int mean_shift, int square_shift,
+                   double eps, double gain_limit, const uint16_t* table, unsigned long long* sums,
+                   size_t sums_stride, cudaStream_t stream) {
+  const auto* ref = static_cast<const Sample*>(p.ref);
+  const auto* dist = static_cast<const Sample*>(p.dist);
+  const size_t stride = p.frame_stride / sizeof(Sample);
+  const dim3 grid = grid_of(p.width, p.height, p.frames);
+  const auto* t = reinterpret_cast<const unsigned short*>(table);
+#define EXACTVQ_VIF_STATISTIC(R)                                                                             \
+  statistic_kernel<Sample, R><<<grid, kThreads, 0, stream>>>(ref, dist, stride, p.width, p.height, taps,     \
+                                                             mean_shift, square_shift, eps, gain_limit, t, sums, \
+                                                             sums_stride)
+  switch (taps.count) {
+    case 17: EXACTVQ_VIF_STATISTIC(8); break;
+    case 9: EXACTVQ_VIF_STATISTIC(4); break;
+    case 5: EXACTVQ_VIF_STATISTIC(2); break;
+    default: EXACTVQ_VIF_STATISTIC(1); break;
+  }
+#undef EXACTVQ_VIF_STATISTIC
+}
+
+template <typename Sample>
+void halve_for(const VifLevelPlanes& p, const VifFilter& taps, int shift, uint16_t* ref_out,
+               uint16_t* dist_out, size_t out_stride, cudaStream_t stream) {
+  const auto* ref = static_cast<const Sample*>(p.ref);
+  const auto* dist = static_cast<const Sample*>(p.dist);
+  const size_t stride = p.frame_stride / sizeof(Sample);
+  const dim3 grid = grid_of(p.width / 2, p.height / 2, p.frames);
+#define EXACTVQ_VIF_HALVE(R)                                                                                   \
+  halve_kernel<Sample, R><<<grid, kThreads, 0, stream>>>(ref, dist, stride, p.width, p.height, taps, shift, \
+                                                         ref_out, dist_out, out_stride)
+  switch (taps.count) {
+    case 9: EXACTVQ_VIF_HALVE(4); break;
+    case 5: EXACTVQ_VIF_HALVE(2); break;
+    default: EXACTVQ_VIF_HALVE(1); break;
+  }
+#undef EXACTVQ_VIF_HALVE
+}
+
+}  // namespace
+
+void launch_vif_statistic(const VifLevelPlanes& p, const VifFilter& filter, int mean_shift, int square_shift,
+                          double gain_limit, const uint16_t* table, uint64_t* sums, size_t sums_stride,
+                          cudaStream_t stream) {
+  double eps;
+  const uint64_t eps_bits = EXACTVQ_VIF_EPS_BITS;
+  static_assert(sizeof eps == sizeof eps_bits);
+  memcpy(&eps, &eps_bits, sizeof eps);
+  auto* out = reinterpret_cast<unsigned long long*>(sums);
+  if (p.bytes)
+    statistic_for<uint8_t>(p, filter, mean_shift, square_shift, eps, gain_limit, table, out, sums_stride, stream);
+  else
+    statistic_for<uint16_t>(p, filter, mean_shift, square_shift, eps, gain_limit, table, out, sums_stride, stream);
+  check(cudaGetLastError(), "vif statistic kernel launch");
+}
+
+void launch_vif_halve(const VifLevelPlanes& p, const VifFilter& next, int shift, uint16_t* ref_out,
+                      uint16_t* dist_out, size_t out_stride, cudaStream_t stream) {
+  if (p.bytes)
+    halve_for<uint8_t>(p, next, shift, ref_out, dist_out, out_stride, stream);
+  else
+    halve_for<uint16_t>(p, next, shift, ref_out, dist_out, out_stride, stream);
+  check(cudaGetLastError(), "vif halving kernel launch");
+}
+
+}  // namespace exactvq::cuda
