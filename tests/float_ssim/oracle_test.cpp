@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <set>
 
 #include "libvmaf_vmaf_vectors.h"
@@ -21,9 +22,26 @@ using testing_vectors::same_bits;
 
 struct Case {
   int w, h, bitdepth;
-  const char* ssim;     // float_ssim's spec
-  const char* ms_ssim;  // float_ms_ssim's, or null where the picture is under 176
+  std::string ssim;     // float_ssim's spec
+  std::string ms_ssim;  // float_ms_ssim's, or empty where the picture is under 176
+  bool inverted = false;  // the distorted picture is the reference's negative (negative structure terms)
 };
+
+// The clip with each distorted picture replaced by the reference's negative, files rewritten.
+void invert(vif_testing::Clip& clip) {
+  const VideoFormat& f = clip.format;
+  for (size_t i = 0; i < clip.ref_pics.size(); ++i) {
+    const size_t n = size_t(f.width) * size_t(f.height);
+    std::vector<uint16_t> luma(n);
+    for (size_t k = 0; k < n; ++k) {
+      const uint16_t v = f.bitdepth > 8 ? reinterpret_cast<const uint16_t*>(clip.ref_pics[i].planes[0].data())[k]
+                                        : clip.ref_pics[i].planes[0][k];
+      luma[k] = uint16_t(f.max_sample() - v);
+    }
+    clip.dist_pics[i] = vif_testing::luma_picture(f, luma);
+  }
+  std::ofstream(clip.dist, std::ios::binary) << vif_testing::file_bytes(f, clip.dist_pics, f.bitdepth < 16);
+}
 
 // libvmaf's per-frame metrics for several features at once, plain C, full precision.
 std::vector<nlohmann::ordered_json> libvmaf_frames(const vif_testing::Clip& clip,
@@ -58,26 +76,51 @@ TEST(FloatSsimOracle, RandomClipsEqualLibvmafBitForBit) {
       {401, 387, 10, "float_ssim=enable_lcs=true", "float_ms_ssim"},   // scale 2, odd sides
       {643, 641, 12, "float_ssim=enable_lcs=true", "float_ms_ssim"},   // scale 3
       {390, 385, 16, "float_ssim", "float_ms_ssim=enable_lcs=true"},   // scale 2, 16 bits
-      {97, 45, 8, "float_ssim=scale=3:enable_lcs=true", nullptr},
-      {11, 11, 16, "float_ssim=enable_lcs=true", nullptr},
-      {12, 31, 10, "float_ssim=enable_db=true:clip_db=true", nullptr},
-      {60, 60, 8, "float_ssim=scale=4", nullptr},
-      {63, 65, 12, "float_ssim=scale=5:enable_lcs=true", nullptr},
-      {30, 31, 16, "float_ssim=scale=2:enable_lcs=true", nullptr},
-      {25, 24, 8, "float_ssim=scale=10", nullptr},
-      {16, 10, 10, "float_ssim=enable_lcs=true", nullptr},  // no window fits: NaN
+      {97, 45, 8, "float_ssim=scale=3:enable_lcs=true", ""},
+      {11, 11, 16, "float_ssim=enable_lcs=true", ""},
+      {12, 31, 10, "float_ssim=enable_db=true:clip_db=true", ""},
+      {60, 60, 8, "float_ssim=scale=4", ""},
+      {63, 65, 12, "float_ssim=scale=5:enable_lcs=true", ""},
+      {30, 31, 16, "float_ssim=scale=2:enable_lcs=true", ""},
+      {25, 24, 8, "float_ssim=scale=10", ""},
+      {16, 10, 10, "float_ssim=enable_lcs=true", ""},  // no window fits: NaN
+      {1280, 720, 10, "float_ssim=enable_lcs=true", "float_ms_ssim"},  // automatic scale 3
+      {1920, 1080, 8, "float_ssim", "float_ms_ssim=enable_lcs=true"},  // automatic scale 4
+      {1024, 1030, 16, "float_ssim=enable_lcs=true", "float_ms_ssim"},  // scale 4, 16 bits
+      {200, 180, 8, "float_ssim=enable_lcs=true", "float_ms_ssim=enable_lcs=true", true},  // MS-SSIM NaN
+      {390, 400, 12, "float_ssim=enable_db=true", "float_ms_ssim=enable_db=true:clip_db=true", true},
   };
   const fs::path dir = fs::path(EXACTVQ_TEST_TMP) / "float_ssim_oracle";
   const uint32_t seed = 20261202;
+  // The listed cases, then as many drawn from the seed: sizes from 11 to 420, every depth and option.
+  std::vector<Case> all(std::begin(cases), std::end(cases));
+  std::mt19937 rng(seed);
+  const int depths[] = {8, 10, 12, 16};
+  const char* const ssim_options[] = {"", ":enable_lcs=true", ":enable_db=true:clip_db=true", ":scale=1",
+                                      ":scale=2:enable_lcs=true", ":scale=3", ":enable_db=true"};
+  const char* const ms_options[] = {"", ":enable_lcs=true", ":enable_db=true", ":enable_db=true:clip_db=true"};
+  for (size_t k = 0; k < 16; ++k) {
+    // "name" or "name=k=v:k=v" from options written ":k=v:k=v".
+    const auto spec = [](const char* name, const std::string& options) {
+      return options.empty() ? std::string(name) : name + ("=" + options.substr(1));
+    };
+    Case c{11 + int(rng() % 410), 11 + int(rng() % 410), depths[rng() % 4], "", ""};
+    c.ssim = spec("float_ssim", ssim_options[rng() % std::size(ssim_options)]);
+    const std::string ms = spec("float_ms_ssim", ms_options[rng() % std::size(ms_options)]);
+    if (c.w >= kMsSsimMinSide && c.h >= kMsSsimMinSide) c.ms_ssim = ms;
+    c.inverted = rng() % 5 == 0;
+    all.push_back(c);
+  }
   int compared = 0, differing = 0;
-  for (size_t k = 0; k < std::size(cases); ++k) {
-    const Case& c = cases[k];
+  for (size_t k = 0; k < all.size(); ++k) {
+    const Case& c = all[k];
     const uint32_t clip_seed = seed + uint32_t(k);
-    const vif_testing::Clip clip = vif_testing::write_clip(dir / std::to_string(k), c.w, c.h, c.bitdepth, 2, clip_seed);
+    vif_testing::Clip clip = vif_testing::write_clip(dir / std::to_string(k), c.w, c.h, c.bitdepth, 2, clip_seed);
+    if (c.inverted) invert(clip);
     const SsimOptions so = parse_ssim_options(parse_feature_spec(c.ssim));
     std::vector<std::string> features{c.ssim}, names = output_names(so);
     MsSsimOptions mo;
-    if (c.ms_ssim) {
+    if (!c.ms_ssim.empty()) {
       features.push_back(c.ms_ssim);
       mo = parse_ms_ssim_options(parse_feature_spec(c.ms_ssim));
       for (const std::string& n : output_names(mo)) names.push_back(n);
@@ -92,7 +135,7 @@ TEST(FloatSsimOracle, RandomClipsEqualLibvmafBitForBit) {
       const SsimScores s = float_ssim_reference(ref, dist, c.bitdepth, so);
       std::vector<double> mine{s.ssim};
       if (so.enable_lcs) mine.insert(mine.end(), {s.l, s.c, s.s});
-      if (c.ms_ssim) {
+      if (!c.ms_ssim.empty()) {
         const MsSsimScores m = float_ms_ssim_reference(ref, dist, c.bitdepth, mo);
         mine.push_back(m.ms_ssim);
         if (mo.enable_lcs)
@@ -105,7 +148,7 @@ TEST(FloatSsimOracle, RandomClipsEqualLibvmafBitForBit) {
         const bool same = v.is_null() ? std::isnan(mine[n]) : same_bits(mine[n], v.get<double>());
         differing += !same;
         EXPECT_TRUE(same) << c.w << "x" << c.h << " " << c.bitdepth << "-bit " << features[0]
-                          << (c.ms_ssim ? " " + features.back() : "") << " seed " << clip_seed << " frame " << i
+                          << (c.ms_ssim.empty() ? "" : " " + features.back()) << (c.inverted ? " inverted" : "") << " seed " << clip_seed << " frame " << i
                           << " " << names[n] << ": " << mine[n] << " vs libvmaf " << v;
       }
     }
