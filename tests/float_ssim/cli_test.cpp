@@ -32,36 +32,52 @@ class FloatSsimCli : public CliTest {
       GTEST_SKIP() << "no shared vectors at " << testing_vectors::kVmafVectors;
   }
 
-  RunResult run(const VmafPair& p, const std::vector<std::string>& features) {
+  RunResult run(const VmafPair& p, const std::vector<std::string>& features, bool frame_cnt_1 = false) {
     std::vector<std::string> argv{EXACTVQ_CLI_PATH, "-r", p.ref.string(), "-d", p.dist.string()};
     for (const std::string& f : features) argv.insert(argv.end(), {"--feature", f});
     argv.insert(argv.end(), {"--precision", "max", "--json", "-o", path("out.json")});
+    if (frame_cnt_1) argv.insert(argv.end(), {"--frame_cnt", "1"});
     const auto raw = raw_args(p);
     argv.insert(argv.end(), raw.begin(), raw.end());
     fs::remove(path("out.json"));
     return run_program(argv);
   }
 
-  // Every stored frame of `key` against the report's; counts into compared/differing.
-  void compare(const VmafPair& p, const Report& got, const nlohmann::json& frames, const std::string& key,
-               const std::string& what) {
+  Report report() { return parse_json(testing_vectors::signed_zeros_kept(read_file(path("out.json")))); }
+
+  bool same(const Report& got, double mine, const std::string& where, const nlohmann::json& want) {
+    if (want.is_null()) return std::count(got.json_nulls.begin(), got.json_nulls.end(), where) == 1;
+    return bits(mine) == bits(stored_value(want));
+  }
+
+  // Every stored frame of `key`, and its pooled values, against the report's.
+  void compare(const VmafPair& p, const Report& got, const float_ssim::testing::StoredRun& stored,
+               const std::string& key, const std::string& what) {
     ASSERT_TRUE(got.values.count(key)) << p.name << " " << what << ": no " << key;
-    for (const nlohmann::json& frame : frames) {
+    ASSERT_EQ(got.values.at(key).size(), stored.frames().size()) << p.name << " " << what;
+    for (const nlohmann::json& frame : stored.frames()) {
       const size_t i = frame.at("frameNum").get<size_t>();
       ASSERT_LT(i, got.values.at(key).size()) << p.name;
       const nlohmann::json& want = frame.at(key);
-      bool same;
-      if (want.is_null())
-        same = std::count(got.json_nulls.begin(), got.json_nulls.end(), std::to_string(i) + "/" + key) == 1;
-      else
-        same = bits(got.values.at(key)[i]) == bits(stored_value(want));
+      const bool ok = same(got, got.values.at(key)[i], std::to_string(i) + "/" + key, want);
       ++compared;
-      differing += !same;
-      EXPECT_TRUE(same) << p.name << " " << what << " frame " << i << " " << key << ": "
-                        << got.values.at(key)[i] << " vs libvmaf " << want;
+      differing += !ok;
+      EXPECT_TRUE(ok) << p.name << " " << what << " frame " << i << " " << key << ": " << got.values.at(key)[i]
+                      << " vs libvmaf " << want;
+    }
+    for (const char* pool : {"min", "max", "mean", "harmonic_mean"}) {
+      const nlohmann::json& want = stored.node->at("pooled").at(key).at(pool);
+      ASSERT_TRUE(got.pooled.count(key) && got.pooled.at(key).count(pool)) << p.name << " " << key << " " << pool;
+      const double mine = got.pooled.at(key).at(pool);
+      const bool ok = same(got, mine, "pooled/" + key + "/" + pool, want);
+      ++compared_pooled;
+      differing += !ok;
+      EXPECT_TRUE(ok) << p.name << " " << what << " pooled " << pool << " " << key << ": " << mine
+                      << " vs libvmaf " << want;
     }
   }
 
+  int compared_pooled = 0;
   int compared = 0, differing = 0;
 };
 
@@ -70,16 +86,17 @@ TEST_F(FloatSsimCli, CommandLineEqualsLibvmafOnEveryVector) {
   for (const VmafPair& p : load_vmaf_pairs()) {
     namespace t = float_ssim::testing;
     // The default run: both features in one command.
-    const nlohmann::json* ssim = t::stored_frames(p, "float_ssim_ms_ssim", "float_ssim");
-    const nlohmann::json* ms = t::stored_frames(p, "float_ssim_ms_ssim", "float_ms_ssim");
-    RunResult r = run(p, {"float_ssim", "float_ms_ssim"});
+    const t::StoredRun ssim = t::stored_run(p, "float_ssim_ms_ssim", "float_ssim");
+    const t::StoredRun ms = t::stored_run(p, "float_ssim_ms_ssim", "float_ms_ssim");
     if (ms) {
+      const RunResult r = run(p, {"float_ssim", "float_ms_ssim"}, ms.frame_cnt_1);
       ASSERT_EQ(r.status, 0) << p.name << describe(r);
-      const Report got = parse_json(testing_vectors::signed_zeros_kept(read_file(path("out.json"))));
-      compare(p, got, *ssim, "float_ssim", "defaults");
-      compare(p, got, *ms, "float_ms_ssim", "defaults");
+      const Report got = report();
+      compare(p, got, ssim, "float_ssim", "defaults");
+      compare(p, got, ms, "float_ms_ssim", "defaults");
     } else {
       // MS-SSIM refuses the size: exit 1, the feature and size named, no report.
+      RunResult r = run(p, {"float_ssim", "float_ms_ssim"});
       EXPECT_EQ(r.status, 1) << p.name << describe(r);
       EXPECT_NE(r.err.find("float_ms_ssim"), std::string::npos) << describe(r);
       EXPECT_NE(r.err.find("176"), std::string::npos) << describe(r);
@@ -87,20 +104,21 @@ TEST_F(FloatSsimCli, CommandLineEqualsLibvmafOnEveryVector) {
       ++refused;
       // float_ssim alone, as libvmaf's probe ran it.
       if (ssim) {
-        r = run(p, {"float_ssim"});
+        r = run(p, {"float_ssim"}, ssim.frame_cnt_1);
         ASSERT_EQ(r.status, 0) << p.name << describe(r);
-        compare(p, parse_json(testing_vectors::signed_zeros_kept(read_file(path("out.json")))), *ssim, "float_ssim", "float_ssim alone");
+        compare(p, report(), ssim, "float_ssim", "float_ssim alone");
       }
     }
     // The AOM CTC setting.
-    if (const nlohmann::json* ctc = t::stored_frames(p, "float_ssim_ctc", "float_ssim")) {
-      r = run(p, {"float_ssim=scale=1:enable_db=true:clip_db=true"});
+    if (const t::StoredRun ctc = t::stored_run(p, "float_ssim_ctc", "float_ssim")) {
+      const RunResult r = run(p, {"float_ssim=scale=1:enable_db=true:clip_db=true"}, ctc.frame_cnt_1);
       ASSERT_EQ(r.status, 0) << p.name << describe(r);
-      compare(p, parse_json(testing_vectors::signed_zeros_kept(read_file(path("out.json")))), *ctc, "float_ssim", "ctc");
+      compare(p, report(), ctc, "float_ssim", "ctc");
     }
   }
-  std::printf("float_ssim command line: %d values compared, %d differing; %d MS-SSIM refusals\n", compared,
-              differing, refused);
+  std::printf("float_ssim command line: %d per-frame and %d pooled values compared, %d differing; %d MS-SSIM "
+              "refusals\n",
+              compared, compared_pooled, differing, refused);
   EXPECT_EQ(differing, 0);
   EXPECT_GE(compared, 100);
   EXPECT_EQ(refused, 7);

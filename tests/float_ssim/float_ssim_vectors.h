@@ -9,25 +9,39 @@
 
 namespace exactvq::float_ssim::testing {
 
-// The frames of a stored run node: its own when it succeeded, else its
-// --frame_cnt 1 rerun's, else null.
-inline const nlohmann::json* node_frames(const nlohmann::json& node) {
-  if (node.at("rc").get<int>() == 0) return &node.at("frames");
-  if (!node.contains("frame_cnt_1_workaround")) return nullptr;
+// A stored run that left frames: the node holding them (frames, pooled) and
+// whether it is the --frame_cnt 1 rerun.
+struct StoredRun {
+  const nlohmann::json* node = nullptr;
+  bool frame_cnt_1 = false;
+  const nlohmann::json& frames() const { return node->at("frames"); }
+  explicit operator bool() const { return node != nullptr; }
+};
+
+// A stored run node's own result when it succeeded, else its --frame_cnt 1 rerun's.
+inline StoredRun node_run(const nlohmann::json& node) {
+  if (node.at("rc").get<int>() == 0) return {&node, false};
+  if (!node.contains("frame_cnt_1_workaround")) return {};
   const nlohmann::json& w = node.at("frame_cnt_1_workaround");
-  return w.at("rc").get<int>() == 0 ? &w.at("frames") : nullptr;
+  return w.at("rc").get<int>() == 0 ? StoredRun{&w, true} : StoredRun{};
 }
 
-// The frames libvmaf gave `key` ("float_ssim", "float_ms_ssim") in `run`
+// What libvmaf gave `key` ("float_ssim", "float_ms_ssim") in `run`
 // ("float_ssim_ms_ssim", "float_ssim_ctc"): the run's, else the probe's of that
-// feature alone. Null where libvmaf gave none.
+// feature alone; empty where libvmaf gave nothing.
+inline StoredRun stored_run(const testing_vectors::VmafPair& p, const std::string& run, const std::string& key) {
+  const nlohmann::json& node = p.info.at("runs").at(run);
+  if (StoredRun r = node_run(node)) return r;
+  if (!node.contains("single_feature_probes")) return {};
+  const nlohmann::json& probes = node.at("single_feature_probes");
+  return probes.contains(key) ? node_run(probes.at(key)) : StoredRun{};
+}
+
+// The stored frames only (null where none).
 inline const nlohmann::json* stored_frames(const testing_vectors::VmafPair& p, const std::string& run,
                                            const std::string& key) {
-  const nlohmann::json& node = p.info.at("runs").at(run);
-  if (const nlohmann::json* f = node_frames(node)) return f;
-  if (!node.contains("single_feature_probes")) return nullptr;
-  const nlohmann::json& probes = node.at("single_feature_probes");
-  return probes.contains(key) ? node_frames(probes.at(key)) : nullptr;
+  const StoredRun r = stored_run(p, run, key);
+  return r ? &r.frames() : nullptr;
 }
 
 // The options of each stored run.

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "metrics/ssim/decibels.h"
 
 namespace exactvq::float_ssim {
 
@@ -286,16 +287,12 @@ void check_ms_ssim_input(int width, int height, int bitdepth, const char* where)
 }
 
 double max_db(int width, int height, int bitdepth, bool clip_db) {
+  // libvmaf's float_ssim and integer ssim share the formulas (spec/ssim.md "Decibels").
   if (!clip_db) return std::numeric_limits<double>::infinity();
-  const unsigned peak = (1u << unsigned(bitdepth)) - 1u;
-  const double mse = 0.5 / double(unsigned(width) * unsigned(height));
-  return std::ceil(10. * std::log10(double(peak * peak) / mse));
+  return ssim::clip_db_limit((uint32_t{1} << bitdepth) - 1, width, height);
 }
 
-double to_db(double score, double max) {
-  const double db = -10. * std::log10(1 - score);
-  return db < max ? db : max;
-}
+double to_db(double score, double max) { return ssim::to_db(score, max); }
 
 SsimScores float_ssim_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth, const SsimOptions& o) {
   return float_ssim_with_stages(ref, dist, bitdepth, o, kReferenceStages);
