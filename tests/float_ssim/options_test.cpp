@@ -154,6 +154,17 @@ TEST(FloatSsimReference, TinyPicturesScoreLibvmafsEmptyMeans) {
   EXPECT_TRUE(std::isnan(score(18, 10)));
   // Identical flat pictures of full windows score 1.
   EXPECT_EQ(score(11, 11), 1.0);
+  // The NaN in decibels: min(NaN, max_db) is max_db, +inf without clip_db (libvmaf's CSV prints inf).
+  Picture r, d;
+  r.allocate(VideoFormat{18, 10, ChromaFormat::k444, 8});
+  d.allocate(r.format);
+  SsimOptions db;
+  db.enable_db = true;
+  const double unclipped = float_ssim_reference(r.plane(0), d.plane(0), 8, db).ssim;
+  EXPECT_TRUE(std::isinf(unclipped) && unclipped > 0) << unclipped;
+  db.clip_db = true;
+  db.scale = 1;
+  EXPECT_EQ(float_ssim_reference(r.plane(0), d.plane(0), 8, db).ssim, 74.0);
 }
 
 }  // namespace
