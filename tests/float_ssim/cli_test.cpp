@@ -124,5 +124,24 @@ TEST_F(FloatSsimCli, CommandLineEqualsLibvmafOnEveryVector) {
   EXPECT_EQ(refused, 7);
 }
 
+// Frames side by side on the pool: any thread count gives one thread's bits.
+TEST_F(FloatSsimCli, AnyThreadCountGivesTheSameBits) {
+  const auto pairs = load_vmaf_pairs();
+  const auto p = std::find_if(pairs.begin(), pairs.end(),
+                              [](const VmafPair& v) { return v.name == "p10_420_576x324_testsrc2_x264"; });
+  ASSERT_NE(p, pairs.end());
+  std::vector<std::string> reports;
+  for (const char* threads : {"1", "2", "5"}) {
+    const RunResult r = run_program({EXACTVQ_CLI_PATH, "-r", p->ref.string(), "-d", p->dist.string(), "--feature",
+                                     "float_ssim=enable_lcs=true", "--feature", "float_ms_ssim=enable_lcs=true",
+                                     "--threads", threads, "--precision", "max", "--csv", "-o", "-"});
+    ASSERT_EQ(r.status, 0) << describe(r);
+    reports.push_back(r.out);
+  }
+  EXPECT_EQ(reports[0], reports[1]);
+  EXPECT_EQ(reports[0], reports[2]);
+  EXPECT_NE(reports[0].find("float_ms_ssim_s_scale4"), std::string::npos) << reports[0];
+}
+
 }  // namespace
 }  // namespace exactvq::clitest
