@@ -9,6 +9,7 @@
 #include <random>
 #include <set>
 
+#include "core/error.h"
 #include "libvmaf_vmaf_vectors.h"
 #include "metrics/float_ssim/float_ssim_feature.h"
 #include "metrics/float_ssim/reference.h"
@@ -158,6 +159,25 @@ TEST(FloatSsimOracle, RandomClipsEqualLibvmafBitForBit) {
   }
   std::printf("float_ssim oracle: %d values compared, %d differing (seed %u)\n", compared, differing, seed);
   EXPECT_EQ(differing, 0);
+}
+
+// The size limit is libvmaf's: it scores 176 in both sides, fails 175 in either; exactvq refuses the same.
+TEST(FloatSsimOracle, MsSsimSizeLimitIsLibvmafs) {
+  if (!fs::exists(testing_vectors::kLibvmafBinary))
+    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary << ": oracle skipped";
+  const fs::path dir = fs::path(EXACTVQ_TEST_TMP) / "float_ssim_limit";
+  for (const auto& [w, h] : {std::pair{176, 176}, std::pair{175, 300}, std::pair{300, 175}, std::pair{176, 177}}) {
+    const vif_testing::Clip clip = vif_testing::write_clip(dir / fmt::format("{}x{}", w, h), w, h, 8, 1, 5);
+    const bool libvmaf_scores =
+        !libvmaf_frames(clip, {"float_ms_ssim"}, dir / fmt::format("{}x{}.json", w, h)).empty();
+    bool refused = false;
+    try {
+      check_ms_ssim_input(w, h, 8, "t");
+    } catch (const InputError&) {
+      refused = true;
+    }
+    EXPECT_EQ(libvmaf_scores, !refused) << w << "x" << h;
+  }
 }
 
 }  // namespace

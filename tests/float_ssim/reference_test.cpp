@@ -7,10 +7,17 @@
 #include <cstring>
 #include <random>
 
+#include "backends/device.h"
+#include "core/error.h"
+#include "core/thread_pool.h"
+#include "metrics/float_ssim/float_ssim_feature.h"
 #include "metrics/float_ssim/reference.h"
+#include "vif/vif_clips.h"
 
 namespace exactvq::float_ssim {
 namespace {
+
+namespace fs = std::filesystem;
 
 TEST(FloatSsimReference, InPlaceDecimationEqualsANewBuffer) {
   std::mt19937 rng(7);
@@ -69,6 +76,50 @@ TEST(FloatSsimReference, HighDepthSamplesScaleExactly) {
   EXPECT_EQ(f.samples[0], 65535.0f / 256.0f);
   EXPECT_EQ(f.samples[1], 1.0f / 256.0f);
   EXPECT_EQ(f.samples[2], 128.0f);
+}
+
+TEST(FloatSsimFeature, RunsOnTheCpuOnly) {
+  FeatureContext ctx;
+  ctx.format = VideoFormat{200, 200, ChromaFormat::k420, 8};
+  ctx.device = std::shared_ptr<Device>(&cpu_device(), [](Device*) {});
+  EXPECT_THROW(make_float_ssim_feature(SsimOptions{}, ctx), DeviceError);
+  EXPECT_THROW(make_float_ms_ssim_feature(MsSsimOptions{}, ctx), DeviceError);
+}
+
+// A batch on a pool: each frame's row is the reference's values in output_names order.
+TEST(FloatSsimFeature, BatchRowsAreTheReferencesValues) {
+  const vif_testing::Clip c = vif_testing::write_clip(fs::path(EXACTVQ_TEST_TMP) / "float_ssim_feature", 181, 177,
+                                                      10, 3, 99);
+  ThreadPool pool(3);
+  FeatureContext ctx;
+  ctx.format = c.format;
+  ctx.pool = &pool;
+  SsimOptions so;
+  so.enable_lcs = true;
+  so.enable_db = true;
+  MsSsimOptions mo;
+  mo.enable_lcs = true;
+  const auto ssim = make_float_ssim_feature(so, ctx);
+  const auto ms = make_float_ms_ssim_feature(mo, ctx);
+  std::vector<FramePair> pairs;
+  for (size_t i = 0; i < c.ref_pics.size(); ++i) pairs.push_back({&c.ref_pics[i], &c.dist_pics[i], int64_t(i)});
+  std::vector<double> a(pairs.size() * 4), b(pairs.size() * 16);
+  ssim->extract_batch(pairs, a);
+  ms->extract_batch(pairs, b);
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const SsimScores s = float_ssim_reference(c.ref_pics[i].plane(0), c.dist_pics[i].plane(0), 10, so);
+    EXPECT_EQ(a[i * 4 + 0], s.ssim);
+    EXPECT_EQ(a[i * 4 + 1], s.l);
+    EXPECT_EQ(a[i * 4 + 2], s.c);
+    EXPECT_EQ(a[i * 4 + 3], s.s);
+    const MsSsimScores m = float_ms_ssim_reference(c.ref_pics[i].plane(0), c.dist_pics[i].plane(0), 10, mo);
+    EXPECT_EQ(b[i * 16 + 0], m.ms_ssim);
+    for (size_t k = 0; k < 5; ++k) {
+      EXPECT_EQ(b[i * 16 + 1 + k], m.l[k]);
+      EXPECT_EQ(b[i * 16 + 6 + k], m.c[k]);
+      EXPECT_EQ(b[i * 16 + 11 + k], m.s[k]);
+    }
+  }
 }
 
 }  // namespace
