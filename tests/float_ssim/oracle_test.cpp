@@ -105,7 +105,7 @@ TEST(FloatSsimOracle, RandomClipsEqualLibvmafBitForBit) {
   for (size_t k = 0; k < 16; ++k) {
     // "name" or "name=k=v:k=v" from options written ":k=v:k=v".
     const auto spec = [](const char* name, const std::string& options) {
-      return options.empty() ? std::string(name) : name + ("=" + options.substr(1));
+      return options.empty() ? std::string(name) : fmt::format("{}={}", name, options.substr(1));
     };
     Case c{11 + int(rng() % 410), 11 + int(rng() % 410), depths[rng() % 4], "", ""};
     c.ssim = spec("float_ssim", ssim_options[rng() % std::size(ssim_options)]);
