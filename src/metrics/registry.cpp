@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "metrics/adm/adm_feature.h"
+#include "metrics/float_ssim/float_ssim_feature.h"
 #include "metrics/motion/motion_feature.h"
 #include "metrics/psnr/psnr_feature.h"
 #include "metrics/ssim/ssim_feature.h"
@@ -38,6 +39,14 @@ const Entry kFeatures[] = {
     {"adm",
      [](const FeatureSpec& s, const FeatureContext& c) {
        return make_adm_feature(adm::parse_adm_options(s), c);
+     }},
+    {"float_ssim",
+     [](const FeatureSpec& s, const FeatureContext& c) {
+       return make_float_ssim_feature(float_ssim::parse_ssim_options(s), c);
+     }},
+    {"float_ms_ssim",
+     [](const FeatureSpec& s, const FeatureContext& c) {
+       return make_float_ms_ssim_feature(float_ssim::parse_ms_ssim_options(s), c);
      }},
 };
 

@@ -1,0 +1,142 @@
+// The scalar reference of docs/spec/float_ssim.md: libvmaf 3.2.0's float_ssim
+// and float_ms_ssim (its iqa SSIM in binary32 with binary64 per-pixel terms),
+// the readable definition any SIMD or GPU twin is tested against. The row
+// stages sit behind FloatSsimStages so that twins can replace them one by one.
+#pragma once
+
+#include <array>
+#include <span>
+#include <vector>
+
+#include "core/picture.h"
+#include "metrics/float_ssim/options.h"
+
+namespace exactvq::float_ssim {
+
+// The separable window's taps: iqa's 11-tap Gaussian (sigma 1.5), binary32.
+inline constexpr int kWindow = 11;
+extern const std::array<float, kWindow> kWindowTaps;
+
+// MS-SSIM's low-pass filter before each halving: iqa's 9x9 table (a 9/7
+// biorthogonal wavelet's), binary32, applied as a 2-D kernel.
+inline constexpr int kLowPass = 9;
+using LowPassTable = std::array<std::array<float, kLowPass>, kLowPass>;
+const LowPassTable& low_pass_table();
+
+// MS-SSIM's scales and each one's exponents (binary32, as libvmaf stores them).
+inline constexpr int kScales = 5;
+extern const std::array<float, kScales> kAlphas, kBetas, kGammas;
+
+// MS-SSIM refuses pictures under 176 pixels in either dimension: 176 halved
+// (rounding down) four times is 11, the window's width.
+inline constexpr int kMsSsimMinSide = 176;
+
+// A plane of binary32 samples, rows of `width` (libvmaf's buffers, stride = width).
+struct FloatPlane {
+  int width = 0, height = 0;
+  std::vector<float> samples;
+  FloatPlane() = default;
+  FloatPlane(int w, int h) : width(w), height(h), samples(size_t(w > 0 ? w : 0) * size_t(h > 0 ? h : 0)) {}
+  float* row(int y) { return samples.data() + size_t(y) * size_t(width); }
+  const float* row(int y) const { return samples.data() + size_t(y) * size_t(width); }
+};
+
+// The bit depths libvmaf converts to float: 8 as is, 10, 12 and 16 divided by
+// 4, 16 and 256 (its picture_copy; any other depth it reads as bytes of the
+// 16-bit samples, which exactvq refuses).
+bool converts_bit_depth(int bitdepth);
+// A luma plane as libvmaf's picture_copy gives it. Throws InputError on a bit
+// depth converts_bit_depth refuses.
+FloatPlane load_plane(const PlaneView& p, int bitdepth);
+
+// What iqa's SSIM gives for one scale: the mean SSIM and the means of its
+// luminance, contrast and structure terms, each rounded to binary32.
+struct SsimMeans {
+  float ssim = 0, l = 0, c = 0, s = 0;
+};
+
+// A 2-D kernel for decimation (iqa's _iqa_filter_pixel): `size` x `size`
+// taps, row-major, centred at size / 2 (an even size reaches one more to the
+// left and above than to the right and below).
+struct DecimationKernel {
+  int size = 0;
+  std::span<const float> taps;  // size * size
+};
+
+// The inputs of one row of per-pixel terms: the windowed means and the
+// windowed squares and product (before the means' squares are taken off).
+struct TermRow {
+  const float* mu_ref;
+  const float* mu_cmp;
+  const float* ref_sq;   // window of ref * ref
+  const float* cmp_sq;   // window of cmp * cmp
+  const float* both;     // window of ref * cmp
+};
+
+// The row stages: the reference's (kReferenceStages) or twins of them that
+// give the same bits.
+struct FloatSsimStages {
+  // out[x] = (float) sum_k double(in[x + k] * taps[k]) for x < out_width (k = 0..10).
+  void (*window_horizontal)(const float* in, int out_width, float* out);
+  // out[x] = (float) sum_k double(rows[k][x] * taps[k]) (k = 0..10).
+  void (*window_vertical)(std::span<const float* const> rows, int width, float* out);
+  // ref*ref, cmp*cmp and ref*cmp in binary32.
+  void (*products)(const float* ref, const float* cmp, int n, float* ref_sq, float* cmp_sq, float* both);
+  // The per-pixel terms l, c and s (binary64) of one row.
+  void (*terms)(const TermRow& in, int n, double* l, double* c, double* s);
+  // One output row of a decimation: out[x] = the kernel at (x * factor, y * factor),
+  // edges mirrored. `out` may alias `img` (float_ssim decimates in place): each
+  // sample is written after its reads.
+  void (*decimate_row)(const float* img, int width, int height, int y, int factor, const DecimationKernel& k,
+                       int out_width, float* out);
+};
+extern const FloatSsimStages kReferenceStages;
+
+// iqa's SSIM of two planes of one size (no downscaling): the window runs where
+// it fits, (width - 10) x (height - 10) positions. With none (a side under 11)
+// the means are 0.0 divided by that product of two sides: +0, -0 or, where a
+// side is exactly 10, NaN.
+SsimMeans ssim_means(const FloatPlane& ref, const FloatPlane& cmp, const FloatSsimStages& stages);
+
+// Decimation as iqa's _iqa_decimate: ceil-ish output size w / factor + (w & 1).
+int decimated_size(int size, int factor);
+// Whether decimating a side of `size` with a `taps`-wide kernel reads only
+// inside the picture after mirroring (libvmaf reads outside it otherwise).
+bool decimation_fits(int size, int factor, int taps);
+
+// float_ssim's downscaling factor: `scale` when given, else
+// max(1, round(min(w, h) / 256)) in binary32 (iqa's _round: halves away from zero).
+int ssim_scale(int width, int height, int scale_option);
+
+// Throws InputError naming `where` where libvmaf's definition gives no value:
+// a bit depth it does not convert, an explicit scale whose box filter reads
+// outside the picture; for MS-SSIM also a side under 176.
+void check_ssim_input(int width, int height, int bitdepth, const SsimOptions& o, const char* where);
+void check_ms_ssim_input(int width, int height, int bitdepth, const char* where);
+
+// float_ssim's values for a frame: float_ssim (decibels under enable_db), and
+// the l, c, s means (never in decibels).
+struct SsimScores {
+  double ssim = 0, l = 0, c = 0, s = 0;
+};
+// float_ms_ssim's values: the product over the scales, and each scale's means.
+struct MsSsimScores {
+  double ms_ssim = 0;
+  std::array<double, kScales> l{}, c{}, s{};
+};
+
+// The decibel ceiling under clip_db (+inf without): ceil(10 log10(peak^2 / (0.5 / (w h)))).
+double max_db(int width, int height, int bitdepth, bool clip_db);
+// min(-10 log10(1 - score), max_db), libvmaf's comparison: a NaN score gives max_db.
+double to_db(double score, double max_db);
+
+SsimScores float_ssim_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth, const SsimOptions& o);
+SsimScores float_ssim_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth, const SsimOptions& o,
+                                  const FloatSsimStages& stages);
+// Throws InputError where the product of the scales is +inf (libvmaf fails the frame).
+MsSsimScores float_ms_ssim_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                                     const MsSsimOptions& o);
+MsSsimScores float_ms_ssim_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                                       const MsSsimOptions& o, const FloatSsimStages& stages);
+
+}  // namespace exactvq::float_ssim
