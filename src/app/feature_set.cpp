@@ -76,7 +76,14 @@ void FeatureSet::score(std::span<const FramePair> pairs, std::vector<std::vector
   for (const FramePair& p : pairs)
     if (keep_every_ == 1 || kept(p.index)) kept_pairs_.push_back(p);
   scored_.resize(frame_columns_);
-  for (size_t f = 0; f < features_.size(); ++f) {
+  // Temporal features first: a device computes them only in passes of their
+  // own (each frame once, in order), which the other features then share.
+  std::vector<size_t> order;
+  for (size_t f = 0; f < features_.size(); ++f)
+    if (features_[f]->temporal()) order.push_back(f);
+  for (size_t f = 0; f < features_.size(); ++f)
+    if (!features_[f]->temporal()) order.push_back(f);
+  for (const size_t f : order) {
     Feature& feature = *features_[f];
     const std::span<const FramePair> given =
         feature.temporal() ? pairs : std::span<const FramePair>(kept_pairs_);

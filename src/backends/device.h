@@ -33,6 +33,10 @@ namespace vif {
 class Engine;
 struct EngineSetup;
 }  // namespace vif
+namespace motion {
+class Engine;
+struct EngineSetup;
+}  // namespace motion
 
 class Device {
  public:
@@ -45,6 +49,7 @@ class Device {
   virtual std::unique_ptr<ssim::Engine> ssim_engine(const ssim::EngineSetup& setup);
   virtual std::unique_ptr<psnr::Engine> psnr_engine(const psnr::EngineSetup& setup);
   virtual std::unique_ptr<vif::Engine> vif_engine(const vif::EngineSetup& setup);
+  virtual std::unique_ptr<motion::Engine> motion_engine(const motion::EngineSetup& setup);
 };
 
 // The host CPU (Highway SIMD engines, threads from the setup's pool).

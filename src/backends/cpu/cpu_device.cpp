@@ -2,6 +2,7 @@
 
 #include "backends/cpu/simd_targets.h"
 #include "metrics/psnr/engine.h"
+#include "metrics/motion/engine.h"
 #include "metrics/vif/engine.h"
 #include "metrics/ssim/engine.h"
 
@@ -19,6 +20,10 @@ std::unique_ptr<psnr::Engine> CpuDevice::psnr_engine(const psnr::EngineSetup& se
 
 std::unique_ptr<vif::Engine> CpuDevice::vif_engine(const vif::EngineSetup& setup) {
   return vif::make_cpu_engine(setup);
+}
+
+std::unique_ptr<motion::Engine> CpuDevice::motion_engine(const motion::EngineSetup& setup) {
+  return motion::make_cpu_engine(setup);
 }
 
 Device& cpu_device() {

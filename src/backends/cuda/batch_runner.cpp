@@ -110,7 +110,10 @@ void BatchRunner::run(Work* caller, std::span<const FramePair> frames, bool pin,
     ++reuses_;
     return;
   }
-  const std::vector<Work*> works = shared ? works_ : std::vector<Work*>{caller};
+  std::vector<Work*> works{caller};
+  if (shared)
+    for (Work* w : works_)
+      if (w != caller && w->joins_others()) works.push_back(w);
   // Whatever was waiting is replaced (or, unshared, may be overwritten).
   owed_.clear();
   pending_pairs_.clear();

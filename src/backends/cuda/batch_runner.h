@@ -61,6 +61,10 @@ class BatchRunner {
     // After every chunk of frames [base, base + count) is enqueued: wait for
     // this work's results and keep them (the caller of run() reads them after).
     virtual void finish(size_t base, size_t count, FrameUploader& uploader) = 0;
+    // Whether this work may run in a pass another work asked for. A work with
+    // state from frame to frame (motion) must see each frame once, in order,
+    // so it computes only in its own passes (which the others join).
+    virtual bool joins_others() const { return true; }
   };
 
   // `faults` (may be null) is the opening device's; a runner serves one format.

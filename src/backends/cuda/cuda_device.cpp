@@ -8,6 +8,7 @@
 #include "backends/cuda/cuda_check.h"
 #include "metrics/psnr/engine.h"
 #include "metrics/ssim/engine.h"
+#include "metrics/motion/engine.h"
 #include "metrics/vif/engine.h"
 
 namespace exactvq {
@@ -49,6 +50,10 @@ std::unique_ptr<psnr::Engine> CudaDevice::psnr_engine(const psnr::EngineSetup& s
 
 std::unique_ptr<vif::Engine> CudaDevice::vif_engine(const vif::EngineSetup& setup) {
   return vif::make_cuda_engine(*this, setup);
+}
+
+std::unique_ptr<motion::Engine> CudaDevice::motion_engine(const motion::EngineSetup& setup) {
+  return motion::make_cuda_engine(*this, setup);
 }
 
 }  // namespace cuda

@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "metrics/psnr/engine.h"
+#include "metrics/motion/engine.h"
 #include "metrics/vif/engine.h"
 #include "metrics/ssim/engine.h"
 
@@ -132,6 +133,10 @@ std::unique_ptr<psnr::Engine> MultiDevice::psnr_engine(const psnr::EngineSetup& 
 
 std::unique_ptr<vif::Engine> MultiDevice::vif_engine(const vif::EngineSetup& setup) {
   return vif::make_split_engine(*this, setup);
+}
+
+std::unique_ptr<motion::Engine> MultiDevice::motion_engine(const motion::EngineSetup& setup) {
+  return motion::make_split_engine(*this, setup);
 }
 
 }  // namespace exactvq

@@ -3,7 +3,8 @@
 // integer_motion with debug); over the run, integer_motion2 and
 // integer_motion3. Frames must come in order, none skipped: each frame's SAD
 // compares its reference picture with the one before (two before with the
-// five-frame window), kept from the previous batch.
+// five-frame window), which the device's motion engine (engine.h) keeps from
+// the previous batch.
 #pragma once
 
 #include <memory>
@@ -13,7 +14,7 @@
 
 namespace exactvq {
 
-// Throws DeviceError when the context's device is not the CPU.
+// Throws DeviceError on a device without a motion engine.
 std::unique_ptr<Feature> make_motion_feature(const motion::MotionOptions& options,
                                              const FeatureContext& ctx);
 

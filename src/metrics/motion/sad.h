@@ -6,26 +6,17 @@
 #include <cstdint>
 
 #include "core/picture.h"
+#include "metrics/motion/definition.h"
 
 namespace exactvq::motion {
 
-// libvmaf's 5-tap blur (integer_motion.h), taps summing to 65536.
-inline constexpr int kTaps = 5;
-inline constexpr int kRadius = 2;
-inline constexpr int32_t kTap[kTaps] = {3571, 16004, 26386, 16004, 3571};
+// The blur of definition.h.
+inline constexpr int kTaps = EXACTVQ_MOTION_TAPS;
+inline constexpr int kRadius = EXACTVQ_MOTION_RADIUS;
+inline constexpr int32_t kTap[kTaps] = {EXACTVQ_MOTION_TAP_LIST};
 
-// The index a tap reads at position `i` of a line of `size` samples: mirrored
-// about the edge samples (-1 -> 1, size -> size - 2), as libvmaf mirrors for
-// size >= 3. Smaller lines, where libvmaf reads outside the picture, reflect
-// again until inside (size 1 reads its one sample).
-inline int mirror_index(int i, int size) {
-  if (size == 1) return 0;
-  for (;;) {
-    if (i < 0) i = -i;
-    else if (i >= size) i = 2 * size - i - 2;
-    else return i;
-  }
-}
+// definition.h's motion_mirror.
+inline int mirror_index(int i, int size) { return motion_mirror(i, size); }
 
 // The kTaps rows of `prev` and `cur` that row y's vertical blur reads, mirrored.
 template <typename Sample>
