@@ -50,17 +50,6 @@ LowPassTable make_low_pass() {
 // as libvmaf rounds its means: the same bits on every machine.
 const float kNoPixelsNaN = std::bit_cast<float>(uint32_t{0xffc00000});
 
-// iqa's constants: K1 = 0.01, K2 = 0.03, L = 255, all in binary32.
-struct Constants {
-  float c1, c2, c3;
-};
-Constants constants() {
-  const float k1 = 0.01f, k2 = 0.03f, peak = float(255);
-  const float a = k1 * peak, b = k2 * peak;
-  const float c2 = b * b;
-  return {a * a, c2, c2 / 2.0f};
-}
-
 // libvmaf's MAX(0.0, v) stored back to binary32: a NaN or a -0 stays.
 float floor_at_zero(float v) { return 0.0 > double(v) ? 0.0f : v; }
 
@@ -96,7 +85,7 @@ void reference_products(const float* ref, const float* cmp, int n, float* ref_sq
 }
 
 void reference_terms(const TermRow& in, int n, double* l, double* c, double* s) {
-  const Constants k = constants();
+  const SsimConstants k = ssim_constants();
   for (int x = 0; x < n; ++x) {
     const float mu1 = in.mu_ref[x], mu2 = in.mu_cmp[x];
     // The variances and covariance in binary32; negative variances become 0.
@@ -181,6 +170,13 @@ void check_bit_depth(int bitdepth, const char* where) {
 }  // namespace
 
 const std::array<float, kWindow> kWindowTaps = window_taps();
+
+SsimConstants ssim_constants() {
+  const float k1 = 0.01f, k2 = 0.03f, peak = float(255);
+  const float a = k1 * peak, b = k2 * peak;
+  const float c2 = b * b;
+  return {a * a, c2, c2 / 2.0f};
+}
 
 const LowPassTable& low_pass_table() {
   static const LowPassTable table = make_low_pass();

@@ -27,6 +27,12 @@ const LowPassTable& low_pass_table();
 inline constexpr int kScales = 5;
 extern const std::array<float, kScales> kAlphas, kBetas, kGammas;
 
+// iqa's constants C1, C2, C3: K1 = 0.01, K2 = 0.03, L = 255, all in binary32.
+struct SsimConstants {
+  float c1, c2, c3;
+};
+SsimConstants ssim_constants();
+
 // MS-SSIM refuses pictures under 176 pixels in either dimension: 176 halved
 // (rounding down) four times is 11, the window's width.
 inline constexpr int kMsSsimMinSide = 176;

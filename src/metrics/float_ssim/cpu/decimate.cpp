@@ -1,0 +1,125 @@
+// One decimation row (the twin of the reference's decimate_row) as a Highway
+// kernel, one output a binary64 lane. The kernel's rows are first copied,
+// edges mirrored as the reference mirrors them, into `factor` phase arrays
+// each (phase p holds columns factor * j + p - size / 2), so that a tap reads
+// its column for consecutive outputs with one unaligned load. Each tap's
+// product is a binary32 lane, widened and added to the lane's binary64 sum in
+// the reference's order (kernel rows outer, columns inner, from 0.0). Every
+// read is copied before any output is stored, so `out` may alias `img` (in
+// place, the reference's reads never meet an earlier output either: spec,
+// "Downscaling"); the last, partial vector goes through a buffer.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "metrics/float_ssim/cpu/float_ssim_simd.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "metrics/float_ssim/cpu/decimate.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace exactvq::float_ssim::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using D64 = hn::ScalableTag<double>;
+using DF = hn::Rebind<float, D64>;  // binary32 lanes, as many as D64's
+using V64 = hn::Vec<D64>;
+using D32 = hn::ScalableTag<float>;
+
+inline int round_up(int v, int m) { return (v + m - 1) / m * m; }
+
+// Column `col` of a row after iqa's single reflection; 0 where even that
+// falls outside (columns only the padding lanes read).
+inline float mirrored(const float* row, int width, int col) {
+  if (col < 0) col = -1 - col;
+  else if (col >= width) col = 2 * width - 1 - col;
+  return col >= 0 && col < width ? row[col] : 0.0f;
+}
+
+// The columns first .. first + count - 1 of a row into `to`, mirrored at the edges.
+void PadRow(const float* row, int width, int first, int count, float* to) {
+  const int lo = std::clamp(-first, 0, count), hi = std::clamp(width - first, lo, count);
+  for (int i = 0; i < lo; ++i) to[i] = mirrored(row, width, first + i);
+  if (hi > lo) std::memcpy(to + lo, row + first + lo, sizeof(float) * size_t(hi - lo));
+  for (int i = hi; i < count; ++i) to[i] = mirrored(row, width, first + i);
+}
+
+// `padded` (factor * len samples) into factor phases of len samples each.
+void Deinterleave(const float* padded, int factor, int len, float* phases) {
+#if HWY_TARGET != HWY_SCALAR
+  if (factor == 2) {
+    const D32 d;
+    const int lanes = int(hn::Lanes(d));
+    int j = 0;
+    for (; j + lanes <= len; j += lanes) {
+      const auto lo = hn::LoadU(d, padded + 2 * j), hi = hn::LoadU(d, padded + 2 * j + lanes);
+      hn::StoreU(hn::ConcatEven(d, hi, lo), d, phases + j);
+      hn::StoreU(hn::ConcatOdd(d, hi, lo), d, phases + len + j);
+    }
+    for (; j < len; ++j) {
+      phases[j] = padded[2 * j];
+      phases[len + j] = padded[2 * j + 1];
+    }
+    return;
+  }
+#endif
+  for (int p = 0; p < factor; ++p)
+    for (int j = 0; j < len; ++j) phases[size_t(p) * size_t(len) + size_t(j)] = padded[size_t(factor) * j + p];
+}
+
+void DecimateRow(const float* img, int width, int height, int y, int factor, const DecimationKernel& k,
+                 int out_width, float* out) {
+  const D64 d;
+  const DF df;
+  const int lanes = int(hn::Lanes(d));
+  const int size = k.size, half = size / 2, last = half - (size % 2 == 0 ? 1 : 0);
+  const int whole = round_up(out_width, lanes);
+  // Phase samples j < whole + (size - 1) / factor are read.
+  const int len = whole + (size - 1) / factor;
+  thread_local std::vector<float> padded, phases;
+  padded.resize(size_t(factor) * size_t(len));
+  phases.resize(size_t(size) * size_t(factor) * size_t(len));
+  for (int v = -half; v <= last; ++v) {
+    int r = y * factor + v;
+    r = r < 0 ? -1 - r : r >= height ? 2 * height - r - 1 : r;
+    PadRow(img + size_t(r) * size_t(width), width, -half, factor * len, padded.data());
+    Deinterleave(padded.data(), factor, len, phases.data() + size_t(v + half) * size_t(factor) * size_t(len));
+  }
+  const float* taps = k.taps.data();
+  HWY_ALIGN float partial[hn::MaxLanes(df)];
+  for (int x = 0; x < whole; x += lanes) {
+    V64 sum = hn::Zero(d);
+    size_t t = 0;
+    for (int v = 0; v < size; ++v) {
+      const float* row = phases.data() + size_t(v) * size_t(factor) * size_t(len) + size_t(x);
+      for (int u = 0; u < size; ++u, ++t) {
+        const float* at = row + size_t(u % factor) * size_t(len) + size_t(u / factor);
+        sum = hn::Add(sum, hn::PromoteTo(d, hn::Mul(hn::LoadU(df, at), hn::Set(df, taps[t]))));
+      }
+    }
+    if (x + lanes <= out_width) {
+      hn::StoreU(hn::DemoteTo(df, sum), df, out + x);
+    } else {
+      hn::Store(hn::DemoteTo(df, sum), df, partial);
+      std::copy(partial, partial + (out_width - x), out + x);
+    }
+  }
+}
+
+}  // namespace exactvq::float_ssim::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace exactvq::float_ssim::cpu {
+
+HWY_EXPORT(DecimateRow);
+
+void decimate_row(const float* img, int width, int height, int y, int factor, const DecimationKernel& k,
+                  int out_width, float* out) {
+  HWY_DYNAMIC_DISPATCH(DecimateRow)(img, width, height, y, factor, k, out_width, out);
+}
+
+}  // namespace exactvq::float_ssim::cpu
+#endif  // HWY_ONCE
