@@ -87,18 +87,21 @@ void DecimateRow(const float* img, int width, int height, int y, int factor, con
     PadRow(img + size_t(r) * size_t(width), width, -half, factor * len, padded.data());
     Deinterleave(padded.data(), factor, len, phases.data() + size_t(v + half) * size_t(factor) * size_t(len));
   }
+  // Where tap t (row v, column u) reads output 0's sample in the phases.
+  thread_local std::vector<size_t> offsets;
+  offsets.resize(size_t(size) * size_t(size));
+  for (int v = 0, t = 0; v < size; ++v)
+    for (int u = 0; u < size; ++u, ++t)
+      offsets[size_t(t)] = (size_t(v) * size_t(factor) + size_t(u % factor)) * size_t(len) + size_t(u / factor);
   const float* taps = k.taps.data();
+  const size_t* at = offsets.data();
+  const size_t count = offsets.size();
   HWY_ALIGN float partial[hn::MaxLanes(df)];
   for (int x = 0; x < whole; x += lanes) {
+    const float* base = phases.data() + size_t(x);
     V64 sum = hn::Zero(d);
-    size_t t = 0;
-    for (int v = 0; v < size; ++v) {
-      const float* row = phases.data() + size_t(v) * size_t(factor) * size_t(len) + size_t(x);
-      for (int u = 0; u < size; ++u, ++t) {
-        const float* at = row + size_t(u % factor) * size_t(len) + size_t(u / factor);
-        sum = hn::Add(sum, hn::PromoteTo(d, hn::Mul(hn::LoadU(df, at), hn::Set(df, taps[t]))));
-      }
-    }
+    for (size_t t = 0; t < count; ++t)
+      sum = hn::Add(sum, hn::PromoteTo(d, hn::Mul(hn::LoadU(df, base + at[t]), hn::Set(df, taps[t]))));
     if (x + lanes <= out_width) {
       hn::StoreU(hn::DemoteTo(df, sum), df, out + x);
     } else {

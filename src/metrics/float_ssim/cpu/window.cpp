@@ -28,6 +28,18 @@ void WindowHorizontal(const float* in, int out_width, float* out) {
   const int lanes = int(hn::Lanes(d));
   const float* g = kWindowTaps.data();
   int x = 0;
+  // Two vectors at a time: two independent chains of additions.
+  for (; x + 2 * lanes <= out_width; x += 2 * lanes) {
+    V64 sum0 = hn::Zero(d), sum1 = hn::Zero(d);
+#pragma GCC unroll 11
+    for (int k = 0; k < kWindow; ++k) {
+      const auto t = hn::Set(df, g[k]);
+      sum0 = hn::Add(sum0, hn::PromoteTo(d, hn::Mul(hn::LoadU(df, in + x + k), t)));
+      sum1 = hn::Add(sum1, hn::PromoteTo(d, hn::Mul(hn::LoadU(df, in + x + lanes + k), t)));
+    }
+    hn::StoreU(hn::DemoteTo(df, sum0), df, out + x);
+    hn::StoreU(hn::DemoteTo(df, sum1), df, out + x + lanes);
+  }
   for (; x + lanes <= out_width; x += lanes) {
     V64 sum = hn::Zero(d);
 #pragma GCC unroll 11
@@ -46,6 +58,17 @@ void WindowVertical(std::span<const float* const> rows, int width, float* out) {
   std::array<const float*, kWindow> r{};
   for (size_t k = 0; k < size_t(kWindow); ++k) r[k] = rows[k];
   int x = 0;
+  for (; x + 2 * lanes <= width; x += 2 * lanes) {
+    V64 sum0 = hn::Zero(d), sum1 = hn::Zero(d);
+#pragma GCC unroll 11
+    for (size_t k = 0; k < size_t(kWindow); ++k) {
+      const auto t = hn::Set(df, g[k]);
+      sum0 = hn::Add(sum0, hn::PromoteTo(d, hn::Mul(hn::LoadU(df, r[k] + x), t)));
+      sum1 = hn::Add(sum1, hn::PromoteTo(d, hn::Mul(hn::LoadU(df, r[k] + x + lanes), t)));
+    }
+    hn::StoreU(hn::DemoteTo(df, sum0), df, out + x);
+    hn::StoreU(hn::DemoteTo(df, sum1), df, out + x + lanes);
+  }
   for (; x + lanes <= width; x += lanes) {
     V64 sum = hn::Zero(d);
 #pragma GCC unroll 11
