@@ -54,6 +54,8 @@ bool converts_bit_depth(int bitdepth);
 // A luma plane as libvmaf's picture_copy gives it. Throws InputError on a bit
 // depth converts_bit_depth refuses.
 FloatPlane load_plane(const PlaneView& p, int bitdepth);
+// The same into `out`, reusing its storage.
+void load_plane_into(const PlaneView& p, int bitdepth, FloatPlane& out);
 
 // What iqa's SSIM gives for one scale: the mean SSIM and the means of its
 // luminance, contrast and structure terms, each rounded to binary32.
