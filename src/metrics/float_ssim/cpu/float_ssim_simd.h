@@ -9,7 +9,8 @@
 // there, tap by tap in the reference's order; the per-pixel terms' binary32
 // steps in binary32 lanes and their binary64 steps in binary64 lanes, Mul then
 // Add (never fused). The raster-order sums over the terms stay the
-// reference's scalar loop.
+// reference's scalar loop. The one-lane target (HWY_SCALAR) runs the
+// reference for every stage but decimation.
 #pragma once
 
 #include <span>

@@ -16,6 +16,11 @@ HWY_BEFORE_NAMESPACE();
 namespace exactvq::float_ssim::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+#if HWY_TARGET == HWY_SCALAR
+// One-lane vectors gain nothing over the reference: the reference is the kernel.
+void Terms(const TermRow& in, int n, double* l, double* c, double* s) { kReferenceStages.terms(in, n, l, c, s); }
+#else
+
 using D64 = hn::ScalableTag<double>;
 using DF = hn::Rebind<float, D64>;  // binary32 lanes, as many as D64's
 using VF = hn::Vec<DF>;
@@ -55,6 +60,8 @@ void Terms(const TermRow& in, int n, double* l, double* c, double* s) {
     kReferenceStages.terms(rest, n - x, l + x, c + x, s + x);
   }
 }
+
+#endif  // HWY_TARGET == HWY_SCALAR
 
 }  // namespace exactvq::float_ssim::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

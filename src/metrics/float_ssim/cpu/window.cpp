@@ -17,6 +17,20 @@ HWY_BEFORE_NAMESPACE();
 namespace exactvq::float_ssim::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+#if HWY_TARGET == HWY_SCALAR
+// One-lane vectors gain nothing over the reference (which the compiler
+// vectorises for the baseline): the reference is the kernel.
+void WindowHorizontal(const float* in, int out_width, float* out) {
+  kReferenceStages.window_horizontal(in, out_width, out);
+}
+void WindowVertical(std::span<const float* const> rows, int width, float* out) {
+  kReferenceStages.window_vertical(rows, width, out);
+}
+void Products(const float* ref, const float* cmp, int n, float* ref_sq, float* cmp_sq, float* both) {
+  kReferenceStages.products(ref, cmp, n, ref_sq, cmp_sq, both);
+}
+#else
+
 using D64 = hn::ScalableTag<double>;
 using DF = hn::Rebind<float, D64>;  // binary32 lanes, as many as D64's
 using V64 = hn::Vec<D64>;
@@ -94,6 +108,8 @@ void Products(const float* ref, const float* cmp, int n, float* ref_sq, float* c
   }
   if (x < n) kReferenceStages.products(ref + x, cmp + x, n - x, ref_sq + x, cmp_sq + x, both + x);
 }
+
+#endif  // HWY_TARGET == HWY_SCALAR
 
 }  // namespace exactvq::float_ssim::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
