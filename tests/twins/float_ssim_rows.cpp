@@ -292,7 +292,7 @@ Prepared decimate_case(const Case& c) {
     const fs::DecimationKernel k = dec->kernel();
     std::vector<float> out;
     if (in_place) {
-      out = plane->samples;
+      out.assign(plane->samples.begin(), plane->samples.end());
       for (int y = 0; y < sh; ++y)
         stage(out.data(), plane->width, plane->height, y, dec->factor, k, sw, out.data() + size_t(y) * size_t(sw));
       out.resize(size_t(sw) * size_t(sh));
