@@ -9,7 +9,6 @@
 // place, the reference's reads never meet an earlier output either: spec,
 // "Downscaling"); the last, partial vector goes through a buffer.
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "metrics/float_ssim/cpu/float_ssim_simd.h"
@@ -38,35 +37,31 @@ inline float mirrored(const float* row, int width, int col) {
   return col >= 0 && col < width ? row[col] : 0.0f;
 }
 
-// The columns first .. first + count - 1 of a row into `to`, mirrored at the edges.
-void PadRow(const float* row, int width, int first, int count, float* to) {
-  const int lo = std::clamp(-first, 0, count), hi = std::clamp(width - first, lo, count);
-  for (int i = 0; i < lo; ++i) to[i] = mirrored(row, width, first + i);
-  if (hi > lo) std::memcpy(to + lo, row + first + lo, sizeof(float) * size_t(hi - lo));
-  for (int i = hi; i < count; ++i) to[i] = mirrored(row, width, first + i);
-}
-
-// `padded` (factor * len samples) into factor phases of len samples each.
-void Deinterleave(const float* padded, int factor, int len, float* phases) {
+// A kernel row's phases: phase p, sample j < len is column factor * j + p -
+// half of `row`, mirrored (or 0, mirrored()). Halving deinterleaves the
+// columns inside the row two vectors at a time.
+void Phases(const float* row, int width, int half, int factor, int len, float* phases) {
+  int j = 0;
 #if HWY_TARGET != HWY_SCALAR
   if (factor == 2) {
     const D32 d;
     const int lanes = int(hn::Lanes(d));
-    int j = 0;
-    for (; j + lanes <= len; j += lanes) {
-      const auto lo = hn::LoadU(d, padded + 2 * j), hi = hn::LoadU(d, padded + 2 * j + lanes);
+    // Samples j .. j + lanes - 1 of both phases read columns 2 j - half .. 2 j - half + 2 lanes - 1.
+    for (; j < len && 2 * j - half < 0; ++j) {
+      phases[j] = mirrored(row, width, 2 * j - half);
+      phases[len + j] = mirrored(row, width, 2 * j + 1 - half);
+    }
+    for (; j + lanes <= len && 2 * j - half + 2 * lanes <= width; j += lanes) {
+      const float* at = row + (2 * j - half);
+      const auto lo = hn::LoadU(d, at), hi = hn::LoadU(d, at + lanes);
       hn::StoreU(hn::ConcatEven(d, hi, lo), d, phases + j);
       hn::StoreU(hn::ConcatOdd(d, hi, lo), d, phases + len + j);
     }
-    for (; j < len; ++j) {
-      phases[j] = padded[2 * j];
-      phases[len + j] = padded[2 * j + 1];
-    }
-    return;
   }
 #endif
   for (int p = 0; p < factor; ++p)
-    for (int j = 0; j < len; ++j) phases[size_t(p) * size_t(len) + size_t(j)] = padded[size_t(factor) * j + p];
+    for (int i = j; i < len; ++i)
+      phases[size_t(p) * size_t(len) + size_t(i)] = mirrored(row, width, factor * i + p - half);
 }
 
 void DecimateRow(const float* img, int width, int height, int y, int factor, const DecimationKernel& k,
@@ -78,14 +73,13 @@ void DecimateRow(const float* img, int width, int height, int y, int factor, con
   const int whole = round_up(out_width, lanes);
   // Phase samples j < whole + (size - 1) / factor are read.
   const int len = whole + (size - 1) / factor;
-  thread_local std::vector<float> padded, phases;
-  padded.resize(size_t(factor) * size_t(len));
+  thread_local std::vector<float> phases;
   phases.resize(size_t(size) * size_t(factor) * size_t(len));
   for (int v = -half; v <= last; ++v) {
     int r = y * factor + v;
     r = r < 0 ? -1 - r : r >= height ? 2 * height - r - 1 : r;
-    PadRow(img + size_t(r) * size_t(width), width, -half, factor * len, padded.data());
-    Deinterleave(padded.data(), factor, len, phases.data() + size_t(v + half) * size_t(factor) * size_t(len));
+    Phases(img + size_t(r) * size_t(width), width, half, factor, len,
+           phases.data() + size_t(v + half) * size_t(factor) * size_t(len));
   }
   // Where tap t (row v, column u) reads output 0's sample in the phases.
   thread_local std::vector<size_t> offsets;
