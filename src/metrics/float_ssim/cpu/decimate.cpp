@@ -37,6 +37,8 @@ inline float mirrored(const float* row, int width, int col) {
   return col >= 0 && col < width ? row[col] : 0.0f;
 }
 
+inline int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
 // A kernel row's phases: phase p, sample j < len is column factor * j + p -
 // half of `row`, mirrored (or 0, mirrored()). Halving deinterleaves the
 // columns inside the row two vectors at a time.
@@ -59,9 +61,16 @@ void Phases(const float* row, int width, int half, int factor, int len, float* p
     }
   }
 #endif
-  for (int p = 0; p < factor; ++p)
-    for (int i = j; i < len; ++i)
-      phases[size_t(p) * size_t(len) + size_t(i)] = mirrored(row, width, factor * i + p - half);
+  for (int p = 0; p < factor; ++p) {
+    float* to = phases + size_t(p) * size_t(len);
+    // Samples lo .. hi - 1 read columns inside the row; the others are mirrored.
+    const int offset = p - half;
+    const int lo = std::clamp(floor_div(-offset + factor - 1, factor), j, len);
+    const int hi = std::clamp(floor_div(width - 1 - offset, factor) + 1, lo, len);
+    for (int i = j; i < lo; ++i) to[i] = mirrored(row, width, factor * i + offset);
+    for (int i = lo; i < hi; ++i) to[i] = row[factor * i + offset];
+    for (int i = hi; i < len; ++i) to[i] = mirrored(row, width, factor * i + offset);
+  }
 }
 
 void DecimateRow(const float* img, int width, int height, int y, int factor, const DecimationKernel& k,
