@@ -4,6 +4,7 @@
 
 #include "backends/device.h"
 #include "core/error.h"
+#include "metrics/float_ssim/cpu/float_ssim_simd.h"
 #include "metrics/float_ssim/reference.h"
 
 namespace exactvq {
@@ -52,7 +53,7 @@ class FloatSsimFeature final : public Feature {
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
     score_frames(pool_, frames, out, names_.size(), [&](const FramePair& f, std::span<double> row) {
       const float_ssim::SsimScores s =
-          float_ssim::float_ssim_reference(f.ref->plane(0), f.dist->plane(0), bitdepth_, options_);
+          float_ssim::cpu::float_ssim_simd(f.ref->plane(0), f.dist->plane(0), bitdepth_, options_);
       row[0] = s.ssim;
       if (!options_.enable_lcs) return;
       row[1] = s.l;
@@ -79,7 +80,7 @@ class FloatMsSsimFeature final : public Feature {
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
     score_frames(pool_, frames, out, names_.size(), [&](const FramePair& f, std::span<double> row) {
       const float_ssim::MsSsimScores s =
-          float_ssim::float_ms_ssim_reference(f.ref->plane(0), f.dist->plane(0), bitdepth_, options_);
+          float_ssim::cpu::float_ms_ssim_simd(f.ref->plane(0), f.dist->plane(0), bitdepth_, options_);
       row[0] = s.ms_ssim;
       if (!options_.enable_lcs) return;
       for (size_t k = 0; k < size_t(float_ssim::kScales); ++k) {

@@ -50,17 +50,6 @@ LowPassTable make_low_pass() {
 // as libvmaf rounds its means: the same bits on every machine.
 const float kNoPixelsNaN = std::bit_cast<float>(uint32_t{0xffc00000});
 
-// iqa's constants: K1 = 0.01, K2 = 0.03, L = 255, all in binary32.
-struct Constants {
-  float c1, c2, c3;
-};
-Constants constants() {
-  const float k1 = 0.01f, k2 = 0.03f, peak = float(255);
-  const float a = k1 * peak, b = k2 * peak;
-  const float c2 = b * b;
-  return {a * a, c2, c2 / 2.0f};
-}
-
 // libvmaf's MAX(0.0, v) stored back to binary32: a NaN or a -0 stays.
 float floor_at_zero(float v) { return 0.0 > double(v) ? 0.0f : v; }
 
@@ -96,7 +85,7 @@ void reference_products(const float* ref, const float* cmp, int n, float* ref_sq
 }
 
 void reference_terms(const TermRow& in, int n, double* l, double* c, double* s) {
-  const Constants k = constants();
+  const SsimConstants k = ssim_constants();
   for (int x = 0; x < n; ++x) {
     const float mu1 = in.mu_ref[x], mu2 = in.mu_cmp[x];
     // The variances and covariance in binary32; negative variances become 0.
@@ -135,25 +124,33 @@ void reference_decimate_row(const float* img, int width, int height, int y, int 
   }
 }
 
-// The window over a plane: every row horizontally (width - 10 outputs), then
-// each output row from 11 consecutive rows of that.
-FloatPlane windowed(const FloatPlane& p, const FloatSsimStages& st) {
+// Gives `p` a size, keeping its storage (every caller writes each sample
+// before reading it): planes reused frame after frame fault no new pages in.
+void reshape(FloatPlane& p, int w, int h) {
+  p.width = w;
+  p.height = h;
+  p.samples.resize(size_t(w) * size_t(h));
+}
+
+// The window over a plane: every row horizontally (width - 10 outputs, into
+// `across`), then each output row from 11 consecutive rows of that.
+void windowed(const FloatPlane& p, const FloatSsimStages& st, FloatPlane& across, FloatPlane& out) {
   const int ow = p.width - (kWindow - 1), oh = p.height - (kWindow - 1);
-  FloatPlane across(ow, p.height), out(ow, oh);
+  reshape(across, ow, p.height);
+  reshape(out, ow, oh);
   for (int y = 0; y < p.height; ++y) st.window_horizontal(p.row(y), ow, across.row(y));
   std::array<const float*, kWindow> rows{};
   for (int y = 0; y < oh; ++y) {
     for (int k = 0; k < kWindow; ++k) rows[size_t(k)] = across.row(y + k);
     st.window_vertical(rows, ow, out.row(y));
   }
-  return out;
 }
 
 // Decimates `p` by `factor` into a new plane, or in place (into = &p).
 void decimate(const FloatPlane& p, int factor, const DecimationKernel& k, const FloatSsimStages& st,
               FloatPlane& into) {
   const int sw = decimated_size(p.width, factor), sh = decimated_size(p.height, factor);
-  if (&into != &p) into = FloatPlane(sw, sh);
+  if (&into != &p) reshape(into, sw, sh);
   const float* img = p.samples.data();
   for (int y = 0; y < sh; ++y)
     st.decimate_row(img, p.width, p.height, y, factor, k, sw, into.samples.data() + size_t(y) * size_t(sw));
@@ -182,6 +179,13 @@ void check_bit_depth(int bitdepth, const char* where) {
 
 const std::array<float, kWindow> kWindowTaps = window_taps();
 
+SsimConstants ssim_constants() {
+  const float k1 = 0.01f, k2 = 0.03f, peak = float(255);
+  const float a = k1 * peak, b = k2 * peak;
+  const float c2 = b * b;
+  return {a * a, c2, c2 / 2.0f};
+}
+
 const LowPassTable& low_pass_table() {
   static const LowPassTable table = make_low_pass();
   return table;
@@ -199,8 +203,14 @@ bool converts_bit_depth(int bitdepth) {
 }
 
 FloatPlane load_plane(const PlaneView& p, int bitdepth) {
+  FloatPlane out;
+  load_plane_into(p, bitdepth, out);
+  return out;
+}
+
+void load_plane_into(const PlaneView& p, int bitdepth, FloatPlane& out) {
   check_bit_depth(bitdepth, "float_ssim");
-  FloatPlane out(p.width, p.height);
+  reshape(out, p.width, p.height);
   // 10, 12, 16 bits: the sample over 4, 16, 256 in binary32 (exact), plus the
   // offset 0.
   const float divisor = bitdepth == 10 ? 4.0f : bitdepth == 12 ? 16.0f : 256.0f;
@@ -214,7 +224,6 @@ FloatPlane load_plane(const PlaneView& p, int bitdepth) {
       for (int x = 0; x < p.width; ++x) o[x] = float(in[x]) / divisor + float(0);
     }
   }
-  return out;
 }
 
 SsimMeans ssim_means(const FloatPlane& ref, const FloatPlane& cmp, const FloatSsimStages& st) {
@@ -225,14 +234,26 @@ SsimMeans ssim_means(const FloatPlane& ref, const FloatPlane& cmp, const FloatSs
     const float mean = count == 0 ? kNoPixelsNaN : float(0.0 / double(count));
     return {mean, mean, mean, mean};
   }
-  const FloatPlane mu_ref = windowed(ref, st), mu_cmp = windowed(cmp, st);
-  FloatPlane ref_sq(ref.width, ref.height), cmp_sq(ref.width, ref.height), both(ref.width, ref.height);
+  // The planes, kept by each thread from call to call (reshaped, never freed).
+  struct Workspace {
+    FloatPlane across, mu_ref, mu_cmp, ref_sq, cmp_sq, both, w_ref_sq, w_cmp_sq, w_both;
+    std::vector<double> l, c, s;
+  };
+  thread_local Workspace ws;
+  const FloatPlane &mu_ref = ws.mu_ref, &mu_cmp = ws.mu_cmp, &w_ref_sq = ws.w_ref_sq, &w_cmp_sq = ws.w_cmp_sq,
+                   &w_both = ws.w_both;
+  windowed(ref, st, ws.across, ws.mu_ref);
+  windowed(cmp, st, ws.across, ws.mu_cmp);
+  for (FloatPlane* p : {&ws.ref_sq, &ws.cmp_sq, &ws.both}) reshape(*p, ref.width, ref.height);
   for (int y = 0; y < ref.height; ++y)
-    st.products(ref.row(y), cmp.row(y), ref.width, ref_sq.row(y), cmp_sq.row(y), both.row(y));
-  const FloatPlane w_ref_sq = windowed(ref_sq, st), w_cmp_sq = windowed(cmp_sq, st), w_both = windowed(both, st);
+    st.products(ref.row(y), cmp.row(y), ref.width, ws.ref_sq.row(y), ws.cmp_sq.row(y), ws.both.row(y));
+  windowed(ws.ref_sq, st, ws.across, ws.w_ref_sq);
+  windowed(ws.cmp_sq, st, ws.across, ws.w_cmp_sq);
+  windowed(ws.both, st, ws.across, ws.w_both);
 
   const size_t row_len = static_cast<size_t>(ow);
-  std::vector<double> l(row_len), c(row_len), s(row_len);
+  std::vector<double> &l = ws.l, &c = ws.c, &s = ws.s;
+  for (std::vector<double>* v : {&l, &c, &s}) v->resize(row_len);
   double ssim_sum = 0.0, l_sum = 0.0, c_sum = 0.0, s_sum = 0.0;
   for (int y = 0; y < oh; ++y) {
     const TermRow row{mu_ref.row(y), mu_cmp.row(y), w_ref_sq.row(y), w_cmp_sq.row(y), w_both.row(y)};
@@ -302,7 +323,9 @@ SsimScores float_ssim_with_stages(const PlaneView& ref, const PlaneView& dist, i
                                   const FloatSsimStages& st) {
   check_same_size(ref, dist, "float_ssim");
   check_ssim_input(ref.width, ref.height, bitdepth, o, "float_ssim");
-  FloatPlane r = load_plane(ref, bitdepth), d = load_plane(dist, bitdepth);
+  thread_local FloatPlane r, d;  // kept from call to call, as ssim_means's planes
+  load_plane_into(ref, bitdepth, r);
+  load_plane_into(dist, bitdepth, d);
   const int scale = ssim_scale(ref.width, ref.height, o.scale);
   if (scale > 1) {
     // A box filter of scale x scale taps, each 1 / scale^2 in binary32, in place.
@@ -328,9 +351,9 @@ MsSsimScores float_ms_ssim_with_stages(const PlaneView& ref, const PlaneView& di
   check_ms_ssim_input(ref.width, ref.height, bitdepth, "float_ms_ssim");
   const LowPassTable& lpf = low_pass_table();
   const DecimationKernel low_pass{kLowPass, {&lpf[0][0], size_t(kLowPass * kLowPass)}};
-  std::array<FloatPlane, kScales> r, d;
-  r[0] = load_plane(ref, bitdepth);
-  d[0] = load_plane(dist, bitdepth);
+  thread_local std::array<FloatPlane, kScales> r, d;  // kept from call to call, as ssim_means's planes
+  load_plane_into(ref, bitdepth, r[0]);
+  load_plane_into(dist, bitdepth, d[0]);
   for (size_t i = 1; i < size_t(kScales); ++i) {
     decimate(r[i - 1], 2, low_pass, st, r[i]);
     decimate(d[i - 1], 2, low_pass, st, d[i]);

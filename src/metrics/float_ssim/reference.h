@@ -5,6 +5,9 @@
 #pragma once
 
 #include <array>
+#include <memory>
+#include <new>
+#include <utility>
 #include <span>
 #include <vector>
 
@@ -27,14 +30,42 @@ const LowPassTable& low_pass_table();
 inline constexpr int kScales = 5;
 extern const std::array<float, kScales> kAlphas, kBetas, kGammas;
 
+// iqa's constants C1, C2, C3: K1 = 0.01, K2 = 0.03, L = 255, all in binary32.
+struct SsimConstants {
+  float c1, c2, c3;
+};
+SsimConstants ssim_constants();
+
 // MS-SSIM refuses pictures under 176 pixels in either dimension: 176 halved
 // (rounding down) four times is 11, the window's width.
 inline constexpr int kMsSsimMinSide = 176;
 
-// A plane of binary32 samples, rows of `width` (libvmaf's buffers, stride = width).
+// An allocator whose value-initialisation leaves floats unset: planes are
+// written in full before they are read, and growing one costs no zero fill.
+template <typename T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <typename U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+  template <typename U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+// A plane of binary32 samples, rows of `width` (libvmaf's buffers, stride =
+// width). A new or grown plane's samples are unset until written.
 struct FloatPlane {
   int width = 0, height = 0;
-  std::vector<float> samples;
+  std::vector<float, UninitializedAllocator<float>> samples;
   FloatPlane() = default;
   FloatPlane(int w, int h) : width(w), height(h), samples(size_t(w > 0 ? w : 0) * size_t(h > 0 ? h : 0)) {}
   float* row(int y) { return samples.data() + size_t(y) * size_t(width); }
@@ -48,6 +79,8 @@ bool converts_bit_depth(int bitdepth);
 // A luma plane as libvmaf's picture_copy gives it. Throws InputError on a bit
 // depth converts_bit_depth refuses.
 FloatPlane load_plane(const PlaneView& p, int bitdepth);
+// The same into `out`, reusing its storage.
+void load_plane_into(const PlaneView& p, int bitdepth, FloatPlane& out);
 
 // What iqa's SSIM gives for one scale: the mean SSIM and the means of its
 // luminance, contrast and structure terms, each rounded to binary32.
