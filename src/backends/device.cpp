@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "metrics/psnr/engine.h"
 #include "metrics/vif/engine.h"
+#include "metrics/adm/engine.h"
 #include "metrics/ssim/engine.h"
 
 namespace exactvq {
@@ -25,6 +26,7 @@ const char* backend_name(Backend b) {
 std::unique_ptr<ssim::Engine> Device::ssim_engine(const ssim::EngineSetup&) { return nullptr; }
 std::unique_ptr<psnr::Engine> Device::psnr_engine(const psnr::EngineSetup&) { return nullptr; }
 std::unique_ptr<vif::Engine> Device::vif_engine(const vif::EngineSetup&) { return nullptr; }
+std::unique_ptr<adm::Engine> Device::adm_engine(const adm::EngineSetup&) { return nullptr; }
 
 #ifndef EXACTVQ_HAVE_CUDA
 std::shared_ptr<Device> open_cuda_device(const DeviceOptions&, const VideoFormat&) {

@@ -33,6 +33,10 @@ namespace vif {
 class Engine;
 struct EngineSetup;
 }  // namespace vif
+namespace adm {
+class Engine;
+struct EngineSetup;
+}  // namespace adm
 
 class Device {
  public:
@@ -45,6 +49,7 @@ class Device {
   virtual std::unique_ptr<ssim::Engine> ssim_engine(const ssim::EngineSetup& setup);
   virtual std::unique_ptr<psnr::Engine> psnr_engine(const psnr::EngineSetup& setup);
   virtual std::unique_ptr<vif::Engine> vif_engine(const vif::EngineSetup& setup);
+  virtual std::unique_ptr<adm::Engine> adm_engine(const adm::EngineSetup& setup);
 };
 
 // The host CPU (Highway SIMD engines, threads from the setup's pool).

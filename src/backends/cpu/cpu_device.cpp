@@ -3,6 +3,7 @@
 #include "backends/cpu/simd_targets.h"
 #include "metrics/psnr/engine.h"
 #include "metrics/vif/engine.h"
+#include "metrics/adm/engine.h"
 #include "metrics/ssim/engine.h"
 
 namespace exactvq {
@@ -19,6 +20,10 @@ std::unique_ptr<psnr::Engine> CpuDevice::psnr_engine(const psnr::EngineSetup& se
 
 std::unique_ptr<vif::Engine> CpuDevice::vif_engine(const vif::EngineSetup& setup) {
   return vif::make_cpu_engine(setup);
+}
+
+std::unique_ptr<adm::Engine> CpuDevice::adm_engine(const adm::EngineSetup& setup) {
+  return adm::make_cpu_engine(setup);
 }
 
 Device& cpu_device() {

@@ -9,6 +9,7 @@
 #include "metrics/psnr/engine.h"
 #include "metrics/ssim/engine.h"
 #include "metrics/vif/engine.h"
+#include "metrics/adm/engine.h"
 
 namespace exactvq {
 
@@ -49,6 +50,10 @@ std::unique_ptr<psnr::Engine> CudaDevice::psnr_engine(const psnr::EngineSetup& s
 
 std::unique_ptr<vif::Engine> CudaDevice::vif_engine(const vif::EngineSetup& setup) {
   return vif::make_cuda_engine(*this, setup);
+}
+
+std::unique_ptr<adm::Engine> CudaDevice::adm_engine(const adm::EngineSetup& setup) {
+  return adm::make_cuda_engine(*this, setup);
 }
 
 }  // namespace cuda

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "metrics/psnr/engine.h"
 #include "metrics/vif/engine.h"
+#include "metrics/adm/engine.h"
 #include "metrics/ssim/engine.h"
 
 namespace exactvq {
@@ -132,6 +133,10 @@ std::unique_ptr<psnr::Engine> MultiDevice::psnr_engine(const psnr::EngineSetup& 
 
 std::unique_ptr<vif::Engine> MultiDevice::vif_engine(const vif::EngineSetup& setup) {
   return vif::make_split_engine(*this, setup);
+}
+
+std::unique_ptr<adm::Engine> MultiDevice::adm_engine(const adm::EngineSetup& setup) {
+  return adm::make_split_engine(*this, setup);
 }
 
 }  // namespace exactvq
