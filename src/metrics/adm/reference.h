@@ -10,6 +10,7 @@
 
 #include "core/picture.h"
 #include "metrics/adm/options.h"
+#include "metrics/adm/stages.h"
 
 namespace exactvq::adm {
 
@@ -62,6 +63,13 @@ using AdmSums = std::array<ScaleSums, 4>;
 // checks and errors as adm_reference.
 AdmSums adm_integer_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o,
                          const RowKernels& kernels);
+
+struct CsfFactors;  // csf_factors.h
+
+// The plan of scale n (0..3) of a width x height picture, as the driver forms
+// its regions and shifts, for engines that run the stages one output at a
+// time (stages.h).
+stages::ScalePlan scale_plan(int width, int height, int scale, const CsfFactors& f);
 
 // The host half: the scores of a width x height frame from its sums (the
 // float and binary64 steps, one_third_power, the pinned CSF factors).

@@ -1,21 +1,20 @@
-// adm's stages on the GPU, from the shared per-sample definition
-// (metrics/adm/pixel.h): integers throughout but for the decoupling's angle
-// test and enhancement (native fp64, -fmad=false), so every sample equals the
-// CPU reference's. A thread computes one output sample of a stage; the
-// masking and denominator give each scored row to one block, which sums the
-// row (modulo 2^64, as libvmaf's int64 and uint64 accumulators), rounds and
-// shifts it as libvmaf shifts each row, and adds it with one integer atomic
-// per orientation: sums of integers, the same in any order.
+// adm's stages on the GPU, from the shared definition (metrics/adm/stages.h
+// over pixel.h): integers throughout but for the decoupling's angle test and
+// enhancement (native fp64, -fmad=false), so every sample equals the CPU
+// reference's. A thread computes one output sample of a stage; the masking
+// and denominator give each scored row to one block, which sums the row
+// (modulo 2^64, as libvmaf's int64 and uint64 accumulators), rounds and shifts
+// it as libvmaf shifts each row, and adds it with one integer atomic per
+// orientation: sums of integers, the same in any order.
 #include "metrics/adm/cuda/adm_kernels.h"
 
 #include "backends/cuda/cuda_check.h"
-#include "metrics/adm/pixel.h"
 
 namespace exactvq::cuda {
 
 namespace {
 
-namespace px = exactvq::adm::pixel;
+namespace st = exactvq::adm::stages;
 
 constexpr int kTileW = 32, kTileH = 8;
 constexpr int kRowThreads = 256;
@@ -39,7 +38,9 @@ dim3 grid_of(int w, int h, int frames) {
   return dim3(unsigned((w + kTileW - 1) / kTileW), unsigned((h + kTileH - 1) / kTileH), unsigned(frames));
 }
 
-// ---- DWT ----
+bool empty(const st::Rect& r) { return r.right <= r.left || r.bottom <= r.top; }
+
+// ---- DWT, one thread an output of the four subbands ----
 
 template <typename Sample>
 __global__ void __launch_bounds__(kTileW* kTileH)
@@ -49,24 +50,10 @@ __global__ void __launch_bounds__(kTileW* kTileH)
   const int i = int(blockIdx.y) * kTileH + int(threadIdx.x) / kTileW;
   if (j >= out.width || i >= out.height) return;
   const int frame = int(blockIdx.z);
-  const Sample* p = planes + size_t(frame) * frame_stride;
-  int rows[4], cols[4];
-  for (int k = 0; k < 4; ++k) {
-    rows[k] = px::dwt_mirror(2 * i - 1 + k, height);
-    cols[k] = px::dwt_mirror(2 * j - 1 + k, width);
-  }
-  int16_t lo[4], hi[4];
-  for (int c = 0; c < 4; ++c) {
-    int64_t s[4];
-    for (int k = 0; k < 4; ++k) s[k] = p[size_t(rows[k]) * size_t(width) + size_t(cols[c])];
-    lo[c] = px::dwt0_vertical_lo(s, bitdepth);
-    hi[c] = px::dwt0_vertical_hi(s, bitdepth);
-  }
+  int16_t v[4];
+  st::dwt0_at(planes + size_t(frame) * frame_stride, width, height, bitdepth, i, j, v);
   const size_t at = size_t(i) * size_t(out.width) + size_t(j);
-  out.band(0, frame)[at] = px::dwt0_horizontal_low(lo);
-  out.band(1, frame)[at] = px::dwt0_horizontal_low(hi);   // h
-  out.band(2, frame)[at] = px::dwt0_horizontal_high(lo);  // v
-  out.band(3, frame)[at] = px::dwt0_horizontal_high(hi);  // d
+  for (int k = 0; k < 4; ++k) out.band(k, frame)[at] = v[k];
 }
 
 template <typename Src>
@@ -75,80 +62,43 @@ __global__ void __launch_bounds__(kTileW* kTileH) dwt_s123_kernel(Bands<Src> src
   const int i = int(blockIdx.y) * kTileH + int(threadIdx.x) / kTileW;
   if (j >= out.width || i >= out.height) return;
   const int frame = int(blockIdx.z);
-  const Src* p = src.band(0, frame);
-  int rows[4], cols[4];
-  for (int k = 0; k < 4; ++k) {
-    rows[k] = px::dwt_mirror(2 * i - 1 + k, src.height);
-    cols[k] = px::dwt_mirror(2 * j - 1 + k, src.width);
-  }
-  const int64_t v_round = px::dwt_s123_vertical_round(scale);
-  const int v_shift = px::dwt_s123_vertical_shift(scale);
-  int32_t lo[4], hi[4];
-  for (int c = 0; c < 4; ++c) {
-    int32_t x[4];
-    for (int k = 0; k < 4; ++k) x[k] = int32_t(p[size_t(rows[k]) * size_t(src.width) + size_t(cols[c])]);
-    lo[c] = px::dwt_s123_tap(x, true, v_round, v_shift);
-    hi[c] = px::dwt_s123_tap(x, false, v_round, v_shift);
-  }
-  const int64_t h_round = px::dwt_s123_horizontal_round(scale);
-  const int h_shift = px::dwt_s123_horizontal_shift(scale);
+  int32_t v[4];
+  st::dwt_s123_at(src.band(0, frame), src.width, src.height, scale, i, j, v);
   const size_t at = size_t(i) * size_t(out.width) + size_t(j);
-  out.band(0, frame)[at] = px::dwt_s123_tap(lo, true, h_round, h_shift);
-  out.band(1, frame)[at] = px::dwt_s123_tap(hi, true, h_round, h_shift);   // h
-  out.band(2, frame)[at] = px::dwt_s123_tap(lo, false, h_round, h_shift);  // v
-  out.band(3, frame)[at] = px::dwt_s123_tap(hi, false, h_round, h_shift);  // d
+  for (int k = 0; k < 4; ++k) out.band(k, frame)[at] = v[k];
 }
 
-// ---- decoupling and CSF, over the filter region ----
+// ---- decoupling and CSF, one thread a sample of the filter region ----
 
 template <typename T>
 __global__ void __launch_bounds__(kTileW* kTileH)
-    decouple_kernel(Bands<T> ref, Bands<T> dis, AdmRegion g, double gain_limit, Bands<T> restored,
+    decouple_kernel(Bands<T> ref, Bands<T> dis, st::Rect g, double gain_limit, Bands<T> restored,
                     Bands<T> additive) {
   const int j = g.left + int(blockIdx.x) * kTileW + int(threadIdx.x) % kTileW;
   const int i = g.top + int(blockIdx.y) * kTileH + int(threadIdx.x) / kTileW;
   if (j >= g.right || i >= g.bottom) return;
   const int frame = int(blockIdx.z);
-  const size_t at = size_t(i) * size_t(ref.width) + size_t(j);
-  T o[3], t[3], r[3], a[3];
-  for (int b = 0; b < 3; ++b) {
-    o[b] = ref.band(1 + b, frame)[at];
-    t[b] = dis.band(1 + b, frame)[at];
-  }
-  if constexpr (sizeof(T) == 2) px::decouple_s0(o, t, gain_limit, r, a);
-  else px::decouple_s123(o, t, gain_limit, r, a);
-  for (int b = 0; b < 3; ++b) {
-    restored.band(b, frame)[at] = r[b];
-    additive.band(b, frame)[at] = a[b];
-  }
+  const T* const o[3] = {ref.band(1, frame), ref.band(2, frame), ref.band(3, frame)};
+  const T* const t[3] = {dis.band(1, frame), dis.band(2, frame), dis.band(3, frame)};
+  T* const r[3] = {restored.band(0, frame), restored.band(1, frame), restored.band(2, frame)};
+  T* const a[3] = {additive.band(0, frame), additive.band(1, frame), additive.band(2, frame)};
+  st::decouple_at(o, t, size_t(i) * size_t(ref.width) + size_t(j), gain_limit, r, a);
 }
-
-struct CsfFactor {
-  uint32_t factor[3];
-};
 
 template <typename T>
 __global__ void __launch_bounds__(kTileW* kTileH)
-    csf_kernel(Bands<T> src, AdmRegion g, CsfFactor f, Bands<T> csf, Bands<T> flat) {
-  const int j = g.left + int(blockIdx.x) * kTileW + int(threadIdx.x) % kTileW;
-  const int i = g.top + int(blockIdx.y) * kTileH + int(threadIdx.x) / kTileW;
-  if (j >= g.right || i >= g.bottom) return;
+    csf_kernel(Bands<T> src, ScalePlan p, Bands<T> csf, Bands<T> flat) {
+  const int j = p.filter.left + int(blockIdx.x) * kTileW + int(threadIdx.x) % kTileW;
+  const int i = p.filter.top + int(blockIdx.y) * kTileH + int(threadIdx.x) / kTileW;
+  if (j >= p.filter.right || i >= p.filter.bottom) return;
   const int frame = int(blockIdx.z);
-  const size_t at = size_t(i) * size_t(src.width) + size_t(j);
-  for (int b = 0; b < 3; ++b) {
-    if constexpr (sizeof(T) == 2) {
-      // reference.cpp's csf_scale0: shifts 15, 15, 17; libvmaf's rounding 65535, not 65536, for d.
-      const int shift = b == 2 ? 17 : 15;
-      const int32_t round = b == 2 ? 65535 : 16384;
-      px::csf_s0(src.band(b, frame)[at], uint16_t(f.factor[b]), shift, round, csf.band(b, frame) + at,
-                 flat.band(b, frame) + at);
-    } else {
-      px::csf_s123(src.band(b, frame)[at], f.factor[b], csf.band(b, frame) + at, flat.band(b, frame) + at);
-    }
-  }
+  const T* const s[3] = {src.band(0, frame), src.band(1, frame), src.band(2, frame)};
+  T* const c[3] = {csf.band(0, frame), csf.band(1, frame), csf.band(2, frame)};
+  T* const f[3] = {flat.band(0, frame), flat.band(1, frame), flat.band(2, frame)};
+  st::csf_at(s, size_t(i) * size_t(src.width) + size_t(j), p.factor, c, f);
 }
 
-// ---- row sums ----
+// ---- row sums, one block a scored row (blockIdx.x) of a frame (blockIdx.y) ----
 
 // v[0..2] summed over the block (modulo 2^64); the result in thread 0.
 __device__ void block_sum3(unsigned long long v[3]) {
@@ -167,71 +117,45 @@ __device__ void block_sum3(unsigned long long v[3]) {
   }
 }
 
-// One block per scored row (blockIdx.x) and frame (blockIdx.y).
 template <typename T>
 __global__ void __launch_bounds__(kRowThreads)
-    masking_kernel(Bands<T> src, Bands<T> csf, Bands<T> flat, AdmRegion g, CsfFactor f, AdmCube cube,
-                   int row_shift, int64_t row_round, unsigned long long* __restrict__ sums, size_t sums_stride) {
-  const int i = g.top + int(blockIdx.x);
+    masking_kernel(Bands<T> src, Bands<T> csf, Bands<T> flat, ScalePlan p, unsigned long long* __restrict__ sums,
+                   size_t sums_stride) {
+  const int i = p.scored.top + int(blockIdx.x);
   const int frame = int(blockIdx.y);
-  const int w = src.width, h = src.height;
-  const int above = i == 0 ? 1 : i - 1;
-  const int below = i == h - 1 ? h - 1 : i + 1;
-  const size_t row = size_t(i) * size_t(w), row_above = size_t(above) * size_t(w),
-               row_below = size_t(below) * size_t(w);
+  const T* const s[3] = {src.band(0, frame), src.band(1, frame), src.band(2, frame)};
+  const T* const c[3] = {csf.band(0, frame), csf.band(1, frame), csf.band(2, frame)};
+  const T* const f[3] = {flat.band(0, frame), flat.band(1, frame), flat.band(2, frame)};
   unsigned long long acc[3] = {0, 0, 0};
-  for (int j = g.left + int(threadIdx.x); j < g.right; j += kRowThreads) {
-    const int jl = j == 0 ? 1 : j - 1;
-    const int jr = j == w - 1 ? w - 1 : j + 1;
-    int32_t threshold_s0 = 0;
-    uint32_t threshold_s123 = 0;
-    for (int b = 0; b < 3; ++b) {
-      const T* fl = flat.band(b, frame);
-      const int32_t n = px::neighbour_sum<T>(fl[row_above + jl], fl[row_above + j], fl[row_above + jr], fl[row + jl],
-                                             fl[row + jr], fl[row_below + jl], fl[row_below + j], fl[row_below + jr]);
-      const T centre = csf.band(b, frame)[row + j];
-      if constexpr (sizeof(T) == 2) threshold_s0 += px::threshold_part_s0(centre, n);
-      else threshold_s123 += px::threshold_part_s123(centre, n);
-    }
-    for (int b = 0; b < 3; ++b) {
-      const T x = src.band(b, frame)[row + j];
-      int64_t term;
-      if constexpr (sizeof(T) == 2)
-        term = px::masking_term_s0(x, uint16_t(f.factor[b]), threshold_s0, b, cube.shift[b], cube.round[b]);
-      else
-        term = px::masking_term_s123(x, f.factor[b], threshold_s123, cube.shift[b], cube.round[b]);
-      acc[b] += (unsigned long long)term;
-    }
+  for (int j = p.scored.left + int(threadIdx.x); j < p.scored.right; j += kRowThreads) {
+    int64_t term[3];
+    st::masking_terms_at(s, c, f, src.width, src.height, i, j, p, term);
+    for (int b = 0; b < 3; ++b) acc[b] += (unsigned long long)term[b];
   }
   block_sum3(acc);
   if (threadIdx.x != 0) return;
   unsigned long long* out = sums + size_t(frame) * sums_stride;
-  for (int b = 0; b < 3; ++b) {
-    // reference.cpp's masking_sums: the int64 row sum rounded and shifted (arithmetic shift).
-    const int64_t shifted = px::wrapping_add(int64_t(acc[b]), row_round) >> row_shift;
-    atomicAdd(out + b, (unsigned long long)shifted);
-  }
+  for (int b = 0; b < 3; ++b) atomicAdd(out + b, (unsigned long long)st::masking_row_total(acc[b], p));
 }
 
 template <typename T>
 __global__ void __launch_bounds__(kRowThreads)
-    denominator_kernel(Bands<T> ref, AdmRegion g, int scale, int cube_shift, uint64_t cube_round, int row_shift,
-                       uint64_t row_round, unsigned long long* __restrict__ sums, size_t sums_stride) {
-  const int i = g.top + int(blockIdx.x);
+    denominator_kernel(Bands<T> ref, int scale, ScalePlan p, unsigned long long* __restrict__ sums,
+                       size_t sums_stride) {
+  const int i = p.scored.top + int(blockIdx.x);
   const int frame = int(blockIdx.y);
+  const T* const o[3] = {ref.band(1, frame), ref.band(2, frame), ref.band(3, frame)};
   const size_t row = size_t(i) * size_t(ref.width);
-  const int q = scale == 0 ? 0 : px::denominator_square_shift(scale);
   unsigned long long acc[3] = {0, 0, 0};
-  for (int j = g.left + int(threadIdx.x); j < g.right; j += kRowThreads)
-    for (int b = 0; b < 3; ++b) {
-      const T o = ref.band(1 + b, frame)[row + j];
-      if constexpr (sizeof(T) == 2) acc[b] += px::denominator_term_s0(o);
-      else acc[b] += px::denominator_term_s123(o, q, cube_shift, cube_round);
-    }
+  for (int j = p.scored.left + int(threadIdx.x); j < p.scored.right; j += kRowThreads) {
+    uint64_t term[3];
+    st::denominator_terms_at(o, row + size_t(j), scale, p, term);
+    for (int b = 0; b < 3; ++b) acc[b] += term[b];
+  }
   block_sum3(acc);
   if (threadIdx.x != 0) return;
   unsigned long long* out = sums + size_t(frame) * sums_stride;
-  for (int b = 0; b < 3; ++b) atomicAdd(out + b, (acc[b] + row_round) >> row_shift);
+  for (int b = 0; b < 3; ++b) atomicAdd(out + b, (unsigned long long)st::denominator_row_total(acc[b], p));
 }
 
 }  // namespace
@@ -258,10 +182,11 @@ void launch_adm_dwt_s123(const AdmBands& src, bool src_16, int scale, int frames
   check(cudaGetLastError(), "adm dwt kernel launch");
 }
 
-void launch_adm_decouple(bool scale0, const AdmBands& ref, const AdmBands& dis, const AdmRegion& g,
+void launch_adm_decouple(bool scale0, const AdmBands& ref, const AdmBands& dis, const ScalePlan& p,
                          double gain_limit, int frames, const AdmBands& restored, const AdmBands& additive,
                          cudaStream_t stream) {
-  if (g.right <= g.left || g.bottom <= g.top) return;
+  const st::Rect g = p.filter;
+  if (empty(g)) return;
   const dim3 grid = grid_of(g.right - g.left, g.bottom - g.top, frames);
   if (scale0)
     decouple_kernel<int16_t><<<grid, kTileW * kTileH, 0, stream>>>(
@@ -272,50 +197,43 @@ void launch_adm_decouple(bool scale0, const AdmBands& ref, const AdmBands& dis, 
   check(cudaGetLastError(), "adm decouple kernel launch");
 }
 
-void launch_adm_csf(bool scale0, const AdmBands& src, const AdmRegion& g, const uint32_t factor[3], int frames,
-                    const AdmBands& csf, const AdmBands& flat, cudaStream_t stream) {
-  if (g.right <= g.left || g.bottom <= g.top) return;
+void launch_adm_csf(bool scale0, const AdmBands& src, const ScalePlan& p, int frames, const AdmBands& csf,
+                    const AdmBands& flat, cudaStream_t stream) {
+  const st::Rect g = p.filter;
+  if (empty(g)) return;
   const dim3 grid = grid_of(g.right - g.left, g.bottom - g.top, frames);
-  const CsfFactor f{{factor[0], factor[1], factor[2]}};
   if (scale0)
-    csf_kernel<int16_t><<<grid, kTileW * kTileH, 0, stream>>>(typed<int16_t>(src), g, f, typed<int16_t>(csf),
+    csf_kernel<int16_t><<<grid, kTileW * kTileH, 0, stream>>>(typed<int16_t>(src), p, typed<int16_t>(csf),
                                                               typed<int16_t>(flat));
   else
-    csf_kernel<int32_t><<<grid, kTileW * kTileH, 0, stream>>>(typed<int32_t>(src), g, f, typed<int32_t>(csf),
+    csf_kernel<int32_t><<<grid, kTileW * kTileH, 0, stream>>>(typed<int32_t>(src), p, typed<int32_t>(csf),
                                                               typed<int32_t>(flat));
   check(cudaGetLastError(), "adm csf kernel launch");
 }
 
 void launch_adm_masking(bool scale0, const AdmBands& src, const AdmBands& csf, const AdmBands& flat,
-                        const AdmRegion& g, const uint32_t factor[3], const AdmCube& cube, int row_shift,
-                        int64_t row_round, int frames, uint64_t* sums, size_t sums_stride, cudaStream_t stream) {
-  if (g.right <= g.left || g.bottom <= g.top) return;
-  const dim3 grid(unsigned(g.bottom - g.top), unsigned(frames));
-  const CsfFactor f{{factor[0], factor[1], factor[2]}};
+                        const ScalePlan& p, int frames, uint64_t* sums, size_t sums_stride, cudaStream_t stream) {
+  if (empty(p.scored)) return;
+  const dim3 grid(unsigned(p.scored.bottom - p.scored.top), unsigned(frames));
   auto* out = reinterpret_cast<unsigned long long*>(sums);
   if (scale0)
     masking_kernel<int16_t><<<grid, kRowThreads, 0, stream>>>(typed<int16_t>(src), typed<int16_t>(csf),
-                                                              typed<int16_t>(flat), g, f, cube, row_shift, row_round,
-                                                              out, sums_stride);
+                                                              typed<int16_t>(flat), p, out, sums_stride);
   else
     masking_kernel<int32_t><<<grid, kRowThreads, 0, stream>>>(typed<int32_t>(src), typed<int32_t>(csf),
-                                                              typed<int32_t>(flat), g, f, cube, row_shift, row_round,
-                                                              out, sums_stride);
+                                                              typed<int32_t>(flat), p, out, sums_stride);
   check(cudaGetLastError(), "adm masking kernel launch");
 }
 
-void launch_adm_denominator(int scale, const AdmBands& ref, const AdmRegion& g, int cube_shift, uint64_t cube_round,
-                            int row_shift, uint64_t row_round, int frames, uint64_t* sums, size_t sums_stride,
-                            cudaStream_t stream) {
-  if (g.right <= g.left || g.bottom <= g.top) return;
-  const dim3 grid(unsigned(g.bottom - g.top), unsigned(frames));
+void launch_adm_denominator(int scale, const AdmBands& ref, const ScalePlan& p, int frames, uint64_t* sums,
+                            size_t sums_stride, cudaStream_t stream) {
+  if (empty(p.scored)) return;
+  const dim3 grid(unsigned(p.scored.bottom - p.scored.top), unsigned(frames));
   auto* out = reinterpret_cast<unsigned long long*>(sums);
   if (scale == 0)
-    denominator_kernel<int16_t><<<grid, kRowThreads, 0, stream>>>(typed<int16_t>(ref), g, 0, cube_shift, cube_round,
-                                                                  row_shift, row_round, out, sums_stride);
+    denominator_kernel<int16_t><<<grid, kRowThreads, 0, stream>>>(typed<int16_t>(ref), 0, p, out, sums_stride);
   else
-    denominator_kernel<int32_t><<<grid, kRowThreads, 0, stream>>>(typed<int32_t>(ref), g, scale, cube_shift,
-                                                                  cube_round, row_shift, row_round, out, sums_stride);
+    denominator_kernel<int32_t><<<grid, kRowThreads, 0, stream>>>(typed<int32_t>(ref), scale, p, out, sums_stride);
   check(cudaGetLastError(), "adm denominator kernel launch");
 }
 

@@ -1,6 +1,7 @@
 // The adm engine's kernels, as the CUDA engine launches them on planes already
 // on the device: one scale's DWT, the decoupling, the CSF, and the masking
-// and denominator sums, row by row as libvmaf shifts them.
+// and denominator sums, row by row as libvmaf shifts them. Each thread runs
+// one output of a stage (metrics/adm/stages.h) with the scale's plan.
 #pragma once
 
 #include <cstddef>
@@ -8,7 +9,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include "metrics/adm/stages.h"
+
 namespace exactvq::cuda {
+
+using adm::stages::ScalePlan;
 
 // Bands of `frames` frames: band k of frame f starts at base + k * band_stride
 // + f * frame_stride elements (int16_t at scale 0, int32_t at scales 1..3),
@@ -22,11 +27,6 @@ struct AdmBands {
   int height = 0;
 };
 
-// Rows [top, bottom) and columns [left, right).
-struct AdmRegion {
-  int top = 0, bottom = 0, left = 0, right = 0;
-};
-
 // Scale 0's DWT of `frames` planes (8-bit samples when `bytes`, else 16-bit),
 // each frame_stride bytes after the previous, into the four int16 subbands.
 void launch_adm_dwt0(const void* planes, size_t frame_stride, bool bytes, int width, int height, int bitdepth,
@@ -37,34 +37,26 @@ void launch_adm_dwt0(const void* planes, size_t frame_stride, bool bytes, int wi
 void launch_adm_dwt_s123(const AdmBands& src, bool src_16, int scale, int frames, const AdmBands& out,
                          cudaStream_t stream);
 
-// The decoupling over `region` of the detail subbands 1..3 of ref and dis
-// into the oriented bands restored and additive.
-void launch_adm_decouple(bool scale0, const AdmBands& ref, const AdmBands& dis, const AdmRegion& region,
+// The decoupling over the plan's filter region of the detail subbands 1..3
+// of ref and dis into the oriented bands restored and additive.
+void launch_adm_decouple(bool scale0, const AdmBands& ref, const AdmBands& dis, const ScalePlan& plan,
                          double gain_limit, int frames, const AdmBands& restored, const AdmBands& additive,
                          cudaStream_t stream);
 
-// The CSF over `region` of the oriented bands src into csf and flat. Scale 0:
-// factor[b] (Q21 / Q23), with libvmaf's shifts and rounding; scales 1..3: the Q32 factor[b].
-void launch_adm_csf(bool scale0, const AdmBands& src, const AdmRegion& region, const uint32_t factor[3],
-                    int frames, const AdmBands& csf, const AdmBands& flat, cudaStream_t stream);
+// The CSF over the plan's filter region of the oriented bands src into csf and flat.
+void launch_adm_csf(bool scale0, const AdmBands& src, const ScalePlan& plan, int frames, const AdmBands& csf,
+                    const AdmBands& flat, cudaStream_t stream);
 
 // The masking sums of oriented bands src against the masker (csf, flat) over
-// the scored `region`: each row's sum per orientation, rounded by row_round
-// and shifted by row_shift (signed), added into sums[f * sums_stride + 0..2].
-struct AdmCube {
-  int shift[3];
-  int64_t round[3];
-};
+// the plan's scored region: each row's sum per orientation rounded and
+// shifted (stages::masking_row_total), added into sums[f * sums_stride + 0..2].
 void launch_adm_masking(bool scale0, const AdmBands& src, const AdmBands& csf, const AdmBands& flat,
-                        const AdmRegion& region, const uint32_t factor[3], const AdmCube& cube, int row_shift,
-                        int64_t row_round, int frames, uint64_t* sums, size_t sums_stride, cudaStream_t stream);
+                        const ScalePlan& plan, int frames, uint64_t* sums, size_t sums_stride, cudaStream_t stream);
 
-// The denominator sums of subbands 1..3 of ref over `region`: each row's sum
-// per orientation (scale 0: |o|^3; else denominator.h's term with cube_shift,
-// cube_round) rounded by row_round and shifted by row_shift (unsigned), added
-// into sums[f * sums_stride + 0..2].
-void launch_adm_denominator(int scale, const AdmBands& ref, const AdmRegion& region, int cube_shift,
-                            uint64_t cube_round, int row_shift, uint64_t row_round, int frames, uint64_t* sums,
+// The denominator sums of subbands 1..3 of ref over the plan's scored region:
+// each row's sum per orientation rounded and shifted
+// (stages::denominator_row_total), added into sums[f * sums_stride + 0..2].
+void launch_adm_denominator(int scale, const AdmBands& ref, const ScalePlan& plan, int frames, uint64_t* sums,
                             size_t sums_stride, cudaStream_t stream);
 
 }  // namespace exactvq::cuda

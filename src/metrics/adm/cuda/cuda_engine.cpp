@@ -8,12 +8,10 @@
 // device (the emulated path of fp64=auto is not written for adm).
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <vector>
 
 #include "backends/cuda/batch_runner.h"
 #include "backends/cuda/cuda_device.h"
-#include "metrics/adm/band.h"
 #include "metrics/adm/csf_factors.h"
 #include "metrics/adm/cuda/adm_kernels.h"
 #include "metrics/adm/engine.h"
@@ -21,8 +19,6 @@
 namespace exactvq::adm {
 
 using cuda::AdmBands;
-using cuda::AdmCube;
-using cuda::AdmRegion;
 using cuda::BatchRunner;
 using cuda::check;
 using cuda::CudaDevice;
@@ -38,27 +34,19 @@ constexpr int kScales = 4;
 constexpr size_t kScaleWords = 9;  // den[3], num[3], aim_num[3]
 constexpr size_t kFrameWords = kScales * kScaleWords;
 
-// reference.cpp's ceil(log2(n)) and libvmaf's (uint32_t)pow(2, shift - 1).
-int ceil_log2(int64_t n) { return n <= 1 ? 0 : int(std::bit_width(uint64_t(n - 1))); }
-int64_t half_of_power(int shift) { return shift > 0 ? int64_t{1} << (shift - 1) : 0; }
-
-AdmRegion region_of(const Region& r) { return {r.top, r.bottom, r.left, r.right}; }
-
 class CudaEngine final : public Engine, private BatchRunner::Work {
  public:
   CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner)
-      : setup_(s), runner_(std::move(runner)), factors_(csf_factors(s.options.norm_view_dist,
-                                                                     s.options.ref_display_height)) {
+      : setup_(s), runner_(std::move(runner)) {
     const VideoFormat& f = s.format;
     const int64_t by_memory = kBatchBytes / (2 * int64_t(f.frame_bytes()));
     batch_ = int(std::clamp<int64_t>(by_memory, FrameUploader::kLanes, runner_->tuning().max_batch));
     chunk_ = runner_->tuning().chunk_frames(int64_t{f.width} * f.height);
-    int w = f.width, h = f.height;
+    const CsfFactors factors = csf_factors(s.options.norm_view_dist, s.options.ref_display_height);
     for (int n = 0; n < kScales; ++n) {
-      w = (w + 1) / 2;
-      h = (h + 1) / 2;
-      width_[size_t(n)] = w;
-      height_[size_t(n)] = h;
+      plans_[size_t(n)] = scale_plan(f.width, f.height, n, factors);
+      width_[size_t(n)] = plans_[size_t(n)].width;
+      height_[size_t(n)] = plans_[size_t(n)].height;
     }
     runner_->add(this);
   }
@@ -128,53 +116,18 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   void score_scale(const Lane& lane, int n, int frames, uint64_t* sums, cudaStream_t stream) const {
     const ScaleBuffers& b = lane.scale[size_t(n)];
     const bool s0 = n == 0;
-    const int w = width_[size_t(n)], h = height_[size_t(n)];
+    const stages::ScalePlan& p = plans_[size_t(n)];
     const AdmBands ref = bands_of(b.ref, n), dis = bands_of(b.dis, n);
     const AdmBands restored = bands_of(b.restored, n), additive = bands_of(b.additive, n);
     const AdmBands csf = bands_of(b.csf, n), flat = bands_of(b.flat, n);
-    const AdmRegion filter = region_of(filter_region(w, h));
-    const Region scored = score_region(w, h);
-    const AdmRegion g = region_of(scored);
-    cuda::launch_adm_decouple(s0, ref, dis, filter, setup_.options.enhn_gain_limit, frames, restored, additive,
-                              stream);
-
-    // Denominator.
-    if (s0) {
-      int shift = ceil_log2(int64_t{g.bottom - g.top} * (g.right - g.left)) - 20;
-      if (shift < 0) shift = 0;
-      const uint64_t round = shift > 0 ? uint64_t{1} << (shift - 1) : 0;
-      cuda::launch_adm_denominator(0, ref, g, 0, 0, shift, round, frames, sums, kFrameWords, stream);
-    } else {
-      const int cube_shift = ceil_log2(g.right - g.left);
-      const int row_shift = ceil_log2(g.bottom - g.top);
-      cuda::launch_adm_denominator(n, ref, g, cube_shift, uint64_t(half_of_power(cube_shift)), row_shift,
-                                   uint64_t(half_of_power(row_shift)), frames, sums, kFrameWords, stream);
-    }
-
-    // Numerator and AIM: the masker is the other part's CSF.
-    uint32_t factor[3];
-    AdmCube cube{};
-    if (s0) {
-      for (int k = 0; k < 3; ++k) factor[k] = factors_.scale0_fixed[k];
-      const int hv_shift = ceil_log2(w) - 4, d_shift = ceil_log2(w) - 3;
-      cube = AdmCube{{hv_shift, hv_shift, d_shift},
-                     {half_of_power(hv_shift), half_of_power(hv_shift), half_of_power(d_shift)}};
-    } else {
-      factor[0] = factor[1] = factors_.fixed_hv[size_t(n)];
-      factor[2] = factors_.fixed_d[size_t(n)];
-      const int cube_shift = ceil_log2(w);
-      cube = AdmCube{{cube_shift, cube_shift, cube_shift},
-                     {half_of_power(cube_shift), half_of_power(cube_shift), half_of_power(cube_shift)}};
-    }
-    const int row_shift = ceil_log2(h);
-    const int64_t row_round = half_of_power(row_shift);
-    cuda::launch_adm_csf(s0, additive, filter, factor, frames, csf, flat, stream);
-    cuda::launch_adm_masking(s0, restored, csf, flat, g, factor, cube, row_shift, row_round, frames, sums + 3,
-                             kFrameWords, stream);
+    cuda::launch_adm_decouple(s0, ref, dis, p, setup_.options.enhn_gain_limit, frames, restored, additive, stream);
+    cuda::launch_adm_denominator(n, ref, p, frames, sums, kFrameWords, stream);
+    // Numerator and AIM: each part measured against the other's CSF.
+    cuda::launch_adm_csf(s0, additive, p, frames, csf, flat, stream);
+    cuda::launch_adm_masking(s0, restored, csf, flat, p, frames, sums + 3, kFrameWords, stream);
     if (setup_.options.skip_aim) return;
-    cuda::launch_adm_csf(s0, restored, filter, factor, frames, csf, flat, stream);
-    cuda::launch_adm_masking(s0, additive, csf, flat, g, factor, cube, row_shift, row_round, frames, sums + 6,
-                             kFrameWords, stream);
+    cuda::launch_adm_csf(s0, restored, p, frames, csf, flat, stream);
+    cuda::launch_adm_masking(s0, additive, csf, flat, p, frames, sums + 6, kFrameWords, stream);
   }
 
   // Sums [frame of the batch][scale][word].
@@ -223,7 +176,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 
   EngineSetup setup_;
   std::shared_ptr<BatchRunner> runner_;
-  CsfFactors factors_;
+  std::array<stages::ScalePlan, kScales> plans_{};
   int batch_ = 1;
   int chunk_ = 1;
   std::array<int, kScales> width_{}, height_{};  // each scale's bands
