@@ -12,6 +12,8 @@
 #include "core/error.h"
 #include "core/thread_pool.h"
 #include "metrics/adm/adm_feature.h"
+#include "metrics/adm/decouple.h"
+#include "metrics/adm/pixel.h"
 #include "metrics/adm/reference.h"
 #include "metrics/adm/row_kernels.h"
 
@@ -228,6 +230,15 @@ TEST(AdmReference, MismatchedInputIsAClearError) {
   const Picture a = random_picture(f, rng), b = random_picture(g, rng);
   EXPECT_THROW(adm_reference(a.plane(0), b.plane(0), 8, AdmOptions{}), InputError);
   EXPECT_THROW(adm_reference(a.plane(0), a.plane(0), 10, AdmOptions{}), InputError);
+}
+
+// The SIMD twins' Q30 table is the reciprocal the reference and CUDA compute.
+TEST(AdmReference, ReciprocalTableIsTheSharedReciprocal) {
+  const int32_t* table = reciprocal_table();
+  for (int32_t o = -32768; o <= 32768; ++o)
+    if (o != 0) {
+      ASSERT_EQ(table[o + 32768], pixel::reciprocal(o)) << o;
+    }
 }
 
 // A device that computes no metric.

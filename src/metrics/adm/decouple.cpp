@@ -4,6 +4,9 @@
 
 namespace exactvq::adm {
 
+// The SIMD twins take these from decouple.h, the reference and CUDA from pixel.h.
+static_assert(kCosOneDegreeSquared == EXACTVQ_ADM_COS_ONE_DEGREE_SQUARED);
+
 namespace {
 
 struct ReciprocalTable {

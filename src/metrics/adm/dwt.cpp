@@ -6,6 +6,12 @@
 
 namespace exactvq::adm {
 
+// The SIMD twins take the taps from dwt.h, the reference and CUDA from pixel.h.
+static_assert(kDwtLow[0] == pixel::dwt_low(0) && kDwtLow[1] == pixel::dwt_low(1) && kDwtLow[2] == pixel::dwt_low(2) &&
+              kDwtLow[3] == pixel::dwt_low(3) && kDwtHigh[0] == pixel::dwt_high(0) &&
+              kDwtHigh[1] == pixel::dwt_high(1) && kDwtHigh[2] == pixel::dwt_high(2) &&
+              kDwtHigh[3] == pixel::dwt_high(3) && kDwtLowSum == 46342);
+
 namespace {
 
 // The per-sample arithmetic is pixel.h's, shared with the CUDA kernels.

@@ -21,10 +21,10 @@ namespace exactvq::adm::pixel {
 // ---- DWT ----
 
 // The db2 analysis filters in Q15 (dwt.h's kDwtLow, kDwtHigh), tap k.
-EXACTVQ_ADM_HD int32_t dwt_low(int k) {
+EXACTVQ_ADM_HD constexpr int32_t dwt_low(int k) {
   return k == 0 ? 15826 : k == 1 ? 27411 : k == 2 ? 7345 : -4240;
 }
-EXACTVQ_ADM_HD int32_t dwt_high(int k) {
+EXACTVQ_ADM_HD constexpr int32_t dwt_high(int k) {
   return k == 0 ? -4240 : k == 1 ? -7345 : k == 2 ? 27411 : -15826;
 }
 
