@@ -9,6 +9,7 @@
 #include "metrics/psnr/engine.h"
 #include "metrics/motion/engine.h"
 #include "metrics/vif/engine.h"
+#include "metrics/adm/engine.h"
 #include "metrics/ssim/engine.h"
 
 namespace exactvq {
@@ -27,6 +28,7 @@ std::unique_ptr<ssim::Engine> Device::ssim_engine(const ssim::EngineSetup&) { re
 std::unique_ptr<psnr::Engine> Device::psnr_engine(const psnr::EngineSetup&) { return nullptr; }
 std::unique_ptr<vif::Engine> Device::vif_engine(const vif::EngineSetup&) { return nullptr; }
 std::unique_ptr<motion::Engine> Device::motion_engine(const motion::EngineSetup&) { return nullptr; }
+std::unique_ptr<adm::Engine> Device::adm_engine(const adm::EngineSetup&) { return nullptr; }
 
 #ifndef EXACTVQ_HAVE_CUDA
 std::shared_ptr<Device> open_cuda_device(const DeviceOptions&, const VideoFormat&) {

@@ -37,6 +37,10 @@ namespace motion {
 class Engine;
 struct EngineSetup;
 }  // namespace motion
+namespace adm {
+class Engine;
+struct EngineSetup;
+}  // namespace adm
 
 class Device {
  public:
@@ -50,6 +54,7 @@ class Device {
   virtual std::unique_ptr<psnr::Engine> psnr_engine(const psnr::EngineSetup& setup);
   virtual std::unique_ptr<vif::Engine> vif_engine(const vif::EngineSetup& setup);
   virtual std::unique_ptr<motion::Engine> motion_engine(const motion::EngineSetup& setup);
+  virtual std::unique_ptr<adm::Engine> adm_engine(const adm::EngineSetup& setup);
 };
 
 // The host CPU (Highway SIMD engines, threads from the setup's pool).

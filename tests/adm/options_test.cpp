@@ -3,14 +3,19 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <random>
 
 #include <fmt/format.h>
 
+#include "backends/device.h"
 #include "core/error.h"
 #include "core/thread_pool.h"
 #include "metrics/adm/adm_feature.h"
+#include "metrics/adm/decouple.h"
+#include "metrics/adm/pixel.h"
 #include "metrics/adm/reference.h"
+#include "metrics/adm/row_kernels.h"
 
 namespace exactvq::adm {
 namespace {
@@ -225,6 +230,62 @@ TEST(AdmReference, MismatchedInputIsAClearError) {
   const Picture a = random_picture(f, rng), b = random_picture(g, rng);
   EXPECT_THROW(adm_reference(a.plane(0), b.plane(0), 8, AdmOptions{}), InputError);
   EXPECT_THROW(adm_reference(a.plane(0), a.plane(0), 10, AdmOptions{}), InputError);
+}
+
+// The SIMD twins' Q30 table is the reciprocal the reference and CUDA compute.
+TEST(AdmReference, ReciprocalTableIsTheSharedReciprocal) {
+  const int32_t* table = reciprocal_table();
+  for (int32_t o = -32768; o <= 32768; ++o)
+    if (o != 0) {
+      ASSERT_EQ(table[o + 32768], pixel::reciprocal(o)) << o;
+    }
+}
+
+// A device that computes no metric.
+class NoEngineDevice final : public Device {
+ public:
+  std::string description() const override { return "a device without engines"; }
+};
+
+TEST(AdmFeature, DeviceWithoutEngineIsDeviceError) {
+  FeatureContext ctx;
+  ctx.format = VideoFormat{64, 64, ChromaFormat::k420, 8};
+  ctx.device = std::make_shared<NoEngineDevice>();
+  try {
+    make_adm_feature(AdmOptions{}, ctx);
+    FAIL() << "no error";
+  } catch (const DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("not available on a device without engines"), std::string::npos)
+        << e.what();
+  }
+  // The CPU device passed explicitly is the CPU.
+  ctx.device = std::shared_ptr<Device>(&cpu_device(), [](Device*) {});
+  EXPECT_NO_THROW(make_adm_feature(AdmOptions{}, ctx));
+}
+
+// The host half from the per-sample half is the reference, and the sums of a
+// skipped AIM or scale 0 are zeros.
+TEST(AdmReference, SumsThenScoresAreTheReference) {
+  std::mt19937 rng(11);
+  for (const char* spec : {"adm", "adm=debug=true:adm_skip_aim=true", "adm=ssz=true:debug=true", "adm=egl=1"}) {
+    const AdmOptions o = parse(spec);
+    for (const VideoFormat f : {VideoFormat{33, 33, ChromaFormat::k444, 8}, VideoFormat{77, 45, ChromaFormat::k444, 10}}) {
+      const Picture a = random_picture(f, rng), b = random_picture(f, rng);
+      const AdmSums sums = adm_integer_sums(a.plane(0), b.plane(0), f.bitdepth, o, reference_row_kernels());
+      const AdmScores want = adm_reference(a.plane(0), b.plane(0), f.bitdepth, o);
+      const AdmScores got = adm_scores_from_sums(sums, f.width, f.height, o);
+      EXPECT_EQ(std::memcmp(&want, &got, sizeof want), 0) << spec;
+      for (int k = 0; k < 3; ++k) {
+        if (o.skip_aim) {
+          for (const ScaleSums& s : sums) EXPECT_EQ(s.aim_num[k], 0);
+        }
+        if (o.skip_scale0) {
+          EXPECT_EQ(sums[0].den[k], 0u);
+          EXPECT_EQ(sums[0].num[k], 0);
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "metrics/psnr/engine.h"
 #include "metrics/motion/engine.h"
 #include "metrics/vif/engine.h"
+#include "metrics/adm/engine.h"
 #include "metrics/ssim/engine.h"
 
 namespace exactvq {
@@ -24,6 +25,10 @@ std::unique_ptr<vif::Engine> CpuDevice::vif_engine(const vif::EngineSetup& setup
 
 std::unique_ptr<motion::Engine> CpuDevice::motion_engine(const motion::EngineSetup& setup) {
   return motion::make_cpu_engine(setup);
+}
+
+std::unique_ptr<adm::Engine> CpuDevice::adm_engine(const adm::EngineSetup& setup) {
+  return adm::make_cpu_engine(setup);
 }
 
 Device& cpu_device() {

@@ -10,6 +10,7 @@
 #include "metrics/ssim/engine.h"
 #include "metrics/motion/engine.h"
 #include "metrics/vif/engine.h"
+#include "metrics/adm/engine.h"
 
 namespace exactvq {
 
@@ -54,6 +55,10 @@ std::unique_ptr<vif::Engine> CudaDevice::vif_engine(const vif::EngineSetup& setu
 
 std::unique_ptr<motion::Engine> CudaDevice::motion_engine(const motion::EngineSetup& setup) {
   return motion::make_cuda_engine(*this, setup);
+}
+
+std::unique_ptr<adm::Engine> CudaDevice::adm_engine(const adm::EngineSetup& setup) {
+  return adm::make_cuda_engine(*this, setup);
 }
 
 }  // namespace cuda

@@ -13,6 +13,7 @@
 #include "metrics/psnr/engine.h"
 #include "metrics/motion/engine.h"
 #include "metrics/vif/engine.h"
+#include "metrics/adm/engine.h"
 #include "metrics/ssim/engine.h"
 
 namespace exactvq {
@@ -137,6 +138,10 @@ std::unique_ptr<vif::Engine> MultiDevice::vif_engine(const vif::EngineSetup& set
 
 std::unique_ptr<motion::Engine> MultiDevice::motion_engine(const motion::EngineSetup& setup) {
   return motion::make_split_engine(*this, setup);
+}
+
+std::unique_ptr<adm::Engine> MultiDevice::adm_engine(const adm::EngineSetup& setup) {
+  return adm::make_split_engine(*this, setup);
 }
 
 }  // namespace exactvq

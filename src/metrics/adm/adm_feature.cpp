@@ -4,8 +4,7 @@
 
 #include "backends/device.h"
 #include "core/error.h"
-#include "metrics/adm/cpu/adm_simd.h"
-#include "metrics/adm/reference.h"
+#include "metrics/adm/engine.h"
 
 namespace exactvq {
 
@@ -13,38 +12,34 @@ namespace {
 
 class AdmFeature final : public Feature {
  public:
-  AdmFeature(const adm::AdmOptions& o, const FeatureContext& ctx)
-      : options_(o), format_(ctx.format), pool_(ctx.pool), outputs_(adm_output_names(o)) {}
+  AdmFeature(const adm::AdmOptions& o, const VideoFormat& format, std::unique_ptr<adm::Engine> engine)
+      : options_(o), format_(format), engine_(std::move(engine)), outputs_(adm_output_names(o)) {}
 
   const std::vector<std::string>& outputs() const override { return outputs_; }
-  // One frame per thread: frames are independent, each scored whole by one thread.
-  int batch_frames() const override { return pool_ ? pool_->size() : 1; }
+  int batch_frames() const override { return engine_->batch_frames(); }
 
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
+    sums_.resize(frames.size());
+    engine_->integer_sums(frames, sums_);
     const size_t n = outputs_.size();
-    const auto score = [&](int i) {
-      const FramePair& f = frames[size_t(i)];
-      const adm::AdmScores s =
-          adm::adm_scores(f.ref->plane(0), f.dist->plane(0), format_.bitdepth, options_,
-                          adm::cpu::simd_row_kernels());
-      double* row = out.data() + size_t(i) * n;
+    for (size_t i = 0; i < frames.size(); ++i) {
+      const adm::AdmScores s = adm::adm_scores_from_sums(sums_[i], format_.width, format_.height, options_);
+      double* row = out.data() + i * n;
       const double values[] = {s.adm2,         s.aim,          s.adm3,         s.scale[0],
                                s.scale[1],     s.scale[2],     s.scale[3],     s.adm,
                                s.num,          s.den,          s.num_scale[0], s.den_scale[0],
                                s.num_scale[1], s.den_scale[1], s.num_scale[2], s.den_scale[2],
                                s.num_scale[3], s.den_scale[3]};
       for (size_t k = 0; k < n; ++k) row[k] = values[k];
-    };
-    if (pool_) pool_->parallel_for(int(frames.size()), score);
-    else
-      for (int i = 0; i < int(frames.size()); ++i) score(i);
+    }
   }
 
  private:
   adm::AdmOptions options_;
   VideoFormat format_;
-  ThreadPool* pool_;
+  std::unique_ptr<adm::Engine> engine_;
   std::vector<std::string> outputs_;
+  std::vector<adm::AdmSums> sums_;
 };
 
 }  // namespace
@@ -65,11 +60,11 @@ std::vector<std::string> adm_output_names(const adm::AdmOptions& options) {
 }
 
 std::unique_ptr<Feature> make_adm_feature(const adm::AdmOptions& options, const FeatureContext& ctx) {
-  if (ctx.device)
-    throw DeviceError(
-        fmt::format("feature adm runs on the CPU only: not on {}", ctx.device->description()));
   adm::check_adm_size(ctx.format.width, ctx.format.height, "feature adm");
-  return std::make_unique<AdmFeature>(options, ctx);
+  Device& device = device_of(ctx);
+  std::unique_ptr<adm::Engine> engine = device.adm_engine(adm::EngineSetup{ctx.format, options, ctx.pool});
+  if (!engine) throw DeviceError(fmt::format("feature adm is not available on {}", device.description()));
+  return std::make_unique<AdmFeature>(options, ctx.format, std::move(engine));
 }
 
 }  // namespace exactvq

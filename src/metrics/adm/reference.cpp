@@ -61,6 +61,23 @@ struct ScaleScores {
   float num = 0, den = 0, aim_num = 0;
 };
 
+// Scale 0's denominator shift: ceil(log2(area of the scored region)) - 20, at least 0.
+int denominator_shift_s0(const Region& g) {
+  const int shift = ceil_log2(int64_t{g.bottom - g.top} * (g.right - g.left)) - 20;
+  return shift < 0 ? 0 : shift;
+}
+
+// The masking's cube shifts of a band `w` wide (masking.h's CubeShift).
+CubeShift masking_cube_s0(int w) {
+  const int hv_shift = ceil_log2(w) - 4, d_shift = ceil_log2(w) - 3;
+  return {{hv_shift, hv_shift, d_shift}, {half_of_power(hv_shift), half_of_power(hv_shift), half_of_power(d_shift)}};
+}
+CubeShift masking_cube_s123(int w) {
+  const int cube_shift = ceil_log2(w);
+  return {{cube_shift, cube_shift, cube_shift},
+          {half_of_power(cube_shift), half_of_power(cube_shift), half_of_power(cube_shift)}};
+}
+
 // powf((float)(area * weight), 1/3): the noise floor added to every orientation.
 float noise_floor(const Region& g, double noise_weight) {
   const int area = (g.bottom - g.top) * (g.right - g.left);
@@ -141,23 +158,17 @@ void dwt_scale0(const RowKernels& k, const PlaneView& p, int bitdepth, bool low_
   else dwt_scale0<uint16_t>(k, p, bitdepth, low_only, out);
 }
 
-float denominator_scale0(const RowKernels& k, const Subbands<int16_t>& ref, const CsfFactors& f, double noise_weight) {
+std::array<uint64_t, 3> denominator_sums_s0(const RowKernels& k, const Subbands<int16_t>& ref) {
   const int w = ref.h.width, h = ref.h.height;
   const Region g = score_region(w, h);
-  int shift = ceil_log2(int64_t{g.bottom - g.top} * (g.right - g.left)) - 20;
-  if (shift < 0) shift = 0;
+  const int shift = denominator_shift_s0(g);
   const uint64_t round = shift > 0 ? uint64_t{1} << (shift - 1) : 0;
-  uint64_t total[3] = {0, 0, 0};
+  std::array<uint64_t, 3> total{0, 0, 0};
   for (int i = g.top; i < g.bottom; ++i) {
     const std::array<uint64_t, 3> row = k.denominator_row_s0(detail_rows(ref, i), g.left, g.right);
     for (int b = 0; b < 3; ++b) total[b] += (row[b] + round) >> shift;
   }
-  // The bands carry 6 fractional bits: 18 in the cubes, less the shifts taken.
-  const double scale = std::ldexp(1.0, 18 - shift);  // int arithmetic in libvmaf: no wrap
-  const double cube[3] = {f.cube_hv[0], f.cube_hv[0], f.cube_d[0]};
-  double energy[3];
-  for (int b = 0; b < 3; ++b) energy[b] = static_cast<double>(total[b]) / scale * cube[b];
-  return orientation_total(energy, noise_floor(g, noise_weight));
+  return total;
 }
 
 void csf_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const Oriented<int16_t>& src, const CsfFactors& f) {
@@ -173,32 +184,28 @@ void csf_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const Oriented<int
                    s.csf.band[b].row(i), s.flat.band[b].row(i));
 }
 
-float numerator_scale0(const RowKernels& k, const ScaleImages<int16_t>& s, const Oriented<int16_t>& src, const CsfFactors& f,
-                       double noise_weight) {
-  const int w = src.band[0].width, h = src.band[0].height;
-  const int hv_shift = ceil_log2(w) - 4, d_shift = ceil_log2(w) - 3;
-  const CubeShift cube{{hv_shift, hv_shift, d_shift},
-                       {half_of_power(hv_shift), half_of_power(hv_shift), half_of_power(d_shift)}};
-  const std::array<int64_t, 3> sums = masking_sums(s, src, f.scale0_fixed, cube, k.masking_row_s0);
-  const int row_shift = ceil_log2(h);
-  // Fractional bits left: 3 * (6 + 21) - 29 = 52 for h and v, 3 * (6 + 23) - 30 = 57 for d.
-  const double scale[3] = {power_of_two(52 - hv_shift - row_shift), power_of_two(52 - hv_shift - row_shift),
-                           power_of_two(57 - d_shift - row_shift)};
-  float energy[3];
-  for (int b = 0; b < 3; ++b) energy[b] = static_cast<float>(static_cast<double>(sums[b]) / scale[b]);
-  return orientation_total(energy, noise_floor(score_region(w, h), noise_weight));
+std::array<int64_t, 3> numerator_sums_s0(const RowKernels& k, const ScaleImages<int16_t>& s,
+                                         const Oriented<int16_t>& src, const CsfFactors& f) {
+  const int w = src.band[0].width;
+  const CubeShift cube = masking_cube_s0(w);
+  return masking_sums(s, src, f.scale0_fixed, cube, k.masking_row_s0);
 }
 
-ScaleScores score_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const CsfFactors& f,
-                         const AdmOptions& o) {
-  ScaleScores out;
+ScaleSums sums_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const CsfFactors& f, const AdmOptions& o) {
+  ScaleSums out;
   decouple(s, o.enhn_gain_limit, k.decouple_row_s0);
-  out.den = denominator_scale0(k, s.ref, f, o.noise_weight);
+  const std::array<uint64_t, 3> den = denominator_sums_s0(k, s.ref);
   csf_scale0(k, s, s.additive, f);
-  out.num = numerator_scale0(k, s, s.restored, f, o.noise_weight);
+  const std::array<int64_t, 3> num = numerator_sums_s0(k, s, s.restored, f);
+  std::array<int64_t, 3> aim{0, 0, 0};
   if (!o.skip_aim) {
     csf_scale0(k, s, s.restored, f);
-    out.aim_num = numerator_scale0(k, s, s.additive, f, 0.0);
+    aim = numerator_sums_s0(k, s, s.additive, f);
+  }
+  for (int b = 0; b < 3; ++b) {
+    out.den[b] = den[b];
+    out.num[b] = num[b];
+    out.aim_num[b] = aim[b];
   }
   return out;
 }
@@ -222,25 +229,20 @@ void dwt_scale_s123(const RowKernels& k, const BandImage<int32_t>& src, int scal
   }
 }
 
-float denominator_s123(const RowKernels& k, const Subbands<int32_t>& ref, int scale, const CsfFactors& f, double noise_weight) {
+std::array<uint64_t, 3> denominator_sums_s123(const RowKernels& k, const Subbands<int32_t>& ref, int scale) {
   const int w = ref.h.width, h = ref.h.height;
   const Region g = score_region(w, h);
   const int cube_shift = ceil_log2(g.right - g.left);
   const uint64_t cube_round = static_cast<uint64_t>(half_of_power(cube_shift));
   const int row_shift = ceil_log2(g.bottom - g.top);
   const uint64_t row_round = static_cast<uint64_t>(half_of_power(row_shift));
-  uint64_t total[3] = {0, 0, 0};
+  std::array<uint64_t, 3> total{0, 0, 0};
   for (int i = g.top; i < g.bottom; ++i) {
     const std::array<uint64_t, 3> row =
         k.denominator_row_s123(detail_rows(ref, i), g.left, g.right, scale, cube_shift, cube_round);
     for (int b = 0; b < 3; ++b) total[b] += (row[b] + row_round) >> row_shift;
   }
-  static constexpr int kFractionBits[3] = {32, 27, 23};
-  const double unit = power_of_two(kFractionBits[scale - 1] - row_shift - cube_shift);
-  const double cube[3] = {f.cube_hv[scale], f.cube_hv[scale], f.cube_d[scale]};
-  double energy[3];
-  for (int b = 0; b < 3; ++b) energy[b] = static_cast<double>(total[b]) / unit * cube[b];
-  return orientation_total(energy, noise_floor(g, noise_weight));
+  return total;
 }
 
 void csf_s123(const RowKernels& k, ScaleImages<int32_t>& s, const Oriented<int32_t>& src, int scale, const CsfFactors& f) {
@@ -255,14 +257,75 @@ void csf_s123(const RowKernels& k, ScaleImages<int32_t>& s, const Oriented<int32
                      s.flat.band[b].row(i));
 }
 
-float numerator_s123(const RowKernels& k, const ScaleImages<int32_t>& s, const Oriented<int32_t>& src, int scale,
-                     const CsfFactors& f, double noise_weight) {
-  const int w = src.band[0].width, h = src.band[0].height;
-  const int cube_shift = ceil_log2(w);
-  const CubeShift cube{{cube_shift, cube_shift, cube_shift},
-                       {half_of_power(cube_shift), half_of_power(cube_shift), half_of_power(cube_shift)}};
+std::array<int64_t, 3> numerator_sums_s123(const RowKernels& k, const ScaleImages<int32_t>& s,
+                                           const Oriented<int32_t>& src, int scale, const CsfFactors& f) {
+  const int w = src.band[0].width;
+  const CubeShift cube = masking_cube_s123(w);
   const uint32_t factor[3] = {f.fixed_hv[scale], f.fixed_hv[scale], f.fixed_d[scale]};
-  const std::array<int64_t, 3> sums = masking_sums(s, src, factor, cube, k.masking_row_s123);
+  return masking_sums(s, src, factor, cube, k.masking_row_s123);
+}
+
+ScaleSums sums_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s, int scale, const CsfFactors& f,
+                          const AdmOptions& o) {
+  ScaleSums out;
+  decouple(s, o.enhn_gain_limit, k.decouple_row_s123);
+  const std::array<uint64_t, 3> den = denominator_sums_s123(k, s.ref, scale);
+  csf_s123(k, s, s.additive, scale, f);
+  const std::array<int64_t, 3> num = numerator_sums_s123(k, s, s.restored, scale, f);
+  std::array<int64_t, 3> aim{0, 0, 0};
+  if (!o.skip_aim) {
+    csf_s123(k, s, s.restored, scale, f);
+    aim = numerator_sums_s123(k, s, s.additive, scale, f);
+  }
+  for (int b = 0; b < 3; ++b) {
+    out.den[b] = den[b];
+    out.num[b] = num[b];
+    out.aim_num[b] = aim[b];
+  }
+  return out;
+}
+
+// ---- the host half: a scale's values from its sums ----
+
+float denominator_value_s0(const std::array<uint64_t, 3>& total, int w, int h, const CsfFactors& f,
+                           double noise_weight) {
+  const Region g = score_region(w, h);
+  const int shift = denominator_shift_s0(g);
+  // The bands carry 6 fractional bits: 18 in the cubes, less the shifts taken.
+  const double scale = std::ldexp(1.0, 18 - shift);  // int arithmetic in libvmaf: no wrap
+  const double cube[3] = {f.cube_hv[0], f.cube_hv[0], f.cube_d[0]};
+  double energy[3];
+  for (int b = 0; b < 3; ++b) energy[b] = static_cast<double>(total[b]) / scale * cube[b];
+  return orientation_total(energy, noise_floor(g, noise_weight));
+}
+
+float numerator_value_s0(const std::array<int64_t, 3>& sums, int w, int h, double noise_weight) {
+  const CubeShift cube = masking_cube_s0(w);
+  const int hv_shift = cube.shift[0], d_shift = cube.shift[2];
+  const int row_shift = ceil_log2(h);
+  // Fractional bits left: 3 * (6 + 21) - 29 = 52 for h and v, 3 * (6 + 23) - 30 = 57 for d.
+  const double scale[3] = {power_of_two(52 - hv_shift - row_shift), power_of_two(52 - hv_shift - row_shift),
+                           power_of_two(57 - d_shift - row_shift)};
+  float energy[3];
+  for (int b = 0; b < 3; ++b) energy[b] = static_cast<float>(static_cast<double>(sums[b]) / scale[b]);
+  return orientation_total(energy, noise_floor(score_region(w, h), noise_weight));
+}
+
+float denominator_value_s123(const std::array<uint64_t, 3>& total, int w, int h, int scale, const CsfFactors& f,
+                             double noise_weight) {
+  const Region g = score_region(w, h);
+  const int cube_shift = ceil_log2(g.right - g.left);
+  const int row_shift = ceil_log2(g.bottom - g.top);
+  static constexpr int kFractionBits[3] = {32, 27, 23};
+  const double unit = power_of_two(kFractionBits[scale - 1] - row_shift - cube_shift);
+  const double cube[3] = {f.cube_hv[scale], f.cube_hv[scale], f.cube_d[scale]};
+  double energy[3];
+  for (int b = 0; b < 3; ++b) energy[b] = static_cast<double>(total[b]) / unit * cube[b];
+  return orientation_total(energy, noise_floor(g, noise_weight));
+}
+
+float numerator_value_s123(const std::array<int64_t, 3>& sums, int w, int h, int scale, double noise_weight) {
+  const int cube_shift = ceil_log2(w);
   static constexpr int kFractionBits[3] = {45, 39, 36};
   // libvmaf holds this power of two in a float and divides the int64 sum
   // converted to float by it: a float division.
@@ -272,16 +335,21 @@ float numerator_s123(const RowKernels& k, const ScaleImages<int32_t>& s, const O
   return orientation_total(energy, noise_floor(score_region(w, h), noise_weight));
 }
 
-ScaleScores score_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s, int scale, const CsfFactors& f,
-                             const AdmOptions& o) {
+template <typename T, size_t N>
+std::array<T, 3> three(const T (&v)[N]) {
+  return {v[0], v[1], v[2]};
+}
+
+ScaleScores scale_values(const ScaleSums& sums, int w, int h, int scale, const CsfFactors& f, const AdmOptions& o) {
   ScaleScores out;
-  decouple(s, o.enhn_gain_limit, k.decouple_row_s123);
-  out.den = denominator_s123(k, s.ref, scale, f, o.noise_weight);
-  csf_s123(k, s, s.additive, scale, f);
-  out.num = numerator_s123(k, s, s.restored, scale, f, o.noise_weight);
-  if (!o.skip_aim) {
-    csf_s123(k, s, s.restored, scale, f);
-    out.aim_num = numerator_s123(k, s, s.additive, scale, f, 0.0);
+  if (scale == 0) {
+    out.den = denominator_value_s0(three(sums.den), w, h, f, o.noise_weight);
+    out.num = numerator_value_s0(three(sums.num), w, h, o.noise_weight);
+    if (!o.skip_aim) out.aim_num = numerator_value_s0(three(sums.aim_num), w, h, 0.0);
+  } else {
+    out.den = denominator_value_s123(three(sums.den), w, h, scale, f, o.noise_weight);
+    out.num = numerator_value_s123(three(sums.num), w, h, scale, o.noise_weight);
+    if (!o.skip_aim) out.aim_num = numerator_value_s123(three(sums.aim_num), w, h, scale, 0.0);
   }
   return out;
 }
@@ -329,8 +397,45 @@ AdmScores adm_reference(const PlaneView& ref, const PlaneView& dist, int bitdept
   return adm_scores(ref, dist, bitdepth, o, reference_row_kernels());
 }
 
-AdmScores adm_scores(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o,
-                     const RowKernels& k) {
+stages::ScalePlan scale_plan(int width, int height, int scale, const CsfFactors& f) {
+  int w = width, h = height;
+  for (int n = 0; n <= scale; ++n) {
+    w = (w + 1) / 2;
+    h = (h + 1) / 2;
+  }
+  const auto rect = [](const Region& r) { return stages::Rect{r.top, r.bottom, r.left, r.right}; };
+  stages::ScalePlan p;
+  p.width = w;
+  p.height = h;
+  const Region g = score_region(w, h);
+  p.filter = rect(filter_region(w, h));
+  p.scored = rect(g);
+  CubeShift cube;
+  if (scale == 0) {
+    p.den_row_shift = denominator_shift_s0(g);
+    p.den_row_round = p.den_row_shift > 0 ? uint64_t{1} << (p.den_row_shift - 1) : 0;
+    for (int b = 0; b < 3; ++b) p.factor[b] = f.scale0_fixed[b];
+    cube = masking_cube_s0(w);
+  } else {
+    p.den_cube_shift = ceil_log2(g.right - g.left);
+    p.den_cube_round = static_cast<uint64_t>(half_of_power(p.den_cube_shift));
+    p.den_row_shift = ceil_log2(g.bottom - g.top);
+    p.den_row_round = static_cast<uint64_t>(half_of_power(p.den_row_shift));
+    p.factor[0] = p.factor[1] = f.fixed_hv[scale];
+    p.factor[2] = f.fixed_d[scale];
+    cube = masking_cube_s123(w);
+  }
+  for (int b = 0; b < 3; ++b) {
+    p.cube_shift[b] = cube.shift[b];
+    p.cube_round[b] = cube.round[b];
+  }
+  p.mask_row_shift = ceil_log2(h);
+  p.mask_row_round = half_of_power(p.mask_row_shift);
+  return p;
+}
+
+AdmSums adm_integer_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o,
+                         const RowKernels& k) {
   check_adm_size(ref.width, ref.height, "adm reference");
   if (dist.width != ref.width || dist.height != ref.height)
     throw InputError(fmt::format("adm reference: distorted picture is {}x{}, reference {}x{}", dist.width,
@@ -341,13 +446,12 @@ AdmScores adm_scores(const PlaneView& ref, const PlaneView& dist, int bitdepth, 
                                  bitdepth, ref.bytes_per_sample));
   const CsfFactors f = csf_factors(o.norm_view_dist, o.ref_display_height);
 
-  ScaleScores scales[4];
+  AdmSums sums{};
   thread_local Workspace work;
   ScaleImages<int16_t>& s0 = work.s0;
   dwt_scale0(k, ref, bitdepth, o.skip_scale0, s0.ref);
   dwt_scale0(k, dist, bitdepth, o.skip_scale0, s0.dis);
-  if (o.skip_scale0) scales[0].den = 1e-10f;  // libvmaf's guard against dividing by zero
-  else scales[0] = score_scale0(k, s0, f, o);
+  if (!o.skip_scale0) sums[0] = sums_scale0(k, s0, f, o);
 
   ScaleImages<int32_t>& s = work.s;
   BandImage<int32_t>& ref_low = work.ref_low;
@@ -357,9 +461,22 @@ AdmScores adm_scores(const PlaneView& ref, const PlaneView& dist, int bitdepth, 
   for (int scale = 1; scale < 4; ++scale) {
     dwt_scale_s123(k, ref_low, scale, s.ref);
     dwt_scale_s123(k, dis_low, scale, s.dis);
-    scales[scale] = score_scale_s123(k, s, scale, f, o);
+    sums[size_t(scale)] = sums_scale_s123(k, s, scale, f, o);
     ref_low = s.ref.a;
     dis_low = s.dis.a;
+  }
+  return sums;
+}
+
+AdmScores adm_scores_from_sums(const AdmSums& sums, int width, int height, const AdmOptions& o) {
+  const CsfFactors f = csf_factors(o.norm_view_dist, o.ref_display_height);
+  ScaleScores scales[4];
+  int w = width, h = height;
+  for (int n = 0; n < 4; ++n) {
+    w = (w + 1) / 2;
+    h = (h + 1) / 2;
+    if (n == 0 && o.skip_scale0) scales[0].den = 1e-10f;  // libvmaf's guard against dividing by zero
+    else scales[n] = scale_values(sums[size_t(n)], w, h, n, f, o);
   }
 
   // Binary64 sums of the float per-scale values, scale 0 first.
@@ -373,7 +490,7 @@ AdmScores adm_scores(const PlaneView& ref, const PlaneView& dist, int bitdepth, 
     out.den_scale[n] = scales[n].den;
     out.scale[n] = scale_ratio(out.num_scale[n], out.den_scale[n]);
   }
-  const double limit = 1e-10 * (ref.width * ref.height) / (1920.0 * 1080.0);
+  const double limit = 1e-10 * (width * height) / (1920.0 * 1080.0);
   if (num < limit) num = 0;
   if (den < limit) den = 0;
   double score = 1.0, aim = 0.0;  // no reference detail: libvmaf's 1 (its AIM is then unset)
@@ -389,6 +506,11 @@ AdmScores adm_scores(const PlaneView& ref, const PlaneView& dist, int bitdepth, 
   out.num = num;
   out.den = den;
   return out;
+}
+
+AdmScores adm_scores(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o,
+                     const RowKernels& k) {
+  return adm_scores_from_sums(adm_integer_sums(ref, dist, bitdepth, o, k), ref.width, ref.height, o);
 }
 
 }  // namespace exactvq::adm

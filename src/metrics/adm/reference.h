@@ -5,8 +5,12 @@
 // and the reference's energy (denominator). docs/spec/vmaf_adm.md.
 #pragma once
 
+#include <array>
+#include <cstdint>
+
 #include "core/picture.h"
 #include "metrics/adm/options.h"
+#include "metrics/adm/stages.h"
 
 namespace exactvq::adm {
 
@@ -40,5 +44,35 @@ struct RowKernels;  // row_kernels.h
 // gives adm_reference; cpu/adm_simd.h's SIMD twins give the same bits faster).
 AdmScores adm_scores(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o,
                      const RowKernels& kernels);
+
+// The per-sample half of a frame (what an engine computes): per scale, per
+// orientation (h, v, d), the integer sums the host converts, each the sum over
+// the scored rows of that row's sum rounded and shifted as libvmaf shifts it.
+// den: the reference's energy (libvmaf's uint64 accumulators); num: the
+// masked restored part; aim_num: AIM's masked additive part (0 with
+// adm_skip_aim). int64 sums are modulo 2^64, as libvmaf's wrap. A skipped
+// scale 0 (adm_skip_scale0) is all zeros.
+struct ScaleSums {
+  uint64_t den[3] = {};
+  int64_t num[3] = {};
+  int64_t aim_num[3] = {};
+};
+using AdmSums = std::array<ScaleSums, 4>;
+
+// The driver's per-sample half with the row routines of `kernels`; same
+// checks and errors as adm_reference.
+AdmSums adm_integer_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o,
+                         const RowKernels& kernels);
+
+struct CsfFactors;  // csf_factors.h
+
+// The plan of scale n (0..3) of a width x height picture, as the driver forms
+// its regions and shifts, for engines that run the stages one output at a
+// time (stages.h).
+stages::ScalePlan scale_plan(int width, int height, int scale, const CsfFactors& f);
+
+// The host half: the scores of a width x height frame from its sums (the
+// float and binary64 steps, one_third_power, the pinned CSF factors).
+AdmScores adm_scores_from_sums(const AdmSums& sums, int width, int height, const AdmOptions& o);
 
 }  // namespace exactvq::adm
