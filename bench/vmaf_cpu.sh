@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 vmaf=${6:-$here/../../shared/libvmaf/vmaf}
 work=$(mktemp -d /dev/shm/vmaf_cpu.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-py=/usr/bin/python3; [ -x "$py" ] || py=python3
+py=python3; "$py" -c "import numpy" 2>/dev/null || py=/usr/bin/python3  # one with numpy
 "$py" "$here/make_vmaf_clip.py" "$work" "$w" "$h" "$frames"
 
 seconds() {  # seconds COMMAND...: wall time of one run
@@ -20,7 +20,7 @@ seconds() {  # seconds COMMAND...: wall time of one run
   t0=$(date +%s.%N)
   "$@" > /dev/null
   t1=$(date +%s.%N)
-  echo "$t1 - $t0" | bc -l
+  awk "BEGIN { print $t1 - $t0 }"
 }
 declare -A runs
 names=(exactvq_1t exactvq_2t libvmaf_simd libvmaf_c)
