@@ -17,6 +17,7 @@ typedef int exactvq_i32;
 #define EXACTVQ_CONSTEXPR_FN static inline
 #define EXACTVQ_U64_C(x) x##UL
 #define EXACTVQ_UNROLL
+#define EXACTVQ_GLOBAL __global
 #else
 #include <stdint.h>
 typedef uint64_t exactvq_u64;
@@ -37,6 +38,12 @@ typedef int32_t exactvq_i32;
 #define EXACTVQ_CONSTEXPR_FN static inline constexpr
 #define EXACTVQ_UNROLL
 #endif
+#endif
+
+/* The address space of a table in device memory (OpenCL's __global; empty in
+ * C++ and CUDA). */
+#ifndef EXACTVQ_GLOBAL
+#define EXACTVQ_GLOBAL
 #endif
 
 /* A signed 128-bit integer in two's complement, as two words: hi * 2^64 + lo. */
