@@ -32,6 +32,7 @@ int compare_motion(const VideoFormat& f, const std::string& spec, const std::vec
     ocl->start_at(held, int64_t(first));
   }
   const size_t n = cpu->outputs().size();
+  const int64_t uploads = device()->counters().plane_uploads;
   int compared = 0;
   for (size_t at = first; at < pairs.size(); at += batch) {
     const std::span<const FramePair> frames(pairs.data() + at, std::min(batch, pairs.size() - at));
@@ -44,6 +45,8 @@ int compare_motion(const VideoFormat& f, const std::string& spec, const std::vec
           << at + i / n << " " << cpu->outputs()[i % n] << ": opencl " << fmt::format("{:a}", got[i]) << ", cpu "
           << fmt::format("{:a}", want[i]);
   }
+  EXPECT_EQ(device()->counters().plane_uploads - uploads, int64_t(2 * (pairs.size() - first)))
+      << what << ": every frame's planes reach the device once";
   return compared;
 }
 
