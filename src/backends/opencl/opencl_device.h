@@ -1,6 +1,7 @@
 // The OpenCL backend: one device chosen by --opencl-device N (an index over
 // every platform's devices), making the engines of the metrics it computes
-// (metrics/<metric>/opencl/), with the SSIM program built once when it opens.
+// (metrics/<metric>/opencl/): ssim, psnr, vif and motion, with the SSIM program
+// built once when it opens and the others on first use.
 //
 // The engines of a run share the device (FeatureContext::device) and through it
 // each frame pair: the device uploads a plane of a pair once, whichever engine
@@ -83,7 +84,7 @@ class OpenclDevice final : public Device, public std::enable_shared_from_this<Op
 
   DeviceContext& context() { return *context_; }
   cl_program ssim_program() const { return ssim_program_.get(); }
-  // Built on first use: runs without psnr do not pay for its compilation.
+  // Built on first use: runs without the metric do not pay for its compilation.
   cl_program psnr_program();
   cl_program vif_program();
   cl_program motion_program();
