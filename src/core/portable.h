@@ -1,7 +1,8 @@
 /* The subset that C++, CUDA C++ and OpenCL C share, for definitions written once
  * for every backend (src/metrics/<metric>/definition.h, src/softfp/): integer
- * types behind typedefs, a qualifier for functions, plain structs; no double,
- * no namespaces, no std::, no exceptions. A header written this way compiles
+ * types behind typedefs, a qualifier for functions, an address space for tables
+ * in device memory, plain structs; no double, no namespaces, no std::, no
+ * exceptions. A header written this way compiles
  * in C++ (host), in a .cu file (host and device) and, pasted into the OpenCL
  * source at build time (exactvq_embed_opencl), in OpenCL C.
  */
