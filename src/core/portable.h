@@ -1,7 +1,8 @@
 /* The subset that C++, CUDA C++ and OpenCL C share, for definitions written once
  * for every backend (src/metrics/<metric>/definition.h, src/softfp/): integer
- * types behind typedefs, a qualifier for functions, plain structs; no double,
- * no namespaces, no std::, no exceptions. A header written this way compiles
+ * types behind typedefs, a qualifier for functions, an address space for tables
+ * in device memory, plain structs; no double, no namespaces, no std::, no
+ * exceptions. A header written this way compiles
  * in C++ (host), in a .cu file (host and device) and, pasted into the OpenCL
  * source at build time (exactvq_embed_opencl), in OpenCL C.
  */
@@ -17,6 +18,7 @@ typedef int exactvq_i32;
 #define EXACTVQ_CONSTEXPR_FN static inline
 #define EXACTVQ_U64_C(x) x##UL
 #define EXACTVQ_UNROLL
+#define EXACTVQ_GLOBAL __global
 #else
 #include <stdint.h>
 typedef uint64_t exactvq_u64;
@@ -37,6 +39,12 @@ typedef int32_t exactvq_i32;
 #define EXACTVQ_CONSTEXPR_FN static inline constexpr
 #define EXACTVQ_UNROLL
 #endif
+#endif
+
+/* The address space of a table in device memory (OpenCL's __global; empty in
+ * C++ and CUDA). */
+#ifndef EXACTVQ_GLOBAL
+#define EXACTVQ_GLOBAL
 #endif
 
 /* A signed 128-bit integer in two's complement, as two words: hi * 2^64 + lo. */

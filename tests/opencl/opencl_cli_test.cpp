@@ -31,6 +31,24 @@ nlohmann::json read_report(const fs::path& p) {
   return j;
 }
 
+// vif and motion in one run on the device (each frame's planes shared by both
+// and psnr): the same report as the CPU's.
+TEST_F(OpenclTest, CliVifMotionReportEqualsCpu) {
+  fs::create_directories(kTmp);
+  const std::string samples = EXACTVQ_SAMPLES_DIR;
+  for (const char* backend : {"cpu", "opencl"}) {
+    const std::string cmd = fmt::format(
+        "'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' --feature vif=debug=true --feature motion=debug=true "
+        "--feature motion=motion_five_frame_window=true --feature psnr --precision max --json -o '{}' "
+        "--backend {} 2> '{}'",
+        EXACTVQ_CLI_PATH, samples, samples, (kTmp / fmt::format("vm_{}.json", backend)).string(), backend,
+        (kTmp / fmt::format("vm_{}.err", backend)).string());
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << cmd;
+  }
+  EXPECT_EQ(read_report(kTmp / "vm_cpu.json"), read_report(kTmp / "vm_opencl.json"));
+}
+
 TEST_F(OpenclTest, CliReportEqualsCpu) {
   fs::create_directories(kTmp);
   for (const char* mode : {"exact", "raster"}) {

@@ -157,6 +157,81 @@ TEST_F(OpenclTest, FaultDeviceLostBetweenFrames) {
   EXPECT_EQ(opencl::live_handle_count(), handles);
 }
 
+// vif then motion on `dev`, frame by frame; `scored` counts the frames done.
+void score_vif_motion(const std::shared_ptr<OpenclDevice>& dev, const VideoFormat& f,
+                      const std::vector<std::pair<Picture, Picture>>& frames, int* scored = nullptr) {
+  auto vif = make_feature(parse_feature_spec("vif"), FeatureContext{f, nullptr, dev});
+  auto motion = make_feature(parse_feature_spec("motion=motion_five_frame_window=true"),
+                             FeatureContext{f, nullptr, dev});
+  std::vector<double> values(8);
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const FramePair pair{&frames[i].first, &frames[i].second, int64_t(i)};
+    vif->extract_batch({&pair, 1}, values);
+    motion->extract_batch({&pair, 1}, values);
+    if (scored) ++*scored;
+  }
+}
+
+TEST_F(OpenclTest, FaultEachAllocationOfVifAndMotion) {
+  const long handles = opencl::live_handle_count();
+  const auto frames = frames_for(kFormat, 4);
+  int failures = 0;
+  for (int n = 1; n < 100; ++n) {
+    const std::string spec = fmt::format("alloc@{}", n);
+    const std::string m = message_of([&] {
+      auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse(spec.c_str()));
+      score_vif_motion(dev, kFormat, frames);
+    });
+    EXPECT_EQ(opencl::live_handle_count(), handles) << spec;
+    if (m == "(no DeviceError)") break;
+    ++failures;
+    EXPECT_TRUE(contains(m, "OpenCL: cannot allocate ") && contains(m, "CL_MEM_OBJECT_ALLOCATION_FAILURE") &&
+                contains(m, "injected by EXACTVQ_OPENCL_FAULT=" + spec) && contains(m, "opencl device 0 (") &&
+                (contains(m, "vif") || contains(m, "motion")))
+        << spec << ": " << m;
+  }
+  EXPECT_GE(failures, 10);  // vif's taps, table, levels and sums; motion's ring and sums; the planes
+}
+
+TEST_F(OpenclTest, FaultEnqueueAndLossInVifAndMotion) {
+  const long handles = opencl::live_handle_count();
+  const auto frames = frames_for(kFormat, 5);
+  {
+    int scored = 0;
+    auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("enqueue@3"));
+    const std::string m = message_of([&] { score_vif_motion(dev, kFormat, frames, &scored); });
+    EXPECT_EQ(scored, 3);
+    EXPECT_TRUE(contains(m, "frame 3, vif: OpenCL clEnqueueNDRangeKernel (vif_statistic, level 0)") &&
+                contains(m, "CL_OUT_OF_RESOURCES") && contains(m, "injected by EXACTVQ_OPENCL_FAULT=enqueue@3"))
+        << m;
+  }
+  {
+    int scored = 0;
+    auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("lost@2"));
+    const std::string m = message_of([&] { score_vif_motion(dev, kFormat, frames, &scored); });
+    EXPECT_EQ(scored, 2);
+    EXPECT_TRUE(contains(m, "frame 2, vif: OpenCL clEnqueueWriteBuffer (upload of the reference plane Y)") &&
+                contains(m, "the device was lost before frame 2"))
+        << m;
+  }
+  {
+    // motion alone: its kernel is the frame's first enqueue.
+    int scored = 0;
+    auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("enqueue@3"));
+    const std::string m = message_of([&] {
+      auto motion = make_feature(parse_feature_spec("motion"), FeatureContext{kFormat, nullptr, dev});
+      std::vector<double> values(4);
+      for (size_t i = 0; i < frames.size(); ++i, ++scored) {
+        const FramePair pair{&frames[i].first, &frames[i].second, int64_t(i)};
+        motion->extract_batch({&pair, 1}, values);
+      }
+    });
+    EXPECT_EQ(scored, 3);
+    EXPECT_TRUE(contains(m, "frame 3, motion: OpenCL clEnqueueNDRangeKernel (motion_sad)")) << m;
+  }
+  EXPECT_EQ(opencl::live_handle_count(), handles);
+}
+
 // ---------------------------------------------------------------------------
 // Through the command line
 

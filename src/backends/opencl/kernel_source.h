@@ -6,5 +6,7 @@ namespace exactvq::opencl {
 
 extern const char* const kSsimKernelSource;  // metrics/ssim/opencl/ssim_kernels.cl
 extern const char* const kPsnrKernelSource;  // metrics/psnr/opencl/psnr_kernels.cl
+extern const char* const kVifKernelSource;   // metrics/vif/opencl/vif_kernels.cl
+extern const char* const kMotionKernelSource;  // metrics/motion/opencl/motion_kernels.cl
 
 }  // namespace exactvq::opencl

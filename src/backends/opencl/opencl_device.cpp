@@ -6,8 +6,10 @@
 
 #include "backends/opencl/kernel_source.h"
 #include "core/error.h"
+#include "metrics/motion/engine.h"
 #include "metrics/psnr/engine.h"
 #include "metrics/ssim/engine.h"
+#include "metrics/vif/engine.h"
 
 namespace exactvq {
 
@@ -47,6 +49,32 @@ std::unique_ptr<psnr::Engine> OpenclDevice::psnr_engine(const psnr::EngineSetup&
   } catch (const DeviceError& e) {
     throw DeviceError(fmt::format("{}, feature psnr: {}", short_name_, e.what()));
   }
+}
+
+std::unique_ptr<vif::Engine> OpenclDevice::vif_engine(const vif::EngineSetup& setup) {
+  try {
+    return vif::make_opencl_engine(shared_from_this(), setup);
+  } catch (const DeviceError& e) {
+    throw DeviceError(fmt::format("{}, feature vif: {}", short_name_, e.what()));
+  }
+}
+
+std::unique_ptr<motion::Engine> OpenclDevice::motion_engine(const motion::EngineSetup& setup) {
+  try {
+    return motion::make_opencl_engine(shared_from_this(), setup);
+  } catch (const DeviceError& e) {
+    throw DeviceError(fmt::format("{}, feature motion: {}", short_name_, e.what()));
+  }
+}
+
+cl_program OpenclDevice::vif_program() {
+  if (!vif_program_.get()) vif_program_ = context_->build(kVifKernelSource, "the vif kernels");
+  return vif_program_.get();
+}
+
+cl_program OpenclDevice::motion_program() {
+  if (!motion_program_.get()) motion_program_ = context_->build(kMotionKernelSource, "the motion kernel");
+  return motion_program_.get();
 }
 
 cl_program OpenclDevice::psnr_program() {

@@ -1,6 +1,7 @@
 // The OpenCL backend: one device chosen by --opencl-device N (an index over
 // every platform's devices), making the engines of the metrics it computes
-// (metrics/<metric>/opencl/), with the SSIM program built once when it opens.
+// (metrics/<metric>/opencl/): ssim, psnr, vif and motion, with the SSIM program
+// built once when it opens and the others on first use.
 //
 // The engines of a run share the device (FeatureContext::device) and through it
 // each frame pair: the device uploads a plane of a pair once, whichever engine
@@ -78,11 +79,15 @@ class OpenclDevice final : public Device, public std::enable_shared_from_this<Op
   // The engines; a failure to make one names the device and the feature.
   std::unique_ptr<ssim::Engine> ssim_engine(const ssim::EngineSetup& setup) override;
   std::unique_ptr<psnr::Engine> psnr_engine(const psnr::EngineSetup& setup) override;
+  std::unique_ptr<vif::Engine> vif_engine(const vif::EngineSetup& setup) override;
+  std::unique_ptr<motion::Engine> motion_engine(const motion::EngineSetup& setup) override;
 
   DeviceContext& context() { return *context_; }
   cl_program ssim_program() const { return ssim_program_.get(); }
-  // Built on first use: runs without psnr do not pay for its compilation.
+  // Built on first use: runs without the metric do not pay for its compilation.
   cl_program psnr_program();
+  cl_program vif_program();
+  cl_program motion_program();
 
   // --- Shared frames, for the features ---
   // The pair as the device knows it: numbered pairs (`index` given) may be held
@@ -123,6 +128,8 @@ class OpenclDevice final : public Device, public std::enable_shared_from_this<Op
   std::unique_ptr<DeviceContext> context_;
   Handle<cl_program> ssim_program_;
   Handle<cl_program> psnr_program_;
+  Handle<cl_program> vif_program_;
+  Handle<cl_program> motion_program_;
   std::string description_, short_name_;
   // Frames: the last one begun, the planes held and their known SSE.
   Held current_;

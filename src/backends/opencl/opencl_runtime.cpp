@@ -154,15 +154,16 @@ Handle<cl_mem> DeviceContext::buffer(size_t bytes, const std::string& what) {
   return b;
 }
 
-void DeviceContext::write(cl_mem buffer, size_t bytes, const void* data, const std::string& what) {
+void DeviceContext::write(cl_mem buffer, size_t bytes, const void* data, const std::string& what,
+                          size_t offset) {
   cl_int status = faults_.before_transfer();
   if (status == CL_SUCCESS)
-    status = clEnqueueWriteBuffer(queue_.get(), buffer, CL_TRUE, 0, bytes, data, 0, nullptr, nullptr);
+    status = clEnqueueWriteBuffer(queue_.get(), buffer, CL_TRUE, offset, bytes, data, 0, nullptr, nullptr);
   check_call(status, "clEnqueueWriteBuffer", what);
 }
 
 void DeviceContext::write_plane(cl_mem buffer, const PlaneView& plane, std::vector<uint8_t>& staging,
-                                const std::string& what) {
+                                const std::string& what, size_t offset) {
   const size_t row_bytes = size_t(plane.width) * size_t(plane.bytes_per_sample);
   const uint8_t* data = plane.data;
   if (plane.stride != ptrdiff_t(row_bytes)) {
@@ -171,7 +172,14 @@ void DeviceContext::write_plane(cl_mem buffer, const PlaneView& plane, std::vect
       std::memcpy(staging.data() + size_t(y) * row_bytes, plane.data + y * plane.stride, row_bytes);
     data = staging.data();
   }
-  write(buffer, row_bytes * size_t(plane.height), data, what);
+  write(buffer, row_bytes * size_t(plane.height), data, what, offset);
+}
+
+void DeviceContext::copy(cl_mem from, cl_mem to, size_t offset, size_t bytes, const std::string& what) {
+  cl_int status = faults_.before_transfer();
+  if (status == CL_SUCCESS)
+    status = clEnqueueCopyBuffer(queue_.get(), from, to, 0, offset, bytes, 0, nullptr, nullptr);
+  check_call(status, "clEnqueueCopyBuffer", what);
 }
 
 void DeviceContext::read(cl_mem buffer, size_t bytes, void* data, const std::string& what) {

@@ -96,12 +96,15 @@ class DeviceContext {
   Handle<cl_mem> buffer(size_t bytes, const std::string& what);
 
   // Queue calls; each throws DeviceError("OpenCL <call> (<what>) failed: ...").
-  // Blocking write of `bytes` from `data`.
-  void write(cl_mem buffer, size_t bytes, const void* data, const std::string& what);
+  // Blocking write of `bytes` from `data` (at `offset` in the buffer).
+  void write(cl_mem buffer, size_t bytes, const void* data, const std::string& what, size_t offset = 0);
   // Copies a plane into `buffer`, tightly packed (through `staging` when its rows
   // are not); blocking, so the picture may change afterwards.
   void write_plane(cl_mem buffer, const PlaneView& plane, std::vector<uint8_t>& staging,
-                   const std::string& what);
+                   const std::string& what, size_t offset = 0);
+  // Copies `bytes` from the start of `from` to `to` + `offset` on the device
+  // (queued in order).
+  void copy(cl_mem from, cl_mem to, size_t offset, size_t bytes, const std::string& what);
   // Blocking read of `bytes` into `data`.
   void read(cl_mem buffer, size_t bytes, void* data, const std::string& what);
   // Enqueues `kernel` over `global` items in groups of `local` (null: any).

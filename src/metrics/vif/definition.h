@@ -41,7 +41,7 @@ EXACTVQ_CONSTEXPR_FN exactvq_i32 vif_sigma(exactvq_u64 sum, exactvq_u32 product)
 
 /* 2048 * log2(v) with v cut to its top 16 bits (v >= 2^15), from `table`: the
  * 32768 entries round(2048 * log2f(i)) of i in [2^15, 2^16). */
-EXACTVQ_FN exactvq_i32 vif_log2_fixed(exactvq_u64 v, const unsigned short* table) {
+EXACTVQ_FN exactvq_i32 vif_log2_fixed(exactvq_u64 v, const EXACTVQ_GLOBAL unsigned short* table) {
   /* The largest shift that leaves v >= 2^15, found bit by bit. */
   int bits = 0;
   exactvq_u64 t = v;
@@ -108,14 +108,14 @@ EXACTVQ_FN void vif_add_flat(VifSigmas s, VifSums* sums) {
 
 /* The denominator's log2 term: log2(1 + sigma1^2 / sigma_n^2) as
  * log2(sigma_n^2 + sigma1^2) - 17. */
-EXACTVQ_FN void vif_add_den_log(VifSigmas s, const unsigned short* table, VifSums* sums) {
+EXACTVQ_FN void vif_add_den_log(VifSigmas s, const EXACTVQ_GLOBAL unsigned short* table, VifSums* sums) {
   sums->den_log +=
       vif_log2_fixed((exactvq_u32)EXACTVQ_VIF_NOISE_VARIANCE + (exactvq_u32)s.sigma1_sq, table) - 2048 * 17;
 }
 
 /* The numerator's log2 term from the gain steps' results: log2(1 + g^2 sigma1^2 /
  * (sv^2 + sigma_n^2)) as a difference of two log2s, residual clamped at 0. */
-EXACTVQ_FN void vif_add_num_log(exactvq_i32 residual, exactvq_i64 gain_part, const unsigned short* table,
+EXACTVQ_FN void vif_add_num_log(exactvq_i32 residual, exactvq_i64 gain_part, const EXACTVQ_GLOBAL unsigned short* table,
                                 VifSums* sums) {
   const exactvq_u32 noise = (exactvq_u32)(residual > 0 ? residual : 0) + (exactvq_u32)EXACTVQ_VIF_NOISE_VARIANCE;
   const exactvq_i64 signal = gain_part + (exactvq_i64)noise;

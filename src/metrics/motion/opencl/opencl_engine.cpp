@@ -1,0 +1,139 @@
+// The motion engine on an OpenCL device: each frame's SAD on the device
+// (motion_kernels.cl), on the frame's luma plane as the device holds it for
+// every engine of the run. The reference pictures a frame compares with stay on
+// the device: a ring of the last frame_distance() of them, refilled in run
+// order (a copy on the device after each frame); hold() uploads given ones.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "backends/opencl/opencl_device.h"
+#include "core/error.h"
+#include "metrics/motion/engine.h"
+
+namespace exactvq::motion {
+
+using opencl::DeviceContext;
+using opencl::DeviceFrame;
+using opencl::Handle;
+using opencl::OpenclDevice;
+using opencl::set_arg;
+using opencl::work_group_size;
+
+namespace {
+
+constexpr size_t kTileW = 32;    // MOTION_TILE_W in motion_kernels.cl
+constexpr size_t kMaxTileH = 8;  // MOTION_MAX_TILE_H
+
+class OpenclEngine final : public Engine {
+ public:
+  OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
+      : setup_(s), device_(std::move(device)), distance_(frame_distance(s.options)) {
+    const VideoFormat& f = s.format;
+    device_->forget();  // a new engine: what the device holds may be another run's
+    DeviceContext& dc = device_->context();
+    sad_ = dc.kernel(device_->motion_program(), "motion_sad");
+    const size_t group = work_group_size(sad_.get(), dc.device(), kTileW * kMaxTileH);
+    if (group < kTileW)
+      throw DeviceError(
+          fmt::format("the motion kernel needs work-groups of {} items, the device allows {}", kTileW, group));
+    tile_h_ = group / kTileW;
+    plane_bytes_ = size_t(f.width) * size_t(f.height) * (f.bitdepth > 8 ? 2 : 1);
+    for (int i = 0; i < distance_; ++i)
+      ring_.push_back(dc.buffer(plane_bytes_, "a reference picture motion compares with"));
+    groups_ = ((size_t(f.width) + kTileW - 1) / kTileW) * ((size_t(f.height) + tile_h_ - 1) / tile_h_);
+    partial_words_.resize(groups_);
+    partial_ = dc.buffer(groups_ * sizeof(cl_ulong), "motion's work-group sums");
+  }
+
+  ~OpenclEngine() override { device_->forget(); }
+
+  int batch_frames() const override { return 1; }
+
+  void hold(std::span<const FramePair> before) override {
+    DeviceContext& dc = device_->context();
+    held_ = 0;
+    oldest_ = 0;
+    const size_t first = before.size() > size_t(distance_) ? before.size() - size_t(distance_) : 0;
+    for (size_t i = first; i < before.size(); ++i) {
+      dc.write_plane(ring_[size_t(held_)].get(), before[i].ref->plane(0), staging_,
+                     "upload of a picture motion compares with");
+      ++held_;
+    }
+  }
+
+  void sads(std::span<const FramePair> frames, std::span<uint64_t> out) override {
+    for (size_t i = 0; i < frames.size(); ++i) {
+      const FramePair& pair = frames[i];
+      DeviceFrame f;
+      try {
+        f = device_->frame(*pair.ref, *pair.dist, pair.loose() ? std::nullopt : std::optional<int64_t>(pair.index));
+        out[i] = frame_sad(f);
+      } catch (const DeviceError& e) {
+        device_->forget();
+        if (!f.ref) throw;
+        throw DeviceError(fmt::format("{}, motion: {}", device_->where(f), e.what()));
+      }
+    }
+  }
+
+ private:
+  // The SAD against the picture distance_ frames back (0 without one), then
+  // this frame's reference picture into the ring in place of the oldest.
+  uint64_t frame_sad(const DeviceFrame& f) {
+    DeviceContext& dc = device_->context();
+    const cl_mem cur = device_->plane(f, 0)[0];
+    uint64_t sum = 0;
+    if (held_ == distance_) {
+      const VideoFormat& vf = setup_.format;
+      const cl_kernel k = sad_.get();
+      set_arg(k, 0, ring_[size_t(oldest_)].get());
+      set_arg(k, 1, cur);
+      set_arg(k, 2, cl_int{vf.width});
+      set_arg(k, 3, cl_int{vf.height});
+      set_arg(k, 4, cl_int{vf.bitdepth == 8});
+      set_arg(k, 5, cl_int{vf.bitdepth});
+      set_arg(k, 6, partial_);
+      const size_t global[2] = {(size_t(vf.width) + kTileW - 1) / kTileW * kTileW,
+                                (size_t(vf.height) + tile_h_ - 1) / tile_h_ * tile_h_};
+      const size_t local[2] = {kTileW, tile_h_};
+      dc.run(k, 2, global, local, "motion_sad");
+      dc.read(partial_.get(), groups_ * sizeof(cl_ulong), partial_words_.data(), "motion's work-group sums");
+      for (const cl_ulong w : partial_words_) sum += w;
+    }
+    // The ring, oldest first from oldest_: the new picture takes the slot after
+    // the newest, which is the oldest's once the ring is full.
+    const int slot = held_ == distance_ ? oldest_ : (oldest_ + held_) % distance_;
+    dc.copy(cur, ring_[size_t(slot)].get(), 0, plane_bytes_, "a picture motion keeps");
+    if (held_ == distance_)
+      oldest_ = (oldest_ + 1) % distance_;
+    else
+      ++held_;
+    return sum;
+  }
+
+  EngineSetup setup_;
+  std::shared_ptr<OpenclDevice> device_;
+  int distance_;
+  Handle<cl_kernel> sad_;
+  size_t tile_h_ = 1;
+  size_t plane_bytes_ = 0;
+  size_t groups_ = 0;
+  std::vector<Handle<cl_mem>> ring_;  // distance_ reference pictures
+  int held_ = 0;                      // valid pictures in the ring
+  int oldest_ = 0;                    // the ring slot of the oldest
+  Handle<cl_mem> partial_;
+  std::vector<cl_ulong> partial_words_;
+  std::vector<uint8_t> staging_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_opencl_engine(std::shared_ptr<OpenclDevice> device, const EngineSetup& setup) {
+  return std::make_unique<OpenclEngine>(setup, std::move(device));
+}
+
+}  // namespace exactvq::motion

@@ -1,0 +1,95 @@
+// motion on the OpenCL device against the CPU, bit for bit: every public VMAF
+// vector pair and seeded sequences of many sizes and depths, the frames handed
+// over in batches of several sizes (the pictures compared with cross batch
+// boundaries), and runs that start inside a video (start_at, as MPI ranks do).
+// Without an OpenCL device every case skips.
+#include <cstdio>
+
+#include "libvmaf_vmaf_vectors.h"
+#include "opencl_fixture.h"
+#include "vif/vif_clips.h"
+
+namespace exactvq::opencltest {
+namespace {
+
+const char* const kMotionSpecs[] = {"motion", "motion=debug=true", "motion=motion_five_frame_window=true"};
+
+// Scores pictures[first..] with `spec` on the CPU and the device, `batch`
+// frames a call, after start_at with the frames before `first`; expects every
+// value equal. Returns the values compared.
+int compare_motion(const VideoFormat& f, const std::string& spec, const std::vector<Picture>& refs,
+                   const std::vector<Picture>& dists, size_t first, size_t batch, const std::string& what) {
+  ThreadPool pool(2);
+  const FeatureSpec parsed = parse_feature_spec(spec);
+  auto cpu = make_feature(parsed, FeatureContext{f, &pool, nullptr});
+  auto ocl = make_feature(parsed, FeatureContext{f, &pool, device()});
+  std::vector<FramePair> pairs;
+  for (size_t i = 0; i < refs.size(); ++i) pairs.push_back({&refs[i], &dists[i], int64_t(i)});
+  if (first > 0) {
+    const size_t before = std::min(first, size_t(cpu->frames_before()));
+    const std::span<const FramePair> held(pairs.data() + first - before, before);
+    cpu->start_at(held, int64_t(first));
+    ocl->start_at(held, int64_t(first));
+  }
+  const size_t n = cpu->outputs().size();
+  const int64_t uploads = device()->counters().plane_uploads;
+  int compared = 0;
+  for (size_t at = first; at < pairs.size(); at += batch) {
+    const std::span<const FramePair> frames(pairs.data() + at, std::min(batch, pairs.size() - at));
+    std::vector<double> want(frames.size() * n), got(frames.size() * n, -12345.0);
+    cpu->extract_batch(frames, want);
+    ocl->extract_batch(frames, got);
+    for (size_t i = 0; i < want.size(); ++i, ++compared)
+      EXPECT_TRUE(same_bits(got[i], want[i]))
+          << what << " " << f.describe() << " " << spec << " batch " << batch << " from " << first << " frame "
+          << at + i / n << " " << cpu->outputs()[i % n] << ": opencl " << fmt::format("{:a}", got[i]) << ", cpu "
+          << fmt::format("{:a}", want[i]);
+  }
+  EXPECT_EQ(device()->counters().plane_uploads - uploads, int64_t(2 * (pairs.size() - first)))
+      << what << ": every frame's planes reach the device once";
+  return compared;
+}
+
+TEST_F(OpenclTest, MotionPublicVectorsEqualCpu) {
+  if (!fs::exists(testing_vectors::kVmafVectors))
+    GTEST_SKIP() << "no shared vectors at " << testing_vectors::kVmafVectors;
+  int compared = 0, pairs_scored = 0;
+  for (const auto& pair : testing_vectors::load_vmaf_pairs()) {
+    const std::vector<Picture> refs = vif_testing::read_pictures(pair.ref, pair.raw);
+    const std::vector<Picture> dists = vif_testing::read_pictures(pair.dist, pair.raw);
+    const VideoFormat f = refs.at(0).format;
+    for (const char* spec : kMotionSpecs)
+      for (const size_t batch : {size_t{1}, size_t{2}, refs.size()})
+        compared += compare_motion(f, spec, refs, dists, 0, batch, pair.name);
+    ++pairs_scored;
+  }
+  std::printf("[ opencl   ] motion public vectors: %d pairs, %d values equal to the CPU's\n", pairs_scored,
+              compared);
+  EXPECT_GT(pairs_scored, 0);
+}
+
+TEST_F(OpenclTest, MotionSeededSequencesEqualCpu) {
+  struct Size {
+    int w, h;
+  };
+  const Size sizes[] = {{1, 1}, {2, 2}, {3, 5}, {16, 16}, {33, 18}, {127, 65}, {640, 360}};
+  std::mt19937_64 rng(0x30'0c1);
+  int compared = 0;
+  for (const Size s : sizes)
+    for (const int bitdepth : {8, 10, 12, 16}) {
+      const VideoFormat f{s.w, s.h, ChromaFormat::kMono, bitdepth};
+      const size_t frames = s.w * s.h > 100'000 ? 6 : 9;
+      std::vector<Picture> refs(frames), dists(frames);
+      for (size_t i = 0; i < frames; ++i) fill_pair(refs[i], dists[i], f, Content(i % 3), rng);
+      const std::string what = fmt::format("seeded {}x{}", s.w, s.h);
+      for (const char* spec : kMotionSpecs)
+        for (const size_t batch : {size_t{1}, size_t{3}, frames}) {
+          compared += compare_motion(f, spec, refs, dists, 0, batch, what);
+          compared += compare_motion(f, spec, refs, dists, 3, batch, what + " from frame 3");
+        }
+    }
+  std::printf("[ opencl   ] motion seeded sequences: %d values equal to the CPU's\n", compared);
+}
+
+}  // namespace
+}  // namespace exactvq::opencltest
