@@ -5,16 +5,17 @@
 # default --gpumask 0), on the same Y4M files in /dev/shm; whole runs (reading
 # included), REPS rounds alternating the programs, each figure the median. Then
 # checks that exactvq's CUDA values equal its CPU values on the clip, bit for bit.
-#   bench/vmaf_cuda.sh EXACTVQ VMAF_CUDA [W H FRAMES REPS]
-# Defaults 1920 1080 300 3. On the device machine add /usr/local/nvidia/lib64 to
+#   bench/vmaf_cuda.sh EXACTVQ VMAF_CUDA [W H FRAMES REPS [CYCLE]]
+# Defaults 1920 1080 300 3; CYCLE: the clip repeats its first CYCLE frames (make_vmaf_clip.py),
+# for long runs made quickly. On the device machine add /usr/local/nvidia/lib64 to
 # LD_LIBRARY_PATH for vmaf-cuda.
 set -euo pipefail
-exactvq=$1 vmaf=$2 w=${3:-1920} h=${4:-1080} frames=${5:-300} reps=${6:-3}
+exactvq=$1 vmaf=$2 w=${3:-1920} h=${4:-1080} frames=${5:-300} reps=${6:-3} cycle=${7:-${5:-300}}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d /dev/shm/vmaf_cuda.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 py=python3; "$py" -c "import numpy" 2>/dev/null || py=/usr/bin/python3  # one with numpy
-"$py" "$here/make_vmaf_clip.py" "$work" "$w" "$h" "$frames"
+"$py" "$here/make_vmaf_clip.py" "$work" "$w" "$h" "$frames" "$cycle"
 seconds() {  # seconds COMMAND...: wall time of one run
   local t0 t1
   t0=$(date +%s.%N)
