@@ -38,7 +38,8 @@ TEST(FloatSsimReference, InPlaceDecimationEqualsANewBuffer) {
                                         in_place.data() + size_t(y) * size_t(sw));
         }
         in_place.resize(fresh.size());
-        ASSERT_EQ(0, std::memcmp(fresh.data(), in_place.data(), fresh.size() * sizeof(float)))
+        // (memcmp of no bytes would still need non-null pointers.)
+        ASSERT_TRUE(fresh.empty() || std::memcmp(fresh.data(), in_place.data(), fresh.size() * sizeof(float)) == 0)
             << w << "x" << h << " factor " << factor;
         ++checked;
       }
