@@ -9,6 +9,7 @@
 
 #include "cuda_fixture.h"
 #include "libvmaf_vmaf_vectors.h"
+#include "motion_on_device.h"
 #include "vif/vif_clips.h"
 
 namespace exactvq::cudatest {
@@ -18,36 +19,9 @@ namespace fs = std::filesystem;
 
 const char* const kMotionSpecs[] = {"motion", "motion=debug=true", "motion=motion_five_frame_window=true"};
 
-// Scores pictures[first..] with `spec` on the CPU and the GPU, `batch` frames a
-// call, after start_at with the frames before `first`; expects every value
-// equal. Returns the values compared.
 int compare_motion(const VideoFormat& f, const std::string& spec, const std::vector<Picture>& refs,
                    const std::vector<Picture>& dists, size_t first, size_t batch, const std::string& what) {
-  ThreadPool pool(2);
-  const FeatureSpec parsed = parse_feature_spec(spec);
-  auto cpu = make_feature(parsed, FeatureContext{f, &pool, nullptr});
-  auto gpu_feature = make_feature(parsed, FeatureContext{f, &pool, gpu()});
-  std::vector<FramePair> pairs;
-  for (size_t i = 0; i < refs.size(); ++i) pairs.push_back({&refs[i], &dists[i], int64_t(i)});
-  if (first > 0) {
-    const size_t before = std::min(first, size_t(cpu->frames_before()));
-    const std::span<const FramePair> held(pairs.data() + first - before, before);
-    cpu->start_at(held, int64_t(first));
-    gpu_feature->start_at(held, int64_t(first));
-  }
-  const size_t n = cpu->outputs().size();
-  int compared = 0;
-  for (size_t at = first; at < pairs.size(); at += batch) {
-    const std::span<const FramePair> frames(pairs.data() + at, std::min(batch, pairs.size() - at));
-    std::vector<double> want(frames.size() * n), got(frames.size() * n, -12345.0);
-    cpu->extract_batch(frames, want);
-    gpu_feature->extract_batch(frames, got);
-    for (size_t i = 0; i < want.size(); ++i, ++compared)
-      EXPECT_TRUE(same_bits(got[i], want[i]))
-          << what << " " << f.describe() << " " << spec << " batch " << batch << " from " << first << " frame "
-          << at + i / n << " " << cpu->outputs()[i % n] << ": gpu " << got[i] << " cpu " << want[i];
-  }
-  return compared;
+  return testing_devices::compare_motion(gpu(), f, spec, refs, dists, first, batch, what);
 }
 
 TEST_F(CudaTest, MotionPublicVectorsEqualCpu) {

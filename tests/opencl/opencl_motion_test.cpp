@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "libvmaf_vmaf_vectors.h"
+#include "motion_on_device.h"
 #include "opencl_fixture.h"
 #include "vif/vif_clips.h"
 
@@ -14,38 +15,12 @@ namespace {
 
 const char* const kMotionSpecs[] = {"motion", "motion=debug=true", "motion=motion_five_frame_window=true"};
 
-// Scores pictures[first..] with `spec` on the CPU and the device, `batch`
-// frames a call, after start_at with the frames before `first`; expects every
-// value equal. Returns the values compared.
+// The shared comparison, and that every frame's planes reach the device once.
 int compare_motion(const VideoFormat& f, const std::string& spec, const std::vector<Picture>& refs,
                    const std::vector<Picture>& dists, size_t first, size_t batch, const std::string& what) {
-  ThreadPool pool(2);
-  const FeatureSpec parsed = parse_feature_spec(spec);
-  auto cpu = make_feature(parsed, FeatureContext{f, &pool, nullptr});
-  auto ocl = make_feature(parsed, FeatureContext{f, &pool, device()});
-  std::vector<FramePair> pairs;
-  for (size_t i = 0; i < refs.size(); ++i) pairs.push_back({&refs[i], &dists[i], int64_t(i)});
-  if (first > 0) {
-    const size_t before = std::min(first, size_t(cpu->frames_before()));
-    const std::span<const FramePair> held(pairs.data() + first - before, before);
-    cpu->start_at(held, int64_t(first));
-    ocl->start_at(held, int64_t(first));
-  }
-  const size_t n = cpu->outputs().size();
   const int64_t uploads = device()->counters().plane_uploads;
-  int compared = 0;
-  for (size_t at = first; at < pairs.size(); at += batch) {
-    const std::span<const FramePair> frames(pairs.data() + at, std::min(batch, pairs.size() - at));
-    std::vector<double> want(frames.size() * n), got(frames.size() * n, -12345.0);
-    cpu->extract_batch(frames, want);
-    ocl->extract_batch(frames, got);
-    for (size_t i = 0; i < want.size(); ++i, ++compared)
-      EXPECT_TRUE(same_bits(got[i], want[i]))
-          << what << " " << f.describe() << " " << spec << " batch " << batch << " from " << first << " frame "
-          << at + i / n << " " << cpu->outputs()[i % n] << ": opencl " << fmt::format("{:a}", got[i]) << ", cpu "
-          << fmt::format("{:a}", want[i]);
-  }
-  EXPECT_EQ(device()->counters().plane_uploads - uploads, int64_t(2 * (pairs.size() - first)))
+  const int compared = testing_devices::compare_motion(device(), f, spec, refs, dists, first, batch, what);
+  EXPECT_EQ(device()->counters().plane_uploads - uploads, int64_t(2 * (refs.size() - first)))
       << what << ": every frame's planes reach the device once";
   return compared;
 }
