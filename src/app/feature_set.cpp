@@ -67,7 +67,11 @@ void FeatureSet::add(const FeatureSpec& spec, const FeatureContext& ctx, bool fr
   full_batches_ = full_batches_ || feature->needs_full_batches();
   temporal_ = temporal_ || feature->temporal();
   first_column_.push_back(columns_.size() - outputs.size());
+  const bool temporal = feature->temporal();
   features_.push_back(std::move(feature));
+  const auto first_other = std::find_if(call_order_.begin(), call_order_.end(),
+                                        [&](size_t f) { return !features_[f]->temporal(); });
+  call_order_.insert(temporal ? first_other : call_order_.end(), features_.size() - 1);
 }
 
 void FeatureSet::score(std::span<const FramePair> pairs, std::vector<std::vector<double>>& columns) {
@@ -76,14 +80,7 @@ void FeatureSet::score(std::span<const FramePair> pairs, std::vector<std::vector
   for (const FramePair& p : pairs)
     if (keep_every_ == 1 || kept(p.index)) kept_pairs_.push_back(p);
   scored_.resize(frame_columns_);
-  // Temporal features first: a device computes them only in passes of their
-  // own (each frame once, in order), which the other features then share.
-  std::vector<size_t> order;
-  for (size_t f = 0; f < features_.size(); ++f)
-    if (features_[f]->temporal()) order.push_back(f);
-  for (size_t f = 0; f < features_.size(); ++f)
-    if (!features_[f]->temporal()) order.push_back(f);
-  for (const size_t f : order) {
+  for (const size_t f : call_order_) {
     Feature& feature = *features_[f];
     const std::span<const FramePair> given =
         feature.temporal() ? pairs : std::span<const FramePair>(kept_pairs_);

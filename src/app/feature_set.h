@@ -61,7 +61,10 @@ class FeatureSet {
   std::vector<std::pair<std::string, double>> aggregates() const;
   // Destroys the features (a device's page-locked pictures must be released
   // before the pictures go).
-  void clear() { features_.clear(); }
+  void clear() {
+    features_.clear();
+    call_order_.clear();
+  }
 
  private:
   void add(const FeatureSpec& spec, const FeatureContext& ctx, bool from_model);
@@ -69,6 +72,9 @@ class FeatureSet {
   std::vector<FeatureSpec> specs_;
   std::vector<std::unique_ptr<Feature>> features_;
   std::vector<size_t> first_column_;  // per feature: where its outputs start
+  // The order score() calls the features in: temporal ones first (a device
+  // computes them only in passes of their own, which the others then share).
+  std::vector<size_t> call_order_;
   std::vector<std::shared_ptr<const ScoreModel>> models_;
   std::vector<std::string> columns_;
   std::vector<std::string> model_columns_;  // the outputs of features a model asked for

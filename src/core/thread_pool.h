@@ -37,4 +37,13 @@ class ThreadPool {
   std::exception_ptr error_;
 };
 
+// body(i) for i in [0, count) on `pool`, or in order on the caller when it is null.
+inline void parallel_for(ThreadPool* pool, int count, const std::function<void(int)>& body) {
+  if (pool) {
+    pool->parallel_for(count, body);
+    return;
+  }
+  for (int i = 0; i < count; ++i) body(i);
+}
+
 }  // namespace exactvq

@@ -22,6 +22,11 @@ PipelineTuning PipelineTuning::from_environment() {
   return t;
 }
 
+int PipelineTuning::batch_frames(int64_t frame_bytes) const {
+  constexpr int64_t kBatchBytes = int64_t{512} << 20;
+  return int(std::clamp<int64_t>(kBatchBytes / (2 * frame_bytes), FrameUploader::kLanes, max_batch));
+}
+
 int PipelineTuning::chunk_frames(int64_t luma_pixels) const {
   return int(std::clamp<int64_t>(kLaunchPixels / std::max<int64_t>(1, luma_pixels), min_chunk, 64));
 }

@@ -41,6 +41,10 @@ struct PipelineTuning {
   static constexpr int64_t kLaunchPixels = int64_t{8} << 20;
   int min_chunk = 2;
   int chunk_frames(int64_t luma_pixels) const;  // frames per chunk for frames of `luma_pixels`
+  // Frames a batch holds for frames of `frame_bytes`: what 512 MiB of host
+  // memory takes (the reader holds two batches; large batches keep the copy
+  // engine busy across the gap between batches), within [lanes, max_batch].
+  int batch_frames(int64_t frame_bytes) const;
   static PipelineTuning from_environment();
 };
 

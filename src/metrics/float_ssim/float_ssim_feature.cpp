@@ -36,10 +36,7 @@ template <typename Score>
 void score_frames(ThreadPool* pool, std::span<const FramePair> frames, std::span<double> out, size_t n,
                   const Score& score) {
   const auto one = [&](int i) { score(frames[size_t(i)], out.subspan(size_t(i) * n, n)); };
-  if (pool)
-    pool->parallel_for(int(frames.size()), one);
-  else
-    for (int i = 0; i < int(frames.size()); ++i) one(i);
+  parallel_for(pool, int(frames.size()), one);
 }
 
 class FloatSsimFeature final : public Feature {

@@ -39,9 +39,7 @@ void vertical_moments(std::span<const uint8_t* const> ref_rows, std::span<const 
 }
 
 void add_pixel_statistic(const PixelMoments& m, double gain_limit, LevelSums& sums) {
-  VifSums v = sums.words();
-  add_pixel_terms(vif_sigmas(m.mu1, m.mu2, m.xx, m.yy, m.xy), kEps, gain_limit, kLog2Table.data(), &v);
-  sums = LevelSums(v);
+  add_pixel_terms(vif_sigmas(m.mu1, m.mu2, m.xx, m.yy, m.xy), kEps, gain_limit, kLog2Table.data(), &sums);
 }
 
 LevelSums horizontal_statistics(const MomentLines& lines, int width, std::span<const uint16_t> taps,

@@ -39,13 +39,10 @@ struct PixelMoments {
 };
 
 // A level's integer sums (libvmaf's accum_num_log, accum_den_log,
-// accum_num_non_log, accum_den_non_log).
-struct LevelSums {
-  int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
-  LevelSums() = default;
-  explicit LevelSums(const VifSums& v)
-      : num_log(v.num_log), den_log(v.den_log), num_non_log(v.num_non_log), den_non_log(v.den_non_log) {}
-  VifSums words() const { return {num_log, den_log, num_non_log, den_non_log}; }
+// accum_num_non_log, accum_den_non_log): the definition's VifSums, zeroed,
+// with the host's operators.
+struct LevelSums : VifSums {
+  LevelSums() : VifSums{0, 0, 0, 0} {}
   LevelSums& operator+=(const LevelSums& o) {
     num_log += o.num_log;
     den_log += o.den_log;
@@ -53,7 +50,10 @@ struct LevelSums {
     den_non_log += o.den_non_log;
     return *this;
   }
-  bool operator==(const LevelSums&) const = default;
+  bool operator==(const LevelSums& o) const {
+    return num_log == o.num_log && den_log == o.den_log && num_non_log == o.num_non_log &&
+           den_non_log == o.den_non_log;
+  }
 };
 
 // One pixel's terms added to `sums`, from its horizontal sums.

@@ -19,10 +19,7 @@ class CpuEngine final : public Engine {
       out[size_t(i)] = adm_integer_sums(f.ref->plane(0), f.dist->plane(0), setup_.format.bitdepth, setup_.options,
                                         cpu::simd_row_kernels());
     };
-    if (setup_.pool)
-      setup_.pool->parallel_for(int(frames.size()), body);
-    else
-      for (int i = 0; i < int(frames.size()); ++i) body(i);
+    parallel_for(setup_.pool, int(frames.size()), body);
   }
 
  private:

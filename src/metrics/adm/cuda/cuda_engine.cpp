@@ -28,8 +28,6 @@ using cuda::PinnedBuffer;
 
 namespace {
 
-// Host memory the frames of one batch may take (the reader holds two batches).
-constexpr int64_t kBatchBytes = int64_t{512} << 20;
 constexpr int kScales = 4;
 constexpr size_t kScaleWords = 9;  // den[3], num[3], aim_num[3]
 constexpr size_t kFrameWords = kScales * kScaleWords;
@@ -39,8 +37,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner)
       : setup_(s), runner_(std::move(runner)) {
     const VideoFormat& f = s.format;
-    const int64_t by_memory = kBatchBytes / (2 * int64_t(f.frame_bytes()));
-    batch_ = int(std::clamp<int64_t>(by_memory, FrameUploader::kLanes, runner_->tuning().max_batch));
+    batch_ = runner_->tuning().batch_frames(int64_t(f.frame_bytes()));
     chunk_ = runner_->tuning().chunk_frames(int64_t{f.width} * f.height);
     const CsfFactors factors = csf_factors(s.options.norm_view_dist, s.options.ref_display_height);
     for (int n = 0; n < kScales; ++n) {

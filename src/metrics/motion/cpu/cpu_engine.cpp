@@ -45,10 +45,7 @@ class CpuEngine final : public Engine {
       const PlaneView prev = back >= 0 ? frames[size_t(back)].ref->plane(0) : held_[size_t(held + back)].view;
       out[size_t(i)] = sad(prev, cur, setup_.format.bitdepth, 0, cur.height);
     };
-    if (setup_.pool)
-      setup_.pool->parallel_for(int(frames.size()), body);
-    else
-      for (int i = 0; i < int(frames.size()); ++i) body(i);
+    parallel_for(setup_.pool, int(frames.size()), body);
     for (const FramePair& f : frames) keep(f.ref->plane(0));
   }
 

@@ -25,16 +25,13 @@ using cuda::PinnedBuffer;
 
 namespace {
 
-// Host memory the frames of one batch may take (the reader holds two batches).
-constexpr int64_t kBatchBytes = int64_t{512} << 20;
 
 class CudaEngine final : public Engine, private BatchRunner::Work {
  public:
   CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner)
       : setup_(s), runner_(std::move(runner)), distance_(frame_distance(s.options)) {
     const VideoFormat& f = s.format;
-    const int64_t by_memory = kBatchBytes / (2 * int64_t(f.frame_bytes()));
-    batch_ = int(std::clamp<int64_t>(by_memory, FrameUploader::kLanes, runner_->tuning().max_batch));
+    batch_ = runner_->tuning().batch_frames(int64_t(f.frame_bytes()));
     chunk_ = runner_->tuning().chunk_frames(int64_t{f.width} * f.height);
     plane_bytes_ = size_t(f.width) * size_t(f.height) * (f.bitdepth > 8 ? 2 : 1);
     runner_->add(this);

@@ -26,9 +26,6 @@ using cuda::PipelineTuning;
 
 namespace {
 
-// Host memory the frames of one batch may take (the reader holds two batches):
-// large batches keep the copy engine busy across the gap between batches.
-constexpr int64_t kBatchBytes = int64_t{512} << 20;
 // Page-locked memory for the term planes of one raster batch: the host adds a
 // 4K plane in ~9 ms, so many frames must be in flight to keep the GPU fed.
 constexpr int64_t kRasterBytes = int64_t{2} << 30;
@@ -41,9 +38,7 @@ Shape shape_of(const EngineSetup& s, int64_t scored_pixels, const PipelineTuning
   const VideoFormat& f = s.format;
   const int64_t luma = int64_t{f.width} * f.height;
   if (s.mode == SumMode::kExact) {
-    const int64_t by_memory = kBatchBytes / (2 * int64_t(f.frame_bytes()));
-    return {tuning.chunk_frames(luma),
-            int(std::clamp<int64_t>(by_memory, FrameUploader::kLanes, tuning.max_batch))};
+    return {tuning.chunk_frames(luma), tuning.batch_frames(int64_t(f.frame_bytes()))};
   }
   const int threads = s.pool ? s.pool->size() : 1;
   const int64_t by_memory = std::max<int64_t>(1, kRasterBytes / (scored_pixels * 8));

@@ -19,10 +19,7 @@ class CpuEngine final : public Engine {
       out[size_t(i)] = cpu::vif_simd_level_sums(f.ref->plane(0), f.dist->plane(0), setup_.format.bitdepth,
                                                 setup_.options);
     };
-    if (setup_.pool)
-      setup_.pool->parallel_for(int(frames.size()), body);
-    else
-      for (int i = 0; i < int(frames.size()); ++i) body(i);
+    parallel_for(setup_.pool, int(frames.size()), body);
   }
 
  private:

@@ -28,8 +28,6 @@ using cuda::VifLevelPlanes;
 
 namespace {
 
-// Host memory the frames of one batch may take (the reader holds two batches).
-constexpr int64_t kBatchBytes = int64_t{512} << 20;
 constexpr int kMinGpuSide = 16;   // every level two or more samples a side
 constexpr size_t kWords = 4;      // a level's four sums
 
@@ -47,8 +45,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
       : setup_(s), runner_(std::move(runner)) {
     const VideoFormat& f = s.format;
     on_host_ = f.width < kMinGpuSide || f.height < kMinGpuSide;
-    const int64_t by_memory = kBatchBytes / (2 * int64_t(f.frame_bytes()));
-    batch_ = int(std::clamp<int64_t>(by_memory, FrameUploader::kLanes, runner_->tuning().max_batch));
+    batch_ = runner_->tuning().batch_frames(int64_t(f.frame_bytes()));
     chunk_ = runner_->tuning().chunk_frames(int64_t{f.width} * f.height);
     int w = f.width, h = f.height;
     for (int level = 1; level < kLevels; ++level) {
