@@ -13,7 +13,8 @@ packages=(
   libhwy-dev                                  # portable SIMD with run-time dispatch
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo  # OpenCL, run on the CPU by PoCL
   libavformat-dev libavcodec-dev libavutil-dev  # decoding MP4, MKV, WebM, IVF inputs
-  pybind11-dev python3-dev python3-numpy      # the Python binding
+  pybind11-dev python3-dev python3-numpy      # the Python package (built by CMake for the tests)
+  python3-venv libdlpack-dev                  # pip installs into virtual environments; DLPack arrays
   clang libclang-rt-14-dev                    # libFuzzer and the sanitizer build
   time                                        # /usr/bin/time -v for peak memory
   libopenmpi-dev openmpi-bin                  # the MPI front end (exactvq-mpi)

@@ -164,6 +164,17 @@ EXACTVQ_API exactvq_status exactvq_score_frame(exactvq_context* ctx, const exact
 EXACTVQ_API exactvq_status exactvq_score_frames(exactvq_context* ctx, const exactvq_picture* refs,
                                                 const exactvq_picture* dists, size_t count);
 
+/* As exactvq_score_frames, for pictures whose planes lie in CUDA device memory
+ * (a torch or CuPy array on the GPU, a decoder's output): they are read once the work
+ * queued on `cuda_stream` (a cudaStream_t; NULL: none) is done, and never copied to
+ * the host when the context scores on that CUDA device (backend CUDA or AUTO, `gpu`
+ * the device that holds them) and every feature computes there (ssim, psnr); other
+ * runs copy them to the host first, said once through on_message. Every picture of a
+ * run is on the host or every one on the device. EXACTVQ_ERROR_DEVICE when exactvq was
+ * built without CUDA. */
+EXACTVQ_API exactvq_status exactvq_score_cuda_frames(exactvq_context* ctx, const exactvq_picture* refs,
+                                                     const exactvq_picture* dists, size_t count,
+                                                     void* cuda_stream);
 /* Ends the input: later frames are refused. Call it before reading pooled scores, as
  * libvmaf's vmaf_read_pictures(ctx, NULL, NULL, 0). */
 EXACTVQ_API exactvq_status exactvq_flush(exactvq_context* ctx);
@@ -176,7 +187,8 @@ EXACTVQ_API exactvq_status exactvq_score_files(exactvq_context* ctx, const char*
                                                const exactvq_file_options* file_options);
 
 /* The names of the scores, in order ("ssim", "ssim_cb", "ssim_cr", ...); known from
- * exactvq_open on. The name stays valid as long as the context. */
+ * exactvq_open on, but for monochrome frames, which drop the chroma scores once the
+ * first frame is scored. The name stays valid as long as the context. */
 EXACTVQ_API exactvq_status exactvq_score_count(const exactvq_context* ctx, size_t* count);
 EXACTVQ_API exactvq_status exactvq_score_name(const exactvq_context* ctx, size_t index,
                                               const char** name);

@@ -91,6 +91,11 @@ class Context {
   void score_frames(const exactvq_picture* refs, const exactvq_picture* dists, size_t count) {
     check(exactvq_score_frames(ctx_.get(), refs, dists, count));
   }
+  // Pictures in CUDA device memory, read after the work queued on `cuda_stream`.
+  void score_cuda_frames(const exactvq_picture* refs, const exactvq_picture* dists, size_t count,
+                         void* cuda_stream = nullptr) {
+    check(exactvq_score_cuda_frames(ctx_.get(), refs, dists, count, cuda_stream));
+  }
   void flush() { check(exactvq_flush(ctx_.get())); }
   void score_files(const std::string& ref_path, const std::string& dist_path,
                    const exactvq_file_options& options = default_file_options()) {

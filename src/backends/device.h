@@ -47,6 +47,9 @@ class Device {
   virtual ~Device() = default;
   // e.g. "cuda device 0: NVIDIA H200 (sm_90)".
   virtual std::string description() const = 0;
+  // The CUDA device whose memory the engines' uploads may copy pictures from
+  // (Picture::in_device_memory), or -1.
+  virtual int cuda_ordinal() const { return -1; }
   // This device's engine of each metric, or null where it does not compute the
   // metric. Throw UsageError on a setup it cannot take, DeviceError on device
   // failures. Adding a metric adds a factory here (null by default).

@@ -7,6 +7,9 @@
 
 #include "capi/api_errors.h"
 #include "capi/picture_import.h"
+#ifdef EXACTVQ_HAVE_CUDA
+#include "backends/cuda/device_pictures.h"
+#endif
 #include "core/error.h"
 #include "metrics/ssim/options.h"
 #include "metrics/vmaf/score_models.h"
@@ -85,9 +88,19 @@ void ApiContext::start_frames(const VideoFormat& format) {
   device.notice = [this](const std::string& line) { message(line); };
   auto pool = std::make_unique<ThreadPool>(threads_);
   const FeatureContext ctx{format, pool.get(), open_device(device, format)};
+  cuda_ordinal_ = ctx.device ? ctx.device->cuda_ordinal() : -1;
   FeatureSet features(specs_, ctx, models_, !options_.no_prediction);
-  if (features.columns() != names_)
-    throw std::logic_error("the device's features name their outputs differently from the CPU's");
+  // Monochrome frames have no chroma scores (psnr_cb, ssim_cr, ...): the names
+  // known at open lose them; any other difference is a bug.
+  if (features.columns() != names_) {
+    const auto& real = features.columns();
+    const bool subset = format.chroma == ChromaFormat::kMono &&
+                        std::all_of(real.begin(), real.end(), [&](const std::string& n) {
+                          return std::find(names_.begin(), names_.end(), n) != names_.end();
+                        });
+    if (!subset) throw std::logic_error("the device's features name their outputs differently from the CPU's");
+    names_ = real;
+  }
   pool_ = std::move(pool);
   features_ = std::move(features);
   batch_frames_ = size_t(std::max(1, features_.batch_frames()));
@@ -100,22 +113,13 @@ void ApiContext::start_frames(const VideoFormat& format) {
   state_ = State::kFeeding;
 }
 
-void ApiContext::score_frames(const exactvq_picture* refs, const exactvq_picture* dists,
-                              size_t count) {
-  if (state_ == State::kFlushed)
-    throw StateError("frames cannot be scored after the context was flushed or scored files");
-  if (count == 0) return;
-  if (!refs || !dists) throw ArgumentError("score_frames: a picture pointer is null");
-
-  // Check and copy every pair first, so that a bad one scores none of them.
+VideoFormat ApiContext::pair_format(const exactvq_picture* refs, const exactvq_picture* dists,
+                                    size_t count) const {
   const size_t first = report_.frame_numbers.size();
-  std::vector<Picture> ref_pics(count), dist_pics(count);
   std::optional<VideoFormat> format = format_;
   for (size_t i = 0; i < count; ++i) {
-    const std::string ref_what = fmt::format("frame {}, reference picture", first + i);
-    const std::string dist_what = fmt::format("frame {}, distorted picture", first + i);
-    const VideoFormat r = picture_format(refs[i], ref_what);
-    const VideoFormat d = picture_format(dists[i], dist_what);
+    const VideoFormat r = picture_format(refs[i], fmt::format("frame {}, reference picture", first + i));
+    const VideoFormat d = picture_format(dists[i], fmt::format("frame {}, distorted picture", first + i));
     if (!(r == d))
       throw InputError(fmt::format("frame {}: the reference picture ({}) and the distorted picture ({}) differ",
                                    first + i, r.describe(), d.describe()));
@@ -123,19 +127,99 @@ void ApiContext::score_frames(const exactvq_picture* refs, const exactvq_picture
       throw InputError(fmt::format("frame {}: the pictures are {}, but the first frame was {}", first + i,
                                    r.describe(), format->describe()));
     format = r;
-    import_picture(refs[i], r, ref_what, ref_pics[i]);
-    import_picture(dists[i], d, dist_what, dist_pics[i]);
   }
-  if (!format_) start_frames(*format);
+  return *format;
+}
 
+void ApiContext::score_frames(const exactvq_picture* refs, const exactvq_picture* dists,
+                              size_t count) {
+  if (state_ == State::kFlushed)
+    throw StateError("frames cannot be scored after the context was flushed or scored files");
+  if (count == 0) return;
+  if (!refs || !dists) throw ArgumentError("score_frames: a picture pointer is null");
+  if (on_device_.value_or(false))
+    throw StateError("score_frames: this run's pictures are in CUDA device memory (exactvq_score_cuda_frames)");
+
+  // Check and copy every pair first, so that a bad one scores none of them.
+  const VideoFormat format = pair_format(refs, dists, count);
+  const size_t first = report_.frame_numbers.size();
+  std::vector<Picture> ref_pics(count), dist_pics(count);
+  for (size_t i = 0; i < count; ++i) {
+    import_picture(refs[i], format, fmt::format("frame {}, reference picture", first + i), ref_pics[i]);
+    import_picture(dists[i], format, fmt::format("frame {}, distorted picture", first + i), dist_pics[i]);
+  }
+  if (!format_) start_frames(format);
+  on_device_ = false;
+  score_pictures(ref_pics, dist_pics);
+}
+
+void ApiContext::score_cuda_frames(const exactvq_picture* refs, const exactvq_picture* dists, size_t count,
+                                   void* cuda_stream) {
+  if (state_ == State::kFlushed)
+    throw StateError("frames cannot be scored after the context was flushed or scored files");
+  if (count == 0) return;
+  if (!refs || !dists) throw ArgumentError("score_cuda_frames: a picture pointer is null");
+  if (!on_device_.value_or(true))
+    throw StateError("score_cuda_frames: this run's pictures are in host memory (exactvq_score_frames)");
+#ifndef EXACTVQ_HAVE_CUDA
+  (void)cuda_stream;
+  throw DeviceError("score_cuda_frames: this exactvq was built without CUDA");
+#else
+  const VideoFormat format = pair_format(refs, dists, count);
+  const size_t first = report_.frame_numbers.size();
+  const int holder = refs[0].data[0] ? cuda::device_holding(refs[0].data[0]) : -1;
+  if (holder < 0)
+    throw InputError(fmt::format("frame {}, reference picture: plane Y is not in CUDA device memory", first));
+  std::vector<cuda::DevicePictureSource> ref_src(count), dist_src(count);
+  for (size_t i = 0; i < count; ++i)
+    for (int p = 0; p < 3; ++p) {
+      ref_src[i].data[p] = refs[i].data[p];
+      ref_src[i].stride[p] = refs[i].stride[p];
+      dist_src[i].data[p] = dists[i].data[p];
+      dist_src[i].stride[p] = dists[i].stride[p];
+    }
+  // Gathered (and checked) before the device opens, so that a bad first frame opens none.
+  const cuda::GatheredPictures ref_g(ref_src, format, holder, cuda_stream, [first](size_t i) {
+    return fmt::format("frame {}, reference picture", first + i);
+  });
+  const cuda::GatheredPictures dist_g(dist_src, format, holder, cuda_stream, [first](size_t i) {
+    return fmt::format("frame {}, distorted picture", first + i);
+  });
+  if (!format_) start_frames(format);
+  on_device_ = true;
+  bool direct = cuda_ordinal_ == holder;
+  for (const auto& feature : features_.features()) direct = direct && feature->scores_device_pictures();
+  std::vector<Picture> ref_pics(count), dist_pics(count);
+  for (size_t i = 0; i < count; ++i) {
+    if (direct) {
+      ref_pics[i] = ref_g.picture(i);
+      dist_pics[i] = dist_g.picture(i);
+    } else {
+      ref_g.copy_to_host(i, ref_pics[i]);
+      dist_g.copy_to_host(i, dist_pics[i]);
+    }
+  }
+  if (!direct && !told_host_copies_) {
+    told_host_copies_ = true;
+    message(cuda_ordinal_ == holder
+                ? "pictures in CUDA device memory are copied to the host: a feature of this run reads them there"
+                : fmt::format("pictures in CUDA device memory are copied to the host: the run scores on {}",
+                              cuda_ordinal_ < 0 ? std::string("a device other than CUDA")
+                                                : fmt::format("CUDA device {}, not {}", cuda_ordinal_, holder)));
+  }
+  score_pictures(ref_pics, dist_pics);
+#endif
+}
+
+void ApiContext::score_pictures(const std::vector<Picture>& refs, const std::vector<Picture>& dists) {
+  const size_t first = report_.frame_numbers.size(), count = refs.size();
   // Scores go to a side table first, so that a failing batch adds no partial frame.
   std::vector<std::vector<double>> columns(names_.size());
   std::vector<FramePair> pairs;
   for (size_t start = 0; start < count; start += batch_frames_) {
     const size_t n = std::min(batch_frames_, count - start);
     pairs.clear();
-    for (size_t i = start; i < start + n; ++i)
-      pairs.push_back({&ref_pics[i], &dist_pics[i], int64_t(first + i)});
+    for (size_t i = start; i < start + n; ++i) pairs.push_back({&refs[i], &dists[i], int64_t(first + i)});
     features_.score(pairs, columns);
   }
   for (size_t c = 0; c < columns.size(); ++c)

@@ -26,6 +26,9 @@ class ApiContext {
   ~ApiContext();
 
   void score_frames(const exactvq_picture* refs, const exactvq_picture* dists, size_t count);
+  // Pictures in CUDA device memory (exactvq_score_cuda_frames).
+  void score_cuda_frames(const exactvq_picture* refs, const exactvq_picture* dists, size_t count,
+                         void* cuda_stream);
   void flush();
   void score_files(const std::string& ref_path, const std::string& dist_path,
                    const exactvq_file_options& file_options);
@@ -45,6 +48,10 @@ class ApiContext {
   enum class State { kOpen, kFeeding, kFlushed };
 
   void start_frames(const VideoFormat& format);
+  // Checks that every pair's pictures have one format, the run's; returns it.
+  VideoFormat pair_format(const exactvq_picture* refs, const exactvq_picture* dists, size_t count) const;
+  // Scores the pairs (already checked) as frames frame_count() onward.
+  void score_pictures(const std::vector<Picture>& refs, const std::vector<Picture>& dists);
   const std::vector<double>& series(const std::string& name) const;
   void message(const std::string& line) const;
 
@@ -59,6 +66,9 @@ class ApiContext {
   std::unique_ptr<ThreadPool> pool_;
   FeatureSet features_;
   size_t batch_frames_ = 1;
+  int cuda_ordinal_ = -1;        // the run's CUDA device (Device::cuda_ordinal)
+  std::optional<bool> on_device_;  // whether the run's pictures are in CUDA device memory
+  bool told_host_copies_ = false;
   ScoreReport report_;
 };
 

@@ -148,6 +148,11 @@ exactvq_status exactvq_score_frames(exactvq_context* ctx, const exactvq_picture*
   return on_context(ctx, [&](ApiContext& c) { c.score_frames(refs, dists, count); });
 }
 
+exactvq_status exactvq_score_cuda_frames(exactvq_context* ctx, const exactvq_picture* refs,
+                                         const exactvq_picture* dists, size_t count, void* cuda_stream) {
+  return on_context(ctx, [&](ApiContext& c) { c.score_cuda_frames(refs, dists, count, cuda_stream); });
+}
+
 exactvq_status exactvq_flush(exactvq_context* ctx) {
   return on_context(ctx, [&](ApiContext& c) { c.flush(); });
 }

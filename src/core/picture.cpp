@@ -81,30 +81,52 @@ void Picture::bind() {
 
 void Picture::allocate(const VideoFormat& f) {
   format = f;
+  on_device_ = false;
   storage_.resize(span_bytes(f, f.plane_count()));
   bind();
 }
 
-Picture::Picture(const Picture& other) : format(other.format), storage_(other.storage_) { bind(); }
+Picture Picture::in_device_memory(const VideoFormat& f, uint8_t* base) {
+  Picture p;
+  p.format = f;
+  p.on_device_ = true;
+  for (int q = 0; q < 3; ++q)
+    p.planes[q] = q < f.plane_count() ? std::span<uint8_t>(base + plane_offset(f, q), f.plane_bytes(q))
+                                      : std::span<uint8_t>();
+  return p;
+}
+
+// A copy of a picture in device memory is another view of the same memory.
+Picture::Picture(const Picture& other)
+    : format(other.format), storage_(other.storage_), on_device_(other.on_device_) {
+  if (on_device_) planes = other.planes;
+  else bind();
+}
 
 Picture& Picture::operator=(const Picture& other) {
   if (this != &other) {
     format = other.format;
     storage_ = other.storage_;
-    bind();
+    on_device_ = other.on_device_;
+    if (on_device_) planes = other.planes;
+    else bind();
   }
   return *this;
 }
 
 // A moved buffer stays where it was: the views move with it.
 Picture::Picture(Picture&& other) noexcept
-    : format(other.format), planes(std::exchange(other.planes, {})), storage_(std::move(other.storage_)) {}
+    : format(other.format),
+      planes(std::exchange(other.planes, {})),
+      storage_(std::move(other.storage_)),
+      on_device_(std::exchange(other.on_device_, false)) {}
 
 Picture& Picture::operator=(Picture&& other) noexcept {
   if (this != &other) {
     format = other.format;
     planes = std::exchange(other.planes, {});
     storage_ = std::move(other.storage_);
+    on_device_ = std::exchange(other.on_device_, false);
   }
   return *this;
 }

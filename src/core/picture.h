@@ -74,8 +74,16 @@ struct Picture {
   void allocate(const VideoFormat& f);
   PlaneView plane(int p) const;
   uint8_t* plane_data(int p) { return planes[p].data(); }
-  // The whole buffer (every plane and the padding between them).
+  // The whole buffer (every plane and the padding between them); empty for a
+  // picture in device memory.
   std::span<const uint8_t> storage() const { return storage_; }
+
+  // A picture whose planes lie in a CUDA device's memory at `base`, laid out
+  // as a picture's own buffer is (plane_offset), owned by the caller. Only a
+  // CUDA engine's upload reads such a picture (Feature::scores_device_pictures):
+  // its copies go device to device.
+  static Picture in_device_memory(const VideoFormat& f, uint8_t* base);
+  bool on_device() const { return on_device_; }
 
   // Where plane p starts in a picture of format f, and the bytes from plane
   // 0's start to plane `count - 1`'s end.
@@ -85,6 +93,7 @@ struct Picture {
  private:
   void bind();  // points planes at storage_ for format
   std::vector<uint8_t> storage_;
+  bool on_device_ = false;  // planes view device memory; storage_ is empty
 };
 
 const char* plane_name(int plane);  // "Y", "Cb", "Cr"

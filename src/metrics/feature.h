@@ -64,6 +64,9 @@ class Feature {
   // each reference picture with the previous one): such a feature must see
   // every frame of the run in order.
   virtual bool temporal() const { return false; }
+  // Whether the only reads of the pairs' pictures are the CUDA device's uploads,
+  // so that pictures may lie in that device's memory (Picture::in_device_memory).
+  virtual bool scores_device_pictures() const { return false; }
   // For a run that starts inside a longer one (an exactvq-mpi rank's range): how
   // many frames before its first one a temporal feature reads, and the call
   // that hands it those frames' pairs (oldest first) and the first frame's

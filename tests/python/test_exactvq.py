@@ -1,9 +1,11 @@
-"""The Python binding against the command line: the same bits as `exactvq --precision max`
-on the bundled samples and on made-up 10-bit video, and errors as Python exceptions
-carrying exactvq's messages.
+"""The Python package against the command line: the same bits as `exactvq --precision max`
+on the bundled samples and on made-up 10-bit video, from files and from arrays (numpy,
+DLPack, torch where installed), and errors as Python exceptions carrying exactvq's
+messages.
 
-Run by ctest with /usr/bin/python3, PYTHONPATH at the built module, and
-EXACTVQ_CLI, EXACTVQ_SAMPLES, EXACTVQ_TEST_TMP set."""
+Run by ctest with /usr/bin/python3 and PYTHONPATH at the build tree's package, and by
+tests/python/pip_install_test.sh with the interpreter of a virtual environment the
+package was pip-installed into; EXACTVQ_CLI, EXACTVQ_SAMPLES, EXACTVQ_TEST_TMP set."""
 
 import json
 import os
@@ -49,6 +51,26 @@ def read_y4m_luma(path):
         planes.append(np.frombuffer(rest[:width * height], dtype=np.uint8).reshape(height, width))
         rest = rest[frame_bytes:]
     return np.stack(planes)
+
+
+def read_y4m_planes(path):
+    """The Y, Cb and Cr planes of an 8-bit 4:2:0 Y4M file, each (frames, height, width)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    header, _, rest = data.partition(b"\n")
+    fields = {t[:1]: t[1:] for t in header.split()[1:]}
+    width, height = int(fields[b"W"]), int(fields[b"H"])
+    cw, ch = (width + 1) // 2, (height + 1) // 2
+    planes = ([], [], [])
+    while rest:
+        line, _, rest = rest.partition(b"\n")
+        assert line.startswith(b"FRAME")
+        at = 0
+        for plane, (w, h) in zip(planes, [(width, height), (cw, ch), (cw, ch)]):
+            plane.append(np.frombuffer(rest[at:at + w * h], dtype=np.uint8).reshape(h, w))
+            at += w * h
+        rest = rest[at:]
+    return tuple(np.stack(p) for p in planes)
 
 
 def write_y4m_mono16(path, frames, bitdepth):
@@ -223,6 +245,123 @@ class Vmaf(unittest.TestCase):
         got = exactvq.score_files(REF, DIST, models="version=vmaf_v0.6.1", no_prediction=True)
         self.assertNotIn("vmaf", got["scores"])
         self.assertIn("integer_motion2", got["scores"])
+
+
+class OnlyDlpack:
+    """An array seen only through DLPack (as a JAX or torch array offers it)."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def __dlpack__(self, stream=None):
+        return self.array.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+
+class FakeCudaArray:
+    """__cuda_array_interface__ over host memory: exactvq must refuse it."""
+
+    def __init__(self, array):
+        self.array = array
+        self.__cuda_array_interface__ = {"shape": array.shape, "typestr": array.dtype.str,
+                                         "data": (array.ctypes.data, True),
+                                         "strides": None if array.flags.c_contiguous else array.strides,
+                                         "version": 3, "stream": None}
+
+
+class Arrays(unittest.TestCase):
+    """exactvq.score on arrays: the CLI's bits on the same frames, every input kind."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.planes = read_y4m_planes(REF)
+        cls.dist_planes = read_y4m_planes(DIST)
+
+    def assert_same_as_cli(self, result, expected, names=None):
+        for name in names or result["scores"]:
+            self.assertTrue(same_bits(result["scores"][name], cli_series(expected, name)), name)
+            self.assertEqual(result["pooled"][name], expected["pooled_metrics"][name], name)
+
+    def test_colour_frames_equal_the_cli(self):
+        for features in (["ssim=chroma=true", "psnr"], ["float_ssim=enable_db=true:clip_db=true"]):
+            with self.subTest(features=features):
+                got = exactvq.score(self.planes, self.dist_planes, features, threads=2)
+                args = [a for f in features for a in ("--feature", f)]
+                self.assert_same_as_cli(got, cli_scores(REF, DIST, *args))
+
+    def test_vmaf_on_arrays_equals_the_cli(self):
+        got = exactvq.score(self.planes, self.dist_planes, models="version=vmaf_v0.6.1")
+        self.assert_same_as_cli(got, cli_scores(REF, DIST))
+
+    def test_luma_planes_equal_the_cli_on_luma(self):
+        got = exactvq.score(self.planes[0], self.dist_planes[0], ["ssim", "psnr"])
+        self.assertEqual(sorted(got["scores"]), ["psnr_y", "ssim"])
+        self.assert_same_as_cli(got, cli_scores(REF, DIST, "--feature", "ssim", "--feature", "psnr"),
+                                ["ssim", "psnr_y"])
+        self.assertEqual(list(got["frames"]), list(range(len(self.planes[0]))))
+
+    def test_dlpack_and_array_likes_give_the_same_bits(self):
+        want = exactvq.score(self.planes, self.dist_planes, ["ssim=chroma=true"])["scores"]
+        wrapped = tuple(OnlyDlpack(p) for p in self.planes), tuple(OnlyDlpack(p) for p in self.dist_planes)
+        got = exactvq.score(*wrapped, ["ssim=chroma=true"])["scores"]
+        # The buffer protocol (a memoryview of uint8); Python lists of ints are int64.
+        lists = exactvq.score(memoryview(self.planes[0][:2].copy()), memoryview(self.dist_planes[0][:2].copy()))
+        with self.assertRaisesRegex(exactvq.UsageError, "dtype int64"):
+            exactvq.score(self.planes[0][:2].tolist(), self.dist_planes[0][:2].tolist())
+        for name in want:
+            self.assertTrue(same_bits(got[name], want[name]), name)
+        self.assertTrue(same_bits(lists["scores"]["ssim"], want["ssim"][:2]))
+
+    def test_torch_tensors_give_the_same_bits(self):
+        try:
+            import torch
+        except ImportError:
+            self.skipTest("torch is not installed (the CPU wheel is not on PyPI): its DLPack path "
+                          "is covered by OnlyDlpack")
+        want = exactvq.score(self.planes, self.dist_planes, ["ssim=chroma=true", "psnr"])["scores"]
+        got = exactvq.score(tuple(torch.from_numpy(p.copy()) for p in self.planes),
+                            tuple(torch.from_numpy(p.copy()) for p in self.dist_planes),
+                            ["ssim=chroma=true", "psnr"])["scores"]
+        for name in want:
+            self.assertTrue(same_bits(got[name], want[name]), name)
+
+    def test_bad_arrays_are_refused_with_a_reason(self):
+        y, u, v = (p[:2] for p in self.planes)
+        with self.assertRaisesRegex(exactvq.UsageError, "uint16 samples need bitdepth="):
+            exactvq.score(y.astype(np.uint16), y.astype(np.uint16))
+        with self.assertRaisesRegex(exactvq.UsageError, "dtype >u2 is not uint8 or uint16"):
+            exactvq.score(y.astype(">u2"), y.astype(">u2"), bitdepth=10)
+        with self.assertRaisesRegex(exactvq.UsageError, "4-D array"):
+            exactvq.score(y[np.newaxis], y[np.newaxis])
+        with self.assertRaisesRegex(exactvq.UsageError, "fit no chroma format"):
+            exactvq.score((y, u[:, :-1, :-1], v[:, :-1, :-1]), (y, u[:, :-1, :-1], v[:, :-1, :-1]))
+        with self.assertRaisesRegex(exactvq.UsageError, "a tuple of 2 planes"):
+            exactvq.score((y, u), (y, u))
+        with self.assertRaisesRegex(exactvq.UsageError, "hold no frames"):
+            exactvq.score(y[:0], y[:0])
+        with self.assertRaisesRegex(exactvq.UsageError, "mix sample types"):
+            exactvq.score(y, y.astype(np.uint16), bitdepth=8)
+        with self.assertRaisesRegex(exactvq.UsageError, "both be in CUDA memory or both in host"):
+            exactvq.score(FakeCudaArray(y), y)
+        with self.assertRaisesRegex(exactvq.UsageError, "unknown feature 'vmaf'"):
+            exactvq.score(y, y, "vmaf")
+        # CUDA memory is checked where it is claimed.
+        with self.assertRaises((exactvq.InputError, exactvq.DeviceError)) as caught:
+            exactvq.score(FakeCudaArray(y), FakeCudaArray(y))
+        self.assertRegex(str(caught.exception), "not in CUDA device memory|built without CUDA")
+        with self.assertRaisesRegex(exactvq.UsageError, "samples must be adjacent"):
+            exactvq.score(FakeCudaArray(np.asfortranarray(y[0])), FakeCudaArray(np.asfortranarray(y[0])))
+
+
+class Package(unittest.TestCase):
+    def test_version_and_types(self):
+        self.assertRegex(exactvq.__version__, r"^\d+\.\d+\.\d+$")
+        here = os.path.dirname(exactvq.__file__)
+        self.assertTrue(os.path.exists(os.path.join(here, "py.typed")))
+        self.assertTrue(os.path.exists(os.path.join(here, "_exactvq.pyi")))
+        self.assertTrue(issubclass(exactvq.UsageError, ValueError))
 
 
 if __name__ == "__main__":

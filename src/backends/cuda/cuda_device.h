@@ -26,6 +26,7 @@ class CudaDevice final : public Device {
   std::unique_ptr<motion::Engine> motion_engine(const motion::EngineSetup& setup) override;
   std::unique_ptr<adm::Engine> adm_engine(const adm::EngineSetup& setup) override;
   int ordinal() const { return ordinal_; }
+  int cuda_ordinal() const override { return ordinal_; }
   // fp64=auto emulates the term where fp64 runs at under 1/8 of the fp32 rate
   // (consumer cards: 1/32 to 1/64); data-centre chips (1/2) keep native fp64.
   bool emulate_by_default() const { return fp32_per_fp64_ > 8; }

@@ -27,6 +27,7 @@ bool FrameUploader::one_copy(const Picture& picture) const {
 }
 
 void FrameUploader::add_copies(uint8_t* lane_frame, const Picture& picture) {
+  if (picture.on_device()) copies_from_device_ = true;
   if (one_copy(picture)) {
     copy_dst_.push_back(lane_frame);
     copy_src_.push_back(picture.planes[0].data());
@@ -75,8 +76,8 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
     if (pin)
       for (int i = 0; i < chunk.count; ++i) {
         const FramePair& fp = frames[size_t(start + i)];
-        registry_.pin(fp.ref->storage().data(), fp.ref->storage().size());
-        registry_.pin(fp.dist->storage().data(), fp.dist->storage().size());
+        if (!fp.ref->on_device()) registry_.pin(fp.ref->storage().data(), fp.ref->storage().size());
+        if (!fp.dist->on_device()) registry_.pin(fp.dist->storage().data(), fp.dist->storage().size());
       }
     if (trace_ && chunk_index == 0) trace_->pinned();
     Lane& lane = *lanes_[size_t(chunk.lane)];
@@ -84,6 +85,7 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
     copy_dst_.clear();
     copy_src_.clear();
     copy_bytes_.clear();
+    copies_from_device_ = false;
     for (int i = 0; i < chunk.count; ++i) {
       const FramePair& fp = frames[size_t(start + i)];
       add_copies(lane.ref.get() + size_t(i) * frame_stride_, *fp.ref);
@@ -127,6 +129,14 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
 
 void FrameUploader::enqueue_copies(cudaStream_t stream) {
   const size_t n = copy_dst_.size();
+  if (copies_from_device_) {
+    // Pictures in device memory (some or all of the chunk's): the driver tells
+    // each copy's direction from its pointers.
+    for (size_t i = 0; i < n; ++i)
+      check(cudaMemcpyAsync(copy_dst_[i], copy_src_[i], copy_bytes_[i], cudaMemcpyDefault, stream),
+            "copy of a plane");
+    return;
+  }
   if (batched_copies_ && n > 1) {
     // One submission for the chunk: each cudaMemcpyAsync costs the copy engine
     // time of its own, a few percent of a 1080p plane's copy.

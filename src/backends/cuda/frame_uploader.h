@@ -97,6 +97,7 @@ class FrameUploader {
   std::vector<void*> copy_dst_;  // one chunk's copies, reused chunk after chunk
   std::vector<const void*> copy_src_;
   std::vector<size_t> copy_bytes_;
+  bool copies_from_device_ = false;  // the chunk has pictures in device memory
   // A lane's buffers hold chunk_frames_ frames, frame_stride_ bytes apart;
   // plane p at plane_offset_[p] in each (as in a Picture); frame_bytes_ from
   // plane 0's start to the last scored plane's end.

@@ -25,6 +25,9 @@ class Engine {
   virtual ~Engine() = default;
   // Frame pairs a call should get at once.
   virtual int batch_frames() const = 0;
+  // Whether the engine reads pictures only through its CUDA device's upload
+  // (see Feature::scores_device_pictures).
+  virtual bool takes_device_pictures() const { return false; }
   // Plane p of frame f's sum of (ref - dist)^2 into out[f * planes + p].
   virtual void sse(std::span<const FramePair> frames, std::span<uint64_t> out) = 0;
 };

@@ -32,6 +32,9 @@ class Engine {
   // many (see Feature::needs_full_batches).
   virtual int batch_frames() const = 0;
   virtual bool needs_full_batches() const { return false; }
+  // Whether the engine reads pictures only through its CUDA device's upload
+  // (see Feature::scores_device_pictures).
+  virtual bool takes_device_pictures() const { return false; }
   // Engines of SumMode::kExact: plane p of frame f's sum of to_fixed64(term)
   // over its pixels into out[f * planes + p].
   virtual void exact_sums(std::span<const FramePair> frames, std::span<int128> out) = 0;

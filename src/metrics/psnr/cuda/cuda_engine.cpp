@@ -33,6 +33,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   ~CudaEngine() override { runner_->remove(this); }
 
   int batch_frames() const override { return batch_; }
+  bool takes_device_pictures() const override { return true; }
 
   // Numbered pairs are page-locked and shared with the run's other engines on
   // this device; a loose pair is copied from pageable memory, for this engine alone.

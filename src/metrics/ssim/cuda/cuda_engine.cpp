@@ -66,6 +66,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   int batch_frames() const override { return batch_; }
   // Raster: the host threads add a batch's term planes side by side.
   bool needs_full_batches() const override { return setup_.mode == SumMode::kRaster; }
+  bool takes_device_pictures() const override { return true; }
 
   // Numbered pairs are page-locked and shared with the run's other engines on
   // this device; a loose pair is copied from pageable memory, for this engine alone.
