@@ -364,5 +364,83 @@ class Package(unittest.TestCase):
         self.assertTrue(issubclass(exactvq.UsageError, ValueError))
 
 
+class CudaArrays(unittest.TestCase):
+    """Arrays in CUDA memory (torch, DLPack, CuPy): scored in place with the host's bits.
+    Skipped with a message where torch, a GPU or exactvq's CUDA backend is missing."""
+
+    @classmethod
+    def setUpClass(cls):
+        try:
+            import torch
+        except ImportError:
+            raise unittest.SkipTest("torch is not installed: arrays in CUDA memory untested here")
+        if not torch.cuda.is_available():
+            raise unittest.SkipTest("no CUDA device: arrays in CUDA memory untested here")
+        if not exactvq._exactvq._has_cuda_frames:
+            raise unittest.SkipTest("this exactvq was built without CUDA")
+        cls.torch = torch
+        cls.planes = read_y4m_planes(REF)
+        cls.dist_planes = read_y4m_planes(DIST)
+
+    def on_gpu(self, planes):
+        return tuple(self.torch.from_numpy(p.copy()).cuda() for p in planes)
+
+    def assert_same(self, got, want):
+        self.assertEqual(sorted(got["scores"]), sorted(want["scores"]))
+        for name in want["scores"]:
+            self.assertTrue(same_bits(got["scores"][name], want["scores"][name]), name)
+
+    def test_torch_tensors_are_scored_in_place(self):
+        features = ["ssim=chroma=true", "psnr"]
+        want = exactvq.score(self.planes, self.dist_planes, features)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = exactvq.score(self.on_gpu(self.planes), self.on_gpu(self.dist_planes), features)
+        self.assert_same(got, want)
+        self.assertFalse([w for w in caught if "copied to the host" in str(w.message)])
+        # Luma only, 10-bit, a batch written on a side stream just before.
+        rng = np.random.default_rng(3)
+        ref10 = rng.integers(0, 1024, (5, 67, 93), dtype=np.uint16)
+        dist10 = np.clip(ref10.astype(np.int32) + rng.integers(-9, 10, ref10.shape), 0, 1023).astype(np.uint16)
+        side = self.torch.cuda.Stream()
+        with self.torch.cuda.stream(side):
+            r = self.torch.from_numpy(ref10.astype(np.int32)).cuda().to(self.torch.uint16)
+            d = self.torch.from_numpy(dist10.astype(np.int32)).cuda().to(self.torch.uint16)
+            got = exactvq.score(r, d, ["ssim", "psnr"], bitdepth=10)
+        self.assert_same(got, exactvq.score(ref10, dist10, ["ssim", "psnr"], bitdepth=10))
+
+    def test_features_that_read_on_the_host_warn_and_agree(self):
+        features = ["vif", "motion", "float_ssim"]
+        want = exactvq.score(self.planes, self.dist_planes, features)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = exactvq.score(self.on_gpu(self.planes), self.on_gpu(self.dist_planes), features)
+        self.assert_same(got, want)
+        self.assertTrue([w for w in caught if "copied to the host" in str(w.message)])
+
+    def test_dlpack_and_cupy(self):
+        want = exactvq.score(self.planes[0], self.dist_planes[0], ["ssim", "psnr"])
+        ref, dist = self.on_gpu(self.planes[:1])[0], self.on_gpu(self.dist_planes[:1])[0]
+        self.assert_same(exactvq.score(OnlyDlpack(ref), OnlyDlpack(dist), ["ssim", "psnr"]), want)
+        try:
+            import cupy
+        except ImportError:
+            return
+        self.assert_same(exactvq.score(cupy.asarray(self.planes[0]), cupy.asarray(self.dist_planes[0]),
+                                       ["ssim", "psnr"]), want)
+
+    def test_bad_cuda_arrays_are_refused(self):
+        ref = self.on_gpu(self.planes[:1])[0]
+        with self.assertRaisesRegex(exactvq.UsageError, "samples must be adjacent"):
+            exactvq.score(ref.transpose(1, 2), ref.transpose(1, 2))
+        with self.assertRaisesRegex(exactvq.UsageError, "dtype <f4"):
+            exactvq.score(ref.float(), ref.float())
+        big = self.torch.zeros((2, 16, 16), dtype=self.torch.int32, device="cuda")
+        big[1, 4, 9] = 1024
+        with self.assertRaisesRegex(exactvq.InputError,
+                                    "frame 1, distorted picture: plane Y, x=9, y=4: sample 1024 exceeds"):
+            exactvq.score(self.torch.zeros_like(big).to(self.torch.uint16), big.to(self.torch.uint16), bitdepth=10)
+
+
 if __name__ == "__main__":
     unittest.main()
