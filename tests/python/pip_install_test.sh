@@ -1,37 +1,43 @@
 #!/usr/bin/env bash
-# As a Python user installs exactvq: `pip install SRC` into fresh virtual environments
-# of the machine's default python3 and of Debian's /usr/bin/python3, `pip wheel SRC`
-# and an install of that wheel, each followed by the package's tests from outside the
-# source tree (so that `import exactvq` finds the installed package).
+# As a Python user installs exactvq: `pip install SRC` into a fresh virtual environment
+# of the machine's default python3, `pip wheel SRC` (the same build folder: nothing is
+# compiled twice), and that wheel installed into a fresh virtual environment of Debian's
+# /usr/bin/python3 where it is another interpreter of the same Python version; each
+# followed by the package's tests from outside the source tree (so that `import exactvq`
+# finds the installed package).
 # Usage: pip_install_test.sh SRC WORK; EXACTVQ_CLI, EXACTVQ_SAMPLES, EXACTVQ_TEST_TMP set.
 # EXACTVQ_PIP_CUDA=ON compiles the CUDA backend into the package too (minutes more).
 set -euo pipefail
 src=$(realpath "$1") work=$2
 rm -rf "$work" && mkdir -p "$work"
 work=$(realpath "$work")
-config=(-C "cmake.define.EXACTVQ_CUDA=${EXACTVQ_PIP_CUDA:-OFF}")
-interpreters=()
-for py in python3 /usr/bin/python3; do
-  exe=$(command -v "$py" 2>/dev/null) || continue
-  real=$("$exe" -c 'import sys; print(sys.executable)')
-  for seen in "${interpreters[@]:-}"; do [ "$seen" = "$real" ] && continue 2; done
-  interpreters+=("$real")
-done
-n=0
-for py in "${interpreters[@]}"; do
-  n=$((n + 1))
-  venv="$work/venv$n"
-  echo "== $py: pip install $src"
-  "$py" -m venv "$venv"
-  # One build folder per interpreter: the second builds its own module.
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check "$src" "${config[@]}" \
-    -C "build-dir=$work/build$n"
-  (cd "$work" && "$venv/bin/python" -B "$src/tests/python/test_exactvq.py")
-done
-echo "== pip wheel $src, installed into a fresh environment"
-"$work/venv1/bin/python" -m pip wheel -q --disable-pip-version-check --no-deps -w "$work/wheels" "$src" \
-  "${config[@]}" -C "build-dir=$work/build1"
-"${interpreters[0]}" -m venv "$work/venv-wheel"
-"$work/venv-wheel/bin/python" -m pip install -q --disable-pip-version-check "$work"/wheels/exactvq-*.whl
-(cd "$work" && "$work/venv-wheel/bin/python" -B -c 'import exactvq, sys; print("wheel:", exactvq.__version__, exactvq.__file__)'
- "$work/venv-wheel/bin/python" -B "$src/tests/python/test_exactvq.py" Package Arrays)
+# The long form: Debian 12's pip (23.0) lacks -C.
+config=(--config-settings="cmake.define.EXACTVQ_CUDA=${EXACTVQ_PIP_CUDA:-OFF}"
+        --config-settings="build-dir=$work/build")
+pip=(-m pip --disable-pip-version-check -q)
+tests() { (cd "$work" && "$1" -B "$src/tests/python/test_exactvq.py" "${@:2}"); }
+
+py=$(python3 -c 'import sys; print(sys.executable)')
+echo "== $py: pip install $src"
+"$py" -m venv "$work/venv"
+"$work/venv/bin/python" "${pip[@]}" install "$src" "${config[@]}"
+tests "$work/venv/bin/python"
+
+echo "== pip wheel $src"
+"$work/venv/bin/python" "${pip[@]}" wheel --no-deps -w "$work/wheels" "$src" "${config[@]}"
+ls "$work"/wheels/exactvq-*.whl
+
+debian=/usr/bin/python3
+same_version='import sys; print(sys.version_info[:2])'
+if [ -x "$debian" ] && [ "$(realpath "$debian")" != "$(realpath "$py")" ] &&
+   [ "$("$debian" -c "$same_version")" = "$("$py" -c "$same_version")" ]; then
+  echo "== $debian: the wheel, installed into a fresh environment"
+  "$debian" -m venv "$work/venv-debian"
+  "$work/venv-debian/bin/python" "${pip[@]}" install "$work"/wheels/exactvq-*.whl
+  tests "$work/venv-debian/bin/python"
+else
+  echo "== the wheel, installed into a fresh environment of $py"
+  "$py" -m venv "$work/venv-wheel"
+  "$work/venv-wheel/bin/python" "${pip[@]}" install "$work"/wheels/exactvq-*.whl
+  tests "$work/venv-wheel/bin/python" Package Arrays
+fi
