@@ -13,13 +13,15 @@
 #   ninja -C SRC/build-final exactvq cuda_tests cuda_bench pipeline_bench ssim_throughput \
 #     ssim_simd_bench twin_tests multi_tests multi_gpu_bench
 # Usage: bench/device_pack.sh BUILD PACK   (PACK: an ignored folder of the checkout, to carry)
+# Also packed when built: capi_tests, and the Python package of BUILD/python (python/).
 set -euo pipefail
 build=$(realpath "$1") pack=$2 here=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$pack" && mkdir -p "$pack/bin" "$pack/lib" "$pack/shared"
-bins=("$build/exactvq" "$build/tests/cuda/cuda_tests" "$build/tests/twins/twin_tests"
-      "$build/bench/cuda/cuda_bench" "$build/bench/cuda/pipeline_bench")
-# For device_run.sh's x2 part (the two-GPU machine), when built.
-for b in "$build/tests/cli/multi_tests" "$build/bench/multi_gpu/multi_gpu_bench"; do
+# The CLI and cuda_tests always; the others when built (a build without benchmarks
+# packs smaller: it is what fits a call with the FFmpeg libraries left out).
+bins=("$build/exactvq" "$build/tests/cuda/cuda_tests")
+for b in "$build/tests/twins/twin_tests" "$build/bench/cuda/cuda_bench" "$build/bench/cuda/pipeline_bench" \
+         "$build/tests/capi/capi_tests" "$build/tests/cli/multi_tests" "$build/bench/multi_gpu/multi_gpu_bench"; do
   [ -x "$b" ] && bins+=("$b")
 done
 cp "${bins[@]}" "$pack/bin/"
@@ -28,9 +30,19 @@ strip "$pack"/bin/*
 for b in "${bins[@]}"; do ldd "$b"; done | awk '/=> \// {print $3}' | sort -u |
   grep -vE '/(libc|libm|libgcc_s|libstdc\+\+|ld-linux[^/]*|libdl|libpthread|librt|libcuda)\.so' |
   while read -r lib; do cp -L "$lib" "$pack/lib/"; done
-"$here/bench/throughput.sh" --pack "$pack/cpu" "$build" >/dev/null
+"$here/bench/throughput.sh" --pack "$pack/cpu" "$build" >/dev/null 2>&1 || true
+# The Python package as the build tree lays it out (PYTHONPATH=PACK/python), for the
+# interpreter it was configured for.
+if [ -d "$build/python/exactvq" ]; then
+  mkdir -p "$pack/python" && cp -r "$build/python/exactvq" "$pack/python/"
+  strip "$pack"/python/exactvq/*.so
+  for so in "$pack"/python/exactvq/*.so; do ldd "$so"; done | awk '/=> \// {print $3}' | sort -u |
+    grep -vE '/(libc|libm|libgcc_s|libstdc\+\+|ld-linux[^/]*|libdl|libpthread|librt|libcuda|libpython[^/]*)\.so' |
+    while read -r lib; do cp -nL "$lib" "$pack/lib/"; done
+fi
 strip "$pack"/cpu/ssim_throughput "$pack"/cpu/ssim_simd_bench 2>/dev/null || true
-cp -r "$here/../shared/vectors" "$pack/shared/vectors"
+# DEVICE_PACK_VECTORS=0: without the public vectors (33 MB; their tests then skip).
+[ "${DEVICE_PACK_VECTORS:-1}" = 0 ] || cp -r "$here/../shared/vectors" "$pack/shared/vectors"
 cp -r "$here/samples" "$pack/samples"
 src=$(grep -m1 CMAKE_HOME_DIRECTORY "$build/CMakeCache.txt" | cut -d= -f2)
 printf 'BUILD_DIR=%s\nSRC_DIR=%s\n' "$build" "$src" >"$pack/paths.env"

@@ -179,6 +179,16 @@ def _chroma_of(shapes: Sequence[Tuple[int, int, int]], what: str) -> str:
                      f"(4:4:4 {h}x{w}, 4:2:2 {h}x{half_w}, 4:2:0 {half_h}x{half_w})")
 
 
+def _device_index(x: Any) -> Optional[int]:
+    """The CUDA device of a torch tensor or CuPy array, where it says."""
+    device = getattr(x, "device", None)
+    for attribute in ("index", "id"):  # torch.device.index, cupy.cuda.Device.id
+        value = getattr(device, attribute, None)
+        if isinstance(value, int):
+            return value
+    return None
+
+
 class _Side:
     """One side's frames: plane descriptions, shapes, sample type, memory."""
 
@@ -198,11 +208,12 @@ class _Side:
         self.keep = [s[2] for s in sets]  # the memory stays alive while it is scored
         self.types = [_dtype_name(a) for a in arrays]
         self.stream = next((a.stream for a in arrays if isinstance(a, _CudaPlanes) and a.stream), 0)
+        self.device = _device_index(parts[0]) if self.on_cuda else None
 
 
 def score(ref: Any, dist: Any, features: Features = None, *, models: Features = None,
           bitdepth: Optional[int] = None, backend: Optional[str] = None, mode: str = "exact",
-          threads: int = 0, gpu: int = 0, no_prediction: bool = False) -> Result:
+          threads: int = 0, gpu: Optional[int] = None, no_prediction: bool = False) -> Result:
     """Scores distorted frames against reference frames held in arrays.
 
     ref, dist: one array of luma planes, ``(H, W)`` or ``(N, H, W)``, or a tuple
@@ -215,7 +226,8 @@ def score(ref: Any, dist: Any, features: Features = None, *, models: Features = 
     backend: "cpu", "cuda", "opencl" or "auto"; default "cuda" for arrays in CUDA
         memory (scored there without a copy to the host), else "cpu".
     mode: "exact" (the fixed-point SSIM sum) or "raster" (libvmaf's order).
-    threads: CPU threads, 0 for all cores; gpu: the CUDA device.
+    threads: CPU threads, 0 for all cores; gpu: the CUDA device, by default the
+        one holding arrays in CUDA memory (torch's and CuPy's say which), else 0.
 
     Returns ``{"frames": frame numbers, "scores": {name: per-frame float64 array},
     "pooled": {name: {"min", "max", "mean", "harmonic_mean"}}}``; raises UsageError
@@ -245,6 +257,8 @@ def score(ref: Any, dist: Any, features: Features = None, *, models: Features = 
     chroma = _chroma_of(r.shapes, "ref")
     if backend is None:
         backend = "cuda" if r.on_cuda else "cpu"
+    if gpu is None:
+        gpu = r.device if r.on_cuda and r.device is not None else 0
     args = _run_args(features, models, no_prediction, mode, backend, threads, gpu)
     return _exactvq._score_planes(r.planes, d.planes, r.on_cuda, r.stream or d.stream, chroma, bitdepth, args)
 
