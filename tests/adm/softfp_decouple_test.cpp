@@ -41,7 +41,7 @@ TEST(AdmSoftfpDecouple, ScaledFloatEqualsNative) {
     ASSERT_EQ(bits_of(s), bits_of(pixel::scaled_float_of(v))) << v;
     ++compared;
   };
-  for (int i = 0; i < 2'000'000; ++i) one(random_i64(rng));
+  for (int i = 0; i < 1'000'000; ++i) one(random_i64(rng));
   // The float rounding's boundaries: 2^24 + k around each power of two, ties
   // to even both ways, and the int64 extremes.
   for (int e = 0; e < 62; ++e)
@@ -59,9 +59,54 @@ TEST(AdmSoftfpDecouple, ScaledFloatEqualsNative) {
   std::printf("[ softfp   ] adm scaled floats: %lld equal to (double)(float)v / 4096\n", (long long)compared);
 }
 
-// Random scale-0 and scale-1..3 samples: every output equals the native one.
+// The angle test where it turns: for random |o|^2 and |t|^2 of every
+// magnitude, the dot products whose square lies next to cos^2 |o|^2 |t|^2
+// (floor of its square root and its neighbours), so that the one rounded
+// product, (C o) * t, decides the comparison.
+TEST(AdmSoftfpDecouple, AngleTestAtItsBoundaryEqualsNative) {
+  std::mt19937_64 rng(0xadf'0004);
+  int64_t compared = 0, within = 0;
+  for (int i = 0; i < 200'000; ++i) {
+    AdmAngleInputs in;
+    const int bits = 1 + int(rng() % 62);
+    in.o_mag = int64_t(rng() >> (64 - bits)) + 1;
+    in.t_mag = int64_t(rng() >> (64 - 1 - int(rng() % 62))) + 1;
+    const long double product = (long double)EXACTVQ_ADM_COS_ONE_DEGREE_SQUARED * (long double)in.o_mag *
+                                (long double)in.t_mag;
+    const long double root = std::floor(std::sqrt(product));
+    if (!(root < 9.2e18L)) continue;
+    for (int64_t k = -2; k <= 2; ++k) {
+      in.dot = int64_t(root) + k;
+      if (rng() % 8 == 0) in.dot = -in.dot;
+      const bool native = pixel::within_one_degree(in);
+      ASSERT_EQ(adm_softfp_within_one_degree(in) != 0, native)
+          << "dot " << in.dot << " |o|^2 " << in.o_mag << " |t|^2 " << in.t_mag;
+      within += native;
+      ++compared;
+    }
+  }
+  std::printf("[ softfp   ] adm angle test at its boundary: %lld equal to the native one (%lld within)\n",
+              (long long)compared, (long long)within);
+  EXPECT_GT(within, compared / 10);
+  EXPECT_LT(within, compared - compared / 10);
+}
+
+// Random scale-0 and scale-1..3 samples: the angle test and every output
+// equal the native ones.
+// Counts of the angle test's outcomes, to show both sides of the boundary are met.
+struct AngleCounts {
+  int64_t within = 0, outside = 0;
+};
+
 template <typename T>
-void compare_decouple(const T o[3], const T t[3], double gain_limit, int64_t* compared) {
+void compare_decouple(const T o[3], const T t[3], double gain_limit, int64_t* compared, AngleCounts* angles) {
+  AdmAngleInputs in;
+  if constexpr (sizeof(T) == 2) in = adm_angle_inputs_s0(o, t);
+  else in = adm_angle_inputs_s123(o, t);
+  const bool within = pixel::within_one_degree(in);
+  ASSERT_EQ(adm_softfp_within_one_degree(in) != 0, within)
+      << "angle test, dot " << in.dot << " |o|^2 " << in.o_mag << " |t|^2 " << in.t_mag;
+  ++(within ? angles->within : angles->outside);
   T rn[3], an[3], rs[3], as[3];
   const softfp limit = softfp_from_bits(bits_of(gain_limit));
   if constexpr (sizeof(T) == 2) {
@@ -76,7 +121,7 @@ void compare_decouple(const T o[3], const T t[3], double gain_limit, int64_t* co
                             << "," << t[1] << "," << t[2] << " egl " << gain_limit;
     ASSERT_EQ(as[b], an[b]) << "additive " << b;
   }
-  *compared += 6;
+  *compared += 7;
 }
 
 double random_gain_limit(std::mt19937_64& rng) {
@@ -109,18 +154,25 @@ TEST(AdmSoftfpDecouple, Scale0EqualsNative) {
       default: return int16_t(int64_t(rng() % uint64_t(2 * range + 1)) - range);
     }
   };
-  for (int i = 0; i < 1'000'000; ++i) {
+  AngleCounts near;
+  for (int i = 0; i < 400'000; ++i) {
     const int range = rng() % 2 ? 32767 : 1 << (rng() % 15);
     int16_t o[3], t[3];
     for (int b = 0; b < 3; ++b) o[b] = sample(range);
-    if (rng() % 2)
+    AngleCounts ignored;
+    const bool turned = rng() % 2;
+    if (turned)
       near_one_degree(o, t, rng, 32767.0);
     else
       for (int b = 0; b < 3; ++b) t[b] = sample(range);
-    compare_decouple(o, t, random_gain_limit(rng), &compared);
+    compare_decouple(o, t, random_gain_limit(rng), &compared, turned ? &near : &ignored);
     if (HasFatalFailure()) return;
   }
-  std::printf("[ softfp   ] adm decoupling, scale 0: %lld values equal to the native ones\n", (long long)compared);
+  std::printf("[ softfp   ] adm decoupling, scale 0: %lld values equal to the native ones (turned by about "
+              "one degree: %lld within, %lld outside)\n",
+              (long long)compared, (long long)near.within, (long long)near.outside);
+  EXPECT_GT(near.within, 20'000);
+  EXPECT_GT(near.outside, 20'000);
 }
 
 TEST(AdmSoftfpDecouple, Scales123EqualNative) {
@@ -136,19 +188,25 @@ TEST(AdmSoftfpDecouple, Scales123EqualNative) {
       }
     }
   };
-  for (int i = 0; i < 1'000'000; ++i) {
+  AngleCounts near;
+  for (int i = 0; i < 400'000; ++i) {
     const int bits = 1 + int(rng() % 31);
     int32_t o[3], t[3];
     for (int b = 0; b < 3; ++b) o[b] = sample(bits);
-    if (rng() % 2)
+    AngleCounts ignored;
+    const bool turned = rng() % 2;
+    if (turned)
       near_one_degree(o, t, rng, 2147483647.0);
     else
       for (int b = 0; b < 3; ++b) t[b] = sample(bits);
-    compare_decouple(o, t, random_gain_limit(rng), &compared);
+    compare_decouple(o, t, random_gain_limit(rng), &compared, turned ? &near : &ignored);
     if (HasFatalFailure()) return;
   }
-  std::printf("[ softfp   ] adm decoupling, scales 1..3: %lld values equal to the native ones\n",
-              (long long)compared);
+  std::printf("[ softfp   ] adm decoupling, scales 1..3: %lld values equal to the native ones (turned by about "
+              "one degree: %lld within, %lld outside)\n",
+              (long long)compared, (long long)near.within, (long long)near.outside);
+  EXPECT_GT(near.within, 20'000);
+  EXPECT_GT(near.outside, 20'000);
 }
 
 }  // namespace

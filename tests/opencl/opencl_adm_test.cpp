@@ -5,6 +5,7 @@
 // random, noisy and extreme content, and degenerate frames; sizes below 33x33
 // are refused on both. Without an OpenCL device every case skips.
 #include <cstdio>
+#include <tuple>
 
 #include "libvmaf_vmaf_vectors.h"
 #include "opencl_fixture.h"
@@ -84,16 +85,16 @@ TEST_F(OpenclTest, AdmSeededPicturesEqualCpu) {
         if (s.w * s.h > 5000) break;
       }
     }
-  // One larger picture a depth, default options.
-  for (const int bitdepth : {8, 16}) {
-    const VideoFormat f{641, 361, ChromaFormat::kMono, bitdepth};
+  // Larger pictures, default options: odd sides at two depths, and 1080p.
+  for (const auto& [w, h, bitdepth] : {std::tuple{641, 361, 8}, {641, 361, 16}, {1920, 1080, 10}, {1920, 1080, 16}}) {
+    const VideoFormat f{w, h, ChromaFormat::kMono, bitdepth};
     std::vector<Picture> refs(2), dists(refs.size());
     std::vector<FramePair> pairs;
     for (size_t i = 0; i < refs.size(); ++i) {
       fill_pair(refs[i], dists[i], f, Content(i % 3), rng);
       pairs.push_back({&refs[i], &dists[i], int64_t(i)});
     }
-    compared += compare_adm(f, kAdmSpecs[0], pairs, "seeded 641x361");
+    compared += compare_adm(f, kAdmSpecs[0], pairs, fmt::format("seeded {}x{}", w, h));
   }
   std::printf("[ opencl   ] adm seeded pictures: %d values equal to the CPU's\n", compared);
 }
