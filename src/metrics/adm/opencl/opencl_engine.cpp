@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,7 +35,7 @@ namespace {
 constexpr int kScales = 4;
 constexpr size_t kTileW = 32, kTileH = 8;  // the per-sample kernels' work-groups
 constexpr size_t kRowItems = 64;           // ADM_ROW_ITEMS in adm_kernels.cl
-// The row sums a scale writes, in this order: den, num, aim_num; 3 words a row.
+// The row sums of a scale, in this order: den, num, aim_num; 3 words a row.
 enum Part { kDen = 0, kNum = 1, kAim = 2 };
 constexpr size_t kParts = 3;
 
@@ -50,10 +51,12 @@ class OpenclEngine final : public Engine {
     device_->forget();  // a new engine: what the device holds may be another run's
     DeviceContext& dc = device_->context();
     const cl_program program = device_->adm_program();
-    const char* const names[] = {"adm_dwt0",        "adm_dwt_s123_from16", "adm_dwt_s123_from32",
-                                 "adm_decouple_s0", "adm_decouple_s123",   "adm_csf_bands_s0",
-                                 "adm_csf_bands_s123",    "adm_masking_s0",      "adm_masking_s123",
+    // In the order of enum Kernel.
+    const char* const names[] = {"adm_dwt0",           "adm_dwt_s123_from16", "adm_dwt_s123_from32",
+                                 "adm_decouple_s0",    "adm_decouple_s123",   "adm_csf_bands_s0",
+                                 "adm_csf_bands_s123", "adm_masking_s0",      "adm_masking_s123",
                                  "adm_denominator_s0", "adm_denominator_s123"};
+    static_assert(std::size(names) == kKernels);
     for (size_t k = 0; k < kernels_.size(); ++k) kernels_[k] = dc.kernel(program, names[k]);
     // Powers of two: the tiles' heights and the row kernels' tree sums need them.
     size_t tile = kTileW * kTileH, row = kRowItems;
@@ -124,7 +127,8 @@ class OpenclEngine final : public Engine {
   };
   // One scale's images: subbands a, h, v, d of ref and dis; the oriented
   // bands h, v, d of the restored and additive parts and of the masker's CSF
-  // and its flattened copy. Its row sums start at word `base` of rows_.
+  // and its flattened copy. Its rows' sums are words base + 3 * rows * part
+  // + 3 * row + orientation of rows_ (part: den, num, aim_num).
   struct Scale {
     Handle<cl_mem> ref, dis, restored, additive, csf, flat;
     size_t band = 0, rows = 0, base = 0;
