@@ -29,8 +29,10 @@ EXACTVQ_CONSTEXPR_FN exactvq_i32 adm_dwt_high(int k) {
 }
 
 /* Index 2i - 1 + k of a line of `length` samples, mirrored without repeating the edge. */
-EXACTVQ_CONSTEXPR_FN int adm_dwt_mirror(int index, int length) {
-  return index < 0 ? -index : index >= length ? 2 * length - index - 1 : index;
+EXACTVQ_FN int adm_dwt_mirror(int index, int length) {
+  if (index < 0) return -index;
+  if (index >= length) return 2 * length - index - 1;
+  return index;
 }
 
 /* Scale 0, vertical pass of one column from samples s[0..3] (libvmaf's int32
@@ -164,10 +166,11 @@ EXACTVQ_FN exactvq_i32 adm_restore_s123(exactvq_i64 k, exactvq_i32 o) {
   return (exactvq_i32)((k * o + 16384) >> 15);
 }
 
-/* Whether the enhancement applies: the angle test holds, k > 0 and o != 0
- * (libvmaf tests the sign of the float (k / 32768) * (o / 64), o's when k > 0). */
-EXACTVQ_FN int adm_enhances(int within_one_degree, exactvq_i64 k, exactvq_i64 o) {
-  return within_one_degree && k != 0 && o != 0;
+/* Whether the enhancement leaves the restored value as it is: it applies only
+ * where the angle test holds, k > 0 and o != 0 (libvmaf tests the sign of the
+ * float (k / 32768) * (o / 64), o's when k > 0). */
+EXACTVQ_FN int adm_keeps_restored(int within_one_degree, exactvq_i64 k, exactvq_i32 o) {
+  return !within_one_degree || k == 0 || o == 0;
 }
 
 /* The additive part t - r, stored modulo 2^16 / 2^32 as libvmaf's. */
@@ -184,21 +187,21 @@ EXACTVQ_FN exactvq_i32 adm_additive_s123(exactvq_i32 t, exactvq_i32 r) {
  *   d = SCALED(dot); o = SCALED(o_mag); t = SCALED(t_mag)
  *   within = d >= 0 && d * d >= (cos2 * o) * t
  * SCALED(v) is (double)(float)v / 4096.0 (exact after the float rounding),
- * MUL one binary64 rounding, LESS the ordered a < b (no operand is NaN), zero
- * and cos2 the numbers 0 and (double)EXACTVQ_ADM_COS_ONE_DEGREE_SQUARED. */
-#define EXACTVQ_ADM_WITHIN_ONE_DEGREE(T, SCALED, MUL, LESS, zero, cos2, inputs, within) \
-  do {                                                                                 \
-    const T adm_d_ = SCALED((inputs).dot);                                             \
-    if (LESS(adm_d_, (zero))) {                                                        \
-      (within) = 0;                                                                    \
-    } else {                                                                           \
-      const T adm_o_ = SCALED((inputs).o_mag);                                         \
-      const T adm_t_ = SCALED((inputs).t_mag);                                         \
-      (within) = !LESS(MUL(adm_d_, adm_d_), MUL(MUL((cos2), adm_o_), adm_t_));         \
-    }                                                                                  \
+ * MUL one binary64 rounding, AT_LEAST the ordered a >= b (no operand is NaN),
+ * zero and cos2 the numbers 0 and (double)EXACTVQ_ADM_COS_ONE_DEGREE_SQUARED. */
+#define EXACTVQ_ADM_WITHIN_ONE_DEGREE(T, SCALED, MUL, AT_LEAST, zero, cos2, inputs, within) \
+  do {                                                                                     \
+    const T adm_d_ = SCALED((inputs).dot);                                                 \
+    if (!AT_LEAST(adm_d_, (zero))) {                                                       \
+      (within) = 0;                                                                        \
+    } else {                                                                               \
+      const T adm_o_ = SCALED((inputs).o_mag);                                             \
+      const T adm_t_ = SCALED((inputs).t_mag);                                             \
+      (within) = AT_LEAST(MUL(adm_d_, adm_d_), MUL(MUL((cos2), adm_o_), adm_t_));          \
+    }                                                                                      \
   } while (0)
 
-/* The enhancement of a restored value rst (where adm_enhances holds): rst
+/* The enhancement of a restored value rst (where adm_keeps_restored does not hold): rst
  * times the gain limit in binary64, but no further from zero than t (min for
  * o > 0, max for o < 0); the product is exact-converted integers times the
  * option, and the result is in the band's range, so TRUNC (toward zero to the
