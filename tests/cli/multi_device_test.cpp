@@ -126,6 +126,7 @@ std::vector<Case> cases() {
       {make_format(20, 18, ChromaFormat::k444, 16),
        {"ssim=chroma=true:enable_db=true", "psnr=enable_apsnr=true:reduced_hbd_peak=true"}},
       {make_format(24, 16, ChromaFormat::kMono, 12), {"ssim=sum=raster", "psnr=enable_apsnr=true"}},
+      {make_format(41, 35, ChromaFormat::k420, 10), {"adm=debug=true", "psnr=enable_apsnr=true"}},
   };
 }
 
