@@ -1,7 +1,7 @@
 // --gpus without a GPU: MultiDevice over CPU-backed test
 // devices and over OpenCL (PoCL) devices opened several times gives, bit for bit,
 // the per-frame values, pooled values and aggregates of one device, for 1, 2 and 3
-// devices, several batch sizes, both ssim modes, chroma, dB, psnr with apsnr. Also
+// devices, several batch sizes, both ssim modes, chroma, dB, psnr with apsnr, adm. Also
 // the --gpus command line: parsing and the usage errors.
 #include <atomic>
 #include <cstring>
