@@ -6,7 +6,7 @@
 
 namespace exactvq::adm {
 
-// The SIMD twins take these from decouple.h, the reference and CUDA from pixel.h.
+// The SIMD twins take these from decouple.h, the reference, CUDA and OpenCL from definition.h.
 static_assert(kCosOneDegreeSquared == EXACTVQ_ADM_COS_ONE_DEGREE_SQUARED);
 // softfp's copy of it (OpenCL) is its binary64 pattern.
 static_assert(std::bit_cast<uint64_t>(double{EXACTVQ_ADM_COS_ONE_DEGREE_SQUARED}) ==
