@@ -6,14 +6,17 @@
 //    where the two share the device's frame pair and the SSIM pass computes the
 //    SSE (numbered frames, as exactvq scores them), and both without sharing
 //    (frames passed without a number: each feature uploads, psnr runs its own
-//    kernel) for comparison.
+//    kernel) for comparison;
+//  - table "vmaf": frames/s of adm alone and of VMAF's three features (motion,
+//    vif, adm) in one run, on the device and beside the CPU features (one
+//    thread) on the same frames in the same process.
 // Every configuration is measured `--runs` times, the configurations taking
 // turns (so a change in the machine's load touches all of them alike); the
 // table gives the median frames/s and the range of the runs, and the median of
 // frames per second of the process's CPU time (PoCL's threads included), which
 // a busy machine disturbs less than the wall clock.
 // Usage: opencl_bench [--seconds S (per run, default 1)] [--runs N (default 5)]
-//                     [--table ssim|features|all] [--size WxH (default both)]
+//                     [--table ssim|features|vmaf|all] [--size WxH (default both)]
 //                     [--opencl-device N]
 #include <algorithm>
 #include <chrono>
@@ -60,6 +63,7 @@ struct Config {
   std::vector<std::string> specs;
   std::shared_ptr<Device> device;  // null: the CPU
   bool numbered = true;                   // frames carry their number (shared on a device)
+  bool from_zero = false;                 // numbered from 0 in each run (motion needs the run's order)
   std::vector<double> fps = {};           // one per run
   std::vector<double> cpu_fps = {};       // frames per second of the process's CPU time
 };
@@ -84,8 +88,10 @@ std::pair<double, double> measure(const Config& c, const VideoFormat& f, const P
   for (const auto& s : c.specs)
     features.push_back(make_feature(parse_feature_spec(s), FeatureContext{f, nullptr, c.device}));
   std::vector<double> values;
+  int64_t run_frames = 0;
+  int64_t& number = c.from_zero ? run_frames : frame_number;
   auto score = [&] {
-    const FramePair pair{&ref, &dist, frame_number++};
+    const FramePair pair{&ref, &dist, number++};
     for (auto& feature : features) {
       values.resize(feature->outputs().size());
       if (c.numbered) feature->extract_batch({&pair, 1}, values);
@@ -148,7 +154,7 @@ int run(int argc, char** argv) {
     else if (a == "--table" && i + 1 < argc) table = argv[++i];
     else if (a == "--size" && i + 1 < argc && std::sscanf(argv[i + 1], "%dx%d", &size.first, &size.second) == 2) ++i;
     else {
-      std::fprintf(stderr, "usage: opencl_bench [--seconds S] [--runs N] [--table ssim|features|all] "
+      std::fprintf(stderr, "usage: opencl_bench [--seconds S] [--runs N] [--table ssim|features|vmaf|all] "
                            "[--size WxH] [--opencl-device N]\n");
       return 2;
     }
@@ -188,6 +194,19 @@ int run(int argc, char** argv) {
           {"ssim chroma", {"ssim=chroma=true"}, device, true},
           {"ssim chroma + psnr, shared", {"ssim=chroma=true", "psnr"}, device, true},
           {"ssim chroma + psnr, not shared", {"ssim=chroma=true", "psnr"}, device, false},
+      };
+      run_table(configs, VideoFormat{w, h, ChromaFormat::k420, 8}, seconds, runs);
+    }
+  }
+  if (table == "vmaf" || table == "all") {
+    header("VMAF's features (CPU: one thread)");
+    for (const auto& [w, h] : sizes) {
+      const std::vector<std::string> vmaf = {"motion", "vif", "adm"};
+      std::vector<Config> configs = {
+          {"opencl adm", {"adm"}, device, true, true},
+          {"cpu    adm", {"adm"}, nullptr, true, true},
+          {"opencl motion + vif + adm", vmaf, device, true, true},
+          {"cpu    motion + vif + adm", vmaf, nullptr, true, true},
       };
       run_table(configs, VideoFormat{w, h, ChromaFormat::k420, 8}, seconds, runs);
     }

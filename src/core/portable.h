@@ -14,6 +14,8 @@ typedef ulong exactvq_u64;
 typedef long exactvq_i64;
 typedef uint exactvq_u32;
 typedef int exactvq_i32;
+typedef ushort exactvq_u16;
+typedef short exactvq_i16;
 #define EXACTVQ_FN static inline
 #define EXACTVQ_CONSTEXPR_FN static inline
 #define EXACTVQ_U64_C(x) x##UL
@@ -25,6 +27,8 @@ typedef uint64_t exactvq_u64;
 typedef int64_t exactvq_i64;
 typedef uint32_t exactvq_u32;
 typedef int32_t exactvq_i32;
+typedef uint16_t exactvq_u16;
+typedef int16_t exactvq_i16;
 #define EXACTVQ_U64_C(x) UINT64_C(x)
 #if defined(__CUDACC__)
 #define EXACTVQ_FN static __host__ __device__ inline

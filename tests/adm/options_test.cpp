@@ -13,7 +13,7 @@
 #include "core/thread_pool.h"
 #include "metrics/adm/adm_feature.h"
 #include "metrics/adm/decouple.h"
-#include "metrics/adm/pixel.h"
+#include "metrics/adm/definition.h"
 #include "metrics/adm/reference.h"
 #include "metrics/adm/row_kernels.h"
 
@@ -237,7 +237,7 @@ TEST(AdmReference, ReciprocalTableIsTheSharedReciprocal) {
   const int32_t* table = reciprocal_table();
   for (int32_t o = -32768; o <= 32768; ++o)
     if (o != 0) {
-      ASSERT_EQ(table[o + 32768], pixel::reciprocal(o)) << o;
+      ASSERT_EQ(table[o + 32768], adm_reciprocal(o)) << o;
     }
 }
 

@@ -1,7 +1,7 @@
 // --gpus without a GPU: MultiDevice over CPU-backed test
 // devices and over OpenCL (PoCL) devices opened several times gives, bit for bit,
 // the per-frame values, pooled values and aggregates of one device, for 1, 2 and 3
-// devices, several batch sizes, both ssim modes, chroma, dB, psnr with apsnr. Also
+// devices, several batch sizes, both ssim modes, chroma, dB, psnr with apsnr, adm. Also
 // the --gpus command line: parsing and the usage errors.
 #include <atomic>
 #include <cstring>
@@ -126,6 +126,7 @@ std::vector<Case> cases() {
       {make_format(20, 18, ChromaFormat::k444, 16),
        {"ssim=chroma=true:enable_db=true", "psnr=enable_apsnr=true:reduced_hbd_peak=true"}},
       {make_format(24, 16, ChromaFormat::kMono, 12), {"ssim=sum=raster", "psnr=enable_apsnr=true"}},
+      {make_format(41, 35, ChromaFormat::k420, 10), {"adm=debug=true", "psnr=enable_apsnr=true"}},
   };
 }
 

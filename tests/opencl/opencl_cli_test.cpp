@@ -49,6 +49,28 @@ TEST_F(OpenclTest, CliVifMotionReportEqualsCpu) {
   EXPECT_EQ(read_report(kTmp / "vm_cpu.json"), read_report(kTmp / "vm_opencl.json"));
 }
 
+// A default run (no --feature: VMAF v0.6.1, its motion, vif and adm features
+// and the model) on the device: the same report as the CPU's, every feature
+// value, the vmaf score of each frame and the pooled values.
+TEST_F(OpenclTest, CliDefaultVmafReportEqualsCpu) {
+  fs::create_directories(kTmp);
+  const std::string samples = EXACTVQ_SAMPLES_DIR;
+  for (const char* backend : {"cpu", "opencl"}) {
+    const std::string cmd = fmt::format(
+        "'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' --precision max --json -o '{}' --backend {} 2> '{}'",
+        EXACTVQ_CLI_PATH, samples, samples, (kTmp / fmt::format("vmaf_{}.json", backend)).string(), backend,
+        (kTmp / fmt::format("vmaf_{}.err", backend)).string());
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << cmd;
+  }
+  const nlohmann::json cpu = read_report(kTmp / "vmaf_cpu.json"), ocl = read_report(kTmp / "vmaf_opencl.json");
+  EXPECT_EQ(cpu, ocl);
+  // The report is VMAF's: its score and the adm feature are in it.
+  const std::string text = cpu.dump();
+  EXPECT_NE(text.find("\"vmaf\""), std::string::npos) << text.substr(0, 400);
+  EXPECT_NE(text.find("integer_adm2"), std::string::npos) << text.substr(0, 400);
+}
+
 TEST_F(OpenclTest, CliReportEqualsCpu) {
   fs::create_directories(kTmp);
   for (const char* mode : {"exact", "raster"}) {

@@ -232,6 +232,76 @@ TEST_F(OpenclTest, FaultEnqueueAndLossInVifAndMotion) {
   EXPECT_EQ(opencl::live_handle_count(), handles);
 }
 
+// adm alone on `dev`, frame by frame; `scored` counts the frames done.
+void score_adm(const std::shared_ptr<OpenclDevice>& dev, const VideoFormat& f,
+               const std::vector<std::pair<Picture, Picture>>& frames, int* scored = nullptr) {
+  auto adm = make_feature(parse_feature_spec("adm"), FeatureContext{f, nullptr, dev});
+  std::vector<double> values(adm->outputs().size());
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const FramePair pair{&frames[i].first, &frames[i].second, int64_t(i)};
+    adm->extract_batch({&pair, 1}, values);
+    if (scored) ++*scored;
+  }
+}
+
+const VideoFormat kAdmFormat{40, 36, ChromaFormat::k420, 8};  // adm takes 33x33 and up
+
+TEST_F(OpenclTest, FaultEachAllocationOfAdm) {
+  const long handles = opencl::live_handle_count();
+  const auto frames = frames_for(kAdmFormat, 2);
+  int failures = 0;
+  for (int n = 1; n < 100; ++n) {
+    const std::string spec = fmt::format("alloc@{}", n);
+    const std::string m = message_of([&] {
+      auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse(spec.c_str()));
+      score_adm(dev, kAdmFormat, frames);
+    });
+    EXPECT_EQ(opencl::live_handle_count(), handles) << spec;
+    if (m == "(no DeviceError)") break;
+    ++failures;
+    EXPECT_TRUE(contains(m, "OpenCL: cannot allocate ") && contains(m, "CL_MEM_OBJECT_ALLOCATION_FAILURE") &&
+                contains(m, "injected by EXACTVQ_OPENCL_FAULT=" + spec) && contains(m, "opencl device 0 (") &&
+                contains(m, "adm"))
+        << spec << ": " << m;
+  }
+  EXPECT_GE(failures, 25);  // 4 scales x 6 band buffers, the row sums, the planes
+  std::printf("[ opencl   ] adm: %d allocation points failed in turn, each a DeviceError\n", failures);
+}
+
+TEST_F(OpenclTest, FaultEnqueueAndLossInAdm) {
+  const long handles = opencl::live_handle_count();
+  const auto frames = frames_for(kAdmFormat, 5);
+  {
+    int scored = 0;
+    auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("enqueue@3"));
+    const std::string m = message_of([&] { score_adm(dev, kAdmFormat, frames, &scored); });
+    EXPECT_EQ(scored, 3);
+    EXPECT_TRUE(contains(m, "opencl device 0 (") &&
+                contains(m, "frame 3, adm: OpenCL clEnqueueNDRangeKernel (adm_dwt0 (reference))") &&
+                contains(m, "CL_OUT_OF_RESOURCES") && contains(m, "injected by EXACTVQ_OPENCL_FAULT=enqueue@3"))
+        << m;
+  }
+  {
+    int scored = 0;
+    auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("lost@2"));
+    const std::string m = message_of([&] { score_adm(dev, kAdmFormat, frames, &scored); });
+    EXPECT_EQ(scored, 2);
+    EXPECT_TRUE(contains(m, "frame 2, adm: OpenCL clEnqueueWriteBuffer (upload of the reference plane Y)") &&
+                contains(m, "the device was lost before frame 2"))
+        << m;
+  }
+  {
+    // The program's build fails: the feature cannot be made, naming it.
+    auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("build@2"));
+    const std::string m = message_of(
+        [&] { make_feature(parse_feature_spec("adm"), FeatureContext{kAdmFormat, nullptr, dev}); });
+    EXPECT_TRUE(contains(m, "opencl device 0 (") && contains(m, "feature adm: OpenCL build of the adm kernels failed") &&
+                contains(m, "injected by EXACTVQ_OPENCL_FAULT=build@2"))
+        << m;
+  }
+  EXPECT_EQ(opencl::live_handle_count(), handles);
+}
+
 // ---------------------------------------------------------------------------
 // Through the command line
 

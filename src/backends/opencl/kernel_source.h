@@ -8,5 +8,6 @@ extern const char* const kSsimKernelSource;  // metrics/ssim/opencl/ssim_kernels
 extern const char* const kPsnrKernelSource;  // metrics/psnr/opencl/psnr_kernels.cl
 extern const char* const kVifKernelSource;   // metrics/vif/opencl/vif_kernels.cl
 extern const char* const kMotionKernelSource;  // metrics/motion/opencl/motion_kernels.cl
+extern const char* const kAdmKernelSource;     // metrics/adm/opencl/adm_kernels.cl
 
 }  // namespace exactvq::opencl

@@ -6,6 +6,7 @@
 
 #include "backends/opencl/kernel_source.h"
 #include "core/error.h"
+#include "metrics/adm/engine.h"
 #include "metrics/motion/engine.h"
 #include "metrics/psnr/engine.h"
 #include "metrics/ssim/engine.h"
@@ -65,6 +66,19 @@ std::unique_ptr<motion::Engine> OpenclDevice::motion_engine(const motion::Engine
   } catch (const DeviceError& e) {
     throw DeviceError(fmt::format("{}, feature motion: {}", short_name_, e.what()));
   }
+}
+
+std::unique_ptr<adm::Engine> OpenclDevice::adm_engine(const adm::EngineSetup& setup) {
+  try {
+    return adm::make_opencl_engine(shared_from_this(), setup);
+  } catch (const DeviceError& e) {
+    throw DeviceError(fmt::format("{}, feature adm: {}", short_name_, e.what()));
+  }
+}
+
+cl_program OpenclDevice::adm_program() {
+  if (!adm_program_.get()) adm_program_ = context_->build(kAdmKernelSource, "the adm kernels");
+  return adm_program_.get();
 }
 
 cl_program OpenclDevice::vif_program() {

@@ -1,6 +1,6 @@
 // The OpenCL backend: one device chosen by --opencl-device N (an index over
 // every platform's devices), making the engines of the metrics it computes
-// (metrics/<metric>/opencl/): ssim, psnr, vif and motion, with the SSIM program
+// (metrics/<metric>/opencl/): ssim, psnr, vif, motion and adm, with the SSIM program
 // built once when it opens and the others on first use.
 //
 // The engines of a run share the device (FeatureContext::device) and through it
@@ -81,6 +81,7 @@ class OpenclDevice final : public Device, public std::enable_shared_from_this<Op
   std::unique_ptr<psnr::Engine> psnr_engine(const psnr::EngineSetup& setup) override;
   std::unique_ptr<vif::Engine> vif_engine(const vif::EngineSetup& setup) override;
   std::unique_ptr<motion::Engine> motion_engine(const motion::EngineSetup& setup) override;
+  std::unique_ptr<adm::Engine> adm_engine(const adm::EngineSetup& setup) override;
 
   DeviceContext& context() { return *context_; }
   cl_program ssim_program() const { return ssim_program_.get(); }
@@ -88,6 +89,7 @@ class OpenclDevice final : public Device, public std::enable_shared_from_this<Op
   cl_program psnr_program();
   cl_program vif_program();
   cl_program motion_program();
+  cl_program adm_program();
 
   // --- Shared frames, for the features ---
   // The pair as the device knows it: numbered pairs (`index` given) may be held
@@ -130,6 +132,7 @@ class OpenclDevice final : public Device, public std::enable_shared_from_this<Op
   Handle<cl_program> psnr_program_;
   Handle<cl_program> vif_program_;
   Handle<cl_program> motion_program_;
+  Handle<cl_program> adm_program_;
   std::string description_, short_name_;
   // Frames: the last one begun, the planes held and their known SSE.
   Held current_;

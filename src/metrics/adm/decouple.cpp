@@ -1,11 +1,16 @@
 #include "metrics/adm/decouple.h"
 
+#include <bit>
+
 #include "metrics/adm/pixel.h"
 
 namespace exactvq::adm {
 
-// The SIMD twins take these from decouple.h, the reference and CUDA from pixel.h.
+// The SIMD twins take these from decouple.h, the reference, CUDA and OpenCL from definition.h.
 static_assert(kCosOneDegreeSquared == EXACTVQ_ADM_COS_ONE_DEGREE_SQUARED);
+// softfp's copy of it (OpenCL) is its binary64 pattern.
+static_assert(std::bit_cast<uint64_t>(double{EXACTVQ_ADM_COS_ONE_DEGREE_SQUARED}) ==
+              EXACTVQ_ADM_COS_ONE_DEGREE_SQUARED_BITS);
 
 namespace {
 
@@ -27,7 +32,7 @@ const int32_t* reciprocal_table() {
   return table.entry;
 }
 
-// The per-sample definition is pixel.h's, shared with the CUDA kernels.
+// The per-sample definition is pixel.h's (definition.h's with native binary64), shared with CUDA.
 void decouple_row_s0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end,
                      double gain_limit, OrientedRowsOut<int16_t> restored,
                      OrientedRowsOut<int16_t> additive) {

@@ -32,10 +32,11 @@ class Engine {
   virtual void integer_sums(std::span<const FramePair> frames, std::span<AdmSums> out) = 0;
 };
 
-// Each backend's engine (cpu/, cuda/ beside this file; split_engine.cpp for
+// Each backend's engine (cpu/, cuda/, opencl/ beside this file; split_engine.cpp for
 // several devices), made by its Device.
 std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& setup);
 std::unique_ptr<Engine> make_cuda_engine(cuda::CudaDevice& device, const EngineSetup& setup);
+std::unique_ptr<Engine> make_opencl_engine(std::shared_ptr<opencl::OpenclDevice> device, const EngineSetup& setup);
 std::unique_ptr<Engine> make_split_engine(MultiDevice& devices, const EngineSetup& setup);
 
 }  // namespace exactvq::adm

@@ -1,10 +1,11 @@
-// ADM's stages one output at a time, as a device engine computes them: the
-// per-sample definition (pixel.h) on bands stored tightly, indexed by
-// (row, column), and the plan of a scale (its regions, shifts and factors, as
-// the driver in reference.cpp forms them). The CUDA kernels call these with
-// one thread an output; tests/adm run them on the host in the same
-// arrangement against the reference (plan_test.cpp), so that the engine's
-// indexing, regions and shifts are checked on machines without a GPU.
+// ADM's stages one output at a time, as the CUDA engine computes them: the
+// per-sample definition (definition.h; the decoupling in native binary64,
+// pixel.h) on bands stored tightly, indexed by (row, column), and the plan of
+// a scale (its regions, shifts and factors, as the driver in reference.cpp
+// forms them). The CUDA kernels call these with one thread an output;
+// tests/adm run them on the host in the same arrangement against the
+// reference (stages_test.cpp), so that the engine's indexing, regions and
+// shifts are checked on machines without a GPU.
 #pragma once
 
 #include <cstddef>
@@ -45,20 +46,20 @@ EXACTVQ_ADM_HD void dwt0_at(const Sample* plane, int width, int height, int bitd
                             int16_t out[4]) {
   int rows[4], cols[4];
   for (int k = 0; k < 4; ++k) {
-    rows[k] = pixel::dwt_mirror(2 * i - 1 + k, height);
-    cols[k] = pixel::dwt_mirror(2 * j - 1 + k, width);
+    rows[k] = adm_dwt_mirror(2 * i - 1 + k, height);
+    cols[k] = adm_dwt_mirror(2 * j - 1 + k, width);
   }
   int16_t lo[4], hi[4];
   for (int c = 0; c < 4; ++c) {
     int64_t s[4];
     for (int k = 0; k < 4; ++k) s[k] = plane[size_t(rows[k]) * size_t(width) + size_t(cols[c])];
-    lo[c] = pixel::dwt0_vertical_lo(s, bitdepth);
-    hi[c] = pixel::dwt0_vertical_hi(s, bitdepth);
+    lo[c] = adm_dwt0_vertical_lo(s, bitdepth);
+    hi[c] = adm_dwt0_vertical_hi(s, bitdepth);
   }
-  out[0] = pixel::dwt0_horizontal_low(lo);   // a
-  out[1] = pixel::dwt0_horizontal_low(hi);   // h
-  out[2] = pixel::dwt0_horizontal_high(lo);  // v
-  out[3] = pixel::dwt0_horizontal_high(hi);  // d
+  out[0] = adm_dwt0_horizontal_low(lo);   // a
+  out[1] = adm_dwt0_horizontal_low(hi);   // h
+  out[2] = adm_dwt0_horizontal_high(lo);  // v
+  out[3] = adm_dwt0_horizontal_high(hi);  // d
 }
 
 // Scales 1..3: output (i, j) of the DWT of a width x height a band (int16 from
@@ -67,24 +68,24 @@ template <typename Src>
 EXACTVQ_ADM_HD void dwt_s123_at(const Src* band, int width, int height, int scale, int i, int j, int32_t out[4]) {
   int rows[4], cols[4];
   for (int k = 0; k < 4; ++k) {
-    rows[k] = pixel::dwt_mirror(2 * i - 1 + k, height);
-    cols[k] = pixel::dwt_mirror(2 * j - 1 + k, width);
+    rows[k] = adm_dwt_mirror(2 * i - 1 + k, height);
+    cols[k] = adm_dwt_mirror(2 * j - 1 + k, width);
   }
-  const int64_t v_round = pixel::dwt_s123_vertical_round(scale);
-  const int v_shift = pixel::dwt_s123_vertical_shift(scale);
+  const int64_t v_round = adm_dwt_s123_vertical_round(scale);
+  const int v_shift = adm_dwt_s123_vertical_shift(scale);
   int32_t lo[4], hi[4];
   for (int c = 0; c < 4; ++c) {
     int32_t x[4];
     for (int k = 0; k < 4; ++k) x[k] = int32_t(band[size_t(rows[k]) * size_t(width) + size_t(cols[c])]);
-    lo[c] = pixel::dwt_s123_tap(x, true, v_round, v_shift);
-    hi[c] = pixel::dwt_s123_tap(x, false, v_round, v_shift);
+    lo[c] = adm_dwt_s123_tap(x, true, v_round, v_shift);
+    hi[c] = adm_dwt_s123_tap(x, false, v_round, v_shift);
   }
-  const int64_t h_round = pixel::dwt_s123_horizontal_round(scale);
-  const int h_shift = pixel::dwt_s123_horizontal_shift(scale);
-  out[0] = pixel::dwt_s123_tap(lo, true, h_round, h_shift);   // a
-  out[1] = pixel::dwt_s123_tap(hi, true, h_round, h_shift);   // h
-  out[2] = pixel::dwt_s123_tap(lo, false, h_round, h_shift);  // v
-  out[3] = pixel::dwt_s123_tap(hi, false, h_round, h_shift);  // d
+  const int64_t h_round = adm_dwt_s123_horizontal_round(scale);
+  const int h_shift = adm_dwt_s123_horizontal_shift(scale);
+  out[0] = adm_dwt_s123_tap(lo, true, h_round, h_shift);   // a
+  out[1] = adm_dwt_s123_tap(hi, true, h_round, h_shift);   // h
+  out[2] = adm_dwt_s123_tap(lo, false, h_round, h_shift);  // v
+  out[3] = adm_dwt_s123_tap(hi, false, h_round, h_shift);  // d
 }
 
 // The decoupling of sample `at` of the detail bands ref[0..2], dis[0..2] (h, v, d).
@@ -111,10 +112,10 @@ EXACTVQ_ADM_HD void csf_at(const T* const src[3], size_t at, const uint32_t fact
                            T* const flat[3]) {
   for (int b = 0; b < 3; ++b) {
     if constexpr (sizeof(T) == 2)
-      pixel::csf_s0(src[b][at], uint16_t(factor[b]), b == 2 ? 17 : 15, b == 2 ? 65535 : 16384, csf[b] + at,
+      adm_csf_s0(src[b][at], uint16_t(factor[b]), b == 2 ? 17 : 15, b == 2 ? 65535 : 16384, csf[b] + at,
                     flat[b] + at);
     else
-      pixel::csf_s123(src[b][at], factor[b], csf[b] + at, flat[b] + at);
+      adm_csf_s123(src[b][at], factor[b], csf[b] + at, flat[b] + at);
   }
 }
 
@@ -132,18 +133,18 @@ EXACTVQ_ADM_HD void masking_terms_at(const T* const src[3], const T* const csf[3
   uint32_t threshold_s123 = 0;
   for (int b = 0; b < 3; ++b) {
     const T* fl = flat[b];
-    const int32_t n = pixel::neighbour_sum<T>(fl[ra + size_t(jl)], fl[ra + size_t(j)], fl[ra + size_t(jr)],
+    const int32_t n = adm_neighbour_sum(fl[ra + size_t(jl)], fl[ra + size_t(j)], fl[ra + size_t(jr)],
                                               fl[row + size_t(jl)], fl[row + size_t(jr)], fl[rb + size_t(jl)],
                                               fl[rb + size_t(j)], fl[rb + size_t(jr)]);
-    if constexpr (sizeof(T) == 2) threshold_s0 += pixel::threshold_part_s0(csf[b][row + size_t(j)], n);
-    else threshold_s123 += pixel::threshold_part_s123(csf[b][row + size_t(j)], n);
+    if constexpr (sizeof(T) == 2) threshold_s0 += adm_threshold_part_s0(csf[b][row + size_t(j)], n);
+    else threshold_s123 += adm_threshold_part_s123(csf[b][row + size_t(j)], n);
   }
   for (int b = 0; b < 3; ++b) {
     const T x = src[b][row + size_t(j)];
     if constexpr (sizeof(T) == 2)
-      out[b] = pixel::masking_term_s0(x, uint16_t(p.factor[b]), threshold_s0, b, p.cube_shift[b], p.cube_round[b]);
+      out[b] = adm_masking_term_s0(x, uint16_t(p.factor[b]), threshold_s0, b, p.cube_shift[b], p.cube_round[b]);
     else
-      out[b] = pixel::masking_term_s123(x, p.factor[b], threshold_s123, p.cube_shift[b], p.cube_round[b]);
+      out[b] = adm_masking_term_s123(x, p.factor[b], threshold_s123, p.cube_shift[b], p.cube_round[b]);
   }
 }
 
@@ -153,19 +154,19 @@ EXACTVQ_ADM_HD void denominator_terms_at(const T* const ref[3], size_t at, int s
                                          uint64_t out[3]) {
   for (int b = 0; b < 3; ++b) {
     if constexpr (sizeof(T) == 2)
-      out[b] = pixel::denominator_term_s0(ref[b][at]);
+      out[b] = adm_denominator_term_s0(ref[b][at]);
     else
-      out[b] = pixel::denominator_term_s123(ref[b][at], pixel::denominator_square_shift(scale), p.den_cube_shift,
+      out[b] = adm_denominator_term_s123(ref[b][at], adm_denominator_square_shift(scale), p.den_cube_shift,
                                             p.den_cube_round);
   }
 }
 
 // A row's sum (modulo 2^64) as it enters the frame's total: rounded and shifted.
 EXACTVQ_ADM_HD int64_t masking_row_total(uint64_t row_sum, const ScalePlan& p) {
-  return pixel::wrapping_add(int64_t(row_sum), p.mask_row_round) >> p.mask_row_shift;
+  return adm_masking_row_total(row_sum, p.mask_row_round, p.mask_row_shift);
 }
 EXACTVQ_ADM_HD uint64_t denominator_row_total(uint64_t row_sum, const ScalePlan& p) {
-  return (row_sum + p.den_row_round) >> p.den_row_shift;
+  return adm_denominator_row_total(row_sum, p.den_row_round, p.den_row_shift);
 }
 
 }  // namespace exactvq::adm::stages

@@ -1,5 +1,5 @@
 // adm's stages on the GPU, from the shared definition (metrics/adm/stages.h
-// over pixel.h): integers throughout but for the decoupling's angle test and
+// over definition.h and pixel.h): integers throughout but for the decoupling's angle test and
 // enhancement (native fp64, -fmad=false), so every sample equals the CPU
 // reference's. A thread computes one output sample of a stage; the masking
 // and denominator give each scored row to one block, which sums the row
