@@ -1,15 +1,16 @@
 // The ssim engine on a CUDA device: frames uploaded on several streams once for
 // every engine of the run (backends/cuda/batch_runner.h), several frames in
 // flight, each plane's exact sum reduced on the GPU; in raster mode the term
-// planes come back and host threads add them in raster order.
+// planes stay on the GPU and are added there in raster order
+// (backends/cuda/raster_sum.h), and only the sums come back.
 #include <algorithm>
 #include <vector>
 
 #include "backends/cuda/batch_runner.h"
 #include "backends/cuda/cuda_device.h"
+#include "backends/cuda/raster_sum.h"
 #include "metrics/ssim/cuda/ssim_kernels.h"
 #include "metrics/ssim/engine.h"
-#include "metrics/ssim/raster_sum.h"
 
 namespace exactvq::ssim {
 
@@ -18,7 +19,6 @@ using cuda::check;
 using cuda::CudaDevice;
 using cuda::DeviceBuffer;
 using cuda::DevicePlanes;
-using cuda::Event;
 using cuda::ExactWords;
 using cuda::FrameUploader;
 using cuda::PinnedBuffer;
@@ -26,23 +26,16 @@ using cuda::PipelineTuning;
 
 namespace {
 
-// Page-locked memory for the term planes of one raster batch: the host adds a
-// 4K plane in ~9 ms, so many frames must be in flight to keep the GPU fed.
-constexpr int64_t kRasterBytes = int64_t{2} << 30;
-
 struct Shape {
   int chunk_frames, batch;
 };
 
-Shape shape_of(const EngineSetup& s, int64_t scored_pixels, const PipelineTuning& tuning) {
+// Both modes: the tuning's chunks and batches (raster keeps a chunk's term planes on the
+// device, 8 bytes a scored pixel, per lane).
+Shape shape_of(const EngineSetup& s, const PipelineTuning& tuning) {
   const VideoFormat& f = s.format;
   const int64_t luma = int64_t{f.width} * f.height;
-  if (s.mode == SumMode::kExact) {
-    return {tuning.chunk_frames(luma), tuning.batch_frames(int64_t(f.frame_bytes()))};
-  }
-  const int threads = s.pool ? s.pool->size() : 1;
-  const int64_t by_memory = std::max<int64_t>(1, kRasterBytes / (scored_pixels * 8));
-  return {1, int(std::clamp<int64_t>(by_memory, 1, std::max(2 * threads, FrameUploader::kLanes)))};
+  return {tuning.chunk_frames(luma), tuning.batch_frames(int64_t(f.frame_bytes()))};
 }
 
 class CudaEngine final : public Engine, private BatchRunner::Work {
@@ -56,7 +49,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
       plane_pixels_[p] = int64_t{f.plane_width(p)} * f.plane_height(p);
       terms_pixels_ += plane_pixels_[p];
     }
-    const Shape shape = shape_of(s, terms_pixels_, runner_->tuning());
+    const Shape shape = shape_of(s, runner_->tuning());
     batch_ = shape.batch;
     chunk_ = shape.chunk_frames;
     runner_->add(this);
@@ -64,8 +57,6 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   ~CudaEngine() override { runner_->remove(this); }
 
   int batch_frames() const override { return batch_; }
-  // Raster: the host threads add a batch's term planes side by side.
-  bool needs_full_batches() const override { return setup_.mode == SumMode::kRaster; }
   bool takes_device_pictures() const override { return true; }
 
   // Numbered pairs are page-locked and shared with the run's other engines on
@@ -93,6 +84,17 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     else raster_.assign(frames * size_t(planes_), 0.0);
   }
 
+  // Raster: a chunk's term planes in a lane's buffer, plane after plane, each plane's
+  // frames one after another (as launch_terms writes them).
+  cuda::RasterSumLayout raster_layout(int frames) const {
+    cuda::RasterSumLayout layout;
+    layout.frames = frames;
+    layout.arrays = planes_;
+    for (int p = 0; p < planes_; ++p)
+      layout.array[p] = {int64_t(chunk_) * pixel_offset_[p], plane_pixels_[p], plane_pixels_[p]};
+    return layout;
+  }
+
   // Device and page-locked buffers, at the first frame (not in the constructor:
   // features are made before the run knows it has frames).
   void allocate() {
@@ -101,12 +103,15 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
       device_sums_ = DeviceBuffer(size_t(batch_) * planes_ * sizeof(ExactWords));  // last: the flag
     }
     if (setup_.mode == SumMode::kRaster && lane_terms_.empty()) {
-      std::vector<DeviceBuffer> lanes;
-      for (int i = 0; i < FrameUploader::kLanes; ++i)
-        lanes.emplace_back(size_t(terms_pixels_) * sizeof(double));
-      host_terms_ = PinnedBuffer(size_t(batch_) * size_t(terms_pixels_) * sizeof(double));
-      frame_done_.clear();
-      for (int i = 0; i < batch_; ++i) frame_done_.push_back(std::make_unique<Event>());
+      std::vector<DeviceBuffer> lanes, workspaces;
+      const size_t workspace = std::max<size_t>(8, cuda::raster_sum_workspace_bytes(raster_layout(chunk_)));
+      for (int i = 0; i < FrameUploader::kLanes; ++i) {
+        lanes.emplace_back(size_t(chunk_) * size_t(terms_pixels_) * sizeof(double));
+        workspaces.emplace_back(workspace);
+      }
+      host_raster_ = PinnedBuffer(size_t(batch_) * planes_ * sizeof(double));
+      device_raster_ = DeviceBuffer(size_t(batch_) * planes_ * sizeof(double));
+      lane_workspaces_ = std::move(workspaces);
       lane_terms_ = std::move(lanes);  // last: set only when everything above exists
     }
   }
@@ -121,48 +126,39 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
         ExactWords* sums = device_sums_.get<ExactWords>() + size_t(p) * batch_ + chunk.start;
         check(cudaMemsetAsync(sums, 0, size_t(chunk.count) * sizeof(ExactWords), s), "cudaMemsetAsync");
         launch_exact(planes, sums, s);
-      } else {  // chunks of one frame
-        double* terms = lane_terms_[size_t(chunk.lane)].get<double>() + pixel_offset_[p];
-        launch_terms(planes, terms, s);
-        double* host = host_terms_.get<double>() + size_t(chunk.start) * terms_pixels_ + pixel_offset_[p];
-        check(cudaMemcpyAsync(host, terms, size_t(plane_pixels_[p]) * sizeof(double),
-                              cudaMemcpyDeviceToHost, s),
-              "read-back of a term plane");
+      } else {
+        launch_terms(planes, lane_terms_[size_t(chunk.lane)].get<double>() + int64_t(chunk_) * pixel_offset_[p], s);
       }
     }
-    if (!exact) check(cudaEventRecord(frame_done_[size_t(chunk.start)]->get(), s), "cudaEventRecord");
+    if (exact) return;
+    cuda::RasterSumLayout layout = raster_layout(chunk.count);
+    layout.terms = lane_terms_[size_t(chunk.lane)].get<double>();
+    cuda::launch_raster_sums(layout, device_raster_.get<double>() + size_t(chunk.start) * planes_,
+                             lane_workspaces_[size_t(chunk.lane)].get(), s);
   }
 
   void finish(size_t base, size_t count, FrameUploader& uploader) override {
     const int n = int(count);
-    if (setup_.mode == SumMode::kExact) {
-      int128* out = fixed_.data() + base * size_t(planes_);
-      // One read-back for the batch, after every lane's work.
-      check(cudaMemcpyAsync(host_sums_.get(), device_sums_.get(), size_t(batch_) * planes_ * sizeof(ExactWords),
+    if (setup_.mode == SumMode::kRaster) {
+      check(cudaMemcpyAsync(host_raster_.get(), device_raster_.get(), size_t(batch_) * planes_ * sizeof(double),
                             cudaMemcpyDeviceToHost, uploader.join_lanes()),
-            "read-back of the sums");
+            "read-back of the raster sums");
       uploader.synchronize();
-      const auto* hsums = host_sums_.get<ExactWords>();
-      for (int i = 0; i < n; ++i)
-        for (int p = 0; p < planes_; ++p) {
-          const ExactWords& w = hsums[size_t(p) * batch_ + i];
-          out[size_t(i * planes_ + p)] = static_cast<int128>((static_cast<uint128>(w.hi) << 64) | w.lo);
-        }
+      std::copy_n(host_raster_.get<double>(), size_t(n) * planes_, raster_.data() + base * size_t(planes_));
       return;
     }
-    // Raster: each frame's planes are added on host threads, in raster order,
-    // as they arrive.
-    double* out = raster_.data() + base * size_t(planes_);
-    const int device = runner_->ordinal();
-    auto add_plane = [&](int task) {
-      const int i = task / planes_, p = task % planes_;
-      check(cudaSetDevice(device), "cudaSetDevice");
-      check(cudaEventSynchronize(frame_done_[size_t(i)]->get()), "SSIM terms on the GPU");
-      const double* t = host_terms_.get<double>() + size_t(i) * terms_pixels_ + pixel_offset_[p];
-      out[size_t(task)] = add_in_raster_order(0.0, t, size_t(plane_pixels_[p]));
-    };
-    if (setup_.pool) setup_.pool->parallel_for(n * planes_, add_plane);
-    else for (int task = 0; task < n * planes_; ++task) add_plane(task);
+    int128* out = fixed_.data() + base * size_t(planes_);
+    // One read-back for the batch, after every lane's work.
+    check(cudaMemcpyAsync(host_sums_.get(), device_sums_.get(), size_t(batch_) * planes_ * sizeof(ExactWords),
+                          cudaMemcpyDeviceToHost, uploader.join_lanes()),
+          "read-back of the sums");
+    uploader.synchronize();
+    const auto* hsums = host_sums_.get<ExactWords>();
+    for (int i = 0; i < n; ++i)
+      for (int p = 0; p < planes_; ++p) {
+        const ExactWords& w = hsums[size_t(p) * batch_ + i];
+        out[size_t(i * planes_ + p)] = static_cast<int128>((static_cast<uint128>(w.hi) << 64) | w.lo);
+      }
   }
 
   EngineSetup setup_;
@@ -178,9 +174,10 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   std::vector<double> raster_;  // raster: the run's sums, [frame][plane]
   DeviceBuffer device_sums_;  // exact: [plane][frame of the batch]
   PinnedBuffer host_sums_;
-  std::vector<DeviceBuffer> lane_terms_;  // raster: one frame's terms per lane
-  PinnedBuffer host_terms_;               // raster: [frame of the batch][scored pixels]
-  std::vector<std::unique_ptr<Event>> frame_done_;
+  std::vector<DeviceBuffer> lane_terms_;       // raster: a chunk's term planes per lane
+  std::vector<DeviceBuffer> lane_workspaces_;  // raster: launch_raster_sums' workspace per lane
+  DeviceBuffer device_raster_;                 // raster: [frame of the batch][plane]
+  PinnedBuffer host_raster_;
 };
 
 }  // namespace

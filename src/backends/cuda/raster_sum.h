@@ -1,0 +1,39 @@
+// libvmaf's raster-order binary64 sums of term arrays already on a CUDA device, computed
+// there (docs/spec/raster_sum.md): each array's terms added one at a time, in order, from +0,
+// and the same bits returned, from integer increments per binade reduced in parallel and a
+// short sequential replay. For any engine whose definition sums binary64 terms in order
+// (ssim's raster mode, the float_ssim family).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace exactvq::cuda {
+
+// Frame f's array a: `count` terms at terms + offset + f * frame_stride (in doubles).
+struct RasterArray {
+  int64_t offset = 0;
+  int64_t frame_stride = 0;
+  int64_t count = 0;
+};
+
+struct RasterSumLayout {
+  static constexpr int kMaxArrays = 8;
+  const double* terms = nullptr;  // device memory
+  int frames = 1;
+  int arrays = 1;
+  RasterArray array[kMaxArrays];
+};
+
+// Device memory launch_raster_sums needs as workspace for `layout` (about 70 bytes a 256
+// terms).
+size_t raster_sum_workspace_bytes(const RasterSumLayout& layout);
+
+// Enqueues on `stream`: sums[f * arrays + a] = the sequential sum of frame f's array a (device
+// memory). `workspace` (raster_sum_workspace_bytes(layout) bytes of device memory) must not be
+// in use by work on another stream. Throws DeviceError on a bad layout or a failed launch.
+void launch_raster_sums(const RasterSumLayout& layout, double* sums, void* workspace, cudaStream_t stream);
+
+}  // namespace exactvq::cuda
