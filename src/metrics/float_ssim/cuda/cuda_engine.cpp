@@ -121,8 +121,13 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   }
 
   int batch_frames() const override { return no_window_ ? 1 : batch_; }
-  // The host threads add a batch's term planes side by side.
-  bool needs_full_batches() const override { return !no_window_; }
+  // Where a frame's term planes outweigh its picture (no downscaling, MS-SSIM),
+  // the host threads adding a batch's planes side by side need whole batches;
+  // lighter ones (float_ssim's default downscaling) take the run's short
+  // batches of large frames, which start the pipeline sooner.
+  bool needs_full_batches() const override {
+    return !no_window_ && term_bytes_ >= setup_.format.frame_bytes();
+  }
 
   // Numbered pairs are page-locked and shared with the run's other engines on
   // this device; a loose pair is copied from pageable memory, for this engine alone.
