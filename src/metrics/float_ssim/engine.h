@@ -54,7 +54,8 @@ class Engine {
 
 // Each backend's engine (cpu/, cuda/ beside this file; split_engine.cpp for
 // several devices), made by its Device. The CUDA engine throws UsageError for
-// fp64=emulate (no softfp square root yet).
+// fp64=emulate (softfp_terms.h covers the terms, not yet the windows' and the
+// decimation's binary64 sums).
 std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& setup);
 std::unique_ptr<Engine> make_cuda_engine(cuda::CudaDevice& device, const EngineSetup& setup);
 std::unique_ptr<Engine> make_split_engine(MultiDevice& devices, const EngineSetup& setup);

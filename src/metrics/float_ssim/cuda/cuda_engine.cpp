@@ -281,8 +281,8 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 std::unique_ptr<Engine> make_cuda_engine(CudaDevice& device, const EngineSetup& setup) {
   if (setup.fp64 == ssim::Fp64Mode::kEmulate)
     throw UsageError(fmt::format(
-        "feature {}: fp64=emulate is not available on CUDA yet (its terms need a binary64 square root that "
-        "softfp does not have); use fp64=native or fp64=auto ({})",
+        "feature {}: fp64=emulate is not available on CUDA yet (its windows and decimation add in binary64 as "
+        "well as its terms, and only the terms have a softfp form so far); use fp64=native or fp64=auto ({})",
         setup.multiscale ? "float_ms_ssim" : "float_ssim", device.description()));
   return std::make_unique<CudaEngine>(setup, device.runner(setup.format));
 }
