@@ -10,6 +10,7 @@
 #include "metrics/motion/engine.h"
 #include "metrics/vif/engine.h"
 #include "metrics/adm/engine.h"
+#include "metrics/float_ssim/engine.h"
 #include "metrics/ssim/engine.h"
 
 namespace exactvq {
@@ -29,6 +30,7 @@ std::unique_ptr<psnr::Engine> Device::psnr_engine(const psnr::EngineSetup&) { re
 std::unique_ptr<vif::Engine> Device::vif_engine(const vif::EngineSetup&) { return nullptr; }
 std::unique_ptr<motion::Engine> Device::motion_engine(const motion::EngineSetup&) { return nullptr; }
 std::unique_ptr<adm::Engine> Device::adm_engine(const adm::EngineSetup&) { return nullptr; }
+std::unique_ptr<float_ssim::Engine> Device::float_ssim_engine(const float_ssim::EngineSetup&) { return nullptr; }
 
 #ifndef EXACTVQ_HAVE_CUDA
 std::shared_ptr<Device> open_cuda_device(const DeviceOptions&, const VideoFormat&) {

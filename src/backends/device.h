@@ -41,6 +41,10 @@ namespace adm {
 class Engine;
 struct EngineSetup;
 }  // namespace adm
+namespace float_ssim {
+class Engine;
+struct EngineSetup;
+}  // namespace float_ssim
 
 class Device {
  public:
@@ -58,6 +62,7 @@ class Device {
   virtual std::unique_ptr<vif::Engine> vif_engine(const vif::EngineSetup& setup);
   virtual std::unique_ptr<motion::Engine> motion_engine(const motion::EngineSetup& setup);
   virtual std::unique_ptr<adm::Engine> adm_engine(const adm::EngineSetup& setup);
+  virtual std::unique_ptr<float_ssim::Engine> float_ssim_engine(const float_ssim::EngineSetup& setup);
 };
 
 // The host CPU (Highway SIMD engines, threads from the setup's pool).

@@ -43,6 +43,9 @@ TEST(FloatSsimOptions, DefaultsAndNames) {
   EXPECT_TRUE(m.enable_lcs);
   EXPECT_TRUE(m.enable_db);
   EXPECT_TRUE(m.clip_db);
+  EXPECT_EQ(d.fp64, ssim::Fp64Mode::kAuto);
+  EXPECT_EQ(ssim("float_ssim=fp64=native").fp64, ssim::Fp64Mode::kNative);
+  EXPECT_EQ(ms("float_ms_ssim=fp64=emulate").fp64, ssim::Fp64Mode::kEmulate);
 }
 
 TEST(FloatSsimOptions, OutputNamesAsLibvmafWritesThem) {
@@ -63,9 +66,10 @@ TEST(FloatSsimOptions, OutputNamesAsLibvmafWritesThem) {
 TEST(FloatSsimOptions, BadValuesAndKeysAreRefused) {
   for (const char* bad : {"float_ssim=scale=11", "float_ssim=scale=-1", "float_ssim=scale=1.5", "float_ssim=scale=",
                           "float_ssim=scale=x", "float_ssim=enable_db=maybe", "float_ssim=clip_db=2",
-                          "float_ssim=enable_lcs=", "float_ssim=speed=1"})
+                          "float_ssim=enable_lcs=", "float_ssim=speed=1", "float_ssim=fp64=soft"})
     EXPECT_THROW(ssim(bad), UsageError) << bad;
-  for (const char* bad : {"float_ms_ssim=scale=1", "float_ms_ssim=enable_db=x", "float_ms_ssim=foo=1"})
+  for (const char* bad : {"float_ms_ssim=scale=1", "float_ms_ssim=enable_db=x", "float_ms_ssim=foo=1",
+                          "float_ms_ssim=fp64="})
     EXPECT_THROW(ms(bad), UsageError) << bad;
   const std::string m = message_of([] { ssim("float_ssim=scale=11"); });
   EXPECT_NE(m.find("scale=11"), std::string::npos) << m;

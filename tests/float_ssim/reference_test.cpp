@@ -79,12 +79,27 @@ TEST(FloatSsimReference, HighDepthSamplesScaleExactly) {
   EXPECT_EQ(f.samples[2], 128.0f);
 }
 
-TEST(FloatSsimFeature, RunsOnTheCpuOnly) {
+// A device without a float_ssim engine (OpenCL for now) is refused, naming it;
+// the CPU device given explicitly scores.
+TEST(FloatSsimFeature, DevicesWithoutTheEngineAreRefused) {
+  struct NoEngines final : Device {
+    std::string description() const override { return "a device without engines"; }
+  };
   FeatureContext ctx;
   ctx.format = VideoFormat{200, 200, ChromaFormat::k420, 8};
-  ctx.device = std::shared_ptr<Device>(&cpu_device(), [](Device*) {});
-  EXPECT_THROW(make_float_ssim_feature(SsimOptions{}, ctx), DeviceError);
+  ctx.device = std::make_shared<NoEngines>();
+  try {
+    make_float_ssim_feature(SsimOptions{}, ctx);
+    ADD_FAILURE() << "no DeviceError";
+  } catch (const DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("float_ssim is not available on a device without engines"),
+              std::string::npos)
+        << e.what();
+  }
   EXPECT_THROW(make_float_ms_ssim_feature(MsSsimOptions{}, ctx), DeviceError);
+  ctx.device = std::shared_ptr<Device>(&cpu_device(), [](Device*) {});
+  EXPECT_NO_THROW(make_float_ssim_feature(SsimOptions{}, ctx));
+  EXPECT_NO_THROW(make_float_ms_ssim_feature(MsSsimOptions{}, ctx));
 }
 
 // A batch on a pool: each frame's row is the reference's values in output_names order.

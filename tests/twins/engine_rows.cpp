@@ -3,7 +3,8 @@
 // CPU devices as one (the split engine), CUDA with native and emulated fp64,
 // OpenCL. Each case is a batch of frame pairs, numbered as a run numbers them,
 // and its first pair again alone (a loose pair: no sharing, no page-locking);
-// the engine's sums are compared with the scalar reference's, plane by plane.
+// the engine's sums are compared with the scalar reference's, plane by plane
+// (float_ssim's engines: every mean of every scale).
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "core/error.h"
 #include "cpu_rows.h"
 #include "frame_pairs.h"
+#include "metrics/float_ssim/engine.h"
 #include "metrics/psnr/engine.h"
 #include "metrics/psnr/sse.h"
 #include "metrics/ssim/engine.h"
@@ -210,6 +212,115 @@ EXACTVQ_TWIN_ROWS(engine_rows) {
                                                   : std::string();
     };
     register_row(opencl);
+  }
+}
+
+// ---- float_ssim.means, float_ms_ssim.means: every mean of every scale of a
+// batch and of its first pair alone, all four means asked for, at each depth
+// libvmaf converts (others and MS-SSIM under 176 have no value: no bytes).
+
+std::vector<Case> float_ssim_engine_cases() {
+  // Small sizes at every depth; MS-SSIM's sizes (176 and more) at fewer, to keep
+  // the scalar reference's time in CI to seconds.
+  struct Size {
+    int w, h;
+    std::vector<int> depths;
+  };
+  const std::vector<int> every = {8, 10, 12, 16};
+  const Size sizes[] = {{1, 1, every},     {18, 10, every}, {10, 18, every},   {11, 11, every},
+                        {17, 9, every},    {33, 31, every}, {129, 33, every},  {176, 176, every},
+                        {203, 181, {8, 12}}, {390, 385, {10}}};
+  std::vector<Case> all;
+  for (const Size& s : sizes)
+    for (int bits : s.depths) {
+      Case c;
+      c.seed = case_seed(0x5eed'f55e, all.size());
+      c.width = s.w;
+      c.height = s.h;
+      c.bits = bits;
+      c.a = s.w * s.h > 30'000 ? 2 : 3;
+      c.what = fmt::format("{} frames of {}x{} {}-bit", c.a, s.w, s.h, bits);
+      all.push_back(c);
+    }
+  return all;
+}
+
+bool float_ssim_scores(const VideoFormat& f, bool multiscale) {
+  return float_ssim::converts_bit_depth(f.bitdepth) &&
+         (!multiscale || (f.width >= float_ssim::kMsSsimMinSide && f.height >= float_ssim::kMsSsimMinSide));
+}
+
+void put_means(Bytes& out, const float_ssim::FrameMeans& m, bool multiscale) {
+  put(out, m.scales.data(), multiscale ? m.scales.size() : 1);
+}
+
+Bytes float_ssim_engine_bytes(Device& device, bool multiscale, const FramePairs& in) {
+  const VideoFormat& f = in.format;
+  Bytes out;
+  if (!float_ssim_scores(f, multiscale)) return out;
+  float_ssim::EngineSetup setup;
+  setup.format = f;
+  setup.multiscale = multiscale;
+  setup.factor = multiscale ? 1 : float_ssim::ssim_scale(f.width, f.height, 0);
+  setup.ssim_mean = setup.lcs_means = true;
+  setup.fp64 = ssim::Fp64Mode::kNative;
+  setup.pool = &pool();
+  auto engine = device.float_ssim_engine(setup);
+  if (!engine) throw DeviceError("no float_ssim engine on " + device.description());
+  const auto run = [&](std::span<const FramePair> pairs) {
+    std::vector<float_ssim::FrameMeans> means(pairs.size());
+    engine->means(pairs, means);
+    for (const auto& m : means) put_means(out, m, multiscale);
+  };
+  run(in.pairs);
+  const FramePair loose{in.pairs[0].ref, in.pairs[0].dist, FramePair::kLoose};
+  run({&loose, 1});
+  return out;
+}
+
+Bytes float_ssim_reference_bytes(bool multiscale, const FramePairs& in) {
+  const VideoFormat& f = in.format;
+  Bytes out;
+  if (!float_ssim_scores(f, multiscale)) return out;
+  const auto frame = [&](const FramePair& pair) {
+    const PlaneView r = pair.ref->plane(0), d = pair.dist->plane(0);
+    float_ssim::FrameMeans m;
+    if (multiscale) m.scales = float_ssim::float_ms_ssim_means(r, d, f.bitdepth, float_ssim::kReferenceStages);
+    else
+      m.scales[0] = float_ssim::float_ssim_means(r, d, f.bitdepth, float_ssim::ssim_scale(f.width, f.height, 0),
+                                                 float_ssim::kReferenceStages);
+    put_means(out, m, multiscale);
+  };
+  for (const FramePair& pair : in.pairs) frame(pair);
+  frame(in.pairs[0]);
+  return out;
+}
+
+Row float_ssim_engine_row(const std::string& name, bool multiscale, std::function<std::shared_ptr<Device>()> device) {
+  Row r;
+  r.name = name;
+  r.cases = float_ssim_engine_cases;
+  r.reference_key = name.substr(0, name.find('/'));
+  r.prepare = [multiscale, device](const Case& c) {
+    auto in = std::make_shared<FramePairs>(VideoFormat{c.width, c.height, ChromaFormat::k420, c.bits}, c.a, c.seed);
+    Prepared p;
+    p.twin = [in, multiscale, device] { return float_ssim_engine_bytes(*device(), multiscale, *in); };
+    p.reference = [in, multiscale] { return float_ssim_reference_bytes(multiscale, *in); };
+    return p;
+  };
+  r.work = [](const Case& c) { return double(c.width) * c.height * (c.a + 1); };
+  return r;
+}
+
+EXACTVQ_TWIN_ROWS(float_ssim_engine_rows) {
+  for (const bool multiscale : {false, true}) {
+    const std::string name = multiscale ? "float_ms_ssim.means" : "float_ssim.means";
+    register_per_target(float_ssim_engine_row(
+        name, multiscale, [] { return std::shared_ptr<Device>(&cpu_device(), [](Device*) {}); }));
+    register_row(float_ssim_engine_row(name + "/split-cpu3", multiscale, split_cpu_device));
+    Row cuda = float_ssim_engine_row(name + "/cuda", multiscale, [] { return cuda_device().device; });
+    cuda.unavailable = [] { return cuda_device().why; };
+    register_row(cuda);
   }
 }
 

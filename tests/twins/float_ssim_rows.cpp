@@ -3,6 +3,7 @@
 // seeded rows, and whole frames (float_ssim_simd and float_ms_ssim_simd
 // against the reference), per SIMD target.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <exception>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "cpu_rows.h"
 #include "metrics/float_ssim/cpu/float_ssim_simd.h"
 #include "metrics/float_ssim/reference.h"
+#include "metrics/float_ssim/softfp_terms.h"
 #include "ssim/plane_fixture.h"
 
 namespace exactvq::twins {
@@ -172,13 +174,14 @@ Prepared products_case(const Case& c) {
 // just below zero (floored), a flat window with a negative covariance (kept
 // at 0), the extremes. kArbitrary: every input an independent sample value
 // or product.
-Prepared terms_case(const Case& c) {
+struct TermInputs {
+  std::vector<float> mu1, mu2, s11, s22, s12;
+};
+
+std::shared_ptr<const TermInputs> term_inputs(const Case& c) {
   std::mt19937_64 rng(c.seed);
   const int w = c.width;
-  struct In {
-    std::vector<float> mu1, mu2, s11, s22, s12;
-  };
-  auto in = std::make_shared<In>();
+  auto in = std::make_shared<TermInputs>();
   for (auto* v : {&in->mu1, &in->mu2, &in->s11, &in->s22, &in->s12}) v->resize(static_cast<size_t>(w));
   const float peak = sample_value((1u << c.bits) - 1, c.bits);
   for (int x = 0; x < w; ++x) {
@@ -234,6 +237,12 @@ Prepared terms_case(const Case& c) {
         break;
     }
   }
+  return in;
+}
+
+Prepared terms_case(const Case& c) {
+  const std::shared_ptr<const TermInputs> in = term_inputs(c);
+  const int w = c.width;
   auto run = [in, w](auto stage) {
     std::vector<double> l(static_cast<size_t>(w)), cc(static_cast<size_t>(w)), s(static_cast<size_t>(w));
     const fs::TermRow row{in->mu1.data(), in->mu2.data(), in->s11.data(), in->s22.data(), in->s12.data()};
@@ -247,6 +256,58 @@ Prepared terms_case(const Case& c) {
   Prepared p;
   p.twin = [run] { return run(fs::cpu::terms); };
   p.reference = [run] { return run(fs::kReferenceStages.terms); };
+  return p;
+}
+
+// ---- float_ssim.terms_lcs/softfp: the terms with their binary64 steps on
+// softfp (metrics/float_ssim/softfp_terms.h, the form for devices without
+// fp64; binary32 steps as the reference has them), and the SSIM term (l * c) *
+// s, beside the reference's terms and their product in binary64. Not for
+// arbitrary floats: softfp takes finite operands and results, which every
+// picture's windows give (no bytes on either side).
+
+uint32_t bits_of_float(float v) { return std::bit_cast<uint32_t>(v); }
+
+void softfp_terms(const fs::TermRow& in, int n, double* l, double* c, double* s, double* lcs) {
+  const fs::SsimConstants k = fs::ssim_constants();
+  for (int x = 0; x < n; ++x) {
+    const float mu1 = in.mu_ref[x], mu2 = in.mu_cmp[x];
+    const float v1 = in.ref_sq[x] - mu1 * mu1, v2 = in.cmp_sq[x] - mu2 * mu2;
+    const float var1 = 0.0 > double(v1) ? 0.0f : v1, var2 = 0.0 > double(v2) ? 0.0f : v2;
+    const float cov = in.both[x] - mu1 * mu2;
+    const float sd = std::bit_cast<float>(float_ssim_soft_sd(bits_of_float(var1 * var2)));
+    const float lum_den = mu1 * mu1 + mu2 * mu2 + k.c1, con_den = var1 + var2 + k.c2;
+    const float cov_kept = (cov < 0.0f && sd <= 0.0f) ? 0.0f : cov;
+    const float st = (cov_kept + k.c3) / (sd + k.c3);
+    const float_ssim_soft_terms t =
+        float_ssim_soft_terms_of(bits_of_float(mu1), bits_of_float(mu2), bits_of_float(k.c1), bits_of_float(lum_den),
+                                 bits_of_float(sd), bits_of_float(k.c2), bits_of_float(con_den), bits_of_float(st));
+    l[x] = std::bit_cast<double>(t.l);
+    c[x] = std::bit_cast<double>(t.c);
+    s[x] = double(st);
+    lcs[x] = std::bit_cast<double>(t.lcs);
+  }
+}
+
+Prepared softfp_terms_case(const Case& c) {
+  const std::shared_ptr<const TermInputs> in = term_inputs(c);
+  const size_t w = c.fill == kArbitrary ? 0 : size_t(c.width);
+  auto run = [in, w](bool soft) {
+    std::vector<double> l(w), cc(w), s(w), lcs(w);
+    const fs::TermRow row{in->mu1.data(), in->mu2.data(), in->s11.data(), in->s22.data(), in->s12.data()};
+    if (soft) {
+      softfp_terms(row, int(w), l.data(), cc.data(), s.data(), lcs.data());
+    } else {
+      fs::kReferenceStages.terms(row, int(w), l.data(), cc.data(), s.data());
+      for (size_t x = 0; x < w; ++x) lcs[x] = l[x] * cc[x] * s[x];
+    }
+    Bytes b;
+    for (const auto* v : {&l, &cc, &s, &lcs}) put(b, *v);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(true); };
+  p.reference = [run] { return run(false); };
   return p;
 }
 
@@ -480,6 +541,12 @@ EXACTVQ_TWIN_ROWS(float_ssim_rows) {
   add("float_ssim.decimate", decimate_cases, decimate_case);
   add("float_ssim.frame", [] { return frame_cases(false); }, ssim_frame_case);
   add("float_ssim.ms_ssim_frame", [] { return frame_cases(true); }, ms_ssim_frame_case);
+  Row soft;
+  soft.name = "float_ssim.terms_lcs/softfp";
+  soft.cases = [] { return stage_cases(0x5eed'f505); };
+  soft.prepare = softfp_terms_case;
+  soft.reference_key = "float_ssim.terms_lcs";
+  register_row(soft);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "metrics/motion/engine.h"
 #include "metrics/vif/engine.h"
 #include "metrics/adm/engine.h"
+#include "metrics/float_ssim/engine.h"
 #include "metrics/ssim/engine.h"
 
 namespace exactvq {
@@ -29,6 +30,10 @@ std::unique_ptr<motion::Engine> CpuDevice::motion_engine(const motion::EngineSet
 
 std::unique_ptr<adm::Engine> CpuDevice::adm_engine(const adm::EngineSetup& setup) {
   return adm::make_cpu_engine(setup);
+}
+
+std::unique_ptr<float_ssim::Engine> CpuDevice::float_ssim_engine(const float_ssim::EngineSetup& setup) {
+  return float_ssim::make_cpu_engine(setup);
 }
 
 Device& cpu_device() {

@@ -14,6 +14,7 @@ class CpuDevice : public Device {
   std::unique_ptr<vif::Engine> vif_engine(const vif::EngineSetup& setup) override;
   std::unique_ptr<motion::Engine> motion_engine(const motion::EngineSetup& setup) override;
   std::unique_ptr<adm::Engine> adm_engine(const adm::EngineSetup& setup) override;
+  std::unique_ptr<float_ssim::Engine> float_ssim_engine(const float_ssim::EngineSetup& setup) override;
 };
 
 }  // namespace exactvq

@@ -11,6 +11,7 @@
 #include "metrics/motion/engine.h"
 #include "metrics/vif/engine.h"
 #include "metrics/adm/engine.h"
+#include "metrics/float_ssim/engine.h"
 
 namespace exactvq {
 
@@ -59,6 +60,10 @@ std::unique_ptr<motion::Engine> CudaDevice::motion_engine(const motion::EngineSe
 
 std::unique_ptr<adm::Engine> CudaDevice::adm_engine(const adm::EngineSetup& setup) {
   return adm::make_cuda_engine(*this, setup);
+}
+
+std::unique_ptr<float_ssim::Engine> CudaDevice::float_ssim_engine(const float_ssim::EngineSetup& setup) {
+  return float_ssim::make_cuda_engine(*this, setup);
 }
 
 }  // namespace cuda

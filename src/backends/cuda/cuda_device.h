@@ -25,6 +25,7 @@ class CudaDevice final : public Device {
   std::unique_ptr<vif::Engine> vif_engine(const vif::EngineSetup& setup) override;
   std::unique_ptr<motion::Engine> motion_engine(const motion::EngineSetup& setup) override;
   std::unique_ptr<adm::Engine> adm_engine(const adm::EngineSetup& setup) override;
+  std::unique_ptr<float_ssim::Engine> float_ssim_engine(const float_ssim::EngineSetup& setup) override;
   int ordinal() const { return ordinal_; }
   int cuda_ordinal() const override { return ordinal_; }
   // fp64=auto emulates the term where fp64 runs at under 1/8 of the fp32 rate

@@ -14,6 +14,7 @@
 #include "metrics/motion/engine.h"
 #include "metrics/vif/engine.h"
 #include "metrics/adm/engine.h"
+#include "metrics/float_ssim/engine.h"
 #include "metrics/ssim/engine.h"
 
 namespace exactvq {
@@ -142,6 +143,10 @@ std::unique_ptr<motion::Engine> MultiDevice::motion_engine(const motion::EngineS
 
 std::unique_ptr<adm::Engine> MultiDevice::adm_engine(const adm::EngineSetup& setup) {
   return adm::make_split_engine(*this, setup);
+}
+
+std::unique_ptr<float_ssim::Engine> MultiDevice::float_ssim_engine(const float_ssim::EngineSetup& setup) {
+  return float_ssim::make_split_engine(*this, setup);
 }
 
 }  // namespace exactvq

@@ -113,6 +113,7 @@ class MultiDevice final : public Device {
   std::unique_ptr<vif::Engine> vif_engine(const vif::EngineSetup& setup) override;
   std::unique_ptr<motion::Engine> motion_engine(const motion::EngineSetup& setup) override;
   std::unique_ptr<adm::Engine> adm_engine(const adm::EngineSetup& setup) override;
+  std::unique_ptr<float_ssim::Engine> float_ssim_engine(const float_ssim::EngineSetup& setup) override;
 
   const std::vector<std::shared_ptr<Device>>& devices() const { return devices_; }
   const std::shared_ptr<DeviceShares>& shares() const { return shares_; }

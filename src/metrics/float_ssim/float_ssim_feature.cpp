@@ -1,10 +1,12 @@
 #include "metrics/float_ssim/float_ssim_feature.h"
 
+#include <type_traits>
+
 #include <fmt/format.h>
 
 #include "backends/device.h"
 #include "core/error.h"
-#include "metrics/float_ssim/cpu/float_ssim_simd.h"
+#include "metrics/float_ssim/engine.h"
 #include "metrics/float_ssim/reference.h"
 
 namespace exactvq {
@@ -31,53 +33,39 @@ std::vector<std::string> output_names(const MsSsimOptions& o) {
 
 namespace {
 
-// Frames of a batch side by side on the run's pool; `score(pair, row)` fills one frame's row.
-template <typename Score>
-void score_frames(ThreadPool* pool, std::span<const FramePair> frames, std::span<double> out, size_t n,
-                  const Score& score) {
-  const auto one = [&](int i) { score(frames[size_t(i)], out.subspan(size_t(i) * n, n)); };
-  parallel_for(pool, int(frames.size()), one);
-}
-
+// The host half of both features: the engine's means of each frame, then the
+// scores from them (float_ssim::ssim_scores, ms_ssim_scores: decibels and
+// MS-SSIM's product with the C library, once a frame).
+template <typename Options>
 class FloatSsimFeature final : public Feature {
  public:
-  FloatSsimFeature(const float_ssim::SsimOptions& o, const FeatureContext& ctx)
-      : options_(o), bitdepth_(ctx.format.bitdepth), pool_(ctx.pool), names_(float_ssim::output_names(o)) {}
+  FloatSsimFeature(const Options& o, const VideoFormat& format, std::unique_ptr<float_ssim::Engine> engine)
+      : options_(o), format_(format), engine_(std::move(engine)), names_(float_ssim::output_names(o)) {}
 
   const std::vector<std::string>& outputs() const override { return names_; }
-  int batch_frames() const override { return pool_ ? pool_->size() : 1; }
+  int batch_frames() const override { return engine_->batch_frames(); }
+  bool needs_full_batches() const override { return engine_->needs_full_batches(); }
 
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
-    score_frames(pool_, frames, out, names_.size(), [&](const FramePair& f, std::span<double> row) {
-      const float_ssim::SsimScores s =
-          float_ssim::cpu::float_ssim_simd(f.ref->plane(0), f.dist->plane(0), bitdepth_, options_);
+    means_.resize(frames.size());
+    engine_->means(frames, means_);
+    const size_t n = names_.size();
+    for (size_t i = 0; i < frames.size(); ++i) write_row(means_[i].scales, out.subspan(i * n, n));
+  }
+
+ private:
+  void write_row(const float_ssim::ScaleMeans& m, std::span<double> row) const {
+    if constexpr (std::is_same_v<Options, float_ssim::SsimOptions>) {
+      const float_ssim::SsimScores s = float_ssim::ssim_scores(m[0], format_.width, format_.height,
+                                                               format_.bitdepth, options_);
       row[0] = s.ssim;
       if (!options_.enable_lcs) return;
       row[1] = s.l;
       row[2] = s.c;
       row[3] = s.s;
-    });
-  }
-
- private:
-  float_ssim::SsimOptions options_;
-  int bitdepth_;
-  ThreadPool* pool_;
-  std::vector<std::string> names_;
-};
-
-class FloatMsSsimFeature final : public Feature {
- public:
-  FloatMsSsimFeature(const float_ssim::MsSsimOptions& o, const FeatureContext& ctx)
-      : options_(o), bitdepth_(ctx.format.bitdepth), pool_(ctx.pool), names_(float_ssim::output_names(o)) {}
-
-  const std::vector<std::string>& outputs() const override { return names_; }
-  int batch_frames() const override { return pool_ ? pool_->size() : 1; }
-
-  void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
-    score_frames(pool_, frames, out, names_.size(), [&](const FramePair& f, std::span<double> row) {
+    } else {
       const float_ssim::MsSsimScores s =
-          float_ssim::cpu::float_ms_ssim_simd(f.ref->plane(0), f.dist->plane(0), bitdepth_, options_);
+          float_ssim::ms_ssim_scores(m, format_.width, format_.height, format_.bitdepth, options_);
       row[0] = s.ms_ssim;
       if (!options_.enable_lcs) return;
       for (size_t k = 0; k < size_t(float_ssim::kScales); ++k) {
@@ -85,34 +73,49 @@ class FloatMsSsimFeature final : public Feature {
         row[1 + float_ssim::kScales + k] = s.c[k];
         row[1 + 2 * float_ssim::kScales + k] = s.s[k];
       }
-    });
+    }
   }
 
- private:
-  float_ssim::MsSsimOptions options_;
-  int bitdepth_;
-  ThreadPool* pool_;
+  Options options_;
+  VideoFormat format_;
+  std::unique_ptr<float_ssim::Engine> engine_;
   std::vector<std::string> names_;
+  std::vector<float_ssim::FrameMeans> means_;
 };
+
+template <typename Options>
+std::unique_ptr<Feature> make_feature(const Options& options, const FeatureContext& ctx,
+                                      float_ssim::EngineSetup setup, const char* name) {
+  setup.format = ctx.format;
+  setup.fp64 = options.fp64;
+  setup.pool = ctx.pool;
+  Device& device = device_of(ctx);
+  std::unique_ptr<float_ssim::Engine> engine = device.float_ssim_engine(setup);
+  if (!engine) throw DeviceError(fmt::format("feature {} is not available on {}", name, device.description()));
+  return std::make_unique<FloatSsimFeature<Options>>(options, ctx.format, std::move(engine));
+}
 
 }  // namespace
 
 std::unique_ptr<Feature> make_float_ssim_feature(const float_ssim::SsimOptions& options, const FeatureContext& ctx) {
-  if (ctx.device)
-    throw DeviceError(fmt::format("feature float_ssim runs on the CPU only: not on {}", ctx.device->description()));
-  float_ssim::check_ssim_input(ctx.format.width, ctx.format.height, ctx.format.bitdepth, options,
-                               "feature float_ssim");
-  return std::make_unique<FloatSsimFeature>(options, ctx);
+  const VideoFormat& f = ctx.format;
+  float_ssim::check_ssim_input(f.width, f.height, f.bitdepth, options, "feature float_ssim");
+  float_ssim::EngineSetup setup;
+  setup.factor = float_ssim::ssim_scale(f.width, f.height, options.scale);
+  setup.ssim_mean = true;
+  setup.lcs_means = options.enable_lcs;
+  return make_feature(options, ctx, setup, "float_ssim");
 }
 
 std::unique_ptr<Feature> make_float_ms_ssim_feature(const float_ssim::MsSsimOptions& options,
                                                     const FeatureContext& ctx) {
-  if (ctx.device)
-    throw DeviceError(
-        fmt::format("feature float_ms_ssim runs on the CPU only: not on {}", ctx.device->description()));
-  float_ssim::check_ms_ssim_input(ctx.format.width, ctx.format.height, ctx.format.bitdepth,
-                                  "feature float_ms_ssim");
-  return std::make_unique<FloatMsSsimFeature>(options, ctx);
+  const VideoFormat& f = ctx.format;
+  float_ssim::check_ms_ssim_input(f.width, f.height, f.bitdepth, "feature float_ms_ssim");
+  float_ssim::EngineSetup setup;
+  setup.multiscale = true;
+  setup.ssim_mean = false;  // MS-SSIM reads each scale's l, c and s means only
+  setup.lcs_means = true;
+  return make_feature(options, ctx, setup, "float_ms_ssim");
 }
 
 }  // namespace exactvq

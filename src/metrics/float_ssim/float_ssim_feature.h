@@ -2,7 +2,8 @@
 // MS-SSIM on luma (float_ssim.c, float_ms_ssim.c), with its output names:
 // float_ssim (with enable_lcs also float_ssim_l, _c, _s) and float_ms_ssim
 // (with enable_lcs also float_ms_ssim_l_scale0..4, then _c_, then _s_). No
-// option adds a suffix. CPU only: the scalar reference's stages.
+// option adds a suffix. The host half: the device's engine (engine.h) gives
+// each frame's means, the feature the scores.
 #pragma once
 
 #include <memory>
@@ -22,7 +23,8 @@ std::vector<std::string> output_names(const MsSsimOptions& options);
 
 }  // namespace float_ssim
 
-// Throw DeviceError on a device context (no GPU engine yet), InputError on a
+// Throw DeviceError on a device without the engine (OpenCL for now), UsageError
+// on options the device cannot take (fp64=emulate on CUDA), InputError on a
 // picture the feature cannot score (float_ssim::check_ssim_input,
 // check_ms_ssim_input).
 std::unique_ptr<Feature> make_float_ssim_feature(const float_ssim::SsimOptions& options, const FeatureContext& ctx);

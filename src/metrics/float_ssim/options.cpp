@@ -24,6 +24,13 @@ int parse_scale(const std::string& value) {
   return int(v);
 }
 
+ssim::Fp64Mode parse_fp64(const char* feature, const std::string& value) {
+  if (value == "auto") return ssim::Fp64Mode::kAuto;
+  if (value == "native") return ssim::Fp64Mode::kNative;
+  if (value == "emulate") return ssim::Fp64Mode::kEmulate;
+  throw UsageError(fmt::format("feature {}: fp64={} is not auto, native or emulate", feature, value));
+}
+
 // The options both features share; false when `key` is not one of them.
 template <typename Options>
 bool parse_shared(const char* feature, const std::string& key, const std::string& value, Options& o) {
@@ -33,6 +40,8 @@ bool parse_shared(const char* feature, const std::string& key, const std::string
     o.enable_db = parse_bool_option(feature, key, value);
   else if (key == "clip_db")
     o.clip_db = parse_bool_option(feature, key, value);
+  else if (key == "fp64")
+    o.fp64 = parse_fp64(feature, value);
   else
     return false;
   return true;
@@ -48,7 +57,7 @@ SsimOptions parse_ssim_options(const FeatureSpec& spec) {
       o.scale = parse_scale(value);
     else
       throw UsageError(fmt::format(
-          "feature float_ssim: unknown option '{}' (known: enable_lcs, enable_db, clip_db, scale)", key));
+          "feature float_ssim: unknown option '{}' (known: enable_lcs, enable_db, clip_db, scale, fp64)", key));
   }
   return o;
 }
@@ -58,7 +67,7 @@ MsSsimOptions parse_ms_ssim_options(const FeatureSpec& spec) {
   for (const auto& [key, value] : spec.options)
     if (!parse_shared("float_ms_ssim", key, value, o))
       throw UsageError(fmt::format(
-          "feature float_ms_ssim: unknown option '{}' (known: enable_lcs, enable_db, clip_db)", key));
+          "feature float_ms_ssim: unknown option '{}' (known: enable_lcs, enable_db, clip_db, fp64)", key));
   return o;
 }
 

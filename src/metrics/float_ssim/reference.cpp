@@ -228,12 +228,8 @@ void load_plane_into(const PlaneView& p, int bitdepth, FloatPlane& out) {
 
 SsimMeans ssim_means(const FloatPlane& ref, const FloatPlane& cmp, const FloatSsimStages& st) {
   const int ow = ref.width - (kWindow - 1), oh = ref.height - (kWindow - 1);
-  if (ow <= 0 || oh <= 0) {
-    // No window fits: libvmaf divides its empty sums by ow * oh all the same.
-    const int count = ow * oh;
-    const float mean = count == 0 ? kNoPixelsNaN : float(0.0 / double(count));
-    return {mean, mean, mean, mean};
-  }
+  // No window fits: libvmaf divides its empty sums by ow * oh all the same.
+  if (ow <= 0 || oh <= 0) return means_of_sums(0.0, 0.0, 0.0, 0.0, ow, oh);
   // The planes, kept by each thread from call to call (reshaped, never freed).
   struct Workspace {
     FloatPlane across, mu_ref, mu_cmp, ref_sq, cmp_sq, both, w_ref_sq, w_cmp_sq, w_both;
@@ -266,8 +262,14 @@ SsimMeans ssim_means(const FloatPlane& ref, const FloatPlane& cmp, const FloatSs
       s_sum += s[x];
     }
   }
-  const double n = double(ow * oh);
-  return {float(ssim_sum / n), float(l_sum / n), float(c_sum / n), float(s_sum / n)};
+  return means_of_sums(ssim_sum, l_sum, c_sum, s_sum, ow, oh);
+}
+
+SsimMeans means_of_sums(double ssim, double l, double c, double s, int ow, int oh) {
+  const int count = ow * oh;
+  if (count == 0) return {kNoPixelsNaN, kNoPixelsNaN, kNoPixelsNaN, kNoPixelsNaN};
+  const double n = double(count);
+  return {float(ssim / n), float(l / n), float(c / n), float(s / n)};
 }
 
 int decimated_size(int size, int factor) { return size / factor + (size & 1); }
@@ -319,36 +321,23 @@ SsimScores float_ssim_reference(const PlaneView& ref, const PlaneView& dist, int
   return float_ssim_with_stages(ref, dist, bitdepth, o, kReferenceStages);
 }
 
-SsimScores float_ssim_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth, const SsimOptions& o,
-                                  const FloatSsimStages& st) {
-  check_same_size(ref, dist, "float_ssim");
-  check_ssim_input(ref.width, ref.height, bitdepth, o, "float_ssim");
+SsimMeans float_ssim_means(const PlaneView& ref, const PlaneView& dist, int bitdepth, int factor,
+                           const FloatSsimStages& st) {
   thread_local FloatPlane r, d;  // kept from call to call, as ssim_means's planes
   load_plane_into(ref, bitdepth, r);
   load_plane_into(dist, bitdepth, d);
-  const int scale = ssim_scale(ref.width, ref.height, o.scale);
-  if (scale > 1) {
-    // A box filter of scale x scale taps, each 1 / scale^2 in binary32, in place.
-    const std::vector<float> taps(size_t(scale) * size_t(scale), 1.0f / float(scale * scale));
-    const DecimationKernel box{scale, taps};
-    decimate(r, scale, box, st, r);
-    decimate(d, scale, box, st, d);
+  if (factor > 1) {
+    // A box filter of factor x factor taps, each 1 / factor^2 in binary32, in place.
+    const std::vector<float> taps(size_t(factor) * size_t(factor), 1.0f / float(factor * factor));
+    const DecimationKernel box{factor, taps};
+    decimate(r, factor, box, st, r);
+    decimate(d, factor, box, st, d);
   }
-  const SsimMeans m = ssim_means(r, d, st);
-  SsimScores out{double(m.ssim), double(m.l), double(m.c), double(m.s)};
-  if (o.enable_db) out.ssim = to_db(out.ssim, max_db(ref.width, ref.height, bitdepth, o.clip_db));
-  return out;
+  return ssim_means(r, d, st);
 }
 
-MsSsimScores float_ms_ssim_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth,
-                                     const MsSsimOptions& o) {
-  return float_ms_ssim_with_stages(ref, dist, bitdepth, o, kReferenceStages);
-}
-
-MsSsimScores float_ms_ssim_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth,
-                                       const MsSsimOptions& o, const FloatSsimStages& st) {
-  check_same_size(ref, dist, "float_ms_ssim");
-  check_ms_ssim_input(ref.width, ref.height, bitdepth, "float_ms_ssim");
+ScaleMeans float_ms_ssim_means(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                               const FloatSsimStages& st) {
   const LowPassTable& lpf = low_pass_table();
   const DecimationKernel low_pass{kLowPass, {&lpf[0][0], size_t(kLowPass * kLowPass)}};
   thread_local std::array<FloatPlane, kScales> r, d;  // kept from call to call, as ssim_means's planes
@@ -358,10 +347,23 @@ MsSsimScores float_ms_ssim_with_stages(const PlaneView& ref, const PlaneView& di
     decimate(r[i - 1], 2, low_pass, st, r[i]);
     decimate(d[i - 1], 2, low_pass, st, d[i]);
   }
+  ScaleMeans means;
+  for (size_t i = 0; i < size_t(kScales); ++i) means[i] = ssim_means(r[i], d[i], st);
+  return means;
+}
+
+SsimScores ssim_scores(const SsimMeans& m, int width, int height, int bitdepth, const SsimOptions& o) {
+  SsimScores out{double(m.ssim), double(m.l), double(m.c), double(m.s)};
+  if (o.enable_db) out.ssim = to_db(out.ssim, max_db(width, height, bitdepth, o.clip_db));
+  return out;
+}
+
+MsSsimScores ms_ssim_scores(const ScaleMeans& means, int width, int height, int bitdepth,
+                            const MsSsimOptions& o) {
   MsSsimScores out;
   double product = 1.0;
   for (size_t i = 0; i < size_t(kScales); ++i) {
-    const SsimMeans m = ssim_means(r[i], d[i], st);
+    const SsimMeans& m = means[i];
     // glibc's binary64 pow of each binary32 mean to its binary32 exponent.
     product *= std::pow(double(m.l), double(kAlphas[i])) * std::pow(double(m.c), double(kBetas[i])) *
                std::pow(double(m.s), double(kGammas[i]));
@@ -373,8 +375,28 @@ MsSsimScores float_ms_ssim_with_stages(const PlaneView& ref, const PlaneView& di
                                    "fails the frame)",
                                    i));
   }
-  out.ms_ssim = o.enable_db ? to_db(product, max_db(ref.width, ref.height, bitdepth, o.clip_db)) : product;
+  out.ms_ssim = o.enable_db ? to_db(product, max_db(width, height, bitdepth, o.clip_db)) : product;
   return out;
+}
+
+SsimScores float_ssim_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth, const SsimOptions& o,
+                                  const FloatSsimStages& st) {
+  check_same_size(ref, dist, "float_ssim");
+  check_ssim_input(ref.width, ref.height, bitdepth, o, "float_ssim");
+  const SsimMeans m = float_ssim_means(ref, dist, bitdepth, ssim_scale(ref.width, ref.height, o.scale), st);
+  return ssim_scores(m, ref.width, ref.height, bitdepth, o);
+}
+
+MsSsimScores float_ms_ssim_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                                     const MsSsimOptions& o) {
+  return float_ms_ssim_with_stages(ref, dist, bitdepth, o, kReferenceStages);
+}
+
+MsSsimScores float_ms_ssim_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                                       const MsSsimOptions& o, const FloatSsimStages& st) {
+  check_same_size(ref, dist, "float_ms_ssim");
+  check_ms_ssim_input(ref.width, ref.height, bitdepth, "float_ms_ssim");
+  return ms_ssim_scores(float_ms_ssim_means(ref, dist, bitdepth, st), ref.width, ref.height, bitdepth, o);
 }
 
 }  // namespace exactvq::float_ssim

@@ -131,6 +131,12 @@ extern const FloatSsimStages kReferenceStages;
 // side is exactly 10, NaN.
 SsimMeans ssim_means(const FloatPlane& ref, const FloatPlane& cmp, const FloatSsimStages& stages);
 
+// Step 6 of the spec's SSIM of one scale: the means of ow x oh positions from
+// the four raster-order sums (sum of l*c*s, of l, of c, of s), each sum over
+// f64(ow * oh) rounded to binary32; where no window fits (ow * oh <= 0 as C
+// ints) the sums are 0 and the product 0 gives the definition's NaN.
+SsimMeans means_of_sums(double ssim, double l, double c, double s, int ow, int oh);
+
 // Decimation as iqa's _iqa_decimate: ceil-ish output size w / factor + (w & 1).
 int decimated_size(int size, int factor);
 // Whether decimating a side of `size` with a `taps`-wide kernel reads only
@@ -162,6 +168,20 @@ struct MsSsimScores {
 double max_db(int width, int height, int bitdepth, bool clip_db);
 // min(-10 log10(1 - score), max_db), libvmaf's comparison: a NaN score gives max_db.
 double to_db(double score, double max_db);
+
+// The steps before the scores, for engines (engine.h): the means of
+// float_ssim's one scale (the planes converted and, for `factor` > 1,
+// box-filtered by it), and of float_ms_ssim's five scales.
+using ScaleMeans = std::array<SsimMeans, kScales>;
+SsimMeans float_ssim_means(const PlaneView& ref, const PlaneView& dist, int bitdepth, int factor,
+                           const FloatSsimStages& stages);
+ScaleMeans float_ms_ssim_means(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                               const FloatSsimStages& stages);
+// The steps after them, on the host with the C library (log10, pow), for a
+// picture of width x height samples of `bitdepth` bits. ms_ssim_scores throws
+// InputError where the product of the scales is +inf (libvmaf fails the frame).
+SsimScores ssim_scores(const SsimMeans& m, int width, int height, int bitdepth, const SsimOptions& o);
+MsSsimScores ms_ssim_scores(const ScaleMeans& m, int width, int height, int bitdepth, const MsSsimOptions& o);
 
 SsimScores float_ssim_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth, const SsimOptions& o);
 SsimScores float_ssim_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth, const SsimOptions& o,

@@ -1,0 +1,63 @@
+// The float_ssim engine: the per-pixel half of float_ssim and float_ms_ssim,
+// which every device implements (backends/device.h): for each frame pair of a
+// batch, the SSIM means of each scale (docs/spec/float_ssim.md, "SSIM of one
+// scale", steps 1-6: conversion, downscaling, windows, terms, raster-order
+// sums, means). The feature (float_ssim_feature.h) turns them into scores on
+// the host with the C library (pow, log10: ssim_scores, ms_ssim_scores). Every
+// engine is a twin of the scalar reference's float_ssim_means and
+// float_ms_ssim_means, tested bit for bit.
+#pragma once
+
+#include <memory>
+#include <span>
+
+#include "backends/device_classes.h"
+#include "core/picture.h"
+#include "core/thread_pool.h"
+#include "metrics/float_ssim/reference.h"
+#include "metrics/ssim/options.h"
+
+namespace exactvq::float_ssim {
+
+struct EngineSetup {
+  VideoFormat format;  // the luma plane is scored
+  // float_ms_ssim's five scales (each the last halved with the low-pass table),
+  // or float_ssim's one, box-filtered by `factor` first where it is above 1
+  // (ssim_scale of the picture's size and the scale option).
+  bool multiscale = false;
+  int factor = 1;
+  // The means the feature reads: the SSIM mean (float_ssim), the l, c and s
+  // means (float_ssim's enable_lcs, float_ms_ssim). An engine may leave the
+  // others unset (0).
+  bool ssim_mean = true;
+  bool lcs_means = false;
+  ssim::Fp64Mode fp64 = ssim::Fp64Mode::kAuto;
+  ThreadPool* pool = nullptr;  // may be null: one thread
+  static constexpr int planes = 1;  // one FrameMeans a frame (for the split engine)
+};
+
+// One frame's means: scale 0 only for float_ssim, scales 0..4 for float_ms_ssim.
+struct FrameMeans {
+  ScaleMeans scales{};
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  // Frame pairs a call should get at once, and whether every call needs that
+  // many (see Feature::needs_full_batches).
+  virtual int batch_frames() const = 0;
+  virtual bool needs_full_batches() const { return false; }
+  // Frame f's means into out[f].
+  virtual void means(std::span<const FramePair> frames, std::span<FrameMeans> out) = 0;
+};
+
+// Each backend's engine (cpu/, cuda/ beside this file; split_engine.cpp for
+// several devices), made by its Device. The CUDA engine throws UsageError for
+// fp64=emulate (softfp_terms.h covers the terms, not yet the windows' and the
+// decimation's binary64 sums).
+std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& setup);
+std::unique_ptr<Engine> make_cuda_engine(cuda::CudaDevice& device, const EngineSetup& setup);
+std::unique_ptr<Engine> make_split_engine(MultiDevice& devices, const EngineSetup& setup);
+
+}  // namespace exactvq::float_ssim
