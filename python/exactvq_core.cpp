@@ -123,6 +123,14 @@ struct RunValues {
   }
 };
 
+exactvq_chroma chroma_of(const std::string& chroma) {
+  if (chroma == "420") return EXACTVQ_CHROMA_420;
+  if (chroma == "422") return EXACTVQ_CHROMA_422;
+  if (chroma == "444") return EXACTVQ_CHROMA_444;
+  if (chroma == "mono") return EXACTVQ_CHROMA_MONO;
+  throw_usage("chroma '" + chroma + "' is not 420, 422, 444 or mono");
+}
+
 py::dict score_files(const py::object& ref_path, const py::object& dist_path, const RunArgs& args,
                      int width, int height, const std::string& chroma, int bitdepth,
                      int64_t frame_count, int64_t skip_ref, int64_t skip_dist, int subsample) {
@@ -132,11 +140,7 @@ py::dict score_files(const py::object& ref_path, const py::object& dist_path, co
   fo.width = width;
   fo.height = height;
   fo.bitdepth = bitdepth;
-  if (chroma == "420") fo.chroma = EXACTVQ_CHROMA_420;
-  else if (chroma == "422") fo.chroma = EXACTVQ_CHROMA_422;
-  else if (chroma == "444") fo.chroma = EXACTVQ_CHROMA_444;
-  else if (chroma == "mono") fo.chroma = EXACTVQ_CHROMA_MONO;
-  else if (!chroma.empty()) throw_usage("chroma '" + chroma + "' is not 420, 422, 444 or mono");
+  if (!chroma.empty()) fo.chroma = chroma_of(chroma);
   fo.frame_count = frame_count;
   fo.skip_ref = skip_ref;
   fo.skip_dist = skip_dist;
@@ -161,14 +165,6 @@ struct PlaneSet {
   std::uintptr_t data = 0;
   int64_t count = 0, height = 0, width = 0, frame_stride = 0, row_stride = 0;
 };
-
-exactvq_chroma chroma_of(const std::string& chroma) {
-  if (chroma == "420") return EXACTVQ_CHROMA_420;
-  if (chroma == "422") return EXACTVQ_CHROMA_422;
-  if (chroma == "444") return EXACTVQ_CHROMA_444;
-  if (chroma == "mono") return EXACTVQ_CHROMA_MONO;
-  throw_usage("chroma '" + chroma + "' is not 420, 422, 444 or mono");
-}
 
 std::vector<exactvq_picture> pictures_of(const std::vector<PlaneSet>& planes, exactvq_chroma chroma,
                                          int bitdepth) {
