@@ -160,6 +160,37 @@ TEST_F(CudaTest, FloatSsimBatchesAndLoosePairsEqualCpu) {
   }
 }
 
+// The device sums' layout (device_term_layout.h) at its edges: MS-SSIM's five
+// scales summed in one launch down to a last scale of 1, 2, 3 and 6 positions,
+// float_ssim planes of 1 to 3 positions, each choice of terms; 67 frames (a
+// chunk of 64, then a short one) of small pictures, and 7 frames of 1080p
+// (chunks of 4 frames: one of 3, then single frames) with arrays of many blocks.
+TEST_F(CudaTest, FloatSsimDeviceSumsAtLayoutEdgesEqualCpu) {
+  struct Case {
+    int w, h, frames;
+    std::vector<const char*> specs;
+  };
+  const std::vector<const char*> ms = {"float_ms_ssim", "float_ms_ssim=enable_lcs=true"};
+  const std::vector<const char*> one = {"float_ssim", "float_ssim=enable_lcs=true", "float_ssim=scale=1:enable_lcs=true"};
+  const Case cases[] = {{176, 176, 67, ms},  {177, 176, 67, ms},  {193, 176, 67, ms},
+                        {193, 181, 67, ms},  {11, 11, 67, one},   {12, 11, 67, one},
+                        {13, 11, 67, one},   {1920, 1080, 7, ms}, {1920, 1080, 7, one}};
+  std::mt19937_64 rng(0x1a70);
+  int compared = 0;
+  for (const Case& c : cases) {
+    const VideoFormat f{c.w, c.h, ChromaFormat::k420, c.w > 1000 ? 8 : 10};
+    std::vector<Picture> refs(size_t(c.frames)), dists(refs.size());
+    std::vector<FramePair> pairs;
+    for (size_t i = 0; i < refs.size(); ++i) {
+      fill_pair(refs[i], dists[i], f, Content(i % 3), rng);
+      pairs.push_back({&refs[i], &dists[i], int64_t(i)});
+    }
+    for (const char* spec : c.specs)
+      compared += compare_cpu_gpu(f, spec, pairs, fmt::format("layout edge {}x{}, {} frames", c.w, c.h, c.frames));
+  }
+  std::printf("[ cuda     ] float_ssim device sums at layout edges: %d values equal to the CPU's\n", compared);
+}
+
 // float_ssim in one pass with vif and ssim on the same device (one upload for
 // all), each equal to the CPU.
 TEST_F(CudaTest, FloatSsimSharesTheUploadWithOtherFeatures) {

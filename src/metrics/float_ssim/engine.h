@@ -44,10 +44,8 @@ struct FrameMeans {
 class Engine {
  public:
   virtual ~Engine() = default;
-  // Frame pairs a call should get at once, and whether every call needs that
-  // many (see Feature::needs_full_batches).
+  // Frame pairs a call should get at once (a call may get fewer).
   virtual int batch_frames() const = 0;
-  virtual bool needs_full_batches() const { return false; }
   // Frame f's means into out[f].
   virtual void means(std::span<const FramePair> frames, std::span<FrameMeans> out) = 0;
 };

@@ -44,7 +44,6 @@ class FloatSsimFeature final : public Feature {
 
   const std::vector<std::string>& outputs() const override { return names_; }
   int batch_frames() const override { return engine_->batch_frames(); }
-  bool needs_full_batches() const override { return engine_->needs_full_batches(); }
 
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
     means_.resize(frames.size());

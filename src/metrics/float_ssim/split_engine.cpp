@@ -12,9 +12,6 @@ class SplitEngine final : public Engine {
   explicit SplitEngine(EngineParts<Engine> parts) : parts_(std::move(parts)) {}
 
   int batch_frames() const override { return parts_.batch_frames(); }
-  bool needs_full_batches() const override {
-    return parts_.any([](const Engine& e) { return e.needs_full_batches(); });
-  }
   void means(std::span<const FramePair> frames, std::span<FrameMeans> out) override {
     parts_.split(frames, out, [](Engine& e, auto share, auto rows) { e.means(share, rows); });
   }

@@ -1,13 +1,15 @@
 // The float_ssim engine on a CUDA device: on the frames the device's runner
 // uploads once for every engine of the run (backends/cuda/batch_runner.h), the
 // conversion, the downscaling (float_ssim's box filter, MS-SSIM's halvings) and
-// each scale's windows and terms run on the GPU (float_ssim_kernels.h); the
-// raster-order binary64 sums of the terms are one step of their own
-// (read_back_terms, add_terms): today the term planes come back and host
-// threads add them in the reference's order. Pictures whose (downscaled) plane
-// fits no window need no pixels: their means are the definition's constants.
+// each scale's windows and terms run on the GPU (float_ssim_kernels.h), and so
+// do the raster-order binary64 sums of the terms (backends/cuda/raster_sum.h):
+// a chunk's term planes of every scale stay on the device, laid out as
+// device_term_layout.h says, and one launch adds them all; only the sums come
+// back, once a batch. Pictures whose (downscaled) plane fits no window need no
+// pixels: their means are the definition's constants.
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -15,10 +17,11 @@
 
 #include "backends/cuda/batch_runner.h"
 #include "backends/cuda/cuda_device.h"
+#include "backends/cuda/raster_sum.h"
 #include "core/error.h"
 #include "metrics/float_ssim/cuda/float_ssim_kernels.h"
+#include "metrics/float_ssim/device_term_layout.h"
 #include "metrics/float_ssim/engine.h"
-#include "metrics/ssim/raster_sum.h"
 
 namespace exactvq::float_ssim {
 
@@ -26,31 +29,31 @@ using cuda::BatchRunner;
 using cuda::check;
 using cuda::CudaDevice;
 using cuda::DeviceBuffer;
-using cuda::Event;
 using cuda::FrameUploader;
 using cuda::PinnedBuffer;
 
 namespace {
 
-// Page-locked memory for one batch's term planes.
-constexpr int64_t kTermBytes = int64_t{1} << 30;
-// Each term plane starts at a multiple of this in a frame's block.
-constexpr size_t kAlign = 256;
-constexpr size_t kNone = ~size_t{0};
+static_assert(kScales <= cuda::RasterSumLayout::kMaxArrays, "one raster-sum array a scale");
 
-size_t aligned(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
-
-// One scale: its plane's size, its positions, and where its term planes lie in
-// a frame's block (kNone where not wanted).
+// One scale: its plane's size and its positions.
 struct Scale {
   int width = 0, height = 0;
   int ow = 0, oh = 0;
-  size_t lcs = kNone, l = kNone, c = kNone, s = kNone;
-  size_t positions() const { return size_t(ow) * size_t(oh); }
 };
 
-// The four sums of step 5 a scale may have, in SsimMeans' order.
-enum Sum { kSsimSum, kLSum, kCSum, kSSum, kSums };
+// A chunk's sums as launch_raster_sums takes them (device_term_layout.h).
+cuda::RasterSumLayout raster_layout(const DeviceTermLayout::SumLayout& sums, const double* terms) {
+  cuda::RasterSumLayout layout;
+  layout.terms = terms;
+  layout.frames = sums.groups;
+  layout.arrays = sums.arrays;
+  for (int a = 0; a < sums.arrays; ++a) {
+    const DeviceTermLayout::SumArray& s = sums.array[size_t(a)];
+    layout.array[a] = {s.offset, s.stride, s.count};
+  }
+  return layout;
+}
 
 cuda::FsKernel box_kernel(int factor) {
   cuda::FsKernel k;
@@ -101,33 +104,23 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     }
     // Only float_ssim can meet a plane no window fits (MS-SSIM refuses sides under 176).
     no_window_ = scales_[0].ow <= 0 || scales_[0].oh <= 0;
-    for (Scale& sc : scales_) {
-      if (no_window_) break;
-      const size_t n = sc.positions();
-      if (s.ssim_mean) sc.lcs = std::exchange(term_bytes_, term_bytes_ + aligned(n * sizeof(double)));
-      if (!s.lcs_means) continue;
-      sc.l = std::exchange(term_bytes_, term_bytes_ + aligned(n * sizeof(double)));
-      sc.c = std::exchange(term_bytes_, term_bytes_ + aligned(n * sizeof(double)));
-      sc.s = std::exchange(term_bytes_, term_bytes_ + aligned(n * sizeof(float)));
-    }
+    if (no_window_) return;
+    // As ssim's: chunks that fill the GPU, batches of the tuning's host memory.
+    // Only the sums come back, so a batch may be any length (the run's short
+    // batches of large frames included).
     const cuda::PipelineTuning& tuning = runner_->tuning();
     chunk_ = tuning.chunk_frames(int64_t{f.width} * f.height);
-    const int64_t by_memory = kTermBytes / int64_t(std::max<size_t>(term_bytes_, 1));
-    batch_ = int(std::clamp<int64_t>(by_memory, 1, tuning.batch_frames(int64_t(f.frame_bytes()))));
-    if (!no_window_) runner_->add(this);
+    batch_ = tuning.batch_frames(int64_t(f.frame_bytes()));
+    std::vector<DeviceTermLayout::Positions> positions;
+    for (const Scale& sc : scales_) positions.push_back({sc.ow, sc.oh});
+    layout_.emplace(positions, s.ssim_mean, s.lcs_means, chunk_);
+    runner_->add(this);
   }
   ~CudaEngine() override {
     if (!no_window_) runner_->remove(this);
   }
 
   int batch_frames() const override { return no_window_ ? 1 : batch_; }
-  // Where a frame's term planes outweigh its picture (no downscaling, MS-SSIM),
-  // the host threads adding a batch's planes side by side need whole batches;
-  // lighter ones (float_ssim's default downscaling) take the run's short
-  // batches of large frames, which start the pipeline sooner.
-  bool needs_full_batches() const override {
-    return !no_window_ && term_bytes_ >= setup_.format.frame_bytes();
-  }
 
   // Numbered pairs are page-locked and shared with the run's other engines on
   // this device; a loose pair is copied from pageable memory, for this engine alone.
@@ -145,7 +138,8 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
  private:
   struct Lane {
     std::array<DeviceBuffer, kScales> ref, dist;  // each scale's binary32 planes, chunk_ frames
-    DeviceBuffer terms;                           // chunk_ frames' term blocks
+    DeviceBuffer terms;                           // chunk_ frames' term planes (layout_)
+    DeviceBuffer workspace;                       // launch_raster_sums'
   };
 
   size_t plane_bytes(size_t scale) const {
@@ -165,6 +159,9 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   // features are made before the run knows it has frames).
   void allocate() {
     if (!lanes_.empty()) return;
+    // The workspace of a whole chunk is the largest (it grows with the frames).
+    const size_t workspace =
+        std::max<size_t>(8, cuda::raster_sum_workspace_bytes(raster_layout(layout_->sum_layout(chunk_), nullptr)));
     std::vector<std::unique_ptr<Lane>> lanes;
     for (int i = 0; i < FrameUploader::kLanes; ++i) {
       auto lane = std::make_unique<Lane>();
@@ -172,12 +169,13 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
         lane->ref[sc] = DeviceBuffer(plane_bytes(sc) * size_t(chunk_));
         lane->dist[sc] = DeviceBuffer(plane_bytes(sc) * size_t(chunk_));
       }
-      lane->terms = DeviceBuffer(term_bytes_ * size_t(chunk_));
+      lane->terms = DeviceBuffer(layout_->chunk_bytes());
+      lane->workspace = DeviceBuffer(workspace);
       lanes.push_back(std::move(lane));
     }
-    host_terms_ = PinnedBuffer(term_bytes_ * size_t(batch_));
-    frame_done_.clear();
-    for (int i = 0; i < batch_; ++i) frame_done_.push_back(std::make_unique<Event>());
+    const size_t sums_bytes = size_t(batch_) * layout_->sums_per_frame() * sizeof(double);
+    host_sums_ = PinnedBuffer(sums_bytes);
+    device_sums_ = DeviceBuffer(sums_bytes);
     lanes_ = std::move(lanes);  // last: set only when everything above exists
   }
 
@@ -205,75 +203,43 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
                                       plane_bytes(sc + 1)};
         cuda::launch_fs_decimate(plane, low_pass_kernel(), 2, next.width, next.height, halved, stream);
       }
+      const DeviceTermLayout::ScalePlanes where = layout_->planes(int(sc));
       char* terms = lane.terms.get<char>();
-      const auto at = [&](size_t offset) { return offset == kNone ? nullptr : terms + offset; };
-      const cuda::FsTerms out{reinterpret_cast<double*>(at(s.lcs)), reinterpret_cast<double*>(at(s.l)),
-                              reinterpret_cast<double*>(at(s.c)), reinterpret_cast<float*>(at(s.s)), term_bytes_};
+      const auto at = [&](size_t offset) {
+        return offset == DeviceTermLayout::kNone ? nullptr : reinterpret_cast<double*>(terms + offset);
+      };
+      const cuda::FsTerms out{at(where.lcs), at(where.l), at(where.c), at(where.s), where.frame_stride};
       cuda::launch_fs_terms(plane, k, out, stream);
     }
-    read_back_terms(chunk);
+    // Every term plane of the chunk summed in raster order, each frame's sums
+    // at its place in the batch's.
+    const cuda::RasterSumLayout sums = raster_layout(layout_->sum_layout(chunk.count), lane.terms.get<double>());
+    cuda::launch_raster_sums(sums, device_sums_.get<double>() + size_t(chunk.start) * layout_->sums_per_frame(),
+                             lane.workspace.get(), stream);
   }
 
-  void finish(size_t base, size_t count, FrameUploader&) override { add_terms(base, count); }
-
-  // The sums, step one: the chunk's term blocks to the batch's page-locked
-  // buffer, each frame's arrival an event.
-  void read_back_terms(const FrameUploader::Chunk& chunk) {
-    const Lane& lane = *lanes_[size_t(chunk.lane)];
-    char* host = host_terms_.get<char>() + size_t(chunk.start) * term_bytes_;
-    check(cudaMemcpyAsync(host, lane.terms.get(), size_t(chunk.count) * term_bytes_, cudaMemcpyDeviceToHost,
-                          chunk.stream),
-          "read-back of float_ssim's term planes");
-    for (int i = 0; i < chunk.count; ++i)
-      check(cudaEventRecord(frame_done_[size_t(chunk.start + i)]->get(), chunk.stream), "cudaEventRecord");
-  }
-
-  // The sums, step two: each sum of each scale of each frame added on a host
-  // thread, one binary64 addition at a time in raster order (the reference's
-  // loop), as the frame's terms arrive; then the means.
-  void add_terms(size_t base, size_t count) {
-    const size_t per_frame = scales_.size() * kSums;
-    sums_.assign(count * per_frame, 0.0);
-    const int device = runner_->ordinal();
-    auto add_one = [&](int task) {
-      const size_t i = size_t(task) / per_frame, sc = size_t(task) % per_frame / kSums;
-      const int which = task % kSums;
-      const Scale& s = scales_[sc];
-      const size_t offset = which == kSsimSum ? s.lcs : which == kLSum ? s.l : which == kCSum ? s.c : s.s;
-      if (offset == kNone) return;
-      check(cudaSetDevice(device), "cudaSetDevice");
-      check(cudaEventSynchronize(frame_done_[i]->get()), "float_ssim terms on the GPU");
-      const char* block = host_terms_.get<char>() + i * term_bytes_ + offset;
-      double sum = 0.0;
-      if (which == kSSum) {
-        const float* t = reinterpret_cast<const float*>(block);
-        for (size_t k = 0; k < s.positions(); ++k) sum += double(t[k]);
-      } else {
-        sum = ssim::add_in_raster_order(0.0, reinterpret_cast<const double*>(block), s.positions());
-      }
-      sums_[size_t(task)] = sum;
-    };
-    parallel_for(setup_.pool, int(count * per_frame), add_one);
-    for (size_t i = 0; i < count; ++i)
-      for (size_t sc = 0; sc < scales_.size(); ++sc) {
-        const double* s = sums_.data() + (i * scales_.size() + sc) * kSums;
-        means_[base + i].scales[sc] = means_of_sums(s[kSsimSum], s[kLSum], s[kCSum], s[kSSum], scales_[sc].ow,
-                                                    scales_[sc].oh);
-      }
+  // One read-back of the batch's sums, after every lane's work; then the means.
+  void finish(size_t base, size_t count, FrameUploader& uploader) override {
+    const size_t per_frame = layout_->sums_per_frame();
+    check(cudaMemcpyAsync(host_sums_.get(), device_sums_.get(), count * per_frame * sizeof(double),
+                          cudaMemcpyDeviceToHost, uploader.join_lanes()),
+          "read-back of float_ssim's sums");
+    uploader.synchronize();
+    const double* sums = host_sums_.get<double>();
+    for (size_t i = 0; i < count; ++i) means_[base + i].scales = layout_->means(sums + i * per_frame);
   }
 
   EngineSetup setup_;
   std::shared_ptr<BatchRunner> runner_;
   std::vector<Scale> scales_;
   bool no_window_ = false;
-  size_t term_bytes_ = 0;  // one frame's term block
+  std::optional<DeviceTermLayout> layout_;  // where a chunk's terms lie (not with no_window_)
   int batch_ = 1;
   int chunk_ = 1;
   std::vector<FrameMeans> means_;  // the run's, [frame]
-  std::vector<double> sums_;       // a batch's, [frame][scale][sum]
   std::vector<std::unique_ptr<Lane>> lanes_;
-  PinnedBuffer host_terms_;  // [frame of the batch][term block]
-  std::vector<std::unique_ptr<Event>> frame_done_;
+  DeviceBuffer device_sums_;  // a batch's, [frame][term][scale]
+  PinnedBuffer host_sums_;
 };
 
 }  // namespace

@@ -163,7 +163,7 @@ __global__ void __launch_bounds__(kThreads)
           __dmul_rn(__dmul_rn(l, c_term), double(s));
     if (out.l) reinterpret_cast<double*>(reinterpret_cast<char*>(out.l) + base)[at] = l;
     if (out.c) reinterpret_cast<double*>(reinterpret_cast<char*>(out.c) + base)[at] = c_term;
-    if (out.s) reinterpret_cast<float*>(reinterpret_cast<char*>(out.s) + base)[at] = s;
+    if (out.s) reinterpret_cast<double*>(reinterpret_cast<char*>(out.s) + base)[at] = double(s);
   }
 }
 

@@ -46,15 +46,15 @@ struct FsConstants {
   float c1 = 0, c2 = 0, c3 = 0;
 };
 
-// A scale's term planes of ow x oh positions each in raster order, every
+// A scale's term planes of ow x oh binary64 terms each in raster order, every
 // frame's `frame_stride` bytes after the previous; null where not wanted.
-// lcs = (l * c) * s in binary64, the term of the SSIM sum; s is a binary32
-// quotient (its widening to binary64 is exact).
+// lcs = (l * c) * s, the term of the SSIM sum; s is the binary32 quotient
+// widened (exactly), the value the reference adds.
 struct FsTerms {
   double* lcs = nullptr;
   double* l = nullptr;
   double* c = nullptr;
-  float* s = nullptr;
+  double* s = nullptr;
   size_t frame_stride = 0;
 };
 
