@@ -28,6 +28,9 @@ class Engine {
   virtual ~Engine() = default;
   // Frame pairs a call should get at once.
   virtual int batch_frames() const = 0;
+  // Whether the engine reads pictures only through its CUDA device's upload
+  // (see Feature::scores_device_pictures).
+  virtual bool takes_device_pictures() const { return false; }
   // Frame f's sums into out[f].
   virtual void integer_sums(std::span<const FramePair> frames, std::span<AdmSums> out) = 0;
 };

@@ -46,6 +46,9 @@ class Engine {
   virtual ~Engine() = default;
   // Frame pairs a call should get at once (a call may get fewer).
   virtual int batch_frames() const = 0;
+  // Whether the engine reads pictures only through its CUDA device's upload
+  // (see Feature::scores_device_pictures).
+  virtual bool takes_device_pictures() const { return false; }
   // Frame f's means into out[f].
   virtual void means(std::span<const FramePair> frames, std::span<FrameMeans> out) = 0;
 };

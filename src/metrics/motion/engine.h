@@ -30,6 +30,9 @@ class Engine {
   virtual ~Engine() = default;
   // Frame pairs a call should get at once.
   virtual int batch_frames() const = 0;
+  // Whether the engine reads pictures only through its CUDA device's upload
+  // (see Feature::scores_device_pictures).
+  virtual bool takes_device_pictures() const { return false; }
   // The run's frames before the next call's first (at most frame_distance()
   // of them, the last one last), replacing what the engine held: a run that
   // starts inside a video (MPI ranks).

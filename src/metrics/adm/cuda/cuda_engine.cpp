@@ -50,6 +50,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   ~CudaEngine() override { runner_->remove(this); }
 
   int batch_frames() const override { return batch_; }
+  bool takes_device_pictures() const override { return true; }
 
   void integer_sums(std::span<const FramePair> frames, std::span<AdmSums> out) override {
     if (frames.empty()) return;

@@ -121,6 +121,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   }
 
   int batch_frames() const override { return no_window_ ? 1 : batch_; }
+  bool takes_device_pictures() const override { return true; }
 
   // Numbered pairs are page-locked and shared with the run's other engines on
   // this device; a loose pair is copied from pageable memory, for this engine alone.

@@ -39,6 +39,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   ~CudaEngine() override { runner_->remove(this); }
 
   int batch_frames() const override { return batch_; }
+  bool takes_device_pictures() const override { return true; }
 
   void hold(std::span<const FramePair> before) override {
     check(cudaSetDevice(runner_->ordinal()), "cudaSetDevice");
@@ -51,7 +52,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
       // The ring's last entries hold the given pictures, the last one last.
       const size_t slot = size_t(distance_) - (before.size() - i);
       check(cudaMemcpy2D(ring_.get() + slot * plane_bytes_, row_bytes, p.data, size_t(p.stride), row_bytes,
-                         size_t(p.height), cudaMemcpyHostToDevice),
+                         size_t(p.height), cudaMemcpyDefault),
             "upload of the pictures motion compares with");
       ++held_count_;
     }

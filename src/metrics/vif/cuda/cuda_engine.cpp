@@ -63,6 +63,8 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   }
 
   int batch_frames() const override { return on_host_ ? 1 : batch_; }
+  // Pictures too small for the kernels are scored by the CPU's stages, on the host.
+  bool takes_device_pictures() const override { return !on_host_; }
 
   void level_sums(std::span<const FramePair> frames, std::span<VifLevelSums> out) override {
     if (frames.empty()) return;
