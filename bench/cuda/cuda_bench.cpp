@@ -410,10 +410,11 @@ double us_per_frame(Kernels& k, int frames, bool emulate, bool fp64_kernels, boo
 }
 
 // vif and adm with their binary64 steps native and emulated (softfp), on
-// random references and distorted pictures near them (every pixel takes vif's
-// gain steps, most of adm's samples its enhancement: the emulation's worst
-// case), kernels only on frames already on the GPU; then end to end through
-// the library from frames in RAM.
+// random references and distorted pictures near them (almost every pixel takes
+// vif's gain steps, the emulation's heaviest path; adm's angle test runs at
+// every sample, its enhancement wherever the angle is within one degree),
+// kernels only on frames already on the GPU; then end to end through the
+// library from frames in RAM.
 void vmaf_table(const std::shared_ptr<Device>& device) {
   std::printf("\nvif and adm, binary64 steps native against emulated (fp64=native / fp64=emulate), kernels only, "
               "luma on the GPU; distorted = reference + noise in [-3, 3] (microseconds a frame; ratio: emulated / "
