@@ -7,6 +7,8 @@
 # PARTS: comma-separated among tests,kernels,pipeline,cpu,cpustages,memcheck (default
 # all), and bench (cuda_bench's whole run: kernels, stages, emulated, end to end
 # with raster), cli (bench/cuda/cli_bench.sh at CLI_BENCH_SCALE, default 0.3),
+# vmaf (cuda_bench's vmaf table: vif's and adm's kernels with their binary64 steps native
+# and emulated, kernels only and end to end),
 # racecheck (compute-sanitizer racecheck over the kernel and shared-upload tests;
 # slow, so not in the default), x2 (multi-GPU tests, multi_gpu_bench FRAMES (600)
 # and the CLI on --gpus 1 against --gpus 2 over CLI_FRAMES (160) 4K frames; on
@@ -125,6 +127,11 @@ if has bench; then
   echo "== cuda_bench $(el)"
   timeout 300 "$P/bin/cuda_bench" 0.2 > "$L/cuda_bench.txt" 2>&1; echo "cuda_bench exit $?"
   grep -A12 "^end to end" "$L/cuda_bench.txt"
+fi
+if has vmaf; then
+  echo "== vif and adm, fp64 native and emulated $(el)"
+  timeout 200 "$P/bin/cuda_bench" 0.3 vmaf > "$L/vmaf_fp64.txt" 2>&1; echo "cuda_bench exit $?"
+  cat "$L/vmaf_fp64.txt"
 fi
 if has pipeline; then
   echo "== pipeline $(el)"

@@ -11,8 +11,11 @@
 //   emulated   the fp64-emulated kernel against the native one
 //   library    end to end from frames in RAM through the feature, beside the
 //              pinned-copy ceiling of the same bytes
+//   vmaf       vif's and adm's kernels with their binary64 steps native and
+//              emulated (fp64=native / fp64=emulate), kernels only and end to end
 // Usage: cuda_bench [seconds per measurement, default 1]
-//                   [kernels: the kernel tables only | u8: the u8 table only | profile]
+//                   [kernels: the kernel tables only | u8: the u8 table only | vmaf: the vmaf table only |
+//                    profile]
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -33,8 +36,14 @@
 #include "core/error.h"
 #include "backends/cuda/cuda_resources.h"
 #include "bench/cuda/kernel_variants.h"
+#include "metrics/adm/csf_factors.h"
+#include "metrics/adm/cuda/adm_kernels.h"
+#include "metrics/adm/reference.h"
 #include "metrics/ssim/cuda/ssim_kernel_u8.h"
 #include "metrics/ssim/cuda/ssim_kernels.h"
+#include "metrics/vif/cuda/vif_kernels.h"
+#include "metrics/vif/log2_table.h"
+#include "metrics/vif/taps.h"
 #include "backends/device.h"
 #include "metrics/feature.h"
 #include "metrics/registry.h"
@@ -96,20 +105,36 @@ struct Size {
 };
 const Size k1080p{"1080p", 1920, 1080}, k4k{"4K", 3840, 2160};
 
-// Two planes of `frames` frames on the device, random, distorted near the reference.
+// Two planes of `frames` frames on the device, random; the distorted one
+// independent of the reference, or (`near`) the reference plus noise in [-3, 3].
 struct DeviceFrames {
   DeviceBuffer ref, dist;
   DevicePlanes planes;
-  DeviceFrames(const Size& s, int bits, int frames) {
+  DeviceFrames(const Size& s, int bits, int frames, bool near = false) {
     const size_t plane = size_t(s.w) * s.h * (bits > 8 ? 2 : 1);
     std::vector<uint8_t> host(plane * frames);
     ref = DeviceBuffer(host.size());
     dist = DeviceBuffer(host.size());
     fill_random(host.data(), host.size(), bits, 1);
     check(cudaMemcpy(ref.get(), host.data(), host.size(), cudaMemcpyHostToDevice), "upload");
-    fill_random(host.data(), host.size(), bits, 2);
+    if (near) add_noise(host, bits);
+    else fill_random(host.data(), host.size(), bits, 2);
     check(cudaMemcpy(dist.get(), host.data(), host.size(), cudaMemcpyHostToDevice), "upload");
     planes = DevicePlanes{ref.get(), dist.get(), plane, s.w, s.h, bits, frames};
+  }
+  static void add_noise(std::vector<uint8_t>& samples, int bits) {
+    std::mt19937_64 rng(2);
+    const int max = (1 << bits) - 1;
+    const auto noisy = [&](int v) { return std::clamp(v + int(rng() % 7) - 3, 0, max); };
+    if (bits == 8)
+      for (uint8_t& v : samples) v = uint8_t(noisy(v));
+    else
+      for (size_t i = 0; i + 1 < samples.size(); i += 2) {
+        uint16_t v;
+        std::memcpy(&v, &samples[i], 2);
+        v = uint16_t(noisy(v));
+        std::memcpy(&samples[i], &v, 2);
+      }
   }
 };
 
@@ -269,6 +294,165 @@ double library_fps(const std::shared_ptr<Device>& device, const Size& s, int bit
   return frames / t;
 }
 
+// ---- vmaf: vif's and adm's kernels, binary64 steps native and emulated ----
+
+// vif's kernels as its CUDA engine launches them for a chunk of frames
+// (cuda_engine.cpp): each level's statistic, then the halving to the next.
+struct VifKernels {
+  int bitdepth;
+  VifLevelPlanes level0;
+  std::array<DeviceBuffer, vif::kLevels> ref, dist;  // levels 1..3
+  std::array<int, vif::kLevels> width{}, height{};
+  DeviceBuffer table, sums;
+  VifKernels(const DevicePlanes& p) : bitdepth(p.bitdepth) {
+    level0 = VifLevelPlanes{p.ref, p.dist, p.frame_stride, p.width, p.height, p.bitdepth == 8, p.frames};
+    width[0] = p.width;
+    height[0] = p.height;
+    for (int l = 1; l < vif::kLevels; ++l) {
+      width[size_t(l)] = width[size_t(l - 1)] / 2;
+      height[size_t(l)] = height[size_t(l - 1)] / 2;
+      ref[size_t(l)] = DeviceBuffer(level_bytes(l) * size_t(p.frames));
+      dist[size_t(l)] = DeviceBuffer(level_bytes(l) * size_t(p.frames));
+    }
+    table = DeviceBuffer(vif::kLog2Table.size() * sizeof(uint16_t));
+    check(cudaMemcpy(table.get(), vif::kLog2Table.data(), table.bytes(), cudaMemcpyHostToDevice), "upload");
+    sums = DeviceBuffer(size_t(p.frames) * vif::kLevels * 4 * sizeof(uint64_t));
+  }
+  size_t level_bytes(int l) const { return size_t(width[size_t(l)]) * size_t(height[size_t(l)]) * 2; }
+  static VifFilter filter_of(int level) {
+    VifFilter f;
+    const auto taps = vif::level_taps(level);
+    for (size_t k = 0; k < taps.size(); ++k) f.taps[k] = taps[k];
+    f.count = int(taps.size());
+    return f;
+  }
+  // statistics: whether to run the statistic kernels; halvings: the halving kernels.
+  void run(bool emulate, bool statistics, bool halvings) {
+    VifLevelPlanes level = level0;
+    level.emulate_fp64 = emulate;
+    for (int l = 0; l < vif::kLevels; ++l) {
+      if (statistics)
+        launch_vif_statistic(level, filter_of(l), vif::vertical_mean_rounding(l, bitdepth).shift,
+                             vif::vertical_square_rounding(l, bitdepth).shift, 100.0, table.get<uint16_t>(),
+                             sums.get<uint64_t>() + size_t(l) * 4, vif::kLevels * 4, nullptr);
+      if (l + 1 == vif::kLevels) break;
+      uint16_t* r = ref[size_t(l + 1)].get<uint16_t>();
+      uint16_t* d = dist[size_t(l + 1)].get<uint16_t>();
+      if (halvings)
+        launch_vif_halve(level, filter_of(l + 1), vif::rounding_by(l == 0 ? bitdepth : 16).shift, r, d,
+                         level_bytes(l + 1), nullptr);
+      level.ref = r;
+      level.dist = d;
+      level.frame_stride = level_bytes(l + 1);
+      level.width = width[size_t(l + 1)];
+      level.height = height[size_t(l + 1)];
+      level.bytes = false;
+    }
+  }
+};
+
+// adm's kernels as its CUDA engine launches them for a chunk of frames
+// (cuda_engine.cpp's enqueue and score_scale).
+struct AdmKernels {
+  static constexpr int kScales = 4;
+  DevicePlanes planes;
+  std::array<adm::stages::ScalePlan, kScales> plan{};
+  std::array<std::array<DeviceBuffer, 6>, kScales> buffers;  // ref, dis, restored, additive, csf, flat
+  DeviceBuffer sums;
+  AdmKernels(const DevicePlanes& p) : planes(p) {
+    const adm::CsfFactors factors = adm::csf_factors(3.0, 1080);
+    for (int n = 0; n < kScales; ++n) {
+      plan[size_t(n)] = adm::scale_plan(p.width, p.height, n, factors);
+      const size_t band = samples(n) * size_t(p.frames) * (n == 0 ? 2 : 4);
+      for (int b = 0; b < 6; ++b) buffers[size_t(n)][size_t(b)] = DeviceBuffer((b < 2 ? 4 : 3) * band);
+    }
+    sums = DeviceBuffer(size_t(p.frames) * kScales * 9 * sizeof(uint64_t));
+  }
+  size_t samples(int n) const { return size_t(plan[size_t(n)].width) * size_t(plan[size_t(n)].height); }
+  AdmBands bands(int n, int b) const {
+    return AdmBands{buffers[size_t(n)][size_t(b)].get(), samples(n), samples(n) * size_t(planes.frames),
+                    plan[size_t(n)].width, plan[size_t(n)].height};
+  }
+  // decouple: whether to run the decoupling kernels; rest: every other kernel.
+  void run(bool emulate, bool decouple, bool rest) {
+    const int frames = planes.frames;
+    uint64_t* out = sums.get<uint64_t>();
+    if (rest) {
+      launch_adm_dwt0(planes.ref, planes.frame_stride, planes.bitdepth == 8, planes.width, planes.height,
+                      planes.bitdepth, frames, bands(0, 0), nullptr);
+      launch_adm_dwt0(planes.dist, planes.frame_stride, planes.bitdepth == 8, planes.width, planes.height,
+                      planes.bitdepth, frames, bands(0, 1), nullptr);
+    }
+    for (int n = 0; n < kScales; ++n) {
+      if (n > 0 && rest) {
+        launch_adm_dwt_s123(bands(n - 1, 0), n == 1, n, frames, bands(n, 0), nullptr);
+        launch_adm_dwt_s123(bands(n - 1, 1), n == 1, n, frames, bands(n, 1), nullptr);
+      }
+      const adm::stages::ScalePlan& p = plan[size_t(n)];
+      if (decouple)
+        launch_adm_decouple(n == 0, bands(n, 0), bands(n, 1), p, 100.0, emulate, frames, bands(n, 2), bands(n, 3),
+                            nullptr);
+      if (!rest) continue;
+      uint64_t* s = out + size_t(n) * 9;
+      launch_adm_denominator(n, bands(n, 0), p, frames, s, kScales * 9, nullptr);
+      launch_adm_csf(n == 0, bands(n, 3), p, frames, bands(n, 4), bands(n, 5), nullptr);
+      launch_adm_masking(n == 0, bands(n, 2), bands(n, 4), bands(n, 5), p, frames, s + 3, kScales * 9, nullptr);
+      launch_adm_csf(n == 0, bands(n, 2), p, frames, bands(n, 4), bands(n, 5), nullptr);
+      launch_adm_masking(n == 0, bands(n, 3), bands(n, 4), bands(n, 5), p, frames, s + 6, kScales * 9, nullptr);
+    }
+  }
+};
+
+// Microseconds a frame of `run(emulate, a, b)` on `frames` on the device.
+template <typename Kernels>
+double us_per_frame(Kernels& k, int frames, bool emulate, bool fp64_kernels, bool others) {
+  return 1e6 / frames * median_seconds([&] { k.run(emulate, fp64_kernels, others); });
+}
+
+// vif and adm with their binary64 steps native and emulated (softfp), on
+// random references and distorted pictures near them (almost every pixel takes
+// vif's gain steps, the emulation's heaviest path; adm's angle test runs at
+// every sample, its enhancement wherever the angle is within one degree),
+// kernels only on frames already on the GPU; then end to end through the
+// library from frames in RAM.
+void vmaf_table(const std::shared_ptr<Device>& device) {
+  std::printf("\nvif and adm, binary64 steps native against emulated (fp64=native / fp64=emulate), kernels only, "
+              "luma on the GPU; distorted = reference + noise in [-3, 3] (microseconds a frame; ratio: emulated / "
+              "native time)\n");
+  std::printf("| case | fp64 kernels native | emulated | ratio | all the feature's kernels native | emulated | "
+              "ratio |\n|---|---|---|---|---|---|---|\n");
+  for (const Size& s : {k1080p, k4k})
+    for (const int bits : {8, 10}) {
+      const int frames = s.w * s.h > 4'000'000 ? 4 : 16;
+      DeviceFrames f(s, bits, frames, true);
+      VifKernels vif(f.planes);
+      AdmKernels adm(f.planes);
+      const auto row = [&](const char* name, auto& k) {
+        const double native = us_per_frame(k, frames, false, true, false);
+        const double emulated = us_per_frame(k, frames, true, true, false);
+        const double all_native = us_per_frame(k, frames, false, true, true);
+        const double all_emulated = us_per_frame(k, frames, true, true, true);
+        std::printf("| %s %s %d-bit | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f |\n", name, s.name, bits, native,
+                    emulated, emulated / native, all_native, all_emulated, all_emulated / all_native);
+      };
+      adm.run(false, true, true);  // every scale's bands from these frames before the decoupling alone is timed
+      vif.run(false, true, true);  // every level likewise
+      row("vif statistic", vif);
+      row("adm decouple", adm);
+    }
+  ThreadPool pool(int(std::thread::hardware_concurrency()));
+  std::printf("\nvif and adm end to end from frames in RAM through the library, 8-bit 420 (frames/s)\n");
+  std::printf("| feature | 1080p native | 1080p emulated | 4K native | 4K emulated |\n|---|---|---|---|---|\n");
+  for (const char* feature : {"vif", "adm"}) {
+    double fps[2][2];
+    for (int s = 0; s < 2; ++s)
+      for (int e = 0; e < 2; ++e)
+        fps[s][e] = library_fps(device, s == 0 ? k1080p : k4k, 8,
+                                {fmt::format("{}=fp64={}", feature, e ? "emulate" : "native")}, pool);
+    std::printf("| %s | %.0f | %.0f | %.0f | %.0f |\n", feature, fps[0][0], fps[0][1], fps[1][0], fps[1][1]);
+  }
+}
+
 int run(int argc, char** argv) {
   if (argc > 1) g_seconds = std::atof(argv[1]);
   const bool kernels_only = argc > 2 && std::string(argv[2]) == "kernels";
@@ -298,6 +482,10 @@ int run(int argc, char** argv) {
   std::printf("%s, %u host threads\n\n", device->description().c_str(), std::thread::hardware_concurrency());
   if (argc > 2 && std::string(argv[2]) == "u8") {
     u8_table();
+    return 0;
+  }
+  if (argc > 2 && std::string(argv[2]) == "vmaf") {
+    vmaf_table(device);
     return 0;
   }
 

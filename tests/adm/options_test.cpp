@@ -103,6 +103,23 @@ TEST(AdmOptions, UnknownKeyListsTheKnownOnes) {
   EXPECT_NE(e.find("adm_skip_aim"), std::string::npos) << e;
 }
 
+// fp64 is exactvq's own (how a CUDA device runs the decoupling's binary64
+// steps): no suffix, no name changes; bad values are refused.
+TEST(AdmOptions, Fp64ModeChangesNoName) {
+  EXPECT_EQ(parse("adm").fp64, Fp64Mode::kAuto);
+  EXPECT_EQ(parse("adm=fp64=auto").fp64, Fp64Mode::kAuto);
+  EXPECT_EQ(parse("adm=fp64=native").fp64, Fp64Mode::kNative);
+  EXPECT_EQ(parse("adm=egl=1:fp64=emulate").fp64, Fp64Mode::kEmulate);
+  EXPECT_EQ(key_suffix(parse("adm=egl=1:fp64=emulate")), "_egl_1");
+  EXPECT_EQ(adm_output_names(parse("adm=debug=true:fp64=native")), adm_output_names(parse("adm=debug=true")));
+  for (const char* bad : {"adm=fp64=soft", "adm=fp64=", "adm=fp64=1"}) {
+    const std::string e = error_of(bad);
+    EXPECT_NE(e.find("feature adm: fp64="), std::string::npos) << bad << ": " << e;
+    EXPECT_NE(e.find("auto, native or emulate"), std::string::npos) << e;
+  }
+  EXPECT_NE(error_of("adm=fp65=native").find("fp64"), std::string::npos);  // listed among the known keys
+}
+
 TEST(AdmOptions, UnsupportedCsfModesAndGeometriesAreRefused) {
   EXPECT_NE(error_of("adm=csf=1").find("adm_csf_mode=1"), std::string::npos);
   EXPECT_NE(error_of("adm=adm_csf_mode=3"), "");
@@ -204,6 +221,23 @@ TEST(AdmFeature, BatchesInParallelEqualTheReference) {
       EXPECT_EQ(out[size_t(i) * n + 17], s.den_scale[3]) << "seed " << seed << " frame " << i;
     }
   }
+}
+
+// The CPU takes fp64= and ignores it: the same values.
+TEST(AdmFeature, Fp64ModeChangesNoValueOnTheCpu) {
+  std::mt19937 rng(78);
+  const VideoFormat f{48, 40, ChromaFormat::k420, 8};
+  const Picture a = random_picture(f, rng), b = random_picture(f, rng);
+  const std::vector<FramePair> pairs = {{&a, &b, 0}};
+  std::vector<double> values[2];
+  for (int k = 0; k < 2; ++k) {
+    FeatureContext ctx;
+    ctx.format = f;
+    auto feature = make_adm_feature(parse(k == 0 ? "adm=debug=true" : "adm=debug=true:fp64=emulate"), ctx);
+    values[k].resize(feature->outputs().size());
+    feature->extract_batch(pairs, values[k]);
+  }
+  EXPECT_EQ(std::memcmp(values[0].data(), values[1].data(), values[0].size() * sizeof(double)), 0);
 }
 
 TEST(AdmReference, NoReferenceDetailGivesOneAndZeroAim) {

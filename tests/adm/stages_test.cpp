@@ -2,12 +2,15 @@
 // the host: one output at a time over whole bands, each scored row summed,
 // rounded and shifted, then added, on scratch bands filled with garbage first
 // (a device's buffers hold the previous frame's or chunk's values). Its sums
-// must be the reference's for every size, depth, content and option: this
-// checks the CUDA engine's indexing, regions, shifts and factors without a GPU.
+// must be the reference's for every size, depth, content and option, with the
+// decoupling's binary64 steps native and emulated (softfp, as fp64=emulate
+// runs them): this checks the CUDA engine's indexing, regions, shifts and
+// factors without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -72,13 +75,17 @@ void masking(const ScalePlan& p, const T* const src[3], const T* const csf[3], c
 }
 
 template <typename T>
-void score(const ScalePlan& p, int scale, ScaleBands<T>& s, const AdmOptions& o, ScaleSums& out) {
+void score(const ScalePlan& p, int scale, ScaleBands<T>& s, const AdmOptions& o, bool emulate, ScaleSums& out) {
   const auto ref = cptrs(s.ref, 1), dis = cptrs(s.dis, 1);
   auto restored = ptrs(s.restored), additive = ptrs(s.additive), csf = ptrs(s.csf), flat = ptrs(s.flat);
-  for (int i = p.filter.top; i < p.filter.bottom; ++i)
-    for (int j = p.filter.left; j < p.filter.right; ++j)
-      stages::decouple_at(ref.data(), dis.data(), size_t(i) * size_t(p.width) + size_t(j), o.enhn_gain_limit,
-                          restored.data(), additive.data());
+  const auto decouple = [&](auto gain_limit) {  // double or softfp
+    for (int i = p.filter.top; i < p.filter.bottom; ++i)
+      for (int j = p.filter.left; j < p.filter.right; ++j)
+        stages::decouple_at(ref.data(), dis.data(), size_t(i) * size_t(p.width) + size_t(j), gain_limit,
+                            restored.data(), additive.data());
+  };
+  if (emulate) decouple(softfp_from_bits(std::bit_cast<uint64_t>(o.enhn_gain_limit)));
+  else decouple(o.enhn_gain_limit);
   for (int i = p.scored.top; i < p.scored.bottom; ++i) {
     uint64_t row[3] = {0, 0, 0};
     for (int j = p.scored.left; j < p.scored.right; ++j) {
@@ -105,7 +112,8 @@ void score(const ScalePlan& p, int scale, ScaleBands<T>& s, const AdmOptions& o,
   masking(p, a, c, f, out.aim_num);
 }
 
-AdmSums staged_sums(const Picture& ref, const Picture& dis, const AdmOptions& o, std::mt19937_64& rng) {
+AdmSums staged_sums(const Picture& ref, const Picture& dis, const AdmOptions& o, bool emulate,
+                    std::mt19937_64& rng) {
   const VideoFormat& fmt = ref.format;
   const CsfFactors factors = csf_factors(o.norm_view_dist, o.ref_display_height);
   AdmSums sums{};
@@ -126,7 +134,7 @@ AdmSums staged_sums(const Picture& ref, const Picture& dis, const AdmOptions& o,
   };
   dwt0(ref, s0.ref);
   dwt0(dis, s0.dis);
-  if (!o.skip_scale0) score(p0, 0, s0, o, sums[0]);
+  if (!o.skip_scale0) score(p0, 0, s0, o, emulate, sums[0]);
   ScaleBands<int32_t> prev, cur;
   for (int n = 1; n < 4; ++n) {
     const ScalePlan p = scale_plan(fmt.width, fmt.height, n, factors);
@@ -147,7 +155,7 @@ AdmSums staged_sums(const Picture& ref, const Picture& dis, const AdmOptions& o,
           cur.dis[k][size_t(i) * size_t(p.width) + size_t(j)] = w[k];
         }
       }
-    score(p, n, cur, o, sums[size_t(n)]);
+    score(p, n, cur, o, emulate, sums[size_t(n)]);
     std::swap(prev, cur);
   }
   return sums;
@@ -175,7 +183,10 @@ void fill(Picture& p, const VideoFormat& f, int content, std::mt19937_64& rng, c
   }
 }
 
-TEST(AdmStages, DeviceArrangementGivesTheReferenceSums) {
+class AdmStages : public ::testing::TestWithParam<bool> {};  // the decoupling emulated (softfp)
+
+TEST_P(AdmStages, DeviceArrangementGivesTheReferenceSums) {
+  const bool emulate = GetParam();
   struct Size {
     int w, h;
   };
@@ -189,20 +200,25 @@ TEST(AdmStages, DeviceArrangementGivesTheReferenceSums) {
     for (const int bitdepth : {8, 10, 12, 16})
       for (int content = 0; content < 3; ++content)
         for (const char* spec : specs) {
-          if (s.w * s.h > 100000 && (content != 1 || bitdepth == 12)) continue;
+          if (s.w * s.h > 100000 && (content != 1 || bitdepth == 12 || emulate)) continue;
           const AdmOptions o = parse_adm_options(parse_feature_spec(spec));
           const VideoFormat f{s.w, s.h, ChromaFormat::kMono, bitdepth};
           Picture a, b;
           fill(a, f, content, rng, nullptr);
           fill(b, f, content, rng, content == 0 ? nullptr : &a);
           const AdmSums want = adm_integer_sums(a.plane(0), b.plane(0), bitdepth, o, reference_row_kernels());
-          const AdmSums got = staged_sums(a, b, o, rng);
+          const AdmSums got = staged_sums(a, b, o, emulate, rng);
           ++compared;
           EXPECT_EQ(std::memcmp(&want, &got, sizeof want), 0)
-              << s.w << "x" << s.h << " " << bitdepth << " bits, content " << content << ", " << spec;
+              << s.w << "x" << s.h << " " << bitdepth << " bits, content " << content << ", " << spec
+              << (emulate ? ", emulated" : "");
         }
-  std::printf("[ adm      ] staged sums: %d frames equal to the reference's\n", compared);
+  std::printf("[ adm      ] staged sums%s: %d frames equal to the reference's\n", emulate ? " (emulated)" : "",
+              compared);
 }
+
+INSTANTIATE_TEST_SUITE_P(Fp64, AdmStages, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "Emulated" : "Native"; });
 
 }  // namespace
 }  // namespace exactvq::adm

@@ -1,8 +1,9 @@
-// adm on the CUDA device against the CPU, bit for bit: every public VMAF vector
-// pair under each option set the models use (and the options that change the
-// engine's work), and seeded pictures of many sizes, depths and contents;
-// sizes under 33x33 are refused on both. Without a GPU every case skips with a
-// message.
+// adm on the CUDA device against the CPU, bit for bit, with the decoupling's
+// binary64 steps native and emulated (fp64=native, fp64=emulate; the CPU
+// scores once): every public VMAF vector pair under each option set the models
+// use (and the options that change the engine's work), and seeded pictures of
+// many sizes, depths and contents; sizes under 33x33 are refused on both.
+// Without a GPU every case skips with a message.
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -31,7 +32,7 @@ TEST_F(CudaTest, AdmPublicVectorsEqualCpu) {
     if (f.height < 33 || f.width < 33) continue;  // adm refuses these (tests/adm)
     std::vector<FramePair> frames;
     for (size_t i = 0; i < refs.size(); ++i) frames.push_back({&refs[i], &dists[i], int64_t(i)});
-    for (const char* spec : kAdmSpecs) compared += compare_cpu_gpu(f, spec, frames, pair.name);
+    for (const char* spec : kAdmSpecs) compared += compare_cpu_gpu_fp64_modes(f, spec, frames, pair.name);
     ++pairs_scored;
   }
   std::printf("[ cuda     ] adm public vectors: %d pairs, %d values equal to the CPU's\n", pairs_scored,
@@ -60,7 +61,7 @@ TEST_F(CudaTest, AdmSeededPicturesEqualCpu) {
       }
       const bool large = s.w * s.h > 1'000'000;
       for (const char* spec : kAdmSpecs) {
-        compared += compare_cpu_gpu(f, spec, pairs, fmt::format("seeded {}x{}", s.w, s.h));
+        compared += compare_cpu_gpu_fp64_modes(f, spec, pairs, fmt::format("seeded {}x{}", s.w, s.h));
         if (large) break;  // the other option sets at the smaller sizes
       }
     }
@@ -83,8 +84,8 @@ TEST_F(CudaTest, AdmDegenerateFramesEqualCpu) {
                               size_t(refs[i].plane(0).height) * refs[i].plane(0).stride);
       pairs.push_back({&refs[i], &dists[i], int64_t(i)});
     }
-    compare_cpu_gpu(f, "adm=adm_noise_weight=0:debug=true", pairs, "degenerate");
-    compare_cpu_gpu(f, "adm=debug=true", pairs, "degenerate");
+    compare_cpu_gpu_fp64_modes(f, "adm=adm_noise_weight=0:debug=true", pairs, "degenerate");
+    compare_cpu_gpu_fp64_modes(f, "adm=debug=true", pairs, "degenerate");
   }
 }
 

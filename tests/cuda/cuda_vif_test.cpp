@@ -1,7 +1,8 @@
-// vif on the CUDA device against the CPU, bit for bit: every public VMAF vector
-// pair under each option set the models use, and seeded pictures of many sizes,
-// depths and contents (the sizes under 16x16 take the engine's host path).
-// Without a GPU every case skips with a message.
+// vif on the CUDA device against the CPU, bit for bit, with the gain steps
+// native and emulated (fp64=native, fp64=emulate; the CPU scores once): every
+// public VMAF vector pair under each option set the models use, and seeded
+// pictures of many sizes, depths and contents (the sizes under 16x16 take the
+// engine's host path). Without a GPU every case skips with a message.
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -29,7 +30,7 @@ TEST_F(CudaTest, VifPublicVectorsEqualCpu) {
     if (f.height < 8 || f.width < 4) continue;  // vif refuses these (tests/vif)
     std::vector<FramePair> frames;
     for (size_t i = 0; i < refs.size(); ++i) frames.push_back({&refs[i], &dists[i], int64_t(i)});
-    for (const char* spec : kVifSpecs) compared += compare_cpu_gpu(f, spec, frames, pair.name);
+    for (const char* spec : kVifSpecs) compared += compare_cpu_gpu_fp64_modes(f, spec, frames, pair.name);
     ++pairs_scored;
   }
   std::printf("[ cuda     ] vif public vectors: %d pairs, %d values equal to the CPU's\n", pairs_scored,
@@ -57,7 +58,7 @@ TEST_F(CudaTest, VifSeededPicturesEqualCpu) {
       }
       for (const char* spec : kVifSpecs) {
         if (s.w < 4 && std::string(spec).find("skip") != std::string::npos) continue;
-        compared += compare_cpu_gpu(f, spec, pairs, fmt::format("seeded {}x{}", s.w, s.h));
+        compared += compare_cpu_gpu_fp64_modes(f, spec, pairs, fmt::format("seeded {}x{}", s.w, s.h));
       }
     }
   std::printf("[ cuda     ] vif seeded pictures: %d values equal to the CPU's\n", compared);

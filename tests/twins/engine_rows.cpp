@@ -16,6 +16,7 @@
 #include "backends/multi/multi_device.h"
 #include "core/error.h"
 #include "cpu_rows.h"
+#include "cuda_twin_device.h"
 #include "frame_pairs.h"
 #include "metrics/float_ssim/engine.h"
 #include "metrics/psnr/engine.h"
@@ -29,31 +30,6 @@ namespace {
 ThreadPool& pool() {
   static ThreadPool p(2);
   return p;
-}
-
-// A device opened once, or why it cannot be.
-struct Opened {
-  std::shared_ptr<Device> device;
-  std::string why;
-};
-
-const Opened& cuda_device() {
-  static const Opened opened = [] {
-    Opened o;
-    if (count_devices(Backend::kCuda) == 0) {
-      o.why = "no usable CUDA device";
-      return o;
-    }
-    DeviceOptions options;
-    options.backend = Backend::kCuda;
-    try {
-      o.device = open_cuda_device(options, VideoFormat{16, 16, ChromaFormat::k420, 8});
-    } catch (const DeviceError& e) {
-      o.why = std::string("no usable CUDA device (") + e.what() + ")";
-    }
-    return o;
-  }();
-  return opened;
 }
 
 // OpenCL: no device at all is a skip; a device present that cannot be opened (or

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <random>
+#include <vector>
+
 #include "core/error.h"
 #include "metrics/vif/vif_feature.h"
 
@@ -44,6 +48,44 @@ TEST(VifOptions, OutputNamesInLibvmafOrder) {
   EXPECT_EQ(debug[6], "integer_vif_den");
   EXPECT_EQ(debug[7], "integer_vif_num_scale0");
   EXPECT_EQ(debug[14], "integer_vif_den_scale3");
+}
+
+// fp64 is exactvq's own (how a CUDA device runs the gain steps): no suffix, no
+// name, no value changes; the CPU takes it and ignores it.
+TEST(VifOptions, Fp64ModeChangesNoNameOrValue) {
+  EXPECT_EQ(parse("vif").fp64, Fp64Mode::kAuto);
+  EXPECT_EQ(parse("vif=fp64=auto").fp64, Fp64Mode::kAuto);
+  EXPECT_EQ(parse("vif=fp64=native").fp64, Fp64Mode::kNative);
+  EXPECT_EQ(parse("vif=egl=1:fp64=emulate").fp64, Fp64Mode::kEmulate);
+  EXPECT_EQ(key_suffix(parse("vif=egl=1:fp64=emulate")), "_egl_1");
+  EXPECT_EQ(output_names(parse("vif=debug=true:fp64=emulate")), output_names(parse("vif=debug=true")));
+  for (const char* bad : {"vif=fp64=soft", "vif=fp64=", "vif=fp64=Emulate"}) {
+    try {
+      parse(bad);
+      ADD_FAILURE() << bad << " accepted";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("feature vif: fp64="), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("auto, native or emulate"), std::string::npos) << e.what();
+    }
+  }
+  const VideoFormat f{40, 24, ChromaFormat::kMono, 10};
+  std::mt19937 rng(5);
+  std::vector<Picture> pictures(4);
+  for (Picture& p : pictures) {
+    p.allocate(f);
+    auto* samples = reinterpret_cast<uint16_t*>(p.plane_data(0));
+    for (int i = 0; i < f.width * f.height; ++i) samples[i] = uint16_t(rng() % 1024);
+  }
+  const std::vector<FramePair> pairs = {{&pictures[0], &pictures[1], 0}, {&pictures[2], &pictures[3], 1}};
+  std::vector<double> values[2];
+  for (int k = 0; k < 2; ++k) {
+    FeatureContext ctx;
+    ctx.format = f;
+    auto feature = make_vif_feature(parse(k == 0 ? "vif=debug=true" : "vif=debug=true:fp64=emulate"), ctx);
+    values[k].resize(pairs.size() * feature->outputs().size());
+    feature->extract_batch(pairs, values[k]);
+  }
+  EXPECT_EQ(std::memcmp(values[0].data(), values[1].data(), values[0].size() * sizeof(double)), 0);
 }
 
 TEST(VifOptions, BadValuesAndKeysAreRefused) {

@@ -17,7 +17,7 @@ constexpr const char* kKnown =
     "debug, adm_csf_scale (scf), adm_csf_diag_scale (scfd), adm_dlm_weight (dlmw), "
     "adm_enhn_gain_limit (egl), adm_norm_view_dist (nvd), adm_ref_display_height (rdh), "
     "adm_csf_mode (csf), adm_noise_weight (nw), adm_skip_aim, adm_skip_scale0 (ssz), "
-    "adm_min_val (min)";
+    "adm_min_val (min), fp64";
 
 double parse_double_in(const FeatureSpec& spec, const std::string& key, const std::string& value,
                        double lo, double hi) {
@@ -68,6 +68,7 @@ AdmOptions parse_adm_options(const FeatureSpec& spec) {
     else if (key == "adm_skip_aim") o.skip_aim = parse_bool_option(spec.name, key, value);
     else if (is(key, "adm_skip_scale0", "ssz")) o.skip_scale0 = parse_bool_option(spec.name, key, value);
     else if (is(key, "adm_min_val", "min")) o.min_val = parse_double_in(spec, key, value, 0.0, 1.0);
+    else if (key == "fp64") o.fp64 = parse_fp64_mode(spec.name, value);
     else throw UsageError(fmt::format("feature {}: unknown option '{}' (known: {})", spec.name, key, kKnown));
   }
   if (o.csf_mode != CsfMode::kWatson97)

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "metrics/feature_spec.h"
+#include "metrics/fp64_mode.h"
 
 namespace exactvq::adm {
 
@@ -24,6 +25,9 @@ struct AdmOptions {
   bool skip_aim = false;          // adm_skip_aim (not part of the names)
   bool skip_scale0 = false;       // adm_skip_scale0 / ssz
   double min_val = 0.0;           // adm_min_val / min, [0, 1]
+  // exactvq's own: how a CUDA device runs the decoupling's binary64 steps
+  // (metrics/fp64_mode.h); changes no value and no name.
+  Fp64Mode fp64 = Fp64Mode::kAuto;
 };
 
 // Takes libvmaf's option names and aliases. Throws UsageError naming the

@@ -1,8 +1,8 @@
 // ADM's stages one output at a time, as the CUDA engine computes them: the
 // per-sample definition (definition.h; the decoupling in native binary64,
-// pixel.h) on bands stored tightly, indexed by (row, column), and the plan of
-// a scale (its regions, shifts and factors, as the driver in reference.cpp
-// forms them). The CUDA kernels call these with one thread an output;
+// pixel.h, or on softfp, softfp_decouple.h) on bands stored tightly, indexed
+// by (row, column), and the plan of a scale (its regions, shifts and factors,
+// as the driver in reference.cpp forms them). The CUDA kernels call these with one thread an output;
 // tests/adm run them on the host in the same arrangement against the
 // reference (stages_test.cpp), so that the engine's indexing, regions and
 // shifts are checked on machines without a GPU.
@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "metrics/adm/pixel.h"
+#include "metrics/adm/softfp_decouple.h"
 
 namespace exactvq::adm::stages {
 
@@ -88,17 +89,36 @@ EXACTVQ_ADM_HD void dwt_s123_at(const Src* band, int width, int height, int scal
   out[3] = adm_dwt_s123_tap(hi, false, h_round, h_shift);  // d
 }
 
-// The decoupling of sample `at` of the detail bands ref[0..2], dis[0..2] (h, v, d).
-template <typename T>
-EXACTVQ_ADM_HD void decouple_at(const T* const ref[3], const T* const dis[3], size_t at, double gain_limit,
+// One sample's decoupling, its binary64 steps in the gain limit's number type:
+// double (native, pixel.h) or softfp (emulated on integers, softfp_decouple.h).
+EXACTVQ_ADM_HD void decouple_sample(const int16_t o[3], const int16_t t[3], double gain_limit, int16_t r[3],
+                                    int16_t a[3]) {
+  pixel::decouple_s0(o, t, gain_limit, r, a);
+}
+EXACTVQ_ADM_HD void decouple_sample(const int32_t o[3], const int32_t t[3], double gain_limit, int32_t r[3],
+                                    int32_t a[3]) {
+  pixel::decouple_s123(o, t, gain_limit, r, a);
+}
+EXACTVQ_ADM_HD void decouple_sample(const int16_t o[3], const int16_t t[3], softfp gain_limit, int16_t r[3],
+                                    int16_t a[3]) {
+  adm_softfp_decouple_s0(o, t, gain_limit, r, a);
+}
+EXACTVQ_ADM_HD void decouple_sample(const int32_t o[3], const int32_t t[3], softfp gain_limit, int32_t r[3],
+                                    int32_t a[3]) {
+  adm_softfp_decouple_s123(o, t, gain_limit, r, a);
+}
+
+// The decoupling of sample `at` of the detail bands ref[0..2], dis[0..2] (h, v, d);
+// Number is double or softfp (decouple_sample).
+template <typename T, typename Number>
+EXACTVQ_ADM_HD void decouple_at(const T* const ref[3], const T* const dis[3], size_t at, Number gain_limit,
                                 T* const restored[3], T* const additive[3]) {
   T o[3], t[3], r[3], a[3];
   for (int b = 0; b < 3; ++b) {
     o[b] = ref[b][at];
     t[b] = dis[b][at];
   }
-  if constexpr (sizeof(T) == 2) pixel::decouple_s0(o, t, gain_limit, r, a);
-  else pixel::decouple_s123(o, t, gain_limit, r, a);
+  decouple_sample(o, t, gain_limit, r, a);
   for (int b = 0; b < 3; ++b) {
     restored[b][at] = r[b];
     additive[b][at] = a[b];

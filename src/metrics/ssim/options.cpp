@@ -20,10 +20,7 @@ SsimOptions parse_ssim_options(const FeatureSpec& spec) {
     } else if (key == "chroma") {
       o.chroma = parse_bool_option(spec.name, key, value);
     } else if (key == "fp64") {
-      if (value == "auto") o.fp64 = Fp64Mode::kAuto;
-      else if (value == "native") o.fp64 = Fp64Mode::kNative;
-      else if (value == "emulate") o.fp64 = Fp64Mode::kEmulate;
-      else throw UsageError(fmt::format("feature ssim: fp64={} is not auto, native or emulate", value));
+      o.fp64 = parse_fp64_mode("ssim", value);
     } else {
       throw UsageError(fmt::format(
           "feature ssim: unknown option '{}' (known: sum, enable_db, clip_db, chroma, fp64)", key));

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "metrics/feature_spec.h"
+#include "metrics/fp64_mode.h"
 
 namespace exactvq::ssim {
 
@@ -13,10 +14,8 @@ namespace exactvq::ssim {
 // (any order, the same bits) or libvmaf's sequential binary64 sum in raster order.
 enum class SumMode { kExact, kRaster };
 
-// How a GPU forms the binary64 term (same bits either way): native fp64, or
-// emulated on integers (softfp/) for devices with slow or no fp64; auto picks
-// by the device's fp64 rate. The CPU always uses native binary64.
-enum class Fp64Mode { kAuto, kNative, kEmulate };
+// How a GPU forms the binary64 term (metrics/fp64_mode.h).
+using exactvq::Fp64Mode;
 
 struct SsimOptions {
   SumMode mode = SumMode::kExact;

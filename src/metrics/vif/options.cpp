@@ -35,10 +35,12 @@ VifOptions parse_vif_options(const FeatureSpec& spec) {
       o.gain_limit = parse_gain_limit(key, value);
     else if (key == "vif_skip_scale0" || key == "ssclz")
       o.skip_scale0 = parse_bool_option("vif", key, value);
+    else if (key == "fp64")
+      o.fp64 = parse_fp64_mode("vif", value);
     else
       throw UsageError(
           fmt::format("feature vif: unknown option '{}' (known: debug, vif_enhn_gain_limit (egl), "
-                      "vif_skip_scale0 (ssclz))",
+                      "vif_skip_scale0 (ssclz), fp64)",
                       key));
   }
   return o;

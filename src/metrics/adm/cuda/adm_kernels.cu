@@ -1,12 +1,15 @@
 // adm's stages on the GPU, from the shared definition (metrics/adm/stages.h
-// over definition.h and pixel.h): integers throughout but for the decoupling's angle test and
-// enhancement (native fp64, -fmad=false), so every sample equals the CPU
-// reference's. A thread computes one output sample of a stage; the masking
+// over definition.h, pixel.h and softfp_decouple.h): integers throughout but
+// for the decoupling's angle test and enhancement (native fp64, -fmad=false,
+// or emulated on integers as the OpenCL kernels do), so every sample equals
+// the CPU reference's. A thread computes one output sample of a stage; the masking
 // and denominator give each scored row to one block, which sums the row
 // (modulo 2^64, as libvmaf's int64 and uint64 accumulators), rounds and shifts
 // it as libvmaf shifts each row, and adds it with one integer atomic per
 // orientation: sums of integers, the same in any order.
 #include "metrics/adm/cuda/adm_kernels.h"
+
+#include <cstring>
 
 #include "backends/cuda/cuda_check.h"
 
@@ -70,9 +73,10 @@ __global__ void __launch_bounds__(kTileW* kTileH) dwt_s123_kernel(Bands<Src> src
 
 // ---- decoupling and CSF, one thread a sample of the filter region ----
 
-template <typename T>
+// Number: double (native fp64) or softfp (emulated), st::decouple_sample's.
+template <typename T, typename Number>
 __global__ void __launch_bounds__(kTileW* kTileH)
-    decouple_kernel(Bands<T> ref, Bands<T> dis, st::Rect g, double gain_limit, Bands<T> restored,
+    decouple_kernel(Bands<T> ref, Bands<T> dis, st::Rect g, Number gain_limit, Bands<T> restored,
                     Bands<T> additive) {
   const int j = g.left + int(blockIdx.x) * kTileW + int(threadIdx.x) % kTileW;
   const int i = g.top + int(blockIdx.y) * kTileH + int(threadIdx.x) / kTileW;
@@ -182,19 +186,37 @@ void launch_adm_dwt_s123(const AdmBands& src, bool src_16, int scale, int frames
   check(cudaGetLastError(), "adm dwt kernel launch");
 }
 
-void launch_adm_decouple(bool scale0, const AdmBands& ref, const AdmBands& dis, const ScalePlan& p,
-                         double gain_limit, int frames, const AdmBands& restored, const AdmBands& additive,
-                         cudaStream_t stream) {
-  const st::Rect g = p.filter;
-  if (empty(g)) return;
+namespace {
+
+template <typename Number>
+void decouple_by_scale(bool scale0, const AdmBands& ref, const AdmBands& dis, st::Rect g, Number gain_limit,
+                       int frames, const AdmBands& restored, const AdmBands& additive, cudaStream_t stream) {
   const dim3 grid = grid_of(g.right - g.left, g.bottom - g.top, frames);
   if (scale0)
-    decouple_kernel<int16_t><<<grid, kTileW * kTileH, 0, stream>>>(
+    decouple_kernel<int16_t, Number><<<grid, kTileW * kTileH, 0, stream>>>(
         typed<int16_t>(ref), typed<int16_t>(dis), g, gain_limit, typed<int16_t>(restored), typed<int16_t>(additive));
   else
-    decouple_kernel<int32_t><<<grid, kTileW * kTileH, 0, stream>>>(
+    decouple_kernel<int32_t, Number><<<grid, kTileW * kTileH, 0, stream>>>(
         typed<int32_t>(ref), typed<int32_t>(dis), g, gain_limit, typed<int32_t>(restored), typed<int32_t>(additive));
-  check(cudaGetLastError(), "adm decouple kernel launch");
+}
+
+}  // namespace
+
+void launch_adm_decouple(bool scale0, const AdmBands& ref, const AdmBands& dis, const ScalePlan& p,
+                         double gain_limit, bool emulate_fp64, int frames, const AdmBands& restored,
+                         const AdmBands& additive, cudaStream_t stream) {
+  const st::Rect g = p.filter;
+  if (empty(g)) return;
+  if (emulate_fp64) {
+    uint64_t limit_bits;
+    static_assert(sizeof gain_limit == sizeof limit_bits);
+    std::memcpy(&limit_bits, &gain_limit, sizeof limit_bits);
+    decouple_by_scale(scale0, ref, dis, g, softfp_from_bits(limit_bits), frames, restored, additive, stream);
+  } else {
+    decouple_by_scale(scale0, ref, dis, g, gain_limit, frames, restored, additive, stream);
+  }
+  check(cudaGetLastError(), emulate_fp64 ? "adm decouple kernel launch (fp64 emulated)"
+                                         : "adm decouple kernel launch");
 }
 
 void launch_adm_csf(bool scale0, const AdmBands& src, const ScalePlan& p, int frames, const AdmBands& csf,

@@ -38,10 +38,12 @@ void launch_adm_dwt_s123(const AdmBands& src, bool src_16, int scale, int frames
                          cudaStream_t stream);
 
 // The decoupling over the plan's filter region of the detail subbands 1..3
-// of ref and dis into the oriented bands restored and additive.
+// of ref and dis into the oriented bands restored and additive; its binary64
+// steps in native fp64, or through softfp/ on integers when emulate_fp64
+// (same bits).
 void launch_adm_decouple(bool scale0, const AdmBands& ref, const AdmBands& dis, const ScalePlan& plan,
-                         double gain_limit, int frames, const AdmBands& restored, const AdmBands& additive,
-                         cudaStream_t stream);
+                         double gain_limit, bool emulate_fp64, int frames, const AdmBands& restored,
+                         const AdmBands& additive, cudaStream_t stream);
 
 // The CSF over the plan's filter region of the oriented bands src into csf and flat.
 void launch_adm_csf(bool scale0, const AdmBands& src, const ScalePlan& plan, int frames, const AdmBands& csf,

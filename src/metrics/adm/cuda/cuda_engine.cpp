@@ -4,8 +4,8 @@
 // batch. Every picture the feature takes (33x33 and up, adm/reference.h) runs
 // on the GPU: each stage reads only samples an earlier stage of the same frame
 // wrote (the masking's 3x3 reach stays inside the filter region), so no frame
-// needs the host. The decoupling's binary64 steps run in native fp64 on every
-// device (the emulated path of fp64=auto is not written for adm).
+// needs the host. The decoupling's binary64 steps run in native fp64 or
+// emulated on integers (the fp64 option; the same bits).
 #include <algorithm>
 #include <array>
 #include <vector>
@@ -34,8 +34,8 @@ constexpr size_t kFrameWords = kScales * kScaleWords;
 
 class CudaEngine final : public Engine, private BatchRunner::Work {
  public:
-  CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner)
-      : setup_(s), runner_(std::move(runner)) {
+  CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner, bool emulate)
+      : setup_(s), runner_(std::move(runner)), emulate_(emulate) {
     const VideoFormat& f = s.format;
     batch_ = runner_->tuning().batch_frames(int64_t(f.frame_bytes()));
     chunk_ = runner_->tuning().chunk_frames(int64_t{f.width} * f.height);
@@ -118,7 +118,8 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     const AdmBands ref = bands_of(b.ref, n), dis = bands_of(b.dis, n);
     const AdmBands restored = bands_of(b.restored, n), additive = bands_of(b.additive, n);
     const AdmBands csf = bands_of(b.csf, n), flat = bands_of(b.flat, n);
-    cuda::launch_adm_decouple(s0, ref, dis, p, setup_.options.enhn_gain_limit, frames, restored, additive, stream);
+    cuda::launch_adm_decouple(s0, ref, dis, p, setup_.options.enhn_gain_limit, emulate_, frames, restored, additive,
+                              stream);
     cuda::launch_adm_denominator(n, ref, p, frames, sums, kFrameWords, stream);
     // Numerator and AIM: each part measured against the other's CSF.
     cuda::launch_adm_csf(s0, additive, p, frames, csf, flat, stream);
@@ -174,6 +175,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 
   EngineSetup setup_;
   std::shared_ptr<BatchRunner> runner_;
+  bool emulate_;  // the decoupling's binary64 steps through softfp/
   std::array<stages::ScalePlan, kScales> plans_{};
   int batch_ = 1;
   int chunk_ = 1;
@@ -187,7 +189,8 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 }  // namespace
 
 std::unique_ptr<Engine> make_cuda_engine(CudaDevice& device, const EngineSetup& setup) {
-  return std::make_unique<CudaEngine>(setup, device.runner(setup.format));
+  return std::make_unique<CudaEngine>(setup, device.runner(setup.format),
+                                      emulates_fp64(setup.options.fp64, device.emulate_by_default()));
 }
 
 }  // namespace exactvq::adm

@@ -183,9 +183,8 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 }  // namespace
 
 std::unique_ptr<Engine> make_cuda_engine(CudaDevice& device, const EngineSetup& setup) {
-  const bool emulate = setup.fp64 == Fp64Mode::kEmulate ||
-                       (setup.fp64 == Fp64Mode::kAuto && device.emulate_by_default());
-  return std::make_unique<CudaEngine>(setup, device.runner(setup.format), emulate);
+  return std::make_unique<CudaEngine>(setup, device.runner(setup.format),
+                                      emulates_fp64(setup.fp64, device.emulate_by_default()));
 }
 
 }  // namespace exactvq::ssim

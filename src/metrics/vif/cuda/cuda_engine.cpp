@@ -3,7 +3,9 @@
 // the run; the level sums read back once a batch. Pictures under 16x16 have a
 // pyramid level of one row or column, whose edges read what libvmaf's buffers
 // hold from earlier levels and rows (spec/vmaf_vif.md, "Edges"): those the
-// engine scores with the CPU's stages, which keep those buffers.
+// engine scores with the CPU's stages, which keep those buffers. The
+// statistic's gain steps run in native fp64 or emulated on integers (the
+// fp64 option; the same bits).
 #include <algorithm>
 #include <array>
 #include <vector>
@@ -41,8 +43,8 @@ VifFilter filter_of(int level) {
 
 class CudaEngine final : public Engine, private BatchRunner::Work {
  public:
-  CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner)
-      : setup_(s), runner_(std::move(runner)) {
+  CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner, bool emulate)
+      : setup_(s), runner_(std::move(runner)), emulate_(emulate) {
     const VideoFormat& f = s.format;
     on_host_ = f.width < kMinGpuSide || f.height < kMinGpuSide;
     batch_ = runner_->tuning().batch_frames(int64_t(f.frame_bytes()));
@@ -127,6 +129,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     level.height = level_height_[0];
     level.bytes = bitdepth == 8;
     level.frames = chunk.count;
+    level.emulate_fp64 = emulate_;
     for (int l = 0; l < kLevels; ++l) {
       if (l > 0 || !setup_.options.skip_scale0)
         cuda::launch_vif_statistic(level, filter_of(l), vertical_mean_rounding(l, bitdepth).shift,
@@ -166,6 +169,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 
   EngineSetup setup_;
   std::shared_ptr<BatchRunner> runner_;
+  bool emulate_;  // the gain steps through softfp/
   bool on_host_ = false;
   int batch_ = 1;
   int chunk_ = 1;
@@ -180,7 +184,8 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 }  // namespace
 
 std::unique_ptr<Engine> make_cuda_engine(CudaDevice& device, const EngineSetup& setup) {
-  return std::make_unique<CudaEngine>(setup, device.runner(setup.format));
+  return std::make_unique<CudaEngine>(setup, device.runner(setup.format),
+                                      emulates_fp64(setup.options.fp64, device.emulate_by_default()));
 }
 
 }  // namespace exactvq::vif

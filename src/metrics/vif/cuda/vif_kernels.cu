@@ -1,6 +1,7 @@
 // vif's level statistic and halving on the GPU, from the shared definition
-// (metrics/vif/definition.h, native_statistic.h): integers throughout but for
-// the binary64 gain steps (native fp64, -fmad=false), so every pixel's terms
+// (metrics/vif/definition.h): integers throughout but for the binary64 gain
+// steps, native (native_statistic.h, -fmad=false) or emulated on integers
+// (softfp_statistic.h, the OpenCL kernels' form), so every pixel's terms
 // equal the CPU reference's; the sums are integers, so the blocks' atomics add
 // them in any order to the same value.
 //
@@ -15,6 +16,7 @@
 #include "backends/cuda/cuda_check.h"
 #include "metrics/vif/definition.h"
 #include "metrics/vif/native_statistic.h"
+#include "metrics/vif/softfp_statistic.h"
 
 namespace exactvq::cuda {
 
@@ -48,11 +50,22 @@ __device__ void add_block_sums(VifSums s, unsigned long long* out) {
   atomicAdd(&out[threadIdx.x], total);
 }
 
-template <typename Sample, int R>
+// A pixel's terms with the gain steps in the number type of eps and gain_limit:
+// double (native fp64) or softfp (emulated).
+__device__ __forceinline__ void add_pixel_terms(VifSigmas s, double eps, double gain_limit,
+                                                const unsigned short* table, VifSums* acc) {
+  vif::add_pixel_terms(s, eps, gain_limit, table, acc);
+}
+__device__ __forceinline__ void add_pixel_terms(VifSigmas s, softfp eps, softfp gain_limit,
+                                                const unsigned short* table, VifSums* acc) {
+  vif_softfp_add_pixel_terms(s, eps, gain_limit, table, acc);
+}
+
+template <typename Sample, int R, typename Number>
 __global__ void __launch_bounds__(kThreads)
     statistic_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist, size_t frame_stride,
-                     int width, int height, VifFilter taps, int mean_shift, int square_shift, double eps,
-                     double gain_limit, const unsigned short* __restrict__ table,
+                     int width, int height, VifFilter taps, int mean_shift, int square_shift, Number eps,
+                     Number gain_limit, const unsigned short* __restrict__ table,
                      unsigned long long* __restrict__ sums, size_t sums_stride) {
   constexpr int kCols = kTileW + 2 * R;
   __shared__ uint32_t s_mu1[kTileH][kCols], s_mu2[kTileH][kCols];
@@ -102,7 +115,7 @@ __global__ void __launch_bounds__(kThreads)
       yy += t * uint64_t(s_yy[ty][tx + k]);
       xy += t * uint64_t(s_xy[ty][tx + k]);
     }
-    vif::add_pixel_terms(vif_sigmas(mu1, mu2, xx, yy, xy), eps, gain_limit, table, &acc);
+    add_pixel_terms(vif_sigmas(mu1, mu2, xx, yy, xy), eps, gain_limit, table, &acc);
   }
   add_block_sums(acc, sums + frame * sums_stride);
 }
@@ -146,19 +159,18 @@ dim3 grid_of(int width, int height, int frames) {
   return dim3(unsigned((width + kTileW - 1) / kTileW), unsigned((height + kTileH - 1) / kTileH), unsigned(frames));
 }
 
-template <typename Sample>
+template <typename Sample, typename Number>
 void statistic_for(const VifLevelPlanes& p, const VifFilter& taps, int mean_shift, int square_shift,
-                   double eps, double gain_limit, const uint16_t* table, unsigned long long* sums,
+                   Number eps, Number gain_limit, const uint16_t* table, unsigned long long* sums,
                    size_t sums_stride, cudaStream_t stream) {
   const auto* ref = static_cast<const Sample*>(p.ref);
   const auto* dist = static_cast<const Sample*>(p.dist);
   const size_t stride = p.frame_stride / sizeof(Sample);
   const dim3 grid = grid_of(p.width, p.height, p.frames);
   const auto* t = reinterpret_cast<const unsigned short*>(table);
-#define EXACTVQ_VIF_STATISTIC(R)                                                                             \
-  statistic_kernel<Sample, R><<<grid, kThreads, 0, stream>>>(ref, dist, stride, p.width, p.height, taps,     \
-                                                             mean_shift, square_shift, eps, gain_limit, t, sums, \
-                                                             sums_stride)
+#define EXACTVQ_VIF_STATISTIC(R)                                                                            \
+  statistic_kernel<Sample, R, Number><<<grid, kThreads, 0, stream>>>(                                       \
+      ref, dist, stride, p.width, p.height, taps, mean_shift, square_shift, eps, gain_limit, t, sums, sums_stride)
   switch (taps.count) {
     case 17: EXACTVQ_VIF_STATISTIC(8); break;
     case 9: EXACTVQ_VIF_STATISTIC(4); break;
@@ -186,21 +198,37 @@ void halve_for(const VifLevelPlanes& p, const VifFilter& taps, int shift, uint16
 #undef EXACTVQ_VIF_HALVE
 }
 
+template <typename Number>
+void statistic_by_depth(const VifLevelPlanes& p, const VifFilter& filter, int mean_shift, int square_shift,
+                        Number eps, Number gain_limit, const uint16_t* table, unsigned long long* out,
+                        size_t sums_stride, cudaStream_t stream) {
+  if (p.bytes)
+    statistic_for<uint8_t>(p, filter, mean_shift, square_shift, eps, gain_limit, table, out, sums_stride, stream);
+  else
+    statistic_for<uint16_t>(p, filter, mean_shift, square_shift, eps, gain_limit, table, out, sums_stride, stream);
+}
+
 }  // namespace
 
 void launch_vif_statistic(const VifLevelPlanes& p, const VifFilter& filter, int mean_shift, int square_shift,
                           double gain_limit, const uint16_t* table, uint64_t* sums, size_t sums_stride,
                           cudaStream_t stream) {
-  double eps;
-  const uint64_t eps_bits = EXACTVQ_VIF_EPS_BITS;
-  static_assert(sizeof eps == sizeof eps_bits);
-  memcpy(&eps, &eps_bits, sizeof eps);
   auto* out = reinterpret_cast<unsigned long long*>(sums);
-  if (p.bytes)
-    statistic_for<uint8_t>(p, filter, mean_shift, square_shift, eps, gain_limit, table, out, sums_stride, stream);
-  else
-    statistic_for<uint16_t>(p, filter, mean_shift, square_shift, eps, gain_limit, table, out, sums_stride, stream);
-  check(cudaGetLastError(), "vif statistic kernel launch");
+  const uint64_t eps_bits = EXACTVQ_VIF_EPS_BITS;
+  if (p.emulate_fp64) {
+    uint64_t limit_bits;
+    static_assert(sizeof gain_limit == sizeof limit_bits);
+    memcpy(&limit_bits, &gain_limit, sizeof limit_bits);
+    statistic_by_depth(p, filter, mean_shift, square_shift, softfp_from_bits(eps_bits),
+                       softfp_from_bits(limit_bits), table, out, sums_stride, stream);
+  } else {
+    double eps;
+    static_assert(sizeof eps == sizeof eps_bits);
+    memcpy(&eps, &eps_bits, sizeof eps);
+    statistic_by_depth(p, filter, mean_shift, square_shift, eps, gain_limit, table, out, sums_stride, stream);
+  }
+  check(cudaGetLastError(), p.emulate_fp64 ? "vif statistic kernel launch (fp64 emulated)"
+                                           : "vif statistic kernel launch");
 }
 
 void launch_vif_halve(const VifLevelPlanes& p, const VifFilter& next, int shift, uint16_t* ref_out,

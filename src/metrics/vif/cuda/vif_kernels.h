@@ -21,6 +21,7 @@ struct VifLevelPlanes {
   int height = 0;
   bool bytes = false;  // 8-bit samples (level 0 of 8-bit video); else 16-bit
   int frames = 1;
+  bool emulate_fp64 = false;  // the statistic's gain steps through softfp/ on integers (same bits)
 };
 
 // A level's Gaussian (vif/taps.h): 17, 9, 5 or 3 taps.
