@@ -168,8 +168,9 @@ EXACTVQ_API exactvq_status exactvq_score_frames(exactvq_context* ctx, const exac
  * (a torch or CuPy array on the GPU, a decoder's output): they are read once the work
  * queued on `cuda_stream` (a cudaStream_t; NULL: none) is done, and never copied to
  * the host when the context scores on that CUDA device (backend CUDA or AUTO, `gpu`
- * the device that holds them) and every feature computes there (ssim, psnr); other
- * runs copy them to the host first, said once through on_message. Every picture of a
+ * the device that holds them) and every feature computes there (all do, but vif on
+ * pictures under 16x16); other runs copy them to the host first, said once through
+ * on_message. Every picture of a
  * run is on the host or every one on the device. EXACTVQ_ERROR_DEVICE when exactvq was
  * built without CUDA. */
 EXACTVQ_API exactvq_status exactvq_score_cuda_frames(exactvq_context* ctx, const exactvq_picture* refs,

@@ -409,14 +409,15 @@ class CudaArrays(unittest.TestCase):
             got = exactvq.score(r, d, ["ssim", "psnr"], bitdepth=10)
         self.assert_same(got, exactvq.score(ref10, dist10, ["ssim", "psnr"], bitdepth=10))
 
-    def test_features_that_read_on_the_host_warn_and_agree(self):
-        features = ["vif", "motion"]
-        want = exactvq.score(self.planes, self.dist_planes, features)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            got = exactvq.score(self.on_gpu(self.planes), self.on_gpu(self.dist_planes), features)
-        self.assert_same(got, want)
-        self.assertTrue([w for w in caught if "copied to the host" in str(w.message)])
+    def test_vmaf_in_place_and_a_cpu_run_from_a_copy(self):
+        want = exactvq.score(self.planes, self.dist_planes, ["float_ssim"], models="version=vmaf_v0.6.1")
+        for backend, copied in (("cuda", False), ("cpu", True)):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                got = exactvq.score(self.on_gpu(self.planes), self.on_gpu(self.dist_planes), ["float_ssim"],
+                                    models="version=vmaf_v0.6.1", backend=backend)
+            self.assert_same(got, want)
+            self.assertEqual(bool([w for w in caught if "copied to the host" in str(w.message)]), copied, backend)
 
     def test_dlpack_and_cupy(self):
         want = exactvq.score(self.planes[0], self.dist_planes[0], ["ssim", "psnr"])
