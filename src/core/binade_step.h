@@ -65,10 +65,10 @@ EXACTVQ_FN exactvq_run_record exactvq_run_of_term(exactvq_u64 bits, exactvq_i32 
     const exactvq_i32 d = -h;
     const exactvq_u64 q = t >> d;
     const exactvq_u64 rest = t & ((EXACTVQ_U64_C(1) << d) - 1);
-    const exactvq_u64 half = EXACTVQ_U64_C(1) << (d - 1);
-    if (rest > half) {
+    const exactvq_u64 halfway = EXACTVQ_U64_C(1) << (d - 1);
+    if (rest > halfway) {
       mag0 = mag1 = q + 1;
-    } else if (rest < half) {
+    } else if (rest < halfway) {
       mag0 = mag1 = q;
     } else { /* halfway: of q and q + 1, the one with parity + |k| even */
       mag0 = q + (q & 1);
@@ -120,6 +120,35 @@ EXACTVQ_FN exactvq_run_record exactvq_run_then(exactvq_run_record a, exactvq_run
   return c;
 }
 
+/* The record of run r followed by one term (its bits): exactvq_run_then(r,
+ * exactvq_run_of_term(bits, r.exponent)) in fewer steps, for the loops that fold a
+ * run term by term. */
+EXACTVQ_FN exactvq_run_record exactvq_run_push_term(exactvq_run_record r, exactvq_u64 bits) {
+  const exactvq_run_record t = exactvq_run_of_term(bits, r.exponent);
+  const exactvq_i64 limit = (exactvq_i64)1 << 54;
+  exactvq_u32 flags = 0;
+  EXACTVQ_UNROLL
+  for (int p = 0; p < 2; ++p) {
+    const int q = (int)((r.flags >> (2 + p)) & 1u);
+    const exactvq_i64 k = (p ? r.k[1] : r.k[0]) + exactvq_pick(t.k, q);
+    const exactvq_i64 lo0 = p ? r.lo[1] : r.lo[0], hi0 = p ? r.hi[1] : r.hi[0];
+    const exactvq_i64 lo = k < lo0 ? k : lo0, hi = k > hi0 ? k : hi0;
+    const int passable = ((r.flags >> p) & 1u) && ((t.flags >> q) & 1u) && lo >= -limit && hi <= limit;
+    if (p) {
+      r.k[1] = passable ? k : 0;
+      r.lo[1] = passable ? lo : 0;
+      r.hi[1] = passable ? hi : 0;
+    } else {
+      r.k[0] = passable ? k : 0;
+      r.lo[0] = passable ? lo : 0;
+      r.hi[0] = passable ? hi : 0;
+    }
+    if (passable) flags |= (1u << p) | (((t.flags >> (2 + q)) & 1u) << (2 + p));
+  }
+  r.flags = flags;
+  return r;
+}
+
 /* The state (e, m) of a double's bits: s = m * 2^(e-52); 0 for -0, infinities and NaN. */
 EXACTVQ_FN int exactvq_state_of(exactvq_u64 bits, exactvq_i32* e, exactvq_i64* m) {
   const exactvq_u32 field = (exactvq_u32)(bits >> 52) & 0x7ffu;
@@ -155,6 +184,17 @@ EXACTVQ_FN int exactvq_run_accepts(exactvq_run_record r, exactvq_i32 e, exactvq_
   const exactvq_i64 lo = m + exactvq_pick(r.lo, p), hi = m + exactvq_pick(r.hi, p);
   if (e == EXACTVQ_LOW_EXPONENT) return lo > -top && hi < top;
   return (lo > bottom && hi < top) || (hi < -bottom && lo > -top);
+}
+
+/* The Theorem of the spec on bits: if the record is accepted at the state of the
+ * double *sum, *sum becomes the state after the run (its bits) and the result is 1;
+ * otherwise *sum is left as it is and the result is 0. */
+EXACTVQ_FN int exactvq_run_replay(exactvq_u64* sum, exactvq_run_record r) {
+  exactvq_i32 e = 0;
+  exactvq_i64 m = 0;
+  if (!exactvq_state_of(*sum, &e, &m) || !exactvq_run_accepts(r, e, m)) return 0;
+  *sum = exactvq_bits_of_state(e, m + exactvq_pick(r.k, (int)(m & 1)));
+  return 1;
 }
 
 #endif /* EXACTVQ_CORE_BINADE_STEP_H */
