@@ -91,7 +91,8 @@ class OpenclDevice final : public Device, public std::enable_shared_from_this<Op
   cl_program vif_program();
   cl_program motion_program();
   cl_program adm_program();
-  // The raster-order sum's kernels (raster_sum.h), built on first use.
+  cl_program raster_sum_program();
+  // The raster-order sum's kernels (raster_sum.h), made on first use.
   RasterSums& raster_sums();
 
   // --- Shared frames, for the features ---

@@ -16,8 +16,7 @@ namespace {
 
 constexpr int64_t kChunk = EXACTVQ_RASTER_CHUNK;
 constexpr int64_t kBlock = kChunk * EXACTVQ_RASTER_BLOCK_CHUNKS;
-constexpr size_t kGroup = 256;  // RASTER_GROUP in raster_sum.cl
-constexpr size_t kLeastGroup = EXACTVQ_RASTER_BLOCK_CHUNKS;  // an item a chunk at least
+static_assert(RasterSums::kLeastGroup == EXACTVQ_RASTER_BLOCK_CHUNKS);
 
 // raster_geometry in raster_sum.cl, field for field (all 64-bit, no padding).
 struct Geometry {
@@ -69,17 +68,18 @@ size_t raster_sum_workspace_bytes(const RasterSumLayout& layout) {
   return size_t(workspace_bytes(geometry_of(layout)));
 }
 
-RasterSums::RasterSums(DeviceContext& context, cl_program program)
+RasterSums::RasterSums(DeviceContext& context, cl_program program, size_t largest_group)
     : context_(context),
       approximate_(context.kernel(program, "raster_approximate_sums")),
       candidates_(context.kernel(program, "raster_chunk_candidates")),
       records_(context.kernel(program, "raster_run_records")),
       replay_(context.kernel(program, "raster_replay")) {
   const cl_device_id d = context.device();
-  block_group_ = std::min(work_group_size(approximate_.get(), d, kGroup), work_group_size(records_.get(), d, kGroup));
-  array_group_ = work_group_size(candidates_.get(), d, kGroup);
-  replay_group_ = work_group_size(replay_.get(), d, 64);
-  if (block_group_ < kLeastGroup || array_group_ < 1)
+  const size_t cap = std::min(largest_group, kLargestGroup);
+  block_group_ = std::min(work_group_size(approximate_.get(), d, cap), work_group_size(records_.get(), d, cap));
+  array_group_ = work_group_size(candidates_.get(), d, cap);
+  replay_group_ = work_group_size(replay_.get(), d, std::min<size_t>(cap, 64));
+  if (block_group_ < kLeastGroup)
     throw DeviceError(fmt::format("raster sum: work-groups of {} items are too small (at least {})", block_group_,
                                   kLeastGroup));
 }

@@ -32,10 +32,15 @@ struct RasterSumLayout {
 size_t raster_sum_workspace_bytes(const RasterSumLayout& layout);
 
 // The kernels of one program (OpenclDevice::raster_sum_program), with their work-group sizes
-// on the device. Not for use by two threads at once (kernel arguments are state).
+// on the device: the largest power of two up to `largest_group` (at most 256) that the
+// device allows; the kernels take any from 32 up. Not for use by two threads at once
+// (kernel arguments are state).
 class RasterSums {
  public:
-  RasterSums(DeviceContext& context, cl_program program);  // throws DeviceError
+  static constexpr size_t kLargestGroup = 256;  // RASTER_GROUP in raster_sum.cl
+  static constexpr size_t kLeastGroup = 32;     // an item a chunk of a block
+  // Throws DeviceError (also when the device allows fewer than kLeastGroup items).
+  RasterSums(DeviceContext& context, cl_program program, size_t largest_group = kLargestGroup);
 
   // Enqueues in order on the context's queue: sums[f * arrays + a] = the bits of the
   // sequential sum of frame f's array a (`sums`: frames * arrays * 8 bytes of device memory).
