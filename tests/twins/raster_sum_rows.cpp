@@ -3,8 +3,8 @@
 // launch_raster_sums and the OpenCL RasterSums, on every adversarial term sequence
 // (raster_sum_sequences.h), lengths on both sides of the chunk and block edges, several
 // frames and arrays a launch at odd offsets, 2^20 terms, and a 4K plane of SSIM-like terms
-// (timed; CUDA only). EXACTVQ_CUDA_SMALL=1 (compute-sanitizer runs) leaves out arrays above
-// 2^16 terms; the OpenCL row (PoCL in CI) leaves out the 2^20-term arrays unless
+// (timed). EXACTVQ_CUDA_SMALL=1 (compute-sanitizer runs) leaves out arrays above 2^16 terms;
+// the OpenCL row (PoCL in CI) leaves out the 2^20-term arrays and the 4K plane unless
 // EXACTVQ_OPENCL_LARGE=1.
 #include <cstdlib>
 #include <cstring>
@@ -218,9 +218,9 @@ EXACTVQ_TWIN_ROWS(raster_sum_rows) {
                                                 : std::string();
   };
   ocl.cases = [] {
-    std::vector<Case> all = sum_cases(false);
-    if (!env_set("EXACTVQ_OPENCL_LARGE"))
-      std::erase_if(all, [](const Case& c) { return int64_t(c.width) * c.height > (1 << 20); });
+    const bool large = env_set("EXACTVQ_OPENCL_LARGE");
+    std::vector<Case> all = sum_cases(large);
+    if (!large) std::erase_if(all, [](const Case& c) { return int64_t(c.width) * c.height > (1 << 20); });
     return all;
   };
   ocl.reference_key = "raster_sum.device";

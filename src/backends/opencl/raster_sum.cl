@@ -1,6 +1,7 @@
 /* The raster-order binary64 sum on an OpenCL device (docs/spec/raster_sum.md, "Layout"):
- * terms arrive as their bits (ulong) and everything is integer: approximate chunk sums and
- * the fallback additions through softfp_add_bits, records through core/binade_step.h. Four
+ * terms arrive as their bits (ulong), and the sum is computed in integers: records through
+ * core/binade_step.h, the fallback additions through softfp_add_bits. Only the candidate
+ * exponents come from binary32 approximations, which a wrong guess costs time, never bits. Four
  * kernels a call, over every (frame, array) of the layout: approximate chunk sums,
  * candidate exponents, chunk and block records, then one work-item an array replays.
  * Work-groups reduce through local memory (no sub-groups), any power of two from 32 to
@@ -50,23 +51,44 @@ static long first_chunk(const raster_geometry* g, long frame, long array) {
 
 static long least(long a, long b) { return a < b ? a : b; }
 
+/* A binary64's value roughly, in binary32: the fraction truncated, 0 below binary32's
+ * normal range, infinite above it (and for infinities; NaN for NaN). */
+static float approximate(ulong bits) {
+  const uint sign = (uint)(bits >> 63) << 31;
+  const int field = (int)((bits >> 52) & 0x7ff), single = field - 1023 + 127;
+  if (field == 0x7ff) return as_float(sign | 0x7f800000u | ((bits << 12) ? 0x400000u : 0u));
+  if (single <= 0) return as_float(sign);
+  if (single >= 255) return as_float(sign | 0x7f800000u);
+  return as_float(sign | ((uint)single << 23) | (uint)((bits >> 29) & 0x7fffffu));
+}
+
+/* The candidate exponent (core/binade_step.h's exactvq_exponent_of) of a sum known roughly:
+ * the low grid's for 0 and binary32's subnormals, 1024 (no state) when it is out of
+ * binary32's range. */
+static int candidate_of(float sum) {
+  const uint bits = as_uint(sum), field = (bits >> 23) & 0xffu;
+  if (field == 0xffu) return 1024;
+  if (field == 0u) return EXACTVQ_LOW_EXPONENT;
+  return (int)field - 127;
+}
+
 /* (1) A work-group a block: each item adds its consecutive terms, then the items of a
  * chunk add their parts (a tree); any order will do, the sums only pick candidates. */
 __kernel void raster_approximate_sums(raster_geometry g, __global const ulong* terms, __global uchar* workspace) {
-  __local ulong part[RASTER_GROUP];
-  __global ulong* approx = (__global ulong*)(workspace + g.approx_at);
+  __local float part[RASTER_GROUP];
+  __global float* approx = (__global float*)(workspace + g.approx_at);
   const raster_place p = place_of_block(&g, (long)get_group_id(0));
   const int item = (int)get_local_id(0), items = (int)get_local_size(0);
   const int per_item = RASTER_BLOCK / items, chunk_items = items / EXACTVQ_RASTER_BLOCK_CHUNKS;
   const long count = g.count[p.array], first = p.within * RASTER_BLOCK + (long)item * per_item;
   const long n = least(per_item, count - first);
   __global const ulong* t = terms + array_start(&g, p.frame, p.array) + first;
-  ulong s = 0;
-  for (long j = 0; j < n; ++j) s = softfp_add_bits(s, t[j]);
+  float s = 0.0f;
+  for (long j = 0; j < n; ++j) s += approximate(t[j]);
   part[item] = s;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int offset = 1; offset < chunk_items; offset *= 2) {
-    if (item % (2 * offset) == 0) part[item] = softfp_add_bits(part[item], part[item + offset]);
+    if (item % (2 * offset) == 0) part[item] += part[item + offset];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (item % chunk_items == 0 && first < count) {
@@ -78,28 +100,28 @@ __kernel void raster_approximate_sums(raster_geometry g, __global const ulong* t
 /* (2) A work-group an array: candidate exponents from the exclusive prefix of the chunk
  * sums (each item a contiguous part, a scan of the parts' sums: one fixed order). */
 __kernel void raster_chunk_candidates(raster_geometry g, __global uchar* workspace) {
-  __local ulong scan[RASTER_GROUP];
-  __global const ulong* approx = (__global const ulong*)(workspace + g.approx_at);
+  __local float scan[RASTER_GROUP];
+  __global const float* approx = (__global const float*)(workspace + g.approx_at);
   __global int* candidates = (__global int*)(workspace + g.candidates_at);
   const long frame = (long)get_group_id(0) / g.arrays, array = (long)get_group_id(0) % g.arrays;
   const int item = (int)get_local_id(0), items = (int)get_local_size(0);
   const long n = (g.count[array] + EXACTVQ_RASTER_CHUNK - 1) / EXACTVQ_RASTER_CHUNK;
   const long first = first_chunk(&g, frame, array), per = (n + items - 1) / items;
   const long begin = least(n, (long)item * per), end = least(n, begin + per);
-  ulong part = 0;
-  for (long c = begin; c < end; ++c) part = softfp_add_bits(part, approx[first + c]);
+  float part = 0.0f;
+  for (long c = begin; c < end; ++c) part += approx[first + c];
   scan[item] = part;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int offset = 1; offset < items; offset *= 2) {
-    const ulong add = item >= offset ? scan[item - offset] : 0;
+    const float add = item >= offset ? scan[item - offset] : 0.0f;
     barrier(CLK_LOCAL_MEM_FENCE);
-    scan[item] = softfp_add_bits(scan[item], add);
+    scan[item] += add;
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  ulong prefix = item > 0 ? scan[item - 1] : 0;
+  float prefix = item > 0 ? scan[item - 1] : 0.0f;
   for (long c = begin; c < end; ++c) {
-    candidates[first + c] = exactvq_exponent_of(prefix);
-    prefix = softfp_add_bits(prefix, approx[first + c]);
+    candidates[first + c] = candidate_of(prefix);
+    prefix += approx[first + c];
   }
 }
 

@@ -52,7 +52,7 @@ Geometry geometry_of(const RasterSumLayout& layout) {
   }
   const int64_t chunks = g.chunks();
   g.approx_at = 0;
-  g.candidates_at = align8(chunks * 8);
+  g.candidates_at = align8(chunks * 4);  // binary32 approximate sums
   g.chunk_records_at = g.candidates_at + align8(chunks * 4);
   g.block_records_at = g.chunk_records_at + chunks * int64_t(sizeof(exactvq_run_record));
   return g;
