@@ -42,14 +42,14 @@ EXACTVQ_FN exactvq_run_record exactvq_run_impassable(exactvq_i32 exponent) {
   return r;
 }
 
-/* One term (its bits) at exponent e: k = t / 2^(e-52) rounded to the nearest integer, a
- * halfway case to the k that leaves M + k even. Impassable for infinities, NaN and
- * |t / ulp| >= 2^54 (no state inside the grid could take it). */
-EXACTVQ_FN exactvq_run_record exactvq_run_of_term(exactvq_u64 bits, exactvq_i32 e) {
+/* One term (its bits) at exponent e: |k| = |t| / 2^(e-52) rounded to the nearest integer, a
+ * halfway case to the |k| that leaves M + k even, in *mag0 for an even M and *mag1 for an odd
+ * one (k has t's sign). Returns 0 (impassable) for infinities, NaN and |t / ulp| >= 2^54 (no
+ * state inside the grid could take it). */
+EXACTVQ_FN int exactvq_term_steps(exactvq_u64 bits, exactvq_i32 e, exactvq_u64* step0, exactvq_u64* step1) {
   const exactvq_u32 field = (exactvq_u32)(bits >> 52) & 0x7ffu;
   const exactvq_u64 frac = bits & ((EXACTVQ_U64_C(1) << 52) - 1);
-  exactvq_run_record r = exactvq_run_identity(e);
-  if (field == 0x7ffu) return exactvq_run_impassable(e);
+  if (field == 0x7ffu) return 0;
   const exactvq_u64 t = field ? (frac | (EXACTVQ_U64_C(1) << 52)) : frac;
   /* t / ulp = t * 2^h */
   const exactvq_i32 h = (field ? (exactvq_i32)field : 1) - 1075 - e + 52;
@@ -57,7 +57,7 @@ EXACTVQ_FN exactvq_run_record exactvq_run_of_term(exactvq_u64 bits, exactvq_i32 
   if (t == 0) {
     mag0 = mag1 = 0;
   } else if (h >= 0) {
-    if (h >= 54 || (t >> (54 - h)) != 0) return exactvq_run_impassable(e);
+    if (h >= 54 || (t >> (54 - h)) != 0) return 0;
     mag0 = mag1 = t << h;
   } else if (h < -54) {
     mag0 = mag1 = 0; /* t < 2^53 <= half an ulp's 2^(d-1) */
@@ -75,6 +75,16 @@ EXACTVQ_FN exactvq_run_record exactvq_run_of_term(exactvq_u64 bits, exactvq_i32 
       mag1 = q + ((q + 1) & 1);
     }
   }
+  *step0 = mag0;
+  *step1 = mag1;
+  return 1;
+}
+
+/* One term's record at exponent e (exactvq_term_steps). */
+EXACTVQ_FN exactvq_run_record exactvq_run_of_term(exactvq_u64 bits, exactvq_i32 e) {
+  exactvq_run_record r = exactvq_run_identity(e);
+  exactvq_u64 mag0 = 0, mag1 = 0;
+  if (!exactvq_term_steps(bits, e, &mag0, &mag1)) return exactvq_run_impassable(e);
   const int negative = (int)(bits >> 63);
   r.k[0] = negative ? -(exactvq_i64)mag0 : (exactvq_i64)mag0;
   r.k[1] = negative ? -(exactvq_i64)mag1 : (exactvq_i64)mag1;
@@ -124,16 +134,19 @@ EXACTVQ_FN exactvq_run_record exactvq_run_then(exactvq_run_record a, exactvq_run
  * exactvq_run_of_term(bits, r.exponent)) in fewer steps, for the loops that fold a
  * run term by term. */
 EXACTVQ_FN exactvq_run_record exactvq_run_push_term(exactvq_run_record r, exactvq_u64 bits) {
-  const exactvq_run_record t = exactvq_run_of_term(bits, r.exponent);
+  exactvq_u64 mag0 = 0, mag1 = 0;
+  const int term_passable = exactvq_term_steps(bits, r.exponent, &mag0, &mag1);
+  const int negative = (int)(bits >> 63);
   const exactvq_i64 limit = (exactvq_i64)1 << 54;
   exactvq_u32 flags = 0;
   EXACTVQ_UNROLL
   for (int p = 0; p < 2; ++p) {
     const int q = (int)((r.flags >> (2 + p)) & 1u);
-    const exactvq_i64 k = (p ? r.k[1] : r.k[0]) + exactvq_pick(t.k, q);
+    const exactvq_u64 mag = q ? mag1 : mag0;
+    const exactvq_i64 k = (p ? r.k[1] : r.k[0]) + (negative ? -(exactvq_i64)mag : (exactvq_i64)mag);
     const exactvq_i64 lo0 = p ? r.lo[1] : r.lo[0], hi0 = p ? r.hi[1] : r.hi[0];
     const exactvq_i64 lo = k < lo0 ? k : lo0, hi = k > hi0 ? k : hi0;
-    const int passable = ((r.flags >> p) & 1u) && ((t.flags >> q) & 1u) && lo >= -limit && hi <= limit;
+    const int passable = ((r.flags >> p) & 1u) && term_passable && lo >= -limit && hi <= limit;
     if (p) {
       r.k[1] = passable ? k : 0;
       r.lo[1] = passable ? lo : 0;
@@ -143,7 +156,7 @@ EXACTVQ_FN exactvq_run_record exactvq_run_push_term(exactvq_run_record r, exactv
       r.lo[0] = passable ? lo : 0;
       r.hi[0] = passable ? hi : 0;
     }
-    if (passable) flags |= (1u << p) | (((t.flags >> (2 + q)) & 1u) << (2 + p));
+    if (passable) flags |= (1u << p) | ((exactvq_u32)((q + mag) & 1u) << (2 + p));
   }
   r.flags = flags;
   return r;
