@@ -42,14 +42,14 @@ EXACTVQ_FN exactvq_run_record exactvq_run_impassable(exactvq_i32 exponent) {
   return r;
 }
 
-/* One term (its bits) at exponent e: k = t / 2^(e-52) rounded to the nearest integer, a
- * halfway case to the k that leaves M + k even. Impassable for infinities, NaN and
- * |t / ulp| >= 2^54 (no state inside the grid could take it). */
-EXACTVQ_FN exactvq_run_record exactvq_run_of_term(exactvq_u64 bits, exactvq_i32 e) {
+/* One term (its bits) at exponent e: |k| = |t| / 2^(e-52) rounded to the nearest integer, a
+ * halfway case to the |k| that leaves M + k even, in *mag0 for an even M and *mag1 for an odd
+ * one (k has t's sign). Returns 0 (impassable) for infinities, NaN and |t / ulp| >= 2^54 (no
+ * state inside the grid could take it). */
+EXACTVQ_FN int exactvq_term_steps(exactvq_u64 bits, exactvq_i32 e, exactvq_u64* step0, exactvq_u64* step1) {
   const exactvq_u32 field = (exactvq_u32)(bits >> 52) & 0x7ffu;
   const exactvq_u64 frac = bits & ((EXACTVQ_U64_C(1) << 52) - 1);
-  exactvq_run_record r = exactvq_run_identity(e);
-  if (field == 0x7ffu) return exactvq_run_impassable(e);
+  if (field == 0x7ffu) return 0;
   const exactvq_u64 t = field ? (frac | (EXACTVQ_U64_C(1) << 52)) : frac;
   /* t / ulp = t * 2^h */
   const exactvq_i32 h = (field ? (exactvq_i32)field : 1) - 1075 - e + 52;
@@ -57,7 +57,7 @@ EXACTVQ_FN exactvq_run_record exactvq_run_of_term(exactvq_u64 bits, exactvq_i32 
   if (t == 0) {
     mag0 = mag1 = 0;
   } else if (h >= 0) {
-    if (h >= 54 || (t >> (54 - h)) != 0) return exactvq_run_impassable(e);
+    if (h >= 54 || (t >> (54 - h)) != 0) return 0;
     mag0 = mag1 = t << h;
   } else if (h < -54) {
     mag0 = mag1 = 0; /* t < 2^53 <= half an ulp's 2^(d-1) */
@@ -65,16 +65,26 @@ EXACTVQ_FN exactvq_run_record exactvq_run_of_term(exactvq_u64 bits, exactvq_i32 
     const exactvq_i32 d = -h;
     const exactvq_u64 q = t >> d;
     const exactvq_u64 rest = t & ((EXACTVQ_U64_C(1) << d) - 1);
-    const exactvq_u64 half = EXACTVQ_U64_C(1) << (d - 1);
-    if (rest > half) {
+    const exactvq_u64 halfway = EXACTVQ_U64_C(1) << (d - 1);
+    if (rest > halfway) {
       mag0 = mag1 = q + 1;
-    } else if (rest < half) {
+    } else if (rest < halfway) {
       mag0 = mag1 = q;
     } else { /* halfway: of q and q + 1, the one with parity + |k| even */
       mag0 = q + (q & 1);
       mag1 = q + ((q + 1) & 1);
     }
   }
+  *step0 = mag0;
+  *step1 = mag1;
+  return 1;
+}
+
+/* One term's record at exponent e (exactvq_term_steps). */
+EXACTVQ_FN exactvq_run_record exactvq_run_of_term(exactvq_u64 bits, exactvq_i32 e) {
+  exactvq_run_record r = exactvq_run_identity(e);
+  exactvq_u64 mag0 = 0, mag1 = 0;
+  if (!exactvq_term_steps(bits, e, &mag0, &mag1)) return exactvq_run_impassable(e);
   const int negative = (int)(bits >> 63);
   r.k[0] = negative ? -(exactvq_i64)mag0 : (exactvq_i64)mag0;
   r.k[1] = negative ? -(exactvq_i64)mag1 : (exactvq_i64)mag1;
@@ -120,6 +130,38 @@ EXACTVQ_FN exactvq_run_record exactvq_run_then(exactvq_run_record a, exactvq_run
   return c;
 }
 
+/* The record of run r followed by one term (its bits): exactvq_run_then(r,
+ * exactvq_run_of_term(bits, r.exponent)) in fewer steps, for the loops that fold a
+ * run term by term. */
+EXACTVQ_FN exactvq_run_record exactvq_run_push_term(exactvq_run_record r, exactvq_u64 bits) {
+  exactvq_u64 mag0 = 0, mag1 = 0;
+  const int term_passable = exactvq_term_steps(bits, r.exponent, &mag0, &mag1);
+  const int negative = (int)(bits >> 63);
+  const exactvq_i64 limit = (exactvq_i64)1 << 54;
+  exactvq_u32 flags = 0;
+  EXACTVQ_UNROLL
+  for (int p = 0; p < 2; ++p) {
+    const int q = (int)((r.flags >> (2 + p)) & 1u);
+    const exactvq_u64 mag = q ? mag1 : mag0;
+    const exactvq_i64 k = (p ? r.k[1] : r.k[0]) + (negative ? -(exactvq_i64)mag : (exactvq_i64)mag);
+    const exactvq_i64 lo0 = p ? r.lo[1] : r.lo[0], hi0 = p ? r.hi[1] : r.hi[0];
+    const exactvq_i64 lo = k < lo0 ? k : lo0, hi = k > hi0 ? k : hi0;
+    const int passable = ((r.flags >> p) & 1u) && term_passable && lo >= -limit && hi <= limit;
+    if (p) {
+      r.k[1] = passable ? k : 0;
+      r.lo[1] = passable ? lo : 0;
+      r.hi[1] = passable ? hi : 0;
+    } else {
+      r.k[0] = passable ? k : 0;
+      r.lo[0] = passable ? lo : 0;
+      r.hi[0] = passable ? hi : 0;
+    }
+    if (passable) flags |= (1u << p) | ((exactvq_u32)((q + mag) & 1u) << (2 + p));
+  }
+  r.flags = flags;
+  return r;
+}
+
 /* The state (e, m) of a double's bits: s = m * 2^(e-52); 0 for -0, infinities and NaN. */
 EXACTVQ_FN int exactvq_state_of(exactvq_u64 bits, exactvq_i32* e, exactvq_i64* m) {
   const exactvq_u32 field = (exactvq_u32)(bits >> 52) & 0x7ffu;
@@ -155,6 +197,17 @@ EXACTVQ_FN int exactvq_run_accepts(exactvq_run_record r, exactvq_i32 e, exactvq_
   const exactvq_i64 lo = m + exactvq_pick(r.lo, p), hi = m + exactvq_pick(r.hi, p);
   if (e == EXACTVQ_LOW_EXPONENT) return lo > -top && hi < top;
   return (lo > bottom && hi < top) || (hi < -bottom && lo > -top);
+}
+
+/* The Theorem of the spec on bits: if the record is accepted at the state of the
+ * double *sum, *sum becomes the state after the run (its bits) and the result is 1;
+ * otherwise *sum is left as it is and the result is 0. */
+EXACTVQ_FN int exactvq_run_replay(exactvq_u64* sum, exactvq_run_record r) {
+  exactvq_i32 e = 0;
+  exactvq_i64 m = 0;
+  if (!exactvq_state_of(*sum, &e, &m) || !exactvq_run_accepts(r, e, m)) return 0;
+  *sum = exactvq_bits_of_state(e, m + exactvq_pick(r.k, (int)(m & 1)));
+  return 1;
 }
 
 #endif /* EXACTVQ_CORE_BINADE_STEP_H */

@@ -1,7 +1,8 @@
 // The sequential pass of the parallel raster-order sum (docs/spec/raster_sum.md, "The
 // replay"): a block's record if it is accepted, else its chunks' records, else a chunk's
 // terms one rounded addition at a time (the definition). The same code on the host and,
-// one thread an array, on CUDA devices.
+// one thread an array, on CUDA devices; OpenCL's replay (backends/opencl/raster_sum.cl)
+// takes the same steps on bits, with softfp_add_bits for the additions.
 #pragma once
 
 #include <cstdint>
@@ -57,10 +58,9 @@ struct ReplayCounts {
 // Replays a run's record on `sum` if the record is accepted at sum's state (Theorem of the
 // spec); returns whether it did.
 EXACTVQ_HOST_DEVICE inline bool replay_record(double& sum, const exactvq_run_record& record) {
-  int32_t e = 0;
-  int64_t m = 0;
-  if (!exactvq_state_of(bits_of_double(sum), &e, &m) || !exactvq_run_accepts(record, e, m)) return false;
-  sum = double_of_bits(exactvq_bits_of_state(e, m + exactvq_pick(record.k, int(m & 1))));
+  uint64_t bits = bits_of_double(sum);
+  if (!exactvq_run_replay(&bits, record)) return false;
+  sum = double_of_bits(bits);
   return true;
 }
 

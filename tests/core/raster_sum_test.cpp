@@ -96,6 +96,28 @@ TEST(RasterSum, OneAdditionIsTheIntegerStep) {
   EXPECT_GT(halfway, 10000);
 }
 
+// exactvq_run_push_term (the device loops' fold) is exactvq_run_then with a one-term record:
+// every field equal, on every sequence kind and at exponents around the running sums.
+TEST(RasterSum, PushTermIsComposition) {
+  int64_t passable = 0;
+  for (int k = 0; k < int(TermKind::kCount); ++k) {
+    const std::vector<double> t = testing::term_sequence(TermKind(k), 3000, 40 + uint64_t(k));
+    for (int e : {EXACTVQ_LOW_EXPONENT, -60, -1, 0, 3, 11, 30, 1000, 1023}) {
+      exactvq_run_record pushed = exactvq_run_identity(e), composed = pushed;
+      for (size_t i = 0; i < t.size(); ++i) {
+        pushed = exactvq_run_push_term(pushed, bits_of_double(t[i]));
+        composed = exactvq_run_then(composed, exactvq_run_of_term(bits_of_double(t[i]), e));
+        ASSERT_EQ(std::memcmp(&pushed, &composed, sizeof pushed), 0) << "kind " << k << " e " << e << " term " << i;
+        if (i % 256 == 255) {  // restart, so that runs stay passable
+          passable += pushed.flags & 1u;
+          pushed = composed = exactvq_run_identity(e);
+        }
+      }
+    }
+  }
+  EXPECT_GT(passable, 100);
+}
+
 TEST(RasterSum, StatesRoundTrip) {
   std::mt19937_64 rng(3);
   for (int i = 0; i < 100000; ++i) {

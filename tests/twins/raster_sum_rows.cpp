@@ -1,9 +1,11 @@
 // Rows of the parallel raster-order sum (docs/spec/raster_sum.md) beside the sequential
-// definition (ssim::add_in_raster_order): the host's chunked_raster_sum and the CUDA
-// launch_raster_sums, on every adversarial term sequence (raster_sum_sequences.h), lengths
-// on both sides of the chunk and block edges, several frames and arrays a launch at odd
-// offsets, 2^20 terms, and a 4K plane of SSIM-like terms (timed). EXACTVQ_CUDA_SMALL=1
-// (compute-sanitizer runs) leaves out arrays above 2^16 terms.
+// definition (ssim::add_in_raster_order): the host's chunked_raster_sum, the CUDA
+// launch_raster_sums and the OpenCL RasterSums, on every adversarial term sequence
+// (raster_sum_sequences.h), lengths on both sides of the chunk and block edges, several
+// frames and arrays a launch at odd offsets, 2^20 terms, and a 4K plane of SSIM-like terms
+// (timed). EXACTVQ_CUDA_SMALL=1 (compute-sanitizer runs) leaves out arrays above 2^16 terms;
+// the OpenCL row (PoCL in CI) leaves out the 2^20-term arrays and the 4K plane unless
+// EXACTVQ_OPENCL_LARGE=1.
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -23,6 +25,12 @@
 #include "backends/cuda/raster_sum.h"
 #include "backends/device.h"
 #include "core/error.h"
+#endif
+
+#if defined(EXACTVQ_HAVE_OPENCL)
+#include "backends/device.h"
+#include "backends/opencl/opencl_device.h"
+#include "backends/opencl/raster_sum.h"
 #endif
 
 namespace exactvq::twins {
@@ -88,10 +96,12 @@ Bytes chunked_sums(const Terms& t) {
   return out;
 }
 
-bool small_only() {
-  const char* v = std::getenv("EXACTVQ_CUDA_SMALL");
+bool env_set(const char* name) {
+  const char* v = std::getenv(name);
   return v && *v && *v != '0';
 }
+
+bool small_only() { return env_set("EXACTVQ_CUDA_SMALL"); }
 
 std::vector<Case> sum_cases(bool with_4k) {
   std::vector<Case> all;
@@ -148,6 +158,36 @@ Bytes device_sums(const Terms& t) {
 }
 #endif
 
+#if defined(EXACTVQ_HAVE_OPENCL)
+// The device the row runs on: none at all is a skip; one that cannot be opened or cannot
+// build the kernels fails the row.
+std::shared_ptr<opencl::OpenclDevice> opencl_device() {
+  static const std::shared_ptr<opencl::OpenclDevice> device = std::make_shared<opencl::OpenclDevice>(0);
+  return device;
+}
+
+Bytes opencl_sums(const Terms& t) {
+  opencl::OpenclDevice& device = *opencl_device();
+  opencl::DeviceContext& dc = device.context();
+  opencl::RasterSumLayout layout;
+  layout.frames = t.frames;
+  layout.arrays = t.arrays;
+  for (int a = 0; a < t.arrays; ++a) layout.array[a] = {t.offset[a], t.stride[a], t.count[a]};
+  const size_t n = size_t(t.frames * t.arrays);
+  const auto terms = dc.buffer(t.buffer.size() * sizeof(double), "terms");
+  const auto sums = dc.buffer(n * sizeof(double), "sums");
+  const auto workspace = dc.buffer(opencl::raster_sum_workspace_bytes(layout), "workspace");
+  if (!t.buffer.empty()) dc.write(terms.get(), t.buffer.size() * sizeof(double), t.buffer.data(), "terms");
+  layout.terms = terms.get();
+  device.raster_sums().enqueue(layout, sums.get(), workspace.get());
+  std::vector<double> host(n);
+  dc.read(sums.get(), n * sizeof(double), host.data(), "sums");
+  Bytes out;
+  put(out, host);
+  return out;
+}
+#endif
+
 EXACTVQ_TWIN_ROWS(raster_sum_rows) {
   Row cpu;
   cpu.name = "raster_sum.chunked/cpu";
@@ -169,6 +209,26 @@ EXACTVQ_TWIN_ROWS(raster_sum_rows) {
     return Prepared{[t] { return device_sums(*t); }, [t] { return sequential_sums(*t); }};
   };
   register_row(std::move(gpu));
+#endif
+#if defined(EXACTVQ_HAVE_OPENCL)
+  Row ocl;
+  ocl.name = "raster_sum.device/opencl";
+  ocl.unavailable = [] {
+    return count_devices(Backend::kOpenCL) == 0 ? std::string("no OpenCL device (the ICD loader found none)")
+                                                : std::string();
+  };
+  ocl.cases = [] {
+    const bool large = env_set("EXACTVQ_OPENCL_LARGE");
+    std::vector<Case> all = sum_cases(large);
+    if (!large) std::erase_if(all, [](const Case& c) { return int64_t(c.width) * c.height > (1 << 20); });
+    return all;
+  };
+  ocl.reference_key = "raster_sum.device";
+  ocl.prepare = [](const Case& c) {
+    auto t = std::make_shared<Terms>(make_terms(c));
+    return Prepared{[t] { return opencl_sums(*t); }, [t] { return sequential_sums(*t); }};
+  };
+  register_row(std::move(ocl));
 #endif
 }
 

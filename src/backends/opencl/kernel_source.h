@@ -9,5 +9,6 @@ extern const char* const kPsnrKernelSource;  // metrics/psnr/opencl/psnr_kernels
 extern const char* const kVifKernelSource;   // metrics/vif/opencl/vif_kernels.cl
 extern const char* const kMotionKernelSource;  // metrics/motion/opencl/motion_kernels.cl
 extern const char* const kAdmKernelSource;     // metrics/adm/opencl/adm_kernels.cl
+extern const char* const kRasterSumKernelSource;  // backends/opencl/raster_sum.cl
 
 }  // namespace exactvq::opencl

@@ -81,6 +81,17 @@ cl_program OpenclDevice::adm_program() {
   return adm_program_.get();
 }
 
+cl_program OpenclDevice::raster_sum_program() {
+  if (!raster_sum_program_.get())
+    raster_sum_program_ = context_->build(kRasterSumKernelSource, "the raster-order sum kernels");
+  return raster_sum_program_.get();
+}
+
+RasterSums& OpenclDevice::raster_sums() {
+  if (!raster_sums_) raster_sums_ = std::make_unique<RasterSums>(*context_, raster_sum_program());
+  return *raster_sums_;
+}
+
 cl_program OpenclDevice::vif_program() {
   if (!vif_program_.get()) vif_program_ = context_->build(kVifKernelSource, "the vif kernels");
   return vif_program_.get();

@@ -29,6 +29,7 @@
 #include "backends/device.h"
 #include "backends/opencl/fault_injection.h"
 #include "backends/opencl/opencl_runtime.h"
+#include "backends/opencl/raster_sum.h"
 
 namespace exactvq::opencl {
 
@@ -90,6 +91,9 @@ class OpenclDevice final : public Device, public std::enable_shared_from_this<Op
   cl_program vif_program();
   cl_program motion_program();
   cl_program adm_program();
+  cl_program raster_sum_program();
+  // The raster-order sum's kernels (raster_sum.h), made on first use.
+  RasterSums& raster_sums();
 
   // --- Shared frames, for the features ---
   // The pair as the device knows it: numbered pairs (`index` given) may be held
@@ -133,6 +137,8 @@ class OpenclDevice final : public Device, public std::enable_shared_from_this<Op
   Handle<cl_program> vif_program_;
   Handle<cl_program> motion_program_;
   Handle<cl_program> adm_program_;
+  Handle<cl_program> raster_sum_program_;
+  std::unique_ptr<RasterSums> raster_sums_;
   std::string description_, short_name_;
   // Frames: the last one begun, the planes held and their known SSE.
   Held current_;

@@ -1,7 +1,8 @@
 // The ssim engine on an OpenCL device: the horizontal pass (with the plane's SSE
 // where the device's psnr engine wants it), then the vertical pass and the term
-// through softfp, summed exactly per work-group or read back for the host's
-// raster-order sum. Bit for bit the CPU reference.
+// through softfp, summed exactly per work-group, or in raster mode kept on the
+// device and summed there in raster order (backends/opencl/raster_sum.h): only the
+// sums come back. Bit for bit the CPU reference.
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -15,7 +16,6 @@
 #include "core/error.h"
 #include "metrics/ssim/engine.h"
 #include "metrics/ssim/fixed_point.h"
-#include "metrics/ssim/raster_sum.h"
 #include "metrics/ssim/term.h"
 
 namespace exactvq::ssim {
@@ -74,6 +74,13 @@ class OpenclEngine final : public Engine, public SharedSsim {
     hxy_ = dc.buffer(samples * sizeof(cl_ulong), "horizontal moments");
     hyy_ = dc.buffer(samples * sizeof(cl_ulong), "horizontal moments");
     term_bits_ = dc.buffer(mode_ == SumMode::kRaster ? samples * sizeof(cl_ulong) : 1, "term plane");
+    if (mode_ == SumMode::kRaster) {
+      raster_sums_ = &device_->raster_sums();
+      opencl::RasterSumLayout largest;  // plane 0's; the others are no larger
+      largest.array[0].count = int64_t(samples);
+      raster_workspace_ = dc.buffer(opencl::raster_sum_workspace_bytes(largest), "raster-order sum workspace");
+      raster_sum_ = dc.buffer(sizeof(cl_ulong), "raster-order sum");
+    }
     const size_t groups = round_up(w, local_[0]) / local_[0] * (round_up(h, local_[1]) / local_[1]);
     partial_ = dc.buffer(groups * 2 * sizeof(cl_ulong), "work-group sums");
     const size_t h_groups = round_up(w, h_local_[0]) / h_local_[0] * (round_up(h, h_local_[1]) / h_local_[1]);
@@ -229,6 +236,12 @@ class OpenclEngine final : public Engine, public SharedSsim {
     set_arg(t, 12, invalid_);
     const size_t t_global[2] = {round_up(size_t(width), local_[0]), round_up(size_t(height), local_[1])};
     dc.run(t, 2, t_global, local_, "ssim_terms, plane " + pn);
+    if (raster) {  // queued behind the terms: the plane never leaves the device
+      opencl::RasterSumLayout layout;
+      layout.terms = term_bits_.get();
+      layout.array[0].count = int64_t(width) * int64_t(height);
+      raster_sums_->enqueue(layout, raster_sum_.get(), raster_workspace_.get());
+    }
 
     if (want_sse) {
       dc.read(sse_partial_.get(), h_groups * sizeof(cl_ulong), sse_host_.data(),
@@ -247,10 +260,7 @@ class OpenclEngine final : public Engine, public SharedSsim {
 
     PlaneSum sum;
     if (raster) {
-      const size_t n = size_t(width) * size_t(height);
-      terms_host_.resize(n);
-      dc.read(term_bits_.get(), n * sizeof(cl_ulong), terms_host_.data(), "terms, plane " + pn);
-      sum.raster = add_in_raster_order(0.0, terms_host_.data(), n);
+      dc.read(raster_sum_.get(), sizeof sum.raster, &sum.raster, "raster-order sum, plane " + pn);
       return sum;
     }
     const size_t groups = t_global[0] / local_[0] * (t_global[1] / local_[1]);
@@ -269,8 +279,9 @@ class OpenclEngine final : public Engine, public SharedSsim {
   Handle<cl_kernel> horizontal_, horizontal_sse_, terms_;
   size_t local_[2] = {16, 16}, h_local_[2] = {16, 16};
   Handle<cl_mem> hm_, hn_, hxx_, hxy_, hyy_, term_bits_, partial_, sse_partial_, invalid_;
+  Handle<cl_mem> raster_workspace_, raster_sum_;  // raster mode
+  opencl::RasterSums* raster_sums_ = nullptr;     // the device's, in raster mode
   std::vector<cl_ulong> partial_host_, sse_host_;
-  std::vector<double> terms_host_;  // the term plane's binary64 bits, read back as they are
   std::vector<Early> early_;
   std::optional<int64_t> last_scored_;  // the last numbered frame returned
   uint64_t mm_k1_bits_ = 0, mm_k2_bits_ = 0;
