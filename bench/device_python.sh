@@ -5,7 +5,7 @@
 # bench/python_cuda_arrays.py (in place against a copy to the host), logs in OUT.
 # PACK: bench/device_pack.sh of a build whose Python package was configured for the
 # device's python3 (3.12 there: -DPython3_EXECUTABLE=... -Dpybind11_DIR=...).
-# Usage (device tool, repo root): bash bench/device_python.sh PACK "$OUT"
+# Usage (device tool, repo root): bash bench/device_python.sh PACK "$OUT"   (PY_BENCH=0: no bench)
 set -uo pipefail
 P=$(realpath "$1") OUT=$2 HERE=$(dirname "$(realpath "$0")")
 export LD_LIBRARY_PATH=$P/lib PYTHONPATH=$P/python PYTHONUNBUFFERED=1
@@ -25,12 +25,14 @@ echo "== python tests"
 (cd /tmp && timeout 240 python3 -B "$HERE/../tests/python/test_exactvq.py" -v >"$OUT/python.log" 2>&1; echo "exit $?")
 grep -E "(ok|FAIL|ERROR|skipped.*)$|^Ran|^OK|^FAILED" "$OUT/python.log" | head -40
 grep -A25 "^ERROR:\|^FAIL:" "$OUT/python.log" | head -80
+[ "${PY_BENCH:-1}" = 1 ] && {
 echo "== bench/python_cuda_arrays.py"
 for f in ssim ssim,psnr; do
   timeout 200 python3 "$HERE/python_cuda_arrays.py" --frames 64 --features $f 2>&1 | tee -a "$OUT/bench.txt"
 done
 timeout 200 python3 "$HERE/python_cuda_arrays.py" --frames 64 --width 3840 --height 2160 \
   --features ssim --repeats 5 2>&1 | tee -a "$OUT/bench.txt"
+}
 echo "== compute-sanitizer memcheck over capi_tests' CUDA cases"
 timeout 150 compute-sanitizer --tool memcheck --leak-check full "$P/bin/capi_tests" --gtest_filter='CApiCuda*' \
   >"$OUT/memcheck.log" 2>&1; echo "exit $?"
