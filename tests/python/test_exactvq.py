@@ -35,24 +35,6 @@ def cli_series(report, name):
     return np.array([f["metrics"][name] for f in report["frames"]], dtype=np.float64)
 
 
-def read_y4m_luma(path):
-    """The luma planes of an 8-bit 4:2:0 Y4M file, as (frames, height, width)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    header, _, rest = data.partition(b"\n")
-    fields = {t[:1]: t[1:] for t in header.split()[1:]}
-    width, height = int(fields[b"W"]), int(fields[b"H"])
-    assert fields[b"C"].startswith(b"420"), fields[b"C"]
-    frame_bytes = width * height + 2 * ((width + 1) // 2) * ((height + 1) // 2)
-    planes = []
-    while rest:
-        line, _, rest = rest.partition(b"\n")
-        assert line.startswith(b"FRAME")
-        planes.append(np.frombuffer(rest[:width * height], dtype=np.uint8).reshape(height, width))
-        rest = rest[frame_bytes:]
-    return np.stack(planes)
-
-
 def read_y4m_planes(path):
     """The Y, Cb and Cr planes of an 8-bit 4:2:0 Y4M file, each (frames, height, width)."""
     with open(path, "rb") as f:
@@ -71,6 +53,11 @@ def read_y4m_planes(path):
             at += w * h
         rest = rest[at:]
     return tuple(np.stack(p) for p in planes)
+
+
+def read_y4m_luma(path):
+    """The luma planes of an 8-bit 4:2:0 Y4M file, as (frames, height, width)."""
+    return read_y4m_planes(path)[0]
 
 
 def write_y4m_mono16(path, frames, bitdepth):
