@@ -68,9 +68,10 @@ ApiContext::ApiContext(const exactvq_options& options) : options_(options) {
                                  : std::max(1, int(std::thread::hardware_concurrency()));
   specs_ = feature_specs(options);
   models_ = vmaf::make_score_models(model_specs);
-  // Options are checked now, on a small CPU format; the real features are made
-  // with the first frame, on the device asked for.
-  const FeatureContext probe{VideoFormat{64, 64, ChromaFormat::k420, 8}, nullptr, nullptr};
+  // Options are checked now, on a CPU format every feature accepts (float_ms_ssim
+  // needs 176 a side); the real features are made with the first frame, on the
+  // device asked for, and refuse a size of theirs then.
+  const FeatureContext probe{VideoFormat{256, 256, ChromaFormat::k420, 8}, nullptr, nullptr};
   names_ = FeatureSet(specs_, probe, models_, !options.no_prediction).columns();
 }
 

@@ -61,13 +61,15 @@ def read_y4m_luma(path):
 
 
 def write_y4m_mono16(path, frames, bitdepth):
-    """Frames (count, height, width) of uint16 as a mono Y4M file of `bitdepth` bits."""
+    """Frames (count, height, width) of uint16 as a mono Y4M file of `bitdepth` bits
+    (8: uint8 frames, tag Cmono)."""
     count, height, width = frames.shape
     with open(path, "wb") as f:
-        f.write(b"YUV4MPEG2 W%d H%d F25:1 Ip A1:1 Cmono%d\n" % (width, height, bitdepth))
+        tag = b"mono" if bitdepth == 8 else b"mono%d" % bitdepth
+        f.write(b"YUV4MPEG2 W%d H%d F25:1 Ip A1:1 C%s\n" % (width, height, tag))
         for frame in frames:
             f.write(b"FRAME\n")
-            f.write(frame.astype("<u2").tobytes())
+            f.write(frame.astype("u1" if bitdepth == 8 else "<u2").tobytes())
 
 
 def same_bits(a, b):
@@ -277,6 +279,19 @@ class Arrays(unittest.TestCase):
                 got = exactvq.score(self.planes, self.dist_planes, features, threads=2)
                 args = [a for f in features for a in ("--feature", f)]
                 self.assert_same_as_cli(got, cli_scores(REF, DIST, *args))
+
+    def test_multiscale_ssim_on_arrays_and_files_equals_the_cli(self):
+        rng = np.random.default_rng(11)
+        ref = rng.integers(0, 256, size=(2, 180, 200), dtype=np.uint8)
+        dist = np.clip(ref.astype(np.int32) + rng.integers(-20, 21, size=ref.shape), 0, 255).astype(np.uint8)
+        os.makedirs(TMP, exist_ok=True)
+        ref_path, dist_path = os.path.join(TMP, "ref_ms.y4m"), os.path.join(TMP, "dist_ms.y4m")
+        write_y4m_mono16(ref_path, ref, 8)
+        write_y4m_mono16(dist_path, dist, 8)
+        features = ["float_ms_ssim", "float_ssim=enable_lcs=true"]
+        expected = cli_scores(ref_path, dist_path, *[a for f in features for a in ("--feature", f)])
+        self.assert_same_as_cli(exactvq.score(ref, dist, features), expected)
+        self.assert_same_as_cli(exactvq.score_files(ref_path, dist_path, features), expected)
 
     def test_vmaf_on_arrays_equals_the_cli(self):
         got = exactvq.score(self.planes, self.dist_planes, models="version=vmaf_v0.6.1")
