@@ -64,7 +64,6 @@ void FeatureSet::add(const FeatureSpec& spec, const FeatureContext& ctx, bool fr
     if (from_model) model_columns_.push_back(name);
   }
   batch_frames_ = std::max(batch_frames_, feature->batch_frames());
-  full_batches_ = full_batches_ || feature->needs_full_batches();
   temporal_ = temporal_ || feature->temporal();
   first_column_.push_back(columns_.size() - outputs.size());
   const bool temporal = feature->temporal();

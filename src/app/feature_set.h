@@ -46,9 +46,8 @@ class FeatureSet {
   // keeps just those frames' rows.
   void keep_every(int n) { keep_every_ = n; }
   bool kept(int64_t index) const { return index % keep_every_ == 0; }
-  // The largest batch a feature wants, and whether one needs its batches whole.
+  // The largest batch a feature wants.
   int batch_frames() const { return batch_frames_; }
-  bool needs_full_batches() const { return full_batches_; }
 
   // Scores `pairs` with every feature and appends each per-frame output's values
   // to columns[k] (columns() long); the caller's columns are left as they were if
@@ -81,7 +80,6 @@ class FeatureSet {
   size_t frame_columns_ = 0;
   bool temporal_ = false;
   int batch_frames_ = 1;
-  bool full_batches_ = false;
   std::vector<double> values_;
   std::vector<std::vector<double>> scored_;
   int keep_every_ = 1;

@@ -153,8 +153,7 @@ ScoreReport score_videos(const RunOptions& o) {
   // A device scores large frames faster than they are read: batches of 8 keep
   // less memory to fault in and page-lock before the pipeline runs (faster end
   // to end: docs/performance.md); the engines split larger batches themselves.
-  // Not for a feature that needs full batches (Feature::needs_full_batches).
-  if (ctx.device && !features.needs_full_batches() && format.frame_bytes() >= (size_t{1} << 20))
+  if (ctx.device && format.frame_bytes() >= (size_t{1} << 20))
     batch_frames = std::min(batch_frames, 8);
 
   // With more than one thread, or a device to feed, reading runs beside scoring

@@ -43,11 +43,9 @@ class Feature {
     const FramePair pair{&ref, &dist, FramePair::kLoose};
     extract_batch({&pair, 1}, out);
   }
-  // How many frame pairs this feature wants per extract_batch call, and whether
-  // it needs every batch that large (a run may otherwise cut batches of large
-  // frames to bound the memory it page-locks).
+  // How many frame pairs this feature wants per extract_batch call (a run may
+  // give fewer: it cuts batches of large frames to bound the memory it page-locks).
   virtual int batch_frames() const { return 1; }
-  virtual bool needs_full_batches() const { return false; }
   // Outputs whose values need the whole run rather than one frame (motion's
   // integer_motion2 at frame i reads frame i + 1): named here, written by
   // finish() once the last frame is scored. Most features have none.

@@ -80,11 +80,6 @@ class EngineParts {
     for (const auto& part : parts_) batch = std::max(batch, part->batch_frames());
     return batch * int(parts_.size());
   }
-  // Whether `holds` is true of any device's engine.
-  template <typename Holds>
-  bool any(Holds&& holds) const {
-    return std::any_of(parts_.begin(), parts_.end(), [&](const auto& part) { return holds(*part); });
-  }
   // op(device k's engine, its frames, its rows of `out`, planes values a frame)
   // for every device at once.
   template <typename T, typename Op>

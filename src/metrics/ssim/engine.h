@@ -28,10 +28,8 @@ struct EngineSetup {
 class Engine {
  public:
   virtual ~Engine() = default;
-  // Frame pairs a call should get at once, and whether every call needs that
-  // many (see Feature::needs_full_batches).
+  // Frame pairs a call should get at once (see Feature::batch_frames).
   virtual int batch_frames() const = 0;
-  virtual bool needs_full_batches() const { return false; }
   // Whether the engine reads pictures only through its CUDA device's upload
   // (see Feature::scores_device_pictures).
   virtual bool takes_device_pictures() const { return false; }

@@ -12,9 +12,6 @@ class SplitEngine final : public Engine {
   explicit SplitEngine(EngineParts<Engine> parts) : parts_(std::move(parts)) {}
 
   int batch_frames() const override { return parts_.batch_frames(); }
-  bool needs_full_batches() const override {
-    return parts_.any([](const Engine& e) { return e.needs_full_batches(); });
-  }
   void exact_sums(std::span<const FramePair> frames, std::span<int128> out) override {
     parts_.split(frames, out, [](Engine& e, auto share, auto rows) { e.exact_sums(share, rows); });
   }

@@ -31,7 +31,6 @@ class SsimFeature final : public Feature {
 
   const std::vector<std::string>& outputs() const override { return names_; }
   int batch_frames() const override { return engine_->batch_frames(); }
-  bool needs_full_batches() const override { return engine_->needs_full_batches(); }
   bool scores_device_pictures() const override { return engine_->takes_device_pictures(); }
 
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
