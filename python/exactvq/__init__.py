@@ -64,6 +64,15 @@ class _CudaPlanes:
         self.itemsize, self.dtype, self.stream, self.owner = itemsize, dtype, stream, owner
 
 
+def _c_order_strides(shape: Tuple[int, ...], itemsize: int) -> Tuple[int, ...]:
+    """Byte strides of a C-ordered array (what a protocol means by no strides)."""
+    strides, step = [], itemsize
+    for s in reversed(shape):
+        strides.insert(0, step)
+        step *= s
+    return tuple(strides)
+
+
 def _cuda_array_interface(x: Any, what: str) -> _CudaPlanes:
     cai = x.__cuda_array_interface__
     typestr = cai["typestr"]
@@ -73,10 +82,7 @@ def _cuda_array_interface(x: Any, what: str) -> _CudaPlanes:
     shape = tuple(int(s) for s in cai["shape"])
     strides = cai.get("strides")
     if strides is None:  # C order
-        strides, step = [], itemsize
-        for s in reversed(shape):
-            strides.insert(0, step)
-            step *= s
+        strides = _c_order_strides(shape, itemsize)
     stream = cai.get("stream")
     return _CudaPlanes(int(cai["data"][0]), shape, tuple(int(s) for s in strides), itemsize,
                        "uint8" if itemsize == 1 else "uint16", int(stream or 0), x)
@@ -105,10 +111,7 @@ def _dlpack(x: Any, what: str) -> Union[np.ndarray, _CudaPlanes]:
     itemsize = d["dtype_bits"] // 8
     shape = tuple(d["shape"])
     if d["strides"] is None:
-        strides, step = [], itemsize
-        for s in reversed(shape):
-            strides.insert(0, step)
-            step *= s
+        strides = _c_order_strides(shape, itemsize)
     else:
         strides = [s * itemsize for s in d["strides"]]
     return _CudaPlanes(d["data"], shape, tuple(strides), itemsize, "uint8" if itemsize == 1 else "uint16",
