@@ -26,39 +26,19 @@ static_assert(kChunk % 32 == 0 && kBlockChunks <= 32 && kRecordThreads <= 1024);
 __host__ __device__ constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 __host__ __device__ constexpr int64_t lesser(int64_t a, int64_t b) { return a < b ? a : b; }
 
-// Where everything is: the arrays, and per frame the first chunk and block of each array
-// ([arrays]: a frame's count), then the workspace's parts.
-struct Geometry {
+// The plan of the call (core/raster_sum_layout.h), then the terms and the workspace's parts.
+struct Geometry : RasterPlan {
   const double* terms;
-  int frames, arrays;
-  int64_t offset[RasterSumLayout::kMaxArrays], stride[RasterSumLayout::kMaxArrays],
-      count[RasterSumLayout::kMaxArrays];
-  int64_t chunk_first[RasterSumLayout::kMaxArrays + 1], block_first[RasterSumLayout::kMaxArrays + 1];
   double* approx;         // a chunk's terms added in any order
   int32_t* candidates;    // a chunk's candidate exponent
   exactvq_run_record* chunk_records;
   exactvq_run_record* block_records;
-
-  int64_t chunks() const { return frames * chunk_first[arrays]; }
-  int64_t blocks() const { return frames * block_first[arrays]; }
 };
 
 Geometry geometry_of(const RasterSumLayout& layout) {
-  if (layout.arrays < 1 || layout.arrays > RasterSumLayout::kMaxArrays || layout.frames < 0)
-    throw DeviceError(fmt::format("raster sum: bad layout of {} frames of {} arrays", layout.frames, layout.arrays));
   Geometry g{};
+  static_cast<RasterPlan&>(g) = plan_raster_sum(layout);
   g.terms = layout.terms;
-  g.frames = layout.frames;
-  g.arrays = layout.arrays;
-  for (int a = 0; a < layout.arrays; ++a) {
-    const RasterArray& r = layout.array[a];
-    if (r.count < 0 || r.offset < 0) throw DeviceError("raster sum: an array with a negative count or offset");
-    g.offset[a] = r.offset;
-    g.stride[a] = r.frame_stride;
-    g.count[a] = r.count;
-    g.chunk_first[a + 1] = g.chunk_first[a] + ceil_div(r.count, kChunk);
-    g.block_first[a + 1] = g.block_first[a] + ceil_div(r.count, kBlock);
-  }
   return g;
 }
 
@@ -128,7 +108,7 @@ __global__ void __launch_bounds__(kRecordThreads) approximate_sums(Geometry g) {
 // (2) A block an array: candidate exponents from the exclusive prefix of the chunk sums (each
 // thread a contiguous part, a scan of the parts' sums; one fixed order).
 __global__ void __launch_bounds__(kScanThreads) chunk_candidates(Geometry g) {
-  const int frame = int(blockIdx.x) / g.arrays, array = int(blockIdx.x) % g.arrays;
+  const int frame = int(blockIdx.x) / int(g.arrays), array = int(blockIdx.x) % int(g.arrays);
   const int64_t n = ceil_div(g.count[array], kChunk), first = first_chunk(g, frame, array);
   const int64_t per = ceil_div(n, kScanThreads);
   const int64_t begin = lesser(n, int64_t(threadIdx.x) * per), end = lesser(n, begin + per);
@@ -183,7 +163,7 @@ __global__ void __launch_bounds__(kRecordThreads) run_records(Geometry g) {
 // (4) A block an array: its threads stage block records in shared memory, thread 0 replays
 // them in order (core/raster_replay.h), falling back to chunk records and to the terms.
 __global__ void __launch_bounds__(kReplayThreads) replay_arrays(Geometry g, double* sums) {
-  const int frame = int(blockIdx.x) / g.arrays, array = int(blockIdx.x) % g.arrays;
+  const int frame = int(blockIdx.x) / int(g.arrays), array = int(blockIdx.x) % int(g.arrays);
   const int64_t count = g.count[array], blocks = ceil_div(count, kBlock);
   const int64_t block0 = frame * g.block_first[g.arrays] + g.block_first[array];
   const exactvq_run_record* chunks = g.chunk_records + first_chunk(g, frame, array);
@@ -210,7 +190,7 @@ size_t raster_sum_workspace_bytes(const RasterSumLayout& layout) { return worksp
 
 void launch_raster_sums(const RasterSumLayout& layout, double* sums, void* workspace, cudaStream_t stream) {
   Geometry g = geometry_of(layout);
-  const int64_t arrays = int64_t(g.frames) * g.arrays, blocks = g.blocks();
+  const int64_t arrays = g.frames * g.arrays, blocks = g.blocks();
   if (arrays == 0) return;
   if (arrays > 65535 * 1024 || blocks > int64_t{0x7fffffff})
     throw DeviceError(fmt::format("raster sum: {} arrays of {} blocks is too many for one launch", arrays, blocks));

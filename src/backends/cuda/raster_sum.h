@@ -10,22 +10,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/raster_sum_layout.h"
+
 namespace exactvq::cuda {
 
-// Frame f's array a: `count` terms at terms + offset + f * frame_stride (in doubles).
-struct RasterArray {
-  int64_t offset = 0;
-  int64_t frame_stride = 0;
-  int64_t count = 0;
-};
-
-struct RasterSumLayout {
-  static constexpr int kMaxArrays = 8;
-  const double* terms = nullptr;  // device memory
-  int frames = 1;
-  int arrays = 1;
-  RasterArray array[kMaxArrays];
-};
+using RasterSumLayout = RasterSumLayoutOf<const double*>;  // terms in device memory
 
 // Device memory launch_raster_sums needs as workspace for `layout` (about 70 bytes a 256
 // terms).

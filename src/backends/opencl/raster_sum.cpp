@@ -14,43 +14,23 @@ namespace exactvq::opencl {
 
 namespace {
 
-constexpr int64_t kChunk = EXACTVQ_RASTER_CHUNK;
-constexpr int64_t kBlock = kChunk * EXACTVQ_RASTER_BLOCK_CHUNKS;
 static_assert(RasterSums::kLeastGroup == EXACTVQ_RASTER_BLOCK_CHUNKS);
 
-// raster_geometry in raster_sum.cl, field for field (all 64-bit, no padding).
+// raster_geometry in raster_sum.cl, field for field (all 64-bit, no padding): the plan
+// (core/raster_sum_layout.h), then where the workspace's parts start.
 struct Geometry {
-  cl_long frames, arrays;
-  cl_long offset[RasterSumLayout::kMaxArrays], stride[RasterSumLayout::kMaxArrays],
-      count[RasterSumLayout::kMaxArrays];
-  cl_long chunk_first[RasterSumLayout::kMaxArrays + 1], block_first[RasterSumLayout::kMaxArrays + 1];
+  RasterPlan plan;
   cl_long approx_at, candidates_at, chunk_records_at, block_records_at;
-
-  int64_t chunks() const { return frames * chunk_first[arrays]; }
-  int64_t blocks() const { return frames * block_first[arrays]; }
 };
-static_assert(sizeof(Geometry) == 48 * 8);
+static_assert(sizeof(RasterPlan) == 44 * 8 && sizeof(Geometry) == 48 * 8);
 static_assert(sizeof(exactvq_run_record) == 56);
 
-constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 constexpr int64_t align8(int64_t n) { return (n + 7) / 8 * 8; }
 
 Geometry geometry_of(const RasterSumLayout& layout) {
-  if (layout.arrays < 1 || layout.arrays > RasterSumLayout::kMaxArrays || layout.frames < 0)
-    throw DeviceError(fmt::format("raster sum: bad layout of {} frames of {} arrays", layout.frames, layout.arrays));
   Geometry g{};
-  g.frames = layout.frames;
-  g.arrays = layout.arrays;
-  for (int a = 0; a < layout.arrays; ++a) {
-    const RasterArray& r = layout.array[a];
-    if (r.count < 0 || r.offset < 0) throw DeviceError("raster sum: an array with a negative count or offset");
-    g.offset[a] = r.offset;
-    g.stride[a] = r.frame_stride;
-    g.count[a] = r.count;
-    g.chunk_first[a + 1] = g.chunk_first[a] + ceil_div(r.count, kChunk);
-    g.block_first[a + 1] = g.block_first[a] + ceil_div(r.count, kBlock);
-  }
-  const int64_t chunks = g.chunks();
+  g.plan = plan_raster_sum(layout);
+  const int64_t chunks = g.plan.chunks();
   g.approx_at = 0;
   g.candidates_at = align8(chunks * 4);  // binary32 approximate sums
   g.chunk_records_at = g.candidates_at + align8(chunks * 4);
@@ -59,7 +39,7 @@ Geometry geometry_of(const RasterSumLayout& layout) {
 }
 
 int64_t workspace_bytes(const Geometry& g) {
-  return g.block_records_at + g.blocks() * int64_t(sizeof(exactvq_run_record));
+  return g.block_records_at + g.plan.blocks() * int64_t(sizeof(exactvq_run_record));
 }
 
 }  // namespace
@@ -86,7 +66,7 @@ RasterSums::RasterSums(DeviceContext& context, cl_program program, size_t larges
 
 void RasterSums::enqueue(const RasterSumLayout& layout, cl_mem sums, cl_mem workspace) {
   const Geometry g = geometry_of(layout);
-  const int64_t arrays = int64_t(g.frames) * g.arrays, blocks = g.blocks();
+  const int64_t arrays = g.plan.frames * g.plan.arrays, blocks = g.plan.blocks();
   if (arrays == 0) return;
   if (layout.terms == nullptr && blocks > 0) throw DeviceError("raster sum: no term buffer");
   const cl_mem terms = layout.terms ? layout.terms : sums;  // a replay of empty arrays reads no term

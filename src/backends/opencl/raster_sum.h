@@ -9,23 +9,11 @@
 #include <cstdint>
 
 #include "backends/opencl/opencl_runtime.h"
+#include "core/raster_sum_layout.h"
 
 namespace exactvq::opencl {
 
-// Frame f's array a: `count` terms at offset + f * frame_stride (in terms, 8 bytes each).
-struct RasterArray {
-  int64_t offset = 0;
-  int64_t frame_stride = 0;
-  int64_t count = 0;
-};
-
-struct RasterSumLayout {
-  static constexpr int kMaxArrays = 8;
-  cl_mem terms = nullptr;  // binary64 bit patterns
-  int frames = 1;
-  int arrays = 1;
-  RasterArray array[kMaxArrays];
-};
+using RasterSumLayout = RasterSumLayoutOf<cl_mem>;  // terms: binary64 bit patterns
 
 // Device memory RasterSums::enqueue needs as workspace for `layout` (about 70 bytes a 256
 // terms).
