@@ -12,10 +12,13 @@ quiet="-Wno-maybe-uninitialized"
 if [ ! -f $build/CMakeCache.txt ]; then
   generator=()
   command -v ninja >/dev/null && generator=(-G Ninja)
+  # -O1 -g1 (line tables): reports keep file and line, and the build takes less
+  # than half the CPU time of -O2 -g.
   cmake -S . -B $build "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
     -DCMAKE_CXX_FLAGS="$sanitize $quiet" -DCMAKE_C_FLAGS="$sanitize $quiet" \
     -DCMAKE_EXE_LINKER_FLAGS="$sanitize" -DCMAKE_SHARED_LINKER_FLAGS="$sanitize" \
-    -DEXACTVQ_CUDA=OFF -DCMAKE_CUDA_COMPILER= -DEXACTVQ_BUILD_BENCH=OFF -Wno-dev
+    -DEXACTVQ_CUDA=OFF -DCMAKE_CUDA_COMPILER= -DEXACTVQ_BUILD_BENCH=OFF -DEXACTVQ_PYTHON=OFF -Wno-dev
 fi
 cmake --build $build --parallel "$(nproc)"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1}

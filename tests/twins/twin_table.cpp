@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -56,8 +57,16 @@ TEST_P(Twin, EqualsReference) {
     GTEST_SKIP() << row.name << " skipped: " << why;
   const Scope scope(row);
   const std::vector<Case> cases = row.cases();
-  size_t compared = 0, bytes = 0;
+  // Under an instruction-set emulator (tools/arm64_twins.sh) the full-size timed
+  // cases cost minutes each and add no code path that the smaller cases of the
+  // same widths miss; they are left out there, and counted.
+  const bool untimed = std::getenv("EXACTVQ_TWIN_UNTIMED") != nullptr;
+  size_t compared = 0, bytes = 0, left_out = 0;
   for (const Case& c : cases) {
+    if (untimed && c.timed) {
+      ++left_out;
+      continue;
+    }
     const Prepared p = row.prepare(c);
     const Bytes want = cached_reference(row, c, p);
     const Bytes got = p.twin();
@@ -70,7 +79,9 @@ TEST_P(Twin, EqualsReference) {
     ++compared;
     bytes += got.size();
   }
-  std::printf("[ twin ] %s: %zu cases, %zu bytes equal\n", row.name.c_str(), compared, bytes);
+  std::printf("[ twin ] %s: %zu cases, %zu bytes equal", row.name.c_str(), compared, bytes);
+  if (left_out > 0) std::printf(" (%zu timed cases left out: EXACTVQ_TWIN_UNTIMED)", left_out);
+  std::printf("\n");
 }
 
 std::string test_name(const ::testing::TestParamInfo<size_t>& info) {
