@@ -13,12 +13,16 @@
 //            against the same ceiling: one copy per plane or a batch call per
 //            chunk, from page-locked heap planes or from one page-locked slab
 //   shared   ssim + psnr in one run (one upload) against each alone
+//   vmaf     VMAF's features (the model's motion, vif and adm) per stage: the
+//            pinned upload of the luma planes, each feature alone on frames
+//            already on the GPU, the model on the host; then the three in one
+//            run from RAM (one upload) against the pinned ceiling, side by side
 //   reading  the CLI's reading path (PairReader on Y4M files in the page cache)
 //            at 1..4 threads per input, against the rate at which the same
 //            files can merely be read (read() into a small buffer, one and two
 //            readers); no GPU needed for this table
 // Usage: pipeline_bench [seconds per measurement, default 1] [work dir for the
-// Y4M files, default /tmp/exactvq_pipeline_bench] [tables: copies,e2e,shared,reading]
+// Y4M files, default /tmp/exactvq_pipeline_bench] [tables: copies,e2e,shared,reading,vmaf]
 #include <cuda_runtime_api.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -44,6 +48,8 @@
 #include "backends/device.h"
 #include "metrics/feature.h"
 #include "metrics/registry.h"
+#include "metrics/vmaf/model.h"
+#include "metrics/vmaf/predict.h"
 #include "io/video_source.h"
 
 namespace exactvq::cuda {
@@ -144,10 +150,12 @@ std::shared_ptr<Device> open_gpu() {
 }
 
 // Random pictures of one format, made as a benchmark first needs them and kept
-// for the next (filling gigabytes at 4K takes longer than measuring).
+// for the next (filling gigabytes at 4K takes longer than measuring). With
+// `on_gpu`, each picture is copied once into device memory and handed over as a
+// device picture (Picture::in_device_memory): no host-to-device copy in a run.
 class PicturePool {
  public:
-  explicit PicturePool(const VideoFormat& f) : f_(f) {}
+  explicit PicturePool(const VideoFormat& f, bool on_gpu = false) : f_(f), on_gpu_(on_gpu) {}
   void reserve(int frames) {
     while (int(refs_.size()) < frames) {
       const int i = int(refs_.size());
@@ -157,14 +165,26 @@ class PicturePool {
         fill_random(refs_.back().plane_data(p), f_.plane_bytes(p), f_.bitdepth, uint64_t(10 + i));
         fill_random(dists_.back().plane_data(p), f_.plane_bytes(p), f_.bitdepth, uint64_t(1000 + i));
       }
+      if (on_gpu_) {
+        refs_.back() = to_device(refs_.back());
+        dists_.back() = to_device(dists_.back());
+      }
     }
   }
   Picture* ref(int i) { return &refs_[size_t(i)]; }
   Picture* dist(int i) { return &dists_[size_t(i)]; }
 
  private:
+  Picture to_device(const Picture& host) {
+    const size_t bytes = Picture::span_bytes(f_, f_.plane_count());
+    DeviceBuffer& d = device_.emplace_back(bytes);
+    check(cudaMemcpy(d.get(), host.plane(0).data, bytes, cudaMemcpyHostToDevice), "upload");
+    return Picture::in_device_memory(f_, d.get<uint8_t>());
+  }
   VideoFormat f_;
+  bool on_gpu_;
   std::deque<Picture> refs_, dists_;  // a deque: pictures stay in place as it grows
+  std::deque<DeviceBuffer> device_;
 };
 
 struct Throughput {
@@ -176,14 +196,14 @@ struct Throughput {
 // with `ceiling`, each sample is followed by a pinned copy of the same bytes,
 // so that the share compares the two at the same moment (the link's rate
 // drifts by a few percent within a run).
-Throughput library_fps(const std::shared_ptr<Device>& device, const VideoFormat& f,
-                       const std::vector<std::string>& specs, PicturePool& pictures,
-                       CeilingCopy* ceiling = nullptr, double bytes_per_frame = 0) {
+Throughput library_fps_of(const std::shared_ptr<Device>& device, const VideoFormat& f,
+                          const std::vector<FeatureSpec>& specs, PicturePool& pictures,
+                          CeilingCopy* ceiling = nullptr, double bytes_per_frame = 0) {
   ThreadPool pool(int(std::max(2u, std::thread::hardware_concurrency())));
   std::vector<std::unique_ptr<Feature>> features;
   int batch = 1;
   for (const auto& spec : specs) {
-    features.push_back(make_feature(parse_feature_spec(spec), FeatureContext{f, &pool, device}));
+    features.push_back(make_feature(spec, FeatureContext{f, &pool, device}));
     batch = std::max(batch, features.back()->batch_frames());
   }
   const int frames = 2 * batch;
@@ -207,6 +227,14 @@ Throughput library_fps(const std::shared_ptr<Device>& device, const VideoFormat&
     shares.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / library_seconds);
   });
   return {frames / median(seconds), median(shares)};
+}
+
+Throughput library_fps(const std::shared_ptr<Device>& device, const VideoFormat& f,
+                       const std::vector<std::string>& specs, PicturePool& pictures,
+                       CeilingCopy* ceiling = nullptr, double bytes_per_frame = 0) {
+  std::vector<FeatureSpec> parsed;
+  for (const auto& spec : specs) parsed.push_back(parse_feature_spec(spec));
+  return library_fps_of(device, f, parsed, pictures, ceiling, bytes_per_frame);
 }
 
 // A fresh device opened under pipeline knobs ("NAME=value NAME=value ...",
@@ -446,6 +474,63 @@ void shared_table() {
   std::printf("\n");
 }
 
+// VMAF v0.6.1 per stage and end to end, 8-bit 4:2:0 (its features read luma only).
+void vmaf_table() {
+  const vmaf::Model model = vmaf::builtin_model("vmaf_v0.6.1");
+  const std::vector<FeatureSpec> all = vmaf::extractor_specs(model);
+  std::vector<double> inputs(model.features.size(), 0.5);
+  volatile double sink = 0;
+  const double model_us = 1e6 / 1000 * median_seconds([&] {
+    for (int i = 0; i < 1000; ++i) {
+      inputs[0] = 0.25 + i * 1e-4;
+      sink = sink + vmaf::predict(model, inputs);
+    }
+  });
+  const double rate = pinned_rate();
+  CeilingCopy side_by_side;
+  std::printf("VMAF v0.6.1 per stage, 8-bit 4:2:0 (microseconds a frame pair): the pinned upload of the two luma\n"
+              "planes at the ceiling measured once (%.1f GB/s); each feature alone on frames already on the GPU\n"
+              "(its kernels and its device-to-device copy); the model's prediction on the host, one thread\n",
+              rate / 1e9);
+  std::printf("| size | upload |");
+  for (const FeatureSpec& spec : all) std::printf(" %s |", spec.name.c_str());
+  std::printf(" model | sum | features together on the GPU |\n|---|---|");
+  for (size_t k = 0; k < all.size(); ++k) std::printf("---|");
+  std::printf("---|---|---|\n");
+  struct Row {
+    const char* name;
+    VideoFormat f;
+    double together_gpu = 0;
+  };
+  Row rows[] = {{"1080p", {1920, 1080, ChromaFormat::k420, 8}}, {"4K", {3840, 2160, ChromaFormat::k420, 8}}};
+  for (Row& r : rows) {
+    const double bytes = 2.0 * r.f.width * r.f.height;
+    PicturePool on_gpu(r.f, /*on_gpu=*/true);
+    double sum = bytes / rate * 1e6 + model_us;
+    std::printf("| %s | %.1f |", r.name, bytes / rate * 1e6);
+    for (const FeatureSpec& spec : all) {
+      const double us = 1e6 / library_fps_of(open_gpu(), r.f, {spec}, on_gpu).fps;
+      std::printf(" %.1f |", us);
+      sum += us;
+    }
+    r.together_gpu = library_fps_of(open_gpu(), r.f, all, on_gpu).fps;
+    std::printf(" %.2f | %.1f | %.1f |\n", model_us, sum, 1e6 / r.together_gpu);
+  }
+  std::printf("\nVMAF's features in one run from frames in RAM (one upload) against the pinned ceiling of the luma\n"
+              "planes (frames/s; share: of the ceiling measured once, then side by side; the kernel-only rate is\n"
+              "the features together on frames already on the GPU)\n");
+  std::printf("| size | pinned ceiling | kernel-only | from RAM | share of ceiling | side by side | of kernel-only |\n"
+              "|---|---|---|---|---|---|---|\n");
+  for (const Row& r : rows) {
+    const double bytes = 2.0 * r.f.width * r.f.height, ceiling = rate / bytes;
+    PicturePool pictures(r.f);
+    const Throughput t = library_fps_of(open_gpu(), r.f, all, pictures, &side_by_side, bytes);
+    std::printf("| %s | %.0f | %.0f | %.0f | %.1f%% | %.1f%% | %.1f%% |\n", r.name, ceiling, r.together_gpu, t.fps,
+                100 * t.fps / ceiling, 100 * t.share, 100 * t.fps / r.together_gpu);
+  }
+  std::printf("\n");
+}
+
 // Y4M 8-bit 420 of `frames` random frames (as cli_bench.sh writes them).
 std::string write_y4m(const std::string& dir, const std::string& name, int w, int h, int frames,
                       uint64_t seed) {
@@ -519,7 +604,7 @@ void reading_table(const std::string& dir) {
 int run(int argc, char** argv) {
   if (argc > 1) g_seconds = std::atof(argv[1]);
   const std::string dir = argc > 2 ? argv[2] : "/tmp/exactvq_pipeline_bench";
-  const std::string tables = argc > 3 ? argv[3] : "copies,e2e,shared,reading";
+  const std::string tables = argc > 3 ? argv[3] : "copies,e2e,shared,reading,vmaf";
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   if (tables.find("reading") != std::string::npos) reading_table(dir);
   std::shared_ptr<Device> device;
@@ -533,6 +618,7 @@ int run(int argc, char** argv) {
   if (tables.find("copies") != std::string::npos) copies_table();
   if (tables.find("e2e") != std::string::npos) e2e_table();
   if (tables.find("shared") != std::string::npos) shared_table();
+  if (tables.find("vmaf") != std::string::npos) vmaf_table();
   return 0;
 }
 

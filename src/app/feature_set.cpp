@@ -65,6 +65,7 @@ void FeatureSet::add(const FeatureSpec& spec, const FeatureContext& ctx, bool fr
   }
   batch_frames_ = std::max(batch_frames_, feature->batch_frames());
   temporal_ = temporal_ || feature->temporal();
+  planes_read_ = std::max(planes_read_, feature->planes_read());
   first_column_.push_back(columns_.size() - outputs.size());
   const bool temporal = feature->temporal();
   features_.push_back(std::move(feature));

@@ -36,6 +36,8 @@ class FeatureSet {
   size_t frame_columns() const { return frame_columns_; }
   // Whether a feature needs every frame of the run in order (Feature::temporal).
   bool temporal() const { return temporal_; }
+  // The most planes a feature reads (Feature::planes_read).
+  int planes_read() const { return planes_read_; }
   // A range of a run scored on its own (exactvq-mpi): the most frames before the
   // range a feature reads, and the call that gives them to every feature.
   int frames_before() const;
@@ -79,6 +81,7 @@ class FeatureSet {
   std::vector<std::string> model_columns_;  // the outputs of features a model asked for
   size_t frame_columns_ = 0;
   bool temporal_ = false;
+  int planes_read_ = 1;
   int batch_frames_ = 1;
   std::vector<double> values_;
   std::vector<std::vector<double>> scored_;

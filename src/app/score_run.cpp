@@ -138,6 +138,8 @@ ScoreReport score_videos(const RunOptions& o) {
   // Motion compares each frame with the one before: with --subsample, every
   // frame is read and given to it, and the report keeps every Nth (libvmaf's way).
   const bool read_every_frame = features.temporal() && o.subsample > 1;
+  ref->read_planes_only(features.planes_read());
+  dist->read_planes_only(features.planes_read());
   if (read_every_frame) features.keep_every(o.subsample);
 
   ScoreReport report;

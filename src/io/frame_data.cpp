@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -34,7 +35,7 @@ uint16_t or_all(const uint16_t* s, size_t n) {
 
 }  // namespace
 
-size_t read_frame_planes(InputFile& in, const VideoFormat& f, Picture& pic) {
+size_t read_frame_planes(InputFile& in, const VideoFormat& f, Picture& pic, int planes) {
   bool fits = pic.format == f;
   for (int p = 0; p < 3 && fits; ++p)
     fits = pic.planes[p].size() == (p < f.plane_count() ? f.plane_bytes(p) : 0);
@@ -49,7 +50,12 @@ size_t read_frame_planes(InputFile& in, const VideoFormat& f, Picture& pic) {
   size_t total = 0;
   for (int p = 0; p < f.plane_count(); ++p) {
     const size_t want = pic.planes[p].size();
-    const size_t got = in.read(pic.plane_data(p), want);
+    const size_t got = p < planes ? in.read(pic.plane_data(p), want) : size_t(in.skip(want));
+    if (p >= planes) {
+      total += got;
+      if (got < want) return total;
+      continue;
+    }
     total += got;
     if (got < want) return total;
     if (f.bytes_per_sample() == 2) little_endian_samples_to_host(pic.plane_data(p), want);
@@ -63,11 +69,11 @@ InputError truncated_frame(const std::string& name, int64_t frame, uint64_t got,
       fmt::format("{}: truncated frame {} (got {} of {} bytes)", name, frame, got, f.frame_bytes()));
 }
 
-void check_frame_samples(const Picture& pic, const std::string& name, int64_t frame) {
+void check_frame_samples(const Picture& pic, const std::string& name, int64_t frame, int planes) {
   const VideoFormat& f = pic.format;
   if (f.bitdepth <= 8 || f.bitdepth >= 16) return;
   const auto max = uint16_t(f.max_sample());
-  for (int p = 0; p < f.plane_count(); ++p) {
+  for (int p = 0; p < std::min(planes, f.plane_count()); ++p) {
     const PlaneView v = pic.plane(p);
     const size_t n = size_t(v.width) * size_t(v.height);
     // Planes are stored as bytes; copy-free access through memcpy-compatible reads.

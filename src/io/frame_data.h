@@ -13,8 +13,9 @@ namespace exactvq {
 
 // Reads the planes of one frame of format `f` into `pic` (allocated only when its
 // format or buffers differ) and converts samples above 8 bits from little-endian to
-// host order. Returns the bytes read: f.frame_bytes(), or fewer at end of input.
-size_t read_frame_planes(InputFile& in, const VideoFormat& f, Picture& pic);
+// host order; planes from `planes` on are skipped in the input, not read. Returns the
+// bytes read or skipped: f.frame_bytes(), or fewer at end of input.
+size_t read_frame_planes(InputFile& in, const VideoFormat& f, Picture& pic, int planes = 3);
 
 // Samples above 8 bits as stored (little-endian) to host order, in place.
 void little_endian_samples_to_host(uint8_t* data, size_t bytes);
@@ -22,7 +23,8 @@ void little_endian_samples_to_host(uint8_t* data, size_t bytes);
 // For bit depths 9..15: throws InputError "NAME: frame F, plane Cb, x=X, y=Y:
 // sample V exceeds the B-bit maximum M" at the first (plane, raster order) sample
 // above 2^bitdepth - 1. A no-op at 8 and 16 bits, where every value is in range.
-void check_frame_samples(const Picture& pic, const std::string& name, int64_t frame);
+// Only planes 0 .. planes-1.
+void check_frame_samples(const Picture& pic, const std::string& name, int64_t frame, int planes = 3);
 
 // "NAME: truncated frame F (got X of Y bytes)", for a frame whose data ends early.
 InputError truncated_frame(const std::string& name, int64_t frame, uint64_t got,

@@ -16,6 +16,7 @@ class PlanarReader : public VideoSource {
   const std::string& name() const override { return in_->name(); }
   std::optional<int64_t> frame_count() const override { return frame_count_; }
   size_t read_ahead(std::span<Picture> pics, std::span<const int64_t> ahead, int threads) override;
+  void read_planes_only(int planes) override;
 
  protected:
   explicit PlanarReader(std::unique_ptr<InputFile> in) : in_(std::move(in)) {}
@@ -34,6 +35,7 @@ class PlanarReader : public VideoSource {
   VideoFormat format_;
   std::optional<int64_t> frame_count_;
   int64_t frame_index_ = 0;  // frames read or skipped so far
+  int planes_read_ = 3;      // planes filled; the rest skipped (read_planes_only)
 };
 
 }  // namespace exactvq

@@ -58,6 +58,9 @@ class Feature {
   // column per run output.
   virtual void finish(std::span<const std::vector<double>* const> /*own*/,
                       std::span<std::vector<double>> /*out*/) const {}
+  // How many of the pictures' planes, from the first, the feature reads (1: luma
+  // only): a run reads no more of its inputs than its features need.
+  virtual int planes_read() const { return 3; }
   // Whether a frame's values depend on the frames before it (motion compares
   // each reference picture with the previous one): such a feature must see
   // every frame of the run in order.

@@ -422,6 +422,49 @@ TEST(Y4mReader, Truncation) {
   EXPECT_FALSE(src->skip_frame());
 }
 
+// Luma only (a run whose features read no chroma): 8-bit chroma is skipped, in frame
+// by frame reading and in read_ahead, and left as it was in the picture; truncation
+// inside the skipped chroma is still reported. Where chroma could hold a sample out of
+// range (9..15 bits) every plane is still read and checked.
+TEST(Y4mReader, LumaOnlyReadingSkipsChromaWhereNoSampleCanBeBad) {
+  const std::string head = "YUV4MPEG2 W4 H2 C420\n";  // Y 8 bytes, Cb 2, Cr 2
+  const std::string frames = "FRAME\n" + ramp(12, 1) + "FRAME\n" + ramp(12, 41) + "FRAME\n" + ramp(12, 81);
+  const std::string path = write_tmp(".y4m", head + frames);
+  for (bool ahead : {false, true}) {
+    auto src = open_y4m(path);
+    src->read_planes_only(1);
+    std::vector<Picture> pics(3);
+    if (ahead) {
+      const int64_t which[] = {0, 1, 2};
+      ASSERT_EQ(src->read_ahead(pics, which, 2), 3u);
+    } else {
+      for (Picture& pic : pics) ASSERT_TRUE(src->read_frame(pic));
+    }
+    Picture last;
+    EXPECT_FALSE(src->read_frame(last));
+    for (int k = 0; k < 3; ++k) {
+      const PlaneView y = pics[size_t(k)].plane(0), cb = pics[size_t(k)].plane(1);
+      EXPECT_EQ(y.row<uint8_t>(1)[3], uint8_t(1 + 40 * k + 7)) << "frame " << k;
+      EXPECT_EQ(cb.row<uint8_t>(0)[0], 0) << "chroma left as allocated, frame " << k;
+    }
+  }
+  const std::string cut = write_tmp("_cut.y4m", head + "FRAME\n" + ramp(12) + "FRAME\n" + ramp(9));
+  auto src = open_y4m(cut);
+  src->read_planes_only(1);
+  Picture pic;
+  ASSERT_TRUE(src->read_frame(pic));
+  EXPECT_EQ(error_of([&] { src->read_frame(pic); }), cut + ": truncated frame 1 (got 9 of 12 bytes)");
+
+  // 10-bit: chroma is read and checked all the same.
+  std::vector<uint16_t> s10(8 + 2 + 2, 5);
+  s10[8 + 2 + 1] = 1024;
+  const std::string p10 = write_tmp("_10.y4m", "YUV4MPEG2 W4 H2 C420p10\nFRAME\n" + le16(s10));
+  auto src10 = open_y4m(p10);
+  src10->read_planes_only(1);
+  EXPECT_EQ(error_of([&] { src10->read_frame(pic); }),
+            p10 + ": frame 0, plane Cr, x=1, y=0: sample 1024 exceeds the 10-bit maximum 1023");
+}
+
 TEST(Y4mReader, FrameHeaderWithoutNewlineIsBounded) {
   const std::string path =
       write_tmp(".y4m", "YUV4MPEG2 W4 H2\nFRAME " + std::string(20000, 'x'));

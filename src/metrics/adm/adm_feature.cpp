@@ -18,6 +18,7 @@ class AdmFeature final : public Feature {
   const std::vector<std::string>& outputs() const override { return outputs_; }
   int batch_frames() const override { return engine_->batch_frames(); }
   bool scores_device_pictures() const override { return engine_->takes_device_pictures(); }
+  int planes_read() const override { return 1; }
 
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
     sums_.resize(frames.size());

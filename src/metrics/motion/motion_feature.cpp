@@ -26,6 +26,7 @@ class MotionFeature final : public Feature {
   const std::vector<std::string>& run_outputs() const override { return run_outputs_; }
   int batch_frames() const override { return engine_->batch_frames(); }
   bool scores_device_pictures() const override { return engine_->takes_device_pictures(); }
+  int planes_read() const override { return 1; }
   bool temporal() const override { return true; }
   int frames_before() const override { return motion::frame_distance(options_); }
   void start_at(std::span<const FramePair> before, int64_t first_index) override {

@@ -74,6 +74,7 @@ class PsnrFeature final : public Feature {
   const std::vector<std::string>& outputs() const override { return scorer_.outputs(); }
   int batch_frames() const override { return engine_->batch_frames(); }
   bool scores_device_pictures() const override { return engine_->takes_device_pictures(); }
+  int planes_read() const override { return scorer_.planes(); }
 
   // The scorer adds a frame to apsnr only once its every plane is known, so a
   // failing batch adds none of its frames.

@@ -32,6 +32,7 @@ class SsimFeature final : public Feature {
   const std::vector<std::string>& outputs() const override { return names_; }
   int batch_frames() const override { return engine_->batch_frames(); }
   bool scores_device_pictures() const override { return engine_->takes_device_pictures(); }
+  int planes_read() const override { return planes_; }
 
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
     const size_t n = frames.size() * size_t(planes_);
