@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -120,7 +121,14 @@ class BatchPump {
 
 }  // namespace
 
+// EXACTVQ_LARGE_FRAME_BATCH (1..64) overrides it, for benchmarks.
+int large_frame_batch() {
+  const char* v = std::getenv("EXACTVQ_LARGE_FRAME_BATCH");
+  return v ? std::clamp(std::atoi(v), 1, 64) : 8;
+}
+
 ScoreReport score_videos(const RunOptions& o) {
+  static const int kLargeFrameBatch = large_frame_batch();
   if (o.subsample < 1) throw UsageError("--subsample must be at least 1");
   if (o.ref_path == "-" && o.dist_path == "-")
     throw UsageError("the reference and the distorted input cannot both be standard input");
@@ -156,7 +164,7 @@ ScoreReport score_videos(const RunOptions& o) {
   // less memory to fault in and page-lock before the pipeline runs (faster end
   // to end: docs/performance.md); the engines split larger batches themselves.
   if (ctx.device && format.frame_bytes() >= (size_t{1} << 20))
-    batch_frames = std::min(batch_frames, 8);
+    batch_frames = std::min(batch_frames, kLargeFrameBatch);
 
   // With more than one thread, or a device to feed, reading runs beside scoring
   // and the two inputs are read at once.
