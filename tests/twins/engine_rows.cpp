@@ -297,6 +297,12 @@ EXACTVQ_TWIN_ROWS(float_ssim_engine_rows) {
     Row cuda = float_ssim_engine_row(name + "/cuda", multiscale, [] { return cuda_device().device; });
     cuda.unavailable = [] { return cuda_device().why; };
     register_row(cuda);
+    Row opencl = float_ssim_engine_row(name + "/opencl", multiscale, opencl_device);
+    opencl.unavailable = [] {
+      return count_devices(Backend::kOpenCL) == 0 ? std::string("no OpenCL device (the ICD loader found none)")
+                                                  : std::string();
+    };
+    register_row(opencl);
   }
 }
 

@@ -7,6 +7,7 @@
 // of one frame), one raster-sum pass adds them all, and only the sums come
 // back. Pictures whose (downscaled) plane fits no window need no pixels: their
 // means are the definition's constants.
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <optional>
@@ -33,6 +34,12 @@ namespace {
 static_assert(kScales <= opencl::RasterSumLayout::kMaxArrays, "one raster-sum array a scale");
 
 constexpr int kQuantities = 5;  // FS_QUANTITIES in float_ssim_kernels.cl
+// Work-groups of a fixed shape (16 x 8, or fewer rows where the device allows
+// fewer items), the grid rounded up to them: an implementation that compiles a
+// kernel for each group shape (PoCL) compiles it once, not once a picture size.
+constexpr size_t kGroupWidth = 16, kGroupHeight = 8;
+
+size_t round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
 
 // One scale: its plane's size and its positions.
 struct Scale {
@@ -95,6 +102,15 @@ class OpenclEngine final : public Engine {
     decimate_ = dc.kernel(program, "fs_decimate");
     horizontal_ = dc.kernel(program, "fs_horizontal");
     terms_ = dc.kernel(program, "fs_terms");
+    size_t group = kGroupWidth * kGroupHeight;
+    for (const auto* k : {&convert_, &decimate_, &horizontal_, &terms_})
+      group = std::min(group, opencl::work_group_size(k->get(), dc.device(), kGroupWidth * kGroupHeight));
+    if (group < kGroupWidth)
+      throw DeviceError(fmt::format("the float_ssim kernels need work-groups of {} items, the device allows {}",
+                                    kGroupWidth, group));
+    local_[0] = kGroupWidth;
+    local_[1] = group / kGroupWidth;
+    linear_local_ = group;
 
     window_ = upload_floats(std::vector<float>(kWindowTaps.begin(), kWindowTaps.end()), "float_ssim's window taps");
     if (s.multiscale) {
@@ -180,8 +196,8 @@ class OpenclEngine final : public Engine {
       set_arg(k, 4, scale);
       set_arg(k, 5, ref_[0]);
       set_arg(k, 6, dist_[0]);
-      const size_t global[1] = {size_t(count)};
-      dc.run(k, 1, global, nullptr, "fs_convert");
+      const size_t global[1] = {round_up(size_t(count), linear_local_)};
+      dc.run(k, 1, global, &linear_local_, "fs_convert");
     }
     for (size_t sc = 0; sc < scales_.size(); ++sc) {
       const Scale& s = scales_[sc];
@@ -194,8 +210,7 @@ class OpenclEngine final : public Engine {
       set_arg(h, 3, cl_int{s.height});
       set_arg(h, 4, window_);
       set_arg(h, 5, across_);
-      const size_t h_global[2] = {size_t(s.ow), size_t(s.height)};
-      dc.run(h, 2, h_global, nullptr, fmt::format("fs_horizontal, scale {}", sc));
+      dc.run(h, 2, grid(s.ow, s.height).data(), local_, fmt::format("fs_horizontal, scale {}", sc));
       const DeviceTermLayout::ScalePlanes where = layout_->planes(int(sc));
       const SsimConstants c = ssim_constants();
       const cl_kernel t = terms_.get();
@@ -211,8 +226,7 @@ class OpenclEngine final : public Engine {
       set_arg(t, 9, term_offset(where.l));
       set_arg(t, 10, term_offset(where.c));
       set_arg(t, 11, term_offset(where.s));
-      const size_t t_global[2] = {size_t(s.ow), size_t(s.oh)};
-      dc.run(t, 2, t_global, nullptr, fmt::format("fs_terms, scale {}", sc));
+      dc.run(t, 2, grid(s.ow, s.oh).data(), local_, fmt::format("fs_terms, scale {}", sc));
     }
     // Every term plane of the frame summed in raster order, queued behind the terms.
     raster_sums_->enqueue(raster_layout(layout_->sum_layout(1), term_planes_.get()), sums_.get(),
@@ -240,12 +254,17 @@ class OpenclEngine final : public Engine {
     set_arg(k, 10, cl_int{o.height});
     set_arg(k, 11, ref_[out]);
     set_arg(k, 12, dist_[out]);
-    const size_t global[2] = {size_t(o.width), size_t(o.height)};
-    device_->context().run(k, 2, global, nullptr, fmt::format("fs_decimate, to scale {}", out));
+    device_->context().run(k, 2, grid(o.width, o.height).data(), local_, fmt::format("fs_decimate, to scale {}", out));
+  }
+
+  // The 2-D grid of work-groups covering width x height items.
+  std::array<size_t, 2> grid(int width, int height) const {
+    return {round_up(size_t(width), local_[0]), round_up(size_t(height), local_[1])};
   }
 
   EngineSetup setup_;
   std::shared_ptr<OpenclDevice> device_;
+  size_t local_[2] = {kGroupWidth, kGroupHeight}, linear_local_ = kGroupWidth * kGroupHeight;
   std::vector<Scale> scales_;
   bool no_window_ = false;
   Handle<cl_kernel> convert_, decimate_, horizontal_, terms_;
