@@ -119,15 +119,16 @@ Prepared window_horizontal_case(const Case& c) {
 }
 
 // ---- float_ssim.window_horizontal/softfp: the same outputs with each tap sum
-// on softfp (softfp_terms.h's tap step and rounding to binary32, as the OpenCL
-// kernels add them), every fill, arbitrary floats (subnormal products and
-// results) included.
+// on softfp (softfp_terms.h's tap sum and rounding to binary32, as the OpenCL
+// kernels add them), every fill: samples and products take the tap sum's exact
+// integer path, arbitrary floats (subnormal products and results, wide
+// exponents, cancellation) mostly its one-by-one path.
 void softfp_window_horizontal(const float* in, int out_width, float* out) {
   for (int x = 0; x < out_width; ++x) {
-    softfp sum = softfp_make(0, 0, 0);
+    uint32_t products[fs::kWindow];
     for (int k = 0; k < fs::kWindow; ++k)
-      sum = float_ssim_soft_tap_step(sum, std::bit_cast<uint32_t>(in[x + k] * fs::kWindowTaps[size_t(k)]));
-    out[x] = std::bit_cast<float>(float_ssim_soft_f32_bits(sum));
+      products[k] = std::bit_cast<uint32_t>(in[x + k] * fs::kWindowTaps[size_t(k)]);
+    out[x] = std::bit_cast<float>(float_ssim_soft_f32_bits(float_ssim_soft_tap_sum(products, fs::kWindow)));
   }
 }
 

@@ -77,6 +77,49 @@ EXACTVQ_FN softfp float_ssim_soft_tap_step(softfp sum, exactvq_u32 p) {
   return softfp_add(sum, softfp_from_f32_bits(p));
 }
 
+/* A tap sum whole: the binary64 sum, from +0 and in order, of the n binary32
+ * values p[0..n-1] (bit patterns, finite; n <= 128) widened, as
+ * float_ssim_soft_tap_step adds them one by one. Each value is m * 2^e with an
+ * integer m < 2^24 (e = -149 for subnormals). When the non-zero ones lie within
+ * 2^29 of each other, they are added exactly as integers in units of 2^emin;
+ * if the sum of their magnitudes stays under 2^53 units, every partial sum of
+ * the sequential order is an integer of at most 53 bits in those units, so
+ * each binary64 addition was exact and the sum is the exact one (zero exactly
+ * only by cancellation, which round to nearest makes +0, or from zeros only,
+ * which added to +0 stay +0). Otherwise the values are added one by one. */
+EXACTVQ_FN softfp float_ssim_soft_tap_sum(const exactvq_u32* p, int n) {
+  exactvq_i32 emin = 1000, emax = -1000;
+  for (int k = 0; k < n; ++k) {
+    if ((p[k] & 0x7FFFFFFFu) == 0) continue;
+    const exactvq_i32 biased = (exactvq_i32)((p[k] >> 23) & 0xFF);
+    const exactvq_i32 e = biased ? biased - 150 : -149;
+    emin = e < emin ? e : emin;
+    emax = e > emax ? e : emax;
+  }
+  if (emax < emin) return softfp_make(0, 0, 0);
+  if (emax - emin <= 29) {
+    exactvq_u64 magnitude = 0;
+    exactvq_i64 sum = 0;
+    for (int k = 0; k < n; ++k) {
+      const exactvq_u32 bits = p[k] & 0x7FFFFFFFu;
+      if (bits == 0) continue;
+      const exactvq_i32 biased = (exactvq_i32)(bits >> 23);
+      const exactvq_u64 m = (exactvq_u64)((bits & 0x7FFFFFu) | (biased ? 0x800000u : 0u));
+      /* under 2^53 each: n of them fit 64 bits */
+      const exactvq_u64 units = m << (exactvq_u32)((biased ? biased - 150 : -149) - emin);
+      magnitude += units;
+      sum += (p[k] >> 31) ? -(exactvq_i64)units : (exactvq_i64)units;
+    }
+    if (magnitude < (SOFTFP_U64_C(1) << 53)) {
+      if (sum == 0) return softfp_make(0, 0, 0);
+      return softfp_round(sum < 0 ? 1 : 0, (exactvq_u64)(sum < 0 ? -sum : sum), emin);
+    }
+  }
+  softfp total = softfp_make(0, 0, 0);
+  for (int k = 0; k < n; ++k) total = float_ssim_soft_tap_step(total, p[k]);
+  return total;
+}
+
 /* The binary32 quotient a / b (b != 0, both finite; bit patterns), correctly
  * rounded: the binary64 quotient (correctly rounded) rounded to binary32. Two
  * roundings give the single one because binary64 carries 53 >= 2 * 24 + 2

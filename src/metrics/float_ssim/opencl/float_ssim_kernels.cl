@@ -11,6 +11,7 @@
 
 #define FS_WINDOW 11
 #define FS_QUANTITIES 5  // ref, dist, ref * ref, dist * dist, ref * dist
+#define FS_MAX_KERNEL 100  // a decimation kernel's taps: float_ssim's box of 10 x 10 at most
 
 // A plane's samples: binary32 (kind 0), 8-bit (1) or 16-bit (2) integers, the
 // latter scaled by `scale` (1/4, 1/16, 1/256: libvmaf's division by 4, 16, 256;
@@ -27,8 +28,6 @@ static inline int fs_mirror(int i, int n) {
   if (i >= n) return 2 * n - i - 1;
   return i;
 }
-
-static inline softfp fs_zero(void) { return softfp_make(0, 0, 0); }
 
 static inline float fs_round(softfp sum) { return as_float(float_ssim_soft_f32_bits(sum)); }
 
@@ -51,19 +50,21 @@ __kernel void fs_decimate(__global const uchar* ref, __global const uchar* dist,
   if (x >= out_width || y >= out_height) return;
   const int first = -(size / 2), last = size / 2 - (size % 2 == 0 ? 1 : 0);
   const int cx = x * factor, cy = y * factor;
-  softfp sum_ref = fs_zero(), sum_dist = fs_zero();
+  // Every product first (private memory), then their sum in order.
+  uint r[FS_MAX_KERNEL], d[FS_MAX_KERNEL];
   int t = 0;
   for (int v = first; v <= last; ++v) {
     const size_t row = (size_t)fs_mirror(cy + v, height) * (size_t)width;
     for (int u = first; u <= last; ++u, ++t) {
       const size_t i = row + (size_t)fs_mirror(cx + u, width);
       const float tap = taps[t];
-      const float r = fs_sample(ref, i, kind, scale) * tap;
-      const float d = fs_sample(dist, i, kind, scale) * tap;
-      sum_ref = float_ssim_soft_tap_step(sum_ref, as_uint(r));
-      sum_dist = float_ssim_soft_tap_step(sum_dist, as_uint(d));
+      const float pr = fs_sample(ref, i, kind, scale) * tap;
+      const float pd = fs_sample(dist, i, kind, scale) * tap;
+      r[t] = as_uint(pr);
+      d[t] = as_uint(pd);
     }
   }
+  const softfp sum_ref = float_ssim_soft_tap_sum(r, t), sum_dist = float_ssim_soft_tap_sum(d, t);
   const size_t o = (size_t)y * (size_t)out_width + (size_t)x;
   ref_out[o] = fs_round(sum_ref);
   dist_out[o] = fs_round(sum_dist);
@@ -76,21 +77,21 @@ __kernel void fs_horizontal(__global const float* ref, __global const float* dis
   const int x = (int)get_global_id(0), y = (int)get_global_id(1);
   const int ow = width - (FS_WINDOW - 1);
   if (x >= ow || y >= height) return;
-  softfp sum[FS_QUANTITIES];
-  for (int j = 0; j < FS_QUANTITIES; ++j) sum[j] = fs_zero();
+  uint products[FS_QUANTITIES][FS_WINDOW];
   const size_t at = (size_t)y * (size_t)width + (size_t)x;
   for (int k = 0; k < FS_WINDOW; ++k) {
     const float r = ref[at + (size_t)k], d = dist[at + (size_t)k], tap = window[k];
     const float rr = r * r, dd = d * d, rd = r * d;
     const float p0 = r * tap, p1 = d * tap, p2 = rr * tap, p3 = dd * tap, p4 = rd * tap;
-    sum[0] = float_ssim_soft_tap_step(sum[0], as_uint(p0));
-    sum[1] = float_ssim_soft_tap_step(sum[1], as_uint(p1));
-    sum[2] = float_ssim_soft_tap_step(sum[2], as_uint(p2));
-    sum[3] = float_ssim_soft_tap_step(sum[3], as_uint(p3));
-    sum[4] = float_ssim_soft_tap_step(sum[4], as_uint(p4));
+    products[0][k] = as_uint(p0);
+    products[1][k] = as_uint(p1);
+    products[2][k] = as_uint(p2);
+    products[3][k] = as_uint(p3);
+    products[4][k] = as_uint(p4);
   }
   const size_t plane = (size_t)ow * (size_t)height, out = (size_t)y * (size_t)ow + (size_t)x;
-  for (int j = 0; j < FS_QUANTITIES; ++j) across[(size_t)j * plane + out] = fs_round(sum[j]);
+  for (int j = 0; j < FS_QUANTITIES; ++j)
+    across[(size_t)j * plane + out] = fs_round(float_ssim_soft_tap_sum(products[j], FS_WINDOW));
 }
 
 // The vertical pass at position (x, y) and its terms (reference.cpp's
@@ -102,18 +103,17 @@ __kernel void fs_terms(__global const float* across, int ow, int height, __globa
   const int oh = height - (FS_WINDOW - 1);
   if (x >= ow || y >= oh) return;
   const size_t plane = (size_t)ow * (size_t)height;
-  softfp sum[FS_QUANTITIES];
-  for (int j = 0; j < FS_QUANTITIES; ++j) sum[j] = fs_zero();
-  for (int k = 0; k < FS_WINDOW; ++k) {
-    const size_t at = (size_t)(y + k) * (size_t)ow + (size_t)x;
-    const float tap = window[k];
-    for (int j = 0; j < FS_QUANTITIES; ++j) {
-      const float p = across[(size_t)j * plane + at] * tap;
-      sum[j] = float_ssim_soft_tap_step(sum[j], as_uint(p));
+  float window_of[FS_QUANTITIES];
+  for (int j = 0; j < FS_QUANTITIES; ++j) {
+    uint products[FS_WINDOW];
+    for (int k = 0; k < FS_WINDOW; ++k) {
+      const float p = across[(size_t)j * plane + (size_t)(y + k) * (size_t)ow + (size_t)x] * window[k];
+      products[k] = as_uint(p);
     }
+    window_of[j] = fs_round(float_ssim_soft_tap_sum(products, FS_WINDOW));
   }
-  const float mu1 = fs_round(sum[0]), mu2 = fs_round(sum[1]);
-  const float ref_sq = fs_round(sum[2]), cmp_sq = fs_round(sum[3]), both = fs_round(sum[4]);
+  const float mu1 = window_of[0], mu2 = window_of[1];
+  const float ref_sq = window_of[2], cmp_sq = window_of[3], both = window_of[4];
   const float mu1_sq = mu1 * mu1, mu2_sq = mu2 * mu2, mu12 = mu1 * mu2;
   const float v1 = ref_sq - mu1_sq, v2 = cmp_sq - mu2_sq;
   // libvmaf's MAX(0.0, v): 0.0 > v widened is 0.0f > v (a NaN or a -0 stays).
