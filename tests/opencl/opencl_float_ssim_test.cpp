@@ -3,13 +3,15 @@
 // pairs (the first frame of each in CI, every frame with
 // EXACTVQ_OPENCL_FLOAT_SSIM_ALL=1), seeded pictures of small, odd and MS-SSIM
 // sizes at 8 to 16 bits under the options (1080p with the variable set), the
-// sizes MS-SSIM refuses, a run shared with ssim and vif, loose pairs, faults,
+// sizes MS-SSIM refuses, a run shared with ssim and vif, loose pairs, two
+// devices (the split engine), faults,
 // and the command line. Without an OpenCL device every case skips.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
+#include "backends/multi/multi_device.h"
 #include "cli/cli_test_util.h"
 #include "float_ssim/float_ssim_vectors.h"
 #include "metrics/float_ssim/reference.h"
@@ -187,6 +189,32 @@ TEST_F(OpenclTest, FloatSsimSharesTheDeviceAndScoresLoosePairs) {
     ocl[k]->extract(refs[1], dists[1], got);
     for (size_t j = 0; j < want.size(); ++j)
       EXPECT_TRUE(same_bits(got[j], want[j])) << specs[k] << " loose pair " << cpu[k]->outputs()[j];
+  }
+}
+
+// Several devices (the split engine): two objects of device 0, each scoring its
+// share of a batch.
+TEST_F(OpenclTest, FloatSsimSplitOverTwoDevicesEqualsCpu) {
+  const VideoFormat f{177, 176, ChromaFormat::k420, 12};
+  std::mt19937_64 rng(0x5b117);
+  std::vector<Picture> refs(5), dists(5);
+  std::vector<FramePair> pairs;
+  for (size_t i = 0; i < refs.size(); ++i) {
+    fill_pair(refs[i], dists[i], f, Content(i % 3), rng);
+    pairs.push_back({&refs[i], &dists[i], int64_t(i)});
+  }
+  auto split = std::make_shared<MultiDevice>(std::vector<std::shared_ptr<Device>>{
+      std::make_shared<opencl::OpenclDevice>(0), std::make_shared<opencl::OpenclDevice>(0)});
+  ThreadPool pool(2);
+  for (const char* spec : {"float_ssim=scale=1:enable_lcs=true", "float_ms_ssim=enable_lcs=true"}) {
+    auto cpu = make_feature(parse_feature_spec(spec), FeatureContext{f, &pool, nullptr});
+    auto two = make_feature(parse_feature_spec(spec), FeatureContext{f, &pool, split});
+    const size_t n = cpu->outputs().size();
+    std::vector<double> want(pairs.size() * n), got(want.size(), -1.0);
+    cpu->extract_batch(pairs, want);
+    two->extract_batch(pairs, got);
+    for (size_t i = 0; i < want.size(); ++i)
+      EXPECT_TRUE(same_bits(got[i], want[i])) << spec << " frame " << i / n << " " << cpu->outputs()[i % n];
   }
 }
 
