@@ -13,12 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
 
 #include "backends/cuda/batch_runner.h"
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/raster_sum.h"
-#include "core/error.h"
 #include "metrics/float_ssim/cuda/float_ssim_kernels.h"
 #include "metrics/float_ssim/device_term_layout.h"
 #include "metrics/float_ssim/engine.h"
