@@ -13,7 +13,6 @@
 #include <utility>
 #include <vector>
 
-
 #include "backends/cuda/batch_runner.h"
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/raster_sum.h"
