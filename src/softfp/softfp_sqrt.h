@@ -69,9 +69,9 @@ SOFTFP_FN softfp_u32 softfp_to_f32_bits(softfp x) {
   /* 53 bits to 24: the top 24 bits, then the 29 below decide. */
   softfp_u64 sig = x.sig >> 29;
   const softfp_u64 rest = x.sig & ((SOFTFP_U64_C(1) << 29) - 1);
-  const softfp_u64 half = SOFTFP_U64_C(1) << 28;
+  const softfp_u64 halfway = SOFTFP_U64_C(1) << 28;
   softfp_i32 e = x.exp + 29;
-  if (rest > half || (rest == half && (sig & 1))) {
+  if (rest > halfway || (rest == halfway && (sig & 1))) {
     sig += 1;
     if (sig == (SOFTFP_U64_C(1) << 24)) {
       sig >>= 1;

@@ -1,8 +1,8 @@
 // float_ssim and float_ms_ssim on the CUDA device against the CPU, bit for bit:
 // every public vector pair (and libvmaf's stored values), seeded pictures of
 // many sizes and every depth under every option, batches of 1, 2, 3 and all
-// frames and a loose pair, a run shared with another engine, the fp64 option,
-// and the command line. Without a GPU every case skips with a message.
+// frames and a loose pair, a run shared with another engine, the fp64 option
+// (native and emulated binary64: the same bits), and the command line. Without a GPU every case skips with a message.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -65,7 +65,7 @@ TEST_F(CudaTest, FloatSsimPublicVectorsEqualCpuAndLibvmaf) {
             key == "float_ssim" && std::string(run) == "float_ssim_ctc" ? "float_ssim=scale=1:enable_db=true:clip_db=true"
                                                                         : key;
         if (!scoreable(f, spec)) continue;
-        compared += compare_cpu_gpu(f, spec, frames, pair.name);
+        compared += compare_cpu_gpu_fp64_modes(f, spec, frames, pair.name);
         // And the GPU's values against libvmaf's stored ones.
         const nlohmann::json* want = float_ssim::testing::stored_frames(pair, run, key);
         if (!want) continue;
@@ -111,7 +111,8 @@ TEST_F(CudaTest, FloatSsimSeededPicturesEqualCpu) {
         pairs.push_back({&refs[i], &dists[i], int64_t(i)});
       }
       for (const char* spec : kSpecs)
-        if (scoreable(f, spec)) compared += compare_cpu_gpu(f, spec, pairs, fmt::format("seeded {}x{}", s.w, s.h));
+        if (scoreable(f, spec))
+          compared += compare_cpu_gpu_fp64_modes(f, spec, pairs, fmt::format("seeded {}x{}", s.w, s.h));
     }
   std::printf("[ cuda     ] float_ssim seeded pictures: %d values equal to the CPU's\n", compared);
 }
@@ -129,7 +130,7 @@ TEST_F(CudaTest, FloatSsim4kEqualsCpu) {
     }
     for (const char* spec : {"float_ssim=enable_lcs=true", "float_ssim=scale=1:enable_lcs=true:enable_db=true",
                              "float_ms_ssim=enable_lcs=true"})
-      compared += compare_cpu_gpu(f, spec, pairs, "4K");
+      compared += compare_cpu_gpu_fp64_modes(f, spec, pairs, "4K");
   }
   std::printf("[ cuda     ] float_ssim 4K: %d values equal to the CPU's\n", compared);
 }
@@ -219,23 +220,28 @@ TEST_F(CudaTest, FloatSsimSharesTheUploadWithOtherFeatures) {
   }
 }
 
+// Every fp64 mode gives the CPU's bits: float_ssim with its box filter
+// (scale 3, the decimation's tap sums), the CTC setting and MS-SSIM, emulated
+// binary64 on sides from a window's 11 up, extreme and flat contents included.
 TEST_F(CudaTest, FloatSsimFp64Option) {
-  const VideoFormat f{64, 64, ChromaFormat::k420, 8};
-  for (const char* spec : {"float_ssim=fp64=emulate", "float_ms_ssim=fp64=emulate"}) {
-    const VideoFormat g = std::string(spec).find("ms_ssim") != std::string::npos ? VideoFormat{200, 200, f.chroma, 8} : f;
-    try {
-      make_feature(parse_feature_spec(spec), FeatureContext{g, nullptr, gpu()});
-      ADD_FAILURE() << spec << ": no UsageError";
-    } catch (const UsageError& e) {
-      EXPECT_NE(std::string(e.what()).find("fp64=emulate"), std::string::npos) << e.what();
-    }
-  }
   std::mt19937_64 rng(0xf964);
-  Picture a, b;
-  fill_pair(a, b, f, Content::kNoisy, rng);
-  const FramePair pair{&a, &b, 0};
-  compare_cpu_gpu(f, "float_ssim=fp64=native:enable_lcs=true", {pair}, "fp64=native");
-  compare_cpu_gpu(f, "float_ssim=fp64=auto", {pair}, "fp64=auto");
+  int compared = 0;
+  for (const VideoFormat f : {VideoFormat{64, 64, ChromaFormat::k420, 8}, VideoFormat{11, 12, ChromaFormat::k420, 16},
+                              VideoFormat{181, 177, ChromaFormat::k420, 10}}) {
+    std::vector<Picture> refs(3), dists(3);
+    std::vector<FramePair> pairs;
+    for (size_t i = 0; i < refs.size(); ++i) {
+      fill_pair(refs[i], dists[i], f, Content(i % 3), rng);
+      pairs.push_back({&refs[i], &dists[i], int64_t(i)});
+    }
+    for (const char* spec : {"float_ssim=enable_lcs=true", "float_ssim=scale=3:enable_lcs=true",
+                             "float_ssim=scale=1:enable_db=true:clip_db=true", "float_ms_ssim=enable_lcs=true"})
+      if (scoreable(f, spec))
+        compared += compare_cpu_gpus(f, spec, {with_fp64(spec, "native"), with_fp64(spec, "emulate"),
+                                               with_fp64(spec, "auto")},
+                                     pairs, "fp64 modes");
+  }
+  std::printf("[ cuda     ] float_ssim fp64 modes: %d values equal to the CPU's\n", compared);
 }
 
 std::string without_fps(const fs::path& json) {

@@ -230,7 +230,7 @@ void put_means(Bytes& out, const float_ssim::FrameMeans& m, bool multiscale) {
   put(out, m.scales.data(), multiscale ? m.scales.size() : 1);
 }
 
-Bytes float_ssim_engine_bytes(Device& device, bool multiscale, const FramePairs& in) {
+Bytes float_ssim_engine_bytes(Device& device, bool multiscale, ssim::Fp64Mode fp64, const FramePairs& in) {
   const VideoFormat& f = in.format;
   Bytes out;
   if (!float_ssim_scores(f, multiscale)) return out;
@@ -239,7 +239,7 @@ Bytes float_ssim_engine_bytes(Device& device, bool multiscale, const FramePairs&
   setup.multiscale = multiscale;
   setup.factor = multiscale ? 1 : float_ssim::ssim_scale(f.width, f.height, 0);
   setup.ssim_mean = setup.lcs_means = true;
-  setup.fp64 = ssim::Fp64Mode::kNative;
+  setup.fp64 = fp64;
   setup.pool = &pool();
   auto engine = device.float_ssim_engine(setup);
   if (!engine) throw DeviceError("no float_ssim engine on " + device.description());
@@ -272,15 +272,16 @@ Bytes float_ssim_reference_bytes(bool multiscale, const FramePairs& in) {
   return out;
 }
 
-Row float_ssim_engine_row(const std::string& name, bool multiscale, std::function<std::shared_ptr<Device>()> device) {
+Row float_ssim_engine_row(const std::string& name, bool multiscale, std::function<std::shared_ptr<Device>()> device,
+                          ssim::Fp64Mode fp64 = ssim::Fp64Mode::kNative) {
   Row r;
   r.name = name;
   r.cases = float_ssim_engine_cases;
   r.reference_key = name.substr(0, name.find('/'));
-  r.prepare = [multiscale, device](const Case& c) {
+  r.prepare = [multiscale, device, fp64](const Case& c) {
     auto in = std::make_shared<FramePairs>(VideoFormat{c.width, c.height, ChromaFormat::k420, c.bits}, c.a, c.seed);
     Prepared p;
-    p.twin = [in, multiscale, device] { return float_ssim_engine_bytes(*device(), multiscale, *in); };
+    p.twin = [in, multiscale, device, fp64] { return float_ssim_engine_bytes(*device(), multiscale, fp64, *in); };
     p.reference = [in, multiscale] { return float_ssim_reference_bytes(multiscale, *in); };
     return p;
   };
@@ -297,6 +298,16 @@ EXACTVQ_TWIN_ROWS(float_ssim_engine_rows) {
     Row cuda = float_ssim_engine_row(name + "/cuda", multiscale, [] { return cuda_device().device; });
     cuda.unavailable = [] { return cuda_device().why; };
     register_row(cuda);
+    Row emulated = float_ssim_engine_row(name + "/cuda-emulate", multiscale, [] { return cuda_device().device; },
+                                         ssim::Fp64Mode::kEmulate);
+    emulated.unavailable = [] { return cuda_device().why; };
+    register_row(emulated);
+    Row opencl = float_ssim_engine_row(name + "/opencl", multiscale, opencl_device);
+    opencl.unavailable = [] {
+      return count_devices(Backend::kOpenCL) == 0 ? std::string("no OpenCL device (the ICD loader found none)")
+                                                  : std::string();
+    };
+    register_row(opencl);
   }
 }
 

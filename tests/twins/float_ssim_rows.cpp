@@ -118,6 +118,35 @@ Prepared window_horizontal_case(const Case& c) {
   return p;
 }
 
+// ---- float_ssim.window_horizontal/softfp: the same outputs with each tap sum
+// on softfp (softfp_terms.h's tap sum and rounding to binary32, as the OpenCL
+// kernels add them), every fill: samples and products take the tap sum's exact
+// integer path, arbitrary floats (subnormal products and results, wide
+// exponents, cancellation) mostly its one-by-one path.
+void softfp_window_horizontal(const float* in, int out_width, float* out) {
+  for (int x = 0; x < out_width; ++x) {
+    uint32_t products[fs::kWindow];
+    for (int k = 0; k < fs::kWindow; ++k)
+      products[k] = std::bit_cast<uint32_t>(in[x + k] * fs::kWindowTaps[size_t(k)]);
+    out[x] = std::bit_cast<float>(float_ssim_soft_f32_bits(float_ssim_soft_tap_sum(products, fs::kWindow)));
+  }
+}
+
+Prepared softfp_window_horizontal_case(const Case& c) {
+  Prepared p = window_horizontal_case(c);
+  std::mt19937_64 rng(c.seed);
+  const auto in = std::make_shared<const std::vector<float>>(make_row(c, c.width + fs::kWindow - 1, 0, rng));
+  const int w = c.width;
+  p.twin = [in, w] {
+    std::vector<float> out(static_cast<size_t>(w));
+    softfp_window_horizontal(in->data(), w, out.data());
+    Bytes b;
+    put(b, out);
+    return b;
+  };
+  return p;
+}
+
 // ---- float_ssim.window_vertical: one output row from 11 rows, each its own buffer.
 Prepared window_vertical_case(const Case& c) {
   std::mt19937_64 rng(c.seed);
@@ -261,7 +290,8 @@ Prepared terms_case(const Case& c) {
 
 // ---- float_ssim.terms_lcs/softfp: the terms with their binary64 steps on
 // softfp (metrics/float_ssim/softfp_terms.h, the form for devices without
-// fp64; binary32 steps as the reference has them), and the SSIM term (l * c) *
+// fp64; binary32 steps as the reference has them, but for the quotient s,
+// which is softfp's too: float_ssim_soft_f32_quotient), and the SSIM term (l * c) *
 // s, beside the reference's terms and their product in binary64. Not for
 // arbitrary floats: softfp takes finite operands and results, which every
 // picture's windows give (no bytes on either side).
@@ -278,7 +308,8 @@ void softfp_terms(const fs::TermRow& in, int n, double* l, double* c, double* s,
     const float sd = std::bit_cast<float>(float_ssim_soft_sd(bits_of_float(var1 * var2)));
     const float lum_den = mu1 * mu1 + mu2 * mu2 + k.c1, con_den = var1 + var2 + k.c2;
     const float cov_kept = (cov < 0.0f && sd <= 0.0f) ? 0.0f : cov;
-    const float st = (cov_kept + k.c3) / (sd + k.c3);
+    const float st =
+        std::bit_cast<float>(float_ssim_soft_f32_quotient(bits_of_float(cov_kept + k.c3), bits_of_float(sd + k.c3)));
     const float_ssim_soft_terms t =
         float_ssim_soft_terms_of(bits_of_float(mu1), bits_of_float(mu2), bits_of_float(k.c1), bits_of_float(lum_den),
                                  bits_of_float(sd), bits_of_float(k.c2), bits_of_float(con_den), bits_of_float(st));
@@ -541,6 +572,12 @@ EXACTVQ_TWIN_ROWS(float_ssim_rows) {
   add("float_ssim.decimate", decimate_cases, decimate_case);
   add("float_ssim.frame", [] { return frame_cases(false); }, ssim_frame_case);
   add("float_ssim.ms_ssim_frame", [] { return frame_cases(true); }, ms_ssim_frame_case);
+  Row soft_window;
+  soft_window.name = "float_ssim.window_horizontal/softfp";
+  soft_window.cases = [] { return stage_cases(0x5eed'f501); };
+  soft_window.prepare = softfp_window_horizontal_case;
+  soft_window.reference_key = "float_ssim.window_horizontal";
+  register_row(soft_window);
   Row soft;
   soft.name = "float_ssim.terms_lcs/softfp";
   soft.cases = [] { return stage_cases(0x5eed'f505); };

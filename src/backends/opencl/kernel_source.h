@@ -10,5 +10,6 @@ extern const char* const kVifKernelSource;   // metrics/vif/opencl/vif_kernels.c
 extern const char* const kMotionKernelSource;  // metrics/motion/opencl/motion_kernels.cl
 extern const char* const kAdmKernelSource;     // metrics/adm/opencl/adm_kernels.cl
 extern const char* const kRasterSumKernelSource;  // backends/opencl/raster_sum.cl
+extern const char* const kFloatSsimKernelSource;  // metrics/float_ssim/opencl/float_ssim_kernels.cl
 
 }  // namespace exactvq::opencl

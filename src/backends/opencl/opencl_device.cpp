@@ -7,6 +7,7 @@
 #include "backends/opencl/kernel_source.h"
 #include "core/error.h"
 #include "metrics/adm/engine.h"
+#include "metrics/float_ssim/engine.h"
 #include "metrics/motion/engine.h"
 #include "metrics/psnr/engine.h"
 #include "metrics/ssim/engine.h"
@@ -74,6 +75,21 @@ std::unique_ptr<adm::Engine> OpenclDevice::adm_engine(const adm::EngineSetup& se
   } catch (const DeviceError& e) {
     throw DeviceError(fmt::format("{}, feature adm: {}", short_name_, e.what()));
   }
+}
+
+std::unique_ptr<float_ssim::Engine> OpenclDevice::float_ssim_engine(const float_ssim::EngineSetup& setup) {
+  const char* name = setup.multiscale ? "float_ms_ssim" : "float_ssim";
+  try {
+    return float_ssim::make_opencl_engine(shared_from_this(), setup);
+  } catch (const DeviceError& e) {
+    throw DeviceError(fmt::format("{}, feature {}: {}", short_name_, name, e.what()));
+  }
+}
+
+cl_program OpenclDevice::float_ssim_program() {
+  if (!float_ssim_program_.get())
+    float_ssim_program_ = context_->build(kFloatSsimKernelSource, "the float_ssim kernels");
+  return float_ssim_program_.get();
 }
 
 cl_program OpenclDevice::adm_program() {

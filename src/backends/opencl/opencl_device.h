@@ -1,6 +1,7 @@
 // The OpenCL backend: one device chosen by --opencl-device N (an index over
 // every platform's devices), making the engines of the metrics it computes
-// (metrics/<metric>/opencl/): ssim, psnr, vif, motion and adm, with the SSIM program
+// (metrics/<metric>/opencl/): ssim, psnr, vif, motion, adm and float_ssim (with
+// float_ms_ssim), with the SSIM program
 // built once when it opens and the others on first use.
 //
 // The engines of a run share the device (FeatureContext::device) and through it
@@ -83,6 +84,7 @@ class OpenclDevice final : public Device, public std::enable_shared_from_this<Op
   std::unique_ptr<vif::Engine> vif_engine(const vif::EngineSetup& setup) override;
   std::unique_ptr<motion::Engine> motion_engine(const motion::EngineSetup& setup) override;
   std::unique_ptr<adm::Engine> adm_engine(const adm::EngineSetup& setup) override;
+  std::unique_ptr<float_ssim::Engine> float_ssim_engine(const float_ssim::EngineSetup& setup) override;
 
   DeviceContext& context() { return *context_; }
   cl_program ssim_program() const { return ssim_program_.get(); }
@@ -92,6 +94,7 @@ class OpenclDevice final : public Device, public std::enable_shared_from_this<Op
   cl_program motion_program();
   cl_program adm_program();
   cl_program raster_sum_program();
+  cl_program float_ssim_program();
   // The raster-order sum's kernels (raster_sum.h), made on first use.
   RasterSums& raster_sums();
 
@@ -138,6 +141,7 @@ class OpenclDevice final : public Device, public std::enable_shared_from_this<Op
   Handle<cl_program> motion_program_;
   Handle<cl_program> adm_program_;
   Handle<cl_program> raster_sum_program_;
+  Handle<cl_program> float_ssim_program_;
   std::unique_ptr<RasterSums> raster_sums_;
   std::string description_, short_name_;
   // Frames: the last one begun, the planes held and their known SSE.

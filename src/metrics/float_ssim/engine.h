@@ -53,12 +53,13 @@ class Engine {
   virtual void means(std::span<const FramePair> frames, std::span<FrameMeans> out) = 0;
 };
 
-// Each backend's engine (cpu/, cuda/ beside this file; split_engine.cpp for
-// several devices), made by its Device. The CUDA engine throws UsageError for
-// fp64=emulate (softfp_terms.h covers the terms, not yet the windows' and the
-// decimation's binary64 sums).
+// Each backend's engine (cpu/, cuda/, opencl/ beside this file; split_engine.cpp
+// for several devices), made by its Device. CUDA forms the binary64 steps
+// natively or on softfp as `fp64` says (auto: the device's default); OpenCL
+// always on softfp, whatever the option.
 std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& setup);
 std::unique_ptr<Engine> make_cuda_engine(cuda::CudaDevice& device, const EngineSetup& setup);
+std::unique_ptr<Engine> make_opencl_engine(std::shared_ptr<opencl::OpenclDevice> device, const EngineSetup& setup);
 std::unique_ptr<Engine> make_split_engine(MultiDevice& devices, const EngineSetup& setup);
 
 }  // namespace exactvq::float_ssim

@@ -13,12 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "backends/cuda/batch_runner.h"
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/raster_sum.h"
-#include "core/error.h"
 #include "metrics/float_ssim/cuda/float_ssim_kernels.h"
 #include "metrics/float_ssim/device_term_layout.h"
 #include "metrics/float_ssim/engine.h"
@@ -83,7 +80,8 @@ cuda::FsConstants constants() {
 
 class CudaEngine final : public Engine, private BatchRunner::Work {
  public:
-  CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner) : setup_(s), runner_(std::move(runner)) {
+  CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner, bool emulate_fp64)
+      : setup_(s), runner_(std::move(runner)), emulate_fp64_(emulate_fp64) {
     const VideoFormat& f = s.format;
     int w = f.width, h = f.height;
     if (!s.multiscale && s.factor > 1) {
@@ -190,7 +188,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     const cuda::FsFloatOut first{lane.ref[0].get<float>(), lane.dist[0].get<float>(), plane_bytes(0)};
     if (!setup_.multiscale && setup_.factor > 1)
       cuda::launch_fs_decimate(samples, box_kernel(setup_.factor), setup_.factor, scales_[0].width,
-                               scales_[0].height, first, stream);
+                               scales_[0].height, first, emulate_fp64_, stream);
     else
       cuda::launch_fs_convert(samples, first, stream);
     const cuda::FsConstants k = constants();
@@ -202,7 +200,8 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
         const Scale& next = scales_[sc + 1];
         const cuda::FsFloatOut halved{lane.ref[sc + 1].get<float>(), lane.dist[sc + 1].get<float>(),
                                       plane_bytes(sc + 1)};
-        cuda::launch_fs_decimate(plane, low_pass_kernel(), 2, next.width, next.height, halved, stream);
+        cuda::launch_fs_decimate(plane, low_pass_kernel(), 2, next.width, next.height, halved, emulate_fp64_,
+                                 stream);
       }
       const DeviceTermLayout::ScalePlanes where = layout_->planes(int(sc));
       char* terms = lane.terms.get<char>();
@@ -210,7 +209,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
         return offset == DeviceTermLayout::kNone ? nullptr : reinterpret_cast<double*>(terms + offset);
       };
       const cuda::FsTerms out{at(where.lcs), at(where.l), at(where.c), at(where.s), where.frame_stride};
-      cuda::launch_fs_terms(plane, k, out, stream);
+      cuda::launch_fs_terms(plane, k, out, emulate_fp64_, stream);
     }
     // Every term plane of the chunk summed in raster order, each frame's sums
     // at its place in the batch's.
@@ -232,6 +231,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 
   EngineSetup setup_;
   std::shared_ptr<BatchRunner> runner_;
+  bool emulate_fp64_ = false;  // every binary64 step on softfp
   std::vector<Scale> scales_;
   bool no_window_ = false;
   std::optional<DeviceTermLayout> layout_;  // where a chunk's terms lie (not with no_window_)
@@ -246,12 +246,8 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 }  // namespace
 
 std::unique_ptr<Engine> make_cuda_engine(CudaDevice& device, const EngineSetup& setup) {
-  if (setup.fp64 == ssim::Fp64Mode::kEmulate)
-    throw UsageError(fmt::format(
-        "feature {}: fp64=emulate is not available on CUDA yet (its windows and decimation add in binary64 as "
-        "well as its terms, and only the terms have a softfp form so far); use fp64=native or fp64=auto ({})",
-        setup.multiscale ? "float_ms_ssim" : "float_ssim", device.description()));
-  return std::make_unique<CudaEngine>(setup, device.runner(setup.format));
+  return std::make_unique<CudaEngine>(setup, device.runner(setup.format),
+                                      emulates_fp64(setup.fp64, device.emulate_by_default()));
 }
 
 }  // namespace exactvq::float_ssim
