@@ -118,6 +118,37 @@ class BatchPump {
   bool cancel_ = false;
 };
 
+// --hwdec: unset is auto on CUDA; fallbacks said with --verbose.
+DecodeOptions decode_options(const RunOptions& o, const DeviceOptions& device) {
+  DecodeOptions d;
+  d.hw = o.hwdec.value_or(device.backend == Backend::kCuda ? HwDecode::kAuto : HwDecode::kNone);
+  d.cuda_device = device.gpus.empty() ? device.gpu : device.gpus.front();
+  if (device.verbose) d.notice = device.notice;
+  return d;
+}
+
+// Frames a GPU decoded stay in its memory when the run scores there, every
+// feature taking pictures in device memory; else they come to the host.
+void leave_decoded_frames_on_device(VideoSource& ref, VideoSource& dist, const FeatureContext& ctx,
+                                    const FeatureSet& features, const DecodeOptions& decode) {
+  const int scoring = ctx.device ? ctx.device->cuda_ordinal() : -1;
+  bool direct = scoring >= 0;
+  for (const auto& feature : features.features()) direct = direct && feature->scores_device_pictures();
+  bool told = false;
+  for (VideoSource* src : {&ref, &dist}) {
+    const int decoding = src->cuda_decoder_device();
+    if (decoding < 0) continue;
+    const bool here = direct && decoding == scoring;
+    src->set_device_pictures(here);
+    if (!here && !told && decode.notice) {
+      told = true;
+      decode.notice(scoring < 0 ? "frames the GPU decoded are copied to the host: the run scores on another device"
+                    : direct    ? "frames the GPU decoded are copied to the host: the run scores on another GPU"
+                                : "frames the GPU decoded are copied to the host: a feature of this run reads them there");
+    }
+  }
+}
+
 }  // namespace
 
 ScoreReport score_videos(const RunOptions& o) {
@@ -125,13 +156,14 @@ ScoreReport score_videos(const RunOptions& o) {
   if (o.ref_path == "-" && o.dist_path == "-")
     throw UsageError("the reference and the distorted input cannot both be standard input");
 
-  std::unique_ptr<VideoSource> ref = open_video(o.ref_path, o.raw);
-  std::unique_ptr<VideoSource> dist = open_video(o.dist_path, o.raw);
+  DeviceOptions device = o.device;
+  if (!device.notice) device.notice = o.warn;
+  const DecodeOptions decode = decode_options(o, device);
+  std::unique_ptr<VideoSource> ref = open_video(o.ref_path, o.raw, decode);
+  std::unique_ptr<VideoSource> dist = open_video(o.dist_path, o.raw, decode);
   check_compatible(*ref, *dist);
   const VideoFormat format = ref->format();
 
-  DeviceOptions device = o.device;
-  if (!device.notice) device.notice = o.warn;
   ThreadPool pool(o.threads);
   const FeatureContext ctx{format, &pool, open_device(device, format)};
   FeatureSet features(o.features, ctx, o.models, o.predict);
@@ -139,6 +171,7 @@ ScoreReport score_videos(const RunOptions& o) {
   // frame is read and given to it, and the report keeps every Nth (libvmaf's way).
   const bool read_every_frame = features.temporal() && o.subsample > 1;
   if (read_every_frame) features.keep_every(o.subsample);
+  leave_decoded_frames_on_device(*ref, *dist, ctx, features, decode);
 
   ScoreReport report;
   report.version = EXACTVQ_VERSION;
