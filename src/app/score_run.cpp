@@ -118,19 +118,18 @@ class BatchPump {
   bool cancel_ = false;
 };
 
-// --hwdec: unset is auto on CUDA; fallbacks said with --verbose.
+// --hwdec: unset is auto on CUDA.
 DecodeOptions decode_options(const RunOptions& o, const DeviceOptions& device) {
   DecodeOptions d;
   d.hw = o.hwdec.value_or(device.backend == Backend::kCuda ? HwDecode::kAuto : HwDecode::kNone);
   d.cuda_device = device.gpus.empty() ? device.gpu : device.gpus.front();
-  if (device.verbose) d.notice = device.notice;
   return d;
 }
 
 // Frames a GPU decoded stay in its memory when the run scores there, every
 // feature taking pictures in device memory; else they come to the host.
 void leave_decoded_frames_on_device(VideoSource& ref, VideoSource& dist, const FeatureContext& ctx,
-                                    const FeatureSet& features, const DecodeOptions& decode) {
+                                    const FeatureSet& features, const DeviceOptions& device) {
   const int scoring = ctx.device ? ctx.device->cuda_ordinal() : -1;
   bool direct = scoring >= 0;
   for (const auto& feature : features.features()) direct = direct && feature->scores_device_pictures();
@@ -140,9 +139,9 @@ void leave_decoded_frames_on_device(VideoSource& ref, VideoSource& dist, const F
     if (decoding < 0) continue;
     const bool here = direct && decoding == scoring;
     src->set_device_pictures(here);
-    if (!here && !told && decode.notice) {
+    if (!here && !told && device.verbose && device.notice) {
       told = true;
-      decode.notice(scoring < 0 ? "frames the GPU decoded are copied to the host: the run scores on another device"
+      device.notice(scoring < 0 ? "frames the GPU decoded are copied to the host: the run scores on another device"
                     : direct    ? "frames the GPU decoded are copied to the host: the run scores on another GPU"
                                 : "frames the GPU decoded are copied to the host: a feature of this run reads them there");
     }
@@ -158,9 +157,17 @@ ScoreReport score_videos(const RunOptions& o) {
 
   DeviceOptions device = o.device;
   if (!device.notice) device.notice = o.warn;
-  const DecodeOptions decode = decode_options(o, device);
+  // A fallback of both inputs for the same reason is said once.
+  std::vector<std::pair<std::string, std::string>> fallbacks;
+  DecodeOptions decode = decode_options(o, device);
+  if (device.verbose)
+    decode.fallback = [&](const std::string& input, const std::string& why) { fallbacks.emplace_back(input, why); };
   std::unique_ptr<VideoSource> ref = open_video(o.ref_path, o.raw, decode);
   std::unique_ptr<VideoSource> dist = open_video(o.dist_path, o.raw, decode);
+  if (fallbacks.size() == 2 && fallbacks[0].second == fallbacks[1].second)
+    fallbacks = {{fallbacks[0].first + " and " + fallbacks[1].first, fallbacks[0].second}};
+  for (const auto& [input, why] : fallbacks)
+    if (device.notice) device.notice(fmt::format("{}: decoded on the CPU: {}", input, why));
   check_compatible(*ref, *dist);
   const VideoFormat format = ref->format();
 
@@ -171,7 +178,7 @@ ScoreReport score_videos(const RunOptions& o) {
   // frame is read and given to it, and the report keeps every Nth (libvmaf's way).
   const bool read_every_frame = features.temporal() && o.subsample > 1;
   if (read_every_frame) features.keep_every(o.subsample);
-  leave_decoded_frames_on_device(*ref, *dist, ctx, features, decode);
+  leave_decoded_frames_on_device(*ref, *dist, ctx, features, device);
 
   ScoreReport report;
   report.version = EXACTVQ_VERSION;

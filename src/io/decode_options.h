@@ -22,8 +22,8 @@ std::optional<HwDecode> parse_hwdec(const std::string& text);
 struct DecodeOptions {
   HwDecode hw = HwDecode::kNone;
   int cuda_device = 0;  // the device that decodes (the run's --gpu)
-  // Told, once per input, why kAuto decodes that input on the CPU; may be null.
-  std::function<void(const std::string&)> notice;
+  // Told why kAuto decodes `input` on the CPU (once per input); may be null.
+  std::function<void(const std::string& input, const std::string& why)> fallback;
 };
 
 }  // namespace exactvq

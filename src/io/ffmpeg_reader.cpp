@@ -602,7 +602,7 @@ std::unique_ptr<VideoSource> open_with_decoding(const std::string& path, std::un
   const std::string name = pipe ? pipe->name() : path;
   if (decode.hw == HwDecode::kCuda)
     throw InputError(fmt::format("{}: --hwdec cuda: {}", name, why));
-  if (decode.notice) decode.notice(fmt::format("{}: decoded on the CPU: {}", name, why));
+  if (decode.fallback) decode.fallback(name, why);
   return std::make_unique<FfmpegReader>(path, std::move(pipe));
 }
 

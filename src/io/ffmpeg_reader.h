@@ -20,7 +20,7 @@ namespace exactvq {
 // decode.cuda_device into its memory (see VideoSource::set_device_pictures).
 // Where it cannot (no such GPU or driver, a codec, profile, depth or size the
 // hardware does not take, a decoder session that does not open), kAuto
-// decodes on the CPU and tells decode.notice why, once; kCuda is an InputError
+// decodes on the CPU and tells decode.fallback why; kCuda is an InputError
 // naming the file and why.
 std::unique_ptr<VideoSource> open_ffmpeg(const std::string& path, const DecodeOptions& decode = {});
 
