@@ -5,9 +5,11 @@
 #   small: 640x360 24 frames: h264 8-bit (MKV), a 650x366 h264 (MKV: cropped
 #          rows and columns), hevc 8 and 10-bit 4:2:0 and 4:4:4, vp9 profile 0
 #          and 2 (IVF), av1 8 and 10-bit (IVF): the bit-equality set.
-#   4k:    3840x2160, h264 8-bit and hevc 10-bit, 600 frames each: a 60-frame
-#          encode repeated 10 times (Annex B streams join at their IDR frames).
-# Usage: bench/nvdec/make_streams.sh OUT [small|4k|all]   (needs x264 x265 vpxenc aomenc, gcc)
+#   4k:    3840x2160, h264 8-bit and hevc 10-bit: 30-frame segments (*.seg.*) of
+#          the clip without noise (about 1 MB each, to carry); join4k repeats
+#          each 20 times into a 600-frame file (Annex B streams join at their
+#          IDR frames), where the run is.
+# Usage: bench/nvdec/make_streams.sh OUT [small|4k|join4k|all]   (needs x264 x265 vpxenc aomenc, gcc)
 set -euo pipefail
 out=$(realpath -m "$1") what=${2:-all} here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out" && cd "$out"
@@ -41,21 +43,29 @@ small() {
 }
 
 fourk() {
-  local W=3840 H=2160 N=60
-  for side in ref:22 dist:34; do
+  local W=3840 H=2160 N=30
+  for side in ref:30 dist:38; do
     local name=${side%%:*} crf=${side##*:}
-    "$synth" $W $H $N 8 420 | nice x264 --preset ultrafast --crf "$crf" --keyint 60 --demuxer y4m -o seg.264 - >/dev/null 2>&1
-    for _ in $(seq 10); do cat seg.264; done >"4k_h264_8_$name.264"
-    "$synth" $W $H $N 10 420 |
-      nice x265 --preset ultrafast --crf "$crf" --keyint 60 --output-depth 10 --y4m --input - -o seg.hevc >/dev/null 2>&1
-    for _ in $(seq 10); do cat seg.hevc; done >"4k_hevc_10_$name.hevc"
-    rm -f seg.264 seg.hevc
+    "$synth" $W $H $N 8 420 0 |
+      nice x264 --preset veryfast --crf "$crf" --keyint $N --demuxer y4m -o "4k_h264_8_$name.seg.264" - >/dev/null 2>&1
+    "$synth" $W $H $N 10 420 0 |
+      nice x265 --preset faster --crf "$crf" --keyint $N --output-depth 10 --y4m --input - \
+        -o "4k_hevc_10_$name.seg.hevc" >/dev/null 2>&1
+  done
+}
+
+# The 600-frame files from the 30-frame segments (done where they are scored).
+join4k() {
+  local seg
+  for seg in 4k_*.seg.*; do
+    for _ in $(seq 20); do cat "$seg"; done >"${seg/.seg/}"
   done
 }
 
 case $what in
   small) small ;;
   4k) fourk ;;
+  join4k) join4k ;;
   all) small; fourk ;;
 esac
 ls -l "$out"
