@@ -14,10 +14,11 @@ set -euo pipefail
 out=$(realpath -m "$1") what=${2:-all} here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out" && cd "$out"
 synth=$out/synth_y4m
-[ -x "$synth" ] || gcc -O2 -o "$synth" "$here/synth_y4m.c"
+build_synth() { [ -x "$synth" ] || gcc -O2 -o "$synth" "$here/synth_y4m.c"; }
 q() { "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; return 1; }; }
 
 small() {
+  build_synth
   local W=640 H=360 N=24
   "$synth" $W $H $N 8 420 >s8.y4m
   "$synth" $W $H $N 10 420 >s10.y4m
@@ -43,6 +44,7 @@ small() {
 }
 
 fourk() {
+  build_synth
   local W=3840 H=2160 N=30
   for side in ref:30 dist:38; do
     local name=${side%%:*} crf=${side##*:}

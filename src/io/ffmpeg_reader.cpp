@@ -387,8 +387,9 @@ class FfmpegReader final : public VideoSource {
 
 #ifdef EXACTVQ_HAVE_CUDA
   // A CUDA device context on the device's primary context (the one the CUDA
-  // runtime, hence the scoring, uses), its stream our import's: the decoder's
-  // copies and our conversion are ordered on it.
+  // runtime, hence the scoring, uses; given, not made by FFmpeg, which would
+  // insist on its own scheduling flags), its stream our import's: the
+  // decoder's post-processing and our conversion are ordered on it.
   void setup_cuda_decoding(int ordinal) {
     const AVCodec* codec = cuda_decoder_for(codec_->id);
     if (!codec)
@@ -399,18 +400,21 @@ class FfmpegReader final : public VideoSource {
     } catch (const std::exception& e) {
       throw HwUnavailable(fmt::format("no CUDA device {}: {}", ordinal, e.what()));
     }
-    AVDictionary* options = nullptr;
-    av_dict_set(&options, "primary_ctx", "1", 0);
-    AVBufferRef* device = nullptr;
-    const int r = av_hwdevice_ctx_create(&device, AV_HWDEVICE_TYPE_CUDA, std::to_string(ordinal).c_str(),
-                                         options, 0);
-    av_dict_free(&options);
+    void* primary = nullptr;
+    try {
+      primary = import_->context();
+    } catch (const std::exception& e) {
+      throw HwUnavailable(fmt::format("no context on CUDA device {}: {}", ordinal, e.what()));
+    }
+    hw_device_.reset(av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA));
+    if (!hw_device_) throw HwUnavailable("this FFmpeg has no CUDA device support");
+    auto* context = reinterpret_cast<AVHWDeviceContext*>(hw_device_->data);
+    auto* cuda = static_cast<AVCUDADeviceContext*>(context->hwctx);
+    cuda->cuda_ctx = static_cast<CUcontext>(primary);
+    cuda->stream = static_cast<CUstream>(import_->stream());
+    const int r = av_hwdevice_ctx_init(hw_device_.get());
     if (r < 0)
-      throw HwUnavailable(fmt::format("FFmpeg cannot open CUDA device {}: {}", ordinal,
-                                      describe_error(r, errors_)));
-    hw_device_.reset(device);
-    auto* context = reinterpret_cast<AVHWDeviceContext*>(device->data);
-    static_cast<AVCUDADeviceContext*>(context->hwctx)->stream = static_cast<CUstream>(import_->stream());
+      throw HwUnavailable(fmt::format("FFmpeg cannot use CUDA device {}: {}", ordinal, error_text(r)));
     codec_ = codec;
   }
 

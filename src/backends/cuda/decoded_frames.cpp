@@ -30,6 +30,22 @@ DecodedFrameImport::~DecodedFrameImport() {
 
 void* DecodedFrameImport::stream() const { return r_->stream.get(); }
 
+void* DecodedFrameImport::context() const {
+  check(cudaSetDevice(ordinal_), "cudaSetDevice");
+  check(cudaFree(nullptr), "initialization of the device's primary context");
+  // The driver's cuCtxGetCurrent, through the runtime (no link to libcuda).
+  void* get_current = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  check(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &get_current, 12000, cudaEnableDefault, &found),
+        "cudaGetDriverEntryPointByVersion(cuCtxGetCurrent)");
+  if (!get_current || found != cudaDriverEntryPointSuccess)
+    throw DeviceError("CUDA driver: cuCtxGetCurrent not found");
+  void* context = nullptr;
+  if (reinterpret_cast<int (*)(void**)>(get_current)(&context) != 0 || !context)
+    throw DeviceError("CUDA driver: cuCtxGetCurrent gave no context");
+  return context;
+}
+
 void DecodedFrameImport::import(const DecodedFrame& frame, const VideoFormat& format, Picture& pic,
                                 bool on_device, const std::function<std::string()>& what) {
   check(cudaSetDevice(ordinal_), "cudaSetDevice");

@@ -43,6 +43,9 @@ class DecodedFrameImport {
   // The stream (a cudaStream_t) the decoder is given for its copies, so that
   // the conversion is ordered after them with no wait on the host.
   void* stream() const;
+  // The device's primary context (a CUcontext): the one the CUDA runtime, hence
+  // the scoring, uses; the decoder runs in it.
+  void* context() const;
 
   // Converts `frame` into `pic`, a picture of `format` (4:2:0 for interleaved
   // chroma, else 4:4:4; bytes 2 for depths above 8): with `on_device`, in a
