@@ -30,23 +30,24 @@ fi
 
 if has equal; then
   echo "== scores from NVDEC-decoded against CPU-decoded frames $(el)"
-  echo "| stream | features | --hwdec cuda = none (CUDA) | GPU-decoded on the CPU backend = CUDA |"
-  echo "|---|---|---|---|"
+  echo "| stream | features | decoded by | --hwdec auto = none (CUDA) | GPU-decoded on the CPU backend = CUDA |"
+  echo "|---|---|---|---|---|"
   for ref in "$S"/*_ref.*; do
     case $ref in *4k_*) continue ;; esac
     base=$(basename "$ref"); c=${base%_ref.*}; dist=$(ls "$S/${c}_dist."*)
     for fs in "ssim+psnr" "vmaf"; do
       if [ "$fs" = vmaf ]; then f=(); else f=(--feature ssim --feature psnr); fi
       o=$L/eq_${c}_$fs
-      timeout 60 "$E" -r "$ref" -d "$dist" "${f[@]}" --backend cuda --hwdec cuda --json --precision max -q -o "$o.hw.json" 2>"$o.hw.err"; a=$?
+      timeout 60 "$E" -r "$ref" -d "$dist" "${f[@]}" --backend cuda --hwdec auto --verbose --json --precision max -q -o "$o.hw.json" 2>"$o.hw.err"; a=$?
+      by=GPU; grep -q "decoded on the CPU" "$o.hw.err" && by="CPU: $(grep -o 'decoded on the CPU: .*' "$o.hw.err" | head -1 | cut -c21-140)"
       timeout 60 "$E" -r "$ref" -d "$dist" "${f[@]}" --backend cuda --hwdec none --json --precision max -q -o "$o.sw.json" 2>"$o.sw.err"; b=$?
       r1="exit $a/$b DIFFER"; [ $a = 0 ] && [ $b = 0 ] && cmp -s <(scores "$o.hw.json") <(scores "$o.sw.json") && r1="identical"
       r2="-"
       if [ "$fs" != vmaf ]; then
-        timeout 60 "$E" -r "$ref" -d "$dist" "${f[@]}" --backend cpu --hwdec cuda --json --precision max -q -o "$o.cpu.json" 2>"$o.cpu.err"; d=$?
+        timeout 60 "$E" -r "$ref" -d "$dist" "${f[@]}" --backend cpu --hwdec auto --json --precision max -q -o "$o.cpu.json" 2>"$o.cpu.err"; d=$?
         r2="exit $d DIFFER"; [ $d = 0 ] && cmp -s <(scores "$o.cpu.json") <(scores "$o.sw.json") && r2="identical"
       fi
-      echo "| $c | $fs | $r1 | $r2 |"
+      echo "| $c | $fs | $by | $r1 | $r2 |"
       [ "$r1" = identical ] || head -3 "$o.hw.err" "$o.sw.err"
     done
   done

@@ -245,7 +245,7 @@ class FfmpegReader final : public VideoSource {
     frame_.reset(av_frame_alloc());
     packet_.reset(av_packet_alloc());
     if (!frame_ || !packet_) throw std::bad_alloc();
-    if (!decode_next())
+    if (!decode_first(cuda_device >= 0))
       throw InputError(fmt::format("{}: the video stream holds no frame", name_));
     if (cuda_device >= 0) check_cuda_frame();
     const auto f = video_format_of(on_gpu_ ? decoder_->sw_pix_fmt : frame_->format, visible_width(),
@@ -416,6 +416,18 @@ class FfmpegReader final : public VideoSource {
     if (r < 0)
       throw HwUnavailable(fmt::format("FFmpeg cannot use CUDA device {}: {}", ordinal, error_text(r)));
     codec_ = codec;
+  }
+
+  // The first frame; a decoder that fails on it after the GPU's setup failed
+  // (FFmpeg 5.1's AV1 decoder has no CPU path) could not use the GPU.
+  bool decode_first(bool on_gpu) {
+    try {
+      return decode_next();
+    } catch (const InputError& e) {
+      if (!on_gpu || !state_.cuda_refused) throw;
+      throw HwUnavailable(fmt::format("the GPU's decoder does not take this {} stream{}", codec_->name,
+                                      state_.refusal.empty() ? "" : " (FFmpeg: " + state_.refusal + ")"));
+    }
   }
 
   // The first frame came from the GPU, in a layout we convert; else why not.
