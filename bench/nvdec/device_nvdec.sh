@@ -52,6 +52,9 @@ if has equal; then
     done
   done
   "$E" -r "$S/h264_8_ref.mkv" -d "$S/h264_8_dist.mkv" --backend cuda --verbose --frame_cnt 2 -q 2>&1 | head -4
+  echo "-- a GPU that is not there: auto falls back, cuda refuses"
+  "$E" -r "$S/h264_8_ref.mkv" -d "$S/h264_8_dist.mkv" --hwdec auto --gpu 7 --verbose --frame_cnt 2 -q 2>&1 | head -3
+  "$E" -r "$S/h264_8_ref.mkv" -d "$S/h264_8_dist.mkv" --hwdec cuda --gpu 7 --frame_cnt 2 -q; echo "exit $?"
 fi
 
 if has speed; then
