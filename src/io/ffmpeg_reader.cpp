@@ -385,6 +385,18 @@ class FfmpegReader final : public VideoSource {
   int visible_width() const { return frame_->width - int(on_gpu_ ? frame_->crop_left : 0); }
   int visible_height() const { return frame_->height - int(on_gpu_ ? frame_->crop_top : 0); }
 
+  // The first frame; a decoder that fails on it after the GPU's setup failed
+  // (FFmpeg 5.1's AV1 decoder has no CPU path) could not use the GPU.
+  bool decode_first(bool on_gpu) {
+    try {
+      return decode_next();
+    } catch (const InputError& e) {
+      if (!on_gpu || !state_.cuda_refused) throw;
+      throw HwUnavailable(fmt::format("the GPU's decoder does not take this {} stream{}", codec_->name,
+                                      state_.refusal.empty() ? "" : " (FFmpeg: " + state_.refusal + ")"));
+    }
+  }
+
 #ifdef EXACTVQ_HAVE_CUDA
   // A CUDA device context on the device's primary context (the one the CUDA
   // runtime, hence the scoring, uses; given, not made by FFmpeg, which would
@@ -416,18 +428,6 @@ class FfmpegReader final : public VideoSource {
     if (r < 0)
       throw HwUnavailable(fmt::format("FFmpeg cannot use CUDA device {}: {}", ordinal, error_text(r)));
     codec_ = codec;
-  }
-
-  // The first frame; a decoder that fails on it after the GPU's setup failed
-  // (FFmpeg 5.1's AV1 decoder has no CPU path) could not use the GPU.
-  bool decode_first(bool on_gpu) {
-    try {
-      return decode_next();
-    } catch (const InputError& e) {
-      if (!on_gpu || !state_.cuda_refused) throw;
-      throw HwUnavailable(fmt::format("the GPU's decoder does not take this {} stream{}", codec_->name,
-                                      state_.refusal.empty() ? "" : " (FFmpeg: " + state_.refusal + ")"));
-    }
   }
 
   // The first frame came from the GPU, in a layout we convert; else why not.
@@ -469,6 +469,8 @@ class FfmpegReader final : public VideoSource {
   }
 #else
   [[noreturn]] void setup_cuda_decoding(int) {
+    if (!cuda_decoder_for(codec_->id))
+      throw HwUnavailable(fmt::format("libavcodec decodes {} on the CPU only", avcodec_get_name(codec_->id)));
     throw HwUnavailable("this exactvq was built without CUDA");
   }
   void check_cuda_frame() {}
