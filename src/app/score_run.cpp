@@ -141,9 +141,10 @@ void leave_decoded_frames_on_device(VideoSource& ref, VideoSource& dist, const F
     src->set_device_pictures(here);
     if (!here && !told && device.verbose && device.notice) {
       told = true;
-      device.notice(scoring < 0 ? "frames the GPU decoded are copied to the host: the run scores on another device"
-                    : direct    ? "frames the GPU decoded are copied to the host: the run scores on another GPU"
-                                : "frames the GPU decoded are copied to the host: a feature of this run reads them there");
+      device.notice(!ctx.device    ? "frames the GPU decoded are copied to the host: the run scores on the CPU"
+                    : scoring < 0  ? "frames the GPU decoded are copied to the host: the run scores on another device"
+                    : direct       ? "frames the GPU decoded are copied to the host: the run scores on another GPU"
+                                   : "frames the GPU decoded are copied to the host: a feature of this run reads them there");
     }
   }
 }
