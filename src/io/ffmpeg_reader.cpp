@@ -602,8 +602,10 @@ class FfmpegReader final : public VideoSource {
   bool device_pictures_ = false;  // read_frame leaves them in device memory
 };
 
-// Whether `path` is worth trying on the GPU: a regular file (a pipe cannot be
-// read again for the fallback) with a video codec libavcodec decodes there.
+// Opens `path` (or `pipe`) as `decode` says: on the GPU first where asked, a
+// regular file only (a pipe cannot be read again for the fallback); where the
+// GPU cannot decode it, on the CPU (kAuto, telling decode.fallback why) or an
+// InputError naming the file and why (kCuda).
 std::unique_ptr<VideoSource> open_with_decoding(const std::string& path, std::unique_ptr<InputFile> pipe,
                                                 const DecodeOptions& decode) {
   if (decode.hw == HwDecode::kNone) return std::make_unique<FfmpegReader>(path, std::move(pipe));
