@@ -119,6 +119,37 @@ class BatchPump {
   bool cancel_ = false;
 };
 
+// --hwdec: unset is auto on CUDA.
+DecodeOptions decode_options(const RunOptions& o, const DeviceOptions& device) {
+  DecodeOptions d;
+  d.hw = o.hwdec.value_or(device.backend == Backend::kCuda ? HwDecode::kAuto : HwDecode::kNone);
+  d.cuda_device = device.gpus.empty() ? device.gpu : device.gpus.front();
+  return d;
+}
+
+// Frames a GPU decoded stay in its memory when the run scores there, every
+// feature taking pictures in device memory; else they come to the host.
+void leave_decoded_frames_on_device(VideoSource& ref, VideoSource& dist, const FeatureContext& ctx,
+                                    const FeatureSet& features, const DeviceOptions& device) {
+  const int scoring = ctx.device ? ctx.device->cuda_ordinal() : -1;
+  bool direct = scoring >= 0;
+  for (const auto& feature : features.features()) direct = direct && feature->scores_device_pictures();
+  bool told = false;
+  for (VideoSource* src : {&ref, &dist}) {
+    const int decoding = src->cuda_decoder_device();
+    if (decoding < 0) continue;
+    const bool here = direct && decoding == scoring;
+    src->set_device_pictures(here);
+    if (!here && !told && device.verbose && device.notice) {
+      told = true;
+      device.notice(!ctx.device    ? "frames the GPU decoded are copied to the host: the run scores on the CPU"
+                    : scoring < 0  ? "frames the GPU decoded are copied to the host: the run scores on another device"
+                    : direct       ? "frames the GPU decoded are copied to the host: the run scores on another GPU"
+                                   : "frames the GPU decoded are copied to the host: a feature of this run reads them there");
+    }
+  }
+}
+
 }  // namespace
 
 // EXACTVQ_LARGE_FRAME_BATCH (1..64) overrides it, for benchmarks.
@@ -133,13 +164,22 @@ ScoreReport score_videos(const RunOptions& o) {
   if (o.ref_path == "-" && o.dist_path == "-")
     throw UsageError("the reference and the distorted input cannot both be standard input");
 
-  std::unique_ptr<VideoSource> ref = open_video(o.ref_path, o.raw);
-  std::unique_ptr<VideoSource> dist = open_video(o.dist_path, o.raw);
+  DeviceOptions device = o.device;
+  if (!device.notice) device.notice = o.warn;
+  // A fallback of both inputs for the same reason is said once.
+  std::vector<std::pair<std::string, std::string>> fallbacks;
+  DecodeOptions decode = decode_options(o, device);
+  if (device.verbose)
+    decode.fallback = [&](const std::string& input, const std::string& why) { fallbacks.emplace_back(input, why); };
+  std::unique_ptr<VideoSource> ref = open_video(o.ref_path, o.raw, decode);
+  std::unique_ptr<VideoSource> dist = open_video(o.dist_path, o.raw, decode);
+  if (fallbacks.size() == 2 && fallbacks[0].second == fallbacks[1].second)
+    fallbacks = {{fallbacks[0].first + " and " + fallbacks[1].first, fallbacks[0].second}};
+  for (const auto& [input, why] : fallbacks)
+    if (device.notice) device.notice(fmt::format("{}: decoded on the CPU: {}", input, why));
   check_compatible(*ref, *dist);
   const VideoFormat format = ref->format();
 
-  DeviceOptions device = o.device;
-  if (!device.notice) device.notice = o.warn;
   ThreadPool pool(o.threads);
   const FeatureContext ctx{format, &pool, open_device(device, format)};
   FeatureSet features(o.features, ctx, o.models, o.predict);
@@ -149,6 +189,7 @@ ScoreReport score_videos(const RunOptions& o) {
   ref->read_planes_only(features.planes_read());
   dist->read_planes_only(features.planes_read());
   if (read_every_frame) features.keep_every(o.subsample);
+  leave_decoded_frames_on_device(*ref, *dist, ctx, features, device);
 
   ScoreReport report;
   report.version = EXACTVQ_VERSION;

@@ -25,6 +25,10 @@ struct RunOptions {
   std::vector<std::shared_ptr<const ScoreModel>> models;
   bool predict = true;
   DeviceOptions device;  // where to compute; its notice is set from `warn` when null
+  // --hwdec: where encoded inputs are decoded; unset: kAuto when the run scores
+  // on CUDA (--backend cuda), else kNone. With device.verbose, a fallback to
+  // the CPU is told to device.notice.
+  std::optional<HwDecode> hwdec;
   int threads = 1;
   // Threads reading each input (several frames of a regular file at once); 0:
   // chosen here (several when a device scores, where reading is the limit).

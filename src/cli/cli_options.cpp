@@ -110,7 +110,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
 
   std::string ref, dist, width, height, pix_fmt, bitdepth, precision, threads, frame_cnt,
       skip_ref, skip_dist, subsample, backend, gpu, opencl_device, output, plot, gpus, batch,
-      batch_jobs, batch_summary;
+      batch_jobs, batch_summary, hwdec;
   std::vector<std::string> features, models;
   bool xml = false, json = false, csv = false, no_prediction = false;
   app.add_option("-r,--reference", ref, "Reference video (Y4M, raw YUV, or a file FFmpeg decodes; - for standard input)")->type_name("FILE");
@@ -150,6 +150,11 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
                  "Where to compute: cpu, cuda, opencl, or auto (a CUDA GPU when one works, "
                  "else the CPU); every backend gives the same bits")->type_name("cpu|cuda|opencl|auto");
   app.add_option("--gpu", gpu, "CUDA device number (default 0)")->type_name("N");
+  app.add_option("--hwdec", hwdec,
+                 "Decode encoded inputs on the GPU (NVDEC: H.264, HEVC, VP9, AV1) into its memory: "
+                 "cuda (or an error), auto (the CPU where the GPU cannot; said with --verbose), "
+                 "none (default: auto with --backend cuda, else none); the same bits either way")
+      ->type_name("auto|cuda|none");
   app.add_option("--opencl-device", opencl_device,
                  "OpenCL device number, counted over all platforms (default 0)")->type_name("N");
   app.add_option("--gpus", gpus,
@@ -167,7 +172,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
                  "With --batch: a summary of every pair (status, pooled ssim, error) in CSV, or "
                  "JSON for a .json name; - for standard output")
       ->type_name("FILE");
-  app.add_flag("--verbose", c.verbose, "Say on standard error which device scores");
+  app.add_flag("--verbose", c.verbose, "Say on standard error which device scores, and which input the CPU decodes where --hwdec auto could not use the GPU");
   app.add_flag("-n,--no_prediction", no_prediction,
                "Score the models' features but not the models (no vmaf column)");
   app.add_flag("-q,--quiet", c.quiet, "No summary, no warnings on standard error");
@@ -264,6 +269,10 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   else if (backend == "auto") device.backend = Backend::kAuto;
   else throw UsageError(fmt::format("--backend {}: expected cpu, cuda, opencl or auto", backend));
   if (!gpu.empty()) device.gpu = parse_int("--gpu", gpu, 0, 1023);
+  if (app.count("--hwdec") > 0) {
+    run.hwdec = parse_hwdec(hwdec);
+    if (!run.hwdec) throw UsageError(fmt::format("--hwdec '{}': expected auto, cuda or none", hwdec));
+  }
   if (!opencl_device.empty()) device.opencl_device = parse_int("--opencl-device", opencl_device, 0, 1023);
   if (app.count("--gpus") > 0) {
     parse_gpus(gpus, device);

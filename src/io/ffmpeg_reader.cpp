@@ -8,11 +8,20 @@ extern "C" {
 #include <libavutil/log.h>
 #include <libavutil/pixdesc.h>
 }
+#ifdef EXACTVQ_HAVE_CUDA
+extern "C" {
+#include <libavutil/hwcontext.h>
+#include <libavutil/hwcontext_cuda.h>
+}
+#include "backends/cuda/decoded_frames.h"
+#endif
 
 #include <fmt/format.h>
 
 #include <cstdarg>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <utility>
@@ -38,6 +47,17 @@ struct ErrorLines {
   }
 };
 
+// What a reader's demuxer and decoder callbacks share with it (their `opaque`).
+struct ReaderState {
+  ErrorLines errors;
+  // get_format was offered the GPU's frames (AV_PIX_FMT_CUDA), and then asked
+  // again without them: the hardware decoder could not be set up for the
+  // stream, for the reason `refusal` (FFmpeg's line).
+  bool cuda_offered = false;
+  bool cuda_refused = false;
+  std::string refusal;
+};
+
 // Replaces FFmpeg's log (which prints to standard error): lines of a reader's own
 // contexts go to its ErrorLines, everything else is dropped.
 // Whether a line below error level still means a damaged file: demuxers report a cut
@@ -61,7 +81,7 @@ void route_error_lines(void* avcl, int level, const char* format, va_list args) 
   std::string text(buffer);
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   if (text.empty() || (level > AV_LOG_ERROR && !names_truncation(text))) return;
-  auto* lines = static_cast<ErrorLines*>(owner);
+  ErrorLines* lines = &static_cast<ReaderState*>(owner)->errors;
   std::lock_guard lock(lines->mutex);
   if (lines->first.empty()) lines->first = std::move(text);
 }
@@ -139,6 +159,53 @@ int read_input(void* opaque, uint8_t* buf, int size) {
   }
 }
 
+// The hardware decoder cannot take this input (kAuto falls back to the CPU).
+struct HwUnavailable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The GPU's frames when the decoder offers them, else its first software format.
+AVPixelFormat choose_pixel_format(AVCodecContext* c, const AVPixelFormat* formats) {
+  auto* state = static_cast<ReaderState*>(c->opaque);
+  for (const AVPixelFormat* f = formats; *f != AV_PIX_FMT_NONE; ++f)
+    if (*f == AV_PIX_FMT_CUDA) {
+      state->cuda_offered = true;
+      return *f;
+    }
+  if (state->cuda_offered && !state->cuda_refused) {
+    // libavcodec asks again without the GPU's format when its setup failed; its
+    // error lines say why, and are no sign of damage.
+    state->cuda_refused = true;
+    state->refusal = state->errors.take();
+  }
+  for (const AVPixelFormat* f = formats; *f != AV_PIX_FMT_NONE; ++f) {
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(*f);
+    if (d && !(d->flags & AV_PIX_FMT_FLAG_HWACCEL)) return *f;
+  }
+  return AV_PIX_FMT_NONE;
+}
+
+// A decoder of `id` that libavcodec can run on a CUDA device (FFmpeg 5.1's
+// native AV1 decoder decodes on hardware only; libdav1d is its software one).
+const AVCodec* cuda_decoder_for(AVCodecID id) {
+  void* it = nullptr;
+  while (const AVCodec* c = av_codec_iterate(&it)) {
+    if (c->id != id || !av_codec_is_decoder(c)) continue;
+    for (int i = 0;; ++i) {
+      const AVCodecHWConfig* config = avcodec_get_hw_config(c, i);
+      if (!config) break;
+      if (config->device_type == AV_HWDEVICE_TYPE_CUDA &&
+          (config->methods & AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX))
+        return c;
+    }
+  }
+  return nullptr;
+}
+
+struct BufferUnref {
+  void operator()(AVBufferRef* b) const { av_buffer_unref(&b); }
+};
+
 struct IoContextFreer {
   void operator()(AVIOContext* io) const {
     av_freep(&io->buffer);
@@ -162,7 +229,9 @@ struct FrameFreer {
 class FfmpegReader final : public VideoSource {
  public:
   // Reads `path`, or `pipe` (named `path` in messages) when it is given.
-  FfmpegReader(const std::string& path, std::unique_ptr<InputFile> pipe)
+  // With `cuda_device` >= 0, the GPU decodes, or the constructor throws
+  // HwUnavailable saying why it cannot.
+  FfmpegReader(const std::string& path, std::unique_ptr<InputFile> pipe, int cuda_device = -1)
       : name_(pipe ? pipe->name() : path), pipe_(std::move(pipe)) {
     install_log_callback();
     open_stream(path);
@@ -171,13 +240,16 @@ class FfmpegReader final : public VideoSource {
     if (!probing.empty())
       throw InputError(
           fmt::format("{}: the file is damaged or truncated (FFmpeg: {})", name_, probing));
+    if (cuda_device >= 0) setup_cuda_decoding(cuda_device);
     open_decoder();
     frame_.reset(av_frame_alloc());
     packet_.reset(av_packet_alloc());
     if (!frame_ || !packet_) throw std::bad_alloc();
-    if (!decode_next())
+    if (!decode_first(cuda_device >= 0))
       throw InputError(fmt::format("{}: the video stream holds no frame", name_));
-    const auto f = video_format_of(frame_->format, frame_->width, frame_->height);
+    if (cuda_device >= 0) check_cuda_frame();
+    const auto f = video_format_of(on_gpu_ ? decoder_->sw_pix_fmt : frame_->format, visible_width(),
+                                   visible_height());
     if (!f)
       throw InputError(fmt::format(
           "{}: pixel format {} is not supported: exactvq reads planar YUV 4:2:0, 4:2:2, "
@@ -192,11 +264,19 @@ class FfmpegReader final : public VideoSource {
   const VideoFormat& format() const override { return format_; }
   const std::string& name() const override { return name_; }
   std::optional<int64_t> frame_count() const override { return frame_count_; }
+#ifdef EXACTVQ_HAVE_CUDA
+  int cuda_decoder_device() const override { return on_gpu_ ? import_->ordinal() : -1; }
+#endif
+  void set_device_pictures(bool on) override { device_pictures_ = on; }
 
   bool read_frame(Picture& pic) override {
     if (!next_frame()) return false;
-    copy_frame(pic);
-    check_frame_samples(pic, name_, index_);
+    if (on_gpu_) {
+      import_frame(pic);
+    } else {
+      copy_frame(pic);
+      check_frame_samples(pic, name_, index_);
+    }
     ++index_;
     return true;
   }
@@ -211,7 +291,7 @@ class FfmpegReader final : public VideoSource {
   void open_stream(const std::string& path) {
     AVFormatContext* raw = avformat_alloc_context();
     if (!raw) throw std::bad_alloc();
-    raw->opaque = &errors_;
+    raw->opaque = &state_;
     if (pipe_) {
       constexpr int kBufferBytes = 1 << 16;
       auto* buffer = static_cast<unsigned char*>(av_malloc(kBufferBytes));
@@ -268,20 +348,135 @@ class FfmpegReader final : public VideoSource {
     if (!decoder_) throw std::bad_alloc();
     int r = avcodec_parameters_to_context(decoder_.get(), st->codecpar);
     if (r >= 0) {
-      decoder_->opaque = &errors_;
+      decoder_->opaque = &state_;
       decoder_->pkt_timebase = st->time_base;
       decoder_->thread_count = 0;  // as many as the machine has
       decoder_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+      if (hw_device_) {
+        decoder_->hw_device_ctx = av_buffer_ref(hw_device_.get());
+        if (!decoder_->hw_device_ctx) throw std::bad_alloc();
+        decoder_->get_format = choose_pixel_format;
+        // The CPU only parses: a few frame threads keep several frames in flight
+        // on the GPU's decoder, each thread's frames adding to its surfaces.
+        decoder_->thread_count = hw_threads();
+        decoder_->thread_type = FF_THREAD_FRAME;
+      }
       // Damage is an error, never a concealed picture scored as if it were the encode.
       decoder_->err_recognition = AV_EF_CRCCHECK | AV_EF_BITSTREAM | AV_EF_BUFFER | AV_EF_EXPLODE;
       // Crop exactly, even at unaligned left or top offsets.
       decoder_->flags |= AV_CODEC_FLAG_UNALIGNED;
       r = avcodec_open2(decoder_.get(), codec_, nullptr);
     }
+    if (r < 0 && hw_device_)
+      throw HwUnavailable(fmt::format("the {} decoder does not open on the GPU: {}", codec_->name,
+                                      describe_error(r, errors_)));
     if (r < 0)
       throw InputError(fmt::format("{}: cannot open the {} decoder: {}", name_, codec_->name,
                                    describe_error(r, errors_)));
   }
+
+  // Frame threads of a GPU decoder: EXACTVQ_HWDEC_THREADS, else 2.
+  static int hw_threads() {
+    const char* env = std::getenv("EXACTVQ_HWDEC_THREADS");
+    const int n = env ? std::atoi(env) : 0;
+    return n >= 1 && n <= 16 ? n : 2;
+  }
+
+  int visible_width() const { return frame_->width - int(on_gpu_ ? frame_->crop_left : 0); }
+  int visible_height() const { return frame_->height - int(on_gpu_ ? frame_->crop_top : 0); }
+
+  // The first frame; a decoder that fails on it after the GPU's setup failed
+  // (FFmpeg 5.1's AV1 decoder has no CPU path) could not use the GPU.
+  bool decode_first(bool on_gpu) {
+    try {
+      return decode_next();
+    } catch (const InputError& e) {
+      if (!on_gpu || !state_.cuda_refused) throw;
+      throw HwUnavailable(fmt::format("the GPU's decoder does not take this {} stream{}", codec_->name,
+                                      state_.refusal.empty() ? "" : " (FFmpeg: " + state_.refusal + ")"));
+    }
+  }
+
+#ifdef EXACTVQ_HAVE_CUDA
+  // A CUDA device context on the device's primary context (the one the CUDA
+  // runtime, hence the scoring, uses; given, not made by FFmpeg, which would
+  // insist on its own scheduling flags), its stream our import's: the
+  // decoder's post-processing and our conversion are ordered on it.
+  void setup_cuda_decoding(int ordinal) {
+    const AVCodec* codec = cuda_decoder_for(codec_->id);
+    if (!codec)
+      throw HwUnavailable(fmt::format("libavcodec decodes {} on the CPU only",
+                                      avcodec_get_name(codec_->id)));
+    try {
+      import_ = std::make_unique<cuda::DecodedFrameImport>(ordinal);
+    } catch (const std::exception& e) {
+      throw HwUnavailable(fmt::format("no CUDA device {}: {}", ordinal, e.what()));
+    }
+    void* primary = nullptr;
+    try {
+      primary = import_->context();
+    } catch (const std::exception& e) {
+      throw HwUnavailable(fmt::format("no context on CUDA device {}: {}", ordinal, e.what()));
+    }
+    hw_device_.reset(av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA));
+    if (!hw_device_) throw HwUnavailable("this FFmpeg has no CUDA device support");
+    auto* context = reinterpret_cast<AVHWDeviceContext*>(hw_device_->data);
+    auto* cuda = static_cast<AVCUDADeviceContext*>(context->hwctx);
+    cuda->cuda_ctx = static_cast<CUcontext>(primary);
+    cuda->stream = static_cast<CUstream>(import_->stream());
+    const int r = av_hwdevice_ctx_init(hw_device_.get());
+    if (r < 0)
+      throw HwUnavailable(fmt::format("FFmpeg cannot use CUDA device {}: {}", ordinal, error_text(r)));
+    codec_ = codec;
+  }
+
+  // The first frame came from the GPU, in a layout we convert; else why not.
+  void check_cuda_frame() {
+    if (frame_->format != AV_PIX_FMT_CUDA) {
+      const std::string software = pixel_format_name(frame_->format);
+      throw HwUnavailable(
+          state_.cuda_refused
+              ? fmt::format("the GPU's decoder does not take this {} stream ({}){}", codec_->name, software,
+                            state_.refusal.empty() ? std::string() : "; FFmpeg: " + state_.refusal)
+              : fmt::format("libavcodec has no GPU decoding of {} as {}", codec_->name, software));
+    }
+    sw_format_ = surface_format();
+    const AVPixelFormat sw = static_cast<AVPixelFormat>(sw_format_);
+    if (sw != AV_PIX_FMT_NV12 && sw != AV_PIX_FMT_P010 && sw != AV_PIX_FMT_P016 && sw != AV_PIX_FMT_YUV444P &&
+        sw != AV_PIX_FMT_YUV444P16)
+      throw HwUnavailable(fmt::format("the GPU's decoder leaves frames as {}, which exactvq does not convert",
+                                      pixel_format_name(sw_format_)));
+    on_gpu_ = true;
+  }
+
+  int surface_format() const {
+    if (!frame_->hw_frames_ctx) return AV_PIX_FMT_NONE;
+    return reinterpret_cast<const AVHWFramesContext*>(frame_->hw_frames_ctx->data)->sw_format;
+  }
+
+  void import_frame(Picture& pic) {
+    const AVPixelFormat sw = static_cast<AVPixelFormat>(sw_format_);
+    cuda::DecodedFrame d;
+    for (int p = 0; p < 3; ++p) {
+      d.data[p] = frame_->data[p];
+      d.stride[p] = frame_->linesize[p];
+    }
+    d.interleaved_chroma = sw == AV_PIX_FMT_NV12 || sw == AV_PIX_FMT_P010 || sw == AV_PIX_FMT_P016;
+    d.bytes = sw == AV_PIX_FMT_NV12 || sw == AV_PIX_FMT_YUV444P ? 1 : 2;
+    d.crop_left = int(frame_->crop_left);
+    d.crop_top = int(frame_->crop_top);
+    import_->import(d, format_, pic, device_pictures_, [&] { return fmt::format("{}: frame {}", name_, index_); });
+  }
+#else
+  [[noreturn]] void setup_cuda_decoding(int) {
+    if (!cuda_decoder_for(codec_->id))
+      throw HwUnavailable(fmt::format("libavcodec decodes {} on the CPU only", avcodec_get_name(codec_->id)));
+    throw HwUnavailable("this exactvq was built without CUDA");
+  }
+  void check_cuda_frame() {}
+  int surface_format() const { return -1; }
+  void import_frame(Picture&) {}
+#endif
 
   bool next_frame() {
     if (pending_) {
@@ -351,13 +546,17 @@ class FfmpegReader final : public VideoSource {
           "{}: frame {}: the decoder reports damaged data (the file is corrupt or truncated)",
           name_, index_));
     if (pixel_format_ < 0) return;  // the first frame sets the format
-    if (frame_->format != pixel_format_ || frame_->width != format_.width ||
-        frame_->height != format_.height)
+    const bool gpu_frame = frame_->format == AV_PIX_FMT_CUDA;
+    const int format = gpu_frame ? surface_format() : frame_->format;
+    const int expected = on_gpu_ ? sw_format_ : pixel_format_;
+    if (frame_->format != pixel_format_ || format != expected || visible_width() != format_.width ||
+        visible_height() != format_.height)
       throw InputError(fmt::format(
-          "{}: frame {} is {}x{} {}, but the stream began {}x{} {} (exactvq neither scales nor "
+          "{}: frame {} is {}x{} {}{}, but the stream began {}x{} {}{} (exactvq neither scales nor "
           "converts)",
-          name_, index_, frame_->width, frame_->height, pixel_format_name(frame_->format),
-          format_.width, format_.height, pixel_format_name(pixel_format_)));
+          name_, index_, visible_width(), visible_height(), pixel_format_name(format),
+          gpu_frame ? " on the GPU" : "", format_.width, format_.height, pixel_format_name(expected),
+          on_gpu_ ? " on the GPU" : ""));
   }
 
   void copy_frame(Picture& pic) const {
@@ -380,7 +579,12 @@ class FfmpegReader final : public VideoSource {
   std::string name_;
   VideoFormat format_;
   std::optional<int64_t> frame_count_;
-  ErrorLines errors_;  // outlives the contexts below, which point at it
+  ReaderState state_;  // outlives the contexts below, which point at it
+  ErrorLines& errors_ = state_.errors;
+#ifdef EXACTVQ_HAVE_CUDA
+  std::unique_ptr<cuda::DecodedFrameImport> import_;  // its stream outlives the decoder's use of it
+#endif
+  std::unique_ptr<AVBufferRef, BufferUnref> hw_device_;
   std::unique_ptr<InputFile> pipe_;  // with io_, the input of a pipe
   std::unique_ptr<AVIOContext, IoContextFreer> io_;
   std::unique_ptr<AVFormatContext, FormatContextCloser> format_context_;
@@ -393,22 +597,49 @@ class FfmpegReader final : public VideoSource {
   int64_t index_ = 0;      // frames read or skipped so far
   bool pending_ = false;   // frame_ holds a decoded frame not yet handed out
   bool draining_ = false;
+  bool on_gpu_ = false;          // frames are the GPU's (AV_PIX_FMT_CUDA)
+  int sw_format_ = -1;           // their layout in device memory (NV12, P010, ...)
+  bool device_pictures_ = false;  // read_frame leaves them in device memory
 };
+
+// Opens `path` (or `pipe`) as `decode` says: on the GPU first where asked, a
+// regular file only (a pipe cannot be read again for the fallback); where the
+// GPU cannot decode it, on the CPU (kAuto, telling decode.fallback why) or an
+// InputError naming the file and why (kCuda).
+std::unique_ptr<VideoSource> open_with_decoding(const std::string& path, std::unique_ptr<InputFile> pipe,
+                                                const DecodeOptions& decode) {
+  if (decode.hw == HwDecode::kNone) return std::make_unique<FfmpegReader>(path, std::move(pipe));
+  std::string why;
+  if (pipe) {
+    why = "a pipe is decoded on the CPU";
+  } else {
+    try {
+      return std::make_unique<FfmpegReader>(path, nullptr, decode.cuda_device);
+    } catch (const HwUnavailable& e) {
+      why = e.what();
+    }
+  }
+  const std::string name = pipe ? pipe->name() : path;
+  if (decode.hw == HwDecode::kCuda)
+    throw InputError(fmt::format("{}: --hwdec cuda: {}", name, why));
+  if (decode.fallback) decode.fallback(name, why);
+  return std::make_unique<FfmpegReader>(path, std::move(pipe));
+}
 
 }  // namespace
 
-std::unique_ptr<VideoSource> open_ffmpeg(const std::string& path) {
-  return std::make_unique<FfmpegReader>(path, nullptr);
+std::unique_ptr<VideoSource> open_ffmpeg(const std::string& path, const DecodeOptions& decode) {
+  return open_with_decoding(path, nullptr, decode);
 }
 
-std::unique_ptr<VideoSource> open_ffmpeg(std::unique_ptr<InputFile> in) {
+std::unique_ptr<VideoSource> open_ffmpeg(std::unique_ptr<InputFile> in, const DecodeOptions& decode) {
   if (in->size()) {
     const std::string path = in->path();
     in.reset();
-    return open_ffmpeg(path);
+    return open_ffmpeg(path, decode);
   }
   const std::string path = in->path();
-  return std::make_unique<FfmpegReader>(path, std::move(in));
+  return open_with_decoding(path, std::move(in), decode);
 }
 
 }  // namespace exactvq

@@ -51,7 +51,8 @@ std::string missing_options(const RawOptions& raw) {
 
 }  // namespace
 
-std::unique_ptr<VideoSource> open_video(const std::string& path, const RawOptions& raw) {
+std::unique_ptr<VideoSource> open_video(const std::string& path, const RawOptions& raw,
+                                        const DecodeOptions& decode) {
   if (has_y4m_extension(path)) return open_y4m(path);
   // Complete raw options mean raw YUV whatever the name, as in libvmaf.
   if (raw.complete()) {
@@ -68,8 +69,10 @@ std::unique_ptr<VideoSource> open_video(const std::string& path, const RawOption
     const std::string_view start = in->peek(kY4mSignature.size());
     if (start == kY4mSignature) return make_y4m_reader(std::move(in));
     if (start.empty()) throw InputError(fmt::format("{} is empty", in->name()));
-    return open_ffmpeg(std::move(in));
+    return open_ffmpeg(std::move(in), decode);
   }
+#else
+  (void)decode;
 #endif
   auto in = std::make_unique<InputFile>(path);
   const std::string_view start = in->peek(kY4mSignature.size());

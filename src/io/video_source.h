@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/picture.h"
+#include "io/decode_options.h"
 
 namespace exactvq {
 
@@ -52,6 +53,15 @@ class VideoSource {
 
   // Number of frames when it can be known without reading (regular files).
   virtual std::optional<int64_t> frame_count() const { return std::nullopt; }
+
+  // The CUDA device whose decoder (NVDEC) decodes this input, or -1 where the
+  // CPU does (or nothing needs decoding).
+  virtual int cuda_decoder_device() const { return -1; }
+  // With `on` (and a CUDA decoder), read_frame leaves pictures in that device's
+  // memory (Picture::in_device_memory, valid until the next read into the same
+  // Picture object, or until this source is destroyed); off (the default),
+  // pictures are in host memory.
+  virtual void set_device_pictures(bool on) { (void)on; }
 };
 
 // Raw-YUV parameters from the command line (-w -h -p -b).
@@ -69,7 +79,9 @@ std::unique_ptr<VideoSource> open_y4m(const std::string& path);
 std::unique_ptr<VideoSource> open_raw_yuv(const std::string& path, const VideoFormat& format);
 
 // Chooses the reader: a path ending in .y4m, or content starting with the Y4M
-// signature, is Y4M; otherwise complete raw options are required.
-std::unique_ptr<VideoSource> open_video(const std::string& path, const RawOptions& raw);
+// signature, is Y4M; otherwise complete raw options are required, or, with
+// FFmpeg compiled in, FFmpeg decodes it as `decode` says.
+std::unique_ptr<VideoSource> open_video(const std::string& path, const RawOptions& raw,
+                                        const DecodeOptions& decode = {});
 
 }  // namespace exactvq

@@ -47,6 +47,16 @@ TEST_F(Usage, Help) {
   EXPECT_EQ(r.err, "");
 }
 
+TEST_F(Usage, BadHwdec) {
+  expect_refused(base({"--hwdec", "gpu"}), 2, {"--hwdec 'gpu'", "auto, cuda or none"});
+}
+
+// Y4M inputs need no decoding: --hwdec cuda has nothing to do.
+TEST_F(Usage, HwdecOnY4mInputs) {
+  const RunResult r = run_cli(base({"--hwdec", "cuda", "--feature", "psnr"}));
+  EXPECT_EQ(r.status, 0) << describe(r);
+}
+
 TEST_F(Usage, FrameCountZero) { expect_refused({"-r", ref_, "-d", ref_, "--frame_cnt", "0"}, 2, {"--frame_cnt 0"}); }
 
 TEST_F(Usage, NoArguments) {

@@ -1,0 +1,67 @@
+// The rate at which a pair of encoded files decodes, with no scoring: each
+// input on its own thread, as a scoring run reads them. `skip` only decodes
+// (libavcodec hands each frame out and it is dropped: NVDEC alone with
+// --hwdec cuda); `read` also converts each frame into a picture (in device
+// memory for cuda). Prints frames of the pair per second of wall time.
+// Usage: nvdec_decode_rate REF DIST none|auto|cuda skip|read [GPU]
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <thread>
+
+#include "core/picture.h"
+#include "io/video_source.h"
+
+using namespace exactvq;
+
+int main(int argc, char** argv) {
+  if (argc < 5) {
+    fmt::print(stderr, "usage: nvdec_decode_rate REF DIST none|auto|cuda skip|read [GPU]\n");
+    return 2;
+  }
+  const auto hw = parse_hwdec(argv[3]);
+  const bool read = std::strcmp(argv[4], "read") == 0;
+  if (!hw) return 2;
+  DecodeOptions decode{*hw, argc > 5 ? std::atoi(argv[5]) : 0,
+                       [](const std::string& in, const std::string& why) {
+                         fmt::print(stderr, "{}: decoded on the CPU: {}\n", in, why);
+                       }};
+  try {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto ref = open_video(argv[1], {}, decode);
+    auto dist = open_video(argv[2], {}, decode);
+    ref->set_device_pictures(true);
+    dist->set_device_pictures(true);
+    const auto t1 = std::chrono::steady_clock::now();
+    int64_t counts[2] = {};
+    std::exception_ptr errors[2];
+    auto drain = [&](VideoSource& src, int side) {
+      try {
+        Picture slots[16];
+        for (int64_t i = 0;; ++i)
+          if (!(read ? src.read_frame(slots[i % 16]) : src.skip_frame())) break;
+          else ++counts[side];
+      } catch (...) {
+        errors[side] = std::current_exception();
+      }
+    };
+    std::thread other([&] { drain(*dist, 1); });
+    drain(*ref, 0);
+    other.join();
+    for (auto& e : errors)
+      if (e) std::rethrow_exception(e);
+    const auto t2 = std::chrono::steady_clock::now();
+    const double s = std::chrono::duration<double>(t2 - t1).count();
+    fmt::print("{} {} hwdec={} (ref on gpu {}, dist on gpu {}): {} + {} frames in {:.3f} s (open {:.3f} s): {:.1f} pairs/s\n",
+               argv[1], argv[2], argv[3], ref->cuda_decoder_device(), dist->cuda_decoder_device(), counts[0],
+               counts[1], s, std::chrono::duration<double>(t1 - t0).count(), double(std::min(counts[0], counts[1])) / s);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "nvdec_decode_rate: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# One device call over a pack of bench/nvdec/pack.sh: the GPU decoding tests,
+# NVDEC-decoded scores against CPU-decoded ones (bit for bit, every small
+# stream, ssim+psnr and the default VMAF), the 4K pairs' rates (NVDEC alone,
+# CPU decoding alone, exactvq end to end with --hwdec cuda and none), and
+# compute-sanitizer memcheck on a short run. Logs to OUT/logs.tgz.
+# Usage (device tool, repo root): bash PACK/device_nvdec.sh PACK OUT [PARTS]
+# PARTS: comma-separated among tests,equal,speed,memcheck (default all).
+set -uo pipefail
+P=$(realpath "$1") OUT=$2 parts=${3:-tests,equal,speed,memcheck}
+has() { [[ ",$parts," == *",$1,"* ]]; }
+L=$OUT/logs; mkdir -p "$L"
+export LD_LIBRARY_PATH=$P/lib
+E=$P/bin/exactvq S=$P/streams
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
+nvidia-smi -q | grep -iE "^ *(Decoder|Encoder)" | head -4
+lscpu | grep -E "Model name|^CPU\(s\)" | head -2
+T0=$(date +%s); el() { echo "[t=$(( $(date +%s) - T0 ))s]"; }
+now() { date +%s.%N; }
+# The JSON without the fps line: what must be identical.
+scores() { grep -v '"fps"' "$1"; }
+
+if has tests; then
+  echo "== cuda tests $(el)"
+  EXACTVQ_NVDEC_STREAMS=$S timeout 200 "$P/bin/cuda_tests" --gtest_filter='DecodedFrameImport*:NvdecStreams*' \
+    >"$L/cuda_tests.log" 2>&1; echo "cuda_tests exit $?"
+  grep -E "^\[ +(OK|FAILED|SKIPPED|PASSED) |^\[ nvdec \]" "$L/cuda_tests.log" | head -40
+  grep -B2 -A10 "Failure" "$L/cuda_tests.log" | head -40
+fi
+
+if has equal; then
+  echo "== scores from NVDEC-decoded against CPU-decoded frames $(el)"
+  echo "| stream | features | decoded by | --hwdec auto = none (CUDA) | GPU-decoded on the CPU backend = CUDA |"
+  echo "|---|---|---|---|---|"
+  for ref in "$S"/*_ref.*; do
+    case $ref in *4k_*) continue ;; esac
+    base=$(basename "$ref"); c=${base%_ref.*}; dist=$(ls "$S/${c}_dist."*)
+    for fs in "ssim+psnr" "vmaf"; do
+      if [ "$fs" = vmaf ]; then f=(); else f=(--feature ssim --feature psnr); fi
+      o=$L/eq_${c}_$fs
+      timeout 60 "$E" -r "$ref" -d "$dist" "${f[@]}" --backend cuda --hwdec auto --verbose --json --precision max -q -o "$o.hw.json" 2>"$o.hw.err"; a=$?
+      by=GPU; grep -q "decoded on the CPU" "$o.hw.err" && by="CPU: $(grep -o 'decoded on the CPU: .*' "$o.hw.err" | head -1 | cut -c21-140)"
+      timeout 60 "$E" -r "$ref" -d "$dist" "${f[@]}" --backend cuda --hwdec none --json --precision max -q -o "$o.sw.json" 2>"$o.sw.err"; b=$?
+      r1="exit $a/$b DIFFER"; [ $a = 0 ] && [ $b = 0 ] && cmp -s <(scores "$o.hw.json") <(scores "$o.sw.json") && r1="identical"
+      r2="-"
+      if [ "$fs" != vmaf ]; then
+        timeout 60 "$E" -r "$ref" -d "$dist" "${f[@]}" --backend cpu --hwdec auto --json --precision max -q -o "$o.cpu.json" 2>"$o.cpu.err"; d=$?
+        r2="exit $d DIFFER"; [ $d = 0 ] && cmp -s <(scores "$o.cpu.json") <(scores "$o.sw.json") && r2="identical"
+      fi
+      echo "| $c | $fs | $by | $r1 | $r2 |"
+      [ "$r1" = identical ] || head -3 "$o.hw.err" "$o.sw.err"
+    done
+  done
+  "$E" -r "$S/h264_8_ref.mkv" -d "$S/h264_8_dist.mkv" --backend cuda --verbose --frame_cnt 2 -q 2>&1 | head -4
+  echo "-- a GPU that is not there: auto falls back, cuda refuses"
+  "$E" -r "$S/h264_8_ref.mkv" -d "$S/h264_8_dist.mkv" --hwdec auto --gpu 7 --verbose --frame_cnt 2 -q 2>&1 | head -3
+  "$E" -r "$S/h264_8_ref.mkv" -d "$S/h264_8_dist.mkv" --hwdec cuda --gpu 7 --frame_cnt 2 -q; echo "exit $?"
+fi
+
+if has speed; then
+  echo "== 4K pairs, 600 frames each $(el)"
+  W=/dev/shm/nvdec4k; mkdir -p "$W"; cp "$S"/4k_*.seg.* "$W/"
+  (cd "$W" && bash "$P/make_streams.sh" "$W" join4k >/dev/null)
+  ls -l "$W" | grep -v seg
+  for c in 4k_h264_8 4k_hevc_10; do
+    r=$(ls "$W/${c}_ref."* | grep -v seg); d=$(ls "$W/${c}_dist."* | grep -v seg)
+    cat "$r" "$d" >/dev/null
+    echo "-- $c"
+    for th in 1 2 4; do
+      EXACTVQ_HWDEC_THREADS=$th timeout 60 "$P/bin/nvdec_decode_rate" "$r" "$d" cuda skip | sed "s/^/threads=$th skip: /;s|$W/||g"
+    done
+    timeout 60 "$P/bin/nvdec_decode_rate" "$r" "$d" cuda read | sed "s/^/read: /;s|$W/||g"
+    timeout 120 "$P/bin/nvdec_decode_rate" "$r" "$d" none skip | sed "s/^/cpu skip: /;s|$W/||g"
+    for fs in "ssim+psnr" "vmaf"; do
+      if [ "$fs" = vmaf ]; then f=(); else f=(--feature ssim --feature psnr); fi
+      for hw in cuda none; do
+        t0=$(now)
+        timeout 200 "$E" -r "$r" -d "$d" "${f[@]}" --backend cuda --hwdec $hw --json --precision max -q \
+          -o "$L/${c}_${fs}_$hw.json" 2>"$L/${c}_${fs}_$hw.err"; rc=$?
+        t1=$(now)
+        n=$(grep -c '"frameNum"' "$L/${c}_${fs}_$hw.json" 2>/dev/null)
+        echo "exactvq $fs --hwdec $hw: exit $rc, $n frames, wall $(python3 -c "print(f'{$t1 - $t0:.2f}')") s," \
+          "$(python3 -c "print(f'{$n / ($t1 - $t0):.1f}')") pairs/s wall, json fps $(grep -o '"fps": [0-9.]*' "$L/${c}_${fs}_$hw.json")"
+        head -2 "$L/${c}_${fs}_$hw.err"
+      done
+      if cmp -s <(scores "$L/${c}_${fs}_cuda.json") <(scores "$L/${c}_${fs}_none.json"); then echo "$c $fs: cuda = none, identical"
+      else echo "$c $fs: cuda and none DIFFER"; fi
+    done
+  done
+  rm -rf "$W"
+fi
+
+if has memcheck; then
+  echo "== memcheck $(el)"
+  timeout 150 compute-sanitizer --tool memcheck --leak-check full "$E" -r "$S/hevc_10_ref.hevc" -d "$S/hevc_10_dist.hevc" \
+    --backend cuda --hwdec cuda --feature ssim --feature psnr --frame_cnt 6 -q >"$L/memcheck.log" 2>&1
+  echo "memcheck exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY" "$L/memcheck.log"; tail -4 "$L/memcheck.log"
+fi
+echo "== done $(el)"
+cd "$OUT" && tar czf logs.tgz logs && rm -rf logs

@@ -1,0 +1,103 @@
+#include "backends/cuda/decoded_frames.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <vector>
+
+#include "backends/cuda/cuda_check.h"
+#include "backends/cuda/decoded_surface.h"
+#include "core/error.h"
+
+namespace exactvq::cuda {
+
+struct DecodedFrameImport::Resources {
+  Stream stream;
+  DeviceBuffer first_stray{3 * sizeof(unsigned long long)};
+  PinnedBuffer first_stray_host{3 * sizeof(unsigned long long)};
+  std::unordered_map<const Picture*, DeviceBuffer> slots;  // device pictures, one buffer per Picture
+  DeviceBuffer scratch;                                     // the picture on its way to the host
+};
+
+DecodedFrameImport::DecodedFrameImport(int ordinal) : ordinal_(ordinal) {
+  check(cudaSetDevice(ordinal), "cudaSetDevice");
+  r_ = std::make_unique<Resources>();
+}
+
+DecodedFrameImport::~DecodedFrameImport() {
+  if (r_) cudaStreamSynchronize(r_->stream.get());
+}
+
+void* DecodedFrameImport::stream() const { return r_->stream.get(); }
+
+void* DecodedFrameImport::context() const {
+  check(cudaSetDevice(ordinal_), "cudaSetDevice");
+  check(cudaFree(nullptr), "initialization of the device's primary context");
+  // The driver's cuCtxGetCurrent, through the runtime (no link to libcuda).
+  void* get_current = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  check(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &get_current, 12000, cudaEnableDefault, &found),
+        "cudaGetDriverEntryPointByVersion(cuCtxGetCurrent)");
+  if (!get_current || found != cudaDriverEntryPointSuccess)
+    throw DeviceError("CUDA driver: cuCtxGetCurrent not found");
+  void* context = nullptr;
+  if (reinterpret_cast<int (*)(void**)>(get_current)(&context) != 0 || !context)
+    throw DeviceError("CUDA driver: cuCtxGetCurrent gave no context");
+  return context;
+}
+
+void DecodedFrameImport::import(const DecodedFrame& frame, const VideoFormat& format, Picture& pic,
+                                bool on_device, const std::function<std::string()>& what) {
+  check(cudaSetDevice(ordinal_), "cudaSetDevice");
+  const size_t bytes = Picture::span_bytes(format, format.plane_count());
+  DeviceBuffer* target = &r_->scratch;
+  if (on_device) target = &r_->slots[&pic];
+  if (target->bytes() != bytes) *target = DeviceBuffer(bytes);
+  uint8_t* base = target->get();
+  cudaStream_t stream = r_->stream.get();
+
+  const int shift = frame.bytes == 2 ? 16 - format.bitdepth : 0;
+  auto* first_stray = r_->first_stray.get<unsigned long long>();
+  if (shift > 0)
+    check(cudaMemsetAsync(first_stray, 0xff, r_->first_stray.bytes(), stream), "cudaMemsetAsync");
+  const bool halved = format.chroma == ChromaFormat::k420;
+  for (int p = 0; p < format.plane_count(); ++p) {
+    SurfacePlane s;
+    const int source = frame.interleaved_chroma && p > 0 ? 1 : p;
+    const int left = p > 0 && halved ? frame.crop_left / 2 : frame.crop_left;
+    const int top = p > 0 && halved ? frame.crop_top / 2 : frame.crop_top;
+    s.step = frame.interleaved_chroma && p > 0 ? 2 : 1;
+    s.offset = frame.interleaved_chroma && p == 2 ? 1 : 0;
+    s.src = frame.data[source] + ptrdiff_t(top) * frame.stride[source] + ptrdiff_t(left) * s.step * frame.bytes;
+    s.src_stride = frame.stride[source];
+    s.bytes = frame.bytes;
+    s.shift = shift;
+    s.width = format.plane_width(p);
+    s.height = format.plane_height(p);
+    launch_surface_plane(s, base + Picture::plane_offset(format, p), first_stray + p, stream);
+  }
+  check(cudaGetLastError(), "launch of the decoded frame's conversion");
+  if (shift > 0)
+    check(cudaMemcpyAsync(r_->first_stray_host.get(), first_stray, r_->first_stray.bytes(), cudaMemcpyDeviceToHost,
+                          stream),
+          "read-back of the decoded frame's sample check");
+  if (!on_device) {
+    pic.allocate(format);
+    check(cudaMemcpyAsync(pic.plane_data(0), base, bytes, cudaMemcpyDeviceToHost, stream),
+          "copy of a decoded frame to the host");
+  }
+  check(cudaStreamSynchronize(stream), "the conversion of a decoded frame");
+  if (shift > 0)
+    for (int p = 0; p < format.plane_count(); ++p) {
+      const unsigned long long at = r_->first_stray_host.get<unsigned long long>()[p];
+      if (at == std::numeric_limits<unsigned long long>::max()) continue;
+      const unsigned w = unsigned(format.plane_width(p));
+      throw InputError(fmt::format(
+          "{}: plane {}, x={}, y={}: the hardware decoder's sample has bits set below its {}-bit depth "
+          "(not a {}-bit sample)",
+          what(), plane_name(p), at % w, at / w, format.bitdepth, format.bitdepth));
+    }
+  if (on_device) pic = Picture::in_device_memory(format, base);
+}
+
+}  // namespace exactvq::cuda

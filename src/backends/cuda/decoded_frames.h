@@ -1,0 +1,67 @@
+// Frames that libavcodec's CUDA hardware decoding (NVDEC) leaves in device
+// memory, turned into exactvq's pictures without leaving the device: each
+// frame is converted on the decoder's own stream into a picture in device
+// memory (Picture::in_device_memory) that the CUDA engines take with a device
+// to device copy, or, for a run that scores on the host, copied to the host.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "backends/cuda/cuda_resources.h"
+#include "core/picture.h"
+
+namespace exactvq::cuda {
+
+// A decoded frame as the decoder hands it out: plane 0 luma; with
+// `interleaved_chroma` (NV12, P010, P016) plane 1 holds Cb and Cr pairs, else
+// planes 1 and 2 hold Cb and Cr (YUV444P, YUV444P16). Samples of 2 bytes keep
+// their value in the high bits. The picture starts crop_left samples and
+// crop_top rows into the planes (chroma: halved for 4:2:0).
+struct DecodedFrame {
+  const uint8_t* data[3] = {};
+  ptrdiff_t stride[3] = {};
+  bool interleaved_chroma = false;
+  int bytes = 1;
+  int crop_left = 0;
+  int crop_top = 0;
+};
+
+class DecodedFrameImport {
+ public:
+  // On CUDA device `ordinal`, with a stream of its own.
+  explicit DecodedFrameImport(int ordinal);
+  ~DecodedFrameImport();
+  DecodedFrameImport(const DecodedFrameImport&) = delete;
+  DecodedFrameImport& operator=(const DecodedFrameImport&) = delete;
+
+  int ordinal() const { return ordinal_; }
+  // The stream (a cudaStream_t) the decoder is given for its copies, so that
+  // the conversion is ordered after them with no wait on the host.
+  void* stream() const;
+  // The device's primary context (a CUcontext): the one the CUDA runtime, hence
+  // the scoring, uses; the decoder runs in it.
+  void* context() const;
+
+  // Converts `frame` into `pic`, a picture of `format` (4:2:0 for interleaved
+  // chroma, else 4:4:4; bytes 2 for depths above 8): with `on_device`, in a
+  // device buffer this import keeps for `pic` (the same Picture object gets
+  // the same buffer, read after read, so a batch's pictures stay where they
+  // are), else in pic's host storage. Returns when the picture is complete.
+  // Throws InputError naming what() and the plane, x and y of a sample whose
+  // bits below the depth are set (not a sample of that depth), DeviceError on
+  // CUDA failures.
+  void import(const DecodedFrame& frame, const VideoFormat& format, Picture& pic, bool on_device,
+              const std::function<std::string()>& what);
+
+ private:
+  struct Resources;
+  int ordinal_;
+  std::unique_ptr<Resources> r_;
+};
+
+}  // namespace exactvq::cuda

@@ -1,0 +1,29 @@
+// How encoded inputs are decoded: on the CPU by libavcodec, or by the GPU's
+// decoder (NVDEC, through libavcodec's CUDA hardware decoding) into device
+// memory, where a CUDA run scores the frames without a host copy.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace exactvq {
+
+enum class HwDecode {
+  kNone,  // the CPU decodes
+  kAuto,  // the GPU where it can (codec, profile, size), else the CPU
+  kCuda,  // the GPU, or an error naming why it cannot
+};
+
+const char* hwdec_name(HwDecode h);  // "none", "auto", "cuda"
+// Parses --hwdec's value; nullopt for anything else.
+std::optional<HwDecode> parse_hwdec(const std::string& text);
+
+struct DecodeOptions {
+  HwDecode hw = HwDecode::kNone;
+  int cuda_device = 0;  // the device that decodes (the run's --gpu)
+  // Told why kAuto decodes `input` on the CPU (once per input); may be null.
+  std::function<void(const std::string& input, const std::string& why)> fallback;
+};
+
+}  // namespace exactvq
