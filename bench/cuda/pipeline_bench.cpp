@@ -17,12 +17,14 @@
 //            pinned upload of the luma planes, each feature alone on frames
 //            already on the GPU, the model on the host; then the three in one
 //            run from RAM (one upload) against the pinned ceiling, side by side
+//   float    float_ssim (default, the AOM CTC setting) and float_ms_ssim from
+//            RAM against the pinned ceiling of the luma planes, side by side
 //   reading  the CLI's reading path (PairReader on Y4M files in the page cache)
 //            at 1..4 threads per input, against the rate at which the same
 //            files can merely be read (read() into a small buffer, one and two
 //            readers); no GPU needed for this table
 // Usage: pipeline_bench [seconds per measurement, default 1] [work dir for the
-// Y4M files, default /tmp/exactvq_pipeline_bench] [tables: copies,e2e,shared,reading,vmaf]
+// Y4M files, default /tmp/exactvq_pipeline_bench] [tables: copies,e2e,shared,reading,vmaf,float]
 #include <cuda_runtime_api.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -40,6 +42,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "app/pair_reader.h"
@@ -534,6 +537,26 @@ void vmaf_table() {
   std::printf("\n");
 }
 
+// The float SSIMs from frames in RAM, 8-bit 4:2:0 (they read luma only).
+void float_table() {
+  const double rate = pinned_rate();
+  CeilingCopy side_by_side;
+  std::printf("float SSIMs from frames in RAM against the pinned ceiling of the luma planes (frames/s; share: of\n"
+              "the ceiling measured once, then side by side)\n");
+  std::printf("| size | feature | pinned ceiling | from RAM | share | side by side |\n|---|---|---|---|---|---|\n");
+  for (const auto& [name, w, h] : {std::tuple{"1080p", 1920, 1080}, std::tuple{"4K", 3840, 2160}}) {
+    const VideoFormat f{w, h, ChromaFormat::k420, 8};
+    const double bytes = 2.0 * w * h, ceiling = rate / bytes;
+    PicturePool pictures(f);
+    for (const char* spec : {"float_ssim", "float_ssim=scale=1:enable_db=true:clip_db=true", "float_ms_ssim"}) {
+      const Throughput t = library_fps(open_gpu(), f, {spec}, pictures, &side_by_side, bytes);
+      std::printf("| %s | `%s` | %.0f | %.0f | %.1f%% | %.1f%% |\n", name, spec, ceiling, t.fps, 100 * t.fps / ceiling,
+                  100 * t.share);
+    }
+  }
+  std::printf("\n");
+}
+
 // Y4M 8-bit 420 of `frames` random frames (as cli_bench.sh writes them).
 std::string write_y4m(const std::string& dir, const std::string& name, int w, int h, int frames,
                       uint64_t seed) {
@@ -607,7 +630,7 @@ void reading_table(const std::string& dir) {
 int run(int argc, char** argv) {
   if (argc > 1) g_seconds = std::atof(argv[1]);
   const std::string dir = argc > 2 ? argv[2] : "/tmp/exactvq_pipeline_bench";
-  const std::string tables = argc > 3 ? argv[3] : "copies,e2e,shared,reading,vmaf";
+  const std::string tables = argc > 3 ? argv[3] : "copies,e2e,shared,reading,vmaf,float";
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   if (tables.find("reading") != std::string::npos) reading_table(dir);
   std::shared_ptr<Device> device;
@@ -622,6 +645,7 @@ int run(int argc, char** argv) {
   if (tables.find("e2e") != std::string::npos) e2e_table();
   if (tables.find("shared") != std::string::npos) shared_table();
   if (tables.find("vmaf") != std::string::npos) vmaf_table();
+  if (tables.find("float") != std::string::npos) float_table();
   return 0;
 }
 

@@ -127,6 +127,11 @@ std::vector<Case> cases() {
        {"ssim=chroma=true:enable_db=true", "psnr=enable_apsnr=true:reduced_hbd_peak=true"}},
       {make_format(24, 16, ChromaFormat::kMono, 12), {"ssim=sum=raster", "psnr=enable_apsnr=true"}},
       {make_format(41, 35, ChromaFormat::k420, 10), {"adm=debug=true", "psnr=enable_apsnr=true"}},
+      // VMAF's features: motion's temporal state across the devices' shares (each
+      // share's first frame compared with the frame before it, held by another device).
+      {make_format(40, 36, ChromaFormat::k420, 8), {"motion", "vif", "adm", "float_ssim", "psnr=enable_apsnr=true"}},
+      {make_format(35, 33, ChromaFormat::k444, 12),
+       {"motion=motion_force_zero=false", "vif=vif_enhn_gain_limit=1.2", "psnr=enable_apsnr=true"}},
   };
 }
 
@@ -255,7 +260,8 @@ TEST_F(MultiDeviceRun, ReportsEqualTheCpuRun) {
   for (const std::vector<std::string>& specs :
        {std::vector<std::string>{"ssim", "psnr=enable_apsnr=true"},
         std::vector<std::string>{"ssim=sum=raster:chroma=true:enable_db=true:clip_db=true",
-                                 "psnr=enable_apsnr=true:enable_mse=true"}}) {
+                                 "psnr=enable_apsnr=true:enable_mse=true"},
+        std::vector<std::string>{"motion", "psnr=enable_apsnr=true"}}) {
     for (int subsample : {1, 3}) {
       RunOptions base;
       base.ref_path = ref;

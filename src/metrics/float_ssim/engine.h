@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "backends/device_classes.h"
 #include "core/picture.h"
@@ -35,6 +36,32 @@ struct EngineSetup {
   ThreadPool* pool = nullptr;  // may be null: one thread
   static constexpr int planes = 1;  // one FrameMeans a frame (for the split engine)
 };
+
+// One scale as the device engines lay it out: its plane's size and its window
+// positions (ow x oh; none on a side under the window).
+struct ScaleGeometry {
+  int width = 0, height = 0;
+  int ow = 0, oh = 0;
+};
+
+// The setup's scales, first to last: float_ssim's one after its box filter, or
+// float_ms_ssim's five, each the last halved.
+inline std::vector<ScaleGeometry> scale_geometry(const EngineSetup& s) {
+  int w = s.format.width, h = s.format.height;
+  if (!s.multiscale && s.factor > 1) {
+    w = decimated_size(w, s.factor);
+    h = decimated_size(h, s.factor);
+  }
+  std::vector<ScaleGeometry> scales;
+  for (int i = 0; i < (s.multiscale ? kScales : 1); ++i) {
+    if (i > 0) {
+      w = decimated_size(w, 2);
+      h = decimated_size(h, 2);
+    }
+    scales.push_back({w, h, w - (kWindow - 1), h - (kWindow - 1)});
+  }
+  return scales;
+}
 
 // One frame's means: scale 0 only for float_ssim, scales 0..4 for float_ms_ssim.
 struct FrameMeans {

@@ -33,11 +33,7 @@ namespace {
 
 static_assert(kScales <= cuda::RasterSumLayout::kMaxArrays, "one raster-sum array a scale");
 
-// One scale: its plane's size and its positions.
-struct Scale {
-  int width = 0, height = 0;
-  int ow = 0, oh = 0;
-};
+using Scale = ScaleGeometry;
 
 // A chunk's sums as launch_raster_sums takes them (device_term_layout.h).
 cuda::RasterSumLayout raster_layout(const DeviceTermLayout::SumLayout& sums, const double* terms) {
@@ -83,23 +79,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner, bool emulate_fp64)
       : setup_(s), runner_(std::move(runner)), emulate_fp64_(emulate_fp64) {
     const VideoFormat& f = s.format;
-    int w = f.width, h = f.height;
-    if (!s.multiscale && s.factor > 1) {
-      w = decimated_size(w, s.factor);
-      h = decimated_size(h, s.factor);
-    }
-    for (int i = 0; i < (s.multiscale ? kScales : 1); ++i) {
-      if (i > 0) {
-        w = decimated_size(w, 2);
-        h = decimated_size(h, 2);
-      }
-      Scale sc;
-      sc.width = w;
-      sc.height = h;
-      sc.ow = w - (kWindow - 1);
-      sc.oh = h - (kWindow - 1);
-      scales_.push_back(sc);
-    }
+    scales_ = scale_geometry(s);
     // Only float_ssim can meet a plane no window fits (MS-SSIM refuses sides under 176).
     no_window_ = scales_[0].ow <= 0 || scales_[0].oh <= 0;
     if (no_window_) return;

@@ -41,11 +41,7 @@ constexpr size_t kGroupWidth = 16, kGroupHeight = 8;
 
 size_t round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
 
-// One scale: its plane's size and its positions.
-struct Scale {
-  int width = 0, height = 0;
-  int ow = 0, oh = 0;
-};
+using Scale = ScaleGeometry;
 
 opencl::RasterSumLayout raster_layout(const DeviceTermLayout::SumLayout& sums, cl_mem terms) {
   opencl::RasterSumLayout layout;
@@ -73,19 +69,7 @@ cl_float sample_scale(int bitdepth) {
 class OpenclEngine final : public Engine {
  public:
   OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device) : setup_(s), device_(std::move(device)) {
-    const VideoFormat& f = s.format;
-    int w = f.width, h = f.height;
-    if (!s.multiscale && s.factor > 1) {
-      w = decimated_size(w, s.factor);
-      h = decimated_size(h, s.factor);
-    }
-    for (int i = 0; i < (s.multiscale ? kScales : 1); ++i) {
-      if (i > 0) {
-        w = decimated_size(w, 2);
-        h = decimated_size(h, 2);
-      }
-      scales_.push_back({w, h, w - (kWindow - 1), h - (kWindow - 1)});
-    }
+    scales_ = scale_geometry(s);
     // Only float_ssim can meet a plane no window fits (MS-SSIM refuses sides under 176).
     no_window_ = scales_[0].ow <= 0 || scales_[0].oh <= 0;
     if (no_window_) return;
