@@ -25,9 +25,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "backends/device.h"
+#include "core/error.h"
 #include "backends/opencl/fault_injection.h"
 #include "backends/opencl/opencl_runtime.h"
 #include "backends/opencl/raster_sum.h"
@@ -102,6 +106,21 @@ class OpenclDevice final : public Device, public std::enable_shared_from_this<Op
   // The pair as the device knows it: numbered pairs (`index` given) may be held
   // already; a pair without a number is a new frame each time.
   DeviceFrame frame(const Picture& ref, const Picture& dist, std::optional<int64_t> index);
+  // Scores one pair by `score(frame)` on its frame() (numbered unless loose). On a
+  // DeviceError the device forgets what it holds, and the error, once the frame is
+  // known, names the device, the frame and `feature`.
+  template <typename Score>
+  void score_pair(const FramePair& pair, std::string_view feature, Score&& score) {
+    DeviceFrame f;
+    try {
+      f = frame(*pair.ref, *pair.dist, pair.loose() ? std::nullopt : std::optional<int64_t>(pair.index));
+      score(f);
+    } catch (const DeviceError& e) {
+      forget();
+      if (!f.ref) throw;
+      throw DeviceError(fmt::format("{}, {}: {}", where(f), feature, e.what()));
+    }
+  }
   // Plane p of the frame on the device (reference, distorted), tightly packed;
   // uploaded unless the device holds them already.
   std::array<cl_mem, 2> plane(const DeviceFrame& frame, int p);

@@ -96,18 +96,8 @@ class OpenclEngine final : public Engine {
   int batch_frames() const override { return 1; }
 
   void integer_sums(std::span<const FramePair> frames, std::span<AdmSums> out) override {
-    for (size_t i = 0; i < frames.size(); ++i) {
-      const FramePair& pair = frames[i];
-      DeviceFrame f;
-      try {
-        f = device_->frame(*pair.ref, *pair.dist, pair.loose() ? std::nullopt : std::optional<int64_t>(pair.index));
-        out[i] = frame_sums(f);
-      } catch (const DeviceError& e) {
-        device_->forget();
-        if (!f.ref) throw;
-        throw DeviceError(fmt::format("{}, adm: {}", device_->where(f), e.what()));
-      }
-    }
+    for (size_t i = 0; i < frames.size(); ++i)
+      device_->score_pair(frames[i], "adm", [&](const DeviceFrame& f) { out[i] = frame_sums(f); });
   }
 
  private:

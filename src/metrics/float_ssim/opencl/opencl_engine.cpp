@@ -137,16 +137,7 @@ class OpenclEngine final : public Engine {
         out[i].scales[0] = means_of_sums(0.0, 0.0, 0.0, 0.0, sc.ow, sc.oh);
         continue;
       }
-      const FramePair& pair = frames[i];
-      DeviceFrame f;
-      try {
-        f = device_->frame(*pair.ref, *pair.dist, pair.loose() ? std::nullopt : std::optional<int64_t>(pair.index));
-        out[i].scales = frame_means(f);
-      } catch (const DeviceError& e) {
-        device_->forget();
-        if (!f.ref) throw;
-        throw DeviceError(fmt::format("{}, {}: {}", device_->where(f), feature_name(), e.what()));
-      }
+      device_->score_pair(frames[i], feature_name(), [&](const DeviceFrame& f) { out[i].scales = frame_means(f); });
     }
   }
 

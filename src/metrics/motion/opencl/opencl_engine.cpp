@@ -66,18 +66,8 @@ class OpenclEngine final : public Engine {
   }
 
   void sads(std::span<const FramePair> frames, std::span<uint64_t> out) override {
-    for (size_t i = 0; i < frames.size(); ++i) {
-      const FramePair& pair = frames[i];
-      DeviceFrame f;
-      try {
-        f = device_->frame(*pair.ref, *pair.dist, pair.loose() ? std::nullopt : std::optional<int64_t>(pair.index));
-        out[i] = frame_sad(f);
-      } catch (const DeviceError& e) {
-        device_->forget();
-        if (!f.ref) throw;
-        throw DeviceError(fmt::format("{}, motion: {}", device_->where(f), e.what()));
-      }
-    }
+    for (size_t i = 0; i < frames.size(); ++i)
+      device_->score_pair(frames[i], "motion", [&](const DeviceFrame& f) { out[i] = frame_sad(f); });
   }
 
  private:

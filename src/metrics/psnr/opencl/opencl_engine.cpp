@@ -45,17 +45,9 @@ class OpenclEngine final : public Engine {
   void sse(std::span<const FramePair> frames, std::span<uint64_t> out) override {
     const size_t planes = size_t(planes_);
     for (size_t i = 0; i < frames.size(); ++i) {
-      const FramePair& pair = frames[i];
-      DeviceFrame f;
-      try {
-        f = device_->frame(*pair.ref, *pair.dist,
-                           pair.loose() ? std::nullopt : std::optional<int64_t>(pair.index));
+      device_->score_pair(frames[i], "psnr", [&](const DeviceFrame& f) {
         for (size_t p = 0; p < planes; ++p) out[i * planes + p] = plane_sse(f, int(p));
-      } catch (const DeviceError& e) {
-        device_->forget();
-        if (!f.ref) throw;
-        throw DeviceError(fmt::format("{}, psnr: {}", device_->where(f), e.what()));
-      }
+      });
     }
   }
 

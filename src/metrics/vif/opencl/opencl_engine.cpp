@@ -101,15 +101,7 @@ class OpenclEngine final : public Engine {
                                           setup_.options);
         continue;
       }
-      DeviceFrame f;
-      try {
-        f = device_->frame(*pair.ref, *pair.dist, pair.loose() ? std::nullopt : std::optional<int64_t>(pair.index));
-        out[i] = frame_sums(f);
-      } catch (const DeviceError& e) {
-        device_->forget();
-        if (!f.ref) throw;
-        throw DeviceError(fmt::format("{}, vif: {}", device_->where(f), e.what()));
-      }
+      device_->score_pair(pair, "vif", [&](const DeviceFrame& f) { out[i] = frame_sums(f); });
     }
   }
 
