@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The `ssim` feature on the CPU beside libvmaf 3.2.0's integer ssim, side by side in one run:
+# exactvq on one and two threads, libvmaf's vmaf (one thread: no --threads), on the same Y4M
+# files in /dev/shm; whole runs (reading included), REPS rounds alternating the programs, each
+# figure the median. Cases: 1080p 8-bit, 4K 8-bit, 1080p 10-bit (FRAMES, FRAMES / 4 and
+# FRAMES * 2 / 3 frames, repeating their first 8). Also checks that exactvq's `raster` values
+# equal libvmaf's on each clip, bit for bit, and prints the load average before and after.
+#   bench/ssim_cpu.sh EXACTVQ [FRAMES REPS [VMAF]]
+# Defaults 60 5, VMAF ../shared/libvmaf/vmaf.
+set -euo pipefail
+exactvq=$1 frames=${2:-60} reps=${3:-5}
+here=$(cd "$(dirname "$0")" && pwd)
+vmaf=${4:-$here/../../shared/libvmaf/vmaf}
+work=$(mktemp -d /dev/shm/ssim_cpu.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+py=/usr/bin/python3; [ -x "$py" ] || py=python3
+
+seconds() {  # seconds COMMAND...: wall time of one run
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" > /dev/null
+  t1=$(date +%s.%N)
+  echo "$t1 - $t0" | bc -l
+}
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for case in "1920 1080 8 $frames" "3840 2160 8 $((frames / 4))" "1920 1080 10 $((frames * 2 / 3))"; do
+  read -r w h bits n <<< "$case"
+  rm -f "$work"/*.y4m
+  "$py" "$here/make_vmaf_clip.py" "$work" "$w" "$h" "$n" 8 "$bits"
+  declare -A runs=()
+  for ((r = 0; r < reps; ++r)); do
+    runs[one]+="$(seconds "$exactvq" -r "$work/ref.y4m" -d "$work/dist.y4m" --feature ssim --threads 1 -q -o "$work/e.json" --json) "
+    runs[two]+="$(seconds "$exactvq" -r "$work/ref.y4m" -d "$work/dist.y4m" --feature ssim --threads 2 -q -o "$work/e.json" --json) "
+    runs[libvmaf]+="$(seconds "$vmaf" -r "$work/ref.y4m" -d "$work/dist.y4m" --feature ssim --no_prediction -q -o "$work/l.json" --json) "
+  done
+  "$exactvq" -r "$work/ref.y4m" -d "$work/dist.y4m" --feature ssim=sum=raster --threads 1 -q --precision max -o "$work/e.json" --json
+  VMAF_JSON_FULL_PRECISION=1 "$vmaf" -r "$work/ref.y4m" -d "$work/dist.y4m" --feature ssim --no_prediction -q -o "$work/l.json" --json > /dev/null
+  "$py" - "$work" "$w x $h $bits-bit, $n frames" "$n" "${runs[one]}" "${runs[two]}" "${runs[libvmaf]}" <<'PY'
+import json, statistics, struct, sys
+work, title, frames = sys.argv[1], sys.argv[2], int(sys.argv[3])
+print(title)
+fps = {}
+for name, times in zip(("exactvq 1 thread", "exactvq 2 threads", "libvmaf (1 thread)"), sys.argv[4:7]):
+    t = [float(v) for v in times.split()]
+    fps[name] = frames / statistics.median(t)
+    print(f"  {name:20s} {fps[name]:8.2f} frames/s   (runs: {' '.join(f'{frames / v:.2f}' for v in t)})")
+print(f"  exactvq 1 thread / libvmaf: {fps['exactvq 1 thread'] / fps['libvmaf (1 thread)']:.2f}x;"
+      f" 2 threads / 1: {fps['exactvq 2 threads'] / fps['exactvq 1 thread']:.2f}x")
+e = json.load(open(f"{work}/e.json"), parse_int=float)
+c = json.load(open(f"{work}/l.json"), parse_int=float)
+diff = sum(struct.pack("d", a["metrics"][k]) != struct.pack("d", v)
+           for a, b in zip(e["frames"], c["frames"]) for k, v in b["metrics"].items())
+n = sum(len(b["metrics"]) for b in c["frames"])
+print(f"  raster values compared with libvmaf's: {n}, differing: {diff}")
+sys.exit(1 if diff else 0)
+PY
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
