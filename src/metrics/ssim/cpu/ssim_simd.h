@@ -19,6 +19,15 @@ namespace exactvq::cpu {
 void use_fused_window_terms(bool fused);
 bool fused_window_terms();
 
+// `exact` sums run over column strips narrow enough that the rows of moments a
+// strip keeps stay in the first-level data cache (the vertical pass reads each
+// of them five times); `raster` keeps whole rows, for its order. The strip
+// width: `columns`, or the automatic choice for 0 (the default; the environment
+// variable EXACTVQ_CPU_STRIP sets it at start). For tests and benchmarks: set it
+// while no scoring runs.
+void use_strip_columns(int columns);
+int strip_columns(int bitdepth);
+
 // The `exact` partial sum over `region`: equal to ssim::exact_sum.
 ssim::ExactSum exact_sum(const PlaneView& ref, const PlaneView& dist, int bitdepth,
                          ssim::Rect region);
