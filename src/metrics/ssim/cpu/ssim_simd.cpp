@@ -66,8 +66,9 @@ std::atomic<bool>& fused_flag() {
   return fused;
 }
 
-// Calls sink(q, weight) for every output row of `region`, top to bottom: the
-// `exact` sum q of the row's terms and the sum of their weights. Unless
+// Calls sink(q, weight) for every output row (or two consecutive rows at once)
+// of `region`, top to bottom: the `exact` sum q of the rows' terms and the sum
+// of their weights. Unless
 // raster_sum is null, the terms are also added to *raster_sum one at a time in
 // raster order (rows top to bottom, each left to right).
 template <typename Widths, typename Sink>
@@ -86,7 +87,7 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
   constexpr int kRing = kTaps + 1;
   const size_t words = kRing * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(H))) +
                        2 * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(V))) /* window rows */ +
-                       n /* terms */ + Carver::words(n, 4) /* column weights */ +
+                       2 * n /* terms of two rows */ + Carver::words(n, 4) /* column weights */ +
                        Carver::words(horizontal_scratch_size(region.x0, region.x1), 4);
   std::vector<uint64_t>& storage = thread_storage();
   if (storage.size() < words) storage.resize(words);
@@ -94,7 +95,7 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
   std::array<MomentRow<H>, kRing> ring;  // horizontal moments of plane row r in slot r % 10
   for (auto& row : ring) row = carve.row<H>(n);
   const std::array<MomentRow<V>, 2> window = {carve.row<V>(n), carve.row<V>(n)};
-  double* terms = carve.take<double>(n);
+  double* terms = carve.take<double>(2 * n);
   uint32_t* column_weight = carve.take<uint32_t>(n);
   uint32_t* scratch = carve.take<uint32_t>(horizontal_scratch_size(region.x0, region.x1));
   uint64_t column_weight_sum = 0;
@@ -105,12 +106,15 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
   const ssim::TermConstants constants = ssim::term_constants(bitdepth);
   const bool fused = fused_flag().load(std::memory_order_relaxed);
 
-  // A window row's terms and their exact sum (or raster's sequential sum).
-  const auto finish_row = [&](const MomentRow<V>& win, uint32_t row_weight) -> ssim::int128 {
-    ssim_terms(WindowRow<V>{win.m, win.n, win.xx, win.xy, win.yy}, column_weight, row_weight, n,
-               constants, terms);
-    if (!raster_sum) return fixed_point_sum(terms, n);
-    *raster_sum = ssim::add_in_raster_order(*raster_sum, terms, n);
+  // The terms of `rows` consecutive window rows (each of weight row_weight),
+  // and their exact sum (or raster's sequential sum, row after row), in one
+  // pass over the rows' terms.
+  const auto finish_rows = [&](const MomentRow<V>* win, int rows, uint32_t row_weight) -> ssim::int128 {
+    for (int j = 0; j < rows; ++j)
+      ssim_terms(WindowRow<V>{win[j].m, win[j].n, win[j].xx, win[j].xy, win[j].yy}, column_weight,
+                 row_weight, n, constants, terms + size_t(j) * n);
+    if (!raster_sum) return fixed_point_sum(terms, size_t(rows) * n);
+    *raster_sum = ssim::add_in_raster_order(*raster_sum, terms, size_t(rows) * n);
     return 0;
   };
 
@@ -137,7 +141,7 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
       vertical_moments_pair(xx, window[0].xx, window[1].xx, n);
       vertical_moments_pair(xy, window[0].xy, window[1].xy, n);
       vertical_moments_pair(yy, window[0].yy, window[1].yy, n);
-      for (int j = 0; j < 2; ++j) sink(finish_row(window[size_t(j)], 256), column_weight_sum * 256);
+      sink(finish_rows(window.data(), 2, 256), 2 * column_weight_sum * 256);
       y += 2;
       continue;
     }
@@ -162,7 +166,7 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
       vertical_moments(taps.xx, window[0].xx, n);
       vertical_moments(taps.xy, window[0].xy, n);
       vertical_moments(taps.yy, window[0].yy, n);
-      q = finish_row(window[0], row_weight);
+      q = finish_rows(window.data(), 1, row_weight);
     } else if constexpr (sizeof(H) == 4 && sizeof(V) == 8)
       q = window_terms_widening(taps, column_weight, row_weight, n, constants, nullptr, raster_sum);
     else

@@ -32,7 +32,7 @@ void Terms(WindowRow<Wide> win, const uint32_t* column_weight, uint32_t row_weig
   const auto wd_fixed = hn::Set(df, interior.wd);
   const auto c1_fixed = hn::Set(df, interior.c1), c2_fixed = hn::Set(df, interior.c2);
   const auto row_wd = hn::Set(df, double(row_weight));
-  for (; i + lanes <= n; i += lanes) {
+  auto vector_at = [&](size_t i) {
     const auto mux = LoadU32ToDouble<kSmallMu>(df, win.mux + i);
     const auto muy = LoadU32ToDouble<kSmallMu>(df, win.muy + i);
     const auto x2 = load_wide(win.x2 + i), xy = load_wide(win.xy + i), y2 = load_wide(win.y2 + i);
@@ -44,6 +44,13 @@ void Terms(WindowRow<Wide> win, const uint32_t* column_weight, uint32_t row_weig
       const auto wd = hn::Mul(LoadU32ToDouble<true>(df, column_weight + i), row_wd);
       hn::StoreU(TermLanes(df, wd, mux, muy, x2, xy, y2, k), df, out + i);
     }
+  };
+  for (; i + lanes <= n; i += lanes) vector_at(i);
+  // The tail by one more vector, overlapping: each lane's term depends on its
+  // own window alone, so the overlap rewrites the same values.
+  if (i < n && n >= lanes) {
+    vector_at(n - lanes);
+    i = n;
   }
 #endif
   for (; i < n; ++i) {
