@@ -3,6 +3,7 @@
 // samples and extremes (0, 2^b - 1, alternating), 8 to 16 bits, widths 1..70
 // (edges and tails) plus 1920 and 3840; each output followed by a guard value
 // that a stray write would change.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <vector>
@@ -408,6 +409,85 @@ std::vector<Case> terms_cases() {
   return all;
 }
 
+Bytes int128_bytes(ssim::int128 v) {
+  Bytes b;
+  put(b, &v, 1);
+  return b;
+}
+
+// ---- the terms' exact sum as they are formed (terms_exact_sum): the windows
+// of terms_case; case.a = 2 adds a second window row, the first mirrored (the
+// same column weights, other moments). case.height: 1 for 32-bit moments.
+Prepared terms_sum_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  auto w = std::make_shared<WindowSet>(random_windows(c.bits, size_t(c.width), c.fill, rng));
+  const ssim::TermConstants k = ssim::term_constants(c.bits);
+  const size_t n = size_t(c.width);
+  const bool narrow = c.height == 1;
+  const int rows = c.a;
+  auto mirrored = std::make_shared<WindowSet>(*w);
+  for (auto* v : {&mirrored->mux, &mirrored->muy}) std::reverse(v->begin(), v->end());
+  for (auto* v : {&mirrored->x2, &mirrored->xy, &mirrored->y2}) std::reverse(v->begin(), v->end());
+  Prepared p;
+  p.twin = [w, mirrored, k, n, narrow, rows] {
+    ssim::int128 sum;
+    if (narrow) {
+      std::vector<std::vector<uint32_t>> keep;
+      cpu::WindowRow<uint32_t> win[2];
+      for (int r = 0; r < rows; ++r) {
+        const WindowSet& set = r ? *mirrored : *w;
+        for (const auto* v : {&set.x2, &set.xy, &set.y2}) keep.emplace_back(v->begin(), v->end());
+        win[r] = {set.mux.data(), set.muy.data(), keep[keep.size() - 3].data(), keep[keep.size() - 2].data(),
+                  keep.back().data()};
+      }
+      sum = cpu::terms_exact_sum(win, rows, w->column_weight.data(), w->row_weight, n, k);
+    } else {
+      cpu::WindowRow<uint64_t> win[2];
+      for (int r = 0; r < rows; ++r) {
+        const WindowSet& set = r ? *mirrored : *w;
+        win[r] = {set.mux.data(), set.muy.data(), set.x2.data(), set.xy.data(), set.y2.data()};
+      }
+      sum = cpu::terms_exact_sum(win, rows, w->column_weight.data(), w->row_weight, n, k);
+    }
+    return int128_bytes(sum);
+  };
+  p.reference = [w, mirrored, k, n, rows] {
+    ssim::int128 sum = 0;
+    for (int r = 0; r < rows; ++r) {
+      const WindowSet& set = r ? *mirrored : *w;
+      for (size_t i = 0; i < n; ++i)
+        sum += ssim::to_fixed64(ssim::ssim_term({set.mux[i], set.muy[i], set.x2[i], set.xy[i], set.y2[i],
+                                                 uint64_t{w->column_weight[i]} * w->row_weight},
+                                                k));
+    }
+    return int128_bytes(sum);
+  };
+  return p;
+}
+
+std::vector<Case> terms_sum_cases() {
+  std::vector<Case> all;
+  for (int bits : kBitDepths)
+    for (int width : widths())
+      for (int fill = 0; fill < kFills; ++fill)
+        for (int narrow : {0, 1})
+          for (int rows : {1, 2}) {
+            if ((narrow && bits != 8) || (rows == 2 && fill != kRandom && fill != kMax)) continue;
+            Case c;
+            c.seed = case_seed(0x5eed'0012, all.size());
+            c.bits = bits;
+            c.width = width;
+            c.fill = fill;
+            c.height = narrow;
+            c.a = rows;
+            c.timed = bits == 8 && width == 1920 && fill == kRandom && narrow && rows == 2;
+            c.what = std::to_string(bits) + "-bit, width " + std::to_string(width) + ", " + kFillNames[fill] +
+                     (narrow ? ", 32-bit moments, " : ", 64-bit moments, ") + std::to_string(rows) + " rows";
+            all.push_back(c);
+          }
+  return all;
+}
+
 // ---- the exact sum of n terms. case.fill 0: terms that stress the rounding to
 // 2^-64 (ties at every scale, values either side, signed zeros, the largest and
 // tiniest magnitudes below 2^32), each term also alone in its lane; 1: the fast
@@ -450,12 +530,6 @@ std::vector<double> fast_terms(size_t n, bool mix, std::mt19937_64& rng) {
     for (size_t i = 0; i < n; i += 1 + rng() % 37)
       terms[i] = (rng() % 2 ? -1.0 : 1.0) * std::ldexp(1.0 + double(rng() % 1000) / 1000, 19);
   return terms;
-}
-
-Bytes int128_bytes(ssim::int128 v) {
-  Bytes b;
-  put(b, &v, 1);
-  return b;
 }
 
 Prepared fixed_sum_case(const Case& c) {
@@ -657,6 +731,7 @@ EXACTVQ_TWIN_ROWS(ssim_kernel_rows) {
   register_per_target(row("ssim.vertical_moments", vertical_cases, vertical_case));
   register_per_target(row("ssim.vertical_moments_pair", vertical_pair_cases, vertical_pair_case));
   register_per_target(row("ssim.terms", terms_cases, terms_case));
+  register_per_target(row("ssim.terms_exact_sum", terms_sum_cases, terms_sum_case));
   register_per_target(row("ssim.fixed_point_sum", fixed_sum_cases, fixed_sum_case));
   register_per_target(row("ssim.window_terms", window_terms_cases, window_terms_case));
 }

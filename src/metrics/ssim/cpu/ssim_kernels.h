@@ -70,6 +70,16 @@ void ssim_terms(WindowRow<uint32_t> window, const uint32_t* column_weight, uint3
 void ssim_terms(WindowRow<uint64_t> window, const uint32_t* column_weight, uint32_t row_weight,
                 size_t n, const ssim::TermConstants& k, double* out);
 
+// The `exact` sum (fixed_point_sum) of the terms ssim_terms gives for
+// row_count window rows, all of weight row_weight in column i times
+// column_weight[i]: the terms are summed as they are formed, not stored.
+ssim::int128 terms_exact_sum(const WindowRow<uint32_t>* rows, int row_count,
+                             const uint32_t* column_weight, uint32_t row_weight, size_t n,
+                             const ssim::TermConstants& k);
+ssim::int128 terms_exact_sum(const WindowRow<uint64_t>* rows, int row_count,
+                             const uint32_t* column_weight, uint32_t row_weight, size_t n,
+                             const ssim::TermConstants& k);
+
 // The `exact` sum of n terms: sum of round_half_even(term * 2^64), for
 // |term| < 2^32 (terms lie within +-2^17).
 ssim::int128 fixed_point_sum(const double* terms, size_t n);

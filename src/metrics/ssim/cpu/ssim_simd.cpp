@@ -106,16 +106,36 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
   const ssim::TermConstants constants = ssim::term_constants(bitdepth);
   const bool fused = fused_flag().load(std::memory_order_relaxed);
 
-  // The terms of `rows` consecutive window rows (each of weight row_weight),
-  // and their exact sum (or raster's sequential sum, row after row), in one
-  // pass over the rows' terms.
+  // The exact sum of the terms of `rows` (1 or 2) consecutive window rows, each
+  // of weight row_weight, summed as formed; or raster's sequential sum of them,
+  // row after row, from the stored terms.
   const auto finish_rows = [&](const MomentRow<V>* win, int rows, uint32_t row_weight) -> ssim::int128 {
+    if (!raster_sum) {
+      WindowRow<V> rows_of[2];
+      for (int j = 0; j < rows; ++j)
+        rows_of[j] = WindowRow<V>{win[j].m, win[j].n, win[j].xx, win[j].xy, win[j].yy};
+      return terms_exact_sum(rows_of, rows, column_weight, row_weight, n, constants);
+    }
     for (int j = 0; j < rows; ++j)
       ssim_terms(WindowRow<V>{win[j].m, win[j].n, win[j].xx, win[j].xy, win[j].yy}, column_weight,
                  row_weight, n, constants, terms + size_t(j) * n);
-    if (!raster_sum) return fixed_point_sum(terms, size_t(rows) * n);
     *raster_sum = ssim::add_in_raster_order(*raster_sum, terms, size_t(rows) * n);
     return 0;
+  };
+
+  // A strip reads a few cache lines of each row, a stride apart, which the
+  // hardware prefetchers do not follow: ask for the samples of the row
+  // kPrefetchRows ahead while this one is filtered.
+  constexpr int kPrefetchRows = 4;
+  const int read_x0 = std::max(0, region.x0 - kRadius), read_x1 = std::min(width, region.x1 + kRadius);
+  const auto prefetch_samples = [&](int row) {
+    if (row >= height) return;
+    for (const PlaneView* plane : {&ref, &dist}) {
+      const char* begin = reinterpret_cast<const char*>(plane->row<Sample>(row) + read_x0);
+      const char* end = reinterpret_cast<const char*>(plane->row<Sample>(row) + read_x1);
+      for (const char* p = begin; p < end; p += 64) __builtin_prefetch(p);
+      __builtin_prefetch(end - 1);
+    }
   };
 
   int next_row = std::max(0, region.y0 - kRadius);  // next plane row to filter
@@ -124,9 +144,11 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
     // ten rows y-4 .. y+5): each row's moments are read once for both.
     const bool pair = !fused && y + 1 < region.y1 && y - kRadius >= 0 && y + 1 + kRadius < height;
     const int last = pair ? y + 1 : y;
-    for (const int r_end = std::min(height, last + kRadius + 1); next_row < r_end; ++next_row)
+    for (const int r_end = std::min(height, last + kRadius + 1); next_row < r_end; ++next_row) {
+      prefetch_samples(next_row + kPrefetchRows);
       horizontal_moments(ref.row<Sample>(next_row), dist.row<Sample>(next_row), width, region.x0,
                          region.x1, scratch, ring[size_t(next_row % kRing)]);
+    }
 
     if (pair) {
       const uint32_t* m[kRing];
