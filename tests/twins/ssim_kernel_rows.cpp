@@ -65,8 +65,9 @@ std::array<uint64_t, 5> definition_horizontal(const std::vector<uint32_t>& s, co
 
 constexpr uint32_t kGuard = 0xdeadbeef;
 
-// ---- horizontal moments: case.a, case.b = the output columns.
-template <typename Sample, typename Wide>
+// ---- horizontal moments: case.a, case.b = the output columns. kSumSquares:
+// horizontal_moments_summed_squares, xx + yy in xx and yy left alone.
+template <typename Sample, typename Wide, bool kSumSquares = false>
 Prepared horizontal(const Case& c) {
   struct In {
     std::vector<uint32_t> s, d;
@@ -88,8 +89,12 @@ Prepared horizontal(const Case& c) {
     std::vector<uint32_t> m(n + 1, kGuard), nn(n + 1, kGuard);
     std::vector<Wide> xx(n + 1, kGuard), xy(n + 1, kGuard), yy(n + 1, kGuard);
     std::vector<uint32_t> scratch(cpu::horizontal_scratch_size(x0, x1));
-    cpu::horizontal_moments(in->rs.data(), in->ds.data(), c.width, x0, x1, scratch.data(),
-                            cpu::MomentRow<Wide>{m.data(), nn.data(), xx.data(), xy.data(), yy.data()});
+    const cpu::MomentRow<Wide> rows{m.data(), nn.data(), xx.data(), xy.data(), yy.data()};
+    if constexpr (kSumSquares)
+      cpu::horizontal_moments_summed_squares(in->rs.data(), in->ds.data(), c.width, x0, x1,
+                                             scratch.data(), rows);
+    else
+      cpu::horizontal_moments(in->rs.data(), in->ds.data(), c.width, x0, x1, scratch.data(), rows);
     Bytes out;
     for (auto* v : {&m, &nn}) put(out, *v);
     for (auto* v : {&xx, &xy, &yy}) put(out, *v);
@@ -103,9 +108,9 @@ Prepared horizontal(const Case& c) {
       const size_t i = size_t(x - x0);
       m[i] = uint32_t(h[0]);
       nn[i] = uint32_t(h[1]);
-      xx[i] = Wide(h[2]);
+      xx[i] = Wide(kSumSquares ? h[2] + h[4] : h[2]);
       xy[i] = Wide(h[3]);
-      yy[i] = Wide(h[4]);
+      if (!kSumSquares) yy[i] = Wide(h[4]);
     }
     Bytes out;
     for (auto* v : {&m, &nn}) put(out, *v);
@@ -115,29 +120,33 @@ Prepared horizontal(const Case& c) {
   return p;
 }
 
-// case.height 0: 32-bit second-order lanes (8 to 12 bits), 1: 64-bit ones.
+// case.height 0: 32-bit second-order lanes (8 to 12 bits), 1: 64-bit ones,
+// 2: xx + yy in 32-bit lanes (9 to 11 bits).
 Prepared horizontal_case(const Case& c) {
   if (c.bits == 8) return horizontal<uint8_t, uint32_t>(c);
   if (c.height == 0) return horizontal<uint16_t, uint32_t>(c);
+  if (c.height == 2) return horizontal<uint16_t, uint32_t, true>(c);
   return horizontal<uint16_t, uint64_t>(c);
 }
 
 std::vector<Case> horizontal_cases() {
   std::vector<Case> all;
   std::mt19937_64 rng(0x5eed'0003);
-  auto add = [&](int bits, int width, int fill, int x0, int x1, bool wide, bool timed = false) {
+  auto add = [&](int bits, int width, int fill, int x0, int x1, bool wide, bool timed = false,
+                 bool summed = false) {
     Case c;
     c.seed = case_seed(0x5eed'0003, all.size());
     c.bits = bits;
     c.width = width;
-    c.height = wide ? 1 : 0;
+    c.height = summed ? 2 : wide ? 1 : 0;
     c.fill = fill;
     c.a = x0;
     c.b = x1;
     c.timed = timed;
     c.what = std::to_string(bits) + "-bit, width " + std::to_string(width) + ", " + kFillNames[fill] +
              ", columns [" + std::to_string(x0) + ", " + std::to_string(x1) + ")" +
-             (bits > 8 && bits <= 12 ? (wide ? ", 64-bit lanes" : ", 32-bit lanes") : "");
+             (bits > 8 && bits <= 12 ? (wide ? ", 64-bit lanes" : ", 32-bit lanes") : "") +
+             (summed ? ", xx + yy" : "");
     all.push_back(c);
   };
   for (int bits : kBitDepths)
@@ -163,6 +172,15 @@ std::vector<Case> horizontal_cases() {
       add(8, width, fill, 0, width, false);
       add(8, width, fill, 3, width - 5, false);
     }
+  // xx + yy at 9 to 11 bits: whole rows and random tiles, short and wide.
+  for (int bits : {9, 10, 11})
+    for (int width : widths())
+      for (int fill = 0; fill < kFills; ++fill) {
+        const int x0 = int(rng() % uint64_t(width)), x1 = x0 + 1 + int(rng() % uint64_t(width - x0));
+        for (auto [a, b] : {std::pair{0, width}, std::pair{x0, x1}})
+          add(bits, width, fill, a, b, false, bits == 10 && width == 1920 && fill == kRandom && a == 0 && b == width,
+              true);
+      }
   return all;
 }
 

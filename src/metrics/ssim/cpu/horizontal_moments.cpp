@@ -43,8 +43,9 @@ HWY_INLINE V ProductLanes(V a, V b) {
 
 // s, d, s*s, s*d, d*d for samples [0, count) (each product < 2^32); with
 // kPack (8-bit samples), s + 2^16 * d in s instead of s and d (see
-// FilterPackedRow); kSmall: samples below 2^15 (see ProductLanes).
-template <bool kPack, bool kSmall, typename Sample>
+// FilterPackedRow); kSmall: samples below 2^15 (see ProductLanes); with
+// kSumSquares, s*s + d*d in ss and nothing in dd (the sum must fit 32 bits).
+template <bool kPack, bool kSmall, bool kSumSquares = false, typename Sample>
 void SampleProducts(const Sample* HWY_RESTRICT ref, const Sample* HWY_RESTRICT dist, size_t count,
                     uint32_t* HWY_RESTRICT s, uint32_t* HWY_RESTRICT d, uint32_t* HWY_RESTRICT ss,
                     uint32_t* HWY_RESTRICT sd, uint32_t* HWY_RESTRICT dd) {
@@ -61,9 +62,13 @@ void SampleProducts(const Sample* HWY_RESTRICT ref, const Sample* HWY_RESTRICT d
       hn::StoreU(vs, du32, s + i);
       hn::StoreU(vd, du32, d + i);
     }
-    hn::StoreU(ProductLanes<kSmall>(vs, vs), du32, ss + i);
+    if constexpr (kSumSquares) {
+      hn::StoreU(hn::Add(ProductLanes<kSmall>(vs, vs), ProductLanes<kSmall>(vd, vd)), du32, ss + i);
+    } else {
+      hn::StoreU(ProductLanes<kSmall>(vs, vs), du32, ss + i);
+      hn::StoreU(ProductLanes<kSmall>(vd, vd), du32, dd + i);
+    }
     hn::StoreU(ProductLanes<kSmall>(vs, vd), du32, sd + i);
-    hn::StoreU(ProductLanes<kSmall>(vd, vd), du32, dd + i);
   }
   for (; i < count; ++i) {
     const uint32_t a = ref[i], b = dist[i];
@@ -73,9 +78,13 @@ void SampleProducts(const Sample* HWY_RESTRICT ref, const Sample* HWY_RESTRICT d
       s[i] = a;
       d[i] = b;
     }
-    ss[i] = a * a;
     sd[i] = a * b;
-    dd[i] = b * b;
+    if constexpr (kSumSquares) {
+      ss[i] = a * a + b * b;
+    } else {
+      ss[i] = a * a;
+      dd[i] = b * b;
+    }
   }
 }
 
@@ -279,7 +288,9 @@ void FilterPackedRow(const uint32_t* HWY_RESTRICT in, int a, int width, int x0, 
   InnerColumns(inner_begin, inner_end, x1, lanes, edge, vector_at);
 }
 
-template <typename Sample, typename Wide>
+// kSumSquares: xx + yy into out.xx, out.yy untouched (16-bit samples whose
+// sum fits 32 bits: at most 11 bits).
+template <typename Sample, typename Wide, bool kSumSquares = false>
 void Horizontal(const Sample* ref, const Sample* dist, int width, int x0, int x1,
                 uint32_t* scratch, MomentRow<Wide> out) {
   if (x1 <= x0) return;
@@ -297,7 +308,7 @@ void Horizontal(const Sample* ref, const Sample* dist, int width, int x0, int x1
 #endif
   // 32-bit horizontal moments mean at most 12 bits: samples below 2^15.
   constexpr bool kSmall = sizeof(Wide) == 4;
-  SampleProducts<kPack, kSmall>(ref + a, dist + a, count, s, d, ss, sd, dd);
+  SampleProducts<kPack, kSmall, kSumSquares>(ref + a, dist + a, count, s, d, ss, sd, dd);
   if constexpr (kPack) {
     FilterPackedRow(s, a, width, x0, x1, out.m, out.n);
   } else {
@@ -306,7 +317,7 @@ void Horizontal(const Sample* ref, const Sample* dist, int width, int x0, int x1
   }
   FilterRow(ss, a, width, x0, x1, out.xx);
   FilterRow(sd, a, width, x0, x1, out.xy);
-  FilterRow(dd, a, width, x0, x1, out.yy);
+  if constexpr (!kSumSquares) FilterRow(dd, a, width, x0, x1, out.yy);
 }
 
 void Horizontal8(const uint8_t* ref, const uint8_t* dist, int width, int x0, int x1,
@@ -316,6 +327,10 @@ void Horizontal8(const uint8_t* ref, const uint8_t* dist, int width, int x0, int
 void Horizontal16To32(const uint16_t* ref, const uint16_t* dist, int width, int x0, int x1,
                       uint32_t* scratch, MomentRow<uint32_t> out) {
   Horizontal(ref, dist, width, x0, x1, scratch, out);
+}
+void Horizontal16SumSquares(const uint16_t* ref, const uint16_t* dist, int width, int x0, int x1,
+                            uint32_t* scratch, MomentRow<uint32_t> out) {
+  Horizontal<uint16_t, uint32_t, true>(ref, dist, width, x0, x1, scratch, out);
 }
 void Horizontal16To64(const uint16_t* ref, const uint16_t* dist, int width, int x0, int x1,
                       uint32_t* scratch, MomentRow<uint64_t> out) {
@@ -331,6 +346,12 @@ namespace exactvq::cpu {
 HWY_EXPORT(Horizontal8);
 HWY_EXPORT(Horizontal16To32);
 HWY_EXPORT(Horizontal16To64);
+HWY_EXPORT(Horizontal16SumSquares);
+
+void horizontal_moments_summed_squares(const uint16_t* ref, const uint16_t* dist, int width, int x0,
+                                       int x1, uint32_t* scratch, MomentRow<uint32_t> out) {
+  HWY_DYNAMIC_DISPATCH(Horizontal16SumSquares)(ref, dist, width, x0, x1, scratch, out);
+}
 
 void horizontal_moments(const uint8_t* ref, const uint8_t* dist, int width, int x0, int x1,
                         uint32_t* scratch, MomentRow<uint32_t> out) {

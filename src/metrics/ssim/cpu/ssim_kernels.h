@@ -40,6 +40,11 @@ void horizontal_moments(const uint16_t* ref, const uint16_t* dist, int width, in
 void horizontal_moments(const uint16_t* ref, const uint16_t* dist, int width, int x0, int x1,
                         uint32_t* scratch, MomentRow<uint64_t> out);
 
+// horizontal_moments of 9 to 11 bits, but with xx + yy in out.xx and nothing
+// in out.yy (which may be null): see ssim_simd.cpp for why the sum serves.
+void horizontal_moments_summed_squares(const uint16_t* ref, const uint16_t* dist, int width, int x0,
+                                       int x1, uint32_t* scratch, MomentRow<uint32_t> out);
+
 // The vertical pass of one quantity: out[i] = sum over the taps k whose row
 // lies in the plane (rows[k] != nullptr) of g[k] * rows[k][i], for i < n.
 // uint32 -> uint32 needs totals below 2^32 (mux, muy; x2, xy, y2 at 8 bits).

@@ -88,13 +88,14 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
   const size_t words = kRing * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(H))) +
                        2 * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(V))) /* window rows */ +
                        2 * n /* terms of two rows */ + Carver::words(n, 4) /* column weights */ +
+                       Carver::words(n, sizeof(V)) /* a row of zeros */ +
                        Carver::words(horizontal_scratch_size(region.x0, region.x1), 4);
   std::vector<uint64_t>& storage = thread_storage();
   if (storage.size() < words) storage.resize(words);
   Carver carve(storage.data());
   std::array<MomentRow<H>, kRing> ring;  // horizontal moments of plane row r in slot r % 10
   for (auto& row : ring) row = carve.row<H>(n);
-  const std::array<MomentRow<V>, 2> window = {carve.row<V>(n), carve.row<V>(n)};
+  std::array<MomentRow<V>, 2> window = {carve.row<V>(n), carve.row<V>(n)};
   double* terms = carve.take<double>(2 * n);
   uint32_t* column_weight = carve.take<uint32_t>(n);
   uint32_t* scratch = carve.take<uint32_t>(horizontal_scratch_size(region.x0, region.x1));
@@ -105,6 +106,24 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
   }
   const ssim::TermConstants constants = ssim::term_constants(bitdepth);
   const bool fused = fused_flag().load(std::memory_order_relaxed);
+
+  // At 9 and 10 bits the stage-by-stage pipeline filters xx + yy instead of xx
+  // and yy, and hands the term x2 + y2 in place of x2 and 0 in place of y2: the
+  // same bits. At b <= 10, x2, y2 < 2^(2b+16) <= 2^36, wd <= 2^16, mux, muy <
+  // 2^(b+16): every integer D's first steps form, x2 * wd, y2 * wd, (x2 + y2) *
+  // wd, mx2, my2 and each partial sum of ((x2 * wd - mx2) + y2 * wd) - my2, is
+  // below 2^53 in magnitude, so each of those binary64 operations is exact and
+  // both orders give the exact integer (x2 + y2) * wd - mx2 - my2 before c2 is
+  // added. One filter fewer each way (and xx + yy < 2^29 fits the horizontal
+  // lanes). Above 10 bits x2 * wd can pass 2^53; at 8 bits x2 + y2 can pass the
+  // 32-bit window lanes.
+  constexpr bool kMaySumSquares = sizeof(Sample) == 2 && sizeof(H) == 4;
+  const bool sum_squares = kMaySumSquares && bitdepth <= 10 && !fused;
+  if (sum_squares) {
+    V* zeros = carve.take<V>(n);
+    std::fill(zeros, zeros + n, V{0});
+    for (auto& row : window) row.yy = zeros;
+  }
 
   // The exact sum of the terms of `rows` (1 or 2) consecutive window rows, each
   // of weight row_weight, summed as formed; or raster's sequential sum of them,
@@ -146,6 +165,14 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
     const int last = pair ? y + 1 : y;
     for (const int r_end = std::min(height, last + kRadius + 1); next_row < r_end; ++next_row) {
       prefetch_samples(next_row + kPrefetchRows);
+      if constexpr (kMaySumSquares) {
+        if (sum_squares) {
+          horizontal_moments_summed_squares(ref.row<Sample>(next_row), dist.row<Sample>(next_row),
+                                            width, region.x0, region.x1, scratch,
+                                            ring[size_t(next_row % kRing)]);
+          continue;
+        }
+      }
       horizontal_moments(ref.row<Sample>(next_row), dist.row<Sample>(next_row), width, region.x0,
                          region.x1, scratch, ring[size_t(next_row % kRing)]);
     }
@@ -162,7 +189,7 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
       vertical_moments_pair(nn, window[0].n, window[1].n, n);
       vertical_moments_pair(xx, window[0].xx, window[1].xx, n);
       vertical_moments_pair(xy, window[0].xy, window[1].xy, n);
-      vertical_moments_pair(yy, window[0].yy, window[1].yy, n);
+      if (!sum_squares) vertical_moments_pair(yy, window[0].yy, window[1].yy, n);
       sink(finish_rows(window.data(), 2, 256), 2 * column_weight_sum * 256);
       y += 2;
       continue;
@@ -187,7 +214,7 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
       vertical_moments(taps.n, window[0].n, n);
       vertical_moments(taps.xx, window[0].xx, n);
       vertical_moments(taps.xy, window[0].xy, n);
-      vertical_moments(taps.yy, window[0].yy, n);
+      if (!sum_squares) vertical_moments(taps.yy, window[0].yy, n);
       q = finish_rows(window.data(), 1, row_weight);
     } else if constexpr (sizeof(H) == 4 && sizeof(V) == 8)
       q = window_terms_widening(taps, column_weight, row_weight, n, constants, nullptr, raster_sum);
