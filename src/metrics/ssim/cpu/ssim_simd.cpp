@@ -236,13 +236,13 @@ void dispatch(const PlaneView& ref, const PlaneView& dist, int bitdepth, ssim::R
     for_each_term_row<Widths<uint16_t, uint64_t, uint64_t>>(ref, dist, bitdepth, region, raster_sum, sink);
 }
 
-// The widest strip whose working set stays in 36 KiB of the first-level
-// data cache: per column, the ring's ten rows of horizontal moments, the two
-// window rows, the term, the column weight and the horizontal scratch.
+// Strip widths measured best on AVX-512 machines (docs/performance.md): 8 bits
+// keep ten rows of 20 bytes a column, 128 columns in 26 KiB of the first-level
+// data cache; 9 to 12 bits read 64-bit window lanes whose conversions, not the
+// cache, bound the vertical pass, and gain from wider strips' fewer edges.
 int automatic_strip_columns(int bitdepth) {
-  const size_t h = bitdepth <= 12 ? 4 : 8, v = bitdepth == 8 ? 4 : 8;
-  const size_t per_column = 10 * (8 + 3 * h) + 2 * (8 + 3 * v) + 8 + 4 + 5 * 4;
-  return std::max(64, int(36864 / per_column) / 16 * 16);
+  if (bitdepth == 8) return 128;
+  return bitdepth <= 12 ? 256 : 128;
 }
 
 int strip_columns_from_environment() {
