@@ -5,6 +5,8 @@
 # figure the median. Cases: 1080p 8-bit, 4K 8-bit, 1080p 10-bit (FRAMES, FRAMES / 4 and
 # FRAMES * 2 / 3 frames, repeating their first 8). Also checks that exactvq's `raster` values
 # equal libvmaf's on each clip, bit for bit, and prints the load average before and after.
+# With BASELINE=path/to/another/exactvq in the environment, that build runs too (one thread), so
+# two versions are compared side by side in the same rounds.
 #   bench/ssim_cpu.sh EXACTVQ [FRAMES REPS [VMAF]]
 # Defaults 60 5, VMAF ../shared/libvmaf/vmaf.
 set -euo pipefail
@@ -32,21 +34,29 @@ for case in "1920 1080 8 $frames" "3840 2160 8 $((frames / 4))" "1920 1080 10 $(
   for ((r = 0; r < reps; ++r)); do
     runs[one]+="$(seconds "$exactvq" -r "$work/ref.y4m" -d "$work/dist.y4m" --feature ssim --threads 1 -q -o "$work/e.json" --json) "
     runs[two]+="$(seconds "$exactvq" -r "$work/ref.y4m" -d "$work/dist.y4m" --feature ssim --threads 2 -q -o "$work/e.json" --json) "
+    if [ -n "${BASELINE:-}" ]; then
+      runs[base]+="$(seconds "$BASELINE" -r "$work/ref.y4m" -d "$work/dist.y4m" --feature ssim --threads 1 -q -o "$work/b.json" --json) "
+    fi
     runs[libvmaf]+="$(seconds "$vmaf" -r "$work/ref.y4m" -d "$work/dist.y4m" --feature ssim --no_prediction -q -o "$work/l.json" --json) "
   done
   "$exactvq" -r "$work/ref.y4m" -d "$work/dist.y4m" --feature ssim=sum=raster --threads 1 -q --precision max -o "$work/e.json" --json
   VMAF_JSON_FULL_PRECISION=1 "$vmaf" -r "$work/ref.y4m" -d "$work/dist.y4m" --feature ssim --no_prediction -q -o "$work/l.json" --json > /dev/null
-  "$py" - "$work" "$w x $h $bits-bit, $n frames" "$n" "${runs[one]}" "${runs[two]}" "${runs[libvmaf]}" <<'PY'
+  "$py" - "$work" "$w x $h $bits-bit, $n frames" "$n" "${runs[one]}" "${runs[two]}" "${runs[libvmaf]}" "${runs[base]:-}" <<'PY'
 import json, statistics, struct, sys
 work, title, frames = sys.argv[1], sys.argv[2], int(sys.argv[3])
 print(title)
 fps = {}
-for name, times in zip(("exactvq 1 thread", "exactvq 2 threads", "libvmaf (1 thread)"), sys.argv[4:7]):
+for name, times in zip(("exactvq 1 thread", "exactvq 2 threads", "libvmaf (1 thread)", "baseline 1 thread"), sys.argv[4:8]):
+    if not times.strip():
+        continue
     t = [float(v) for v in times.split()]
     fps[name] = frames / statistics.median(t)
     print(f"  {name:20s} {fps[name]:8.2f} frames/s   (runs: {' '.join(f'{frames / v:.2f}' for v in t)})")
 print(f"  exactvq 1 thread / libvmaf: {fps['exactvq 1 thread'] / fps['libvmaf (1 thread)']:.2f}x;"
       f" 2 threads / 1: {fps['exactvq 2 threads'] / fps['exactvq 1 thread']:.2f}x")
+if "baseline 1 thread" in fps:
+    print(f"  exactvq / baseline, 1 thread: {fps['exactvq 1 thread'] / fps['baseline 1 thread']:.2f}x;"
+          f" baseline / libvmaf: {fps['baseline 1 thread'] / fps['libvmaf (1 thread)']:.2f}x")
 e = json.load(open(f"{work}/e.json"), parse_int=float)
 c = json.load(open(f"{work}/l.json"), parse_int=float)
 diff = sum(struct.pack("d", a["metrics"][k]) != struct.pack("d", v)
