@@ -2,7 +2,8 @@
 # The `ssim` feature on the CPU beside libvmaf 3.2.0's integer ssim, side by side in one run:
 # exactvq on one and two threads, libvmaf's vmaf (one thread: no --threads), on the same Y4M
 # files in /dev/shm; whole runs (reading included), REPS rounds alternating the programs, each
-# figure the median. Cases: 1080p 8-bit, 4K 8-bit, 1080p 10-bit (FRAMES, FRAMES / 4 and
+# figure the median, of wall-clock time and of CPU time (user + system of the process's threads:
+# on a machine others load, frames per CPU-second is the steadier figure). Cases: 1080p 8-bit, 4K 8-bit, 1080p 10-bit (FRAMES, FRAMES / 4 and
 # FRAMES * 2 / 3 frames, repeating their first 8). Also checks that exactvq's `raster` values
 # equal libvmaf's on each clip, bit for bit, and prints the load average before and after.
 # With BASELINE=path/to/another/exactvq in the environment, that build runs too (one thread), so
@@ -17,12 +18,10 @@ work=$(mktemp -d /dev/shm/ssim_cpu.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 py=/usr/bin/python3; [ -x "$py" ] || py=python3
 
-seconds() {  # seconds COMMAND...: wall time of one run
-  local t0 t1
-  t0=$(date +%s.%N)
-  "$@" > /dev/null
-  t1=$(date +%s.%N)
-  echo "$t1 - $t0" | bc -l
+seconds() {  # seconds COMMAND...: "wall,cpu" seconds of one run (cpu: user + system, all threads)
+  /usr/bin/time -f "%e,%U,%S" -o "$work/time" "$@" > /dev/null
+  IFS=, read -r wall user sys < "$work/time"
+  echo "$wall,$(echo "$user + $sys" | bc -l)"
 }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -45,18 +44,22 @@ for case in "1920 1080 8 $frames" "3840 2160 8 $((frames / 4))" "1920 1080 10 $(
 import json, statistics, struct, sys
 work, title, frames = sys.argv[1], sys.argv[2], int(sys.argv[3])
 print(title)
-fps = {}
+fps, cpu = {}, {}
 for name, times in zip(("exactvq 1 thread", "exactvq 2 threads", "libvmaf (1 thread)", "baseline 1 thread"), sys.argv[4:8]):
     if not times.strip():
         continue
-    t = [float(v) for v in times.split()]
-    fps[name] = frames / statistics.median(t)
-    print(f"  {name:20s} {fps[name]:8.2f} frames/s   (runs: {' '.join(f'{frames / v:.2f}' for v in t)})")
-print(f"  exactvq 1 thread / libvmaf: {fps['exactvq 1 thread'] / fps['libvmaf (1 thread)']:.2f}x;"
-      f" 2 threads / 1: {fps['exactvq 2 threads'] / fps['exactvq 1 thread']:.2f}x")
+    runs = [tuple(float(x) for x in v.split(",")) for v in times.split()]
+    fps[name] = frames / statistics.median(w for w, _ in runs)
+    cpu[name] = frames / statistics.median(c for _, c in runs)
+    print(f"  {name:20s} {fps[name]:8.2f} frames/s, {cpu[name]:8.2f} frames per CPU-second"
+          f"   (runs, wall: {' '.join(f'{frames / w:.1f}' for w, _ in runs)})")
+print(f"  exactvq 1 thread / libvmaf: {fps['exactvq 1 thread'] / fps['libvmaf (1 thread)']:.2f}x wall,"
+      f" {cpu['exactvq 1 thread'] / cpu['libvmaf (1 thread)']:.2f}x CPU;"
+      f" 2 threads / 1: {fps['exactvq 2 threads'] / fps['exactvq 1 thread']:.2f}x wall")
 if "baseline 1 thread" in fps:
-    print(f"  exactvq / baseline, 1 thread: {fps['exactvq 1 thread'] / fps['baseline 1 thread']:.2f}x;"
-          f" baseline / libvmaf: {fps['baseline 1 thread'] / fps['libvmaf (1 thread)']:.2f}x")
+    print(f"  exactvq / baseline, 1 thread: {fps['exactvq 1 thread'] / fps['baseline 1 thread']:.2f}x wall,"
+          f" {cpu['exactvq 1 thread'] / cpu['baseline 1 thread']:.2f}x CPU;"
+          f" baseline / libvmaf: {cpu['baseline 1 thread'] / cpu['libvmaf (1 thread)']:.2f}x CPU")
 e = json.load(open(f"{work}/e.json"), parse_int=float)
 c = json.load(open(f"{work}/l.json"), parse_int=float)
 diff = sum(struct.pack("d", a["metrics"][k]) != struct.pack("d", v)

@@ -295,7 +295,7 @@ void Horizontal(const Sample* ref, const Sample* dist, int width, int x0, int x1
                 uint32_t* scratch, MomentRow<Wide> out) {
   if (x1 <= x0) return;
   const int a = std::max(0, x0 - kRadius), b = std::min(width, x1 + kRadius);
-  const size_t count = size_t(b - a), stride = size_t(x1 - x0 + 2 * kRadius);
+  const size_t count = size_t(b - a), stride = horizontal_scratch_stride(x0, x1);
   uint32_t *s = scratch, *d = s + stride, *ss = d + stride, *sd = ss + stride, *dd = sd + stride;
   constexpr bool kPack = sizeof(Sample) == 1;
 #if HWY_TARGET != HWY_SCALAR

@@ -27,12 +27,16 @@ struct MomentRow {
   Wide* yy;
 };
 
-// Scratch a horizontal pass needs for output columns [x0, x1).
-inline size_t horizontal_scratch_size(int x0, int x1) { return 5 * size_t(x1 - x0 + 8); }
+// Scratch a horizontal pass needs for output columns [x0, x1): five arrays of
+// the columns its windows read, each a whole number of 64-byte lines, so that
+// they keep the alignment of the scratch (see horizontal_scratch_stride).
+inline size_t horizontal_scratch_stride(int x0, int x1) { return (size_t(x1 - x0 + 8) + 15) / 16 * 16; }
+inline size_t horizontal_scratch_size(int x0, int x1) { return 5 * horizontal_scratch_stride(x0, x1); }
 
 // Horizontal moments of output columns [x0, x1) of one row pair (`width`
 // samples each); windows truncated at the row's ends. `scratch` holds
-// horizontal_scratch_size(x0, x1) values. The uint32 outputs need b <= 12.
+// horizontal_scratch_size(x0, x1) values (best aligned to 64 bytes: the
+// stores into it then split no cache line). The uint32 outputs need b <= 12.
 void horizontal_moments(const uint8_t* ref, const uint8_t* dist, int width, int x0, int x1,
                         uint32_t* scratch, MomentRow<uint32_t> out);
 void horizontal_moments(const uint16_t* ref, const uint16_t* dist, int width, int x0, int x1,
