@@ -10,8 +10,9 @@
 namespace exactvq::cpu {
 
 // After the horizontal pass, each output row runs either stage by stage
-// (vertical_moments for the five moments into a window row, ssim_terms, then
-// fixed_point_sum or raster mode's sequential sum: the default) or the fused
+// (vertical_moments for the five moments into a window row, then
+// terms_exact_sum, or ssim_terms and raster mode's sequential sum: the
+// default; two rows at a time away from the top and bottom edges) or the fused
 // window_terms kernel (vertical pass, term and sums in registers; chosen with
 // EXACTVQ_CPU_FUSED=1, or here). Same bits either way; stage by stage is the
 // faster on the machines measured (docs/performance.md). For tests and
