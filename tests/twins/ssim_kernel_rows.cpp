@@ -177,9 +177,10 @@ std::vector<Case> horizontal_cases() {
     for (int width : widths())
       for (int fill = 0; fill < kFills; ++fill) {
         const int x0 = int(rng() % uint64_t(width)), x1 = x0 + 1 + int(rng() % uint64_t(width - x0));
-        for (auto [a, b] : {std::pair{0, width}, std::pair{x0, x1}})
-          add(bits, width, fill, a, b, false, bits == 10 && width == 1920 && fill == kRandom && a == 0 && b == width,
-              true);
+        for (auto [a, b] : {std::pair{0, width}, std::pair{x0, x1}}) {
+          const bool timed = bits == 10 && width == 1920 && fill == kRandom && a == 0 && b == width;
+          add(bits, width, fill, a, b, false, timed, true);
+        }
       }
   return all;
 }

@@ -128,8 +128,10 @@ void SamplePairs8(const uint8_t* HWY_RESTRICT ref, const uint8_t* HWY_RESTRICT d
   auto vector_at = [&](size_t i) {
     const auto vs = hn::PromoteTo(du32, hn::LoadU(du8, ref + i));
     const auto vd = hn::PromoteTo(du32, hn::LoadU(du8, dist + i));
-    const auto ps = hn::BitCast(du16, hn::Or(vs, hn::ShiftLeft<16>(hn::PromoteTo(du32, hn::LoadU(du8, ref + i + 1)))));
-    const auto pd = hn::BitCast(du16, hn::Or(vd, hn::ShiftLeft<16>(hn::PromoteTo(du32, hn::LoadU(du8, dist + i + 1)))));
+    const auto vs1 = hn::PromoteTo(du32, hn::LoadU(du8, ref + i + 1));
+    const auto vd1 = hn::PromoteTo(du32, hn::LoadU(du8, dist + i + 1));
+    const auto ps = hn::BitCast(du16, hn::Or(vs, hn::ShiftLeft<16>(vs1)));  // (s_i, s_i+1)
+    const auto pd = hn::BitCast(du16, hn::Or(vd, hn::ShiftLeft<16>(vd1)));  // (d_i, d_i+1)
     hn::StoreU(hn::Or(vs, hn::ShiftLeft<16>(vd)), du32, s + i);
     hn::StoreU(biased(ps, ps), du32, xx + i);
     hn::StoreU(biased(ps, pd), du32, xy + i);

@@ -73,9 +73,9 @@ std::atomic<bool>& fused_flag() {
 
 // Calls sink(q, weight) for every output row (or two consecutive rows at once)
 // of `region`, top to bottom: the `exact` sum q of the rows' terms and the sum
-// of their weights. Unless
-// raster_sum is null, the terms are also added to *raster_sum one at a time in
-// raster order (rows top to bottom, each left to right).
+// of their weights. Unless raster_sum is null, the terms are also added to
+// *raster_sum one at a time in raster order (rows top to bottom, each left to
+// right).
 template <typename Widths, typename Sink>
 void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth,
                        ssim::Rect region, double* raster_sum, Sink&& sink) {
@@ -92,7 +92,8 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
   constexpr int kRing = kTaps + 1;
   const size_t words = kRing * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(H))) +
                        2 * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(V))) /* window rows */ +
-                       Carver::words(2 * n, 8) /* terms of two rows */ + Carver::words(n, 4) /* column weights */ +
+                       Carver::words(2 * n, 8) /* terms of two rows */ +
+                       Carver::words(n, 4) /* column weights */ +
                        Carver::words(n, sizeof(V)) /* a row of zeros */ +
                        Carver::words(horizontal_scratch_size(region.x0, region.x1), 4) +
                        Carver::kLineWords /* aligning the first array */;
