@@ -18,7 +18,8 @@ namespace {
 using test::Pattern;
 
 // ---- ssim plane sums. case.fill: the pattern; case.a: 1 for the fused pipeline;
-// the split is drawn from the seed.
+// case.b: the `exact` sums' strip width (0: automatic); the split is drawn from
+// the seed.
 struct PlanePair {
   test::OwnedPlane ref, dist;
   int xs = 0, ys = 0;
@@ -36,11 +37,12 @@ Prepared plane_case(const Case& c) {
   in->ys = int(rng() % uint64_t(c.height + 1));
   in->xs = int(rng() % uint64_t(c.width + 1));
   const bool fused = c.a != 0;
-  const int bits = c.bits;
+  const int bits = c.bits, strip = c.b;
   Prepared p;
-  p.twin = [in, fused, bits] {
+  p.twin = [in, fused, bits, strip] {
     const bool was = cpu::fused_window_terms();
     cpu::use_fused_window_terms(fused);
+    cpu::use_strip_columns(strip);
     const PlaneView r = in->ref.view(), d = in->dist.view();
     const ssim::ExactSum whole = cpu::exact_sum(r, d, bits, ssim::whole(r));
     ssim::ExactSum parts;
@@ -49,6 +51,7 @@ Prepared plane_case(const Case& c) {
       parts += cpu::exact_sum(r, d, bits, rect);
     const double raster = cpu::raster_sum(r, d, bits);
     cpu::use_fused_window_terms(was);
+    cpu::use_strip_columns(0);
     Bytes b;
     put(b, &whole.sum_q, 1);
     put(b, &whole.sum_w, 1);
@@ -76,7 +79,8 @@ const char* const kPatternNames[] = {"random", "zero", "max", "alternating", "sm
 
 std::vector<Case> plane_cases() {
   std::mt19937_64 rng(0x5eed'0103);
-  std::vector<std::pair<int, int>> sizes = {{1, 1}, {1, 9}, {9, 1}, {5, 7}, {17, 13}, {1920, 10}, {3840, 9}};
+  std::vector<std::pair<int, int>> sizes = {{1, 1},    {1, 9},    {9, 1},     {5, 7},
+                                            {17, 13},  {129, 6},  {1920, 10}, {3840, 9}};
   for (int w = 1; w <= 70; w += 3) sizes.push_back({w, 1 + int(rng() % 20)});
   std::vector<Case> all;
   for (int bits : {8, 10, 12, 16})
@@ -92,6 +96,22 @@ std::vector<Case> plane_cases() {
           c.a = fused;
           c.what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bits) + "-bit " +
                    kPatternNames[pattern] + (fused ? ", fused" : ", stage by stage");
+          all.push_back(c);
+        }
+  // Narrow strips forced: one column, odd widths, strips meeting inside vectors.
+  for (int bits : {8, 10, 16})
+    for (auto [w, h] : {std::pair{33, 9}, std::pair{70, 12}, std::pair{300, 7}})
+      for (int strip : {1, 7, 16, 40})
+        for (int pattern : {0, 2}) {
+          Case c;
+          c.seed = case_seed(0x5eed'0105, all.size());
+          c.bits = bits;
+          c.width = w;
+          c.height = h;
+          c.fill = pattern;
+          c.b = strip;
+          c.what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bits) + "-bit " +
+                   kPatternNames[pattern] + ", strips of " + std::to_string(strip);
           all.push_back(c);
         }
   for (int bits : {8, 10})

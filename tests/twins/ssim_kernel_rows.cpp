@@ -3,6 +3,7 @@
 // samples and extremes (0, 2^b - 1, alternating), 8 to 16 bits, widths 1..70
 // (edges and tails) plus 1920 and 3840; each output followed by a guard value
 // that a stray write would change.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <vector>
@@ -64,8 +65,9 @@ std::array<uint64_t, 5> definition_horizontal(const std::vector<uint32_t>& s, co
 
 constexpr uint32_t kGuard = 0xdeadbeef;
 
-// ---- horizontal moments: case.a, case.b = the output columns.
-template <typename Sample, typename Wide>
+// ---- horizontal moments: case.a, case.b = the output columns. kSumSquares:
+// horizontal_moments_summed_squares, xx + yy in xx and yy left alone.
+template <typename Sample, typename Wide, bool kSumSquares = false>
 Prepared horizontal(const Case& c) {
   struct In {
     std::vector<uint32_t> s, d;
@@ -87,8 +89,12 @@ Prepared horizontal(const Case& c) {
     std::vector<uint32_t> m(n + 1, kGuard), nn(n + 1, kGuard);
     std::vector<Wide> xx(n + 1, kGuard), xy(n + 1, kGuard), yy(n + 1, kGuard);
     std::vector<uint32_t> scratch(cpu::horizontal_scratch_size(x0, x1));
-    cpu::horizontal_moments(in->rs.data(), in->ds.data(), c.width, x0, x1, scratch.data(),
-                            cpu::MomentRow<Wide>{m.data(), nn.data(), xx.data(), xy.data(), yy.data()});
+    const cpu::MomentRow<Wide> rows{m.data(), nn.data(), xx.data(), xy.data(), yy.data()};
+    if constexpr (kSumSquares)
+      cpu::horizontal_moments_summed_squares(in->rs.data(), in->ds.data(), c.width, x0, x1,
+                                             scratch.data(), rows);
+    else
+      cpu::horizontal_moments(in->rs.data(), in->ds.data(), c.width, x0, x1, scratch.data(), rows);
     Bytes out;
     for (auto* v : {&m, &nn}) put(out, *v);
     for (auto* v : {&xx, &xy, &yy}) put(out, *v);
@@ -102,9 +108,9 @@ Prepared horizontal(const Case& c) {
       const size_t i = size_t(x - x0);
       m[i] = uint32_t(h[0]);
       nn[i] = uint32_t(h[1]);
-      xx[i] = Wide(h[2]);
+      xx[i] = Wide(kSumSquares ? h[2] + h[4] : h[2]);
       xy[i] = Wide(h[3]);
-      yy[i] = Wide(h[4]);
+      if (!kSumSquares) yy[i] = Wide(h[4]);
     }
     Bytes out;
     for (auto* v : {&m, &nn}) put(out, *v);
@@ -114,29 +120,33 @@ Prepared horizontal(const Case& c) {
   return p;
 }
 
-// case.height 0: 32-bit second-order lanes (8 to 12 bits), 1: 64-bit ones.
+// case.height 0: 32-bit second-order lanes (8 to 12 bits), 1: 64-bit ones,
+// 2: xx + yy in 32-bit lanes (9 to 11 bits).
 Prepared horizontal_case(const Case& c) {
   if (c.bits == 8) return horizontal<uint8_t, uint32_t>(c);
   if (c.height == 0) return horizontal<uint16_t, uint32_t>(c);
+  if (c.height == 2) return horizontal<uint16_t, uint32_t, true>(c);
   return horizontal<uint16_t, uint64_t>(c);
 }
 
 std::vector<Case> horizontal_cases() {
   std::vector<Case> all;
   std::mt19937_64 rng(0x5eed'0003);
-  auto add = [&](int bits, int width, int fill, int x0, int x1, bool wide, bool timed = false) {
+  auto add = [&](int bits, int width, int fill, int x0, int x1, bool wide, bool timed = false,
+                 bool summed = false) {
     Case c;
     c.seed = case_seed(0x5eed'0003, all.size());
     c.bits = bits;
     c.width = width;
-    c.height = wide ? 1 : 0;
+    c.height = summed ? 2 : wide ? 1 : 0;
     c.fill = fill;
     c.a = x0;
     c.b = x1;
     c.timed = timed;
     c.what = std::to_string(bits) + "-bit, width " + std::to_string(width) + ", " + kFillNames[fill] +
              ", columns [" + std::to_string(x0) + ", " + std::to_string(x1) + ")" +
-             (bits > 8 && bits <= 12 ? (wide ? ", 64-bit lanes" : ", 32-bit lanes") : "");
+             (bits > 8 && bits <= 12 ? (wide ? ", 64-bit lanes" : ", 32-bit lanes") : "") +
+             (summed ? ", xx + yy" : "");
     all.push_back(c);
   };
   for (int bits : kBitDepths)
@@ -162,6 +172,16 @@ std::vector<Case> horizontal_cases() {
       add(8, width, fill, 0, width, false);
       add(8, width, fill, 3, width - 5, false);
     }
+  // xx + yy at 9 to 11 bits: whole rows and random tiles, short and wide.
+  for (int bits : {9, 10, 11})
+    for (int width : widths())
+      for (int fill = 0; fill < kFills; ++fill) {
+        const int x0 = int(rng() % uint64_t(width)), x1 = x0 + 1 + int(rng() % uint64_t(width - x0));
+        for (auto [a, b] : {std::pair{0, width}, std::pair{x0, x1}}) {
+          const bool timed = bits == 10 && width == 1920 && fill == kRandom && a == 0 && b == width;
+          add(bits, width, fill, a, b, false, timed, true);
+        }
+      }
   return all;
 }
 
@@ -408,6 +428,85 @@ std::vector<Case> terms_cases() {
   return all;
 }
 
+Bytes int128_bytes(ssim::int128 v) {
+  Bytes b;
+  put(b, &v, 1);
+  return b;
+}
+
+// ---- the terms' exact sum as they are formed (terms_exact_sum): the windows
+// of terms_case; case.a = 2 adds a second window row, the first mirrored (the
+// same column weights, other moments). case.height: 1 for 32-bit moments.
+Prepared terms_sum_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  auto w = std::make_shared<WindowSet>(random_windows(c.bits, size_t(c.width), c.fill, rng));
+  const ssim::TermConstants k = ssim::term_constants(c.bits);
+  const size_t n = size_t(c.width);
+  const bool narrow = c.height == 1;
+  const int rows = c.a;
+  auto mirrored = std::make_shared<WindowSet>(*w);
+  for (auto* v : {&mirrored->mux, &mirrored->muy}) std::reverse(v->begin(), v->end());
+  for (auto* v : {&mirrored->x2, &mirrored->xy, &mirrored->y2}) std::reverse(v->begin(), v->end());
+  Prepared p;
+  p.twin = [w, mirrored, k, n, narrow, rows] {
+    ssim::int128 sum;
+    if (narrow) {
+      std::vector<std::vector<uint32_t>> keep;
+      cpu::WindowRow<uint32_t> win[2];
+      for (int r = 0; r < rows; ++r) {
+        const WindowSet& set = r ? *mirrored : *w;
+        for (const auto* v : {&set.x2, &set.xy, &set.y2}) keep.emplace_back(v->begin(), v->end());
+        win[r] = {set.mux.data(), set.muy.data(), keep[keep.size() - 3].data(), keep[keep.size() - 2].data(),
+                  keep.back().data()};
+      }
+      sum = cpu::terms_exact_sum(win, rows, w->column_weight.data(), w->row_weight, n, k);
+    } else {
+      cpu::WindowRow<uint64_t> win[2];
+      for (int r = 0; r < rows; ++r) {
+        const WindowSet& set = r ? *mirrored : *w;
+        win[r] = {set.mux.data(), set.muy.data(), set.x2.data(), set.xy.data(), set.y2.data()};
+      }
+      sum = cpu::terms_exact_sum(win, rows, w->column_weight.data(), w->row_weight, n, k);
+    }
+    return int128_bytes(sum);
+  };
+  p.reference = [w, mirrored, k, n, rows] {
+    ssim::int128 sum = 0;
+    for (int r = 0; r < rows; ++r) {
+      const WindowSet& set = r ? *mirrored : *w;
+      for (size_t i = 0; i < n; ++i)
+        sum += ssim::to_fixed64(ssim::ssim_term({set.mux[i], set.muy[i], set.x2[i], set.xy[i], set.y2[i],
+                                                 uint64_t{w->column_weight[i]} * w->row_weight},
+                                                k));
+    }
+    return int128_bytes(sum);
+  };
+  return p;
+}
+
+std::vector<Case> terms_sum_cases() {
+  std::vector<Case> all;
+  for (int bits : kBitDepths)
+    for (int width : widths())
+      for (int fill = 0; fill < kFills; ++fill)
+        for (int narrow : {0, 1})
+          for (int rows : {1, 2}) {
+            if ((narrow && bits != 8) || (rows == 2 && fill != kRandom && fill != kMax)) continue;
+            Case c;
+            c.seed = case_seed(0x5eed'0012, all.size());
+            c.bits = bits;
+            c.width = width;
+            c.fill = fill;
+            c.height = narrow;
+            c.a = rows;
+            c.timed = bits == 8 && width == 1920 && fill == kRandom && narrow && rows == 2;
+            c.what = std::to_string(bits) + "-bit, width " + std::to_string(width) + ", " + kFillNames[fill] +
+                     (narrow ? ", 32-bit moments, " : ", 64-bit moments, ") + std::to_string(rows) + " rows";
+            all.push_back(c);
+          }
+  return all;
+}
+
 // ---- the exact sum of n terms. case.fill 0: terms that stress the rounding to
 // 2^-64 (ties at every scale, values either side, signed zeros, the largest and
 // tiniest magnitudes below 2^32), each term also alone in its lane; 1: the fast
@@ -450,12 +549,6 @@ std::vector<double> fast_terms(size_t n, bool mix, std::mt19937_64& rng) {
     for (size_t i = 0; i < n; i += 1 + rng() % 37)
       terms[i] = (rng() % 2 ? -1.0 : 1.0) * std::ldexp(1.0 + double(rng() % 1000) / 1000, 19);
   return terms;
-}
-
-Bytes int128_bytes(ssim::int128 v) {
-  Bytes b;
-  put(b, &v, 1);
-  return b;
 }
 
 Prepared fixed_sum_case(const Case& c) {
@@ -657,6 +750,7 @@ EXACTVQ_TWIN_ROWS(ssim_kernel_rows) {
   register_per_target(row("ssim.vertical_moments", vertical_cases, vertical_case));
   register_per_target(row("ssim.vertical_moments_pair", vertical_pair_cases, vertical_pair_case));
   register_per_target(row("ssim.terms", terms_cases, terms_case));
+  register_per_target(row("ssim.terms_exact_sum", terms_sum_cases, terms_sum_case));
   register_per_target(row("ssim.fixed_point_sum", fixed_sum_cases, fixed_sum_case));
   register_per_target(row("ssim.window_terms", window_terms_cases, window_terms_case));
 }

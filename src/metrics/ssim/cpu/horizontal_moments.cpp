@@ -21,9 +21,31 @@ using ssim::kRadius;
 using ssim::kTap;
 using ssim::kTaps;
 
+// a * b of 32-bit lanes whose products fit 32 bits. With kSmall (each factor
+// below 2^15, samples of at most 12 bits) on x86, one pairwise multiply-add
+// (pmaddwd, one instruction where the 32-bit multiply is two): a lane's 16-bit
+// halves are (a, 0) and (b, 0), so the pair's sum is a * b + 0 * 0.
+template <bool kSmall, class V>
+HWY_INLINE V ProductLanes(V a, V b) {
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+  if constexpr (kSmall) {
+    const hn::DFromV<V> du32;
+    const hn::RebindToSigned<decltype(du32)> di32;
+    const hn::Repartition<int16_t, decltype(di32)> di16;
+    auto unused = hn::Zero(di32);
+    const auto sum = hn::ReorderWidenMulAccumulate(di32, hn::BitCast(di16, a), hn::BitCast(di16, b),
+                                                   hn::Zero(di32), unused);
+    return hn::BitCast(du32, hn::RearrangeToOddPlusEven(sum, unused));
+  }
+#endif
+  return hn::Mul(a, b);
+}
+
 // s, d, s*s, s*d, d*d for samples [0, count) (each product < 2^32); with
-// kPack (8-bit samples), s + 2^16 * d in s instead of s and d (see PackSamples).
-template <bool kPack, typename Sample>
+// kPack (8-bit samples), s + 2^16 * d in s instead of s and d (see
+// FilterPackedRow); kSmall: samples below 2^15 (see ProductLanes); with
+// kSumSquares, s*s + d*d in ss and nothing in dd (the sum must fit 32 bits).
+template <bool kPack, bool kSmall, bool kSumSquares = false, typename Sample>
 void SampleProducts(const Sample* HWY_RESTRICT ref, const Sample* HWY_RESTRICT dist, size_t count,
                     uint32_t* HWY_RESTRICT s, uint32_t* HWY_RESTRICT d, uint32_t* HWY_RESTRICT ss,
                     uint32_t* HWY_RESTRICT sd, uint32_t* HWY_RESTRICT dd) {
@@ -40,9 +62,13 @@ void SampleProducts(const Sample* HWY_RESTRICT ref, const Sample* HWY_RESTRICT d
       hn::StoreU(vs, du32, s + i);
       hn::StoreU(vd, du32, d + i);
     }
-    hn::StoreU(hn::Mul(vs, vs), du32, ss + i);
-    hn::StoreU(hn::Mul(vs, vd), du32, sd + i);
-    hn::StoreU(hn::Mul(vd, vd), du32, dd + i);
+    if constexpr (kSumSquares) {
+      hn::StoreU(hn::Add(ProductLanes<kSmall>(vs, vs), ProductLanes<kSmall>(vd, vd)), du32, ss + i);
+    } else {
+      hn::StoreU(ProductLanes<kSmall>(vs, vs), du32, ss + i);
+      hn::StoreU(ProductLanes<kSmall>(vd, vd), du32, dd + i);
+    }
+    hn::StoreU(ProductLanes<kSmall>(vs, vd), du32, sd + i);
   }
   for (; i < count; ++i) {
     const uint32_t a = ref[i], b = dist[i];
@@ -52,9 +78,13 @@ void SampleProducts(const Sample* HWY_RESTRICT ref, const Sample* HWY_RESTRICT d
       s[i] = a;
       d[i] = b;
     }
-    ss[i] = a * a;
     sd[i] = a * b;
-    dd[i] = b * b;
+    if constexpr (kSumSquares) {
+      ss[i] = a * a + b * b;
+    } else {
+      ss[i] = a * a;
+      dd[i] = b * b;
+    }
   }
 }
 
@@ -81,25 +111,39 @@ HWY_INLINE void InnerColumns(int inner_begin, int inner_end, int x1, size_t lane
 // kPack), and for each product p (s*s, s*d, d*d; p < 2^16) the pairs
 // pp[i] = q_i + 2^16 q_i+1 with q_i = (p_i - 2^15) mod 2^16 = p_i xor 2^15, the
 // product less 2^15 as a signed 16-bit lane (the last pair's high half: q = -2^15,
-// from p = 0; only tap 9, which is 0, meets it).
+// from p = 0; only tap 9, which is 0, meets it). The samples go in as pairs too,
+// (s_i, s_i+1) in the two 16-bit halves of a 32-bit lane, so that one 16-bit
+// multiply forms both products of a pair: each is below 2^16, so the low 16 bits
+// the multiply keeps are the whole product.
 void SamplePairs8(const uint8_t* HWY_RESTRICT ref, const uint8_t* HWY_RESTRICT dist, size_t count,
                   uint32_t* HWY_RESTRICT s, uint32_t* HWY_RESTRICT xx, uint32_t* HWY_RESTRICT xy,
                   uint32_t* HWY_RESTRICT yy) {
   const hn::ScalableTag<uint32_t> du32;
+  const hn::Repartition<uint16_t, decltype(du32)> du16;
   const hn::Rebind<uint8_t, decltype(du32)> du8;
   const size_t lanes = hn::Lanes(du32);
-  const auto bias = hn::Set(du32, 0x80008000u);
-  auto pairs = [&](auto lo, auto hi) { return hn::Xor(hn::Or(lo, hn::ShiftLeft<16>(hi)), bias); };
-  size_t i = 0;
-  for (; i + lanes + 1 <= count; i += lanes) {  // reads up to ref[i + lanes], below ref[count]
+  const auto bias = hn::Set(du16, uint16_t{0x8000});
+  auto biased = [&](auto a, auto b) { return hn::BitCast(du32, hn::Xor(hn::Mul(a, b), bias)); };
+  // Columns [i, i + lanes); reads up to ref[i + lanes], so i + lanes < count.
+  auto vector_at = [&](size_t i) {
     const auto vs = hn::PromoteTo(du32, hn::LoadU(du8, ref + i));
     const auto vd = hn::PromoteTo(du32, hn::LoadU(du8, dist + i));
     const auto vs1 = hn::PromoteTo(du32, hn::LoadU(du8, ref + i + 1));
     const auto vd1 = hn::PromoteTo(du32, hn::LoadU(du8, dist + i + 1));
+    const auto ps = hn::BitCast(du16, hn::Or(vs, hn::ShiftLeft<16>(vs1)));  // (s_i, s_i+1)
+    const auto pd = hn::BitCast(du16, hn::Or(vd, hn::ShiftLeft<16>(vd1)));  // (d_i, d_i+1)
     hn::StoreU(hn::Or(vs, hn::ShiftLeft<16>(vd)), du32, s + i);
-    hn::StoreU(pairs(hn::Mul(vs, vs), hn::Mul(vs1, vs1)), du32, xx + i);
-    hn::StoreU(pairs(hn::Mul(vs, vd), hn::Mul(vs1, vd1)), du32, xy + i);
-    hn::StoreU(pairs(hn::Mul(vd, vd), hn::Mul(vd1, vd1)), du32, yy + i);
+    hn::StoreU(biased(ps, ps), du32, xx + i);
+    hn::StoreU(biased(ps, pd), du32, xy + i);
+    hn::StoreU(biased(pd, pd), du32, yy + i);
+  };
+  size_t i = 0;
+  for (; i + lanes < count; i += lanes) vector_at(i);
+  // The rest but the last column by one more vector, overlapping (the same
+  // values rewritten); the last column, whose pair has no right neighbour, alone.
+  if (i + 1 < count && count > lanes) {
+    vector_at(count - 1 - lanes);
+    i = count - 1;
   }
   for (; i < count; ++i) {
     const uint32_t a = ref[i], b = dist[i];
@@ -213,54 +257,69 @@ void FilterRow(const uint32_t* HWY_RESTRICT in, int a, int width, int x0, int x1
   InnerColumns(inner_begin, inner_end, x1, lanes, edge, vector_at);
 }
 
-// 8-bit samples: s + 2^16 * d in one 32-bit lane. Filtered, the low half is
-// sum g*s < 255 * 256 < 2^16 (no carry reaches the high half) and the high half
-// sum g*d: one filter gives both first-order moments.
-// m = low halves, n = high halves of the packed moments in m.
-void UnpackMoments(uint32_t* HWY_RESTRICT m, uint32_t* HWY_RESTRICT n, size_t count) {
+// FilterRow of 8-bit samples packed as s + 2^16 d in one 32-bit lane. Filtered,
+// the low half is sum g*s < 255 * 256 < 2^16 (no carry reaches the high half)
+// and the high half sum g*d: one filter gives both first-order moments, split
+// as they are stored: m[x - x0] the low half, n[x - x0] the high half.
+void FilterPackedRow(const uint32_t* HWY_RESTRICT in, int a, int width, int x0, int x1,
+                     uint32_t* HWY_RESTRICT m, uint32_t* HWY_RESTRICT n) {
+  const int inner_begin = std::clamp(kRadius, x0, x1);
+  const int inner_end = std::clamp(width - kRadius, inner_begin, x1);
+  auto edge = [&](int x) {
+    uint32_t sum = 0;
+    for (int k = std::max(0, kRadius - x); k < std::min(kTaps, width + kRadius - x); ++k)
+      sum += kTap[size_t(k)] * in[x - kRadius + k - a];
+    m[x - x0] = sum & 0xffffu;
+    n[x - x0] = sum >> 16;
+  };
+  for (int x = x0; x < inner_begin; ++x) edge(x);
+
   const hn::ScalableTag<uint32_t> du32;
   const size_t lanes = hn::Lanes(du32);
   const auto low = hn::Set(du32, 0xffffu);
-  size_t i = 0;
-  for (; i + lanes <= count; i += lanes) {
-    const auto v = hn::LoadU(du32, m + i);
-    hn::StoreU(hn::ShiftRight<16>(v), du32, n + i);
-    hn::StoreU(hn::And(v, low), du32, m + i);
-  }
-  for (; i < count; ++i) {
-    n[i] = m[i] >> 16;
-    m[i] &= 0xffffu;
-  }
+  const uint32_t* c = in + (inner_begin - a);  // the sample under the centre tap
+  uint32_t* om = m + (inner_begin - x0);
+  uint32_t* on = n + (inner_begin - x0);
+  auto vector_at = [&](size_t i) {
+    auto load = [&](int k) { return hn::LoadU(du32, c + i + size_t(k) - kRadius); };
+    const auto sum = FilterNine(load(0), load(1), load(2), load(3), load(4), load(5), load(6),
+                                load(7), load(8));
+    hn::StoreU(hn::And(sum, low), du32, om + i);
+    hn::StoreU(hn::ShiftRight<16>(sum), du32, on + i);
+  };
+  InnerColumns(inner_begin, inner_end, x1, lanes, edge, vector_at);
 }
 
-template <typename Sample, typename Wide>
+// kSumSquares: xx + yy into out.xx, out.yy untouched (16-bit samples whose
+// sum fits 32 bits: at most 11 bits).
+template <typename Sample, typename Wide, bool kSumSquares = false>
 void Horizontal(const Sample* ref, const Sample* dist, int width, int x0, int x1,
                 uint32_t* scratch, MomentRow<Wide> out) {
   if (x1 <= x0) return;
   const int a = std::max(0, x0 - kRadius), b = std::min(width, x1 + kRadius);
-  const size_t count = size_t(b - a), stride = size_t(x1 - x0 + 2 * kRadius);
+  const size_t count = size_t(b - a), stride = horizontal_scratch_stride(x0, x1);
   uint32_t *s = scratch, *d = s + stride, *ss = d + stride, *sd = ss + stride, *dd = sd + stride;
   constexpr bool kPack = sizeof(Sample) == 1;
 #if HWY_TARGET != HWY_SCALAR
   if constexpr (kPack) {  // ss, sd, dd hold the product pairs
     SamplePairs8(ref + a, dist + a, count, s, ss, sd, dd);
-    FilterRow(s, a, width, x0, x1, out.m);
-    UnpackMoments(out.m, out.n, size_t(x1 - x0));
+    FilterPackedRow(s, a, width, x0, x1, out.m, out.n);
     FilterProducts8(ss, sd, dd, a, width, x0, x1, out.xx, out.xy, out.yy);
     return;
   }
 #endif
-  SampleProducts<kPack>(ref + a, dist + a, count, s, d, ss, sd, dd);
+  // 32-bit horizontal moments mean at most 12 bits: samples below 2^15.
+  constexpr bool kSmall = sizeof(Wide) == 4;
+  SampleProducts<kPack, kSmall, kSumSquares>(ref + a, dist + a, count, s, d, ss, sd, dd);
   if constexpr (kPack) {
-    FilterRow(s, a, width, x0, x1, out.m);
-    UnpackMoments(out.m, out.n, size_t(x1 - x0));
+    FilterPackedRow(s, a, width, x0, x1, out.m, out.n);
   } else {
     FilterRow(s, a, width, x0, x1, out.m);
     FilterRow(d, a, width, x0, x1, out.n);
   }
   FilterRow(ss, a, width, x0, x1, out.xx);
   FilterRow(sd, a, width, x0, x1, out.xy);
-  FilterRow(dd, a, width, x0, x1, out.yy);
+  if constexpr (!kSumSquares) FilterRow(dd, a, width, x0, x1, out.yy);
 }
 
 void Horizontal8(const uint8_t* ref, const uint8_t* dist, int width, int x0, int x1,
@@ -270,6 +329,10 @@ void Horizontal8(const uint8_t* ref, const uint8_t* dist, int width, int x0, int
 void Horizontal16To32(const uint16_t* ref, const uint16_t* dist, int width, int x0, int x1,
                       uint32_t* scratch, MomentRow<uint32_t> out) {
   Horizontal(ref, dist, width, x0, x1, scratch, out);
+}
+void Horizontal16SumSquares(const uint16_t* ref, const uint16_t* dist, int width, int x0, int x1,
+                            uint32_t* scratch, MomentRow<uint32_t> out) {
+  Horizontal<uint16_t, uint32_t, true>(ref, dist, width, x0, x1, scratch, out);
 }
 void Horizontal16To64(const uint16_t* ref, const uint16_t* dist, int width, int x0, int x1,
                       uint32_t* scratch, MomentRow<uint64_t> out) {
@@ -285,6 +348,12 @@ namespace exactvq::cpu {
 HWY_EXPORT(Horizontal8);
 HWY_EXPORT(Horizontal16To32);
 HWY_EXPORT(Horizontal16To64);
+HWY_EXPORT(Horizontal16SumSquares);
+
+void horizontal_moments_summed_squares(const uint16_t* ref, const uint16_t* dist, int width, int x0,
+                                       int x1, uint32_t* scratch, MomentRow<uint32_t> out) {
+  HWY_DYNAMIC_DISPATCH(Horizontal16SumSquares)(ref, dist, width, x0, x1, scratch, out);
+}
 
 void horizontal_moments(const uint8_t* ref, const uint8_t* dist, int width, int x0, int x1,
                         uint32_t* scratch, MomentRow<uint32_t> out) {

@@ -27,18 +27,27 @@ struct MomentRow {
   Wide* yy;
 };
 
-// Scratch a horizontal pass needs for output columns [x0, x1).
-inline size_t horizontal_scratch_size(int x0, int x1) { return 5 * size_t(x1 - x0 + 8); }
+// Scratch a horizontal pass needs for output columns [x0, x1): five arrays of
+// the columns its windows read, each a whole number of 64-byte lines, so that
+// they keep the alignment of the scratch (see horizontal_scratch_stride).
+inline size_t horizontal_scratch_stride(int x0, int x1) { return (size_t(x1 - x0 + 8) + 15) / 16 * 16; }
+inline size_t horizontal_scratch_size(int x0, int x1) { return 5 * horizontal_scratch_stride(x0, x1); }
 
 // Horizontal moments of output columns [x0, x1) of one row pair (`width`
 // samples each); windows truncated at the row's ends. `scratch` holds
-// horizontal_scratch_size(x0, x1) values. The uint32 outputs need b <= 12.
+// horizontal_scratch_size(x0, x1) values (best aligned to 64 bytes: the
+// stores into it then split no cache line). The uint32 outputs need b <= 12.
 void horizontal_moments(const uint8_t* ref, const uint8_t* dist, int width, int x0, int x1,
                         uint32_t* scratch, MomentRow<uint32_t> out);
 void horizontal_moments(const uint16_t* ref, const uint16_t* dist, int width, int x0, int x1,
                         uint32_t* scratch, MomentRow<uint32_t> out);
 void horizontal_moments(const uint16_t* ref, const uint16_t* dist, int width, int x0, int x1,
                         uint32_t* scratch, MomentRow<uint64_t> out);
+
+// horizontal_moments of 9 to 11 bits, but with xx + yy in out.xx and nothing
+// in out.yy (which may be null): see ssim_simd.cpp for why the sum serves.
+void horizontal_moments_summed_squares(const uint16_t* ref, const uint16_t* dist, int width, int x0,
+                                       int x1, uint32_t* scratch, MomentRow<uint32_t> out);
 
 // The vertical pass of one quantity: out[i] = sum over the taps k whose row
 // lies in the plane (rows[k] != nullptr) of g[k] * rows[k][i], for i < n.
@@ -69,6 +78,16 @@ void ssim_terms(WindowRow<uint32_t> window, const uint32_t* column_weight, uint3
                 size_t n, const ssim::TermConstants& k, double* out);
 void ssim_terms(WindowRow<uint64_t> window, const uint32_t* column_weight, uint32_t row_weight,
                 size_t n, const ssim::TermConstants& k, double* out);
+
+// The `exact` sum (fixed_point_sum) of the terms ssim_terms gives for
+// row_count window rows, all of weight row_weight in column i times
+// column_weight[i]: the terms are summed as they are formed, not stored.
+ssim::int128 terms_exact_sum(const WindowRow<uint32_t>* rows, int row_count,
+                             const uint32_t* column_weight, uint32_t row_weight, size_t n,
+                             const ssim::TermConstants& k);
+ssim::int128 terms_exact_sum(const WindowRow<uint64_t>* rows, int row_count,
+                             const uint32_t* column_weight, uint32_t row_weight, size_t n,
+                             const ssim::TermConstants& k);
 
 // The `exact` sum of n terms: sum of round_half_even(term * 2^64), for
 // |term| < 2^32 (terms lie within +-2^17).

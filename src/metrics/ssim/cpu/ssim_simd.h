@@ -10,14 +10,24 @@
 namespace exactvq::cpu {
 
 // After the horizontal pass, each output row runs either stage by stage
-// (vertical_moments for the five moments into a window row, ssim_terms, then
-// fixed_point_sum or raster mode's sequential sum: the default) or the fused
+// (vertical_moments for the five moments into a window row, then
+// terms_exact_sum, or ssim_terms and raster mode's sequential sum: the
+// default; two rows at a time away from the top and bottom edges) or the fused
 // window_terms kernel (vertical pass, term and sums in registers; chosen with
 // EXACTVQ_CPU_FUSED=1, or here). Same bits either way; stage by stage is the
 // faster on the machines measured (docs/performance.md). For tests and
 // benchmarks: set it here while no scoring runs.
 void use_fused_window_terms(bool fused);
 bool fused_window_terms();
+
+// `exact` sums run over column strips narrow enough that the rows of moments a
+// strip keeps stay in the first-level data cache (the vertical pass reads each
+// of them five times); `raster` keeps whole rows, for its order. The strip
+// width: `columns`, or the automatic choice for 0 (the default; the environment
+// variable EXACTVQ_CPU_STRIP sets it at start). For tests and benchmarks: set it
+// while no scoring runs.
+void use_strip_columns(int columns);
+int strip_columns(int bitdepth);
 
 // The `exact` partial sum over `region`: equal to ssim::exact_sum.
 ssim::ExactSum exact_sum(const PlaneView& ref, const PlaneView& dist, int bitdepth,

@@ -69,12 +69,19 @@ void VerticalPair(const In* const* rows, Out* HWY_RESTRICT out0, Out* HWY_RESTRI
   auto load = [&](const In* row, size_t i) { return LoadWidened(dout, row, i); };
   const In *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3], *r4 = rows[4], *r5 = rows[5],
            *r6 = rows[6], *r7 = rows[7], *r8 = rows[8], *r9 = rows[9];
-  size_t i = 0;
-  for (; i + lanes <= n; i += lanes) {
+  auto vector_at = [&](size_t i) {
     const auto p1 = load(r1, i), p2 = load(r2, i), p3 = load(r3, i), p4 = load(r4, i),
                p5 = load(r5, i), p6 = load(r6, i), p7 = load(r7, i), p8 = load(r8, i);
     hn::StoreU(FilterNine(load(r0, i), p1, p2, p3, p4, p5, p6, p7, p8), dout, out0 + i);
     hn::StoreU(FilterNine(p1, p2, p3, p4, p5, p6, p7, p8, load(r9, i)), dout, out1 + i);
+  };
+  size_t i = 0;
+  for (; i + lanes <= n; i += lanes) vector_at(i);
+  // The tail by one more vector, overlapping: the outputs never alias the
+  // rows, so the overlap rewrites the same values.
+  if (i < n && n >= lanes) {
+    vector_at(n - lanes);
+    i = n;
   }
   for (; i < n; ++i) {
     Out sum0 = 0, sum1 = 0;
