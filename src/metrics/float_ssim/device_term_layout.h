@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/raster_sum_layout.h"
 #include "metrics/float_ssim/reference.h"
 
 namespace exactvq::float_ssim {
@@ -78,5 +79,21 @@ class DeviceTermLayout {
   int chunk_frames_ = 1;
   size_t chunk_bytes_ = 0;
 };
+
+// A chunk's sums as the devices' raster-order sum takes them (core/raster_sum_layout.h):
+// one array a scale and term, `terms` the device's term buffer.
+template <typename Terms>
+RasterSumLayoutOf<Terms> raster_layout(const DeviceTermLayout::SumLayout& sums, Terms terms) {
+  static_assert(kScales <= kRasterMaxArrays, "one raster-sum array a scale");
+  RasterSumLayoutOf<Terms> layout;
+  layout.terms = terms;
+  layout.frames = sums.groups;
+  layout.arrays = sums.arrays;
+  for (int a = 0; a < sums.arrays; ++a) {
+    const DeviceTermLayout::SumArray& s = sums.array[size_t(a)];
+    layout.array[a] = {s.offset, s.stride, s.count};
+  }
+  return layout;
+}
 
 }  // namespace exactvq::float_ssim

@@ -31,22 +31,7 @@ using cuda::PinnedBuffer;
 
 namespace {
 
-static_assert(kScales <= cuda::RasterSumLayout::kMaxArrays, "one raster-sum array a scale");
-
 using Scale = ScaleGeometry;
-
-// A chunk's sums as launch_raster_sums takes them (device_term_layout.h).
-cuda::RasterSumLayout raster_layout(const DeviceTermLayout::SumLayout& sums, const double* terms) {
-  cuda::RasterSumLayout layout;
-  layout.terms = terms;
-  layout.frames = sums.groups;
-  layout.arrays = sums.arrays;
-  for (int a = 0; a < sums.arrays; ++a) {
-    const DeviceTermLayout::SumArray& s = sums.array[size_t(a)];
-    layout.array[a] = {s.offset, s.stride, s.count};
-  }
-  return layout;
-}
 
 cuda::FsKernel box_kernel(int factor) {
   cuda::FsKernel k;
@@ -139,8 +124,8 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   void allocate() {
     if (!lanes_.empty()) return;
     // The workspace of a whole chunk is the largest (it grows with the frames).
-    const size_t workspace =
-        std::max<size_t>(8, cuda::raster_sum_workspace_bytes(raster_layout(layout_->sum_layout(chunk_), nullptr)));
+    const cuda::RasterSumLayout whole = raster_layout<const double*>(layout_->sum_layout(chunk_), nullptr);
+    const size_t workspace = std::max<size_t>(8, cuda::raster_sum_workspace_bytes(whole));
     std::vector<std::unique_ptr<Lane>> lanes;
     for (int i = 0; i < FrameUploader::kLanes; ++i) {
       auto lane = std::make_unique<Lane>();
@@ -193,7 +178,8 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     }
     // Every term plane of the chunk summed in raster order, each frame's sums
     // at its place in the batch's.
-    const cuda::RasterSumLayout sums = raster_layout(layout_->sum_layout(chunk.count), lane.terms.get<double>());
+    const cuda::RasterSumLayout sums =
+        raster_layout<const double*>(layout_->sum_layout(chunk.count), lane.terms.get<double>());
     cuda::launch_raster_sums(sums, device_sums_.get<double>() + size_t(chunk.start) * layout_->sums_per_frame(),
                              lane.workspace.get(), stream);
   }

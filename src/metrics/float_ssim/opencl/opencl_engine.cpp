@@ -31,8 +31,6 @@ using opencl::set_arg;
 
 namespace {
 
-static_assert(kScales <= opencl::RasterSumLayout::kMaxArrays, "one raster-sum array a scale");
-
 constexpr int kQuantities = 5;  // FS_QUANTITIES in float_ssim_kernels.cl
 // Work-groups of a fixed shape (16 x 8, or fewer rows where the device allows
 // fewer items), the grid rounded up to them: an implementation that compiles a
@@ -42,18 +40,6 @@ constexpr size_t kGroupWidth = 16, kGroupHeight = 8;
 size_t round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
 
 using Scale = ScaleGeometry;
-
-opencl::RasterSumLayout raster_layout(const DeviceTermLayout::SumLayout& sums, cl_mem terms) {
-  opencl::RasterSumLayout layout;
-  layout.terms = terms;
-  layout.frames = sums.groups;
-  layout.arrays = sums.arrays;
-  for (int a = 0; a < sums.arrays; ++a) {
-    const DeviceTermLayout::SumArray& s = sums.array[size_t(a)];
-    layout.array[a] = {s.offset, s.stride, s.count};
-  }
-  return layout;
-}
 
 // A term plane's offset in binary64 terms, or -1 where not wanted.
 cl_long term_offset(size_t bytes) {
@@ -118,7 +104,7 @@ class OpenclEngine final : public Engine {
     layout_.emplace(positions, s.ssim_mean, s.lcs_means, 1);
     term_planes_ = dc.buffer(layout_->chunk_bytes(), "float_ssim's term planes");
     raster_sums_ = &device_->raster_sums();
-    const opencl::RasterSumLayout sums = raster_layout(layout_->sum_layout(1), nullptr);
+    const opencl::RasterSumLayout sums = raster_layout<cl_mem>(layout_->sum_layout(1), nullptr);
     raster_workspace_ = dc.buffer(opencl::raster_sum_workspace_bytes(sums), "raster-order sum workspace");
     sums_host_.resize(layout_->sums_per_frame());
     sums_ = dc.buffer(sums_host_.size() * sizeof(double), "float_ssim's sums");
