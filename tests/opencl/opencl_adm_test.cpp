@@ -21,26 +21,12 @@ const char* const kAdmSpecs[] = {"adm=debug=true", "adm=adm_enhn_gain_limit=1.0:
                                  "adm=adm_norm_view_dist=4.5:adm_csf_scale=1.5:debug=true"};
 
 // Scores `pairs` with `spec` on the CPU and the device (one batch), expecting
-// every value equal; returns how many were compared.
+// every value equal, computed on the device; returns how many were compared.
 int compare_adm(const VideoFormat& f, const std::string& spec, const std::vector<FramePair>& pairs,
                 const std::string& what) {
-  ThreadPool pool(2);
-  const FeatureSpec parsed = parse_feature_spec(spec);
-  auto cpu = make_feature(parsed, FeatureContext{f, &pool, nullptr});
-  auto ocl = make_feature(parsed, FeatureContext{f, &pool, device()});
-  const size_t n = cpu->outputs().size();
-  EXPECT_EQ(ocl->outputs(), cpu->outputs());
-  std::vector<double> want(pairs.size() * n), got(pairs.size() * n, -12345.0);
-  cpu->extract_batch(pairs, want);
-  const int64_t uploads = device()->counters().plane_uploads;
-  ocl->extract_batch(pairs, got);
-  EXPECT_GT(device()->counters().plane_uploads, uploads) << what << " " << spec;  // computed on the device
-  int compared = 0;
-  for (size_t i = 0; i < want.size(); ++i, ++compared)
-    EXPECT_TRUE(same_bits(got[i], want[i]))
-        << what << " " << f.describe() << " " << spec << " frame " << i / n << " " << cpu->outputs()[i % n]
-        << ": opencl " << fmt::format("{:a}", got[i]) << ", cpu " << fmt::format("{:a}", want[i]);
-  return compared;
+  const BatchComparison r = compare_batch(f, spec, pairs, what);
+  EXPECT_TRUE(r.uploaded) << what << " " << spec;
+  return r.compared;
 }
 
 TEST_F(OpenclTest, AdmPublicVectorsEqualCpu) {

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/thread_pool.h"
 #include "backends/device.h"
 #include "metrics/feature.h"
 #include "metrics/registry.h"
@@ -59,6 +60,43 @@ class OpenclTest : public ::testing::Test {
 };
 
 inline bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// `spec` over `pairs` (one batch) on the CPU and on the device: every value and
+// aggregate equal bit for bit. Gives the count compared, the device's values
+// (frame-major) and whether the device uploaded planes (it computed them).
+struct BatchComparison {
+  int compared = 0;
+  bool uploaded = false;
+  std::vector<double> got;
+};
+
+inline BatchComparison compare_batch(const VideoFormat& f, const std::string& spec,
+                                     const std::vector<FramePair>& pairs, const std::string& what) {
+  ThreadPool pool(2);
+  const FeatureSpec parsed = parse_feature_spec(spec);
+  auto cpu = make_feature(parsed, FeatureContext{f, &pool, nullptr});
+  auto ocl = make_feature(parsed, FeatureContext{f, &pool, device()});
+  const size_t n = cpu->outputs().size();
+  EXPECT_EQ(ocl->outputs(), cpu->outputs());
+  BatchComparison r;
+  std::vector<double> want(pairs.size() * n);
+  r.got.assign(pairs.size() * n, -12345.0);
+  cpu->extract_batch(pairs, want);
+  const int64_t uploads = device()->counters().plane_uploads;
+  ocl->extract_batch(pairs, r.got);
+  r.uploaded = device()->counters().plane_uploads > uploads;
+  for (size_t i = 0; i < want.size(); ++i, ++r.compared)
+    EXPECT_TRUE(same_bits(r.got[i], want[i]))
+        << what << " " << f.describe() << " " << spec << " frame " << i / n << " " << cpu->outputs()[i % n]
+        << ": opencl " << fmt::format("{:a}", r.got[i]) << ", cpu " << fmt::format("{:a}", want[i]);
+  const auto want_aggregates = cpu->aggregates(), got_aggregates = ocl->aggregates();
+  EXPECT_EQ(got_aggregates.size(), want_aggregates.size()) << what << " " << spec;
+  for (size_t i = 0; i < std::min(want_aggregates.size(), got_aggregates.size()); ++i, ++r.compared)
+    EXPECT_TRUE(want_aggregates[i].first == got_aggregates[i].first &&
+                same_bits(want_aggregates[i].second, got_aggregates[i].second))
+        << what << " " << spec << " " << want_aggregates[i].first;
+  return r;
+}
 
 // The feature on the CPU and on the device for one format and option string,
 // compared frame after frame.

@@ -46,22 +46,9 @@ bool scoreable(const VideoFormat& f, const std::string& spec) {
 // device's values (frame-major) through `got` when given, and the count compared.
 int compare_float_ssim(const VideoFormat& f, const std::string& spec, const std::vector<FramePair>& pairs,
                        const std::string& what, std::vector<double>* got_out = nullptr) {
-  ThreadPool pool(2);
-  const FeatureSpec parsed = parse_feature_spec(spec);
-  auto cpu = make_feature(parsed, FeatureContext{f, &pool, nullptr});
-  auto ocl = make_feature(parsed, FeatureContext{f, &pool, device()});
-  const size_t n = cpu->outputs().size();
-  EXPECT_EQ(ocl->outputs(), cpu->outputs());
-  std::vector<double> want(pairs.size() * n), got(pairs.size() * n, -12345.0);
-  cpu->extract_batch(pairs, want);
-  ocl->extract_batch(pairs, got);
-  int compared = 0;
-  for (size_t i = 0; i < want.size(); ++i, ++compared)
-    EXPECT_TRUE(same_bits(got[i], want[i]))
-        << what << " " << f.describe() << " " << spec << " frame " << i / n << " " << cpu->outputs()[i % n]
-        << ": opencl " << fmt::format("{:a}", got[i]) << ", cpu " << fmt::format("{:a}", want[i]);
-  if (got_out) *got_out = got;
-  return compared;
+  BatchComparison r = compare_batch(f, spec, pairs, what);
+  if (got_out) *got_out = std::move(r.got);
+  return r.compared;
 }
 
 // NaN where libvmaf wrote null, else the same bits.

@@ -18,31 +18,10 @@ const char* const kVifSpecs[] = {"vif", "vif=debug=true", "vif=vif_enhn_gain_lim
 // every value and aggregate equal; returns how many were compared.
 int compare_vif(const VideoFormat& f, const std::string& spec, const std::vector<FramePair>& pairs,
                 const std::string& what) {
-  ThreadPool pool(2);
-  const FeatureSpec parsed = parse_feature_spec(spec);
-  auto cpu = make_feature(parsed, FeatureContext{f, &pool, nullptr});
-  auto ocl = make_feature(parsed, FeatureContext{f, &pool, device()});
-  const size_t n = cpu->outputs().size();
-  EXPECT_EQ(ocl->outputs(), cpu->outputs());
-  std::vector<double> want(pairs.size() * n), got(pairs.size() * n, -12345.0);
-  cpu->extract_batch(pairs, want);
-  const int64_t uploads = device()->counters().plane_uploads;
-  ocl->extract_batch(pairs, got);
+  const BatchComparison r = compare_batch(f, spec, pairs, what);
   // From 16x16 the device computed them (smaller pictures stay on the host).
-  const bool on_device = f.width >= 16 && f.height >= 16;
-  EXPECT_EQ(device()->counters().plane_uploads > uploads, on_device) << what << " " << spec;
-  int compared = 0;
-  for (size_t i = 0; i < want.size(); ++i, ++compared)
-    EXPECT_TRUE(same_bits(got[i], want[i]))
-        << what << " " << f.describe() << " " << spec << " frame " << i / n << " " << cpu->outputs()[i % n]
-        << ": opencl " << fmt::format("{:a}", got[i]) << ", cpu " << fmt::format("{:a}", want[i]);
-  const auto want_aggregates = cpu->aggregates(), got_aggregates = ocl->aggregates();
-  EXPECT_EQ(got_aggregates.size(), want_aggregates.size()) << what << " " << spec;
-  for (size_t i = 0; i < std::min(want_aggregates.size(), got_aggregates.size()); ++i, ++compared)
-    EXPECT_TRUE(want_aggregates[i].first == got_aggregates[i].first &&
-                same_bits(want_aggregates[i].second, got_aggregates[i].second))
-        << what << " " << spec << " " << want_aggregates[i].first;
-  return compared;
+  EXPECT_EQ(r.uploaded, f.width >= 16 && f.height >= 16) << what << " " << spec;
+  return r.compared;
 }
 
 TEST_F(OpenclTest, VifPublicVectorsEqualCpu) {
