@@ -142,21 +142,23 @@ void leave_decoded_frames_on_device(VideoSource& ref, VideoSource& dist, const F
     src->set_device_pictures(here);
     if (!here && !told && device.verbose && device.notice) {
       told = true;
-      device.notice(!ctx.device    ? "frames the GPU decoded are copied to the host: the run scores on the CPU"
-                    : scoring < 0  ? "frames the GPU decoded are copied to the host: the run scores on another device"
-                    : direct       ? "frames the GPU decoded are copied to the host: the run scores on another GPU"
-                                   : "frames the GPU decoded are copied to the host: a feature of this run reads them there");
+      const char* why = !ctx.device   ? "the run scores on the CPU"
+                        : scoring < 0 ? "the run scores on another device"
+                        : direct      ? "the run scores on another GPU"
+                                      : "a feature of this run reads them there";
+      device.notice(fmt::format("frames the GPU decoded are copied to the host: {}", why));
     }
   }
 }
 
-}  // namespace
-
-// EXACTVQ_LARGE_FRAME_BATCH (1..64) overrides it, for benchmarks.
+// Frames a batch of large frames holds when a device scores (see score_videos);
+// EXACTVQ_LARGE_FRAME_BATCH (1..64) overrides the 8, for benchmarks.
 int large_frame_batch() {
   const char* v = std::getenv("EXACTVQ_LARGE_FRAME_BATCH");
   return v ? std::clamp(std::atoi(v), 1, 64) : 8;
 }
+
+}  // namespace
 
 ScoreReport score_videos(const RunOptions& o) {
   static const int kLargeFrameBatch = large_frame_batch();

@@ -236,7 +236,7 @@ class FfmpegReader final : public VideoSource {
     install_log_callback();
     open_stream(path);
     // A file cut short is often found while probing, before any frame is read.
-    const std::string probing = errors_.take();
+    const std::string probing = state_.errors.take();
     if (!probing.empty())
       throw InputError(
           fmt::format("{}: the file is damaged or truncated (FFmpeg: {})", name_, probing));
@@ -317,12 +317,12 @@ class FfmpegReader final : public VideoSource {
       throw InputError(fmt::format(
           "{}: not a video FFmpeg can read ({}); raw YUV needs the extension .yuv or .raw "
           "and -w, -h, -p and -b",
-          name_, describe_error(r, errors_)));
+          name_, describe_error(r, state_.errors)));
     format_context_.reset(raw);
     r = avformat_find_stream_info(raw, nullptr);
     if (r < 0)
       throw InputError(
-          fmt::format("{}: cannot read its streams: {}", name_, describe_error(r, errors_)));
+          fmt::format("{}: cannot read its streams: {}", name_, describe_error(r, state_.errors)));
     const AVCodec* codec = nullptr;
     r = av_find_best_stream(raw, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
     if (r == AVERROR_STREAM_NOT_FOUND)
@@ -369,10 +369,10 @@ class FfmpegReader final : public VideoSource {
     }
     if (r < 0 && hw_device_)
       throw HwUnavailable(fmt::format("the {} decoder does not open on the GPU: {}", codec_->name,
-                                      describe_error(r, errors_)));
+                                      describe_error(r, state_.errors)));
     if (r < 0)
       throw InputError(fmt::format("{}: cannot open the {} decoder: {}", name_, codec_->name,
-                                   describe_error(r, errors_)));
+                                   describe_error(r, state_.errors)));
   }
 
   // Frame threads of a GPU decoder: EXACTVQ_HWDEC_THREADS, else 2.
@@ -489,7 +489,7 @@ class FfmpegReader final : public VideoSource {
 
   [[noreturn]] void fail(const char* what, int code) {
     throw InputError(fmt::format("{}: frame {}: {}: {}", name_, index_, what,
-                                 describe_error(code, errors_)));
+                                 describe_error(code, state_.errors)));
   }
 
   // Decodes the next frame into frame_; false at the end of the stream.
@@ -533,7 +533,7 @@ class FfmpegReader final : public VideoSource {
   // An error line from our demuxer or decoder means damage, even when the decoder
   // concealed it and returned a picture.
   void check_error_lines() {
-    const std::string line = errors_.take();
+    const std::string line = state_.errors.take();
     if (!line.empty())
       throw InputError(fmt::format(
           "{}: frame {}: the file is damaged or truncated (FFmpeg: {})", name_, index_, line));
@@ -580,7 +580,6 @@ class FfmpegReader final : public VideoSource {
   VideoFormat format_;
   std::optional<int64_t> frame_count_;
   ReaderState state_;  // outlives the contexts below, which point at it
-  ErrorLines& errors_ = state_.errors;
 #ifdef EXACTVQ_HAVE_CUDA
   std::unique_ptr<cuda::DecodedFrameImport> import_;  // its stream outlives the decoder's use of it
 #endif

@@ -50,15 +50,11 @@ size_t read_frame_planes(InputFile& in, const VideoFormat& f, Picture& pic, int 
   size_t total = 0;
   for (int p = 0; p < f.plane_count(); ++p) {
     const size_t want = pic.planes[p].size();
-    const size_t got = p < planes ? in.read(pic.plane_data(p), want) : size_t(in.skip(want));
-    if (p >= planes) {
-      total += got;
-      if (got < want) return total;
-      continue;
-    }
+    const bool kept = p < planes;
+    const size_t got = kept ? in.read(pic.plane_data(p), want) : size_t(in.skip(want));
     total += got;
     if (got < want) return total;
-    if (f.bytes_per_sample() == 2) little_endian_samples_to_host(pic.plane_data(p), want);
+    if (kept && f.bytes_per_sample() == 2) little_endian_samples_to_host(pic.plane_data(p), want);
   }
   return total;
 }
