@@ -15,17 +15,6 @@ namespace {
 using opencl::Faults;
 using opencl::OpenclDevice;
 
-std::string message_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const DeviceError& e) {
-    return e.what();
-  }
-  return "(no DeviceError)";
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
 std::vector<std::pair<Picture, Picture>> frames_for(const VideoFormat& f, int count) {
   std::mt19937_64 rng(99);
   std::vector<std::pair<Picture, Picture>> frames(static_cast<size_t>(count));

@@ -61,6 +61,18 @@ class OpenclTest : public ::testing::Test {
 
 inline bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
+// The DeviceError `body` throws, or "(no DeviceError)".
+inline std::string message_of(const std::function<void()>& body) {
+  try {
+    body();
+  } catch (const DeviceError& e) {
+    return e.what();
+  }
+  return "(no DeviceError)";
+}
+
+inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
 // `spec` over `pairs` (one batch) on the CPU and on the device: every value and
 // aggregate equal bit for bit. Gives the count compared, the device's values
 // (frame-major) and whether the device uploaded planes (it computed them).

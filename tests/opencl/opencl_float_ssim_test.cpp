@@ -219,17 +219,6 @@ TEST_F(OpenclTest, FloatSsimFp64OptionGivesTheSameBits) {
 // ---- Faults (fault_injection.h): each a DeviceError naming the device, the
 // frame and float_ssim, nothing leaked.
 
-std::string message_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const DeviceError& e) {
-    return e.what();
-  }
-  return "(no DeviceError)";
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
 const VideoFormat kFaultFormat{180, 176, ChromaFormat::k420, 8};
 
 void score_ms_ssim(const std::shared_ptr<opencl::OpenclDevice>& dev, const std::vector<Picture>& refs,
