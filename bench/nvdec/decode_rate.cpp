@@ -3,6 +3,9 @@
 // (libavcodec hands each frame out and it is dropped: NVDEC alone with
 // --hwdec cuda); `read` also converts each frame into a picture (in device
 // memory for cuda). Prints frames of the pair per second of wall time.
+// Decoder sessions per input: EXACTVQ_HWDEC_SESSIONS (segment-parallel decoding;
+// sessions decode ahead from the opening on, so the rate with the opening is
+// the one to compare with a whole run's wall time).
 // Usage: nvdec_decode_rate REF DIST none|auto|cuda skip|read [GPU]
 #include <fmt/format.h>
 
@@ -56,9 +59,13 @@ int main(int argc, char** argv) {
       if (e) std::rethrow_exception(e);
     const auto t2 = std::chrono::steady_clock::now();
     const double s = std::chrono::duration<double>(t2 - t1).count();
-    fmt::print("{} {} hwdec={} (ref on gpu {}, dist on gpu {}): {} + {} frames in {:.3f} s (open {:.3f} s): {:.1f} pairs/s\n",
-               argv[1], argv[2], argv[3], ref->cuda_decoder_device(), dist->cuda_decoder_device(), counts[0],
-               counts[1], s, std::chrono::duration<double>(t1 - t0).count(), double(std::min(counts[0], counts[1])) / s);
+    const double all = std::chrono::duration<double>(t2 - t0).count();
+    const double pairs = double(std::min(counts[0], counts[1]));
+    fmt::print("{} {} hwdec={} (ref on gpu {}, dist on gpu {}; pieces decoded apart {} + {}): {} + {} frames in "
+               "{:.3f} s after {:.3f} s opening: {:.1f} pairs/s, {:.1f} with the opening\n",
+               argv[1], argv[2], argv[3], ref->cuda_decoder_device(), dist->cuda_decoder_device(),
+               ref->decoding_segments(), dist->decoding_segments(), counts[0], counts[1], s,
+               std::chrono::duration<double>(t1 - t0).count(), pairs / s, pairs / all);
   } catch (const std::exception& e) {
     fmt::print(stderr, "nvdec_decode_rate: {}\n", e.what());
     return 1;

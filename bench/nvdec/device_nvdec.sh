@@ -62,39 +62,51 @@ if has speed; then
   W=/dev/shm/nvdec4k; mkdir -p "$W"; cp "$S"/4k_*.seg.* "$W/"
   (cd "$W" && bash "$P/make_streams.sh" "$W" join4k >/dev/null)
   ls -l "$W" | grep -v seg
-  for c in 4k_h264_8 4k_hevc_10; do
+  for c in 4k_h264_8 4k_h264noise_8 4k_hevc_10; do
     r=$(ls "$W/${c}_ref."* | grep -v seg); d=$(ls "$W/${c}_dist."* | grep -v seg)
     cat "$r" "$d" >/dev/null
     echo "-- $c"
-    for th in 1 2 4; do
-      EXACTVQ_HWDEC_THREADS=$th timeout 60 "$P/bin/nvdec_decode_rate" "$r" "$d" cuda skip | sed "s/^/threads=$th skip: /;s|$W/||g"
+    for ses in 1 2 3 4; do
+      EXACTVQ_HWDEC_SESSIONS=$ses timeout 60 "$P/bin/nvdec_decode_rate" "$r" "$d" cuda skip | sed "s/^/sessions=$ses skip: /;s|$W/||g"
     done
-    timeout 60 "$P/bin/nvdec_decode_rate" "$r" "$d" cuda read | sed "s/^/read: /;s|$W/||g"
+    timeout 60 "$P/bin/nvdec_decode_rate" "$r" "$d" cuda read | sed "s/^/sessions=3 read: /;s|$W/||g"
     timeout 120 "$P/bin/nvdec_decode_rate" "$r" "$d" none skip | sed "s/^/cpu skip: /;s|$W/||g"
     for fs in "ssim+psnr" "vmaf"; do
       if [ "$fs" = vmaf ]; then f=(); else f=(--feature ssim --feature psnr); fi
-      for hw in cuda none; do
+      for hw in cuda:3 cuda:1 cuda:4 none:1; do
+        ses=${hw#*:} hw=${hw%:*}
+        [ "$fs" = vmaf ] && [ "$ses" != 3 ] && [ "$hw" = cuda ] && continue
+        o=$L/${c}_${fs}_${hw}_$ses
         t0=$(now)
-        timeout 200 "$E" -r "$r" -d "$d" "${f[@]}" --backend cuda --hwdec $hw --json --precision max -q \
-          -o "$L/${c}_${fs}_$hw.json" 2>"$L/${c}_${fs}_$hw.err"; rc=$?
+        EXACTVQ_HWDEC_SESSIONS=$ses timeout 200 "$E" -r "$r" -d "$d" "${f[@]}" --backend cuda --hwdec $hw --json \
+          --precision max -q -o "$o.json" 2>"$o.err"; rc=$?
         t1=$(now)
-        n=$(grep -c '"frameNum"' "$L/${c}_${fs}_$hw.json" 2>/dev/null)
-        echo "exactvq $fs --hwdec $hw: exit $rc, $n frames, wall $(python3 -c "print(f'{$t1 - $t0:.2f}')") s," \
-          "$(python3 -c "print(f'{$n / ($t1 - $t0):.1f}')") pairs/s wall, json fps $(grep -o '"fps": [0-9.]*' "$L/${c}_${fs}_$hw.json")"
-        head -2 "$L/${c}_${fs}_$hw.err"
+        n=$(grep -c '"frameNum"' "$o.json" 2>/dev/null)
+        echo "exactvq $fs --hwdec $hw sessions $ses: exit $rc, $n frames, wall $(python3 -c "print(f'{$t1 - $t0:.2f}')") s," \
+          "$(python3 -c "print(f'{$n / ($t1 - $t0):.1f}')") pairs/s wall, json fps $(grep -o '"fps": [0-9.]*' "$o.json")"
+        head -2 "$o.err"
       done
-      if cmp -s <(scores "$L/${c}_${fs}_cuda.json") <(scores "$L/${c}_${fs}_none.json"); then echo "$c $fs: cuda = none, identical"
-      else echo "$c $fs: cuda and none DIFFER"; fi
+      for o in "$L/${c}_${fs}"_cuda_*.json; do
+        if cmp -s <(scores "$o") <(scores "$L/${c}_${fs}_none_1.json"); then echo "$c $fs: $(basename "$o") = none, identical"
+        else echo "$c $fs: $(basename "$o") and none DIFFER"; fi
+      done
     done
   done
   rm -rf "$W"
 fi
 
 if has memcheck; then
-  echo "== memcheck $(el)"
+  echo "== memcheck, racecheck $(el)"
   timeout 150 compute-sanitizer --tool memcheck --leak-check full "$E" -r "$S/hevc_10_ref.hevc" -d "$S/hevc_10_dist.hevc" \
     --backend cuda --hwdec cuda --feature ssim --feature psnr --frame_cnt 6 -q >"$L/memcheck.log" 2>&1
   echo "memcheck exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY" "$L/memcheck.log"; tail -4 "$L/memcheck.log"
+  # several decoder sessions on a file cut every 6 frames
+  timeout 150 compute-sanitizer --tool memcheck --leak-check full "$E" -r "$S/h264_gop6_ref.mkv" -d "$S/h264_gop6_dist.mkv" \
+    --backend cuda --hwdec cuda --feature ssim --feature psnr -q >"$L/memcheck_gop6.log" 2>&1
+  echo "memcheck (gop6, 3 sessions) exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY" "$L/memcheck_gop6.log"
+  timeout 150 compute-sanitizer --tool racecheck "$E" -r "$S/h264_gop6_ref.mkv" -d "$S/h264_gop6_dist.mkv" \
+    --backend cuda --hwdec cuda --feature ssim --feature psnr -q >"$L/racecheck_gop6.log" 2>&1
+  echo "racecheck (gop6, 3 sessions) exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$L/racecheck_gop6.log"; tail -3 "$L/racecheck_gop6.log"
 fi
 echo "== done $(el)"
 cd "$OUT" && tar czf logs.tgz logs && rm -rf logs

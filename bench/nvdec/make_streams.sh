@@ -3,10 +3,13 @@
 # machine no encoder): for each case a reference (higher quality) and a
 # distorted (lower quality) encode of the same synthetic clip (synth_y4m.c).
 #   small: 640x360 24 frames: h264 8-bit (MKV), a 650x366 h264 (MKV: cropped
-#          rows and columns), hevc 8 and 10-bit 4:2:0 and 4:4:4, vp9 profile 0
+#          rows and columns), h264 and hevc 10-bit with a keyframe every 6
+#          frames (MKV, raw HEVC: pieces for segment-parallel
+#          decoding), hevc 8 and 10-bit 4:2:0 and 4:4:4, vp9 profile 0
 #          and 2 (IVF), av1 8 and 10-bit (IVF): the bit-equality set.
 #   4k:    3840x2160, h264 8-bit and hevc 10-bit: 30-frame segments (*.seg.*) of
-#          the clip without noise (about 1 MB each, to carry); join4k repeats
+#          the clip without noise (about 1 MB each, to carry), and h264 of the
+#          clip with its noise (h264noise: 22 and 5 Mbit/s); join4k repeats
 #          each 20 times into a 600-frame file (Annex B streams join at their
 #          IDR frames), where the run is.
 # Usage: bench/nvdec/make_streams.sh OUT [small|4k|join4k|all]   (needs x264 x265 vpxenc aomenc, gcc)
@@ -29,6 +32,8 @@ small() {
     local name=${side%%:*} crf=${side##*:}
     q x264 --preset veryfast --crf "$crf" -o "h264_8_$name.mkv" s8.y4m
     q x264 --preset veryfast --crf "$crf" -o "h264_odd_$name.mkv" odd8.y4m
+    q x264 --preset veryfast --crf "$crf" --keyint 6 --min-keyint 6 -o "h264_gop6_$name.mkv" s8.y4m
+    q x265 --preset fast --crf "$crf" --keyint 6 --min-keyint 6 --output-depth 10 -o "hevc_10_gop6_$name.hevc" s10.y4m
     q x265 --preset fast --crf "$crf" --output-depth 8 -o "hevc_8_$name.hevc" s8.y4m
     q x265 --preset fast --crf "$crf" --output-depth 10 -o "hevc_10_$name.hevc" s10.y4m
     q x265 --preset fast --crf "$crf" --output-depth 8 --profile main444-8 -o "hevc_444_8_$name.hevc" s8_444.y4m
@@ -50,6 +55,8 @@ fourk() {
     local name=${side%%:*} crf=${side##*:}
     "$synth" $W $H $N 8 420 0 |
       nice x264 --preset veryfast --crf "$crf" --keyint $N --demuxer y4m -o "4k_h264_8_$name.seg.264" - >/dev/null 2>&1
+    "$synth" $W $H $N 8 420 1 |
+      nice x264 --preset veryfast --crf "$crf" --keyint $N --demuxer y4m -o "4k_h264noise_8_$name.seg.264" - >/dev/null 2>&1
     "$synth" $W $H $N 10 420 0 |
       nice x265 --preset faster --crf "$crf" --keyint $N --output-depth 10 --y4m --input - \
         -o "4k_hevc_10_$name.seg.hevc" >/dev/null 2>&1

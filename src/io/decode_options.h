@@ -24,6 +24,11 @@ struct DecodeOptions {
   int cuda_device = 0;  // the device that decodes (the run's --gpu)
   // Told why kAuto decodes `input` on the CPU (once per input); may be null.
   std::function<void(const std::string& input, const std::string& why)> fallback;
+  // Decoder sessions for one H.264 or HEVC input, each decoding its own pieces
+  // of the stream (segment-parallel decoding): 0 is the default, on the GPU
+  // EXACTVQ_HWDEC_SESSIONS or 3 (one NVDEC engine a session), on the CPU 1
+  // (libavcodec's threads already use every core).
+  int sessions = 0;
 };
 
 }  // namespace exactvq

@@ -18,9 +18,11 @@ extern "C" {
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -28,6 +30,7 @@ extern "C" {
 
 #include "core/error.h"
 #include "io/frame_data.h"
+#include "io/segmented_decoding.h"
 
 namespace exactvq {
 
@@ -231,7 +234,9 @@ class FfmpegReader final : public VideoSource {
   // Reads `path`, or `pipe` (named `path` in messages) when it is given.
   // With `cuda_device` >= 0, the GPU decodes, or the constructor throws
   // HwUnavailable saying why it cannot.
-  FfmpegReader(const std::string& path, std::unique_ptr<InputFile> pipe, int cuda_device = -1)
+  // `sessions` (DecodeOptions::sessions) above 1 decodes an H.264 or HEVC file
+  // in pieces on that many decoder sessions at once.
+  FfmpegReader(const std::string& path, std::unique_ptr<InputFile> pipe, int cuda_device = -1, int sessions = 0)
       : name_(pipe ? pipe->name() : path), pipe_(std::move(pipe)) {
     install_log_callback();
     open_stream(path);
@@ -245,6 +250,7 @@ class FfmpegReader final : public VideoSource {
     frame_.reset(av_frame_alloc());
     packet_.reset(av_packet_alloc());
     if (!frame_ || !packet_) throw std::bad_alloc();
+    recording_ = true;
     if (!decode_first(cuda_device >= 0))
       throw InputError(fmt::format("{}: the video stream holds no frame", name_));
     if (cuda_device >= 0) check_cuda_frame();
@@ -259,6 +265,12 @@ class FfmpegReader final : public VideoSource {
     pixel_format_ = frame_->format;
     validate_format(format_, name_);
     pending_ = true;
+    recording_ = false;
+    const int n = session_count(sessions);
+    if (n > 1 && !pipe_ && nal_codec() && !frame_->interlaced_frame)
+      start_segments(n);
+    else
+      replay_.clear();
   }
 
   const VideoFormat& format() const override { return format_; }
@@ -268,8 +280,10 @@ class FfmpegReader final : public VideoSource {
   int cuda_decoder_device() const override { return on_gpu_ ? import_->ordinal() : -1; }
 #endif
   void set_device_pictures(bool on) override { device_pictures_ = on; }
+  int64_t decoding_segments() const override { return segments_ ? segments_->segments_started() : 0; }
 
   bool read_frame(Picture& pic) override {
+    if (segments_) return read_segment_frame(pic);
     if (!next_frame()) return false;
     if (on_gpu_) {
       import_frame(pic);
@@ -282,6 +296,12 @@ class FfmpegReader final : public VideoSource {
   }
 
   bool skip_frame() override {
+    if (segments_) {
+      DecodedPicture d;
+      if (!segments_->next(d)) return false;
+      ++index_;
+      return true;
+    }
     if (!next_frame()) return false;
     ++index_;
     return true;
@@ -342,37 +362,42 @@ class FfmpegReader final : public VideoSource {
     codec_ = codec;
   }
 
-  void open_decoder() {
+  void open_decoder() { decoder_ = make_decoder(state_, hw_device_.get()); }
+
+  // A decoder of the stream as this reader opens it, its log lines to `state`,
+  // on the GPU where `hw_device` is given.
+  std::unique_ptr<AVCodecContext, CodecContextFreer> make_decoder(ReaderState& state, AVBufferRef* hw_device) const {
     const AVStream* st = format_context_->streams[stream_index_];
-    decoder_.reset(avcodec_alloc_context3(codec_));
-    if (!decoder_) throw std::bad_alloc();
-    int r = avcodec_parameters_to_context(decoder_.get(), st->codecpar);
+    std::unique_ptr<AVCodecContext, CodecContextFreer> decoder(avcodec_alloc_context3(codec_));
+    if (!decoder) throw std::bad_alloc();
+    int r = avcodec_parameters_to_context(decoder.get(), st->codecpar);
     if (r >= 0) {
-      decoder_->opaque = &state_;
-      decoder_->pkt_timebase = st->time_base;
-      decoder_->thread_count = 0;  // as many as the machine has
-      decoder_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
-      if (hw_device_) {
-        decoder_->hw_device_ctx = av_buffer_ref(hw_device_.get());
-        if (!decoder_->hw_device_ctx) throw std::bad_alloc();
-        decoder_->get_format = choose_pixel_format;
+      decoder->opaque = &state;
+      decoder->pkt_timebase = st->time_base;
+      decoder->thread_count = 0;  // as many as the machine has
+      decoder->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+      if (hw_device) {
+        decoder->hw_device_ctx = av_buffer_ref(hw_device);
+        if (!decoder->hw_device_ctx) throw std::bad_alloc();
+        decoder->get_format = choose_pixel_format;
         // The CPU only parses: a few frame threads keep several frames in flight
         // on the GPU's decoder, each thread's frames adding to its surfaces.
-        decoder_->thread_count = hw_threads();
-        decoder_->thread_type = FF_THREAD_FRAME;
+        decoder->thread_count = hw_threads();
+        decoder->thread_type = FF_THREAD_FRAME;
       }
       // Damage is an error, never a concealed picture scored as if it were the encode.
-      decoder_->err_recognition = AV_EF_CRCCHECK | AV_EF_BITSTREAM | AV_EF_BUFFER | AV_EF_EXPLODE;
+      decoder->err_recognition = AV_EF_CRCCHECK | AV_EF_BITSTREAM | AV_EF_BUFFER | AV_EF_EXPLODE;
       // Crop exactly, even at unaligned left or top offsets.
-      decoder_->flags |= AV_CODEC_FLAG_UNALIGNED;
-      r = avcodec_open2(decoder_.get(), codec_, nullptr);
+      decoder->flags |= AV_CODEC_FLAG_UNALIGNED;
+      r = avcodec_open2(decoder.get(), codec_, nullptr);
     }
-    if (r < 0 && hw_device_)
+    if (r < 0 && hw_device)
       throw HwUnavailable(fmt::format("the {} decoder does not open on the GPU: {}", codec_->name,
-                                      describe_error(r, state_.errors)));
+                                      describe_error(r, state.errors)));
     if (r < 0)
       throw InputError(fmt::format("{}: cannot open the {} decoder: {}", name_, codec_->name,
-                                   describe_error(r, state_.errors)));
+                                   describe_error(r, state.errors)));
+    return decoder;
   }
 
   // Frame threads of a GPU decoder: EXACTVQ_HWDEC_THREADS, else 2.
@@ -382,8 +407,10 @@ class FfmpegReader final : public VideoSource {
     return n >= 1 && n <= 16 ? n : 2;
   }
 
-  int visible_width() const { return frame_->width - int(on_gpu_ ? frame_->crop_left : 0); }
-  int visible_height() const { return frame_->height - int(on_gpu_ ? frame_->crop_top : 0); }
+  int visible_width() const { return visible_width(frame_.get()); }
+  int visible_height() const { return visible_height(frame_.get()); }
+  int visible_width(const AVFrame* f) const { return f->width - int(on_gpu_ ? f->crop_left : 0); }
+  int visible_height(const AVFrame* f) const { return f->height - int(on_gpu_ ? f->crop_top : 0); }
 
   // The first frame; a decoder that fails on it after the GPU's setup failed
   // (FFmpeg 5.1's AV1 decoder has no CPU path) could not use the GPU.
@@ -412,22 +439,30 @@ class FfmpegReader final : public VideoSource {
     } catch (const std::exception& e) {
       throw HwUnavailable(fmt::format("no CUDA device {}: {}", ordinal, e.what()));
     }
+    hw_device_ = make_cuda_device(*import_);
+    codec_ = codec;
+  }
+
+  // FFmpeg's CUDA device on the primary context of `import`'s device, with its
+  // stream.
+  static std::unique_ptr<AVBufferRef, BufferUnref> make_cuda_device(cuda::DecodedFrameImport& import) {
     void* primary = nullptr;
     try {
-      primary = import_->context();
+      primary = import.context();
     } catch (const std::exception& e) {
-      throw HwUnavailable(fmt::format("no context on CUDA device {}: {}", ordinal, e.what()));
+      throw HwUnavailable(fmt::format("no context on CUDA device {}: {}", import.ordinal(), e.what()));
     }
-    hw_device_.reset(av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA));
-    if (!hw_device_) throw HwUnavailable("this FFmpeg has no CUDA device support");
-    auto* context = reinterpret_cast<AVHWDeviceContext*>(hw_device_->data);
+    std::unique_ptr<AVBufferRef, BufferUnref> device(av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA));
+    if (!device) throw HwUnavailable("this FFmpeg has no CUDA device support");
+    auto* context = reinterpret_cast<AVHWDeviceContext*>(device->data);
     auto* cuda = static_cast<AVCUDADeviceContext*>(context->hwctx);
     cuda->cuda_ctx = static_cast<CUcontext>(primary);
-    cuda->stream = static_cast<CUstream>(import_->stream());
-    const int r = av_hwdevice_ctx_init(hw_device_.get());
+    cuda->stream = static_cast<CUstream>(import.stream());
+    const int r = av_hwdevice_ctx_init(device.get());
     if (r < 0)
-      throw HwUnavailable(fmt::format("FFmpeg cannot use CUDA device {}: {}", ordinal, error_text(r)));
-    codec_ = codec;
+      throw HwUnavailable(
+          fmt::format("FFmpeg cannot use CUDA device {}: {}", import.ordinal(), error_text(r)));
+    return device;
   }
 
   // The first frame came from the GPU, in a layout we convert; else why not.
@@ -440,7 +475,7 @@ class FfmpegReader final : public VideoSource {
                             state_.refusal.empty() ? std::string() : "; FFmpeg: " + state_.refusal)
               : fmt::format("libavcodec has no GPU decoding of {} as {}", codec_->name, software));
     }
-    sw_format_ = surface_format();
+    sw_format_ = surface_format(frame_.get());
     const AVPixelFormat sw = static_cast<AVPixelFormat>(sw_format_);
     if (sw != AV_PIX_FMT_NV12 && sw != AV_PIX_FMT_P010 && sw != AV_PIX_FMT_P016 && sw != AV_PIX_FMT_YUV444P &&
         sw != AV_PIX_FMT_YUV444P16)
@@ -449,23 +484,29 @@ class FfmpegReader final : public VideoSource {
     on_gpu_ = true;
   }
 
-  int surface_format() const {
-    if (!frame_->hw_frames_ctx) return AV_PIX_FMT_NONE;
-    return reinterpret_cast<const AVHWFramesContext*>(frame_->hw_frames_ctx->data)->sw_format;
+  int surface_format(const AVFrame* frame) const {
+    if (!frame->hw_frames_ctx) return AV_PIX_FMT_NONE;
+    return reinterpret_cast<const AVHWFramesContext*>(frame->hw_frames_ctx->data)->sw_format;
   }
 
-  void import_frame(Picture& pic) {
+  // The planes of a frame of the GPU's decoder, as the conversion reads them.
+  cuda::DecodedFrame decoded_frame(const AVFrame* frame) const {
     const AVPixelFormat sw = static_cast<AVPixelFormat>(sw_format_);
     cuda::DecodedFrame d;
     for (int p = 0; p < 3; ++p) {
-      d.data[p] = frame_->data[p];
-      d.stride[p] = frame_->linesize[p];
+      d.data[p] = frame->data[p];
+      d.stride[p] = frame->linesize[p];
     }
     d.interleaved_chroma = sw == AV_PIX_FMT_NV12 || sw == AV_PIX_FMT_P010 || sw == AV_PIX_FMT_P016;
     d.bytes = sw == AV_PIX_FMT_NV12 || sw == AV_PIX_FMT_YUV444P ? 1 : 2;
-    d.crop_left = int(frame_->crop_left);
-    d.crop_top = int(frame_->crop_top);
-    import_->import(d, format_, pic, device_pictures_, [&] { return fmt::format("{}: frame {}", name_, index_); });
+    d.crop_left = int(frame->crop_left);
+    d.crop_top = int(frame->crop_top);
+    return d;
+  }
+
+  void import_frame(Picture& pic) {
+    import_->import(decoded_frame(frame_.get()), format_, pic, device_pictures_,
+                    [&] { return fmt::format("{}: frame {}", name_, index_); });
   }
 #else
   [[noreturn]] void setup_cuda_decoding(int) {
@@ -474,7 +515,7 @@ class FfmpegReader final : public VideoSource {
     throw HwUnavailable("this exactvq was built without CUDA");
   }
   void check_cuda_frame() {}
-  int surface_format() const { return -1; }
+  int surface_format(const AVFrame*) const { return -1; }
   void import_frame(Picture&) {}
 #endif
 
@@ -520,6 +561,7 @@ class FfmpegReader final : public VideoSource {
         continue;
       }
       const bool corrupt = packet_->flags & AV_PKT_FLAG_CORRUPT;
+      if (recording_ && !corrupt) keep_for_replay(packet_.get());
       if (!corrupt) r = avcodec_send_packet(decoder_.get(), packet_.get());
       av_packet_unref(packet_.get());
       if (corrupt)
@@ -532,34 +574,38 @@ class FfmpegReader final : public VideoSource {
 
   // An error line from our demuxer or decoder means damage, even when the decoder
   // concealed it and returned a picture.
-  void check_error_lines() {
-    const std::string line = state_.errors.take();
+  void check_error_lines() { check_error_lines(state_.errors, index_); }
+  void check_error_lines(ErrorLines& errors, int64_t index) const {
+    const std::string line = errors.take();
     if (!line.empty())
       throw InputError(fmt::format(
-          "{}: frame {}: the file is damaged or truncated (FFmpeg: {})", name_, index_, line));
+          "{}: frame {}: the file is damaged or truncated (FFmpeg: {})", name_, index, line));
   }
 
-  void check_decoded_frame() {
-    check_error_lines();
-    if ((frame_->flags & AV_FRAME_FLAG_CORRUPT) || frame_->decode_error_flags != 0)
+  void check_decoded_frame() { check_decoded_frame(frame_.get(), state_.errors, index_); }
+  // `frame`, the stream's frame `index`, is undamaged and of the first frame's format.
+  void check_decoded_frame(const AVFrame* frame, ErrorLines& errors, int64_t index) const {
+    check_error_lines(errors, index);
+    if ((frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags != 0)
       throw InputError(fmt::format(
           "{}: frame {}: the decoder reports damaged data (the file is corrupt or truncated)",
-          name_, index_));
+          name_, index));
     if (pixel_format_ < 0) return;  // the first frame sets the format
-    const bool gpu_frame = frame_->format == AV_PIX_FMT_CUDA;
-    const int format = gpu_frame ? surface_format() : frame_->format;
+    const bool gpu_frame = frame->format == AV_PIX_FMT_CUDA;
+    const int format = gpu_frame ? surface_format(frame) : frame->format;
     const int expected = on_gpu_ ? sw_format_ : pixel_format_;
-    if (frame_->format != pixel_format_ || format != expected || visible_width() != format_.width ||
-        visible_height() != format_.height)
+    if (frame->format != pixel_format_ || format != expected || visible_width(frame) != format_.width ||
+        visible_height(frame) != format_.height)
       throw InputError(fmt::format(
           "{}: frame {} is {}x{} {}{}, but the stream began {}x{} {}{} (exactvq neither scales nor "
           "converts)",
-          name_, index_, visible_width(), visible_height(), pixel_format_name(format),
+          name_, index, visible_width(frame), visible_height(frame), pixel_format_name(format),
           gpu_frame ? " on the GPU" : "", format_.width, format_.height, pixel_format_name(expected),
           on_gpu_ ? " on the GPU" : ""));
   }
 
-  void copy_frame(Picture& pic) const {
+  void copy_frame(Picture& pic) const { copy_frame(frame_.get(), pic); }
+  void copy_frame(const AVFrame* frame, Picture& pic) const {
     const VideoFormat& f = format_;
     bool fits = pic.format == f;
     for (int p = 0; p < 3 && fits; ++p)
@@ -569,12 +615,150 @@ class FfmpegReader final : public VideoSource {
       const size_t row_bytes = size_t(f.plane_width(p)) * size_t(f.bytes_per_sample());
       const int rows = f.plane_height(p);
       uint8_t* dst = pic.plane_data(p);
-      const uint8_t* src = frame_->data[p];
-      const ptrdiff_t stride = frame_->linesize[p];
+      const uint8_t* src = frame->data[p];
+      const ptrdiff_t stride = frame->linesize[p];
       for (int y = 0; y < rows; ++y)
         std::memcpy(dst + size_t(y) * row_bytes, src + ptrdiff_t(y) * stride, row_bytes);
     }
   }
+
+  // Segment-parallel decoding (segmented_decoding.h).
+
+  // Decoder sessions for this input: `requested`, else the default of
+  // DecodeOptions::sessions.
+  int session_count(int requested) const {
+    if (requested > 0) return std::min(requested, 16);
+    if (!on_gpu_) return 1;
+    const char* env = std::getenv("EXACTVQ_HWDEC_SESSIONS");
+    const int n = env ? std::atoi(env) : 0;
+    return n >= 1 && n <= 16 ? n : 3;
+  }
+
+  std::optional<NalCodec> nal_codec() const {
+    if (codec_->id == AV_CODEC_ID_H264) return NalCodec::kH264;
+    if (codec_->id == AV_CODEC_ID_HEVC) return NalCodec::kHevc;
+    return std::nullopt;
+  }
+
+  void keep_for_replay(const AVPacket* packet) {
+    std::unique_ptr<AVPacket, PacketFreer> copy(av_packet_alloc());
+    if (!copy || av_packet_ref(copy.get(), packet) < 0) throw std::bad_alloc();
+    replay_.push_back(std::move(copy));
+  }
+
+  // From the first packet again (those the first frame took, then the rest),
+  // on `sessions` decoder sessions; the decoder that read the first frame is
+  // closed.
+  void start_segments(int sessions) {
+    av_frame_unref(frame_.get());
+    pending_ = false;
+    decoder_.reset();
+    const AVCodecParameters* par = format_context_->streams[stream_index_]->codecpar;
+    SegmentedDecodingSetup setup;
+    setup.name = name_;
+    setup.codec = *nal_codec();
+    setup.framing = nal_framing_of(setup.codec, {par->extradata, size_t(std::max(par->extradata_size, 0))});
+    setup.sessions = sessions;
+    const size_t frame_bytes = Picture::span_bytes(format_, format_.plane_count());
+    // Frames decoded ahead of the reads: about 1.5 GiB of pictures in all, 4 to 48 a session.
+    setup.frames_ahead = int(std::clamp<size_t>((size_t(3) << 29) / (size_t(sessions) * frame_bytes), 4, 48));
+#ifdef EXACTVQ_HAVE_CUDA
+    if (on_gpu_) pool_ = std::make_unique<cuda::DevicePicturePool>(import_->ordinal(), frame_bytes);
+#endif
+    setup.read_packet = [this](AVPacket* packet) { return read_stream_packet(packet); };
+    setup.open_session = [this]() -> std::unique_ptr<SegmentDecoder> { return std::make_unique<Session>(*this); };
+    segments_ = std::make_unique<SegmentedDecoding>(std::move(setup));
+  }
+
+  // The stream's next packet for the sessions (the first frame's again first).
+  bool read_stream_packet(AVPacket* packet) {
+    if (!replay_.empty()) {
+      av_packet_move_ref(packet, replay_.front().get());
+      replay_.pop_front();
+      ++packets_read_;
+      return true;
+    }
+    for (;;) {
+      const int r = av_read_frame(format_context_.get(), packet);
+      const std::string line = state_.errors.take();
+      if (!line.empty())
+        throw InputError(fmt::format("{}: picture {} in decoding order: the file is damaged or truncated (FFmpeg: {})",
+                                     name_, packets_read_, line));
+      if (r == AVERROR_EOF) {
+        const AVIOContext* io = format_context_->pb;
+        if (io && io->error < 0)
+          throw InputError(fmt::format("{}: picture {} in decoding order: cannot read: {}", name_, packets_read_,
+                                       error_text(io->error)));
+        return false;
+      }
+      if (r < 0)
+        throw InputError(fmt::format("{}: picture {} in decoding order: cannot read: {}", name_, packets_read_,
+                                     error_text(r)));
+      if (packet->stream_index != stream_index_) {
+        av_packet_unref(packet);
+        continue;
+      }
+      if (packet->flags & AV_PKT_FLAG_CORRUPT)
+        throw InputError(fmt::format(
+            "{}: picture {} in decoding order: the file is damaged or truncated (an incomplete packet)", name_,
+            packets_read_));
+      ++packets_read_;
+      return true;
+    }
+  }
+
+  bool read_segment_frame(Picture& pic) {
+    DecodedPicture d;
+    if (!segments_->next(d)) return false;
+#ifdef EXACTVQ_HAVE_CUDA
+    if (on_gpu_)
+      import_->import_converted(d.device.get(), format_, pic, device_pictures_);
+    else
+#endif
+      pic = std::move(d.picture);
+    ++index_;
+    return true;
+  }
+
+  // One decoder session of segment-parallel decoding: its own decoder (and on
+  // the GPU its own stream), frames checked as the reader checks its own.
+  class Session final : public SegmentDecoder {
+   public:
+    explicit Session(const FfmpegReader& reader) : reader_(reader) {
+#ifdef EXACTVQ_HAVE_CUDA
+      if (reader.on_gpu_) {
+        import_ = std::make_unique<cuda::DecodedFrameImport>(reader.import_->ordinal());
+        hw_device_ = make_cuda_device(*import_);
+      }
+#endif
+      decoder_ = reader.make_decoder(state_, hw_device_.get());
+    }
+    AVCodecContext* context() override { return decoder_.get(); }
+    void take(AVFrame* frame, int64_t index, DecodedPicture& out) override {
+      reader_.check_decoded_frame(frame, state_.errors, index);
+#ifdef EXACTVQ_HAVE_CUDA
+      if (reader_.on_gpu_) {
+        out.device = reader_.pool_->take();
+        import_->convert(reader_.decoded_frame(frame), reader_.format_, out.device.get(),
+                         [&] { return fmt::format("{}: frame {}", reader_.name_, index); });
+        return;
+      }
+#endif
+      reader_.copy_frame(frame, out.picture);
+      check_frame_samples(out.picture, reader_.name_, index);
+    }
+    void check_errors(int64_t index) override { reader_.check_error_lines(state_.errors, index); }
+    std::string describe_error(int code) override { return exactvq::describe_error(code, state_.errors); }
+
+   private:
+    const FfmpegReader& reader_;
+    ReaderState state_;  // outlives decoder_
+#ifdef EXACTVQ_HAVE_CUDA
+    std::unique_ptr<cuda::DecodedFrameImport> import_;
+#endif
+    std::unique_ptr<AVBufferRef, BufferUnref> hw_device_;
+    std::unique_ptr<AVCodecContext, CodecContextFreer> decoder_;
+  };
 
   std::string name_;
   VideoFormat format_;
@@ -599,6 +783,13 @@ class FfmpegReader final : public VideoSource {
   bool on_gpu_ = false;          // frames are the GPU's (AV_PIX_FMT_CUDA)
   int sw_format_ = -1;           // their layout in device memory (NV12, P010, ...)
   bool device_pictures_ = false;  // read_frame leaves them in device memory
+  bool recording_ = false;        // the packets the first frame takes are kept
+  std::deque<std::unique_ptr<AVPacket, PacketFreer>> replay_;
+  int64_t packets_read_ = 0;  // by the sessions
+#ifdef EXACTVQ_HAVE_CUDA
+  std::unique_ptr<cuda::DevicePicturePool> pool_;
+#endif
+  std::unique_ptr<SegmentedDecoding> segments_;  // last: its sessions use all above
 };
 
 // Opens `path` (or `pipe`) as `decode` says: on the GPU first where asked, a
@@ -607,13 +798,13 @@ class FfmpegReader final : public VideoSource {
 // InputError naming the file and why (kCuda).
 std::unique_ptr<VideoSource> open_with_decoding(const std::string& path, std::unique_ptr<InputFile> pipe,
                                                 const DecodeOptions& decode) {
-  if (decode.hw == HwDecode::kNone) return std::make_unique<FfmpegReader>(path, std::move(pipe));
+  if (decode.hw == HwDecode::kNone) return std::make_unique<FfmpegReader>(path, std::move(pipe), -1, decode.sessions);
   std::string why;
   if (pipe) {
     why = "a pipe is decoded on the CPU";
   } else {
     try {
-      return std::make_unique<FfmpegReader>(path, nullptr, decode.cuda_device);
+      return std::make_unique<FfmpegReader>(path, nullptr, decode.cuda_device, decode.sessions);
     } catch (const HwUnavailable& e) {
       why = e.what();
     }
@@ -622,7 +813,7 @@ std::unique_ptr<VideoSource> open_with_decoding(const std::string& path, std::un
   if (decode.hw == HwDecode::kCuda)
     throw InputError(fmt::format("{}: --hwdec cuda: {}", name, why));
   if (decode.fallback) decode.fallback(name, why);
-  return std::make_unique<FfmpegReader>(path, std::move(pipe));
+  return std::make_unique<FfmpegReader>(path, std::move(pipe), -1, decode.sessions);
 }
 
 }  // namespace

@@ -62,6 +62,9 @@ class VideoSource {
   // Picture object, or until this source is destroyed); off (the default),
   // pictures are in host memory.
   virtual void set_device_pictures(bool on) { (void)on; }
+  // Pieces of the stream decoded apart so far (segment-parallel decoding,
+  // DecodeOptions::sessions); 0 where one decoder decodes it all.
+  virtual int64_t decoding_segments() const { return 0; }
 };
 
 // Raw-YUV parameters from the command line (-w -h -p -b).

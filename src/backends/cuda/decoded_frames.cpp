@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <limits>
+#include <mutex>
 #include <vector>
 
 #include "backends/cuda/cuda_check.h"
@@ -53,9 +54,20 @@ void DecodedFrameImport::import(const DecodedFrame& frame, const VideoFormat& fo
   DeviceBuffer* target = &r_->scratch;
   if (on_device) target = &r_->slots[&pic];
   if (target->bytes() != bytes) *target = DeviceBuffer(bytes);
-  uint8_t* base = target->get();
-  cudaStream_t stream = r_->stream.get();
+  convert(frame, format, target->get(), what);
+  if (on_device) {
+    pic = Picture::in_device_memory(format, target->get());
+  } else {
+    pic.allocate(format);
+    check(cudaMemcpy(pic.plane_data(0), target->get(), bytes, cudaMemcpyDeviceToHost),
+          "copy of a decoded frame to the host");
+  }
+}
 
+void DecodedFrameImport::convert(const DecodedFrame& frame, const VideoFormat& format, uint8_t* base,
+                                 const std::function<std::string()>& what) {
+  check(cudaSetDevice(ordinal_), "cudaSetDevice");
+  cudaStream_t stream = r_->stream.get();
   const int shift = frame.bytes == 2 ? 16 - format.bitdepth : 0;
   auto* first_stray = r_->first_stray.get<unsigned long long>();
   if (shift > 0)
@@ -81,11 +93,6 @@ void DecodedFrameImport::import(const DecodedFrame& frame, const VideoFormat& fo
     check(cudaMemcpyAsync(r_->first_stray_host.get(), first_stray, r_->first_stray.bytes(), cudaMemcpyDeviceToHost,
                           stream),
           "read-back of the decoded frame's sample check");
-  if (!on_device) {
-    pic.allocate(format);
-    check(cudaMemcpyAsync(pic.plane_data(0), base, bytes, cudaMemcpyDeviceToHost, stream),
-          "copy of a decoded frame to the host");
-  }
   check(cudaStreamSynchronize(stream), "the conversion of a decoded frame");
   if (shift > 0)
     for (int p = 0; p < format.plane_count(); ++p) {
@@ -97,7 +104,65 @@ void DecodedFrameImport::import(const DecodedFrame& frame, const VideoFormat& fo
           "(not a {}-bit sample)",
           what(), plane_name(p), at % w, at / w, format.bitdepth, format.bitdepth));
     }
-  if (on_device) pic = Picture::in_device_memory(format, base);
+}
+
+void DecodedFrameImport::import_converted(const uint8_t* base, const VideoFormat& format, Picture& pic,
+                                          bool on_device) {
+  check(cudaSetDevice(ordinal_), "cudaSetDevice");
+  const size_t bytes = Picture::span_bytes(format, format.plane_count());
+  cudaStream_t stream = r_->stream.get();
+  if (on_device) {
+    DeviceBuffer& slot = r_->slots[&pic];
+    if (slot.bytes() != bytes) slot = DeviceBuffer(bytes);
+    check(cudaMemcpyAsync(slot.get(), base, bytes, cudaMemcpyDeviceToDevice, stream),
+          "copy of a decoded picture in device memory");
+    check(cudaStreamSynchronize(stream), "the copy of a decoded picture");
+    pic = Picture::in_device_memory(format, slot.get());
+    return;
+  }
+  pic.allocate(format);
+  check(cudaMemcpyAsync(pic.plane_data(0), base, bytes, cudaMemcpyDeviceToHost, stream),
+        "copy of a decoded frame to the host");
+  check(cudaStreamSynchronize(stream), "the copy of a decoded frame to the host");
+}
+
+struct DevicePicturePool::Shared {
+  int ordinal;
+  size_t bytes;
+  std::mutex mutex;
+  std::vector<DeviceBuffer> free;
+};
+
+DevicePicturePool::DevicePicturePool(int ordinal, size_t bytes) : shared_(std::make_shared<Shared>()) {
+  shared_->ordinal = ordinal;
+  shared_->bytes = bytes;
+}
+
+std::shared_ptr<uint8_t> DevicePicturePool::take() {
+  // A buffer lent out: back on the free list when its last owner lets go.
+  struct Lease {
+    std::shared_ptr<Shared> home;
+    DeviceBuffer buffer;
+    ~Lease() {
+      if (!buffer.get()) return;
+      std::lock_guard lock(home->mutex);
+      home->free.push_back(std::move(buffer));
+    }
+  };
+  auto lease = std::make_shared<Lease>();
+  lease->home = shared_;
+  {
+    std::lock_guard lock(shared_->mutex);
+    if (!shared_->free.empty()) {
+      lease->buffer = std::move(shared_->free.back());
+      shared_->free.pop_back();
+    }
+  }
+  if (!lease->buffer.get()) {
+    check(cudaSetDevice(shared_->ordinal), "cudaSetDevice");
+    lease->buffer = DeviceBuffer(shared_->bytes);
+  }
+  return std::shared_ptr<uint8_t>(lease, lease->buffer.get());
 }
 
 }  // namespace exactvq::cuda

@@ -58,10 +58,32 @@ class DecodedFrameImport {
   void import(const DecodedFrame& frame, const VideoFormat& format, Picture& pic, bool on_device,
               const std::function<std::string()>& what);
 
+  // Converts `frame` into `base`, device memory of Picture::span_bytes for
+  // `format`; checks as import() does. Returns when the picture is complete.
+  void convert(const DecodedFrame& frame, const VideoFormat& format, uint8_t* base,
+               const std::function<std::string()>& what);
+
+  // A picture convert() left at `base` (on this import's device), into `pic`
+  // as import() leaves it: copied into pic's device buffer, or to the host.
+  void import_converted(const uint8_t* base, const VideoFormat& format, Picture& pic, bool on_device);
+
  private:
   struct Resources;
   int ordinal_;
   std::unique_ptr<Resources> r_;
+};
+
+// Device buffers of one size for converted pictures, for decoders that run
+// ahead of the reads (segment-parallel decoding): a buffer goes back to the
+// pool when its last owner lets it go. Thread-safe.
+class DevicePicturePool {
+ public:
+  DevicePicturePool(int ordinal, size_t bytes);
+  std::shared_ptr<uint8_t> take();
+
+ private:
+  struct Shared;
+  std::shared_ptr<Shared> shared_;
 };
 
 }  // namespace exactvq::cuda

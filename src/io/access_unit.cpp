@@ -1,0 +1,66 @@
+#include "io/access_unit.h"
+
+namespace exactvq {
+
+NalFraming nal_framing_of(NalCodec codec, std::span<const uint8_t> extradata) {
+  // avcC and hvcC both start with configurationVersion 1; Annex B extradata
+  // starts with a start code (a zero byte).
+  if (extradata.empty() || extradata[0] != 1) return {};
+  const size_t at = codec == NalCodec::kH264 ? 4 : 21;  // lengthSizeMinusOne's byte
+  if (extradata.size() <= at) return {};
+  return {int(extradata[at] & 3) + 1};
+}
+
+namespace {
+
+void note_nal(NalCodec codec, uint8_t header, AccessUnitKind& kind) {
+  if (codec == NalCodec::kH264) {
+    const int type = header & 0x1f;
+    if (type == 5) kind.instant_refresh = true;
+    if (type == 7 || type == 8) kind.parameter_sets = true;
+    return;
+  }
+  const int type = (header >> 1) & 0x3f;
+  if (type == 19 || type == 20) kind.instant_refresh = true;
+  if (type == 21) kind.clean_random_access = true;
+  if (type >= 6 && type <= 9) kind.leading = true;
+  if (type >= 32 && type <= 34) kind.parameter_sets = true;
+}
+
+}  // namespace
+
+AccessUnitKind classify_access_unit(NalCodec codec, NalFraming framing, std::span<const uint8_t> packet) {
+  AccessUnitKind kind;
+  const size_t n = packet.size();
+  if (framing.length_bytes > 0) {
+    size_t at = 0;
+    while (at < n) {
+      if (n - at < size_t(framing.length_bytes)) {
+        kind.malformed = true;
+        break;
+      }
+      size_t length = 0;
+      for (int i = 0; i < framing.length_bytes; ++i) length = length << 8 | packet[at + i];
+      at += size_t(framing.length_bytes);
+      if (length == 0 || length > n - at) {
+        kind.malformed = true;
+        break;
+      }
+      note_nal(codec, packet[at], kind);
+      at += length;
+    }
+    return kind;
+  }
+  // Annex B: every NAL unit follows 00 00 01 (a four-byte start code ends so too).
+  bool any = false;
+  for (size_t i = 0; i + 3 < n; ++i) {
+    if (packet[i] != 0 || packet[i + 1] != 0 || packet[i + 2] != 1) continue;
+    note_nal(codec, packet[i + 3], kind);
+    any = true;
+    i += 2;
+  }
+  if (!any) kind.malformed = true;
+  return kind;
+}
+
+}  // namespace exactvq
