@@ -6,6 +6,7 @@
 # compute-sanitizer memcheck on a short run. Logs to OUT/logs.tgz.
 # Usage (device tool, repo root): bash PACK/device_nvdec.sh PACK OUT [PARTS]
 # PARTS: comma-separated among tests,equal,speed,memcheck (default all).
+# JOIN=n: the 4K files of 30 * n frames (default 20: 600).
 set -uo pipefail
 P=$(realpath "$1") OUT=$2 parts=${3:-tests,equal,speed,memcheck}
 has() { [[ ",$parts," == *",$1,"* ]]; }
@@ -58,9 +59,9 @@ if has equal; then
 fi
 
 if has speed; then
-  echo "== 4K pairs, 600 frames each $(el)"
+  echo "== 4K pairs, $((30 * ${JOIN:-20})) frames each $(el)"
   W=/dev/shm/nvdec4k; mkdir -p "$W"; cp "$S"/4k_*.seg.* "$W/"
-  (cd "$W" && bash "$P/make_streams.sh" "$W" join4k >/dev/null)
+  (cd "$W" && JOIN=${JOIN:-20} bash "$P/make_streams.sh" "$W" join4k >/dev/null)
   ls -l "$W" | grep -v seg
   for c in 4k_h264_8 4k_h264noise_8 4k_hevc_10; do
     r=$(ls "$W/${c}_ref."* | grep -v seg); d=$(ls "$W/${c}_dist."* | grep -v seg)
@@ -73,7 +74,7 @@ if has speed; then
     timeout 120 "$P/bin/nvdec_decode_rate" "$r" "$d" none skip | sed "s/^/cpu skip: /;s|$W/||g"
     for fs in "ssim+psnr" "vmaf"; do
       if [ "$fs" = vmaf ]; then f=(); else f=(--feature ssim --feature psnr); fi
-      for hw in cuda:3 cuda:1 cuda:4 none:1; do
+      for hw in cuda:3 cuda:1 none:1; do
         ses=${hw#*:} hw=${hw%:*}
         [ "$fs" = vmaf ] && [ "$ses" != 3 ] && [ "$hw" = cuda ] && continue
         o=$L/${c}_${fs}_${hw}_$ses
@@ -105,7 +106,7 @@ if has memcheck; then
     --backend cuda --hwdec cuda --feature ssim --feature psnr -q >"$L/memcheck_gop6.log" 2>&1
   echo "memcheck (gop6, 3 sessions) exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY" "$L/memcheck_gop6.log"
   timeout 150 compute-sanitizer --tool racecheck "$E" -r "$S/h264_gop6_ref.mkv" -d "$S/h264_gop6_dist.mkv" \
-    --backend cuda --hwdec cuda --feature ssim --feature psnr -q >"$L/racecheck_gop6.log" 2>&1
+    --backend cuda --hwdec cuda --feature psnr --frame_cnt 8 -q >"$L/racecheck_gop6.log" 2>&1
   echo "racecheck (gop6, 3 sessions) exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$L/racecheck_gop6.log"; tail -3 "$L/racecheck_gop6.log"
 fi
 echo "== done $(el)"

@@ -63,11 +63,12 @@ fourk() {
   done
 }
 
-# The 600-frame files from the 30-frame segments (done where they are scored).
+# The 600-frame files from the 30-frame segments (done where they are scored;
+# JOIN=n repeats each n times instead of 20).
 join4k() {
   local seg
   for seg in 4k_*.seg.*; do
-    for _ in $(seq 20); do cat "$seg"; done >"${seg/.seg/}"
+    for _ in $(seq "${JOIN:-20}"); do cat "$seg"; done >"${seg/.seg/}"
   done
 }
 

@@ -13,6 +13,12 @@ NalFraming nal_framing_of(NalCodec codec, std::span<const uint8_t> extradata) {
 
 namespace {
 
+bool is_parameter_set(NalCodec codec, uint8_t header) {
+  if (codec == NalCodec::kH264) return (header & 0x1f) == 7 || (header & 0x1f) == 8;
+  const int type = (header >> 1) & 0x3f;
+  return type >= 32 && type <= 34;
+}
+
 void note_nal(NalCodec codec, uint8_t header, AccessUnitKind& kind) {
   if (codec == NalCodec::kH264) {
     const int type = header & 0x1f;
@@ -61,6 +67,29 @@ AccessUnitKind classify_access_unit(NalCodec codec, NalFraming framing, std::spa
   }
   if (!any) kind.malformed = true;
   return kind;
+}
+
+std::vector<std::span<const uint8_t>> annexb_parameter_sets(NalCodec codec, std::span<const uint8_t> packet) {
+  // The start of every NAL unit's header, then each unit up to the next start code.
+  std::vector<size_t> starts;
+  const size_t n = packet.size();
+  for (size_t i = 0; i + 3 < n; ++i)
+    if (packet[i] == 0 && packet[i + 1] == 0 && packet[i + 2] == 1) {
+      starts.push_back(i + 3);
+      i += 2;
+    }
+  std::vector<std::span<const uint8_t>> units;
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const size_t at = starts[k];
+    if (!is_parameter_set(codec, packet[at])) continue;
+    size_t end = k + 1 < starts.size() ? starts[k + 1] - 3 : n;
+    // a four-byte start code and trailing zeros belong to no unit
+    while (end > at && packet[end - 1] == 0) --end;
+    // with its start code: a four-byte one where there is room for it
+    const size_t from = at >= 4 && packet[at - 4] == 0 ? at - 4 : at - 3;
+    units.push_back(packet.subspan(from, end - from));
+  }
+  return units;
 }
 
 }  // namespace exactvq

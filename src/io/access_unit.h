@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace exactvq {
 
@@ -38,5 +39,10 @@ struct AccessUnitKind {
 };
 
 AccessUnitKind classify_access_unit(NalCodec codec, NalFraming framing, std::span<const uint8_t> packet);
+
+// The parameter-set NAL units of an Annex B packet, each with its start code
+// (of three or four bytes), in order: what a decoder that starts at a later picture of
+// the stream needs first.
+std::vector<std::span<const uint8_t>> annexb_parameter_sets(NalCodec codec, std::span<const uint8_t> packet);
 
 }  // namespace exactvq

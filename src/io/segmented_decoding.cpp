@@ -46,34 +46,60 @@ constexpr int64_t kShortestSegment = 4;
 
 struct SegmentedDecoding::State {
   // A piece of the stream: its packets in decoding order and the frames its
-  // session has decoded from them, in presentation order.
+  // session has decoded from them, in presentation order. Every packet is
+  // stamped with its place in the stream (pts and dts: the decoders carry a
+  // packet's pts to the frame it starts), so that each frame out of a session
+  // is known to be one of its piece's.
   struct Segment {
     int64_t first_frame = 0;  // the file's index of its first frame
-    int64_t owned = 0;        // its frames (its packets but `extension`)
-    // The packets end with the next piece's CRA, sent only so that the leading
-    // pictures before it decode; its frame, the last out, is dropped.
-    bool extension = false;
+    std::vector<int64_t> owned;  // its pictures' places in the stream, increasing
+    std::vector<char> received;  // per owned picture
+    int64_t received_count = 0;
+    // The packets end with the next piece's CRA (its place: extension), sent
+    // only so that the leading pictures before it decode; its frame, the
+    // last out, is dropped.
+    int64_t extension = -1;
+    bool extension_dropped = false;
     std::vector<PacketPtr> packets;
     std::exception_ptr read_error;  // reading stopped after these packets
     int session = -1;
     std::deque<DecodedPicture> ready;
     bool done = false;
     std::exception_ptr error;
+
+    int64_t size() const { return int64_t(owned.size()); }
+    bool complete() const { return received_count == size() && (extension < 0 || extension_dropped); }
+    // Its place among the owned pictures of the picture at `place`, or -1.
+    int64_t position_of(int64_t place) const {
+      const auto it = std::lower_bound(owned.begin(), owned.end(), place);
+      return it != owned.end() && *it == place ? int64_t(it - owned.begin()) : -1;
+    }
   };
   struct Pending {
     PacketPtr packet;
     AccessUnitKind kind;
+    int64_t place = 0;
   };
 
   SegmentedDecodingSetup setup;
+  // H.264 sessions go on from one piece to their next without a flush (every
+  // piece starts at an IDR, which starts the decoder afresh; a flush would
+  // make libavcodec set the hardware decoder up again); HEVC sessions are
+  // flushed between pieces (a CRA does not reset picture order counts).
+  bool flush_between = false;
 
   // Cutting (one session at a time, in stream order).
   std::mutex demux_mutex;
   std::deque<Pending> pending;  // read, not yet in a piece
+  int64_t places_read = 0;
   bool stream_ended = false;
   bool cutting_done = false;
   bool first_packet = true;
   bool parameter_sets_in_band = false;  // a packet after the first carried some
+  // Annex B: every parameter-set unit seen so far (each once), put before a
+  // piece's first picture where it has none of its own.
+  std::vector<uint8_t> parameter_sets;
+  bool too_many_parameter_sets = false;
   int64_t frames_cut = 0;
 
   // Handing out.
@@ -98,25 +124,62 @@ struct SegmentedDecoding::State {
       }
       const AccessUnitKind kind =
           classify_access_unit(setup.codec, setup.framing, {p->data, size_t(p->size)});
-      pending.push_back({std::move(p), kind});
+      const int64_t place = places_read++;
+      p->pts = p->dts = place;
+      pending.push_back({std::move(p), kind, place});
     }
     return true;
   }
 
+  bool annexb() const { return setup.framing.length_bytes == 0; }
+
   // Whether a piece may start at this packet: a fresh start whose parameter
-  // sets every session has (its own, or the stream's first ones, which every
-  // session's decoder got with the codec parameters or in the first packet).
+  // sets its session will have (its own; in Annex B the ones seen so far, put
+  // before it; in MP4/MKV the codec parameters', which every session gets,
+  // unless later ones came in band).
   bool starts_piece(const AccessUnitKind& k) const {
     if (k.malformed || k.leading) return false;
     if (!k.instant_refresh && !k.clean_random_access) return false;
-    return k.parameter_sets || !parameter_sets_in_band;
+    if (k.parameter_sets) return true;
+    if (annexb()) return !too_many_parameter_sets;
+    return !parameter_sets_in_band;
+  }
+
+  void note_parameter_sets(const Pending& p) {
+    if (!p.kind.parameter_sets) return;
+    if (!first_packet) parameter_sets_in_band = true;
+    if (!annexb()) return;
+    for (std::span<const uint8_t> unit : annexb_parameter_sets(setup.codec, {p.packet->data, size_t(p.packet->size)})) {
+      if (std::search(parameter_sets.begin(), parameter_sets.end(), unit.begin(), unit.end()) != parameter_sets.end())
+        continue;
+      parameter_sets.insert(parameter_sets.end(), unit.begin(), unit.end());
+    }
+    constexpr size_t kMostParameterSetBytes = size_t(1) << 20;
+    if (parameter_sets.size() > kMostParameterSetBytes) too_many_parameter_sets = true;
   }
 
   void move_into(Segment& s, Pending& p) {
-    if (!first_packet && p.kind.parameter_sets) parameter_sets_in_band = true;
+    note_parameter_sets(p);
     first_packet = false;
     s.packets.push_back(std::move(p.packet));
-    ++s.owned;
+    s.owned.push_back(p.place);
+  }
+
+  // The first packet of a piece after the first: with the parameter sets seen
+  // so far before it where it has none (a raw stream may carry them once, and
+  // libavformat does not always pass them on as codec parameters).
+  void start_with(Segment& s, Pending& p) {
+    const bool add = !first_packet && annexb() && !parameter_sets.empty() && !p.kind.parameter_sets;
+    move_into(s, p);
+    if (!add) return;
+    AVPacket* old = s.packets.back().get();
+    PacketPtr joined = new_packet();
+    if (av_new_packet(joined.get(), int(parameter_sets.size()) + old->size) < 0 ||
+        av_packet_copy_props(joined.get(), old) < 0)
+      throw std::bad_alloc();
+    std::copy(parameter_sets.begin(), parameter_sets.end(), joined->data);
+    std::copy(old->data, old->data + old->size, joined->data + parameter_sets.size());
+    s.packets.back() = std::move(joined);
   }
 
   // The next piece, or null at the end of the stream.
@@ -129,11 +192,11 @@ struct SegmentedDecoding::State {
         cutting_done = true;
         return nullptr;
       }
-      move_into(*s, pending.front());
+      start_with(*s, pending.front());
       pending.pop_front();
       while (fill(1)) {
         Pending& next = pending.front();
-        if (s->owned >= kShortestSegment && starts_piece(next.kind)) {
+        if (s->size() >= kShortestSegment && starts_piece(next.kind)) {
           if (next.kind.clean_random_access) {
             // Its leading pictures (next in decoding order, shown before it)
             // belong here, and are decoded here, with the CRA they follow.
@@ -143,10 +206,10 @@ struct SegmentedDecoding::State {
               PacketPtr copy = new_packet();
               if (av_packet_ref(copy.get(), next.packet.get()) < 0) throw std::bad_alloc();
               s->packets.push_back(std::move(copy));
+              s->extension = next.place;
               for (size_t i = 1; i <= leading; ++i) move_into(*s, pending[i]);
               // the CRA itself stays pending: the next piece starts with it
               pending.erase(pending.begin() + 1, pending.begin() + 1 + ptrdiff_t(leading));
-              s->extension = true;
             }
           }
           break;
@@ -158,7 +221,9 @@ struct SegmentedDecoding::State {
       s->read_error = std::current_exception();
       cutting_done = true;
     }
-    frames_cut += s->owned;
+    std::sort(s->owned.begin(), s->owned.end());
+    s->received.assign(s->owned.size(), 0);
+    frames_cut += s->size();
     return s;
   }
 
@@ -169,108 +234,172 @@ struct SegmentedDecoding::State {
     if (stop) throw Stopped{};
   }
 
-  void decode(SegmentDecoder& session, int id, Segment& s, bool used, AVFrame* frame) {
-    AVCodecContext* c = session.context();
-    if (used) avcodec_flush_buffers(c);
-    const int64_t expected = s.owned + (s.extension ? 1 : 0);
-    int64_t out = 0;
-    auto fail = [&](const char* what, int code) {
-      throw InputError(fmt::format("{}: frame {}: {}: {}", setup.name, s.first_frame + out, what,
-                                   session.describe_error(code)));
-    };
-    auto receive = [&](bool draining) {
+  // One session's decoding: its pieces in stream order, those sent to the
+  // decoder and not yet complete in `open`.
+  struct Run {
+    State& st;
+    SegmentDecoder& session;
+    int id;
+    AVFrame* frame;
+    std::deque<Segment*> open;
+
+    AVCodecContext* context() { return session.context(); }
+
+    [[noreturn]] void fail(const char* what, int code) {
+      const Segment* s = open.empty() ? nullptr : open.front();
+      throw InputError(fmt::format("{}: frame {}: {}: {}", st.setup.name,
+                                   s ? s->first_frame + s->received_count : 0, what, session.describe_error(code)));
+    }
+
+    [[noreturn]] void fewer_frames(const Segment& s) {
+      throw InputError(fmt::format(
+          "{}: frames {} to {}: decoded apart from the rest of the stream (segment-parallel decoding), this piece "
+          "gave {} of its {} frames, so the stream cannot be cut there (EXACTVQ_HWDEC_SESSIONS=1 decodes it in one "
+          "piece)",
+          st.setup.name, s.first_frame, s.first_frame + s.size() - 1, s.received_count, s.size()));
+    }
+
+    void finish(Segment& s, std::exception_ptr error) {
+      {
+        std::lock_guard lock(st.mutex);
+        s.error = error;
+        s.done = true;
+      }
+      st.changed.notify_all();
+    }
+
+    // A frame out of the decoder: one of the oldest open piece's (the next it
+    // is due), or that piece's extension, dropped.
+    void deliver() {
+      const int64_t place = frame->pts;
+      while (!open.empty() && open.front()->complete()) {
+        finish(*open.front(), nullptr);
+        open.pop_front();
+      }
+      if (open.empty())
+        throw InputError(fmt::format("{}: a decoder session gave a frame of no piece it was given (place {} in the "
+                                     "stream; segment-parallel decoding, EXACTVQ_HWDEC_SESSIONS=1 decodes it in one "
+                                     "piece)",
+                                     st.setup.name, place));
+      Segment& s = *open.front();
+      if (place == s.extension && s.received_count == s.size()) {
+        s.extension_dropped = true;
+        av_frame_unref(frame);
+        return;
+      }
+      const int64_t at = s.position_of(place);
+      if (at < 0 || s.received[size_t(at)]) fewer_frames(s);
+      const int64_t index = s.first_frame + s.received_count;
+      st.wait_for_room(id);
+      DecodedPicture d;
+      session.take(frame, index, d);
+      av_frame_unref(frame);
+      s.received[size_t(at)] = 1;
+      ++s.received_count;
+      {
+        std::lock_guard lock(st.mutex);
+        s.ready.push_back(std::move(d));
+        ++st.frames_ahead[size_t(id)];
+      }
+      st.changed.notify_all();
+      if (s.complete()) {
+        finish(s, nullptr);
+        open.pop_front();
+      }
+    }
+
+    void receive(bool draining) {
       for (;;) {
-        const int r = avcodec_receive_frame(c, frame);
+        const int r = avcodec_receive_frame(context(), frame);
         if (r == AVERROR(EAGAIN) && !draining) return;
         if (r == AVERROR_EOF) return;
         if (r < 0) fail("cannot decode", r);
-        if (out >= s.owned) {
-          // the extension's CRA (shown after every frame of the piece), or one too many
-          av_frame_unref(frame);
-          if (++out > expected) break;
+        deliver();
+      }
+    }
+
+    void send(AVPacket* p) {
+      for (;;) {
+        const int r = avcodec_send_packet(context(), p);
+        if (r == AVERROR(EAGAIN)) {
+          receive(false);
           continue;
         }
-        wait_for_room(id);
-        DecodedPicture d;
-        session.take(frame, s.first_frame + out, d);
-        av_frame_unref(frame);
-        {
-          std::lock_guard lock(mutex);
-          s.ready.push_back(std::move(d));
-          ++frames_ahead[size_t(id)];
-        }
-        changed.notify_all();
-        ++out;
+        if (r == AVERROR_EOF && !p) return;
+        if (r < 0) fail("cannot decode", r);
+        return;
       }
-    };
-    try {
+    }
+
+    // Every frame still in the decoder; the open pieces must then be complete.
+    void drain() {
+      send(nullptr);
+      receive(true);
+      if (!open.empty()) session.check_errors(open.front()->first_frame + open.front()->received_count);
+      while (!open.empty()) {
+        Segment& s = *open.front();
+        if (s.read_error) std::rethrow_exception(s.read_error);
+        if (!s.complete()) fewer_frames(s);
+        finish(s, nullptr);
+        open.pop_front();
+      }
+      avcodec_flush_buffers(context());
+    }
+
+    void add(Segment& s) {
+      open.push_back(&s);
       for (PacketPtr& p : s.packets) {
-        for (;;) {
-          const int r = avcodec_send_packet(c, p.get());
-          if (r == AVERROR(EAGAIN)) {
-            receive(false);
-            continue;
-          }
-          if (r < 0) fail("cannot decode", r);
-          break;
-        }
+        send(p.get());
         p.reset();
         receive(false);
       }
-      const int r = avcodec_send_packet(c, nullptr);
-      if (r < 0 && r != AVERROR_EOF) fail("cannot decode", r);
-      receive(true);
-      session.check_errors(s.first_frame + out);
-      if (s.read_error) std::rethrow_exception(s.read_error);
-      if (out != expected)
-        throw InputError(fmt::format(
-            "{}: frames {} to {}: decoded apart from the rest of the stream (segment-parallel decoding), "
-            "this piece gave {} frames where {} were due, so the stream cannot be cut there "
-            "(EXACTVQ_HWDEC_SESSIONS=1 decodes it in one piece)",
-            setup.name, s.first_frame, s.first_frame + s.owned - 1, out, expected));
-    } catch (const Stopped&) {
-      throw;
-    } catch (...) {
-      std::lock_guard lock(mutex);
-      s.error = std::current_exception();
+      if (st.flush_between || s.read_error) drain();
     }
-    {
-      std::lock_guard lock(mutex);
-      s.done = true;
+
+    // Every open piece fails with the error being handled.
+    void fail_open() {
+      const std::exception_ptr e = std::current_exception();
+      for (Segment* s : open) finish(*s, e);
+      open.clear();
     }
-    changed.notify_all();
-  }
+  };
 
   void run_session(int id) {
     try {
       std::unique_ptr<SegmentDecoder> session = setup.open_session();
       std::unique_ptr<AVFrame, FrameFreer> frame(av_frame_alloc());
       if (!frame) throw std::bad_alloc();
-      bool used = false;
-      for (;;) {
-        Segment* s = nullptr;
-        {
-          std::lock_guard cutting(demux_mutex);
+      Run run{*this, *session, id, frame.get(), {}};
+      try {
+        for (;;) {
+          Segment* s = nullptr;
           {
+            std::lock_guard cutting(demux_mutex);
+            {
+              std::lock_guard lock(mutex);
+              if (stop) return;
+            }
+            std::unique_ptr<Segment> piece = cut();
             std::lock_guard lock(mutex);
-            if (stop) return;
+            if (!piece) {
+              no_more_segments = true;
+            } else {
+              piece->session = id;
+              s = piece.get();
+              segments.push_back(std::move(piece));
+              ++segments_started;
+              if (cutting_done) no_more_segments = true;
+            }
           }
-          std::unique_ptr<Segment> piece = cut();
-          std::lock_guard lock(mutex);
-          if (!piece) {
-            no_more_segments = true;
-          } else {
-            piece->session = id;
-            s = piece.get();
-            segments.push_back(std::move(piece));
-            ++segments_started;
-            if (cutting_done) no_more_segments = true;
-          }
+          changed.notify_all();
+          if (!s) break;
+          run.add(*s);
         }
-        changed.notify_all();
-        if (!s) return;
-        decode(*session, id, *s, used, frame.get());
-        used = true;
+        if (!run.open.empty()) run.drain();
+      } catch (const Stopped&) {
+        throw;
+      } catch (...) {
+        run.fail_open();
       }
     } catch (const Stopped&) {
     } catch (...) {
@@ -285,6 +414,7 @@ struct SegmentedDecoding::State {
 
 SegmentedDecoding::SegmentedDecoding(SegmentedDecodingSetup setup) : s_(std::make_unique<State>()) {
   s_->setup = std::move(setup);
+  s_->flush_between = s_->setup.codec == NalCodec::kHevc;
   const int n = std::max(1, s_->setup.sessions);
   s_->frames_ahead.assign(size_t(n), 0);
   s_->setup.frames_ahead = std::max(1, s_->setup.frames_ahead);

@@ -131,6 +131,67 @@ TEST_P(SegmentedDecodingTest, FramesEqualOneDecodersInOrder) {
 INSTANTIATE_TEST_SUITE_P(Streams, SegmentedDecodingTest, ::testing::ValuesIn(kCases),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// Raw streams whose parameter sets come once, before the first picture (as
+// x264's and x265's own raw output): each piece gets them put before it.
+class ParameterSetsOnce : public ::testing::TestWithParam<NalCodec> {};
+
+TEST_P(ParameterSetsOnce, EveryPieceGetsThem) {
+  const bool hevc = GetParam() == NalCodec::kHevc;
+  const EncodeSpec spec = hevc ? EncodeSpec{"hevc", "libx265", "", "preset=ultrafast:x265-params=log-level=none"}
+                               : EncodeSpec{"h264", "libx264", "", "preset=veryfast"};
+  if (!test::can_encode(spec)) GTEST_SKIP() << "this FFmpeg build cannot write " << spec.codec;
+  const VideoFormat f = fmt_of(64, 48, ChromaFormat::k420, 8);
+  const std::string full = test::write_tmp(hevc ? ".repeated.hevc" : ".repeated.h264", "");
+  ASSERT_EQ(test::encode_video(full, test::make_pictures(f, 40, 4), spec), "");
+  std::ifstream in(full, std::ios::binary);
+  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // NAL units from one 00 00 01 to the next; parameter sets kept the first time only.
+  std::vector<size_t> starts;
+  for (size_t i = 0; i + 3 < data.size(); ++i)
+    if (data[i] == 0 && data[i + 1] == 0 && data[i + 2] == 1) starts.push_back(i);
+  std::string once;
+  int dropped = 0;
+  std::vector<int> seen;
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const size_t end = k + 1 < starts.size() ? starts[k + 1] : data.size();
+    const uint8_t header = uint8_t(data[starts[k] + 3]);
+    const int type = hevc ? (header >> 1) & 0x3f : header & 0x1f;
+    const bool parameter_set = hevc ? type >= 32 && type <= 34 : type == 7 || type == 8;
+    if (parameter_set && std::ranges::find(seen, type) != seen.end()) {
+      ++dropped;
+      continue;
+    }
+    if (parameter_set) seen.push_back(type);
+    once += data.substr(starts[k], end - starts[k]);
+  }
+  ASSERT_GE(dropped, 4);
+  const std::string path = test::write_tmp(hevc ? ".hevc" : ".h264", once);
+  DecodeOptions one;
+  one.sessions = 1;
+  auto whole = open_video(path, {}, one);
+  const std::vector<Picture> want = all_frames(*whole);
+  ASSERT_EQ(want.size(), 40u);
+  DecodeOptions apart;
+  apart.sessions = 3;
+  auto src = open_video(path, {}, apart);
+  const std::vector<Picture> got = all_frames(*src);
+  EXPECT_GE(src->decoding_segments(), 3);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i)
+    for (int p = 0; p < 3; ++p) ASSERT_TRUE(std::ranges::equal(got[i].planes[p], want[i].planes[p])) << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(RawStreams, ParameterSetsOnce, ::testing::Values(NalCodec::kH264, NalCodec::kHevc),
+                         [](const auto& info) { return std::string(info.param == NalCodec::kHevc ? "Hevc" : "H264"); });
+
+TEST(AccessUnit, AnnexBParameterSetsWithTheirStartCodes) {
+  const auto unit = bytes({0, 0, 0, 1, 0x67, 1, 2, 0, 0, 1, 0x68, 3, 0, 0, 0, 0, 1, 0x65, 0x88});
+  const auto sets = annexb_parameter_sets(NalCodec::kH264, unit);
+  ASSERT_EQ(sets.size(), 2u);
+  EXPECT_TRUE(std::ranges::equal(sets[0], bytes({0, 0, 0, 1, 0x67, 1, 2})));
+  EXPECT_TRUE(std::ranges::equal(sets[1], bytes({0, 0, 1, 0x68, 3})));
+}
+
 TEST(SegmentedDecoding, SkipAndReadMixedAndStopEarly) {
   const EncodeSpec spec{"matroska", "libx264", "", "preset=veryfast"};
   if (!test::can_encode(spec)) GTEST_SKIP() << "this FFmpeg build cannot write libx264";
