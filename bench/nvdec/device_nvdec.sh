@@ -67,20 +67,22 @@ if has speed; then
     r=$(ls "$W/${c}_ref."* | grep -v seg); d=$(ls "$W/${c}_dist."* | grep -v seg)
     cat "$r" "$d" >/dev/null
     echo "-- $c"
-    for ses in 1 2 3 4; do
-      EXACTVQ_HWDEC_SESSIONS=$ses timeout 60 "$P/bin/nvdec_decode_rate" "$r" "$d" cuda skip | sed "s/^/sessions=$ses skip: /;s|$W/||g"
+    for ses in 1 2 3 4 5 default; do
+      (if [ $ses != default ]; then export EXACTVQ_HWDEC_SESSIONS=$ses; fi
+       timeout 60 "$P/bin/nvdec_decode_rate" "$r" "$d" cuda skip | sed "s/^/sessions=$ses skip: /;s|$W/||g")
     done
-    timeout 60 "$P/bin/nvdec_decode_rate" "$r" "$d" cuda read | sed "s/^/sessions=3 read: /;s|$W/||g"
+    timeout 60 "$P/bin/nvdec_decode_rate" "$r" "$d" cuda read | sed "s/^/sessions=default read: /;s|$W/||g"
     timeout 120 "$P/bin/nvdec_decode_rate" "$r" "$d" none skip | sed "s/^/cpu skip: /;s|$W/||g"
     for fs in "ssim+psnr" "vmaf"; do
       if [ "$fs" = vmaf ]; then f=(); else f=(--feature ssim --feature psnr); fi
-      for hw in cuda:3 cuda:1 none:1; do
+      for hw in cuda:default cuda:1 none:default; do
         ses=${hw#*:} hw=${hw%:*}
-        [ "$fs" = vmaf ] && [ "$ses" != 3 ] && [ "$hw" = cuda ] && continue
+        [ "$fs" = vmaf ] && [ "$ses" != default ] && continue
         o=$L/${c}_${fs}_${hw}_$ses
         t0=$(now)
-        EXACTVQ_HWDEC_SESSIONS=$ses timeout 200 "$E" -r "$r" -d "$d" "${f[@]}" --backend cuda --hwdec $hw --json \
-          --precision max -q -o "$o.json" 2>"$o.err"; rc=$?
+        (if [ $ses != default ]; then export EXACTVQ_HWDEC_SESSIONS=$ses; fi
+         timeout 200 "$E" -r "$r" -d "$d" "${f[@]}" --backend cuda --hwdec $hw --json \
+          --precision max -q -o "$o.json" 2>"$o.err"); rc=$?
         t1=$(now)
         n=$(grep -c '"frameNum"' "$o.json" 2>/dev/null)
         echo "exactvq $fs --hwdec $hw sessions $ses: exit $rc, $n frames, wall $(python3 -c "print(f'{$t1 - $t0:.2f}')") s," \
@@ -88,7 +90,7 @@ if has speed; then
         head -2 "$o.err"
       done
       for o in "$L/${c}_${fs}"_cuda_*.json; do
-        if cmp -s <(scores "$o") <(scores "$L/${c}_${fs}_none_1.json"); then echo "$c $fs: $(basename "$o") = none, identical"
+        if cmp -s <(scores "$o") <(scores "$L/${c}_${fs}_none_default.json"); then echo "$c $fs: $(basename "$o") = none, identical"
         else echo "$c $fs: $(basename "$o") and none DIFFER"; fi
       done
     done

@@ -26,8 +26,9 @@ struct DecodeOptions {
   std::function<void(const std::string& input, const std::string& why)> fallback;
   // Decoder sessions for one H.264 or HEVC input, each decoding its own pieces
   // of the stream (segment-parallel decoding): 0 is the default, on the GPU
-  // EXACTVQ_HWDEC_SESSIONS or 3 (one NVDEC engine a session), on the CPU 1
-  // (libavcodec's threads already use every core).
+  // EXACTVQ_HWDEC_SESSIONS, else 4 for H.264 and 3 for HEVC (a session keeps
+  // about one NVDEC engine busy), on the CPU 1 (libavcodec's threads already
+  // use every core).
   int sessions = 0;
 };
 

@@ -631,7 +631,10 @@ class FfmpegReader final : public VideoSource {
     if (!on_gpu_) return 1;
     const char* env = std::getenv("EXACTVQ_HWDEC_SESSIONS");
     const int n = env ? std::atoi(env) : 0;
-    return n >= 1 && n <= 16 ? n : 3;
+    if (n >= 1 && n <= 16) return n;
+    // The H200's best for a pair of 4K files (docs/performance.md): 4 sessions
+    // a file for H.264, 3 for HEVC (whose sessions each keep an engine busier).
+    return codec_->id == AV_CODEC_ID_H264 ? 4 : 3;
   }
 
   std::optional<NalCodec> nal_codec() const {
