@@ -110,6 +110,7 @@ struct SegmentedDecoding::State {
   int64_t segments_started = 0;
   std::vector<int> frames_ahead;  // per session: decoded, not yet handed out
   std::exception_ptr fatal;
+  int sessions_refused = 0;  // decoder sessions that did not open
   bool stop = false;
   std::vector<std::thread> sessions;
 
@@ -365,8 +366,19 @@ struct SegmentedDecoding::State {
   };
 
   void run_session(int id) {
+    std::unique_ptr<SegmentDecoder> session;
     try {
-      std::unique_ptr<SegmentDecoder> session = setup.open_session();
+      session = setup.open_session();
+    } catch (const std::exception& e) {
+      // The other sessions decode the whole stream; without any, the run fails.
+      std::lock_guard lock(mutex);
+      if (++sessions_refused == int(frames_ahead.size()) && !fatal)
+        fatal = std::make_exception_ptr(
+            InputError(fmt::format("{}: no decoder session opens: {}", setup.name, e.what())));
+      changed.notify_all();
+      return;
+    }
+    try {
       std::unique_ptr<AVFrame, FrameFreer> frame(av_frame_alloc());
       if (!frame) throw std::bad_alloc();
       Run run{*this, *session, id, frame.get(), {}};
