@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,34 @@ std::vector<Picture> all_frames(VideoSource& src) {
   return out;
 }
 
+// `frames` frames of 64x48 8-bit 4:2:0 (texture `variant`) encoded as `spec` says.
+std::string encoded(const std::string& suffix, const EncodeSpec& spec, int frames, int variant) {
+  const std::string path = test::write_tmp(suffix, "");
+  EXPECT_EQ(test::encode_video(path, test::make_pictures(fmt_of(64, 48, ChromaFormat::k420, 8), frames, variant), spec), "");
+  return path;
+}
+
+std::unique_ptr<VideoSource> open_with_sessions(const std::string& path, int sessions) {
+  DecodeOptions d;
+  d.sessions = sessions;
+  return open_video(path, {}, d);
+}
+
+// Every frame of `path` decoded by `sessions` sessions, with how many pieces.
+std::vector<Picture> decoded(const std::string& path, int sessions, int64_t* pieces = nullptr) {
+  auto src = open_with_sessions(path, sessions);
+  std::vector<Picture> frames = all_frames(*src);
+  if (pieces) *pieces = src->decoding_segments();
+  return frames;
+}
+
+void expect_same_frames(const std::vector<Picture>& got, const std::vector<Picture>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < want.size(); ++i)
+    for (int p = 0; p < want[i].format.plane_count(); ++p)
+      ASSERT_TRUE(std::ranges::equal(got[i].planes[p], want[i].planes[p])) << what << ", frame " << i << " plane " << p;
+}
+
 struct Case {
   const char* name;
   const char* suffix;
@@ -107,24 +136,14 @@ TEST_P(SegmentedDecodingTest, FramesEqualOneDecodersInOrder) {
   spec.pixel_format = "";
   ASSERT_EQ(test::encode_video(path, test::make_pictures(f, 50, 3), spec), "");
 
-  DecodeOptions one;
-  one.sessions = 1;
-  auto whole = open_video(path, {}, one);
-  const std::vector<Picture> want = all_frames(*whole);
+  int64_t pieces = -1;
+  const std::vector<Picture> want = decoded(path, 1, &pieces);
   ASSERT_EQ(want.size(), 50u);
-  EXPECT_EQ(whole->decoding_segments(), 0);
-
+  EXPECT_EQ(pieces, 0);
   for (int sessions : {2, 3}) {
-    DecodeOptions apart;
-    apart.sessions = sessions;
-    auto src = open_video(path, {}, apart);
-    const std::vector<Picture> got = all_frames(*src);
-    EXPECT_GE(src->decoding_segments(), 3) << sessions << " sessions";
-    ASSERT_EQ(got.size(), want.size()) << sessions << " sessions";
-    for (size_t i = 0; i < want.size(); ++i)
-      for (int p = 0; p < f.plane_count(); ++p)
-        ASSERT_TRUE(std::ranges::equal(got[i].planes[p], want[i].planes[p]))
-            << sessions << " sessions, frame " << i << " plane " << p;
+    const std::vector<Picture> got = decoded(path, sessions, &pieces);
+    EXPECT_GE(pieces, 3) << sessions << " sessions";
+    expect_same_frames(got, want, std::to_string(sessions) + " sessions");
   }
 }
 
@@ -140,9 +159,7 @@ TEST_P(ParameterSetsOnce, EveryPieceGetsThem) {
   const EncodeSpec spec = hevc ? EncodeSpec{"hevc", "libx265", "", "preset=ultrafast:x265-params=log-level=none"}
                                : EncodeSpec{"h264", "libx264", "", "preset=veryfast"};
   if (!test::can_encode(spec)) GTEST_SKIP() << "this FFmpeg build cannot write " << spec.codec;
-  const VideoFormat f = fmt_of(64, 48, ChromaFormat::k420, 8);
-  const std::string full = test::write_tmp(hevc ? ".repeated.hevc" : ".repeated.h264", "");
-  ASSERT_EQ(test::encode_video(full, test::make_pictures(f, 40, 4), spec), "");
+  const std::string full = encoded(hevc ? ".repeated.hevc" : ".repeated.h264", spec, 40, 4);
   std::ifstream in(full, std::ios::binary);
   const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   // NAL units from one 00 00 01 to the next; parameter sets kept the first time only.
@@ -166,19 +183,12 @@ TEST_P(ParameterSetsOnce, EveryPieceGetsThem) {
   }
   ASSERT_GE(dropped, 4);
   const std::string path = test::write_tmp(hevc ? ".hevc" : ".h264", once);
-  DecodeOptions one;
-  one.sessions = 1;
-  auto whole = open_video(path, {}, one);
-  const std::vector<Picture> want = all_frames(*whole);
+  const std::vector<Picture> want = decoded(path, 1);
   ASSERT_EQ(want.size(), 40u);
-  DecodeOptions apart;
-  apart.sessions = 3;
-  auto src = open_video(path, {}, apart);
-  const std::vector<Picture> got = all_frames(*src);
-  EXPECT_GE(src->decoding_segments(), 3);
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i)
-    for (int p = 0; p < 3; ++p) ASSERT_TRUE(std::ranges::equal(got[i].planes[p], want[i].planes[p])) << i;
+  int64_t pieces = -1;
+  const std::vector<Picture> got = decoded(path, 3, &pieces);
+  EXPECT_GE(pieces, 3);
+  expect_same_frames(got, want, "3 sessions");
 }
 
 INSTANTIATE_TEST_SUITE_P(RawStreams, ParameterSetsOnce, ::testing::Values(NalCodec::kH264, NalCodec::kHevc),
@@ -195,16 +205,9 @@ TEST(AccessUnit, AnnexBParameterSetsWithTheirStartCodes) {
 TEST(SegmentedDecoding, SkipAndReadMixedAndStopEarly) {
   const EncodeSpec spec{"matroska", "libx264", "", "preset=veryfast"};
   if (!test::can_encode(spec)) GTEST_SKIP() << "this FFmpeg build cannot write libx264";
-  const VideoFormat f = fmt_of(64, 48, ChromaFormat::k420, 8);
-  const std::string path = test::write_tmp(".mkv", "");
-  ASSERT_EQ(test::encode_video(path, test::make_pictures(f, 40, 1), spec), "");
-  DecodeOptions one;
-  one.sessions = 1;
-  auto whole = open_video(path, {}, one);
-  const std::vector<Picture> want = all_frames(*whole);
-  DecodeOptions apart;
-  apart.sessions = 3;
-  auto src = open_video(path, {}, apart);
+  const std::string path = encoded(".mkv", spec, 40, 1);
+  const std::vector<Picture> want = decoded(path, 1);
+  auto src = open_with_sessions(path, 3);
   Picture pic;
   for (size_t i = 0; i < 30; ++i) {
     if (i % 3 == 1) {
@@ -220,18 +223,14 @@ TEST(SegmentedDecoding, SkipAndReadMixedAndStopEarly) {
 TEST(SegmentedDecoding, TruncatedFileIsAnErrorNamingIt) {
   const EncodeSpec spec{"h264", "libx264", "", "preset=veryfast"};
   if (!test::can_encode(spec)) GTEST_SKIP() << "this FFmpeg build cannot write libx264";
-  const VideoFormat f = fmt_of(64, 48, ChromaFormat::k420, 8);
-  const std::string full = test::write_tmp(".full.h264", "");
-  ASSERT_EQ(test::encode_video(full, test::make_pictures(f, 40, 2), spec), "");
+  const std::string full = encoded(".full.h264", spec, 40, 2);
   std::ifstream in(full, std::ios::binary);
   std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   data.resize(data.size() * 2 / 3);
   const std::string cut = test::write_tmp(".h264", data);
   for (int sessions : {1, 3}) {
-    DecodeOptions d;
-    d.sessions = sessions;
     const std::string e = error_of([&] {
-      auto src = open_video(cut, {}, d);
+      auto src = open_with_sessions(cut, sessions);
       Picture pic;
       while (src->read_frame(pic)) {
       }
