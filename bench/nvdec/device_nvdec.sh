@@ -67,25 +67,29 @@ if has speed; then
     r=$(ls "$W/${c}_ref."* | grep -v seg); d=$(ls "$W/${c}_dist."* | grep -v seg)
     cat "$r" "$d" >/dev/null
     echo "-- $c"
-    for ses in 1 2 3 4 5 default; do
-      (if [ $ses != default ]; then export EXACTVQ_HWDEC_SESSIONS=$ses; fi
-       timeout 60 "$P/bin/nvdec_decode_rate" "$r" "$d" cuda skip | sed "s/^/sessions=$ses skip: /;s|$W/||g")
+    # sessions a file, GPU:CPU (EXACTVQ_HWDEC_SESSIONS:EXACTVQ_HWDEC_CPU_SESSIONS); "default" sets neither
+    for v in 1:0 3:0 4:0 3:1 4:1 4:2 default; do
+      (if [ $v != default ]; then export EXACTVQ_HWDEC_SESSIONS=${v%:*} EXACTVQ_HWDEC_CPU_SESSIONS=${v#*:}; fi
+       timeout 60 "$P/bin/nvdec_decode_rate" "$r" "$d" cuda skip | sed "s/^/sessions=$v skip: /;s|$W/||g")
     done
     timeout 60 "$P/bin/nvdec_decode_rate" "$r" "$d" cuda read | sed "s/^/sessions=default read: /;s|$W/||g"
     timeout 120 "$P/bin/nvdec_decode_rate" "$r" "$d" none skip | sed "s/^/cpu skip: /;s|$W/||g"
     for fs in "ssim+psnr" "vmaf"; do
       if [ "$fs" = vmaf ]; then f=(); else f=(--feature ssim --feature psnr); fi
-      for hw in cuda:default cuda:1 none:default; do
-        ses=${hw#*:} hw=${hw%:*}
-        [ "$fs" = vmaf ] && [ "$ses" != default ] && continue
-        o=$L/${c}_${fs}_${hw}_$ses
+      for hw in cuda:default cuda:gpu cuda:1:0 none:default; do
+        v=${hw#*:} hw=${hw%%:*}
+        [ "$fs" = vmaf ] && [ "$v" = 1:0 ] && continue
+        o=$L/${c}_${fs}_${hw}_${v//:/-}
         t0=$(now)
-        (if [ $ses != default ]; then export EXACTVQ_HWDEC_SESSIONS=$ses; fi
+        (case $v in
+           gpu) export EXACTVQ_HWDEC_CPU_SESSIONS=0 ;;
+           *:*) export EXACTVQ_HWDEC_SESSIONS=${v%:*} EXACTVQ_HWDEC_CPU_SESSIONS=${v#*:} ;;
+         esac
          timeout 200 "$E" -r "$r" -d "$d" "${f[@]}" --backend cuda --hwdec $hw --json \
           --precision max -q -o "$o.json" 2>"$o.err"); rc=$?
         t1=$(now)
         n=$(grep -c '"frameNum"' "$o.json" 2>/dev/null)
-        echo "exactvq $fs --hwdec $hw sessions $ses: exit $rc, $n frames, wall $(python3 -c "print(f'{$t1 - $t0:.2f}')") s," \
+        echo "exactvq $fs --hwdec $hw sessions $v: exit $rc, $n frames, wall $(python3 -c "print(f'{$t1 - $t0:.2f}')") s," \
           "$(python3 -c "print(f'{$n / ($t1 - $t0):.1f}')") pairs/s wall, json fps $(grep -o '"fps": [0-9.]*' "$o.json")"
         head -2 "$o.err"
       done

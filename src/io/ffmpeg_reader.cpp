@@ -26,6 +26,7 @@ extern "C" {
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <utility>
 
 #include "core/error.h"
@@ -267,8 +268,9 @@ class FfmpegReader final : public VideoSource {
     pending_ = true;
     recording_ = false;
     const int n = session_count(sessions);
-    if (n > 1 && !pipe_ && nal_codec() && !frame_->interlaced_frame)
-      start_segments(n);
+    const int cpu_n = sessions > 0 ? 0 : cpu_session_count();
+    if (n + cpu_n > 1 && !pipe_ && nal_codec() && !frame_->interlaced_frame)
+      start_segments(n, cpu_n);
     else
       replay_.clear();
   }
@@ -592,6 +594,15 @@ class FfmpegReader final : public VideoSource {
           name_, index));
     if (pixel_format_ < 0) return;  // the first frame sets the format
     const bool gpu_frame = frame->format == AV_PIX_FMT_CUDA;
+    if (on_gpu_ && !gpu_frame) {
+      // a CPU session's frame beside the GPU's: the same pictures, in planes
+      const auto f = video_format_of(frame->format, frame->width, frame->height);
+      if (f && *f == format_) return;
+      throw InputError(fmt::format(
+          "{}: frame {} is {}x{} {} (decoded on the CPU), but the stream began {} (exactvq neither scales nor "
+          "converts)",
+          name_, index, frame->width, frame->height, pixel_format_name(frame->format), format_.describe()));
+    }
     const int format = gpu_frame ? surface_format(frame) : frame->format;
     const int expected = on_gpu_ ? sw_format_ : pixel_format_;
     if (frame->format != pixel_format_ || format != expected || visible_width(frame) != format_.width ||
@@ -637,6 +648,21 @@ class FfmpegReader final : public VideoSource {
     return codec_->id == AV_CODEC_ID_H264 ? 4 : 3;
   }
 
+  // CPU decoder sessions beside a GPU's (they take pieces too; their pictures
+  // are uploaded): EXACTVQ_HWDEC_CPU_SESSIONS, else for H.264 one where the host
+  // has 8 cores or more (an H200's 16 decode a 4K H.264 pair at about a third
+  // of its NVDEC engines' rate; HEVC's engines are so much faster than the
+  // CPU that a CPU piece would hold the others up).
+  int cpu_session_count() const {
+    if (!on_gpu_) return 0;
+    const char* env = std::getenv("EXACTVQ_HWDEC_CPU_SESSIONS");
+    if (env && *env) {
+      const int n = std::atoi(env);
+      return n >= 0 && n <= 16 ? n : 0;
+    }
+    return codec_->id == AV_CODEC_ID_H264 && std::thread::hardware_concurrency() >= 8 ? 1 : 0;
+  }
+
   std::optional<NalCodec> nal_codec() const {
     if (codec_->id == AV_CODEC_ID_H264) return NalCodec::kH264;
     if (codec_->id == AV_CODEC_ID_HEVC) return NalCodec::kHevc;
@@ -652,7 +678,7 @@ class FfmpegReader final : public VideoSource {
   // From the first packet again (those the first frame took, then the rest),
   // on `sessions` decoder sessions; the decoder that read the first frame is
   // closed.
-  void start_segments(int sessions) {
+  void start_segments(int sessions, int cpu_sessions) {
     av_frame_unref(frame_.get());
     pending_ = false;
     decoder_.reset();
@@ -661,15 +687,23 @@ class FfmpegReader final : public VideoSource {
     setup.name = name_;
     setup.codec = *nal_codec();
     setup.framing = nal_framing_of(setup.codec, {par->extradata, size_t(std::max(par->extradata_size, 0))});
-    setup.sessions = sessions;
+    setup.sessions = sessions + cpu_sessions;
     const size_t frame_bytes = Picture::span_bytes(format_, format_.plane_count());
-    // Frames decoded ahead of the reads: about 1.5 GiB of pictures in all, 4 to 48 a session.
-    setup.frames_ahead = int(std::clamp<size_t>((size_t(3) << 29) / (size_t(sessions) * frame_bytes), 4, 48));
+    // Frames decoded ahead of the reads: pictures of up to 1.5 GiB in all (on the
+    // GPU 4 GiB, or an eighth of its free memory where less), 4 to 64 a session;
+    // a piece a slower session holds up is decoded past by that much.
+    size_t budget = size_t(3) << 29;
+#ifdef EXACTVQ_HAVE_CUDA
+    if (on_gpu_) budget = std::min(size_t(4) << 30, import_->free_memory() / 8);
+#endif
+    setup.frames_ahead = int(std::clamp<size_t>(budget / (size_t(setup.sessions) * frame_bytes), 4, 64));
 #ifdef EXACTVQ_HAVE_CUDA
     if (on_gpu_) pool_ = std::make_unique<cuda::DevicePicturePool>(import_->ordinal(), frame_bytes);
 #endif
     setup.read_packet = [this](AVPacket* packet) { return read_stream_packet(packet); };
-    setup.open_session = [this]() -> std::unique_ptr<SegmentDecoder> { return std::make_unique<Session>(*this); };
+    setup.open_session = [this, sessions](int index) -> std::unique_ptr<SegmentDecoder> {
+      return std::make_unique<Session>(*this, on_gpu_ && index < sessions);
+    };
     segments_ = std::make_unique<SegmentedDecoding>(std::move(setup));
   }
 
@@ -714,8 +748,10 @@ class FfmpegReader final : public VideoSource {
     DecodedPicture d;
     if (!segments_->next(d)) return false;
 #ifdef EXACTVQ_HAVE_CUDA
-    if (on_gpu_)
+    if (d.device)
       import_->import_converted(d.device.get(), format_, pic, device_pictures_);
+    else if (on_gpu_)
+      import_->import_host(std::move(d.picture), pic, device_pictures_);
     else
 #endif
       pic = std::move(d.picture);
@@ -727,9 +763,10 @@ class FfmpegReader final : public VideoSource {
   // the GPU its own stream), frames checked as the reader checks its own.
   class Session final : public SegmentDecoder {
    public:
-    explicit Session(const FfmpegReader& reader) : reader_(reader) {
+    // `on_gpu`: NVDEC decodes (the reader's GPU), else the CPU.
+    Session(const FfmpegReader& reader, bool on_gpu) : reader_(reader), on_gpu_(on_gpu) {
 #ifdef EXACTVQ_HAVE_CUDA
-      if (reader.on_gpu_) {
+      if (on_gpu) {
         import_ = std::make_unique<cuda::DecodedFrameImport>(reader.import_->ordinal());
         hw_device_ = make_cuda_device(*import_);
       }
@@ -740,7 +777,7 @@ class FfmpegReader final : public VideoSource {
     void take(AVFrame* frame, int64_t index, DecodedPicture& out) override {
       reader_.check_decoded_frame(frame, state_.errors, index);
 #ifdef EXACTVQ_HAVE_CUDA
-      if (reader_.on_gpu_) {
+      if (on_gpu_) {
         out.device = reader_.pool_->take();
         import_->convert(reader_.decoded_frame(frame), reader_.format_, out.device.get(),
                          [&] { return fmt::format("{}: frame {}", reader_.name_, index); });
@@ -755,6 +792,7 @@ class FfmpegReader final : public VideoSource {
 
    private:
     const FfmpegReader& reader_;
+    const bool on_gpu_;
     ReaderState state_;  // outlives decoder_
 #ifdef EXACTVQ_HAVE_CUDA
     std::unique_ptr<cuda::DecodedFrameImport> import_;

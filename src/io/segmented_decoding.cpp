@@ -368,7 +368,7 @@ struct SegmentedDecoding::State {
   void run_session(int id) {
     std::unique_ptr<SegmentDecoder> session;
     try {
-      session = setup.open_session();
+      session = setup.open_session(id);
     } catch (const std::exception& e) {
       // The other sessions decode the whole stream; without any, the run fails.
       std::lock_guard lock(mutex);

@@ -53,8 +53,8 @@ struct SegmentedDecodingSetup {
   // The next packet of the stream in decoding order into `packet`; false at
   // its end. Throws InputError on a read error or an incomplete packet.
   std::function<bool(AVPacket* packet)> read_packet;
-  // Opens one more decoder session.
-  std::function<std::unique_ptr<SegmentDecoder>()> open_session;
+  // Opens decoder session `index` (0 .. sessions - 1).
+  std::function<std::unique_ptr<SegmentDecoder>(int index)> open_session;
 };
 
 class SegmentedDecoding {

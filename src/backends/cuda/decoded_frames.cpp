@@ -126,6 +126,31 @@ void DecodedFrameImport::import_converted(const uint8_t* base, const VideoFormat
   check(cudaStreamSynchronize(stream), "the copy of a decoded frame to the host");
 }
 
+void DecodedFrameImport::import_host(Picture&& host, Picture& pic, bool on_device) {
+  if (!on_device) {
+    pic = std::move(host);
+    return;
+  }
+  check(cudaSetDevice(ordinal_), "cudaSetDevice");
+  const VideoFormat& format = host.format;
+  const size_t bytes = Picture::span_bytes(format, format.plane_count());
+  DeviceBuffer& slot = r_->slots[&pic];
+  if (slot.bytes() != bytes) slot = DeviceBuffer(bytes);
+  for (int p = 0; p < format.plane_count(); ++p)
+    check(cudaMemcpyAsync(slot.get() + Picture::plane_offset(format, p), host.plane_data(p), format.plane_bytes(p),
+                          cudaMemcpyHostToDevice, r_->stream.get()),
+          "upload of a picture decoded on the CPU");
+  check(cudaStreamSynchronize(r_->stream.get()), "the upload of a picture decoded on the CPU");
+  pic = Picture::in_device_memory(format, slot.get());
+}
+
+size_t DecodedFrameImport::free_memory() const {
+  check(cudaSetDevice(ordinal_), "cudaSetDevice");
+  size_t free = 0, total = 0;
+  check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  return free;
+}
+
 struct DevicePicturePool::Shared {
   int ordinal;
   size_t bytes;

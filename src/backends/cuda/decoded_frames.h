@@ -67,6 +67,13 @@ class DecodedFrameImport {
   // as import() leaves it: copied into pic's device buffer, or to the host.
   void import_converted(const uint8_t* base, const VideoFormat& format, Picture& pic, bool on_device);
 
+  // A picture in host memory (decoded on the CPU) into `pic` as import()
+  // leaves it: uploaded into pic's device buffer, or moved.
+  void import_host(Picture&& host, Picture& pic, bool on_device);
+
+  // Device memory free now, in bytes.
+  size_t free_memory() const;
+
  private:
   struct Resources;
   int ordinal_;
