@@ -26,7 +26,6 @@ extern "C" {
 #include <functional>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <utility>
 
 #include "core/error.h"
@@ -649,18 +648,14 @@ class FfmpegReader final : public VideoSource {
   }
 
   // CPU decoder sessions beside a GPU's (they take pieces too; their pictures
-  // are uploaded): EXACTVQ_HWDEC_CPU_SESSIONS, else for H.264 one where the host
-  // has 8 cores or more (an H200's 16 decode a 4K H.264 pair at about a third
-  // of its NVDEC engines' rate; HEVC's engines are so much faster than the
-  // CPU that a CPU piece would hold the others up).
+  // are uploaded): EXACTVQ_HWDEC_CPU_SESSIONS, else none. On an H200 one a file
+  // adds 6-10% to an H.264 pair's ssim + psnr rate and takes 15% from VMAF's
+  // (docs/performance.md).
   int cpu_session_count() const {
     if (!on_gpu_) return 0;
     const char* env = std::getenv("EXACTVQ_HWDEC_CPU_SESSIONS");
-    if (env && *env) {
-      const int n = std::atoi(env);
-      return n >= 0 && n <= 16 ? n : 0;
-    }
-    return codec_->id == AV_CODEC_ID_H264 && std::thread::hardware_concurrency() >= 8 ? 1 : 0;
+    const int n = env ? std::atoi(env) : 0;
+    return n >= 0 && n <= 16 ? n : 0;
   }
 
   std::optional<NalCodec> nal_codec() const {
