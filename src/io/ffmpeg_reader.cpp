@@ -1,16 +1,9 @@
 // Demuxing and decoding with libavformat / libavcodec, frames copied as they are.
 #include "io/ffmpeg_reader.h"
 
-extern "C" {
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/error.h>
-#include <libavutil/log.h>
-#include <libavutil/pixdesc.h>
-}
+#include "io/ffmpeg_library.h"
 #ifdef EXACTVQ_HAVE_CUDA
 extern "C" {
-#include <libavutil/hwcontext.h>
 #include <libavutil/hwcontext_cuda.h>
 }
 #include "backends/cuda/decoded_frames.h"
@@ -75,12 +68,12 @@ void route_error_lines(void* avcl, int level, const char* format, va_list args) 
   if (level > AV_LOG_WARNING || !avcl) return;
   const AVClass* cls = *static_cast<const AVClass* const*>(avcl);
   void* owner = nullptr;
-  if (cls == avcodec_get_class()) owner = static_cast<AVCodecContext*>(avcl)->opaque;
-  else if (cls == avformat_get_class()) owner = static_cast<AVFormatContext*>(avcl)->opaque;
+  if (cls == ffmpeg().avcodec_get_class()) owner = static_cast<AVCodecContext*>(avcl)->opaque;
+  else if (cls == ffmpeg().avformat_get_class()) owner = static_cast<AVFormatContext*>(avcl)->opaque;
   if (!owner) return;
   char buffer[512];
   int print_prefix = 0;
-  av_log_format_line2(avcl, level, format, args, buffer, sizeof buffer, &print_prefix);
+  ffmpeg().av_log_format_line2(avcl, level, format, args, buffer, sizeof buffer, &print_prefix);
   std::string text(buffer);
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   if (text.empty() || (level > AV_LOG_ERROR && !names_truncation(text))) return;
@@ -91,12 +84,12 @@ void route_error_lines(void* avcl, int level, const char* format, va_list args) 
 
 void install_log_callback() {
   static std::once_flag once;
-  std::call_once(once, [] { av_log_set_callback(route_error_lines); });
+  std::call_once(once, [] { ffmpeg().av_log_set_callback(route_error_lines); });
 }
 
 std::string error_text(int code) {
   char text[AV_ERROR_MAX_STRING_SIZE] = {};
-  av_strerror(code, text, sizeof text);
+  ffmpeg().av_strerror(code, text, sizeof text);
   return text;
 }
 
@@ -110,14 +103,14 @@ std::string describe_error(int code, ErrorLines& lines) {
 }
 
 const char* pixel_format_name(int format) {
-  const char* name = av_get_pix_fmt_name(static_cast<AVPixelFormat>(format));
+  const char* name = ffmpeg().av_get_pix_fmt_name(static_cast<AVPixelFormat>(format));
   return name ? name : "unknown";
 }
 
 // Planar YUV or gray, one plane per component, samples of one depth stored in 1 or 2
 // little-endian bytes from bit 0: the layout Picture holds, so frames copy row by row.
 std::optional<VideoFormat> video_format_of(int pixel_format, int width, int height) {
-  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(pixel_format));
+  const AVPixFmtDescriptor* d = ffmpeg().av_pix_fmt_desc_get(static_cast<AVPixelFormat>(pixel_format));
   if (!d) return std::nullopt;
   constexpr uint64_t kRefused = AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_PAL |
                                 AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL |
@@ -182,7 +175,7 @@ AVPixelFormat choose_pixel_format(AVCodecContext* c, const AVPixelFormat* format
     state->refusal = state->errors.take();
   }
   for (const AVPixelFormat* f = formats; *f != AV_PIX_FMT_NONE; ++f) {
-    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(*f);
+    const AVPixFmtDescriptor* d = ffmpeg().av_pix_fmt_desc_get(*f);
     if (d && !(d->flags & AV_PIX_FMT_FLAG_HWACCEL)) return *f;
   }
   return AV_PIX_FMT_NONE;
@@ -192,10 +185,10 @@ AVPixelFormat choose_pixel_format(AVCodecContext* c, const AVPixelFormat* format
 // native AV1 decoder decodes on hardware only; libdav1d is its software one).
 const AVCodec* cuda_decoder_for(AVCodecID id) {
   void* it = nullptr;
-  while (const AVCodec* c = av_codec_iterate(&it)) {
-    if (c->id != id || !av_codec_is_decoder(c)) continue;
+  while (const AVCodec* c = ffmpeg().av_codec_iterate(&it)) {
+    if (c->id != id || !ffmpeg().av_codec_is_decoder(c)) continue;
     for (int i = 0;; ++i) {
-      const AVCodecHWConfig* config = avcodec_get_hw_config(c, i);
+      const AVCodecHWConfig* config = ffmpeg().avcodec_get_hw_config(c, i);
       if (!config) break;
       if (config->device_type == AV_HWDEVICE_TYPE_CUDA &&
           (config->methods & AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX))
@@ -206,27 +199,27 @@ const AVCodec* cuda_decoder_for(AVCodecID id) {
 }
 
 struct BufferUnref {
-  void operator()(AVBufferRef* b) const { av_buffer_unref(&b); }
+  void operator()(AVBufferRef* b) const { ffmpeg().av_buffer_unref(&b); }
 };
 
 struct IoContextFreer {
   void operator()(AVIOContext* io) const {
-    av_freep(&io->buffer);
-    avio_context_free(&io);
+    ffmpeg().av_freep(&io->buffer);
+    ffmpeg().avio_context_free(&io);
   }
 };
 
 struct FormatContextCloser {
-  void operator()(AVFormatContext* c) const { avformat_close_input(&c); }
+  void operator()(AVFormatContext* c) const { ffmpeg().avformat_close_input(&c); }
 };
 struct CodecContextFreer {
-  void operator()(AVCodecContext* c) const { avcodec_free_context(&c); }
+  void operator()(AVCodecContext* c) const { ffmpeg().avcodec_free_context(&c); }
 };
 struct PacketFreer {
-  void operator()(AVPacket* p) const { av_packet_free(&p); }
+  void operator()(AVPacket* p) const { ffmpeg().av_packet_free(&p); }
 };
 struct FrameFreer {
-  void operator()(AVFrame* f) const { av_frame_free(&f); }
+  void operator()(AVFrame* f) const { ffmpeg().av_frame_free(&f); }
 };
 
 class FfmpegReader final : public VideoSource {
@@ -247,8 +240,8 @@ class FfmpegReader final : public VideoSource {
           fmt::format("{}: the file is damaged or truncated (FFmpeg: {})", name_, probing));
     if (cuda_device >= 0) setup_cuda_decoding(cuda_device);
     open_decoder();
-    frame_.reset(av_frame_alloc());
-    packet_.reset(av_packet_alloc());
+    frame_.reset(ffmpeg().av_frame_alloc());
+    packet_.reset(ffmpeg().av_packet_alloc());
     if (!frame_ || !packet_) throw std::bad_alloc();
     recording_ = true;
     if (!decode_first(cuda_device >= 0))
@@ -310,18 +303,18 @@ class FfmpegReader final : public VideoSource {
 
  private:
   void open_stream(const std::string& path) {
-    AVFormatContext* raw = avformat_alloc_context();
+    AVFormatContext* raw = ffmpeg().avformat_alloc_context();
     if (!raw) throw std::bad_alloc();
     raw->opaque = &state_;
     if (pipe_) {
       constexpr int kBufferBytes = 1 << 16;
-      auto* buffer = static_cast<unsigned char*>(av_malloc(kBufferBytes));
-      AVIOContext* io = buffer ? avio_alloc_context(buffer, kBufferBytes, 0, pipe_.get(),
+      auto* buffer = static_cast<unsigned char*>(ffmpeg().av_malloc(kBufferBytes));
+      AVIOContext* io = buffer ? ffmpeg().avio_alloc_context(buffer, kBufferBytes, 0, pipe_.get(),
                                                     read_input, nullptr, nullptr)
                                : nullptr;
       if (!io) {
-        av_free(buffer);
-        avformat_free_context(raw);
+        ffmpeg().av_free(buffer);
+        ffmpeg().avformat_free_context(raw);
         throw std::bad_alloc();
       }
       io_.reset(io);
@@ -331,21 +324,21 @@ class FfmpegReader final : public VideoSource {
     // Local files only: a playlist or concat script inside an unchecked input must
     // not make the demuxer open network addresses.
     AVDictionary* options = nullptr;
-    av_dict_set(&options, "protocol_whitelist", "file", 0);
-    int r = avformat_open_input(&raw, pipe_ ? "" : path.c_str(), nullptr, &options);  // frees on failure
-    av_dict_free(&options);
+    ffmpeg().av_dict_set(&options, "protocol_whitelist", "file", 0);
+    int r = ffmpeg().avformat_open_input(&raw, pipe_ ? "" : path.c_str(), nullptr, &options);  // frees on failure
+    ffmpeg().av_dict_free(&options);
     if (r < 0)
       throw InputError(fmt::format(
           "{}: not a video FFmpeg can read ({}); raw YUV needs the extension .yuv or .raw "
           "and -w, -h, -p and -b",
           name_, describe_error(r, state_.errors)));
     format_context_.reset(raw);
-    r = avformat_find_stream_info(raw, nullptr);
+    r = ffmpeg().avformat_find_stream_info(raw, nullptr);
     if (r < 0)
       throw InputError(
           fmt::format("{}: cannot read its streams: {}", name_, describe_error(r, state_.errors)));
     const AVCodec* codec = nullptr;
-    r = av_find_best_stream(raw, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    r = ffmpeg().av_find_best_stream(raw, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
     if (r == AVERROR_STREAM_NOT_FOUND)
       throw InputError(
           fmt::format("{}: no video stream (container {})", name_, raw->iformat->name));
@@ -353,7 +346,7 @@ class FfmpegReader final : public VideoSource {
       const AVStream* st = r >= 0 ? raw->streams[r] : nullptr;
       throw InputError(fmt::format(
           "{}: no decoder for its video codec {} in this FFmpeg build", name_,
-          st ? avcodec_get_name(st->codecpar->codec_id) : "(unknown)"));
+          st ? ffmpeg().avcodec_get_name(st->codecpar->codec_id) : "(unknown)"));
     }
     stream_index_ = r;
     for (unsigned i = 0; i < raw->nb_streams; ++i)
@@ -369,16 +362,16 @@ class FfmpegReader final : public VideoSource {
   // on the GPU where `hw_device` is given.
   std::unique_ptr<AVCodecContext, CodecContextFreer> make_decoder(ReaderState& state, AVBufferRef* hw_device) const {
     const AVStream* st = format_context_->streams[stream_index_];
-    std::unique_ptr<AVCodecContext, CodecContextFreer> decoder(avcodec_alloc_context3(codec_));
+    std::unique_ptr<AVCodecContext, CodecContextFreer> decoder(ffmpeg().avcodec_alloc_context3(codec_));
     if (!decoder) throw std::bad_alloc();
-    int r = avcodec_parameters_to_context(decoder.get(), st->codecpar);
+    int r = ffmpeg().avcodec_parameters_to_context(decoder.get(), st->codecpar);
     if (r >= 0) {
       decoder->opaque = &state;
       decoder->pkt_timebase = st->time_base;
       decoder->thread_count = 0;  // as many as the machine has
       decoder->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
       if (hw_device) {
-        decoder->hw_device_ctx = av_buffer_ref(hw_device);
+        decoder->hw_device_ctx = ffmpeg().av_buffer_ref(hw_device);
         if (!decoder->hw_device_ctx) throw std::bad_alloc();
         decoder->get_format = choose_pixel_format;
         // The CPU only parses: a few frame threads keep several frames in flight
@@ -390,7 +383,7 @@ class FfmpegReader final : public VideoSource {
       decoder->err_recognition = AV_EF_CRCCHECK | AV_EF_BITSTREAM | AV_EF_BUFFER | AV_EF_EXPLODE;
       // Crop exactly, even at unaligned left or top offsets.
       decoder->flags |= AV_CODEC_FLAG_UNALIGNED;
-      r = avcodec_open2(decoder.get(), codec_, nullptr);
+      r = ffmpeg().avcodec_open2(decoder.get(), codec_, nullptr);
     }
     if (r < 0 && hw_device)
       throw HwUnavailable(fmt::format("the {} decoder does not open on the GPU: {}", codec_->name,
@@ -434,7 +427,7 @@ class FfmpegReader final : public VideoSource {
     const AVCodec* codec = cuda_decoder_for(codec_->id);
     if (!codec)
       throw HwUnavailable(fmt::format("libavcodec decodes {} on the CPU only",
-                                      avcodec_get_name(codec_->id)));
+                                      ffmpeg().avcodec_get_name(codec_->id)));
     try {
       import_ = std::make_unique<cuda::DecodedFrameImport>(ordinal);
     } catch (const std::exception& e) {
@@ -453,13 +446,13 @@ class FfmpegReader final : public VideoSource {
     } catch (const std::exception& e) {
       throw HwUnavailable(fmt::format("no context on CUDA device {}: {}", import.ordinal(), e.what()));
     }
-    std::unique_ptr<AVBufferRef, BufferUnref> device(av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA));
+    std::unique_ptr<AVBufferRef, BufferUnref> device(ffmpeg().av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA));
     if (!device) throw HwUnavailable("this FFmpeg has no CUDA device support");
     auto* context = reinterpret_cast<AVHWDeviceContext*>(device->data);
     auto* cuda = static_cast<AVCUDADeviceContext*>(context->hwctx);
     cuda->cuda_ctx = static_cast<CUcontext>(primary);
     cuda->stream = static_cast<CUstream>(import.stream());
-    const int r = av_hwdevice_ctx_init(device.get());
+    const int r = ffmpeg().av_hwdevice_ctx_init(device.get());
     if (r < 0)
       throw HwUnavailable(
           fmt::format("FFmpeg cannot use CUDA device {}: {}", import.ordinal(), error_text(r)));
@@ -512,7 +505,7 @@ class FfmpegReader final : public VideoSource {
 #else
   [[noreturn]] void setup_cuda_decoding(int) {
     if (!cuda_decoder_for(codec_->id))
-      throw HwUnavailable(fmt::format("libavcodec decodes {} on the CPU only", avcodec_get_name(codec_->id)));
+      throw HwUnavailable(fmt::format("libavcodec decodes {} on the CPU only", ffmpeg().avcodec_get_name(codec_->id)));
     throw HwUnavailable("this exactvq was built without CUDA");
   }
   void check_cuda_frame() {}
@@ -525,7 +518,7 @@ class FfmpegReader final : public VideoSource {
       pending_ = false;
       return true;
     }
-    av_frame_unref(frame_.get());
+    ffmpeg().av_frame_unref(frame_.get());
     return decode_next();
   }
 
@@ -537,7 +530,7 @@ class FfmpegReader final : public VideoSource {
   // Decodes the next frame into frame_; false at the end of the stream.
   bool decode_next() {
     for (;;) {
-      int r = avcodec_receive_frame(decoder_.get(), frame_.get());
+      int r = ffmpeg().avcodec_receive_frame(decoder_.get(), frame_.get());
       if (r == 0) {
         check_decoded_frame();
         return true;
@@ -547,24 +540,24 @@ class FfmpegReader final : public VideoSource {
         return false;
       }
       if (r != AVERROR(EAGAIN) || draining_) fail("cannot decode", r);
-      r = av_read_frame(format_context_.get(), packet_.get());
+      r = ffmpeg().av_read_frame(format_context_.get(), packet_.get());
       if (r == AVERROR_EOF) {
         const AVIOContext* io = format_context_->pb;
         if (io && io->error < 0) fail("cannot read", io->error);
         draining_ = true;
-        r = avcodec_send_packet(decoder_.get(), nullptr);
+        r = ffmpeg().avcodec_send_packet(decoder_.get(), nullptr);
         if (r < 0) fail("cannot decode", r);
         continue;
       }
       if (r < 0) fail("cannot read", r);
       if (packet_->stream_index != stream_index_) {
-        av_packet_unref(packet_.get());
+        ffmpeg().av_packet_unref(packet_.get());
         continue;
       }
       const bool corrupt = packet_->flags & AV_PKT_FLAG_CORRUPT;
       if (recording_ && !corrupt) keep_for_replay(packet_.get());
-      if (!corrupt) r = avcodec_send_packet(decoder_.get(), packet_.get());
-      av_packet_unref(packet_.get());
+      if (!corrupt) r = ffmpeg().avcodec_send_packet(decoder_.get(), packet_.get());
+      ffmpeg().av_packet_unref(packet_.get());
       if (corrupt)
         throw InputError(fmt::format(
             "{}: frame {}: the file is damaged or truncated (an incomplete packet)", name_,
@@ -665,8 +658,8 @@ class FfmpegReader final : public VideoSource {
   }
 
   void keep_for_replay(const AVPacket* packet) {
-    std::unique_ptr<AVPacket, PacketFreer> copy(av_packet_alloc());
-    if (!copy || av_packet_ref(copy.get(), packet) < 0) throw std::bad_alloc();
+    std::unique_ptr<AVPacket, PacketFreer> copy(ffmpeg().av_packet_alloc());
+    if (!copy || ffmpeg().av_packet_ref(copy.get(), packet) < 0) throw std::bad_alloc();
     replay_.push_back(std::move(copy));
   }
 
@@ -674,7 +667,7 @@ class FfmpegReader final : public VideoSource {
   // on `sessions` decoder sessions; the decoder that read the first frame is
   // closed.
   void start_segments(int sessions, int cpu_sessions) {
-    av_frame_unref(frame_.get());
+    ffmpeg().av_frame_unref(frame_.get());
     pending_ = false;
     decoder_.reset();
     const AVCodecParameters* par = format_context_->streams[stream_index_]->codecpar;
@@ -705,13 +698,13 @@ class FfmpegReader final : public VideoSource {
   // The stream's next packet for the sessions (the first frame's again first).
   bool read_stream_packet(AVPacket* packet) {
     if (!replay_.empty()) {
-      av_packet_move_ref(packet, replay_.front().get());
+      ffmpeg().av_packet_move_ref(packet, replay_.front().get());
       replay_.pop_front();
       ++packets_read_;
       return true;
     }
     for (;;) {
-      const int r = av_read_frame(format_context_.get(), packet);
+      const int r = ffmpeg().av_read_frame(format_context_.get(), packet);
       const std::string line = state_.errors.take();
       if (!line.empty())
         throw InputError(fmt::format("{}: picture {} in decoding order: the file is damaged or truncated (FFmpeg: {})",
@@ -727,7 +720,7 @@ class FfmpegReader final : public VideoSource {
         throw InputError(fmt::format("{}: picture {} in decoding order: cannot read: {}", name_, packets_read_,
                                      error_text(r)));
       if (packet->stream_index != stream_index_) {
-        av_packet_unref(packet);
+        ffmpeg().av_packet_unref(packet);
         continue;
       }
       if (packet->flags & AV_PKT_FLAG_CORRUPT)

@@ -10,17 +10,12 @@
 
 namespace exactvq {
 
-void PlanarReader::read_planes_only(int planes) {
-  // Only where a skipped plane could not hold a sample out of range.
-  const bool every_value_valid = format_.bitdepth == 8 || format_.bitdepth == 16;
-  planes_read_ = every_value_valid ? std::clamp(planes, 1, 3) : 3;
-}
+void PlanarReader::read_planes_only(int planes) { planes_read_ = std::clamp(planes, 1, 3); }
 
 bool PlanarReader::read_planes(Picture& pic, bool may_end) {
-  const size_t got = read_frame_planes(*in_, format_, pic, planes_read_);
+  const size_t got = read_frame_planes(*in_, format_, pic, planes_read_, name(), frame_index_);
   if (got == 0 && may_end) return false;
   if (got < format_.frame_bytes()) throw truncated_frame(name(), frame_index_, got, format_);
-  check_frame_samples(pic, name(), frame_index_, planes_read_);
   ++frame_index_;
   return true;
 }
@@ -39,7 +34,6 @@ size_t PlanarReader::read_ahead(std::span<Picture> pics, std::span<const int64_t
   if (!size || in_->is_stdin() || ahead.empty() || threads < 1) return 0;
   const std::string_view marker = frame_marker();
   const VideoFormat f = format_;
-  const int planes = std::min(planes_read_, f.plane_count());
   const uint64_t unit = marker.size() + f.frame_bytes();
   const uint64_t at = in_->position();
   if (*size < at) return 0;
@@ -67,13 +61,9 @@ size_t PlanarReader::read_ahead(std::span<Picture> pics, std::span<const int64_t
           return;
         offset += marker.size();
       }
-      for (int p = 0; p < planes; ++p) {
-        const size_t bytes = f.plane_bytes(p);
-        if (in_->read_at(offset, pic.plane_data(p), bytes) != bytes) return;
-        if (f.bytes_per_sample() == 2) little_endian_samples_to_host(pic.plane_data(p), bytes);
-        offset += bytes;
-      }
-      check_frame_samples(pic, name(), frame_index_ + ahead[k], planes);
+      if (read_frame_planes_at(*in_, offset, f, pic, planes_read_, name(), frame_index_ + ahead[k]) !=
+          f.frame_bytes())
+        return;
       ok[k] = 1;
     } catch (...) {
       // left to the frame-by-frame path

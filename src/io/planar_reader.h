@@ -35,7 +35,7 @@ class PlanarReader : public VideoSource {
   VideoFormat format_;
   std::optional<int64_t> frame_count_;
   int64_t frame_index_ = 0;  // frames read or skipped so far
-  int planes_read_ = 3;      // planes filled; the rest skipped (read_planes_only)
+  int planes_read_ = 3;      // planes filled; the rest not kept (read_planes_only)
 };
 
 }  // namespace exactvq

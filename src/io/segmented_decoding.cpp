@@ -1,8 +1,5 @@
 #include "io/segmented_decoding.h"
 
-extern "C" {
-#include <libavcodec/avcodec.h>
-}
 
 #include <fmt/format.h>
 
@@ -16,21 +13,22 @@ extern "C" {
 #include <vector>
 
 #include "core/error.h"
+#include "io/ffmpeg_library.h"
 
 namespace exactvq {
 
 namespace {
 
 struct PacketFreer {
-  void operator()(AVPacket* p) const { av_packet_free(&p); }
+  void operator()(AVPacket* p) const { ffmpeg().av_packet_free(&p); }
 };
 using PacketPtr = std::unique_ptr<AVPacket, PacketFreer>;
 struct FrameFreer {
-  void operator()(AVFrame* f) const { av_frame_free(&f); }
+  void operator()(AVFrame* f) const { ffmpeg().av_frame_free(&f); }
 };
 
 PacketPtr new_packet() {
-  PacketPtr p(av_packet_alloc());
+  PacketPtr p(ffmpeg().av_packet_alloc());
   if (!p) throw std::bad_alloc();
   return p;
 }
@@ -175,8 +173,8 @@ struct SegmentedDecoding::State {
     if (!add) return;
     AVPacket* old = s.packets.back().get();
     PacketPtr joined = new_packet();
-    if (av_new_packet(joined.get(), int(parameter_sets.size()) + old->size) < 0 ||
-        av_packet_copy_props(joined.get(), old) < 0)
+    if (ffmpeg().av_new_packet(joined.get(), int(parameter_sets.size()) + old->size) < 0 ||
+        ffmpeg().av_packet_copy_props(joined.get(), old) < 0)
       throw std::bad_alloc();
     std::copy(parameter_sets.begin(), parameter_sets.end(), joined->data);
     std::copy(old->data, old->data + old->size, joined->data + parameter_sets.size());
@@ -205,7 +203,7 @@ struct SegmentedDecoding::State {
             while (fill(leading + 2) && pending[leading + 1].kind.leading) ++leading;
             if (leading > 0) {
               PacketPtr copy = new_packet();
-              if (av_packet_ref(copy.get(), next.packet.get()) < 0) throw std::bad_alloc();
+              if (ffmpeg().av_packet_ref(copy.get(), next.packet.get()) < 0) throw std::bad_alloc();
               s->packets.push_back(std::move(copy));
               s->extension = next.place;
               for (size_t i = 1; i <= leading; ++i) move_into(*s, pending[i]);
@@ -285,7 +283,7 @@ struct SegmentedDecoding::State {
       Segment& s = *open.front();
       if (place == s.extension && s.received_count == s.size()) {
         s.extension_dropped = true;
-        av_frame_unref(frame);
+        ffmpeg().av_frame_unref(frame);
         return;
       }
       const int64_t at = s.position_of(place);
@@ -294,7 +292,7 @@ struct SegmentedDecoding::State {
       st.wait_for_room(id);
       DecodedPicture d;
       session.take(frame, index, d);
-      av_frame_unref(frame);
+      ffmpeg().av_frame_unref(frame);
       s.received[size_t(at)] = 1;
       ++s.received_count;
       {
@@ -311,7 +309,7 @@ struct SegmentedDecoding::State {
 
     void receive(bool draining) {
       for (;;) {
-        const int r = avcodec_receive_frame(context(), frame);
+        const int r = ffmpeg().avcodec_receive_frame(context(), frame);
         if (r == AVERROR(EAGAIN) && !draining) return;
         if (r == AVERROR_EOF) return;
         if (r < 0) fail("cannot decode", r);
@@ -321,7 +319,7 @@ struct SegmentedDecoding::State {
 
     void send(AVPacket* p) {
       for (;;) {
-        const int r = avcodec_send_packet(context(), p);
+        const int r = ffmpeg().avcodec_send_packet(context(), p);
         if (r == AVERROR(EAGAIN)) {
           receive(false);
           continue;
@@ -344,7 +342,7 @@ struct SegmentedDecoding::State {
         finish(s, nullptr);
         open.pop_front();
       }
-      avcodec_flush_buffers(context());
+      ffmpeg().avcodec_flush_buffers(context());
     }
 
     void add(Segment& s) {
@@ -379,7 +377,7 @@ struct SegmentedDecoding::State {
       return;
     }
     try {
-      std::unique_ptr<AVFrame, FrameFreer> frame(av_frame_alloc());
+      std::unique_ptr<AVFrame, FrameFreer> frame(ffmpeg().av_frame_alloc());
       if (!frame) throw std::bad_alloc();
       Run run{*this, *session, id, frame.get(), {}};
       try {

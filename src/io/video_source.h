@@ -45,10 +45,11 @@ class VideoSource {
     return 0;
   }
 
-  // From now on, fill only planes 0 .. planes-1 of each picture read, where the
-  // others cannot hold a bad sample (8 and 16 bits): they are skipped in the input
-  // and left as they were in the picture. For runs whose features read luma only
-  // (Feature::planes_read). A source that cannot skip reads every plane.
+  // From now on, fill only planes 0 .. planes-1 of each picture read; the others
+  // are left as they were in the picture. They are still checked where they could
+  // hold a sample out of range (9..15 bits: read, checked, not stored), skipped in
+  // the input where they cannot (8 and 16 bits). For runs whose features read luma
+  // only (Feature::planes_read). A source that cannot skip reads every plane.
   virtual void read_planes_only(int planes) { (void)planes; }
 
   // Number of frames when it can be known without reading (regular files).

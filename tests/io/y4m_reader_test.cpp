@@ -422,11 +422,11 @@ TEST(Y4mReader, Truncation) {
   EXPECT_FALSE(src->skip_frame());
 }
 
-// Luma only (a run whose features read no chroma): 8-bit chroma is skipped, in frame
-// by frame reading and in read_ahead, and left as it was in the picture; truncation
-// inside the skipped chroma is still reported. Where chroma could hold a sample out of
-// range (9..15 bits) every plane is still read and checked.
-TEST(Y4mReader, LumaOnlyReadingSkipsChromaWhereNoSampleCanBeBad) {
+// Luma only (a run whose features read no chroma): chroma is left as it was in the
+// picture, in frame by frame reading and in read_ahead. At 8 bits it is skipped in the
+// input; truncation inside it is still reported. Where it could hold a sample out of
+// range (9..15 bits) it is still read and checked, not stored.
+TEST(Y4mReader, LumaOnlyReadingChecksChromaWhereASampleCanBeBad) {
   const std::string head = "YUV4MPEG2 W4 H2 C420\n";  // Y 8 bytes, Cb 2, Cr 2
   const std::string frames = "FRAME\n" + ramp(12, 1) + "FRAME\n" + ramp(12, 41) + "FRAME\n" + ramp(12, 81);
   const std::string path = write_tmp(".y4m", head + frames);
@@ -455,7 +455,7 @@ TEST(Y4mReader, LumaOnlyReadingSkipsChromaWhereNoSampleCanBeBad) {
   ASSERT_TRUE(src->read_frame(pic));
   EXPECT_EQ(error_of([&] { src->read_frame(pic); }), cut + ": truncated frame 1 (got 9 of 12 bytes)");
 
-  // 10-bit: chroma is read and checked all the same.
+  // 10-bit: chroma is read and checked all the same, and not stored.
   std::vector<uint16_t> s10(8 + 2 + 2, 5);
   s10[8 + 2 + 1] = 1024;
   const std::string p10 = write_tmp("_10.y4m", "YUV4MPEG2 W4 H2 C420p10\nFRAME\n" + le16(s10));
@@ -463,6 +463,44 @@ TEST(Y4mReader, LumaOnlyReadingSkipsChromaWhereNoSampleCanBeBad) {
   src10->read_planes_only(1);
   EXPECT_EQ(error_of([&] { src10->read_frame(pic); }),
             p10 + ": frame 0, plane Cr, x=1, y=0: sample 1024 exceeds the 10-bit maximum 1023");
+  std::vector<uint16_t> good(8 + 2 + 2, 1023);
+  const std::string g10 = write_tmp("_10good.y4m", "YUV4MPEG2 W4 H2 C420p10\nFRAME\n" + le16(good) +
+                                                       "FRAME\n" + le16(s10));
+  for (bool ahead : {false, true}) {
+    auto src = open_y4m(g10);
+    src->read_planes_only(1);
+    Picture first;
+    if (ahead) {
+      const int64_t which[] = {0, 1};
+      std::vector<Picture> pics(2);
+      ASSERT_EQ(src->read_ahead(pics, which, 2), 1u) << "stops before the bad frame";
+      first = pics[0];
+    } else {
+      ASSERT_TRUE(src->read_frame(first));
+    }
+    EXPECT_EQ(first.plane(0).row<uint16_t>(1)[3], 1023);
+    EXPECT_EQ(first.plane(2).row<uint16_t>(0)[1], 0) << "chroma left as allocated";
+    EXPECT_EQ(error_of([&] { src->read_frame(pic); }),
+              g10 + ": frame 1, plane Cr, x=1, y=0: sample 1024 exceeds the 10-bit maximum 1023");
+  }
+}
+
+// 9..15-bit samples are checked a piece at a time as they are read: the first bad
+// one is found past the first piece, before a later one in chroma, at its place.
+TEST(Y4mReader, SampleOutOfRangePastTheFirstPieceIsPlaced) {
+  const int w = 512, h = 300;  // luma 307200 bytes: more than one piece
+  std::vector<uint16_t> s(size_t(w * h + 2 * (w / 2) * (h / 2)), 7);
+  s[140000] = 4096;                         // luma x=224, y=273
+  s[size_t(w * h) + 5] = 5000;              // Cb, later
+  const std::string path =
+      write_tmp("_12.y4m", fmt::format("YUV4MPEG2 W{} H{} C420p12\nFRAME\n", w, h) + le16(s));
+  for (int planes : {1, 3}) {
+    auto src = open_y4m(path);
+    src->read_planes_only(planes);
+    Picture pic;
+    EXPECT_EQ(error_of([&] { src->read_frame(pic); }),
+              path + ": frame 0, plane Y, x=224, y=273: sample 4096 exceeds the 12-bit maximum 4095");
+  }
 }
 
 TEST(Y4mReader, FrameHeaderWithoutNewlineIsBounded) {

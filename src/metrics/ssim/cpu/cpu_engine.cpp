@@ -1,6 +1,6 @@
 // The ssim engine on the CPU: the SIMD plane scorer (ssim_simd.h) over the
-// setup's thread pool. `exact` cuts each plane into row bands where frames alone
-// leave threads idle (any split gives the same bits); `raster` keeps each plane
+// setup's thread pool. `exact` cuts each plane into row bands, several for each
+// thread (any split gives the same bits); `raster` keeps each plane
 // one sequential pass and runs frames and planes side by side.
 #include <algorithm>
 #include <vector>
@@ -26,7 +26,7 @@ class CpuEngine final : public Engine {
 
   void exact_sums(std::span<const FramePair> frames, std::span<int128> out) override {
     const int frame_count = int(frames.size()), planes = setup_.planes;
-    const int bands = std::max(1, (threads_ + frame_count - 1) / frame_count);
+    const int bands = bands_per_plane(frame_count * planes);
     partial_.assign(size_t(frame_count * planes * bands), {});
     run(frame_count * planes * bands, [&](int task) {
       const int f = task / (planes * bands), p = task / bands % planes, band = task % bands;
@@ -52,6 +52,17 @@ class CpuEngine final : public Engine {
   }
 
  private:
+  // With several threads, about kTasksPerThread row bands each: a thread slowed
+  // down (by the reader beside it, by other processes) leaves part of its share
+  // to the others instead of keeping them idle at the end of the batch. Bands of
+  // at least kBandRows rows: each band also filters the 8 rows around it.
+  int bands_per_plane(int planes_in_batch) const {
+    if (threads_ <= 1) return 1;
+    constexpr int kTasksPerThread = 4, kBandRows = 64;
+    const int wanted = (kTasksPerThread * threads_ + planes_in_batch - 1) / planes_in_batch;
+    return std::clamp(wanted, 1, std::max(1, setup_.format.height / kBandRows));
+  }
+
   template <typename Body>
   void run(int count, Body&& body) {
     if (setup_.pool) setup_.pool->parallel_for(count, body);
