@@ -65,7 +65,7 @@ PairReader::SideResult PairReader::read_side(VideoSource& src, std::vector<Pictu
   return r;
 }
 
-void PairReader::fill(FrameBatch& batch) {
+void PairReader::fill(FrameBatch& batch, size_t most) {
   batch.count = 0;
   batch.last = false;
   batch.warning.clear();
@@ -74,7 +74,7 @@ void PairReader::fill(FrameBatch& batch) {
     batch.last = true;
     return;
   }
-  const size_t capacity = batch.ref.size();
+  const size_t capacity = std::min(batch.ref.size(), most);
   // The two inputs are read side by side; each walks the same frame numbers.
   SideResult ref, dist;
   if (parallel_) {

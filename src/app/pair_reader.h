@@ -42,10 +42,10 @@ class PairReader {
       : ref_(ref), dist_(dist), options_(o), parallel_(parallel),
         threads_per_input_(threads_per_input) {}
 
-  // Fills `batch` with the next pairs; errors are stored in the batch, not thrown.
-  // The outcome (pairs, warning, error) is the same as reading frame by frame,
-  // the reference before the distorted input.
-  void fill(FrameBatch& batch);
+  // Fills `batch` with the next pairs, at most `most`; errors are stored in the
+  // batch, not thrown. The outcome (pairs, warning, error) is the same as reading
+  // frame by frame, the reference before the distorted input.
+  void fill(FrameBatch& batch, size_t most = SIZE_MAX);
 
  private:
   struct SideResult;

@@ -100,7 +100,9 @@ class BatchPump {
         if (cancel_) return;
       }
       FrameBatch& slot = slots_[k % 2];
-      reader_.fill(slot);
+      // The first batch one frame: nothing is scored until it is read (and its
+      // pictures allocated), so a short one starts the scoring sooner.
+      reader_.fill(slot, k == 0 ? 1 : SIZE_MAX);
       {
         std::lock_guard lock(mutex_);
         ++filled_;
