@@ -13,24 +13,36 @@ NalFraming nal_framing_of(NalCodec codec, std::span<const uint8_t> extradata) {
 
 namespace {
 
-bool is_parameter_set(NalCodec codec, uint8_t header) {
-  if (codec == NalCodec::kH264) return (header & 0x1f) == 7 || (header & 0x1f) == 8;
-  const int type = (header >> 1) & 0x3f;
-  return type >= 32 && type <= 34;
+int nal_type(NalCodec codec, uint8_t header) {
+  return codec == NalCodec::kH264 ? header & 0x1f : (header >> 1) & 0x3f;
+}
+
+bool is_parameter_set(NalCodec codec, int type) {
+  return codec == NalCodec::kH264 ? type == 7 || type == 8 : type >= 32 && type <= 34;
 }
 
 void note_nal(NalCodec codec, uint8_t header, AccessUnitKind& kind) {
+  const int type = nal_type(codec, header);
+  if (is_parameter_set(codec, type)) kind.parameter_sets = true;
   if (codec == NalCodec::kH264) {
-    const int type = header & 0x1f;
     if (type == 5) kind.instant_refresh = true;
-    if (type == 7 || type == 8) kind.parameter_sets = true;
     return;
   }
-  const int type = (header >> 1) & 0x3f;
   if (type == 19 || type == 20) kind.instant_refresh = true;
   if (type == 21) kind.clean_random_access = true;
   if (type >= 6 && type <= 9) kind.leading = true;
-  if (type >= 32 && type <= 34) kind.parameter_sets = true;
+}
+
+// Where each NAL unit of an Annex B packet starts: the byte after its 00 00 01
+// (a four-byte start code ends so too).
+std::vector<size_t> annexb_unit_starts(std::span<const uint8_t> packet) {
+  std::vector<size_t> starts;
+  for (size_t i = 0; i + 3 < packet.size(); ++i)
+    if (packet[i] == 0 && packet[i + 1] == 0 && packet[i + 2] == 1) {
+      starts.push_back(i + 3);
+      i += 2;
+    }
+  return starts;
 }
 
 }  // namespace
@@ -57,32 +69,19 @@ AccessUnitKind classify_access_unit(NalCodec codec, NalFraming framing, std::spa
     }
     return kind;
   }
-  // Annex B: every NAL unit follows 00 00 01 (a four-byte start code ends so too).
-  bool any = false;
-  for (size_t i = 0; i + 3 < n; ++i) {
-    if (packet[i] != 0 || packet[i + 1] != 0 || packet[i + 2] != 1) continue;
-    note_nal(codec, packet[i + 3], kind);
-    any = true;
-    i += 2;
-  }
-  if (!any) kind.malformed = true;
+  const std::vector<size_t> starts = annexb_unit_starts(packet);
+  for (size_t at : starts) note_nal(codec, packet[at], kind);
+  if (starts.empty()) kind.malformed = true;
   return kind;
 }
 
 std::vector<std::span<const uint8_t>> annexb_parameter_sets(NalCodec codec, std::span<const uint8_t> packet) {
-  // The start of every NAL unit's header, then each unit up to the next start code.
-  std::vector<size_t> starts;
-  const size_t n = packet.size();
-  for (size_t i = 0; i + 3 < n; ++i)
-    if (packet[i] == 0 && packet[i + 1] == 0 && packet[i + 2] == 1) {
-      starts.push_back(i + 3);
-      i += 2;
-    }
+  const std::vector<size_t> starts = annexb_unit_starts(packet);
   std::vector<std::span<const uint8_t>> units;
   for (size_t k = 0; k < starts.size(); ++k) {
     const size_t at = starts[k];
-    if (!is_parameter_set(codec, packet[at])) continue;
-    size_t end = k + 1 < starts.size() ? starts[k + 1] - 3 : n;
+    if (!is_parameter_set(codec, nal_type(codec, packet[at]))) continue;
+    size_t end = k + 1 < starts.size() ? starts[k + 1] - 3 : packet.size();
     // a four-byte start code and trailing zeros belong to no unit
     while (end > at && packet[end - 1] == 0) --end;
     // with its start code: a four-byte one where there is room for it

@@ -4,6 +4,9 @@
 // every run, Y4M and raw YUV included (docs/performance.md, "The next step").
 #pragma once
 
+#include <memory>
+#include <new>
+
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -40,5 +43,26 @@ struct FfmpegLibrary {
 // InputError "cannot load FFmpeg's libraries (libavformat.so.N): <why>" when they
 // cannot be opened or lack a function.
 const FfmpegLibrary& ffmpeg();
+
+// Owners of FFmpeg's packets, frames and decoders.
+struct PacketFreer {
+  void operator()(AVPacket* p) const { ffmpeg().av_packet_free(&p); }
+};
+struct FrameFreer {
+  void operator()(AVFrame* f) const { ffmpeg().av_frame_free(&f); }
+};
+struct CodecContextFreer {
+  void operator()(AVCodecContext* c) const { ffmpeg().avcodec_free_context(&c); }
+};
+using PacketPtr = std::unique_ptr<AVPacket, PacketFreer>;
+using FramePtr = std::unique_ptr<AVFrame, FrameFreer>;
+using CodecContextPtr = std::unique_ptr<AVCodecContext, CodecContextFreer>;
+
+// A new empty packet (std::bad_alloc where FFmpeg has no memory).
+inline PacketPtr new_packet() {
+  PacketPtr p(ffmpeg().av_packet_alloc());
+  if (!p) throw std::bad_alloc();
+  return p;
+}
 
 }  // namespace exactvq

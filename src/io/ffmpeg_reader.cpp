@@ -212,15 +212,6 @@ struct IoContextFreer {
 struct FormatContextCloser {
   void operator()(AVFormatContext* c) const { ffmpeg().avformat_close_input(&c); }
 };
-struct CodecContextFreer {
-  void operator()(AVCodecContext* c) const { ffmpeg().avcodec_free_context(&c); }
-};
-struct PacketFreer {
-  void operator()(AVPacket* p) const { ffmpeg().av_packet_free(&p); }
-};
-struct FrameFreer {
-  void operator()(AVFrame* f) const { ffmpeg().av_frame_free(&f); }
-};
 
 class FfmpegReader final : public VideoSource {
  public:
@@ -241,8 +232,8 @@ class FfmpegReader final : public VideoSource {
     if (cuda_device >= 0) setup_cuda_decoding(cuda_device);
     open_decoder();
     frame_.reset(ffmpeg().av_frame_alloc());
-    packet_.reset(ffmpeg().av_packet_alloc());
-    if (!frame_ || !packet_) throw std::bad_alloc();
+    if (!frame_) throw std::bad_alloc();
+    packet_ = new_packet();
     recording_ = true;
     if (!decode_first(cuda_device >= 0))
       throw InputError(fmt::format("{}: the video stream holds no frame", name_));
@@ -360,9 +351,9 @@ class FfmpegReader final : public VideoSource {
 
   // A decoder of the stream as this reader opens it, its log lines to `state`,
   // on the GPU where `hw_device` is given.
-  std::unique_ptr<AVCodecContext, CodecContextFreer> make_decoder(ReaderState& state, AVBufferRef* hw_device) const {
+  CodecContextPtr make_decoder(ReaderState& state, AVBufferRef* hw_device) const {
     const AVStream* st = format_context_->streams[stream_index_];
-    std::unique_ptr<AVCodecContext, CodecContextFreer> decoder(ffmpeg().avcodec_alloc_context3(codec_));
+    CodecContextPtr decoder(ffmpeg().avcodec_alloc_context3(codec_));
     if (!decoder) throw std::bad_alloc();
     int r = ffmpeg().avcodec_parameters_to_context(decoder.get(), st->codecpar);
     if (r >= 0) {
@@ -540,29 +531,41 @@ class FfmpegReader final : public VideoSource {
         return false;
       }
       if (r != AVERROR(EAGAIN) || draining_) fail("cannot decode", r);
-      r = ffmpeg().av_read_frame(format_context_.get(), packet_.get());
-      if (r == AVERROR_EOF) {
-        const AVIOContext* io = format_context_->pb;
-        if (io && io->error < 0) fail("cannot read", io->error);
+      if (!demux_packet(packet_.get(), [&] { return fmt::format("frame {}", index_); })) {
         draining_ = true;
         r = ffmpeg().avcodec_send_packet(decoder_.get(), nullptr);
         if (r < 0) fail("cannot decode", r);
         continue;
       }
-      if (r < 0) fail("cannot read", r);
-      if (packet_->stream_index != stream_index_) {
-        ffmpeg().av_packet_unref(packet_.get());
+      if (recording_) keep_for_replay(packet_.get());
+      r = ffmpeg().avcodec_send_packet(decoder_.get(), packet_.get());
+      ffmpeg().av_packet_unref(packet_.get());
+      if (r < 0) fail("cannot decode", r);
+    }
+  }
+
+  // The stream's next packet into `packet`; false at the end of the input.
+  // Throws InputError naming the file and where() on a read error or an
+  // incomplete packet.
+  template <typename Where>
+  bool demux_packet(AVPacket* packet, const Where& where) {
+    for (;;) {
+      int r = ffmpeg().av_read_frame(format_context_.get(), packet);
+      if (r == AVERROR_EOF) {
+        const AVIOContext* io = format_context_->pb;
+        if (!io || io->error >= 0) return false;
+        r = io->error;  // the end came from a read error
+      }
+      if (r < 0)
+        throw InputError(fmt::format("{}: {}: cannot read: {}", name_, where(), describe_error(r, state_.errors)));
+      if (packet->stream_index != stream_index_) {
+        ffmpeg().av_packet_unref(packet);
         continue;
       }
-      const bool corrupt = packet_->flags & AV_PKT_FLAG_CORRUPT;
-      if (recording_ && !corrupt) keep_for_replay(packet_.get());
-      if (!corrupt) r = ffmpeg().avcodec_send_packet(decoder_.get(), packet_.get());
-      ffmpeg().av_packet_unref(packet_.get());
-      if (corrupt)
-        throw InputError(fmt::format(
-            "{}: frame {}: the file is damaged or truncated (an incomplete packet)", name_,
-            index_));
-      if (r < 0) fail("cannot decode", r);
+      if (packet->flags & AV_PKT_FLAG_CORRUPT)
+        throw InputError(fmt::format("{}: {}: the file is damaged or truncated (an incomplete packet)", name_,
+                                     where()));
+      return true;
     }
   }
 
@@ -658,8 +661,8 @@ class FfmpegReader final : public VideoSource {
   }
 
   void keep_for_replay(const AVPacket* packet) {
-    std::unique_ptr<AVPacket, PacketFreer> copy(ffmpeg().av_packet_alloc());
-    if (!copy || ffmpeg().av_packet_ref(copy.get(), packet) < 0) throw std::bad_alloc();
+    PacketPtr copy = new_packet();
+    if (ffmpeg().av_packet_ref(copy.get(), packet) < 0) throw std::bad_alloc();
     replay_.push_back(std::move(copy));
   }
 
@@ -703,33 +706,14 @@ class FfmpegReader final : public VideoSource {
       ++packets_read_;
       return true;
     }
-    for (;;) {
-      const int r = ffmpeg().av_read_frame(format_context_.get(), packet);
-      const std::string line = state_.errors.take();
-      if (!line.empty())
-        throw InputError(fmt::format("{}: picture {} in decoding order: the file is damaged or truncated (FFmpeg: {})",
-                                     name_, packets_read_, line));
-      if (r == AVERROR_EOF) {
-        const AVIOContext* io = format_context_->pb;
-        if (io && io->error < 0)
-          throw InputError(fmt::format("{}: picture {} in decoding order: cannot read: {}", name_, packets_read_,
-                                       error_text(io->error)));
-        return false;
-      }
-      if (r < 0)
-        throw InputError(fmt::format("{}: picture {} in decoding order: cannot read: {}", name_, packets_read_,
-                                     error_text(r)));
-      if (packet->stream_index != stream_index_) {
-        ffmpeg().av_packet_unref(packet);
-        continue;
-      }
-      if (packet->flags & AV_PKT_FLAG_CORRUPT)
-        throw InputError(fmt::format(
-            "{}: picture {} in decoding order: the file is damaged or truncated (an incomplete packet)", name_,
-            packets_read_));
-      ++packets_read_;
-      return true;
-    }
+    const auto where = [&] { return fmt::format("picture {} in decoding order", packets_read_); };
+    const bool more = demux_packet(packet, where);
+    // No decoder of this reader's logs here any more: a line is the demuxer's.
+    const std::string line = state_.errors.take();
+    if (!line.empty())
+      throw InputError(fmt::format("{}: {}: the file is damaged or truncated (FFmpeg: {})", name_, where(), line));
+    if (more) ++packets_read_;
+    return more;
   }
 
   bool read_segment_frame(Picture& pic) {
@@ -786,7 +770,7 @@ class FfmpegReader final : public VideoSource {
     std::unique_ptr<cuda::DecodedFrameImport> import_;
 #endif
     std::unique_ptr<AVBufferRef, BufferUnref> hw_device_;
-    std::unique_ptr<AVCodecContext, CodecContextFreer> decoder_;
+    CodecContextPtr decoder_;
   };
 
   std::string name_;
@@ -800,9 +784,9 @@ class FfmpegReader final : public VideoSource {
   std::unique_ptr<InputFile> pipe_;  // with io_, the input of a pipe
   std::unique_ptr<AVIOContext, IoContextFreer> io_;
   std::unique_ptr<AVFormatContext, FormatContextCloser> format_context_;
-  std::unique_ptr<AVCodecContext, CodecContextFreer> decoder_;
-  std::unique_ptr<AVPacket, PacketFreer> packet_;
-  std::unique_ptr<AVFrame, FrameFreer> frame_;
+  CodecContextPtr decoder_;
+  PacketPtr packet_;
+  FramePtr frame_;
   const AVCodec* codec_ = nullptr;
   int stream_index_ = -1;
   int pixel_format_ = -1;  // set from the first frame
@@ -813,7 +797,7 @@ class FfmpegReader final : public VideoSource {
   int sw_format_ = -1;           // their layout in device memory (NV12, P010, ...)
   bool device_pictures_ = false;  // read_frame leaves them in device memory
   bool recording_ = false;        // the packets the first frame takes are kept
-  std::deque<std::unique_ptr<AVPacket, PacketFreer>> replay_;
+  std::deque<PacketPtr> replay_;
   int64_t packets_read_ = 0;  // by the sessions
 #ifdef EXACTVQ_HAVE_CUDA
   std::unique_ptr<cuda::DevicePicturePool> pool_;

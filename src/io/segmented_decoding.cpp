@@ -1,6 +1,5 @@
 #include "io/segmented_decoding.h"
 
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -19,25 +18,11 @@ namespace exactvq {
 
 namespace {
 
-struct PacketFreer {
-  void operator()(AVPacket* p) const { ffmpeg().av_packet_free(&p); }
-};
-using PacketPtr = std::unique_ptr<AVPacket, PacketFreer>;
-struct FrameFreer {
-  void operator()(AVFrame* f) const { ffmpeg().av_frame_free(&f); }
-};
-
-PacketPtr new_packet() {
-  PacketPtr p(ffmpeg().av_packet_alloc());
-  if (!p) throw std::bad_alloc();
-  return p;
-}
-
 // A session left its work because the reads ended (the reader is closing).
 struct Stopped {};
 
-// Pieces shorter than this are not cut off (each piece ends in a drain of the
-// decoder's pipeline).
+// Pieces shorter than this are not cut off (a piece is handed to a session as
+// one, and an HEVC piece ends in a drain of the decoder's pipeline).
 constexpr int64_t kShortestSegment = 4;
 
 }  // namespace
@@ -50,7 +35,7 @@ struct SegmentedDecoding::State {
   // is known to be one of its piece's.
   struct Segment {
     int64_t first_frame = 0;  // the file's index of its first frame
-    std::vector<int64_t> owned;  // its pictures' places in the stream, increasing
+    std::vector<int64_t> owned;  // its pictures' places in the stream, increasing (taken in stream order)
     std::vector<char> received;  // per owned picture
     int64_t received_count = 0;
     // The packets end with the next piece's CRA (its place: extension), sent
@@ -84,7 +69,7 @@ struct SegmentedDecoding::State {
   // piece starts at an IDR, which starts the decoder afresh; a flush would
   // make libavcodec set the hardware decoder up again); HEVC sessions are
   // flushed between pieces (a CRA does not reset picture order counts).
-  bool flush_between = false;
+  bool flush_between() const { return setup.codec == NalCodec::kHevc; }
 
   // Cutting (one session at a time, in stream order).
   std::mutex demux_mutex;
@@ -220,7 +205,6 @@ struct SegmentedDecoding::State {
       s->read_error = std::current_exception();
       cutting_done = true;
     }
-    std::sort(s->owned.begin(), s->owned.end());
     s->received.assign(s->owned.size(), 0);
     frames_cut += s->size();
     return s;
@@ -352,7 +336,7 @@ struct SegmentedDecoding::State {
         p.reset();
         receive(false);
       }
-      if (st.flush_between || s.read_error) drain();
+      if (st.flush_between() || s.read_error) drain();
     }
 
     // Every open piece fails with the error being handled.
@@ -377,7 +361,7 @@ struct SegmentedDecoding::State {
       return;
     }
     try {
-      std::unique_ptr<AVFrame, FrameFreer> frame(ffmpeg().av_frame_alloc());
+      FramePtr frame(ffmpeg().av_frame_alloc());
       if (!frame) throw std::bad_alloc();
       Run run{*this, *session, id, frame.get(), {}};
       try {
@@ -424,7 +408,6 @@ struct SegmentedDecoding::State {
 
 SegmentedDecoding::SegmentedDecoding(SegmentedDecodingSetup setup) : s_(std::make_unique<State>()) {
   s_->setup = std::move(setup);
-  s_->flush_between = s_->setup.codec == NalCodec::kHevc;
   const int n = std::max(1, s_->setup.sessions);
   s_->frames_ahead.assign(size_t(n), 0);
   s_->setup.frames_ahead = std::max(1, s_->setup.frames_ahead);

@@ -18,6 +18,13 @@ struct DecodedFrameImport::Resources {
   PinnedBuffer first_stray_host{3 * sizeof(unsigned long long)};
   std::unordered_map<const Picture*, DeviceBuffer> slots;  // device pictures, one buffer per Picture
   DeviceBuffer scratch;                                     // the picture on its way to the host
+
+  // `pic`'s device buffer (or the scratch one), of `bytes`.
+  uint8_t* target(const Picture* pic, size_t bytes) {
+    DeviceBuffer& b = pic ? slots[pic] : scratch;
+    if (b.bytes() != bytes) b = DeviceBuffer(bytes);
+    return b.get();
+  }
 };
 
 DecodedFrameImport::DecodedFrameImport(int ordinal) : ordinal_(ordinal) {
@@ -51,16 +58,13 @@ void DecodedFrameImport::import(const DecodedFrame& frame, const VideoFormat& fo
                                 bool on_device, const std::function<std::string()>& what) {
   check(cudaSetDevice(ordinal_), "cudaSetDevice");
   const size_t bytes = Picture::span_bytes(format, format.plane_count());
-  DeviceBuffer* target = &r_->scratch;
-  if (on_device) target = &r_->slots[&pic];
-  if (target->bytes() != bytes) *target = DeviceBuffer(bytes);
-  convert(frame, format, target->get(), what);
+  uint8_t* base = r_->target(on_device ? &pic : nullptr, bytes);
+  convert(frame, format, base, what);
   if (on_device) {
-    pic = Picture::in_device_memory(format, target->get());
+    pic = Picture::in_device_memory(format, base);
   } else {
     pic.allocate(format);
-    check(cudaMemcpy(pic.plane_data(0), target->get(), bytes, cudaMemcpyDeviceToHost),
-          "copy of a decoded frame to the host");
+    check(cudaMemcpy(pic.plane_data(0), base, bytes, cudaMemcpyDeviceToHost), "copy of a decoded frame to the host");
   }
 }
 
@@ -112,12 +116,11 @@ void DecodedFrameImport::import_converted(const uint8_t* base, const VideoFormat
   const size_t bytes = Picture::span_bytes(format, format.plane_count());
   cudaStream_t stream = r_->stream.get();
   if (on_device) {
-    DeviceBuffer& slot = r_->slots[&pic];
-    if (slot.bytes() != bytes) slot = DeviceBuffer(bytes);
-    check(cudaMemcpyAsync(slot.get(), base, bytes, cudaMemcpyDeviceToDevice, stream),
+    uint8_t* slot = r_->target(&pic, bytes);
+    check(cudaMemcpyAsync(slot, base, bytes, cudaMemcpyDeviceToDevice, stream),
           "copy of a decoded picture in device memory");
     check(cudaStreamSynchronize(stream), "the copy of a decoded picture");
-    pic = Picture::in_device_memory(format, slot.get());
+    pic = Picture::in_device_memory(format, slot);
     return;
   }
   pic.allocate(format);
@@ -134,14 +137,13 @@ void DecodedFrameImport::import_host(Picture&& host, Picture& pic, bool on_devic
   check(cudaSetDevice(ordinal_), "cudaSetDevice");
   const VideoFormat& format = host.format;
   const size_t bytes = Picture::span_bytes(format, format.plane_count());
-  DeviceBuffer& slot = r_->slots[&pic];
-  if (slot.bytes() != bytes) slot = DeviceBuffer(bytes);
+  uint8_t* slot = r_->target(&pic, bytes);
   for (int p = 0; p < format.plane_count(); ++p)
-    check(cudaMemcpyAsync(slot.get() + Picture::plane_offset(format, p), host.plane_data(p), format.plane_bytes(p),
+    check(cudaMemcpyAsync(slot + Picture::plane_offset(format, p), host.plane_data(p), format.plane_bytes(p),
                           cudaMemcpyHostToDevice, r_->stream.get()),
           "upload of a picture decoded on the CPU");
   check(cudaStreamSynchronize(r_->stream.get()), "the upload of a picture decoded on the CPU");
-  pic = Picture::in_device_memory(format, slot.get());
+  pic = Picture::in_device_memory(format, slot);
 }
 
 size_t DecodedFrameImport::free_memory() const {
