@@ -16,12 +16,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 vmaf=${4:-$here/../../shared/libvmaf/vmaf}
 work=$(mktemp -d /dev/shm/ssim_cpu.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-py=/usr/bin/python3; [ -x "$py" ] || py=python3
+py=python3; "$py" -c "import numpy" 2>/dev/null || py=/usr/bin/python3  # one with numpy
 
 seconds() {  # seconds COMMAND...: "wall,cpu" seconds of one run (cpu: user + system, all threads)
-  /usr/bin/time -f "%e,%U,%S" -o "$work/time" "$@" > /dev/null
-  IFS=, read -r wall user sys < "$work/time"
-  echo "$wall,$(echo "$user + $sys" | bc -l)"
+  "$py" -c '
+import os, subprocess, sys, time
+start = time.monotonic()
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(child.pid, 0)
+wall = time.monotonic() - start
+if os.waitstatus_to_exitcode(status):
+    sys.exit(f"ssim_cpu.sh: {sys.argv[1]} failed")
+print(f"{wall},{usage.ru_utime + usage.ru_stime}")' "$@"
 }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/plane_pair.h"
@@ -196,6 +197,169 @@ void BM_StageRasterSum(benchmark::State& state) {
   report(state, p.r);
 }
 
+// The pipeline's own three stages as exact_sum runs them (8 bits, and 9-10 bits
+// with xx + yy filtered as one moment): strips of strip_columns(bits) columns,
+// every row of each, each benchmark making one stage's calls only, on buffers of
+// a strip's size that stay in cache as the pipeline's do. Their times add up to
+// the plane's (SimdExact) less the strip loop's own work: the per-stage roofline
+// of docs/performance.md comes from them where no counters can be read.
+struct StripStages {
+  static constexpr int kRing = ssim::kTaps + 1;
+  const PlanePair& p;
+  int strips, most;  // strip count, widest strip
+  bool summed;       // xx + yy as one moment (9-10 bits)
+  std::vector<uint32_t> scratch, h32, zeros, cw;
+  std::vector<uint64_t> v64;
+  cpu::MomentRow<uint32_t> ring[kRing];
+  cpu::MomentRow<uint32_t> window32[2];
+  cpu::MomentRow<uint64_t> window64[2];
+
+  explicit StripStages(const PlanePair& pp) : p(pp) {
+    const int w = p.r.width, columns = cpu::strip_columns(p.bitdepth);
+    strips = w > columns ? (w + columns - 1) / columns : 1;
+    most = (w + strips - 1) / strips;
+    summed = p.bitdepth > 8;
+    const size_t n = size_t(most);
+    scratch.resize(cpu::horizontal_scratch_size(0, most));
+    h32.resize(size_t(kRing) * 5 * n + 2 * 5 * n);
+    v64.resize(2 * 3 * n);
+    zeros.assign(n, 0);
+    for (int k = 0; k < kRing; ++k) ring[k] = row32(size_t(k));
+    for (int j = 0; j < 2; ++j) {
+      window32[j] = row32(size_t(kRing + j));
+      window64[j] = {window32[j].m, window32[j].n, v64.data() + (3 * j) * n,
+                     v64.data() + (3 * j + 1) * n, v64.data() + (3 * j + 2) * n};
+    }
+    cw.resize(n);
+    for (int x = 0; x < most; ++x) cw[size_t(x)] = ssim::kept_weight(x + ssim::kRadius, w);
+    // Real window moments for the term stage: the first ten rows of the first strip.
+    for (int r = 0; r < kRing; ++r) horizontal(r, 0, most);
+    vertical(most);
+  }
+  cpu::MomentRow<uint32_t> row32(size_t k) {
+    const size_t n = size_t(most);
+    uint32_t* b = h32.data() + k * 5 * n;
+    return {b, b + n, b + 2 * n, b + 3 * n, b + 4 * n};
+  }
+  std::pair<int, int> strip(int s) const {
+    const int w = p.r.width;
+    return {int(int64_t{w} * s / strips), int(int64_t{w} * (s + 1) / strips)};
+  }
+  void horizontal(int y, int x0, int x1) {
+    const int w = p.r.width;
+    cpu::MomentRow<uint32_t>& out = ring[y % kRing];
+    if (p.bitdepth == 8)
+      cpu::horizontal_moments(p.r.row<uint8_t>(y), p.d.row<uint8_t>(y), w, x0, x1, scratch.data(), out);
+    else
+      cpu::horizontal_moments_summed_squares(p.r.row<uint16_t>(y), p.d.row<uint16_t>(y), w, x0, x1,
+                                             scratch.data(), out);
+  }
+  void vertical(int n) {
+    const uint32_t *m[kRing], *nn[kRing], *xx[kRing], *xy[kRing], *yy[kRing];
+    for (int k = 0; k < kRing; ++k)
+      m[k] = ring[k].m, nn[k] = ring[k].n, xx[k] = ring[k].xx, xy[k] = ring[k].xy, yy[k] = ring[k].yy;
+    const size_t c = size_t(n);
+    cpu::vertical_moments_pair(m, window32[0].m, window32[1].m, c);
+    cpu::vertical_moments_pair(nn, window32[0].n, window32[1].n, c);
+    if (!summed) {
+      cpu::vertical_moments_pair(xx, window32[0].xx, window32[1].xx, c);
+      cpu::vertical_moments_pair(xy, window32[0].xy, window32[1].xy, c);
+      cpu::vertical_moments_pair(yy, window32[0].yy, window32[1].yy, c);
+    } else {
+      cpu::vertical_moments_pair(xx, window64[0].xx, window64[1].xx, c);
+      cpu::vertical_moments_pair(xy, window64[0].xy, window64[1].xy, c);
+    }
+  }
+  ssim::int128 terms(int n, const ssim::TermConstants& k) const {
+    if (!summed) {
+      cpu::WindowRow<uint32_t> rows[2];
+      for (int j = 0; j < 2; ++j)
+        rows[j] = {window32[j].m, window32[j].n, window32[j].xx, window32[j].xy, window32[j].yy};
+      return cpu::terms_exact_sum(rows, 2, cw.data(), 256, size_t(n), k);
+    }
+    const uint64_t* z = v64.data();  // any row: with xx + yy summed, y2 is not read
+    cpu::WindowRow<uint64_t> rows[2];
+    for (int j = 0; j < 2; ++j) rows[j] = {window64[j].m, window64[j].n, window64[j].xx, window64[j].xy, z};
+    return cpu::terms_exact_sum(rows, 2, cw.data(), 256, size_t(n), k);
+  }
+};
+
+StripStages& strip_stages(int w, int h, int bits) {
+  static std::vector<std::unique_ptr<StripStages>> cache;
+  const PlanePair& p = pair(w, h, bits);
+  for (const auto& s : cache)
+    if (&s->p == &p) return *s;
+  cache.push_back(std::make_unique<StripStages>(p));
+  return *cache.back();
+}
+
+void BM_PipelineHorizontal(benchmark::State& state) {
+  StripStages& st = strip_stages(int(state.range(0)), int(state.range(1)), int(state.range(2)));
+  for (auto _ : state) {
+    for (int s = 0; s < st.strips; ++s) {
+      const auto [x0, x1] = st.strip(s);
+      for (int y = 0; y < st.p.r.height; ++y) st.horizontal(y, x0, x1);
+    }
+    benchmark::DoNotOptimize(st.h32.data());
+  }
+  report(state, st.p.r);
+}
+
+void BM_PipelineVertical(benchmark::State& state) {
+  StripStages& st = strip_stages(int(state.range(0)), int(state.range(1)), int(state.range(2)));
+  for (auto _ : state) {
+    for (int s = 0; s < st.strips; ++s) {
+      const auto [x0, x1] = st.strip(s);
+      for (int y = 0; y < st.p.r.height; y += 2) st.vertical(x1 - x0);
+    }
+    benchmark::DoNotOptimize(st.h32.data());
+    benchmark::DoNotOptimize(st.v64.data());
+  }
+  report(state, st.p.r);
+}
+
+void BM_PipelineTerms(benchmark::State& state) {
+  StripStages& st = strip_stages(int(state.range(0)), int(state.range(1)), int(state.range(2)));
+  const ssim::TermConstants k = ssim::term_constants(st.p.bitdepth);
+  for (auto _ : state) {
+    ssim::int128 q = 0;
+    for (int s = 0; s < st.strips; ++s) {
+      const auto [x0, x1] = st.strip(s);
+      for (int y = 0; y < st.p.r.height; y += 2) q += st.terms(x1 - x0, k);
+    }
+    benchmark::DoNotOptimize(q);
+  }
+  report(state, st.p.r);
+}
+
+// The core's clock where no counters can be read: a chain of dependent
+// one-cycle register additions, a million to an iteration, so GHz is additions a
+// nanosecond. Stage times in ns a pixel times this are cycles a pixel.
+void BM_CoreClock(benchmark::State& state) {
+#if defined(__x86_64__)
+  // Register operands: some cores fold chains of immediate additions at rename.
+  uint64_t x = 0, step = uint64_t(state.iterations()) | 1;
+  benchmark::DoNotOptimize(step);
+  for (auto _ : state) {
+    for (int i = 0; i < 10000; ++i) {
+#define EXACTVQ_ADD10 "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t" \
+                      "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+      asm volatile(EXACTVQ_ADD10 EXACTVQ_ADD10 EXACTVQ_ADD10 EXACTVQ_ADD10 EXACTVQ_ADD10
+                   EXACTVQ_ADD10 EXACTVQ_ADD10 EXACTVQ_ADD10 EXACTVQ_ADD10 EXACTVQ_ADD10
+                   : "+r"(x)
+                   : "r"(step));
+#undef EXACTVQ_ADD10
+    }
+  }
+  benchmark::DoNotOptimize(x);
+  state.counters["GHz"] =
+      benchmark::Counter(double(state.iterations()) * 1e6 / 1e9, benchmark::Counter::kIsRate);
+#else
+  state.SkipWithError("x86-64 only");
+#endif
+}
+BENCHMARK(BM_CoreClock)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 void BM_SimdExact(benchmark::State& state) {
   const PlanePair& p = pair(int(state.range(0)), int(state.range(1)), int(state.range(2)));
   for (auto _ : state) benchmark::DoNotOptimize(cpu::score_exact(p.r, p.d, p.bitdepth));
@@ -239,6 +403,9 @@ BENCHMARK(BM_StageTerm)->Apply(sizes);
 BENCHMARK(BM_StageWindowTerms)->Apply(sizes);
 BENCHMARK(BM_StageFixedSum)->Args({1920, 1080})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StageRasterSum)->Args({1920, 1080})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PipelineHorizontal)->Args({1920, 1080, 8})->Args({1920, 1080, 10})->Args({3840, 2160, 8})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PipelineVertical)->Args({1920, 1080, 8})->Args({1920, 1080, 10})->Args({3840, 2160, 8})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PipelineTerms)->Args({1920, 1080, 8})->Args({1920, 1080, 10})->Args({3840, 2160, 8})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SimdExact)->Apply(sizes);
 BENCHMARK(BM_SimdRaster)->Apply(sizes);
 BENCHMARK(BM_ScalarExact)->Args({1920, 1080, 8})->Unit(benchmark::kMillisecond)->UseRealTime();
