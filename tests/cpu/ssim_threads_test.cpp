@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/cli_test_util.h"
@@ -93,6 +94,29 @@ TEST(SsimThreads, EveryThreadCountAndBatchGivesTheReferenceBits) {
       }
     }
   std::printf("threads: %d bit-identical scores\n", checks);
+}
+
+// `raster` keeps each plane one sequential pass, so only whole frames run side
+// by side: a batch must hold a frame for every thread, and a few more so that
+// one slowed thread does not idle the rest at the batch's end, within about
+// 512 MiB of pictures. `exact` shares out row bands and keeps a few frames.
+TEST(SsimThreads, RasterBatchesHoldFramesForEveryThread) {
+  constexpr size_t kBudget = size_t{512} << 20;
+  for (const auto& [w, h] : {std::pair{1920, 1080}, std::pair{3840, 2160}, std::pair{7680, 4320}})
+    for (int threads : {1, 2, 16, 48}) {
+      SCOPED_TRACE(testing::Message() << w << "x" << h << ", " << threads << " threads");
+      ThreadPool pool(threads);
+      FeatureContext ctx;
+      ctx.format = make_format(w, h, ChromaFormat::k420, 8);
+      ctx.pool = &pool;
+      const size_t pair_bytes = 2 * ctx.format.frame_bytes();
+      const int raster = make_feature(parse_feature_spec("ssim=sum=raster"), ctx)->batch_frames();
+      const int exact = make_feature(parse_feature_spec("ssim=sum=exact"), ctx)->batch_frames();
+      EXPECT_GE(raster, threads);
+      if (size_t(3 * threads) * pair_bytes <= kBudget) EXPECT_EQ(raster, 3 * threads);
+      else if (raster > threads) EXPECT_LE(size_t(raster) * pair_bytes, kBudget);
+      EXPECT_EQ(exact, std::min(threads, 4));
+    }
 }
 
 TEST(SsimThreads, CommandLineThreadCountsGiveTheReferenceBits) {
