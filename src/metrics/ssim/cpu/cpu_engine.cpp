@@ -17,18 +17,19 @@ class CpuEngine final : public Engine {
   explicit CpuEngine(const EngineSetup& s) : setup_(s), threads_(s.pool ? s.pool->size() : 1) {}
 
   // Frames scored at once. `exact`: a few (row bands share out the rest).
-  // `raster`: a task a plane, so about kRasterFramesPerThread frames a thread, and
-  // never fewer than the threads (up to 64): a thread slowed down near the end of
-  // a batch then leaves little for the others to wait on. Within
-  // kRasterBatchBytes of pictures where that still gives each thread a frame (4K
-  // 4:2:0 8-bit: 25 MB a pair; the reader fills a second batch meanwhile).
+  // `raster`: a task a plane, so about kRasterFramesPerThread frames a thread: a
+  // thread slowed down near the end of a batch then leaves little for the others
+  // to wait on. Within kRasterBatchBytes of pictures (4K 4:2:0 8-bit: 25 MB a
+  // pair; the reader fills a second batch meanwhile), but always a frame for each
+  // thread where that budget holds one, and never fewer than 8 frames.
   int batch_frames() const override {
     if (setup_.mode != SumMode::kRaster) return std::clamp(threads_, 1, 4);
-    constexpr int kRasterFramesPerThread = 3;
+    constexpr int kRasterFramesPerThread = 3, kRasterFloor = 8;
     constexpr size_t kRasterBatchBytes = size_t{512} << 20;
     const size_t pair_bytes = std::max<size_t>(1, 2 * setup_.format.frame_bytes());
     const int by_memory = int(std::clamp<size_t>(kRasterBatchBytes / pair_bytes, 1, 1024));
-    return std::max(std::min(threads_, 64), std::min(kRasterFramesPerThread * threads_, by_memory));
+    const int floor = std::min(threads_, std::max(kRasterFloor, by_memory));
+    return std::max(floor, std::min(kRasterFramesPerThread * threads_, by_memory));
   }
 
   void exact_sums(std::span<const FramePair> frames, std::span<int128> out) override {
