@@ -21,7 +21,8 @@ class CpuEngine final : public Engine {
   // thread slowed down near the end of a batch then leaves little for the others
   // to wait on. Within kRasterBatchBytes of pictures (4K 4:2:0 8-bit: 25 MB a
   // pair; the reader fills a second batch meanwhile), but always a frame for each
-  // thread where that budget holds one, and never fewer than 8 frames.
+  // thread where that budget holds them, and for each of the first 8 threads
+  // whatever the budget.
   int batch_frames() const override {
     if (setup_.mode != SumMode::kRaster) return std::clamp(threads_, 1, 4);
     constexpr int kRasterFramesPerThread = 3, kRasterFloor = 8;
