@@ -13,13 +13,10 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "${1:-}" = "--pack" ]; then
   pack=$2 build=$3
-  rm -rf "$pack" && mkdir -p "$pack/bin"
-  "$here/throughput.sh" --pack "$pack/cpu" "$build" > /dev/null
-  cp "$build/exactvq" "$here/../../shared/libvmaf/vmaf" "$pack/bin/"
-  ldd "$build/exactvq" | awk '$3 ~ /^\// {print $3}' |
-    grep -Ev '/(libc|libm|libgcc_s|libstdc\+\+|libpthread|libdl|librt|ld-linux[^/]*)\.so' |
-    while read -r lib; do cp -nL "$lib" "$pack/cpu/"; done
-  strip "$pack"/bin/exactvq "$pack"/cpu/ssim_throughput "$pack"/cpu/ssim_simd_bench "$pack"/cpu/twin_tests
+  rm -rf "$pack" && mkdir -p "$pack"
+  "$here/throughput.sh" --pack "$pack/cpu" "$build" exactvq > /dev/null
+  cp "$here/../../shared/libvmaf/vmaf" "$pack/cpu/"
+  strip "$pack"/cpu/exactvq "$pack"/cpu/ssim_throughput "$pack"/cpu/ssim_simd_bench "$pack"/cpu/twin_tests
   du -sh "$pack"
   exit 0
 fi
@@ -46,7 +43,7 @@ log() { echo "== $1 ($(date +%T), load $(cut -d' ' -f1-3 /proc/loadavg))"; }
   for r in 1 2 3; do dd if="$shm/f" of=/dev/null bs=1M 2>&1 | tail -1; done
   rm -rf "$shm"
   log "whole runs beside libvmaf"
-  timeout 400 bash "$here/ssim_cpu.sh" "$pack/bin/exactvq" "$frames" "$reps" "$pack/bin/vmaf"
+  timeout 400 bash "$here/ssim_cpu.sh" "$pack/cpu/exactvq" "$frames" "$reps" "$pack/cpu/vmaf"
   log "pool scaling"
   (cd "$pack/cpu" && timeout 300 ./throughput.sh . 3 1 $threads)
   log "end"

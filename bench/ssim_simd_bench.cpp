@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "bench/plane_pair.h"
@@ -206,7 +205,8 @@ void BM_StageRasterSum(benchmark::State& state) {
 struct StripStages {
   static constexpr int kRing = ssim::kTaps + 1;
   const PlanePair& p;
-  int strips, most;  // strip count, widest strip
+  cpu::StripSplit strips;
+  int most;          // widest strip
   bool summed;       // xx + yy as one moment (9-10 bits)
   std::vector<uint32_t> scratch, h32, zeros, cw;
   std::vector<uint64_t> v64;
@@ -214,10 +214,10 @@ struct StripStages {
   cpu::MomentRow<uint32_t> window32[2];
   cpu::MomentRow<uint64_t> window64[2];
 
-  explicit StripStages(const PlanePair& pp) : p(pp) {
-    const int w = p.r.width, columns = cpu::strip_columns(p.bitdepth);
-    strips = w > columns ? (w + columns - 1) / columns : 1;
-    most = (w + strips - 1) / strips;
+  explicit StripStages(const PlanePair& pp)
+      : p(pp), strips(cpu::StripSplit::of(pp.r.width, pp.bitdepth)) {
+    const int w = p.r.width;
+    most = (w + strips.count - 1) / strips.count;
     summed = p.bitdepth > 8;
     const size_t n = size_t(most);
     scratch.resize(cpu::horizontal_scratch_size(0, most));
@@ -240,10 +240,6 @@ struct StripStages {
     const size_t n = size_t(most);
     uint32_t* b = h32.data() + k * 5 * n;
     return {b, b + n, b + 2 * n, b + 3 * n, b + 4 * n};
-  }
-  std::pair<int, int> strip(int s) const {
-    const int w = p.r.width;
-    return {int(int64_t{w} * s / strips), int(int64_t{w} * (s + 1) / strips)};
   }
   void horizontal(int y, int x0, int x1) {
     const int w = p.r.width;
@@ -296,8 +292,8 @@ StripStages& strip_stages(int w, int h, int bits) {
 void BM_PipelineHorizontal(benchmark::State& state) {
   StripStages& st = strip_stages(int(state.range(0)), int(state.range(1)), int(state.range(2)));
   for (auto _ : state) {
-    for (int s = 0; s < st.strips; ++s) {
-      const auto [x0, x1] = st.strip(s);
+    for (int s = 0; s < st.strips.count; ++s) {
+      const int x0 = st.strips.x0(s), x1 = st.strips.x1(s);
       for (int y = 0; y < st.p.r.height; ++y) st.horizontal(y, x0, x1);
     }
     benchmark::DoNotOptimize(st.h32.data());
@@ -308,8 +304,8 @@ void BM_PipelineHorizontal(benchmark::State& state) {
 void BM_PipelineVertical(benchmark::State& state) {
   StripStages& st = strip_stages(int(state.range(0)), int(state.range(1)), int(state.range(2)));
   for (auto _ : state) {
-    for (int s = 0; s < st.strips; ++s) {
-      const auto [x0, x1] = st.strip(s);
+    for (int s = 0; s < st.strips.count; ++s) {
+      const int x0 = st.strips.x0(s), x1 = st.strips.x1(s);
       for (int y = 0; y < st.p.r.height; y += 2) st.vertical(x1 - x0);
     }
     benchmark::DoNotOptimize(st.h32.data());
@@ -323,8 +319,8 @@ void BM_PipelineTerms(benchmark::State& state) {
   const ssim::TermConstants k = ssim::term_constants(st.p.bitdepth);
   for (auto _ : state) {
     ssim::int128 q = 0;
-    for (int s = 0; s < st.strips; ++s) {
-      const auto [x0, x1] = st.strip(s);
+    for (int s = 0; s < st.strips.count; ++s) {
+      const int x0 = st.strips.x0(s), x1 = st.strips.x1(s);
       for (int y = 0; y < st.p.r.height; y += 2) q += st.terms(x1 - x0, k);
     }
     benchmark::DoNotOptimize(q);

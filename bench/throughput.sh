@@ -8,8 +8,9 @@
 #   bench/throughput.sh build-dir [REPS] [SECONDS] [THREADS...]
 #     (needs build-dir/bench/ssim_throughput: ninja -C build-dir ssim_throughput ssim_simd_bench)
 # To run on a machine without the build's libraries (no Debian dev packages):
-#   bench/throughput.sh --pack OUT_DIR build-dir
-#     copies ssim_throughput, ssim_simd_bench, twin_tests (when built), this
+#   bench/throughput.sh --pack OUT_DIR build-dir [MORE...]
+#     copies ssim_throughput, ssim_simd_bench, twin_tests (when built), the build's
+#     programs MORE names (paths from build-dir, e.g. exactvq), this
 #     script and the shared libraries they load that are not glibc's (libhwy,
 #     libfmt, libbenchmark, libgtest, ...) into OUT_DIR; then, on the other machine:
 #   cd OUT_DIR && LD_LIBRARY_PATH=. ./twin_tests --gtest_filter='*cpu*'   # every SIMD target there
@@ -25,7 +26,8 @@ if [ "${1:-}" = "--pack" ]; then
   out=$2
   build=$3
   mkdir -p "$out"
-  for b in bench/ssim_throughput bench/ssim_simd_bench tests/twins/twin_tests; do
+  shift 3
+  for b in bench/ssim_throughput bench/ssim_simd_bench tests/twins/twin_tests "$@"; do
     [ -x "$build/$b" ] || { echo "throughput.sh: $build/$b not built, left out" >&2; continue; }
     cp "$build/$b" "$out/"
     ldd "$build/$b" | awk '$3 ~ /^\// {print $3}' |

@@ -1,7 +1,8 @@
 // FFmpeg's libraries, opened (dlopen) when the first input needs them rather than
-// when exactvq starts. libavformat and libavcodec pull in some 130 libraries,
-// linked BIND_NOW by Debian: loading and binding them took 35-45 ms before main,
-// every run, Y4M and raw YUV included (docs/performance.md, "The next step").
+// when exactvq starts. libavformat and libavcodec pull in over a hundred
+// libraries, linked BIND_NOW by Debian: loading and binding them dominated the
+// start-up of every run, Y4M and raw YUV included (docs/performance.md, "The next
+// step").
 #pragma once
 
 #include <memory>

@@ -114,9 +114,14 @@ TEST(SsimThreads, RasterBatchesHoldFramesForEveryThread) {
       const int exact = make_feature(parse_feature_spec("ssim=sum=exact"), ctx)->batch_frames();
       const int floor = std::min(threads, 8);
       EXPECT_GE(raster, floor);
-      if (size_t(threads) * pair_bytes <= kBudget) EXPECT_GE(raster, threads);
-      if (size_t(3 * threads) * pair_bytes <= kBudget) EXPECT_EQ(raster, 3 * threads);
-      else if (raster > floor) EXPECT_LE(size_t(raster) * pair_bytes, kBudget);
+      if (size_t(threads) * pair_bytes <= kBudget) {
+        EXPECT_GE(raster, threads);
+      }
+      if (size_t(3 * threads) * pair_bytes <= kBudget) {
+        EXPECT_EQ(raster, 3 * threads);
+      } else if (raster > floor) {
+        EXPECT_LE(size_t(raster) * pair_bytes, kBudget);
+      }
       EXPECT_EQ(exact, std::min(threads, 4));
     }
 }

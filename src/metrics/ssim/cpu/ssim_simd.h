@@ -29,6 +29,15 @@ bool fused_window_terms();
 void use_strip_columns(int columns);
 int strip_columns(int bitdepth);
 
+// The strips `exact` cuts `width` columns into at `bitdepth`: `count` strips of
+// equal widths (to a column), strip s covering [x0, x1) counted from the first.
+struct StripSplit {
+  int width, count;
+  static StripSplit of(int width, int bitdepth);
+  int x0(int s) const { return int(int64_t{width} * s / count); }
+  int x1(int s) const { return x0(s + 1); }
+};
+
 // The `exact` partial sum over `region`: equal to ssim::exact_sum.
 ssim::ExactSum exact_sum(const PlaneView& ref, const PlaneView& dist, int bitdepth,
                          ssim::Rect region);
