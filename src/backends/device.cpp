@@ -6,12 +6,6 @@
 
 #include "backends/multi/multi_device.h"
 #include "core/error.h"
-#include "metrics/psnr/engine.h"
-#include "metrics/motion/engine.h"
-#include "metrics/vif/engine.h"
-#include "metrics/adm/engine.h"
-#include "metrics/float_ssim/engine.h"
-#include "metrics/ssim/engine.h"
 
 namespace exactvq {
 
@@ -25,12 +19,9 @@ const char* backend_name(Backend b) {
   return "?";
 }
 
-std::unique_ptr<ssim::Engine> Device::ssim_engine(const ssim::EngineSetup&) { return nullptr; }
-std::unique_ptr<psnr::Engine> Device::psnr_engine(const psnr::EngineSetup&) { return nullptr; }
-std::unique_ptr<vif::Engine> Device::vif_engine(const vif::EngineSetup&) { return nullptr; }
-std::unique_ptr<motion::Engine> Device::motion_engine(const motion::EngineSetup&) { return nullptr; }
-std::unique_ptr<adm::Engine> Device::adm_engine(const adm::EngineSetup&) { return nullptr; }
-std::unique_ptr<float_ssim::Engine> Device::float_ssim_engine(const float_ssim::EngineSetup&) { return nullptr; }
+std::string Device::failure_in(std::string_view, std::string_view message) const {
+  return std::string(message);
+}
 
 #ifndef EXACTVQ_HAVE_CUDA
 std::shared_ptr<Device> open_cuda_device(const DeviceOptions&, const VideoFormat&) {

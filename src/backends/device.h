@@ -1,15 +1,18 @@
-// Where metrics run. A Device is a table of engines, one factory per metric
-// (dav1d's DSP-context idea): a metric's Feature asks the run's device for its
-// engine, the narrow set of per-pixel operations that the device implements,
-// and does the rest (options, names, scores, decibels) on the host itself. The
-// CPU is a device (backends/cpu/); CUDA and OpenCL devices are compiled in when
-// their toolkits are found (EXACTVQ_HAVE_CUDA, EXACTVQ_HAVE_OPENCL); a
-// MultiDevice (backends/multi/) shares every batch out among several.
+// Where metrics run: the plumbing of one place that computes (streams, pools,
+// uploads, program caches), and nothing of any metric. A metric's Feature makes
+// its own engine for the run's device (metrics/<metric>/engine.cpp asks the
+// device its kind, dav1d's DSP-context idea run one way), the narrow set of
+// per-pixel operations, and does the rest (options, names, scores) on the host
+// itself. The CPU is a device (backends/cpu/); CUDA and OpenCL devices are
+// compiled in when their toolkits are found (EXACTVQ_HAVE_CUDA,
+// EXACTVQ_HAVE_OPENCL); a MultiDevice (backends/multi/) shares every batch out
+// among several.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/picture.h"
@@ -21,30 +24,15 @@ enum class Backend { kCpu, kCuda, kOpenCL, kAuto };
 
 const char* backend_name(Backend b);  // "cpu", "cuda", "opencl", "auto"
 
-namespace ssim {
-class Engine;
-struct EngineSetup;
-}  // namespace ssim
-namespace psnr {
-class Engine;
-struct EngineSetup;
-}  // namespace psnr
-namespace vif {
-class Engine;
-struct EngineSetup;
-}  // namespace vif
-namespace motion {
-class Engine;
-struct EngineSetup;
-}  // namespace motion
-namespace adm {
-class Engine;
-struct EngineSetup;
-}  // namespace adm
-namespace float_ssim {
-class Engine;
-struct EngineSetup;
-}  // namespace float_ssim
+// What a device is, for the metrics' engine factories (metrics/engine.h): each
+// metric makes its own engine for the device's kind; the device names no metric.
+enum class DeviceKind {
+  kCpu,      // backends/cpu/
+  kCuda,     // backends/cuda/: a cuda::CudaDevice
+  kOpenCL,   // backends/opencl/: an opencl::OpenclDevice
+  kSeveral,  // backends/multi/: a MultiDevice
+  kOther,    // a device no metric has an engine for (tests)
+};
 
 class Device {
  public:
@@ -54,15 +42,10 @@ class Device {
   // The CUDA device whose memory the engines' uploads may copy pictures from
   // (Picture::in_device_memory), or -1.
   virtual int cuda_ordinal() const { return -1; }
-  // This device's engine of each metric, or null where it does not compute the
-  // metric. Throw UsageError on a setup it cannot take, DeviceError on device
-  // failures. Adding a metric adds a factory here (null by default).
-  virtual std::unique_ptr<ssim::Engine> ssim_engine(const ssim::EngineSetup& setup);
-  virtual std::unique_ptr<psnr::Engine> psnr_engine(const psnr::EngineSetup& setup);
-  virtual std::unique_ptr<vif::Engine> vif_engine(const vif::EngineSetup& setup);
-  virtual std::unique_ptr<motion::Engine> motion_engine(const motion::EngineSetup& setup);
-  virtual std::unique_ptr<adm::Engine> adm_engine(const adm::EngineSetup& setup);
-  virtual std::unique_ptr<float_ssim::Engine> float_ssim_engine(const float_ssim::EngineSetup& setup);
+  virtual DeviceKind kind() const { return DeviceKind::kOther; }
+  // The message of a DeviceError met while making `feature`'s engine on this
+  // device, as the run reports it (a device may name itself there).
+  virtual std::string failure_in(std::string_view feature, std::string_view message) const;
 };
 
 // The host CPU (Highway SIMD engines, threads from the setup's pool).

@@ -15,42 +15,36 @@
 #include "core/error.h"
 #include "backends/cpu/cpu_device.h"
 #include "backends/multi/multi_device.h"
+#include "backends/multi/split_engine.h"
 #include "metrics/ssim/engine.h"
 
 namespace exactvq::clitest {
 namespace {
 
-// A "device" that scores on the CPU: the CPU's engines. `fail_at_call` > 0: that
-// many ssim engine calls later, the engine throws DeviceError.
+// A "device" that scores on the CPU: the CPU's engines, under its own name.
 class CpuTestDevice final : public CpuDevice {
  public:
-  explicit CpuTestDevice(int number, int fail_at_call = 0) : number_(number), fail_at_(fail_at_call) {}
+  explicit CpuTestDevice(int number) : number_(number) {}
   std::string description() const override { return fmt::format("cpu test device {}", number_); }
-  std::unique_ptr<ssim::Engine> ssim_engine(const ssim::EngineSetup& setup) override {
-    auto inner = CpuDevice::ssim_engine(setup);
-    if (fail_at_ == 0) return inner;
-    return std::make_unique<Failing>(std::move(inner), fail_at_);
+
+ private:
+  int number_;
+};
+
+// The CPU's ssim engine, throwing DeviceError at its `fail_at`-th call.
+class FailingSsimEngine final : public ssim::Engine {
+ public:
+  FailingSsimEngine(std::unique_ptr<ssim::Engine> inner, int fail_at)
+      : inner_(std::move(inner)), left_(fail_at) {}
+  int batch_frames() const override { return inner_->batch_frames(); }
+  void score(std::span<const FramePair> frames, std::span<ssim::PlaneSum> out) override {
+    if (--left_ <= 0) throw DeviceError("test device failure");
+    inner_->score(frames, out);
   }
 
  private:
-  class Failing final : public ssim::Engine {
-   public:
-    Failing(std::unique_ptr<ssim::Engine> inner, int fail_at) : inner_(std::move(inner)), left_(fail_at) {}
-    int batch_frames() const override { return inner_->batch_frames(); }
-    void exact_sums(std::span<const FramePair> frames, std::span<ssim::int128> out) override {
-      if (--left_ <= 0) throw DeviceError("test device failure");
-      inner_->exact_sums(frames, out);
-    }
-    void raster_sums(std::span<const FramePair> frames, std::span<double> out) override {
-      if (--left_ <= 0) throw DeviceError("test device failure");
-      inner_->raster_sums(frames, out);
-    }
-
-   private:
-    std::unique_ptr<ssim::Engine> inner_;
-    int left_;
-  };
-  int number_, fail_at_;
+  std::unique_ptr<ssim::Engine> inner_;
+  int left_;
 };
 
 std::shared_ptr<Device> cpu_devices(int n) {
@@ -306,13 +300,27 @@ TEST_F(MultiDeviceRun, ReportsEqualTheCpuRun) {
   }
 }
 
+// A failure of one device's engine fails the batch, with that engine's error.
 TEST(MultiDevice, ADeviceFailureFailsTheBatch) {
+  const VideoFormat format = make_format(16, 16);
   std::vector<Picture> refs, dists;
-  pictures(make_format(16, 16), 6, refs, dists);
+  pictures(format, 6, refs, dists);
   auto devices = std::make_shared<MultiDevice>(std::vector<std::shared_ptr<Device>>{
-      std::make_shared<CpuTestDevice>(0), std::make_shared<CpuTestDevice>(1, 2)});
+      std::make_shared<CpuTestDevice>(0), std::make_shared<CpuTestDevice>(1)});
+  int made = 0;
+  const ssim::EngineSetup setup{format, 1, ssim::SumMode::kExact, ssim::Fp64Mode::kAuto, nullptr};
+  auto engine = multi::make_split_engine<ssim::Engine>(
+      *devices, setup, [&](Device& d, const ssim::EngineSetup& s) -> std::unique_ptr<ssim::Engine> {
+        std::unique_ptr<ssim::Engine> inner = ssim::make_engine(d, s);
+        if (made++ == 1) return std::make_unique<FailingSsimEngine>(std::move(inner), 2);
+        return inner;
+      });
+  std::vector<FramePair> pairs;
+  for (size_t i = 0; i < refs.size(); ++i) pairs.push_back({&refs[i], &dists[i], int64_t(i)});
+  std::vector<ssim::PlaneSum> sums(pairs.size());
+  EXPECT_NO_THROW(engine->score(std::span(pairs).first(2), std::span(sums).first(2)));
   try {
-    score(refs, dists, {"ssim"}, devices, 2);
+    engine->score(std::span(pairs).subspan(2), std::span(sums).subspan(2));
     FAIL() << "no error";
   } catch (const DeviceError& e) {
     EXPECT_STREQ(e.what(), "test device failure");

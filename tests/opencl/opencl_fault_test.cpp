@@ -58,7 +58,7 @@ TEST_F(OpenclTest, FaultSpecificationsAreChecked) {
 TEST_F(OpenclTest, FaultBuildAtOpen) {
   const long handles = opencl::live_handle_count();
   const std::string m = message_of([] { OpenclDevice d(0, nullptr, Faults::parse("build")); });
-  EXPECT_TRUE(contains(m, "OpenCL build of the SSIM kernels failed: CL_BUILD_PROGRAM_FAILURE") &&
+  EXPECT_TRUE(contains(m, "OpenCL build of a probe kernel failed: CL_BUILD_PROGRAM_FAILURE") &&
               contains(m, "injected by EXACTVQ_OPENCL_FAULT=build"))
       << m;
   EXPECT_EQ(opencl::live_handle_count(), handles);
@@ -67,12 +67,13 @@ TEST_F(OpenclTest, FaultBuildAtOpen) {
 TEST_F(OpenclTest, FaultBuildOfThePsnrKernel) {
   const long handles = opencl::live_handle_count();
   {
-    auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("build@2"));
+    // Builds: the probe at open, the SSIM kernels, then the PSNR kernel.
+    auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("build@3"));
     auto ssim = make_feature(parse_feature_spec("ssim"), FeatureContext{kFormat, nullptr, dev});
     const std::string m =
         message_of([&] { make_feature(parse_feature_spec("psnr"), FeatureContext{kFormat, nullptr, dev}); });
     EXPECT_TRUE(contains(m, "opencl device 0 (") && contains(m, "feature psnr: OpenCL build of the PSNR kernel failed") &&
-                contains(m, "injected by EXACTVQ_OPENCL_FAULT=build@2"))
+                contains(m, "injected by EXACTVQ_OPENCL_FAULT=build@3"))
         << m;
   }
   EXPECT_EQ(opencl::live_handle_count(), handles);
@@ -318,8 +319,9 @@ std::vector<std::string> score_args(const std::string& backend, const std::strin
 TEST_F(OpenclTest, FaultCliExitsWithoutOutput) {
   const fs::path dir = cli::test_dir();
   const std::vector<CliFault> cases = {
-      {"build", {"--backend opencl: OpenCL build of the SSIM kernels failed", "EXACTVQ_OPENCL_FAULT=build"}},
-      {"build@2", {"feature psnr: OpenCL build of the PSNR kernel failed"}},
+      {"build", {"--backend opencl: OpenCL build of a probe kernel failed", "EXACTVQ_OPENCL_FAULT=build"}},
+      {"build@2", {"feature ssim: OpenCL build of the SSIM kernels failed"}},
+      {"build@3", {"feature psnr: OpenCL build of the PSNR kernel failed"}},
       {"alloc@1", {"feature ssim: OpenCL: cannot allocate", "CL_MEM_OBJECT_ALLOCATION_FAILURE"}},
       {"alloc@12", {"OpenCL: cannot allocate", "CL_MEM_OBJECT_ALLOCATION_FAILURE"}},
       {"enqueue@3", {"frame 3, ssim: OpenCL clEnqueueNDRangeKernel", "CL_OUT_OF_RESOURCES"}},

@@ -61,23 +61,23 @@ Bytes engine_bytes(Device& device, Op op, ssim::Fp64Mode fp64, const FramePairs&
   const auto run = [&](std::span<const FramePair> pairs) {
     const size_t n = pairs.size() * size_t(planes);
     if (op == Op::kSse) {
-      auto engine = device.psnr_engine(psnr::EngineSetup{f, planes, &pool()});
-      if (!engine) throw DeviceError("no psnr engine on " + device.description());
+      auto engine = psnr::make_engine(device, psnr::EngineSetup{f, planes, &pool()});
       std::vector<uint64_t> sums(n);
-      engine->sse(pairs, sums);
+      engine->score(pairs, sums);
       put(out, sums);
       return;
     }
     const ssim::SumMode mode = op == Op::kExactSums ? ssim::SumMode::kExact : ssim::SumMode::kRaster;
-    auto engine = device.ssim_engine(ssim::EngineSetup{f, planes, mode, fp64, &pool()});
-    if (!engine) throw DeviceError("no ssim engine on " + device.description());
+    auto engine = ssim::make_engine(device, ssim::EngineSetup{f, planes, mode, fp64, &pool()});
+    std::vector<ssim::PlaneSum> plane_sums(n);
+    engine->score(pairs, plane_sums);
     if (mode == ssim::SumMode::kExact) {
-      std::vector<ssim::int128> sums(n);
-      engine->exact_sums(pairs, sums);
+      std::vector<ssim::int128> sums;
+      for (const ssim::PlaneSum& s : plane_sums) sums.push_back(s.exact);
       put(out, sums);
     } else {
-      std::vector<double> sums(n);
-      engine->raster_sums(pairs, sums);
+      std::vector<double> sums;
+      for (const ssim::PlaneSum& s : plane_sums) sums.push_back(s.raster);
       put(out, sums);
     }
   };
@@ -241,11 +241,10 @@ Bytes float_ssim_engine_bytes(Device& device, bool multiscale, ssim::Fp64Mode fp
   setup.ssim_mean = setup.lcs_means = true;
   setup.fp64 = fp64;
   setup.pool = &pool();
-  auto engine = device.float_ssim_engine(setup);
-  if (!engine) throw DeviceError("no float_ssim engine on " + device.description());
+  auto engine = float_ssim::make_engine(device, setup);
   const auto run = [&](std::span<const FramePair> pairs) {
     std::vector<float_ssim::FrameMeans> means(pairs.size());
-    engine->means(pairs, means);
+    engine->score(pairs, means);
     for (const auto& m : means) put_means(out, m, multiscale);
   };
   run(in.pairs);

@@ -41,9 +41,7 @@ struct VifTraits {
   }
   static void engine_sums(Device& d, const VideoFormat& f, const Options& o, std::span<const FramePair> pairs,
                           std::vector<Sums>& out) {
-    auto engine = d.vif_engine(vif::EngineSetup{f, o, &pool()});
-    if (!engine) throw DeviceError("no vif engine on " + d.description());
-    engine->level_sums(pairs, out);
+    vif::make_engine(d, vif::EngineSetup{f, o, &pool()})->score(pairs, out);
   }
   static Sums reference(const FramePair& p, int bits, const Options& o) {
     return vif::vif_level_sums(p.ref->plane(0), p.dist->plane(0), bits, o, vif::kReferenceStages);
@@ -64,9 +62,7 @@ struct AdmTraits {
   }
   static void engine_sums(Device& d, const VideoFormat& f, const Options& o, std::span<const FramePair> pairs,
                           std::vector<Sums>& out) {
-    auto engine = d.adm_engine(adm::EngineSetup{f, o, &pool()});
-    if (!engine) throw DeviceError("no adm engine on " + d.description());
-    engine->integer_sums(pairs, out);
+    adm::make_engine(d, adm::EngineSetup{f, o, &pool()})->score(pairs, out);
   }
   static Sums reference(const FramePair& p, int bits, const Options& o) {
     return adm::adm_integer_sums(p.ref->plane(0), p.dist->plane(0), bits, o, adm::reference_row_kernels());

@@ -6,12 +6,6 @@
 
 #include "core/error.h"
 #include "backends/cuda/cuda_check.h"
-#include "metrics/psnr/engine.h"
-#include "metrics/ssim/engine.h"
-#include "metrics/motion/engine.h"
-#include "metrics/vif/engine.h"
-#include "metrics/adm/engine.h"
-#include "metrics/float_ssim/engine.h"
 
 namespace exactvq {
 
@@ -42,28 +36,10 @@ std::shared_ptr<BatchRunner> CudaDevice::runner(const VideoFormat& format) {
   return r;
 }
 
-std::unique_ptr<ssim::Engine> CudaDevice::ssim_engine(const ssim::EngineSetup& setup) {
-  return ssim::make_cuda_engine(*this, setup);
-}
-
-std::unique_ptr<psnr::Engine> CudaDevice::psnr_engine(const psnr::EngineSetup& setup) {
-  return psnr::make_cuda_engine(*this, setup);
-}
-
-std::unique_ptr<vif::Engine> CudaDevice::vif_engine(const vif::EngineSetup& setup) {
-  return vif::make_cuda_engine(*this, setup);
-}
-
-std::unique_ptr<motion::Engine> CudaDevice::motion_engine(const motion::EngineSetup& setup) {
-  return motion::make_cuda_engine(*this, setup);
-}
-
-std::unique_ptr<adm::Engine> CudaDevice::adm_engine(const adm::EngineSetup& setup) {
-  return adm::make_cuda_engine(*this, setup);
-}
-
-std::unique_ptr<float_ssim::Engine> CudaDevice::float_ssim_engine(const float_ssim::EngineSetup& setup) {
-  return float_ssim::make_cuda_engine(*this, setup);
+CudaDevice& CudaDevice::of(Device& device) {
+  if (device.kind() != DeviceKind::kCuda)
+    throw DeviceError(fmt::format("{} is not a CUDA device", device.description()));
+  return static_cast<CudaDevice&>(device);
 }
 
 }  // namespace cuda

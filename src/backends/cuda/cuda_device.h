@@ -1,5 +1,5 @@
-// The CUDA Device: one GPU chosen with --gpu, making the engines of the metrics
-// it computes (metrics/<metric>/cuda/). Everything it owns (runners, streams,
+// The CUDA Device: one GPU chosen with --gpu, on which the metrics' CUDA engines
+// (metrics/<metric>/cuda/) run. Everything it owns (runners, streams,
 // buffers, injected faults) is its own, so several opened devices can work side
 // by side (one per GPU of a multi-GPU run).
 #pragma once
@@ -20,12 +20,9 @@ class CudaDevice final : public Device {
   // Throws DeviceError when the device cannot be used. `faults`: see fault_injection.h.
   CudaDevice(int ordinal, const VideoFormat& format, Faults faults = {});
   std::string description() const override { return description_; }
-  std::unique_ptr<ssim::Engine> ssim_engine(const ssim::EngineSetup& setup) override;
-  std::unique_ptr<psnr::Engine> psnr_engine(const psnr::EngineSetup& setup) override;
-  std::unique_ptr<vif::Engine> vif_engine(const vif::EngineSetup& setup) override;
-  std::unique_ptr<motion::Engine> motion_engine(const motion::EngineSetup& setup) override;
-  std::unique_ptr<adm::Engine> adm_engine(const adm::EngineSetup& setup) override;
-  std::unique_ptr<float_ssim::Engine> float_ssim_engine(const float_ssim::EngineSetup& setup) override;
+  DeviceKind kind() const override { return DeviceKind::kCuda; }
+  // `device`, which is of kind kCuda (a metric's CUDA engine factory).
+  static CudaDevice& of(Device& device);
   int ordinal() const { return ordinal_; }
   int cuda_ordinal() const override { return ordinal_; }
   // fp64=auto emulates the term where fp64 runs at under 1/8 of the fp32 rate

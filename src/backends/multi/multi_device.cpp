@@ -10,12 +10,6 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "metrics/psnr/engine.h"
-#include "metrics/motion/engine.h"
-#include "metrics/vif/engine.h"
-#include "metrics/adm/engine.h"
-#include "metrics/float_ssim/engine.h"
-#include "metrics/ssim/engine.h"
 
 namespace exactvq {
 
@@ -123,30 +117,6 @@ std::string MultiDevice::description() const {
   std::vector<std::string> names;
   for (const auto& d : devices_) names.push_back(d->description());
   return fmt::format("{} devices: {}", devices_.size(), fmt::join(names, "; "));
-}
-
-std::unique_ptr<ssim::Engine> MultiDevice::ssim_engine(const ssim::EngineSetup& setup) {
-  return ssim::make_split_engine(*this, setup);
-}
-
-std::unique_ptr<psnr::Engine> MultiDevice::psnr_engine(const psnr::EngineSetup& setup) {
-  return psnr::make_split_engine(*this, setup);
-}
-
-std::unique_ptr<vif::Engine> MultiDevice::vif_engine(const vif::EngineSetup& setup) {
-  return vif::make_split_engine(*this, setup);
-}
-
-std::unique_ptr<motion::Engine> MultiDevice::motion_engine(const motion::EngineSetup& setup) {
-  return motion::make_split_engine(*this, setup);
-}
-
-std::unique_ptr<adm::Engine> MultiDevice::adm_engine(const adm::EngineSetup& setup) {
-  return adm::make_split_engine(*this, setup);
-}
-
-std::unique_ptr<float_ssim::Engine> MultiDevice::float_ssim_engine(const float_ssim::EngineSetup& setup) {
-  return float_ssim::make_split_engine(*this, setup);
 }
 
 }  // namespace exactvq

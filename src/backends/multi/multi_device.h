@@ -1,7 +1,7 @@
-// Several devices as one (--gpus): a MultiDevice's engine of a metric is the
-// engines of its devices side by side, and every batch of frames is cut into
-// contiguous shares, one per device, scored at the same time (one host thread
-// per device). Per-frame sums do not depend on which device computes them
+// Several devices as one (--gpus): a metric's engine on a MultiDevice is the
+// engines of its devices side by side (split_engine.h), and every batch of
+// frames is cut into contiguous shares, one per device, scored at the same time
+// (one host thread per device). Per-frame sums do not depend on which device computes them
 // (spec/ssim.md), and a metric's aggregates come from the one feature over them
 // all, so a run on N devices gives the bits of a run on one.
 //
@@ -13,7 +13,6 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -66,33 +65,6 @@ class DeviceShares {
   std::vector<std::unique_ptr<ThreadPool>> pools_;
 };
 
-// One metric's engines, one per device, over the devices' shares: what a
-// metric's split engine (metrics/<metric>/split_engine.cpp) is made of.
-template <typename Engine>
-class EngineParts {
- public:
-  EngineParts(std::shared_ptr<DeviceShares> shares, std::vector<std::unique_ptr<Engine>> parts, int planes)
-      : shares_(std::move(shares)), parts_(std::move(parts)), planes_(size_t(planes)) {}
-
-  // A full batch for every device.
-  int batch_frames() const {
-    int batch = 1;
-    for (const auto& part : parts_) batch = std::max(batch, part->batch_frames());
-    return batch * int(parts_.size());
-  }
-  // op(device k's engine, its frames, its rows of `out`, planes values a frame)
-  // for every device at once.
-  template <typename T, typename Op>
-  void split(std::span<const FramePair> frames, std::span<T> out, Op&& op) {
-    shares_->split(frames, out, planes_, [&](size_t k, auto share, auto rows) { op(*parts_[k], share, rows); });
-  }
-
- private:
-  std::shared_ptr<DeviceShares> shares_;  // outlives the parts
-  std::vector<std::unique_ptr<Engine>> parts_;
-  size_t planes_;
-};
-
 class MultiDevice final : public Device {
  public:
   // `devices`: at least one, none null; each must be an independent object (its
@@ -101,33 +73,10 @@ class MultiDevice final : public Device {
 
   // "2 devices: <first>; <second>".
   std::string description() const override;
-  // Each metric's split engine (metrics/<metric>/split_engine.cpp); null when a
-  // device does not compute the metric.
-  std::unique_ptr<ssim::Engine> ssim_engine(const ssim::EngineSetup& setup) override;
-  std::unique_ptr<psnr::Engine> psnr_engine(const psnr::EngineSetup& setup) override;
-  std::unique_ptr<vif::Engine> vif_engine(const vif::EngineSetup& setup) override;
-  std::unique_ptr<motion::Engine> motion_engine(const motion::EngineSetup& setup) override;
-  std::unique_ptr<adm::Engine> adm_engine(const adm::EngineSetup& setup) override;
-  std::unique_ptr<float_ssim::Engine> float_ssim_engine(const float_ssim::EngineSetup& setup) override;
+  DeviceKind kind() const override { return DeviceKind::kSeveral; }
 
   const std::vector<std::shared_ptr<Device>>& devices() const { return devices_; }
   const std::shared_ptr<DeviceShares>& shares() const { return shares_; }
-
-  // Every device's engine for `setup`, make(device, setup) with each device's
-  // own thread pool in the setup; none when a device makes none.
-  template <typename Engine, typename Setup, typename Make>
-  std::optional<EngineParts<Engine>> engines(const Setup& setup, Make&& make) {
-    const int threads = setup.pool ? setup.pool->size() : 1;
-    std::vector<std::unique_ptr<Engine>> parts;
-    for (size_t k = 0; k < devices_.size(); ++k) {
-      Setup part = setup;
-      part.pool = shares_->pool(k, threads);
-      std::unique_ptr<Engine> engine = make(*devices_[k], part);
-      if (!engine) return std::nullopt;
-      parts.push_back(std::move(engine));
-    }
-    return EngineParts<Engine>(shares_, std::move(parts), setup.planes);
-  }
 
  private:
   std::vector<std::shared_ptr<Device>> devices_;

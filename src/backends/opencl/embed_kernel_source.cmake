@@ -36,8 +36,8 @@ if(NOT clash EQUAL -1)
 endif()
 file(WRITE "${OUTPUT}.tmp"
   "// Generated from ${KERNEL} by embed_kernel_source.cmake.\n"
-  "namespace exactvq::opencl {\n\n"
+  "namespace ${NAMESPACE} {\n\n"
   "extern const char* const ${VARIABLE};\n"
   "const char* const ${VARIABLE} = R\"exactvq_cl(${source})exactvq_cl\";\n\n"
-  "}  // namespace exactvq::opencl\n")
+  "}  // namespace ${NAMESPACE}\n")
 file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)

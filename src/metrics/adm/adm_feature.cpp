@@ -22,7 +22,7 @@ class AdmFeature final : public Feature {
 
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
     sums_.resize(frames.size());
-    engine_->integer_sums(frames, sums_);
+    engine_->score(frames, sums_);
     const size_t n = outputs_.size();
     for (size_t i = 0; i < frames.size(); ++i) {
       const adm::AdmScores s = adm::adm_scores_from_sums(sums_[i], format_.width, format_.height, options_);
@@ -63,9 +63,8 @@ std::vector<std::string> adm_output_names(const adm::AdmOptions& options) {
 
 std::unique_ptr<Feature> make_adm_feature(const adm::AdmOptions& options, const FeatureContext& ctx) {
   adm::check_adm_size(ctx.format.width, ctx.format.height, "feature adm");
-  Device& device = device_of(ctx);
-  std::unique_ptr<adm::Engine> engine = device.adm_engine(adm::EngineSetup{ctx.format, options, ctx.pool});
-  if (!engine) throw DeviceError(fmt::format("feature adm is not available on {}", device.description()));
+  std::unique_ptr<adm::Engine> engine =
+      adm::make_engine(device_of(ctx), adm::EngineSetup{ctx.format, options, ctx.pool});
   return std::make_unique<AdmFeature>(options, ctx.format, std::move(engine));
 }
 

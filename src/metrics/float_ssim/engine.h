@@ -1,5 +1,5 @@
 // The float_ssim engine: the per-pixel half of float_ssim and float_ms_ssim,
-// which every device implements (backends/device.h): for each frame pair of a
+// which every backend implements (metrics/engine.h): for each frame pair of a
 // batch, the SSIM means of each scale (docs/spec/float_ssim.md, "SSIM of one
 // scale", steps 1-6: conversion, downscaling, windows, terms, raster-order
 // sums, means). The feature (float_ssim_feature.h) turns them into scores on
@@ -12,9 +12,9 @@
 #include <span>
 #include <vector>
 
-#include "backends/device_classes.h"
 #include "core/picture.h"
 #include "core/thread_pool.h"
+#include "metrics/engine.h"
 #include "metrics/float_ssim/reference.h"
 #include "metrics/ssim/options.h"
 
@@ -34,7 +34,7 @@ struct EngineSetup {
   bool lcs_means = false;
   ssim::Fp64Mode fp64 = ssim::Fp64Mode::kAuto;
   ThreadPool* pool = nullptr;  // may be null: one thread
-  static constexpr int planes = 1;  // one FrameMeans a frame (for the split engine)
+  static constexpr int planes = 1;  // one FrameMeans a frame
 };
 
 // One scale as the device engines lay it out: its plane's size and its window
@@ -68,25 +68,9 @@ struct FrameMeans {
   ScaleMeans scales{};
 };
 
-class Engine {
- public:
-  virtual ~Engine() = default;
-  // Frame pairs a call should get at once (a call may get fewer).
-  virtual int batch_frames() const = 0;
-  // Whether the engine reads pictures only through its CUDA device's upload
-  // (see Feature::scores_device_pictures).
-  virtual bool takes_device_pictures() const { return false; }
-  // Frame f's means into out[f].
-  virtual void means(std::span<const FramePair> frames, std::span<FrameMeans> out) = 0;
-};
+// Frame f's means into out[f].
+using Engine = FrameEngine<FrameMeans>;
 
-// Each backend's engine (cpu/, cuda/, opencl/ beside this file; split_engine.cpp
-// for several devices), made by its Device. CUDA forms the binary64 steps
-// natively or on softfp as `fp64` says (auto: the device's default); OpenCL
-// always on softfp, whatever the option.
-std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& setup);
-std::unique_ptr<Engine> make_cuda_engine(cuda::CudaDevice& device, const EngineSetup& setup);
-std::unique_ptr<Engine> make_opencl_engine(std::shared_ptr<opencl::OpenclDevice> device, const EngineSetup& setup);
-std::unique_ptr<Engine> make_split_engine(MultiDevice& devices, const EngineSetup& setup);
+EXACTVQ_ENGINE_FACTORIES(Engine, EngineSetup)
 
 }  // namespace exactvq::float_ssim

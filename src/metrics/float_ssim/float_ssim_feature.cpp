@@ -49,7 +49,7 @@ class FloatSsimFeature final : public Feature {
 
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
     means_.resize(frames.size());
-    engine_->means(frames, means_);
+    engine_->score(frames, means_);
     const size_t n = names_.size();
     for (size_t i = 0; i < frames.size(); ++i) write_row(means_[i].scales, out.subspan(i * n, n));
   }
@@ -86,13 +86,11 @@ class FloatSsimFeature final : public Feature {
 
 template <typename Options>
 std::unique_ptr<Feature> make_feature(const Options& options, const FeatureContext& ctx,
-                                      float_ssim::EngineSetup setup, const char* name) {
+                                      float_ssim::EngineSetup setup) {
   setup.format = ctx.format;
   setup.fp64 = options.fp64;
   setup.pool = ctx.pool;
-  Device& device = device_of(ctx);
-  std::unique_ptr<float_ssim::Engine> engine = device.float_ssim_engine(setup);
-  if (!engine) throw DeviceError(fmt::format("feature {} is not available on {}", name, device.description()));
+  std::unique_ptr<float_ssim::Engine> engine = float_ssim::make_engine(device_of(ctx), setup);
   return std::make_unique<FloatSsimFeature<Options>>(options, ctx.format, std::move(engine));
 }
 
@@ -105,7 +103,7 @@ std::unique_ptr<Feature> make_float_ssim_feature(const float_ssim::SsimOptions& 
   setup.factor = float_ssim::ssim_scale(f.width, f.height, options.scale);
   setup.ssim_mean = true;
   setup.lcs_means = options.enable_lcs;
-  return make_feature(options, ctx, setup, "float_ssim");
+  return make_feature(options, ctx, setup);
 }
 
 std::unique_ptr<Feature> make_float_ms_ssim_feature(const float_ssim::MsSsimOptions& options,
@@ -116,7 +114,7 @@ std::unique_ptr<Feature> make_float_ms_ssim_feature(const float_ssim::MsSsimOpti
   setup.multiscale = true;
   setup.ssim_mean = false;  // MS-SSIM reads each scale's l, c and s means only
   setup.lcs_means = true;
-  return make_feature(options, ctx, setup, "float_ms_ssim");
+  return make_feature(options, ctx, setup);
 }
 
 }  // namespace exactvq

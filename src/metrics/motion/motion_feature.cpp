@@ -45,7 +45,7 @@ class MotionFeature final : public Feature {
     const int distance = motion::frame_distance(options_);
     const int64_t first = next_index_ - int64_t(frames.size());  // run position of frames[0]
     sad_.assign(frames.size(), 0);
-    if (!options_.force_zero) engine_->sads(frames, sad_);
+    if (!options_.force_zero) engine_->score(frames, sad_);
     const size_t n = outputs_.size();
     for (size_t i = 0; i < frames.size(); ++i) {
       const bool scored = !options_.force_zero && first + int64_t(i) >= distance;
@@ -75,10 +75,8 @@ class MotionFeature final : public Feature {
 
 std::unique_ptr<Feature> make_motion_feature(const motion::MotionOptions& options,
                                              const FeatureContext& ctx) {
-  Device& device = device_of(ctx);
   std::unique_ptr<motion::Engine> engine =
-      device.motion_engine(motion::EngineSetup{ctx.format, options, ctx.pool});
-  if (!engine) throw DeviceError(fmt::format("feature motion is not available on {}", device.description()));
+      motion::make_engine(device_of(ctx), motion::EngineSetup{ctx.format, options, ctx.pool});
   return std::make_unique<MotionFeature>(options, ctx.format, std::move(engine));
 }
 

@@ -81,7 +81,7 @@ class PsnrFeature final : public Feature {
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
     const size_t planes = size_t(scorer_.planes()), values = scorer_.outputs().size();
     sse_.assign(frames.size() * planes, 0);
-    engine_->sse(frames, sse_);
+    engine_->score(frames, sse_);
     for (size_t i = 0; i < frames.size(); ++i)
       scorer_.score_frame(sse_.data() + i * planes, out.subspan(i * values, values));
   }
@@ -102,11 +102,8 @@ class PsnrFeature final : public Feature {
 }  // namespace
 
 std::unique_ptr<Feature> make_psnr_feature(const psnr::PsnrOptions& options, const FeatureContext& ctx) {
-  Device& device = device_of(ctx);
-  std::unique_ptr<psnr::Engine> engine =
-      device.psnr_engine(psnr::EngineSetup{ctx.format, psnr::scored_planes(options, ctx.format), ctx.pool});
-  if (!engine)
-    throw DeviceError(fmt::format("feature psnr is not available on {}", device.description()));
+  std::unique_ptr<psnr::Engine> engine = psnr::make_engine(
+      device_of(ctx), psnr::EngineSetup{ctx.format, psnr::scored_planes(options, ctx.format), ctx.pool});
   return std::make_unique<PsnrFeature>(options, ctx.format, std::move(engine));
 }
 

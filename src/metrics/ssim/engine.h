@@ -1,6 +1,5 @@
-// The ssim engine: the per-pixel half of the metric, which every device
-// implements (backends/device.h): for each frame pair of a batch and each scored
-// plane, the sum of the plane's terms, as the exact fixed-point sum or as
+// The ssim engine (metrics/engine.h): for each frame pair of a batch and each
+// scored plane, the sum of the plane's terms, as the exact fixed-point sum or as
 // libvmaf's raster-order binary64 sum. The feature (ssim_feature.h) turns the
 // sums into scores. Every engine is a twin of the scalar reference
 // (reference.h), tested bit for bit (tests/twins/).
@@ -8,10 +7,11 @@
 
 #include <memory>
 #include <span>
+#include <vector>
 
-#include "backends/device_classes.h"
 #include "core/picture.h"
 #include "core/thread_pool.h"
+#include "metrics/engine.h"
 #include "metrics/ssim/fixed_point.h"
 #include "metrics/ssim/options.h"
 
@@ -25,28 +25,44 @@ struct EngineSetup {
   ThreadPool* pool = nullptr;  // may be null: one thread
 };
 
-class Engine {
- public:
-  virtual ~Engine() = default;
-  // Frame pairs a call should get at once (see Feature::batch_frames).
-  virtual int batch_frames() const = 0;
-  // Whether the engine reads pictures only through its CUDA device's upload
-  // (see Feature::scores_device_pictures).
-  virtual bool takes_device_pictures() const { return false; }
-  // Engines of SumMode::kExact: plane p of frame f's sum of to_fixed64(term)
-  // over its pixels into out[f * planes + p].
-  virtual void exact_sums(std::span<const FramePair> frames, std::span<int128> out) = 0;
-  // Engines of SumMode::kRaster: the plane's terms added one at a time in
-  // binary64, rows top to bottom, each left to right (add_in_raster_order).
-  virtual void raster_sums(std::span<const FramePair> frames, std::span<double> out) = 0;
+// A plane's sum: the setup's mode says which one is set. kExact: the sum of
+// to_fixed64(term) over the plane's pixels. kRaster: the plane's terms added one
+// at a time in binary64, rows top to bottom, each left to right
+// (add_in_raster_order).
+struct PlaneSum {
+  int128 exact = 0;
+  double raster = 0.0;
 };
 
-// Each backend's engine (cpu/, cuda/, opencl/ beside this file; split_engine.cpp
-// for several devices), made by its Device.
-std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& setup);
-std::unique_ptr<Engine> make_cuda_engine(cuda::CudaDevice& device, const EngineSetup& setup);
-std::unique_ptr<Engine> make_opencl_engine(std::shared_ptr<opencl::OpenclDevice> device,
-                                           const EngineSetup& setup);
-std::unique_ptr<Engine> make_split_engine(MultiDevice& devices, const EngineSetup& setup);
+// Plane p of frame f's sum into out[f * planes + p].
+using Engine = FrameEngine<PlaneSum>;
+
+// An engine that computes the two sums into arrays of their own.
+class SumEngine : public Engine {
+ public:
+  explicit SumEngine(SumMode mode) : mode_(mode) {}
+  void score(std::span<const FramePair> frames, std::span<PlaneSum> out) final {
+    if (mode_ == SumMode::kExact) {
+      exact_.assign(out.size(), 0);
+      exact_sums(frames, exact_);
+      for (size_t i = 0; i < out.size(); ++i) out[i].exact = exact_[i];
+    } else {
+      raster_.assign(out.size(), 0.0);
+      raster_sums(frames, raster_);
+      for (size_t i = 0; i < out.size(); ++i) out[i].raster = raster_[i];
+    }
+  }
+
+ protected:
+  virtual void exact_sums(std::span<const FramePair> frames, std::span<int128> out) = 0;
+  virtual void raster_sums(std::span<const FramePair> frames, std::span<double> out) = 0;
+
+ private:
+  SumMode mode_;
+  std::vector<int128> exact_;
+  std::vector<double> raster_;
+};
+
+EXACTVQ_ENGINE_FACTORIES(Engine, EngineSetup)
 
 }  // namespace exactvq::ssim

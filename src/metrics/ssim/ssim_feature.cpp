@@ -37,19 +37,17 @@ class SsimFeature final : public Feature {
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
     const size_t n = frames.size() * size_t(planes_);
     if (n == 0) return;
+    sums_.assign(n, {});
+    engine_->score(frames, sums_);
     if (options_.mode == ssim::SumMode::kExact) {
-      fixed_.assign(n, 0);
-      engine_->exact_sums(frames, fixed_);
       for (size_t i = 0; i < n; ++i)
-        out[i] = finish(ssim::ExactSum{fixed_[i], weight_sum_[i % size_t(planes_)]}.score(), i);
+        out[i] = finish(ssim::ExactSum{sums_[i].exact, weight_sum_[i % size_t(planes_)]}.score(), i);
     } else {
       // libvmaf adds each weight to a binary64 sum too; the weights are integers
       // and every partial sum stays below 2^53, so that sum is exact and equals
       // the integer sum converted once.
-      raster_.assign(n, 0.0);
-      engine_->raster_sums(frames, raster_);
       for (size_t i = 0; i < n; ++i)
-        out[i] = finish(raster_[i] / static_cast<double>(weight_sum_[i % size_t(planes_)]), i);
+        out[i] = finish(sums_[i].raster / static_cast<double>(weight_sum_[i % size_t(planes_)]), i);
     }
   }
 
@@ -64,8 +62,7 @@ class SsimFeature final : public Feature {
   double max_db_[3] = {};
   uint64_t weight_sum_[3] = {};
   std::unique_ptr<ssim::Engine> engine_;
-  std::vector<ssim::int128> fixed_;
-  std::vector<double> raster_;
+  std::vector<ssim::PlaneSum> sums_;
 };
 
 }  // namespace
@@ -73,12 +70,9 @@ class SsimFeature final : public Feature {
 std::unique_ptr<Feature> make_ssim_feature(const ssim::SsimOptions& options, const FeatureContext& ctx) {
   if (options.chroma && ctx.format.chroma == ChromaFormat::kMono)
     throw UsageError("feature ssim: chroma=true, but the input is monochrome (no Cb, Cr planes)");
-  Device& device = device_of(ctx);
   const ssim::EngineSetup setup{ctx.format, ssim::scored_planes(options), options.mode, options.fp64,
                                 ctx.pool};
-  std::unique_ptr<ssim::Engine> engine = device.ssim_engine(setup);
-  if (!engine)
-    throw DeviceError(fmt::format("feature ssim is not available on {}", device.description()));
+  std::unique_ptr<ssim::Engine> engine = ssim::make_engine(device_of(ctx), setup);
   return std::make_unique<SsimFeature>(options, ctx, std::move(engine));
 }
 

@@ -1,5 +1,5 @@
-// The vif engine: the per-pixel half of the metric, which every device
-// implements (backends/device.h): for each frame pair of a batch, each pyramid
+// The vif engine: the per-pixel half of the metric, which every
+// backend implements (metrics/engine.h): for each frame pair of a batch, each pyramid
 // level's integer sums (reference.h's vif_level_sums). The feature
 // (vif_feature.h) turns them into scores on the host (vif_scores). Every engine
 // is a twin of the scalar reference, tested bit for bit.
@@ -8,9 +8,9 @@
 #include <memory>
 #include <span>
 
-#include "backends/device_classes.h"
 #include "core/picture.h"
 #include "core/thread_pool.h"
+#include "metrics/engine.h"
 #include "metrics/vif/options.h"
 #include "metrics/vif/reference.h"
 
@@ -20,27 +20,12 @@ struct EngineSetup {
   VideoFormat format;
   VifOptions options;
   ThreadPool* pool = nullptr;  // may be null: one thread
-  static constexpr int planes = 1;  // one VifLevelSums a frame (for the split engine)
+  static constexpr int planes = 1;  // one VifLevelSums a frame
 };
 
-class Engine {
- public:
-  virtual ~Engine() = default;
-  // Frame pairs a call should get at once.
-  virtual int batch_frames() const = 0;
-  // Whether the engine reads pictures only through its CUDA device's upload
-  // (see Feature::scores_device_pictures).
-  virtual bool takes_device_pictures() const { return false; }
-  // Frame f's level sums into out[f].
-  virtual void level_sums(std::span<const FramePair> frames, std::span<VifLevelSums> out) = 0;
-};
+// Frame f's level sums into out[f].
+using Engine = FrameEngine<VifLevelSums>;
 
-// Each backend's engine (cpu/, cuda/, opencl/ beside this file; split_engine.cpp for
-// several devices), made by its Device.
-std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& setup);
-std::unique_ptr<Engine> make_cuda_engine(cuda::CudaDevice& device, const EngineSetup& setup);
-std::unique_ptr<Engine> make_split_engine(MultiDevice& devices, const EngineSetup& setup);
-std::unique_ptr<Engine> make_opencl_engine(std::shared_ptr<opencl::OpenclDevice> device,
-                                           const EngineSetup& setup);
+EXACTVQ_ENGINE_FACTORIES(Engine, EngineSetup)
 
 }  // namespace exactvq::vif

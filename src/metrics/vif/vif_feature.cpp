@@ -41,7 +41,7 @@ class VifFeature final : public Feature {
 
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
     sums_.resize(frames.size());
-    engine_->level_sums(frames, sums_);
+    engine_->score(frames, sums_);
     const size_t n = names_.size();
     for (size_t i = 0; i < frames.size(); ++i) {
       const vif::VifScores s = vif::vif_scores(sums_[i], options_);
@@ -69,9 +69,8 @@ class VifFeature final : public Feature {
 
 std::unique_ptr<Feature> make_vif_feature(const vif::VifOptions& options, const FeatureContext& ctx) {
   vif::check_vif_size(ctx.format.width, ctx.format.height, options, "feature vif");
-  Device& device = device_of(ctx);
-  std::unique_ptr<vif::Engine> engine = device.vif_engine(vif::EngineSetup{ctx.format, options, ctx.pool});
-  if (!engine) throw DeviceError(fmt::format("feature vif is not available on {}", device.description()));
+  std::unique_ptr<vif::Engine> engine =
+      vif::make_engine(device_of(ctx), vif::EngineSetup{ctx.format, options, ctx.pool});
   return std::make_unique<VifFeature>(options, std::move(engine));
 }
 

@@ -16,15 +16,15 @@
 #include "metrics/adm/cuda/adm_kernels.h"
 #include "metrics/adm/engine.h"
 
-namespace exactvq::adm {
+namespace exactvq::adm::cuda {
 
-using cuda::AdmBands;
-using cuda::BatchRunner;
-using cuda::check;
-using cuda::CudaDevice;
-using cuda::DeviceBuffer;
-using cuda::FrameUploader;
-using cuda::PinnedBuffer;
+using exactvq::cuda::AdmBands;
+using exactvq::cuda::BatchRunner;
+using exactvq::cuda::check;
+using exactvq::cuda::CudaDevice;
+using exactvq::cuda::DeviceBuffer;
+using exactvq::cuda::FrameUploader;
+using exactvq::cuda::PinnedBuffer;
 
 namespace {
 
@@ -52,7 +52,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   int batch_frames() const override { return batch_; }
   bool takes_device_pictures() const override { return true; }
 
-  void integer_sums(std::span<const FramePair> frames, std::span<AdmSums> out) override {
+  void score(std::span<const FramePair> frames, std::span<AdmSums> out) override {
     if (frames.empty()) return;
     runner_->run(this, frames, !frames[0].loose(), !frames[0].loose());
     std::copy_n(sums_.begin(), std::min(out.size(), sums_.size()), out.begin());
@@ -118,15 +118,15 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     const AdmBands ref = bands_of(b.ref, n), dis = bands_of(b.dis, n);
     const AdmBands restored = bands_of(b.restored, n), additive = bands_of(b.additive, n);
     const AdmBands csf = bands_of(b.csf, n), flat = bands_of(b.flat, n);
-    cuda::launch_adm_decouple(s0, ref, dis, p, setup_.options.enhn_gain_limit, emulate_, frames, restored, additive,
+    exactvq::cuda::launch_adm_decouple(s0, ref, dis, p, setup_.options.enhn_gain_limit, emulate_, frames, restored, additive,
                               stream);
-    cuda::launch_adm_denominator(n, ref, p, frames, sums, kFrameWords, stream);
+    exactvq::cuda::launch_adm_denominator(n, ref, p, frames, sums, kFrameWords, stream);
     // Numerator and AIM: each part measured against the other's CSF.
-    cuda::launch_adm_csf(s0, additive, p, frames, csf, flat, stream);
-    cuda::launch_adm_masking(s0, restored, csf, flat, p, frames, sums + 3, kFrameWords, stream);
+    exactvq::cuda::launch_adm_csf(s0, additive, p, frames, csf, flat, stream);
+    exactvq::cuda::launch_adm_masking(s0, restored, csf, flat, p, frames, sums + 3, kFrameWords, stream);
     if (setup_.options.skip_aim) return;
-    cuda::launch_adm_csf(s0, restored, p, frames, csf, flat, stream);
-    cuda::launch_adm_masking(s0, additive, csf, flat, p, frames, sums + 6, kFrameWords, stream);
+    exactvq::cuda::launch_adm_csf(s0, restored, p, frames, csf, flat, stream);
+    exactvq::cuda::launch_adm_masking(s0, additive, csf, flat, p, frames, sums + 6, kFrameWords, stream);
   }
 
   // Sums [frame of the batch][scale][word].
@@ -139,17 +139,17 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     const auto& plane = chunk.planes[0];
     // Scale 0's DWT computes every subband even with adm_skip_scale0 (the
     // reference then keeps only a; the others are not read).
-    cuda::launch_adm_dwt0(plane.ref, plane.frame_stride, f.bitdepth == 8, f.width, f.height, f.bitdepth,
+    exactvq::cuda::launch_adm_dwt0(plane.ref, plane.frame_stride, f.bitdepth == 8, f.width, f.height, f.bitdepth,
                           chunk.count, bands_of(lane.scale[0].ref, 0), chunk.stream);
-    cuda::launch_adm_dwt0(plane.dist, plane.frame_stride, f.bitdepth == 8, f.width, f.height, f.bitdepth,
+    exactvq::cuda::launch_adm_dwt0(plane.dist, plane.frame_stride, f.bitdepth == 8, f.width, f.height, f.bitdepth,
                           chunk.count, bands_of(lane.scale[0].dis, 0), chunk.stream);
     if (!setup_.options.skip_scale0) score_scale(lane, 0, chunk.count, sums, chunk.stream);
     for (int n = 1; n < kScales; ++n) {
       const ScaleBuffers& prev = lane.scale[size_t(n - 1)];
       const ScaleBuffers& cur = lane.scale[size_t(n)];
-      cuda::launch_adm_dwt_s123(bands_of(prev.ref, n - 1), n == 1, n, chunk.count, bands_of(cur.ref, n),
+      exactvq::cuda::launch_adm_dwt_s123(bands_of(prev.ref, n - 1), n == 1, n, chunk.count, bands_of(cur.ref, n),
                                 chunk.stream);
-      cuda::launch_adm_dwt_s123(bands_of(prev.dis, n - 1), n == 1, n, chunk.count, bands_of(cur.dis, n),
+      exactvq::cuda::launch_adm_dwt_s123(bands_of(prev.dis, n - 1), n == 1, n, chunk.count, bands_of(cur.dis, n),
                                 chunk.stream);
       score_scale(lane, n, chunk.count, sums + size_t(n) * kScaleWords, chunk.stream);
     }
@@ -188,9 +188,10 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_cuda_engine(CudaDevice& device, const EngineSetup& setup) {
+std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
+  CudaDevice& device = CudaDevice::of(d);
   return std::make_unique<CudaEngine>(setup, device.runner(setup.format),
                                       emulates_fp64(setup.options.fp64, device.emulate_by_default()));
 }
 
-}  // namespace exactvq::adm
+}  // namespace exactvq::adm::cuda

@@ -21,14 +21,16 @@
 #include "metrics/adm/csf_factors.h"
 #include "metrics/adm/engine.h"
 
-namespace exactvq::adm {
+namespace exactvq::adm::opencl {
 
-using opencl::DeviceContext;
-using opencl::DeviceFrame;
-using opencl::Handle;
-using opencl::OpenclDevice;
-using opencl::set_arg;
-using opencl::work_group_size;
+using exactvq::opencl::DeviceContext;
+using exactvq::opencl::DeviceFrame;
+using exactvq::opencl::Handle;
+using exactvq::opencl::OpenclDevice;
+using exactvq::opencl::set_arg;
+using exactvq::opencl::work_group_size;
+
+extern const char* const kAdmKernelSource;  // adm_kernels.cl, embedded
 
 namespace {
 
@@ -50,7 +52,7 @@ class OpenclEngine final : public Engine {
     for (int n = 0; n < kScales; ++n) plans_[size_t(n)] = scale_plan(f.width, f.height, n, factors);
     device_->forget();  // a new engine: what the device holds may be another run's
     DeviceContext& dc = device_->context();
-    const cl_program program = device_->adm_program();
+    const cl_program program = device_->program(kAdmKernelSource, "the adm kernels");
     // In the order of enum Kernel.
     const char* const names[] = {"adm_dwt0",           "adm_dwt_s123_from16", "adm_dwt_s123_from32",
                                  "adm_decouple_s0",    "adm_decouple_s123",   "adm_csf_bands_s0",
@@ -95,7 +97,7 @@ class OpenclEngine final : public Engine {
 
   int batch_frames() const override { return 1; }
 
-  void integer_sums(std::span<const FramePair> frames, std::span<AdmSums> out) override {
+  void score(std::span<const FramePair> frames, std::span<AdmSums> out) override {
     for (size_t i = 0; i < frames.size(); ++i)
       device_->score_pair(frames[i], "adm", [&](const DeviceFrame& f) { out[i] = frame_sums(f); });
   }
@@ -318,8 +320,9 @@ class OpenclEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_opencl_engine(std::shared_ptr<OpenclDevice> device, const EngineSetup& setup) {
+std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
+  std::shared_ptr<OpenclDevice> device = OpenclDevice::of(d);
   return std::make_unique<OpenclEngine>(setup, std::move(device));
 }
 
-}  // namespace exactvq::adm
+}  // namespace exactvq::adm::opencl

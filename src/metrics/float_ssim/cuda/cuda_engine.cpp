@@ -20,28 +20,28 @@
 #include "metrics/float_ssim/device_term_layout.h"
 #include "metrics/float_ssim/engine.h"
 
-namespace exactvq::float_ssim {
+namespace exactvq::float_ssim::cuda {
 
-using cuda::BatchRunner;
-using cuda::check;
-using cuda::CudaDevice;
-using cuda::DeviceBuffer;
-using cuda::FrameUploader;
-using cuda::PinnedBuffer;
+using exactvq::cuda::BatchRunner;
+using exactvq::cuda::check;
+using exactvq::cuda::CudaDevice;
+using exactvq::cuda::DeviceBuffer;
+using exactvq::cuda::FrameUploader;
+using exactvq::cuda::PinnedBuffer;
 
 namespace {
 
 using Scale = ScaleGeometry;
 
-cuda::FsKernel box_kernel(int factor) {
-  cuda::FsKernel k;
+exactvq::cuda::FsKernel box_kernel(int factor) {
+  exactvq::cuda::FsKernel k;
   k.size = factor;
   for (int i = 0; i < factor * factor; ++i) k.taps[i] = 1.0f / float(factor * factor);
   return k;
 }
 
-cuda::FsKernel low_pass_kernel() {
-  cuda::FsKernel k;
+exactvq::cuda::FsKernel low_pass_kernel() {
+  exactvq::cuda::FsKernel k;
   k.size = kLowPass;
   const LowPassTable& t = low_pass_table();
   for (int i = 0; i < kLowPass; ++i)
@@ -49,8 +49,8 @@ cuda::FsKernel low_pass_kernel() {
   return k;
 }
 
-cuda::FsConstants constants() {
-  cuda::FsConstants k;
+exactvq::cuda::FsConstants constants() {
+  exactvq::cuda::FsConstants k;
   for (int t = 0; t < kWindow; ++t) k.window[t] = kWindowTaps[size_t(t)];
   const SsimConstants c = ssim_constants();
   k.c1 = c.c1;
@@ -71,7 +71,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     // As ssim's: chunks that fill the GPU, batches of the tuning's host memory.
     // Only the sums come back, so a batch may be any length (the run's short
     // batches of large frames included).
-    const cuda::PipelineTuning& tuning = runner_->tuning();
+    const exactvq::cuda::PipelineTuning& tuning = runner_->tuning();
     chunk_ = tuning.chunk_frames(int64_t{f.width} * f.height);
     batch_ = tuning.batch_frames(int64_t(f.frame_bytes()));
     std::vector<DeviceTermLayout::Positions> positions;
@@ -88,7 +88,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 
   // Numbered pairs are page-locked and shared with the run's other engines on
   // this device; a loose pair is copied from pageable memory, for this engine alone.
-  void means(std::span<const FramePair> frames, std::span<FrameMeans> out) override {
+  void score(std::span<const FramePair> frames, std::span<FrameMeans> out) override {
     if (frames.empty()) return;
     if (no_window_) {
       const Scale& sc = scales_[0];
@@ -124,8 +124,8 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   void allocate() {
     if (!lanes_.empty()) return;
     // The workspace of a whole chunk is the largest (it grows with the frames).
-    const cuda::RasterSumLayout whole = raster_layout<const double*>(layout_->sum_layout(chunk_), nullptr);
-    const size_t workspace = std::max<size_t>(8, cuda::raster_sum_workspace_bytes(whole));
+    const exactvq::cuda::RasterSumLayout whole = raster_layout<const double*>(layout_->sum_layout(chunk_), nullptr);
+    const size_t workspace = std::max<size_t>(8, exactvq::cuda::raster_sum_workspace_bytes(whole));
     std::vector<std::unique_ptr<Lane>> lanes;
     for (int i = 0; i < FrameUploader::kLanes; ++i) {
       auto lane = std::make_unique<Lane>();
@@ -146,26 +146,26 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   void enqueue(const FrameUploader::Chunk& chunk, size_t) override {
     const cudaStream_t stream = chunk.stream;
     Lane& lane = *lanes_[size_t(chunk.lane)];
-    const cuda::DevicePlanes& luma = chunk.planes[0];
-    const cuda::FsPlanes samples{luma.ref,   luma.dist, luma.frame_stride, luma.width,
+    const exactvq::cuda::DevicePlanes& luma = chunk.planes[0];
+    const exactvq::cuda::FsPlanes samples{luma.ref,   luma.dist, luma.frame_stride, luma.width,
                                  luma.height, setup_.format.bitdepth, chunk.count};
     // Scale 0: the converted plane, or float_ssim's box-filtered one.
-    const cuda::FsFloatOut first{lane.ref[0].get<float>(), lane.dist[0].get<float>(), plane_bytes(0)};
+    const exactvq::cuda::FsFloatOut first{lane.ref[0].get<float>(), lane.dist[0].get<float>(), plane_bytes(0)};
     if (!setup_.multiscale && setup_.factor > 1)
-      cuda::launch_fs_decimate(samples, box_kernel(setup_.factor), setup_.factor, scales_[0].width,
+      exactvq::cuda::launch_fs_decimate(samples, box_kernel(setup_.factor), setup_.factor, scales_[0].width,
                                scales_[0].height, first, emulate_fp64_, stream);
     else
-      cuda::launch_fs_convert(samples, first, stream);
-    const cuda::FsConstants k = constants();
+      exactvq::cuda::launch_fs_convert(samples, first, stream);
+    const exactvq::cuda::FsConstants k = constants();
     for (size_t sc = 0; sc < scales_.size(); ++sc) {
       const Scale& s = scales_[sc];
-      const cuda::FsPlanes plane{lane.ref[sc].get(), lane.dist[sc].get(), plane_bytes(sc), s.width, s.height,
+      const exactvq::cuda::FsPlanes plane{lane.ref[sc].get(), lane.dist[sc].get(), plane_bytes(sc), s.width, s.height,
                                  0,                  chunk.count};
       if (sc + 1 < scales_.size()) {
         const Scale& next = scales_[sc + 1];
-        const cuda::FsFloatOut halved{lane.ref[sc + 1].get<float>(), lane.dist[sc + 1].get<float>(),
+        const exactvq::cuda::FsFloatOut halved{lane.ref[sc + 1].get<float>(), lane.dist[sc + 1].get<float>(),
                                       plane_bytes(sc + 1)};
-        cuda::launch_fs_decimate(plane, low_pass_kernel(), 2, next.width, next.height, halved, emulate_fp64_,
+        exactvq::cuda::launch_fs_decimate(plane, low_pass_kernel(), 2, next.width, next.height, halved, emulate_fp64_,
                                  stream);
       }
       const DeviceTermLayout::ScalePlanes where = layout_->planes(int(sc));
@@ -173,14 +173,14 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
       const auto at = [&](size_t offset) {
         return offset == DeviceTermLayout::kNone ? nullptr : reinterpret_cast<double*>(terms + offset);
       };
-      const cuda::FsTerms out{at(where.lcs), at(where.l), at(where.c), at(where.s), where.frame_stride};
-      cuda::launch_fs_terms(plane, k, out, emulate_fp64_, stream);
+      const exactvq::cuda::FsTerms out{at(where.lcs), at(where.l), at(where.c), at(where.s), where.frame_stride};
+      exactvq::cuda::launch_fs_terms(plane, k, out, emulate_fp64_, stream);
     }
     // Every term plane of the chunk summed in raster order, each frame's sums
     // at its place in the batch's.
-    const cuda::RasterSumLayout sums =
+    const exactvq::cuda::RasterSumLayout sums =
         raster_layout<const double*>(layout_->sum_layout(chunk.count), lane.terms.get<double>());
-    cuda::launch_raster_sums(sums, device_sums_.get<double>() + size_t(chunk.start) * layout_->sums_per_frame(),
+    exactvq::cuda::launch_raster_sums(sums, device_sums_.get<double>() + size_t(chunk.start) * layout_->sums_per_frame(),
                              lane.workspace.get(), stream);
   }
 
@@ -211,9 +211,10 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_cuda_engine(CudaDevice& device, const EngineSetup& setup) {
+std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
+  CudaDevice& device = CudaDevice::of(d);
   return std::make_unique<CudaEngine>(setup, device.runner(setup.format),
                                       emulates_fp64(setup.fp64, device.emulate_by_default()));
 }
 
-}  // namespace exactvq::float_ssim
+}  // namespace exactvq::float_ssim::cuda

@@ -21,13 +21,15 @@
 #include "metrics/float_ssim/device_term_layout.h"
 #include "metrics/float_ssim/engine.h"
 
-namespace exactvq::float_ssim {
+namespace exactvq::float_ssim::opencl {
 
-using opencl::DeviceContext;
-using opencl::DeviceFrame;
-using opencl::Handle;
-using opencl::OpenclDevice;
-using opencl::set_arg;
+using exactvq::opencl::DeviceContext;
+using exactvq::opencl::DeviceFrame;
+using exactvq::opencl::Handle;
+using exactvq::opencl::OpenclDevice;
+using exactvq::opencl::set_arg;
+
+extern const char* const kFloatSsimKernelSource;  // float_ssim_kernels.cl, embedded
 
 namespace {
 
@@ -62,19 +64,19 @@ class OpenclEngine final : public Engine {
     DeviceContext& dc = device_->context();
     // The kernels' binary32 products and sums must keep subnormals as the CPU does.
     cl_device_fp_config fp32 = 0;
-    opencl::check(clGetDeviceInfo(dc.device(), CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp32, &fp32, nullptr),
+    exactvq::opencl::check(clGetDeviceInfo(dc.device(), CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp32, &fp32, nullptr),
                   "clGetDeviceInfo(CL_DEVICE_SINGLE_FP_CONFIG)");
     if (!(fp32 & CL_FP_DENORM))
       throw DeviceError("the device flushes binary32 subnormals (no CL_FP_DENORM), which float_ssim's windows keep");
     device_->forget();  // a new engine: what the device holds may be another run's
-    const cl_program program = device_->float_ssim_program();
+    const cl_program program = device_->program(kFloatSsimKernelSource, "the float_ssim kernels");
     convert_ = dc.kernel(program, "fs_convert");
     decimate_ = dc.kernel(program, "fs_decimate");
     horizontal_ = dc.kernel(program, "fs_horizontal");
     terms_ = dc.kernel(program, "fs_terms");
     size_t group = kGroupWidth * kGroupHeight;
     for (const auto* k : {&convert_, &decimate_, &horizontal_, &terms_})
-      group = std::min(group, opencl::work_group_size(k->get(), dc.device(), kGroupWidth * kGroupHeight));
+      group = std::min(group, exactvq::opencl::work_group_size(k->get(), dc.device(), kGroupWidth * kGroupHeight));
     if (group < kGroupWidth)
       throw DeviceError(fmt::format("the float_ssim kernels need work-groups of {} items, the device allows {}",
                                     kGroupWidth, group));
@@ -104,8 +106,8 @@ class OpenclEngine final : public Engine {
     layout_.emplace(positions, s.ssim_mean, s.lcs_means, 1);
     term_planes_ = dc.buffer(layout_->chunk_bytes(), "float_ssim's term planes");
     raster_sums_ = &device_->raster_sums();
-    const opencl::RasterSumLayout sums = raster_layout<cl_mem>(layout_->sum_layout(1), nullptr);
-    raster_workspace_ = dc.buffer(opencl::raster_sum_workspace_bytes(sums), "raster-order sum workspace");
+    const exactvq::opencl::RasterSumLayout sums = raster_layout<cl_mem>(layout_->sum_layout(1), nullptr);
+    raster_workspace_ = dc.buffer(exactvq::opencl::raster_sum_workspace_bytes(sums), "raster-order sum workspace");
     sums_host_.resize(layout_->sums_per_frame());
     sums_ = dc.buffer(sums_host_.size() * sizeof(double), "float_ssim's sums");
   }
@@ -116,7 +118,7 @@ class OpenclEngine final : public Engine {
 
   int batch_frames() const override { return 1; }
 
-  void means(std::span<const FramePair> frames, std::span<FrameMeans> out) override {
+  void score(std::span<const FramePair> frames, std::span<FrameMeans> out) override {
     for (size_t i = 0; i < frames.size(); ++i) {
       if (no_window_) {
         const Scale& sc = scales_[0];
@@ -232,14 +234,15 @@ class OpenclEngine final : public Engine {
   Handle<cl_mem> window_, low_pass_, box_, across_, term_planes_, raster_workspace_, sums_;
   std::array<Handle<cl_mem>, kScales> ref_, dist_;  // each scale's binary32 planes
   std::optional<DeviceTermLayout> layout_;          // where the frame's terms lie (not with no_window_)
-  opencl::RasterSums* raster_sums_ = nullptr;       // the device's
+  exactvq::opencl::RasterSums* raster_sums_ = nullptr;       // the device's
   std::vector<double> sums_host_;                   // a frame's, [term][scale]
 };
 
 }  // namespace
 
-std::unique_ptr<Engine> make_opencl_engine(std::shared_ptr<OpenclDevice> device, const EngineSetup& setup) {
+std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
+  std::shared_ptr<OpenclDevice> device = OpenclDevice::of(d);
   return std::make_unique<OpenclEngine>(setup, std::move(device));
 }
 
-}  // namespace exactvq::float_ssim
+}  // namespace exactvq::float_ssim::opencl

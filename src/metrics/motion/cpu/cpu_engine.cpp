@@ -8,7 +8,7 @@
 #include "metrics/motion/engine.h"
 #include "metrics/motion/sad.h"
 
-namespace exactvq::motion {
+namespace exactvq::motion::cpu {
 
 namespace {
 
@@ -35,7 +35,7 @@ class CpuEngine final : public Engine {
     for (const FramePair& f : before) keep(f.ref->plane(0));
   }
 
-  void sads(std::span<const FramePair> frames, std::span<uint64_t> out) override {
+  void score(std::span<const FramePair> frames, std::span<uint64_t> out) override {
     const int held = int(held_.size());
     const auto body = [&](int i) {
       const int back = i - distance_;
@@ -62,6 +62,8 @@ class CpuEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& setup) { return std::make_unique<CpuEngine>(setup); }
+std::unique_ptr<Engine> make_engine(Device&, const EngineSetup& setup) {
+  return std::make_unique<CpuEngine>(setup);
+}
 
-}  // namespace exactvq::motion
+}  // namespace exactvq::motion::cpu

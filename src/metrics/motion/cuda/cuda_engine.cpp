@@ -13,15 +13,15 @@
 #include "metrics/motion/cuda/sad_kernel.h"
 #include "metrics/motion/engine.h"
 
-namespace exactvq::motion {
+namespace exactvq::motion::cuda {
 
-using cuda::BatchRunner;
-using cuda::check;
-using cuda::CudaDevice;
-using cuda::DeviceBuffer;
-using cuda::Event;
-using cuda::FrameUploader;
-using cuda::PinnedBuffer;
+using exactvq::cuda::BatchRunner;
+using exactvq::cuda::check;
+using exactvq::cuda::CudaDevice;
+using exactvq::cuda::DeviceBuffer;
+using exactvq::cuda::Event;
+using exactvq::cuda::FrameUploader;
+using exactvq::cuda::PinnedBuffer;
 
 namespace {
 
@@ -58,7 +58,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     }
   }
 
-  void sads(std::span<const FramePair> frames, std::span<uint64_t> out) override {
+  void score(std::span<const FramePair> frames, std::span<uint64_t> out) override {
     if (frames.empty()) return;
     runner_->run(this, frames, !frames[0].loose(), !frames[0].loose());
     std::copy_n(sads_.begin(), std::min(out.size(), sads_.size()), out.begin());
@@ -88,7 +88,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     if (chained_) check(cudaStreamWaitEvent(stream, chain_->get(), 0), "cudaStreamWaitEvent");
     uint64_t* sads = device_sads_.get<uint64_t>() + chunk.start;
     check(cudaMemsetAsync(sads, 0, size_t(chunk.count) * sizeof(uint64_t), stream), "cudaMemsetAsync");
-    const cuda::DevicePlanes& luma = chunk.planes[0];
+    const exactvq::cuda::DevicePlanes& luma = chunk.planes[0];
     const auto frame = [&](int i) {
       return static_cast<const unsigned char*>(luma.ref) + size_t(i) * luma.frame_stride;
     };
@@ -98,7 +98,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
       // Ring slot distance_ + back holds the picture -back frames before the chunk.
       if (back < 0 && distance_ + back < distance_ - held_count_) continue;
       const void* prev = back >= 0 ? frame(back) : ring_.get() + size_t(distance_ + back) * plane_bytes_;
-      cuda::launch_motion_sad(prev, frame(i), f.width, f.height, f.bitdepth, sads + i, stream);
+      exactvq::cuda::launch_motion_sad(prev, frame(i), f.width, f.height, f.bitdepth, sads + i, stream);
     }
     // The ring keeps the last distance_ pictures of the run so far.
     unsigned char* ring = ring_.get();
@@ -143,8 +143,9 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_cuda_engine(CudaDevice& device, const EngineSetup& setup) {
+std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
+  CudaDevice& device = CudaDevice::of(d);
   return std::make_unique<CudaEngine>(setup, device.runner(setup.format));
 }
 
-}  // namespace exactvq::motion
+}  // namespace exactvq::motion::cuda

@@ -14,14 +14,16 @@
 #include "core/error.h"
 #include "metrics/motion/engine.h"
 
-namespace exactvq::motion {
+namespace exactvq::motion::opencl {
 
-using opencl::DeviceContext;
-using opencl::DeviceFrame;
-using opencl::Handle;
-using opencl::OpenclDevice;
-using opencl::set_arg;
-using opencl::work_group_size;
+using exactvq::opencl::DeviceContext;
+using exactvq::opencl::DeviceFrame;
+using exactvq::opencl::Handle;
+using exactvq::opencl::OpenclDevice;
+using exactvq::opencl::set_arg;
+using exactvq::opencl::work_group_size;
+
+extern const char* const kMotionKernelSource;  // motion_kernels.cl, embedded
 
 namespace {
 
@@ -35,7 +37,7 @@ class OpenclEngine final : public Engine {
     const VideoFormat& f = s.format;
     device_->forget();  // a new engine: what the device holds may be another run's
     DeviceContext& dc = device_->context();
-    sad_ = dc.kernel(device_->motion_program(), "motion_sad");
+    sad_ = dc.kernel(device_->program(kMotionKernelSource, "the motion kernel"), "motion_sad");
     const size_t group = work_group_size(sad_.get(), dc.device(), kTileW * kMaxTileH);
     if (group < kTileW)
       throw DeviceError(
@@ -65,7 +67,7 @@ class OpenclEngine final : public Engine {
     }
   }
 
-  void sads(std::span<const FramePair> frames, std::span<uint64_t> out) override {
+  void score(std::span<const FramePair> frames, std::span<uint64_t> out) override {
     for (size_t i = 0; i < frames.size(); ++i)
       device_->score_pair(frames[i], "motion", [&](const DeviceFrame& f) { out[i] = frame_sad(f); });
   }
@@ -122,8 +124,9 @@ class OpenclEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_opencl_engine(std::shared_ptr<OpenclDevice> device, const EngineSetup& setup) {
+std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
+  std::shared_ptr<OpenclDevice> device = OpenclDevice::of(d);
   return std::make_unique<OpenclEngine>(setup, std::move(device));
 }
 
-}  // namespace exactvq::motion
+}  // namespace exactvq::motion::opencl

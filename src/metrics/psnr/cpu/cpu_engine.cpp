@@ -7,7 +7,7 @@
 #include "metrics/psnr/engine.h"
 #include "metrics/psnr/sse.h"
 
-namespace exactvq::psnr {
+namespace exactvq::psnr::cpu {
 
 namespace {
 
@@ -23,7 +23,7 @@ class CpuEngine final : public Engine {
 
   int batch_frames() const override { return 1; }
 
-  void sse(std::span<const FramePair> frames, std::span<uint64_t> out) override {
+  void score(std::span<const FramePair> frames, std::span<uint64_t> out) override {
     const int planes = setup_.planes, tasks = planes * bands_;
     for (size_t f = 0; f < frames.size(); ++f) {
       const auto body = [&](int task) {
@@ -51,8 +51,8 @@ class CpuEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& setup) {
+std::unique_ptr<Engine> make_engine(Device&, const EngineSetup& setup) {
   return std::make_unique<CpuEngine>(setup);
 }
 
-}  // namespace exactvq::psnr
+}  // namespace exactvq::psnr::cpu

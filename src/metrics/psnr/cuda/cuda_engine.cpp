@@ -8,15 +8,15 @@
 #include "metrics/psnr/cuda/sse_kernel.h"
 #include "metrics/psnr/engine.h"
 
-namespace exactvq::psnr {
+namespace exactvq::psnr::cuda {
 
-using cuda::BatchRunner;
-using cuda::check;
-using cuda::CudaDevice;
-using cuda::DeviceBuffer;
-using cuda::DevicePlanes;
-using cuda::FrameUploader;
-using cuda::PinnedBuffer;
+using exactvq::cuda::BatchRunner;
+using exactvq::cuda::check;
+using exactvq::cuda::CudaDevice;
+using exactvq::cuda::DeviceBuffer;
+using exactvq::cuda::DevicePlanes;
+using exactvq::cuda::FrameUploader;
+using exactvq::cuda::PinnedBuffer;
 
 namespace {
 
@@ -37,7 +37,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 
   // Numbered pairs are page-locked and shared with the run's other engines on
   // this device; a loose pair is copied from pageable memory, for this engine alone.
-  void sse(std::span<const FramePair> frames, std::span<uint64_t> out) override {
+  void score(std::span<const FramePair> frames, std::span<uint64_t> out) override {
     if (frames.empty()) return;
     runner_->run(this, frames, !frames[0].loose(), !frames[0].loose());
     std::copy_n(sse_.begin(), std::min(out.size(), sse_.size()), out.begin());
@@ -67,7 +67,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
         one.ref = static_cast<const unsigned char*>(one.ref) + size_t(i) * one.frame_stride;
         one.dist = static_cast<const unsigned char*>(one.dist) + size_t(i) * one.frame_stride;
         one.frames = 1;
-        cuda::launch_sse(one, sums + size_t(i) * planes_ + p, chunk.stream);
+        exactvq::cuda::launch_sse(one, sums + size_t(i) * planes_ + p, chunk.stream);
       }
   }
 
@@ -92,8 +92,8 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_cuda_engine(CudaDevice& device, const EngineSetup& setup) {
-  return std::make_unique<CudaEngine>(setup, device.runner(setup.format));
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  return std::make_unique<CudaEngine>(setup, CudaDevice::of(device).runner(setup.format));
 }
 
-}  // namespace exactvq::psnr
+}  // namespace exactvq::psnr::cuda

@@ -11,16 +11,19 @@
 #include "backends/opencl/opencl_device.h"
 #include "core/error.h"
 #include "metrics/psnr/engine.h"
+#include "metrics/ssim/opencl/fused_sse.h"
 
-namespace exactvq::psnr {
+namespace exactvq::psnr::opencl {
 
-using opencl::DeviceContext;
-using opencl::DeviceFrame;
-using opencl::Handle;
-using opencl::OpenclDevice;
-using opencl::set_arg;
-using opencl::SharedSsim;
-using opencl::work_group_size;
+using exactvq::opencl::DeviceContext;
+using exactvq::opencl::DeviceFrame;
+using exactvq::opencl::Handle;
+using exactvq::opencl::OpenclDevice;
+using exactvq::opencl::set_arg;
+using exactvq::opencl::work_group_size;
+using ssim::opencl::FusedSse;
+
+extern const char* const kPsnrKernelSource;  // psnr_kernels.cl, embedded
 
 namespace {
 
@@ -30,19 +33,23 @@ constexpr size_t kMaxGroups = 64;  // work-groups per plane: enough to fill a de
 class OpenclEngine final : public Engine {
  public:
   OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
-      : planes_(s.planes), device_(std::move(device)) {
+      : planes_(s.planes), device_(std::move(device)), fused_(device_->state<FusedSse>()) {
     DeviceContext& dc = device_->context();
-    sse_ = dc.kernel(device_->psnr_program(), "psnr_sse");
+    sse_ = dc.kernel(device_->program(kPsnrKernelSource, "the PSNR kernel"), "psnr_sse");
     group_ = work_group_size(sse_.get(), dc.device(), kMaxGroup);
     partial_ = dc.buffer(kMaxGroups * sizeof(cl_ulong), "work-group sums");
-    device_->add_sse_user(planes_);
+    device_->forget();
+    fused_.add_user(planes_);
   }
 
-  ~OpenclEngine() override { device_->remove_sse_user(planes_); }
+  ~OpenclEngine() override {
+    device_->forget();
+    fused_.remove_user(planes_);
+  }
 
   int batch_frames() const override { return 1; }
 
-  void sse(std::span<const FramePair> frames, std::span<uint64_t> out) override {
+  void score(std::span<const FramePair> frames, std::span<uint64_t> out) override {
     const size_t planes = size_t(planes_);
     for (size_t i = 0; i < frames.size(); ++i) {
       device_->score_pair(frames[i], "psnr", [&](const DeviceFrame& f) {
@@ -57,10 +64,10 @@ class OpenclEngine final : public Engine {
   // else by the psnr kernel on the frame the device holds.
   uint64_t plane_sse(const DeviceFrame& f, int p) {
     if (f.keyed) {
-      if (auto known = device_->known_sse(f, p)) return *known;
-      if (SharedSsim* s = device_->ssim_for(p); s && s->yet_to_score(f)) {
+      if (auto known = fused_.known(f, p)) return *known;
+      if (FusedSse::Scorer* s = fused_.scorer_for(p); s && s->yet_to_score(f)) {
         s->score_early(f);
-        if (auto known = device_->known_sse(f, p)) return *known;
+        if (auto known = fused_.known(f, p)) return *known;
       }
     }
     DeviceContext& dc = device_->context();
@@ -81,13 +88,14 @@ class OpenclEngine final : public Engine {
     dc.read(partial_.get(), groups * sizeof(cl_ulong), partial, "work-group sums, plane " + pn);
     uint64_t sum = 0;
     for (size_t g = 0; g < groups; ++g) sum += partial[g];
-    device_->keep_sse(f, p, sum);
-    ++device_->counters().separate_sse;
+    fused_.keep(f, p, sum);
+    ++fused_.counters().separate;
     return sum;
   }
 
   int planes_ = 1;
   std::shared_ptr<OpenclDevice> device_;
+  FusedSse& fused_;  // the device's
   Handle<cl_kernel> sse_;
   size_t group_ = 1;
   Handle<cl_mem> partial_;
@@ -95,8 +103,8 @@ class OpenclEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_opencl_engine(std::shared_ptr<OpenclDevice> device, const EngineSetup& setup) {
-  return std::make_unique<OpenclEngine>(setup, std::move(device));
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  return std::make_unique<OpenclEngine>(setup, OpenclDevice::of(device));
 }
 
-}  // namespace exactvq::psnr
+}  // namespace exactvq::psnr::opencl

@@ -8,13 +8,13 @@
 #include "metrics/ssim/cpu/ssim_simd.h"
 #include "metrics/ssim/engine.h"
 
-namespace exactvq::ssim {
+namespace exactvq::ssim::cpu {
 
 namespace {
 
-class CpuEngine final : public Engine {
+class CpuEngine final : public SumEngine {
  public:
-  explicit CpuEngine(const EngineSetup& s) : setup_(s), threads_(s.pool ? s.pool->size() : 1) {}
+  explicit CpuEngine(const EngineSetup& s) : SumEngine(s.mode), setup_(s), threads_(s.pool ? s.pool->size() : 1) {}
 
   // Frames scored at once. `exact`: a few (row bands share out the rest).
   // `raster`: a task a plane, so about kRasterFramesPerThread frames a thread: a
@@ -33,6 +33,7 @@ class CpuEngine final : public Engine {
     return std::max(floor, std::min(kRasterFramesPerThread * threads_, by_memory));
   }
 
+ private:
   void exact_sums(std::span<const FramePair> frames, std::span<int128> out) override {
     const int frame_count = int(frames.size()), planes = setup_.planes;
     const int bands = bands_per_plane(frame_count * planes);
@@ -42,7 +43,7 @@ class CpuEngine final : public Engine {
       const PlaneView r = frames[size_t(f)].ref->plane(p), d = frames[size_t(f)].dist->plane(p);
       const int y0 = int(int64_t{r.height} * band / bands);
       const int y1 = int(int64_t{r.height} * (band + 1) / bands);
-      partial_[size_t(task)] = cpu::exact_sum(r, d, setup_.format.bitdepth, {0, y0, r.width, y1}).sum_q;
+      partial_[size_t(task)] = exactvq::cpu::exact_sum(r, d, setup_.format.bitdepth, {0, y0, r.width, y1}).sum_q;
     });
     for (int fp = 0; fp < frame_count * planes; ++fp) {
       int128 total = 0;
@@ -56,11 +57,10 @@ class CpuEngine final : public Engine {
     run(int(frames.size()) * planes, [&](int task) {
       const FramePair& pair = frames[size_t(task / planes)];
       const int p = task % planes;
-      out[size_t(task)] = cpu::raster_sum(pair.ref->plane(p), pair.dist->plane(p), setup_.format.bitdepth);
+      out[size_t(task)] = exactvq::cpu::raster_sum(pair.ref->plane(p), pair.dist->plane(p), setup_.format.bitdepth);
     });
   }
 
- private:
   // With several threads, about kTasksPerThread row bands each: a thread slowed
   // down (by the reader beside it, by other processes) leaves part of its share
   // to the others instead of keeping them idle at the end of the batch. Bands of
@@ -85,8 +85,8 @@ class CpuEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& setup) {
+std::unique_ptr<Engine> make_engine(Device&, const EngineSetup& setup) {
   return std::make_unique<CpuEngine>(setup);
 }
 
-}  // namespace exactvq::ssim
+}  // namespace exactvq::ssim::cpu

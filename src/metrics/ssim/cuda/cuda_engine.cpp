@@ -12,17 +12,18 @@
 #include "metrics/ssim/cuda/ssim_kernels.h"
 #include "metrics/ssim/engine.h"
 
-namespace exactvq::ssim {
+namespace exactvq::ssim::cuda {
 
-using cuda::BatchRunner;
-using cuda::check;
-using cuda::CudaDevice;
-using cuda::DeviceBuffer;
-using cuda::DevicePlanes;
-using cuda::ExactWords;
-using cuda::FrameUploader;
-using cuda::PinnedBuffer;
-using cuda::PipelineTuning;
+using exactvq::cuda::BatchRunner;
+using exactvq::cuda::check;
+using exactvq::cuda::CudaDevice;
+using exactvq::cuda::DeviceBuffer;
+using exactvq::cuda::DevicePlanes;
+using exactvq::cuda::ExactWords;
+using exactvq::cuda::FrameUploader;
+using exactvq::cuda::PinnedBuffer;
+using exactvq::cuda::PipelineTuning;
+using exactvq::cuda::RasterSumLayout;
 
 namespace {
 
@@ -38,10 +39,10 @@ Shape shape_of(const EngineSetup& s, const PipelineTuning& tuning) {
   return {tuning.chunk_frames(luma), tuning.batch_frames(int64_t(f.frame_bytes()))};
 }
 
-class CudaEngine final : public Engine, private BatchRunner::Work {
+class CudaEngine final : public SumEngine, private BatchRunner::Work {
  public:
   CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner, bool emulate)
-      : setup_(s), runner_(std::move(runner)), emulate_(emulate) {
+      : SumEngine(s.mode), setup_(s), runner_(std::move(runner)), emulate_(emulate) {
     const VideoFormat& f = s.format;
     planes_ = s.planes;
     for (int p = 0; p < planes_; ++p) {
@@ -59,6 +60,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   int batch_frames() const override { return batch_; }
   bool takes_device_pictures() const override { return true; }
 
+ private:
   // Numbered pairs are page-locked and shared with the run's other engines on
   // this device; a loose pair is copied from pageable memory, for this engine alone.
   void exact_sums(std::span<const FramePair> frames, std::span<int128> out) override {
@@ -73,7 +75,6 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     std::copy_n(raster_.begin(), std::min(out.size(), raster_.size()), out.begin());
   }
 
- private:
   // BatchRunner::Work
   int planes() const override { return planes_; }
   int chunk_frames() const override { return chunk_; }
@@ -86,8 +87,8 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 
   // Raster: a chunk's term planes in a lane's buffer, plane after plane, each plane's
   // frames one after another (as launch_terms writes them).
-  cuda::RasterSumLayout raster_layout(int frames) const {
-    cuda::RasterSumLayout layout;
+  RasterSumLayout raster_layout(int frames) const {
+    RasterSumLayout layout;
     layout.frames = frames;
     layout.arrays = planes_;
     for (int p = 0; p < planes_; ++p)
@@ -104,7 +105,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     }
     if (setup_.mode == SumMode::kRaster && lane_terms_.empty()) {
       std::vector<DeviceBuffer> lanes, workspaces;
-      const size_t workspace = std::max<size_t>(8, cuda::raster_sum_workspace_bytes(raster_layout(chunk_)));
+      const size_t workspace = std::max<size_t>(8, exactvq::cuda::raster_sum_workspace_bytes(raster_layout(chunk_)));
       for (int i = 0; i < FrameUploader::kLanes; ++i) {
         lanes.emplace_back(size_t(chunk_) * size_t(terms_pixels_) * sizeof(double));
         workspaces.emplace_back(workspace);
@@ -131,9 +132,9 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
       }
     }
     if (exact) return;
-    cuda::RasterSumLayout layout = raster_layout(chunk.count);
+    RasterSumLayout layout = raster_layout(chunk.count);
     layout.terms = lane_terms_[size_t(chunk.lane)].get<double>();
-    cuda::launch_raster_sums(layout, device_raster_.get<double>() + size_t(chunk.start) * planes_,
+    exactvq::cuda::launch_raster_sums(layout, device_raster_.get<double>() + size_t(chunk.start) * planes_,
                              lane_workspaces_[size_t(chunk.lane)].get(), s);
   }
 
@@ -182,9 +183,10 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_cuda_engine(CudaDevice& device, const EngineSetup& setup) {
+std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
+  CudaDevice& device = CudaDevice::of(d);
   return std::make_unique<CudaEngine>(setup, device.runner(setup.format),
                                       emulates_fp64(setup.fp64, device.emulate_by_default()));
 }
 
-}  // namespace exactvq::ssim
+}  // namespace exactvq::ssim::cuda

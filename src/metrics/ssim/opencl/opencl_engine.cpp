@@ -16,18 +16,20 @@
 #include "core/error.h"
 #include "metrics/ssim/engine.h"
 #include "metrics/ssim/fixed_point.h"
+#include "metrics/ssim/opencl/fused_sse.h"
 #include "metrics/ssim/term.h"
 
-namespace exactvq::ssim {
+namespace exactvq::ssim::opencl {
 
-using opencl::DeviceContext;
-using opencl::DeviceFrame;
-using opencl::Handle;
-using opencl::HeldFrame;
-using opencl::OpenclDevice;
-using opencl::set_arg;
-using opencl::SharedSsim;
-using opencl::work_group_size;
+using exactvq::opencl::DeviceContext;
+using exactvq::opencl::Handle;
+using exactvq::opencl::OpenclDevice;
+using exactvq::opencl::RasterSumLayout;
+using exactvq::opencl::RasterSums;
+using exactvq::opencl::set_arg;
+using exactvq::opencl::work_group_size;
+
+extern const char* const kSsimKernelSource;  // ssim_kernels.cl, embedded
 
 namespace {
 
@@ -41,21 +43,17 @@ uint64_t bits_of(double v) {
 
 size_t round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
 
-// A plane's sum: the engine's mode decides which one is set.
-struct PlaneSum {
-  int128 fixed = 0;
-  double raster = 0.0;
-};
-
-class OpenclEngine final : public Engine, public SharedSsim {
+class OpenclEngine final : public Engine, public FusedSse::Scorer {
  public:
   OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
-      : mode_(s.mode), format_(s.format), device_(std::move(device)), planes_(s.planes) {
+      : mode_(s.mode), format_(s.format), device_(std::move(device)), fused_(device_->state<FusedSse>()),
+        planes_(s.planes) {
     DeviceContext& dc = device_->context();
     const VideoFormat& format = s.format;
-    horizontal_ = dc.kernel(device_->ssim_program(), "ssim_horizontal");
-    horizontal_sse_ = dc.kernel(device_->ssim_program(), "ssim_horizontal_sse");
-    terms_ = dc.kernel(device_->ssim_program(), "ssim_terms");
+    const cl_program program = device_->program(kSsimKernelSource, "the SSIM kernels");
+    horizontal_ = dc.kernel(program, "ssim_horizontal");
+    horizontal_sse_ = dc.kernel(program, "ssim_horizontal_sse");
+    terms_ = dc.kernel(program, "ssim_terms");
 
     // Work-groups of the term kernel and of the horizontal pass with SSE: a
     // power of two up to kMaxGroup, 16 wide.
@@ -76,9 +74,9 @@ class OpenclEngine final : public Engine, public SharedSsim {
     term_bits_ = dc.buffer(mode_ == SumMode::kRaster ? samples * sizeof(cl_ulong) : 1, "term plane");
     if (mode_ == SumMode::kRaster) {
       raster_sums_ = &device_->raster_sums();
-      opencl::RasterSumLayout largest;  // plane 0's; the others are no larger
+      RasterSumLayout largest;  // plane 0's; the others are no larger
       largest.array[0].count = int64_t(samples);
-      raster_workspace_ = dc.buffer(opencl::raster_sum_workspace_bytes(largest), "raster-order sum workspace");
+      raster_workspace_ = dc.buffer(exactvq::opencl::raster_sum_workspace_bytes(largest), "raster-order sum workspace");
       raster_sum_ = dc.buffer(sizeof(cl_ulong), "raster-order sum");
     }
     const size_t groups = round_up(w, local_[0]) / local_[0] * (round_up(h, local_[1]) / local_[1]);
@@ -92,19 +90,39 @@ class OpenclEngine final : public Engine, public SharedSsim {
     const TermConstants k = term_constants(format.bitdepth);
     mm_k1_bits_ = bits_of(k.mm_k1);
     mm_k2_bits_ = bits_of(k.mm_k2);
-    device_->add_ssim(this);
+    device_->forget();
+    fused_.add_scorer(this);
   }
 
-  ~OpenclEngine() override { device_->remove_ssim(this); }
+  ~OpenclEngine() override {
+    device_->forget();
+    fused_.remove_scorer(this);
+  }
 
   int batch_frames() const override { return 1; }
 
-  void exact_sums(std::span<const FramePair> frames, std::span<int128> out) override {
-    sums(frames, [&](size_t i, const PlaneSum& s) { out[i] = s.fixed; });
-  }
-
-  void raster_sums(std::span<const FramePair> frames, std::span<double> out) override {
-    sums(frames, [&](size_t i, const PlaneSum& s) { out[i] = s.raster; });
+  // Each pair's planes, numbered pairs shared with the device's psnr engine
+  // (their sums perhaps scored early), loose ones on their own.
+  void score(std::span<const FramePair> frames, std::span<PlaneSum> out) override {
+    const size_t n = size_t(planes_);
+    for (size_t i = 0; i < frames.size(); ++i) {
+      DeviceFrame f;
+      try {
+        const FramePair& pair = frames[i];
+        Scores s;
+        if (pair.loose()) {
+          f = device_->frame(*pair.ref, *pair.dist, std::nullopt);
+          score(f, false, s);
+        } else {
+          f = device_->frame(*pair.ref, *pair.dist, pair.index);
+          if (!take_early(f, s)) score(f, true, s);
+          last_scored_ = f.number;
+        }
+        for (size_t p = 0; p < n; ++p) out[i * n + p] = s[p];
+      } catch (const DeviceError& e) {
+        fail(f, e);
+      }
+    }
   }
 
   bool covers(int plane) const override { return plane < planes_; }
@@ -124,31 +142,6 @@ class OpenclEngine final : public Engine, public SharedSsim {
  private:
   using Scores = std::array<PlaneSum, 3>;
   using Held = HeldFrame;
-
-  // Each pair's planes, numbered pairs shared with the device's psnr engine
-  // (their sums perhaps scored early), loose ones on their own.
-  template <typename Put>
-  void sums(std::span<const FramePair> frames, Put&& put) {
-    const size_t n = size_t(planes_);
-    for (size_t i = 0; i < frames.size(); ++i) {
-      DeviceFrame f;
-      try {
-        const FramePair& pair = frames[i];
-        Scores s;
-        if (pair.loose()) {
-          f = device_->frame(*pair.ref, *pair.dist, std::nullopt);
-          score(f, false, s);
-        } else {
-          f = device_->frame(*pair.ref, *pair.dist, pair.index);
-          if (!take_early(f, s)) score(f, true, s);
-          last_scored_ = f.number;
-        }
-        for (size_t p = 0; p < n; ++p) put(i * n + p, s[p]);
-      } catch (const DeviceError& e) {
-        fail(f, e);
-      }
-    }
-  }
 
   struct Early {
     Held held;
@@ -183,7 +176,7 @@ class OpenclEngine final : public Engine, public SharedSsim {
   // the device wants and does not have yet.
   void score(const DeviceFrame& f, bool share, Scores& s) {
     for (int p = 0; p < planes_ && p < int(s.size()); ++p) {
-      const bool sse = share && f.keyed && device_->sse_wanted(p) && !device_->known_sse(f, p);
+      const bool sse = share && f.keyed && fused_.wanted(p) && !fused_.known(f, p);
       s[size_t(p)] = score_plane(f, p, sse);
     }
   }
@@ -237,7 +230,7 @@ class OpenclEngine final : public Engine, public SharedSsim {
     const size_t t_global[2] = {round_up(size_t(width), local_[0]), round_up(size_t(height), local_[1])};
     dc.run(t, 2, t_global, local_, "ssim_terms, plane " + pn);
     if (raster) {  // queued behind the terms: the plane never leaves the device
-      opencl::RasterSumLayout layout;
+      RasterSumLayout layout;
       layout.terms = term_bits_.get();
       layout.array[0].count = int64_t(width) * int64_t(height);
       raster_sums_->enqueue(layout, raster_sum_.get(), raster_workspace_.get());
@@ -248,8 +241,8 @@ class OpenclEngine final : public Engine, public SharedSsim {
               "squared errors, plane " + pn);
       uint64_t sum = 0;
       for (size_t g = 0; g < h_groups; ++g) sum += sse_host_[g];
-      device_->keep_sse(f, plane, sum);
-      ++device_->counters().fused_sse;
+      fused_.keep(f, plane, sum);
+      ++fused_.counters().fused;
     }
 
     cl_int invalid = 0;
@@ -267,7 +260,7 @@ class OpenclEngine final : public Engine, public SharedSsim {
     dc.read(partial_.get(), groups * 2 * sizeof(cl_ulong), partial_host_.data(),
             "work-group sums, plane " + pn);
     for (size_t g = 0; g < groups; ++g)
-      sum.fixed += static_cast<int128>((static_cast<uint128>(partial_host_[2 * g + 1]) << 64) |
+      sum.exact += static_cast<int128>((static_cast<uint128>(partial_host_[2 * g + 1]) << 64) |
                                        partial_host_[2 * g]);
     return sum;
   }
@@ -275,12 +268,13 @@ class OpenclEngine final : public Engine, public SharedSsim {
   SumMode mode_;
   VideoFormat format_;
   std::shared_ptr<OpenclDevice> device_;
+  FusedSse& fused_;  // the device's
   int planes_ = 1;
   Handle<cl_kernel> horizontal_, horizontal_sse_, terms_;
   size_t local_[2] = {16, 16}, h_local_[2] = {16, 16};
   Handle<cl_mem> hm_, hn_, hxx_, hxy_, hyy_, term_bits_, partial_, sse_partial_, invalid_;
   Handle<cl_mem> raster_workspace_, raster_sum_;  // raster mode
-  opencl::RasterSums* raster_sums_ = nullptr;     // the device's, in raster mode
+  RasterSums* raster_sums_ = nullptr;             // the device's, in raster mode
   std::vector<cl_ulong> partial_host_, sse_host_;
   std::vector<Early> early_;
   std::optional<int64_t> last_scored_;  // the last numbered frame returned
@@ -289,8 +283,8 @@ class OpenclEngine final : public Engine, public SharedSsim {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_opencl_engine(std::shared_ptr<OpenclDevice> device, const EngineSetup& setup) {
-  return std::make_unique<OpenclEngine>(setup, std::move(device));
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  return std::make_unique<OpenclEngine>(setup, OpenclDevice::of(device));
 }
 
-}  // namespace exactvq::ssim
+}  // namespace exactvq::ssim::opencl

@@ -17,16 +17,16 @@
 #include "metrics/vif/engine.h"
 #include "metrics/vif/log2_table.h"
 
-namespace exactvq::vif {
+namespace exactvq::vif::cuda {
 
-using cuda::BatchRunner;
-using cuda::check;
-using cuda::CudaDevice;
-using cuda::DeviceBuffer;
-using cuda::FrameUploader;
-using cuda::PinnedBuffer;
-using cuda::VifFilter;
-using cuda::VifLevelPlanes;
+using exactvq::cuda::BatchRunner;
+using exactvq::cuda::check;
+using exactvq::cuda::CudaDevice;
+using exactvq::cuda::DeviceBuffer;
+using exactvq::cuda::FrameUploader;
+using exactvq::cuda::PinnedBuffer;
+using exactvq::cuda::VifFilter;
+using exactvq::cuda::VifLevelPlanes;
 
 namespace {
 
@@ -68,7 +68,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   // Pictures too small for the kernels are scored by the CPU's stages, on the host.
   bool takes_device_pictures() const override { return !on_host_; }
 
-  void level_sums(std::span<const FramePair> frames, std::span<VifLevelSums> out) override {
+  void score(std::span<const FramePair> frames, std::span<VifLevelSums> out) override {
     if (frames.empty()) return;
     if (on_host_) {
       for (size_t i = 0; i < frames.size(); ++i)
@@ -132,13 +132,13 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     level.emulate_fp64 = emulate_;
     for (int l = 0; l < kLevels; ++l) {
       if (l > 0 || !setup_.options.skip_scale0)
-        cuda::launch_vif_statistic(level, filter_of(l), vertical_mean_rounding(l, bitdepth).shift,
+        exactvq::cuda::launch_vif_statistic(level, filter_of(l), vertical_mean_rounding(l, bitdepth).shift,
                                    vertical_square_rounding(l, bitdepth).shift, setup_.options.gain_limit,
                                    table_.get<uint16_t>(), sums + size_t(l) * kWords, frame_words, chunk.stream);
       if (l + 1 == kLevels) break;
       uint16_t* ref_out = lane.ref[size_t(l + 1)].get<uint16_t>();
       uint16_t* dist_out = lane.dist[size_t(l + 1)].get<uint16_t>();
-      cuda::launch_vif_halve(level, filter_of(l + 1), rounding_by(l == 0 ? bitdepth : 16).shift, ref_out,
+      exactvq::cuda::launch_vif_halve(level, filter_of(l + 1), rounding_by(l == 0 ? bitdepth : 16).shift, ref_out,
                              dist_out, level_bytes(l + 1), chunk.stream);
       level.ref = ref_out;
       level.dist = dist_out;
@@ -183,9 +183,10 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_cuda_engine(CudaDevice& device, const EngineSetup& setup) {
+std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
+  CudaDevice& device = CudaDevice::of(d);
   return std::make_unique<CudaEngine>(setup, device.runner(setup.format),
                                       emulates_fp64(setup.options.fp64, device.emulate_by_default()));
 }
 
-}  // namespace exactvq::vif
+}  // namespace exactvq::vif::cuda

@@ -22,14 +22,16 @@
 #include "metrics/vif/engine.h"
 #include "metrics/vif/log2_table.h"
 
-namespace exactvq::vif {
+namespace exactvq::vif::opencl {
 
-using opencl::DeviceContext;
-using opencl::DeviceFrame;
-using opencl::Handle;
-using opencl::OpenclDevice;
-using opencl::set_arg;
-using opencl::work_group_size;
+using exactvq::opencl::DeviceContext;
+using exactvq::opencl::DeviceFrame;
+using exactvq::opencl::Handle;
+using exactvq::opencl::OpenclDevice;
+using exactvq::opencl::set_arg;
+using exactvq::opencl::work_group_size;
+
+extern const char* const kVifKernelSource;  // vif_kernels.cl, embedded
 
 namespace {
 
@@ -54,8 +56,8 @@ class OpenclEngine final : public Engine {
     if (on_host_) return;
     device_->forget();  // a new engine: what the device holds may be another run's
     DeviceContext& dc = device_->context();
-    statistic_ = dc.kernel(device_->vif_program(), "vif_statistic");
-    halve_ = dc.kernel(device_->vif_program(), "vif_halve");
+    statistic_ = dc.kernel(device_->program(kVifKernelSource, "the vif kernels"), "vif_statistic");
+    halve_ = dc.kernel(device_->program(kVifKernelSource, "the vif kernels"), "vif_halve");
     const size_t group = std::min(work_group_size(statistic_.get(), dc.device(), kTileW * kMaxTileH),
                                   work_group_size(halve_.get(), dc.device(), kTileW * kMaxTileH));
     if (group < kTileW)
@@ -93,7 +95,7 @@ class OpenclEngine final : public Engine {
 
   int batch_frames() const override { return 1; }
 
-  void level_sums(std::span<const FramePair> frames, std::span<VifLevelSums> out) override {
+  void score(std::span<const FramePair> frames, std::span<VifLevelSums> out) override {
     for (size_t i = 0; i < frames.size(); ++i) {
       const FramePair& pair = frames[i];
       if (on_host_) {
@@ -190,8 +192,9 @@ class OpenclEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_opencl_engine(std::shared_ptr<OpenclDevice> device, const EngineSetup& setup) {
+std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
+  std::shared_ptr<OpenclDevice> device = OpenclDevice::of(d);
   return std::make_unique<OpenclEngine>(setup, std::move(device));
 }
 
-}  // namespace exactvq::vif
+}  // namespace exactvq::vif::opencl
