@@ -1,0 +1,5 @@
+s|docs/performance.md|docs/figures.md|g
+s|spec/vmaf_adm.md|spec/adm.md|g
+s|spec/vmaf_vif.md|spec/vif.md|g
+s|spec/vmaf_motion.md|spec/motion.md|g
+s|spec/vmaf_model.md|spec/vmaf.md|g
