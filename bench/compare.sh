@@ -99,7 +99,7 @@ for prog in [a.exactvq, vmaf] + ([a.baseline] if a.baseline else []):
         sys.exit(f"compare.sh: {prog} is not an executable")
 env = dict(os.environ, VMAF_JSON_FULL_PRECISION="1")
 if cuda and os.path.isdir("/usr/local/nvidia/lib64"):  # the device machine's driver, for vmaf-cuda
-    env["LD_LIBRARY_PATH"] = "/usr/local/nvidia/lib64" + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    env["LD_LIBRARY_PATH"] = ":".join(filter(None, [env.get("LD_LIBRARY_PATH"), "/usr/local/nvidia/lib64"]))
 ours, theirs, check_args = FEATURES[a.metric]
 backend = ["--backend", a.backend]
 
@@ -279,7 +279,7 @@ try:
         mine = {t: next(q for q in programs if q.threads == t and q.label.startswith("exactvq ")) for t in threads}
         for t in threads:
             others = [q for q in programs if q.threads == t and q is not mine[t]]
-            print(f"{mine[t].label}: " + ", ".join(f"{fps[mine[t]] / fps[q]:.2f}x {q.label}" for q in others))
+            print(f"{mine[t].label}: " + "; ".join(f"{fps[mine[t]] / fps[q]:.2f}x {q.label}" for q in others))
         if len(threads) > 1:
             print("exactvq scaling: " + ", ".join(f"{label_threads(t)} {fps[mine[t]] / fps[mine[threads[0]]]:.2f}x"
                                                   for t in threads[1:]) + f" of {label_threads(threads[0])}")
