@@ -8,7 +8,7 @@ arm64=0
 packages=(
   cmake ninja-build g++ pkg-config
   libfmt-dev libcli11-dev                     # formatting, command line
-  libgtest-dev libgmock-dev libbenchmark-dev  # tests, benchmarks
+  libgtest-dev libgmock-dev                   # tests
   nlohmann-json3-dev libpugixml-dev           # tests parse the JSON and XML outputs back
   libhwy-dev                                  # portable SIMD with run-time dispatch
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo  # OpenCL, run on the CPU by PoCL

@@ -557,7 +557,7 @@ void float_table() {
   std::printf("\n");
 }
 
-// Y4M 8-bit 420 of `frames` random frames (as cli_bench.sh writes them).
+// Y4M 8-bit 420 of `frames` random frames.
 std::string write_y4m(const std::string& dir, const std::string& name, int w, int h, int frames,
                       uint64_t seed) {
   const std::string path = dir + "/" + name;

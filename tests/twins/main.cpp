@@ -1,5 +1,6 @@
 // twin_tests: the twin table as GoogleTest cases, one a row; with --bench
-// [--filter=TEXT] [--seconds=S], the rows' timed cases beside their references.
+// [--filter=REGEX] [--seconds=S], the timed cases of the rows whose names REGEX
+// finds (ECMAScript: 'vif', '^ssim\..*/cpu-AVX2$') beside their references.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

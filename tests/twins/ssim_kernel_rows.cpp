@@ -182,6 +182,8 @@ std::vector<Case> horizontal_cases() {
           add(bits, width, fill, a, b, false, timed, true);
         }
       }
+  // One strip of an 8-bit 1080p row, as exact_sum's pipeline calls it (128 columns).
+  add(8, 1920, kRandom, 896, 1024, false, true);
   return all;
 }
 
@@ -329,6 +331,13 @@ std::vector<Case> vertical_pair_cases() {
         c.what = "width " + std::to_string(width) + (extremes ? ", extremes, " : ", random, ") + kLaneNames[lanes];
         all.push_back(c);
       }
+  // An 8-bit strip of exact_sum's pipeline (128 columns).
+  Case strip;
+  strip.seed = case_seed(0x5eed'0007, all.size());
+  strip.width = 128;
+  strip.timed = true;
+  strip.what = "width 128 (an 8-bit strip), random, " + std::string(kLaneNames[0]);
+  all.push_back(strip);
   return all;
 }
 
@@ -504,6 +513,16 @@ std::vector<Case> terms_sum_cases() {
                      (narrow ? ", 32-bit moments, " : ", 64-bit moments, ") + std::to_string(rows) + " rows";
             all.push_back(c);
           }
+  // An 8-bit strip of exact_sum's pipeline (128 columns, two rows a call).
+  Case strip;
+  strip.seed = case_seed(0x5eed'0012, all.size());
+  strip.bits = 8;
+  strip.width = 128;
+  strip.height = 1;
+  strip.a = 2;
+  strip.timed = true;
+  strip.what = "8-bit, width 128 (a strip), random, 32-bit moments, 2 rows";
+  all.push_back(strip);
   return all;
 }
 
@@ -746,7 +765,9 @@ Row row(const char* name, std::vector<Case> (*cases)(), Prepared (*prepare)(cons
 }
 
 EXACTVQ_TWIN_ROWS(ssim_kernel_rows) {
-  register_per_target(row("ssim.horizontal_moments", horizontal_cases, horizontal_case));
+  Row horizontal = row("ssim.horizontal_moments", horizontal_cases, horizontal_case);
+  horizontal.work = [](const Case& c) { return double(c.b - c.a); };  // the output columns
+  register_per_target(horizontal);
   register_per_target(row("ssim.vertical_moments", vertical_cases, vertical_case));
   register_per_target(row("ssim.vertical_moments_pair", vertical_pair_cases, vertical_pair_case));
   register_per_target(row("ssim.terms", terms_cases, terms_case));

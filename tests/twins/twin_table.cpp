@@ -2,12 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include "core_clock.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <regex>
 #include <string>
 
 namespace exactvq::twins {
@@ -116,11 +119,22 @@ double seconds_of(const std::function<Bytes()>& f, double min_seconds) {
 void register_row(Row row) { table().push_back(std::move(row)); }
 const std::vector<Row>& rows() { return table(); }
 
-// --bench: every row's timed cases, the twin beside its reference.
+// --bench: every row's timed cases (of the rows whose names `filter`, an
+// ECMAScript regular expression, finds), the twin beside its reference.
 int run_bench(const std::string& filter, double min_seconds) {
+  std::regex pick;
+  try {
+    pick = std::regex(filter);
+  } catch (const std::regex_error& e) {
+    std::fprintf(stderr, "twin_tests: --filter=%s: %s\n", filter.c_str(), e.what());
+    return 2;
+  }
+  if (const double ghz = core_clock_ghz(min_seconds); ghz > 0)
+    std::printf("core clock %.2f GHz (dependent additions): cycles a pixel = %.0f / Mpixel/s\n\n", ghz,
+                1000 * ghz);
   std::printf("| row | case | twin Mpixel/s | reference Mpixel/s | twin / reference |\n|---|---|---|---|---|\n");
   for (const Row& row : table()) {
-    if (!filter.empty() && row.name.find(filter) == std::string::npos) continue;
+    if (!std::regex_search(row.name, pick)) continue;
     if (const std::string why = row.unavailable(); !why.empty()) {
       std::printf("| %s | skipped: %s | | | |\n", row.name.c_str(), why.c_str());
       continue;

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# One device call over a pack of bench/nvdec/pack.sh: the GPU decoding tests,
+# One device call over a pack of tools/device/nvdec_pack.sh: the GPU decoding tests,
 # NVDEC-decoded scores against CPU-decoded ones (bit for bit, every small
 # stream, ssim+psnr and the default VMAF), the 4K pairs' rates (NVDEC alone,
 # CPU decoding alone, exactvq end to end with --hwdec cuda and none), and
 # compute-sanitizer memcheck on a short run. Logs to OUT/logs.tgz.
-# Usage (device tool, repo root): bash PACK/device_nvdec.sh PACK OUT [PARTS]
+# Usage (device tool, repo root): bash tools/device/nvdec_run.sh PACK OUT [PARTS]
 # PARTS: comma-separated among tests,equal,speed,memcheck (default all).
 # JOIN=n: the 4K files of 30 * n frames (default 20: 600).
 set -uo pipefail
 P=$(realpath "$1") OUT=$2 parts=${3:-tests,equal,speed,memcheck}
+root=$(cd "$(dirname "$0")/../.." && pwd)
 has() { [[ ",$parts," == *",$1,"* ]]; }
 L=$OUT/logs; mkdir -p "$L"
 export LD_LIBRARY_PATH=$P/lib
@@ -61,7 +62,7 @@ fi
 if has speed; then
   echo "== 4K pairs, $((30 * ${JOIN:-20})) frames each $(el)"
   W=/dev/shm/nvdec4k; mkdir -p "$W"; cp "$S"/4k_*.seg.* "$W/"
-  (cd "$W" && JOIN=${JOIN:-20} bash "$P/make_streams.sh" "$W" join4k >/dev/null)
+  (cd "$W" && JOIN=${JOIN:-20} bash "$root/bench/nvdec/make_streams.sh" "$W" join4k >/dev/null)
   ls -l "$W" | grep -v seg
   for c in 4k_h264_8 4k_h264noise_8 4k_hevc_10; do
     r=$(ls "$W/${c}_ref."* | grep -v seg); d=$(ls "$W/${c}_dist."* | grep -v seg)

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# A pack for one device call of bench/nvdec/device_nvdec.sh: bin/ (exactvq,
+# A pack for one device call of tools/device/nvdec_run.sh: bin/ (exactvq,
 # cuda_tests, nvdec_decode_rate; stripped), lib/ (the shared libraries they
 # need, FFmpeg's from the small build of build_small_ffmpeg.sh, not Debian's
-# with their hundred MB of codecs), streams/ (make_streams.sh small and 4k) and
-# this folder's scripts.
-# Usage: bench/nvdec/pack.sh BUILD FFMPEG_LIB_DIR STREAMS PACK
+# with their hundred MB of codecs) and streams/ (bench/nvdec/make_streams.sh
+# small and 4k).
+# Usage: tools/device/nvdec_pack.sh BUILD FFMPEG_LIB_DIR STREAMS PACK
 set -euo pipefail
-build=$(realpath "$1") fflib=$(realpath "$2") streams=$(realpath "$3") pack=$4 here=$(cd "$(dirname "$0")" && pwd)
+build=$(realpath "$1") fflib=$(realpath "$2") streams=$(realpath "$3") pack=$4
 rm -rf "$pack" && mkdir -p "$pack/bin" "$pack/lib" "$pack/streams"
 bins=("$build/exactvq" "$build/tests/cuda/cuda_tests" "$build/bench/nvdec_decode_rate")
 cp "${bins[@]}" "$pack/bin/" && strip "$pack"/bin/*
@@ -15,5 +15,4 @@ for b in "${bins[@]}"; do LD_LIBRARY_PATH=$fflib ldd "$b"; done | awk '/=> \// {
   while read -r lib; do cp -L "$lib" "$pack/lib/"; done
 strip "$pack"/lib/*.so* 2>/dev/null || true
 cp "$streams"/*_ref.* "$streams"/*_dist.* "$pack/streams/"
-cp "$here"/device_nvdec.sh "$here"/make_streams.sh "$pack/"
 du -sh "$pack" "$pack"/*

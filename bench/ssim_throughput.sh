@@ -4,40 +4,11 @@
 # 10-bit, exact and raster, at each thread count; each figure the median of
 # REPS runs of SECONDS each; then the peak RSS of a 4K 8-bit stream.
 #
-# From a build tree:
-#   bench/throughput.sh build-dir [REPS] [SECONDS] [THREADS...]
-#     (needs build-dir/bench/ssim_throughput: ninja -C build-dir ssim_throughput ssim_simd_bench)
-# To run on a machine without the build's libraries (no Debian dev packages):
-#   bench/throughput.sh --pack OUT_DIR build-dir [MORE...]
-#     copies ssim_throughput, ssim_simd_bench, twin_tests (when built), the build's
-#     programs MORE names (paths from build-dir, e.g. exactvq), this
-#     script and the shared libraries they load that are not glibc's (libhwy,
-#     libfmt, libbenchmark, libgtest, ...) into OUT_DIR; then, on the other machine:
-#   cd OUT_DIR && LD_LIBRARY_PATH=. ./twin_tests --gtest_filter='*cpu*'   # every SIMD target there
-#   ./throughput.sh . 5 3 1 2 4 8 16 > throughput.txt
-#   LD_LIBRARY_PATH=. ./ssim_simd_bench --benchmark_repetitions=5 \
-#       --benchmark_report_aggregates_only=true > stages.txt
-#     (the script sets LD_LIBRARY_PATH to the folder itself; the benchmark
-#     prints per-stage MP/s and whole planes at the best SIMD target, or the one
-#     named by EXACTVQ_SIMD_TARGET, e.g. AVX2, to compare targets.)
+#   bench/ssim_throughput.sh DIR [REPS] [SECONDS] [THREADS...]
+# DIR: a build tree (DIR/bench/ssim_throughput: ninja -C DIR ssim_throughput) or
+# a folder of tools/device/pack_cpu.sh holding ssim_throughput and its libraries.
 # Default REPS 3, SECONDS 2, THREADS "1 2".
 set -eu
-if [ "${1:-}" = "--pack" ]; then
-  out=$2
-  build=$3
-  mkdir -p "$out"
-  shift 3
-  for b in bench/ssim_throughput bench/ssim_simd_bench tests/twins/twin_tests "$@"; do
-    [ -x "$build/$b" ] || { echo "throughput.sh: $build/$b not built, left out" >&2; continue; }
-    cp "$build/$b" "$out/"
-    ldd "$build/$b" | awk '$3 ~ /^\// {print $3}' |
-      grep -Ev '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*)\.so' |
-      while read -r lib; do cp -L "$lib" "$out/"; done
-  done
-  cp "$0" "$out/throughput.sh"
-  echo "packed into $out: $(ls "$out" | tr '\n' ' ')"
-  exit 0
-fi
 dir=${1:-build}
 reps=${2:-3}
 seconds=${3:-2}
@@ -50,7 +21,7 @@ elif [ -x "$dir/ssim_throughput" ]; then
   LD_LIBRARY_PATH="$(cd "$dir" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   export LD_LIBRARY_PATH
 else
-  echo "throughput.sh: no ssim_throughput in $dir or $dir/bench (ninja -C BUILD ssim_throughput)" >&2
+  echo "ssim_throughput.sh: no ssim_throughput in $dir or $dir/bench (ninja -C BUILD ssim_throughput)" >&2
   exit 1
 fi
 echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) ($(nproc) cpus)"

@@ -1,36 +1,40 @@
 #!/usr/bin/env bash
-# Packs a CUDA build for one device call (bench/device_run.sh): bin/ (exactvq,
-# cuda_tests, twin_tests, cuda_bench, pipeline_bench, and multi_tests, multi_gpu_bench when
+# Packs a CUDA build for one device call (tools/device/run.sh): bin/ (exactvq,
+# cuda_tests, twin_tests, cuda_kernel_bench, pipeline_bench, and multi_tests, multi_gpu_bench when
 # built; stripped), lib/ (the shared libraries
 # ldd lists beyond the C and C++ runtimes: the device machine has no Debian -dev
-# packages), cpu/ (bench/throughput.sh --pack), shared/vectors, samples/ and
+# packages), cpu/ (tools/device/pack_cpu.sh), shared/vectors, samples/ and
 # paths.env and build_dir (where the tests expect the CLI and the samples).
-# One pack serves every part of device_run.sh, x2 on the two-GPU machine
+# One pack serves every part of run.sh, x2 on the two-GPU machine
 # (nvidia-h200-x2) included, when multi_tests and multi_gpu_bench are built.
 # Build first, from a checkout at SRC with shared/ at /tmp/cudashared there, e.g.:
 #   cmake -S SRC -B SRC/build-final -G Ninja -DCMAKE_BUILD_TYPE=Release -DEXACTVQ_CUDA=ON \
 #     -DCMAKE_CUDA_ARCHITECTURES=90-real -DEXACTVQ_WITH_FFMPEG=OFF -DEXACTVQ_SHARED_DIR=/tmp/cudashared
-#   ninja -C SRC/build-final exactvq cuda_tests cuda_bench pipeline_bench ssim_throughput \
-#     ssim_simd_bench twin_tests multi_tests multi_gpu_bench
-# Usage: bench/device_pack.sh BUILD PACK   (PACK: an ignored folder of the checkout, to carry)
-# Also packed when built: capi_tests, and the Python package of BUILD/python (python/).
+#   ninja -C SRC/build-final exactvq cuda_tests cuda_kernel_bench pipeline_bench ssim_throughput \
+#     twin_tests multi_tests multi_gpu_bench
+# Usage: tools/device/pack.sh BUILD PACK   (PACK: an ignored folder of the checkout, to carry)
+# Also packed when built: capi_tests, and the Python package of BUILD/python (python/);
+# and ../shared/libvmaf/vmaf-cuda when it is there.
 set -euo pipefail
-build=$(realpath "$1") pack=$2 here=$(cd "$(dirname "$0")/.." && pwd)
+build=$(realpath "$1") pack=$2 root=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$pack" && mkdir -p "$pack/bin" "$pack/lib" "$pack/shared"
 # The CLI and cuda_tests always; the others when built (a build without benchmarks
 # packs smaller: it is what fits a call with the FFmpeg libraries left out).
 bins=("$build/exactvq" "$build/tests/cuda/cuda_tests")
-for b in "$build/tests/twins/twin_tests" "$build/bench/cuda/cuda_bench" "$build/bench/cuda/pipeline_bench" \
+for b in "$build/tests/twins/twin_tests" "$build/bench/cuda/cuda_kernel_bench" "$build/bench/cuda/pipeline_bench" \
          "$build/tests/capi/capi_tests" "$build/tests/cli/multi_tests" "$build/bench/multi_gpu/multi_gpu_bench"; do
   [ -x "$b" ] && bins+=("$b")
 done
-cp "${bins[@]}" "$pack/bin/"
+# libvmaf's vmaf-cuda, for bench/compare.sh (run.sh's cli part).
+vmaf_cuda=$root/../shared/libvmaf/vmaf-cuda
+[ -x "$vmaf_cuda" ] && bins+=("$vmaf_cuda")
+cp "${bins[@]}" "$pack/bin/" && chmod u+w "$pack"/bin/*
 echo "$build" >"$pack/build_dir"
 strip "$pack"/bin/*
 for b in "${bins[@]}"; do ldd "$b"; done | awk '/=> \// {print $3}' | sort -u |
   grep -vE '/(libc|libm|libgcc_s|libstdc\+\+|ld-linux[^/]*|libdl|libpthread|librt|libcuda)\.so' |
   while read -r lib; do cp -L "$lib" "$pack/lib/"; done
-"$here/bench/throughput.sh" --pack "$pack/cpu" "$build" >/dev/null 2>&1 || true
+"$root/tools/device/pack_cpu.sh" "$build" "$pack/cpu" >/dev/null 2>&1 || true
 # The Python package as the build tree lays it out (PYTHONPATH=PACK/python), for the
 # interpreter it was configured for.
 if [ -d "$build/python/exactvq" ]; then
@@ -40,10 +44,10 @@ if [ -d "$build/python/exactvq" ]; then
     grep -vE '/(libc|libm|libgcc_s|libstdc\+\+|ld-linux[^/]*|libdl|libpthread|librt|libcuda|libpython[^/]*)\.so' |
     while read -r lib; do cp -nL "$lib" "$pack/lib/"; done
 fi
-strip "$pack"/cpu/ssim_throughput "$pack"/cpu/ssim_simd_bench 2>/dev/null || true
+strip "$pack"/cpu/ssim_throughput "$pack"/cpu/twin_tests 2>/dev/null || true
 # DEVICE_PACK_VECTORS=0: without the public vectors (33 MB; their tests then skip).
-[ "${DEVICE_PACK_VECTORS:-1}" = 0 ] || cp -r "$here/../shared/vectors" "$pack/shared/vectors"
-cp -r "$here/samples" "$pack/samples"
+[ "${DEVICE_PACK_VECTORS:-1}" = 0 ] || cp -r "$root/../shared/vectors" "$pack/shared/vectors"
+cp -r "$root/samples" "$pack/samples"
 src=$(grep -m1 CMAKE_HOME_DIRECTORY "$build/CMakeCache.txt" | cut -d= -f2)
 printf 'BUILD_DIR=%s\nSRC_DIR=%s\n' "$build" "$src" >"$pack/paths.env"
 du -sh "$pack" "$pack"/*

@@ -7,11 +7,11 @@
 # libnvcuvid are loaded at run time through ffnvcodec), libdav1d for software AV1,
 # the mov/matroska/ivf/raw demuxers, file protocol; no programs, no docs.
 # Needs: a deb-src entry for bookworm, libffmpeg-nvenc-dev, libdav1d-dev, nasm.
-# Usage: bench/nvdec/build_small_ffmpeg.sh WORKDIR [JOBS]   -> WORKDIR/install/lib
+# Usage: tools/device/build_small_ffmpeg.sh WORKDIR [JOBS]   -> WORKDIR/install/lib
 set -euo pipefail
 work=$(realpath -m "$1") jobs=${2:-2}
 mkdir -p "$work" && cd "$work"
-[ -d ffmpeg-5.1.* ] 2>/dev/null || ls -d ffmpeg-5.1.* >/dev/null 2>&1 || apt-get source ffmpeg
+ls -d ffmpeg-5.1.* >/dev/null 2>&1 || apt-get source ffmpeg
 src=$(ls -d "$work"/ffmpeg-5.1.* | head -1)
 mkdir -p build && cd build
 [ -f config.h ] || "$src/configure" --prefix="$work/install" \

@@ -13,7 +13,7 @@
 //              pinned-copy ceiling of the same bytes
 //   vmaf       vif's and adm's kernels with their binary64 steps native and
 //              emulated (fp64=native / fp64=emulate), kernels only and end to end
-// Usage: cuda_bench [seconds per measurement, default 1]
+// Usage: cuda_kernel_bench [seconds per measurement, default 1]
 //                   [kernels: the kernel tables only | u8: the u8 table only | vmaf: the vmaf table only |
 //                    profile]
 #include <cuda_runtime_api.h>
@@ -572,7 +572,7 @@ int main(int argc, char** argv) {
   try {
     return exactvq::cuda::run(argc, argv);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "cuda_bench: %s\n", e.what());
+    std::fprintf(stderr, "cuda_kernel_bench: %s\n", e.what());
     return 1;
   }
 }

@@ -4,10 +4,10 @@
 # cuda_tests' (fp64 native and emulated), the engine twin rows, and the CLI on 120 1080p frames
 # from /dev/shm with CUDA fp64=native, fp64=emulate and OpenCL (rough rates, start-up included;
 # the three reports compared). Logs to OUT/logs.tgz.
-# Pack: bench/device_pack.sh BUILD PACK with opencl_tests and its libraries added to PACK/bin and
+# Pack: tools/device/pack.sh BUILD PACK with opencl_tests and its libraries added to PACK/bin and
 # PACK/lib, and the public vectors as PACK/shared/vectors.tgz (tar czf, from ../shared) when the
 # pack would pass 64 MiB with them unpacked.
-# Usage (device tool, repo root): bash bench/float_ssim_device_check.sh PACK "$OUT"
+# Usage (device tool, repo root): bash tools/device/float_ssim.sh PACK "$OUT"
 P=$(realpath "$1") OUT=$2
 L=$OUT/logs; mkdir -p "$L"
 export LD_LIBRARY_PATH=$P/lib

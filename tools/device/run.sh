@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# One device call over a pack of bench/device_pack.sh: the GPU tests, the
+# One device call over a pack of tools/device/pack.sh: the GPU tests, the
 # kernel tables, the end-to-end pipeline, the CPU twins and throughput on the
 # device host's Xeon, compute-sanitizer memcheck (and racecheck), and on the
 # two-GPU machine the multi-GPU tests and scaling; logs to OUT/logs.tgz.
-# Usage (device tool, repo root): bash bench/device_run.sh PACK "$OUT" [PARTS]
+# Usage (device tool, repo root): bash tools/device/run.sh PACK "$OUT" [PARTS]
 # PARTS: comma-separated among tests,kernels,pipeline,cpu,cpustages,memcheck (default
-# all), and bench (cuda_bench's whole run: kernels, stages, emulated, end to end
-# with raster), cli (bench/cuda/cli_bench.sh at CLI_BENCH_SCALE, default 0.3),
-# vmaf (cuda_bench's vmaf table: vif's and adm's kernels with their binary64 steps native
+# all), and bench (cuda_kernel_bench's whole run: kernels, stages, emulated, end to end
+# with raster), cli (bench/compare.sh ssim cuda beside the pack's vmaf-cuda, over
+# CLI_FRAMES_1080P (360) 1080p and a quarter as many 4K frames: start-up left out,
+# the read rate, ssim with psnr, smaller batches, pictures page-locked before use),
+# vmaf (cuda_kernel_bench's vmaf table: vif's and adm's kernels with their binary64 steps native
 # and emulated, kernels only and end to end),
 # racecheck (compute-sanitizer racecheck over the kernel and shared-upload tests;
 # slow, so not in the default), x2 (multi-GPU tests, multi_gpu_bench FRAMES (600)
 # and the CLI on --gpus 1 against --gpus 2 over CLI_FRAMES (160) 4K frames; on
 # nvidia-h200-x2, with multi_tests and multi_gpu_bench in the pack).
 # Timeouts in seconds: TESTS_TIMEOUT (200), MEMCHECK_TIMEOUT (120), RACECHECK_TIMEOUT
-# (120), PIPELINE_TIMEOUT (200), CLI_TIMEOUT (300).
+# (120), PIPELINE_TIMEOUT (200), CLI_TIMEOUT (300). cpustages: the SSIM rows of
+# twin_tests --bench on the target CPU_TARGET (AVX3).
 set -uo pipefail
 P=$(realpath "$1") OUT=$2 parts=${3:-tests,kernels,pipeline,cpu,cpustages,memcheck}
+root=$(cd "$(dirname "$0")/../.." && pwd)
 has() { [[ ",$parts," == *",$1,"* ]]; }
 L=$OUT/logs; mkdir -p "$L"
 export LD_LIBRARY_PATH=$P/lib
@@ -120,17 +124,17 @@ if has tests; then
 fi
 if has kernels; then
   echo "== kernels $(el)"
-  timeout 150 "$P/bin/cuda_bench" 0.3 kernels > "$L/kernels.txt" 2>&1; echo "cuda_bench exit $?"
+  timeout 150 "$P/bin/cuda_kernel_bench" 0.3 kernels > "$L/kernels.txt" 2>&1; echo "cuda_kernel_bench exit $?"
   head -80 "$L/kernels.txt"
 fi
 if has bench; then
-  echo "== cuda_bench $(el)"
-  timeout 300 "$P/bin/cuda_bench" 0.2 > "$L/cuda_bench.txt" 2>&1; echo "cuda_bench exit $?"
-  grep -A12 "^end to end" "$L/cuda_bench.txt"
+  echo "== cuda_kernel_bench $(el)"
+  timeout 300 "$P/bin/cuda_kernel_bench" 0.2 > "$L/cuda_kernel_bench.txt" 2>&1; echo "cuda_kernel_bench exit $?"
+  grep -A12 "^end to end" "$L/cuda_kernel_bench.txt"
 fi
 if has vmaf; then
   echo "== vif and adm, fp64 native and emulated $(el)"
-  timeout 200 "$P/bin/cuda_bench" 0.3 vmaf > "$L/vmaf_fp64.txt" 2>&1; echo "cuda_bench exit $?"
+  timeout 200 "$P/bin/cuda_kernel_bench" 0.3 vmaf > "$L/vmaf_fp64.txt" 2>&1; echo "cuda_kernel_bench exit $?"
   cat "$L/vmaf_fp64.txt"
 fi
 if has pipeline; then
@@ -140,23 +144,24 @@ if has pipeline; then
 fi
 if has cli; then
   echo "== cli $(el)"
-  CLI_BENCH_SCALE=${CLI_BENCH_SCALE:-0.3} timeout "${CLI_TIMEOUT:-300}" bash "$(dirname "$0")/cuda/cli_bench.sh" \
-      "$BUILD_DIR/exactvq" /tmp/clibench > "$L/cli.txt" 2>&1; echo "cli_bench exit $?"; cat "$L/cli.txt"
+  timeout "${CLI_TIMEOUT:-300}" bash "$root/bench/compare.sh" ssim cuda "${CLI_FRAMES_1080P:-360}" 3 \
+      --clips 1080p8,4k8 --exactvq "$BUILD_DIR/exactvq" --vmaf "$P/bin/vmaf-cuda" --steady --read-rate \
+      --also 'ssim+psnr=--feature ssim --feature psnr' --also 'max batch 8=EXACTVQ_CUDA_MAX_BATCH=8' \
+      --also 'pinned before use=EXACTVQ_CUDA_BACKGROUND_PIN=0' > "$L/cli.txt" 2>&1
+  echo "compare.sh exit $?"; cat "$L/cli.txt"
 fi
 if has cpu; then
   echo "== cpu $(el)"
-  (cd "$P/cpu" && timeout 200 ./throughput.sh . 3 1 1 2 4 > "$L/cpu_throughput.txt" 2>&1; cat "$L/cpu_throughput.txt")
+  timeout 200 sh "$root/bench/ssim_throughput.sh" "$P/cpu" 3 1 1 2 4 > "$L/cpu_throughput.txt" 2>&1
+  cat "$L/cpu_throughput.txt"
 fi
 if has cpustages; then
   echo "== cpu stages $(el)"
-  # Per stage, and the fused pipeline against the default one (EXACTVQ_CPU_FUSED set = fused).
+  # Per stage and whole planes (stage by stage and fused) beside the scalar reference.
   (cd "$P/cpu" && export LD_LIBRARY_PATH=. &&
-   timeout 90 env -u EXACTVQ_CPU_FUSED ./ssim_simd_bench \
-      --benchmark_filter='Stage.*/1920/1080/8/|Stage(FixedSum|RasterSum)|Simd(Exact|Raster)/' \
-      --benchmark_min_time=0.2 > "$L/cpu_stages.txt" 2>&1
-   timeout 40 env EXACTVQ_CPU_FUSED=1 ./ssim_simd_bench --benchmark_filter='SimdExact/' \
-      --benchmark_min_time=0.2 > "$L/cpu_fused.txt" 2>&1
-   grep -E "^BM_" "$L/cpu_stages.txt"; echo "EXACTVQ_CPU_FUSED=1:"; grep -E "^BM_" "$L/cpu_fused.txt"
+   timeout 120 ./twin_tests --bench --seconds=0.2 --filter="^ssim\.[a-z_]+/cpu-${CPU_TARGET:-AVX3}\$" \
+      > "$L/cpu_stages.txt" 2>&1
+   cat "$L/cpu_stages.txt"
    # Threads against plain threads (no pool), 1080p 8-bit exact, medians of 5.
    for t in 1 2; do for mode in exact bare; do
      for i in 1 2 3 4 5; do ./ssim_throughput 1920 1080 8 "$t" "$mode" 1; done | sed 's/.*fps=//' | sort -n |
