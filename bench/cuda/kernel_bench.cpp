@@ -109,7 +109,7 @@ const Size k1080p{"1080p", 1920, 1080}, k4k{"4K", 3840, 2160};
 // independent of the reference, or (`near`) the reference plus noise in [-3, 3].
 struct DeviceFrames {
   DeviceBuffer ref, dist;
-  DevicePlanes planes;
+  SsimPlanes planes;
   DeviceFrames(const Size& s, int bits, int frames, bool near = false) {
     const size_t plane = size_t(s.w) * s.h * (bits > 8 ? 2 : 1);
     std::vector<uint8_t> host(plane * frames);
@@ -120,7 +120,7 @@ struct DeviceFrames {
     if (near) add_noise(host, bits);
     else fill_random(host.data(), host.size(), bits, 2);
     check(cudaMemcpy(dist.get(), host.data(), host.size(), cudaMemcpyHostToDevice), "upload");
-    planes = DevicePlanes{ref.get(), dist.get(), plane, s.w, s.h, bits, frames};
+    planes = SsimPlanes(DevicePlanes{ref.get(), dist.get(), plane, s.w, s.h, bits, frames});
   }
   static void add_noise(std::vector<uint8_t>& samples, int bits) {
     std::mt19937_64 rng(2);
@@ -161,7 +161,7 @@ double kernel_fps(const Size& s, int bits, Stage stage = Stage::kFull,
 }
 
 // Kernel-only frames/s of `launch` on random frames already on the device.
-double launch_fps(const Size& s, const std::function<void(const DevicePlanes&, ExactWords*)>& launch) {
+double launch_fps(const Size& s, const std::function<void(const SsimPlanes&, ExactWords*)>& launch) {
   const int frames = s.w * s.h > 4'000'000 ? 8 : 32;
   DeviceFrames f(s, 8, frames);
   DeviceBuffer sums(sizeof(ExactWords) * frames);
@@ -178,25 +178,21 @@ void u8_table() {
   double old_fps[2], fps[2][kVariants], old_emulated[2], u8_emulated[2];
   double variant_fps[2][std::size(kU8EmulatedVariants)];
   const Size sizes[] = {k1080p, k4k};
-  const auto emulated = [](const DevicePlanes& p) {
-    DevicePlanes e = p;
-    e.emulate_fp64 = true;
-    return e;
-  };
+  const auto emulated = [](const SsimPlanes& p) { return SsimPlanes(p, true); };
   for (int s = 0; s < 2; ++s) {
-    old_fps[s] = launch_fps(sizes[s], [](const DevicePlanes& p, ExactWords* o) { launch_exact_shape(p, o, nullptr, 1, 32); });
+    old_fps[s] = launch_fps(sizes[s], [](const SsimPlanes& p, ExactWords* o) { launch_exact_shape(p, o, nullptr, 1, 32); });
     for (size_t i = 0; i < kVariants; ++i)
-      fps[s][i] = launch_fps(sizes[s], [&](const DevicePlanes& p, ExactWords* o) {
+      fps[s][i] = launch_fps(sizes[s], [&](const SsimPlanes& p, ExactWords* o) {
         launch_exact_u8_variant(p, o, nullptr, kU8Variants[i]);
       });
-    old_emulated[s] = launch_fps(sizes[s], [&](const DevicePlanes& p, ExactWords* o) {
+    old_emulated[s] = launch_fps(sizes[s], [&](const SsimPlanes& p, ExactWords* o) {
       launch_exact_shape(emulated(p), o, nullptr, 1, 32);
     });
-    u8_emulated[s] = launch_fps(sizes[s], [&](const DevicePlanes& p, ExactWords* o) {
+    u8_emulated[s] = launch_fps(sizes[s], [&](const SsimPlanes& p, ExactWords* o) {
       launch_exact_u8(emulated(p), o, nullptr);
     });
     for (size_t c = 0; c < std::size(kU8EmulatedVariants); ++c)
-      variant_fps[s][c] = launch_fps(sizes[s], [&](const DevicePlanes& p, ExactWords* o) {
+      variant_fps[s][c] = launch_fps(sizes[s], [&](const SsimPlanes& p, ExactWords* o) {
         launch_exact_u8_emulated_variant(emulated(p), o, nullptr, kU8EmulatedVariants[c]);
       });
   }

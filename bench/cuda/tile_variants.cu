@@ -5,7 +5,7 @@
 
 namespace exactvq::cuda {
 
-void launch_exact_shape(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
+void launch_exact_shape(const SsimPlanes& planes, ExactWords* sums, cudaStream_t stream,
                         int columns_per_thread, int rows) {
   if (planes.bitdepth != 8) throw DeviceError("CUDA kernel: tile shapes exist for 8-bit planes only");
   using F = uint32_t;
@@ -21,7 +21,7 @@ void launch_exact_shape(const DevicePlanes& planes, ExactWords* sums, cudaStream
                                 columns_per_thread, rows));
 }
 
-void launch_stage(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream, TimedStage stage) {
+void launch_stage(const SsimPlanes& planes, ExactWords* sums, cudaStream_t stream, TimedStage stage) {
   if (planes.bitdepth != 8 || planes.emulate_fp64)
     throw DeviceError("CUDA kernel: stage timing variants exist for 8-bit planes and native fp64 only");
   if (stage == TimedStage::kMoments)

@@ -5,7 +5,7 @@
 
 namespace exactvq::cuda {
 
-void launch_exact_u8_emulated_variant(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
+void launch_exact_u8_emulated_variant(const SsimPlanes& planes, ExactWords* sums, cudaStream_t stream,
                                       U8EmulatedVariant v) {
   if (!planes.emulate_fp64) throw DeviceError("CUDA 8-bit kernel: these variants are of the emulated term");
   const auto is = [&](int threads, int regs, int rows, int stages = 2) {
@@ -27,7 +27,7 @@ void launch_exact_u8_emulated_variant(const DevicePlanes& planes, ExactWords* su
       v.max_registers, v.tile_rows, v.stages));
 }
 
-void launch_exact_u8_variant(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream,
+void launch_exact_u8_variant(const SsimPlanes& planes, ExactWords* sums, cudaStream_t stream,
                              U8Variant v) {
   const auto is = [&](int threads, int rows, int regs, bool pipelined) {
     return v.threads == threads && v.tile_rows == rows && v.max_registers == regs && v.pipelined == pipelined;

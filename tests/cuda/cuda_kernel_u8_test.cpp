@@ -62,12 +62,12 @@ int expect_sums(const std::vector<PlanePair>& frames, const Launch& launch, cons
   return int(n);
 }
 
-const Launch kDefault = [](const cuda::DevicePlanes& p, cuda::ExactWords* s) { cuda::launch_exact_u8(p, s, nullptr); };
+const Launch kDefault = [](const cuda::DevicePlanes& p, cuda::ExactWords* s) {
+  cuda::launch_exact_u8(cuda::SsimPlanes(p), s, nullptr);
+};
 // The same kernel with the term through softfp (no fp64 instruction).
 const Launch kEmulated = [](const cuda::DevicePlanes& p, cuda::ExactWords* s) {
-  cuda::DevicePlanes e = p;
-  e.emulate_fp64 = true;
-  cuda::launch_exact_u8(e, s, nullptr);
+  cuda::launch_exact_u8(cuda::SsimPlanes(p, true), s, nullptr);
 };
 
 // Every 8-bit plane of every public vector, all frames of a pair in one launch.
@@ -106,7 +106,7 @@ TEST_F(CudaTest, U8KernelPublicVectorsEqualReference) {
 
 // Planes the kernel does not take are refused, not mis-scored.
 TEST_F(CudaTest, U8KernelRefusesOtherPlanes) {
-  cuda::DevicePlanes planes{nullptr, nullptr, 16, 4, 4, 10, 1};
+  cuda::SsimPlanes planes(cuda::DevicePlanes{nullptr, nullptr, 16, 4, 4, 10, 1});
   EXPECT_FALSE(cuda::exact_u8_applies(planes));
   EXPECT_THROW(cuda::launch_exact_u8(planes, nullptr, nullptr), DeviceError);
   planes.bitdepth = 8;

@@ -197,11 +197,8 @@ std::vector<Case> tile_cases() {
   return all;
 }
 
-cuda::DevicePlanes emulated(const cuda::DevicePlanes& p) {
-  cuda::DevicePlanes e = p;
-  e.emulate_fp64 = true;
-  return e;
-}
+cuda::SsimPlanes native(const cuda::DevicePlanes& p) { return cuda::SsimPlanes(p, false); }
+cuda::SsimPlanes emulated(const cuda::DevicePlanes& p) { return cuda::SsimPlanes(p, true); }
 
 void add_kernel_row(const std::string& name, std::vector<Case> (*cases)(), Launch launch) {
   Row r;
@@ -216,7 +213,7 @@ void add_kernel_row(const std::string& name, std::vector<Case> (*cases)(), Launc
 
 EXACTVQ_TWIN_ROWS(cuda_kernel_rows) {
   add_kernel_row("ssim.u8_kernel/cuda-native", u8_cases,
-                 [](const cuda::DevicePlanes& p, cuda::ExactWords* s) { cuda::launch_exact_u8(p, s, nullptr); });
+                 [](const cuda::DevicePlanes& p, cuda::ExactWords* s) { cuda::launch_exact_u8(native(p), s, nullptr); });
   add_kernel_row("ssim.u8_kernel/cuda-emulate", u8_cases, [](const cuda::DevicePlanes& p, cuda::ExactWords* s) {
     cuda::launch_exact_u8(emulated(p), s, nullptr);
   });
@@ -224,7 +221,7 @@ EXACTVQ_TWIN_ROWS(cuda_kernel_rows) {
     add_kernel_row(fmt::format("ssim.u8_kernel/cuda-native-{}x{}-{}regs{}", v.threads, v.tile_rows,
                                v.max_registers, v.pipelined ? "" : "-unpipelined"),
                    variant_cases, [v](const cuda::DevicePlanes& p, cuda::ExactWords* s) {
-                     cuda::launch_exact_u8_variant(p, s, nullptr, v);
+                     cuda::launch_exact_u8_variant(native(p), s, nullptr, v);
                    });
   for (const cuda::U8EmulatedVariant& v : cuda::kU8EmulatedVariants)
     add_kernel_row(fmt::format("ssim.u8_kernel/cuda-emulate-{}x{}-{}regs-{}buffers", v.threads, v.tile_rows,
@@ -235,7 +232,7 @@ EXACTVQ_TWIN_ROWS(cuda_kernel_rows) {
   for (const auto& [columns, rows, emulate] : {std::tuple{1, 32, false}, {1, 32, true}, {1, 64, false}, {2, 32, false}})
     add_kernel_row(fmt::format("ssim.tile_kernel/cuda-{}-{}x{}", emulate ? "emulate" : "native", columns, rows),
                    tile_cases, [columns, rows, emulate](const cuda::DevicePlanes& p, cuda::ExactWords* s) {
-                     cuda::launch_exact_shape(emulate ? emulated(p) : p, s, nullptr, columns, rows);
+                     cuda::launch_exact_shape(cuda::SsimPlanes(p, emulate), s, nullptr, columns, rows);
                    });
 }
 

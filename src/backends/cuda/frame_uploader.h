@@ -13,7 +13,7 @@
 #include "backends/cuda/copy_trace.h"
 #include "backends/cuda/cuda_resources.h"
 #include "backends/cuda/pinned_registry.h"
-#include "metrics/ssim/cuda/ssim_kernels.h"
+#include "backends/cuda/device_planes.h"
 #include "metrics/feature.h"
 
 namespace exactvq::cuda {

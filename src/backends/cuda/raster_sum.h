@@ -1,8 +1,7 @@
 // libvmaf's raster-order binary64 sums of term arrays already on a CUDA device, computed
 // there (docs/spec/raster_sum.md): each array's terms added one at a time, in order, from +0,
 // and the same bits returned, from integer increments per binade reduced in parallel and a
-// short sequential replay. For any engine whose definition sums binary64 terms in order
-// (ssim's raster mode, the float_ssim family).
+// short sequential replay. For any engine whose definition sums binary64 terms in order.
 #pragma once
 
 #include <cuda_runtime_api.h>

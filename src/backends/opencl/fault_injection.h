@@ -4,17 +4,18 @@
 // purpose, so tests (on PoCL in CI) can show what a user sees when a device
 // misbehaves:
 //   build, build@N  the N-th program build of the device fails (default 1: the
-//                   SSIM kernels, built when the device opens; 2: the PSNR kernel,
-//                   built when the first psnr feature is made); the compiler really
-//                   runs, on a source that cannot compile
+//                   probe built when the device opens; then each engine's program,
+//                   built when the first engine that needs it is made); the
+//                   compiler really runs, on a source that cannot compile
 //   alloc, alloc@N  the N-th device buffer allocation fails, N >= 1
 //                   (CL_MEM_OBJECT_ALLOCATION_FAILURE; default 1)
 //   enqueue@N       every kernel enqueue for frame number N fails (CL_OUT_OF_RESOURCES)
 //   lost@N          the device is lost just before frame N: every later write, read
 //                   or enqueue fails (CL_DEVICE_NOT_AVAILABLE)
 // Frame numbers are FramePair::index (the frame's number in the run); loose
-// pairs, which have none, are numbered by the device in the order it sees them. Each failure is a DeviceError that names the call
-// that failed and says it was injected. The state belongs to one opened device:
+// pairs, which have none, are numbered by the device in the order it sees them.
+// Each failure is a DeviceError that names the call that failed and says it was
+// injected. The state belongs to one opened device:
 // two devices never share it.
 #pragma once
 

@@ -5,7 +5,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "metrics/ssim/cuda/ssim_kernels.h"
+#include "backends/cuda/device_planes.h"
 
 namespace exactvq::cuda {
 

@@ -10,10 +10,10 @@
 namespace exactvq::cuda {
 
 // True when launch_exact_u8 takes these planes: 8-bit samples (either fp64 mode).
-inline bool exact_u8_applies(const DevicePlanes& planes) { return planes.bitdepth == 8; }
+inline bool exact_u8_applies(const SsimPlanes& planes) { return planes.bitdepth == 8; }
 
 // Adds each frame's exact sum into sums[frame] (zeroed by the caller), like
 // launch_exact's kFull; throws DeviceError unless exact_u8_applies(planes).
-void launch_exact_u8(const DevicePlanes& planes, ExactWords* sums, cudaStream_t stream);
+void launch_exact_u8(const SsimPlanes& planes, ExactWords* sums, cudaStream_t stream);
 
 }  // namespace exactvq::cuda

@@ -336,7 +336,7 @@ __global__ void __launch_bounds__(kThreads, emulated_min_blocks<Sample, HWide>()
 }
 
 template <int kNc, int kTileH>
-dim3 grid_of(const DevicePlanes& p) {
+dim3 grid_of(const SsimPlanes& p) {
   if (p.frames < 1 || p.frames > 65535 || p.width < 1 || p.height < 1)
     throw DeviceError(fmt::format("CUDA kernel: bad launch of {} frames of {}x{}", p.frames,
                                   p.width, p.height));
@@ -347,7 +347,7 @@ dim3 grid_of(const DevicePlanes& p) {
 
 template <typename Sample, int kNc, typename HWide, typename VWide, KernelStage kStage, bool kTerms,
           int kTileH = 32, bool kEmulatable = true>
-void launch(const DevicePlanes& p, ExactWords* sums, double* terms, cudaStream_t stream) {
+void launch(const SsimPlanes& p, ExactWords* sums, double* terms, cudaStream_t stream) {
   const Sample* ref = static_cast<const Sample*>(p.ref);
   const Sample* dist = static_cast<const Sample*>(p.dist);
   const size_t stride = p.frame_stride / sizeof(Sample);
@@ -367,7 +367,7 @@ void launch(const DevicePlanes& p, ExactWords* sums, double* terms, cudaStream_t
 // Widths by bit depth (spec/ssim.md's bounds): 8-bit fits 32 bits throughout;
 // up to 12 bits the horizontal second-order sums do; above, 64 bits.
 template <KernelStage kStage, bool kTerms>
-void dispatch(const DevicePlanes& p, ExactWords* sums, double* terms, cudaStream_t stream) {
+void dispatch(const SsimPlanes& p, ExactWords* sums, double* terms, cudaStream_t stream) {
   if (p.bitdepth == 8)
     launch<uint8_t, 1, uint32_t, uint32_t, kStage, kTerms>(p, sums, terms, stream);
   else if (p.bitdepth <= 12)

@@ -507,7 +507,7 @@ __global__ void __maxnreg__(kMaxRegs)
 // launch_exact_u8's: each emulated instantiation costs minutes of nvcc).
 template <int kThreads, int kTileH, int kMaxRegs = 255, bool kPipelined = true, bool kEmulatable = false,
           int kStages = 2>
-void launch(const DevicePlanes& p, ExactWords* sums, cudaStream_t stream) {
+void launch(const SsimPlanes& p, ExactWords* sums, cudaStream_t stream) {
   if (!exact_u8_applies(p)) throw DeviceError("CUDA 8-bit kernel: needs 8-bit planes");
   if (p.emulate_fp64 && !kEmulatable)
     throw DeviceError("CUDA 8-bit kernel: the fp64-emulated term has launch_exact_u8's shape only");
