@@ -45,7 +45,7 @@ struct FfmpegLibrary {
 // cannot be opened or lack a function.
 const FfmpegLibrary& ffmpeg();
 
-// Owners of FFmpeg's packets, frames and decoders.
+// Owners of FFmpeg's packets, frames, decoders, buffers and demuxers.
 struct PacketFreer {
   void operator()(AVPacket* p) const { ffmpeg().av_packet_free(&p); }
 };
@@ -54,6 +54,12 @@ struct FrameFreer {
 };
 struct CodecContextFreer {
   void operator()(AVCodecContext* c) const { ffmpeg().avcodec_free_context(&c); }
+};
+struct BufferUnref {
+  void operator()(AVBufferRef* b) const { ffmpeg().av_buffer_unref(&b); }
+};
+struct FormatContextCloser {
+  void operator()(AVFormatContext* c) const { ffmpeg().avformat_close_input(&c); }
 };
 using PacketPtr = std::unique_ptr<AVPacket, PacketFreer>;
 using FramePtr = std::unique_ptr<AVFrame, FrameFreer>;

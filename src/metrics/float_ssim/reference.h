@@ -13,6 +13,8 @@
 
 #include "core/picture.h"
 #include "metrics/float_ssim/options.h"
+#include "metrics/float_ssim/input_checks.h"
+#include "metrics/float_ssim/scores.h"
 
 namespace exactvq::float_ssim {
 
@@ -26,19 +28,11 @@ inline constexpr int kLowPass = 9;
 using LowPassTable = std::array<std::array<float, kLowPass>, kLowPass>;
 const LowPassTable& low_pass_table();
 
-// MS-SSIM's scales and each one's exponents (binary32, as libvmaf stores them).
-inline constexpr int kScales = 5;
-extern const std::array<float, kScales> kAlphas, kBetas, kGammas;
-
 // iqa's constants C1, C2, C3: K1 = 0.01, K2 = 0.03, L = 255, all in binary32.
 struct SsimConstants {
   float c1, c2, c3;
 };
 SsimConstants ssim_constants();
-
-// MS-SSIM refuses pictures under 176 pixels in either dimension: 176 halved
-// (rounding down) four times is 11, the window's width.
-inline constexpr int kMsSsimMinSide = 176;
 
 // An allocator whose value-initialisation leaves floats unset: planes are
 // written in full before they are read, and growing one costs no zero fill.
@@ -72,21 +66,11 @@ struct FloatPlane {
   const float* row(int y) const { return samples.data() + size_t(y) * size_t(width); }
 };
 
-// The bit depths libvmaf converts to float: 8 as is, 10, 12 and 16 divided by
-// 4, 16 and 256 (its picture_copy; any other depth it reads as bytes of the
-// 16-bit samples, which exactvq refuses).
-bool converts_bit_depth(int bitdepth);
 // A luma plane as libvmaf's picture_copy gives it. Throws InputError on a bit
 // depth converts_bit_depth refuses.
 FloatPlane load_plane(const PlaneView& p, int bitdepth);
 // The same into `out`, reusing its storage.
 void load_plane_into(const PlaneView& p, int bitdepth, FloatPlane& out);
-
-// What iqa's SSIM gives for one scale: the mean SSIM and the means of its
-// luminance, contrast and structure terms, each rounded to binary32.
-struct SsimMeans {
-  float ssim = 0, l = 0, c = 0, s = 0;
-};
 
 // A 2-D kernel for decimation (iqa's _iqa_filter_pixel): `size` x `size`
 // taps, row-major, centred at size / 2 (an even size reaches one more to the
@@ -131,57 +115,13 @@ extern const FloatSsimStages kReferenceStages;
 // side is exactly 10, NaN.
 SsimMeans ssim_means(const FloatPlane& ref, const FloatPlane& cmp, const FloatSsimStages& stages);
 
-// Step 6 of the spec's SSIM of one scale: the means of ow x oh positions from
-// the four raster-order sums (sum of l*c*s, of l, of c, of s), each sum over
-// f64(ow * oh) rounded to binary32; where no window fits (ow * oh <= 0 as C
-// ints) the sums are 0 and the product 0 gives the definition's NaN.
-SsimMeans means_of_sums(double ssim, double l, double c, double s, int ow, int oh);
-
-// Decimation as iqa's _iqa_decimate: ceil-ish output size w / factor + (w & 1).
-int decimated_size(int size, int factor);
-// Whether decimating a side of `size` with a `taps`-wide kernel reads only
-// inside the picture after mirroring (libvmaf reads outside it otherwise).
-bool decimation_fits(int size, int factor, int taps);
-
-// float_ssim's downscaling factor: `scale` when given, else
-// max(1, round(min(w, h) / 256)) in binary32 (iqa's _round: halves away from zero).
-int ssim_scale(int width, int height, int scale_option);
-
-// Throws InputError naming `where` where libvmaf's definition gives no value:
-// a bit depth it does not convert, an explicit scale whose box filter reads
-// outside the picture; for MS-SSIM also a side under 176.
-void check_ssim_input(int width, int height, int bitdepth, const SsimOptions& o, const char* where);
-void check_ms_ssim_input(int width, int height, int bitdepth, const char* where);
-
-// float_ssim's values for a frame: float_ssim (decibels under enable_db), and
-// the l, c, s means (never in decibels).
-struct SsimScores {
-  double ssim = 0, l = 0, c = 0, s = 0;
-};
-// float_ms_ssim's values: the product over the scales, and each scale's means.
-struct MsSsimScores {
-  double ms_ssim = 0;
-  std::array<double, kScales> l{}, c{}, s{};
-};
-
-// The decibel ceiling under clip_db (+inf without): ceil(10 log10(peak^2 / (0.5 / (w h)))).
-double max_db(int width, int height, int bitdepth, bool clip_db);
-// min(-10 log10(1 - score), max_db), libvmaf's comparison: a NaN score gives max_db.
-double to_db(double score, double max_db);
-
 // The steps before the scores, for engines (engine.h): the means of
 // float_ssim's one scale (the planes converted and, for `factor` > 1,
 // box-filtered by it), and of float_ms_ssim's five scales.
-using ScaleMeans = std::array<SsimMeans, kScales>;
 SsimMeans float_ssim_means(const PlaneView& ref, const PlaneView& dist, int bitdepth, int factor,
                            const FloatSsimStages& stages);
 ScaleMeans float_ms_ssim_means(const PlaneView& ref, const PlaneView& dist, int bitdepth,
                                const FloatSsimStages& stages);
-// The steps after them, on the host with the C library (log10, pow), for a
-// picture of width x height samples of `bitdepth` bits. ms_ssim_scores throws
-// InputError where the product of the scales is +inf (libvmaf fails the frame).
-SsimScores ssim_scores(const SsimMeans& m, int width, int height, int bitdepth, const SsimOptions& o);
-MsSsimScores ms_ssim_scores(const ScaleMeans& m, int width, int height, int bitdepth, const MsSsimOptions& o);
 
 SsimScores float_ssim_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth, const SsimOptions& o);
 SsimScores float_ssim_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth, const SsimOptions& o,
