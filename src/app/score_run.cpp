@@ -207,7 +207,7 @@ ScoreReport score_videos(const RunOptions& o) {
 
   // A device scores large frames faster than they are read: batches of 8 keep
   // less memory to fault in and page-lock before the pipeline runs (faster end
-  // to end: docs/performance.md); the engines split larger batches themselves.
+  // to end: docs/figures.md); the engines split larger batches themselves.
   if (ctx.device && format.frame_bytes() >= (size_t{1} << 20))
     batch_frames = std::min(batch_frames, kLargeFrameBatch);
 

@@ -1,4 +1,4 @@
-// A device raster-order sum call's layout (docs/spec/raster_sum.md, "Layout"): which term
+// A device raster-order sum call's layout (docs/architecture.md, "The raster-order sum on devices"): which term
 // arrays it sums, per frame, and where each array's chunks and blocks fall in the call's
 // numbering. One definition for the CUDA and OpenCL launches, which differ only in how they
 // name device memory (`Terms`).

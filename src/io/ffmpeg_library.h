@@ -1,7 +1,7 @@
 // FFmpeg's libraries, opened (dlopen) when the first input needs them rather than
 // when exactvq starts. libavformat and libavcodec pull in over a hundred
 // libraries, linked BIND_NOW by Debian: loading and binding them dominated the
-// start-up of every run, Y4M and raw YUV included (docs/performance.md, "The next
+// start-up of every run, Y4M and raw YUV included (docs/figures.md, "The next
 // step").
 #pragma once
 

@@ -158,7 +158,7 @@ class FfmpegReader final : public VideoSource {
   // CPU decoder sessions beside a GPU's (they take pieces too; their pictures
   // are uploaded): EXACTVQ_HWDEC_CPU_SESSIONS, else none. On an H200 one a file
   // adds 6-10% to an H.264 pair's ssim + psnr rate and takes 15% from VMAF's
-  // (docs/performance.md).
+  // (docs/figures.md).
   int cpu_session_count() const;
 
   std::optional<NalCodec> nal_codec() const;

@@ -55,7 +55,7 @@ int FfmpegReader::session_count(int requested) const {
   const char* env = std::getenv("EXACTVQ_HWDEC_SESSIONS");
   const int n = env ? std::atoi(env) : 0;
   if (n >= 1 && n <= 16) return n;
-  // The H200's best for a pair of 4K files (docs/performance.md): 4 sessions
+  // The H200's best for a pair of 4K files (docs/figures.md): 4 sessions
   // a file for H.264, 3 for HEVC (whose sessions each keep an engine busier).
   return codec_->id == AV_CODEC_ID_H264 ? 4 : 3;
 }

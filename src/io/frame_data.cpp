@@ -29,7 +29,7 @@ namespace {
 // OR of all samples: a sample exceeds 2^b - 1 exactly when it has a bit outside the mask,
 // so one OR reduction (which the compiler vectorises) decides the common all-valid case.
 // 32 accumulators, four vectors' worth: the loop then runs at the loads' pace, not at
-// one OR's latency (docs/performance.md).
+// one OR's latency (docs/figures.md).
 uint16_t or_all(const uint16_t* s, size_t n) {
   uint16_t acc[32] = {};
   size_t i = 0;

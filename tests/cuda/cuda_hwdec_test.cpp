@@ -263,7 +263,7 @@ TEST_F(NvdecStreams, EveryFrameEqualsTheCpuDecoders) {
 
 // A damaged file on each decoder: an error naming the file, or frames where
 // the decoder finds nothing wrong (NVDEC does not check slice data; printed,
-// docs/performance.md), never a hang.
+// docs/figures.md), never a hang.
 TEST_F(NvdecStreams, DamagedFilesOnBothDecoders) {
   std::string why;
   const auto files = stream_files(&why);

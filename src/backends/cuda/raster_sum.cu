@@ -1,4 +1,4 @@
-// The raster-order sum on a CUDA device (docs/spec/raster_sum.md, "Layout"): four launches
+// The raster-order sum on a CUDA device (docs/architecture.md, "The raster-order sum on devices"): four launches
 // on one stream for every array of a call: approximate chunk sums, candidate exponents,
 // chunk and block records, then one thread an array replays them.
 #include "backends/cuda/raster_sum.h"

@@ -1,4 +1,4 @@
-/* The raster-order binary64 sum on an OpenCL device (docs/spec/raster_sum.md, "Layout"):
+/* The raster-order binary64 sum on an OpenCL device (docs/architecture.md, "The raster-order sum on devices"):
  * terms arrive as their bits (ulong), and the sum is computed in integers: records through
  * core/binade_step.h, the fallback additions through softfp_add_bits. Only the candidate
  * exponents come from binary32 approximations, which a wrong guess costs time, never bits. Four

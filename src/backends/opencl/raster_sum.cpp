@@ -1,4 +1,4 @@
-// The raster-order sum on an OpenCL device (docs/spec/raster_sum.md, "Layout"): the geometry
+// The raster-order sum on an OpenCL device (docs/architecture.md, "The raster-order sum on devices"): the geometry
 // of a call (where each array's chunks and blocks are, the workspace's parts) and the four
 // launches of raster_sum.cl.
 #include "backends/opencl/raster_sum.h"

@@ -1,4 +1,4 @@
-/* ADM's per-sample definition (docs/spec/vmaf_adm.md), written once for every
+/* ADM's per-sample definition (docs/spec/adm.md), written once for every
  * backend in the subset of core/portable.h: the DWT taps, the decoupling's
  * integer steps (the gain through the reciprocal table, the restored and
  * additive parts), the CSF, the masking's threshold and cube, the

@@ -2,7 +2,7 @@
 // C code): THE definition in code. Four DWT scales; per scale the decoupling
 // of the distorted detail into restored and additive parts, the CSF, the
 // contrast masking (numerator, and AIM's numerator with the roles swapped)
-// and the reference's energy (denominator). docs/spec/vmaf_adm.md.
+// and the reference's energy (denominator). docs/spec/adm.md.
 #pragma once
 
 #include <array>

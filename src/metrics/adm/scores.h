@@ -1,5 +1,5 @@
 // The host half of ADM: a frame's scores from the integer sums the driver (or an
-// engine) gives, in libvmaf's float and binary64 steps. docs/spec/vmaf_adm.md.
+// engine) gives, in libvmaf's float and binary64 steps. docs/spec/adm.md.
 #pragma once
 
 #include <array>

@@ -1,4 +1,4 @@
-/* The `motion` feature's per-pixel definition (docs/spec/vmaf_motion.md),
+/* The `motion` feature's per-pixel definition (docs/spec/motion.md),
  * written once for every backend in the subset of core/portable.h: the blur's
  * taps and the index a tap reads at a line's edges. The CPU reference and
  * kernels (sad.h) and the CUDA kernel take these from here.

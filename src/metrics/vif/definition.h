@@ -1,4 +1,4 @@
-/* The `vif` feature's per-pixel definition (docs/spec/vmaf_vif.md), written once
+/* The `vif` feature's per-pixel definition (docs/spec/vif.md), written once
  * for every backend in the subset of core/portable.h: the mirrored edges of a
  * side of two or more, the rounded sigmas of a pixel's horizontal sums, the
  * fixed-point log2, and the pixel's terms with their binary64 gain steps spelt

@@ -1,4 +1,4 @@
-// The scalar reference of spec/vmaf_vif.md (libvmaf's integer vif): the
+// The scalar reference of spec/vif.md (libvmaf's integer vif): the
 // readable definition every other vif engine is tested against.
 #pragma once
 

@@ -1,7 +1,7 @@
 // A VMAF model as libvmaf 3.2.0 reads it from its JSON model files
 // (read_json_model.c): the features it combines, their normalisation, the
 // libsvm regression over them, and the score transform and clip after it.
-// docs/spec/vmaf_model.md describes every field.
+// docs/spec/vmaf.md describes every field.
 #pragma once
 
 #include <cstddef>

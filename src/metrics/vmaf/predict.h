@@ -11,7 +11,7 @@ namespace exactvq::vmaf {
 
 // What libvmaf writes as the frame's model output ("vmaf", or the model's
 // name): `inputs` are the frame's feature values in model.features' order.
-// The kernel's exp() is the C library's, as libvmaf's (docs/spec/vmaf_model.md).
+// The kernel's exp() is the C library's, as libvmaf's (docs/spec/vmaf.md).
 // Throws InputError when inputs.size() differs from the feature count.
 double predict(const Model& model, std::span<const double> inputs);
 

@@ -243,7 +243,7 @@ void dispatch(const PlaneView& ref, const PlaneView& dist, int bitdepth, ssim::R
     for_each_term_row<Widths<uint16_t, uint64_t, uint64_t>>(ref, dist, bitdepth, region, raster_sum, sink);
 }
 
-// Strip widths measured best on AVX-512 machines (docs/performance.md): 8 bits
+// Strip widths measured best on AVX-512 machines (docs/figures.md): 8 bits
 // keep ten rows of 20 bytes a column, 128 columns in 26 KiB of the first-level
 // data cache; 9 to 12 bits read 64-bit window lanes whose conversions, not the
 // cache, bound the vertical pass: in whole runs (the frame just read) strips of

@@ -15,7 +15,7 @@ namespace exactvq::cpu {
 // default; two rows at a time away from the top and bottom edges) or the fused
 // window_terms kernel (vertical pass, term and sums in registers; chosen with
 // EXACTVQ_CPU_FUSED=1, or here). Same bits either way; stage by stage is the
-// faster on the machines measured (docs/performance.md). For tests and
+// faster on the machines measured (docs/figures.md). For tests and
 // benchmarks: set it here while no scoring runs.
 void use_fused_window_terms(bool fused);
 bool fused_window_terms();

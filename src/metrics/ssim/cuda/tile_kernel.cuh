@@ -9,7 +9,7 @@
 // order of its additions is free: a 9-tap sum whose total fits 32 bits is
 // folded by the taps' symmetry (every partial value is at most the total), one
 // that needs 64 bits uses widening multiply-adds. The shapes measured:
-// docs/performance.md.
+// docs/figures.md.
 #pragma once
 
 #include <fmt/format.h>
@@ -220,7 +220,7 @@ __global__ void __launch_bounds__(kThreads)
 // Blocks an SM must hold for ssim_kernel_emulated, so at most 64 registers
 // (32 warps an SM instead of 28), at the depths where that pays (8 and 13..16
 // bits); from 9 to 12 bits the 64-bit partial sums would spill
-// (docs/performance.md).
+// (docs/figures.md).
 template <typename Sample, typename HWide>
 constexpr int emulated_min_blocks() {
   return sizeof(Sample) == 1 || sizeof(HWide) == 8 ? 16 : 1;

@@ -6,7 +6,7 @@
 // bytes in shared memory, each thread walks down one output column, dp4a and
 // dp2a form the horizontal and first-order vertical sums, and the term is
 // device_term.cuh's (native) or softfp's fast term (emulated). How it is laid
-// out, and the shapes measured: docs/performance.md.
+// out, and the shapes measured: docs/figures.md.
 #pragma once
 
 #include <fmt/format.h>
@@ -288,7 +288,7 @@ __device__ __forceinline__ void fill_fraction_table(FractionTable& t, const soft
 // j + fraction rounded from its table entry at shared address `entry` (j's
 // high word is not 0): softfp_fast_integer_plus_addend, two shifts and an add
 // with carry on the integer ALU, not the multiply-add pipe (this kernel's
-// busiest: docs/performance.md).
+// busiest: docs/figures.md).
 __device__ __forceinline__ softfp table_rounded(uint64_t j, uint32_t entry, uint32_t neg) {
   uint32_t addend, shift;  // G(k), k - 1
   asm("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(addend), "=r"(shift) : "r"(entry));

@@ -3,7 +3,7 @@
 // same bits, tested against it in tests/twins/vif_rows.cpp. vif_simd runs the
 // reference's pyramid with these stages.
 //
-// Lane widths follow the reference's (see docs/spec/vmaf_vif.md, "The SIMD
+// Lane widths follow the reference's (see docs/spec/vif.md, "The SIMD
 // path"): means and blurs in uint32 lanes with the reference's wrap; second
 // moments in uint32 lanes where they provably fit (8-bit samples), else in
 // uint64 lanes, the even and odd columns apart; the per-pixel statistic in

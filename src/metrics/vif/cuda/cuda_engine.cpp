@@ -2,7 +2,7 @@
 // the GPU, on the frames the device's runner uploads once for every engine of
 // the run; the level sums read back once a batch. Pictures under 16x16 have a
 // pyramid level of one row or column, whose edges read what libvmaf's buffers
-// hold from earlier levels and rows (spec/vmaf_vif.md, "Edges"): those the
+// hold from earlier levels and rows (spec/vif.md, "Edges"): those the
 // engine scores with the CPU's stages, which keep those buffers. The
 // statistic's gain steps run in native fp64 or emulated on integers (the
 // fp64 option; the same bits).

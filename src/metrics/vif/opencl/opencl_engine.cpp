@@ -3,7 +3,7 @@
 // planes as the device holds them for every engine of the run; the work-groups'
 // sums read back once a frame and added here. Pictures under 16x16 have a
 // pyramid level of one row or column, whose edges read what libvmaf's buffers
-// hold from earlier levels and rows (spec/vmaf_vif.md, "Edges"): those the
+// hold from earlier levels and rows (spec/vif.md, "Edges"): those the
 // engine scores with the CPU's stages, which keep those buffers.
 #include <algorithm>
 #include <array>
