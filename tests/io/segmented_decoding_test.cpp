@@ -2,7 +2,7 @@
 // every frame equals one decoder's, in order, on closed and open GOPs, in
 // containers and raw streams; and the access-unit reading that chooses the
 // cuts. The GPU's sessions run the same code with NVDEC
-// (tests/cuda/cuda_hwdec_test.cpp).
+// (tests/backends/cuda/hwdec_test.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
