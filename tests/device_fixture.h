@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -22,6 +24,8 @@
 #include "core/error.h"
 #include "core/thread_pool.h"
 #include "device_pictures.h"
+#include "io/video_source.h"
+#include "libvmaf_vmaf_vectors.h"
 #include "metrics/feature.h"
 #include "metrics/registry.h"
 #ifdef EXACTVQ_HAVE_OPENCL
@@ -39,6 +43,26 @@ namespace exactvq::device_testing {
 
 using testing_devices::Content;
 using testing_devices::fill_pair;
+using testing_devices::PictureFrames;
+using testing_devices::PictureSize;
+using testing_devices::seeded_frames;
+
+// A file's pictures, every frame.
+inline std::vector<Picture> read_pictures(const std::filesystem::path& path, const RawOptions& raw) {
+  std::vector<Picture> pictures;
+  auto source = open_video(path.string(), raw);
+  for (Picture p; source->read_frame(p);) pictures.push_back(p);
+  return pictures;
+}
+
+// Calls body(pair, frames) for every public VMAF vector pair
+// (testing_vectors::kVmafVectors, which the caller checks is there), its
+// pictures read whole.
+inline void for_each_vmaf_pair(
+    const std::function<void(const testing_vectors::VmafPair&, const PictureFrames&)>& body) {
+  for (const testing_vectors::VmafPair& pair : testing_vectors::load_vmaf_pairs())
+    body(pair, PictureFrames(read_pictures(pair.ref, pair.raw), read_pictures(pair.dist, pair.raw)));
+}
 
 // The device backends this build has: the values every device test runs over.
 inline std::vector<Backend> compiled_backends() {

@@ -13,8 +13,6 @@
 #include <fmt/format.h>
 
 #include "device_fixture.h"
-#include "libvmaf_vmaf_vectors.h"
-#include "metrics/vif/vif_clips.h"
 
 namespace exactvq::device_testing {
 namespace {
@@ -50,16 +48,12 @@ TEST_P(AdmOnDevice, PublicVectorsEqualCpu) {
   if (!fs::exists(testing_vectors::kVmafVectors))
     GTEST_SKIP() << "no shared vectors at " << testing_vectors::kVmafVectors;
   int compared = 0, pairs_scored = 0;
-  for (const auto& pair : testing_vectors::load_vmaf_pairs()) {
-    const std::vector<Picture> refs = vif_testing::read_pictures(pair.ref, pair.raw);
-    const std::vector<Picture> dists = vif_testing::read_pictures(pair.dist, pair.raw);
-    const VideoFormat f = refs.at(0).format;
-    if (f.height < 33 || f.width < 33) continue;  // adm refuses these (below)
-    std::vector<FramePair> frames;
-    for (size_t i = 0; i < refs.size(); ++i) frames.push_back({&refs[i], &dists[i], int64_t(i)});
-    for (const char* spec : specs()) compared += compare_adm(f, spec, frames, pair.name);
+  for_each_vmaf_pair([&](const testing_vectors::VmafPair& pair, const PictureFrames& frames) {
+    const VideoFormat f = frames.format();
+    if (f.height < 33 || f.width < 33) return;  // adm refuses these (below)
+    for (const char* spec : specs()) compared += compare_adm(f, spec, frames.pairs, pair.name);
     ++pairs_scored;
-  }
+  });
   std::printf("%s adm public vectors: %d pairs, %d values equal to the CPU's\n", tag().c_str(), pairs_scored,
               compared);
   EXPECT_GT(pairs_scored, 0);
@@ -67,10 +61,7 @@ TEST_P(AdmOnDevice, PublicVectorsEqualCpu) {
 
 // What each backend scores of the seeded pictures.
 struct SeededPlan {
-  struct Size {
-    int w, h;
-  };
-  std::vector<Size> sizes;  // 33 is the smallest side ADM takes (its scale 3 is 3 samples wide)
+  std::vector<PictureSize> sizes;  // 33 is the smallest side ADM takes (its scale 3 is 3 samples wide)
   uint64_t seed;
   long large_area;  // pictures of more samples are large
   size_t pictures, large_pictures;
@@ -95,31 +86,20 @@ TEST_P(AdmOnDevice, SeededPicturesEqualCpu) {
   std::mt19937_64 rng(plan.seed);
   int compared = 0;
   // Odd sides change every scale's mirrored edges and regions.
-  for (const SeededPlan::Size s : plan.sizes)
+  for (const PictureSize s : plan.sizes)
     for (const int bitdepth : {8, 10, 12, 16}) {
       const VideoFormat f{s.w, s.h, ChromaFormat::kMono, bitdepth};
       const long area = long(s.w) * s.h;
-      std::vector<Picture> refs(area > plan.large_area ? plan.large_pictures : plan.pictures), dists(refs.size());
-      std::vector<FramePair> pairs;
-      for (size_t i = 0; i < refs.size(); ++i) {
-        fill_pair(refs[i], dists[i], f, Content(i % 3), rng);
-        pairs.push_back({&refs[i], &dists[i], int64_t(i)});
-      }
+      const PictureFrames frames = seeded_frames(f, area > plan.large_area ? plan.large_pictures : plan.pictures, rng);
       // Every option set at the smaller sizes; the first one above.
       for (const char* spec : option_sets) {
-        compared += compare_adm(f, spec, pairs, fmt::format("seeded {}x{}", s.w, s.h));
+        compared += compare_adm(f, spec, frames.pairs, fmt::format("seeded {}x{}", s.w, s.h));
         if (area > plan.every_spec_area) break;
       }
     }
   for (const auto& [w, h, bitdepth] : plan.default_only) {
     const VideoFormat f{w, h, ChromaFormat::kMono, bitdepth};
-    std::vector<Picture> refs(2), dists(refs.size());
-    std::vector<FramePair> pairs;
-    for (size_t i = 0; i < refs.size(); ++i) {
-      fill_pair(refs[i], dists[i], f, Content(i % 3), rng);
-      pairs.push_back({&refs[i], &dists[i], int64_t(i)});
-    }
-    compared += compare_adm(f, option_sets[0], pairs, fmt::format("seeded {}x{}", w, h));
+    compared += compare_adm(f, option_sets[0], seeded_frames(f, 2, rng).pairs, fmt::format("seeded {}x{}", w, h));
   }
   std::printf("%s adm seeded pictures: %d values equal to the CPU's\n", tag().c_str(), compared);
 }

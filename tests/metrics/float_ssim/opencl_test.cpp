@@ -18,12 +18,8 @@ using opencl::Faults;
 TEST_F(OpenclTest, FloatSsimSharesTheDeviceAndScoresLoosePairs) {
   const VideoFormat f{180, 177, ChromaFormat::k420, 10};
   std::mt19937_64 rng(0x5ea4);
-  std::vector<Picture> refs(3), dists(3);
-  std::vector<FramePair> pairs;
-  for (size_t i = 0; i < refs.size(); ++i) {
-    fill_pair(refs[i], dists[i], f, Content(i % 3), rng);
-    pairs.push_back({&refs[i], &dists[i], int64_t(i)});
-  }
+  const device_testing::PictureFrames frames = device_testing::seeded_frames(f, 3, rng);
+  const std::vector<FramePair>& pairs = frames.pairs;
   ThreadPool pool(2);
   const char* specs[] = {"float_ms_ssim=enable_lcs=true", "ssim", "float_ssim=enable_lcs=true", "vif"};
   std::vector<std::unique_ptr<Feature>> cpu, ocl;
@@ -45,8 +41,8 @@ TEST_F(OpenclTest, FloatSsimSharesTheDeviceAndScoresLoosePairs) {
   EXPECT_EQ(device()->counters().plane_uploads - uploads, int64_t(2 * pairs.size()));
   for (size_t k = 0; k < cpu.size(); k += 2) {
     std::vector<double> want(cpu[k]->outputs().size()), got(want.size());
-    cpu[k]->extract(refs[1], dists[1], want);
-    ocl[k]->extract(refs[1], dists[1], got);
+    cpu[k]->extract(frames.refs[1], frames.dists[1], want);
+    ocl[k]->extract(frames.refs[1], frames.dists[1], got);
     for (size_t j = 0; j < want.size(); ++j)
       EXPECT_TRUE(same_bits(got[j], want[j])) << specs[k] << " loose pair " << cpu[k]->outputs()[j];
   }
@@ -57,12 +53,8 @@ TEST_F(OpenclTest, FloatSsimSharesTheDeviceAndScoresLoosePairs) {
 TEST_F(OpenclTest, FloatSsimSplitOverTwoDevicesEqualsCpu) {
   const VideoFormat f{177, 176, ChromaFormat::k420, 12};
   std::mt19937_64 rng(0x5b117);
-  std::vector<Picture> refs(5), dists(5);
-  std::vector<FramePair> pairs;
-  for (size_t i = 0; i < refs.size(); ++i) {
-    fill_pair(refs[i], dists[i], f, Content(i % 3), rng);
-    pairs.push_back({&refs[i], &dists[i], int64_t(i)});
-  }
+  const device_testing::PictureFrames frames = device_testing::seeded_frames(f, 5, rng);
+  const std::vector<FramePair>& pairs = frames.pairs;
   auto split = std::make_shared<MultiDevice>(std::vector<std::shared_ptr<Device>>{
       std::make_shared<opencl::OpenclDevice>(0), std::make_shared<opencl::OpenclDevice>(0)});
   ThreadPool pool(2);

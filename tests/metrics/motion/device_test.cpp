@@ -13,8 +13,6 @@
 #include <fmt/format.h>
 
 #include "device_fixture.h"
-#include "libvmaf_vmaf_vectors.h"
-#include "metrics/vif/vif_clips.h"
 
 namespace exactvq::device_testing {
 namespace {
@@ -68,15 +66,12 @@ TEST_P(MotionOnDevice, PublicVectorsEqualCpu) {
   if (!fs::exists(testing_vectors::kVmafVectors))
     GTEST_SKIP() << "no shared vectors at " << testing_vectors::kVmafVectors;
   int compared = 0, pairs_scored = 0;
-  for (const auto& pair : testing_vectors::load_vmaf_pairs()) {
-    const std::vector<Picture> refs = vif_testing::read_pictures(pair.ref, pair.raw);
-    const std::vector<Picture> dists = vif_testing::read_pictures(pair.dist, pair.raw);
-    const VideoFormat f = refs.at(0).format;
+  for_each_vmaf_pair([&](const testing_vectors::VmafPair& pair, const PictureFrames& frames) {
     for (const char* spec : kMotionSpecs)
-      for (const size_t batch : {size_t{1}, size_t{2}, refs.size()})
-        compared += compare_motion(f, spec, refs, dists, 0, batch, pair.name);
+      for (const size_t batch : {size_t{1}, size_t{2}, frames.refs.size()})
+        compared += compare_motion(frames.format(), spec, frames.refs, frames.dists, 0, batch, pair.name);
     ++pairs_scored;
-  }
+  });
   std::printf("%s motion public vectors: %d pairs, %d values equal to the CPU's\n", tag().c_str(), pairs_scored,
               compared);
   EXPECT_GT(pairs_scored, 0);
@@ -84,10 +79,7 @@ TEST_P(MotionOnDevice, PublicVectorsEqualCpu) {
 
 // What each backend scores of the seeded sequences.
 struct SeededPlan {
-  struct Size {
-    int w, h;
-  };
-  std::vector<Size> sizes;
+  std::vector<PictureSize> sizes;
   std::vector<int> bitdepths;
   uint64_t seed;
   long large_area;  // pictures of more samples are large
@@ -107,12 +99,13 @@ TEST_P(MotionOnDevice, SeededSequencesEqualCpu) {
   const SeededPlan plan = seeded_plan(backend());
   std::mt19937_64 rng(plan.seed);
   int compared = 0;
-  for (const SeededPlan::Size s : plan.sizes)
+  for (const PictureSize s : plan.sizes)
     for (const int bitdepth : plan.bitdepths) {
       const VideoFormat f{s.w, s.h, ChromaFormat::kMono, bitdepth};
       const size_t frames = long(s.w) * s.h > plan.large_area ? plan.large_frames : plan.frames;
-      std::vector<Picture> refs(frames), dists(frames);
-      for (size_t i = 0; i < frames; ++i) fill_pair(refs[i], dists[i], f, Content(i % 3), rng);
+      const PictureFrames seeded = seeded_frames(f, frames, rng);
+      const std::vector<Picture>& refs = seeded.refs;
+      const std::vector<Picture>& dists = seeded.dists;
       const std::string what = fmt::format("seeded {}x{}", s.w, s.h);
       std::vector<size_t> batches = plan.batches;
       batches.push_back(frames);

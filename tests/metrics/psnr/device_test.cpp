@@ -7,7 +7,6 @@
 
 #include "device_fixture.h"
 #include "libvmaf_vector_pairs.h"
-#include "metrics/vif/vif_clips.h"
 
 namespace exactvq::device_testing {
 namespace {
@@ -22,13 +21,10 @@ TEST_P(PsnrOnDevice, PublicVectorsEqualCpu) {
   int compared = 0;
   size_t frames = 0;
   for (const testing_vectors::Pair& p : testing_vectors::load_pairs()) {
-    const std::vector<Picture> refs = vif_testing::read_pictures(p.ref, p.raw);
-    const std::vector<Picture> dists = vif_testing::read_pictures(p.dist, p.raw);
-    std::vector<FramePair> pairs;
-    for (size_t i = 0; i < refs.size(); ++i) pairs.push_back({&refs[i], &dists[i], int64_t(i)});
-    frames += pairs.size();
-    compared += compare_on_device(device(), refs.at(0).format, spec, {spec}, pairs, p.info.at("name").get<std::string>(),
-                                  pace)
+    const PictureFrames pictures(read_pictures(p.ref, p.raw), read_pictures(p.dist, p.raw));
+    frames += pictures.pairs.size();
+    compared += compare_on_device(device(), pictures.format(), spec, {spec}, pictures.pairs,
+                                  p.info.at("name").get<std::string>(), pace)
                     .compared;
   }
   std::printf("%s psnr public vectors: %zu frames, %d values bit for bit\n", tag().c_str(), frames, compared);

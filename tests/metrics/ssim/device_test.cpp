@@ -19,7 +19,6 @@
 
 #include "device_fixture.h"
 #include "libvmaf_vector_pairs.h"
-#include "metrics/vif/vif_clips.h"
 
 namespace exactvq::device_testing {
 namespace {
@@ -60,13 +59,11 @@ TEST_P(SsimOnDevice, PublicVectorsEqualCpuAndLibvmaf) {
   for (const testing_vectors::Pair& pair : testing_vectors::load_pairs()) {
     const nlohmann::json& p = pair.info;
     // Every frame of the files; libvmaf scored the first scores.size().
-    const std::vector<Picture> refs = vif_testing::read_pictures(pair.ref, pair.raw);
-    const std::vector<Picture> dists = vif_testing::read_pictures(pair.dist, pair.raw);
-    const VideoFormat f = refs.at(0).format;
+    const PictureFrames frames(read_pictures(pair.ref, pair.raw), read_pictures(pair.dist, pair.raw));
+    const std::vector<FramePair>& pairs = frames.pairs;
+    const VideoFormat f = frames.format();
     const nlohmann::json& scores = p.at("scores");
-    ASSERT_GE(refs.size(), scores.size());
-    std::vector<FramePair> pairs;
-    for (size_t i = 0; i < refs.size(); ++i) pairs.push_back({&refs[i], &dists[i], int64_t(i)});
+    ASSERT_GE(pairs.size(), scores.size());
     const std::string name = p.at("name").get<std::string>();
     std::vector<const char*> specs = plan.specs;
     if (f.chroma != ChromaFormat::kMono) specs.insert(specs.end(), plan.chroma_specs.begin(), plan.chroma_specs.end());

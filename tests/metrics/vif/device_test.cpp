@@ -10,8 +10,6 @@
 #include <fmt/format.h>
 
 #include "device_fixture.h"
-#include "libvmaf_vmaf_vectors.h"
-#include "metrics/vif/vif_clips.h"
 
 namespace exactvq::device_testing {
 namespace {
@@ -39,16 +37,12 @@ TEST_P(VifOnDevice, PublicVectorsEqualCpu) {
   if (!fs::exists(testing_vectors::kVmafVectors))
     GTEST_SKIP() << "no shared vectors at " << testing_vectors::kVmafVectors;
   int compared = 0, pairs_scored = 0;
-  for (const auto& pair : testing_vectors::load_vmaf_pairs()) {
-    const std::vector<Picture> refs = vif_testing::read_pictures(pair.ref, pair.raw);
-    const std::vector<Picture> dists = vif_testing::read_pictures(pair.dist, pair.raw);
-    const VideoFormat f = refs.at(0).format;
-    if (f.height < 8 || f.width < 4) continue;  // vif refuses these (tests/metrics/vif)
-    std::vector<FramePair> frames;
-    for (size_t i = 0; i < refs.size(); ++i) frames.push_back({&refs[i], &dists[i], int64_t(i)});
-    for (const char* spec : kVifSpecs) compared += compare_vif(f, spec, frames, pair.name);
+  for_each_vmaf_pair([&](const testing_vectors::VmafPair& pair, const PictureFrames& frames) {
+    const VideoFormat f = frames.format();
+    if (f.height < 8 || f.width < 4) return;  // vif refuses these (tests/metrics/vif)
+    for (const char* spec : kVifSpecs) compared += compare_vif(f, spec, frames.pairs, pair.name);
     ++pairs_scored;
-  }
+  });
   std::printf("%s vif public vectors: %d pairs, %d values equal to the CPU's\n", tag().c_str(), pairs_scored,
               compared);
   EXPECT_GT(pairs_scored, 0);
@@ -56,10 +50,7 @@ TEST_P(VifOnDevice, PublicVectorsEqualCpu) {
 
 // What each backend scores of the seeded pictures.
 struct SeededPlan {
-  struct Size {
-    int w, h;
-  };
-  std::vector<Size> sizes;
+  std::vector<PictureSize> sizes;
   uint64_t seed;
   long large_area;  // pictures of more samples are large
   size_t pictures, large_pictures;
@@ -79,20 +70,15 @@ TEST_P(VifOnDevice, SeededPicturesEqualCpu) {
   const SeededPlan plan = seeded_plan(backend());
   std::mt19937_64 rng(plan.seed);
   int compared = 0;
-  for (const SeededPlan::Size s : plan.sizes)
+  for (const PictureSize s : plan.sizes)
     for (const int bitdepth : {8, 10, 12, 16}) {
       const VideoFormat f{s.w, s.h, ChromaFormat::kMono, bitdepth};
       const bool large = long(s.w) * s.h > plan.large_area;
-      std::vector<Picture> refs(large ? plan.large_pictures : plan.pictures), dists(refs.size());
-      std::vector<FramePair> pairs;
-      for (size_t i = 0; i < refs.size(); ++i) {
-        fill_pair(refs[i], dists[i], f, Content(i % 3), rng);
-        pairs.push_back({&refs[i], &dists[i], int64_t(i)});
-      }
+      const PictureFrames frames = seeded_frames(f, large ? plan.large_pictures : plan.pictures, rng);
       for (const char* spec : kVifSpecs) {
         if (s.w < 4 && std::string(spec).find("skip") != std::string::npos) continue;
         if (large && plan.large_without_default && std::string(spec) == "vif") continue;
-        compared += compare_vif(f, spec, pairs, fmt::format("seeded {}x{}", s.w, s.h));
+        compared += compare_vif(f, spec, frames.pairs, fmt::format("seeded {}x{}", s.w, s.h));
       }
     }
   std::printf("%s vif seeded pictures: %d values equal to the CPU's\n", tag().c_str(), compared);
