@@ -4,13 +4,20 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include "core/picture.h"
 
 namespace exactvq::testing_devices {
 
 enum class Content { kRandom, kNoisy, kExtremes };
+
+struct PictureSize {
+  int w, h;
+};
 
 // A reference and distorted pair: independent random samples, a noisy copy
 // (scores near 1), or planes of 0, M and checkerboards (the bounds of the spec).
@@ -53,6 +60,33 @@ inline void fill_pair(Picture& ref, Picture& dist, const VideoFormat& f, Content
       }
     }
   }
+}
+
+// Reference and distorted pictures side by side, and their frame pairs numbered
+// from 0. The pairs point into the pictures: moved, never copied.
+struct PictureFrames {
+  std::vector<Picture> refs, dists;
+  std::vector<FramePair> pairs;
+
+  PictureFrames(std::vector<Picture> r, std::vector<Picture> d) : refs(std::move(r)), dists(std::move(d)) {
+    for (size_t i = 0; i < refs.size() && i < dists.size(); ++i) pairs.push_back({&refs[i], &dists[i], int64_t(i)});
+  }
+  PictureFrames(const PictureFrames&) = delete;
+  PictureFrames& operator=(const PictureFrames&) = delete;
+  PictureFrames(PictureFrames&&) = default;  // a vector's elements keep their addresses
+
+  const VideoFormat& format() const { return refs.at(0).format; }
+};
+
+// Random, noisy and extreme contents in turn.
+inline Content content_in_turn(size_t i) { return Content(i % 3); }
+
+// `count` seeded pairs of `f`, pair i of content(i), drawn in order from `rng`.
+inline PictureFrames seeded_frames(const VideoFormat& f, size_t count, std::mt19937_64& rng,
+                                   const std::function<Content(size_t)>& content = content_in_turn) {
+  std::vector<Picture> refs(count), dists(count);
+  for (size_t i = 0; i < count; ++i) fill_pair(refs[i], dists[i], f, content(i), rng);
+  return {std::move(refs), std::move(dists)};
 }
 
 }  // namespace exactvq::testing_devices

@@ -57,7 +57,7 @@ RunResult run_program(const std::vector<std::string>& argv, const RunIo& io = {}
 
 // `args` with "--feature ssim" added when they name no feature, model or batch list:
 // the command-line tests exercise the plumbing on tiny pictures with ssim; the
-// default run (VMAF v0.6.1) has tests of its own (tests/vmaf/).
+// default run (VMAF v0.6.1) has tests of its own (tests/metrics/vmaf/).
 std::vector<std::string> with_ssim_default(std::vector<std::string> args);
 
 // Runs the built exactvq with with_ssim_default(args).

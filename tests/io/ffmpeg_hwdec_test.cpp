@@ -1,7 +1,7 @@
 // --hwdec without a GPU to decode on (CI): libavcodec's CPU-only codecs are
 // refused by `cuda` and fall back under `auto`, once, with the reason; frames
 // that fall back are the CPU decoder's. The GPU's own path is in
-// tests/cuda/cuda_hwdec_test.cpp.
+// tests/backends/cuda/hwdec_test.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // every frame equals one decoder's, in order, on closed and open GOPs, in
 // containers and raw streams; and the access-unit reading that chooses the
 // cuts. The GPU's sessions run the same code with NVDEC
-// (tests/cuda/cuda_hwdec_test.cpp).
+// (tests/backends/cuda/hwdec_test.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -148,7 +148,7 @@ TEST_P(SegmentedDecodingTest, FramesEqualOneDecodersInOrder) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Streams, SegmentedDecodingTest, ::testing::ValuesIn(kCases),
-                         [](const auto& info) { return std::string(info.param.name); });
+                         [](const auto& param_info) { return std::string(param_info.param.name); });
 
 // Raw streams whose parameter sets come once, before the first picture (as
 // x264's and x265's own raw output): each piece gets them put before it.
@@ -192,7 +192,7 @@ TEST_P(ParameterSetsOnce, EveryPieceGetsThem) {
 }
 
 INSTANTIATE_TEST_SUITE_P(RawStreams, ParameterSetsOnce, ::testing::Values(NalCodec::kH264, NalCodec::kHevc),
-                         [](const auto& info) { return std::string(info.param == NalCodec::kHevc ? "Hevc" : "H264"); });
+                         [](const auto& param_info) { return std::string(param_info.param == NalCodec::kHevc ? "Hevc" : "H264"); });
 
 TEST(AccessUnit, AnnexBParameterSetsWithTheirStartCodes) {
   const auto unit = bytes({0, 0, 0, 1, 0x67, 1, 2, 0, 0, 1, 0x68, 3, 0, 0, 0, 0, 1, 0x65, 0x88});

@@ -467,20 +467,20 @@ TEST(Y4mReader, LumaOnlyReadingChecksChromaWhereASampleCanBeBad) {
   const std::string g10 = write_tmp("_10good.y4m", "YUV4MPEG2 W4 H2 C420p10\nFRAME\n" + le16(good) +
                                                        "FRAME\n" + le16(s10));
   for (bool ahead : {false, true}) {
-    auto src = open_y4m(g10);
-    src->read_planes_only(1);
+    auto good_src = open_y4m(g10);
+    good_src->read_planes_only(1);
     Picture first;
     if (ahead) {
       const int64_t which[] = {0, 1};
       std::vector<Picture> pics(2);
-      ASSERT_EQ(src->read_ahead(pics, which, 2), 1u) << "stops before the bad frame";
+      ASSERT_EQ(good_src->read_ahead(pics, which, 2), 1u) << "stops before the bad frame";
       first = pics[0];
     } else {
-      ASSERT_TRUE(src->read_frame(first));
+      ASSERT_TRUE(good_src->read_frame(first));
     }
     EXPECT_EQ(first.plane(0).row<uint16_t>(1)[3], 1023);
     EXPECT_EQ(first.plane(2).row<uint16_t>(0)[1], 0) << "chroma left as allocated";
-    EXPECT_EQ(error_of([&] { src->read_frame(pic); }),
+    EXPECT_EQ(error_of([&] { good_src->read_frame(pic); }),
               g10 + ": frame 1, plane Cr, x=1, y=0: sample 1024 exceeds the 10-bit maximum 1023");
   }
 }
