@@ -8,7 +8,7 @@
 set -euo pipefail
 build=$(realpath "$1") fflib=$(realpath "$2") streams=$(realpath "$3") pack=$4
 rm -rf "$pack" && mkdir -p "$pack/bin" "$pack/lib" "$pack/streams"
-bins=("$build/exactvq" "$build/tests/cuda/cuda_tests" "$build/bench/nvdec_decode_rate")
+bins=("$build/exactvq" "$build/tests/backends/cuda/cuda_tests" "$build/bench/nvdec_decode_rate")
 cp "${bins[@]}" "$pack/bin/" && strip "$pack"/bin/*
 for b in "${bins[@]}"; do LD_LIBRARY_PATH=$fflib ldd "$b"; done | awk '/=> \// {print $3}' | sort -u |
   grep -vE '/(libc|libm|libgcc_s|libstdc\+\+|ld-linux[^/]*|libdl|libpthread|librt|libcuda)\.so' |

@@ -18,11 +18,12 @@
 set -euo pipefail
 build=$(realpath "$1") pack=$2 root=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$pack" && mkdir -p "$pack/bin" "$pack/lib" "$pack/shared"
-# The CLI and cuda_tests always; the others when built (a build without benchmarks
+# The CLI and cuda_tests always; the others (each metric's device tests too) when built (a build without benchmarks
 # packs smaller: it is what fits a call with the FFmpeg libraries left out).
-bins=("$build/exactvq" "$build/tests/cuda/cuda_tests")
+bins=("$build/exactvq" "$build/tests/backends/cuda/cuda_tests")
 for b in "$build/tests/twins/twin_tests" "$build/bench/cuda/cuda_kernel_bench" "$build/bench/cuda/pipeline_bench" \
-         "$build/tests/capi/capi_tests" "$build/tests/cli/multi_tests" "$build/bench/multi_gpu/multi_gpu_bench"; do
+         "$build/tests/capi/capi_tests" "$build/tests/cli/multi_tests" "$build/bench/multi_gpu/multi_gpu_bench" \
+         "$build/tests/backends/opencl/opencl_tests" "$build"/tests/metrics/*/*_device_tests; do
   [ -x "$b" ] && bins+=("$b")
 done
 # libvmaf's vmaf-cuda, for bench/compare.sh (run.sh's cli part).
