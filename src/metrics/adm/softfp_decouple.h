@@ -1,7 +1,7 @@
 /* ADM's decoupling (definition.h) with its binary64 steps in softfp, binary64
  * on integers, for devices without fp64 (the OpenCL kernels): the twin of
  * pixel.h's decouple_s0 / decouple_s123, tested against them bit for bit
- * (tests/adm/softfp_decouple_test.cpp). Every operand softfp sees is zero or
+ * (tests/metrics/adm/softfp_decouple_test.cpp). Every operand softfp sees is zero or
  * normal: the float-rounded integers over 4096 lie in [2^-12, 2^51], their
  * products in [2^-25, 2^103]; the gain limit is in [1, 100] and the restored
  * values are integers below 2^31. Portable subset (core/portable.h).

@@ -2,7 +2,7 @@
 // term, every frame) and how an on-device raster-order sum of arrays
 // (backends/cuda/raster_sum.h) reads them in one launch and hands back each
 // frame's sums, which means() turns into the frame's means. Host arithmetic
-// only, so the CPU tests check it (tests/float_ssim/device_term_layout_test.cpp).
+// only, so the CPU tests check it (tests/metrics/float_ssim/device_term_layout_test.cpp).
 //
 // A scale's planes all hold ow x oh binary64 terms in raster order, so one
 // stride apart they are "frames" of one array of the sum's layout: scale sc's

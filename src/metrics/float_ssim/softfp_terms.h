@@ -9,7 +9,7 @@
  * binary32 division is not correctly rounded. Values go in and out as bit
  * patterns. In the subset of core/portable.h;
  * tested on the host against the scalar reference's terms
- * (tests/float_ssim/softfp_terms_test.cpp).
+ * (tests/metrics/float_ssim/softfp_terms_test.cpp).
  */
 #ifndef EXACTVQ_METRICS_FLOAT_SSIM_SOFTFP_TERMS_H
 #define EXACTVQ_METRICS_FLOAT_SSIM_SOFTFP_TERMS_H

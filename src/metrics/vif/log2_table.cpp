@@ -6,7 +6,7 @@ namespace {
 
 // The first index of each value 30721, 30722, ..., 32768 of round(log2f(i) * 2048):
 // the table is 30720 at i = 32768 and rises by exactly one at each of these.
-// Pinned data (tests/vif/log2_table_test.cpp derives it again from a long
+// Pinned data (tests/metrics/vif/log2_table_test.cpp derives it again from a long
 // double log2 and the float rounding argument), so no libm changes it.
 constexpr std::array<uint16_t, kLog2Steps> kLog2StepStarts = {
     32774, 32785, 32796, 32807, 32818, 32830, 32841, 32852, 32863, 32874, 32885, 32896,

@@ -1,6 +1,6 @@
 // The SIMD stages of spec/ssim.md, one Highway kernel per stage, each the twin
 // of a step of the scalar reference (metrics/ssim/reference.cpp) and tested
-// against it bit for bit (tests/cpu/).
+// against it bit for bit (tests/metrics/ssim/, tests/twins/).
 //
 // Lane widths follow the spec's bounds at b bits (the taps sum to 2^8):
 //   per sample         s, d < 2^b;  s*s, s*d, d*d < 2^2b <= 2^32       -> uint32
