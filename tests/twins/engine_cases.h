@@ -48,6 +48,8 @@ inline VideoFormat every_format_of(const Case& c) {
   return VideoFormat{c.width, c.height, kChromas[c.fill], c.bits};
 }
 
+inline VideoFormat luma_format(const Case& c) { return VideoFormat{c.width, c.height, ChromaFormat::kMono, c.bits}; }
+
 // Luma planes of `sizes` at 8, 10, 12 and 16 bits, `frames` each, case.b 0
 // and 1 in turn (the option the metric varies, b_names[case.b] in the case's
 // name); then 1080p at 8 and 10 bits, `full_frames` each (timed).

@@ -15,14 +15,16 @@
 // other rows time them.
 //
 // A metric's traits (one file of this folder each: <metric>_engine_rows.cpp):
-//   using Engine, Setup;  static constexpr const char* kName;  kFp64Option;
+//   using Setup;  static constexpr const char* kName;
 //   static std::vector<Case> cases();   case.a: the batch's frames
-//   static Setup setup(const Case&, Fp64Mode, ThreadPool*);
-//   static size_t per_frame(const Setup&);   values a frame
-//   static bool scores(const Setup&);        false: no value at all (no bytes)
+//   static Setup setup(const Case&);    its pool and fp64 mode are the row's
 //   static void reference(const FramePairs&, size_t frame, const Setup&, std::span<Value> out);
-//   static void put_values(Bytes&, std::span<const Value>, const Setup&);
-// and registers its rows with register_engine_rows<Traits>().
+// and, where the default does not fit:
+//   static bool scores(const Setup&);   false: no value at all, no bytes (default: true)
+//   static void put_values(Bytes&, std::span<const Value>, const Setup&);   (default: every byte)
+// Setup::planes values a frame; the engine is the one make_engine(Device&,
+// const Setup&) makes, the metric's; the fp64 rows are there where the setup
+// (or its options) has fp64. It registers its rows with register_engine_rows<Traits>().
 #pragma once
 
 #include <algorithm>
@@ -30,6 +32,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/thread_pool.h"
@@ -47,22 +50,46 @@ inline ThreadPool& engine_pool() {
   return pool;
 }
 
+// The engine of a metric's setup, and its fp64 mode where it has one.
+template <typename Setup>
+using EngineOf = typename decltype(make_engine(std::declval<Device&>(), std::declval<const Setup&>()))::element_type;
+
+template <typename Setup>
+constexpr bool kHasFp64 = requires(Setup s) { s.fp64; } || requires(Setup s) { s.options.fp64; };
+
+template <typename Setup>
+void set_fp64(Setup& s, Fp64Mode mode) {
+  if constexpr (requires { s.fp64; }) s.fp64 = mode;
+  else if constexpr (requires { s.options.fp64; }) s.options.fp64 = mode;
+}
+
+template <typename Traits>
+bool scores(const typename Traits::Setup& s) {
+  if constexpr (requires { Traits::scores(s); }) return Traits::scores(s);
+  else return true;
+}
+
+template <typename Traits, typename Value>
+void put_values(Bytes& out, std::span<const Value> v, const typename Traits::Setup& s) {
+  if constexpr (requires { Traits::put_values(out, v, s); }) Traits::put_values(out, v, s);
+  else put(out, v.data(), v.size());
+}
+
 // The engine's values for the case's batch, as the header says, in bytes.
 template <typename Traits>
 Bytes engine_bytes(Device& device, const typename Traits::Setup& s, const FramePairs& in) {
-  using Engine = typename Traits::Engine;
+  using Engine = EngineOf<typename Traits::Setup>;
   using Value = typename Engine::Value;
   Bytes out;
-  if (!Traits::scores(s)) return out;
-  const size_t per = Traits::per_frame(s);
+  if (!scores<Traits>(s)) return out;
+  const size_t per = size_t(s.planes);
   const auto values = [&](Engine& engine, std::span<const FramePair> pairs) {
     std::vector<Value> v(pairs.size() * per);
     engine.score(pairs, v);
-    Traits::put_values(out, v, s);
+    put_values<Traits, Value>(out, v, s);
   };
-  // make_engine of the setup's metric (found by the setup's namespace). One
-  // engine at a time: making one may make the device forget the last one's run.
-  const auto make = [&] { return std::unique_ptr<Engine>(make_engine(device, s)); };
+  // One engine at a time: making one may make the device forget the last one's run.
+  const auto make = [&] { return make_engine(device, s); };
   const std::span<const FramePair> all(in.pairs);
   if constexpr (std::is_base_of_v<TemporalEngineBase, Engine>) {
     const size_t n = all.size();
@@ -92,19 +119,20 @@ Bytes engine_bytes(Device& device, const typename Traits::Setup& s, const FrameP
 // The scalar reference's values in the order engine_bytes writes the engine's.
 template <typename Traits>
 Bytes reference_bytes(const typename Traits::Setup& s, const FramePairs& in) {
-  using Value = typename Traits::Engine::Value;
+  using Engine = EngineOf<typename Traits::Setup>;
+  using Value = typename Engine::Value;
   Bytes out;
-  if (!Traits::scores(s)) return out;
-  const size_t per = Traits::per_frame(s), n = in.pairs.size();
+  if (!scores<Traits>(s)) return out;
+  const size_t per = size_t(s.planes), n = in.pairs.size();
   std::vector<Value> v(n * per);
   for (size_t i = 0; i < n; ++i) Traits::reference(in, i, s, std::span(v).subspan(i * per, per));
   const std::span<const Value> all(v);
-  Traits::put_values(out, all, s);
-  if constexpr (std::is_base_of_v<TemporalEngineBase, typename Traits::Engine>) {
-    Traits::put_values(out, all.subspan(per), s);              // resumed after the first frame
-    Traits::put_values(out, all.subspan((n - 1) * per), s);    // the last frame, loose
+  put_values<Traits>(out, all, s);
+  if constexpr (std::is_base_of_v<TemporalEngineBase, Engine>) {
+    put_values<Traits>(out, all.subspan(per), s);            // resumed after the first frame
+    put_values<Traits>(out, all.subspan((n - 1) * per), s);  // the last frame, loose
   } else {
-    Traits::put_values(out, all.first(per), s);                // the first pair, loose
+    put_values<Traits>(out, all.first(per), s);  // the first pair, loose
   }
   return out;
 }
@@ -123,7 +151,9 @@ Row engine_row(const std::string& suffix, std::shared_ptr<Device> (*device)(), F
     return all;
   };
   r.prepare = [device, fp64](const Case& c) {
-    const typename Traits::Setup s = Traits::setup(c, fp64, &engine_pool());
+    typename Traits::Setup s = Traits::setup(c);
+    s.pool = &engine_pool();
+    set_fp64(s, fp64);
     auto in = std::make_shared<FramePairs>(s.format, c.a, c.seed);
     Prepared p;
     p.twin = [device, s, in] { return engine_bytes<Traits>(*device(), s, *in); };
@@ -132,7 +162,7 @@ Row engine_row(const std::string& suffix, std::shared_ptr<Device> (*device)(), F
   };
   // Frames scored: the batch and a pair again; a temporal engine's twice.
   r.work = [](const Case& c) {
-    const bool temporal = std::is_base_of_v<TemporalEngineBase, typename Traits::Engine>;
+    const bool temporal = std::is_base_of_v<TemporalEngineBase, EngineOf<typename Traits::Setup>>;
     return double(c.width) * c.height * (temporal ? 2 * c.a : c.a + 1);
   };
   return r;
@@ -148,7 +178,7 @@ void register_engine_rows() {
     r.unavailable = [] { return cuda_device().why; };
     register_row(std::move(r));
   };
-  if constexpr (Traits::kFp64Option) {
+  if constexpr (kHasFp64<typename Traits::Setup>) {
     cuda_row("/cuda-native", Fp64Mode::kNative, false);
     cuda_row("/cuda-emulate", Fp64Mode::kEmulate, true);
   } else {

@@ -42,22 +42,17 @@ std::vector<Case> float_ssim_cases() {
 
 template <bool kMultiscale>
 struct FloatSsimMeans {
-  using Engine = float_ssim::Engine;
   using Setup = float_ssim::EngineSetup;
   static constexpr const char* kName = kMultiscale ? "float_ms_ssim.means" : "float_ssim.means";
-  static constexpr bool kFp64Option = true;
   static std::vector<Case> cases() { return float_ssim_cases(); }
-  static Setup setup(const Case& c, Fp64Mode fp64, ThreadPool* pool) {
+  static Setup setup(const Case& c) {
     Setup s;
     s.format = VideoFormat{c.width, c.height, ChromaFormat::k420, c.bits};
     s.multiscale = kMultiscale;
     s.factor = kMultiscale ? 1 : float_ssim::ssim_scale(c.width, c.height, 0);
     s.ssim_mean = s.lcs_means = true;
-    s.fp64 = fp64;
-    s.pool = pool;
     return s;
   }
-  static size_t per_frame(const Setup&) { return 1; }
   static bool scores(const Setup& s) {
     const VideoFormat& f = s.format;
     return float_ssim::converts_bit_depth(f.bitdepth) &&
@@ -66,8 +61,9 @@ struct FloatSsimMeans {
   static void reference(const FramePairs& in, size_t i, const Setup& s, std::span<float_ssim::FrameMeans> out) {
     const PlaneView r = in.pairs[i].ref->plane(0), d = in.pairs[i].dist->plane(0);
     const int bits = s.format.bitdepth;
-    if constexpr (kMultiscale) out[0].scales = float_ssim::float_ms_ssim_means(r, d, bits, float_ssim::kReferenceStages);
-    else out[0].scales[0] = float_ssim::float_ssim_means(r, d, bits, s.factor, float_ssim::kReferenceStages);
+    const float_ssim::FloatSsimStages& stages = float_ssim::kReferenceStages;
+    if constexpr (kMultiscale) out[0].scales = float_ssim::float_ms_ssim_means(r, d, bits, stages);
+    else out[0].scales[0] = float_ssim::float_ssim_means(r, d, bits, s.factor, stages);
   }
   // The scales the metric has.
   static void put_values(Bytes& out, std::span<const float_ssim::FrameMeans> v, const Setup&) {

@@ -15,10 +15,8 @@ namespace exactvq::twins {
 namespace {
 
 struct MotionSads {
-  using Engine = motion::Engine;
   using Setup = motion::EngineSetup;
   static constexpr const char* kName = "motion.sads";
-  static constexpr bool kFp64Option = false;
   // Five frames: SADs within a call, across the two calls, and against held
   // pictures, at either distance.
   static std::vector<Case> cases() {
@@ -26,13 +24,12 @@ struct MotionSads {
     return luma_cases({{1, 1}, {3, 2}, {16, 16}, {17, 19}, {33, 7}, {64, 64}, {127, 65}, {250, 130}, {7, 40}},
                       windows, 5, 3);
   }
-  static Setup setup(const Case& c, Fp64Mode, ThreadPool* pool) {
-    Setup s{VideoFormat{c.width, c.height, ChromaFormat::kMono, c.bits}, {}, pool};
+  static Setup setup(const Case& c) {
+    Setup s;
+    s.format = luma_format(c);
     s.options.five_frame_window = c.b == 1;
     return s;
   }
-  static size_t per_frame(const Setup&) { return 1; }
-  static bool scores(const Setup&) { return true; }
   static void reference(const FramePairs& in, size_t i, const Setup& s, std::span<uint64_t> out) {
     const size_t back = size_t(motion::frame_distance(s.options));
     out[0] = 0;
@@ -40,7 +37,6 @@ struct MotionSads {
     const PlaneView prev = in.pairs[i - back].ref->plane(0), cur = in.pairs[i].ref->plane(0);
     out[0] = motion::sad_reference(prev, cur, s.format.bitdepth, 0, cur.height);
   }
-  static void put_values(Bytes& out, std::span<const uint64_t> v, const Setup&) { put(out, v.data(), v.size()); }
 };
 
 EXACTVQ_TWIN_ROWS(motion_engine_rows) { register_engine_rows<MotionSads>(); }

@@ -13,24 +13,19 @@ namespace exactvq::twins {
 namespace {
 
 struct PsnrSse {
-  using Engine = psnr::Engine;
   using Setup = psnr::EngineSetup;
   static constexpr const char* kName = "psnr.sse";
-  static constexpr bool kFp64Option = false;
   static std::vector<Case> cases() { return every_format_cases(); }
-  static Setup setup(const Case& c, Fp64Mode, ThreadPool* pool) {
+  static Setup setup(const Case& c) {
     const VideoFormat f = every_format_of(c);
-    return Setup{f, f.plane_count(), pool};
+    return Setup{f, f.plane_count()};
   }
-  static size_t per_frame(const Setup& s) { return size_t(s.planes); }
-  static bool scores(const Setup&) { return true; }
   static void reference(const FramePairs& in, size_t i, const Setup& s, std::span<uint64_t> out) {
     for (int p = 0; p < s.planes; ++p) {
       const PlaneView r = in.pairs[i].ref->plane(p), d = in.pairs[i].dist->plane(p);
       out[size_t(p)] = psnr::sse_reference(r, d, 0, r.height);
     }
   }
-  static void put_values(Bytes& out, std::span<const uint64_t> v, const Setup&) { put(out, v.data(), v.size()); }
 };
 
 EXACTVQ_TWIN_ROWS(psnr_engine_rows) { register_engine_rows<PsnrSse>(); }

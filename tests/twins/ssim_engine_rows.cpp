@@ -14,18 +14,14 @@ namespace {
 
 template <ssim::SumMode kMode>
 struct SsimSums {
-  using Engine = ssim::Engine;
   using Setup = ssim::EngineSetup;
   static constexpr bool kExact = kMode == ssim::SumMode::kExact;
   static constexpr const char* kName = kExact ? "ssim.exact_sums" : "ssim.raster_sums";
-  static constexpr bool kFp64Option = true;
   static std::vector<Case> cases() { return every_format_cases(); }
-  static Setup setup(const Case& c, Fp64Mode fp64, ThreadPool* pool) {
+  static Setup setup(const Case& c) {
     const VideoFormat f = every_format_of(c);
-    return Setup{f, f.plane_count(), kMode, fp64, pool};
+    return Setup{f, f.plane_count(), kMode};
   }
-  static size_t per_frame(const Setup& s) { return size_t(s.planes); }
-  static bool scores(const Setup&) { return true; }
   static void reference(const FramePairs& in, size_t i, const Setup& s, std::span<ssim::PlaneSum> out) {
     for (int p = 0; p < s.planes; ++p) {
       const PlaneView r = in.pairs[i].ref->plane(p), d = in.pairs[i].dist->plane(p);

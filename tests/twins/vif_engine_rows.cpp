@@ -12,29 +12,22 @@ namespace exactvq::twins {
 namespace {
 
 struct VifLevelSums {
-  using Engine = vif::Engine;
   using Setup = vif::EngineSetup;
   static constexpr const char* kName = "vif.level_sums";
-  static constexpr bool kFp64Option = true;
   static std::vector<Case> cases() {
     static const char* const gain_limits[2] = {", gain limit 100", ", gain limit 1"};
     return luma_cases({{16, 16}, {17, 19}, {33, 18}, {64, 64}, {127, 65}, {250, 130}, {15, 40}, {40, 15}},
                       gain_limits);
   }
-  static Setup setup(const Case& c, Fp64Mode fp64, ThreadPool* pool) {
-    Setup s{VideoFormat{c.width, c.height, ChromaFormat::kMono, c.bits}, {}, pool};
+  static Setup setup(const Case& c) {
+    Setup s;
+    s.format = luma_format(c);
     if (c.b == 1) s.options.gain_limit = 1.0;
-    s.options.fp64 = fp64;
     return s;
   }
-  static size_t per_frame(const Setup&) { return 1; }
-  static bool scores(const Setup&) { return true; }
   static void reference(const FramePairs& in, size_t i, const Setup& s, std::span<vif::VifLevelSums> out) {
     out[0] = vif::vif_level_sums(in.pairs[i].ref->plane(0), in.pairs[i].dist->plane(0), s.format.bitdepth,
                                  s.options, vif::kReferenceStages);
-  }
-  static void put_values(Bytes& out, std::span<const vif::VifLevelSums> v, const Setup&) {
-    put(out, v.data(), v.size());
   }
 };
 
