@@ -48,7 +48,9 @@ inline VideoFormat every_format_of(const Case& c) {
   return VideoFormat{c.width, c.height, kChromas[c.fill], c.bits};
 }
 
-inline VideoFormat luma_format(const Case& c) { return VideoFormat{c.width, c.height, ChromaFormat::kMono, c.bits}; }
+inline VideoFormat luma_format(const Case& c) {
+  return VideoFormat{c.width, c.height, ChromaFormat::kMono, c.bits};
+}
 
 // Luma planes of `sizes` at 8, 10, 12 and 16 bits, `frames` each, case.b 0
 // and 1 in turn (the option the metric varies, b_names[case.b] in the case's

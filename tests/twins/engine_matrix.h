@@ -16,7 +16,7 @@
 //
 // A metric's traits (one file of this folder each: <metric>_engine_rows.cpp):
 //   using Setup;  static constexpr const char* kName;
-//   static std::vector<Case> cases();   case.a: the batch's frames
+//   static std::vector<Case> cases();   case.a: the batch's frames (2 or more if temporal)
 //   static Setup setup(const Case&);    its pool and fp64 mode are the row's
 //   static void reference(const FramePairs&, size_t frame, const Setup&, std::span<Value> out);
 // and, where the default does not fit:
@@ -50,9 +50,14 @@ inline ThreadPool& engine_pool() {
   return pool;
 }
 
-// The engine of a metric's setup, and its fp64 mode where it has one.
+// The engine of a metric's setup, whether it is temporal, and its fp64 mode
+// where it has one.
 template <typename Setup>
-using EngineOf = typename decltype(make_engine(std::declval<Device&>(), std::declval<const Setup&>()))::element_type;
+using EngineOf =
+    typename decltype(make_engine(std::declval<Device&>(), std::declval<const Setup&>()))::element_type;
+
+template <typename Setup>
+constexpr bool kTemporal = std::is_base_of_v<TemporalEngineBase, EngineOf<Setup>>;
 
 template <typename Setup>
 constexpr bool kHasFp64 = requires(Setup s) { s.fp64; } || requires(Setup s) { s.options.fp64; };
@@ -91,8 +96,8 @@ Bytes engine_bytes(Device& device, const typename Traits::Setup& s, const FrameP
   // One engine at a time: making one may make the device forget the last one's run.
   const auto make = [&] { return make_engine(device, s); };
   const std::span<const FramePair> all(in.pairs);
-  if constexpr (std::is_base_of_v<TemporalEngineBase, Engine>) {
-    const size_t n = all.size();
+  if constexpr (kTemporal<typename Traits::Setup>) {
+    const size_t n = all.size();  // 2 or more
     {
       auto run = make();
       values(*run, all.first(n / 2));
@@ -119,8 +124,7 @@ Bytes engine_bytes(Device& device, const typename Traits::Setup& s, const FrameP
 // The scalar reference's values in the order engine_bytes writes the engine's.
 template <typename Traits>
 Bytes reference_bytes(const typename Traits::Setup& s, const FramePairs& in) {
-  using Engine = EngineOf<typename Traits::Setup>;
-  using Value = typename Engine::Value;
+  using Value = typename EngineOf<typename Traits::Setup>::Value;
   Bytes out;
   if (!scores<Traits>(s)) return out;
   const size_t per = size_t(s.planes), n = in.pairs.size();
@@ -128,7 +132,7 @@ Bytes reference_bytes(const typename Traits::Setup& s, const FramePairs& in) {
   for (size_t i = 0; i < n; ++i) Traits::reference(in, i, s, std::span(v).subspan(i * per, per));
   const std::span<const Value> all(v);
   put_values<Traits>(out, all, s);
-  if constexpr (std::is_base_of_v<TemporalEngineBase, Engine>) {
+  if constexpr (kTemporal<typename Traits::Setup>) {
     put_values<Traits>(out, all.subspan(per), s);            // resumed after the first frame
     put_values<Traits>(out, all.subspan((n - 1) * per), s);  // the last frame, loose
   } else {
@@ -162,8 +166,7 @@ Row engine_row(const std::string& suffix, std::shared_ptr<Device> (*device)(), F
   };
   // Frames scored: the batch and a pair again; a temporal engine's twice.
   r.work = [](const Case& c) {
-    const bool temporal = std::is_base_of_v<TemporalEngineBase, EngineOf<typename Traits::Setup>>;
-    return double(c.width) * c.height * (temporal ? 2 * c.a : c.a + 1);
+    return double(c.width) * c.height * (kTemporal<typename Traits::Setup> ? 2 * c.a : c.a + 1);
   };
   return r;
 }
