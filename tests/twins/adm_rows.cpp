@@ -543,72 +543,22 @@ std::vector<Case> scores_cases() {
 }
 
 EXACTVQ_TWIN_ROWS(adm_rows) {
-  Row vertical;
-  vertical.name = "adm.dwt0_vertical";
-  vertical.cases = dwt0_vertical_cases;
-  vertical.prepare = dwt0_vertical_case;
-  vertical.reference_key = "adm.dwt0_vertical";
-  register_per_target(vertical);
-  Row horizontal;
-  horizontal.name = "adm.dwt0_horizontal";
-  horizontal.cases = dwt0_horizontal_cases;
-  horizontal.prepare = dwt0_horizontal_case;
-  horizontal.reference_key = "adm.dwt0_horizontal";
-  register_per_target(horizontal);
-  Row dwt_s123;
-  dwt_s123.name = "adm.dwt_s123";
-  dwt_s123.cases = dwt_s123_cases;
-  dwt_s123.prepare = dwt_s123_case;
-  dwt_s123.reference_key = "adm.dwt_s123";
-  register_per_target(dwt_s123);
-  Row masking;
-  masking.name = "adm.masking_row_s0";
-  masking.cases = [] { return masking_cases(0x5eed'0404, 8); };
-  masking.prepare = masking_case<int16_t, uint16_t>;
-  masking.reference_key = "adm.masking_row_s0";
-  register_per_target(masking);
-  Row masking_s123;
-  masking_s123.name = "adm.masking_row_s123";
-  masking_s123.cases = [] { return masking_cases(0x5eed'0407, 12); };
-  masking_s123.prepare = masking_case<int32_t, uint32_t>;
-  masking_s123.reference_key = "adm.masking_row_s123";
-  register_per_target(masking_s123);
-  Row csf_s0;
-  csf_s0.name = "adm.csf_row_s0";
-  csf_s0.cases = [] { return csf_cases(0x5eed'0408, 960); };
-  csf_s0.prepare = csf_case<int16_t, uint16_t>;
-  csf_s0.reference_key = "adm.csf_row_s0";
-  register_per_target(csf_s0);
-  Row csf_s123;
-  csf_s123.name = "adm.csf_row_s123";
-  csf_s123.cases = [] { return csf_cases(0x5eed'0409, 480); };
-  csf_s123.prepare = csf_case<int32_t, uint32_t>;
-  csf_s123.reference_key = "adm.csf_row_s123";
-  register_per_target(csf_s123);
-  Row denominator;
-  denominator.name = "adm.denominator_row_s0";
-  denominator.cases = [] { return csf_cases(0x5eed'040a, 960); };  // sizes and contents as the CSF's
-  denominator.prepare = denominator_s0_case;
-  denominator.reference_key = "adm.denominator_row_s0";
-  register_per_target(denominator);
-  Row decouple;
-  decouple.name = "adm.decouple_row_s0";
-  decouple.cases = [] { return decouple_cases(0x5eed'0405, 960); };
-  decouple.prepare = decouple_case<int16_t>;
-  decouple.reference_key = "adm.decouple_row_s0";
-  register_per_target(decouple);
-  Row decouple_s123;
-  decouple_s123.name = "adm.decouple_row_s123";
-  decouple_s123.cases = [] { return decouple_cases(0x5eed'040b, 480); };
-  decouple_s123.prepare = decouple_case<int32_t>;
-  decouple_s123.reference_key = "adm.decouple_row_s123";
-  register_per_target(decouple_s123);
-  Row scores;
-  scores.name = "adm.scores";
-  scores.cases = scores_cases;
-  scores.prepare = scores_case;
-  scores.reference_key = "adm.scores";
-  register_per_target(scores);
+  register_per_target("adm.dwt0_vertical", dwt0_vertical_cases, dwt0_vertical_case);
+  register_per_target("adm.dwt0_horizontal", dwt0_horizontal_cases, dwt0_horizontal_case);
+  register_per_target("adm.dwt_s123", dwt_s123_cases, dwt_s123_case);
+  register_per_target("adm.masking_row_s0", [] { return masking_cases(0x5eed'0404, 8); },
+                      masking_case<int16_t, uint16_t>);
+  register_per_target("adm.masking_row_s123", [] { return masking_cases(0x5eed'0407, 12); },
+                      masking_case<int32_t, uint32_t>);
+  register_per_target("adm.csf_row_s0", [] { return csf_cases(0x5eed'0408, 960); }, csf_case<int16_t, uint16_t>);
+  register_per_target("adm.csf_row_s123", [] { return csf_cases(0x5eed'0409, 480); }, csf_case<int32_t, uint32_t>);
+  // Sizes and contents as the CSF's.
+  register_per_target("adm.denominator_row_s0", [] { return csf_cases(0x5eed'040a, 960); }, denominator_s0_case);
+  register_per_target("adm.decouple_row_s0", [] { return decouple_cases(0x5eed'0405, 960); },
+                      decouple_case<int16_t>);
+  register_per_target("adm.decouple_row_s123", [] { return decouple_cases(0x5eed'040b, 480); },
+                      decouple_case<int32_t>);
+  register_per_target("adm.scores", scores_cases, scores_case);
 }
 
 }  // namespace

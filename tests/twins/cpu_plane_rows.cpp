@@ -4,12 +4,14 @@
 // reference, and psnr's sum of squared errors against sse_reference (strides
 // wider than the row, unaligned starts, padding it must not read).
 #include <algorithm>
+#include <random>
 #include <vector>
 
 #include "cpu_rows.h"
 #include "metrics/psnr/sse.h"
 #include "metrics/ssim/cpu/ssim_simd.h"
 #include "metrics/ssim/reference.h"
+#include "padded_plane.h"
 #include "ssim/plane_fixture.h"
 
 namespace exactvq::twins {
@@ -134,28 +136,6 @@ std::vector<Case> plane_cases() {
 enum SseFill { kRandom, kZeroVsMax, kMaxVsZero, kEqual, kNearMax };
 const char* const kSseFillNames[] = {"random", "zero against max", "max against zero", "equal", "near max"};
 
-struct PaddedPlane {
-  std::vector<uint8_t> bytes;
-  PlaneView view;
-
-  PaddedPlane(int w, int h, int bits, int pad, int offset) {
-    const int bps = bits > 8 ? 2 : 1;
-    const ptrdiff_t stride = ptrdiff_t(w + pad) * bps;
-    bytes.assign(size_t(stride * h + offset * bps), 0);
-    view = {bytes.data() + offset * bps, stride, w, h, bps};
-  }
-  void set(int x, int y, uint32_t v) {
-    uint8_t* p = bytes.data() + (view.data - bytes.data()) + y * view.stride;
-    if (view.bytes_per_sample == 2) reinterpret_cast<uint16_t*>(p)[x] = uint16_t(v);
-    else p[x] = uint8_t(v);
-  }
-  // Fills the padding with `v`, which the sum must never read.
-  void poison(uint32_t v) {
-    for (int y = 0; y < view.height; ++y)
-      for (int x = view.width; x < int(view.stride / view.bytes_per_sample); ++x) set(x, y, v);
-  }
-};
-
 Prepared sse_case(const Case& c) {
   struct In {
     PaddedPlane a, b;
@@ -237,17 +217,8 @@ std::vector<Case> sse_cases() {
 }
 
 EXACTVQ_TWIN_ROWS(cpu_plane_rows) {
-  Row planes;
-  planes.name = "ssim.plane_sums";
-  planes.cases = plane_cases;
-  planes.prepare = plane_case;
-  planes.reference_key = "ssim.plane_sums";
-  register_per_target(planes);
-  Row sse;
-  sse.name = "psnr.sse_rows";
-  sse.cases = sse_cases;
-  sse.prepare = sse_case;
-  register_per_target(sse);
+  register_per_target("ssim.plane_sums", plane_cases, plane_case);
+  register_per_target("psnr.sse_rows", sse_cases, sse_case);
 }
 
 }  // namespace

@@ -3,9 +3,10 @@
 // this machine lacks is skipped with a message.
 #pragma once
 
+#include <functional>
 #include <memory>
-#include <random>
 #include <string>
+#include <vector>
 
 #include "backends/cpu/simd_targets.h"
 #include "twin_table.h"
@@ -25,6 +26,18 @@ inline void register_per_target(const Row& row) {
     };
     register_row(std::move(r));
   }
+}
+
+// The row `name` of a CPU routine on every target, its reference's results
+// shared by the targets.
+inline void register_per_target(const std::string& name, std::function<std::vector<Case>()> cases,
+                                std::function<Prepared(const Case&)> prepare) {
+  Row r;
+  r.name = name;
+  r.cases = std::move(cases);
+  r.prepare = std::move(prepare);
+  r.reference_key = name;
+  register_per_target(r);
 }
 
 }  // namespace exactvq::twins

@@ -556,22 +556,14 @@ std::vector<Case> frame_cases(bool ms) {
 }
 
 EXACTVQ_TWIN_ROWS(float_ssim_rows) {
-  const auto add = [](const std::string& name, std::function<std::vector<Case>()> cases,
-                      std::function<Prepared(const Case&)> prepare) {
-    Row r;
-    r.name = name;
-    r.cases = std::move(cases);
-    r.prepare = std::move(prepare);
-    r.reference_key = name;
-    register_per_target(r);
-  };
-  add("float_ssim.window_horizontal", [] { return stage_cases(0x5eed'f501); }, window_horizontal_case);
-  add("float_ssim.window_vertical", [] { return stage_cases(0x5eed'f502); }, window_vertical_case);
-  add("float_ssim.products", [] { return stage_cases(0x5eed'f503); }, products_case);
-  add("float_ssim.terms", [] { return stage_cases(0x5eed'f504); }, terms_case);
-  add("float_ssim.decimate", decimate_cases, decimate_case);
-  add("float_ssim.frame", [] { return frame_cases(false); }, ssim_frame_case);
-  add("float_ssim.ms_ssim_frame", [] { return frame_cases(true); }, ms_ssim_frame_case);
+  register_per_target("float_ssim.window_horizontal", [] { return stage_cases(0x5eed'f501); },
+                      window_horizontal_case);
+  register_per_target("float_ssim.window_vertical", [] { return stage_cases(0x5eed'f502); }, window_vertical_case);
+  register_per_target("float_ssim.products", [] { return stage_cases(0x5eed'f503); }, products_case);
+  register_per_target("float_ssim.terms", [] { return stage_cases(0x5eed'f504); }, terms_case);
+  register_per_target("float_ssim.decimate", decimate_cases, decimate_case);
+  register_per_target("float_ssim.frame", [] { return frame_cases(false); }, ssim_frame_case);
+  register_per_target("float_ssim.ms_ssim_frame", [] { return frame_cases(true); }, ms_ssim_frame_case);
   Row soft_window;
   soft_window.name = "float_ssim.window_horizontal/softfp";
   soft_window.cases = [] { return stage_cases(0x5eed'f501); };

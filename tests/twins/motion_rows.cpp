@@ -6,6 +6,7 @@
 
 #include "cpu_rows.h"
 #include "metrics/motion/sad.h"
+#include "padded_plane.h"
 
 namespace exactvq::twins {
 namespace {
@@ -16,27 +17,6 @@ namespace {
 enum SadFill { kRandom, kZeroVsMax, kMaxVsZero, kEqual, kStripes, kNoisyExtremes };
 const char* const kSadFillNames[] = {"random", "zero against max", "max against zero",
                                      "equal", "stripes", "noisy extremes"};
-
-struct PaddedPlane {
-  std::vector<uint8_t> bytes;
-  PlaneView view;
-
-  PaddedPlane(int w, int h, int bits, int pad) {
-    const int bps = bits > 8 ? 2 : 1;
-    const ptrdiff_t stride = ptrdiff_t(w + pad) * bps;
-    bytes.assign(size_t(stride * h), 0);
-    view = {bytes.data(), stride, w, h, bps};
-  }
-  void set(int x, int y, uint32_t v) {
-    uint8_t* p = bytes.data() + y * view.stride;
-    if (view.bytes_per_sample == 2) reinterpret_cast<uint16_t*>(p)[x] = uint16_t(v);
-    else p[x] = uint8_t(v);
-  }
-  void poison(uint32_t v) {
-    for (int y = 0; y < view.height; ++y)
-      for (int x = view.width; x < int(view.stride / view.bytes_per_sample); ++x) set(x, y, v);
-  }
-};
 
 Prepared sad_case(const Case& c) {
   struct In {
@@ -117,14 +97,7 @@ std::vector<Case> sad_cases() {
   return all;
 }
 
-EXACTVQ_TWIN_ROWS(motion_rows) {
-  Row sad;
-  sad.name = "motion.sad";
-  sad.cases = sad_cases;
-  sad.prepare = sad_case;
-  sad.reference_key = "motion.sad";
-  register_per_target(sad);
-}
+EXACTVQ_TWIN_ROWS(motion_rows) { register_per_target("motion.sad", sad_cases, sad_case); }
 
 }  // namespace
 }  // namespace exactvq::twins

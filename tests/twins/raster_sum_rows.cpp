@@ -31,6 +31,7 @@
 #include "backends/device.h"
 #include "backends/opencl/opencl_device.h"
 #include "backends/opencl/raster_sum.h"
+#include "twin_devices.h"
 #endif
 
 namespace exactvq::twins {
@@ -161,13 +162,13 @@ Bytes device_sums(const Terms& t) {
 #if defined(EXACTVQ_HAVE_OPENCL)
 // The device the row runs on: none at all is a skip; one that cannot be opened or cannot
 // build the kernels fails the row.
-std::shared_ptr<opencl::OpenclDevice> opencl_device() {
+std::shared_ptr<opencl::OpenclDevice> raster_opencl_device() {
   static const std::shared_ptr<opencl::OpenclDevice> device = std::make_shared<opencl::OpenclDevice>(0);
   return device;
 }
 
 Bytes opencl_sums(const Terms& t) {
-  opencl::OpenclDevice& device = *opencl_device();
+  opencl::OpenclDevice& device = *raster_opencl_device();
   opencl::DeviceContext& dc = device.context();
   opencl::RasterSumLayout layout;
   layout.frames = t.frames;
@@ -213,10 +214,7 @@ EXACTVQ_TWIN_ROWS(raster_sum_rows) {
 #if defined(EXACTVQ_HAVE_OPENCL)
   Row ocl;
   ocl.name = "raster_sum.device/opencl";
-  ocl.unavailable = [] {
-    return count_devices(Backend::kOpenCL) == 0 ? std::string("no OpenCL device (the ICD loader found none)")
-                                                : std::string();
-  };
+  ocl.unavailable = opencl_missing;
   ocl.cases = [] {
     const bool large = env_set("EXACTVQ_OPENCL_LARGE");
     std::vector<Case> all = sum_cases(large);

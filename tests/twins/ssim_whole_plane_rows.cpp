@@ -6,6 +6,7 @@
 // strip widths beside the defaults; ssim.plane_sums (cpu_plane_rows.cpp) tests
 // the same routines on many more shapes.
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 

@@ -343,21 +343,15 @@ std::vector<Case> frame_cases() {
 }
 
 EXACTVQ_TWIN_ROWS(vif_rows) {
-  const auto add = [](const std::string& name, std::function<std::vector<Case>()> cases,
-                      std::function<Prepared(const Case&)> prepare) {
-    Row r;
-    r.name = name;
-    r.cases = std::move(cases);
-    r.prepare = std::move(prepare);
-    r.reference_key = name;
-    register_per_target(r);
-  };
-  add("vif.vertical_moments", [] { return stage_cases(0x5eed'0f01, 0, 3, false); }, vertical_moments_case);
-  add("vif.horizontal_statistics", [] { return stage_cases(0x5eed'0f02, 0, 3, true); },
-      horizontal_statistics_case);
-  add("vif.vertical_blur", [] { return stage_cases(0x5eed'0f03, 0, 2, false); }, vertical_blur_case);
-  add("vif.horizontal_blur_even", [] { return stage_cases(0x5eed'0f04, 0, 2, false); }, horizontal_blur_case);
-  add("vif.frame", frame_cases, frame_case);
+  register_per_target("vif.vertical_moments", [] { return stage_cases(0x5eed'0f01, 0, 3, false); },
+                      vertical_moments_case);
+  register_per_target("vif.horizontal_statistics", [] { return stage_cases(0x5eed'0f02, 0, 3, true); },
+                      horizontal_statistics_case);
+  register_per_target("vif.vertical_blur", [] { return stage_cases(0x5eed'0f03, 0, 2, false); },
+                      vertical_blur_case);
+  register_per_target("vif.horizontal_blur_even", [] { return stage_cases(0x5eed'0f04, 0, 2, false); },
+                      horizontal_blur_case);
+  register_per_target("vif.frame", frame_cases, frame_case);
 }
 
 }  // namespace
