@@ -18,7 +18,6 @@
 
 namespace exactvq::adm::cuda {
 
-using exactvq::cuda::AdmBands;
 using exactvq::cuda::BatchRunner;
 using exactvq::cuda::check;
 using exactvq::cuda::CudaDevice;
@@ -118,15 +117,15 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     const AdmBands ref = bands_of(b.ref, n), dis = bands_of(b.dis, n);
     const AdmBands restored = bands_of(b.restored, n), additive = bands_of(b.additive, n);
     const AdmBands csf = bands_of(b.csf, n), flat = bands_of(b.flat, n);
-    exactvq::cuda::launch_adm_decouple(s0, ref, dis, p, setup_.options.enhn_gain_limit, emulate_, frames, restored, additive,
+    launch_adm_decouple(s0, ref, dis, p, setup_.options.enhn_gain_limit, emulate_, frames, restored, additive,
                               stream);
-    exactvq::cuda::launch_adm_denominator(n, ref, p, frames, sums, kFrameWords, stream);
+    launch_adm_denominator(n, ref, p, frames, sums, kFrameWords, stream);
     // Numerator and AIM: each part measured against the other's CSF.
-    exactvq::cuda::launch_adm_csf(s0, additive, p, frames, csf, flat, stream);
-    exactvq::cuda::launch_adm_masking(s0, restored, csf, flat, p, frames, sums + 3, kFrameWords, stream);
+    launch_adm_csf(s0, additive, p, frames, csf, flat, stream);
+    launch_adm_masking(s0, restored, csf, flat, p, frames, sums + 3, kFrameWords, stream);
     if (setup_.options.skip_aim) return;
-    exactvq::cuda::launch_adm_csf(s0, restored, p, frames, csf, flat, stream);
-    exactvq::cuda::launch_adm_masking(s0, additive, csf, flat, p, frames, sums + 6, kFrameWords, stream);
+    launch_adm_csf(s0, restored, p, frames, csf, flat, stream);
+    launch_adm_masking(s0, additive, csf, flat, p, frames, sums + 6, kFrameWords, stream);
   }
 
   // Sums [frame of the batch][scale][word].
@@ -139,17 +138,17 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     const auto& plane = chunk.planes[0];
     // Scale 0's DWT computes every subband even with adm_skip_scale0 (the
     // reference then keeps only a; the others are not read).
-    exactvq::cuda::launch_adm_dwt0(plane.ref, plane.frame_stride, f.bitdepth == 8, f.width, f.height, f.bitdepth,
+    launch_adm_dwt0(plane.ref, plane.frame_stride, f.bitdepth == 8, f.width, f.height, f.bitdepth,
                           chunk.count, bands_of(lane.scale[0].ref, 0), chunk.stream);
-    exactvq::cuda::launch_adm_dwt0(plane.dist, plane.frame_stride, f.bitdepth == 8, f.width, f.height, f.bitdepth,
+    launch_adm_dwt0(plane.dist, plane.frame_stride, f.bitdepth == 8, f.width, f.height, f.bitdepth,
                           chunk.count, bands_of(lane.scale[0].dis, 0), chunk.stream);
     if (!setup_.options.skip_scale0) score_scale(lane, 0, chunk.count, sums, chunk.stream);
     for (int n = 1; n < kScales; ++n) {
       const ScaleBuffers& prev = lane.scale[size_t(n - 1)];
       const ScaleBuffers& cur = lane.scale[size_t(n)];
-      exactvq::cuda::launch_adm_dwt_s123(bands_of(prev.ref, n - 1), n == 1, n, chunk.count, bands_of(cur.ref, n),
+      launch_adm_dwt_s123(bands_of(prev.ref, n - 1), n == 1, n, chunk.count, bands_of(cur.ref, n),
                                 chunk.stream);
-      exactvq::cuda::launch_adm_dwt_s123(bands_of(prev.dis, n - 1), n == 1, n, chunk.count, bands_of(cur.dis, n),
+      launch_adm_dwt_s123(bands_of(prev.dis, n - 1), n == 1, n, chunk.count, bands_of(cur.dis, n),
                                 chunk.stream);
       score_scale(lane, n, chunk.count, sums + size_t(n) * kScaleWords, chunk.stream);
     }

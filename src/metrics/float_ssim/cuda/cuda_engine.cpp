@@ -33,15 +33,15 @@ namespace {
 
 using Scale = ScaleGeometry;
 
-exactvq::cuda::FsKernel box_kernel(int factor) {
-  exactvq::cuda::FsKernel k;
+FsKernel box_kernel(int factor) {
+  FsKernel k;
   k.size = factor;
   for (int i = 0; i < factor * factor; ++i) k.taps[i] = 1.0f / float(factor * factor);
   return k;
 }
 
-exactvq::cuda::FsKernel low_pass_kernel() {
-  exactvq::cuda::FsKernel k;
+FsKernel low_pass_kernel() {
+  FsKernel k;
   k.size = kLowPass;
   const LowPassTable& t = low_pass_table();
   for (int i = 0; i < kLowPass; ++i)
@@ -49,8 +49,8 @@ exactvq::cuda::FsKernel low_pass_kernel() {
   return k;
 }
 
-exactvq::cuda::FsConstants constants() {
-  exactvq::cuda::FsConstants k;
+FsConstants constants() {
+  FsConstants k;
   for (int t = 0; t < kWindow; ++t) k.window[t] = kWindowTaps[size_t(t)];
   const SsimConstants c = ssim_constants();
   k.c1 = c.c1;
@@ -147,25 +147,25 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     const cudaStream_t stream = chunk.stream;
     Lane& lane = *lanes_[size_t(chunk.lane)];
     const exactvq::cuda::DevicePlanes& luma = chunk.planes[0];
-    const exactvq::cuda::FsPlanes samples{luma.ref,   luma.dist, luma.frame_stride, luma.width,
+    const FsPlanes samples{luma.ref,   luma.dist, luma.frame_stride, luma.width,
                                  luma.height, setup_.format.bitdepth, chunk.count};
     // Scale 0: the converted plane, or float_ssim's box-filtered one.
-    const exactvq::cuda::FsFloatOut first{lane.ref[0].get<float>(), lane.dist[0].get<float>(), plane_bytes(0)};
+    const FsFloatOut first{lane.ref[0].get<float>(), lane.dist[0].get<float>(), plane_bytes(0)};
     if (!setup_.multiscale && setup_.factor > 1)
-      exactvq::cuda::launch_fs_decimate(samples, box_kernel(setup_.factor), setup_.factor, scales_[0].width,
+      launch_fs_decimate(samples, box_kernel(setup_.factor), setup_.factor, scales_[0].width,
                                scales_[0].height, first, emulate_fp64_, stream);
     else
-      exactvq::cuda::launch_fs_convert(samples, first, stream);
-    const exactvq::cuda::FsConstants k = constants();
+      launch_fs_convert(samples, first, stream);
+    const FsConstants k = constants();
     for (size_t sc = 0; sc < scales_.size(); ++sc) {
       const Scale& s = scales_[sc];
-      const exactvq::cuda::FsPlanes plane{lane.ref[sc].get(), lane.dist[sc].get(), plane_bytes(sc), s.width, s.height,
+      const FsPlanes plane{lane.ref[sc].get(), lane.dist[sc].get(), plane_bytes(sc), s.width, s.height,
                                  0,                  chunk.count};
       if (sc + 1 < scales_.size()) {
         const Scale& next = scales_[sc + 1];
-        const exactvq::cuda::FsFloatOut halved{lane.ref[sc + 1].get<float>(), lane.dist[sc + 1].get<float>(),
+        const FsFloatOut halved{lane.ref[sc + 1].get<float>(), lane.dist[sc + 1].get<float>(),
                                       plane_bytes(sc + 1)};
-        exactvq::cuda::launch_fs_decimate(plane, low_pass_kernel(), 2, next.width, next.height, halved, emulate_fp64_,
+        launch_fs_decimate(plane, low_pass_kernel(), 2, next.width, next.height, halved, emulate_fp64_,
                                  stream);
       }
       const DeviceTermLayout::ScalePlanes where = layout_->planes(int(sc));
@@ -173,8 +173,8 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
       const auto at = [&](size_t offset) {
         return offset == DeviceTermLayout::kNone ? nullptr : reinterpret_cast<double*>(terms + offset);
       };
-      const exactvq::cuda::FsTerms out{at(where.lcs), at(where.l), at(where.c), at(where.s), where.frame_stride};
-      exactvq::cuda::launch_fs_terms(plane, k, out, emulate_fp64_, stream);
+      const FsTerms out{at(where.lcs), at(where.l), at(where.c), at(where.s), where.frame_stride};
+      launch_fs_terms(plane, k, out, emulate_fp64_, stream);
     }
     // Every term plane of the chunk summed in raster order, each frame's sums
     // at its place in the batch's.

@@ -98,7 +98,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
       // Ring slot distance_ + back holds the picture -back frames before the chunk.
       if (back < 0 && distance_ + back < distance_ - held_count_) continue;
       const void* prev = back >= 0 ? frame(back) : ring_.get() + size_t(distance_ + back) * plane_bytes_;
-      exactvq::cuda::launch_motion_sad(prev, frame(i), f.width, f.height, f.bitdepth, sads + i, stream);
+      launch_motion_sad(prev, frame(i), f.width, f.height, f.bitdepth, sads + i, stream);
     }
     // The ring keeps the last distance_ pictures of the run so far.
     unsigned char* ring = ring_.get();

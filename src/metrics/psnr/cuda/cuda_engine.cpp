@@ -67,7 +67,7 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
         one.ref = static_cast<const unsigned char*>(one.ref) + size_t(i) * one.frame_stride;
         one.dist = static_cast<const unsigned char*>(one.dist) + size_t(i) * one.frame_stride;
         one.frames = 1;
-        exactvq::cuda::launch_sse(one, sums + size_t(i) * planes_ + p, chunk.stream);
+        launch_sse(one, sums + size_t(i) * planes_ + p, chunk.stream);
       }
   }
 

@@ -18,7 +18,6 @@ using exactvq::cuda::BatchRunner;
 using exactvq::cuda::check;
 using exactvq::cuda::CudaDevice;
 using exactvq::cuda::DeviceBuffer;
-using exactvq::cuda::ExactWords;
 using exactvq::cuda::FrameUploader;
 using exactvq::cuda::PinnedBuffer;
 using exactvq::cuda::PipelineTuning;
@@ -120,7 +119,7 @@ class CudaEngine final : public SumEngine, private BatchRunner::Work {
     const bool exact = setup_.mode == SumMode::kExact;
     const cudaStream_t s = chunk.stream;
     for (int p = 0; p < planes_; ++p) {
-      const exactvq::cuda::SsimPlanes planes(chunk.planes[p], emulate_);
+      const SsimPlanes planes(chunk.planes[p], emulate_);
       if (exact) {
         ExactWords* sums = device_sums_.get<ExactWords>() + size_t(p) * batch_ + chunk.start;
         check(cudaMemsetAsync(sums, 0, size_t(chunk.count) * sizeof(ExactWords), s), "cudaMemsetAsync");

@@ -25,8 +25,6 @@ using exactvq::cuda::CudaDevice;
 using exactvq::cuda::DeviceBuffer;
 using exactvq::cuda::FrameUploader;
 using exactvq::cuda::PinnedBuffer;
-using exactvq::cuda::VifFilter;
-using exactvq::cuda::VifLevelPlanes;
 
 namespace {
 
@@ -132,13 +130,13 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     level.emulate_fp64 = emulate_;
     for (int l = 0; l < kLevels; ++l) {
       if (l > 0 || !setup_.options.skip_scale0)
-        exactvq::cuda::launch_vif_statistic(level, filter_of(l), vertical_mean_rounding(l, bitdepth).shift,
+        launch_vif_statistic(level, filter_of(l), vertical_mean_rounding(l, bitdepth).shift,
                                    vertical_square_rounding(l, bitdepth).shift, setup_.options.gain_limit,
                                    table_.get<uint16_t>(), sums + size_t(l) * kWords, frame_words, chunk.stream);
       if (l + 1 == kLevels) break;
       uint16_t* ref_out = lane.ref[size_t(l + 1)].get<uint16_t>();
       uint16_t* dist_out = lane.dist[size_t(l + 1)].get<uint16_t>();
-      exactvq::cuda::launch_vif_halve(level, filter_of(l + 1), rounding_by(l == 0 ? bitdepth : 16).shift, ref_out,
+      launch_vif_halve(level, filter_of(l + 1), rounding_by(l == 0 ? bitdepth : 16).shift, ref_out,
                              dist_out, level_bytes(l + 1), chunk.stream);
       level.ref = ref_out;
       level.dist = dist_out;
