@@ -16,6 +16,7 @@
 
 #include "backends/cuda/batch_runner.h"
 #include "backends/cuda/cuda_check.h"
+#include "backends/cuda/cuda_device.h"
 #include "backends/cuda/cuda_resources.h"
 
 namespace exactvq::cuda {
@@ -42,11 +43,12 @@ class RunnerEngine : public Engine, protected BatchRunner::Work {
   }
 
  protected:
-  // Reads planes 0 .. planes-1 of frames of `format`; score() hands out
-  // `values_per_frame` Values a frame. `results` names the read-back in errors.
-  RunnerEngine(const VideoFormat& format, std::shared_ptr<BatchRunner> runner, int planes,
-               size_t values_per_frame, const std::string& results)
-      : runner_(std::move(runner)), planes_(planes), values_per_frame_(values_per_frame),
+  // On `device`'s runner of frames of `format`, reading their planes 0 ..
+  // planes-1; score() hands out `values_per_frame` Values a frame. `results`
+  // names the read-back in errors.
+  RunnerEngine(CudaDevice& device, const VideoFormat& format, int planes, size_t values_per_frame,
+               const std::string& results)
+      : runner_(device.runner(format)), planes_(planes), values_per_frame_(values_per_frame),
         read_back_("read-back of " + results) {
     batch_ = runner_->tuning().batch_frames(int64_t(format.frame_bytes()));
     chunk_ = runner_->tuning().chunk_frames(int64_t{format.width} * format.height);

@@ -18,7 +18,6 @@
 
 namespace exactvq::adm::cuda {
 
-using exactvq::cuda::BatchRunner;
 using exactvq::cuda::CudaDevice;
 using exactvq::cuda::DeviceBuffer;
 using exactvq::cuda::FrameUploader;
@@ -33,8 +32,9 @@ constexpr size_t kFrameWords = kScales * kScaleWords;
 // Sums [frame of the batch][scale][word].
 class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
  public:
-  CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner, bool emulate)
-      : RunnerEngine(s.format, std::move(runner), 1, 1, "the adm sums"), setup_(s), emulate_(emulate) {
+  CudaEngine(const EngineSetup& s, CudaDevice& device)
+      : RunnerEngine(device, s.format, 1, 1, "the adm sums"), setup_(s),
+        emulate_(emulates_fp64(s.options.fp64, device.emulate_by_default())) {
     const VideoFormat& f = s.format;
     const CsfFactors factors = csf_factors(s.options.norm_view_dist, s.options.ref_display_height);
     for (int n = 0; n < kScales; ++n) {
@@ -151,10 +151,8 @@ class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
-  CudaDevice& device = CudaDevice::of(d);
-  return std::make_unique<CudaEngine>(setup, device.runner(setup.format),
-                                      emulates_fp64(setup.options.fp64, device.emulate_by_default()));
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  return std::make_unique<CudaEngine>(setup, CudaDevice::of(device));
 }
 
 }  // namespace exactvq::adm::cuda

@@ -22,7 +22,6 @@
 
 namespace exactvq::float_ssim::cuda {
 
-using exactvq::cuda::BatchRunner;
 using exactvq::cuda::CudaDevice;
 using exactvq::cuda::DeviceBuffer;
 using exactvq::cuda::DevicePlanes;
@@ -63,9 +62,9 @@ FsConstants constants() {
 // Sums [frame of the batch][term][scale] (layout_).
 class CudaEngine final : public RunnerEngine<Engine, double> {
  public:
-  CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner, bool emulate_fp64)
-      : RunnerEngine(s.format, std::move(runner), 1, 1, "float_ssim's sums"), setup_(s),
-        emulate_fp64_(emulate_fp64) {
+  CudaEngine(const EngineSetup& s, CudaDevice& device)
+      : RunnerEngine(device, s.format, 1, 1, "float_ssim's sums"), setup_(s),
+        emulate_fp64_(emulates_fp64(s.fp64, device.emulate_by_default())) {
     scales_ = scale_geometry(s);
     // Only float_ssim can meet a plane no window fits (MS-SSIM refuses sides under 176).
     no_window_ = scales_[0].ow <= 0 || scales_[0].oh <= 0;
@@ -166,10 +165,8 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
-  CudaDevice& device = CudaDevice::of(d);
-  return std::make_unique<CudaEngine>(setup, device.runner(setup.format),
-                                      emulates_fp64(setup.fp64, device.emulate_by_default()));
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  return std::make_unique<CudaEngine>(setup, CudaDevice::of(device));
 }
 
 }  // namespace exactvq::float_ssim::cuda

@@ -15,7 +15,6 @@
 
 namespace exactvq::motion::cuda {
 
-using exactvq::cuda::BatchRunner;
 using exactvq::cuda::check;
 using exactvq::cuda::CudaDevice;
 using exactvq::cuda::DeviceBuffer;
@@ -29,8 +28,8 @@ namespace {
 // SADs [frame of the batch].
 class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
  public:
-  CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner)
-      : RunnerEngine(s.format, std::move(runner), 1, 1, "the motion SADs"), setup_(s),
+  CudaEngine(const EngineSetup& s, CudaDevice& device)
+      : RunnerEngine(device, s.format, 1, 1, "the motion SADs"), setup_(s),
         distance_(frame_distance(s.options)) {
     const VideoFormat& f = s.format;
     plane_bytes_ = size_t(f.width) * size_t(f.height) * (f.bitdepth > 8 ? 2 : 1);
@@ -109,9 +108,8 @@ class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
-  CudaDevice& device = CudaDevice::of(d);
-  return std::make_unique<CudaEngine>(setup, device.runner(setup.format));
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  return std::make_unique<CudaEngine>(setup, CudaDevice::of(device));
 }
 
 }  // namespace exactvq::motion::cuda

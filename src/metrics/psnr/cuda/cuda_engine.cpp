@@ -9,7 +9,6 @@
 
 namespace exactvq::psnr::cuda {
 
-using exactvq::cuda::BatchRunner;
 using exactvq::cuda::CudaDevice;
 using exactvq::cuda::FrameUploader;
 using exactvq::cuda::RunnerEngine;
@@ -19,8 +18,8 @@ namespace {
 // Sums [frame][plane], as the engine's output.
 class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
  public:
-  CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner)
-      : RunnerEngine(s.format, std::move(runner), s.planes, size_t(s.planes), "the SSE") {
+  CudaEngine(const EngineSetup& s, CudaDevice& device)
+      : RunnerEngine(device, s.format, s.planes, size_t(s.planes), "the SSE") {
     join(size_t(s.planes));
   }
 
@@ -45,7 +44,7 @@ class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
 }  // namespace
 
 std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
-  return std::make_unique<CudaEngine>(setup, CudaDevice::of(device).runner(setup.format));
+  return std::make_unique<CudaEngine>(setup, CudaDevice::of(device));
 }
 
 }  // namespace exactvq::psnr::cuda

@@ -14,7 +14,6 @@
 
 namespace exactvq::ssim::cuda {
 
-using exactvq::cuda::BatchRunner;
 using exactvq::cuda::check;
 using exactvq::cuda::CudaDevice;
 using exactvq::cuda::DeviceBuffer;
@@ -28,8 +27,9 @@ namespace {
 // read back.
 class ExactEngine final : public RunnerEngine<Engine, ExactWords> {
  public:
-  ExactEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner, bool emulate)
-      : RunnerEngine(s.format, std::move(runner), s.planes, size_t(s.planes), "the sums"), emulate_(emulate) {
+  ExactEngine(const EngineSetup& s, CudaDevice& device)
+      : RunnerEngine(device, s.format, s.planes, size_t(s.planes), "the sums"),
+        emulate_(emulates_fp64(s.fp64, device.emulate_by_default())) {
     join(size_t(s.planes));
   }
 
@@ -61,9 +61,9 @@ class ExactEngine final : public RunnerEngine<Engine, ExactWords> {
 // raster order into [frame of the batch][plane], the whole batch read back.
 class RasterEngine final : public RunnerEngine<Engine, double> {
  public:
-  RasterEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner, bool emulate)
-      : RunnerEngine(s.format, std::move(runner), s.planes, size_t(s.planes), "the raster sums"),
-        emulate_(emulate) {
+  RasterEngine(const EngineSetup& s, CudaDevice& device)
+      : RunnerEngine(device, s.format, s.planes, size_t(s.planes), "the raster sums"),
+        emulate_(emulates_fp64(s.fp64, device.emulate_by_default())) {
     const VideoFormat& f = s.format;
     for (int p = 0; p < s.planes; ++p) {
       pixel_offset_[p] = terms_pixels_;
@@ -125,12 +125,9 @@ class RasterEngine final : public RunnerEngine<Engine, double> {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
-  CudaDevice& device = CudaDevice::of(d);
-  const bool emulate = emulates_fp64(setup.fp64, device.emulate_by_default());
-  if (setup.mode == SumMode::kExact)
-    return std::make_unique<ExactEngine>(setup, device.runner(setup.format), emulate);
-  return std::make_unique<RasterEngine>(setup, device.runner(setup.format), emulate);
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  if (setup.mode == SumMode::kExact) return std::make_unique<ExactEngine>(setup, CudaDevice::of(device));
+  return std::make_unique<RasterEngine>(setup, CudaDevice::of(device));
 }
 
 }  // namespace exactvq::ssim::cuda

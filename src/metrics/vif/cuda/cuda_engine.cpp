@@ -19,7 +19,6 @@
 
 namespace exactvq::vif::cuda {
 
-using exactvq::cuda::BatchRunner;
 using exactvq::cuda::check;
 using exactvq::cuda::CudaDevice;
 using exactvq::cuda::DeviceBuffer;
@@ -43,8 +42,9 @@ VifFilter filter_of(int level) {
 // Sums [frame of the batch][level][word].
 class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
  public:
-  CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner, bool emulate)
-      : RunnerEngine(s.format, std::move(runner), 1, 1, "the vif sums"), setup_(s), emulate_(emulate) {
+  CudaEngine(const EngineSetup& s, CudaDevice& device)
+      : RunnerEngine(device, s.format, 1, 1, "the vif sums"), setup_(s),
+        emulate_(emulates_fp64(s.options.fp64, device.emulate_by_default())) {
     const VideoFormat& f = s.format;
     on_host_ = f.width < kMinGpuSide || f.height < kMinGpuSide;
     int w = f.width, h = f.height;
@@ -148,10 +148,8 @@ class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
-  CudaDevice& device = CudaDevice::of(d);
-  return std::make_unique<CudaEngine>(setup, device.runner(setup.format),
-                                      emulates_fp64(setup.options.fp64, device.emulate_by_default()));
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  return std::make_unique<CudaEngine>(setup, CudaDevice::of(device));
 }
 
 }  // namespace exactvq::vif::cuda
