@@ -51,6 +51,11 @@
 namespace exactvq::cuda {
 namespace {
 
+// The kernels the tables time.
+using namespace ssim::cuda;
+using namespace vif::cuda;
+using namespace adm::cuda;
+
 double g_seconds = 1.0;
 
 // Median seconds of one call of `body` (run in rounds of `inner` calls, timed

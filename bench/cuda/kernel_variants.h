@@ -8,7 +8,7 @@
 
 #include "metrics/ssim/cuda/ssim_kernels.h"
 
-namespace exactvq::cuda {
+namespace exactvq::ssim::cuda {
 
 // The tile kernel at 8 bits (the production one takes 9..16 bits) in one of its
 // shapes, output columns a thread x output rows a block: 1x32 (production's)
@@ -51,4 +51,4 @@ inline constexpr U8EmulatedVariant kU8EmulatedVariants[] = {
 void launch_exact_u8_emulated_variant(const SsimPlanes& planes, ExactWords* sums, cudaStream_t stream,
                                       U8EmulatedVariant variant);
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::ssim::cuda

@@ -3,7 +3,7 @@
 
 #include "metrics/ssim/cuda/tile_kernel.cuh"
 
-namespace exactvq::cuda {
+namespace exactvq::ssim::cuda {
 
 void launch_exact_shape(const SsimPlanes& planes, ExactWords* sums, cudaStream_t stream,
                         int columns_per_thread, int rows) {
@@ -29,4 +29,4 @@ void launch_stage(const SsimPlanes& planes, ExactWords* sums, cudaStream_t strea
   launch<uint8_t, 1, uint32_t, uint32_t, KernelStage::kTerm, false>(planes, sums, nullptr, stream);
 }
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::ssim::cuda

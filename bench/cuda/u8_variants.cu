@@ -3,7 +3,7 @@
 
 #include "metrics/ssim/cuda/u8_kernel.cuh"
 
-namespace exactvq::cuda {
+namespace exactvq::ssim::cuda {
 
 void launch_exact_u8_emulated_variant(const SsimPlanes& planes, ExactWords* sums, cudaStream_t stream,
                                       U8EmulatedVariant v) {
@@ -43,4 +43,4 @@ void launch_exact_u8_variant(const SsimPlanes& planes, ExactWords* sums, cudaStr
                                 v.threads, v.tile_rows, v.max_registers, v.pipelined ? "pipelined" : "not pipelined"));
 }
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::ssim::cuda

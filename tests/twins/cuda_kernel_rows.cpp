@@ -77,7 +77,7 @@ void make_pair(int w, int h, int kind, std::mt19937_64& rng, uint8_t* ref, uint8
     }
 }
 
-using Launch = std::function<void(const cuda::DevicePlanes&, cuda::ExactWords*)>;
+using Launch = std::function<void(const cuda::DevicePlanes&, ssim::cuda::ExactWords*)>;
 
 // case.a: frames a launch; case.b: the pad after each frame (bytes) and, times
 // 16, the start's offset; case.fill: the first frame's kind (the next frames' follow).
@@ -108,17 +108,17 @@ Prepared kernel_case(const Case& c, const Launch& launch) {
     if (!u->ref.get()) {
       u->ref = cuda::DeviceBuffer(u->host_ref.size());
       u->dist = cuda::DeviceBuffer(u->host_dist.size());
-      u->sums = cuda::DeviceBuffer(sizeof(cuda::ExactWords) * size_t(u->frames));
+      u->sums = cuda::DeviceBuffer(sizeof(ssim::cuda::ExactWords) * size_t(u->frames));
       cuda::check(cudaMemcpy(u->ref.get(), u->host_ref.data(), u->host_ref.size(), cudaMemcpyHostToDevice), "upload");
       cuda::check(cudaMemcpy(u->dist.get(), u->host_dist.data(), u->host_dist.size(), cudaMemcpyHostToDevice),
                   "upload");
     }
-    const size_t sum_bytes = sizeof(cuda::ExactWords) * size_t(u->frames);
+    const size_t sum_bytes = sizeof(ssim::cuda::ExactWords) * size_t(u->frames);
     cuda::check(cudaMemset(u->sums.get(), 0, sum_bytes), "cudaMemset");
     const cuda::DevicePlanes planes{u->ref.get<uint8_t>() + u->offset, u->dist.get<uint8_t>() + u->offset,
                                     u->stride, u->w, u->h, 8, u->frames};
-    launch(planes, u->sums.get<cuda::ExactWords>());
-    std::vector<cuda::ExactWords> got(size_t(u->frames));
+    launch(planes, u->sums.get<ssim::cuda::ExactWords>());
+    std::vector<ssim::cuda::ExactWords> got(size_t(u->frames));
     cuda::check(cudaMemcpy(got.data(), u->sums.get(), sum_bytes, cudaMemcpyDeviceToHost), "read-back");
     Bytes b;
     put(b, got);
@@ -130,7 +130,7 @@ Prepared kernel_case(const Case& c, const Launch& launch) {
       const size_t at = u->offset + u->stride * size_t(i);
       const PlaneView r{u->host_ref.data() + at, u->w, u->w, u->h, 1}, d{u->host_dist.data() + at, u->w, u->w, u->h, 1};
       const auto q = static_cast<ssim::uint128>(ssim::exact_sum(r, d, 8, ssim::whole(r)).sum_q);
-      const cuda::ExactWords w{uint64_t(q), uint64_t(q >> 64)};
+      const ssim::cuda::ExactWords w{uint64_t(q), uint64_t(q >> 64)};
       put(b, &w, 1);
     }
     return b;
@@ -198,8 +198,8 @@ std::vector<Case> tile_cases() {
   return all;
 }
 
-cuda::SsimPlanes native(const cuda::DevicePlanes& p) { return cuda::SsimPlanes(p, false); }
-cuda::SsimPlanes emulated(const cuda::DevicePlanes& p) { return cuda::SsimPlanes(p, true); }
+ssim::cuda::SsimPlanes native(const cuda::DevicePlanes& p) { return ssim::cuda::SsimPlanes(p, false); }
+ssim::cuda::SsimPlanes emulated(const cuda::DevicePlanes& p) { return ssim::cuda::SsimPlanes(p, true); }
 
 void add_kernel_row(const std::string& name, std::vector<Case> (*cases)(), Launch launch) {
   Row r;
@@ -214,26 +214,26 @@ void add_kernel_row(const std::string& name, std::vector<Case> (*cases)(), Launc
 
 EXACTVQ_TWIN_ROWS(cuda_kernel_rows) {
   add_kernel_row("ssim.u8_kernel/cuda-native", u8_cases,
-                 [](const cuda::DevicePlanes& p, cuda::ExactWords* s) { cuda::launch_exact_u8(native(p), s, nullptr); });
-  add_kernel_row("ssim.u8_kernel/cuda-emulate", u8_cases, [](const cuda::DevicePlanes& p, cuda::ExactWords* s) {
-    cuda::launch_exact_u8(emulated(p), s, nullptr);
+                 [](const cuda::DevicePlanes& p, ssim::cuda::ExactWords* s) { ssim::cuda::launch_exact_u8(native(p), s, nullptr); });
+  add_kernel_row("ssim.u8_kernel/cuda-emulate", u8_cases, [](const cuda::DevicePlanes& p, ssim::cuda::ExactWords* s) {
+    ssim::cuda::launch_exact_u8(emulated(p), s, nullptr);
   });
-  for (const cuda::U8Variant& v : cuda::kU8Variants)
+  for (const ssim::cuda::U8Variant& v : ssim::cuda::kU8Variants)
     add_kernel_row(fmt::format("ssim.u8_kernel/cuda-native-{}x{}-{}regs{}", v.threads, v.tile_rows,
                                v.max_registers, v.pipelined ? "" : "-unpipelined"),
-                   variant_cases, [v](const cuda::DevicePlanes& p, cuda::ExactWords* s) {
-                     cuda::launch_exact_u8_variant(native(p), s, nullptr, v);
+                   variant_cases, [v](const cuda::DevicePlanes& p, ssim::cuda::ExactWords* s) {
+                     ssim::cuda::launch_exact_u8_variant(native(p), s, nullptr, v);
                    });
-  for (const cuda::U8EmulatedVariant& v : cuda::kU8EmulatedVariants)
+  for (const ssim::cuda::U8EmulatedVariant& v : ssim::cuda::kU8EmulatedVariants)
     add_kernel_row(fmt::format("ssim.u8_kernel/cuda-emulate-{}x{}-{}regs-{}buffers", v.threads, v.tile_rows,
                                v.max_registers, v.stages),
-                   variant_cases, [v](const cuda::DevicePlanes& p, cuda::ExactWords* s) {
-                     cuda::launch_exact_u8_emulated_variant(emulated(p), s, nullptr, v);
+                   variant_cases, [v](const cuda::DevicePlanes& p, ssim::cuda::ExactWords* s) {
+                     ssim::cuda::launch_exact_u8_emulated_variant(emulated(p), s, nullptr, v);
                    });
   for (const auto& [columns, rows, emulate] : {std::tuple{1, 32, false}, {1, 32, true}, {1, 64, false}, {2, 32, false}})
     add_kernel_row(fmt::format("ssim.tile_kernel/cuda-{}-{}x{}", emulate ? "emulate" : "native", columns, rows),
-                   tile_cases, [columns, rows, emulate](const cuda::DevicePlanes& p, cuda::ExactWords* s) {
-                     cuda::launch_exact_shape(cuda::SsimPlanes(p, emulate), s, nullptr, columns, rows);
+                   tile_cases, [columns, rows, emulate](const cuda::DevicePlanes& p, ssim::cuda::ExactWords* s) {
+                     ssim::cuda::launch_exact_shape(ssim::cuda::SsimPlanes(p, emulate), s, nullptr, columns, rows);
                    });
 }
 

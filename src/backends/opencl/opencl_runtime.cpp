@@ -207,4 +207,10 @@ size_t work_group_size(cl_kernel kernel, cl_device_id device, size_t cap) {
   return group;
 }
 
+size_t group_rows(size_t items, size_t width, std::string_view what) {
+  if (items < width)
+    throw DeviceError(fmt::format("{}: work-groups of {} items needed, the device allows {}", what, width, items));
+  return items / width;
+}
+
 }  // namespace exactvq::opencl

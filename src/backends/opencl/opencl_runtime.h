@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -135,5 +136,9 @@ inline void set_arg(cl_kernel k, cl_uint index, const Handle<cl_mem>& b) {
 
 // The largest power of two <= min(cap, the kernel's work-group limit on the device).
 size_t work_group_size(cl_kernel kernel, cl_device_id device, size_t cap);
+
+// The rows of a work-group `width` items wide in `items` (work_group_size's);
+// throws DeviceError naming `what` (the kernels) where not one row fits.
+size_t group_rows(size_t items, size_t width, std::string_view what);
 
 }  // namespace exactvq::opencl

@@ -28,7 +28,7 @@ struct PlanePair {
   std::vector<uint8_t> ref, dist;
 };
 
-using Launch = std::function<void(const cuda::DevicePlanes&, cuda::ExactWords*)>;
+using Launch = std::function<void(const cuda::DevicePlanes&, ssim::cuda::ExactWords*)>;
 
 // Uploads `frames` (same size) one after another, frame_stride = plane bytes +
 // `pad`, starting `offset` bytes into the buffers, launches once, and expects
@@ -42,15 +42,15 @@ int expect_sums(const std::vector<PlanePair>& frames, const Launch& launch, cons
     std::memcpy(ref.data() + offset + stride * i, frames[i].ref.data(), bytes);
     std::memcpy(dist.data() + offset + stride * i, frames[i].dist.data(), bytes);
   }
-  cuda::DeviceBuffer dref(ref.size()), ddist(dist.size()), dsums(sizeof(cuda::ExactWords) * n);
+  cuda::DeviceBuffer dref(ref.size()), ddist(dist.size()), dsums(sizeof(ssim::cuda::ExactWords) * n);
   EXPECT_EQ(cudaMemcpy(dref.get(), ref.data(), ref.size(), cudaMemcpyHostToDevice), cudaSuccess);
   EXPECT_EQ(cudaMemcpy(ddist.get(), dist.data(), dist.size(), cudaMemcpyHostToDevice), cudaSuccess);
-  EXPECT_EQ(cudaMemset(dsums.get(), 0, sizeof(cuda::ExactWords) * n), cudaSuccess);
+  EXPECT_EQ(cudaMemset(dsums.get(), 0, sizeof(ssim::cuda::ExactWords) * n), cudaSuccess);
   const cuda::DevicePlanes planes{dref.get<uint8_t>() + offset, ddist.get<uint8_t>() + offset, stride, w, h, 8,
                                   int(n)};
-  launch(planes, dsums.get<cuda::ExactWords>());
-  std::vector<cuda::ExactWords> got(n);
-  EXPECT_EQ(cudaMemcpy(got.data(), dsums.get(), sizeof(cuda::ExactWords) * n, cudaMemcpyDeviceToHost),
+  launch(planes, dsums.get<ssim::cuda::ExactWords>());
+  std::vector<ssim::cuda::ExactWords> got(n);
+  EXPECT_EQ(cudaMemcpy(got.data(), dsums.get(), sizeof(ssim::cuda::ExactWords) * n, cudaMemcpyDeviceToHost),
             cudaSuccess);
   for (size_t i = 0; i < n; ++i) {
     const PlaneView r{frames[i].ref.data(), w, w, h, 1}, d{frames[i].dist.data(), w, w, h, 1};
@@ -62,12 +62,12 @@ int expect_sums(const std::vector<PlanePair>& frames, const Launch& launch, cons
   return int(n);
 }
 
-const Launch kDefault = [](const cuda::DevicePlanes& p, cuda::ExactWords* s) {
-  cuda::launch_exact_u8(cuda::SsimPlanes(p), s, nullptr);
+const Launch kDefault = [](const cuda::DevicePlanes& p, ssim::cuda::ExactWords* s) {
+  ssim::cuda::launch_exact_u8(ssim::cuda::SsimPlanes(p), s, nullptr);
 };
 // The same kernel with the term through softfp (no fp64 instruction).
-const Launch kEmulated = [](const cuda::DevicePlanes& p, cuda::ExactWords* s) {
-  cuda::launch_exact_u8(cuda::SsimPlanes(p, true), s, nullptr);
+const Launch kEmulated = [](const cuda::DevicePlanes& p, ssim::cuda::ExactWords* s) {
+  ssim::cuda::launch_exact_u8(ssim::cuda::SsimPlanes(p, true), s, nullptr);
 };
 
 // Every 8-bit plane of every public vector, all frames of a pair in one launch.
@@ -106,13 +106,13 @@ TEST_F(CudaTest, U8KernelPublicVectorsEqualReference) {
 
 // Planes the kernel does not take are refused, not mis-scored.
 TEST_F(CudaTest, U8KernelRefusesOtherPlanes) {
-  cuda::SsimPlanes planes(cuda::DevicePlanes{nullptr, nullptr, 16, 4, 4, 10, 1});
-  EXPECT_FALSE(cuda::exact_u8_applies(planes));
-  EXPECT_THROW(cuda::launch_exact_u8(planes, nullptr, nullptr), DeviceError);
+  ssim::cuda::SsimPlanes planes(cuda::DevicePlanes{nullptr, nullptr, 16, 4, 4, 10, 1});
+  EXPECT_FALSE(ssim::cuda::exact_u8_applies(planes));
+  EXPECT_THROW(ssim::cuda::launch_exact_u8(planes, nullptr, nullptr), DeviceError);
   planes.bitdepth = 8;
   planes.emulate_fp64 = true;  // taken by the default shape; the benchmark's variants are native only
-  EXPECT_TRUE(cuda::exact_u8_applies(planes));
-  EXPECT_THROW(cuda::launch_exact_u8_variant(planes, nullptr, nullptr, cuda::U8Variant{64, 72, 0, true}),
+  EXPECT_TRUE(ssim::cuda::exact_u8_applies(planes));
+  EXPECT_THROW(ssim::cuda::launch_exact_u8_variant(planes, nullptr, nullptr, ssim::cuda::U8Variant{64, 72, 0, true}),
                DeviceError);
 }
 

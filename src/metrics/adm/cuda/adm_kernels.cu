@@ -13,7 +13,9 @@
 
 #include "backends/cuda/cuda_check.h"
 
-namespace exactvq::cuda {
+namespace exactvq::adm::cuda {
+
+using exactvq::cuda::check;
 
 namespace {
 
@@ -259,4 +261,4 @@ void launch_adm_denominator(int scale, const AdmBands& ref, const ScalePlan& p, 
   check(cudaGetLastError(), "adm denominator kernel launch");
 }
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::adm::cuda

@@ -11,7 +11,7 @@
 
 #include "metrics/adm/stages.h"
 
-namespace exactvq::cuda {
+namespace exactvq::adm::cuda {
 
 using adm::stages::ScalePlan;
 
@@ -61,4 +61,4 @@ void launch_adm_masking(bool scale0, const AdmBands& src, const AdmBands& csf, c
 void launch_adm_denominator(int scale, const AdmBands& ref, const ScalePlan& plan, int frames, uint64_t* sums,
                             size_t sums_stride, cudaStream_t stream);
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::adm::cuda

@@ -10,21 +10,18 @@
 #include <array>
 #include <vector>
 
-#include "backends/cuda/batch_runner.h"
 #include "backends/cuda/cuda_device.h"
+#include "backends/cuda/runner_engine.h"
 #include "metrics/adm/csf_factors.h"
 #include "metrics/adm/cuda/adm_kernels.h"
 #include "metrics/adm/engine.h"
 
 namespace exactvq::adm::cuda {
 
-using exactvq::cuda::AdmBands;
-using exactvq::cuda::BatchRunner;
-using exactvq::cuda::check;
 using exactvq::cuda::CudaDevice;
 using exactvq::cuda::DeviceBuffer;
 using exactvq::cuda::FrameUploader;
-using exactvq::cuda::PinnedBuffer;
+using exactvq::cuda::RunnerEngine;
 
 namespace {
 
@@ -32,34 +29,24 @@ constexpr int kScales = 4;
 constexpr size_t kScaleWords = 9;  // den[3], num[3], aim_num[3]
 constexpr size_t kFrameWords = kScales * kScaleWords;
 
-class CudaEngine final : public Engine, private BatchRunner::Work {
+// Sums [frame of the batch][scale][word].
+class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
  public:
-  CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner, bool emulate)
-      : setup_(s), runner_(std::move(runner)), emulate_(emulate) {
+  CudaEngine(const EngineSetup& s, CudaDevice& device)
+      : RunnerEngine(device, s.format, 1, 1, "the adm sums"), setup_(s),
+        emulate_(emulates_fp64(s.options.fp64, device.emulate_by_default())) {
     const VideoFormat& f = s.format;
-    batch_ = runner_->tuning().batch_frames(int64_t(f.frame_bytes()));
-    chunk_ = runner_->tuning().chunk_frames(int64_t{f.width} * f.height);
     const CsfFactors factors = csf_factors(s.options.norm_view_dist, s.options.ref_display_height);
     for (int n = 0; n < kScales; ++n) {
       plans_[size_t(n)] = scale_plan(f.width, f.height, n, factors);
       width_[size_t(n)] = plans_[size_t(n)].width;
       height_[size_t(n)] = plans_[size_t(n)].height;
     }
-    runner_->add(this);
-  }
-  ~CudaEngine() override { runner_->remove(this); }
-
-  int batch_frames() const override { return batch_; }
-  bool takes_device_pictures() const override { return true; }
-
-  void score(std::span<const FramePair> frames, std::span<AdmSums> out) override {
-    if (frames.empty()) return;
-    runner_->run(this, frames, !frames[0].loose(), !frames[0].loose());
-    std::copy_n(sums_.begin(), std::min(out.size(), sums_.size()), out.begin());
+    join(kFrameWords);
   }
 
  private:
-  // One scale's images, chunk_ frames each: subbands a, h, v, d of ref and
+  // One scale's images, chunk_frames() frames each: subbands a, h, v, d of ref and
   // dis; the oriented bands h, v, d of the restored and additive parts and of
   // the masker's CSF and its flattened copy.
   struct ScaleBuffers {
@@ -76,37 +63,29 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     AdmBands out;
     out.base = b.get();
     out.frame_stride = band_samples(n);
-    out.band_stride = band_samples(n) * size_t(chunk_);
+    out.band_stride = band_samples(n) * size_t(chunk_frames());
     out.width = width_[size_t(n)];
     out.height = height_[size_t(n)];
     return out;
   }
 
-  // BatchRunner::Work
-  int planes() const override { return 1; }
-  int chunk_frames() const override { return chunk_; }
-
-  void begin(size_t frames) override {
-    if (!device_sums_.get()) {
-      const size_t sum_bytes = size_t(batch_) * kFrameWords * sizeof(uint64_t);
-      host_sums_ = PinnedBuffer(sum_bytes);
-      device_sums_ = DeviceBuffer(sum_bytes);
-      for (int l = 0; l < FrameUploader::kLanes; ++l) {
-        auto lane = std::make_unique<Lane>();
-        for (int n = 0; n < kScales; ++n) {
-          const size_t band = band_samples(n) * size_t(chunk_) * sample_bytes(n);
-          ScaleBuffers& b = lane->scale[size_t(n)];
-          b.ref = DeviceBuffer(4 * band);
-          b.dis = DeviceBuffer(4 * band);
-          b.restored = DeviceBuffer(3 * band);
-          b.additive = DeviceBuffer(3 * band);
-          b.csf = DeviceBuffer(3 * band);
-          b.flat = DeviceBuffer(3 * band);
-        }
-        lanes_.push_back(std::move(lane));
+  void allocate() override {
+    std::vector<std::unique_ptr<Lane>> lanes;
+    for (int l = 0; l < FrameUploader::kLanes; ++l) {
+      auto lane = std::make_unique<Lane>();
+      for (int n = 0; n < kScales; ++n) {
+        const size_t band = band_samples(n) * size_t(chunk_frames()) * sample_bytes(n);
+        ScaleBuffers& b = lane->scale[size_t(n)];
+        b.ref = DeviceBuffer(4 * band);
+        b.dis = DeviceBuffer(4 * band);
+        b.restored = DeviceBuffer(3 * band);
+        b.additive = DeviceBuffer(3 * band);
+        b.csf = DeviceBuffer(3 * band);
+        b.flat = DeviceBuffer(3 * band);
       }
+      lanes.push_back(std::move(lane));
     }
-    sums_.assign(frames, AdmSums{});
+    lanes_ = std::move(lanes);
   }
 
   // Scale n's decoupling, denominator, CSF and masking sums (reference.cpp's
@@ -118,53 +97,43 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     const AdmBands ref = bands_of(b.ref, n), dis = bands_of(b.dis, n);
     const AdmBands restored = bands_of(b.restored, n), additive = bands_of(b.additive, n);
     const AdmBands csf = bands_of(b.csf, n), flat = bands_of(b.flat, n);
-    exactvq::cuda::launch_adm_decouple(s0, ref, dis, p, setup_.options.enhn_gain_limit, emulate_, frames, restored, additive,
-                              stream);
-    exactvq::cuda::launch_adm_denominator(n, ref, p, frames, sums, kFrameWords, stream);
+    launch_adm_decouple(s0, ref, dis, p, setup_.options.enhn_gain_limit, emulate_, frames, restored, additive,
+                        stream);
+    launch_adm_denominator(n, ref, p, frames, sums, kFrameWords, stream);
     // Numerator and AIM: each part measured against the other's CSF.
-    exactvq::cuda::launch_adm_csf(s0, additive, p, frames, csf, flat, stream);
-    exactvq::cuda::launch_adm_masking(s0, restored, csf, flat, p, frames, sums + 3, kFrameWords, stream);
+    launch_adm_csf(s0, additive, p, frames, csf, flat, stream);
+    launch_adm_masking(s0, restored, csf, flat, p, frames, sums + 3, kFrameWords, stream);
     if (setup_.options.skip_aim) return;
-    exactvq::cuda::launch_adm_csf(s0, restored, p, frames, csf, flat, stream);
-    exactvq::cuda::launch_adm_masking(s0, additive, csf, flat, p, frames, sums + 6, kFrameWords, stream);
+    launch_adm_csf(s0, restored, p, frames, csf, flat, stream);
+    launch_adm_masking(s0, additive, csf, flat, p, frames, sums + 6, kFrameWords, stream);
   }
 
-  // Sums [frame of the batch][scale][word].
   void enqueue(const FrameUploader::Chunk& chunk, size_t) override {
-    uint64_t* sums = device_sums_.get<uint64_t>() + size_t(chunk.start) * kFrameWords;
-    check(cudaMemsetAsync(sums, 0, size_t(chunk.count) * kFrameWords * sizeof(uint64_t), chunk.stream),
-          "cudaMemsetAsync");
+    uint64_t* sums = cleared_rows(chunk);
     const Lane& lane = *lanes_[size_t(chunk.lane)];
     const VideoFormat& f = setup_.format;
     const auto& plane = chunk.planes[0];
     // Scale 0's DWT computes every subband even with adm_skip_scale0 (the
     // reference then keeps only a; the others are not read).
-    exactvq::cuda::launch_adm_dwt0(plane.ref, plane.frame_stride, f.bitdepth == 8, f.width, f.height, f.bitdepth,
-                          chunk.count, bands_of(lane.scale[0].ref, 0), chunk.stream);
-    exactvq::cuda::launch_adm_dwt0(plane.dist, plane.frame_stride, f.bitdepth == 8, f.width, f.height, f.bitdepth,
-                          chunk.count, bands_of(lane.scale[0].dis, 0), chunk.stream);
+    launch_adm_dwt0(plane.ref, plane.frame_stride, f.bitdepth == 8, f.width, f.height, f.bitdepth, chunk.count,
+                    bands_of(lane.scale[0].ref, 0), chunk.stream);
+    launch_adm_dwt0(plane.dist, plane.frame_stride, f.bitdepth == 8, f.width, f.height, f.bitdepth, chunk.count,
+                    bands_of(lane.scale[0].dis, 0), chunk.stream);
     if (!setup_.options.skip_scale0) score_scale(lane, 0, chunk.count, sums, chunk.stream);
     for (int n = 1; n < kScales; ++n) {
       const ScaleBuffers& prev = lane.scale[size_t(n - 1)];
       const ScaleBuffers& cur = lane.scale[size_t(n)];
-      exactvq::cuda::launch_adm_dwt_s123(bands_of(prev.ref, n - 1), n == 1, n, chunk.count, bands_of(cur.ref, n),
-                                chunk.stream);
-      exactvq::cuda::launch_adm_dwt_s123(bands_of(prev.dis, n - 1), n == 1, n, chunk.count, bands_of(cur.dis, n),
-                                chunk.stream);
+      launch_adm_dwt_s123(bands_of(prev.ref, n - 1), n == 1, n, chunk.count, bands_of(cur.ref, n), chunk.stream);
+      launch_adm_dwt_s123(bands_of(prev.dis, n - 1), n == 1, n, chunk.count, bands_of(cur.dis, n), chunk.stream);
       score_scale(lane, n, chunk.count, sums + size_t(n) * kScaleWords, chunk.stream);
     }
   }
 
-  void finish(size_t base, size_t count, FrameUploader& uploader) override {
-    check(cudaMemcpyAsync(host_sums_.get(), device_sums_.get(), count * kFrameWords * sizeof(uint64_t),
-                          cudaMemcpyDeviceToHost, uploader.join_lanes()),
-          "read-back of the adm sums");
-    uploader.synchronize();
-    const uint64_t* words = host_sums_.get<uint64_t>();
+  void to_values(const uint64_t* words, size_t count, AdmSums* out) override {
     for (size_t fr = 0; fr < count; ++fr)
       for (size_t n = 0; n < size_t(kScales); ++n) {
         const uint64_t* w = words + fr * kFrameWords + n * kScaleWords;
-        ScaleSums& s = sums_[base + fr][n];
+        ScaleSums& s = out[fr][n];
         for (int b = 0; b < 3; ++b) {
           s.den[b] = w[b];
           s.num[b] = int64_t(w[3 + b]);
@@ -174,24 +143,16 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   }
 
   EngineSetup setup_;
-  std::shared_ptr<BatchRunner> runner_;
   bool emulate_;  // the decoupling's binary64 steps through softfp/
   std::array<stages::ScalePlan, kScales> plans_{};
-  int batch_ = 1;
-  int chunk_ = 1;
   std::array<int, kScales> width_{}, height_{};  // each scale's bands
-  std::vector<AdmSums> sums_;                    // the run's, [frame]
-  DeviceBuffer device_sums_;                     // [frame of the batch][scale][word]
-  PinnedBuffer host_sums_;
   std::vector<std::unique_ptr<Lane>> lanes_;
 };
 
 }  // namespace
 
-std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
-  CudaDevice& device = CudaDevice::of(d);
-  return std::make_unique<CudaEngine>(setup, device.runner(setup.format),
-                                      emulates_fp64(setup.options.fp64, device.emulate_by_default()));
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  return std::make_unique<CudaEngine>(setup, CudaDevice::of(device));
 }
 
 }  // namespace exactvq::adm::cuda

@@ -16,15 +16,16 @@
 
 #include <fmt/format.h>
 
-#include "backends/opencl/opencl_device.h"
-#include "core/error.h"
+#include "backends/opencl/device_engine.h"
 #include "metrics/adm/csf_factors.h"
 #include "metrics/adm/engine.h"
 
 namespace exactvq::adm::opencl {
 
 using exactvq::opencl::DeviceContext;
+using exactvq::opencl::DeviceEngine;
 using exactvq::opencl::DeviceFrame;
+using exactvq::opencl::group_rows;
 using exactvq::opencl::Handle;
 using exactvq::opencl::OpenclDevice;
 using exactvq::opencl::set_arg;
@@ -44,15 +45,15 @@ constexpr size_t kParts = 3;
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 bool empty(const stages::Rect& r) { return r.right <= r.left || r.bottom <= r.top; }
 
-class OpenclEngine final : public Engine {
+class OpenclEngine final : public DeviceEngine<Engine> {
  public:
-  OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device) : setup_(s), device_(std::move(device)) {
+  OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
+      : DeviceEngine(std::move(device), "adm"), setup_(s) {
     const VideoFormat& f = s.format;
     const CsfFactors factors = csf_factors(s.options.norm_view_dist, s.options.ref_display_height);
     for (int n = 0; n < kScales; ++n) plans_[size_t(n)] = scale_plan(f.width, f.height, n, factors);
-    device_->forget();  // a new engine: what the device holds may be another run's
-    DeviceContext& dc = device_->context();
-    const cl_program program = device_->program(kAdmKernelSource, "the adm kernels");
+    DeviceContext& dc = context();
+    const cl_program program = this->device().program(kAdmKernelSource, "the adm kernels");
     // In the order of enum Kernel.
     const char* const names[] = {"adm_dwt0",           "adm_dwt_s123_from16", "adm_dwt_s123_from32",
                                  "adm_decouple_s0",    "adm_decouple_s123",   "adm_csf_bands_s0",
@@ -68,10 +69,7 @@ class OpenclEngine final : public Engine {
       else
         row = std::min(row, work_group_size(kernels_[k].get(), dc.device(), kRowItems));
     }
-    if (tile < kTileW)
-      throw DeviceError(fmt::format("the adm kernels need work-groups of {} items, the device allows {}", kTileW,
-                                    tile));
-    tile_h_ = tile / kTileW;
+    tile_h_ = group_rows(tile, kTileW, "the adm kernels");
     row_items_ = row;
     for (int n = 0; n < kScales; ++n) {
       const stages::ScalePlan& p = plans_[size_t(n)];
@@ -91,15 +89,6 @@ class OpenclEngine final : public Engine {
     row_words_.resize(std::max<size_t>(words_, 1));
     rows_ = dc.buffer(row_words_.size() * sizeof(cl_ulong), "adm's row sums");
     gain_limit_bits_ = std::bit_cast<uint64_t>(s.options.enhn_gain_limit);
-  }
-
-  ~OpenclEngine() override { device_->forget(); }
-
-  int batch_frames() const override { return 1; }
-
-  void score(std::span<const FramePair> frames, std::span<AdmSums> out) override {
-    for (size_t i = 0; i < frames.size(); ++i)
-      device_->score_pair(frames[i], "adm", [&](const DeviceFrame& f) { out[i] = frame_sums(f); });
   }
 
  private:
@@ -130,12 +119,12 @@ class OpenclEngine final : public Engine {
   void run_region(Kernel k, int w, int h, const std::string& what) {
     const size_t global[2] = {round_up(size_t(w), kTileW), round_up(size_t(h), tile_h_)};
     const size_t local[2] = {kTileW, tile_h_};
-    device_->context().run(kernels_[k].get(), 2, global, local, what);
+    context().run(kernels_[k].get(), 2, global, local, what);
   }
   // Runs a row kernel, one work-group a row.
   void run_rows(Kernel k, size_t rows, const std::string& what) {
     const size_t global = rows * row_items_, local = row_items_;
-    device_->context().run(kernels_[k].get(), 1, &global, &local, what);
+    context().run(kernels_[k].get(), 1, &global, &local, what);
   }
 
   void dwt0(cl_mem plane, cl_mem out, const char* which) {
@@ -271,9 +260,9 @@ class OpenclEngine final : public Engine {
     masking(n, s.additive.get(), kAim);
   }
 
-  AdmSums frame_sums(const DeviceFrame& f) {
-    DeviceContext& dc = device_->context();
-    const std::array<cl_mem, 2> luma = device_->plane(f, 0);
+  void score_frame(const DeviceFrame& f, std::span<AdmSums> values) override {
+    DeviceContext& dc = context();
+    const std::array<cl_mem, 2> luma = device().plane(f, 0);
     // Scale 0's DWT computes every subband even with adm_skip_scale0 (the
     // reference then keeps only a; the others are not read).
     dwt0(luma[0], scale_[0].ref.get(), "reference");
@@ -303,11 +292,10 @@ class OpenclEngine final : public Engine {
         out.aim_num[b] = int64_t(total[kAim][b]);
       }
     }
-    return sums;
+    values[0] = sums;
   }
 
   EngineSetup setup_;
-  std::shared_ptr<OpenclDevice> device_;
   std::array<stages::ScalePlan, kScales> plans_{};
   std::array<Handle<cl_kernel>, kKernels> kernels_;
   size_t tile_h_ = 1, row_items_ = 1;
@@ -320,9 +308,8 @@ class OpenclEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
-  std::shared_ptr<OpenclDevice> device = OpenclDevice::of(d);
-  return std::make_unique<OpenclEngine>(setup, std::move(device));
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  return std::make_unique<OpenclEngine>(setup, OpenclDevice::of(device));
 }
 
 }  // namespace exactvq::adm::opencl

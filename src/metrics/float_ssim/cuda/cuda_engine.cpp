@@ -13,35 +13,35 @@
 #include <utility>
 #include <vector>
 
-#include "backends/cuda/batch_runner.h"
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/raster_sum.h"
+#include "backends/cuda/runner_engine.h"
 #include "metrics/float_ssim/cuda/float_ssim_kernels.h"
 #include "metrics/float_ssim/device_term_layout.h"
 #include "metrics/float_ssim/engine.h"
 
 namespace exactvq::float_ssim::cuda {
 
-using exactvq::cuda::BatchRunner;
-using exactvq::cuda::check;
 using exactvq::cuda::CudaDevice;
 using exactvq::cuda::DeviceBuffer;
+using exactvq::cuda::DevicePlanes;
 using exactvq::cuda::FrameUploader;
-using exactvq::cuda::PinnedBuffer;
+using exactvq::cuda::RasterSumLayout;
+using exactvq::cuda::RunnerEngine;
 
 namespace {
 
 using Scale = ScaleGeometry;
 
-exactvq::cuda::FsKernel box_kernel(int factor) {
-  exactvq::cuda::FsKernel k;
+FsKernel box_kernel(int factor) {
+  FsKernel k;
   k.size = factor;
   for (int i = 0; i < factor * factor; ++i) k.taps[i] = 1.0f / float(factor * factor);
   return k;
 }
 
-exactvq::cuda::FsKernel low_pass_kernel() {
-  exactvq::cuda::FsKernel k;
+FsKernel low_pass_kernel() {
+  FsKernel k;
   k.size = kLowPass;
   const LowPassTable& t = low_pass_table();
   for (int i = 0; i < kLowPass; ++i)
@@ -49,8 +49,8 @@ exactvq::cuda::FsKernel low_pass_kernel() {
   return k;
 }
 
-exactvq::cuda::FsConstants constants() {
-  exactvq::cuda::FsConstants k;
+FsConstants constants() {
+  FsConstants k;
   for (int t = 0; t < kWindow; ++t) k.window[t] = kWindowTaps[size_t(t)];
   const SsimConstants c = ssim_constants();
   k.c1 = c.c1;
@@ -59,50 +59,32 @@ exactvq::cuda::FsConstants constants() {
   return k;
 }
 
-class CudaEngine final : public Engine, private BatchRunner::Work {
+// Sums [frame of the batch][term][scale] (layout_).
+class CudaEngine final : public RunnerEngine<Engine, double> {
  public:
-  CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner, bool emulate_fp64)
-      : setup_(s), runner_(std::move(runner)), emulate_fp64_(emulate_fp64) {
-    const VideoFormat& f = s.format;
+  CudaEngine(const EngineSetup& s, CudaDevice& device)
+      : RunnerEngine(device, s.format, 1, 1, "float_ssim's sums"), setup_(s),
+        emulate_fp64_(emulates_fp64(s.fp64, device.emulate_by_default())) {
     scales_ = scale_geometry(s);
     // Only float_ssim can meet a plane no window fits (MS-SSIM refuses sides under 176).
     no_window_ = scales_[0].ow <= 0 || scales_[0].oh <= 0;
     if (no_window_) return;
-    // As ssim's: chunks that fill the GPU, batches of the tuning's host memory.
-    // Only the sums come back, so a batch may be any length (the run's short
-    // batches of large frames included).
-    const exactvq::cuda::PipelineTuning& tuning = runner_->tuning();
-    chunk_ = tuning.chunk_frames(int64_t{f.width} * f.height);
-    batch_ = tuning.batch_frames(int64_t(f.frame_bytes()));
     std::vector<DeviceTermLayout::Positions> positions;
     for (const Scale& sc : scales_) positions.push_back({sc.ow, sc.oh});
-    layout_.emplace(positions, s.ssim_mean, s.lcs_means, chunk_);
-    runner_->add(this);
-  }
-  ~CudaEngine() override {
-    if (!no_window_) runner_->remove(this);
+    layout_.emplace(positions, s.ssim_mean, s.lcs_means, chunk_frames());
+    join(layout_->sums_per_frame());
   }
 
-  int batch_frames() const override { return no_window_ ? 1 : batch_; }
-  bool takes_device_pictures() const override { return true; }
-
-  // Numbered pairs are page-locked and shared with the run's other engines on
-  // this device; a loose pair is copied from pageable memory, for this engine alone.
   void score(std::span<const FramePair> frames, std::span<FrameMeans> out) override {
-    if (frames.empty()) return;
-    if (no_window_) {
-      const Scale& sc = scales_[0];
-      for (size_t i = 0; i < frames.size(); ++i) out[i].scales[0] = means_of_sums(0.0, 0.0, 0.0, 0.0, sc.ow, sc.oh);
-      return;
-    }
-    runner_->run(this, frames, !frames[0].loose(), !frames[0].loose());
-    std::copy_n(means_.begin(), std::min(out.size(), means_.size()), out.begin());
+    if (!no_window_) return RunnerEngine::score(frames, out);
+    const Scale& sc = scales_[0];
+    for (size_t i = 0; i < frames.size(); ++i) out[i].scales[0] = means_of_sums(0.0, 0.0, 0.0, 0.0, sc.ow, sc.oh);
   }
 
  private:
   struct Lane {
-    std::array<DeviceBuffer, kScales> ref, dist;  // each scale's binary32 planes, chunk_ frames
-    DeviceBuffer terms;                           // chunk_ frames' term planes (layout_)
+    std::array<DeviceBuffer, kScales> ref, dist;  // each scale's binary32 planes, chunk_frames() frames
+    DeviceBuffer terms;                           // chunk_frames() frames' term planes (layout_)
     DeviceBuffer workspace;                       // launch_raster_sums'
   };
 
@@ -110,111 +92,81 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     return size_t(scales_[scale].width) * size_t(scales_[scale].height) * sizeof(float);
   }
 
-  // BatchRunner::Work
-  int planes() const override { return 1; }
-  int chunk_frames() const override { return chunk_; }
-
-  void begin(size_t frames) override {
-    allocate();
-    means_.assign(frames, FrameMeans{});
-  }
-
-  // Device and page-locked buffers, at the first frame (not in the constructor:
-  // features are made before the run knows it has frames).
-  void allocate() {
-    if (!lanes_.empty()) return;
+  void allocate() override {
     // The workspace of a whole chunk is the largest (it grows with the frames).
-    const exactvq::cuda::RasterSumLayout whole = raster_layout<const double*>(layout_->sum_layout(chunk_), nullptr);
+    const RasterSumLayout whole = raster_layout<const double*>(layout_->sum_layout(chunk_frames()), nullptr);
     const size_t workspace = std::max<size_t>(8, exactvq::cuda::raster_sum_workspace_bytes(whole));
     std::vector<std::unique_ptr<Lane>> lanes;
     for (int i = 0; i < FrameUploader::kLanes; ++i) {
       auto lane = std::make_unique<Lane>();
       for (size_t sc = 0; sc < scales_.size(); ++sc) {
-        lane->ref[sc] = DeviceBuffer(plane_bytes(sc) * size_t(chunk_));
-        lane->dist[sc] = DeviceBuffer(plane_bytes(sc) * size_t(chunk_));
+        lane->ref[sc] = DeviceBuffer(plane_bytes(sc) * size_t(chunk_frames()));
+        lane->dist[sc] = DeviceBuffer(plane_bytes(sc) * size_t(chunk_frames()));
       }
       lane->terms = DeviceBuffer(layout_->chunk_bytes());
       lane->workspace = DeviceBuffer(workspace);
       lanes.push_back(std::move(lane));
     }
-    const size_t sums_bytes = size_t(batch_) * layout_->sums_per_frame() * sizeof(double);
-    host_sums_ = PinnedBuffer(sums_bytes);
-    device_sums_ = DeviceBuffer(sums_bytes);
-    lanes_ = std::move(lanes);  // last: set only when everything above exists
+    lanes_ = std::move(lanes);
   }
 
   void enqueue(const FrameUploader::Chunk& chunk, size_t) override {
     const cudaStream_t stream = chunk.stream;
     Lane& lane = *lanes_[size_t(chunk.lane)];
-    const exactvq::cuda::DevicePlanes& luma = chunk.planes[0];
-    const exactvq::cuda::FsPlanes samples{luma.ref,   luma.dist, luma.frame_stride, luma.width,
-                                 luma.height, setup_.format.bitdepth, chunk.count};
+    const DevicePlanes& luma = chunk.planes[0];
+    const FsPlanes samples{luma.ref,   luma.dist, luma.frame_stride, luma.width,
+                           luma.height, setup_.format.bitdepth, chunk.count};
     // Scale 0: the converted plane, or float_ssim's box-filtered one.
-    const exactvq::cuda::FsFloatOut first{lane.ref[0].get<float>(), lane.dist[0].get<float>(), plane_bytes(0)};
+    const FsFloatOut first{lane.ref[0].get<float>(), lane.dist[0].get<float>(), plane_bytes(0)};
     if (!setup_.multiscale && setup_.factor > 1)
-      exactvq::cuda::launch_fs_decimate(samples, box_kernel(setup_.factor), setup_.factor, scales_[0].width,
-                               scales_[0].height, first, emulate_fp64_, stream);
+      launch_fs_decimate(samples, box_kernel(setup_.factor), setup_.factor, scales_[0].width, scales_[0].height,
+                         first, emulate_fp64_, stream);
     else
-      exactvq::cuda::launch_fs_convert(samples, first, stream);
-    const exactvq::cuda::FsConstants k = constants();
+      launch_fs_convert(samples, first, stream);
+    const FsConstants k = constants();
     for (size_t sc = 0; sc < scales_.size(); ++sc) {
       const Scale& s = scales_[sc];
-      const exactvq::cuda::FsPlanes plane{lane.ref[sc].get(), lane.dist[sc].get(), plane_bytes(sc), s.width, s.height,
-                                 0,                  chunk.count};
+      const FsPlanes plane{lane.ref[sc].get(), lane.dist[sc].get(), plane_bytes(sc), s.width, s.height,
+                           0,                  chunk.count};
       if (sc + 1 < scales_.size()) {
         const Scale& next = scales_[sc + 1];
-        const exactvq::cuda::FsFloatOut halved{lane.ref[sc + 1].get<float>(), lane.dist[sc + 1].get<float>(),
-                                      plane_bytes(sc + 1)};
-        exactvq::cuda::launch_fs_decimate(plane, low_pass_kernel(), 2, next.width, next.height, halved, emulate_fp64_,
-                                 stream);
+        const FsFloatOut halved{lane.ref[sc + 1].get<float>(), lane.dist[sc + 1].get<float>(), plane_bytes(sc + 1)};
+        launch_fs_decimate(plane, low_pass_kernel(), 2, next.width, next.height, halved, emulate_fp64_, stream);
       }
       const DeviceTermLayout::ScalePlanes where = layout_->planes(int(sc));
       char* terms = lane.terms.get<char>();
       const auto at = [&](size_t offset) {
         return offset == DeviceTermLayout::kNone ? nullptr : reinterpret_cast<double*>(terms + offset);
       };
-      const exactvq::cuda::FsTerms out{at(where.lcs), at(where.l), at(where.c), at(where.s), where.frame_stride};
-      exactvq::cuda::launch_fs_terms(plane, k, out, emulate_fp64_, stream);
+      const FsTerms out{at(where.lcs), at(where.l), at(where.c), at(where.s), where.frame_stride};
+      launch_fs_terms(plane, k, out, emulate_fp64_, stream);
     }
     // Every term plane of the chunk summed in raster order, each frame's sums
     // at its place in the batch's.
-    const exactvq::cuda::RasterSumLayout sums =
+    const RasterSumLayout sums =
         raster_layout<const double*>(layout_->sum_layout(chunk.count), lane.terms.get<double>());
-    exactvq::cuda::launch_raster_sums(sums, device_sums_.get<double>() + size_t(chunk.start) * layout_->sums_per_frame(),
-                             lane.workspace.get(), stream);
+    exactvq::cuda::launch_raster_sums(sums, device_words() + size_t(chunk.start) * layout_->sums_per_frame(),
+                                      lane.workspace.get(), stream);
   }
 
-  // One read-back of the batch's sums, after every lane's work; then the means.
-  void finish(size_t base, size_t count, FrameUploader& uploader) override {
+  // The means of each frame from its sums.
+  void to_values(const double* words, size_t count, FrameMeans* out) override {
     const size_t per_frame = layout_->sums_per_frame();
-    check(cudaMemcpyAsync(host_sums_.get(), device_sums_.get(), count * per_frame * sizeof(double),
-                          cudaMemcpyDeviceToHost, uploader.join_lanes()),
-          "read-back of float_ssim's sums");
-    uploader.synchronize();
-    const double* sums = host_sums_.get<double>();
-    for (size_t i = 0; i < count; ++i) means_[base + i].scales = layout_->means(sums + i * per_frame);
+    for (size_t i = 0; i < count; ++i) out[i].scales = layout_->means(words + i * per_frame);
   }
 
   EngineSetup setup_;
-  std::shared_ptr<BatchRunner> runner_;
   bool emulate_fp64_ = false;  // every binary64 step on softfp
   std::vector<Scale> scales_;
   bool no_window_ = false;
   std::optional<DeviceTermLayout> layout_;  // where a chunk's terms lie (not with no_window_)
-  int batch_ = 1;
-  int chunk_ = 1;
-  std::vector<FrameMeans> means_;  // the run's, [frame]
   std::vector<std::unique_ptr<Lane>> lanes_;
-  DeviceBuffer device_sums_;  // a batch's, [frame][term][scale]
-  PinnedBuffer host_sums_;
 };
 
 }  // namespace
 
-std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
-  CudaDevice& device = CudaDevice::of(d);
-  return std::make_unique<CudaEngine>(setup, device.runner(setup.format),
-                                      emulates_fp64(setup.fp64, device.emulate_by_default()));
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  return std::make_unique<CudaEngine>(setup, CudaDevice::of(device));
 }
 
 }  // namespace exactvq::float_ssim::cuda

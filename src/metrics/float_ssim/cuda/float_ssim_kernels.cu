@@ -17,7 +17,9 @@
 #include "backends/cuda/cuda_check.h"
 #include "metrics/float_ssim/softfp_terms.h"
 
-namespace exactvq::cuda {
+namespace exactvq::float_ssim::cuda {
+
+using exactvq::cuda::check;
 
 namespace {
 
@@ -286,4 +288,4 @@ void launch_fs_terms(const FsPlanes& in, const FsConstants& k, const FsTerms& ou
   check(cudaGetLastError(), "float_ssim window and terms kernel launch");
 }
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::float_ssim::cuda

@@ -9,7 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
-namespace exactvq::cuda {
+namespace exactvq::float_ssim::cuda {
 
 // The luma planes of `frames` frames, each frame's `frame_stride` bytes after
 // the previous, rows stored tightly: integer samples of `bitdepth` bits
@@ -73,4 +73,4 @@ void launch_fs_decimate(const FsPlanes& in, const FsKernel& kernel, int factor, 
 void launch_fs_terms(const FsPlanes& in, const FsConstants& k, const FsTerms& out, bool emulate_fp64,
                      cudaStream_t stream);
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::float_ssim::cuda

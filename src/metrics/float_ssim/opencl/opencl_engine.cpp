@@ -16,7 +16,7 @@
 
 #include <fmt/format.h>
 
-#include "backends/opencl/opencl_device.h"
+#include "backends/opencl/device_engine.h"
 #include "core/error.h"
 #include "metrics/float_ssim/device_term_layout.h"
 #include "metrics/float_ssim/engine.h"
@@ -24,6 +24,7 @@
 namespace exactvq::float_ssim::opencl {
 
 using exactvq::opencl::DeviceContext;
+using exactvq::opencl::DeviceEngine;
 using exactvq::opencl::DeviceFrame;
 using exactvq::opencl::Handle;
 using exactvq::opencl::OpenclDevice;
@@ -54,22 +55,25 @@ cl_float sample_scale(int bitdepth) {
   return bitdepth == 10 ? 0.25f : bitdepth == 12 ? 1.0f / 16.0f : bitdepth == 16 ? 1.0f / 256.0f : 1.0f;
 }
 
-class OpenclEngine final : public Engine {
+// Only float_ssim can meet a plane no window fits (MS-SSIM refuses sides under 176).
+bool no_window_fits(const std::vector<Scale>& scales) { return scales[0].ow <= 0 || scales[0].oh <= 0; }
+
+const char* feature_name(const EngineSetup& s) { return s.multiscale ? "float_ms_ssim" : "float_ssim"; }
+
+class OpenclEngine final : public DeviceEngine<Engine> {
  public:
-  OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device) : setup_(s), device_(std::move(device)) {
-    scales_ = scale_geometry(s);
-    // Only float_ssim can meet a plane no window fits (MS-SSIM refuses sides under 176).
-    no_window_ = scales_[0].ow <= 0 || scales_[0].oh <= 0;
+  OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
+      : DeviceEngine(std::move(device), feature_name(s), 1, !no_window_fits(scale_geometry(s))), setup_(s),
+        scales_(scale_geometry(s)), no_window_(no_window_fits(scales_)) {
     if (no_window_) return;
-    DeviceContext& dc = device_->context();
+    DeviceContext& dc = context();
     // The kernels' binary32 products and sums must keep subnormals as the CPU does.
     cl_device_fp_config fp32 = 0;
     exactvq::opencl::check(clGetDeviceInfo(dc.device(), CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp32, &fp32, nullptr),
                   "clGetDeviceInfo(CL_DEVICE_SINGLE_FP_CONFIG)");
     if (!(fp32 & CL_FP_DENORM))
       throw DeviceError("the device flushes binary32 subnormals (no CL_FP_DENORM), which float_ssim's windows keep");
-    device_->forget();  // a new engine: what the device holds may be another run's
-    const cl_program program = device_->program(kFloatSsimKernelSource, "the float_ssim kernels");
+    const cl_program program = this->device().program(kFloatSsimKernelSource, "the float_ssim kernels");
     convert_ = dc.kernel(program, "fs_convert");
     decimate_ = dc.kernel(program, "fs_decimate");
     horizontal_ = dc.kernel(program, "fs_horizontal");
@@ -77,11 +81,8 @@ class OpenclEngine final : public Engine {
     size_t group = kGroupWidth * kGroupHeight;
     for (const auto* k : {&convert_, &decimate_, &horizontal_, &terms_})
       group = std::min(group, exactvq::opencl::work_group_size(k->get(), dc.device(), kGroupWidth * kGroupHeight));
-    if (group < kGroupWidth)
-      throw DeviceError(fmt::format("the float_ssim kernels need work-groups of {} items, the device allows {}",
-                                    kGroupWidth, group));
     local_[0] = kGroupWidth;
-    local_[1] = group / kGroupWidth;
+    local_[1] = exactvq::opencl::group_rows(group, kGroupWidth, "the float_ssim kernels");
     linear_local_ = group;
 
     window_ = upload_floats(std::vector<float>(kWindowTaps.begin(), kWindowTaps.end()), "float_ssim's window taps");
@@ -105,43 +106,30 @@ class OpenclEngine final : public Engine {
     for (const Scale& sc : scales_) positions.push_back({sc.ow, sc.oh});
     layout_.emplace(positions, s.ssim_mean, s.lcs_means, 1);
     term_planes_ = dc.buffer(layout_->chunk_bytes(), "float_ssim's term planes");
-    raster_sums_ = &device_->raster_sums();
+    raster_sums_ = &this->device().raster_sums();
     const exactvq::opencl::RasterSumLayout sums = raster_layout<cl_mem>(layout_->sum_layout(1), nullptr);
     raster_workspace_ = dc.buffer(exactvq::opencl::raster_sum_workspace_bytes(sums), "raster-order sum workspace");
     sums_host_.resize(layout_->sums_per_frame());
     sums_ = dc.buffer(sums_host_.size() * sizeof(double), "float_ssim's sums");
   }
 
-  ~OpenclEngine() override {
-    if (!no_window_) device_->forget();
-  }
-
-  int batch_frames() const override { return 1; }
-
   void score(std::span<const FramePair> frames, std::span<FrameMeans> out) override {
-    for (size_t i = 0; i < frames.size(); ++i) {
-      if (no_window_) {
-        const Scale& sc = scales_[0];
-        out[i].scales[0] = means_of_sums(0.0, 0.0, 0.0, 0.0, sc.ow, sc.oh);
-        continue;
-      }
-      device_->score_pair(frames[i], feature_name(), [&](const DeviceFrame& f) { out[i].scales = frame_means(f); });
-    }
+    if (!no_window_) return DeviceEngine::score(frames, out);
+    const Scale& sc = scales_[0];
+    for (size_t i = 0; i < frames.size(); ++i) out[i].scales[0] = means_of_sums(0.0, 0.0, 0.0, 0.0, sc.ow, sc.oh);
   }
 
  private:
-  const char* feature_name() const { return setup_.multiscale ? "float_ms_ssim" : "float_ssim"; }
-
   Handle<cl_mem> upload_floats(const std::vector<float>& v, const std::string& what) {
-    DeviceContext& dc = device_->context();
+    DeviceContext& dc = context();
     Handle<cl_mem> b = dc.buffer(v.size() * sizeof(float), what);
     dc.write(b.get(), v.size() * sizeof(float), v.data(), "upload of " + what);
     return b;
   }
 
-  ScaleMeans frame_means(const DeviceFrame& f) {
-    DeviceContext& dc = device_->context();
-    const std::array<cl_mem, 2> luma = device_->plane(f, 0);
+  void score_frame(const DeviceFrame& f, std::span<FrameMeans> out) override {
+    DeviceContext& dc = context();
+    const std::array<cl_mem, 2> luma = device().plane(f, 0);
     const VideoFormat& format = setup_.format;
     const cl_int kind = sample_kind(format.bitdepth);
     const cl_float scale = sample_scale(format.bitdepth);
@@ -195,7 +183,7 @@ class OpenclEngine final : public Engine {
     raster_sums_->enqueue(raster_layout(layout_->sum_layout(1), term_planes_.get()), sums_.get(),
                           raster_workspace_.get());
     dc.read(sums_.get(), sums_host_.size() * sizeof(double), sums_host_.data(), "float_ssim's sums");
-    return layout_->means(sums_host_.data());
+    out[0].scales = layout_->means(sums_host_.data());
   }
 
   // Decimates a plane of width x height (integer samples of `kind`, or
@@ -217,7 +205,7 @@ class OpenclEngine final : public Engine {
     set_arg(k, 10, cl_int{o.height});
     set_arg(k, 11, ref_[out]);
     set_arg(k, 12, dist_[out]);
-    device_->context().run(k, 2, grid(o.width, o.height).data(), local_, fmt::format("fs_decimate, to scale {}", out));
+    context().run(k, 2, grid(o.width, o.height).data(), local_, fmt::format("fs_decimate, to scale {}", out));
   }
 
   // The 2-D grid of work-groups covering width x height items.
@@ -226,10 +214,9 @@ class OpenclEngine final : public Engine {
   }
 
   EngineSetup setup_;
-  std::shared_ptr<OpenclDevice> device_;
-  size_t local_[2] = {kGroupWidth, kGroupHeight}, linear_local_ = kGroupWidth * kGroupHeight;
   std::vector<Scale> scales_;
-  bool no_window_ = false;
+  bool no_window_;
+  size_t local_[2] = {kGroupWidth, kGroupHeight}, linear_local_ = kGroupWidth * kGroupHeight;
   Handle<cl_kernel> convert_, decimate_, horizontal_, terms_;
   Handle<cl_mem> window_, low_pass_, box_, across_, term_planes_, raster_workspace_, sums_;
   std::array<Handle<cl_mem>, kScales> ref_, dist_;  // each scale's binary32 planes
@@ -240,9 +227,8 @@ class OpenclEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
-  std::shared_ptr<OpenclDevice> device = OpenclDevice::of(d);
-  return std::make_unique<OpenclEngine>(setup, std::move(device));
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  return std::make_unique<OpenclEngine>(setup, OpenclDevice::of(device));
 }
 
 }  // namespace exactvq::float_ssim::opencl

@@ -11,7 +11,9 @@
 #include "backends/cuda/cuda_check.h"
 #include "metrics/motion/definition.h"
 
-namespace exactvq::cuda {
+namespace exactvq::motion::cuda {
+
+using exactvq::cuda::check;
 
 namespace {
 
@@ -76,4 +78,4 @@ void launch_motion_sad(const void* prev, const void* cur, int width, int height,
   check(cudaGetLastError(), "motion SAD kernel launch");
 }
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::motion::cuda

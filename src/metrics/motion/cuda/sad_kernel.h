@@ -6,7 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
-namespace exactvq::cuda {
+namespace exactvq::motion::cuda {
 
 // Adds the SAD between `prev` and `cur` (width x height samples each, rows
 // stored tightly; 8-bit samples as bytes, else 16-bit) into *sad (zeroed by
@@ -14,4 +14,4 @@ namespace exactvq::cuda {
 void launch_motion_sad(const void* prev, const void* cur, int width, int height, int bitdepth, uint64_t* sad,
                        cudaStream_t stream);
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::motion::cuda

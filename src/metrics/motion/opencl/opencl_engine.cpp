@@ -8,16 +8,15 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
-#include "backends/opencl/opencl_device.h"
-#include "core/error.h"
+#include "backends/opencl/device_engine.h"
 #include "metrics/motion/engine.h"
 
 namespace exactvq::motion::opencl {
 
 using exactvq::opencl::DeviceContext;
+using exactvq::opencl::DeviceEngine;
 using exactvq::opencl::DeviceFrame;
+using exactvq::opencl::group_rows;
 using exactvq::opencl::Handle;
 using exactvq::opencl::OpenclDevice;
 using exactvq::opencl::set_arg;
@@ -30,19 +29,14 @@ namespace {
 constexpr size_t kTileW = 32;    // MOTION_TILE_W in motion_kernels.cl
 constexpr size_t kMaxTileH = 8;  // MOTION_MAX_TILE_H
 
-class OpenclEngine final : public Engine {
+class OpenclEngine final : public DeviceEngine<Engine> {
  public:
   OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
-      : setup_(s), device_(std::move(device)), distance_(frame_distance(s.options)) {
+      : DeviceEngine(std::move(device), "motion"), setup_(s), distance_(frame_distance(s.options)) {
     const VideoFormat& f = s.format;
-    device_->forget();  // a new engine: what the device holds may be another run's
-    DeviceContext& dc = device_->context();
-    sad_ = dc.kernel(device_->program(kMotionKernelSource, "the motion kernel"), "motion_sad");
-    const size_t group = work_group_size(sad_.get(), dc.device(), kTileW * kMaxTileH);
-    if (group < kTileW)
-      throw DeviceError(
-          fmt::format("the motion kernel needs work-groups of {} items, the device allows {}", kTileW, group));
-    tile_h_ = group / kTileW;
+    DeviceContext& dc = context();
+    sad_ = dc.kernel(this->device().program(kMotionKernelSource, "the motion kernel"), "motion_sad");
+    tile_h_ = group_rows(work_group_size(sad_.get(), dc.device(), kTileW * kMaxTileH), kTileW, "the motion kernel");
     plane_bytes_ = size_t(f.width) * size_t(f.height) * (f.bitdepth > 8 ? 2 : 1);
     for (int i = 0; i < distance_; ++i)
       ring_.push_back(dc.buffer(plane_bytes_, "a reference picture motion compares with"));
@@ -51,12 +45,8 @@ class OpenclEngine final : public Engine {
     partial_ = dc.buffer(groups_ * sizeof(cl_ulong), "motion's work-group sums");
   }
 
-  ~OpenclEngine() override { device_->forget(); }
-
-  int batch_frames() const override { return 1; }
-
   void hold(std::span<const FramePair> before) override {
-    DeviceContext& dc = device_->context();
+    DeviceContext& dc = context();
     held_ = 0;
     oldest_ = 0;
     const size_t first = before.size() > size_t(distance_) ? before.size() - size_t(distance_) : 0;
@@ -67,17 +57,13 @@ class OpenclEngine final : public Engine {
     }
   }
 
-  void score(std::span<const FramePair> frames, std::span<uint64_t> out) override {
-    for (size_t i = 0; i < frames.size(); ++i)
-      device_->score_pair(frames[i], "motion", [&](const DeviceFrame& f) { out[i] = frame_sad(f); });
-  }
 
  private:
   // The SAD against the picture distance_ frames back (0 without one), then
   // this frame's reference picture into the ring in place of the oldest.
-  uint64_t frame_sad(const DeviceFrame& f) {
-    DeviceContext& dc = device_->context();
-    const cl_mem cur = device_->plane(f, 0)[0];
+  void score_frame(const DeviceFrame& f, std::span<uint64_t> out) override {
+    DeviceContext& dc = context();
+    const cl_mem cur = device().plane(f, 0)[0];
     uint64_t sum = 0;
     if (held_ == distance_) {
       const VideoFormat& vf = setup_.format;
@@ -104,11 +90,10 @@ class OpenclEngine final : public Engine {
       oldest_ = (oldest_ + 1) % distance_;
     else
       ++held_;
-    return sum;
+    out[0] = sum;
   }
 
   EngineSetup setup_;
-  std::shared_ptr<OpenclDevice> device_;
   int distance_;
   Handle<cl_kernel> sad_;
   size_t tile_h_ = 1;
@@ -124,9 +109,8 @@ class OpenclEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
-  std::shared_ptr<OpenclDevice> device = OpenclDevice::of(d);
-  return std::make_unique<OpenclEngine>(setup, std::move(device));
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  return std::make_unique<OpenclEngine>(setup, OpenclDevice::of(device));
 }
 
 }  // namespace exactvq::motion::opencl

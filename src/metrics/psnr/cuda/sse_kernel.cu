@@ -5,7 +5,9 @@
 
 #include "backends/cuda/cuda_check.h"
 
-namespace exactvq::cuda {
+namespace exactvq::psnr::cuda {
+
+using exactvq::cuda::check;
 
 namespace {
 
@@ -51,4 +53,4 @@ void launch_sse(const DevicePlanes& p, uint64_t* sse, cudaStream_t stream) {
   check(cudaGetLastError(), "SSE kernel launch");
 }
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::psnr::cuda

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "backends/opencl/opencl_device.h"
+#include "backends/opencl/device_engine.h"
 #include "core/error.h"
 #include "metrics/psnr/engine.h"
 #include "metrics/ssim/opencl/fused_sse.h"
@@ -16,6 +16,7 @@
 namespace exactvq::psnr::opencl {
 
 using exactvq::opencl::DeviceContext;
+using exactvq::opencl::DeviceEngine;
 using exactvq::opencl::DeviceFrame;
 using exactvq::opencl::Handle;
 using exactvq::opencl::OpenclDevice;
@@ -30,35 +31,25 @@ namespace {
 constexpr size_t kMaxGroup = 256;  // PSNR_GROUP in psnr_kernels.cl
 constexpr size_t kMaxGroups = 64;  // work-groups per plane: enough to fill a device
 
-class OpenclEngine final : public Engine {
+class OpenclEngine final : public DeviceEngine<Engine> {
  public:
   OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
-      : planes_(s.planes), device_(std::move(device)), fused_(device_->state<FusedSse>()) {
-    DeviceContext& dc = device_->context();
-    sse_ = dc.kernel(device_->program(kPsnrKernelSource, "the PSNR kernel"), "psnr_sse");
+      : DeviceEngine(std::move(device), "psnr", size_t(s.planes)), planes_(s.planes),
+        fused_(this->device().state<FusedSse>()) {
+    DeviceContext& dc = context();
+    sse_ = dc.kernel(this->device().program(kPsnrKernelSource, "the PSNR kernel"), "psnr_sse");
     group_ = work_group_size(sse_.get(), dc.device(), kMaxGroup);
     partial_ = dc.buffer(kMaxGroups * sizeof(cl_ulong), "work-group sums");
-    device_->forget();
     fused_.add_user(planes_);
   }
 
-  ~OpenclEngine() override {
-    device_->forget();
-    fused_.remove_user(planes_);
-  }
-
-  int batch_frames() const override { return 1; }
-
-  void score(std::span<const FramePair> frames, std::span<uint64_t> out) override {
-    const size_t planes = size_t(planes_);
-    for (size_t i = 0; i < frames.size(); ++i) {
-      device_->score_pair(frames[i], "psnr", [&](const DeviceFrame& f) {
-        for (size_t p = 0; p < planes; ++p) out[i * planes + p] = plane_sse(f, int(p));
-      });
-    }
-  }
+  ~OpenclEngine() override { fused_.remove_user(planes_); }
 
  private:
+  void score_frame(const DeviceFrame& f, std::span<uint64_t> out) override {
+    for (size_t p = 0; p < out.size(); ++p) out[p] = plane_sse(f, int(p));
+  }
+
   // The plane's SSE: computed by an SSIM pass over the same frame where one is
   // due (asking the ssim feature to score the frame early when psnr comes first),
   // else by the psnr kernel on the frame the device holds.
@@ -70,8 +61,8 @@ class OpenclEngine final : public Engine {
         if (auto known = fused_.known(f, p)) return *known;
       }
     }
-    DeviceContext& dc = device_->context();
-    const std::array<cl_mem, 2> planes = device_->plane(f, p);
+    DeviceContext& dc = context();
+    const std::array<cl_mem, 2> planes = device().plane(f, p);
     const PlaneView r = f.ref->plane(p);
     const cl_ulong count = cl_ulong(r.width) * cl_ulong(r.height);
     const size_t groups = std::clamp<size_t>((count + group_ - 1) / group_, 1, kMaxGroups);
@@ -94,7 +85,6 @@ class OpenclEngine final : public Engine {
   }
 
   int planes_ = 1;
-  std::shared_ptr<OpenclDevice> device_;
   FusedSse& fused_;  // the device's
   Handle<cl_kernel> sse_;
   size_t group_ = 1;

@@ -8,7 +8,7 @@
 #include "metrics/ssim/cuda/device_term.cuh"
 #include "metrics/ssim/cuda/ssim_kernels.h"
 
-namespace exactvq::cuda {
+namespace exactvq::ssim::cuda {
 
 // Call from every thread of a block of kThreads threads (a multiple of 32).
 template <int kThreads>
@@ -32,4 +32,4 @@ __device__ __forceinline__ void add_block_sum(Int128Words acc, ExactWords* sum) 
   atomicAdd(hi, block.hi + carry);
 }
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::ssim::cuda

@@ -11,7 +11,7 @@
 #include "metrics/ssim/softfp_term.h"
 #include "metrics/ssim/term.h"
 
-namespace exactvq::cuda {
+namespace exactvq::ssim::cuda {
 
 // The two window-independent products of c1 and c2: (Md * Md) * K1, (Md * Md) * K2.
 struct TermConstants {
@@ -90,4 +90,4 @@ __device__ __forceinline__ Int128Words to_fixed64_fp64(double term) {
   return q;
 }
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::ssim::cuda

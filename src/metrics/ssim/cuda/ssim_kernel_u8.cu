@@ -3,7 +3,7 @@
 
 #include "metrics/ssim/cuda/u8_kernel.cuh"
 
-namespace exactvq::cuda {
+namespace exactvq::ssim::cuda {
 
 // Native: 128 threads, 72-row tiles, no register cap. Emulated: 128 threads, 96
 // registers (8 bytes spilled) and one staging buffer, five blocks an SM, 62-row
@@ -13,4 +13,4 @@ void launch_exact_u8(const SsimPlanes& planes, ExactWords* sums, cudaStream_t st
   launch<128, 72, 255, true, false>(planes, sums, stream);
 }
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::ssim::cuda

@@ -7,7 +7,7 @@
 
 #include "metrics/ssim/cuda/ssim_kernels.h"
 
-namespace exactvq::cuda {
+namespace exactvq::ssim::cuda {
 
 // True when launch_exact_u8 takes these planes: 8-bit samples (either fp64 mode).
 inline bool exact_u8_applies(const SsimPlanes& planes) { return planes.bitdepth == 8; }
@@ -16,4 +16,4 @@ inline bool exact_u8_applies(const SsimPlanes& planes) { return planes.bitdepth 
 // launch_exact's kFull; throws DeviceError unless exact_u8_applies(planes).
 void launch_exact_u8(const SsimPlanes& planes, ExactWords* sums, cudaStream_t stream);
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::ssim::cuda

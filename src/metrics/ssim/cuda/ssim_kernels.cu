@@ -6,7 +6,7 @@
 #include "metrics/ssim/cuda/ssim_kernel_u8.h"
 #include "metrics/ssim/cuda/tile_kernel.cuh"
 
-namespace exactvq::cuda {
+namespace exactvq::ssim::cuda {
 
 void launch_exact(const SsimPlanes& planes, ExactWords* sums, cudaStream_t stream) {
   if (exact_u8_applies(planes)) return launch_exact_u8(planes, sums, stream);
@@ -19,4 +19,4 @@ void launch_terms(const SsimPlanes& planes, double* terms, cudaStream_t stream) 
   dispatch<KernelStage::kFull, true>(planes, nullptr, terms, stream);
 }
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::ssim::cuda

@@ -9,7 +9,9 @@
 
 #include "backends/cuda/device_planes.h"
 
-namespace exactvq::cuda {
+namespace exactvq::ssim::cuda {
+
+using exactvq::cuda::DevicePlanes;
 
 // The planes with the way the term is formed: native binary64, or through
 // softfp/ on integers (the same bits).
@@ -32,4 +34,4 @@ void launch_exact(const SsimPlanes& planes, ExactWords* sums, cudaStream_t strea
 // Writes each frame's terms in raster order to terms + frame * width * height.
 void launch_terms(const SsimPlanes& planes, double* terms, cudaStream_t stream);
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::ssim::cuda

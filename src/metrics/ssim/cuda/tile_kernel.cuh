@@ -20,7 +20,10 @@
 #include "metrics/ssim/cuda/device_term.cuh"
 #include "metrics/ssim/cuda/ssim_kernels.h"
 
-namespace exactvq::cuda {
+namespace exactvq::ssim::cuda {
+
+using exactvq::cuda::check;
+using exactvq::cuda::share_out;
 
 // What the tile kernel computes; everything but kFull exists to time stages.
 enum class KernelStage {
@@ -378,4 +381,4 @@ void dispatch(const SsimPlanes& p, ExactWords* sums, double* terms, cudaStream_t
 
 }  // namespace
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::ssim::cuda

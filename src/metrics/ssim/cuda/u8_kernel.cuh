@@ -20,7 +20,10 @@
 #include "metrics/ssim/cuda/device_term.cuh"
 #include "metrics/ssim/cuda/ssim_kernel_u8.h"
 
-namespace exactvq::cuda {
+namespace exactvq::ssim::cuda {
+
+using exactvq::cuda::check;
+using exactvq::cuda::share_out;
 
 namespace {
 
@@ -544,4 +547,4 @@ void launch(const SsimPlanes& p, ExactWords* sums, cudaStream_t stream) {
 
 }  // namespace
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::ssim::cuda

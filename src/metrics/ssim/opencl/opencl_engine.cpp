@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "backends/opencl/opencl_device.h"
+#include "backends/opencl/device_engine.h"
 #include "core/error.h"
 #include "metrics/ssim/engine.h"
 #include "metrics/ssim/fixed_point.h"
@@ -22,6 +22,7 @@
 namespace exactvq::ssim::opencl {
 
 using exactvq::opencl::DeviceContext;
+using exactvq::opencl::DeviceEngine;
 using exactvq::opencl::Handle;
 using exactvq::opencl::OpenclDevice;
 using exactvq::opencl::RasterSumLayout;
@@ -43,14 +44,14 @@ uint64_t bits_of(double v) {
 
 size_t round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
 
-class OpenclEngine final : public Engine, public FusedSse::Scorer {
+class OpenclEngine final : public DeviceEngine<Engine>, public FusedSse::Scorer {
  public:
   OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
-      : mode_(s.mode), format_(s.format), device_(std::move(device)), fused_(device_->state<FusedSse>()),
-        planes_(s.planes) {
-    DeviceContext& dc = device_->context();
+      : DeviceEngine(std::move(device), "ssim", size_t(s.planes)), mode_(s.mode), format_(s.format),
+        fused_(this->device().state<FusedSse>()), planes_(s.planes) {
+    DeviceContext& dc = context();
     const VideoFormat& format = s.format;
-    const cl_program program = device_->program(kSsimKernelSource, "the SSIM kernels");
+    const cl_program program = this->device().program(kSsimKernelSource, "the SSIM kernels");
     horizontal_ = dc.kernel(program, "ssim_horizontal");
     horizontal_sse_ = dc.kernel(program, "ssim_horizontal_sse");
     terms_ = dc.kernel(program, "ssim_terms");
@@ -73,7 +74,7 @@ class OpenclEngine final : public Engine, public FusedSse::Scorer {
     hyy_ = dc.buffer(samples * sizeof(cl_ulong), "horizontal moments");
     term_bits_ = dc.buffer(mode_ == SumMode::kRaster ? samples * sizeof(cl_ulong) : 1, "term plane");
     if (mode_ == SumMode::kRaster) {
-      raster_sums_ = &device_->raster_sums();
+      raster_sums_ = &this->device().raster_sums();
       RasterSumLayout largest;  // plane 0's; the others are no larger
       largest.array[0].count = int64_t(samples);
       raster_workspace_ = dc.buffer(exactvq::opencl::raster_sum_workspace_bytes(largest), "raster-order sum workspace");
@@ -90,40 +91,10 @@ class OpenclEngine final : public Engine, public FusedSse::Scorer {
     const TermConstants k = term_constants(format.bitdepth);
     mm_k1_bits_ = bits_of(k.mm_k1);
     mm_k2_bits_ = bits_of(k.mm_k2);
-    device_->forget();
     fused_.add_scorer(this);
   }
 
-  ~OpenclEngine() override {
-    device_->forget();
-    fused_.remove_scorer(this);
-  }
-
-  int batch_frames() const override { return 1; }
-
-  // Each pair's planes, numbered pairs shared with the device's psnr engine
-  // (their sums perhaps scored early), loose ones on their own.
-  void score(std::span<const FramePair> frames, std::span<PlaneSum> out) override {
-    const size_t n = size_t(planes_);
-    for (size_t i = 0; i < frames.size(); ++i) {
-      DeviceFrame f;
-      try {
-        const FramePair& pair = frames[i];
-        Scores s;
-        if (pair.loose()) {
-          f = device_->frame(*pair.ref, *pair.dist, std::nullopt);
-          score(f, false, s);
-        } else {
-          f = device_->frame(*pair.ref, *pair.dist, pair.index);
-          if (!take_early(f, s)) score(f, true, s);
-          last_scored_ = f.number;
-        }
-        for (size_t p = 0; p < n; ++p) out[i * n + p] = s[p];
-      } catch (const DeviceError& e) {
-        fail(f, e);
-      }
-    }
-  }
+  ~OpenclEngine() override { fused_.remove_scorer(this); }
 
   bool covers(int plane) const override { return plane < planes_; }
 
@@ -134,7 +105,7 @@ class OpenclEngine final : public Engine, public FusedSse::Scorer {
 
   void score_early(const DeviceFrame& f) override {
     Early e;
-    score(f, true, e.scores);
+    score_planes(f, true, e.scores);
     e.held.set(f);
     early_.push_back(e);
   }
@@ -147,6 +118,26 @@ class OpenclEngine final : public Engine, public FusedSse::Scorer {
     Held held;
     Scores scores = {};
   };
+
+  // The pair's planes: numbered pairs shared with the device's psnr engine
+  // (their sums perhaps scored early), loose ones on their own.
+  void score_frame(const DeviceFrame& f, std::span<PlaneSum> out) override {
+    try {
+      Scores s;
+      if (!f.keyed) {
+        score_planes(f, false, s);
+      } else {
+        if (!take_early(f, s)) score_planes(f, true, s);
+        last_scored_ = f.number;
+      }
+      std::copy_n(s.begin(), out.size(), out.begin());
+    } catch (const DeviceError&) {
+      // What was scored early went with the device's frames (score_pair forgets them).
+      early_.clear();
+      last_scored_.reset();
+      throw;
+    }
+  }
 
   // A frame's scores if score_early made them; frames before it are dropped.
   bool take_early(const DeviceFrame& f, Scores& s) {
@@ -164,17 +155,9 @@ class OpenclEngine final : public Engine, public FusedSse::Scorer {
     return found;
   }
 
-  [[noreturn]] void fail(const DeviceFrame& f, const DeviceError& e) {
-    device_->forget();
-    early_.clear();
-    last_scored_.reset();
-    if (!f.ref) throw;
-    throw DeviceError(fmt::format("{}, ssim: {}", device_->where(f), e.what()));
-  }
-
   // Sums every plane; with `share`, also the SSE of the planes a psnr engine on
   // the device wants and does not have yet.
-  void score(const DeviceFrame& f, bool share, Scores& s) {
+  void score_planes(const DeviceFrame& f, bool share, Scores& s) {
     for (int p = 0; p < planes_ && p < int(s.size()); ++p) {
       const bool sse = share && f.keyed && fused_.wanted(p) && !fused_.known(f, p);
       s[size_t(p)] = score_plane(f, p, sse);
@@ -182,8 +165,8 @@ class OpenclEngine final : public Engine, public FusedSse::Scorer {
   }
 
   PlaneSum score_plane(const DeviceFrame& f, int plane, bool want_sse) {
-    DeviceContext& dc = device_->context();
-    const std::array<cl_mem, 2> planes = device_->plane(f, plane);
+    DeviceContext& dc = context();
+    const std::array<cl_mem, 2> planes = device().plane(f, plane);
     const int width = format_.plane_width(plane), height = format_.plane_height(plane);
     const std::string pn = plane_name(plane);
     const cl_int zero = 0;
@@ -267,7 +250,6 @@ class OpenclEngine final : public Engine, public FusedSse::Scorer {
 
   SumMode mode_;
   VideoFormat format_;
-  std::shared_ptr<OpenclDevice> device_;
   FusedSse& fused_;  // the device's
   int planes_ = 1;
   Handle<cl_kernel> horizontal_, horizontal_sse_, terms_;

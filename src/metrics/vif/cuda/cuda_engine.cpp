@@ -10,8 +10,8 @@
 #include <array>
 #include <vector>
 
-#include "backends/cuda/batch_runner.h"
 #include "backends/cuda/cuda_device.h"
+#include "backends/cuda/runner_engine.h"
 #include "metrics/vif/cpu/vif_simd.h"
 #include "metrics/vif/cuda/vif_kernels.h"
 #include "metrics/vif/engine.h"
@@ -19,19 +19,17 @@
 
 namespace exactvq::vif::cuda {
 
-using exactvq::cuda::BatchRunner;
 using exactvq::cuda::check;
 using exactvq::cuda::CudaDevice;
 using exactvq::cuda::DeviceBuffer;
 using exactvq::cuda::FrameUploader;
-using exactvq::cuda::PinnedBuffer;
-using exactvq::cuda::VifFilter;
-using exactvq::cuda::VifLevelPlanes;
+using exactvq::cuda::RunnerEngine;
 
 namespace {
 
 constexpr int kMinGpuSide = 16;   // every level two or more samples a side
 constexpr size_t kWords = 4;      // a level's four sums
+constexpr size_t kFrameWords = kLevels * kWords;
 
 VifFilter filter_of(int level) {
   VifFilter f;
@@ -41,14 +39,14 @@ VifFilter filter_of(int level) {
   return f;
 }
 
-class CudaEngine final : public Engine, private BatchRunner::Work {
+// Sums [frame of the batch][level][word].
+class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
  public:
-  CudaEngine(const EngineSetup& s, std::shared_ptr<BatchRunner> runner, bool emulate)
-      : setup_(s), runner_(std::move(runner)), emulate_(emulate) {
+  CudaEngine(const EngineSetup& s, CudaDevice& device)
+      : RunnerEngine(device, s.format, 1, 1, "the vif sums"), setup_(s),
+        emulate_(emulates_fp64(s.options.fp64, device.emulate_by_default())) {
     const VideoFormat& f = s.format;
     on_host_ = f.width < kMinGpuSide || f.height < kMinGpuSide;
-    batch_ = runner_->tuning().batch_frames(int64_t(f.frame_bytes()));
-    chunk_ = runner_->tuning().chunk_frames(int64_t{f.width} * f.height);
     int w = f.width, h = f.height;
     for (int level = 1; level < kLevels; ++level) {
       w /= 2;
@@ -58,67 +56,46 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     }
     level_width_[0] = f.width;
     level_height_[0] = f.height;
-    if (!on_host_) runner_->add(this);
-  }
-  ~CudaEngine() override {
-    if (!on_host_) runner_->remove(this);
+    if (!on_host_) join(kFrameWords);
   }
 
-  int batch_frames() const override { return on_host_ ? 1 : batch_; }
   // Pictures too small for the kernels are scored by the CPU's stages, on the host.
   bool takes_device_pictures() const override { return !on_host_; }
 
   void score(std::span<const FramePair> frames, std::span<VifLevelSums> out) override {
-    if (frames.empty()) return;
-    if (on_host_) {
-      for (size_t i = 0; i < frames.size(); ++i)
-        out[i] = cpu::vif_simd_level_sums(frames[i].ref->plane(0), frames[i].dist->plane(0),
-                                          setup_.format.bitdepth, setup_.options);
-      return;
-    }
-    runner_->run(this, frames, !frames[0].loose(), !frames[0].loose());
-    std::copy_n(sums_.begin(), std::min(out.size(), sums_.size()), out.begin());
+    if (!on_host_) return RunnerEngine::score(frames, out);
+    for (size_t i = 0; i < frames.size(); ++i)
+      out[i] = cpu::vif_simd_level_sums(frames[i].ref->plane(0), frames[i].dist->plane(0), setup_.format.bitdepth,
+                                        setup_.options);
   }
 
  private:
   struct Lane {
-    std::array<DeviceBuffer, kLevels> ref, dist;  // levels 1..3, chunk_ frames each
+    std::array<DeviceBuffer, kLevels> ref, dist;  // levels 1..3, chunk_frames() frames each
   };
 
   size_t level_bytes(int level) const {
     return size_t(level_width_[size_t(level)]) * size_t(level_height_[size_t(level)]) * 2;
   }
 
-  // BatchRunner::Work
-  int planes() const override { return 1; }
-  int chunk_frames() const override { return chunk_; }
-
-  void begin(size_t frames) override {
-    if (!table_.get()) {
-      table_ = DeviceBuffer(kLog2Table.size() * sizeof(uint16_t));
-      check(cudaMemcpy(table_.get(), kLog2Table.data(), table_.bytes(), cudaMemcpyHostToDevice),
-            "upload of vif's log2 table");
-      const size_t sum_bytes = size_t(batch_) * kLevels * kWords * sizeof(uint64_t);
-      host_sums_ = PinnedBuffer(sum_bytes);
-      device_sums_ = DeviceBuffer(sum_bytes);
-      for (int l = 0; l < FrameUploader::kLanes; ++l) {
-        auto lane = std::make_unique<Lane>();
-        for (int level = 1; level < kLevels; ++level) {
-          lane->ref[size_t(level)] = DeviceBuffer(level_bytes(level) * size_t(chunk_));
-          lane->dist[size_t(level)] = DeviceBuffer(level_bytes(level) * size_t(chunk_));
-        }
-        lanes_.push_back(std::move(lane));
+  void allocate() override {
+    table_ = DeviceBuffer(kLog2Table.size() * sizeof(uint16_t));
+    check(cudaMemcpy(table_.get(), kLog2Table.data(), table_.bytes(), cudaMemcpyHostToDevice),
+          "upload of vif's log2 table");
+    std::vector<std::unique_ptr<Lane>> lanes;
+    for (int l = 0; l < FrameUploader::kLanes; ++l) {
+      auto lane = std::make_unique<Lane>();
+      for (int level = 1; level < kLevels; ++level) {
+        lane->ref[size_t(level)] = DeviceBuffer(level_bytes(level) * size_t(chunk_frames()));
+        lane->dist[size_t(level)] = DeviceBuffer(level_bytes(level) * size_t(chunk_frames()));
       }
+      lanes.push_back(std::move(lane));
     }
-    sums_.assign(frames, VifLevelSums{});
+    lanes_ = std::move(lanes);
   }
 
-  // Sums [frame of the batch][level][word].
   void enqueue(const FrameUploader::Chunk& chunk, size_t) override {
-    const size_t frame_words = kLevels * kWords;
-    uint64_t* sums = device_sums_.get<uint64_t>() + size_t(chunk.start) * frame_words;
-    check(cudaMemsetAsync(sums, 0, size_t(chunk.count) * frame_words * sizeof(uint64_t), chunk.stream),
-          "cudaMemsetAsync");
+    uint64_t* sums = cleared_rows(chunk);
     Lane& lane = *lanes_[size_t(chunk.lane)];
     const int bitdepth = setup_.format.bitdepth;
     VifLevelPlanes level;
@@ -132,14 +109,14 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     level.emulate_fp64 = emulate_;
     for (int l = 0; l < kLevels; ++l) {
       if (l > 0 || !setup_.options.skip_scale0)
-        exactvq::cuda::launch_vif_statistic(level, filter_of(l), vertical_mean_rounding(l, bitdepth).shift,
-                                   vertical_square_rounding(l, bitdepth).shift, setup_.options.gain_limit,
-                                   table_.get<uint16_t>(), sums + size_t(l) * kWords, frame_words, chunk.stream);
+        launch_vif_statistic(level, filter_of(l), vertical_mean_rounding(l, bitdepth).shift,
+                             vertical_square_rounding(l, bitdepth).shift, setup_.options.gain_limit,
+                             table_.get<uint16_t>(), sums + size_t(l) * kWords, kFrameWords, chunk.stream);
       if (l + 1 == kLevels) break;
       uint16_t* ref_out = lane.ref[size_t(l + 1)].get<uint16_t>();
       uint16_t* dist_out = lane.dist[size_t(l + 1)].get<uint16_t>();
-      exactvq::cuda::launch_vif_halve(level, filter_of(l + 1), rounding_by(l == 0 ? bitdepth : 16).shift, ref_out,
-                             dist_out, level_bytes(l + 1), chunk.stream);
+      launch_vif_halve(level, filter_of(l + 1), rounding_by(l == 0 ? bitdepth : 16).shift, ref_out, dist_out,
+                       level_bytes(l + 1), chunk.stream);
       level.ref = ref_out;
       level.dist = dist_out;
       level.frame_stride = level_bytes(l + 1);
@@ -149,17 +126,11 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
     }
   }
 
-  void finish(size_t base, size_t count, FrameUploader& uploader) override {
-    const size_t frame_words = kLevels * kWords;
-    check(cudaMemcpyAsync(host_sums_.get(), device_sums_.get(), count * frame_words * sizeof(uint64_t),
-                          cudaMemcpyDeviceToHost, uploader.join_lanes()),
-          "read-back of the vif sums");
-    uploader.synchronize();
-    const uint64_t* words = host_sums_.get<uint64_t>();
+  void to_values(const uint64_t* words, size_t count, VifLevelSums* out) override {
     for (size_t f = 0; f < count; ++f)
       for (size_t l = 0; l < size_t(kLevels); ++l) {
-        const uint64_t* w = words + f * frame_words + l * kWords;
-        LevelSums& s = sums_[base + f][l];
+        const uint64_t* w = words + f * kFrameWords + l * kWords;
+        LevelSums& s = out[f][l];
         s.num_log = int64_t(w[0]);
         s.den_log = int64_t(w[1]);
         s.num_non_log = int64_t(w[2]);
@@ -168,25 +139,17 @@ class CudaEngine final : public Engine, private BatchRunner::Work {
   }
 
   EngineSetup setup_;
-  std::shared_ptr<BatchRunner> runner_;
   bool emulate_;  // the gain steps through softfp/
   bool on_host_ = false;
-  int batch_ = 1;
-  int chunk_ = 1;
   std::array<int, kLevels> level_width_{}, level_height_{};
-  std::vector<VifLevelSums> sums_;  // the run's, [frame]
-  DeviceBuffer table_;              // kLog2Table
-  DeviceBuffer device_sums_;        // [frame of the batch][level][word]
-  PinnedBuffer host_sums_;
+  DeviceBuffer table_;  // kLog2Table
   std::vector<std::unique_ptr<Lane>> lanes_;
 };
 
 }  // namespace
 
-std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
-  CudaDevice& device = CudaDevice::of(d);
-  return std::make_unique<CudaEngine>(setup, device.runner(setup.format),
-                                      emulates_fp64(setup.options.fp64, device.emulate_by_default()));
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  return std::make_unique<CudaEngine>(setup, CudaDevice::of(device));
 }
 
 }  // namespace exactvq::vif::cuda

@@ -18,7 +18,9 @@
 #include "metrics/vif/native_statistic.h"
 #include "metrics/vif/softfp_statistic.h"
 
-namespace exactvq::cuda {
+namespace exactvq::vif::cuda {
+
+using exactvq::cuda::check;
 
 namespace {
 
@@ -240,4 +242,4 @@ void launch_vif_halve(const VifLevelPlanes& p, const VifFilter& next, int shift,
   check(cudaGetLastError(), "vif halving kernel launch");
 }
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::vif::cuda

@@ -9,7 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
-namespace exactvq::cuda {
+namespace exactvq::vif::cuda {
 
 // One pyramid level of `frames` frames, each frame's plane `frame_stride`
 // bytes after the previous; rows stored tightly.
@@ -45,4 +45,4 @@ void launch_vif_statistic(const VifLevelPlanes& planes, const VifFilter& filter,
 void launch_vif_halve(const VifLevelPlanes& planes, const VifFilter& next, int shift, uint16_t* ref_out,
                       uint16_t* dist_out, size_t out_stride, cudaStream_t stream);
 
-}  // namespace exactvq::cuda
+}  // namespace exactvq::vif::cuda

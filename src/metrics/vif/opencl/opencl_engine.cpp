@@ -15,8 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "backends/opencl/opencl_device.h"
-#include "core/error.h"
+#include "backends/opencl/device_engine.h"
 #include "metrics/vif/cpu/vif_simd.h"
 #include "metrics/vif/definition.h"
 #include "metrics/vif/engine.h"
@@ -25,7 +24,9 @@
 namespace exactvq::vif::opencl {
 
 using exactvq::opencl::DeviceContext;
+using exactvq::opencl::DeviceEngine;
 using exactvq::opencl::DeviceFrame;
+using exactvq::opencl::group_rows;
 using exactvq::opencl::Handle;
 using exactvq::opencl::OpenclDevice;
 using exactvq::opencl::set_arg;
@@ -42,11 +43,14 @@ constexpr size_t kWords = 4;        // a level's four sums
 
 size_t groups_of(size_t n, size_t per) { return (n + per - 1) / per; }
 
-class OpenclEngine final : public Engine {
+bool scored_on_host(const VideoFormat& f) { return f.width < kMinDeviceSide || f.height < kMinDeviceSide; }
+
+class OpenclEngine final : public DeviceEngine<Engine> {
  public:
-  OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device) : setup_(s), device_(std::move(device)) {
+  OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
+      : DeviceEngine(std::move(device), "vif", 1, !scored_on_host(s.format)), setup_(s),
+        on_host_(scored_on_host(s.format)) {
     const VideoFormat& f = s.format;
-    on_host_ = f.width < kMinDeviceSide || f.height < kMinDeviceSide;
     width_[0] = f.width;
     height_[0] = f.height;
     for (int l = 1; l < kLevels; ++l) {
@@ -54,16 +58,12 @@ class OpenclEngine final : public Engine {
       height_[size_t(l)] = height_[size_t(l - 1)] / 2;
     }
     if (on_host_) return;
-    device_->forget();  // a new engine: what the device holds may be another run's
-    DeviceContext& dc = device_->context();
-    statistic_ = dc.kernel(device_->program(kVifKernelSource, "the vif kernels"), "vif_statistic");
-    halve_ = dc.kernel(device_->program(kVifKernelSource, "the vif kernels"), "vif_halve");
-    const size_t group = std::min(work_group_size(statistic_.get(), dc.device(), kTileW * kMaxTileH),
-                                  work_group_size(halve_.get(), dc.device(), kTileW * kMaxTileH));
-    if (group < kTileW)
-      throw DeviceError(fmt::format("the vif kernels need work-groups of {} items, the device allows {}", kTileW,
-                                    group));
-    tile_h_ = group / kTileW;
+    DeviceContext& dc = context();
+    statistic_ = dc.kernel(this->device().program(kVifKernelSource, "the vif kernels"), "vif_statistic");
+    halve_ = dc.kernel(this->device().program(kVifKernelSource, "the vif kernels"), "vif_halve");
+    tile_h_ = group_rows(std::min(work_group_size(statistic_.get(), dc.device(), kTileW * kMaxTileH),
+                                  work_group_size(halve_.get(), dc.device(), kTileW * kMaxTileH)),
+                         kTileW, "the vif kernels");
     for (int l = 0; l < kLevels; ++l) {
       const auto t = level_taps(l);
       const std::vector<uint32_t> v(t.begin(), t.end());
@@ -89,28 +89,17 @@ class OpenclEngine final : public Engine {
     limit_bits_ = std::bit_cast<uint64_t>(setup_.options.gain_limit);
   }
 
-  ~OpenclEngine() override {
-    if (!on_host_) device_->forget();
-  }
-
-  int batch_frames() const override { return 1; }
-
   void score(std::span<const FramePair> frames, std::span<VifLevelSums> out) override {
-    for (size_t i = 0; i < frames.size(); ++i) {
-      const FramePair& pair = frames[i];
-      if (on_host_) {
-        out[i] = cpu::vif_simd_level_sums(pair.ref->plane(0), pair.dist->plane(0), setup_.format.bitdepth,
-                                          setup_.options);
-        continue;
-      }
-      device_->score_pair(pair, "vif", [&](const DeviceFrame& f) { out[i] = frame_sums(f); });
-    }
+    if (!on_host_) return DeviceEngine::score(frames, out);
+    for (size_t i = 0; i < frames.size(); ++i)
+      out[i] = cpu::vif_simd_level_sums(frames[i].ref->plane(0), frames[i].dist->plane(0), setup_.format.bitdepth,
+                                        setup_.options);
   }
 
  private:
-  VifLevelSums frame_sums(const DeviceFrame& f) {
-    DeviceContext& dc = device_->context();
-    const std::array<cl_mem, 2> luma = device_->plane(f, 0);
+  void score_frame(const DeviceFrame& f, std::span<VifLevelSums> out) override {
+    DeviceContext& dc = context();
+    const std::array<cl_mem, 2> luma = device().plane(f, 0);
     const int bitdepth = setup_.format.bitdepth;
     cl_mem ref = luma[0], dist = luma[1];
     cl_int bytes = bitdepth == 8;
@@ -174,12 +163,11 @@ class OpenclEngine final : public Engine {
       sums[li].num_non_log = int64_t(w[2]);
       sums[li].den_non_log = int64_t(w[3]);
     }
-    return sums;
+    out[0] = sums;
   }
 
   EngineSetup setup_;
-  std::shared_ptr<OpenclDevice> device_;
-  bool on_host_ = false;
+  bool on_host_;
   std::array<int, kLevels> width_{}, height_{};
   Handle<cl_kernel> statistic_, halve_;
   size_t tile_h_ = 1;
@@ -192,9 +180,8 @@ class OpenclEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_engine(Device& d, const EngineSetup& setup) {
-  std::shared_ptr<OpenclDevice> device = OpenclDevice::of(d);
-  return std::make_unique<OpenclEngine>(setup, std::move(device));
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  return std::make_unique<OpenclEngine>(setup, OpenclDevice::of(device));
 }
 
 }  // namespace exactvq::vif::opencl
