@@ -10,6 +10,7 @@ present on both sides differs. Needs pyelftools (Debian: python3-pyelftools).
 """
 import os
 import re
+import subprocess
 import sys
 
 from elftools.elf.elffile import ELFFile
@@ -27,6 +28,16 @@ def kernels(path):
 def anonymous(name):
     """A kernel's name without the translation unit's anonymous namespace."""
     return re.sub(r'\d+_GLOBAL__N__X_\d+_\w+?_cu_X', 'ANON', name)
+
+
+def unscoped(names):
+    """Each mangled name demangled, with a metric's own CUDA namespace read as the
+    shared one (exactvq::<metric>::cuda:: as exactvq::cuda::), so that kernels
+    moved between the two compare by name."""
+    named = [re.sub(r'\d+_GLOBAL__N__X_\d+_\w+?_cu_X', '4ANON', n) for n in names]
+    out = subprocess.run(['c++filt'], input='\n'.join(named), capture_output=True, text=True,
+                         check=True).stdout.split('\n')
+    return {n: re.sub(r'exactvq::\w+::cuda::', 'exactvq::cuda::', d) for n, d in zip(names, out)}
 
 
 def main(before_dir, after_dir):
@@ -47,8 +58,24 @@ def main(before_dir, after_dir):
               f'{len(set(a) - set(b))} only before, {len(set(b) - set(a))} only after')
         for k in changed:
             print(f'  differs: {k}')
-        moved_before.update({anonymous(k): a[k] for k in set(a) - set(b)})
-        moved_after.update({anonymous(k): b[k] for k in set(b) - set(a)})
+        only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))
+        if only_a and only_b:
+            ua, ub = unscoped(only_a), unscoped(only_b)
+            by_a = {ua[k]: k for k in only_a}
+            renamed = [(by_a[ub[k]], k) for k in only_b if ub[k] in by_a]
+            same = [pair for pair in renamed if a[pair[0]] == b[pair[1]]]
+            differ = differ or len(same) != len(renamed)
+            print(f'  into the metric\'s namespace: {len(same)} kernels identical, '
+                  f'{len(renamed) - len(same)} differ')
+            for ka, kb in renamed:
+                if a[ka] != b[kb]:
+                    print(f'  differs: {kb}')
+            matched_a = {ka for ka, _ in renamed}
+            matched_b = {kb for _, kb in renamed}
+            only_a = [k for k in only_a if k not in matched_a]
+            only_b = [k for k in only_b if k not in matched_b]
+        moved_before.update({anonymous(k): a[k] for k in only_a})
+        moved_after.update({anonymous(k): b[k] for k in only_b})
     for name in sorted(os.listdir(after_dir)):
         if name.endswith('.cubin') and not os.path.exists(os.path.join(before_dir, name)):
             moved_after.update({anonymous(k): v for k, v in kernels(os.path.join(after_dir, name)).items()})
