@@ -41,7 +41,8 @@ Picture make_picture(const VideoFormat& f, uint32_t seed, bool distorted) {
   Picture pic;
   pic.allocate(f);
   for (int p = 0; p < f.plane_count(); ++p) {
-    const bench::PlanePair pair(f.plane_width(p), f.plane_height(p), f.bitdepth, seed + uint32_t(p));
+    const bench::PlanePair pair(f.plane_width(p), f.plane_height(p), f.bitdepth,
+                                seed + uint32_t(p));
     const auto& src = distorted ? pair.dist : pair.ref;
     std::copy(src.begin(), src.end(), pic.plane_data(p));
   }
@@ -83,7 +84,8 @@ int main(int argc, char** argv) {
       workers.emplace_back([&, t] {
         for (int64_t i = t; !stop.load(std::memory_order_relaxed); i += threads) {
           const size_t f = size_t(i) % kDistinctFrames;
-          volatile double score = cpu::score_exact(ref[f].plane(0), dist[f].plane(0), format.bitdepth);
+          volatile double score =
+              cpu::score_exact(ref[f].plane(0), dist[f].plane(0), format.bitdepth);
           (void)score;
           frames.fetch_add(1, std::memory_order_relaxed);
         }
@@ -122,10 +124,12 @@ int main(int argc, char** argv) {
   } while (elapsed < seconds);
   getrusage(RUSAGE_SELF, &usage);
   const double fps = double(frames) / elapsed;
-  std::printf("%dx%d %d-bit %s threads=%d target=%s frames=%lld MP/s=%.1f peak_rss_MB=%.1f above_frames_MB=%.1f fps=%.1f\n",
-              format.width, format.height, format.bitdepth, mode.c_str(), threads,
-              cpu::current_target_name().c_str(), static_cast<long long>(frames),
-              fps * format.width * format.height / 1e6, double(usage.ru_maxrss) / 1024.0,
-              double(usage.ru_maxrss - frames_rss_kb) / 1024.0, fps);
+  std::printf(
+      "%dx%d %d-bit %s threads=%d target=%s frames=%lld MP/s=%.1f peak_rss_MB=%.1f "
+      "above_frames_MB=%.1f fps=%.1f\n",
+      format.width, format.height, format.bitdepth, mode.c_str(), threads,
+      cpu::current_target_name().c_str(), static_cast<long long>(frames),
+      fps * format.width * format.height / 1e6, double(usage.ru_maxrss) / 1024.0,
+      double(usage.ru_maxrss - frames_rss_kb) / 1024.0, fps);
   return 0;
 }

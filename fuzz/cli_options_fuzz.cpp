@@ -41,8 +41,7 @@ void check_feature(const FeatureSpec& spec) {
   try {
     const auto feature = make_feature(spec, ctx);
     FUZZ_CHECK(feature != nullptr && !feature->outputs().empty());
-  } catch (const UsageError&) {
-  }
+  } catch (const UsageError&) {}
 }
 
 }  // namespace
@@ -61,16 +60,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(!c.run.frame_count || *c.run.frame_count >= 1);
       FUZZ_CHECK(c.run.skip_ref >= 0 && c.run.skip_dist >= 0);
       if (c.run.raw.width) FUZZ_CHECK(*c.run.raw.width >= 1 && *c.run.raw.width <= kMaxDimension);
-      if (c.run.raw.height) FUZZ_CHECK(*c.run.raw.height >= 1 && *c.run.raw.height <= kMaxDimension);
+      if (c.run.raw.height)
+        FUZZ_CHECK(*c.run.raw.height >= 1 && *c.run.raw.height <= kMaxDimension);
       if (c.run.raw.bitdepth) FUZZ_CHECK(*c.run.raw.bitdepth >= 8 && *c.run.raw.bitdepth <= 16);
       for (const auto& spec : c.run.features) check_feature(spec);
     }
-  } catch (const UsageError&) {
-  }
+  } catch (const UsageError&) {}
   // The whole input as one --feature value.
   try {
     check_feature(parse_feature_spec(std::string(reinterpret_cast<const char*>(data), size)));
-  } catch (const UsageError&) {
-  }
+  } catch (const UsageError&) {}
   return 0;
 }

@@ -61,9 +61,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       ++frames;
       FUZZ_CHECK(source->format() == f);
     }
-    if (promised) FUZZ_CHECK(*promised == frames, "promised %lld, read %lld",
-                             static_cast<long long>(*promised), static_cast<long long>(frames));
-  } catch (const InputError&) {
-  }
+    if (promised)
+      FUZZ_CHECK(*promised == frames, "promised %lld, read %lld", static_cast<long long>(*promised),
+                 static_cast<long long>(frames));
+  } catch (const InputError&) {}
   return 0;
 }

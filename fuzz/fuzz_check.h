@@ -25,8 +25,8 @@ namespace exactvq::fuzz {
 }  // namespace exactvq::fuzz
 
 // FUZZ_CHECK(condition) or FUZZ_CHECK(condition, "printf format", args...).
-#define FUZZ_CHECK(condition, ...)                                                       \
-  do {                                                                                   \
-    if (!(condition))                                                                    \
+#define FUZZ_CHECK(condition, ...)                                                      \
+  do {                                                                                  \
+    if (!(condition))                                                                   \
       ::exactvq::fuzz::fail(__FILE__, __LINE__, #condition __VA_OPT__(, ) __VA_ARGS__); \
   } while (0)

@@ -106,9 +106,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
     const int cx = cut % (r.width + 1), cy = (cut / 3) % (r.height + 1);
     ssim::ExactSum parts;
-    for (const ssim::Rect rect : {ssim::Rect{0, 0, cx, cy}, ssim::Rect{cx, 0, r.width, cy},
-                                  ssim::Rect{0, cy, cx, r.height},
-                                  ssim::Rect{cx, cy, r.width, r.height}})
+    for (const ssim::Rect rect :
+         {ssim::Rect{0, 0, cx, cy}, ssim::Rect{cx, 0, r.width, cy}, ssim::Rect{0, cy, cx, r.height},
+          ssim::Rect{cx, cy, r.width, r.height}})
       parts += ssim::exact_sum(r, d, f.bitdepth, rect);
     FUZZ_CHECK(parts == def.exact, "plane %d split at x=%d y=%d", p, cx, cy);
 
@@ -119,8 +119,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         plain_sse += uint64_t(diff * diff);
       }
     FUZZ_CHECK(psnr::sse_reference(r, d, 0, r.height) == plain_sse, "plane %d", p);
-    FUZZ_CHECK(psnr::sse_reference(r, d, 0, cy) + psnr::sse_reference(r, d, cy, r.height) ==
-               plain_sse, "plane %d band at y=%d", p, cy);
+    FUZZ_CHECK(
+        psnr::sse_reference(r, d, 0, cy) + psnr::sse_reference(r, d, cy, r.height) == plain_sse,
+        "plane %d band at y=%d", p, cy);
 
     static const std::vector<cpu::SimdTarget> targets = cpu::supported_targets();
     for (const cpu::SimdTarget& target : targets) {
@@ -129,9 +130,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(same_bits(cpu::score_exact(r, d, f.bitdepth), e), "%s plane %d", name, p);
       FUZZ_CHECK(same_bits(cpu::score_raster(r, d, f.bitdepth), ra), "%s plane %d", name, p);
       ssim::ExactSum simd_parts;
-      for (const ssim::Rect rect : {ssim::Rect{0, 0, cx, cy}, ssim::Rect{cx, 0, r.width, cy},
-                                    ssim::Rect{0, cy, cx, r.height},
-                                    ssim::Rect{cx, cy, r.width, r.height}})
+      for (const ssim::Rect rect :
+           {ssim::Rect{0, 0, cx, cy}, ssim::Rect{cx, 0, r.width, cy},
+            ssim::Rect{0, cy, cx, r.height}, ssim::Rect{cx, cy, r.width, r.height}})
         simd_parts += cpu::exact_sum(r, d, f.bitdepth, rect);
       FUZZ_CHECK(simd_parts == def.exact, "%s plane %d split at x=%d y=%d", name, p, cx, cy);
       FUZZ_CHECK(psnr::sse(r, d, 0, r.height) == plain_sse, "%s plane %d sse", name, p);

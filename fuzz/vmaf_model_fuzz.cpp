@@ -42,22 +42,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
     check_model(parse_model(text, "fuzz.json"));
-  } catch (const InputError&) {
-  }
+  } catch (const InputError&) {}
   try {
     const SvmModel svm = parse_svm_model(text, "fuzz.json", "model_dict.model");
     for (const SupportVector& sv : svm.support_vectors)
       for (std::size_t i = 1; i < sv.nodes.size(); ++i)
         FUZZ_CHECK(sv.nodes[i - 1].index < sv.nodes[i].index);
-  } catch (const InputError&) {
-  }
+  } catch (const InputError&) {}
   if (size <= 1024) {
     try {
       const ModelSpec spec = parse_model_spec(std::string(text));
       FUZZ_CHECK(!spec.version.empty() || !spec.path.empty());
       if (!spec.version.empty()) check_model(load_model(spec));  // never opens path= files
-    } catch (const UsageError&) {
-    }
+    } catch (const UsageError&) {}
   }
   return 0;
 }

@@ -21,8 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(int64_t{f.width} * f.height <= kMaxLumaSamples);
     FUZZ_CHECK(f.bitdepth >= 8 && f.bitdepth <= 16);
     FUZZ_CHECK(f.frame_bytes() > 0 && f.frame_bytes() <= size_t{6} * size_t(kMaxLumaSamples));
-  } catch (const InputError&) {
-  }
+  } catch (const InputError&) {}
   // The helpers on their own, on the same bytes.
   const auto chroma = parse_y4m_chroma(line);
   if (chroma) FUZZ_CHECK(chroma->bitdepth >= 8 && chroma->bitdepth <= 16);

@@ -107,7 +107,8 @@ struct RunValues {
   py::dict to_python() const {
     py::dict scores, pools;
     for (size_t i = 0; i < names.size(); ++i) {
-      scores[py::str(names[i])] = py::array_t<double>(py::ssize_t(values[i].size()), values[i].data());
+      scores[py::str(names[i])] =
+          py::array_t<double>(py::ssize_t(values[i].size()), values[i].data());
       py::dict p;
       p["min"] = pooled[i].min;
       p["max"] = pooled[i].max;
@@ -172,7 +173,8 @@ std::vector<exactvq_picture> pictures_of(const std::vector<PlaneSet>& planes, ex
   for (size_t i = 0; i < out.size(); ++i) {
     exactvq_picture& p = out[i];
     for (size_t k = 0; k < planes.size() && k < 3; ++k) {
-      p.data[k] = reinterpret_cast<const void*>(planes[k].data + std::uintptr_t(int64_t(i) * planes[k].frame_stride));
+      p.data[k] = reinterpret_cast<const void*>(
+          planes[k].data + std::uintptr_t(int64_t(i) * planes[k].frame_stride));
       p.stride[k] = ptrdiff_t(planes[k].row_stride);
     }
     p.width = int(planes[0].width);
@@ -185,9 +187,9 @@ std::vector<exactvq_picture> pictures_of(const std::vector<PlaneSet>& planes, ex
 
 // Frames given as planes in host memory (numpy arrays, kept alive by the caller)
 // or in CUDA device memory (read after the work queued on `cuda_stream`).
-py::dict score_planes(const std::vector<PlaneSet>& ref, const std::vector<PlaneSet>& dist, bool on_cuda,
-                      std::uintptr_t cuda_stream, const std::string& chroma, int bitdepth,
-                      const RunArgs& args) {
+py::dict score_planes(const std::vector<PlaneSet>& ref, const std::vector<PlaneSet>& dist,
+                      bool on_cuda, std::uintptr_t cuda_stream, const std::string& chroma,
+                      int bitdepth, const RunArgs& args) {
   if (ref.empty() || ref.size() != dist.size()) throw_usage("ref and dist need the same planes");
   const exactvq_chroma c = chroma_of(chroma);
   const std::vector<exactvq_picture> refs = pictures_of(ref, c, bitdepth);
@@ -200,7 +202,8 @@ py::dict score_planes(const std::vector<PlaneSet>& ref, const std::vector<PlaneS
     py::gil_scoped_release unlocked;
     exactvq::api::Context ctx(o);
     if (on_cuda)
-      ctx.score_cuda_frames(refs.data(), dists.data(), refs.size(), reinterpret_cast<void*>(cuda_stream));
+      ctx.score_cuda_frames(refs.data(), dists.data(), refs.size(),
+                            reinterpret_cast<void*>(cuda_stream));
     else
       ctx.score_frames(refs.data(), dists.data(), refs.size());
     ctx.flush();
@@ -217,7 +220,8 @@ class DlpackTensor {
  public:
   explicit DlpackTensor(py::capsule capsule) {
     if (std::string(capsule.name() ? capsule.name() : "") != "dltensor")
-      throw_usage("__dlpack__ gave a capsule named '" + std::string(capsule.name() ? capsule.name() : "") +
+      throw_usage("__dlpack__ gave a capsule named '" +
+                  std::string(capsule.name() ? capsule.name() : "") +
                   "', not 'dltensor' (already consumed?)");
     managed_ = static_cast<DLManagedTensor*>(capsule.get_pointer());
     // The capsule no longer owns the tensor: we call its deleter.
@@ -262,8 +266,9 @@ PYBIND11_MODULE(_exactvq, m) {
   static Exceptions made;
   made.error = new_exception(m, "Error", py::make_tuple(py::handle(PyExc_RuntimeError)),
                              "A failure reported by exactvq; the message says what and where.");
-  made.usage = new_exception(m, "UsageError", py::make_tuple(made.error, py::handle(PyExc_ValueError)),
-                             "An unknown feature or option, or a bad argument value.");
+  made.usage =
+      new_exception(m, "UsageError", py::make_tuple(made.error, py::handle(PyExc_ValueError)),
+                    "An unknown feature or option, or a bad argument value.");
   made.input = new_exception(m, "InputError", py::make_tuple(made.error),
                              "Unreadable or malformed input, or samples out of range.");
   made.device = new_exception(m, "DeviceError", py::make_tuple(made.error),
@@ -276,10 +281,17 @@ PYBIND11_MODULE(_exactvq, m) {
       py::object type = exceptions->error;
       switch (e.status()) {
         case EXACTVQ_ERROR_USAGE:
-        case EXACTVQ_ERROR_ARGUMENT: type = exceptions->usage; break;
-        case EXACTVQ_ERROR_INPUT: type = exceptions->input; break;
-        case EXACTVQ_ERROR_DEVICE: type = exceptions->device; break;
-        default: break;
+        case EXACTVQ_ERROR_ARGUMENT:
+          type = exceptions->usage;
+          break;
+        case EXACTVQ_ERROR_INPUT:
+          type = exceptions->input;
+          break;
+        case EXACTVQ_ERROR_DEVICE:
+          type = exceptions->device;
+          break;
+        default:
+          break;
       }
       PyErr_SetString(type.ptr(), e.what());
     }
@@ -295,12 +307,12 @@ PYBIND11_MODULE(_exactvq, m) {
       .def_readwrite("threads", &RunArgs::threads)
       .def_readwrite("gpu", &RunArgs::gpu);
   py::class_<PlaneSet>(m, "_PlaneSet")
-      .def(py::init([](std::uintptr_t data, int64_t count, int64_t height, int64_t width, int64_t frame_stride,
-                       int64_t row_stride) {
+      .def(py::init([](std::uintptr_t data, int64_t count, int64_t height, int64_t width,
+                       int64_t frame_stride, int64_t row_stride) {
              return PlaneSet{data, count, height, width, frame_stride, row_stride};
            }),
-           py::arg("data"), py::arg("count"), py::arg("height"), py::arg("width"), py::arg("frame_stride"),
-           py::arg("row_stride"));
+           py::arg("data"), py::arg("count"), py::arg("height"), py::arg("width"),
+           py::arg("frame_stride"), py::arg("row_stride"));
   m.def("_score_files", &score_files);
   m.def("_score_planes", &score_planes);
   m.attr("_has_cuda_frames") = py::bool_(
@@ -311,6 +323,8 @@ PYBIND11_MODULE(_exactvq, m) {
 #endif
   );
 #ifdef EXACTVQ_HAVE_DLPACK
-  py::class_<DlpackTensor>(m, "_DlpackTensor").def(py::init<py::capsule>()).def("describe", &DlpackTensor::describe);
+  py::class_<DlpackTensor>(m, "_DlpackTensor")
+      .def(py::init<py::capsule>())
+      .def("describe", &DlpackTensor::describe);
 #endif
 }

@@ -48,7 +48,8 @@ using testing_devices::PictureSize;
 using testing_devices::seeded_frames;
 
 // A file's pictures, every frame.
-inline std::vector<Picture> read_pictures(const std::filesystem::path& path, const RawOptions& raw) {
+inline std::vector<Picture> read_pictures(const std::filesystem::path& path,
+                                          const RawOptions& raw) {
   std::vector<Picture> pictures;
   auto source = open_video(path.string(), raw);
   for (Picture p; source->read_frame(p);) pictures.push_back(p);
@@ -61,7 +62,8 @@ inline std::vector<Picture> read_pictures(const std::filesystem::path& path, con
 inline void for_each_vmaf_pair(
     const std::function<void(const testing_vectors::VmafPair&, const PictureFrames&)>& body) {
   for (const testing_vectors::VmafPair& pair : testing_vectors::load_vmaf_pairs())
-    body(pair, PictureFrames(read_pictures(pair.ref, pair.raw), read_pictures(pair.dist, pair.raw)));
+    body(pair,
+         PictureFrames(read_pictures(pair.ref, pair.raw), read_pictures(pair.dist, pair.raw)));
 }
 
 // The device backends this build has: the values every device test runs over.
@@ -77,11 +79,14 @@ inline std::vector<Backend> compiled_backends() {
 }
 
 // The instance's name in the test's name: ".../cuda", ".../opencl".
-inline std::string backend_label(const ::testing::TestParamInfo<Backend>& info) { return backend_name(info.param); }
+inline std::string backend_label(const ::testing::TestParamInfo<Backend>& info) {
+  return backend_name(info.param);
+}
 
 // A device test's instantiation over every backend compiled in.
-#define EXACTVQ_ON_EVERY_DEVICE_BACKEND(suite)                                                          \
-  INSTANTIATE_TEST_SUITE_P(Backends, suite, ::testing::ValuesIn(::exactvq::device_testing::compiled_backends()), \
+#define EXACTVQ_ON_EVERY_DEVICE_BACKEND(suite)                                                  \
+  INSTANTIATE_TEST_SUITE_P(Backends, suite,                                                     \
+                           ::testing::ValuesIn(::exactvq::device_testing::compiled_backends()), \
                            ::exactvq::device_testing::backend_label)
 
 struct OpenedDevice {
@@ -148,16 +153,17 @@ enum class Pace { kOneBatch, kLoosePairs };
 
 struct DeviceComparison {
   int compared = 0;
-  std::vector<double> got;        // the first device spec's values, frame-major
-  std::optional<bool> uploaded;   // whether the device uploaded planes, where it counts them
+  std::vector<double> got;       // the first device spec's values, frame-major
+  std::optional<bool> uploaded;  // whether the device uploaded planes, where it counts them
 };
 
 // Scores `pairs` with `spec` on the CPU once and with each of `device_specs` on
 // `device`, expecting every value and aggregate equal bit for bit.
-inline DeviceComparison compare_on_device(const std::shared_ptr<Device>& device, const VideoFormat& f,
-                                          const std::string& spec, const std::vector<std::string>& device_specs,
-                                          const std::vector<FramePair>& pairs, const std::string& what,
-                                          Pace pace = Pace::kOneBatch) {
+inline DeviceComparison compare_on_device(const std::shared_ptr<Device>& device,
+                                          const VideoFormat& f, const std::string& spec,
+                                          const std::vector<std::string>& device_specs,
+                                          const std::vector<FramePair>& pairs,
+                                          const std::string& what, Pace pace = Pace::kOneBatch) {
   ThreadPool pool(2);
   auto score = [&](Feature& feature, std::vector<double>& out) {
     const size_t n = feature.outputs().size();
@@ -176,18 +182,20 @@ inline DeviceComparison compare_on_device(const std::shared_ptr<Device>& device,
   DeviceComparison r;
   const std::optional<int64_t> uploads_before = plane_uploads(*device);
   for (const std::string& device_spec : device_specs) {
-    auto on_device = make_feature(parse_feature_spec(device_spec), FeatureContext{f, &pool, device});
+    auto on_device =
+        make_feature(parse_feature_spec(device_spec), FeatureContext{f, &pool, device});
     EXPECT_EQ(on_device->outputs(), cpu->outputs()) << what << " " << device_spec;
     std::vector<double> got(pairs.size() * n, -12345.0);
     score(*on_device, got);
     for (size_t i = 0; i < want.size(); ++i, ++r.compared)
       EXPECT_TRUE(same_bits(got[i], want[i]))
           << what << " " << f.describe() << " " << device_spec << " frame " << i / n << " "
-          << cpu->outputs()[i % n] << ": device " << fmt::format("{:a}", got[i])
-          << ", cpu " << fmt::format("{:a}", want[i]);
+          << cpu->outputs()[i % n] << ": device " << fmt::format("{:a}", got[i]) << ", cpu "
+          << fmt::format("{:a}", want[i]);
     const auto got_aggregates = on_device->aggregates();
     EXPECT_EQ(got_aggregates.size(), want_aggregates.size()) << what << " " << device_spec;
-    for (size_t i = 0; i < std::min(want_aggregates.size(), got_aggregates.size()); ++i, ++r.compared)
+    for (size_t i = 0; i < std::min(want_aggregates.size(), got_aggregates.size());
+         ++i, ++r.compared)
       EXPECT_TRUE(want_aggregates[i].first == got_aggregates[i].first &&
                   same_bits(want_aggregates[i].second, got_aggregates[i].second))
           << what << " " << device_spec << " " << want_aggregates[i].first;
@@ -214,8 +222,8 @@ class DeviceTest : public ::testing::TestWithParam<Backend> {
   }
 
   // `spec` on the CPU and in device_specs(spec) on the device.
-  DeviceComparison compare(const VideoFormat& f, const std::string& spec, const std::vector<FramePair>& pairs,
-                           const std::string& what) const {
+  DeviceComparison compare(const VideoFormat& f, const std::string& spec,
+                           const std::vector<FramePair>& pairs, const std::string& what) const {
     return compare_on_device(device(), f, spec, device_specs(spec), pairs, what);
   }
 

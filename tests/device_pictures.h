@@ -68,8 +68,10 @@ struct PictureFrames {
   std::vector<Picture> refs, dists;
   std::vector<FramePair> pairs;
 
-  PictureFrames(std::vector<Picture> r, std::vector<Picture> d) : refs(std::move(r)), dists(std::move(d)) {
-    for (size_t i = 0; i < refs.size() && i < dists.size(); ++i) pairs.push_back({&refs[i], &dists[i], int64_t(i)});
+  PictureFrames(std::vector<Picture> r, std::vector<Picture> d)
+      : refs(std::move(r)), dists(std::move(d)) {
+    for (size_t i = 0; i < refs.size() && i < dists.size(); ++i)
+      pairs.push_back({&refs[i], &dists[i], int64_t(i)});
   }
   PictureFrames(const PictureFrames&) = delete;
   PictureFrames& operator=(const PictureFrames&) = delete;
@@ -82,8 +84,9 @@ struct PictureFrames {
 inline Content content_in_turn(size_t i) { return Content(i % 3); }
 
 // `count` seeded pairs of `f`, pair i of content(i), drawn in order from `rng`.
-inline PictureFrames seeded_frames(const VideoFormat& f, size_t count, std::mt19937_64& rng,
-                                   const std::function<Content(size_t)>& content = content_in_turn) {
+inline PictureFrames seeded_frames(
+    const VideoFormat& f, size_t count, std::mt19937_64& rng,
+    const std::function<Content(size_t)>& content = content_in_turn) {
   std::vector<Picture> refs(count), dists(count);
   for (size_t i = 0; i < count; ++i) fill_pair(refs[i], dists[i], f, content(i), rng);
   return {std::move(refs), std::move(dists)};

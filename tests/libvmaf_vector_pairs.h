@@ -13,8 +13,7 @@
 
 namespace exactvq::testing_vectors {
 
-inline const std::filesystem::path kVectors =
-    std::filesystem::path(EXACTVQ_SHARED_DIR) / "vectors";
+inline const std::filesystem::path kVectors = std::filesystem::path(EXACTVQ_SHARED_DIR) / "vectors";
 
 struct Pair {
   nlohmann::json info;  // the pair's entry in libvmaf_scores.json
@@ -40,8 +39,9 @@ inline std::vector<Pair> load_pairs() {
       pair.raw.height = p.at("height").get<int>();
       pair.raw.bitdepth = p.at("bitdepth").get<int>();
       const std::string c = p.at("chroma").get<std::string>();
-      pair.raw.chroma = c == "420" ? ChromaFormat::k420 : c == "422" ? ChromaFormat::k422
-                                                                    : ChromaFormat::k444;
+      pair.raw.chroma = c == "420"   ? ChromaFormat::k420
+                        : c == "422" ? ChromaFormat::k422
+                                     : ChromaFormat::k444;
     }
     pairs.push_back(pair);
   }

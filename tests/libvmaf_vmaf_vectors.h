@@ -69,8 +69,9 @@ inline std::vector<VmafPair> load_vmaf_pairs() {
       pair.raw.height = f.at("height").get<int>();
       pair.raw.bitdepth = f.at("bitdepth").get<int>();
       const std::string c = f.at("chroma").get<std::string>();
-      pair.raw.chroma = c == "420" ? ChromaFormat::k420 : c == "422" ? ChromaFormat::k422
-                                                                    : ChromaFormat::k444;
+      pair.raw.chroma = c == "420"   ? ChromaFormat::k420
+                        : c == "422" ? ChromaFormat::k422
+                                     : ChromaFormat::k444;
     }
     pairs.push_back(pair);
   }

@@ -14,7 +14,8 @@
 //   vmaf       vif's and adm's kernels with their binary64 steps native and
 //              emulated (fp64=native / fp64=emulate), kernels only and end to end
 // Usage: cuda_kernel_bench [seconds per measurement, default 1]
-//                   [kernels: the kernel tables only | u8: the u8 table only | vmaf: the vmaf table only |
+//                   [kernels: the kernel tables only | u8: the u8 table only | vmaf: the vmaf table
+//                   only |
 //                    profile]
 #include <cuda_runtime_api.h>
 
@@ -67,7 +68,8 @@ double median_seconds(const std::function<void()>& body, int inner = 1, bool dev
   Event start(cudaEventDefault), stop(cudaEventDefault);
   const auto begin = std::chrono::steady_clock::now();
   while (samples.size() < 5 ||
-         (std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() < g_seconds &&
+         (std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() <
+              g_seconds &&
           samples.size() < 1000)) {
     if (device) {
       check(cudaEventRecord(start.get(), nullptr), "event");
@@ -81,7 +83,8 @@ double median_seconds(const std::function<void()>& body, int inner = 1, bool dev
       const auto t0 = std::chrono::steady_clock::now();
       for (int i = 0; i < inner; ++i) body();
       check(cudaDeviceSynchronize(), "sync");
-      samples.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / inner);
+      samples.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / inner);
     }
   }
   std::sort(samples.begin(), samples.end());
@@ -122,8 +125,10 @@ struct DeviceFrames {
     dist = DeviceBuffer(host.size());
     fill_random(host.data(), host.size(), bits, 1);
     check(cudaMemcpy(ref.get(), host.data(), host.size(), cudaMemcpyHostToDevice), "upload");
-    if (near) add_noise(host, bits);
-    else fill_random(host.data(), host.size(), bits, 2);
+    if (near)
+      add_noise(host, bits);
+    else
+      fill_random(host.data(), host.size(), bits, 2);
     check(cudaMemcpy(dist.get(), host.data(), host.size(), cudaMemcpyHostToDevice), "upload");
     planes = SsimPlanes(DevicePlanes{ref.get(), dist.get(), plane, s.w, s.h, bits, frames});
   }
@@ -147,26 +152,29 @@ struct DeviceFrames {
 enum class Stage { kMoments, kTerm, kFull };
 
 // shape: {output columns a thread, rows a block}, or {0, 0} for launch_exact's.
-double kernel_fps(const Size& s, int bits, Stage stage = Stage::kFull,
-                  bool emulate = false, std::pair<int, int> shape = {0, 0}) {
+double kernel_fps(const Size& s, int bits, Stage stage = Stage::kFull, bool emulate = false,
+                  std::pair<int, int> shape = {0, 0}) {
   const int frames = s.w * s.h > 4'000'000 ? 8 : 32;
   DeviceFrames f(s, bits, frames);
   f.planes.emulate_fp64 = emulate;
   DeviceBuffer sums(sizeof(ExactWords) * frames);
-  const double t = median_seconds([&] {
-    if (stage != Stage::kFull)
-      launch_stage(f.planes, sums.get<ExactWords>(), nullptr,
-                   stage == Stage::kMoments ? TimedStage::kMoments : TimedStage::kTerm);
-    else if (shape.first == 0)
-      launch_exact(f.planes, sums.get<ExactWords>(), nullptr);
-    else
-      launch_exact_shape(f.planes, sums.get<ExactWords>(), nullptr, shape.first, shape.second);
-  }, 4);
+  const double t = median_seconds(
+      [&] {
+        if (stage != Stage::kFull)
+          launch_stage(f.planes, sums.get<ExactWords>(), nullptr,
+                       stage == Stage::kMoments ? TimedStage::kMoments : TimedStage::kTerm);
+        else if (shape.first == 0)
+          launch_exact(f.planes, sums.get<ExactWords>(), nullptr);
+        else
+          launch_exact_shape(f.planes, sums.get<ExactWords>(), nullptr, shape.first, shape.second);
+      },
+      4);
   return frames / t;
 }
 
 // Kernel-only frames/s of `launch` on random frames already on the device.
-double launch_fps(const Size& s, const std::function<void(const SsimPlanes&, ExactWords*)>& launch) {
+double launch_fps(const Size& s,
+                  const std::function<void(const SsimPlanes&, ExactWords*)>& launch) {
   const int frames = s.w * s.h > 4'000'000 ? 8 : 32;
   DeviceFrames f(s, 8, frames);
   DeviceBuffer sums(sizeof(ExactWords) * frames);
@@ -185,7 +193,9 @@ void u8_table() {
   const Size sizes[] = {k1080p, k4k};
   const auto emulated = [](const SsimPlanes& p) { return SsimPlanes(p, true); };
   for (int s = 0; s < 2; ++s) {
-    old_fps[s] = launch_fps(sizes[s], [](const SsimPlanes& p, ExactWords* o) { launch_exact_shape(p, o, nullptr, 1, 32); });
+    old_fps[s] = launch_fps(sizes[s], [](const SsimPlanes& p, ExactWords* o) {
+      launch_exact_shape(p, o, nullptr, 1, 32);
+    });
     for (size_t i = 0; i < kVariants; ++i)
       fps[s][i] = launch_fps(sizes[s], [&](const SsimPlanes& p, ExactWords* o) {
         launch_exact_u8_variant(p, o, nullptr, kU8Variants[i]);
@@ -201,32 +211,42 @@ void u8_table() {
         launch_exact_u8_emulated_variant(emulated(p), o, nullptr, kU8EmulatedVariants[c]);
       });
   }
-  std::printf("\n8-bit exact kernel only, luma: ssim_kernels.cu's 1x32 kernel against ssim_kernel_u8's variants "
-              "(frames/s; threads x tile rows, register cap, loads)\n");
+  std::printf(
+      "\n8-bit exact kernel only, luma: ssim_kernels.cu's 1x32 kernel against ssim_kernel_u8's "
+      "variants "
+      "(frames/s; threads x tile rows, register cap, loads)\n");
   std::printf("| kernel | 1080p | 4K | 1080p vs 1x32 | 4K vs 1x32 |\n|---|---|---|---|---|\n");
   std::printf("| ssim_kernels.cu 1x32 | %.0f | %.0f | 1.00 | 1.00 |\n", old_fps[0], old_fps[1]);
   for (size_t i = 0; i < kVariants; ++i) {
     const U8Variant& v = kU8Variants[i];
-    std::printf("| u8 %dx%d, %s, %s%s | %.0f | %.0f | %.2f | %.2f |\n", v.threads, v.tile_rows,
-                v.max_registers ? fmt::format("{} registers", v.max_registers).c_str() : "no register cap",
-                v.pipelined ? "pipelined" : "not pipelined", i == 0 ? " (launch_exact_u8)" : "", fps[0][i],
-                fps[1][i], fps[0][i] / old_fps[0], fps[1][i] / old_fps[1]);
+    std::printf(
+        "| u8 %dx%d, %s, %s%s | %.0f | %.0f | %.2f | %.2f |\n", v.threads, v.tile_rows,
+        v.max_registers ? fmt::format("{} registers", v.max_registers).c_str() : "no register cap",
+        v.pipelined ? "pipelined" : "not pipelined", i == 0 ? " (launch_exact_u8)" : "", fps[0][i],
+        fps[1][i], fps[0][i] / old_fps[0], fps[1][i] / old_fps[1]);
   }
-  std::printf("\n8-bit, fp64 emulated (softfp) against each kernel's native fp64 (frames/s; time ratio "
-              "emulated / native)\n");
-  std::printf("| kernel | 1080p emulated | 4K emulated | 1080p ratio | 4K ratio |\n|---|---|---|---|---|\n");
-  std::printf("| ssim_kernels.cu 1x32 | %.0f | %.0f | %.2f | %.2f |\n", old_emulated[0], old_emulated[1],
-              old_fps[0] / old_emulated[0], old_fps[1] / old_emulated[1]);
-  std::printf("| u8 (launch_exact_u8) | %.0f | %.0f | %.2f | %.2f |\n", u8_emulated[0], u8_emulated[1],
-              fps[0][0] / u8_emulated[0], fps[1][0] / u8_emulated[1]);
+  std::printf(
+      "\n8-bit, fp64 emulated (softfp) against each kernel's native fp64 (frames/s; time ratio "
+      "emulated / native)\n");
+  std::printf(
+      "| kernel | 1080p emulated | 4K emulated | 1080p ratio | 4K ratio "
+      "|\n|---|---|---|---|---|\n");
+  std::printf("| ssim_kernels.cu 1x32 | %.0f | %.0f | %.2f | %.2f |\n", old_emulated[0],
+              old_emulated[1], old_fps[0] / old_emulated[0], old_fps[1] / old_emulated[1]);
+  std::printf("| u8 (launch_exact_u8) | %.0f | %.0f | %.2f | %.2f |\n", u8_emulated[0],
+              u8_emulated[1], fps[0][0] / u8_emulated[0], fps[1][0] / u8_emulated[1]);
   for (size_t c = 0; c < std::size(kU8EmulatedVariants); ++c)
-    std::printf("| u8, %d threads, register cap %d, %d tile rows, %d staging buffer%s%s | %.0f | %.0f | %.2f | %.2f |\n",
-                kU8EmulatedVariants[c].threads, kU8EmulatedVariants[c].max_registers, kU8EmulatedVariants[c].tile_rows,
-                kU8EmulatedVariants[c].stages, kU8EmulatedVariants[c].stages == 1 ? "" : "s",
-                c == 0 ? " (launch_exact_u8's)" : "", variant_fps[0][c],
-                variant_fps[1][c], fps[0][0] / variant_fps[0][c], fps[1][0] / variant_fps[1][c]);
+    std::printf(
+        "| u8, %d threads, register cap %d, %d tile rows, %d staging buffer%s%s | %.0f | %.0f | "
+        "%.2f | %.2f |\n",
+        kU8EmulatedVariants[c].threads, kU8EmulatedVariants[c].max_registers,
+        kU8EmulatedVariants[c].tile_rows, kU8EmulatedVariants[c].stages,
+        kU8EmulatedVariants[c].stages == 1 ? "" : "s", c == 0 ? " (launch_exact_u8's)" : "",
+        variant_fps[0][c], variant_fps[1][c], fps[0][0] / variant_fps[0][c],
+        fps[1][0] / variant_fps[1][c]);
   std::printf("| u8 emulated against the fastest native | | | %.2f | %.2f |\n",
-              std::max(fps[0][0], old_fps[0]) / u8_emulated[0], std::max(fps[1][0], old_fps[1]) / u8_emulated[1]);
+              std::max(fps[0][0], old_fps[0]) / u8_emulated[0],
+              std::max(fps[1][0], old_fps[1]) / u8_emulated[1]);
 }
 
 double copy_rate(size_t bytes, bool pinned, bool to_device) {
@@ -242,11 +262,13 @@ double copy_rate(size_t bytes, bool pinned, bool to_device) {
     host = pageable.data();
   }
   std::memset(host, 3, bytes);
-  const double t = median_seconds([&] {
-    check(to_device ? cudaMemcpyAsync(d.get(), host, bytes, cudaMemcpyHostToDevice, nullptr)
-                    : cudaMemcpyAsync(host, d.get(), bytes, cudaMemcpyDeviceToHost, nullptr),
-          "copy");
-  }, 4, pinned);
+  const double t = median_seconds(
+      [&] {
+        check(to_device ? cudaMemcpyAsync(d.get(), host, bytes, cudaMemcpyHostToDevice, nullptr)
+                        : cudaMemcpyAsync(host, d.get(), bytes, cudaMemcpyDeviceToHost, nullptr),
+              "copy");
+      },
+      4, pinned);
   return double(bytes) / t;
 }
 
@@ -256,11 +278,13 @@ double host_sum_seconds(const Size& s) {
   std::mt19937_64 rng(3);
   for (double& t : terms) t = double(rng() % 65536) / 7.0;
   volatile double sink = 0;
-  return median_seconds([&] {
-    double sum = 0;
-    for (double t : terms) sum += t;
-    sink = sum;
-  }, 1, false);
+  return median_seconds(
+      [&] {
+        double sum = 0;
+        for (double t : terms) sum += t;
+        sink = sum;
+      },
+      1, false);
 }
 
 // Frames/s through the feature (batches of batch_frames()), frames in RAM.
@@ -286,12 +310,14 @@ double library_fps(const std::shared_ptr<Device>& device, const Size& s, int bit
   std::vector<FramePair> pairs;
   for (int i = 0; i < frames; ++i) pairs.push_back({&refs[size_t(i)], &dists[size_t(i)], i});
   std::vector<double> out(size_t(batch) * 16);
-  const double t = median_seconds([&] {
-    for (int start = 0; start + batch <= frames; start += batch)
-      for (auto& feature : features)
-        feature->extract_batch(std::span(pairs).subspan(size_t(start), size_t(batch)),
-                               std::span(out).first(size_t(batch) * feature->outputs().size()));
-  }, 1, false);
+  const double t = median_seconds(
+      [&] {
+        for (int start = 0; start + batch <= frames; start += batch)
+          for (auto& feature : features)
+            feature->extract_batch(std::span(pairs).subspan(size_t(start), size_t(batch)),
+                                   std::span(out).first(size_t(batch) * feature->outputs().size()));
+      },
+      1, false);
   return frames / t;
 }
 
@@ -306,7 +332,8 @@ struct VifKernels {
   std::array<int, vif::kLevels> width{}, height{};
   DeviceBuffer table, sums;
   VifKernels(const DevicePlanes& p) : bitdepth(p.bitdepth) {
-    level0 = VifLevelPlanes{p.ref, p.dist, p.frame_stride, p.width, p.height, p.bitdepth == 8, p.frames};
+    level0 =
+        VifLevelPlanes{p.ref, p.dist, p.frame_stride, p.width, p.height, p.bitdepth == 8, p.frames};
     width[0] = p.width;
     height[0] = p.height;
     for (int l = 1; l < vif::kLevels; ++l) {
@@ -316,10 +343,13 @@ struct VifKernels {
       dist[size_t(l)] = DeviceBuffer(level_bytes(l) * size_t(p.frames));
     }
     table = DeviceBuffer(vif::kLog2Table.size() * sizeof(uint16_t));
-    check(cudaMemcpy(table.get(), vif::kLog2Table.data(), table.bytes(), cudaMemcpyHostToDevice), "upload");
+    check(cudaMemcpy(table.get(), vif::kLog2Table.data(), table.bytes(), cudaMemcpyHostToDevice),
+          "upload");
     sums = DeviceBuffer(size_t(p.frames) * vif::kLevels * 4 * sizeof(uint64_t));
   }
-  size_t level_bytes(int l) const { return size_t(width[size_t(l)]) * size_t(height[size_t(l)]) * 2; }
+  size_t level_bytes(int l) const {
+    return size_t(width[size_t(l)]) * size_t(height[size_t(l)]) * 2;
+  }
   static VifFilter filter_of(int level) {
     VifFilter f;
     const auto taps = vif::level_taps(level);
@@ -334,14 +364,15 @@ struct VifKernels {
     for (int l = 0; l < vif::kLevels; ++l) {
       if (statistics)
         launch_vif_statistic(level, filter_of(l), vif::vertical_mean_rounding(l, bitdepth).shift,
-                             vif::vertical_square_rounding(l, bitdepth).shift, 100.0, table.get<uint16_t>(),
-                             sums.get<uint64_t>() + size_t(l) * 4, vif::kLevels * 4, nullptr);
+                             vif::vertical_square_rounding(l, bitdepth).shift, 100.0,
+                             table.get<uint16_t>(), sums.get<uint64_t>() + size_t(l) * 4,
+                             vif::kLevels * 4, nullptr);
       if (l + 1 == vif::kLevels) break;
       uint16_t* r = ref[size_t(l + 1)].get<uint16_t>();
       uint16_t* d = dist[size_t(l + 1)].get<uint16_t>();
       if (halvings)
-        launch_vif_halve(level, filter_of(l + 1), vif::rounding_by(l == 0 ? bitdepth : 16).shift, r, d,
-                         level_bytes(l + 1), nullptr);
+        launch_vif_halve(level, filter_of(l + 1), vif::rounding_by(l == 0 ? bitdepth : 16).shift, r,
+                         d, level_bytes(l + 1), nullptr);
       level.ref = r;
       level.dist = d;
       level.frame_stride = level_bytes(l + 1);
@@ -358,31 +389,36 @@ struct AdmKernels {
   static constexpr int kScales = 4;
   DevicePlanes planes;
   std::array<adm::stages::ScalePlan, kScales> plan{};
-  std::array<std::array<DeviceBuffer, 6>, kScales> buffers;  // ref, dis, restored, additive, csf, flat
+  std::array<std::array<DeviceBuffer, 6>, kScales>
+      buffers;  // ref, dis, restored, additive, csf, flat
   DeviceBuffer sums;
   AdmKernels(const DevicePlanes& p) : planes(p) {
     const adm::CsfFactors factors = adm::csf_factors(3.0, 1080);
     for (int n = 0; n < kScales; ++n) {
       plan[size_t(n)] = adm::scale_plan(p.width, p.height, n, factors);
       const size_t band = samples(n) * size_t(p.frames) * (n == 0 ? 2 : 4);
-      for (int b = 0; b < 6; ++b) buffers[size_t(n)][size_t(b)] = DeviceBuffer((b < 2 ? 4 : 3) * band);
+      for (int b = 0; b < 6; ++b)
+        buffers[size_t(n)][size_t(b)] = DeviceBuffer((b < 2 ? 4 : 3) * band);
     }
     sums = DeviceBuffer(size_t(p.frames) * kScales * 9 * sizeof(uint64_t));
   }
-  size_t samples(int n) const { return size_t(plan[size_t(n)].width) * size_t(plan[size_t(n)].height); }
+  size_t samples(int n) const {
+    return size_t(plan[size_t(n)].width) * size_t(plan[size_t(n)].height);
+  }
   AdmBands bands(int n, int b) const {
-    return AdmBands{buffers[size_t(n)][size_t(b)].get(), samples(n), samples(n) * size_t(planes.frames),
-                    plan[size_t(n)].width, plan[size_t(n)].height};
+    return AdmBands{buffers[size_t(n)][size_t(b)].get(), samples(n),
+                    samples(n) * size_t(planes.frames), plan[size_t(n)].width,
+                    plan[size_t(n)].height};
   }
   // decouple: whether to run the decoupling kernels; rest: every other kernel.
   void run(bool emulate, bool decouple, bool rest) {
     const int frames = planes.frames;
     uint64_t* out = sums.get<uint64_t>();
     if (rest) {
-      launch_adm_dwt0(planes.ref, planes.frame_stride, planes.bitdepth == 8, planes.width, planes.height,
-                      planes.bitdepth, frames, bands(0, 0), nullptr);
-      launch_adm_dwt0(planes.dist, planes.frame_stride, planes.bitdepth == 8, planes.width, planes.height,
-                      planes.bitdepth, frames, bands(0, 1), nullptr);
+      launch_adm_dwt0(planes.ref, planes.frame_stride, planes.bitdepth == 8, planes.width,
+                      planes.height, planes.bitdepth, frames, bands(0, 0), nullptr);
+      launch_adm_dwt0(planes.dist, planes.frame_stride, planes.bitdepth == 8, planes.width,
+                      planes.height, planes.bitdepth, frames, bands(0, 1), nullptr);
     }
     for (int n = 0; n < kScales; ++n) {
       if (n > 0 && rest) {
@@ -391,15 +427,17 @@ struct AdmKernels {
       }
       const adm::stages::ScalePlan& p = plan[size_t(n)];
       if (decouple)
-        launch_adm_decouple(n == 0, bands(n, 0), bands(n, 1), p, 100.0, emulate, frames, bands(n, 2), bands(n, 3),
-                            nullptr);
+        launch_adm_decouple(n == 0, bands(n, 0), bands(n, 1), p, 100.0, emulate, frames,
+                            bands(n, 2), bands(n, 3), nullptr);
       if (!rest) continue;
       uint64_t* s = out + size_t(n) * 9;
       launch_adm_denominator(n, bands(n, 0), p, frames, s, kScales * 9, nullptr);
       launch_adm_csf(n == 0, bands(n, 3), p, frames, bands(n, 4), bands(n, 5), nullptr);
-      launch_adm_masking(n == 0, bands(n, 2), bands(n, 4), bands(n, 5), p, frames, s + 3, kScales * 9, nullptr);
+      launch_adm_masking(n == 0, bands(n, 2), bands(n, 4), bands(n, 5), p, frames, s + 3,
+                         kScales * 9, nullptr);
       launch_adm_csf(n == 0, bands(n, 2), p, frames, bands(n, 4), bands(n, 5), nullptr);
-      launch_adm_masking(n == 0, bands(n, 3), bands(n, 4), bands(n, 5), p, frames, s + 6, kScales * 9, nullptr);
+      launch_adm_masking(n == 0, bands(n, 3), bands(n, 4), bands(n, 5), p, frames, s + 6,
+                         kScales * 9, nullptr);
     }
   }
 };
@@ -417,11 +455,16 @@ double us_per_frame(Kernels& k, int frames, bool emulate, bool fp64_kernels, boo
 // kernels only on frames already on the GPU; then end to end through the
 // library from frames in RAM.
 void vmaf_table(const std::shared_ptr<Device>& device) {
-  std::printf("\nvif and adm, binary64 steps native against emulated (fp64=native / fp64=emulate), kernels only, "
-              "luma on the GPU; distorted = reference + noise in [-3, 3] (microseconds a frame; ratio: emulated / "
-              "native time)\n");
-  std::printf("| case | fp64 kernels native | emulated | ratio | all the feature's kernels native | emulated | "
-              "ratio |\n|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "\nvif and adm, binary64 steps native against emulated (fp64=native / fp64=emulate), kernels "
+      "only, "
+      "luma on the GPU; distorted = reference + noise in [-3, 3] (microseconds a frame; ratio: "
+      "emulated / "
+      "native time)\n");
+  std::printf(
+      "| case | fp64 kernels native | emulated | ratio | all the feature's kernels native | "
+      "emulated | "
+      "ratio |\n|---|---|---|---|---|---|---|\n");
   for (const Size& s : {k1080p, k4k})
     for (const int bits : {8, 10}) {
       const int frames = s.w * s.h > 4'000'000 ? 4 : 16;
@@ -433,37 +476,46 @@ void vmaf_table(const std::shared_ptr<Device>& device) {
         const double emulated = us_per_frame(k, frames, true, true, false);
         const double all_native = us_per_frame(k, frames, false, true, true);
         const double all_emulated = us_per_frame(k, frames, true, true, true);
-        std::printf("| %s %s %d-bit | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f |\n", name, s.name, bits, native,
-                    emulated, emulated / native, all_native, all_emulated, all_emulated / all_native);
+        std::printf("| %s %s %d-bit | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f |\n", name, s.name,
+                    bits, native, emulated, emulated / native, all_native, all_emulated,
+                    all_emulated / all_native);
       };
-      adm.run(false, true, true);  // every scale's bands from these frames before the decoupling alone is timed
+      adm.run(false, true,
+              true);  // every scale's bands from these frames before the decoupling alone is timed
       vif.run(false, true, true);  // every level likewise
       row("vif statistic", vif);
       row("adm decouple", adm);
     }
   ThreadPool pool(int(std::thread::hardware_concurrency()));
-  std::printf("\nvif and adm end to end from frames in RAM through the library, 8-bit 420 (frames/s)\n");
-  std::printf("| feature | 1080p native | 1080p emulated | 4K native | 4K emulated |\n|---|---|---|---|---|\n");
+  std::printf(
+      "\nvif and adm end to end from frames in RAM through the library, 8-bit 420 (frames/s)\n");
+  std::printf(
+      "| feature | 1080p native | 1080p emulated | 4K native | 4K emulated "
+      "|\n|---|---|---|---|---|\n");
   for (const char* feature : {"vif", "adm"}) {
     double fps[2][2];
     for (int s = 0; s < 2; ++s)
       for (int e = 0; e < 2; ++e)
-        fps[s][e] = library_fps(device, s == 0 ? k1080p : k4k, 8,
-                                {fmt::format("{}=fp64={}", feature, e ? "emulate" : "native")}, pool);
-    std::printf("| %s | %.0f | %.0f | %.0f | %.0f |\n", feature, fps[0][0], fps[0][1], fps[1][0], fps[1][1]);
+        fps[s][e] =
+            library_fps(device, s == 0 ? k1080p : k4k, 8,
+                        {fmt::format("{}=fp64={}", feature, e ? "emulate" : "native")}, pool);
+    std::printf("| %s | %.0f | %.0f | %.0f | %.0f |\n", feature, fps[0][0], fps[0][1], fps[1][0],
+                fps[1][1]);
   }
 }
 
 int run(int argc, char** argv) {
   if (argc > 1) g_seconds = std::atof(argv[1]);
   const bool kernels_only = argc > 2 && std::string(argv[2]) == "kernels";
-  if (argc > 2 && std::string(argv[2]) == "profile") {  // each 8-bit kernel once at 4K, for a profiler
+  if (argc > 2 &&
+      std::string(argv[2]) == "profile") {  // each 8-bit kernel once at 4K, for a profiler
     DeviceFrames f(k4k, 8, 8);
     DeviceBuffer sums(sizeof(ExactWords) * 8);
     launch_exact(f.planes, sums.get<ExactWords>(), nullptr);
     launch_exact_shape(f.planes, sums.get<ExactWords>(), nullptr, 1, 64);
     launch_exact_shape(f.planes, sums.get<ExactWords>(), nullptr, 2, 32);
-    for (const U8Variant& v : kU8Variants) launch_exact_u8_variant(f.planes, sums.get<ExactWords>(), nullptr, v);
+    for (const U8Variant& v : kU8Variants)
+      launch_exact_u8_variant(f.planes, sums.get<ExactWords>(), nullptr, v);
     f.planes.emulate_fp64 = true;
     launch_exact_shape(f.planes, sums.get<ExactWords>(), nullptr, 1, 32);
     launch_exact_u8(f.planes, sums.get<ExactWords>(), nullptr);
@@ -480,7 +532,8 @@ int run(int argc, char** argv) {
     std::printf("no CUDA device (%s): nothing to measure\n", e.what());
     return 0;
   }
-  std::printf("%s, %u host threads\n\n", device->description().c_str(), std::thread::hardware_concurrency());
+  std::printf("%s, %u host threads\n\n", device->description().c_str(),
+              std::thread::hardware_concurrency());
   if (argc > 2 && std::string(argv[2]) == "u8") {
     u8_table();
     return 0;
@@ -494,19 +547,29 @@ int run(int argc, char** argv) {
   const double pinned_h2d = copy_rate(pair4k, true, true);
   const double pageable_h2d = copy_rate(pair4k, false, true);
   const double pinned_d2h = copy_rate(size_t(3840) * 2160 * 8, true, false);
-  std::printf("ceilings: host-to-device pinned %.1f GB/s, pageable %.1f GB/s; device-to-host pinned %.1f GB/s\n",
-              pinned_h2d / 1e9, pageable_h2d / 1e9, pinned_d2h / 1e9);
-  std::printf("  pinned upload ceiling, luma pairs: 4K 8-bit %.0f frames/s, 1080p 8-bit %.0f frames/s\n\n",
-              pinned_h2d / double(pair4k), pinned_h2d / double(pair4k / 4));
+  std::printf(
+      "ceilings: host-to-device pinned %.1f GB/s, pageable %.1f GB/s; device-to-host pinned %.1f "
+      "GB/s\n",
+      pinned_h2d / 1e9, pageable_h2d / 1e9, pinned_d2h / 1e9);
+  std::printf(
+      "  pinned upload ceiling, luma pairs: 4K 8-bit %.0f frames/s, 1080p 8-bit %.0f frames/s\n\n",
+      pinned_h2d / double(pair4k), pinned_h2d / double(pair4k / 4));
 
-  std::printf("kernel only, exact, luma (frames/s)\n| size | 8-bit | 10-bit | 16-bit |\n|---|---|---|---|\n");
+  std::printf(
+      "kernel only, exact, luma (frames/s)\n| size | 8-bit | 10-bit | 16-bit "
+      "|\n|---|---|---|---|\n");
   for (const Size& s : {k1080p, k4k})
-    std::printf("| %s | %.0f | %.0f | %.0f |\n", s.name, kernel_fps(s, 8), kernel_fps(s, 10), kernel_fps(s, 16));
+    std::printf("| %s | %.0f | %.0f | %.0f |\n", s.name, kernel_fps(s, 8), kernel_fps(s, 10),
+                kernel_fps(s, 16));
 
   // The stage variants exist for ssim_kernels.cu's 1x32 kernel; launch_exact
   // runs the u8 kernel at 8 bits (its own column), which has no stage variants.
-  std::printf("\nper-stage cost per frame, 8-bit luma (microseconds; stages of ssim_kernels.cu's 1x32 kernel)\n");
-  std::printf("| size | upload (pinned) | moments | term | fixed point + reduction | exact kernel (1x32) | exact kernel (u8, launch_exact) | raster: term kernel | read-back | host sum (1 core) |\n");
+  std::printf(
+      "\nper-stage cost per frame, 8-bit luma (microseconds; stages of ssim_kernels.cu's 1x32 "
+      "kernel)\n");
+  std::printf(
+      "| size | upload (pinned) | moments | term | fixed point + reduction | exact kernel (1x32) | "
+      "exact kernel (u8, launch_exact) | raster: term kernel | read-back | host sum (1 core) |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   for (const Size& s : {k1080p, k4k}) {
     const double moments = 1e6 / kernel_fps(s, 8, Stage::kMoments);
@@ -516,13 +579,16 @@ int run(int argc, char** argv) {
     const size_t pixels = size_t(s.w) * s.h;
     DeviceFrames f(s, 8, 4);
     DeviceBuffer terms(pixels * 8 * 4);
-    const double raster = 1e6 / 4 * median_seconds([&] { launch_terms(f.planes, terms.get<double>(), nullptr); });
+    const double raster =
+        1e6 / 4 * median_seconds([&] { launch_terms(f.planes, terms.get<double>(), nullptr); });
     std::printf("| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f |\n", s.name,
-                1e6 * 2 * double(pixels) / pinned_h2d, moments, term - moments, full - term, full, full_u8, raster,
-                1e6 * double(pixels) * 8 / pinned_d2h, 1e6 * host_sum_seconds(s));
+                1e6 * 2 * double(pixels) / pinned_h2d, moments, term - moments, full - term, full,
+                full_u8, raster, 1e6 * double(pixels) * 8 / pinned_d2h, 1e6 * host_sum_seconds(s));
   }
 
-  std::printf("\nexact kernel by tile shape (output columns a thread x rows a block), 8-bit luma (frames/s)\n");
+  std::printf(
+      "\nexact kernel by tile shape (output columns a thread x rows a block), 8-bit luma "
+      "(frames/s)\n");
   std::printf("| size | 1x32 (launch_exact above 8 bits) | 1x64 | 2x32 |\n|---|---|---|---|\n");
   for (const Size& s : {k1080p, k4k})
     std::printf("| %s | %.0f | %.0f | %.0f |\n", s.name,
@@ -535,15 +601,24 @@ int run(int argc, char** argv) {
   for (const Size& s : {k1080p, k4k})
     for (const int bits : {8, 10, 16}) {
       const double native = kernel_fps(s, bits), emulated = kernel_fps(s, bits, Stage::kFull, true);
-      std::printf("| %s %d-bit | %.0f | %.0f | %.2f |\n", s.name, bits, native, emulated, native / emulated);
+      std::printf("| %s %d-bit | %.0f | %.0f | %.2f |\n", s.name, bits, native, emulated,
+                  native / emulated);
     }
   u8_table();
   if (kernels_only) return 0;
 
   ThreadPool pool(int(std::thread::hardware_concurrency()));
-  std::printf("\nend to end from frames in RAM through the library (frames/s), beside the pinned-copy ceiling of the scored planes\n");
+  std::printf(
+      "\nend to end from frames in RAM through the library (frames/s), beside the pinned-copy "
+      "ceiling of the scored planes\n");
   std::printf("| case | frames/s | ceiling | share |\n|---|---|---|---|\n");
-  struct Case { const char* name; Size s; int bits; const char* spec; double bytes_per_frame; };
+  struct Case {
+    const char* name;
+    Size s;
+    int bits;
+    const char* spec;
+    double bytes_per_frame;
+  };
   const Case cases[] = {
       {"4K 8-bit exact luma", k4k, 8, "ssim", 2.0 * 3840 * 2160},
       {"1080p 8-bit exact luma", k1080p, 8, "ssim", 2.0 * 1920 * 1080},
@@ -558,11 +633,13 @@ int run(int argc, char** argv) {
     std::printf("| %s | %.0f | %.0f | %.0f%% |\n", c.name, fps, ceiling, 100 * fps / ceiling);
   }
 
-  std::printf("\nssim and psnr together against each alone, library from RAM, 8-bit 420 (frames/s)\n");
+  std::printf(
+      "\nssim and psnr together against each alone, library from RAM, 8-bit 420 (frames/s)\n");
   std::printf("| size | ssim | psnr | ssim + psnr |\n|---|---|---|---|\n");
   for (const Size& s : {k1080p, k4k})
     std::printf("| %s | %.0f | %.0f | %.0f |\n", s.name, library_fps(device, s, 8, {"ssim"}, pool),
-                library_fps(device, s, 8, {"psnr"}, pool), library_fps(device, s, 8, {"ssim", "psnr"}, pool));
+                library_fps(device, s, 8, {"psnr"}, pool),
+                library_fps(device, s, 8, {"ssim", "psnr"}, pool));
   return 0;
 }
 

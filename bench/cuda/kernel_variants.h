@@ -19,7 +19,8 @@ void launch_exact_shape(const SsimPlanes& planes, ExactWords* sums, cudaStream_t
 // The 1x32 tile kernel at 8 bits, native, stopped after a stage: the moments, or
 // the moments and the term, folded into a checksum reduced like the sum.
 enum class TimedStage { kMoments, kTerm };
-void launch_stage(const SsimPlanes& planes, ExactWords* sums, cudaStream_t stream, TimedStage stage);
+void launch_stage(const SsimPlanes& planes, ExactWords* sums, cudaStream_t stream,
+                  TimedStage stage);
 
 // The 8-bit kernel, native fp64. threads: output columns a block; tile_rows:
 // output rows a block; max_registers: ptxas's cap (0: none); pipelined: the next
@@ -30,9 +31,9 @@ struct U8Variant {
   int max_registers = 0;
   bool pipelined = true;
 };
-inline constexpr U8Variant kU8Variants[] = {{128, 72, 0, true}, {64, 72, 0, true}, {64, 72, 104, true},
-                                            {64, 72, 96, true}, {64, 72, 0, false}, {64, 32, 0, true},
-                                            {32, 72, 0, true}};
+inline constexpr U8Variant kU8Variants[] = {
+    {128, 72, 0, true}, {64, 72, 0, true}, {64, 72, 104, true}, {64, 72, 96, true},
+    {64, 72, 0, false}, {64, 32, 0, true}, {32, 72, 0, true}};
 void launch_exact_u8_variant(const SsimPlanes& planes, ExactWords* sums, cudaStream_t stream,
                              U8Variant variant);
 
@@ -46,9 +47,10 @@ struct U8EmulatedVariant {
   int stages = 2;
 };
 inline constexpr U8EmulatedVariant kU8EmulatedVariants[] = {
-    {128, 96, 62, 1}, {128, 96, 52, 1}, {128, 128, 52},   {128, 128, 72},  {128, 128, 52, 1}, {128, 80, 52, 1},
-    {128, 96, 42, 1}, {128, 96, 72, 1}, {64, 96, 52, 1},  {32, 128, 72},   {160, 96, 52, 1}};
-void launch_exact_u8_emulated_variant(const SsimPlanes& planes, ExactWords* sums, cudaStream_t stream,
-                                      U8EmulatedVariant variant);
+    {128, 96, 62, 1},  {128, 96, 52, 1}, {128, 128, 52},   {128, 128, 72},
+    {128, 128, 52, 1}, {128, 80, 52, 1}, {128, 96, 42, 1}, {128, 96, 72, 1},
+    {64, 96, 52, 1},   {32, 128, 72},    {160, 96, 52, 1}};
+void launch_exact_u8_emulated_variant(const SsimPlanes& planes, ExactWords* sums,
+                                      cudaStream_t stream, U8EmulatedVariant variant);
 
 }  // namespace exactvq::ssim::cuda

@@ -70,7 +70,8 @@ std::vector<double> sample_seconds(const std::function<void()>& body,
   std::vector<double> samples;
   const auto begin = Clock::now();
   while (samples.size() < 5 ||
-         (std::chrono::duration<double>(Clock::now() - begin).count() < g_seconds && samples.size() < 500)) {
+         (std::chrono::duration<double>(Clock::now() - begin).count() < g_seconds &&
+          samples.size() < 500)) {
     const auto t0 = Clock::now();
     body();
     samples.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
@@ -140,7 +141,8 @@ double pinned_streaming_rate() {
   }
   const double t = median_seconds([&] {
     for (int i = 0; i < count; ++i)
-      check(cudaMemcpyAsync(d.get(), h[size_t(i)].get(), bytes, cudaMemcpyHostToDevice, nullptr), "copy");
+      check(cudaMemcpyAsync(d.get(), h[size_t(i)].get(), bytes, cudaMemcpyHostToDevice, nullptr),
+            "copy");
     check(cudaStreamSynchronize(nullptr), "copy");
   });
   return double(count) * double(bytes) / t;
@@ -166,7 +168,8 @@ class PicturePool {
       dists_.emplace_back().allocate(f_);
       for (int p = 0; p < f_.plane_count(); ++p) {
         fill_random(refs_.back().plane_data(p), f_.plane_bytes(p), f_.bitdepth, uint64_t(10 + i));
-        fill_random(dists_.back().plane_data(p), f_.plane_bytes(p), f_.bitdepth, uint64_t(1000 + i));
+        fill_random(dists_.back().plane_data(p), f_.plane_bytes(p), f_.bitdepth,
+                    uint64_t(1000 + i));
       }
       if (on_gpu_) {
         refs_.back() = to_device(refs_.back());
@@ -219,7 +222,8 @@ Throughput library_fps_of(const std::shared_ptr<Device>& device, const VideoForm
       for (int i = 0; i < batch; ++i)
         pairs[size_t(i)] = {pictures.ref(start + i), pictures.dist(start + i), next++};
       for (auto& feature : features)
-        feature->extract_batch(pairs, std::span(out).first(size_t(batch) * feature->outputs().size()));
+        feature->extract_batch(pairs,
+                               std::span(out).first(size_t(batch) * feature->outputs().size()));
     }
   };
   std::vector<double> shares;
@@ -296,13 +300,20 @@ void e2e_table() {
   const double rate = pinned_rate();
   std::printf("pinned host-to-device ceiling: %.1f GB/s\n", rate / 1e9);
   const double streaming = pinned_streaming_rate();
-  std::printf("pinned host-to-device, 1 GiB of distinct buffers (not in the CPU's caches): %.1f GB/s (%.1f%% of the ceiling); the ceiling again: %.1f GB/s\n",
-              streaming / 1e9, 100 * streaming / rate, pinned_rate() / 1e9);
-  std::printf("page-locking pictures on first use (cudaHostRegister): 1080p luma planes %.1f GB/s, 4K luma planes %.1f GB/s\n\n",
-              register_rate(size_t(1920) * 1080, 128) / 1e9, register_rate(size_t(3840) * 2160, 40) / 1e9);
-  std::printf("end to end from frames in RAM (frames/s; share of the pinned-copy ceiling of the scored planes:\n"
-              "first against the ceiling measured once above, then the median over samples of the library's\n"
-              "time against a pinned copy of the same bytes right after it, side by side)\n");
+  std::printf(
+      "pinned host-to-device, 1 GiB of distinct buffers (not in the CPU's caches): %.1f GB/s "
+      "(%.1f%% of the ceiling); the ceiling again: %.1f GB/s\n",
+      streaming / 1e9, 100 * streaming / rate, pinned_rate() / 1e9);
+  std::printf(
+      "page-locking pictures on first use (cudaHostRegister): 1080p luma planes %.1f GB/s, 4K luma "
+      "planes %.1f GB/s\n\n",
+      register_rate(size_t(1920) * 1080, 128) / 1e9, register_rate(size_t(3840) * 2160, 40) / 1e9);
+  std::printf(
+      "end to end from frames in RAM (frames/s; share of the pinned-copy ceiling of the scored "
+      "planes:\n"
+      "first against the ceiling measured once above, then the median over samples of the "
+      "library's\n"
+      "time against a pinned copy of the same bytes right after it, side by side)\n");
   std::printf("| case | ceiling |");
   for (const Config& k : kConfigs) std::printf(" %s | share | side by side |", k.name);
   std::printf("\n|---|---|");
@@ -312,7 +323,10 @@ void e2e_table() {
       {"4K 8-bit exact luma", {3840, 2160, ChromaFormat::k420, 8}, "ssim", 2.0 * 3840 * 2160},
       {"1080p 8-bit exact luma", {1920, 1080, ChromaFormat::k420, 8}, "ssim", 2.0 * 1920 * 1080},
       {"1080p 10-bit exact luma", {1920, 1080, ChromaFormat::k420, 10}, "ssim", 4.0 * 1920 * 1080},
-      {"1080p 8-bit exact chroma", {1920, 1080, ChromaFormat::k420, 8}, "ssim=chroma=true", 3.0 * 1920 * 1080},
+      {"1080p 8-bit exact chroma",
+       {1920, 1080, ChromaFormat::k420, 8},
+       "ssim=chroma=true",
+       3.0 * 1920 * 1080},
   };
   CeilingCopy side_by_side;
   for (const Case& c : cases) {
@@ -321,7 +335,8 @@ void e2e_table() {
     std::printf("| %s | %.0f |", c.name, ceiling);
     // One after the other in one process, so a drift of the card's clocks touches all alike.
     for (const Config& k : kConfigs) {
-      const Throughput t = library_fps(open_tuned(k.knobs), c.f, {c.spec}, pictures, &side_by_side, c.bytes);
+      const Throughput t =
+          library_fps(open_tuned(k.knobs), c.f, {c.spec}, pictures, &side_by_side, c.bytes);
       std::printf(" %.0f | %.1f%% | %.1f%% |", t.fps, 100 * t.fps / ceiling, 100 * t.share);
     }
     std::printf("\n");
@@ -360,12 +375,12 @@ class HostPlanes {
 };
 
 enum class CopyPattern {
-  kPlaneLanes,   // a cudaMemcpyAsync per plane, chunks round robin on 3 streams (the library before)
-  kBatchLanes,   // a cudaMemcpyBatchAsync per chunk, 3 streams
+  kPlaneLanes,  // a cudaMemcpyAsync per plane, chunks round robin on 3 streams (the library before)
+  kBatchLanes,  // a cudaMemcpyBatchAsync per chunk, 3 streams
   kBatchAnyOrder,  // the same with cudaMemcpySrcAccessOrderAny
-  kPlaneOne,     // a cudaMemcpyAsync per plane, one stream
-  kBatchAll,     // one cudaMemcpyBatchAsync for every plane, one stream
-  kChunkLanes,   // one cudaMemcpyAsync per chunk (its planes adjacent in host memory), 3 streams
+  kPlaneOne,       // a cudaMemcpyAsync per plane, one stream
+  kBatchAll,       // one cudaMemcpyBatchAsync for every plane, one stream
+  kChunkLanes,     // one cudaMemcpyAsync per chunk (its planes adjacent in host memory), 3 streams
 };
 
 bool batch_copy(std::vector<void*>& dst, std::vector<const void*>& src, std::vector<size_t>& bytes,
@@ -373,8 +388,8 @@ bool batch_copy(std::vector<void*>& dst, std::vector<const void*>& src, std::vec
   cudaMemcpyAttributes attr{};
   attr.srcAccessOrder = order;
   size_t first = 0;
-  const bool ok = cudaMemcpyBatchAsync(dst.data(), src.data(), bytes.data(), dst.size(), &attr, &first, 1,
-                                       stream) == cudaSuccess;
+  const bool ok = cudaMemcpyBatchAsync(dst.data(), src.data(), bytes.data(), dst.size(), &attr,
+                                       &first, 1, stream) == cudaSuccess;
   dst.clear(), src.clear(), bytes.clear();
   if (!ok) cudaGetLastError();
   return ok;
@@ -394,16 +409,19 @@ double copy_seconds(const HostPlanes& host, uint8_t* device, size_t bytes, int c
     const int per_chunk = 2 * chunk;  // a reference and a distorted plane per frame
     for (int c = 0; c * per_chunk < count; ++c) {
       const int first = c * per_chunk, n = std::min(per_chunk, count - first);
-      const bool one_stream = pattern == CopyPattern::kPlaneOne || pattern == CopyPattern::kBatchAll;
+      const bool one_stream =
+          pattern == CopyPattern::kPlaneOne || pattern == CopyPattern::kBatchAll;
       const cudaStream_t s = one_stream ? lanes[0].get() : lanes[c % 3].get();
       if (pattern == CopyPattern::kChunkLanes) {
-        check(cudaMemcpyAsync(device + size_t(first) * bytes, host[size_t(first)], size_t(n) * bytes,
-                              cudaMemcpyHostToDevice, s), "copy");
+        check(cudaMemcpyAsync(device + size_t(first) * bytes, host[size_t(first)],
+                              size_t(n) * bytes, cudaMemcpyHostToDevice, s),
+              "copy");
         continue;
       }
       for (int i = first; i < first + n; ++i) {
         if (pattern == CopyPattern::kPlaneLanes || pattern == CopyPattern::kPlaneOne) {
-          check(cudaMemcpyAsync(device + size_t(i) * bytes, host[size_t(i)], bytes, cudaMemcpyHostToDevice, s),
+          check(cudaMemcpyAsync(device + size_t(i) * bytes, host[size_t(i)], bytes,
+                                cudaMemcpyHostToDevice, s),
                 "copy");
           continue;
         }
@@ -414,7 +432,8 @@ double copy_seconds(const HostPlanes& host, uint8_t* device, size_t bytes, int c
       if (pattern == CopyPattern::kBatchLanes || pattern == CopyPattern::kBatchAnyOrder)
         refused |= !batch_copy(dst, src, sizes,
                                pattern == CopyPattern::kBatchLanes ? cudaMemcpySrcAccessOrderStream
-                                                                   : cudaMemcpySrcAccessOrderAny, s);
+                                                                   : cudaMemcpySrcAccessOrderAny,
+                               s);
     }
     if (pattern == CopyPattern::kBatchAll)
       refused |= !batch_copy(dst, src, sizes, cudaMemcpySrcAccessOrderStream, lanes[0].get());
@@ -428,19 +447,24 @@ void copies_table() {
   int driver = 0, runtime = 0;
   cudaDriverGetVersion(&driver);
   cudaRuntimeGetVersion(&runtime);
-  std::printf("host-to-device copies of 32 frame pairs (64 planes), no kernels; driver %d, runtime %d; "
-              "pinned ceiling %.1f GB/s (one 16.6 MB cudaHostAlloc buffer, 8 copies of it back to back)\n",
-              driver, runtime, rate / 1e9);
-  std::printf("share of the ceiling (negative: the batch call was refused); last column: time per copy "
-              "above the ceiling, library pattern before\n");
-  std::printf("| planes | heap, a copy per plane, 3 lanes (before) | heap, batch call per chunk, 3 lanes | "
-              "the same, source order any | heap, a copy per plane, 1 stream | heap, one batch call, 1 stream | "
-              "slab, a copy per plane, 3 lanes | slab, a copy per chunk, 3 lanes | us per copy |\n");
+  std::printf(
+      "host-to-device copies of 32 frame pairs (64 planes), no kernels; driver %d, runtime %d; "
+      "pinned ceiling %.1f GB/s (one 16.6 MB cudaHostAlloc buffer, 8 copies of it back to back)\n",
+      driver, runtime, rate / 1e9);
+  std::printf(
+      "share of the ceiling (negative: the batch call was refused); last column: time per copy "
+      "above the ceiling, library pattern before\n");
+  std::printf(
+      "| planes | heap, a copy per plane, 3 lanes (before) | heap, batch call per chunk, 3 lanes | "
+      "the same, source order any | heap, a copy per plane, 1 stream | heap, one batch call, 1 "
+      "stream | "
+      "slab, a copy per plane, 3 lanes | slab, a copy per chunk, 3 lanes | us per copy |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
   const int count = 64;
-  for (const auto& [name, bytes, chunk] : {std::tuple{"1080p luma 8-bit", size_t(1920) * 1080, 4},
-                                          std::tuple{"4K luma 8-bit", size_t(3840) * 2160, 1},
-                                          std::tuple{"1080p chroma 420 8-bit", size_t(960) * 540, 4}}) {
+  for (const auto& [name, bytes, chunk] :
+       {std::tuple{"1080p luma 8-bit", size_t(1920) * 1080, 4},
+        std::tuple{"4K luma 8-bit", size_t(3840) * 2160, 1},
+        std::tuple{"1080p chroma 420 8-bit", size_t(960) * 540, 4}}) {
     DeviceBuffer device(bytes * count);
     const double ideal = double(bytes) * count / rate;
     auto share = [&](double t) { return t < 0 ? -1.0 : 100 * ideal / t; };
@@ -448,8 +472,9 @@ void copies_table() {
     std::printf("| %s, chunks of %d |", name, chunk);
     {
       const HostPlanes heap(bytes, count, false);
-      for (CopyPattern p : {CopyPattern::kPlaneLanes, CopyPattern::kBatchLanes, CopyPattern::kBatchAnyOrder,
-                            CopyPattern::kPlaneOne, CopyPattern::kBatchAll}) {
+      for (CopyPattern p :
+           {CopyPattern::kPlaneLanes, CopyPattern::kBatchLanes, CopyPattern::kBatchAnyOrder,
+            CopyPattern::kPlaneOne, CopyPattern::kBatchAll}) {
         const double t = copy_seconds(heap, device.get(), bytes, count, chunk, p);
         if (p == CopyPattern::kPlaneLanes) before = t;
         std::printf(" %.1f%% |", share(t));
@@ -464,8 +489,11 @@ void copies_table() {
 }
 
 void shared_table() {
-  std::printf("ssim and psnr in one run (one upload per frame pair) against each alone, from RAM, 8-bit 420 (frames/s)\n");
-  std::printf("| size | ssim | psnr | ssim + psnr | together / ssim alone |\n|---|---|---|---|---|\n");
+  std::printf(
+      "ssim and psnr in one run (one upload per frame pair) against each alone, from RAM, 8-bit "
+      "420 (frames/s)\n");
+  std::printf(
+      "| size | ssim | psnr | ssim + psnr | together / ssim alone |\n|---|---|---|---|---|\n");
   for (const auto& [name, w, h] : {std::tuple{"1080p", 1920, 1080}, std::tuple{"4K", 3840, 2160}}) {
     const VideoFormat f{w, h, ChromaFormat::k420, 8};
     PicturePool pictures(f);
@@ -483,21 +511,26 @@ void vmaf_table() {
   // Temporal features first, as FeatureSet calls them: motion's pass computes the
   // others too (BatchRunner), while a pass another feature asked for cannot take motion.
   std::vector<FeatureSpec> all = vmaf::extractor_specs(model);
-  std::stable_partition(all.begin(), all.end(), [](const FeatureSpec& f) { return f.name == "motion"; });
+  std::stable_partition(all.begin(), all.end(),
+                        [](const FeatureSpec& f) { return f.name == "motion"; });
   std::vector<double> inputs(model.features.size(), 0.5);
   volatile double sink = 0;
   const double model_us = 1e6 / 1000 * median_seconds([&] {
-    for (int i = 0; i < 1000; ++i) {
-      inputs[0] = 0.25 + i * 1e-4;
-      sink = sink + vmaf::predict(model, inputs);
-    }
-  });
+                            for (int i = 0; i < 1000; ++i) {
+                              inputs[0] = 0.25 + i * 1e-4;
+                              sink = sink + vmaf::predict(model, inputs);
+                            }
+                          });
   const double rate = pinned_rate();
   CeilingCopy side_by_side;
-  std::printf("VMAF v0.6.1 per stage, 8-bit 4:2:0 (microseconds a frame pair): the pinned upload of the two luma\n"
-              "planes at the ceiling measured once (%.1f GB/s); each feature alone on frames already on the GPU\n"
-              "(its kernels and its device-to-device copy); the model's prediction on the host, one thread\n",
-              rate / 1e9);
+  std::printf(
+      "VMAF v0.6.1 per stage, 8-bit 4:2:0 (microseconds a frame pair): the pinned upload of the "
+      "two luma\n"
+      "planes at the ceiling measured once (%.1f GB/s); each feature alone on frames already on "
+      "the GPU\n"
+      "(its kernels and its device-to-device copy); the model's prediction on the host, one "
+      "thread\n",
+      rate / 1e9);
   std::printf("| size | upload |");
   for (const FeatureSpec& spec : all) std::printf(" %s |", spec.name.c_str());
   std::printf(" model | sum | features together on the GPU |\n|---|---|");
@@ -508,7 +541,8 @@ void vmaf_table() {
     VideoFormat f;
     double together_gpu = 0;
   };
-  Row rows[] = {{"1080p", {1920, 1080, ChromaFormat::k420, 8}}, {"4K", {3840, 2160, ChromaFormat::k420, 8}}};
+  Row rows[] = {{"1080p", {1920, 1080, ChromaFormat::k420, 8}},
+                {"4K", {3840, 2160, ChromaFormat::k420, 8}}};
   for (Row& r : rows) {
     const double bytes = 2.0 * r.f.width * r.f.height;
     PicturePool on_gpu(r.f, /*on_gpu=*/true);
@@ -522,17 +556,23 @@ void vmaf_table() {
     r.together_gpu = library_fps_of(open_gpu(), r.f, all, on_gpu).fps;
     std::printf(" %.2f | %.1f | %.1f |\n", model_us, sum, 1e6 / r.together_gpu);
   }
-  std::printf("\nVMAF's features in one run from frames in RAM (one upload) against the pinned ceiling of the luma\n"
-              "planes (frames/s; share: of the ceiling measured once, then side by side; the kernel-only rate is\n"
-              "the features together on frames already on the GPU)\n");
-  std::printf("| size | pinned ceiling | kernel-only | from RAM | share of ceiling | side by side | of kernel-only |\n"
-              "|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "\nVMAF's features in one run from frames in RAM (one upload) against the pinned ceiling of "
+      "the luma\n"
+      "planes (frames/s; share: of the ceiling measured once, then side by side; the kernel-only "
+      "rate is\n"
+      "the features together on frames already on the GPU)\n");
+  std::printf(
+      "| size | pinned ceiling | kernel-only | from RAM | share of ceiling | side by side | of "
+      "kernel-only |\n"
+      "|---|---|---|---|---|---|---|\n");
   for (const Row& r : rows) {
     const double bytes = 2.0 * r.f.width * r.f.height, ceiling = rate / bytes;
     PicturePool pictures(r.f);
     const Throughput t = library_fps_of(open_gpu(), r.f, all, pictures, &side_by_side, bytes);
-    std::printf("| %s | %.0f | %.0f | %.0f | %.1f%% | %.1f%% | %.1f%% |\n", r.name, ceiling, r.together_gpu, t.fps,
-                100 * t.fps / ceiling, 100 * t.share, 100 * t.fps / r.together_gpu);
+    std::printf("| %s | %.0f | %.0f | %.0f | %.1f%% | %.1f%% | %.1f%% |\n", r.name, ceiling,
+                r.together_gpu, t.fps, 100 * t.fps / ceiling, 100 * t.share,
+                100 * t.fps / r.together_gpu);
   }
   std::printf("\n");
 }
@@ -541,17 +581,22 @@ void vmaf_table() {
 void float_table() {
   const double rate = pinned_rate();
   CeilingCopy side_by_side;
-  std::printf("float SSIMs from frames in RAM against the pinned ceiling of the luma planes (frames/s; share: of\n"
-              "the ceiling measured once, then side by side)\n");
-  std::printf("| size | feature | pinned ceiling | from RAM | share | side by side |\n|---|---|---|---|---|---|\n");
+  std::printf(
+      "float SSIMs from frames in RAM against the pinned ceiling of the luma planes (frames/s; "
+      "share: of\n"
+      "the ceiling measured once, then side by side)\n");
+  std::printf(
+      "| size | feature | pinned ceiling | from RAM | share | side by side "
+      "|\n|---|---|---|---|---|---|\n");
   for (const auto& [name, w, h] : {std::tuple{"1080p", 1920, 1080}, std::tuple{"4K", 3840, 2160}}) {
     const VideoFormat f{w, h, ChromaFormat::k420, 8};
     const double bytes = 2.0 * w * h, ceiling = rate / bytes;
     PicturePool pictures(f);
-    for (const char* spec : {"float_ssim", "float_ssim=scale=1:enable_db=true:clip_db=true", "float_ms_ssim"}) {
+    for (const char* spec :
+         {"float_ssim", "float_ssim=scale=1:enable_db=true:clip_db=true", "float_ms_ssim"}) {
       const Throughput t = library_fps(open_gpu(), f, {spec}, pictures, &side_by_side, bytes);
-      std::printf("| %s | `%s` | %.0f | %.0f | %.1f%% | %.1f%% |\n", name, spec, ceiling, t.fps, 100 * t.fps / ceiling,
-                  100 * t.share);
+      std::printf("| %s | `%s` | %.0f | %.0f | %.1f%% | %.1f%% |\n", name, spec, ceiling, t.fps,
+                  100 * t.fps / ceiling, 100 * t.share);
     }
   }
   std::printf("\n");
@@ -563,7 +608,8 @@ std::string write_y4m(const std::string& dir, const std::string& name, int w, in
   const std::string path = dir + "/" + name;
   const size_t frame = size_t(w) * h * 3 / 2;
   if (std::filesystem::exists(path) &&
-      std::filesystem::file_size(path) > uint64_t(frames) * (frame + 6)) return path;
+      std::filesystem::file_size(path) > uint64_t(frames) * (frame + 6))
+    return path;
   std::ofstream out(path, std::ios::binary);
   out << "YUV4MPEG2 W" << w << " H" << h << " F25:1 Ip A1:1 C420jpeg\n";
   std::vector<uint8_t> buf(frame);
@@ -581,8 +627,7 @@ double cat_seconds(const std::vector<std::string>& paths, bool parallel) {
   auto read_one = [](const std::string& p) {
     const int fd = open(p.c_str(), O_RDONLY);
     std::vector<char> buf(128 << 10);
-    while (read(fd, buf.data(), buf.size()) > 0) {
-    }
+    while (read(fd, buf.data(), buf.size()) > 0) {}
     close(fd);
   };
   return median_seconds([&] {
@@ -612,17 +657,21 @@ void reading_table(const std::string& dir) {
   std::filesystem::create_directories(dir);
   std::printf("reading Y4M from the page cache, 8-bit 420 (frame pairs/s), %u host threads\n",
               std::thread::hardware_concurrency());
-  std::printf("| input | read(), one reader | read(), two readers | PairReader 1 thread per input | 2 | 3 | 4 | best / one reader |\n");
+  std::printf(
+      "| input | read(), one reader | read(), two readers | PairReader 1 thread per input | 2 | 3 "
+      "| 4 | best / one reader |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
-  for (const auto& [name, w, h, n] : {std::tuple{"1080p", 1920, 1080, 300}, std::tuple{"4K", 3840, 2160, 80}}) {
+  for (const auto& [name, w, h, n] :
+       {std::tuple{"1080p", 1920, 1080, 300}, std::tuple{"4K", 3840, 2160, 80}}) {
     const std::string r = write_y4m(dir, std::string(name) + "_ref.y4m", w, h, n, 1);
     const std::string d = write_y4m(dir, std::string(name) + "_dist.y4m", w, h, n, 100);
     const double one = n / cat_seconds({r, d}, false), two = n / cat_seconds({r, d}, true);
     const size_t batch = w > 2000 ? 20 : 32;  // the GPU features' batches
     double fps[4], best = 0;
-    for (int t = 1; t <= 4; ++t) best = std::max(best, fps[t - 1] = n / reader_seconds(r, d, batch, t));
-    std::printf("| %s, %d frames | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f%% |\n", name, n, one, two,
-                fps[0], fps[1], fps[2], fps[3], 100 * best / one);
+    for (int t = 1; t <= 4; ++t)
+      best = std::max(best, fps[t - 1] = n / reader_seconds(r, d, batch, t));
+    std::printf("| %s, %d frames | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f%% |\n", name, n,
+                one, two, fps[0], fps[1], fps[2], fps[3], 100 * best / one);
   }
   std::printf("\n");
 }

@@ -19,8 +19,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "make_bench_pair: bad size or frame count\n");
     return 2;
   }
-  const std::string header = "YUV4MPEG2 W" + std::to_string(w) + " H" + std::to_string(h) +
-                             " F25:1 Ip A1:1 C420jpeg\n";
+  const std::string header =
+      "YUV4MPEG2 W" + std::to_string(w) + " H" + std::to_string(h) + " F25:1 Ip A1:1 C420jpeg\n";
   std::ofstream ref(dir + "/ref.y4m", std::ios::binary), dist(dir + "/dist.y4m", std::ios::binary);
   ref << header;
   dist << header;

@@ -30,7 +30,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 void cuda_ok(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw DeviceError(std::string(what) + ": " + cudaGetErrorString(e));
@@ -85,7 +87,8 @@ void pin(Stream& s) {
   for (auto* pics : {&s.refs, &s.dists})
     for (Picture& p : *pics)
       for (int plane = 0; plane < 3; ++plane)
-        cuda_ok(cudaHostRegister(p.plane_data(plane), s.format.plane_bytes(plane), cudaHostRegisterPortable),
+        cuda_ok(cudaHostRegister(p.plane_data(plane), s.format.plane_bytes(plane),
+                                 cudaHostRegisterPortable),
                 "cudaHostRegister");
 }
 
@@ -128,7 +131,8 @@ Result measure(const Stream& s, int gpus, const std::vector<std::string>& specs,
   std::vector<FramePair> pairs = s.pairs;
   for (int pass = 0; pass <= passes; ++pass) {
     // Frame numbers go on increasing from pass to pass, as in one long run.
-    for (size_t i = 0; i < pairs.size(); ++i) pairs[i].index = int64_t(pass) * int64_t(pairs.size()) + int64_t(i);
+    for (size_t i = 0; i < pairs.size(); ++i)
+      pairs[i].index = int64_t(pass) * int64_t(pairs.size()) + int64_t(i);
     const auto t0 = Clock::now();
     for (size_t start = 0; start < pairs.size(); start += batch) {
       const size_t n = std::min(batch, pairs.size() - start);
@@ -173,7 +177,8 @@ double copy_ceiling(int gpus, size_t bytes) {
       cuda_ok(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice), "copy");
       const int reps = 40;
       const auto t0 = Clock::now();
-      for (int i = 0; i < reps; ++i) cuda_ok(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice), "copy");
+      for (int i = 0; i < reps; ++i)
+        cuda_ok(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice), "copy");
       rate[size_t(g)] = double(bytes) * reps / seconds_since(t0);
       cudaFree(dev);
       cudaFreeHost(host);
@@ -193,19 +198,21 @@ int run(int argc, char** argv) {
     std::printf("no CUDA device: nothing to measure\n");
     return 0;
   }
-  std::printf("%d CUDA device(s), %u host threads; %d frames of 4K 8-bit 4:2:0 in RAM, %d timed passes\n",
-              gpus, std::thread::hardware_concurrency(), frames, passes);
+  std::printf(
+      "%d CUDA device(s), %u host threads; %d frames of 4K 8-bit 4:2:0 in RAM, %d timed passes\n",
+      gpus, std::thread::hardware_concurrency(), frames, passes);
   for (int g = 0; g < gpus; ++g) {
     DeviceOptions o;
     o.backend = Backend::kCuda;
     o.gpu = g;
-    std::printf("  %s\n", open_device(o, VideoFormat{16, 16, ChromaFormat::k420, 8})->description().c_str());
+    std::printf("  %s\n",
+                open_device(o, VideoFormat{16, 16, ChromaFormat::k420, 8})->description().c_str());
   }
   const size_t pair_luma = size_t(2) * 3840 * 2160;
   for (int g = 1; g <= gpus; ++g) {
     const double gbs = copy_ceiling(g, pair_luma);
-    std::printf("pinned upload ceiling, %d GPU(s) at once: %.1f GB/s = %.0f 4K luma pairs/s\n", g, gbs,
-                gbs * 1e9 / double(pair_luma));
+    std::printf("pinned upload ceiling, %d GPU(s) at once: %.1f GB/s = %.0f 4K luma pairs/s\n", g,
+                gbs, gbs * 1e9 / double(pair_luma));
   }
 
   Stream s;
@@ -221,9 +228,10 @@ int run(int argc, char** argv) {
     const char* name;
     std::vector<std::string> specs;
   };
-  const Mode modes[] = {{"exact, luma", {"ssim"}},
-                        {"raster, luma", {"ssim=sum=raster"}},
-                        {"exact ssim + psnr (apsnr)", {"ssim", "psnr=enable_apsnr=true:enable_chroma=false"}}};
+  const Mode modes[] = {
+      {"exact, luma", {"ssim"}},
+      {"raster, luma", {"ssim=sum=raster"}},
+      {"exact ssim + psnr (apsnr)", {"ssim", "psnr=enable_apsnr=true:enable_chroma=false"}}};
   bool all_same = true;
   std::printf("| mode | GPUs | frames/s | vs 1 GPU | bits as 1 GPU |\n|---|---|---|---|---|\n");
   for (const Mode& m : modes) {
@@ -233,8 +241,8 @@ int run(int argc, char** argv) {
       if (g == 1) one = r;
       const bool same = r.bits == one.bits;
       all_same = all_same && same;
-      std::printf("| %s | %d | %.0f | %.2fx | %s (%zu values) |\n", m.name, g, r.fps, r.fps / one.fps,
-                  same ? "identical" : "DIFFERENT", r.bits.size());
+      std::printf("| %s | %d | %.0f | %.2fx | %s (%zu values) |\n", m.name, g, r.fps,
+                  r.fps / one.fps, same ? "identical" : "DIFFERENT", r.bits.size());
     }
   }
   unpin(s);

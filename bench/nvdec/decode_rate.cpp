@@ -46,8 +46,10 @@ int main(int argc, char** argv) {
       try {
         Picture slots[16];
         for (int64_t i = 0;; ++i)
-          if (!(read ? src.read_frame(slots[i % 16]) : src.skip_frame())) break;
-          else ++counts[side];
+          if (!(read ? src.read_frame(slots[i % 16]) : src.skip_frame()))
+            break;
+          else
+            ++counts[side];
       } catch (...) {
         errors[side] = std::current_exception();
       }
@@ -61,11 +63,13 @@ int main(int argc, char** argv) {
     const double s = std::chrono::duration<double>(t2 - t1).count();
     const double all = std::chrono::duration<double>(t2 - t0).count();
     const double pairs = double(std::min(counts[0], counts[1]));
-    fmt::print("{} {} hwdec={} (ref on gpu {}, dist on gpu {}; pieces decoded apart {} + {}): {} + {} frames in "
-               "{:.3f} s after {:.3f} s opening: {:.1f} pairs/s, {:.1f} with the opening\n",
-               argv[1], argv[2], argv[3], ref->cuda_decoder_device(), dist->cuda_decoder_device(),
-               ref->decoding_segments(), dist->decoding_segments(), counts[0], counts[1], s,
-               std::chrono::duration<double>(t1 - t0).count(), pairs / s, pairs / all);
+    fmt::print(
+        "{} {} hwdec={} (ref on gpu {}, dist on gpu {}; pieces decoded apart {} + {}): {} + {} "
+        "frames in "
+        "{:.3f} s after {:.3f} s opening: {:.1f} pairs/s, {:.1f} with the opening\n",
+        argv[1], argv[2], argv[3], ref->cuda_decoder_device(), dist->cuda_decoder_device(),
+        ref->decoding_segments(), dist->decoding_segments(), counts[0], counts[1], s,
+        std::chrono::duration<double>(t1 - t0).count(), pairs / s, pairs / all);
   } catch (const std::exception& e) {
     fmt::print(stderr, "nvdec_decode_rate: {}\n", e.what());
     return 1;

@@ -18,8 +18,8 @@ int main(int argc, char** argv) {
   const int cw = is444 ? w : (w + 1) / 2, ch = is444 ? h : (h + 1) / 2;
   const int max = (1 << depth) - 1, bytes = depth > 8 ? 2 : 1;
   if (depth > 8)
-    printf("YUV4MPEG2 W%d H%d F25:1 Ip A1:1 C%sp%d XYSCSS=%sP%d\n", w, h, is444 ? "444" : "420", depth,
-           is444 ? "444" : "420", depth);
+    printf("YUV4MPEG2 W%d H%d F25:1 Ip A1:1 C%sp%d XYSCSS=%sP%d\n", w, h, is444 ? "444" : "420",
+           depth, is444 ? "444" : "420", depth);
   else
     printf("YUV4MPEG2 W%d H%d F25:1 Ip A1:1 C%s\n", w, h, is444 ? "444" : "420jpeg");
   uint8_t* row = malloc((size_t)w * 2);
@@ -31,12 +31,13 @@ int main(int argc, char** argv) {
       for (int y = 0; y < ph; ++y) {
         for (int x = 0; x < pw; ++x) {
           const int X = x * sx, Y = y * sx;
-          int v = ((X + 2 * f) * 3 + (Y + f) * 2) % 1024 / 8 + 32 + p * 20;  /* gradient, 8-bit scale */
+          int v =
+              ((X + 2 * f) * 3 + (Y + f) * 2) % 1024 / 8 + 32 + p * 20; /* gradient, 8-bit scale */
           /* blocks of texture moving right and down at two speeds */
           const int bx = (X + 7 * f) / 96, by = (Y + 3 * f) / 80;
           if ((bx + by) % 3 == 0)
-            v += noise ? ((X + 7 * f) * (Y + 3 * f) / 7) % 48 - 24  /* fine texture */
-                       : ((((X + 7 * f) >> 3) ^ ((Y + 3 * f) >> 3)) & 31) - 16;  /* 8x8 tiles */
+            v += noise ? ((X + 7 * f) * (Y + 3 * f) / 7) % 48 - 24              /* fine texture */
+                       : ((((X + 7 * f) >> 3) ^ ((Y + 3 * f) >> 3)) & 31) - 16; /* 8x8 tiles */
           const int cx = (X - 11 * f) & 511, cy = (Y + 5 * f) & 511;
           if (cx < 140 && cy < 100) v = 200 - ((cx ^ cy) & 63);
           state = state * 1664525u + 1013904223u;
@@ -46,8 +47,12 @@ int main(int argc, char** argv) {
           int s = v << (depth - 8);
           if (depth > 8 && noise) s |= (int)((state >> 8) & ((1u << (depth - 8)) - 1));
           if (s > max) s = max;
-          if (bytes == 1) row[x] = (uint8_t)s;
-          else { row[2 * x] = (uint8_t)(s & 255); row[2 * x + 1] = (uint8_t)(s >> 8); }
+          if (bytes == 1)
+            row[x] = (uint8_t)s;
+          else {
+            row[2 * x] = (uint8_t)(s & 255);
+            row[2 * x + 1] = (uint8_t)(s >> 8);
+          }
         }
         fwrite(row, (size_t)bytes, (size_t)pw, stdout);
       }

@@ -61,11 +61,11 @@ void fill(Picture& ref, Picture& dist, const VideoFormat& f) {
 struct Config {
   std::string name;
   std::vector<std::string> specs;
-  std::shared_ptr<Device> device;  // null: the CPU
-  bool numbered = true;                   // frames carry their number (shared on a device)
-  bool from_zero = false;                 // numbered from 0 in each run (motion needs the run's order)
-  std::vector<double> fps = {};           // one per run
-  std::vector<double> cpu_fps = {};       // frames per second of the process's CPU time
+  std::shared_ptr<Device> device;    // null: the CPU
+  bool numbered = true;              // frames carry their number (shared on a device)
+  bool from_zero = false;            // numbered from 0 in each run (motion needs the run's order)
+  std::vector<double> fps = {};      // one per run
+  std::vector<double> cpu_fps = {};  // frames per second of the process's CPU time
 };
 
 // The CPU time of the whole process (PoCL's worker threads included).
@@ -82,8 +82,8 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 // Frames/s of one run (wall clock, process CPU time): the features made afresh
 // (not timed), one frame to warm up, then frames until `seconds` have passed
 // (at least 2).
-std::pair<double, double> measure(const Config& c, const VideoFormat& f, const Picture& ref, const Picture& dist,
-               double seconds, int64_t& frame_number) {
+std::pair<double, double> measure(const Config& c, const VideoFormat& f, const Picture& ref,
+                                  const Picture& dist, double seconds, int64_t& frame_number) {
   std::vector<std::unique_ptr<Feature>> features;
   for (const auto& s : c.specs)
     features.push_back(make_feature(parse_feature_spec(s), FeatureContext{f, nullptr, c.device}));
@@ -94,8 +94,10 @@ std::pair<double, double> measure(const Config& c, const VideoFormat& f, const P
     const FramePair pair{&ref, &dist, number++};
     for (auto& feature : features) {
       values.resize(feature->outputs().size());
-      if (c.numbered) feature->extract_batch({&pair, 1}, values);
-      else feature->extract(ref, dist, values);
+      if (c.numbered)
+        feature->extract_batch({&pair, 1}, values);
+      else
+        feature->extract(ref, dist, values);
     }
   };
   score();
@@ -128,15 +130,17 @@ void run_table(std::vector<Config>& configs, const VideoFormat& f, double second
   for (const Config& c : configs) {
     const auto [lo, hi] = std::minmax_element(c.fps.begin(), c.fps.end());
     std::printf("| %-9s | %-32s | %10.2f | %7.2f - %-7.2f | %12.2f |\n",
-                fmt::format("{}x{}", f.width, f.height).c_str(), c.name.c_str(), median(c.fps), *lo, *hi,
-                median(c.cpu_fps));
+                fmt::format("{}x{}", f.width, f.height).c_str(), c.name.c_str(), median(c.fps), *lo,
+                *hi, median(c.cpu_fps));
   }
   std::fflush(stdout);
 }
 
 void header(const char* what) {
   std::printf("\n| size      | %-32s | median fps | range of runs     | per CPU-second |\n", what);
-  std::printf("|-----------|----------------------------------|-----------:|-------------------|---------------:|\n");
+  std::printf(
+      "|-----------|----------------------------------|-----------:|-------------------|-----------"
+      "----:|\n");
 }
 
 int run(int argc, char** argv) {
@@ -148,14 +152,21 @@ int run(int argc, char** argv) {
   o.backend = Backend::kOpenCL;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--opencl-device" && i + 1 < argc) o.opencl_device = std::atoi(argv[++i]);
-    else if (a == "--seconds" && i + 1 < argc) seconds = std::atof(argv[++i]);
-    else if (a == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
-    else if (a == "--table" && i + 1 < argc) table = argv[++i];
-    else if (a == "--size" && i + 1 < argc && std::sscanf(argv[i + 1], "%dx%d", &size.first, &size.second) == 2) ++i;
+    if (a == "--opencl-device" && i + 1 < argc)
+      o.opencl_device = std::atoi(argv[++i]);
+    else if (a == "--seconds" && i + 1 < argc)
+      seconds = std::atof(argv[++i]);
+    else if (a == "--runs" && i + 1 < argc)
+      runs = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--table" && i + 1 < argc)
+      table = argv[++i];
+    else if (a == "--size" && i + 1 < argc &&
+             std::sscanf(argv[i + 1], "%dx%d", &size.first, &size.second) == 2)
+      ++i;
     else {
-      std::fprintf(stderr, "usage: opencl_bench [--seconds S] [--runs N] [--table ssim|features|vmaf|all] "
-                           "[--size WxH] [--opencl-device N]\n");
+      std::fprintf(stderr,
+                   "usage: opencl_bench [--seconds S] [--runs N] [--table ssim|features|vmaf|all] "
+                   "[--size WxH] [--opencl-device N]\n");
       return 2;
     }
   }

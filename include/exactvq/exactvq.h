@@ -38,16 +38,16 @@ extern "C" {
 
 typedef enum exactvq_status {
   EXACTVQ_OK = 0,
-  EXACTVQ_ERROR_ARGUMENT = 1,  /* a null pointer, an unknown enum value, a bad count */
-  EXACTVQ_ERROR_USAGE = 2,     /* an unknown feature or option, a bad option value */
-  EXACTVQ_ERROR_INPUT = 3,     /* unreadable or malformed input, samples out of range,
-                                  frames whose formats differ */
-  EXACTVQ_ERROR_DEVICE = 4,    /* the requested backend is missing or failed */
-  EXACTVQ_ERROR_STATE = 5,     /* a call out of order: a frame after flush, files after
-                                  frames, scores of a feature that was not requested */
-  EXACTVQ_ERROR_RANGE = 6,     /* a frame position past the frames scored */
-  EXACTVQ_ERROR_MEMORY = 7,    /* out of memory */
-  EXACTVQ_ERROR_INTERNAL = 8,  /* a bug in exactvq; the message says what */
+  EXACTVQ_ERROR_ARGUMENT = 1, /* a null pointer, an unknown enum value, a bad count */
+  EXACTVQ_ERROR_USAGE = 2,    /* an unknown feature or option, a bad option value */
+  EXACTVQ_ERROR_INPUT = 3,    /* unreadable or malformed input, samples out of range,
+                                 frames whose formats differ */
+  EXACTVQ_ERROR_DEVICE = 4,   /* the requested backend is missing or failed */
+  EXACTVQ_ERROR_STATE = 5,    /* a call out of order: a frame after flush, files after
+                                 frames, scores of a feature that was not requested */
+  EXACTVQ_ERROR_RANGE = 6,    /* a frame position past the frames scored */
+  EXACTVQ_ERROR_MEMORY = 7,   /* out of memory */
+  EXACTVQ_ERROR_INTERNAL = 8, /* a bug in exactvq; the message says what */
   /* Not a value: makes the type as wide as int, so a caller's out-of-range value
      is an argument error, not undefined behaviour (likewise below). */
   EXACTVQ_STATUS_MAX_ENUM = 0x7fffffff
@@ -87,9 +87,9 @@ typedef struct exactvq_options {
   /* The sum of features named "ssim" that give no sum= option of their own. */
   exactvq_mode mode;
   exactvq_backend backend;
-  int threads;        /* worker threads; 0: all cores */
-  int gpu;            /* the CUDA device, as --gpu */
-  int opencl_device;  /* the OpenCL device, as --opencl-device */
+  int threads;                   /* worker threads; 0: all cores */
+  int gpu;                       /* the CUDA device, as --gpu */
+  int opencl_device;             /* the OpenCL device, as --opencl-device */
   exactvq_message_fn on_message; /* NULL: messages are discarded */
   void* message_user;
   /* VMAF models as the command line's --model takes them, e.g. "version=vmaf_v0.6.1",
@@ -106,23 +106,23 @@ typedef struct exactvq_options {
  * values up to 2^bitdepth - 1. Chroma planes of 4:2:0 are ceil(W/2) x ceil(H/2), of
  * 4:2:2 ceil(W/2) x H. Strides are in bytes, at least a row's bytes. */
 typedef struct exactvq_picture {
-  const void* data[3];  /* Y, Cb, Cr */
+  const void* data[3]; /* Y, Cb, Cr */
   ptrdiff_t stride[3];
-  int width, height;    /* of luma */
+  int width, height; /* of luma */
   exactvq_chroma chroma;
-  int bitdepth;         /* 8..16 */
+  int bitdepth; /* 8..16 */
 } exactvq_picture;
 
 /* Inputs of exactvq_score_files. Y4M files carry their format; raw YUV needs all of
  * width, height, chroma and bitdepth (0 or -1 where unused, as exactvq_default_file_options
  * sets them). */
 typedef struct exactvq_file_options {
-  int width, height;  /* raw YUV only; 0: not given */
-  int chroma;         /* an exactvq_chroma, raw YUV only; -1: not given */
-  int bitdepth;       /* raw YUV only; 0: not given */
-  int64_t frame_count; /* score this many frames (more than exist is an error); -1: all */
+  int width, height;           /* raw YUV only; 0: not given */
+  int chroma;                  /* an exactvq_chroma, raw YUV only; -1: not given */
+  int bitdepth;                /* raw YUV only; 0: not given */
+  int64_t frame_count;         /* score this many frames (more than exist is an error); -1: all */
   int64_t skip_ref, skip_dist; /* frames skipped at the start of each input */
-  int subsample;      /* score frames 0, N, 2N, ...; 1: every frame */
+  int subsample;               /* score frames 0, N, 2N, ...; 1: every frame */
 } exactvq_file_options;
 
 /* libvmaf's pooling over the frames scored, in frame order. */
@@ -173,7 +173,8 @@ EXACTVQ_API exactvq_status exactvq_score_frames(exactvq_context* ctx, const exac
  * on_message. Every picture of a
  * run is on the host or every one on the device. EXACTVQ_ERROR_DEVICE when exactvq was
  * built without CUDA. */
-EXACTVQ_API exactvq_status exactvq_score_cuda_frames(exactvq_context* ctx, const exactvq_picture* refs,
+EXACTVQ_API exactvq_status exactvq_score_cuda_frames(exactvq_context* ctx,
+                                                     const exactvq_picture* refs,
                                                      const exactvq_picture* dists, size_t count,
                                                      void* cuda_stream);
 /* Ends the input: later frames are refused. Call it before reading pooled scores, as

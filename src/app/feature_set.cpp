@@ -31,7 +31,8 @@ FeatureSet::FeatureSet(std::vector<FeatureSpec> specs, const FeatureContext& ctx
   frame_columns_ = columns_.size();
   for (const auto& feature : features_)
     for (const auto& name : feature->run_outputs()) {
-      if (has(columns_, name)) throw UsageError(fmt::format("feature output '{}' is requested twice", name));
+      if (has(columns_, name))
+        throw UsageError(fmt::format("feature output '{}' is requested twice", name));
       columns_.push_back(name);
     }
   if (!predict) return;
@@ -41,9 +42,10 @@ FeatureSet::FeatureSet(std::vector<FeatureSpec> specs, const FeatureContext& ctx
         throw UsageError(fmt::format("model {} reads '{}', which none of its features gives",
                                      model->output(), input));
     if (has(columns_, model->output()))
-      throw UsageError(fmt::format("model output '{}' is also a feature's output or another model's: "
-                                   "name the model with name=...",
-                                   model->output()));
+      throw UsageError(
+          fmt::format("model output '{}' is also a feature's output or another model's: "
+                      "name the model with name=...",
+                      model->output()));
     columns_.push_back(model->output());
     models_.push_back(std::move(model));
   }
@@ -55,11 +57,13 @@ FeatureSet::FeatureSet(std::vector<FeatureSpec> specs, const FeatureContext& ctx
 void FeatureSet::add(const FeatureSpec& spec, const FeatureContext& ctx, bool from_model) {
   std::unique_ptr<Feature> feature = make_feature(spec, ctx);
   const auto& outputs = feature->outputs();
-  const bool present = !outputs.empty() && std::all_of(outputs.begin(), outputs.end(),
-                                                       [&](const std::string& n) { return has(columns_, n); });
+  const bool present =
+      !outputs.empty() && std::all_of(outputs.begin(), outputs.end(),
+                                      [&](const std::string& n) { return has(columns_, n); });
   if (present && (from_model || has(model_columns_, outputs.front()))) return;
   for (const auto& name : outputs) {
-    if (has(columns_, name)) throw UsageError(fmt::format("feature output '{}' is requested twice", name));
+    if (has(columns_, name))
+      throw UsageError(fmt::format("feature output '{}' is requested twice", name));
     columns_.push_back(name);
     if (from_model) model_columns_.push_back(name);
   }
@@ -74,7 +78,8 @@ void FeatureSet::add(const FeatureSpec& spec, const FeatureContext& ctx, bool fr
   call_order_.insert(temporal ? first_other : call_order_.end(), features_.size() - 1);
 }
 
-void FeatureSet::score(std::span<const FramePair> pairs, std::vector<std::vector<double>>& columns) {
+void FeatureSet::score(std::span<const FramePair> pairs,
+                       std::vector<std::vector<double>>& columns) {
   if (pairs.empty()) return;
   kept_pairs_.clear();
   for (const FramePair& p : pairs)
@@ -107,7 +112,8 @@ void FeatureSet::finish(std::vector<std::vector<double>>& columns) const {
     const size_t count = feature.run_outputs().size();
     if (count == 0) continue;
     std::vector<const std::vector<double>*> own;
-    for (size_t k = 0; k < feature.outputs().size(); ++k) own.push_back(&columns[first_column_[f] + k]);
+    for (size_t k = 0; k < feature.outputs().size(); ++k)
+      own.push_back(&columns[first_column_[f] + k]);
     feature.finish(own, std::span<std::vector<double>>(columns.data() + next, count));
     next += count;
   }
@@ -117,10 +123,12 @@ void FeatureSet::finish(std::vector<std::vector<double>>& columns) const {
     size_t run = frame_columns_;
     for (size_t f = 0; f < features_.size(); ++f) {
       if (!features_[f]->temporal()) continue;
-      for (size_t k = 0; k < features_[f]->outputs().size(); ++k) temporal_columns.push_back(first_column_[f] + k);
+      for (size_t k = 0; k < features_[f]->outputs().size(); ++k)
+        temporal_columns.push_back(first_column_[f] + k);
     }
     for (size_t f = 0; f < features_.size(); ++f)
-      for (size_t k = 0; k < features_[f]->run_outputs().size(); ++k) temporal_columns.push_back(run++);
+      for (size_t k = 0; k < features_[f]->run_outputs().size(); ++k)
+        temporal_columns.push_back(run++);
     for (size_t c : temporal_columns) {
       std::vector<double>& column = columns[c];
       size_t out = 0;

@@ -36,7 +36,8 @@ PairReader::SideResult PairReader::read_side(VideoSource& src, std::vector<Pictu
       if (options_.frame_count && i >= *options_.frame_count) break;
       if (i % options_.subsample == 0) ahead.push_back(i - index);
     }
-    const size_t m = src.read_ahead(std::span(pictures).first(ahead.size()), ahead, threads_per_input_);
+    const size_t m =
+        src.read_ahead(std::span(pictures).first(ahead.size()), ahead, threads_per_input_);
     if (m > 0) {
       r.frames = m;
       index += ahead[m - 1] + 1;

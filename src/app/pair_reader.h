@@ -20,9 +20,9 @@ struct FrameBatch {
   std::vector<Picture> ref, dist;
   std::vector<int64_t> index;  // frame numbers, increasing
   size_t count = 0;
-  bool last = false;            // no batch follows this one
-  std::string warning;          // set on the last batch when one input ended first
-  std::exception_ptr error;     // a read failed; `count` pairs before it are valid
+  bool last = false;         // no batch follows this one
+  std::string warning;       // set on the last batch when one input ended first
+  std::exception_ptr error;  // a read failed; `count` pairs before it are valid
 
   explicit FrameBatch(size_t capacity) : ref(capacity), dist(capacity), index(capacity) {}
 };
@@ -39,7 +39,10 @@ class PairReader {
   // regular file) is read by that many threads, several frames at once.
   PairReader(VideoSource& ref, VideoSource& dist, const PairReadOptions& o, bool parallel,
              int threads_per_input = 1)
-      : ref_(ref), dist_(dist), options_(o), parallel_(parallel),
+      : ref_(ref),
+        dist_(dist),
+        options_(o),
+        parallel_(parallel),
         threads_per_input_(threads_per_input) {}
 
   // Fills `batch` with the next pairs, at most `most`; errors are stored in the

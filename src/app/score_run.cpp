@@ -22,11 +22,11 @@ void check_compatible(const VideoSource& ref, const VideoSource& dist) {
   const VideoFormat& b = dist.format();
   std::vector<std::string> problems;
   if (a.width != b.width || a.height != b.height)
-    problems.push_back(fmt::format("sizes differ: {}x{} vs {}x{}", a.width, a.height, b.width,
-                                   b.height));
-  if (a.chroma != b.chroma)
     problems.push_back(
-        fmt::format("chroma formats differ: {} vs {}", chroma_name(a.chroma), chroma_name(b.chroma)));
+        fmt::format("sizes differ: {}x{} vs {}x{}", a.width, a.height, b.width, b.height));
+  if (a.chroma != b.chroma)
+    problems.push_back(fmt::format("chroma formats differ: {} vs {}", chroma_name(a.chroma),
+                                   chroma_name(b.chroma)));
   if (a.bitdepth != b.bitdepth)
     problems.push_back(fmt::format("bit depths differ: {} vs {}", a.bitdepth, b.bitdepth));
   if (!problems.empty())
@@ -135,7 +135,8 @@ void leave_decoded_frames_on_device(VideoSource& ref, VideoSource& dist, const F
                                     const FeatureSet& features, const DeviceOptions& device) {
   const int scoring = ctx.device ? ctx.device->cuda_ordinal() : -1;
   bool direct = scoring >= 0;
-  for (const auto& feature : features.features()) direct = direct && feature->scores_device_pictures();
+  for (const auto& feature : features.features())
+    direct = direct && feature->scores_device_pictures();
   bool told = false;
   for (VideoSource* src : {&ref, &dist}) {
     const int decoding = src->cuda_decoder_device();
@@ -174,7 +175,9 @@ ScoreReport score_videos(const RunOptions& o) {
   std::vector<std::pair<std::string, std::string>> fallbacks;
   DecodeOptions decode = decode_options(o, device);
   if (device.verbose)
-    decode.fallback = [&](const std::string& input, const std::string& why) { fallbacks.emplace_back(input, why); };
+    decode.fallback = [&](const std::string& input, const std::string& why) {
+      fallbacks.emplace_back(input, why);
+    };
   std::unique_ptr<VideoSource> ref = open_video(o.ref_path, o.raw, decode);
   std::unique_ptr<VideoSource> dist = open_video(o.dist_path, o.raw, decode);
   if (fallbacks.size() == 2 && fallbacks[0].second == fallbacks[1].second)
@@ -218,7 +221,8 @@ ScoreReport score_videos(const RunOptions& o) {
   // then each input is read by several threads (a quarter of the cores, 2..4).
   int reader_threads = o.reader_threads;
   if (reader_threads <= 0)
-    reader_threads = ctx.device ? std::clamp(int(std::thread::hardware_concurrency()) / 4, 2, 4) : 1;
+    reader_threads =
+        ctx.device ? std::clamp(int(std::thread::hardware_concurrency()) / 4, 2, 4) : 1;
   PairReader reader(*ref, *dist, {o.frame_count, read_every_frame ? 1 : o.subsample}, overlap,
                     reader_threads);
   BatchPump pump(reader, size_t(batch_frames), overlap);

@@ -11,10 +11,14 @@ namespace exactvq {
 
 const char* backend_name(Backend b) {
   switch (b) {
-    case Backend::kCpu: return "cpu";
-    case Backend::kCuda: return "cuda";
-    case Backend::kOpenCL: return "opencl";
-    case Backend::kAuto: return "auto";
+    case Backend::kCpu:
+      return "cpu";
+    case Backend::kCuda:
+      return "cuda";
+    case Backend::kOpenCL:
+      return "opencl";
+    case Backend::kAuto:
+      return "auto";
   }
   return "?";
 }
@@ -71,7 +75,8 @@ std::vector<int> chosen_devices(const DeviceOptions& o, Backend backend, int cou
     const int g = o.gpus[i];
     if (g < 0 || g >= count)
       throw UsageError(fmt::format("{}: no {} device {}: {}", what, kind, g, present()));
-    if (std::find(o.gpus.begin(), o.gpus.begin() + ptrdiff_t(i), g) != o.gpus.begin() + ptrdiff_t(i))
+    if (std::find(o.gpus.begin(), o.gpus.begin() + ptrdiff_t(i), g) !=
+        o.gpus.begin() + ptrdiff_t(i))
       throw UsageError(fmt::format("{}: device {} is listed twice", what, g));
     list.push_back(g);
   }
@@ -81,8 +86,10 @@ std::vector<int> chosen_devices(const DeviceOptions& o, Backend backend, int cou
 std::shared_ptr<Device> open_devices(const DeviceOptions& o, const VideoFormat& format) {
   Backend backend = o.backend;
   if (backend == Backend::kCpu)
-    throw UsageError(fmt::format("--gpus {} needs a device backend (--backend cuda, opencl or auto), "
-                                 "not the CPU", gpus_text(o)));
+    throw UsageError(
+        fmt::format("--gpus {} needs a device backend (--backend cuda, opencl or auto), "
+                    "not the CPU",
+                    gpus_text(o)));
   if (backend == Backend::kAuto) {
     backend = Backend::kCuda;  // as for one device: only CUDA is tried
     if (count_devices(backend) == 0) {
@@ -98,13 +105,14 @@ std::shared_ptr<Device> open_devices(const DeviceOptions& o, const VideoFormat& 
     DeviceOptions first = o;
     first.gpu = first.opencl_device = 0;
     try {
-      backend == Backend::kCuda ? open_cuda_device(first, format) : open_opencl_device(first, format);
+      backend == Backend::kCuda ? open_cuda_device(first, format)
+                                : open_opencl_device(first, format);
     } catch (const DeviceError& e) {
       throw DeviceError(fmt::format("--backend {} --gpus {}: {}", backend_name(o.backend),
                                     gpus_text(o), e.what()));
     }
-    throw DeviceError(fmt::format("--backend {} --gpus {}: no device found", backend_name(o.backend),
-                                  gpus_text(o)));
+    throw DeviceError(fmt::format("--backend {} --gpus {}: no device found",
+                                  backend_name(o.backend), gpus_text(o)));
   }
   const std::vector<int> list = chosen_devices(o, backend, count);
   std::vector<std::shared_ptr<Device>> devices;
@@ -117,8 +125,8 @@ std::shared_ptr<Device> open_devices(const DeviceOptions& o, const VideoFormat& 
       devices.push_back(backend == Backend::kCuda ? open_cuda_device(one, format)
                                                   : open_opencl_device(one, format));
     } catch (const DeviceError& e) {
-      throw DeviceError(fmt::format("--backend {} --gpus {}: device {}: {}", backend_name(o.backend),
-                                    gpus_text(o), number, e.what()));
+      throw DeviceError(fmt::format("--backend {} --gpus {}: device {}: {}",
+                                    backend_name(o.backend), gpus_text(o), number, e.what()));
     }
     if (o.verbose && o.notice)
       o.notice(fmt::format("scoring on {} ({} of {})", devices.back()->description(),
@@ -135,7 +143,8 @@ std::shared_ptr<Device> open_device(const DeviceOptions& o, const VideoFormat& f
   if (o.several_devices()) return open_devices(o, format);
   std::shared_ptr<Device> device;
   switch (o.backend) {
-    case Backend::kCpu: return nullptr;
+    case Backend::kCpu:
+      return nullptr;
     case Backend::kCuda:
     case Backend::kOpenCL:
       try {
@@ -151,12 +160,15 @@ std::shared_ptr<Device> open_device(const DeviceOptions& o, const VideoFormat& f
       try {
         device = open_cuda_device(o, format);
       } catch (const DeviceError& e) {
-        if (o.notice) o.notice(fmt::format("--backend auto: no usable CUDA device ({}); scoring on the CPU", e.what()));
+        if (o.notice)
+          o.notice(fmt::format("--backend auto: no usable CUDA device ({}); scoring on the CPU",
+                               e.what()));
         return nullptr;
       }
       break;
   }
-  if (device && o.verbose && o.notice) o.notice(fmt::format("scoring on {}", device->description()));
+  if (device && o.verbose && o.notice)
+    o.notice(fmt::format("scoring on {}", device->description()));
   return device;
 }
 

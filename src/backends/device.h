@@ -52,7 +52,9 @@ class Device {
 Device& cpu_device();
 
 // The device a feature's engine comes from: ctx.device, or the CPU when null.
-inline Device& device_of(const FeatureContext& ctx) { return ctx.device ? *ctx.device : cpu_device(); }
+inline Device& device_of(const FeatureContext& ctx) {
+  return ctx.device ? *ctx.device : cpu_device();
+}
 
 struct DeviceOptions {
   Backend backend = Backend::kCpu;

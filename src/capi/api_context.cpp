@@ -20,11 +20,16 @@ namespace {
 
 Backend backend_of(exactvq_backend b) {
   switch (b) {
-    case EXACTVQ_BACKEND_CPU: return Backend::kCpu;
-    case EXACTVQ_BACKEND_CUDA: return Backend::kCuda;
-    case EXACTVQ_BACKEND_OPENCL: return Backend::kOpenCL;
-    case EXACTVQ_BACKEND_AUTO: return Backend::kAuto;
-    case EXACTVQ_BACKEND_MAX_ENUM: break;
+    case EXACTVQ_BACKEND_CPU:
+      return Backend::kCpu;
+    case EXACTVQ_BACKEND_CUDA:
+      return Backend::kCuda;
+    case EXACTVQ_BACKEND_OPENCL:
+      return Backend::kOpenCL;
+    case EXACTVQ_BACKEND_AUTO:
+      return Backend::kAuto;
+    case EXACTVQ_BACKEND_MAX_ENUM:
+      break;
   }
   throw ArgumentError(fmt::format("options: unknown backend value {}", int(b)));
 }
@@ -37,7 +42,8 @@ std::vector<FeatureSpec> feature_specs(const exactvq_options& o) {
     throw ArgumentError("options: feature_count is set but features is a null pointer");
   std::vector<FeatureSpec> specs;
   for (size_t i = 0; i < o.feature_count; ++i) {
-    if (!o.features[i]) throw ArgumentError(fmt::format("options: feature {} is a null pointer", i));
+    if (!o.features[i])
+      throw ArgumentError(fmt::format("options: feature {} is a null pointer", i));
     specs.push_back(parse_feature_spec(o.features[i]));
   }
   if (specs.empty() && o.model_count == 0) specs.push_back({"ssim", {}});
@@ -54,7 +60,8 @@ ApiContext::ApiContext(const exactvq_options& options) : options_(options) {
     throw ArgumentError("options: model_count is set but models is a null pointer");
   std::vector<std::string> model_specs;
   for (size_t i = 0; i < options.model_count; ++i) {
-    if (!options.models[i]) throw ArgumentError(fmt::format("options: model {} is a null pointer", i));
+    if (!options.models[i])
+      throw ArgumentError(fmt::format("options: model {} is a null pointer", i));
     model_specs.emplace_back(options.models[i]);
   }
   options_.features = nullptr;  // the caller's strings need not outlive this call
@@ -63,9 +70,10 @@ ApiContext::ApiContext(const exactvq_options& options) : options_(options) {
   options_.model_count = 0;
   backend_of(options.backend);
   if (options.threads < 0)
-    throw ArgumentError(fmt::format("options: threads {} is negative (0: all cores)", options.threads));
-  threads_ = options.threads > 0 ? options.threads
-                                 : std::max(1, int(std::thread::hardware_concurrency()));
+    throw ArgumentError(
+        fmt::format("options: threads {} is negative (0: all cores)", options.threads));
+  threads_ =
+      options.threads > 0 ? options.threads : std::max(1, int(std::thread::hardware_concurrency()));
   specs_ = feature_specs(options);
   models_ = vmaf::make_score_models(model_specs);
   // Options are checked now, on a CPU format every feature accepts (float_ms_ssim
@@ -99,7 +107,8 @@ void ApiContext::start_frames(const VideoFormat& format) {
                         std::all_of(real.begin(), real.end(), [&](const std::string& n) {
                           return std::find(names_.begin(), names_.end(), n) != names_.end();
                         });
-    if (!subset) throw std::logic_error("the device's features name their outputs differently from the CPU's");
+    if (!subset)
+      throw std::logic_error("the device's features name their outputs differently from the CPU's");
     names_ = real;
   }
   pool_ = std::move(pool);
@@ -119,14 +128,17 @@ VideoFormat ApiContext::pair_format(const exactvq_picture* refs, const exactvq_p
   const size_t first = report_.frame_numbers.size();
   std::optional<VideoFormat> format = format_;
   for (size_t i = 0; i < count; ++i) {
-    const VideoFormat r = picture_format(refs[i], fmt::format("frame {}, reference picture", first + i));
-    const VideoFormat d = picture_format(dists[i], fmt::format("frame {}, distorted picture", first + i));
+    const VideoFormat r =
+        picture_format(refs[i], fmt::format("frame {}, reference picture", first + i));
+    const VideoFormat d =
+        picture_format(dists[i], fmt::format("frame {}, distorted picture", first + i));
     if (!(r == d))
-      throw InputError(fmt::format("frame {}: the reference picture ({}) and the distorted picture ({}) differ",
-                                   first + i, r.describe(), d.describe()));
+      throw InputError(
+          fmt::format("frame {}: the reference picture ({}) and the distorted picture ({}) differ",
+                      first + i, r.describe(), d.describe()));
     if (format && !(*format == r))
-      throw InputError(fmt::format("frame {}: the pictures are {}, but the first frame was {}", first + i,
-                                   r.describe(), format->describe()));
+      throw InputError(fmt::format("frame {}: the pictures are {}, but the first frame was {}",
+                                   first + i, r.describe(), format->describe()));
     format = r;
   }
   return *format;
@@ -139,29 +151,33 @@ void ApiContext::score_frames(const exactvq_picture* refs, const exactvq_picture
   if (count == 0) return;
   if (!refs || !dists) throw ArgumentError("score_frames: a picture pointer is null");
   if (on_device_.value_or(false))
-    throw StateError("score_frames: this run's pictures are in CUDA device memory (exactvq_score_cuda_frames)");
+    throw StateError(
+        "score_frames: this run's pictures are in CUDA device memory (exactvq_score_cuda_frames)");
 
   // Check and copy every pair first, so that a bad one scores none of them.
   const VideoFormat format = pair_format(refs, dists, count);
   const size_t first = report_.frame_numbers.size();
   std::vector<Picture> ref_pics(count), dist_pics(count);
   for (size_t i = 0; i < count; ++i) {
-    import_picture(refs[i], format, fmt::format("frame {}, reference picture", first + i), ref_pics[i]);
-    import_picture(dists[i], format, fmt::format("frame {}, distorted picture", first + i), dist_pics[i]);
+    import_picture(refs[i], format, fmt::format("frame {}, reference picture", first + i),
+                   ref_pics[i]);
+    import_picture(dists[i], format, fmt::format("frame {}, distorted picture", first + i),
+                   dist_pics[i]);
   }
   if (!format_) start_frames(format);
   on_device_ = false;
   score_pictures(ref_pics, dist_pics);
 }
 
-void ApiContext::score_cuda_frames(const exactvq_picture* refs, const exactvq_picture* dists, size_t count,
-                                   void* cuda_stream) {
+void ApiContext::score_cuda_frames(const exactvq_picture* refs, const exactvq_picture* dists,
+                                   size_t count, void* cuda_stream) {
   if (state_ == State::kFlushed)
     throw StateError("frames cannot be scored after the context was flushed or scored files");
   if (count == 0) return;
   if (!refs || !dists) throw ArgumentError("score_cuda_frames: a picture pointer is null");
   if (!on_device_.value_or(true))
-    throw StateError("score_cuda_frames: this run's pictures are in host memory (exactvq_score_frames)");
+    throw StateError(
+        "score_cuda_frames: this run's pictures are in host memory (exactvq_score_frames)");
 #ifndef EXACTVQ_HAVE_CUDA
   (void)cuda_stream;
   throw DeviceError("score_cuda_frames: this exactvq was built without CUDA");
@@ -170,7 +186,8 @@ void ApiContext::score_cuda_frames(const exactvq_picture* refs, const exactvq_pi
   const size_t first = report_.frame_numbers.size();
   const int holder = refs[0].data[0] ? cuda::device_holding(refs[0].data[0]) : -1;
   if (holder < 0)
-    throw InputError(fmt::format("frame {}, reference picture: plane Y is not in CUDA device memory", first));
+    throw InputError(
+        fmt::format("frame {}, reference picture: plane Y is not in CUDA device memory", first));
   std::vector<cuda::DevicePictureSource> ref_src(count), dist_src(count);
   for (size_t i = 0; i < count; ++i)
     for (int p = 0; p < 3; ++p) {
@@ -189,7 +206,8 @@ void ApiContext::score_cuda_frames(const exactvq_picture* refs, const exactvq_pi
   if (!format_) start_frames(format);
   on_device_ = true;
   bool direct = cuda_ordinal_ == holder;
-  for (const auto& feature : features_.features()) direct = direct && feature->scores_device_pictures();
+  for (const auto& feature : features_.features())
+    direct = direct && feature->scores_device_pictures();
   std::vector<Picture> ref_pics(count), dist_pics(count);
   for (size_t i = 0; i < count; ++i) {
     if (direct) {
@@ -203,16 +221,20 @@ void ApiContext::score_cuda_frames(const exactvq_picture* refs, const exactvq_pi
   if (!direct && !told_host_copies_) {
     told_host_copies_ = true;
     message(cuda_ordinal_ == holder
-                ? "pictures in CUDA device memory are copied to the host: a feature of this run reads them there"
-                : fmt::format("pictures in CUDA device memory are copied to the host: the run scores on {}",
-                              cuda_ordinal_ < 0 ? std::string("a device other than CUDA")
-                                                : fmt::format("CUDA device {}, not {}", cuda_ordinal_, holder)));
+                ? "pictures in CUDA device memory are copied to the host: a feature of this run "
+                  "reads them there"
+                : fmt::format(
+                      "pictures in CUDA device memory are copied to the host: the run scores on {}",
+                      cuda_ordinal_ < 0
+                          ? std::string("a device other than CUDA")
+                          : fmt::format("CUDA device {}, not {}", cuda_ordinal_, holder)));
   }
   score_pictures(ref_pics, dist_pics);
 #endif
 }
 
-void ApiContext::score_pictures(const std::vector<Picture>& refs, const std::vector<Picture>& dists) {
+void ApiContext::score_pictures(const std::vector<Picture>& refs,
+                                const std::vector<Picture>& dists) {
   const size_t first = report_.frame_numbers.size(), count = refs.size();
   // Scores go to a side table first, so that a failing batch adds no partial frame.
   std::vector<std::vector<double>> columns(names_.size());
@@ -220,7 +242,8 @@ void ApiContext::score_pictures(const std::vector<Picture>& refs, const std::vec
   for (size_t start = 0; start < count; start += batch_frames_) {
     const size_t n = std::min(batch_frames_, count - start);
     pairs.clear();
-    for (size_t i = start; i < start + n; ++i) pairs.push_back({&refs[i], &dists[i], int64_t(first + i)});
+    for (size_t i = start; i < start + n; ++i)
+      pairs.push_back({&refs[i], &dists[i], int64_t(first + i)});
     features_.score(pairs, columns);
   }
   for (size_t c = 0; c < columns.size(); ++c)
@@ -245,9 +268,10 @@ void ApiContext::score_files(const std::string& ref_path, const std::string& dis
   if (state_ != State::kOpen)
     throw StateError("files can only be scored on a context that has been fed no frames");
   if (f.frame_count < -1 || f.skip_ref < 0 || f.skip_dist < 0 || f.subsample < 1)
-    throw ArgumentError(fmt::format(
-        "file options: frame_count {} (-1: all), skip_ref {}, skip_dist {}, subsample {} (at least 1)",
-        f.frame_count, f.skip_ref, f.skip_dist, f.subsample));
+    throw ArgumentError(
+        fmt::format("file options: frame_count {} (-1: all), skip_ref {}, skip_dist {}, subsample "
+                    "{} (at least 1)",
+                    f.frame_count, f.skip_ref, f.skip_dist, f.subsample));
   RunOptions run;
   run.ref_path = ref_path;
   run.dist_path = dist_path;
@@ -285,21 +309,23 @@ const std::vector<double>& ApiContext::series(const std::string& name) const {
       static const std::vector<double> kNone;
       return kNone;
     }
-  throw StateError(fmt::format("no score '{}' was requested (scores: {})", name, fmt::join(names_, ", ")));
+  throw StateError(
+      fmt::format("no score '{}' was requested (scores: {})", name, fmt::join(names_, ", ")));
 }
 
 double ApiContext::score(const std::string& name, size_t position) const {
   const auto& values = series(name);
   if (position >= values.size())
-    throw RangeError(fmt::format("frame position {} is past the {} frames scored", position,
-                                 values.size()));
+    throw RangeError(
+        fmt::format("frame position {} is past the {} frames scored", position, values.size()));
   return values[position];
 }
 
 void ApiContext::scores(const std::string& name, double* out, size_t count) const {
   const auto& values = series(name);
   if (count > values.size())
-    throw RangeError(fmt::format("{} scores asked for, but {} frames were scored", count, values.size()));
+    throw RangeError(
+        fmt::format("{} scores asked for, but {} frames were scored", count, values.size()));
   if (count > 0 && !out) throw ArgumentError("read_scores: the output array is a null pointer");
   std::copy_n(values.begin(), count, out);
 }
@@ -307,7 +333,8 @@ void ApiContext::scores(const std::string& name, double* out, size_t count) cons
 Pooled ApiContext::pooled(const std::string& name) const {
   const auto& values = series(name);
   if (state_ != State::kFlushed)
-    throw StateError("pooled scores need a flushed context (call exactvq_flush after the last frame)");
+    throw StateError(
+        "pooled scores need a flushed context (call exactvq_flush after the last frame)");
   if (values.empty()) throw StateError("no frames were scored, so there is nothing to pool");
   return pool(values);
 }

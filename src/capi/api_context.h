@@ -49,7 +49,8 @@ class ApiContext {
 
   void start_frames(const VideoFormat& format);
   // Checks that every pair's pictures have one format, the run's; returns it.
-  VideoFormat pair_format(const exactvq_picture* refs, const exactvq_picture* dists, size_t count) const;
+  VideoFormat pair_format(const exactvq_picture* refs, const exactvq_picture* dists,
+                          size_t count) const;
   // Scores the pairs (already checked) as frames frame_count() onward.
   void score_pictures(const std::vector<Picture>& refs, const std::vector<Picture>& dists);
   const std::vector<double>& series(const std::string& name) const;
@@ -66,7 +67,7 @@ class ApiContext {
   std::unique_ptr<ThreadPool> pool_;
   FeatureSet features_;
   size_t batch_frames_ = 1;
-  int cuda_ordinal_ = -1;        // the run's CUDA device (Device::cuda_ordinal)
+  int cuda_ordinal_ = -1;          // the run's CUDA device (Device::cuda_ordinal)
   std::optional<bool> on_device_;  // whether the run's pictures are in CUDA device memory
   bool told_host_copies_ = false;
   ScoreReport report_;

@@ -89,16 +89,26 @@ const char* exactvq_version(void) { return EXACTVQ_VERSION; }
 
 const char* exactvq_status_name(exactvq_status status) {
   switch (status) {
-    case EXACTVQ_OK: return "EXACTVQ_OK";
-    case EXACTVQ_ERROR_ARGUMENT: return "EXACTVQ_ERROR_ARGUMENT";
-    case EXACTVQ_ERROR_USAGE: return "EXACTVQ_ERROR_USAGE";
-    case EXACTVQ_ERROR_INPUT: return "EXACTVQ_ERROR_INPUT";
-    case EXACTVQ_ERROR_DEVICE: return "EXACTVQ_ERROR_DEVICE";
-    case EXACTVQ_ERROR_STATE: return "EXACTVQ_ERROR_STATE";
-    case EXACTVQ_ERROR_RANGE: return "EXACTVQ_ERROR_RANGE";
-    case EXACTVQ_ERROR_MEMORY: return "EXACTVQ_ERROR_MEMORY";
-    case EXACTVQ_ERROR_INTERNAL: return "EXACTVQ_ERROR_INTERNAL";
-    case EXACTVQ_STATUS_MAX_ENUM: break;
+    case EXACTVQ_OK:
+      return "EXACTVQ_OK";
+    case EXACTVQ_ERROR_ARGUMENT:
+      return "EXACTVQ_ERROR_ARGUMENT";
+    case EXACTVQ_ERROR_USAGE:
+      return "EXACTVQ_ERROR_USAGE";
+    case EXACTVQ_ERROR_INPUT:
+      return "EXACTVQ_ERROR_INPUT";
+    case EXACTVQ_ERROR_DEVICE:
+      return "EXACTVQ_ERROR_DEVICE";
+    case EXACTVQ_ERROR_STATE:
+      return "EXACTVQ_ERROR_STATE";
+    case EXACTVQ_ERROR_RANGE:
+      return "EXACTVQ_ERROR_RANGE";
+    case EXACTVQ_ERROR_MEMORY:
+      return "EXACTVQ_ERROR_MEMORY";
+    case EXACTVQ_ERROR_INTERNAL:
+      return "EXACTVQ_ERROR_INTERNAL";
+    case EXACTVQ_STATUS_MAX_ENUM:
+      break;
   }
   return "EXACTVQ_UNKNOWN_STATUS";
 }
@@ -149,8 +159,10 @@ exactvq_status exactvq_score_frames(exactvq_context* ctx, const exactvq_picture*
 }
 
 exactvq_status exactvq_score_cuda_frames(exactvq_context* ctx, const exactvq_picture* refs,
-                                         const exactvq_picture* dists, size_t count, void* cuda_stream) {
-  return on_context(ctx, [&](ApiContext& c) { c.score_cuda_frames(refs, dists, count, cuda_stream); });
+                                         const exactvq_picture* dists, size_t count,
+                                         void* cuda_stream) {
+  return on_context(ctx,
+                    [&](ApiContext& c) { c.score_cuda_frames(refs, dists, count, cuda_stream); });
 }
 
 exactvq_status exactvq_flush(exactvq_context* ctx) {

@@ -19,8 +19,9 @@ void check_plane_samples(const PlaneView& v, int plane, uint32_t max, int bitdep
     const uint16_t* row = v.row<uint16_t>(y);
     for (int x = 0; x < v.width; ++x)
       if (row[x] > max)
-        throw InputError(fmt::format("{}: plane {}, x={}, y={}: sample {} exceeds the {}-bit maximum {}",
-                                     what, plane_name(plane), x, y, row[x], bitdepth, max));
+        throw InputError(
+            fmt::format("{}: plane {}, x={}, y={}: sample {} exceeds the {}-bit maximum {}", what,
+                        plane_name(plane), x, y, row[x], bitdepth, max));
   }
 }
 
@@ -28,10 +29,14 @@ void check_plane_samples(const PlaneView& v, int plane, uint32_t max, int bitdep
 
 ChromaFormat chroma_format(int value, const std::string& what) {
   switch (value) {
-    case EXACTVQ_CHROMA_420: return ChromaFormat::k420;
-    case EXACTVQ_CHROMA_422: return ChromaFormat::k422;
-    case EXACTVQ_CHROMA_444: return ChromaFormat::k444;
-    case EXACTVQ_CHROMA_MONO: return ChromaFormat::kMono;
+    case EXACTVQ_CHROMA_420:
+      return ChromaFormat::k420;
+    case EXACTVQ_CHROMA_422:
+      return ChromaFormat::k422;
+    case EXACTVQ_CHROMA_444:
+      return ChromaFormat::k444;
+    case EXACTVQ_CHROMA_MONO:
+      return ChromaFormat::kMono;
   }
   throw ArgumentError(fmt::format("{}: unknown chroma value {}", what, value));
 }
@@ -53,7 +58,8 @@ void import_picture(const exactvq_picture& picture, const VideoFormat& format,
     const auto* src = static_cast<const uint8_t*>(picture.data[p]);
     const ptrdiff_t stride = picture.stride[p];
     const size_t row_bytes = size_t(format.plane_width(p)) * size_t(format.bytes_per_sample());
-    if (!src) throw ArgumentError(fmt::format("{}: plane {} is a null pointer", what, plane_name(p)));
+    if (!src)
+      throw ArgumentError(fmt::format("{}: plane {} is a null pointer", what, plane_name(p)));
     if (size_t(std::llabs(stride)) < row_bytes)
       throw ArgumentError(fmt::format("{}: plane {} stride {} is shorter than its row of {} bytes",
                                       what, plane_name(p), stride, row_bytes));

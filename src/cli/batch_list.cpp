@@ -31,8 +31,8 @@ void check_paths(BatchPair& pair, const fs::path& folder, const std::string& whe
                              std::pair{&pair.output, "output"}}) {
     if (value->empty()) throw InputError(fmt::format("{}: {} is empty", where, name));
     if (*value == "-")
-      throw InputError(fmt::format("{}: {} '-': standard input and output cannot be used in a batch",
-                                   where, name));
+      throw InputError(fmt::format(
+          "{}: {} '-': standard input and output cannot be used in a batch", where, name));
     *value = resolve(folder, *value);
   }
 }
@@ -115,7 +115,9 @@ std::vector<BatchPair> read_batch_list(const std::string& path) {
         if (key == "ref" || key == "dist" || key == "output") {
           if (!value.is_string())
             throw InputError(fmt::format("{}: \"{}\" must be a string", where, key));
-          (key == "ref" ? pair.ref : key == "dist" ? pair.dist : pair.output) = value.get<std::string>();
+          (key == "ref"    ? pair.ref
+           : key == "dist" ? pair.dist
+                           : pair.output) = value.get<std::string>();
         } else if (key == "options") {
           if (value.is_string()) {
             try {
@@ -123,11 +125,12 @@ std::vector<BatchPair> read_batch_list(const std::string& path) {
             } catch (const UsageError& e) {
               throw InputError(fmt::format("{}: {}", where, e.what()));
             }
-          } else if (value.is_array() &&
-                     std::all_of(value.begin(), value.end(), [](const auto& v) { return v.is_string(); })) {
+          } else if (value.is_array() && std::all_of(value.begin(), value.end(),
+                                                     [](const auto& v) { return v.is_string(); })) {
             for (const auto& v : value) pair.options.push_back(v.get<std::string>());
           } else {
-            throw InputError(fmt::format("{}: \"options\" must be a string or an array of strings", where));
+            throw InputError(
+                fmt::format("{}: \"options\" must be a string or an array of strings", where));
           }
         } else {
           throw InputError(fmt::format("{}: unknown key \"{}\" (known: ref, dist, output, options)",
@@ -136,7 +139,8 @@ std::vector<BatchPair> read_batch_list(const std::string& path) {
       }
       for (auto [value, name] : {std::pair{&pair.ref, "ref"}, std::pair{&pair.dist, "dist"},
                                  std::pair{&pair.output, "output"}})
-        if (!object.contains(name)) throw InputError(fmt::format("{}: \"{}\" is missing", where, name));
+        if (!object.contains(name))
+          throw InputError(fmt::format("{}: \"{}\" is missing", where, name));
       check_paths(pair, folder, where);
       pairs.push_back(std::move(pair));
     }
@@ -147,16 +151,20 @@ std::vector<BatchPair> read_batch_list(const std::string& path) {
     for (size_t i = 0; i < header.size(); ++i) {
       const std::string& name = header[i];
       if (name != "ref" && name != "dist" && name != "output" && name != "options")
-        throw InputError(fmt::format(
-            "{}: unknown column '{}' in the header (expected ref,dist,output[,options]; a JSON-lines "
-            "list starts with '{{')", header_where, name));
+        throw InputError(
+            fmt::format("{}: unknown column '{}' in the header (expected "
+                        "ref,dist,output[,options]; a JSON-lines "
+                        "list starts with '{{')",
+                        header_where, name));
       if (!column.emplace(name, i).second)
-        throw InputError(fmt::format("{}: column '{}' appears twice in the header", header_where, name));
+        throw InputError(
+            fmt::format("{}: column '{}' appears twice in the header", header_where, name));
     }
     for (const char* name : {"ref", "dist", "output"})
       if (!column.count(name))
-        throw InputError(fmt::format("{}: the header has no '{}' column (expected ref,dist,output[,options])",
-                                     header_where, name));
+        throw InputError(
+            fmt::format("{}: the header has no '{}' column (expected ref,dist,output[,options])",
+                        header_where, name));
     if (lines.size() == 1) throw InputError(fmt::format("{}: the list names no pairs", path));
     for (size_t k = 1; k < lines.size(); ++k) {
       const auto& [number, text] = lines[k];

@@ -29,7 +29,8 @@ namespace {
 
 OutputFormat format_of(const std::string& output, OutputFormat fallback) {
   std::string ext = fs::path(output).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
   if (ext == ".json") return OutputFormat::kJson;
   if (ext == ".csv") return OutputFormat::kCsv;
   if (ext == ".xml") return OutputFormat::kXml;
@@ -44,7 +45,8 @@ void score_pair(const BatchOptions& o, int jobs, PairResult& r) {
   args.insert(args.end(), pair.options.begin(), pair.options.end());
   CliOptions c = parse_command_line(args);
   if (c.batch_path) throw UsageError("--batch cannot be one of a pair's options");
-  if (c.show_help || c.show_version) throw UsageError("--help and --version cannot be a pair's options");
+  if (c.show_help || c.show_version)
+    throw UsageError("--help and --version cannot be a pair's options");
   if (c.plot_path == "-") throw UsageError("--plot -: standard output cannot be used in a batch");
   if (!c.output_format_given) c.output_format = format_of(pair.output, c.output_format);
   if (!c.threads_given) {
@@ -63,7 +65,8 @@ void score_pair(const BatchOptions& o, int jobs, PairResult& r) {
   });
   if (c.plot_path) {
     const std::string title = fmt::format("{} against {}", pair.dist, pair.ref);
-    write_file_atomically(*c.plot_path, [&](std::ostream& out) { write_svg_plot(out, report, title); });
+    write_file_atomically(*c.plot_path,
+                          [&](std::ostream& out) { write_svg_plot(out, report, title); });
   }
   r.frames = int64_t(report.frame_numbers.size());
   for (const auto& f : report.features) r.pooled_means.emplace_back(f.name, pool(f.values).mean);

@@ -42,10 +42,9 @@ void write_batch_summary(std::ostream& out, const std::vector<PairResult>& resul
     const PairResult& r = results[i];
     failed += r.ok ? 0 : 1;
     out << (i ? ",\n" : "\n") << "    {\"line\": " << r.pair.line
-        << ", \"ref\": " << json_string(r.pair.ref)
-        << ", \"dist\": " << json_string(r.pair.dist)
-        << ", \"output\": " << json_string(r.pair.output)
-        << ", \"status\": \"" << (r.ok ? "ok" : "failed") << "\"";
+        << ", \"ref\": " << json_string(r.pair.ref) << ", \"dist\": " << json_string(r.pair.dist)
+        << ", \"output\": " << json_string(r.pair.output) << ", \"status\": \""
+        << (r.ok ? "ok" : "failed") << "\"";
     if (r.ok) {
       out << ", \"frames\": " << r.frames << ", \"pooled_mean\": {";
       for (size_t k = 0; k < r.pooled_means.size(); ++k)

@@ -68,8 +68,10 @@ void parse_gpus(const std::string& text, DeviceOptions& device) {
     return;
   }
   const auto bad = [&](const std::string& why) {
-    return UsageError(fmt::format("--gpus '{}': {} (expected all, a count N, or a list of device "
-                                  "numbers such as 0,2)", text, why));
+    return UsageError(
+        fmt::format("--gpus '{}': {} (expected all, a count N, or a list of device "
+                    "numbers such as 0,2)",
+                    text, why));
   };
   if (text.empty()) throw bad("empty");
   if (text.find(',') == std::string::npos) {
@@ -80,7 +82,8 @@ void parse_gpus(const std::string& text, DeviceOptions& device) {
   size_t start = 0;
   for (;;) {
     const size_t comma = text.find(',', start);
-    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (item.empty()) throw bad("an empty item in the list");
     if (item.find_first_not_of("0123456789") != std::string::npos)
       throw bad(fmt::format("'{}' is not a device number", item));
@@ -108,22 +111,30 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   bool help = false;
   app.add_flag("--help", help, "Print this help and exit");
 
-  std::string ref, dist, width, height, pix_fmt, bitdepth, precision, threads, frame_cnt,
-      skip_ref, skip_dist, subsample, backend, gpu, opencl_device, output, plot, gpus, batch,
-      batch_jobs, batch_summary, hwdec;
+  std::string ref, dist, width, height, pix_fmt, bitdepth, precision, threads, frame_cnt, skip_ref,
+      skip_dist, subsample, backend, gpu, opencl_device, output, plot, gpus, batch, batch_jobs,
+      batch_summary, hwdec;
   std::vector<std::string> features, models;
   bool xml = false, json = false, csv = false, no_prediction = false;
-  app.add_option("-r,--reference", ref, "Reference video (Y4M, raw YUV, or a file FFmpeg decodes; - for standard input)")->type_name("FILE");
-  app.add_option("-d,--distorted", dist, "Distorted video (Y4M, raw YUV, or a file FFmpeg decodes; - for standard input)")->type_name("FILE");
+  app.add_option("-r,--reference", ref,
+                 "Reference video (Y4M, raw YUV, or a file FFmpeg decodes; - for standard input)")
+      ->type_name("FILE");
+  app.add_option("-d,--distorted", dist,
+                 "Distorted video (Y4M, raw YUV, or a file FFmpeg decodes; - for standard input)")
+      ->type_name("FILE");
   app.add_option("-w,--width", width, "Raw YUV: width")->type_name("W");
   app.add_option("-h,--height", height, "Raw YUV: height")->type_name("H");
-  app.add_option("-p,--pixel_format", pix_fmt, "Raw YUV: 420, 422 or 444")->type_name("420|422|444");
-  app.add_option("-b,--bitdepth", bitdepth, "Raw YUV: bits per sample, 8..16 (little-endian above 8)")->type_name("BITS");
+  app.add_option("-p,--pixel_format", pix_fmt, "Raw YUV: 420, 422 or 444")
+      ->type_name("420|422|444");
+  app.add_option("-b,--bitdepth", bitdepth,
+                 "Raw YUV: bits per sample, 8..16 (little-endian above 8)")
+      ->type_name("BITS");
   app.add_option("--feature", features,
                  "Feature to score, with options: ssim[=sum=exact|raster:enable_db=true|false:"
                  "clip_db=true|false:chroma=true|false] or psnr[=enable_chroma=true|false:"
                  "enable_mse=true|false:enable_apsnr=true|false:reduced_hbd_peak=true|false:"
-                 "min_sse=S], motion, vif, adm, float_ssim, float_ms_ssim with libvmaf's options (repeatable)")
+                 "min_sse=S], motion, vif, adm, float_ssim, float_ms_ssim with libvmaf's options "
+                 "(repeatable)")
       ->type_name("NAME[=OPT=VAL:...]");
   app.add_option("-m,--model", models,
                  "VMAF model, as libvmaf takes it: version=NAME (vmaf_v0.6.1, vmaf_v0.6.1neg, "
@@ -131,24 +142,31 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
                  ":enable_transform (repeatable; with neither --feature nor --model: "
                  "version=vmaf_v0.6.1)")
       ->type_name("KEY=VAL[:...]");
-  app.add_option("-o,--output", output, "Write per-frame and pooled scores to this file")->type_name("FILE");
+  app.add_option("-o,--output", output, "Write per-frame and pooled scores to this file")
+      ->type_name("FILE");
   app.add_option("--plot", plot,
                  "Write an SVG chart of the per-frame scores: every feature, the pooled mean, "
-                 "the worst frames")->type_name("FILE.svg");
+                 "the worst frames")
+      ->type_name("FILE.svg");
   app.add_flag("--xml", xml, "Output file in XML (the default)");
   app.add_flag("--json", json, "Output file in JSON");
   app.add_flag("--csv", csv, "Output file in CSV");
   app.add_option("--precision", precision,
                  "Decimals printed (default 6, as libvmaf), or max: the shortest decimal that "
-                 "reads back to the same binary64")->type_name("N|max");
+                 "reads back to the same binary64")
+      ->type_name("N|max");
   app.add_option("--threads", threads, "Worker threads (default: all cores)")->type_name("N");
-  app.add_option("--frame_cnt", frame_cnt, "Score this many frames (an error if fewer exist)")->type_name("N");
-  app.add_option("--frame_skip_ref", skip_ref, "Skip this many reference frames first")->type_name("N");
-  app.add_option("--frame_skip_dist", skip_dist, "Skip this many distorted frames first")->type_name("N");
+  app.add_option("--frame_cnt", frame_cnt, "Score this many frames (an error if fewer exist)")
+      ->type_name("N");
+  app.add_option("--frame_skip_ref", skip_ref, "Skip this many reference frames first")
+      ->type_name("N");
+  app.add_option("--frame_skip_dist", skip_dist, "Skip this many distorted frames first")
+      ->type_name("N");
   app.add_option("--subsample", subsample, "Score every Nth frame")->type_name("N");
   app.add_option("--backend", backend,
                  "Where to compute: cpu, cuda, opencl, or auto (a CUDA GPU when one works, "
-                 "else the CPU); every backend gives the same bits")->type_name("cpu|cuda|opencl|auto");
+                 "else the CPU); every backend gives the same bits")
+      ->type_name("cpu|cuda|opencl|auto");
   app.add_option("--gpu", gpu, "CUDA device number (default 0)")->type_name("N");
   app.add_option("--hwdec", hwdec,
                  "Decode encoded inputs on the GPU (NVDEC: H.264, HEVC, VP9, AV1) into its memory: "
@@ -156,14 +174,16 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
                  "none (default: auto with --backend cuda, else none); the same bits either way")
       ->type_name("auto|cuda|none");
   app.add_option("--opencl-device", opencl_device,
-                 "OpenCL device number, counted over all platforms (default 0)")->type_name("N");
+                 "OpenCL device number, counted over all platforms (default 0)")
+      ->type_name("N");
   app.add_option("--gpus", gpus,
                  "Several devices at once, frames shared out among them (same bits as one): "
                  "all, the first N, or a list such as 0,2 (CUDA unless --backend opencl)")
       ->type_name("all|N|LIST");
-  app.add_option("--batch", batch,
-                 "Score every pair listed in a CSV (header ref,dist,output[,options]) or JSON-lines "
-                 "file, one output file each; the other options apply to every pair")
+  app.add_option(
+         "--batch", batch,
+         "Score every pair listed in a CSV (header ref,dist,output[,options]) or JSON-lines "
+         "file, one output file each; the other options apply to every pair")
       ->type_name("LIST");
   app.add_option("--batch-jobs", batch_jobs,
                  "Pairs scored at once with --batch (default: half the cores, 2..8)")
@@ -172,7 +192,9 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
                  "With --batch: a summary of every pair (status, pooled ssim, error) in CSV, or "
                  "JSON for a .json name; - for standard output")
       ->type_name("FILE");
-  app.add_flag("--verbose", c.verbose, "Say on standard error which device scores, and which input the CPU decodes where --hwdec auto could not use the GPU");
+  app.add_flag("--verbose", c.verbose,
+               "Say on standard error which device scores, and which input the CPU decodes where "
+               "--hwdec auto could not use the GPU");
   app.add_flag("-n,--no_prediction", no_prediction,
                "Score the models' features but not the models (no vmaf column)");
   app.add_flag("-q,--quiet", c.quiet, "No summary, no warnings on standard error");
@@ -201,8 +223,9 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   if (!batch.empty() || app.count("--batch") > 0) {
     if (batch.empty()) throw UsageError("--batch '': expected a list file");
     if (!ref.empty() || !dist.empty() || !output.empty() || !plot.empty())
-      throw UsageError("--batch takes -r, -d, -o and --plot from each pair of its list, not from "
-                       "the command line");
+      throw UsageError(
+          "--batch takes -r, -d, -o and --plot from each pair of its list, not from "
+          "the command line");
     c.batch_path = batch;
     if (!batch_jobs.empty()) c.batch_jobs = parse_int("--batch-jobs", batch_jobs, 1, 1024);
     if (app.count("--batch-summary") > 0) {
@@ -224,10 +247,14 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   if (!height.empty()) run.raw.height = parse_int("-h", height, 1, kMaxDimension);
   if (!bitdepth.empty()) run.raw.bitdepth = parse_int("-b", bitdepth, 8, 16);
   if (!pix_fmt.empty()) {
-    if (pix_fmt == "420") run.raw.chroma = ChromaFormat::k420;
-    else if (pix_fmt == "422") run.raw.chroma = ChromaFormat::k422;
-    else if (pix_fmt == "444") run.raw.chroma = ChromaFormat::k444;
-    else throw UsageError(fmt::format("-p {}: expected 420, 422 or 444", pix_fmt));
+    if (pix_fmt == "420")
+      run.raw.chroma = ChromaFormat::k420;
+    else if (pix_fmt == "422")
+      run.raw.chroma = ChromaFormat::k422;
+    else if (pix_fmt == "444")
+      run.raw.chroma = ChromaFormat::k444;
+    else
+      throw UsageError(fmt::format("-p {}: expected 420, 422 or 444", pix_fmt));
   }
   for (const auto& f : features) run.features.push_back(parse_feature_spec(f));
   c.model_specs = models;
@@ -249,8 +276,10 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     throw UsageError(fmt::format("-o and --plot both name {}", plot));
   if (!plot.empty()) c.plot_path = plot;
 
-  if (precision == "max") c.number_format.shortest = true;
-  else if (!precision.empty()) c.number_format.decimals = parse_int("--precision", precision, 0, 17);
+  if (precision == "max")
+    c.number_format.shortest = true;
+  else if (!precision.empty())
+    c.number_format.decimals = parse_int("--precision", precision, 0, 17);
 
   const int cores = std::max(1, int(std::thread::hardware_concurrency()));
   run.threads = threads.empty() ? cores : parse_int("--threads", threads, 1, 1024);
@@ -263,26 +292,36 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   if (!skip_dist.empty()) run.skip_dist = parse_count("--frame_skip_dist", skip_dist);
   if (!subsample.empty()) run.subsample = parse_int("--subsample", subsample, 1, 1 << 30);
   DeviceOptions& device = run.device;
-  if (backend.empty() || backend == "cpu") device.backend = Backend::kCpu;
-  else if (backend == "cuda") device.backend = Backend::kCuda;
-  else if (backend == "opencl") device.backend = Backend::kOpenCL;
-  else if (backend == "auto") device.backend = Backend::kAuto;
-  else throw UsageError(fmt::format("--backend {}: expected cpu, cuda, opencl or auto", backend));
+  if (backend.empty() || backend == "cpu")
+    device.backend = Backend::kCpu;
+  else if (backend == "cuda")
+    device.backend = Backend::kCuda;
+  else if (backend == "opencl")
+    device.backend = Backend::kOpenCL;
+  else if (backend == "auto")
+    device.backend = Backend::kAuto;
+  else
+    throw UsageError(fmt::format("--backend {}: expected cpu, cuda, opencl or auto", backend));
   if (!gpu.empty()) device.gpu = parse_int("--gpu", gpu, 0, 1023);
   if (app.count("--hwdec") > 0) {
     run.hwdec = parse_hwdec(hwdec);
-    if (!run.hwdec) throw UsageError(fmt::format("--hwdec '{}': expected auto, cuda or none", hwdec));
+    if (!run.hwdec)
+      throw UsageError(fmt::format("--hwdec '{}': expected auto, cuda or none", hwdec));
   }
-  if (!opencl_device.empty()) device.opencl_device = parse_int("--opencl-device", opencl_device, 0, 1023);
+  if (!opencl_device.empty())
+    device.opencl_device = parse_int("--opencl-device", opencl_device, 0, 1023);
   if (app.count("--gpus") > 0) {
     parse_gpus(gpus, device);
     if (!gpu.empty()) throw UsageError("--gpu and --gpus both choose devices: give one of them");
     if (!opencl_device.empty())
       throw UsageError("--opencl-device and --gpus both choose devices: give one of them");
-    if (backend.empty()) device.backend = Backend::kCuda;  // as libvmaf's --gpumask
+    if (backend.empty())
+      device.backend = Backend::kCuda;  // as libvmaf's --gpumask
     else if (device.backend == Backend::kCpu)
-      throw UsageError(fmt::format("--gpus {} with --backend cpu: --gpus chooses GPUs (--backend "
-                                   "cuda, opencl or auto); the CPU uses --threads", gpus));
+      throw UsageError(
+          fmt::format("--gpus {} with --backend cpu: --gpus chooses GPUs (--backend "
+                      "cuda, opencl or auto); the CPU uses --threads",
+                      gpus));
   }
   device.verbose = c.verbose;
   return c;

@@ -16,7 +16,7 @@ struct CliOptions {
   // --model, VMAF v0.6.1's. Made into run.models by load_run_models().
   std::vector<std::string> model_specs;
   std::optional<std::string> output_path;
-  std::optional<std::string> plot_path;  // --plot: an SVG chart of the per-frame scores
+  std::optional<std::string> plot_path;             // --plot: an SVG chart of the per-frame scores
   OutputFormat output_format = OutputFormat::kXml;  // libvmaf's default with -o
   NumberFormat number_format;
   bool quiet = false;
@@ -33,7 +33,7 @@ struct CliOptions {
   // -r/-d. `batch_args` are the command line's arguments without the --batch*
   // options and their values: the options every pair starts from.
   std::optional<std::string> batch_path;
-  int batch_jobs = 0;                         // --batch-jobs N; 0: the runner's default
+  int batch_jobs = 0;                        // --batch-jobs N; 0: the runner's default
   std::optional<std::string> batch_summary;  // --batch-summary FILE (.csv, .json, - for stdout)
   std::vector<std::string> batch_args;
 };

@@ -42,8 +42,10 @@ std::vector<std::string> csv_fields(const std::string& line, const std::string& 
       const size_t comma = line.find(',', i);
       field = trim(line.substr(i, comma == std::string::npos ? std::string::npos : comma - i));
       if (field.find('"') != std::string::npos)
-        throw InputError(fmt::format("{}: a quote inside an unquoted field (quote the whole field, "
-                                     "doubling quotes inside it)", where));
+        throw InputError(
+            fmt::format("{}: a quote inside an unquoted field (quote the whole field, "
+                        "doubling quotes inside it)",
+                        where));
       i = comma == std::string::npos ? line.size() : comma;
     }
     fields.push_back(field);

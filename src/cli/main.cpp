@@ -30,7 +30,8 @@ int run_batch_command(const CliOptions& c) {
       return;
     }
     if (c.quiet) return;
-    for (const auto& w : r.warnings) fmt::print(stderr, "exactvq: {}:{}: {}\n", list, r.pair.line, w);
+    for (const auto& w : r.warnings)
+      fmt::print(stderr, "exactvq: {}:{}: {}\n", list, r.pair.line, w);
     fmt::print(stderr, "exactvq: {}:{}: scored {} frame{} -> {}\n", list, r.pair.line, r.frames,
                r.frames == 1 ? "" : "s", r.pair.output);
   };
@@ -92,7 +93,8 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "exactvq: {}\nTry 'exactvq --help'.\n", e.what());
     return 2;
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "exactvq: out of memory (frames of this size need more than is available)\n");
+    fmt::print(stderr,
+               "exactvq: out of memory (frames of this size need more than is available)\n");
     return 1;
   } catch (const std::exception& e) {
     fmt::print(stderr, "exactvq: {}\n", e.what());

@@ -28,7 +28,8 @@ std::string ProgressLine::text(int64_t done, std::optional<int64_t> total, doubl
   if (!total || *total <= 0) return fmt::format("exactvq: {} frames, {:.1f} fps", done, fps);
   const int64_t left = std::max<int64_t>(0, *total - done);
   const int64_t percent = std::min<int64_t>(100, done * 100 / *total);
-  std::string out = fmt::format("exactvq: {}/{} frames ({}%), {:.1f} fps", done, *total, percent, fps);
+  std::string out =
+      fmt::format("exactvq: {}/{} frames ({}%), {:.1f} fps", done, *total, percent, fps);
   if (fps > 0) out += fmt::format(", {} left", clock_time(double(left) / fps));
   return out;
 }

@@ -36,8 +36,8 @@ void write_run_outputs(const CliOptions& c, const ScoreReport& report) {
     print_summary(report, c.number_format);
   }
   if (c.plot_path) {
-    const std::string title = fmt::format("{} against {}", shown_name(c.run.dist_path),
-                                          shown_name(c.run.ref_path));
+    const std::string title =
+        fmt::format("{} against {}", shown_name(c.run.dist_path), shown_name(c.run.ref_path));
     write_file_atomically(*c.plot_path,
                           [&](std::ostream& out) { write_svg_plot(out, report, title); });
   }

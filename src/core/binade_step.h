@@ -46,7 +46,8 @@ EXACTVQ_FN exactvq_run_record exactvq_run_impassable(exactvq_i32 exponent) {
  * halfway case to the |k| that leaves M + k even, in *mag0 for an even M and *mag1 for an odd
  * one (k has t's sign). Returns 0 (impassable) for infinities, NaN and |t / ulp| >= 2^54 (no
  * state inside the grid could take it). */
-EXACTVQ_FN int exactvq_term_steps(exactvq_u64 bits, exactvq_i32 e, exactvq_u64* step0, exactvq_u64* step1) {
+EXACTVQ_FN int exactvq_term_steps(exactvq_u64 bits, exactvq_i32 e, exactvq_u64* step0,
+                                  exactvq_u64* step1) {
   const exactvq_u32 field = (exactvq_u32)(bits >> 52) & 0x7ffu;
   const exactvq_u64 frac = bits & ((EXACTVQ_U64_C(1) << 52) - 1);
   if (field == 0x7ffu) return 0;

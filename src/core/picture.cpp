@@ -11,10 +11,14 @@ namespace exactvq {
 
 const char* chroma_name(ChromaFormat c) {
   switch (c) {
-    case ChromaFormat::k420: return "420";
-    case ChromaFormat::k422: return "422";
-    case ChromaFormat::k444: return "444";
-    case ChromaFormat::kMono: return "mono";
+    case ChromaFormat::k420:
+      return "420";
+    case ChromaFormat::k422:
+      return "422";
+    case ChromaFormat::k444:
+      return "444";
+    case ChromaFormat::kMono:
+      return "mono";
   }
   return "?";
 }
@@ -63,7 +67,8 @@ void validate_format(const VideoFormat& f, const std::string& what) {
 
 size_t Picture::plane_offset(const VideoFormat& f, int p) {
   size_t offset = 0;
-  for (int q = 0; q < p && q < f.plane_count(); ++q) offset = (offset + f.plane_bytes(q) + 63) / 64 * 64;
+  for (int q = 0; q < p && q < f.plane_count(); ++q)
+    offset = (offset + f.plane_bytes(q) + 63) / 64 * 64;
   return offset;
 }
 
@@ -74,9 +79,10 @@ size_t Picture::span_bytes(const VideoFormat& f, int count) {
 
 void Picture::bind() {
   for (int p = 0; p < 3; ++p)
-    planes[p] = p < format.plane_count()
-                    ? std::span<uint8_t>(storage_.data() + plane_offset(format, p), format.plane_bytes(p))
-                    : std::span<uint8_t>();
+    planes[p] =
+        p < format.plane_count()
+            ? std::span<uint8_t>(storage_.data() + plane_offset(format, p), format.plane_bytes(p))
+            : std::span<uint8_t>();
 }
 
 void Picture::allocate(const VideoFormat& f) {
@@ -91,16 +97,19 @@ Picture Picture::in_device_memory(const VideoFormat& f, uint8_t* base) {
   p.format = f;
   p.on_device_ = true;
   for (int q = 0; q < 3; ++q)
-    p.planes[q] = q < f.plane_count() ? std::span<uint8_t>(base + plane_offset(f, q), f.plane_bytes(q))
-                                      : std::span<uint8_t>();
+    p.planes[q] = q < f.plane_count()
+                      ? std::span<uint8_t>(base + plane_offset(f, q), f.plane_bytes(q))
+                      : std::span<uint8_t>();
   return p;
 }
 
 // A copy of a picture in device memory is another view of the same memory.
 Picture::Picture(const Picture& other)
     : format(other.format), storage_(other.storage_), on_device_(other.on_device_) {
-  if (on_device_) planes = other.planes;
-  else bind();
+  if (on_device_)
+    planes = other.planes;
+  else
+    bind();
 }
 
 Picture& Picture::operator=(const Picture& other) {
@@ -108,8 +117,10 @@ Picture& Picture::operator=(const Picture& other) {
     format = other.format;
     storage_ = other.storage_;
     on_device_ = other.on_device_;
-    if (on_device_) planes = other.planes;
-    else bind();
+    if (on_device_)
+      planes = other.planes;
+    else
+      bind();
   }
   return *this;
 }

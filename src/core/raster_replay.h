@@ -68,8 +68,9 @@ EXACTVQ_HOST_DEVICE inline bool replay_record(double& sum, const exactvq_run_rec
 // EXACTVQ_RASTER_CHUNK * EXACTVQ_RASTER_BLOCK_CHUNKS), `chunks` its chunks' records.
 // `counts` may be null.
 EXACTVQ_HOST_DEVICE inline double replay_block(double sum, const exactvq_run_record& block,
-                                               const exactvq_run_record* chunks, const double* terms,
-                                               int64_t count, ReplayCounts* counts = nullptr) {
+                                               const exactvq_run_record* chunks,
+                                               const double* terms, int64_t count,
+                                               ReplayCounts* counts = nullptr) {
   if (replay_record(sum, block)) {
     if (counts) ++counts->blocks;
     return sum;

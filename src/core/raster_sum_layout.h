@@ -1,7 +1,7 @@
-// A device raster-order sum call's layout (docs/architecture.md, "The raster-order sum on devices"): which term
-// arrays it sums, per frame, and where each array's chunks and blocks fall in the call's
-// numbering. One definition for the CUDA and OpenCL launches, which differ only in how they
-// name device memory (`Terms`).
+// A device raster-order sum call's layout (docs/architecture.md, "The raster-order sum on
+// devices"): which term arrays it sums, per frame, and where each array's chunks and blocks fall in
+// the call's numbering. One definition for the CUDA and OpenCL launches, which differ only in how
+// they name device memory (`Terms`).
 #pragma once
 
 #include <cstdint>
@@ -36,7 +36,8 @@ struct RasterSumLayoutOf {
 // EXACTVQ_RASTER_BLOCK_CHUNKS chunks.
 struct RasterPlan {
   int64_t frames = 0, arrays = 0;
-  int64_t offset[kRasterMaxArrays] = {}, stride[kRasterMaxArrays] = {}, count[kRasterMaxArrays] = {};
+  int64_t offset[kRasterMaxArrays] = {}, stride[kRasterMaxArrays] = {},
+          count[kRasterMaxArrays] = {};
   int64_t chunk_first[kRasterMaxArrays + 1] = {}, block_first[kRasterMaxArrays + 1] = {};
 
   int64_t chunks() const { return frames * chunk_first[arrays]; }
@@ -48,13 +49,15 @@ template <typename Terms>
 RasterPlan plan_raster_sum(const RasterSumLayoutOf<Terms>& layout) {
   constexpr int64_t chunk = EXACTVQ_RASTER_CHUNK, block = chunk * EXACTVQ_RASTER_BLOCK_CHUNKS;
   if (layout.arrays < 1 || layout.arrays > kRasterMaxArrays || layout.frames < 0)
-    throw DeviceError(fmt::format("raster sum: bad layout of {} frames of {} arrays", layout.frames, layout.arrays));
+    throw DeviceError(fmt::format("raster sum: bad layout of {} frames of {} arrays", layout.frames,
+                                  layout.arrays));
   RasterPlan p;
   p.frames = layout.frames;
   p.arrays = layout.arrays;
   for (int a = 0; a < layout.arrays; ++a) {
     const RasterArray& r = layout.array[a];
-    if (r.count < 0 || r.offset < 0) throw DeviceError("raster sum: an array with a negative count or offset");
+    if (r.count < 0 || r.offset < 0)
+      throw DeviceError("raster sum: an array with a negative count or offset");
     p.offset[a] = r.offset;
     p.stride[a] = r.frame_stride;
     p.count[a] = r.count;

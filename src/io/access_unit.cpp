@@ -47,7 +47,8 @@ std::vector<size_t> annexb_unit_starts(std::span<const uint8_t> packet) {
 
 }  // namespace
 
-AccessUnitKind classify_access_unit(NalCodec codec, NalFraming framing, std::span<const uint8_t> packet) {
+AccessUnitKind classify_access_unit(NalCodec codec, NalFraming framing,
+                                    std::span<const uint8_t> packet) {
   AccessUnitKind kind;
   const size_t n = packet.size();
   if (framing.length_bytes > 0) {
@@ -75,7 +76,8 @@ AccessUnitKind classify_access_unit(NalCodec codec, NalFraming framing, std::spa
   return kind;
 }
 
-std::vector<std::span<const uint8_t>> annexb_parameter_sets(NalCodec codec, std::span<const uint8_t> packet) {
+std::vector<std::span<const uint8_t>> annexb_parameter_sets(NalCodec codec,
+                                                            std::span<const uint8_t> packet) {
   const std::vector<size_t> starts = annexb_unit_starts(packet);
   std::vector<std::span<const uint8_t>> units;
   for (size_t k = 0; k < starts.size(); ++k) {

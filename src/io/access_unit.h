@@ -38,11 +38,13 @@ struct AccessUnitKind {
   bool malformed = false;
 };
 
-AccessUnitKind classify_access_unit(NalCodec codec, NalFraming framing, std::span<const uint8_t> packet);
+AccessUnitKind classify_access_unit(NalCodec codec, NalFraming framing,
+                                    std::span<const uint8_t> packet);
 
 // The parameter-set NAL units of an Annex B packet, each with its start code
 // (of three or four bytes), in order: what a decoder that starts at a later picture of
 // the stream needs first.
-std::vector<std::span<const uint8_t>> annexb_parameter_sets(NalCodec codec, std::span<const uint8_t> packet);
+std::vector<std::span<const uint8_t>> annexb_parameter_sets(NalCodec codec,
+                                                            std::span<const uint8_t> packet);
 
 }  // namespace exactvq

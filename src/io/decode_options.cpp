@@ -4,9 +4,12 @@ namespace exactvq {
 
 const char* hwdec_name(HwDecode h) {
   switch (h) {
-    case HwDecode::kNone: return "none";
-    case HwDecode::kAuto: return "auto";
-    case HwDecode::kCuda: return "cuda";
+    case HwDecode::kNone:
+      return "none";
+    case HwDecode::kAuto:
+      return "auto";
+    case HwDecode::kCuda:
+      return "cuda";
   }
   return "none";
 }

@@ -74,9 +74,11 @@ std::unique_ptr<AVBufferRef, BufferUnref> FfmpegReader::make_cuda_device(
   try {
     primary = import.context();
   } catch (const std::exception& e) {
-    throw HwUnavailable(fmt::format("no context on CUDA device {}: {}", import.ordinal(), e.what()));
+    throw HwUnavailable(
+        fmt::format("no context on CUDA device {}: {}", import.ordinal(), e.what()));
   }
-  std::unique_ptr<AVBufferRef, BufferUnref> device(ffmpeg().av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA));
+  std::unique_ptr<AVBufferRef, BufferUnref> device(
+      ffmpeg().av_hwdevice_ctx_alloc(AV_HWDEVICE_TYPE_CUDA));
   if (!device) throw HwUnavailable("this FFmpeg has no CUDA device support");
   auto* context = reinterpret_cast<AVHWDeviceContext*>(device->data);
   auto* cuda = static_cast<AVCUDADeviceContext*>(context->hwctx);
@@ -94,16 +96,18 @@ void FfmpegReader::check_cuda_frame() {
     const std::string software = pixel_format_name(frame_->format);
     throw HwUnavailable(
         state_.cuda_refused
-            ? fmt::format("the GPU's decoder does not take this {} stream ({}){}", codec_->name, software,
+            ? fmt::format("the GPU's decoder does not take this {} stream ({}){}", codec_->name,
+                          software,
                           state_.refusal.empty() ? std::string() : "; FFmpeg: " + state_.refusal)
             : fmt::format("libavcodec has no GPU decoding of {} as {}", codec_->name, software));
   }
   sw_format_ = surface_format(frame_.get());
   const AVPixelFormat sw = static_cast<AVPixelFormat>(sw_format_);
-  if (sw != AV_PIX_FMT_NV12 && sw != AV_PIX_FMT_P010 && sw != AV_PIX_FMT_P016 && sw != AV_PIX_FMT_YUV444P &&
-      sw != AV_PIX_FMT_YUV444P16)
-    throw HwUnavailable(fmt::format("the GPU's decoder leaves frames as {}, which exactvq does not convert",
-                                    pixel_format_name(sw_format_)));
+  if (sw != AV_PIX_FMT_NV12 && sw != AV_PIX_FMT_P010 && sw != AV_PIX_FMT_P016 &&
+      sw != AV_PIX_FMT_YUV444P && sw != AV_PIX_FMT_YUV444P16)
+    throw HwUnavailable(
+        fmt::format("the GPU's decoder leaves frames as {}, which exactvq does not convert",
+                    pixel_format_name(sw_format_)));
   on_gpu_ = true;
 }
 
@@ -133,7 +137,8 @@ void FfmpegReader::import_frame(Picture& pic) {
 #else
 void FfmpegReader::setup_cuda_decoding(int) {
   if (!cuda_decoder_for(codec_->id))
-    throw HwUnavailable(fmt::format("libavcodec decodes {} on the CPU only", ffmpeg().avcodec_get_name(codec_->id)));
+    throw HwUnavailable(fmt::format("libavcodec decodes {} on the CPU only",
+                                    ffmpeg().avcodec_get_name(codec_->id)));
   throw HwUnavailable("this exactvq was built without CUDA");
 }
 #endif

@@ -9,8 +9,7 @@
 
 namespace exactvq {
 
-CodecContextPtr FfmpegReader::make_decoder(ReaderState& state,
-                                           AVBufferRef* hw_device) const {
+CodecContextPtr FfmpegReader::make_decoder(ReaderState& state, AVBufferRef* hw_device) const {
   const AVStream* st = format_context_->streams[stream_index_];
   CodecContextPtr decoder(ffmpeg().avcodec_alloc_context3(codec_));
   if (!decoder) throw std::bad_alloc();
@@ -55,8 +54,9 @@ bool FfmpegReader::decode_first(bool on_gpu) {
     return decode_next();
   } catch (const InputError& e) {
     if (!on_gpu || !state_.cuda_refused) throw;
-    throw HwUnavailable(fmt::format("the GPU's decoder does not take this {} stream{}", codec_->name,
-                                    state_.refusal.empty() ? "" : " (FFmpeg: " + state_.refusal + ")"));
+    throw HwUnavailable(
+        fmt::format("the GPU's decoder does not take this {} stream{}", codec_->name,
+                    state_.refusal.empty() ? "" : " (FFmpeg: " + state_.refusal + ")"));
   }
 }
 
@@ -93,8 +93,8 @@ bool FfmpegReader::decode_next() {
 void FfmpegReader::check_error_lines(ErrorLines& errors, int64_t index) const {
   const std::string line = errors.take();
   if (!line.empty())
-    throw InputError(fmt::format(
-        "{}: frame {}: the file is damaged or truncated (FFmpeg: {})", name_, index, line));
+    throw InputError(fmt::format("{}: frame {}: the file is damaged or truncated (FFmpeg: {})",
+                                 name_, index, line));
 }
 
 void FfmpegReader::check_decoded_frame(const AVFrame* frame, ErrorLines& errors,
@@ -102,23 +102,25 @@ void FfmpegReader::check_decoded_frame(const AVFrame* frame, ErrorLines& errors,
   check_error_lines(errors, index);
   if ((frame->flags & AV_FRAME_FLAG_CORRUPT) || frame->decode_error_flags != 0)
     throw InputError(fmt::format(
-        "{}: frame {}: the decoder reports damaged data (the file is corrupt or truncated)",
-        name_, index));
+        "{}: frame {}: the decoder reports damaged data (the file is corrupt or truncated)", name_,
+        index));
   if (pixel_format_ < 0) return;  // the first frame sets the format
   const bool gpu_frame = frame->format == AV_PIX_FMT_CUDA;
   if (on_gpu_ && !gpu_frame) {
     // a CPU session's frame beside the GPU's: the same pictures, in planes
     const auto f = video_format_of(frame->format, frame->width, frame->height);
     if (f && *f == format_) return;
-    throw InputError(fmt::format(
-        "{}: frame {} is {}x{} {} (decoded on the CPU), but the stream began {} (exactvq neither scales nor "
-        "converts)",
-        name_, index, frame->width, frame->height, pixel_format_name(frame->format), format_.describe()));
+    throw InputError(
+        fmt::format("{}: frame {} is {}x{} {} (decoded on the CPU), but the stream began {} "
+                    "(exactvq neither scales nor "
+                    "converts)",
+                    name_, index, frame->width, frame->height, pixel_format_name(frame->format),
+                    format_.describe()));
   }
   const int format = gpu_frame ? surface_format(frame) : frame->format;
   const int expected = on_gpu_ ? sw_format_ : pixel_format_;
-  if (frame->format != pixel_format_ || format != expected || visible_width(frame) != format_.width ||
-      visible_height(frame) != format_.height)
+  if (frame->format != pixel_format_ || format != expected ||
+      visible_width(frame) != format_.width || visible_height(frame) != format_.height)
     throw InputError(fmt::format(
         "{}: frame {} is {}x{} {}{}, but the stream began {}x{} {}{} (exactvq neither scales nor "
         "converts)",

@@ -24,13 +24,15 @@ FfmpegLibrary load() {
   void* handle = nullptr;
   for (const char* name : names) {
     handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);  // kept open for the process's life
-    if (!handle) throw InputError(fmt::format("cannot load FFmpeg's libraries ({}): {}", name, dlerror()));
+    if (!handle)
+      throw InputError(fmt::format("cannot load FFmpeg's libraries ({}): {}", name, dlerror()));
   }
   FfmpegLibrary lib;
   const auto find = [&](auto& pointer, const char* name) {
     pointer = reinterpret_cast<std::remove_reference_t<decltype(pointer)>>(dlsym(handle, name));
     if (!pointer)
-      throw InputError(fmt::format("cannot load FFmpeg's libraries ({}): no function {}", names[2], name));
+      throw InputError(
+          fmt::format("cannot load FFmpeg's libraries ({}): no function {}", names[2], name));
   };
 #define EXACTVQ_FFMPEG_FIND(name) find(lib.name, #name);
   EXACTVQ_FFMPEG_FUNCTIONS(EXACTVQ_FFMPEG_FIND)

@@ -20,19 +20,23 @@ extern "C" {
 namespace exactvq {
 
 // Every FFmpeg function the reader and its decoder sessions call.
-#define EXACTVQ_FFMPEG_FUNCTIONS(X)                                                               \
-  X(av_buffer_ref) X(av_buffer_unref) X(av_codec_is_decoder) X(av_codec_iterate) X(av_dict_free)   \
-  X(av_dict_set) X(av_find_best_stream) X(av_frame_alloc) X(av_frame_free) X(av_frame_unref)       \
-  X(av_free) X(av_freep) X(av_get_pix_fmt_name) X(av_hwdevice_ctx_alloc) X(av_hwdevice_ctx_init)   \
-  X(av_log_format_line2) X(av_log_set_callback) X(av_malloc) X(av_packet_alloc) X(av_packet_free)  \
-  X(av_packet_unref) X(av_pix_fmt_desc_get) X(av_read_frame) X(av_strerror)                        \
-  X(av_packet_ref) X(av_packet_move_ref) X(av_new_packet) X(av_packet_copy_props)                  \
-  X(avcodec_flush_buffers)                                                                         \
-  X(avcodec_alloc_context3) X(avcodec_free_context) X(avcodec_get_class) X(avcodec_get_hw_config)  \
-  X(avcodec_get_name) X(avcodec_open2) X(avcodec_parameters_to_context) X(avcodec_receive_frame)   \
-  X(avcodec_send_packet) X(avformat_alloc_context) X(avformat_close_input)                         \
-  X(avformat_find_stream_info) X(avformat_free_context) X(avformat_get_class)                      \
-  X(avformat_open_input) X(avio_alloc_context) X(avio_context_free)
+#define EXACTVQ_FFMPEG_FUNCTIONS(X)                                                                \
+  X(av_buffer_ref)                                                                                 \
+  X(av_buffer_unref) X(av_codec_is_decoder) X(av_codec_iterate) X(av_dict_free) X(av_dict_set)     \
+      X(av_find_best_stream) X(av_frame_alloc) X(av_frame_free) X(av_frame_unref) X(av_free)       \
+          X(av_freep) X(av_get_pix_fmt_name) X(av_hwdevice_ctx_alloc) X(av_hwdevice_ctx_init)      \
+              X(av_log_format_line2) X(av_log_set_callback) X(av_malloc) X(av_packet_alloc)        \
+                  X(av_packet_free) X(av_packet_unref) X(av_pix_fmt_desc_get) X(av_read_frame)     \
+                      X(av_strerror) X(av_packet_ref) X(av_packet_move_ref) X(av_new_packet) X(    \
+                          av_packet_copy_props) X(avcodec_flush_buffers) X(avcodec_alloc_context3) \
+                          X(avcodec_free_context) X(avcodec_get_class) X(avcodec_get_hw_config)    \
+                              X(avcodec_get_name) X(avcodec_open2)                                 \
+                                  X(avcodec_parameters_to_context) X(avcodec_receive_frame)        \
+                                      X(avcodec_send_packet) X(avformat_alloc_context)             \
+                                          X(avformat_close_input) X(avformat_find_stream_info)     \
+                                              X(avformat_free_context) X(avformat_get_class)       \
+                                                  X(avformat_open_input) X(avio_alloc_context)     \
+                                                      X(avio_context_free)
 
 struct FfmpegLibrary {
 #define EXACTVQ_FFMPEG_POINTER(name) decltype(&::name) name = nullptr;

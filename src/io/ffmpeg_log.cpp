@@ -23,8 +23,10 @@ void route_error_lines(void* avcl, int level, const char* format, va_list args) 
   if (level > AV_LOG_WARNING || !avcl) return;
   const AVClass* cls = *static_cast<const AVClass* const*>(avcl);
   void* owner = nullptr;
-  if (cls == ffmpeg().avcodec_get_class()) owner = static_cast<AVCodecContext*>(avcl)->opaque;
-  else if (cls == ffmpeg().avformat_get_class()) owner = static_cast<AVFormatContext*>(avcl)->opaque;
+  if (cls == ffmpeg().avcodec_get_class())
+    owner = static_cast<AVCodecContext*>(avcl)->opaque;
+  else if (cls == ffmpeg().avformat_get_class())
+    owner = static_cast<AVFormatContext*>(avcl)->opaque;
   if (!owner) return;
   char buffer[512];
   int print_prefix = 0;

@@ -12,7 +12,8 @@ const char* pixel_format_name(int format) {
 }
 
 std::optional<VideoFormat> video_format_of(int pixel_format, int width, int height) {
-  const AVPixFmtDescriptor* d = ffmpeg().av_pix_fmt_desc_get(static_cast<AVPixelFormat>(pixel_format));
+  const AVPixFmtDescriptor* d =
+      ffmpeg().av_pix_fmt_desc_get(static_cast<AVPixelFormat>(pixel_format));
   if (!d) return std::nullopt;
   constexpr uint64_t kRefused = AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_PAL |
                                 AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL |

@@ -17,9 +17,11 @@ namespace {
 // regular file only (a pipe cannot be read again for the fallback); where the
 // GPU cannot decode it, on the CPU (kAuto, telling decode.fallback why) or an
 // InputError naming the file and why (kCuda).
-std::unique_ptr<VideoSource> open_with_decoding(const std::string& path, std::unique_ptr<InputFile> pipe,
+std::unique_ptr<VideoSource> open_with_decoding(const std::string& path,
+                                                std::unique_ptr<InputFile> pipe,
                                                 const DecodeOptions& decode) {
-  if (decode.hw == HwDecode::kNone) return std::make_unique<FfmpegReader>(path, std::move(pipe), -1, decode.sessions);
+  if (decode.hw == HwDecode::kNone)
+    return std::make_unique<FfmpegReader>(path, std::move(pipe), -1, decode.sessions);
   std::string why;
   if (pipe) {
     why = "a pipe is decoded on the CPU";
@@ -43,7 +45,8 @@ std::unique_ptr<VideoSource> open_ffmpeg(const std::string& path, const DecodeOp
   return open_with_decoding(path, nullptr, decode);
 }
 
-std::unique_ptr<VideoSource> open_ffmpeg(std::unique_ptr<InputFile> in, const DecodeOptions& decode) {
+std::unique_ptr<VideoSource> open_ffmpeg(std::unique_ptr<InputFile> in,
+                                         const DecodeOptions& decode) {
   if (in->size()) {
     const std::string path = in->path();
     in.reset();

@@ -29,6 +29,7 @@ std::unique_ptr<VideoSource> open_ffmpeg(const std::string& path, const DecodeOp
 // a pipe is read through `in`, peeked bytes first, as a stream that cannot seek
 // (MKV, WebM, IVF, MPEG-TS, fragmented MP4).
 // A pipe is decoded on the CPU (a fallback would need to read it again).
-std::unique_ptr<VideoSource> open_ffmpeg(std::unique_ptr<InputFile> in, const DecodeOptions& decode = {});
+std::unique_ptr<VideoSource> open_ffmpeg(std::unique_ptr<InputFile> in,
+                                         const DecodeOptions& decode = {});
 
 }  // namespace exactvq

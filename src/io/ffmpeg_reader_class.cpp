@@ -31,10 +31,10 @@ FfmpegReader::FfmpegReader(const std::string& path, std::unique_ptr<InputFile> p
   const auto f = video_format_of(on_gpu_ ? decoder_->sw_pix_fmt : frame_->format, visible_width(),
                                  visible_height());
   if (!f)
-    throw InputError(fmt::format(
-        "{}: pixel format {} is not supported: exactvq reads planar YUV 4:2:0, 4:2:2, "
-        "4:4:4 or gray, 8 to 16 bits, as decoded (no conversion)",
-        name_, pixel_format_name(frame_->format)));
+    throw InputError(
+        fmt::format("{}: pixel format {} is not supported: exactvq reads planar YUV 4:2:0, 4:2:2, "
+                    "4:4:4 or gray, 8 to 16 bits, as decoded (no conversion)",
+                    name_, pixel_format_name(frame_->format)));
   format_ = *f;
   pixel_format_ = frame_->format;
   validate_format(format_, name_);
@@ -81,7 +81,7 @@ void FfmpegReader::open_stream(const std::string& path) {
     constexpr int kBufferBytes = 1 << 16;
     auto* buffer = static_cast<unsigned char*>(ffmpeg().av_malloc(kBufferBytes));
     AVIOContext* io = buffer ? ffmpeg().avio_alloc_context(buffer, kBufferBytes, 0, pipe_.get(),
-                                                  read_input, nullptr, nullptr)
+                                                           read_input, nullptr, nullptr)
                              : nullptr;
     if (!io) {
       ffmpeg().av_free(buffer);
@@ -96,7 +96,8 @@ void FfmpegReader::open_stream(const std::string& path) {
   // not make the demuxer open network addresses.
   AVDictionary* options = nullptr;
   ffmpeg().av_dict_set(&options, "protocol_whitelist", "file", 0);
-  int r = ffmpeg().avformat_open_input(&raw, pipe_ ? "" : path.c_str(), nullptr, &options);  // frees on failure
+  int r = ffmpeg().avformat_open_input(&raw, pipe_ ? "" : path.c_str(), nullptr,
+                                       &options);  // frees on failure
   ffmpeg().av_dict_free(&options);
   if (r < 0)
     throw InputError(fmt::format(
@@ -111,13 +112,12 @@ void FfmpegReader::open_stream(const std::string& path) {
   const AVCodec* codec = nullptr;
   r = ffmpeg().av_find_best_stream(raw, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
   if (r == AVERROR_STREAM_NOT_FOUND)
-    throw InputError(
-        fmt::format("{}: no video stream (container {})", name_, raw->iformat->name));
+    throw InputError(fmt::format("{}: no video stream (container {})", name_, raw->iformat->name));
   if (r < 0 || !codec) {
     const AVStream* st = r >= 0 ? raw->streams[r] : nullptr;
-    throw InputError(fmt::format(
-        "{}: no decoder for its video codec {} in this FFmpeg build", name_,
-        st ? ffmpeg().avcodec_get_name(st->codecpar->codec_id) : "(unknown)"));
+    throw InputError(
+        fmt::format("{}: no decoder for its video codec {} in this FFmpeg build", name_,
+                    st ? ffmpeg().avcodec_get_name(st->codecpar->codec_id) : "(unknown)"));
   }
   stream_index_ = r;
   for (unsigned i = 0; i < raw->nb_streams; ++i)

@@ -51,7 +51,9 @@ class FfmpegReader final : public VideoSource {
   int cuda_decoder_device() const override { return on_gpu_ ? import_->ordinal() : -1; }
 #endif
   void set_device_pictures(bool on) override { device_pictures_ = on; }
-  int64_t decoding_segments() const override { return segments_ ? segments_->segments_started() : 0; }
+  int64_t decoding_segments() const override {
+    return segments_ ? segments_->segments_started() : 0;
+  }
 
   bool read_frame(Picture& pic) override;
   bool skip_frame() override;
@@ -125,14 +127,15 @@ class FfmpegReader final : public VideoSource {
         r = io->error;  // the end came from a read error
       }
       if (r < 0)
-        throw InputError(fmt::format("{}: {}: cannot read: {}", name_, where(), describe_error(r, state_.errors)));
+        throw InputError(fmt::format("{}: {}: cannot read: {}", name_, where(),
+                                     describe_error(r, state_.errors)));
       if (packet->stream_index != stream_index_) {
         ffmpeg().av_packet_unref(packet);
         continue;
       }
       if (packet->flags & AV_PKT_FLAG_CORRUPT)
-        throw InputError(fmt::format("{}: {}: the file is damaged or truncated (an incomplete packet)", name_,
-                                     where()));
+        throw InputError(fmt::format(
+            "{}: {}: the file is damaged or truncated (an incomplete packet)", name_, where()));
       return true;
     }
   }
@@ -199,8 +202,8 @@ class FfmpegReader final : public VideoSource {
   int64_t index_ = 0;      // frames read or skipped so far
   bool pending_ = false;   // frame_ holds a decoded frame not yet handed out
   bool draining_ = false;
-  bool on_gpu_ = false;          // frames are the GPU's (AV_PIX_FMT_CUDA)
-  int sw_format_ = -1;           // their layout in device memory (NV12, P010, ...)
+  bool on_gpu_ = false;           // frames are the GPU's (AV_PIX_FMT_CUDA)
+  int sw_format_ = -1;            // their layout in device memory (NV12, P010, ...)
   bool device_pictures_ = false;  // read_frame leaves them in device memory
   bool recording_ = false;        // the packets the first frame takes are kept
   std::deque<PacketPtr> replay_;

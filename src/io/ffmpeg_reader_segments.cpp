@@ -36,7 +36,9 @@ class FfmpegReader::Session final : public SegmentDecoder {
     check_frame_samples(out.picture, reader_.name_, index);
   }
   void check_errors(int64_t index) override { reader_.check_error_lines(state_.errors, index); }
-  std::string describe_error(int code) override { return exactvq::describe_error(code, state_.errors); }
+  std::string describe_error(int code) override {
+    return exactvq::describe_error(code, state_.errors);
+  }
 
  private:
   const FfmpegReader& reader_;
@@ -87,7 +89,8 @@ void FfmpegReader::start_segments(int sessions, int cpu_sessions) {
   SegmentedDecodingSetup setup;
   setup.name = name_;
   setup.codec = *nal_codec();
-  setup.framing = nal_framing_of(setup.codec, {par->extradata, size_t(std::max(par->extradata_size, 0))});
+  setup.framing =
+      nal_framing_of(setup.codec, {par->extradata, size_t(std::max(par->extradata_size, 0))});
   setup.sessions = sessions + cpu_sessions;
   const size_t frame_bytes = Picture::span_bytes(format_, format_.plane_count());
   // Frames decoded ahead of the reads: pictures of up to 1.5 GiB in all (on the
@@ -97,7 +100,8 @@ void FfmpegReader::start_segments(int sessions, int cpu_sessions) {
 #ifdef EXACTVQ_HAVE_CUDA
   if (on_gpu_) budget = std::min(size_t(4) << 30, import_->free_memory() / 8);
 #endif
-  setup.frames_ahead = int(std::clamp<size_t>(budget / (size_t(setup.sessions) * frame_bytes), 4, 64));
+  setup.frames_ahead =
+      int(std::clamp<size_t>(budget / (size_t(setup.sessions) * frame_bytes), 4, 64));
 #ifdef EXACTVQ_HAVE_CUDA
   if (on_gpu_) pool_ = std::make_unique<cuda::DevicePicturePool>(import_->ordinal(), frame_bytes);
 #endif
@@ -120,7 +124,8 @@ bool FfmpegReader::read_stream_packet(AVPacket* packet) {
   // No decoder of this reader's logs here any more: a line is the demuxer's.
   const std::string line = state_.errors.take();
   if (!line.empty())
-    throw InputError(fmt::format("{}: {}: the file is damaged or truncated (FFmpeg: {})", name_, where(), line));
+    throw InputError(
+        fmt::format("{}: {}: the file is damaged or truncated (FFmpeg: {})", name_, where(), line));
   if (more) ++packets_read_;
   return more;
 }

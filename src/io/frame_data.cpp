@@ -52,9 +52,9 @@ size_t first_above(const uint16_t* s, size_t n, uint16_t max) {
 InputError sample_out_of_range(const std::string& name, int64_t frame, const VideoFormat& f,
                                int plane, size_t index, uint16_t value) {
   const auto width = size_t(f.plane_width(plane));
-  return InputError(fmt::format("{}: frame {}, plane {}, x={}, y={}: sample {} exceeds the {}-bit maximum {}",
-                                name, frame, plane_name(plane), index % width, index / width, value,
-                                f.bitdepth, f.max_sample()));
+  return InputError(fmt::format(
+      "{}: frame {}, plane {}, x={}, y={}: sample {} exceeds the {}-bit maximum {}", name, frame,
+      plane_name(plane), index % width, index / width, value, f.bitdepth, f.max_sample()));
 }
 
 // Samples of 9..15 bits are read this many bytes at a time and checked at once,
@@ -64,8 +64,8 @@ constexpr size_t kCheckedPieceBytes = size_t{256} << 10;
 // read_frame_planes through read(dst, n) and skip(n), each returning the bytes it
 // got; `pic` already holds planes of format f.
 template <typename Read, typename Skip>
-size_t read_planes_checked(Read&& read, Skip&& skip, const VideoFormat& f, Picture& pic,
-                           int planes, const std::string& name, int64_t frame) {
+size_t read_planes_checked(Read&& read, Skip&& skip, const VideoFormat& f, Picture& pic, int planes,
+                           const std::string& name, int64_t frame) {
   const bool checked = f.bitdepth > 8 && f.bitdepth < 16;
   const auto max = uint16_t(f.max_sample());
   thread_local std::vector<uint8_t> scratch;  // pieces of the planes checked but not kept
@@ -141,8 +141,8 @@ size_t read_frame_planes_at(const InputFile& in, uint64_t offset, const VideoFor
 
 InputError truncated_frame(const std::string& name, int64_t frame, uint64_t got,
                            const VideoFormat& f) {
-  return InputError(
-      fmt::format("{}: truncated frame {} (got {} of {} bytes)", name, frame, got, f.frame_bytes()));
+  return InputError(fmt::format("{}: truncated frame {} (got {} of {} bytes)", name, frame, got,
+                                f.frame_bytes()));
 }
 
 void check_frame_samples(const Picture& pic, const std::string& name, int64_t frame, int planes) {

@@ -34,7 +34,8 @@ void little_endian_samples_to_host(uint8_t* data, size_t bytes);
 // sample V exceeds the B-bit maximum M" at the first (plane, raster order) sample
 // above 2^bitdepth - 1. A no-op at 8 and 16 bits, where every value is in range.
 // Only planes 0 .. planes-1.
-void check_frame_samples(const Picture& pic, const std::string& name, int64_t frame, int planes = 3);
+void check_frame_samples(const Picture& pic, const std::string& name, int64_t frame,
+                         int planes = 3);
 
 // "NAME: truncated frame F (got X of Y bytes)", for a frame whose data ends early.
 InputError truncated_frame(const std::string& name, int64_t frame, uint64_t got,

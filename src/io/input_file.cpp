@@ -48,8 +48,8 @@ InputFile::InputFile(const std::string& path) : path_(path) {
     file_ = std::fopen(path.c_str(), "rb");
     if (file_ == nullptr) {
       const int err = errno;
-      throw InputError(fmt::format("cannot open {}: {}", path,
-                                   err != 0 ? std::strerror(err) : "unknown error"));
+      throw InputError(
+          fmt::format("cannot open {}: {}", path, err != 0 ? std::strerror(err) : "unknown error"));
     }
   }
   struct stat st {};
@@ -74,8 +74,8 @@ InputFile::~InputFile() {
 }
 
 void InputFile::throw_read_error(int err) const {
-  throw InputError(fmt::format("{}: read error: {}", name_,
-                               err != 0 ? std::strerror(err) : "unknown error"));
+  throw InputError(
+      fmt::format("{}: read error: {}", name_, err != 0 ? std::strerror(err) : "unknown error"));
 }
 
 std::string_view InputFile::peek(size_t n) {

@@ -61,8 +61,8 @@ size_t PlanarReader::read_ahead(std::span<Picture> pics, std::span<const int64_t
           return;
         offset += marker.size();
       }
-      if (read_frame_planes_at(*in_, offset, f, pic, planes_read_, name(), frame_index_ + ahead[k]) !=
-          f.frame_bytes())
+      if (read_frame_planes_at(*in_, offset, f, pic, planes_read_, name(),
+                               frame_index_ + ahead[k]) != f.frame_bytes())
         return;
       ok[k] = 1;
     } catch (...) {
@@ -90,8 +90,9 @@ size_t PlanarReader::read_ahead(std::span<Picture> pics, std::span<const int64_t
     bool markers_ok = true;
     for (; skipped < ahead[m] && markers_ok && !marker.empty(); ++skipped) {
       char seen[16];
-      markers_ok = in_->read_at(at + uint64_t(skipped) * unit, seen, marker.size()) == marker.size() &&
-                   std::memcmp(seen, marker.data(), marker.size()) == 0;
+      markers_ok =
+          in_->read_at(at + uint64_t(skipped) * unit, seen, marker.size()) == marker.size() &&
+          std::memcmp(seen, marker.data(), marker.size()) == 0;
     }
     if (!markers_ok) break;
     skipped = ahead[m] + 1;

@@ -35,7 +35,8 @@ struct SegmentedDecoding::State {
   // is known to be one of its piece's.
   struct Segment {
     int64_t first_frame = 0;  // the file's index of its first frame
-    std::vector<int64_t> owned;  // its pictures' places in the stream, increasing (taken in stream order)
+    std::vector<int64_t>
+        owned;  // its pictures' places in the stream, increasing (taken in stream order)
     std::vector<char> received;  // per owned picture
     int64_t received_count = 0;
     // The packets end with the next piece's CRA (its place: extension), sent
@@ -51,7 +52,9 @@ struct SegmentedDecoding::State {
     std::exception_ptr error;
 
     int64_t size() const { return int64_t(owned.size()); }
-    bool complete() const { return received_count == size() && (extension < 0 || extension_dropped); }
+    bool complete() const {
+      return received_count == size() && (extension < 0 || extension_dropped);
+    }
     // Its place among the owned pictures of the picture at `place`, or -1.
     int64_t position_of(int64_t place) const {
       const auto it = std::lower_bound(owned.begin(), owned.end(), place);
@@ -133,8 +136,10 @@ struct SegmentedDecoding::State {
     if (!p.kind.parameter_sets) return;
     if (!first_packet) parameter_sets_in_band = true;
     if (!annexb()) return;
-    for (std::span<const uint8_t> unit : annexb_parameter_sets(setup.codec, {p.packet->data, size_t(p.packet->size)})) {
-      if (std::search(parameter_sets.begin(), parameter_sets.end(), unit.begin(), unit.end()) != parameter_sets.end())
+    for (std::span<const uint8_t> unit :
+         annexb_parameter_sets(setup.codec, {p.packet->data, size_t(p.packet->size)})) {
+      if (std::search(parameter_sets.begin(), parameter_sets.end(), unit.begin(), unit.end()) !=
+          parameter_sets.end())
         continue;
       parameter_sets.insert(parameter_sets.end(), unit.begin(), unit.end());
     }
@@ -231,13 +236,16 @@ struct SegmentedDecoding::State {
     [[noreturn]] void fail(const char* what, int code) {
       const Segment* s = open.empty() ? nullptr : open.front();
       throw InputError(fmt::format("{}: frame {}: {}: {}", st.setup.name,
-                                   s ? s->first_frame + s->received_count : 0, what, session.describe_error(code)));
+                                   s ? s->first_frame + s->received_count : 0, what,
+                                   session.describe_error(code)));
     }
 
     [[noreturn]] void fewer_frames(const Segment& s) {
       throw InputError(fmt::format(
-          "{}: frames {} to {}: decoded apart from the rest of the stream (segment-parallel decoding), this piece "
-          "gave {} of its {} frames, so the stream cannot be cut there (EXACTVQ_HWDEC_SESSIONS=1 decodes it in one "
+          "{}: frames {} to {}: decoded apart from the rest of the stream (segment-parallel "
+          "decoding), this piece "
+          "gave {} of its {} frames, so the stream cannot be cut there (EXACTVQ_HWDEC_SESSIONS=1 "
+          "decodes it in one "
           "piece)",
           st.setup.name, s.first_frame, s.first_frame + s.size() - 1, s.received_count, s.size()));
     }
@@ -260,10 +268,11 @@ struct SegmentedDecoding::State {
         open.pop_front();
       }
       if (open.empty())
-        throw InputError(fmt::format("{}: a decoder session gave a frame of no piece it was given (place {} in the "
-                                     "stream; segment-parallel decoding, EXACTVQ_HWDEC_SESSIONS=1 decodes it in one "
-                                     "piece)",
-                                     st.setup.name, place));
+        throw InputError(fmt::format(
+            "{}: a decoder session gave a frame of no piece it was given (place {} in the "
+            "stream; segment-parallel decoding, EXACTVQ_HWDEC_SESSIONS=1 decodes it in one "
+            "piece)",
+            st.setup.name, place));
       Segment& s = *open.front();
       if (place == s.extension && s.received_count == s.size()) {
         s.extension_dropped = true;
@@ -318,7 +327,8 @@ struct SegmentedDecoding::State {
     void drain() {
       send(nullptr);
       receive(true);
-      if (!open.empty()) session.check_errors(open.front()->first_frame + open.front()->received_count);
+      if (!open.empty())
+        session.check_errors(open.front()->first_frame + open.front()->received_count);
       while (!open.empty()) {
         Segment& s = *open.front();
         if (s.read_error) std::rethrow_exception(s.read_error);

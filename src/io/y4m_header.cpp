@@ -65,19 +65,20 @@ int parse_dimension(std::string_view token, size_t offset, const char* what,
   bool digits = !v.empty();
   for (char c : v) digits = digits && c >= '0' && c <= '9';
   if (digits)
-    throw InputError(fmt::format(
-        "{}: Y4M header: {} in tag '{}' at byte {} is too large (at most {} per side)", name,
-        what, printable(token), offset, kMaxDimension));
-  throw InputError(fmt::format(
-      "{}: Y4M header: {} in tag '{}' at byte {} is not a positive decimal number", name, what,
-      printable(token), offset));
+    throw InputError(
+        fmt::format("{}: Y4M header: {} in tag '{}' at byte {} is too large (at most {} per side)",
+                    name, what, printable(token), offset, kMaxDimension));
+  throw InputError(
+      fmt::format("{}: Y4M header: {} in tag '{}' at byte {} is not a positive decimal number",
+                  name, what, printable(token), offset));
 }
 
 }  // namespace
 
 VideoFormat parse_y4m_header(std::string_view line, const std::string& name) {
   constexpr std::string_view kMagic = "YUV4MPEG2";
-  if (line.substr(0, kMagic.size()) != kMagic || (line.size() > kMagic.size() && line[kMagic.size()] != ' '))
+  if (line.substr(0, kMagic.size()) != kMagic ||
+      (line.size() > kMagic.size() && line[kMagic.size()] != ' '))
     throw InputError(fmt::format("{}: not a Y4M file (no YUV4MPEG2 signature)", name));
 
   VideoFormat f;
@@ -94,8 +95,12 @@ VideoFormat parse_y4m_header(std::string_view line, const std::string& name) {
     const std::string_view token = line.substr(pos, end - pos);
     const std::string_view value = token.substr(1);
     switch (token[0]) {
-      case 'W': width = parse_dimension(token, pos, "width", name); break;
-      case 'H': height = parse_dimension(token, pos, "height", name); break;
+      case 'W':
+        width = parse_dimension(token, pos, "width", name);
+        break;
+      case 'H':
+        height = parse_dimension(token, pos, "height", name);
+        break;
       case 'C': {
         const auto c = parse_y4m_chroma(value);
         if (!c)
@@ -121,7 +126,8 @@ VideoFormat parse_y4m_header(std::string_view line, const std::string& name) {
               "Im or I?)",
               name, printable(token), pos));
         break;
-      case 'X': break;  // comment / extension: ignored
+      case 'X':
+        break;  // comment / extension: ignored
       default:
         throw InputError(fmt::format("{}: Y4M header: unknown tag '{}' at byte {}", name,
                                      printable(token), pos));

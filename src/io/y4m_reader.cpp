@@ -45,8 +45,8 @@ class Y4mReader final : public PlanarReader {
             name(), line.size()));
       if (c == '\n') break;
       if (line.size() == kY4mMaxLine)
-        throw InputError(fmt::format("{}: Y4M header has no end of line within {} bytes", name(),
-                                     kY4mMaxLine));
+        throw InputError(
+            fmt::format("{}: Y4M header has no end of line within {} bytes", name(), kY4mMaxLine));
       line.push_back(char(c));
     }
     format_ = parse_y4m_header(line, name());
@@ -69,10 +69,8 @@ class Y4mReader final : public PlanarReader {
       return;
     }
     char first[6], last[6];
-    if (in_->read_at(at, first, 6) != 6 || in_->read_at(at + (n - 1) * unit, last, 6) != 6)
-      return;
-    if (std::string_view(first, 6) != kFrameLine || std::string_view(last, 6) != kFrameLine)
-      return;
+    if (in_->read_at(at, first, 6) != 6 || in_->read_at(at + (n - 1) * unit, last, 6) != 6) return;
+    if (std::string_view(first, 6) != kFrameLine || std::string_view(last, 6) != kFrameLine) return;
     frame_count_ = int64_t(n);
   }
 
@@ -103,9 +101,9 @@ class Y4mReader final : public PlanarReader {
       if (c < 0) throw truncated_header(n);
       if (c == '\n') return true;
       if (n >= kY4mMaxLine)
-        throw InputError(fmt::format(
-            "{}: frame {}: FRAME header at byte {} has no end of line within {} bytes", name(),
-            frame_index_, offset, kY4mMaxLine));
+        throw InputError(
+            fmt::format("{}: frame {}: FRAME header at byte {} has no end of line within {} bytes",
+                        name(), frame_index_, offset, kY4mMaxLine));
     }
   }
 

@@ -53,14 +53,14 @@ class Device;
 // Declares, in a metric's namespace, its make_engine() (its engine.cpp: the
 // engine of a setup on any device, DeviceError where there is none) and each
 // backend's factory (its cpu/, cuda/ and opencl/ folders), which engine.cpp lists.
-#define EXACTVQ_ENGINE_FACTORIES(Engine, Setup)                                        \
-  std::unique_ptr<Engine> make_engine(::exactvq::Device& device, const Setup& setup);  \
-  namespace cpu {                                                                      \
-  std::unique_ptr<Engine> make_engine(::exactvq::Device& device, const Setup& setup);  \
-  }                                                                                    \
-  namespace cuda {                                                                     \
-  std::unique_ptr<Engine> make_engine(::exactvq::Device& device, const Setup& setup);  \
-  }                                                                                    \
-  namespace opencl {                                                                   \
-  std::unique_ptr<Engine> make_engine(::exactvq::Device& device, const Setup& setup);  \
+#define EXACTVQ_ENGINE_FACTORIES(Engine, Setup)                                       \
+  std::unique_ptr<Engine> make_engine(::exactvq::Device& device, const Setup& setup); \
+  namespace cpu {                                                                     \
+  std::unique_ptr<Engine> make_engine(::exactvq::Device& device, const Setup& setup); \
+  }                                                                                   \
+  namespace cuda {                                                                    \
+  std::unique_ptr<Engine> make_engine(::exactvq::Device& device, const Setup& setup); \
+  }                                                                                   \
+  namespace opencl {                                                                  \
+  std::unique_ptr<Engine> make_engine(::exactvq::Device& device, const Setup& setup); \
   }

@@ -10,7 +10,8 @@ FeatureSpec parse_feature_spec(const std::string& text) {
   FeatureSpec spec;
   const size_t eq = text.find('=');
   spec.name = text.substr(0, eq);
-  if (spec.name.empty()) throw UsageError(fmt::format("--feature '{}': missing feature name", text));
+  if (spec.name.empty())
+    throw UsageError(fmt::format("--feature '{}': missing feature name", text));
   if (eq == std::string::npos) return spec;
   const std::string rest = text.substr(eq + 1);
   size_t start = 0;
@@ -19,8 +20,8 @@ FeatureSpec parse_feature_spec(const std::string& text) {
     const std::string item = rest.substr(start, end - start);
     const size_t kv = item.find('=');
     if (kv == std::string::npos || kv == 0)
-      throw UsageError(fmt::format(
-          "--feature '{}': option '{}' is not of the form key=value", text, item));
+      throw UsageError(
+          fmt::format("--feature '{}': option '{}' is not of the form key=value", text, item));
     spec.options.emplace_back(item.substr(0, kv), item.substr(kv + 1));
     start = end + 1;
   }

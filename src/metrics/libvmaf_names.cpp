@@ -7,8 +7,9 @@
 namespace exactvq {
 
 std::string libvmaf_key_suffix(std::vector<NamedOption> options) {
-  std::sort(options.begin(), options.end(),
-            [](const NamedOption& a, const NamedOption& b) { return std::strcmp(a.name, b.name) < 0; });
+  std::sort(options.begin(), options.end(), [](const NamedOption& a, const NamedOption& b) {
+    return std::strcmp(a.name, b.name) < 0;
+  });
   std::string suffix;
   for (const NamedOption& o : options) {
     if (o.value == o.default_value) continue;

@@ -47,15 +47,22 @@ std::unique_ptr<Engine> make_engine_on(Device& device, const Setup& setup,
                                        std::string_view feature) {
   typename EngineFactories<Engine, Setup>::Make make = nullptr;
   switch (device.kind()) {
-    case DeviceKind::kCpu: make = factories.cpu; break;
-    case DeviceKind::kCuda: make = factories.cuda; break;
-    case DeviceKind::kOpenCL: make = factories.opencl; break;
+    case DeviceKind::kCpu:
+      make = factories.cpu;
+      break;
+    case DeviceKind::kCuda:
+      make = factories.cuda;
+      break;
+    case DeviceKind::kOpenCL:
+      make = factories.opencl;
+      break;
     case DeviceKind::kSeveral:
       return multi::make_split_engine<Engine>(
           static_cast<MultiDevice&>(device), setup, [&](Device& part, const Setup& s) {
             return make_engine_on<Engine>(part, s, factories, feature);
           });
-    case DeviceKind::kOther: break;
+    case DeviceKind::kOther:
+      break;
   }
   std::unique_ptr<Engine> engine;
   if (make) {
@@ -66,7 +73,8 @@ std::unique_ptr<Engine> make_engine_on(Device& device, const Setup& setup,
     }
   }
   if (!engine)
-    throw DeviceError(fmt::format("feature {} is not available on {}", feature, device.description()));
+    throw DeviceError(
+        fmt::format("feature {} is not available on {}", feature, device.description()));
   return engine;
 }
 

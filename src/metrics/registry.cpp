@@ -32,14 +32,10 @@ const Entry kFeatures[] = {
      [](const FeatureSpec& s, const FeatureContext& c) {
        return make_motion_feature(motion::parse_motion_options(s), c);
      }},
-    {"vif",
-     [](const FeatureSpec& s, const FeatureContext& c) {
-       return make_vif_feature(vif::parse_vif_options(s), c);
-     }},
-    {"adm",
-     [](const FeatureSpec& s, const FeatureContext& c) {
-       return make_adm_feature(adm::parse_adm_options(s), c);
-     }},
+    {"vif", [](const FeatureSpec& s,
+               const FeatureContext& c) { return make_vif_feature(vif::parse_vif_options(s), c); }},
+    {"adm", [](const FeatureSpec& s,
+               const FeatureContext& c) { return make_adm_feature(adm::parse_adm_options(s), c); }},
     {"float_ssim",
      [](const FeatureSpec& s, const FeatureContext& c) {
        return make_float_ssim_feature(float_ssim::parse_ssim_options(s), c);

@@ -124,8 +124,8 @@ int run_batch_ranks(const CliOptions& c, int rank, int ranks,
       if (c.quiet) continue;
       for (const auto& w : r.warnings)
         fmt::print(stderr, "{}: {}:{}: {}\n", kName, list, r.pair.line, w);
-      fmt::print(stderr, "{}: {}:{}: scored {} frame{} -> {}\n", kName, list, r.pair.line,
-                 r.frames, r.frames == 1 ? "" : "s", r.pair.output);
+      fmt::print(stderr, "{}: {}:{}: scored {} frame{} -> {}\n", kName, list, r.pair.line, r.frames,
+                 r.frames == 1 ? "" : "s", r.pair.output);
     }
     write_batch_outputs(c, results);
     if (!c.quiet || failed > 0)
@@ -165,18 +165,21 @@ int run(int rank, int ranks, int argc, char** argv) {
   }
   if (c.show_help || c.show_version) {
     if (rank == 0 && c.show_help)
-      fmt::print("{}: the exactvq command line run as MPI ranks, e.g.\n"
-                 "  mpirun -n 4 {} -r ref.y4m -d dist.y4m --feature ssim -o out.xml\n"
-                 "Same options and output as exactvq:\n\n{}",
-                 kName, kName, c.help_text);
+      fmt::print(
+          "{}: the exactvq command line run as MPI ranks, e.g.\n"
+          "  mpirun -n 4 {} -r ref.y4m -d dist.y4m --feature ssim -o out.xml\n"
+          "Same options and output as exactvq:\n\n{}",
+          kName, kName, c.help_text);
     if (rank == 0 && c.show_version) fmt::print("{} {}\n", kName, EXACTVQ_VERSION);
     return 0;
   }
 
   // Notes and warnings: rank 0's as exactvq's; other ranks' device notes say whose.
   auto note = [rank](const std::string& line) {
-    if (rank == 0) fmt::print(stderr, "{}: {}\n", kName, line);
-    else fmt::print(stderr, "{} (rank {}): {}\n", kName, rank, line);
+    if (rank == 0)
+      fmt::print(stderr, "{}: {}\n", kName, line);
+    else
+      fmt::print(stderr, "{} (rank {}): {}\n", kName, rank, line);
   };
   if (!c.quiet && rank == 0) c.run.warn = note;
   c.run.device.notice = note;
@@ -196,9 +199,10 @@ int run(int rank, int ranks, int argc, char** argv) {
       const auto dist_frames = setup->dist->frame_count();
       if (!ref_frames || !dist_frames) {
         if (ranks > 1 && !c.quiet)
-          note(fmt::format("{} has no frame count known from its size (a decoded or "
-                           "variable-size input); rank 0 scores every frame",
-                           (!ref_frames ? setup->ref : setup->dist)->name()));
+          note(
+              fmt::format("{} has no frame count known from its size (a decoded or "
+                          "variable-size input); rank 0 scores every frame",
+                          (!ref_frames ? setup->ref : setup->dist)->name()));
         return;
       }
       const SharePlan plan = plan_shares(*ref_frames, *dist_frames, c.run, ranks);

@@ -53,13 +53,15 @@ SharePlan plan_shares(int64_t ref_frames, int64_t dist_frames, const RunOptions&
   if (o.frame_count) {
     plan.run_frames = *o.frame_count;
   } else {
-    plan.run_frames = std::max<int64_t>(0, std::min(ref_frames - o.skip_ref, dist_frames - o.skip_dist));
+    plan.run_frames =
+        std::max<int64_t>(0, std::min(ref_frames - o.skip_ref, dist_frames - o.skip_dist));
   }
   // ceil(run_frames / sub), without overflow when --frame_cnt is huge.
   plan.scored = plan.run_frames / sub + (plan.run_frames % sub != 0 ? 1 : 0);
   // frame number k * sub, saturated: only the last piece's end can exceed INT64_MAX.
   const auto frame_of = [sub](int64_t k) {
-    return k > std::numeric_limits<int64_t>::max() / sub ? std::numeric_limits<int64_t>::max() : k * sub;
+    return k > std::numeric_limits<int64_t>::max() / sub ? std::numeric_limits<int64_t>::max()
+                                                         : k * sub;
   };
   ranks = std::max(1, ranks);
   int last = -1;  // the last rank with frames
@@ -100,9 +102,10 @@ RankSetup open_rank(const RunOptions& o) {
   const FeatureContext ctx{s.format, s.pool.get(), open_device(device, s.format)};
   s.features = FeatureSet(o.features, ctx, o.models, o.predict);
   if (s.features.temporal() && o.subsample > 1)
-    throw UsageError(fmt::format("--subsample {} cannot be used with motion (VMAF's integer_motion "
-                                 "compares each frame with the one before): score every frame",
-                                 o.subsample));
+    throw UsageError(
+        fmt::format("--subsample {} cannot be used with motion (VMAF's integer_motion "
+                    "compares each frame with the one before): score every frame",
+                    o.subsample));
   return s;
 }
 
@@ -140,9 +143,10 @@ RankResult score_range(RankSetup& s, const RunOptions& o, const FrameRange& rang
     std::vector<FramePair> context_pairs;
     for (int64_t k = 0; k < before; ++k) {
       if (!ref.read_frame(context[size_t(k)]))
-        throw InputError(fmt::format("{} ended at frame {} while reading up to frame {}; it had "
-                                     "more frames when the run began",
-                                     ref.name(), range.first - before + k, range.first));
+        throw InputError(
+            fmt::format("{} ended at frame {} while reading up to frame {}; it had "
+                        "more frames when the run began",
+                        ref.name(), range.first - before + k, range.first));
       context_pairs.push_back({&context[size_t(k)], &context[size_t(k)], range.first - before + k});
     }
     if (range.first > 0) s.features.start_at(context_pairs, range.first);

@@ -37,8 +37,8 @@ struct FrameRange {
 // How a run is shared out. The scored frames (`scored` of them) are cut into
 // `ranks` contiguous pieces that differ by at most one frame, in rank order.
 struct SharePlan {
-  int64_t run_frames = 0;  // run frames that exist (or --frame_cnt): the limit
-  int64_t scored = 0;      // ceil(run_frames / subsample)
+  int64_t run_frames = 0;          // run frames that exist (or --frame_cnt): the limit
+  int64_t scored = 0;              // ceil(run_frames / subsample)
   std::vector<FrameRange> ranges;  // one per rank; empty ones have no frames
 };
 
@@ -58,10 +58,10 @@ RankSetup open_rank(const RunOptions& o);
 
 // What one rank found. Per-frame values are kept by column (one per output name).
 struct RankResult {
-  int exit_code = 0;          // 0, or 1 (input, device, output) / 2 (usage) with `error`
-  std::string error;          // the message, without the program name
-  std::string warning;        // an input ended first (the last rank only)
-  int64_t frames = 0;         // scored frames, numbered first, first + subsample, ...
+  int exit_code = 0;    // 0, or 1 (input, device, output) / 2 (usage) with `error`
+  std::string error;    // the message, without the program name
+  std::string warning;  // an input ended first (the last rank only)
+  int64_t frames = 0;   // scored frames, numbered first, first + subsample, ...
   std::vector<std::vector<double>> columns;
   // Per feature: Feature::aggregate_state(), and whether it has aggregates that no
   // state stands for (then they cannot be combined across ranks).

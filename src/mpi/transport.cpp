@@ -13,8 +13,8 @@
 namespace exactvq::mpi {
 
 void broadcast_header(Header& h) {
-  int64_t w[8] = {int64_t(h.mode), h.code,    h.ref_frames, h.dist_frames,
-                  h.width,         h.height,  h.chroma,     h.bitdepth};
+  int64_t w[8] = {int64_t(h.mode), h.code,   h.ref_frames, h.dist_frames,
+                  h.width,         h.height, h.chroma,     h.bitdepth};
   MPI_Bcast(w, 8, MPI_INT64_T, 0, MPI_COMM_WORLD);
   h = Header{Mode(w[0]), w[1], w[2], w[3], w[4], w[5], w[6], w[7]};
 }

@@ -9,7 +9,7 @@ namespace {
 using wire::Reader;
 using wire::Writer;
 
-constexpr uint64_t kMagic = 0x6578767172616e6bULL;  // "exvqrank"
+constexpr uint64_t kMagic = 0x6578767172616e6bULL;         // "exvqrank"
 constexpr uint64_t kPairsMagic = 0x6578767170616972ULL;    // "exvqpair"
 constexpr uint64_t kResultsMagic = 0x6578767172736c74ULL;  // "exvqrslt"
 
@@ -99,7 +99,8 @@ std::vector<BatchPair> decode_pairs(const std::vector<uint64_t>& words) {
   return pairs;
 }
 
-std::vector<uint64_t> encode_pair_results(const std::vector<std::pair<uint64_t, PairResult>>& results) {
+std::vector<uint64_t> encode_pair_results(
+    const std::vector<std::pair<uint64_t, PairResult>>& results) {
   Writer w;
   w.word(kResultsMagic);
   w.word(results.size());
@@ -119,7 +120,8 @@ std::vector<uint64_t> encode_pair_results(const std::vector<std::pair<uint64_t, 
   return w.take();
 }
 
-std::vector<std::pair<uint64_t, PairResult>> decode_pair_results(const std::vector<uint64_t>& words) {
+std::vector<std::pair<uint64_t, PairResult>> decode_pair_results(
+    const std::vector<uint64_t>& words) {
   Reader in(words);
   if (in.word() != kResultsMagic) throw std::runtime_error("MPI message is not batch results");
   std::vector<std::pair<uint64_t, PairResult>> results(in.count(6));

@@ -23,8 +23,10 @@ RankResult decode(const std::vector<uint64_t>& words);
 // --batch: the list rank 0 read, and each rank's results with their places in it.
 std::vector<uint64_t> encode_pairs(const std::vector<BatchPair>& pairs);
 std::vector<BatchPair> decode_pairs(const std::vector<uint64_t>& words);
-std::vector<uint64_t> encode_pair_results(const std::vector<std::pair<uint64_t, PairResult>>& results);
-std::vector<std::pair<uint64_t, PairResult>> decode_pair_results(const std::vector<uint64_t>& words);
+std::vector<uint64_t> encode_pair_results(
+    const std::vector<std::pair<uint64_t, PairResult>>& results);
+std::vector<std::pair<uint64_t, PairResult>> decode_pair_results(
+    const std::vector<uint64_t>& words);
 
 namespace wire {
 
@@ -61,7 +63,8 @@ class Reader {
   }
   std::string text() {
     const uint64_t n = word();
-    if (n > (words_.size() - at_) * 8) throw std::runtime_error("MPI message from a rank is cut short");
+    if (n > (words_.size() - at_) * 8)
+      throw std::runtime_error("MPI message from a rank is cut short");
     std::string s(size_t(n), '\0');
     for (size_t i = 0; i < s.size(); i += 8) {
       const uint64_t w = word();

@@ -96,9 +96,10 @@ void write_stream(const std::string& path, int fd, bool close_fd,
 // drop what the process already wrote there (and others' lines, in a log).
 bool is_standard_output(const std::string& path) {
   if (path == "-") return true;
-  struct stat out {}, st {};
-  return ::fstat(STDOUT_FILENO, &out) == 0 && ::stat(path.c_str(), &st) == 0 && out.st_dev == st.st_dev &&
-         out.st_ino == st.st_ino;
+  struct stat out {
+  }, st{};
+  return ::fstat(STDOUT_FILENO, &out) == 0 && ::stat(path.c_str(), &st) == 0 &&
+         out.st_dev == st.st_dev && out.st_ino == st.st_ino;
 }
 
 }  // namespace
@@ -111,9 +112,9 @@ bool is_standard_output(const std::string& path) {
 // with "not a regular file" before anything is created. The
 // new file keeps the old one's permission bits (and, where allowed, its owner and
 // group); a new file gets 0644 minus the umask. An existing file we have no write
-// permission for is refused ("Permission denied"), as fopen would. Errors say "cannot write PATH: reason"
-// with PATH as given; on any failure, the body's exceptions included, the temporary
-// file is removed and the target is untouched.
+// permission for is refused ("Permission denied"), as fopen would. Errors say "cannot write PATH:
+// reason" with PATH as given; on any failure, the body's exceptions included, the temporary file is
+// removed and the target is untouched.
 void check_output_path(const std::string& path, const std::vector<std::string>& inputs) {
   if (is_standard_output(path)) return;
   struct stat st {};
@@ -139,7 +140,8 @@ void check_output_path(const std::string& path, const std::vector<std::string>& 
   if (::access(where.c_str(), W_OK | X_OK) != 0) fail(path, reason_of(errno));
 }
 
-void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& body) {
+void write_file_atomically(const std::string& path,
+                           const std::function<void(std::ostream&)>& body) {
   std::string target = path;
   mode_t mode = 0644;
   bool existing = false;

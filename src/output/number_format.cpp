@@ -35,10 +35,9 @@ std::string format_number(double v, const NumberFormat& nf) {
   if (nf.shortest && v == 0.0 && std::signbit(v)) return "-0.0";
   // Largest fixed output: "-" + 309 integer digits + "." + 17 decimals.
   std::array<char, 400> buf;
-  const std::to_chars_result r =
-      nf.shortest ? std::to_chars(buf.data(), buf.data() + buf.size(), v)
-                  : std::to_chars(buf.data(), buf.data() + buf.size(), v,
-                                  std::chars_format::fixed, nf.decimals);
+  const std::to_chars_result r = nf.shortest ? std::to_chars(buf.data(), buf.data() + buf.size(), v)
+                                             : std::to_chars(buf.data(), buf.data() + buf.size(), v,
+                                                             std::chars_format::fixed, nf.decimals);
   if (r.ec != std::errc{}) throw std::logic_error("format_number: buffer too small");
   return std::string(buf.data(), r.ptr);
 }

@@ -21,9 +21,9 @@ struct AggregateMetric {
 };
 
 struct ScoreReport {
-  std::string version;                // exactvq's version string
-  double fps = 0;                     // frames scored per second of processing
-  int width = 0, height = 0;          // luma size (XML <params>)
+  std::string version;                  // exactvq's version string
+  double fps = 0;                       // frames scored per second of processing
+  int width = 0, height = 0;            // luma size (XML <params>)
   std::vector<uint32_t> frame_numbers;  // frameNum of each scored frame
   std::vector<FeatureSeries> features;
   std::vector<AggregateMetric> aggregates;  // XML and JSON only, as in libvmaf
@@ -47,7 +47,8 @@ struct NumberFormat {
 
 std::string format_number(double v, const NumberFormat& nf);
 
-void write_report(std::ostream& out, const ScoreReport& r, OutputFormat fmt, const NumberFormat& nf);
+void write_report(std::ostream& out, const ScoreReport& r, OutputFormat fmt,
+                  const NumberFormat& nf);
 
 // Writes through a temporary file beside `path`, then renames it over `path`, so a
 // failure leaves no partial file and an existing file untouched. Throws OutputError.

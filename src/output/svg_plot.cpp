@@ -19,8 +19,8 @@ constexpr double kWidth = 960;
 constexpr double kLeft = 90, kRight = 30;  // room for y tick labels and the axis name
 constexpr double kTop = 84;                // title and legend
 constexpr double kPanelHeight = 190;
-constexpr double kPanelGap = 56;           // x tick labels between panels
-constexpr double kBottom = 46;             // the x axis name under the last panel
+constexpr double kPanelGap = 56;  // x tick labels between panels
+constexpr double kBottom = 46;    // the x axis name under the last panel
 constexpr double kPlotWidth = kWidth - kLeft - kRight;
 
 // Series colours (the worst-frame red is kept apart from them).
@@ -33,15 +33,27 @@ std::string escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         // Control characters are not allowed in XML 1.0 text.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') out += '?';
-        else out += c;
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n')
+          out += '?';
+        else
+          out += c;
     }
   }
   return out;
@@ -56,7 +68,7 @@ std::string value_label(double v) { return fmt::format("{:.6g}", v); }
 // An axis range with round tick values: 1, 2 or 5 times a power of ten apart.
 struct Axis {
   double lo = 0, hi = 1, step = 0.2;
-  int decimals = 1;      // fixed decimals of the labels; -1: six significant digits
+  int decimals = 1;  // fixed decimals of the labels; -1: six significant digits
   std::vector<double> ticks() const {
     std::vector<double> t;
     const double n = std::round(hi / step - lo / step);
@@ -117,8 +129,8 @@ struct Point {
 // plot's width a few times over, else per pixel column its lowest and highest value
 // (so no worst frame disappears). Non-finite values break the line into segments.
 std::vector<std::vector<size_t>> drawn_segments(const std::vector<uint32_t>& frames,
-                                                const std::vector<double>& values,
-                                                double frame_lo, double frame_hi) {
+                                                const std::vector<double>& values, double frame_lo,
+                                                double frame_hi) {
   std::vector<std::vector<size_t>> segments(1);
   const bool thin = values.size() > size_t(4 * kPlotWidth);
   long column = -1;
@@ -139,8 +151,8 @@ std::vector<std::vector<size_t>> drawn_segments(const std::vector<uint32_t>& fra
       segments.back().push_back(i);
       continue;
     }
-    const auto c = static_cast<long>((double(frames[i]) - frame_lo) / (frame_hi - frame_lo) *
-                                     kPlotWidth);
+    const auto c =
+        static_cast<long>((double(frames[i]) - frame_lo) / (frame_hi - frame_lo) * kPlotWidth);
     if (c != column) {
       flush_column();
       column = c;
@@ -272,7 +284,8 @@ class Plot {
       for (double t : y.ticks()) {
         const double py = y_of(t);
         out_ << fmt::format(
-            "<g class=\"tick\"><line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#e0e0e0\"/>"
+            "<g class=\"tick\"><line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" "
+            "stroke=\"#e0e0e0\"/>"
             "<line x1=\"{3}\" y1=\"{1}\" x2=\"{0}\" y2=\"{1}\" stroke=\"#888888\"/>"
             "<text x=\"{4}\" y=\"{5}\" text-anchor=\"end\">{6}</text></g>\n",
             kLeft, coord(py), kLeft + kPlotWidth, kLeft - 5, kLeft - 8, coord(py + 4), y.label(t));
@@ -282,7 +295,8 @@ class Plot {
       for (double t : x_.ticks()) {
         const double px = x_of(t);
         out_ << fmt::format(
-            "<g class=\"tick\"><line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#888888\"/>"
+            "<g class=\"tick\"><line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" "
+            "stroke=\"#888888\"/>"
             "<text x=\"{0}\" y=\"{3}\" text-anchor=\"middle\">{4}</text></g>\n",
             coord(px), coord(bottom), coord(bottom + 5), coord(bottom + 18), x_.label(t));
       }
@@ -297,9 +311,10 @@ class Plot {
       return;
     }
     for (const auto& segment : drawn_segments(r_.frame_numbers, s.values, x_.lo, x_.hi)) {
-      out_ << fmt::format("<polyline class=\"series\" fill=\"none\" stroke=\"{}\" "
-                          "stroke-width=\"1.5\" stroke-linejoin=\"round\" points=\"",
-                          colour(k));
+      out_ << fmt::format(
+          "<polyline class=\"series\" fill=\"none\" stroke=\"{}\" "
+          "stroke-width=\"1.5\" stroke-linejoin=\"round\" points=\"",
+          colour(k));
       for (size_t i = 0; i < segment.size(); ++i)
         out_ << (i ? " " : "") << coord(x_of(r_.frame_numbers[segment[i]])) << ','
              << coord(y_of(s.values[segment[i]]));
@@ -337,12 +352,15 @@ class Plot {
           fmt::format("frame {}: {}", r_.frame_numbers[i], value_label(s.values[i]));
       // Labels sit below the point, or above it near the bottom of the panel.
       const double label_y = py + 17 > bottom - 2 ? py - 9 : py + 17;
-      const char* anchor = px > kLeft + kPlotWidth - 60 ? "end" : px < kLeft + 60 ? "start" : "middle";
+      const char* anchor = px > kLeft + kPlotWidth - 60 ? "end"
+                           : px < kLeft + 60            ? "start"
+                                                        : "middle";
       out_ << fmt::format(
           "<g class=\"worst-frame\" data-frame=\"{0}\" data-value=\"{1}\">"
           "<circle cx=\"{2}\" cy=\"{3}\" r=\"5\" fill=\"none\" stroke=\"{4}\" stroke-width=\"2\">"
           "<title>{5}</title></circle>"
-          "<text x=\"{2}\" y=\"{6}\" text-anchor=\"{7}\" font-size=\"10\" fill=\"{4}\">frame {0}</text>"
+          "<text x=\"{2}\" y=\"{6}\" text-anchor=\"{7}\" font-size=\"10\" fill=\"{4}\">frame "
+          "{0}</text>"
           "</g>\n",
           r_.frame_numbers[i], value_label(s.values[i]), coord(px), coord(py), kWorstColour,
           escape(text), coord(label_y), anchor);

@@ -10,7 +10,8 @@ namespace exactvq {
 
 // A feature with fewer or more values than frames is a programming error (the scorer
 // fills every series for every scored frame): std::invalid_argument, nothing written.
-void write_report(std::ostream& out, const ScoreReport& r, OutputFormat fmt, const NumberFormat& nf) {
+void write_report(std::ostream& out, const ScoreReport& r, OutputFormat fmt,
+                  const NumberFormat& nf) {
   for (const FeatureSeries& f : r.features) {
     if (f.values.size() != r.frame_numbers.size())
       throw std::invalid_argument("write_report: feature '" + f.name + "' has " +

@@ -16,14 +16,29 @@ std::string escape_attr(std::string_view s) {
   e.reserve(s.size());
   for (const char c : s) {
     switch (c) {
-      case '&': e += "&amp;"; break;
-      case '<': e += "&lt;"; break;
-      case '>': e += "&gt;"; break;
-      case '"': e += "&quot;"; break;
-      case '\n': e += "&#10;"; break;
-      case '\r': e += "&#13;"; break;
-      case '\t': e += "&#9;"; break;
-      default: e += c;
+      case '&':
+        e += "&amp;";
+        break;
+      case '<':
+        e += "&lt;";
+        break;
+      case '>':
+        e += "&gt;";
+        break;
+      case '"':
+        e += "&quot;";
+        break;
+      case '\n':
+        e += "&#10;";
+        break;
+      case '\r':
+        e += "&#13;";
+        break;
+      case '\t':
+        e += "&#9;";
+        break;
+      default:
+        e += c;
     }
   }
   return e;

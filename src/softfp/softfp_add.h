@@ -44,8 +44,10 @@ SOFTFP_FN softfp softfp_add(softfp a, softfp b) {
     SOFTFP_PATH(SOFTFP_PATH_SUB_TO_ZERO);
     return softfp_make(0, 0, 0); /* x - x = +0 under round to nearest */
   }
-  if (gap <= 1) SOFTFP_PATH(SOFTFP_PATH_SUB_NEAR);
-  else SOFTFP_PATH(SOFTFP_PATH_SUB_FAR);
+  if (gap <= 1)
+    SOFTFP_PATH(SOFTFP_PATH_SUB_NEAR);
+  else
+    SOFTFP_PATH(SOFTFP_PATH_SUB_FAR);
   return softfp_round(a.neg, diff, a.exp - 10);
 }
 

@@ -48,7 +48,8 @@ SOFTFP_FN softfp_u64 softfp_add_bits(softfp_u64 a, softfp_u64 b) {
     const softfp_u64 quiet = SOFTFP_U64_C(1) << 51;
     if (fa == 0x7FFu && (a & SOFTFP_FRACTION_MASK)) return a | quiet;
     if (fb == 0x7FFu && (b & SOFTFP_FRACTION_MASK)) return b | quiet;
-    if (fa == 0x7FFu && fb == 0x7FFu && ((a ^ b) & SOFTFP_SIGN_BIT)) return SOFTFP_U64_C(0xFFF8000000000000);
+    if (fa == 0x7FFu && fb == 0x7FFu && ((a ^ b) & SOFTFP_SIGN_BIT))
+      return SOFTFP_U64_C(0xFFF8000000000000);
     return fa == 0x7FFu ? a : b;
   }
   /* Finite: the larger magnitude first (bit patterns order finite magnitudes). */

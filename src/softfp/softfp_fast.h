@@ -81,8 +81,8 @@ SOFTFP_FN softfp softfp_fast_mul(softfp a, softfp b) {
   /* Column by column, each carry taken along in a 64-bit partial sum (no
    * compare): a0 * b1 + 2^32 - 1 < 2^64, and so on. */
   const softfp_u64 p00 = (softfp_u64)a0 * b0;
-  const softfp_u64 t1 = (softfp_u64)a0 * b1 + (p00 >> 32);            /* < 2^54 */
-  const softfp_u64 t2 = (softfp_u64)a1 * b0 + (softfp_u32)t1;         /* < 2^54 */
+  const softfp_u64 t1 = (softfp_u64)a0 * b1 + (p00 >> 32);             /* < 2^54 */
+  const softfp_u64 t2 = (softfp_u64)a1 * b0 + (softfp_u32)t1;          /* < 2^54 */
   const softfp_u64 hi = (softfp_u64)a1 * b1 + (t1 >> 32) + (t2 >> 32); /* bits 64.., < 2^42 */
   const softfp_u32 mid = (softfp_u32)t2, low = (softfp_u32)p00;        /* bits 32..63, 0..31 */
   const softfp_u32 w2 = (softfp_u32)hi, w3 = (softfp_u32)(hi >> 32);
@@ -91,7 +91,8 @@ SOFTFP_FN softfp softfp_fast_mul(softfp a, softfp b) {
    * words), the rounding bit is bit 51 + top (moved to bit 31 of rs) and the
    * sticky bits are the ones below it. */
   const softfp_u32 top = w3 >> 9; /* the product's top bit is 104 + top */
-  const softfp_u32 kept_lo = softfp_funnel_r32(mid, w2, 20 + top), kept_hi = softfp_funnel_r32(w2, w3, 20 + top);
+  const softfp_u32 kept_lo = softfp_funnel_r32(mid, w2, 20 + top),
+                   kept_hi = softfp_funnel_r32(w2, w3, 20 + top);
   const softfp_u32 rs = mid << (12 - top);
   const softfp_u32 sticky = ((rs << 1) | low) != 0;
   const softfp_u32 increment = (rs >> 31) & (sticky | (kept_lo & 1));
@@ -99,7 +100,8 @@ SOFTFP_FN softfp softfp_fast_mul(softfp a, softfp b) {
   if (increment) SOFTFP_PATH(SOFTFP_PATH_FAST_MUL_UP);
   if (increment && !sticky) SOFTFP_PATH(SOFTFP_PATH_FAST_MUL_TIE);
   if (sig >> 53) SOFTFP_PATH(SOFTFP_PATH_FAST_MUL_CARRY);
-  return softfp_fast_normalize(softfp_make(sig, a.exp + b.exp + 52 + (softfp_i32)top, a.neg ^ b.neg));
+  return softfp_fast_normalize(
+      softfp_make(sig, a.exp + b.exp + 52 + (softfp_i32)top, a.neg ^ b.neg));
 }
 
 /* a / b for normal a, b. With x = a's significand (doubled when below y, b's)
@@ -121,15 +123,17 @@ SOFTFP_FN softfp softfp_fast_div(softfp a, softfp b) {
   if (halve) SOFTFP_PATH(SOFTFP_PATH_FAST_DIV_HALVED);
   const softfp_u64 x = a.sig << halve;
   const softfp_u32 y_top = (softfp_u32)(y >> 21); /* [2^31, 2^32) */
-  const float estimate = softfp_reciprocal_estimate((float)y_top) * 9223372036854775808.0f; /* 2^63 */
+  const float estimate =
+      softfp_reciprocal_estimate((float)y_top) * 9223372036854775808.0f; /* 2^63 */
   /* r0 in [2^31, 2^32), where 2^63 / (y_top + 1) lies too: a clamp only brings
    * the estimate closer. (CUDA's conversion saturates at 2^32 - 1.) */
 #if defined(__CUDA_ARCH__)
   const softfp_u32 r0 = __float2uint_rz(fmaxf(estimate, 2147483648.0f));
 #else
-  const softfp_u32 r0 = (softfp_u32)(estimate < 2147483648.0f   ? 2147483648.0f
-                                     : estimate < 4294967040.0f ? estimate
-                                                                : 4294967040.0f); /* the largest fp32 below 2^32 */
+  const softfp_u32 r0 =
+      (softfp_u32)(estimate < 2147483648.0f   ? 2147483648.0f
+                   : estimate < 4294967040.0f ? estimate
+                                              : 4294967040.0f); /* the largest fp32 below 2^32 */
 #endif
   /* Newton: R = r0 + r0 * (2^63 - (y_top + 1) * r0) / 2^63, the residual first
    * cut to 32 bits: |residual| <= 2^63 * 2^-16 = 2^47 for an estimate within
@@ -138,13 +142,15 @@ SOFTFP_FN softfp softfp_fast_div(softfp a, softfp b) {
    * word, and their complement, ceil(residual / 2^17) - 1, is residual / 2^17
    * truncated downward by less than one. */
   const softfp_u64 p = (softfp_u64)y_top * r0 + r0;
-  const softfp_i32 residual17 = (softfp_i32)~(softfp_u32)(p >> 17);
+  const softfp_i32 residual17 = (softfp_i32) ~(softfp_u32)(p >> 17);
 #if defined(__CUDA_ARCH__)
   /* floor(r0 * residual17 / 2^32) from a signed high product: r0 read as a
    * signed word is r0 - 2^32 (r0 >= 2^31). */
-  const softfp_u32 reciprocal = r0 + (softfp_u32)((__mulhi((int)r0, residual17) + residual17) >> 14);
+  const softfp_u32 reciprocal =
+      r0 + (softfp_u32)((__mulhi((int)r0, residual17) + residual17) >> 14);
 #else
-  const softfp_u32 reciprocal = (softfp_u32)((softfp_i64)r0 + (((softfp_i64)r0 * residual17) >> 46));
+  const softfp_u32 reciprocal =
+      (softfp_u32)((softfp_i64)r0 + (((softfp_i64)r0 * residual17) >> 46));
 #endif
   /* Digit 1: floor(x * 2^26 / y) in [2^26, 2^27), or one less. */
   const softfp_u32 q1 = SOFTFP_MULHI32((softfp_u32)(x >> 22), reciprocal) >> 4;

@@ -48,32 +48,32 @@ typedef exactvq_i32 softfp_i32;
 #ifndef SOFTFP_PATH
 #define SOFTFP_PATH(id) ((void)0)
 #endif
-#define SOFTFP_PATH_ADD_ZERO_OPERAND 0   /* an operand is zero */
-#define SOFTFP_PATH_ADD_SAME_SIGN 1      /* magnitudes add */
-#define SOFTFP_PATH_SUB_NEAR 2           /* exponent gap 0 or 1: exact difference */
-#define SOFTFP_PATH_SUB_FAR 3            /* gap >= 2: jammed sticky bit */
-#define SOFTFP_PATH_SUB_TO_ZERO 4        /* x - x = +0 */
-#define SOFTFP_PATH_ADD_ALL_STICKY 5     /* gap >= 64: the smaller is only a sticky bit */
+#define SOFTFP_PATH_ADD_ZERO_OPERAND 0 /* an operand is zero */
+#define SOFTFP_PATH_ADD_SAME_SIGN 1    /* magnitudes add */
+#define SOFTFP_PATH_SUB_NEAR 2         /* exponent gap 0 or 1: exact difference */
+#define SOFTFP_PATH_SUB_FAR 3          /* gap >= 2: jammed sticky bit */
+#define SOFTFP_PATH_SUB_TO_ZERO 4      /* x - x = +0 */
+#define SOFTFP_PATH_ADD_ALL_STICKY 5   /* gap >= 64: the smaller is only a sticky bit */
 #define SOFTFP_PATH_MUL_ZERO 6
-#define SOFTFP_PATH_MUL_POW2 7           /* shortcut: a power of two (w = 2^16) moves the exponent */
-#define SOFTFP_PATH_MUL_GENERAL 8        /* 106-bit product */
-#define SOFTFP_PATH_DIV_ZERO 9           /* zero dividend */
+#define SOFTFP_PATH_MUL_POW2 7    /* shortcut: a power of two (w = 2^16) moves the exponent */
+#define SOFTFP_PATH_MUL_GENERAL 8 /* 106-bit product */
+#define SOFTFP_PATH_DIV_ZERO 9    /* zero dividend */
 #define SOFTFP_PATH_DIV_GENERAL 10
-#define SOFTFP_PATH_DIV_DIGIT_DOWN 11    /* fp32 estimate one or more too high */
-#define SOFTFP_PATH_DIV_DIGIT_UP 12      /* fp32 estimate too low */
-#define SOFTFP_PATH_DIV_DIGIT_ZERO 13    /* a quotient digit of 0 */
-#define SOFTFP_PATH_DIV_DIGIT_MAX 14     /* a quotient digit of radix - 1 */
-#define SOFTFP_PATH_ROUND_UP 15          /* rounding incremented the significand */
-#define SOFTFP_PATH_ROUND_TIE 16         /* exactly halfway */
-#define SOFTFP_PATH_ROUND_CARRY 17       /* rounding up reached 2^53 */
-#define SOFTFP_PATH_TERM_INTEGER 18      /* shortcut: the integer parts of the term are exact */
+#define SOFTFP_PATH_DIV_DIGIT_DOWN 11 /* fp32 estimate one or more too high */
+#define SOFTFP_PATH_DIV_DIGIT_UP 12   /* fp32 estimate too low */
+#define SOFTFP_PATH_DIV_DIGIT_ZERO 13 /* a quotient digit of 0 */
+#define SOFTFP_PATH_DIV_DIGIT_MAX 14  /* a quotient digit of radix - 1 */
+#define SOFTFP_PATH_ROUND_UP 15       /* rounding incremented the significand */
+#define SOFTFP_PATH_ROUND_TIE 16      /* exactly halfway */
+#define SOFTFP_PATH_ROUND_CARRY 17    /* rounding up reached 2^53 */
+#define SOFTFP_PATH_TERM_INTEGER 18   /* shortcut: the integer parts of the term are exact */
 #define SOFTFP_PATH_TERM_GENERAL 19
-#define SOFTFP_PATH_FIXED_SHIFT_LEFT 20  /* |term| * 2^64 is an integer */
+#define SOFTFP_PATH_FIXED_SHIFT_LEFT 20 /* |term| * 2^64 is an integer */
 #define SOFTFP_PATH_FIXED_ROUNDED 21
-#define SOFTFP_PATH_FIXED_TO_ZERO 22     /* |term| * 2^64 < 1/2 */
-#define SOFTFP_PATH_ADD_INTEGER 23       /* an exact integer plus a positive number */
-#define SOFTFP_PATH_TERM_POW2_WEIGHT 24  /* shortcut: w is a power of two (2^16 inside) */
-#define SOFTFP_PATH_TERM_FAST 25         /* the fast path: w = 2^16, integer parts exact */
+#define SOFTFP_PATH_FIXED_TO_ZERO 22    /* |term| * 2^64 < 1/2 */
+#define SOFTFP_PATH_ADD_INTEGER 23      /* an exact integer plus a positive number */
+#define SOFTFP_PATH_TERM_POW2_WEIGHT 24 /* shortcut: w is a power of two (2^16 inside) */
+#define SOFTFP_PATH_TERM_FAST 25        /* the fast path: w = 2^16, integer parts exact */
 /* The fast path's roundings, by stage: A, C, D (an integer plus a constant's
  * fraction); B (a 64-bit fixed point); either product; the quotient. */
 #define SOFTFP_PATH_FAST_SUM_UP 26
@@ -91,7 +91,8 @@ typedef exactvq_i32 softfp_i32;
 #define SOFTFP_PATH_FAST_DIV_DIGIT1_FIX 38 /* the first quotient digit's estimate was one low */
 #define SOFTFP_PATH_FAST_DIV_DIGIT2_FIX 39 /* the second's */
 #define SOFTFP_PATH_FAST_DIV_HALVED 40     /* the dividend's significand was below the divisor's */
-#define SOFTFP_PATH_TERM_FAST_WEIGHT 41 /* the fast path's roundings for a truncated window (w < 2^16) */
+#define SOFTFP_PATH_TERM_FAST_WEIGHT \
+  41 /* the fast path's roundings for a truncated window (w < 2^16) */
 #define SOFTFP_PATH_COUNT 42
 
 typedef struct softfp {

@@ -50,10 +50,14 @@ std::unique_ptr<Run> open_run(exactvq_backend backend, std::vector<const char*> 
 
 exactvq_chroma chroma_of(ChromaFormat c) {
   switch (c) {
-    case ChromaFormat::k420: return EXACTVQ_CHROMA_420;
-    case ChromaFormat::k422: return EXACTVQ_CHROMA_422;
-    case ChromaFormat::k444: return EXACTVQ_CHROMA_444;
-    case ChromaFormat::kMono: break;
+    case ChromaFormat::k420:
+      return EXACTVQ_CHROMA_420;
+    case ChromaFormat::k422:
+      return EXACTVQ_CHROMA_422;
+    case ChromaFormat::k444:
+      return EXACTVQ_CHROMA_444;
+    case ChromaFormat::kMono:
+      break;
   }
   return EXACTVQ_CHROMA_MONO;
 }
@@ -81,16 +85,19 @@ std::vector<std::vector<double>> all_scores(const exactvq_context* ctx) {
     const char* name = nullptr;
     exactvq_score_name(ctx, k, &name);
     std::vector<double> v(frames);
-    EXPECT_EQ(exactvq_read_scores(ctx, name, v.data(), frames), EXACTVQ_OK) << exactvq_last_error(ctx);
+    EXPECT_EQ(exactvq_read_scores(ctx, name, v.data(), frames), EXACTVQ_OK)
+        << exactvq_last_error(ctx);
     out.push_back(std::move(v));
   }
   return out;
 }
 
-bool same_bits(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b) {
+bool same_bits(const std::vector<std::vector<double>>& a,
+               const std::vector<std::vector<double>>& b) {
   if (a.size() != b.size()) return false;
   for (size_t k = 0; k < a.size(); ++k)
-    if (a[k].size() != b[k].size() || std::memcmp(a[k].data(), b[k].data(), a[k].size() * sizeof(double)) != 0)
+    if (a[k].size() != b[k].size() ||
+        std::memcmp(a[k].data(), b[k].data(), a[k].size() * sizeof(double)) != 0)
       return false;
   return true;
 }
@@ -104,8 +111,10 @@ std::vector<Picture> random_pictures(const VideoFormat& f, size_t count, uint64_
       const size_t n = size_t(f.plane_width(p)) * size_t(f.plane_height(p));
       for (size_t k = 0; k < n; ++k) {
         const uint32_t v = uint32_t(rng() % (f.max_sample() + 1));
-        if (f.bitdepth > 8) reinterpret_cast<uint16_t*>(pic.plane_data(p))[k] = uint16_t(v);
-        else pic.plane_data(p)[k] = uint8_t(v);
+        if (f.bitdepth > 8)
+          reinterpret_cast<uint16_t*>(pic.plane_data(p))[k] = uint16_t(v);
+        else
+          pic.plane_data(p)[k] = uint8_t(v);
       }
     }
   }
@@ -136,10 +145,12 @@ TEST(CApiCudaFrames, HostMemoryGivenAsDeviceMemoryIsRefused) {
   const exactvq_status s = exactvq_score_cuda_frames(run->ctx.get(), &r, &d, 1, nullptr);
 #ifdef EXACTVQ_HAVE_CUDA
   EXPECT_EQ(s, EXACTVQ_ERROR_INPUT);
-  EXPECT_STREQ(exactvq_last_error(run->ctx.get()), "frame 0, reference picture: plane Y is not in CUDA device memory");
+  EXPECT_STREQ(exactvq_last_error(run->ctx.get()),
+               "frame 0, reference picture: plane Y is not in CUDA device memory");
 #else
   EXPECT_EQ(s, EXACTVQ_ERROR_DEVICE);
-  EXPECT_STREQ(exactvq_last_error(run->ctx.get()), "score_cuda_frames: this exactvq was built without CUDA");
+  EXPECT_STREQ(exactvq_last_error(run->ctx.get()),
+               "score_cuda_frames: this exactvq was built without CUDA");
 #endif
   size_t frames = 1;
   exactvq_frame_count(run->ctx.get(), &frames);
@@ -174,7 +185,8 @@ class DevicePictures {
         const size_t row = size_t(plane.width) * size_t(plane.bytes_per_sample), pitch = row + pad;
         void* mem = nullptr;
         EXPECT_EQ(cudaMalloc(&mem, pitch * size_t(plane.height)), cudaSuccess);
-        EXPECT_EQ(cudaMemcpy2D(mem, pitch, plane.data, row, row, size_t(plane.height), cudaMemcpyHostToDevice),
+        EXPECT_EQ(cudaMemcpy2D(mem, pitch, plane.data, row, row, size_t(plane.height),
+                               cudaMemcpyHostToDevice),
                   cudaSuccess);
         memory_.push_back(mem);
         v.data[p] = mem;
@@ -203,7 +215,8 @@ class CApiCudaFramesGpu : public testing::Test {
   }
 };
 
-std::vector<std::vector<double>> host_scores(const std::vector<Picture>& refs, const std::vector<Picture>& dists,
+std::vector<std::vector<double>> host_scores(const std::vector<Picture>& refs,
+                                             const std::vector<Picture>& dists,
                                              std::vector<const char*> features) {
   auto run = open_run(EXACTVQ_BACKEND_CPU, features);
   std::vector<exactvq_picture> r, d;
@@ -222,18 +235,22 @@ TEST_F(CApiCudaFramesGpu, ScoredOnTheDeviceWithTheHostsBits) {
     VideoFormat format;
     size_t frames, pad;
   };
-  for (const Case& c : {Case{{97, 61, ChromaFormat::k420, 10}, 5, 6}, Case{{1920, 1080, ChromaFormat::kMono, 8}, 6, 0},
-                        Case{{333, 211, ChromaFormat::k444, 12}, 3, 128}, Case{{64, 48, ChromaFormat::k422, 16}, 4, 2}}) {
+  for (const Case& c : {Case{{97, 61, ChromaFormat::k420, 10}, 5, 6},
+                        Case{{1920, 1080, ChromaFormat::kMono, 8}, 6, 0},
+                        Case{{333, 211, ChromaFormat::k444, 12}, 3, 128},
+                        Case{{64, 48, ChromaFormat::k422, 16}, 4, 2}}) {
     SCOPED_TRACE(c.format.describe());
     // The same seed: the reference plus noise.
-    const auto refs = random_pictures(c.format, c.frames, 11, 0), dists = random_pictures(c.format, c.frames, 11, 9);
+    const auto refs = random_pictures(c.format, c.frames, 11, 0),
+               dists = random_pictures(c.format, c.frames, 11, 9);
     const std::vector<const char*> features = {
         c.format.chroma == ChromaFormat::kMono ? "ssim" : "ssim=chroma=true", "psnr"};
     const auto want = host_scores(refs, dists, features);
     const DevicePictures dr(refs, c.pad), dd(dists, c.pad);
     auto run = open_run(EXACTVQ_BACKEND_CUDA, features);
     // Two calls: the first frame, then the rest.
-    ASSERT_EQ(exactvq_score_cuda_frames(run->ctx.get(), dr.data(), dd.data(), 1, nullptr), EXACTVQ_OK)
+    ASSERT_EQ(exactvq_score_cuda_frames(run->ctx.get(), dr.data(), dd.data(), 1, nullptr),
+              EXACTVQ_OK)
         << exactvq_last_error(run->ctx.get());
     ASSERT_EQ(exactvq_score_cuda_frames(run->ctx.get(), dr.data() + 1, dd.data() + 1, dr.size() - 1,
                                         cudaStreamLegacy),
@@ -241,7 +258,8 @@ TEST_F(CApiCudaFramesGpu, ScoredOnTheDeviceWithTheHostsBits) {
         << exactvq_last_error(run->ctx.get());
     exactvq_flush(run->ctx.get());
     EXPECT_TRUE(same_bits(all_scores(run->ctx.get()), want));
-    EXPECT_TRUE(run->messages.empty() || run->messages.back().find("copied to the host") == std::string::npos);
+    EXPECT_TRUE(run->messages.empty() ||
+                run->messages.back().find("copied to the host") == std::string::npos);
   }
 }
 
@@ -261,17 +279,25 @@ TEST_F(CApiCudaFramesGpu, EveryFeatureGivesTheHostsBitsInPlaceOrFromACopy) {
     bool copied;
   };
   const std::vector<Case> cases = {
-      {{176, 144, ChromaFormat::k420, 8}, EXACTVQ_BACKEND_CUDA, {"ssim", "vif", "motion", "adm", "float_ssim"}, false},
-      {{176, 144, ChromaFormat::k420, 10}, EXACTVQ_BACKEND_CUDA, {"vif", "motion", "adm", "psnr"}, false},
+      {{176, 144, ChromaFormat::k420, 8},
+       EXACTVQ_BACKEND_CUDA,
+       {"ssim", "vif", "motion", "adm", "float_ssim"},
+       false},
+      {{176, 144, ChromaFormat::k420, 10},
+       EXACTVQ_BACKEND_CUDA,
+       {"vif", "motion", "adm", "psnr"},
+       false},
       {{176, 144, ChromaFormat::k420, 8}, EXACTVQ_BACKEND_CPU, {"ssim", "vif", "motion"}, true},
       {{15, 12, ChromaFormat::k420, 8}, EXACTVQ_BACKEND_CUDA, {"vif", "motion"}, true},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.format.describe() + (c.backend == EXACTVQ_BACKEND_CUDA ? " cuda" : " cpu"));
-    const auto refs = random_pictures(c.format, 4, 5, 0), dists = random_pictures(c.format, 4, 5, 6);
+    const auto refs = random_pictures(c.format, 4, 5, 0),
+               dists = random_pictures(c.format, 4, 5, 6);
     const DevicePictures dr(refs, 0), dd(dists, 0);
     auto run = open_run(c.backend, c.features);
-    ASSERT_EQ(exactvq_score_cuda_frames(run->ctx.get(), dr.data(), dd.data(), dr.size(), nullptr), EXACTVQ_OK)
+    ASSERT_EQ(exactvq_score_cuda_frames(run->ctx.get(), dr.data(), dd.data(), dr.size(), nullptr),
+              EXACTVQ_OK)
         << exactvq_last_error(run->ctx.get());
     exactvq_flush(run->ctx.get());
     EXPECT_TRUE(same_bits(all_scores(run->ctx.get()), host_scores(refs, dists, c.features)));
@@ -289,9 +315,11 @@ TEST_F(CApiCudaFramesGpu, SamplesAboveTheBitDepthAreNamed) {
                        cudaMemcpyHostToDevice),
             cudaSuccess);
   auto run = open_run(EXACTVQ_BACKEND_CUDA, {"ssim"});
-  EXPECT_EQ(exactvq_score_cuda_frames(run->ctx.get(), dr.data(), dd.data(), 3, nullptr), EXACTVQ_ERROR_INPUT);
+  EXPECT_EQ(exactvq_score_cuda_frames(run->ctx.get(), dr.data(), dd.data(), 3, nullptr),
+            EXACTVQ_ERROR_INPUT);
   EXPECT_STREQ(exactvq_last_error(run->ctx.get()),
-               "frame 2, distorted picture: plane Cb, x=7, y=3: sample 1024 exceeds the 10-bit maximum 1023");
+               "frame 2, distorted picture: plane Cb, x=7, y=3: sample 1024 exceeds the 10-bit "
+               "maximum 1023");
   size_t frames = 1;
   exactvq_frame_count(run->ctx.get(), &frames);
   EXPECT_EQ(frames, 0u);

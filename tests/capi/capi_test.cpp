@@ -33,8 +33,8 @@ void set_raw(Enum& field, int value) {
   std::memcpy(&field, &value, sizeof value);
 }
 
-ContextPtr open_with(const std::vector<const char*>& features, exactvq_mode mode = EXACTVQ_MODE_EXACT,
-                     int threads = 1) {
+ContextPtr open_with(const std::vector<const char*>& features,
+                     exactvq_mode mode = EXACTVQ_MODE_EXACT, int threads = 1) {
   exactvq_options o;
   exactvq_default_options(&o);
   o.features = features.data();
@@ -49,10 +49,14 @@ ContextPtr open_with(const std::vector<const char*>& features, exactvq_mode mode
 
 exactvq_chroma chroma_of(ChromaFormat c) {
   switch (c) {
-    case ChromaFormat::k420: return EXACTVQ_CHROMA_420;
-    case ChromaFormat::k422: return EXACTVQ_CHROMA_422;
-    case ChromaFormat::k444: return EXACTVQ_CHROMA_444;
-    case ChromaFormat::kMono: return EXACTVQ_CHROMA_MONO;
+    case ChromaFormat::k420:
+      return EXACTVQ_CHROMA_420;
+    case ChromaFormat::k422:
+      return EXACTVQ_CHROMA_422;
+    case ChromaFormat::k444:
+      return EXACTVQ_CHROMA_444;
+    case ChromaFormat::kMono:
+      return EXACTVQ_CHROMA_MONO;
   }
   return EXACTVQ_CHROMA_MONO;
 }
@@ -93,7 +97,8 @@ std::vector<double> read_series(const exactvq_context* ctx, const char* name) {
   size_t n = 0;
   EXPECT_EQ(exactvq_frame_count(ctx, &n), EXACTVQ_OK);
   std::vector<double> values(n);
-  EXPECT_EQ(exactvq_read_scores(ctx, name, values.data(), n), EXACTVQ_OK) << exactvq_last_error(ctx);
+  EXPECT_EQ(exactvq_read_scores(ctx, name, values.data(), n), EXACTVQ_OK)
+      << exactvq_last_error(ctx);
   return values;
 }
 
@@ -101,7 +106,8 @@ std::vector<double> read_series(const exactvq_context* ctx, const char* name) {
 void expect_same_bits(const std::vector<double>& a, const std::vector<double>& b) {
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i)
-    EXPECT_EQ(std::memcmp(&a[i], &b[i], sizeof(double)), 0) << "frame " << i << ": " << a[i] << " vs " << b[i];
+    EXPECT_EQ(std::memcmp(&a[i], &b[i], sizeof(double)), 0)
+        << "frame " << i << ": " << a[i] << " vs " << b[i];
 }
 
 TEST(CApi, VersionAndStatusNames) {
@@ -128,13 +134,15 @@ TEST(CApi, DefaultsScoreSsim) {
 TEST(CApi, FedFramesEqualTheLibraryBitForBit) {
   const auto refs = read_all(kRef), dists = read_all(kDist);
   ASSERT_EQ(refs.size(), 10u);
-  for (const char* spec : {"ssim=chroma=true", "ssim=sum=raster:chroma=true", "ssim=enable_db=true"})
+  for (const char* spec :
+       {"ssim=chroma=true", "ssim=sum=raster:chroma=true", "ssim=enable_db=true"})
     for (int threads : {1, 2}) {
       SCOPED_TRACE(std::string(spec) + ", threads " + std::to_string(threads));
       ContextPtr ctx = open_with({spec}, EXACTVQ_MODE_EXACT, threads);
       for (size_t i = 0; i < refs.size(); ++i) {
         const exactvq_picture r = view_of(refs[i]), d = view_of(dists[i]);
-        ASSERT_EQ(exactvq_score_frame(ctx.get(), &r, &d), EXACTVQ_OK) << exactvq_last_error(ctx.get());
+        ASSERT_EQ(exactvq_score_frame(ctx.get(), &r, &d), EXACTVQ_OK)
+            << exactvq_last_error(ctx.get());
       }
       ASSERT_EQ(exactvq_flush(ctx.get()), EXACTVQ_OK);
       const ScoreReport expected = library_scores({spec}, threads);
@@ -187,8 +195,9 @@ TEST(CApi, BatchEqualsOneByOneAndStridesDoNotMatter) {
   }
   (void)f;
   ContextPtr batch = open_with({"ssim=chroma=true"});
-  ASSERT_EQ(exactvq_score_frames(batch.get(), padded_refs.data(), flipped_dists.data(), refs.size()),
-            EXACTVQ_OK)
+  ASSERT_EQ(
+      exactvq_score_frames(batch.get(), padded_refs.data(), flipped_dists.data(), refs.size()),
+      EXACTVQ_OK)
       << exactvq_last_error(batch.get());
   const ScoreReport expected = library_scores({"ssim=chroma=true"});
   for (const auto& series : expected.features)
@@ -242,12 +251,14 @@ TEST(CApi, TenBitPicturesEqualTheFeature) {
   ContextPtr ctx = open_with({"ssim=chroma=true"});
   const exactvq_picture r = view_of(ref), d = view_of(dist);
   ASSERT_EQ(exactvq_score_frame(ctx.get(), &r, &d), EXACTVQ_OK) << exactvq_last_error(ctx.get());
-  auto feature = make_feature(parse_feature_spec("ssim=chroma=true"), FeatureContext{f, nullptr, nullptr});
+  auto feature =
+      make_feature(parse_feature_spec("ssim=chroma=true"), FeatureContext{f, nullptr, nullptr});
   std::vector<double> expected(3);
   feature->extract(ref, dist, expected);
   for (int p = 0; p < 3; ++p) {
     double v = 0;
-    ASSERT_EQ(exactvq_read_score(ctx.get(), feature->outputs()[size_t(p)].c_str(), 0, &v), EXACTVQ_OK);
+    ASSERT_EQ(exactvq_read_score(ctx.get(), feature->outputs()[size_t(p)].c_str(), 0, &v),
+              EXACTVQ_OK);
     EXPECT_EQ(std::memcmp(&v, &expected[size_t(p)], sizeof v), 0) << p;
   }
 }
@@ -261,7 +272,8 @@ TEST(CApi, OpenRefusesBadFeaturesWithTheirMessage) {
   exactvq_context* ctx = reinterpret_cast<exactvq_context*>(&o);  // overwritten with null
   EXPECT_EQ(exactvq_open(&ctx, &o), EXACTVQ_ERROR_USAGE);
   EXPECT_EQ(ctx, nullptr);
-  EXPECT_NE(std::string(exactvq_last_error(nullptr)).find("unknown feature 'nosuch'"), std::string::npos)
+  EXPECT_NE(std::string(exactvq_last_error(nullptr)).find("unknown feature 'nosuch'"),
+            std::string::npos)
       << exactvq_last_error(nullptr);
 
   const char* bad_option[] = {"ssim=sum=fast"};
@@ -296,7 +308,9 @@ TEST(CApi, BadPicturesAreRefusedAndScoreNothing) {
     d = view_of(dists[0]);
   };
   d.width = 100;
-  expect_error(EXACTVQ_ERROR_INPUT, "reference picture (176x144 420 8-bit) and the distorted picture (100x144 420 8-bit)");
+  expect_error(
+      EXACTVQ_ERROR_INPUT,
+      "reference picture (176x144 420 8-bit) and the distorted picture (100x144 420 8-bit)");
   r.data[1] = nullptr;
   expect_error(EXACTVQ_ERROR_ARGUMENT, "frame 0, reference picture: plane Cb is a null pointer");
   d.stride[2] = 10;
@@ -321,7 +335,9 @@ TEST(CApi, BadPicturesAreRefusedAndScoreNothing) {
     return p;
   }();
   r = d = view_of(small);
-  expect_error(EXACTVQ_ERROR_INPUT, "frame 1: the pictures are 16x16 mono 8-bit, but the first frame was 176x144 420 8-bit");
+  expect_error(
+      EXACTVQ_ERROR_INPUT,
+      "frame 1: the pictures are 16x16 mono 8-bit, but the first frame was 176x144 420 8-bit");
 }
 
 TEST(CApi, SamplesAboveTheBitDepthAreNamed) {
@@ -331,8 +347,9 @@ TEST(CApi, SamplesAboveTheBitDepthAreNamed) {
   ContextPtr ctx = open_with({"ssim"});
   const exactvq_picture r = view_of(ref), d = view_of(ref);
   EXPECT_EQ(exactvq_score_frame(ctx.get(), &r, &d), EXACTVQ_ERROR_INPUT);
-  EXPECT_STREQ(exactvq_last_error(ctx.get()),
-               "frame 0, reference picture: plane Y, x=5, y=2: sample 1024 exceeds the 10-bit maximum 1023");
+  EXPECT_STREQ(
+      exactvq_last_error(ctx.get()),
+      "frame 0, reference picture: plane Y, x=5, y=2: sample 1024 exceeds the 10-bit maximum 1023");
 }
 
 TEST(CApi, CallsOutOfOrderAreStateErrors) {
@@ -342,10 +359,12 @@ TEST(CApi, CallsOutOfOrderAreStateErrors) {
   ASSERT_EQ(exactvq_score_frame(ctx.get(), &r, &d), EXACTVQ_OK);
   exactvq_pooled_scores p;
   EXPECT_EQ(exactvq_read_pooled(ctx.get(), "ssim", &p), EXACTVQ_ERROR_STATE);
-  EXPECT_EQ(exactvq_score_files(ctx.get(), kRef.c_str(), kDist.c_str(), nullptr), EXACTVQ_ERROR_STATE);
+  EXPECT_EQ(exactvq_score_files(ctx.get(), kRef.c_str(), kDist.c_str(), nullptr),
+            EXACTVQ_ERROR_STATE);
   double v = 0;
   EXPECT_EQ(exactvq_read_score(ctx.get(), "ssim_cb", 0, &v), EXACTVQ_ERROR_STATE);
-  EXPECT_NE(std::string(exactvq_last_error(ctx.get())).find("no score 'ssim_cb'"), std::string::npos);
+  EXPECT_NE(std::string(exactvq_last_error(ctx.get())).find("no score 'ssim_cb'"),
+            std::string::npos);
   EXPECT_EQ(exactvq_read_score(ctx.get(), "ssim", 1, &v), EXACTVQ_ERROR_RANGE);
   EXPECT_EQ(exactvq_read_scores(ctx.get(), "ssim", &v, 2), EXACTVQ_ERROR_RANGE);
   ASSERT_EQ(exactvq_flush(ctx.get()), EXACTVQ_OK);
@@ -364,12 +383,14 @@ TEST(CApi, FileErrorsNameTheFile) {
   ContextPtr ctx = open_with({"ssim"});
   EXPECT_EQ(exactvq_score_files(ctx.get(), "/nonexistent/ref.y4m", kDist.c_str(), nullptr),
             EXACTVQ_ERROR_INPUT);
-  EXPECT_NE(std::string(exactvq_last_error(ctx.get())).find("/nonexistent/ref.y4m"), std::string::npos)
+  EXPECT_NE(std::string(exactvq_last_error(ctx.get())).find("/nonexistent/ref.y4m"),
+            std::string::npos)
       << exactvq_last_error(ctx.get());
   exactvq_file_options fo;
   exactvq_default_file_options(&fo);
   fo.subsample = 0;
-  EXPECT_EQ(exactvq_score_files(ctx.get(), kRef.c_str(), kDist.c_str(), &fo), EXACTVQ_ERROR_ARGUMENT);
+  EXPECT_EQ(exactvq_score_files(ctx.get(), kRef.c_str(), kDist.c_str(), &fo),
+            EXACTVQ_ERROR_ARGUMENT);
   // A failed attempt leaves the context usable.
   ASSERT_EQ(exactvq_score_files(ctx.get(), kRef.c_str(), kDist.c_str(), nullptr), EXACTVQ_OK);
 }
@@ -379,7 +400,9 @@ TEST(CApi, WarningsReachTheMessageCallback) {
   exactvq_options o;
   exactvq_default_options(&o);
   o.threads = 1;
-  o.on_message = [](void* user, const char* m) { static_cast<std::vector<std::string>*>(user)->push_back(m); };
+  o.on_message = [](void* user, const char* m) {
+    static_cast<std::vector<std::string>*>(user)->push_back(m);
+  };
   o.message_user = &messages;
   exactvq_context* raw = nullptr;
   ASSERT_EQ(exactvq_open(&raw, &o), EXACTVQ_OK);

@@ -177,8 +177,8 @@ const MatrixCase kCases[] = {
     // --- FRAME markers ------------------------------------------------------------
     {"MissingFirstFrameMarker",
      [](BadInputMatrix& t) {
-       const auto d = t.dist(y4m_header_of(t.fmt_) +
-                             frame_payload(t.fmt_, make_frame(t.fmt_, 0, 1)));
+       const auto d =
+           t.dist(y4m_header_of(t.fmt_) + frame_payload(t.fmt_, make_frame(t.fmt_, 0, 1)));
        const std::string at = "at byte " + std::to_string(y4m_header_of(t.fmt_).size());
        return Invocation{t.pair(d), 1, {d, "frame 0", "expected a FRAME marker " + at}};
      }},
@@ -247,9 +247,8 @@ const MatrixCase kCases[] = {
        frames[0][2].back() = 4096;  // Cr, x=7, y=5
        const auto r = t.write_y4m("ref12.y4m", f12, 2, 0);
        const auto d = t.write("dist12.y4m", y4m_bytes(f12, frames));
-       return Invocation{{"-r", r, "-d", d},
-                         1,
-                         {d, "frame 0", "plane Cr", "x=7", "y=5", "4096", "4095"}};
+       return Invocation{
+           {"-r", r, "-d", d}, 1, {d, "frame 0", "plane Cr", "x=7", "y=5", "4096", "4095"}};
      }},
     // --- Paths ----------------------------------------------------------------------
     {"EmptyCharacterDevice",
@@ -307,52 +306,55 @@ const MatrixCase kCases[] = {
      }},
     {"FeatureOptionsEmpty",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair(t.ref_, {"--feature", "ssim="}), 2,
-                         {"option '' is not of the form key=value"}};
+       return Invocation{
+           t.pair(t.ref_, {"--feature", "ssim="}), 2, {"option '' is not of the form key=value"}};
      }},
     {"FeatureOptionTrailingColon",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair(t.ref_, {"--feature", "ssim=sum=exact:"}), 2,
+       return Invocation{t.pair(t.ref_, {"--feature", "ssim=sum=exact:"}),
+                         2,
                          {"'ssim=sum=exact:'", "option '' is not of the form key=value"}};
      }},
     {"FeatureOptionValueWithEquals",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair(t.ref_, {"--feature", "ssim=sum=exact=1"}), 2,
+       return Invocation{t.pair(t.ref_, {"--feature", "ssim=sum=exact=1"}),
+                         2,
                          {"sum=exact=1 is not exact or raster"}};
      }},
     {"FeatureBooleanUppercase",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair(t.ref_, {"--feature", "ssim=enable_db=TRUE"}), 2,
+       return Invocation{t.pair(t.ref_, {"--feature", "ssim=enable_db=TRUE"}),
+                         2,
                          {"enable_db=TRUE is not a boolean"}};
      }},
     {"BitDepthNotAnInteger",
      [](BadInputMatrix& t) {
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", t.raw_ref(), "-w", "16",
-                                            "-h", "12", "-p", "420", "-b", "8.5"};
+                                            "-h", "12",        "-p", "420",       "-b", "8.5"};
        return Invocation{args, 2, {"-b 8.5", "8..16"}};
      }},
     {"WidthInExponentForm",
      [](BadInputMatrix& t) {
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", t.raw_ref(), "-w", "1e3",
-                                            "-h", "12", "-p", "420", "-b", "8"};
+                                            "-h", "12",        "-p", "420",       "-b", "8"};
        return Invocation{args, 2, {"-w 1e3"}};
      }},
     {"HeightAboveTheSideLimit",
      [](BadInputMatrix& t) {
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", t.raw_ref(), "-w", "16",
-                                            "-h", "65537", "-p", "420", "-b", "8"};
+                                            "-h", "65537",     "-p", "420",       "-b", "8"};
        return Invocation{args, 2, {"-h 65537", "1..65536"}};
      }},
     {"RawSizeBeyondTheSampleLimit",
      [](BadInputMatrix& t) {
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", t.raw_ref(), "-w", "65536",
-                                            "-h", "65536", "-p", "444", "-b", "16"};
+                                            "-h", "65536",     "-p", "444",       "-b", "16"};
        return Invocation{args, 1, {"65536x65536", "beyond the supported limit"}};
      }},
     {"PixelFormatMono",
      [](BadInputMatrix& t) {
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", t.raw_ref(), "-w", "16",
-                                            "-h", "12", "-p", "mono", "-b", "8"};
+                                            "-h", "12",        "-p", "mono",      "-b", "8"};
        return Invocation{args, 2, {"-p mono", "420, 422 or 444"}};
      }},
     {"ThreadsAboveLimit",
@@ -361,13 +363,14 @@ const MatrixCase kCases[] = {
      }},
     {"FrameCountOverflowingInt64",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair(t.ref_, {"--frame_cnt", "99999999999999999999"}), 2,
+       return Invocation{t.pair(t.ref_, {"--frame_cnt", "99999999999999999999"}),
+                         2,
                          {"--frame_cnt 99999999999999999999", "non-negative integer"}};
      }},
     {"SubsampleOverflowingInt",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair(t.ref_, {"--subsample", "2147483648"}), 2,
-                         {"--subsample 2147483648"}};
+       return Invocation{
+           t.pair(t.ref_, {"--subsample", "2147483648"}), 2, {"--subsample 2147483648"}};
      }},
     {"PrecisionFraction",
      [](BadInputMatrix& t) {
@@ -425,8 +428,8 @@ TEST_F(BadOutputMatrix, FullDiskInEveryFormat) {
 }
 
 TEST_F(BadOutputMatrix, FullStandardOutputWithDash) {
-  const RunResult r = run_cli({"-r", ref_, "-d", dist_, "--json", "-o", "-"},
-                              stdout_to("/dev/full"));
+  const RunResult r =
+      run_cli({"-r", ref_, "-d", dist_, "--json", "-o", "-"}, stdout_to("/dev/full"));
   EXPECT_EQ(r.status, 1) << describe(r);
   EXPECT_NE(r.err.find("standard output"), std::string::npos) << describe(r);
 }
@@ -473,11 +476,10 @@ TEST_F(BadOutputMatrix, RawAbsurdSizeRefusedWithoutAllocating) {
   GTEST_SKIP() << "ulimit -v cannot be combined with AddressSanitizer's shadow memory";
 #endif
   const std::string r = write("r.yuv", std::string(288, '\x10'));
-  const RunResult run = run_shell(
-      "ulimit -v 262144 && exec \"$@\"",
-      {EXACTVQ_CLI_PATH, "--feature", "ssim", "--threads", "1", "-r", r, "-d", r, "-w", "65536", "-h", "16384", "-p",
-       "444", "-b", "16"},
-      with_timeout(10));
+  const RunResult run = run_shell("ulimit -v 262144 && exec \"$@\"",
+                                  {EXACTVQ_CLI_PATH, "--feature", "ssim", "--threads", "1", "-r", r,
+                                   "-d", r, "-w", "65536", "-h", "16384", "-p", "444", "-b", "16"},
+                                  with_timeout(10));
   EXPECT_EQ(run.status, 1) << describe(run);
   EXPECT_NE(run.err.find("beyond the supported limit"), std::string::npos) << describe(run);
   EXPECT_EQ(run.err.find("out of memory"), std::string::npos) << describe(run);

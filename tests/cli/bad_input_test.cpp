@@ -80,17 +80,17 @@ TEST_F(BadInput, HugeValidHeaderOnATinyFileIsTruncatedWithoutAllocating) {
   // 16384x16384 is a size we accept; the frame (384 MiB) must not be allocated
   // for a file that holds 3 bytes of it.
   const std::string dist = write("dist.y4m", "YUV4MPEG2 W16384 H16384 C420jpeg\nFRAME\nabc");
-  const RunResult r = run_shell("ulimit -v 262144 && exec \"$@\"",
-                                {EXACTVQ_CLI_PATH, "--feature", "ssim", "--threads", "1", "-r", dist, "-d", dist},
-                                with_timeout(10));
+  const RunResult r =
+      run_shell("ulimit -v 262144 && exec \"$@\"",
+                {EXACTVQ_CLI_PATH, "--feature", "ssim", "--threads", "1", "-r", dist, "-d", dist},
+                with_timeout(10));
   EXPECT_EQ(r.status, 1) << describe(r);
   EXPECT_NE(r.err.find("truncated frame 0 (got 3 of 402653184 bytes)"), std::string::npos)
       << describe(r);
 }
 
 TEST_F(BadInput, EndsInsideFrameHeader) {
-  const std::string dist =
-      write("dist.y4m", y4m_bytes(fmt_, make_frames(fmt_, 2, 1)) + "FRA");
+  const std::string dist = write("dist.y4m", y4m_bytes(fmt_, make_frames(fmt_, 2, 1)) + "FRA");
   expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "truncated frame 2", "FRAME header"});
 }
 
@@ -160,8 +160,8 @@ TEST_F(BadInput, HeaderAbsurdSizeRefusedWithoutAllocating) {
     SCOPED_TRACE(c.header);
     const std::string dist = with_header("dist.y4m", c.header);
     const RunResult r = run_shell("ulimit -v 262144 && exec \"$@\"",
-                                  {EXACTVQ_CLI_PATH, "--feature", "ssim", "--threads", "1", "-r", ref_, "-d", dist,
-                                   "-o", path("absurd.xml")},
+                                  {EXACTVQ_CLI_PATH, "--feature", "ssim", "--threads", "1", "-r",
+                                   ref_, "-d", dist, "-o", path("absurd.xml")},
                                   with_timeout(10));
     EXPECT_EQ(r.status, 1) << describe(r);
     EXPECT_NE(r.err.find(c.needle), std::string::npos) << describe(r);
@@ -245,8 +245,8 @@ TEST_F(BadInput, NonexistentPath) {
   const std::string missing = path("no_such_file.y4m");
   expect_refused({"-r", ref_, "-d", missing}, 1, {missing, "No such file or directory"});
   const std::string missing_raw = path("no_such_file.yuv");
-  expect_refused({"-r", missing_raw, "-d", ref_, "-w", "16", "-h", "12", "-p", "420", "-b", "8"},
-                 1, {missing_raw, "No such file or directory"});
+  expect_refused({"-r", missing_raw, "-d", ref_, "-w", "16", "-h", "12", "-p", "420", "-b", "8"}, 1,
+                 {missing_raw, "No such file or directory"});
 }
 
 // Runs the CLI without root's privilege to ignore file modes: as `nobody` through
@@ -263,9 +263,10 @@ RunResult run_unprivileged(const std::vector<std::string>& args) {
 // sit in a folder only root can enter).
 bool can_drop_root(const std::string& input) {
   if (::geteuid() != 0) return true;
-  return run_shell("exec setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "
-                   "'\"$0\" --version >/dev/null && test -r \"$1\"' \"$@\"",
-                   {EXACTVQ_CLI_PATH, input})
+  return run_shell(
+             "exec setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "
+             "'\"$0\" --version >/dev/null && test -r \"$1\"' \"$@\"",
+             {EXACTVQ_CLI_PATH, input})
              .status == 0;
 }
 
@@ -345,8 +346,8 @@ TEST_F(BadInput, TruncatedFrameNotReachedIsNotAnError) {
   std::string bytes = y4m_bytes(fmt_, make_frames(fmt_, 3, 1));
   bytes.resize(bytes.size() - 10);
   const std::string dist = write("dist.y4m", bytes);
-  const RunResult r = run_cli({"-r", ref_, "-d", dist, "--frame_cnt", "2", "-o", path("o.csv"),
-                               "--csv"});
+  const RunResult r =
+      run_cli({"-r", ref_, "-d", dist, "--frame_cnt", "2", "-o", path("o.csv"), "--csv"});
   EXPECT_EQ(r.status, 0) << describe(r);
   EXPECT_EQ(parse_csv(read_file(path("o.csv"))).frames, (std::vector<int64_t>{0, 1}));
 }
@@ -405,7 +406,8 @@ TEST_F(BadInput, OutputToDirectory) {
 
 TEST_F(BadInput, OutputNotWritableKeepsFile) {
   if (!can_drop_root(ref_))
-    GTEST_SKIP() << "running as root, and user nobody cannot run the CLI here: root writes any file";
+    GTEST_SKIP()
+        << "running as root, and user nobody cannot run the CLI here: root writes any file";
   const std::string dist = write_y4m("dist.y4m", fmt_, 3, 1);
   const std::string out = write("ro.xml", "old\n");
   ASSERT_EQ(::chmod(out.c_str(), 0444), 0);

@@ -54,18 +54,29 @@ struct Row {
 };
 const std::vector<Row> kRows = {
     {"videos/a_ref.y4m", "videos/a_dist.y4m", "out/a.xml", "--feature ssim", {"--xml"}},
-    {"videos/b_ref.y4m", "videos/b_dist.y4m", "out/b.json",
+    {"videos/b_ref.y4m",
+     "videos/b_dist.y4m",
+     "out/b.json",
      "--feature 'ssim=sum=raster:chroma=true' --feature psnr=enable_apsnr=true --precision max",
      {"--json", "--feature", "ssim=sum=raster:chroma=true", "--feature", "psnr=enable_apsnr=true",
       "--precision", "max"}},
-    {"videos/c_ref.yuv", "videos/c_dist.yuv", "out/c.csv", "-w 20 -h 12 -p 420 -b 8 --feature \"ssim=enable_db=true\"",
+    {"videos/c_ref.yuv",
+     "videos/c_dist.yuv",
+     "out/c.csv",
+     "-w 20 -h 12 -p 420 -b 8 --feature \"ssim=enable_db=true\"",
      {"--csv", "-w", "20", "-h", "12", "-p", "420", "-b", "8", "--feature", "ssim=enable_db=true"}},
-    {"videos/a_ref.y4m", "videos/a_dist.y4m", "out/d.out", "--json --subsample 2 --feature ssim", {"--json", "--subsample", "2"}},
+    {"videos/a_ref.y4m",
+     "videos/a_dist.y4m",
+     "out/d.out",
+     "--json --subsample 2 --feature ssim",
+     {"--json", "--subsample", "2"}},
 };
 
 std::string csv_list(const std::vector<Row>& rows) {
   std::string text = "# a comment\nref,dist,output,options\n\n";
-  for (const Row& r : rows) text += r.ref + "," + r.dist + "," + r.output + ",\"" + std::regex_replace(r.options, std::regex("\""), "\"\"") + "\"\n";
+  for (const Row& r : rows)
+    text += r.ref + "," + r.dist + "," + r.output + ",\"" +
+            std::regex_replace(r.options, std::regex("\""), "\"\"") + "\"\n";
   return text;
 }
 
@@ -73,8 +84,10 @@ std::string json_list(const std::vector<Row>& rows) {
   std::string text;
   for (size_t i = 0; i < rows.size(); ++i) {
     nlohmann::json j{{"ref", rows[i].ref}, {"dist", rows[i].dist}, {"output", rows[i].output}};
-    if (i % 2) j["options"] = rows[i].options;  // a string
-    else j["options"] = split_arguments(rows[i].options);  // an array
+    if (i % 2)
+      j["options"] = rows[i].options;  // a string
+    else
+      j["options"] = split_arguments(rows[i].options);  // an array
     text += j.dump() + "\n";
   }
   return text;
@@ -86,7 +99,8 @@ TEST_F(Batch, OutputsEqualSinglePairRuns) {
       SCOPED_TRACE(std::string(json ? "JSON lines" : "CSV") + ", jobs " + jobs);
       fs::remove_all(dir_ / "out");
       fs::create_directories(dir_ / "out");
-      const std::string list = write(json ? "list.jsonl" : "list.csv", json ? json_list(kRows) : csv_list(kRows));
+      const std::string list =
+          write(json ? "list.jsonl" : "list.csv", json ? json_list(kRows) : csv_list(kRows));
       const RunResult r = run_cli({"--batch", list, "--batch-jobs", jobs, "--threads", "2"});
       ASSERT_EQ(r.status, 0) << describe(r);
       for (const Row& row : kRows) {
@@ -98,44 +112,51 @@ TEST_F(Batch, OutputsEqualSinglePairRuns) {
         }
       }
       // The summary on stdout: CSV, one line per pair in list order.
-      EXPECT_TRUE(r.out.starts_with("line,ref,dist,output,status,frames,ssim,error\n")) << describe(r);
+      EXPECT_TRUE(r.out.starts_with("line,ref,dist,output,status,frames,ssim,error\n"))
+          << describe(r);
       EXPECT_NE(r.out.find("," + path("out/a.xml") + ",ok,5,"), std::string::npos) << r.out;
       EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1 + long(kRows.size())) << r.out;
     }
 }
 
 TEST_F(Batch, SharedOptionsApplyToEveryPair) {
-  const std::string list = write("list.csv", "ref,dist,output\nvideos/a_ref.y4m,videos/a_dist.y4m,out/a.csv\n"
-                                             "videos/b_ref.y4m,videos/b_dist.y4m,out/b.csv\n");
+  const std::string list = write("list.csv",
+                                 "ref,dist,output\nvideos/a_ref.y4m,videos/a_dist.y4m,out/a.csv\n"
+                                 "videos/b_ref.y4m,videos/b_dist.y4m,out/b.csv\n");
   const RunResult r = run_cli({"--batch", list, "--feature", "psnr", "--precision", "max", "-q"});
   ASSERT_EQ(r.status, 0) << describe(r);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(read_file(path("out/a.csv")),
-            single("videos/a_ref.y4m", "videos/a_dist.y4m", "s.csv", {"--csv", "--feature", "psnr", "--precision", "max"}));
+            single("videos/a_ref.y4m", "videos/a_dist.y4m", "s.csv",
+                   {"--csv", "--feature", "psnr", "--precision", "max"}));
   EXPECT_EQ(read_file(path("out/b.csv")),
-            single("videos/b_ref.y4m", "videos/b_dist.y4m", "s.csv", {"--csv", "--feature", "psnr", "--precision", "max"}));
+            single("videos/b_ref.y4m", "videos/b_dist.y4m", "s.csv",
+                   {"--csv", "--feature", "psnr", "--precision", "max"}));
 }
 
 TEST_F(Batch, FailingPairsAreReportedAndTheOthersComplete) {
-  const std::string list = write("list.csv",
-                                 "ref,dist,output,options\n"
-                                 "videos/a_ref.y4m,videos/a_dist.y4m,out/ok1.csv,\n"
-                                 "videos/missing.y4m,videos/a_dist.y4m,out/missing.csv,\n"
-                                 "videos/bad.y4m,videos/a_dist.y4m,out/bad.csv,\n"
-                                 "videos/a_ref.y4m,videos/a_dist.y4m,out/unknown.csv,--no-such-option\n"
-                                 "videos/a_ref.y4m,videos/b_dist.y4m,out/mismatch.csv,\n"
-                                 "videos/b_ref.y4m,videos/b_dist.y4m,out/ok2.json,\n");
-  const RunResult r = run_cli({"--batch", list, "--batch-summary", path("summary.json"), "--batch-jobs", "2",
-                                 "--feature", "ssim"});
+  const std::string list =
+      write("list.csv",
+            "ref,dist,output,options\n"
+            "videos/a_ref.y4m,videos/a_dist.y4m,out/ok1.csv,\n"
+            "videos/missing.y4m,videos/a_dist.y4m,out/missing.csv,\n"
+            "videos/bad.y4m,videos/a_dist.y4m,out/bad.csv,\n"
+            "videos/a_ref.y4m,videos/a_dist.y4m,out/unknown.csv,--no-such-option\n"
+            "videos/a_ref.y4m,videos/b_dist.y4m,out/mismatch.csv,\n"
+            "videos/b_ref.y4m,videos/b_dist.y4m,out/ok2.json,\n");
+  const RunResult r = run_cli({"--batch", list, "--batch-summary", path("summary.json"),
+                               "--batch-jobs", "2", "--feature", "ssim"});
   EXPECT_EQ(r.status, 1) << describe(r);
   EXPECT_TRUE(fs::exists(path("out/ok1.csv")));
   EXPECT_TRUE(fs::exists(path("out/ok2.json")));
-  for (const char* failed : {"out/missing.csv", "out/bad.csv", "out/unknown.csv", "out/mismatch.csv"})
+  for (const char* failed :
+       {"out/missing.csv", "out/bad.csv", "out/unknown.csv", "out/mismatch.csv"})
     EXPECT_FALSE(fs::exists(path(failed))) << failed;
   EXPECT_EQ(list_dir(dir_ / "out").size(), 2u) << "no temporary files left";
   for (int line : {3, 4, 5, 6})
-    EXPECT_NE(r.err.find(fmt::format("list.csv:{}: failed: ", line)), std::string::npos) << line << describe(r);
+    EXPECT_NE(r.err.find(fmt::format("list.csv:{}: failed: ", line)), std::string::npos)
+        << line << describe(r);
   EXPECT_NE(r.err.find("missing.y4m"), std::string::npos) << describe(r);
   EXPECT_NE(r.err.find("--no-such-option"), std::string::npos) << describe(r);
   EXPECT_NE(r.err.find("6 pairs, 2 scored, 4 failed"), std::string::npos) << describe(r);
@@ -157,10 +178,13 @@ TEST_F(Batch, FailingPairsAreReportedAndTheOthersComplete) {
 
 TEST_F(Batch, RelativePathsComeFromTheListFolder) {
   // The list in videos/, the run from elsewhere: "a_ref.y4m" is videos/a_ref.y4m.
-  const std::string list = write("videos/list.csv", "ref,dist,output\na_ref.y4m,a_dist.y4m,../out/a.csv\n");
-  const RunResult r = run_shell("cd / && exec \"$@\"", {EXACTVQ_CLI_PATH, "--batch", list, "-q", "--feature", "ssim"});
+  const std::string list =
+      write("videos/list.csv", "ref,dist,output\na_ref.y4m,a_dist.y4m,../out/a.csv\n");
+  const RunResult r = run_shell("cd / && exec \"$@\"",
+                                {EXACTVQ_CLI_PATH, "--batch", list, "-q", "--feature", "ssim"});
   ASSERT_EQ(r.status, 0) << describe(r);
-  EXPECT_EQ(read_file(path("out/a.csv")), single("videos/a_ref.y4m", "videos/a_dist.y4m", "s.csv", {"--csv"}));
+  EXPECT_EQ(read_file(path("out/a.csv")),
+            single("videos/a_ref.y4m", "videos/a_dist.y4m", "s.csv", {"--csv"}));
 }
 
 TEST_F(Batch, BadListsAreRefusedNamingTheLine) {
@@ -168,15 +192,18 @@ TEST_F(Batch, BadListsAreRefusedNamingTheLine) {
     std::string name, text, needle;
   };
   const std::vector<Bad> bad = {
-      {"l1.csv", "ref,dist,output\nvideos/a_ref.y4m,videos/a_dist.y4m\n", "l1.csv:2: 2 fields where the header has 3"},
+      {"l1.csv", "ref,dist,output\nvideos/a_ref.y4m,videos/a_dist.y4m\n",
+       "l1.csv:2: 2 fields where the header has 3"},
       {"l2.csv", "ref,dist\na,b\n", "l2.csv:1: the header has no 'output' column"},
       {"l3.csv", "ref,dist,output,colour\n", "l3.csv:1: unknown column 'colour'"},
       {"l4.csv", "ref,dist,output\na,b,\"c\n", "l4.csv:2: a quoted field is not closed"},
       {"l5.csv", "ref,dist,output\na,b,c\na,d,./c\n", "l5.csv:3: output"},
       {"l6.csv", "ref,dist,output,options\na,b,c,\"--feature 'ssim\"\n", "l6.csv:2: options"},
-      {"l7.jsonl", "{\"ref\": \"a\", \"dist\": \"b\", \"output\": \"c\"}\n{\"ref\": \"a\",\n", "l7.jsonl:2: not valid JSON"},
+      {"l7.jsonl", "{\"ref\": \"a\", \"dist\": \"b\", \"output\": \"c\"}\n{\"ref\": \"a\",\n",
+       "l7.jsonl:2: not valid JSON"},
       {"l8.jsonl", "{\"ref\": \"a\", \"dist\": \"b\"}\n", "l8.jsonl:1: \"output\" is missing"},
-      {"l9.jsonl", "{\"ref\": \"a\", \"dist\": \"b\", \"output\": \"c\", \"colour\": 1}\n", "l9.jsonl:1: unknown key \"colour\""},
+      {"l9.jsonl", "{\"ref\": \"a\", \"dist\": \"b\", \"output\": \"c\", \"colour\": 1}\n",
+       "l9.jsonl:1: unknown key \"colour\""},
       {"l10.csv", "# nothing\n\n", "l10.csv: the list names no pairs"},
       {"l11.csv", "ref,dist,output\n-,b,c\n", "l11.csv:2: ref '-'"},
   };
@@ -184,20 +211,26 @@ TEST_F(Batch, BadListsAreRefusedNamingTheLine) {
     const std::string list = write(b.name, b.text);
     const RunResult r = run_cli({"--batch", list});
     EXPECT_EQ(r.status, 1) << b.name << describe(r);
-    EXPECT_NE(r.err.find(b.needle), std::string::npos) << b.name << ": wanted '" << b.needle << "'\n" << describe(r);
+    EXPECT_NE(r.err.find(b.needle), std::string::npos)
+        << b.name << ": wanted '" << b.needle << "'\n"
+        << describe(r);
     EXPECT_EQ(r.out, "") << b.name;
   }
   const RunResult missing = run_cli({"--batch", path("nope.csv")});
   EXPECT_EQ(missing.status, 1);
-  EXPECT_NE(missing.err.find("nope.csv: cannot open the list"), std::string::npos) << describe(missing);
+  EXPECT_NE(missing.err.find("nope.csv: cannot open the list"), std::string::npos)
+      << describe(missing);
 }
 
 TEST_F(Batch, UsageErrors) {
   const std::string list = write("list.csv", "ref,dist,output\na,b,c\n");
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"--batch", list, "-r", "x.y4m"}, {"--batch", list, "-o", "x.xml"},
-        {"--batch", list, "--batch-jobs", "0"}, {"--batch-jobs", "2", "-r", "a", "-d", "b"},
-        {"--batch", ""}, {"--batch", list, "--batch-summary", ""}}) {
+       {std::vector<std::string>{"--batch", list, "-r", "x.y4m"},
+        {"--batch", list, "-o", "x.xml"},
+        {"--batch", list, "--batch-jobs", "0"},
+        {"--batch-jobs", "2", "-r", "a", "-d", "b"},
+        {"--batch", ""},
+        {"--batch", list, "--batch-summary", ""}}) {
     const RunResult r = run_cli(args);
     EXPECT_EQ(r.status, 2) << describe(r);
     EXPECT_NE(r.err.find("Try 'exactvq --help'"), std::string::npos) << describe(r);
@@ -206,7 +239,8 @@ TEST_F(Batch, UsageErrors) {
 
 TEST(SplitArguments, LikeAShell) {
   EXPECT_EQ(split_arguments(""), std::vector<std::string>{});
-  EXPECT_EQ(split_arguments("  -w 1920\t-h  1080 "), (std::vector<std::string>{"-w", "1920", "-h", "1080"}));
+  EXPECT_EQ(split_arguments("  -w 1920\t-h  1080 "),
+            (std::vector<std::string>{"-w", "1920", "-h", "1080"}));
   EXPECT_EQ(split_arguments("--plot 'a b.svg' \"c \\\"d\\\"\" e\\ f ''"),
             (std::vector<std::string>{"--plot", "a b.svg", "c \"d\"", "e f", ""}));
   EXPECT_EQ(split_arguments("x'y'\"z\""), std::vector<std::string>{"xyz"});

@@ -59,9 +59,8 @@ class CliTest : public ::testing::Test {
       EXPECT_EQ(r.status, status) << describe(r);
       EXPECT_TRUE(r.err.starts_with("exactvq: ")) << describe(r);
       for (const auto& needle : needles)
-        EXPECT_NE(r.err.find(needle), std::string::npos)
-            << "stderr lacks '" << needle << "'\n"
-            << describe(r);
+        EXPECT_NE(r.err.find(needle), std::string::npos) << "stderr lacks '" << needle << "'\n"
+                                                         << describe(r);
       if (status == 2) {
         EXPECT_NE(r.err.find("Try 'exactvq --help'"), std::string::npos) << describe(r);
       }
@@ -87,9 +86,10 @@ class CliTest : public ::testing::Test {
   bool nobody_can_run_on(const std::string& input) const {
     if (::geteuid() != 0) return true;
     fs::permissions(dir_, fs::perms::all);
-    return run_shell("exec setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "
-                     "'\"$0\" --version >/dev/null && test -r \"$1\" && test -w \"$2\"' \"$@\"",
-                     {EXACTVQ_CLI_PATH, input, dir_.string()})
+    return run_shell(
+               "exec setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "
+               "'\"$0\" --version >/dev/null && test -r \"$1\" && test -w \"$2\"' \"$@\"",
+               {EXACTVQ_CLI_PATH, input, dir_.string()})
                .status == 0;
   }
 

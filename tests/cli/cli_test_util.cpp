@@ -37,8 +37,8 @@ fs::path capture_dir() {
 
 std::string unique_capture_name(const char* what) {
   static std::atomic<int> counter{0};
-  return (capture_dir() / (std::to_string(::getpid()) + "_" + std::to_string(counter++) + "." +
-                           what))
+  return (capture_dir() /
+          (std::to_string(::getpid()) + "_" + std::to_string(counter++) + "." + what))
       .string();
 }
 
@@ -90,8 +90,7 @@ RunResult run_program(const std::vector<std::string>& argv, const RunIo& io) {
       r.timed_out = true;
       ::kill(-pid, SIGKILL);
       ::kill(pid, SIGKILL);
-      while (::waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
-      }
+      while (::waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {}
       break;
     }
     std::this_thread::sleep_for(std::chrono::microseconds(500));
@@ -114,7 +113,8 @@ RunResult run_program(const std::vector<std::string>& argv, const RunIo& io) {
 std::vector<std::string> with_ssim_default(std::vector<std::string> args) {
   for (const std::string& a : args)
     if (a == "--feature" || a == "-m" || a == "--model" || a == "--batch" || a == "--help" ||
-        a == "-v" || a == "--version" || a.rfind("--feature=", 0) == 0 || a.rfind("--model=", 0) == 0)
+        a == "-v" || a == "--version" || a.rfind("--feature=", 0) == 0 ||
+        a.rfind("--model=", 0) == 0)
       return args;
   args.insert(args.end(), {"--feature", "ssim"});
   return args;
@@ -217,13 +217,14 @@ Frame make_frame(const VideoFormat& f, int index, int variant) {
       for (int x = 0; x < w; ++x) {
         // A moving gradient with some texture, in 8-bit units.
         const int base = (x * 9 + y * 5 + index * 7 + p * 61 + ((x * y + index) % 11) * 4 +
-                          (((x >> 2) ^ (y >> 2)) & 1) * 40) & 0xff;
-        int64_t v = (int64_t{base} << shift) |
-                    (shift > 0 ? int64_t((x + y + index) % (1 << shift)) : 0);
+                          (((x >> 2) ^ (y >> 2)) & 1) * 40) &
+                         0xff;
+        int64_t v =
+            (int64_t{base} << shift) | (shift > 0 ? int64_t((x + y + index) % (1 << shift)) : 0);
         if (variant != 0) {
-          const uint32_t h32 = mix(uint32_t(x) * 73856093U ^ uint32_t(y) * 19349663U ^
-                                   uint32_t(index) * 83492791U ^ uint32_t(p) * 2654435761U ^
-                                   uint32_t(variant) * 40503U);
+          const uint32_t h32 =
+              mix(uint32_t(x) * 73856093U ^ uint32_t(y) * 19349663U ^ uint32_t(index) * 83492791U ^
+                  uint32_t(p) * 2654435761U ^ uint32_t(variant) * 40503U);
           const int noise = int(h32 % 25) - 12;
           v += int64_t{noise} << shift;
           v = v < 0 ? 0 : (v > max ? max : v);
@@ -337,7 +338,8 @@ Report parse_json(const std::string& text) {
   }
   if (j.contains("pooled_metrics"))
     for (const auto& [name, obj] : j["pooled_metrics"].items())
-      for (const auto& [k, v] : obj.items()) r.pooled[name][k] = value(v, "pooled/" + name + "/" + k);
+      for (const auto& [k, v] : obj.items())
+        r.pooled[name][k] = value(v, "pooled/" + name + "/" + k);
   return r;
 }
 
@@ -413,7 +415,8 @@ Report parse_csv(const std::string& text) {
     EXPECT_EQ(fields.size(), header.size()) << lines[i];
     if (fields.size() != header.size()) continue;
     r.frames.push_back(int64_t(parse_double(fields[0])));
-    for (size_t k = 1; k < fields.size(); ++k) r.values[header[k]].push_back(parse_double(fields[k]));
+    for (size_t k = 1; k < fields.size(); ++k)
+      r.values[header[k]].push_back(parse_double(fields[k]));
   }
   return r;
 }

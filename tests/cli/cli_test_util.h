@@ -105,11 +105,11 @@ Picture to_picture(const VideoFormat& f, const Frame& frame);
 // Reports
 
 struct Report {
-  std::vector<int64_t> frames;                        // frameNum of each frame
-  std::vector<std::string> names;                     // metric names, in order
-  std::map<std::string, std::vector<double>> values;  // per frame; JSON null -> +inf
+  std::vector<int64_t> frames;                                  // frameNum of each frame
+  std::vector<std::string> names;                               // metric names, in order
+  std::map<std::string, std::vector<double>> values;            // per frame; JSON null -> +inf
   std::map<std::string, std::map<std::string, double>> pooled;  // name -> min/max/mean/...
-  std::vector<std::string> json_nulls;                // "<frame index>/<name>" of JSON nulls
+  std::vector<std::string> json_nulls;  // "<frame index>/<name>" of JSON nulls
 };
 
 // Parse a report; failures are reported as gtest failures and leave it partial.

@@ -76,8 +76,8 @@ struct Scores {
 // The run loop of score_run over `pictures` in batches of `batch` (0: the features'
 // own batch size), on `device` (null: the CPU).
 Scores score(const std::vector<Picture>& refs, const std::vector<Picture>& dists,
-             const std::vector<std::string>& specs, std::shared_ptr<Device> device,
-             int batch, int threads = 2) {
+             const std::vector<std::string>& specs, std::shared_ptr<Device> device, int batch,
+             int threads = 2) {
   ThreadPool pool(threads);
   FeatureContext ctx{refs[0].format, &pool, device};
   std::vector<std::unique_ptr<Feature>> features;
@@ -93,7 +93,8 @@ Scores score(const std::vector<Picture>& refs, const std::vector<Picture>& dists
   for (size_t start = 0; start < refs.size(); start += size_t(batch)) {
     const size_t n = std::min(refs.size() - start, size_t(batch));
     std::vector<FramePair> pairs;
-    for (size_t i = 0; i < n; ++i) pairs.push_back({&refs[start + i], &dists[start + i], int64_t(start + i)});
+    for (size_t i = 0; i < n; ++i)
+      pairs.push_back({&refs[start + i], &dists[start + i], int64_t(start + i)});
     for (auto& f : features) {
       const size_t k = f->outputs().size();
       std::vector<double> out(n * k, -1.0);
@@ -123,13 +124,15 @@ std::vector<Case> cases() {
       {make_format(41, 35, ChromaFormat::k420, 10), {"adm=debug=true", "psnr=enable_apsnr=true"}},
       // VMAF's features: motion's temporal state across the devices' shares (each
       // share's first frame compared with the frame before it, held by another device).
-      {make_format(40, 36, ChromaFormat::k420, 8), {"motion", "vif", "adm", "float_ssim", "psnr=enable_apsnr=true"}},
+      {make_format(40, 36, ChromaFormat::k420, 8),
+       {"motion", "vif", "adm", "float_ssim", "psnr=enable_apsnr=true"}},
       {make_format(35, 33, ChromaFormat::k444, 12),
        {"motion=motion_force_zero=false", "vif=vif_enhn_gain_limit=1.2", "psnr=enable_apsnr=true"}},
   };
 }
 
-void pictures(const VideoFormat& f, int count, std::vector<Picture>& refs, std::vector<Picture>& dists) {
+void pictures(const VideoFormat& f, int count, std::vector<Picture>& refs,
+              std::vector<Picture>& dists) {
   for (const Frame& fr : make_frames(f, count, 0)) refs.push_back(to_picture(f, fr));
   for (const Frame& fr : make_frames(f, count, 1)) dists.push_back(to_picture(f, fr));
 }
@@ -137,7 +140,8 @@ void pictures(const VideoFormat& f, int count, std::vector<Picture>& refs, std::
 void expect_same(const Scores& a, const Scores& b, const std::string& what) {
   ASSERT_EQ(a.names, b.names) << what;
   ASSERT_EQ(a.rows.size(), b.rows.size()) << what;
-  for (size_t i = 0; i < a.rows.size(); ++i) EXPECT_EQ(a.rows[i], b.rows[i]) << what << ", frame " << i;
+  for (size_t i = 0; i < a.rows.size(); ++i)
+    EXPECT_EQ(a.rows[i], b.rows[i]) << what << ", frame " << i;
   EXPECT_EQ(a.aggregates, b.aggregates) << what;
 }
 
@@ -162,8 +166,9 @@ TEST(MultiDevice, CpuTestDevicesGiveTheBitsOfOne) {
     ASSERT_FALSE(one.aggregates.empty()) << "every case has apsnr";
     for (int devices : {1, 2, 3})
       for (int batch : {0, 1, 2, 5, 11, 12}) {
-        const std::string what = fmt::format("{} {} on {} devices, batches of {}", c.format.describe(),
-                                             fmt::join(c.specs, " "), devices, batch);
+        const std::string what =
+            fmt::format("{} {} on {} devices, batches of {}", c.format.describe(),
+                        fmt::join(c.specs, " "), devices, batch);
         expect_same(score(refs, dists, c.specs, cpu_devices(devices), batch), one, what);
       }
   }
@@ -172,9 +177,11 @@ TEST(MultiDevice, CpuTestDevicesGiveTheBitsOfOne) {
 TEST(MultiDevice, BatchGrowsWithTheDeviceCount) {
   ThreadPool pool(4);
   const VideoFormat f = make_format(64, 48);
-  const int one = make_feature(parse_feature_spec("ssim"), FeatureContext{f, &pool, cpu_devices(1)})->batch_frames();
+  const int one = make_feature(parse_feature_spec("ssim"), FeatureContext{f, &pool, cpu_devices(1)})
+                      ->batch_frames();
   for (int n : {2, 3}) {
-    auto feature = make_feature(parse_feature_spec("ssim"), FeatureContext{f, &pool, cpu_devices(n)});
+    auto feature =
+        make_feature(parse_feature_spec("ssim"), FeatureContext{f, &pool, cpu_devices(n)});
     // Each device's pool has 4 / n threads: its own batch is at least 1, and each gets a full one.
     EXPECT_GE(feature->batch_frames(), n) << n << " devices";
     EXPECT_EQ(feature->batch_frames() % n, 0) << n << " devices";
@@ -184,15 +191,17 @@ TEST(MultiDevice, BatchGrowsWithTheDeviceCount) {
 
 TEST(MultiDevice, OpenclDevicesOpenedSeveralTimesGiveTheCpuBits) {
   std::string why;
-  if (!opencl_devices(1, &why)) GTEST_SKIP() << "no OpenCL device (" << why << "): OpenCL multi-device test skipped";
+  if (!opencl_devices(1, &why))
+    GTEST_SKIP() << "no OpenCL device (" << why << "): OpenCL multi-device test skipped";
   for (const Case& c : cases()) {
     std::vector<Picture> refs, dists;
     pictures(c.format, 7, refs, dists);
     const Scores cpu = score(refs, dists, c.specs, nullptr, 1);
     for (int devices : {2, 3})
       for (int batch : {0, 3, 7}) {
-        const std::string what = fmt::format("OpenCL: {} {} on {} devices, batches of {}",
-                                             c.format.describe(), fmt::join(c.specs, " "), devices, batch);
+        const std::string what =
+            fmt::format("OpenCL: {} {} on {} devices, batches of {}", c.format.describe(),
+                        fmt::join(c.specs, " "), devices, batch);
         expect_same(score(refs, dists, c.specs, opencl_devices(devices, &why), batch), cpu, what);
       }
     // Mixed: OpenCL, the CPU test device, OpenCL.
@@ -268,8 +277,8 @@ TEST_F(MultiDeviceRun, ReportsEqualTheCpuRun) {
         RunOptions o = base;
         o.device.opened = cpu_devices(devices);
         const ScoreReport multi = score_videos(o);
-        const std::string what = fmt::format("{} devices, subsample {}, {}", devices, subsample,
-                                             fmt::join(specs, " "));
+        const std::string what =
+            fmt::format("{} devices, subsample {}, {}", devices, subsample, fmt::join(specs, " "));
         ASSERT_EQ(multi.frame_numbers, cpu.frame_numbers) << what;
         ASSERT_EQ(multi.features.size(), cpu.features.size()) << what;
         for (size_t k = 0; k < cpu.features.size(); ++k) {
@@ -342,7 +351,8 @@ TEST(GpusOption, Parses) {
   parse_gpus("0,2,1", d);
   EXPECT_EQ(d.gpu_count, 0);
   EXPECT_EQ(d.gpus, (std::vector<int>{0, 2, 1}));
-  for (const char* bad : {"", "0", "-1", "1,,2", ",1", "1,", "x", "1,x", "1,1", "all,1", "2 ", "1.5"})
+  for (const char* bad :
+       {"", "0", "-1", "1,,2", ",1", "1,", "x", "1,x", "1,1", "all,1", "2 ", "1.5"})
     EXPECT_THROW(parse_gpus(bad, d), UsageError) << "'" << bad << "'";
 }
 
@@ -363,14 +373,17 @@ class GpusCli : public CliTest {};
 TEST_F(GpusCli, UsageErrors) {
   const std::string ref = write_y4m("ref.y4m", make_format(16, 16), 2, 0);
   const std::string dist = write_y4m("dist.y4m", make_format(16, 16), 2, 1);
-  expect_refused({"-r", ref, "-d", dist, "--gpus", "2", "--backend", "cpu"}, 2, {"--gpus", "--backend cpu"});
-  expect_refused({"-r", ref, "-d", dist, "--gpus", "1,1"}, 2, {"--gpus", "device 1 is listed twice"});
+  expect_refused({"-r", ref, "-d", dist, "--gpus", "2", "--backend", "cpu"}, 2,
+                 {"--gpus", "--backend cpu"});
+  expect_refused({"-r", ref, "-d", dist, "--gpus", "1,1"}, 2,
+                 {"--gpus", "device 1 is listed twice"});
   expect_refused({"-r", ref, "-d", dist, "--gpus", ""}, 2, {"--gpus", "empty"});
   expect_refused({"-r", ref, "-d", dist, "--gpus", "0,,1"}, 2, {"--gpus", "empty item"});
   expect_refused({"-r", ref, "-d", dist, "--gpus", "two"}, 2, {"--gpus", "not a number"});
   expect_refused({"-r", ref, "-d", dist, "--gpus", "2", "--gpu", "1"}, 2, {"--gpu and --gpus"});
-  expect_refused({"-r", ref, "-d", dist, "--gpus", "2", "--backend", "opencl", "--opencl-device", "0"}, 2,
-                 {"--opencl-device and --gpus"});
+  expect_refused(
+      {"-r", ref, "-d", dist, "--gpus", "2", "--backend", "opencl", "--opencl-device", "0"}, 2,
+      {"--opencl-device and --gpus"});
 }
 
 TEST_F(GpusCli, OpenclDeviceNumbersAreChecked) {
@@ -378,15 +391,18 @@ TEST_F(GpusCli, OpenclDeviceNumbersAreChecked) {
   const std::string dist = write_y4m("dist.y4m", make_format(16, 16), 2, 1);
   const int count = count_devices(Backend::kOpenCL);
   if (count == 0) GTEST_SKIP() << "no OpenCL device: --gpus over OpenCL not checked";
-  expect_refused({"-r", ref, "-d", dist, "--backend", "opencl", "--gpus", fmt::format("0,{}", count)}, 2,
-                 {fmt::format("no OpenCL device {}", count)});
-  expect_refused({"-r", ref, "-d", dist, "--backend", "opencl", "--gpus", std::to_string(count + 1)}, 2,
-                 {"--gpus", "OpenCL device"});
+  expect_refused(
+      {"-r", ref, "-d", dist, "--backend", "opencl", "--gpus", fmt::format("0,{}", count)}, 2,
+      {fmt::format("no OpenCL device {}", count)});
+  expect_refused(
+      {"-r", ref, "-d", dist, "--backend", "opencl", "--gpus", std::to_string(count + 1)}, 2,
+      {"--gpus", "OpenCL device"});
   // Every device present scores as the CPU does, and --verbose names each.
-  const RunResult cpu = run_cli({"-r", ref, "-d", dist, "--csv", "-o", path("cpu.csv"), "--feature", "psnr"});
+  const RunResult cpu =
+      run_cli({"-r", ref, "-d", dist, "--csv", "-o", path("cpu.csv"), "--feature", "psnr"});
   ASSERT_EQ(cpu.status, 0) << describe(cpu);
-  const RunResult all = run_cli({"-r", ref, "-d", dist, "--csv", "-o", path("all.csv"), "--feature", "psnr",
-                                 "--backend", "opencl", "--gpus", "all", "--verbose"});
+  const RunResult all = run_cli({"-r", ref, "-d", dist, "--csv", "-o", path("all.csv"), "--feature",
+                                 "psnr", "--backend", "opencl", "--gpus", "all", "--verbose"});
   ASSERT_EQ(all.status, 0) << describe(all);
   EXPECT_EQ(read_file(path("all.csv")), read_file(path("cpu.csv")));
   EXPECT_NE(all.err.find(fmt::format("(1 of {})", count)), std::string::npos) << describe(all);

@@ -119,8 +119,8 @@ TEST_F(Output, PrecisionMaxRoundTripsToLibraryScore) {
   const Report json = parse_json(report({"--json", "--precision", "max"}, "o.json"));
   const Report xml = parse_xml(report({"--xml", "--precision", "max"}, "o.xml"));
   const Report csv = parse_csv(report({"--csv", "--precision", "max"}, "o.csv"));
-  const Report raster =
-      parse_json(report({"--json", "--precision", "max", "--feature", "ssim=sum=raster"}, "r.json"));
+  const Report raster = parse_json(
+      report({"--json", "--precision", "max", "--feature", "ssim=sum=raster"}, "r.json"));
   for (const Report* r : {&json, &xml, &csv, &raster}) ASSERT_EQ(r->values.at("ssim").size(), 6u);
   double mn = INFINITY, mx = -INFINITY, sum = 0;
   for (int i = 0; i < 6; ++i) {
@@ -176,7 +176,8 @@ TEST_F(Output, RawYuvMatchesY4m) {
 }
 
 TEST_F(Output, Subsample) {
-  const Report json = parse_json(report({"--json", "--precision", "max", "--subsample", "2"}, "o.json"));
+  const Report json =
+      parse_json(report({"--json", "--precision", "max", "--subsample", "2"}, "o.json"));
   EXPECT_EQ(json.frames, (std::vector<int64_t>{0, 2, 4}));
   ASSERT_EQ(json.values.at("ssim").size(), 3u);
   for (int k = 0; k < 3; ++k)
@@ -190,11 +191,11 @@ TEST_F(Output, Subsample) {
 TEST_F(Output, FrameSkipBothEqualsScoringTheTail) {
   const std::string r_tail = write("rt.y4m", y4m_bytes(fmt_, make_frames(fmt_, 5, 0, 1)));
   const std::string d_tail = write("dt.y4m", y4m_bytes(fmt_, make_frames(fmt_, 5, 1, 1)));
-  const std::string skipped = report({"--csv", "--precision", "max", "--frame_skip_ref", "1",
-                                      "--frame_skip_dist", "1"},
-                                     "skip.csv");
-  const RunResult run = run_cli({"-r", r_tail, "-d", d_tail, "--csv", "--precision", "max", "-o",
-                                 path("tail.csv")});
+  const std::string skipped =
+      report({"--csv", "--precision", "max", "--frame_skip_ref", "1", "--frame_skip_dist", "1"},
+             "skip.csv");
+  const RunResult run =
+      run_cli({"-r", r_tail, "-d", d_tail, "--csv", "--precision", "max", "-o", path("tail.csv")});
   ASSERT_EQ(run.status, 0) << describe(run);
   EXPECT_EQ(skipped, read_file(path("tail.csv")));
   EXPECT_EQ(parse_csv(skipped).frames, (std::vector<int64_t>{0, 1, 2, 3, 4}));
@@ -203,8 +204,9 @@ TEST_F(Output, FrameSkipBothEqualsScoringTheTail) {
 TEST_F(Output, FrameSkipShiftsPairing) {
   // Skipping 2 reference frames pairs ref i+2 with dist i, over the 4 common frames;
   // the distorted input is then the longer one, which is worth a warning.
-  const std::vector<std::string> args{"-r", ref_, "-d", dist_, "--json", "--precision", "max",
-                                      "--frame_skip_ref", "2", "-o", path("o.json")};
+  const std::vector<std::string> args{"-r",     ref_,          "-d",          dist_,
+                                      "--json", "--precision", "max",         "--frame_skip_ref",
+                                      "2",      "-o",          path("o.json")};
   const RunResult run = run_cli(args);
   ASSERT_EQ(run.status, 0) << describe(run);
   EXPECT_NE(run.err.find("warning"), std::string::npos) << describe(run);
@@ -214,9 +216,8 @@ TEST_F(Output, FrameSkipShiftsPairing) {
   for (int i = 0; i < 4; ++i)
     EXPECT_EQ(bits(json.values.at("ssim")[size_t(i)]), bits(library_score(i + 2, i, 0))) << i;
 
-  const Report d = parse_json(report({"--json", "--precision", "max", "--frame_skip_dist", "1",
-                                      "--frame_cnt", "3"},
-                                     "d.json"));
+  const Report d = parse_json(report(
+      {"--json", "--precision", "max", "--frame_skip_dist", "1", "--frame_cnt", "3"}, "d.json"));
   ASSERT_EQ(d.values.at("ssim").size(), 3u);
   for (int i = 0; i < 3; ++i)
     EXPECT_EQ(bits(d.values.at("ssim")[size_t(i)]), bits(library_score(i, i + 1, 0))) << i;
@@ -229,7 +230,8 @@ TEST_F(Output, SkipThenSubsample) {
   EXPECT_EQ(json.frames, (std::vector<int64_t>{0, 2, 4}));
   ASSERT_EQ(json.values.at("ssim").size(), 3u);
   for (int k = 0; k < 3; ++k)
-    EXPECT_EQ(bits(json.values.at("ssim")[size_t(k)]), bits(library_score(2 * k + 1, 2 * k + 1, 0)));
+    EXPECT_EQ(bits(json.values.at("ssim")[size_t(k)]),
+              bits(library_score(2 * k + 1, 2 * k + 1, 0)));
 }
 
 TEST_F(Output, ThreadCountsGiveIdenticalBytes) {
@@ -260,16 +262,16 @@ TEST_F(Output, ThreadCountsGiveIdenticalBytes) {
 }
 
 TEST_F(Output, EnableDbOfIdenticalInputsIsInfinite) {
-  const RunResult run = run_cli({"-r", ref_, "-d", ref_, "--json", "--feature",
-                                 "ssim=enable_db=true", "-o", path("o.json")});
+  const RunResult run = run_cli(
+      {"-r", ref_, "-d", ref_, "--json", "--feature", "ssim=enable_db=true", "-o", path("o.json")});
   ASSERT_EQ(run.status, 0) << describe(run);
   const std::string text = read_file(path("o.json"));
   const Report json = parse_json(text);
   ASSERT_EQ(json.frames.size(), 6u);
   for (size_t i = 0; i < 6; ++i)
-    EXPECT_NE(std::find(json.json_nulls.begin(), json.json_nulls.end(),
-                        std::to_string(i) + "/ssim"),
-              json.json_nulls.end())
+    EXPECT_NE(
+        std::find(json.json_nulls.begin(), json.json_nulls.end(), std::to_string(i) + "/ssim"),
+        json.json_nulls.end())
         << "frame " << i << " is not null\n"
         << text;
   EXPECT_NE(text.find("\"ssim\": null"), std::string::npos) << text;
@@ -278,8 +280,8 @@ TEST_F(Output, EnableDbOfIdenticalInputsIsInfinite) {
       parse_xml(report_for(ref_, ref_, {"--feature", "ssim=enable_db=true"}, "o.xml"));
   ASSERT_EQ(xml.values.at("ssim").size(), 6u);
   for (double v : xml.values.at("ssim")) EXPECT_TRUE(std::isinf(v) && v > 0) << v;
-  const Report csv = parse_csv(
-      report_for(ref_, ref_, {"--csv", "--feature", "ssim=enable_db=true"}, "o.csv"));
+  const Report csv =
+      parse_csv(report_for(ref_, ref_, {"--csv", "--feature", "ssim=enable_db=true"}, "o.csv"));
   ASSERT_EQ(csv.values.at("ssim").size(), 6u);
   for (double v : csv.values.at("ssim")) EXPECT_TRUE(std::isinf(v) && v > 0) << v;
 
@@ -321,8 +323,8 @@ TEST_F(Output, EnableDbOfDistortedInput) {
 }
 
 TEST_F(Output, ChromaAddsCbAndCr) {
-  const std::string text = report({"--csv", "--precision", "max", "--feature", "ssim=chroma=true"},
-                                  "o.csv");
+  const std::string text =
+      report({"--csv", "--precision", "max", "--feature", "ssim=chroma=true"}, "o.csv");
   EXPECT_TRUE(text.starts_with("Frame,ssim,ssim_cb,ssim_cr,\n")) << text;
   const Report csv = parse_csv(text);
   EXPECT_EQ(csv.names, (std::vector<std::string>{"ssim", "ssim_cb", "ssim_cr"}));
@@ -353,9 +355,10 @@ TEST_F(Output, ReportToStandardOutput) {
 TEST_F(Output, DevStdoutRedirectedToAFileKeepsWhatIsThere) {
   const std::string want = report({"--csv", "--precision", "max"}, "o.csv");
   const std::string log = path("run.log");
-  const RunResult r = run_shell("echo first line > \"$1\"; \"$2\" -r \"$3\" -d \"$4\" --feature ssim --csv --precision max "
-                                "-o /dev/stdout >> \"$1\"",
-                                {log, EXACTVQ_CLI_PATH, ref_, dist_});
+  const RunResult r = run_shell(
+      "echo first line > \"$1\"; \"$2\" -r \"$3\" -d \"$4\" --feature ssim --csv --precision max "
+      "-o /dev/stdout >> \"$1\"",
+      {log, EXACTVQ_CLI_PATH, ref_, dist_});
   ASSERT_EQ(r.status, 0) << describe(r);
   EXPECT_EQ(read_file(log), "first line\n" + want);
 }

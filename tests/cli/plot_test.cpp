@@ -22,14 +22,16 @@ class Plot : public CliTest {
 
 std::vector<pugi::xml_node> with_class(pugi::xml_node root, const std::string& cls) {
   std::vector<pugi::xml_node> out;
-  for (const pugi::xpath_node& n : root.select_nodes(("descendant::*[@class='" + cls + "']").c_str()))
+  for (const pugi::xpath_node& n :
+       root.select_nodes(("descendant::*[@class='" + cls + "']").c_str()))
     out.push_back(n.node());
   return out;
 }
 
 TEST_F(Plot, ChartOfTheRunBesideTheReport) {
-  const RunResult r = run_cli({"-r", ref_, "-d", dist_, "--feature", "ssim=chroma=true", "--json",
-                               "--precision", "max", "-o", path("s.json"), "--plot", path("s.svg")});
+  const RunResult r =
+      run_cli({"-r", ref_, "-d", dist_, "--feature", "ssim=chroma=true", "--json", "--precision",
+               "max", "-o", path("s.json"), "--plot", path("s.svg")});
   ASSERT_EQ(r.status, 0) << describe(r);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "");

@@ -21,7 +21,8 @@ using namespace std::chrono_literals;
 using Time = std::chrono::steady_clock::time_point;
 
 TEST(ProgressText, WithAndWithoutTotal) {
-  EXPECT_EQ(ProgressLine::text(120, 300, 2.0), "exactvq: 120/300 frames (40%), 60.0 fps, 0:03 left");
+  EXPECT_EQ(ProgressLine::text(120, 300, 2.0),
+            "exactvq: 120/300 frames (40%), 60.0 fps, 0:03 left");
   EXPECT_EQ(ProgressLine::text(120, std::nullopt, 2.0), "exactvq: 120 frames, 60.0 fps");
   EXPECT_EQ(ProgressLine::text(1, 100000, 1.0),
             "exactvq: 1/100000 frames (0%), 1.0 fps, 27:46:39 left");
@@ -52,7 +53,8 @@ TEST(ProgressLine, AtMostTenDrawsASecond) {
     t.line.update(ms, 1000);
   }
   EXPECT_EQ(t.draws, 10);
-  EXPECT_TRUE(t.written.starts_with("\rexactvq: 100/1000 frames (10%), 1000.0 fps, 0:01 left\x1b[K"))
+  EXPECT_TRUE(
+      t.written.starts_with("\rexactvq: 100/1000 frames (10%), 1000.0 fps, 0:01 left\x1b[K"))
       << t.written;
   // Updates in a burst after a long pause draw once.
   t.now += 5s;
@@ -201,7 +203,8 @@ TEST_F(ProgressCli, NothingWithQuiet) {
 TEST_F(ProgressCli, NothingWhenStandardErrorIsNotATerminal) {
   const std::string dist = write("dist.y4m", dist_bytes_);
   const RunResult r = run_shell(
-      "{ head -c \"$1\" \"$2\"; sleep 0.35; tail -c +\"$(($1 + 1))\" \"$2\"; } | \"$3\" -r \"$4\" -d - --feature ssim",
+      "{ head -c \"$1\" \"$2\"; sleep 0.35; tail -c +\"$(($1 + 1))\" \"$2\"; } | \"$3\" -r \"$4\" "
+      "-d - --feature ssim",
       {std::to_string(dist_bytes_.size() / 2), dist, EXACTVQ_CLI_PATH, ref_});
   ASSERT_EQ(r.status, 0) << describe(r);
   EXPECT_EQ(r.err, "");

@@ -15,8 +15,8 @@ TEST_F(Samples, DemoPairScoresInRealisticRange) {
   const std::string ref = kSamples + "/ref.y4m", dist = kSamples + "/dist.y4m";
   if (!fs::exists(ref) || !fs::exists(dist)) GTEST_SKIP() << "no sample pair in " << kSamples;
   EXPECT_TRUE(read_file(ref).starts_with("YUV4MPEG2 W176 H144 "));
-  const RunResult r = run_cli({"-r", ref, "-d", dist, "--json", "--feature", "ssim=chroma=true",
-                               "-o", path("o.json")});
+  const RunResult r = run_cli(
+      {"-r", ref, "-d", dist, "--json", "--feature", "ssim=chroma=true", "-o", path("o.json")});
   ASSERT_EQ(r.status, 0) << describe(r);
   const Report json = parse_json(read_file(path("o.json")));
   EXPECT_EQ(json.frames.size(), 10u);
@@ -34,8 +34,7 @@ TEST_F(Samples, DemoPairScoresInRealisticRange) {
 
 TEST_F(Samples, MakeSampleRegeneratesTheCommittedPair) {
   const std::string tool = EXACTVQ_MAKE_SAMPLE_PATH;
-  if (!fs::exists(tool))
-    GTEST_SKIP() << tool << " is not built (tools/ is not part of this build)";
+  if (!fs::exists(tool)) GTEST_SKIP() << tool << " is not built (tools/ is not part of this build)";
   const RunResult r = run_program({tool, dir_.string()});
   ASSERT_EQ(r.status, 0) << describe(r);
   for (const char* name : {"ref.y4m", "dist.y4m"})

@@ -57,7 +57,9 @@ TEST_F(Usage, HwdecOnY4mInputs) {
   EXPECT_EQ(r.status, 0) << describe(r);
 }
 
-TEST_F(Usage, FrameCountZero) { expect_refused({"-r", ref_, "-d", ref_, "--frame_cnt", "0"}, 2, {"--frame_cnt 0"}); }
+TEST_F(Usage, FrameCountZero) {
+  expect_refused({"-r", ref_, "-d", ref_, "--frame_cnt", "0"}, 2, {"--frame_cnt 0"});
+}
 
 TEST_F(Usage, NoArguments) {
   expect_refused({}, 2, {"-r"});
@@ -134,9 +136,9 @@ TEST_F(Usage, NoPredictionAccepted) {
 TEST_F(Usage, ReferenceFromStdinFile) {
   const RunResult want = run_cli(base({"--csv", "--precision", "max", "-o", path("a.csv")}));
   ASSERT_EQ(want.status, 0) << describe(want);
-  const RunResult got = run_cli({"-r", "-", "-d", dist_, "--csv", "--precision", "max", "-o",
-                                 path("b.csv")},
-                                stdin_from(ref_));
+  const RunResult got =
+      run_cli({"-r", "-", "-d", dist_, "--csv", "--precision", "max", "-o", path("b.csv")},
+              stdin_from(ref_));
   ASSERT_EQ(got.status, 0) << describe(got);
   EXPECT_EQ(read_file(path("b.csv")), read_file(path("a.csv")));
   EXPECT_EQ(parse_csv(read_file(path("b.csv"))).frames.size(), 3u);
@@ -167,8 +169,8 @@ TEST_F(Usage, RawYuvFromStdin) {
   const std::string raw = write("ref.yuv", raw_bytes(fmt_, make_frames(fmt_, 3, 0)));
   const RunResult want = run_cli(base({"--csv", "--precision", "max", "-o", path("a.csv")}));
   ASSERT_EQ(want.status, 0) << describe(want);
-  const RunResult got = run_cli({"-r", "-", "-d", dist_, "-w", "16", "-h", "12", "-p", "420",
-                                 "-b", "8", "--csv", "--precision", "max", "-o", path("b.csv")},
+  const RunResult got = run_cli({"-r", "-", "-d", dist_, "-w", "16", "-h", "12", "-p", "420", "-b",
+                                 "8", "--csv", "--precision", "max", "-o", path("b.csv")},
                                 stdin_from(raw));
   ASSERT_EQ(got.status, 0) << describe(got);
   EXPECT_EQ(read_file(path("b.csv")), read_file(path("a.csv")));

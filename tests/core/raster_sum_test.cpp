@@ -20,11 +20,13 @@ using testing::TermKind;
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
-void expect_sequential_bits(const std::vector<double>& t, ThreadPool* pool, const std::string& what) {
+void expect_sequential_bits(const std::vector<double>& t, ThreadPool* pool,
+                            const std::string& what) {
   const double want = ssim::add_in_raster_order(0.0, t.data(), t.size());
   const double got = chunked_raster_sum(t.data(), t.size(), pool);
-  EXPECT_TRUE(same_bits(got, want)) << what << ": " << got << " (0x" << std::hex << bits_of_double(got)
-                                    << ") against the sequential " << want << " (0x" << bits_of_double(want) << ")";
+  EXPECT_TRUE(same_bits(got, want))
+      << what << ": " << got << " (0x" << std::hex << bits_of_double(got)
+      << ") against the sequential " << want << " (0x" << bits_of_double(want) << ")";
 }
 
 TEST(RasterSum, EqualsTheSequentialSumOnEveryKindAndLength) {
@@ -34,8 +36,8 @@ TEST(RasterSum, EqualsTheSequentialSumOnEveryKindAndLength) {
     for (size_t n : lengths)
       for (uint64_t seed = 1; seed <= 3; ++seed) {
         const auto t = testing::term_sequence(TermKind(k), n, seed * 7919 + uint64_t(k));
-        const std::string what = std::string(testing::term_kind_name(TermKind(k))) + " n=" + std::to_string(n) +
-                                 " seed=" + std::to_string(seed);
+        const std::string what = std::string(testing::term_kind_name(TermKind(k))) +
+                                 " n=" + std::to_string(n) + " seed=" + std::to_string(seed);
         expect_sequential_bits(t, nullptr, what);
         if (n > 4096) expect_sequential_bits(t, &two, what + " (2 threads)");
       }
@@ -43,8 +45,9 @@ TEST(RasterSum, EqualsTheSequentialSumOnEveryKindAndLength) {
 
 TEST(RasterSum, MillionsOfTerms) {
   ThreadPool two(2);
-  for (TermKind k : {TermKind::kSsimLike, TermKind::kSymmetric, TermKind::kAllTenths, TermKind::kHalfUlpTies,
-                     TermKind::kBigTies, TermKind::kCancelToZero, TermKind::kSubnormal}) {
+  for (TermKind k :
+       {TermKind::kSsimLike, TermKind::kSymmetric, TermKind::kAllTenths, TermKind::kHalfUlpTies,
+        TermKind::kBigTies, TermKind::kCancelToZero, TermKind::kSubnormal}) {
     const auto t = testing::term_sequence(k, (size_t{1} << 20) + 12345, 42);
     expect_sequential_bits(t, &two, std::string(testing::term_kind_name(k)) + " n=2^20+12345");
   }
@@ -58,7 +61,8 @@ TEST(RasterSum, SsimLikeSumsReplayFromRecords) {
   const double got = chunked_raster_sum(t.data(), t.size(), nullptr, &counts);
   EXPECT_TRUE(same_bits(got, ssim::add_in_raster_order(0.0, t.data(), t.size())));
   const int64_t chunks = int64_t(t.size()) / EXACTVQ_RASTER_CHUNK;
-  EXPECT_LE(counts.chunks_in_order, 3 * 22) << "blocks " << counts.blocks << " chunks " << counts.chunks;
+  EXPECT_LE(counts.chunks_in_order, 3 * 22)
+      << "blocks " << counts.blocks << " chunks " << counts.chunks;
   EXPECT_GE(counts.blocks * EXACTVQ_RASTER_BLOCK_CHUNKS, chunks * 8 / 10);
 }
 
@@ -71,16 +75,24 @@ TEST(RasterSum, OneAdditionIsTheIntegerStep) {
     const int e = int(rng() % 2046) - 1022;  // -1022 .. 1023
     const int64_t low = e == EXACTVQ_LOW_EXPONENT ? 0 : int64_t{1} << 52;
     int64_t m = low + int64_t(rng() % uint64_t((int64_t{1} << 53) - low));
-    if (rng() % 8 == 0) m = (rng() % 2) ? (int64_t{1} << 53) - 1 - int64_t(rng() % 4) : low + int64_t(rng() % 4);
+    if (rng() % 8 == 0)
+      m = (rng() % 2) ? (int64_t{1} << 53) - 1 - int64_t(rng() % 4) : low + int64_t(rng() % 4);
     if (rng() % 2) m = -m;
     const double s = double_of_bits(exactvq_bits_of_state(e, m));
     // t = (j / 2 + tiny) ulps, j small, or a random double at a nearby exponent
     double t;
     const double ulp = std::ldexp(1.0, e - 52);
     switch (rng() % 3) {
-      case 0: t = std::ldexp(double(int64_t(rng() % 64) - 32), e - 53); break;
-      case 1: t = std::ldexp(double(int64_t(rng() % (int64_t{1} << 40)) - (int64_t{1} << 39)), e - 53 - 30); break;
-      default: t = std::ldexp(0.5 + double(rng() % 1000) / 1000.0, e - 52 + int(rng() % 110) - 55) * ((rng() % 2) ? 1 : -1);
+      case 0:
+        t = std::ldexp(double(int64_t(rng() % 64) - 32), e - 53);
+        break;
+      case 1:
+        t = std::ldexp(double(int64_t(rng() % (int64_t{1} << 40)) - (int64_t{1} << 39)),
+                       e - 53 - 30);
+        break;
+      default:
+        t = std::ldexp(0.5 + double(rng() % 1000) / 1000.0, e - 52 + int(rng() % 110) - 55) *
+            ((rng() % 2) ? 1 : -1);
     }
     if (!std::isfinite(t)) continue;
     const exactvq_run_record r = exactvq_run_of_term(bits_of_double(t), e);
@@ -107,7 +119,8 @@ TEST(RasterSum, PushTermIsComposition) {
       for (size_t i = 0; i < t.size(); ++i) {
         pushed = exactvq_run_push_term(pushed, bits_of_double(t[i]));
         composed = exactvq_run_then(composed, exactvq_run_of_term(bits_of_double(t[i]), e));
-        ASSERT_EQ(std::memcmp(&pushed, &composed, sizeof pushed), 0) << "kind " << k << " e " << e << " term " << i;
+        ASSERT_EQ(std::memcmp(&pushed, &composed, sizeof pushed), 0)
+            << "kind " << k << " e " << e << " term " << i;
         if (i % 256 == 255) {  // restart, so that runs stay passable
           passable += pushed.flags & 1u;
           pushed = composed = exactvq_run_identity(e);

@@ -42,14 +42,14 @@ void write_bytes(const std::string& path, const std::string& bytes) {
 
 // Encodes `frames` into a file named after the test; skips the test when this FFmpeg
 // build lacks the codec or the container.
-#define ENCODE_OR_SKIP(path, frames, spec)                                                  \
-  do {                                                                                      \
-    if (!test::can_encode(spec))                                                            \
-      GTEST_SKIP() << "this FFmpeg build cannot write " << (spec).codec << " in "           \
-                   << (spec).container;                                                     \
-    const std::string encode_error = test::encode_video(path, frames, spec);                \
-    ASSERT_EQ(encode_error, "") << (spec).codec << " " << (spec).pixel_format << " in "      \
-                                << (spec).container;                                        \
+#define ENCODE_OR_SKIP(path, frames, spec)                                              \
+  do {                                                                                  \
+    if (!test::can_encode(spec))                                                        \
+      GTEST_SKIP() << "this FFmpeg build cannot write " << (spec).codec << " in "       \
+                   << (spec).container;                                                 \
+    const std::string encode_error = test::encode_video(path, frames, spec);            \
+    ASSERT_EQ(encode_error, "") << (spec).codec << " " << (spec).pixel_format << " in " \
+                                << (spec).container;                                    \
   } while (0)
 
 const EncodeSpec kFfv1Mkv{"matroska", "ffv1", "", "slicecrc=1"};
@@ -57,7 +57,8 @@ const EncodeSpec kFfv1Mkv{"matroska", "ffv1", "", "slicecrc=1"};
 void expect_same_planes(const Picture& got, const Picture& want, int frame) {
   ASSERT_EQ(got.format, want.format) << "frame " << frame;
   for (int p = 0; p < want.format.plane_count(); ++p)
-    EXPECT_TRUE(std::ranges::equal(got.planes[p], want.planes[p])) << "frame " << frame << " plane " << p;
+    EXPECT_TRUE(std::ranges::equal(got.planes[p], want.planes[p]))
+        << "frame " << frame << " plane " << p;
 }
 
 // ---- lossless: the decoded frames are the encoded ones ----
@@ -216,12 +217,13 @@ TEST_P(LossyFiles, DecodeInOrderWithTheSourceFormat) {
 
 INSTANTIATE_TEST_SUITE_P(
     Codecs, LossyFiles,
-    ::testing::Values(LossyCase{"mpeg4_mp4", {"mp4", "mpeg4", "", "qscale=4"}, ".mp4"},
-                      LossyCase{"x264_mp4", {"mp4", "libx264", "", "preset=ultrafast:bf=2"}, ".mp4"},
-                      LossyCase{"vp9_webm", {"webm", "libvpx-vp9", "", "deadline=realtime:cpu-used=8"}, ".webm"},
-                      LossyCase{"vp8_ivf", {"ivf", "libvpx", "", "deadline=realtime:cpu-used=8"}, ".ivf"},
-                      LossyCase{"av1_ivf", {"ivf", "libaom-av1", "", "cpu-used=8:usage=realtime"}, ".ivf"},
-                      LossyCase{"mpeg4_mkv", {"matroska", "mpeg4", "", "qscale=4:bf=2"}, ".mkv"}),
+    ::testing::Values(
+        LossyCase{"mpeg4_mp4", {"mp4", "mpeg4", "", "qscale=4"}, ".mp4"},
+        LossyCase{"x264_mp4", {"mp4", "libx264", "", "preset=ultrafast:bf=2"}, ".mp4"},
+        LossyCase{"vp9_webm", {"webm", "libvpx-vp9", "", "deadline=realtime:cpu-used=8"}, ".webm"},
+        LossyCase{"vp8_ivf", {"ivf", "libvpx", "", "deadline=realtime:cpu-used=8"}, ".ivf"},
+        LossyCase{"av1_ivf", {"ivf", "libaom-av1", "", "cpu-used=8:usage=realtime"}, ".ivf"},
+        LossyCase{"mpeg4_mkv", {"matroska", "mpeg4", "", "qscale=4:bf=2"}, ".mkv"}),
     [](const ::testing::TestParamInfo<LossyCase>& c) { return std::string(c.param.label); });
 
 // ---- refusals ----
@@ -257,13 +259,13 @@ TEST(FfmpegReader, CorruptFrameIsAnErrorNamingFileAndFrame) {
   ENCODE_OR_SKIP(path, frames, kFfv1Mkv);
   std::string bytes = read_bytes(path);
   // Damage the middle of the payload: FFV1's slice CRCs catch any flipped byte.
-  for (size_t i = bytes.size() / 2; i < bytes.size() / 2 + 16; ++i) bytes[i] = char(bytes[i] ^ 0x5a);
+  for (size_t i = bytes.size() / 2; i < bytes.size() / 2 + 16; ++i)
+    bytes[i] = char(bytes[i] ^ 0x5a);
   write_bytes(path, bytes);
   auto src = open_video(path, {});
   const std::string e = error_of([&] {
     Picture pic;
-    while (src->read_frame(pic)) {
-    }
+    while (src->read_frame(pic)) {}
   });
   EXPECT_TRUE(e.starts_with(path + ": frame ")) << e;
 }
@@ -281,8 +283,7 @@ TEST(FfmpegReader, TruncatedFileIsAnError) {
     const std::string e = error_of([&] {
       auto src = open_video(path, {});
       Picture pic;
-      while (src->read_frame(pic)) {
-      }
+      while (src->read_frame(pic)) {}
     });
     EXPECT_TRUE(e.starts_with(path + ": ")) << e;
   }

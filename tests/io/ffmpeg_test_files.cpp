@@ -189,11 +189,15 @@ std::string encode_video(const std::string& path, const std::vector<Picture>& fr
 std::string y4m_file_bytes(const std::vector<Picture>& frames) {
   const VideoFormat& f = frames.front().format;
   std::string tag;
-  if (f.chroma == ChromaFormat::kMono) tag = "mono";
-  else tag = chroma_name(f.chroma);
-  if (f.bitdepth > 8) tag += f.chroma == ChromaFormat::kMono ? fmt::format("{}", f.bitdepth)
-                                                               : fmt::format("p{}", f.bitdepth);
-  else if (f.chroma == ChromaFormat::k420) tag = "420jpeg";
+  if (f.chroma == ChromaFormat::kMono)
+    tag = "mono";
+  else
+    tag = chroma_name(f.chroma);
+  if (f.bitdepth > 8)
+    tag += f.chroma == ChromaFormat::kMono ? fmt::format("{}", f.bitdepth)
+                                           : fmt::format("p{}", f.bitdepth);
+  else if (f.chroma == ChromaFormat::k420)
+    tag = "420jpeg";
   std::string out = fmt::format("YUV4MPEG2 W{} H{} F25:1 Ip A1:1 C{}\n", f.width, f.height, tag);
   for (const Picture& pic : frames) {
     out += "FRAME\n";

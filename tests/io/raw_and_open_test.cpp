@@ -114,8 +114,9 @@ TEST(RawYuv, EmptyMissingDirectoryAndBadFormat) {
             some + ": invalid size 0x2 (width and height must be at least 1)");
   EXPECT_EQ(error_of([&] { open_raw_yuv(some, fmt_of(4, 2, ChromaFormat::k420, 17)); }),
             some + ": unsupported bit depth 17 (8..16)");
-  EXPECT_NE(error_of([&] { open_raw_yuv(some, fmt_of(100000, 2, ChromaFormat::k420, 8)); })
-                .find("beyond the supported limit"),
+  EXPECT_NE(error_of([&] {
+              open_raw_yuv(some, fmt_of(100000, 2, ChromaFormat::k420, 8));
+            }).find("beyond the supported limit"),
             std::string::npos);
 }
 
@@ -127,8 +128,9 @@ TEST(OpenVideo, ExtensionChoosesY4mAndIgnoresRawOptions) {
   EXPECT_EQ(src->format(), fmt_of(4, 2, ChromaFormat::k444, 8));
   // A .y4m that is not Y4M is an error even with raw options.
   const std::string fake = write_tmp("_fake.y4m", ramp(24));
-  EXPECT_NE(error_of([&] { open_video(fake, raw_of(4, 2, ChromaFormat::k420, 8)); })
-                .find(": not a Y4M file"),
+  EXPECT_NE(error_of([&] {
+              open_video(fake, raw_of(4, 2, ChromaFormat::k420, 8));
+            }).find(": not a Y4M file"),
             std::string::npos);
 }
 
@@ -196,8 +198,7 @@ class StdinRedirect {
   ~StdinRedirect() {
     // Consume what is left through the FILE so no buffered byte leaks into the next test.
     std::clearerr(stdin);
-    while (std::fgetc(stdin) != EOF) {
-    }
+    while (std::fgetc(stdin) != EOF) {}
     std::clearerr(stdin);
     dup2(saved_, 0);
     close(saved_);
@@ -263,9 +264,8 @@ TEST(Stdin, RawFromAPipeWithSkipAndTruncation) {
 }
 
 TEST(Stdin, EmptyPipeAndNotY4m) {
-  with_piped_stdin("", [&] {
-    EXPECT_EQ(error_of([&] { open_video("-", {}); }), "standard input is empty");
-  });
+  with_piped_stdin(
+      "", [&] { EXPECT_EQ(error_of([&] { open_video("-", {}); }), "standard input is empty"); });
   with_piped_stdin("hello world", [&] {
     EXPECT_EQ(error_of([&] { open_video("-", {}); }),
               "standard input: not a Y4M file; for raw YUV give -w, -h, -p and -b");
@@ -273,9 +273,8 @@ TEST(Stdin, EmptyPipeAndNotY4m) {
 }
 
 TEST(Stdin, RegularFileOnStdinCountsFromItsOffset) {
-  const std::string path =
-      write_tmp(".y4m", "junk" + std::string("YUV4MPEG2 W4 H2\n") + "FRAME\n" + ramp(12) +
-                            "FRAME\n" + ramp(12, 1));
+  const std::string path = write_tmp(".y4m", "junk" + std::string("YUV4MPEG2 W4 H2\n") + "FRAME\n" +
+                                                 ramp(12) + "FRAME\n" + ramp(12, 1));
   const int fd = open(path.c_str(), O_RDONLY);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(lseek(fd, 4, SEEK_SET), 4);

@@ -66,9 +66,11 @@ TEST(AccessUnit, HevcKinds) {
   EXPECT_TRUE(classify_access_unit(NalCodec::kHevc, {}, unit(19)).instant_refresh);  // IDR_W_RADL
   EXPECT_TRUE(classify_access_unit(NalCodec::kHevc, {}, unit(20)).instant_refresh);  // IDR_N_LP
   EXPECT_TRUE(classify_access_unit(NalCodec::kHevc, {}, unit(21)).clean_random_access);
-  for (int leading : {6, 7, 8, 9}) EXPECT_TRUE(classify_access_unit(NalCodec::kHevc, {}, unit(leading)).leading);
+  for (int leading : {6, 7, 8, 9})
+    EXPECT_TRUE(classify_access_unit(NalCodec::kHevc, {}, unit(leading)).leading);
   EXPECT_FALSE(classify_access_unit(NalCodec::kHevc, {}, unit(1)).leading);
-  for (int ps : {32, 33, 34}) EXPECT_TRUE(classify_access_unit(NalCodec::kHevc, {}, unit(ps)).parameter_sets);
+  for (int ps : {32, 33, 34})
+    EXPECT_TRUE(classify_access_unit(NalCodec::kHevc, {}, unit(ps)).parameter_sets);
   const AccessUnitKind bla = classify_access_unit(NalCodec::kHevc, {}, unit(16));
   EXPECT_FALSE(bla.instant_refresh || bla.clean_random_access);  // never cut at a BLA
 }
@@ -82,7 +84,10 @@ std::vector<Picture> all_frames(VideoSource& src) {
 // `frames` frames of 64x48 8-bit 4:2:0 (texture `variant`) encoded as `spec` says.
 std::string encoded(const std::string& suffix, const EncodeSpec& spec, int frames, int variant) {
   const std::string path = test::write_tmp(suffix, "");
-  EXPECT_EQ(test::encode_video(path, test::make_pictures(fmt_of(64, 48, ChromaFormat::k420, 8), frames, variant), spec), "");
+  EXPECT_EQ(
+      test::encode_video(
+          path, test::make_pictures(fmt_of(64, 48, ChromaFormat::k420, 8), frames, variant), spec),
+      "");
   return path;
 }
 
@@ -100,11 +105,13 @@ std::vector<Picture> decoded(const std::string& path, int sessions, int64_t* pie
   return frames;
 }
 
-void expect_same_frames(const std::vector<Picture>& got, const std::vector<Picture>& want, const std::string& what) {
+void expect_same_frames(const std::vector<Picture>& got, const std::vector<Picture>& want,
+                        const std::string& what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   for (size_t i = 0; i < want.size(); ++i)
     for (int p = 0; p < want[i].format.plane_count(); ++p)
-      ASSERT_TRUE(std::ranges::equal(got[i].planes[p], want[i].planes[p])) << what << ", frame " << i << " plane " << p;
+      ASSERT_TRUE(std::ranges::equal(got[i].planes[p], want[i].planes[p]))
+          << what << ", frame " << i << " plane " << p;
 }
 
 struct Case {
@@ -120,16 +127,26 @@ const Case kCases[] = {
     {"H264Mkv", ".mkv", {"matroska", "libx264", "", "preset=veryfast"}, 8},
     {"H264Mp4", ".mp4", {"mp4", "libx264", "", "preset=veryfast"}, 8},
     {"H264AnnexB", ".h264", {"h264", "libx264", "", "preset=veryfast"}, 8},
-    {"HevcOpenGopMkv", ".mkv", {"matroska", "libx265", "", "preset=ultrafast:x265-params=log-level=none"}, 8},
-    {"HevcOpenGopAnnexB10", ".hevc", {"hevc", "libx265", "yuv420p10le", "preset=ultrafast:x265-params=log-level=none"}, 10},
-    {"HevcClosedGopMp4", ".mp4", {"mp4", "libx265", "", "preset=ultrafast:x265-params=open-gop=0"}, 8},
+    {"HevcOpenGopMkv",
+     ".mkv",
+     {"matroska", "libx265", "", "preset=ultrafast:x265-params=log-level=none"},
+     8},
+    {"HevcOpenGopAnnexB10",
+     ".hevc",
+     {"hevc", "libx265", "yuv420p10le", "preset=ultrafast:x265-params=log-level=none"},
+     10},
+    {"HevcClosedGopMp4",
+     ".mp4",
+     {"mp4", "libx265", "", "preset=ultrafast:x265-params=open-gop=0"},
+     8},
 };
 
 class SegmentedDecodingTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(SegmentedDecodingTest, FramesEqualOneDecodersInOrder) {
   const Case& c = GetParam();
-  if (!test::can_encode(c.spec)) GTEST_SKIP() << "this FFmpeg build cannot write " << c.spec.codec << " in " << c.spec.container;
+  if (!test::can_encode(c.spec))
+    GTEST_SKIP() << "this FFmpeg build cannot write " << c.spec.codec << " in " << c.spec.container;
   const VideoFormat f = fmt_of(96, 64, ChromaFormat::k420, c.bitdepth);
   const std::string path = test::write_tmp(c.suffix, "");
   EncodeSpec spec = c.spec;
@@ -156,8 +173,9 @@ class ParameterSetsOnce : public ::testing::TestWithParam<NalCodec> {};
 
 TEST_P(ParameterSetsOnce, EveryPieceGetsThem) {
   const bool hevc = GetParam() == NalCodec::kHevc;
-  const EncodeSpec spec = hevc ? EncodeSpec{"hevc", "libx265", "", "preset=ultrafast:x265-params=log-level=none"}
-                               : EncodeSpec{"h264", "libx264", "", "preset=veryfast"};
+  const EncodeSpec spec =
+      hevc ? EncodeSpec{"hevc", "libx265", "", "preset=ultrafast:x265-params=log-level=none"}
+           : EncodeSpec{"h264", "libx264", "", "preset=veryfast"};
   if (!test::can_encode(spec)) GTEST_SKIP() << "this FFmpeg build cannot write " << spec.codec;
   const std::string full = encoded(hevc ? ".repeated.hevc" : ".repeated.h264", spec, 40, 4);
   std::ifstream in(full, std::ios::binary);
@@ -191,8 +209,12 @@ TEST_P(ParameterSetsOnce, EveryPieceGetsThem) {
   expect_same_frames(got, want, "3 sessions");
 }
 
-INSTANTIATE_TEST_SUITE_P(RawStreams, ParameterSetsOnce, ::testing::Values(NalCodec::kH264, NalCodec::kHevc),
-                         [](const auto& param_info) { return std::string(param_info.param == NalCodec::kHevc ? "Hevc" : "H264"); });
+INSTANTIATE_TEST_SUITE_P(RawStreams, ParameterSetsOnce,
+                         ::testing::Values(NalCodec::kH264, NalCodec::kHevc),
+                         [](const auto& param_info) {
+                           return std::string(param_info.param == NalCodec::kHevc ? "Hevc"
+                                                                                  : "H264");
+                         });
 
 TEST(AccessUnit, AnnexBParameterSetsWithTheirStartCodes) {
   const auto unit = bytes({0, 0, 0, 1, 0x67, 1, 2, 0, 0, 1, 0x68, 3, 0, 0, 0, 0, 1, 0x65, 0x88});
@@ -232,8 +254,7 @@ TEST(SegmentedDecoding, TruncatedFileIsAnErrorNamingIt) {
     const std::string e = error_of([&] {
       auto src = open_with_sessions(cut, sessions);
       Picture pic;
-      while (src->read_frame(pic)) {
-      }
+      while (src->read_frame(pic)) {}
     });
     EXPECT_NE(e.find(cut), std::string::npos) << sessions << " sessions: " << e;
     EXPECT_NE(e.find("frame"), std::string::npos) << sessions << " sessions: " << e;

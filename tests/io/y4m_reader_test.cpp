@@ -22,7 +22,7 @@ using test::fmt_of;
 
 TEST(Y4mChroma, EveryTagParses) {
   const std::vector<std::tuple<std::string, ChromaFormat, int>> cases = {
-      {"420jpeg", ChromaFormat::k420, 8}, {"420paldv", ChromaFormat::k420, 8},
+      {"420jpeg", ChromaFormat::k420, 8},  {"420paldv", ChromaFormat::k420, 8},
       {"420mpeg2", ChromaFormat::k420, 8}, {"420", ChromaFormat::k420, 8},
       {"422", ChromaFormat::k422, 8},      {"444", ChromaFormat::k444, 8},
       {"mono", ChromaFormat::kMono, 8}};
@@ -49,9 +49,9 @@ TEST(Y4mChroma, EveryTagParses) {
 }
 
 TEST(Y4mChroma, RejectsOthers) {
-  for (const char* tag : {"444alpha", "411", "420p8", "420p17", "420p010", "420p", "mono0",
-                          "mono8", "mono1", "422p99999999999999999999", "", "420JPEG", "444p16x",
-                          "yuv420p"}) {
+  for (const char* tag :
+       {"444alpha", "411", "420p8", "420p17", "420p010", "420p", "mono0", "mono8", "mono1",
+        "422p99999999999999999999", "", "420JPEG", "444p16x", "yuv420p"}) {
     EXPECT_FALSE(parse_y4m_chroma(tag)) << tag;
   }
 }
@@ -62,7 +62,7 @@ TEST(Y4mHeader, EveryTagGivesTheFormatThroughTheReader) {
     ChromaFormat chroma;
     int depth;
   };
-  const Case cases[] = {{"420jpeg", ChromaFormat::k420, 8}, {"420paldv", ChromaFormat::k420, 8},
+  const Case cases[] = {{"420jpeg", ChromaFormat::k420, 8},  {"420paldv", ChromaFormat::k420, 8},
                         {"420mpeg2", ChromaFormat::k420, 8}, {"420", ChromaFormat::k420, 8},
                         {"422", ChromaFormat::k422, 8},      {"444", ChromaFormat::k444, 8},
                         {"mono", ChromaFormat::kMono, 8},    {"420p10", ChromaFormat::k420, 10},
@@ -72,10 +72,10 @@ TEST(Y4mHeader, EveryTagGivesTheFormatThroughTheReader) {
                         {"444p14", ChromaFormat::k444, 14}};
   for (const Case& c : cases) {
     const VideoFormat f = fmt_of(7, 5, c.chroma, c.depth);
-    const std::string path = write_tmp(std::string("_") + c.tag + ".y4m",
-                                       std::string("YUV4MPEG2 W7 H5 F30000:1001 It A1:1 C") +
-                                           c.tag + " XYSCSS=whatever\nFRAME\n" +
-                                           ramp(f.frame_bytes()) /* values may exceed */);
+    const std::string path =
+        write_tmp(std::string("_") + c.tag + ".y4m",
+                  std::string("YUV4MPEG2 W7 H5 F30000:1001 It A1:1 C") + c.tag +
+                      " XYSCSS=whatever\nFRAME\n" + ramp(f.frame_bytes()) /* values may exceed */);
     auto src = open_y4m(path);
     EXPECT_EQ(src->format(), f) << c.tag;
     EXPECT_EQ(src->name(), path);
@@ -149,20 +149,21 @@ TEST(Y4mHeader, MalformedRateAspectInterlace) {
   EXPECT_EQ(error_of([] { parse_y4m_header("YUV4MPEG2 W4 H2 Ix", "a"); }),
             "a: Y4M header: malformed interlacing tag 'Ix' at byte 16 (expected Ip, It, Ib, Im "
             "or I?)");
-  EXPECT_NE(error_of([] { parse_y4m_header("YUV4MPEG2 W4 H2 F99999999999:1", "a"); })
-                .find("malformed frame rate"),
+  EXPECT_NE(error_of([] {
+              parse_y4m_header("YUV4MPEG2 W4 H2 F99999999999:1", "a");
+            }).find("malformed frame rate"),
             std::string::npos);
 }
 
 TEST(Y4mHeader, UnsupportedChroma) {
   const std::string path = write_tmp(".y4m", "YUV4MPEG2 W4 H2 C444alpha\nFRAME\n");
   const std::string msg = error_of([&] { open_y4m(path); });
-  EXPECT_EQ(msg.rfind(path + ": unsupported chroma tag '444alpha' at byte 16 of the Y4M header",
-                      0),
+  EXPECT_EQ(msg.rfind(path + ": unsupported chroma tag '444alpha' at byte 16 of the Y4M header", 0),
             0u)
       << msg;
-  EXPECT_NE(error_of([] { parse_y4m_header("YUV4MPEG2 W4 H2 C411", "b"); })
-                .find("unsupported chroma tag '411'"),
+  EXPECT_NE(error_of([] {
+              parse_y4m_header("YUV4MPEG2 W4 H2 C411", "b");
+            }).find("unsupported chroma tag '411'"),
             std::string::npos);
 }
 
@@ -216,10 +217,10 @@ TEST(Y4mReader, OddSizesHaveTheRightPlanes) {
     int cw, ch;
   };
   const Case cases[] = {
-      {1, 1, ChromaFormat::k420, "420jpeg", 1, 1}, {7, 5, ChromaFormat::k420, "420", 4, 3},
+      {1, 1, ChromaFormat::k420, "420jpeg", 1, 1},   {7, 5, ChromaFormat::k420, "420", 4, 3},
       {17, 9, ChromaFormat::k420, "420mpeg2", 9, 5}, {17, 9, ChromaFormat::k422, "422", 9, 9},
-      {17, 9, ChromaFormat::k444, "444", 17, 9},   {7, 5, ChromaFormat::kMono, "mono", 0, 0},
-      {7, 5, ChromaFormat::k422, "422", 4, 5},     {1, 1, ChromaFormat::k444, "444", 1, 1}};
+      {17, 9, ChromaFormat::k444, "444", 17, 9},     {7, 5, ChromaFormat::kMono, "mono", 0, 0},
+      {7, 5, ChromaFormat::k422, "422", 4, 5},       {1, 1, ChromaFormat::k444, "444", 1, 1}};
   for (const Case& c : cases) {
     const VideoFormat f = fmt_of(c.w, c.h, c.c, 8);
     const size_t fb = f.frame_bytes();
@@ -321,9 +322,9 @@ TEST(Y4mReader, SampleAboveMaximumIsLocated) {
   std::vector<uint16_t> bad = good;
   bad[15 + 3 * 1 + 2] = 1024;  // Cb x=2 y=1
   bad[15 + 6 + 1] = 65535;     // Cr later: the first one wins
-  const std::string path = write_tmp(
-      ".y4m", "YUV4MPEG2 W5 H3 C420p10\nFRAME\n" + le16(good) + "FRAME\n" + le16(bad) +
-                  "FRAME\n" + le16(bad) + "FRAME\n" + le16(good));
+  const std::string path =
+      write_tmp(".y4m", "YUV4MPEG2 W5 H3 C420p10\nFRAME\n" + le16(good) + "FRAME\n" + le16(bad) +
+                            "FRAME\n" + le16(bad) + "FRAME\n" + le16(good));
   auto src = open_y4m(path);
   ASSERT_EQ(src->format(), f);
   Picture pic;
@@ -428,7 +429,8 @@ TEST(Y4mReader, Truncation) {
 // range (9..15 bits) it is still read and checked, not stored.
 TEST(Y4mReader, LumaOnlyReadingChecksChromaWhereASampleCanBeBad) {
   const std::string head = "YUV4MPEG2 W4 H2 C420\n";  // Y 8 bytes, Cb 2, Cr 2
-  const std::string frames = "FRAME\n" + ramp(12, 1) + "FRAME\n" + ramp(12, 41) + "FRAME\n" + ramp(12, 81);
+  const std::string frames =
+      "FRAME\n" + ramp(12, 1) + "FRAME\n" + ramp(12, 41) + "FRAME\n" + ramp(12, 81);
   const std::string path = write_tmp(".y4m", head + frames);
   for (bool ahead : {false, true}) {
     auto src = open_y4m(path);
@@ -453,7 +455,8 @@ TEST(Y4mReader, LumaOnlyReadingChecksChromaWhereASampleCanBeBad) {
   src->read_planes_only(1);
   Picture pic;
   ASSERT_TRUE(src->read_frame(pic));
-  EXPECT_EQ(error_of([&] { src->read_frame(pic); }), cut + ": truncated frame 1 (got 9 of 12 bytes)");
+  EXPECT_EQ(error_of([&] { src->read_frame(pic); }),
+            cut + ": truncated frame 1 (got 9 of 12 bytes)");
 
   // 10-bit: chroma is read and checked all the same, and not stored.
   std::vector<uint16_t> s10(8 + 2 + 2, 5);
@@ -464,8 +467,8 @@ TEST(Y4mReader, LumaOnlyReadingChecksChromaWhereASampleCanBeBad) {
   EXPECT_EQ(error_of([&] { src10->read_frame(pic); }),
             p10 + ": frame 0, plane Cr, x=1, y=0: sample 1024 exceeds the 10-bit maximum 1023");
   std::vector<uint16_t> good(8 + 2 + 2, 1023);
-  const std::string g10 = write_tmp("_10good.y4m", "YUV4MPEG2 W4 H2 C420p10\nFRAME\n" + le16(good) +
-                                                       "FRAME\n" + le16(s10));
+  const std::string g10 = write_tmp(
+      "_10good.y4m", "YUV4MPEG2 W4 H2 C420p10\nFRAME\n" + le16(good) + "FRAME\n" + le16(s10));
   for (bool ahead : {false, true}) {
     auto good_src = open_y4m(g10);
     good_src->read_planes_only(1);
@@ -490,22 +493,22 @@ TEST(Y4mReader, LumaOnlyReadingChecksChromaWhereASampleCanBeBad) {
 TEST(Y4mReader, SampleOutOfRangePastTheFirstPieceIsPlaced) {
   const int w = 512, h = 300;  // luma 307200 bytes: more than one piece
   std::vector<uint16_t> s(size_t(w * h + 2 * (w / 2) * (h / 2)), 7);
-  s[140000] = 4096;                         // luma x=224, y=273
-  s[size_t(w * h) + 5] = 5000;              // Cb, later
+  s[140000] = 4096;             // luma x=224, y=273
+  s[size_t(w * h) + 5] = 5000;  // Cb, later
   const std::string path =
       write_tmp("_12.y4m", fmt::format("YUV4MPEG2 W{} H{} C420p12\nFRAME\n", w, h) + le16(s));
   for (int planes : {1, 3}) {
     auto src = open_y4m(path);
     src->read_planes_only(planes);
     Picture pic;
-    EXPECT_EQ(error_of([&] { src->read_frame(pic); }),
-              path + ": frame 0, plane Y, x=224, y=273: sample 4096 exceeds the 12-bit maximum 4095");
+    EXPECT_EQ(
+        error_of([&] { src->read_frame(pic); }),
+        path + ": frame 0, plane Y, x=224, y=273: sample 4096 exceeds the 12-bit maximum 4095");
   }
 }
 
 TEST(Y4mReader, FrameHeaderWithoutNewlineIsBounded) {
-  const std::string path =
-      write_tmp(".y4m", "YUV4MPEG2 W4 H2\nFRAME " + std::string(20000, 'x'));
+  const std::string path = write_tmp(".y4m", "YUV4MPEG2 W4 H2\nFRAME " + std::string(20000, 'x'));
   Picture pic;
   EXPECT_EQ(error_of([&] { open_y4m(path)->read_frame(pic); }),
             path + ": frame 0: FRAME header at byte 16 has no end of line within 4096 bytes");

@@ -42,11 +42,12 @@ class Mpirun : public CliTest {
     // every rank at exit (LeakSanitizer); the ranks run without leak checks. Our code
     // in them (range_score, wire) is leak-checked in mpi_share_tests.
     const char* asan = std::getenv("ASAN_OPTIONS");
-    const std::string ranks_asan =
-        std::string("ASAN_OPTIONS=") + (asan && *asan ? std::string(asan) + ":" : "") +
-        "detect_leaks=0";
-    std::vector<std::string> argv{EXACTVQ_MPIRUN, "--oversubscribe", "-x", ranks_asan,
-                                  "-n", std::to_string(ranks), EXACTVQ_MPI_CLI_PATH};
+    const std::string ranks_asan = std::string("ASAN_OPTIONS=") +
+                                   (asan && *asan ? std::string(asan) + ":" : "") +
+                                   "detect_leaks=0";
+    std::vector<std::string> argv{
+        EXACTVQ_MPIRUN,        "--oversubscribe",   "-x", ranks_asan, "-n",
+        std::to_string(ranks), EXACTVQ_MPI_CLI_PATH};
     const std::vector<std::string> given = with_ssim_default(args);
     argv.insert(argv.end(), given.begin(), given.end());
     io.timeout_s = 90;
@@ -124,9 +125,9 @@ TEST_F(Mpirun, SamplePairInEveryFormat) {
   expect_identical({"-r", ref, "-d", dist, "--feature", "ssim", "--feature", "psnr"}, "xml");
   expect_identical({"-r", ref, "-d", dist, "--feature", "ssim", "--csv"}, "csv");
   // The summary on standard output, and the chart.
-  expect_identical({"-r", ref, "-d", dist, "--feature", "ssim", "--feature",
-                    "psnr=enable_apsnr=true"},
-                   "txt", {3}, /*to_file=*/false);
+  expect_identical(
+      {"-r", ref, "-d", dist, "--feature", "ssim", "--feature", "psnr=enable_apsnr=true"}, "txt",
+      {3}, /*to_file=*/false);
   expect_identical({"-r", ref, "-d", dist, "--plot", path("plot.svg"), "-q"}, "svg", {3},
                    /*to_file=*/false);
 }
@@ -137,8 +138,9 @@ TEST_F(Mpirun, VmafRangesReadTheFramesBeforeThem) {
   const VideoFormat f = make_format(48, 40, ChromaFormat::k420, 10);
   const auto ref = write_y4m("ref.y4m", f, 7, 0);
   const auto dist = write_y4m("dist.y4m", f, 7, 1);
-  expect_identical({"-r", ref, "-d", dist, "--model", "version=vmaf_v0.6.1", "--json", "--precision", "max"},
-                   "json", {2, 3});
+  expect_identical(
+      {"-r", ref, "-d", dist, "--model", "version=vmaf_v0.6.1", "--json", "--precision", "max"},
+      "json", {2, 3});
   expect_identical({"-r", ref, "-d", dist, "--feature",
                     "motion=motion_five_frame_window=true:motion_moving_average=true", "--csv",
                     "--precision", "max"},
@@ -161,8 +163,8 @@ TEST_F(Mpirun, GeneratedEightAndTenBitPairs) {
   // Raw 10-bit YUV, and ssim's raster sum.
   const auto raw_ref = write("ref.yuv", raw_bytes(f10, make_frames(f10, 5, 0)));
   const auto raw_dist = write("dist.yuv", raw_bytes(f10, make_frames(f10, 5, 3)));
-  expect_identical({"-r", raw_ref, "-d", raw_dist, "-w", "30", "-h", "18", "-p", "420", "-b",
-                    "10", "--feature", "ssim=sum=raster", "--csv", "--precision", "max"},
+  expect_identical({"-r", raw_ref, "-d", raw_dist, "-w", "30", "-h", "18", "-p", "420", "-b", "10",
+                    "--feature", "ssim=sum=raster", "--csv", "--precision", "max"},
                    "csv");
 }
 
@@ -170,21 +172,24 @@ TEST_F(Mpirun, MoreRanksThanFrames) {
   const VideoFormat f = make_format(24, 16);
   const auto ref = write_y4m("ref.y4m", f, 2, 0);
   const auto dist = write_y4m("dist.y4m", f, 2, 1);
-  expect_identical({"-r", ref, "-d", dist, "--feature", "psnr=enable_apsnr=true", "--json"},
-                   "json", {3, 5});
+  expect_identical({"-r", ref, "-d", dist, "--feature", "psnr=enable_apsnr=true", "--json"}, "json",
+                   {3, 5});
 }
 
 TEST_F(Mpirun, FrameSelection) {
   const VideoFormat f = make_format(24, 16, ChromaFormat::k444, 10);
   const auto ref = write_y4m("ref.y4m", f, 11, 0);
   const auto dist = write_y4m("dist.y4m", f, 9, 1);
-  const std::vector<std::string> base{"-r", ref, "-d", dist, "--feature", "ssim", "--feature",
-                                      "psnr=enable_apsnr=true", "--json", "--precision", "max"};
+  const std::vector<std::string> base{
+      "-r",        ref,           "-d",        dist,
+      "--feature", "ssim",        "--feature", "psnr=enable_apsnr=true",
+      "--json",    "--precision", "max"};
   for (const std::vector<std::string>& extra :
        {std::vector<std::string>{"--frame_cnt", "5"},
         std::vector<std::string>{"--frame_skip_ref", "2", "--frame_skip_dist", "1"},
         std::vector<std::string>{"--subsample", "3"},
-        std::vector<std::string>{"--frame_cnt", "7", "--frame_skip_ref", "3", "--subsample", "2"}}) {
+        std::vector<std::string>{"--frame_cnt", "7", "--frame_skip_ref", "3", "--subsample",
+                                 "2"}}) {
     std::vector<std::string> a = base;
     a.insert(a.end(), extra.begin(), extra.end());
     SCOPED_TRACE(extra[0] + " " + extra[1]);
@@ -215,10 +220,10 @@ TEST_F(Mpirun, BatchRanksTakeWholePairs) {
   const auto dist = write_y4m("dist.y4m", f, 6, 1);
   const auto dist2 = write_y4m("dist2.y4m", f, 4, 2);
   const std::string list =
-      "ref,dist,output,options\n" + ref + "," + dist + ",p1.json,--feature ssim\n" + dist + "," + ref +
-      ",p2.xml,--feature psnr=enable_apsnr=true\n" + ref + "," + path("missing.y4m") +
-      ",p3.json,--feature ssim\n" + ref + "," + dist2 + ",p4.csv,--subsample 2 --feature ssim\n" + ref + "," + dist +
-      ",p5.json,--frame_cnt 3 --feature ssim=sum=raster\n";
+      "ref,dist,output,options\n" + ref + "," + dist + ",p1.json,--feature ssim\n" + dist + "," +
+      ref + ",p2.xml,--feature psnr=enable_apsnr=true\n" + ref + "," + path("missing.y4m") +
+      ",p3.json,--feature ssim\n" + ref + "," + dist2 + ",p4.csv,--subsample 2 --feature ssim\n" +
+      ref + "," + dist + ",p5.json,--frame_cnt 3 --feature ssim=sum=raster\n";
   fs::create_directories(dir_ / "one");
   const auto one_list = write("one/list.csv", list);
   const RunResult want =
@@ -233,8 +238,7 @@ TEST_F(Mpirun, BatchRanksTakeWholePairs) {
     const RunResult got = mpi(n, {"--batch", mpi_list, "--batch-summary", path(name + "/sum.csv")});
     EXPECT_EQ(got.status, 1) << describe(got);
     const std::string mpi_dir = (dir_ / name).string();
-    const std::string expected_err =
-        std::regex_replace(want.err, std::regex(one_dir), mpi_dir);
+    const std::string expected_err = std::regex_replace(want.err, std::regex(one_dir), mpi_dir);
     EXPECT_TRUE(as_exactvq(got.err).starts_with(expected_err)) << describe(got);
     EXPECT_EQ(read_file(path(name + "/sum.csv")),
               std::regex_replace(read_file(path("one/sum.csv")), std::regex(one_dir), mpi_dir));
@@ -261,9 +265,9 @@ TEST_F(Mpirun, ErrorsEndEveryRankWithoutOutput) {
   const std::string raw = raw_bytes(f, make_frames(f, 7, 1));
   const auto ref_raw = write("ref.yuv", raw_bytes(f, make_frames(f, 7, 0)));
   const auto cut_raw = write("cut.yuv", raw.substr(0, raw.size() - 50));
-  expect_refused_alike({"-r", ref_raw, "-d", cut_raw, "-w", "24", "-h", "16", "-p", "420", "-b",
-                        "10"},
-                       1, "truncated frame 6");
+  expect_refused_alike(
+      {"-r", ref_raw, "-d", cut_raw, "-w", "24", "-h", "16", "-p", "420", "-b", "10"}, 1,
+      "truncated frame 6");
   // A bad sample in frame 3: a middle rank's error.
   auto frames = make_frames(f, 7, 1);
   frames[3][0][5] = 2000;
@@ -271,8 +275,7 @@ TEST_F(Mpirun, ErrorsEndEveryRankWithoutOutput) {
   expect_refused_alike({"-r", ref, "-d", bad}, 1, "frame 3");
   // More frames asked for than exist; a skip past the end; bad usage; no such directory.
   expect_refused_alike({"-r", ref, "-d", dist, "--frame_cnt", "9"}, 1, "--frame_cnt 9");
-  expect_refused_alike({"-r", ref, "-d", dist, "--frame_skip_dist", "8"}, 1,
-                       "--frame_skip_dist 8");
+  expect_refused_alike({"-r", ref, "-d", dist, "--frame_skip_dist", "8"}, 1, "--frame_skip_dist 8");
   expect_refused_alike({"-r", ref, "-d", dist, "--subsample", "0"}, 2, "--subsample");
   const RunResult r = mpi(3, {"-r", ref, "-d", dist, "-o", path("no/such/dir/out.xml")});
   EXPECT_FALSE(r.timed_out);

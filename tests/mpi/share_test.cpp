@@ -136,9 +136,9 @@ class Share : public CliTest {
   // Every frame selection of interest on this pair.
   void expect_same_selections(const std::string& ref, const std::string& dist,
                               const std::string& what) {
-    for (const std::optional<int64_t> count : {std::optional<int64_t>(), std::optional<int64_t>(1),
-                                               std::optional<int64_t>(4), std::optional<int64_t>(7),
-                                               std::optional<int64_t>(12)})
+    for (const std::optional<int64_t> count :
+         {std::optional<int64_t>(), std::optional<int64_t>(1), std::optional<int64_t>(4),
+          std::optional<int64_t>(7), std::optional<int64_t>(12)})
       for (const int64_t skip_ref : {0, 1, 3})
         for (const int64_t skip_dist : {0, 2})
           for (const int sub : {1, 2, 3}) {
@@ -285,7 +285,8 @@ TEST(SharePlan, PiecesAreContiguousAndEven) {
   big.subsample = 3;
   const SharePlan hs = plan_shares(2, 2, big, 7);
   EXPECT_EQ(hs.scored, INT64_MAX / 3 + 1);
-  for (size_t r = 0; r + 1 < hs.ranges.size(); ++r) EXPECT_EQ(hs.ranges[r].end, hs.ranges[r + 1].first);
+  for (size_t r = 0; r + 1 < hs.ranges.size(); ++r)
+    EXPECT_EQ(hs.ranges[r].end, hs.ranges[r + 1].first);
 }
 
 }  // namespace
@@ -312,7 +313,8 @@ TEST(Wire, ResultsRoundTripBitForBit) {
   ASSERT_EQ(back.columns.size(), 2u);
   for (size_t c = 0; c < 2; ++c)
     for (size_t i = 0; i < 3; ++i)
-      EXPECT_EQ(std::bit_cast<uint64_t>(back.columns[c][i]), std::bit_cast<uint64_t>(r.columns[c][i]));
+      EXPECT_EQ(std::bit_cast<uint64_t>(back.columns[c][i]),
+                std::bit_cast<uint64_t>(r.columns[c][i]));
   EXPECT_TRUE(back.states == r.states);
   EXPECT_EQ(back.unmergeable, r.unmergeable);
   std::vector<uint64_t> cut = encode(r);

@@ -279,7 +279,9 @@ TEST_F(AtomicFile, CheckOutputPathBeforeAnyWork) {
             "cannot write " + in + "/x.xml: Not a directory");
   EXPECT_EQ(error_of([&] { check_output_path(dir_.string(), {in}); }),
             "cannot write " + dir_.string() + ": not a regular file");
-  EXPECT_EQ(error_of([&] { check_output_path(in, {"-", in}); }),
+  EXPECT_EQ(error_of([&] {
+              check_output_path(in, {"-", in});
+            }),
             "cannot write " + in + ": it is also the input " + in);
   EXPECT_EQ(entries(), std::set<std::string>{"in.y4m"});  // nothing was created
 }

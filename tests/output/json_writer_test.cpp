@@ -168,9 +168,11 @@ void check_parsed(const std::string& text, const ScoreReport& r, Expect expect) 
 
 TEST(JsonWriter, ParsesBackWithSixDecimals) {
   const ScoreReport r = test::sample_report();
-  check_parsed(write(r, NumberFormat{}), r, [](double v) { return test::printed(v, NumberFormat{}); });
-  check_parsed(write(r, NumberFormat{17, false}), r,
-               [](double v) { return test::printed(v, NumberFormat{17, false}); });
+  check_parsed(write(r, NumberFormat{}), r,
+               [](double v) { return test::printed(v, NumberFormat{}); });
+  check_parsed(write(r, NumberFormat{17, false}), r, [](double v) {
+    return test::printed(v, NumberFormat{17, false});
+  });
 }
 
 TEST(JsonWriter, ShortestRoundTripsEveryValue) {

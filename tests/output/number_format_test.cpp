@@ -52,10 +52,18 @@ TEST(FormatNumber, MatchesPrintfOnRandomValues) {
   for (int i = 0; i < 200000; ++i) {
     double v;
     switch (i % 4) {
-      case 0: v = unit(rng); break;                                      // scores
-      case 1: v = unit(rng) * 200.0 - 100.0; break;                      // decibels
-      case 2: v = std::bit_cast<double>(rng()); break;                   // anything
-      default: v = std::ldexp(unit(rng), static_cast<int>(rng() % 80) - 60); break;
+      case 0:
+        v = unit(rng);
+        break;  // scores
+      case 1:
+        v = unit(rng) * 200.0 - 100.0;
+        break;  // decibels
+      case 2:
+        v = std::bit_cast<double>(rng());
+        break;  // anything
+      default:
+        v = std::ldexp(unit(rng), static_cast<int>(rng() % 80) - 60);
+        break;
     }
     if (!std::isfinite(v)) continue;
     ASSERT_EQ(format_number(v, NumberFormat{}), printf_fixed(v, 6)) << std::hexfloat << v;
@@ -66,8 +74,8 @@ TEST(FormatNumber, MatchesPrintfOnRandomValues) {
 
 TEST(FormatNumber, ExtremeMagnitudesMatchPrintf) {
   for (const double v : {std::numeric_limits<double>::max(), -std::numeric_limits<double>::max(),
-                         std::numeric_limits<double>::min(), std::numeric_limits<double>::denorm_min(),
-                         1e300, 123456789012345678.0}) {
+                         std::numeric_limits<double>::min(),
+                         std::numeric_limits<double>::denorm_min(), 1e300, 123456789012345678.0}) {
     EXPECT_EQ(format_number(v, NumberFormat{17, false}), printf_fixed(v, 17));
     EXPECT_EQ(format_number(v, NumberFormat{}), printf_fixed(v, 6));
   }
@@ -100,9 +108,15 @@ TEST(FormatNumber, ShortestRoundTripsBitForBit) {
   for (int i = 0; i < 300000; ++i) {
     double v;
     switch (i % 3) {
-      case 0: v = std::bit_cast<double>(rng()); break;
-      case 1: v = unit(rng); break;
-      default: v = -std::ldexp(unit(rng), static_cast<int>(rng() % 2100) - 1075); break;
+      case 0:
+        v = std::bit_cast<double>(rng());
+        break;
+      case 1:
+        v = unit(rng);
+        break;
+      default:
+        v = -std::ldexp(unit(rng), static_cast<int>(rng() % 2100) - 1075);
+        break;
     }
     if (!std::isfinite(v)) continue;
     const std::string text = format_number(v, s);
@@ -111,9 +125,10 @@ TEST(FormatNumber, ShortestRoundTripsBitForBit) {
     ASSERT_EQ(*end, '\0') << text;
     ASSERT_TRUE(test::same_value(back, v)) << text << " " << std::hexfloat << v;
   }
-  for (const double v : {std::numeric_limits<double>::max(), std::numeric_limits<double>::min(),
-                         std::numeric_limits<double>::denorm_min(), -std::numeric_limits<double>::max(),
-                         -std::numeric_limits<double>::denorm_min(), 1e23, 5e-324, 0.1 + 0.2}) {
+  for (const double v :
+       {std::numeric_limits<double>::max(), std::numeric_limits<double>::min(),
+        std::numeric_limits<double>::denorm_min(), -std::numeric_limits<double>::max(),
+        -std::numeric_limits<double>::denorm_min(), 1e23, 5e-324, 0.1 + 0.2}) {
     EXPECT_TRUE(test::same_value(test::printed(v, s), v)) << format_number(v, s);
   }
 }

@@ -59,7 +59,8 @@ std::vector<std::pair<double, double>> points_of(pugi::xml_node polyline) {
 
 std::vector<pugi::xml_node> with_class(pugi::xml_node root, const std::string& cls) {
   std::vector<pugi::xml_node> out;
-  for (const pugi::xpath_node& n : root.select_nodes(("descendant::*[@class='" + cls + "']").c_str()))
+  for (const pugi::xpath_node& n :
+       root.select_nodes(("descendant::*[@class='" + cls + "']").c_str()))
     out.push_back(n.node());
   return out;
 }
@@ -146,7 +147,8 @@ TEST(SvgPlot, PanelsSeriesAxesMeanWorstAndLegend) {
       EXPECT_GT(yticks[i].first, yticks[i - 1].first);
       EXPECT_LT(yticks[i].second, yticks[i - 1].second);
     }
-    const auto [lo, hi] = std::minmax_element(r.features[k].values.begin(), r.features[k].values.end());
+    const auto [lo, hi] =
+        std::minmax_element(r.features[k].values.begin(), r.features[k].values.end());
     EXPECT_LE(yticks.front().first, *lo);
     EXPECT_GE(yticks.back().first, *hi);
     // Maps a value to y through the first and last tick, as a reader of the chart would.

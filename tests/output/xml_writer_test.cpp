@@ -38,7 +38,8 @@ TEST(XmlWriter, LibvmafLayoutByteForByte) {
       "harmonic_mean=\"0.856120\" />\n"
       "    <metric name=\"ssim_cb\" min=\"-0.000000\" max=\"0.750000\" mean=\"0.236667\" "
       "harmonic_mean=\"0.181888\" />\n"
-      "    <metric name=\"ssim_cr\" min=\"-inf\" max=\"inf\" mean=\"nan\" harmonic_mean=\"nan\" />\n"
+      "    <metric name=\"ssim_cr\" min=\"-inf\" max=\"inf\" mean=\"nan\" harmonic_mean=\"nan\" "
+      "/>\n"
       "  </pooled_metrics>\n"
       "  <aggregate_metrics />\n"
       "</VMAF>\n";
@@ -118,7 +119,8 @@ void check_parsed(const std::string& text, const ScoreReport& r, Expect expect) 
 
 TEST(XmlWriter, ParsesBackWithSixDecimals) {
   const ScoreReport r = test::sample_report();
-  check_parsed(write(r, NumberFormat{}), r, [](double v) { return test::printed(v, NumberFormat{}); });
+  check_parsed(write(r, NumberFormat{}), r,
+               [](double v) { return test::printed(v, NumberFormat{}); });
 }
 
 TEST(XmlWriter, ShortestRoundTripsEveryValue) {

@@ -52,11 +52,13 @@ class ResourceLeaks : public ::testing::Test {
 
   // A Y4M stream of 8-bit frames (luma and chroma from a small pattern).
   static std::string y4m(int w, int h, const std::string& tag, int frames, int variant) {
-    std::string s = "YUV4MPEG2 W" + std::to_string(w) + " H" + std::to_string(h) + " C" + tag + "\n";
+    std::string s =
+        "YUV4MPEG2 W" + std::to_string(w) + " H" + std::to_string(h) + " C" + tag + "\n";
     const size_t bytes = size_t(w) * h + 2 * size_t((w + 1) / 2) * ((h + 1) / 2);
     for (int f = 0; f < frames; ++f) {
       s += "FRAME\n";
-      for (size_t i = 0; i < bytes; ++i) s.push_back(char((i * 7 + size_t(f) * 3 + size_t(variant) * (i % 3)) & 0xff));
+      for (size_t i = 0; i < bytes; ++i)
+        s.push_back(char((i * 7 + size_t(f) * 3 + size_t(variant) * (i % 3)) & 0xff));
     }
     return s;
   }
@@ -120,9 +122,8 @@ TEST_F(ResourceLeaks, RefusedInputsManyTimes) {
 TEST_F(ResourceLeaks, WritingReportsManyTimes) {
   const ScoreReport report = score_videos(options(ref_, dist_));
   const std::string out = (dir_ / "out.json").string();
-  write_file_atomically(out, [&](std::ostream& s) {
-    write_report(s, report, OutputFormat::kJson, NumberFormat{});
-  });
+  write_file_atomically(
+      out, [&](std::ostream& s) { write_report(s, report, OutputFormat::kJson, NumberFormat{}); });
   const size_t fds = open_fds();
   for (int i = 0; i < 100; ++i) {
     write_file_atomically(out, [&](std::ostream& s) {

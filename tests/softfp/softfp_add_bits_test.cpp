@@ -40,7 +40,9 @@ uint64_t native_add(uint64_t a, uint64_t b) {
 }
 
 bool both_nan(uint64_t a, uint64_t b) {
-  auto nan = [](uint64_t v) { return ((v >> 52) & 0x7ff) == 0x7ff && (v & ((uint64_t{1} << 52) - 1)); };
+  auto nan = [](uint64_t v) {
+    return ((v >> 52) & 0x7ff) == 0x7ff && (v & ((uint64_t{1} << 52) - 1));
+  };
   return nan(a) && nan(b);
 }
 
@@ -48,15 +50,24 @@ bool both_nan(uint64_t a, uint64_t b) {
 uint64_t operand(std::mt19937_64& rng, int kind, uint64_t near) {
   const uint64_t sign = (rng() & 1) << 63, frac = rng() & ((uint64_t{1} << 52) - 1);
   switch (kind) {
-    case 0: return sign;                                                      // zero
-    case 1: return sign | (frac >> (rng() % 52));                             // subnormal
-    case 2: return sign | (uint64_t(1 + rng() % 3) << 52) | frac;             // smallest normals
-    case 3: return sign | (((near + rng() % 5 - 2) & 0x7ff) << 52) | frac;    // close exponent
-    case 4: return sign | (uint64_t(1 + rng() % 2046) << 52) | frac;          // any normal
-    case 5: return sign | (uint64_t(2045 + rng() % 2) << 52) | frac;          // near overflow
-    case 6: return sign | (uint64_t{0x7ff} << 52);                            // infinity
-    case 7: return sign | (uint64_t{0x7ff} << 52) | (frac ? frac : 1);        // NaN
-    default: return sign | (((near & 0x7ff) << 52)) | (frac & ~uint64_t{0xfff}); // few bits: ties
+    case 0:
+      return sign;  // zero
+    case 1:
+      return sign | (frac >> (rng() % 52));  // subnormal
+    case 2:
+      return sign | (uint64_t(1 + rng() % 3) << 52) | frac;  // smallest normals
+    case 3:
+      return sign | (((near + rng() % 5 - 2) & 0x7ff) << 52) | frac;  // close exponent
+    case 4:
+      return sign | (uint64_t(1 + rng() % 2046) << 52) | frac;  // any normal
+    case 5:
+      return sign | (uint64_t(2045 + rng() % 2) << 52) | frac;  // near overflow
+    case 6:
+      return sign | (uint64_t{0x7ff} << 52);  // infinity
+    case 7:
+      return sign | (uint64_t{0x7ff} << 52) | (frac ? frac : 1);  // NaN
+    default:
+      return sign | (((near & 0x7ff) << 52)) | (frac & ~uint64_t{0xfff});  // few bits: ties
   }
 }
 

@@ -77,7 +77,7 @@ std::vector<softfp_moments> frame_moments(int b, int W, int H, std::mt19937_64& 
 // The timed work, one function so that an instruction counter can select it:
 //   valgrind --tool=callgrind --toggle-collect='*run_terms*' /tmp/softfp_bench 1
 __attribute__((noinline, noipa)) uint64_t run_terms(const std::vector<softfp_moments>& ms,
-                                             softfp_term_constants k) {
+                                                    softfp_term_constants k) {
   uint64_t sink = 0;
   for (const auto& m : ms) {
     const softfp_i128 q = softfp_to_fixed64(softfp_term(m, k));
@@ -111,8 +111,9 @@ int main(int argc, char** argv) {
     const int reps = argc > 1 ? std::atoi(argv[1]) : 20;
     const auto t0 = std::chrono::steady_clock::now();
     for (int r = 0; r < reps; ++r) sink += run_terms(ms, k);
-    const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
-                      (double(reps) * double(ms.size()));
+    const double ns =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
+        (double(reps) * double(ms.size()));
     std::printf("%2d-bit: %zu windows, %llu differ, %.1f ns/term (sink %llx)\n", b, ms.size(),
                 (unsigned long long)bad, ns, (unsigned long long)sink);
   }

@@ -29,12 +29,15 @@ TEST(SoftfpFastEstimate, WorstReciprocalEstimateStillExact) {
     g_estimate_error = error;
     Compare cmp(fmt::format("fast divide, fp32 reciprocal off by {:a}", error));
     for (uint64_t t = 0; t < n; ++t) {
-      const double a = std::ldexp(static_cast<double>(random_significand(rng)), int(rng() % 40) - 60);
-      const double b = std::ldexp(static_cast<double>(random_significand(rng)), int(rng() % 40) - 60);
+      const double a =
+          std::ldexp(static_cast<double>(random_significand(rng)), int(rng() % 40) - 60);
+      const double b =
+          std::ldexp(static_cast<double>(random_significand(rng)), int(rng() % 40) - 60);
       const double want = a / b;
       const softfp got = softfp_fast_div(soft(a), soft(b));
-      cmp.check(softfp_to_bits(got) == bits_of(want),
-                [&] { return fmt::format("{:a} / {:a}: want {:a}, got {:a}", a, b, want, native(got)); });
+      cmp.check(softfp_to_bits(got) == bits_of(want), [&] {
+        return fmt::format("{:a} / {:a}: want {:a}, got {:a}", a, b, want, native(got));
+      });
     }
   }
   g_estimate_error = 0;

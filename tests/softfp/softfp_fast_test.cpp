@@ -26,14 +26,14 @@
 namespace exactvq::softfp_test {
 namespace {
 
-
 // ---- A, C, D: an integer plus a constant's fraction -------------------------
 
 // i + c in binary64 against softfp_fast_integer_plus_fraction, for an integer
 // i < 2^53 and c = sig * 2^-f, as the term forms A, C and D; where the integer
 // part j is below 2^52, also against softfp_fast_integer_plus_addend (the
 // devices' table form), counted in `addend`.
-void check_integer_plus_fraction(Compare& cmp, uint64_t i, uint64_t sig, int f, Compare* addend = nullptr) {
+void check_integer_plus_fraction(Compare& cmp, uint64_t i, uint64_t sig, int f,
+                                 Compare* addend = nullptr) {
   const double c = std::ldexp(static_cast<double>(sig), -f);
   const double want = static_cast<double>(i) + c;
   const uint64_t j = i + (sig >> f);
@@ -43,9 +43,11 @@ void check_integer_plus_fraction(Compare& cmp, uint64_t i, uint64_t sig, int f, 
             [&] { return fmt::format("{} + {:a}: want {:a}, got {:a}", i, c, want, native(got)); });
   if (addend && j < (uint64_t{1} << 52)) {
     const uint32_t k = softfp_fast_shift_of(j);
-    const softfp table = softfp_fast_normalize(softfp_fast_integer_plus_addend(j, k, softfp_fast_addend(frac2, f, k)));
+    const softfp table = softfp_fast_normalize(
+        softfp_fast_integer_plus_addend(j, k, softfp_fast_addend(frac2, f, k)));
     addend->check(softfp_to_bits(table) == bits_of(want), [&] {
-      return fmt::format("{} + {:a} (addend, k {}): want {:a}, got {:a}", i, c, k, want, native(table));
+      return fmt::format("{} + {:a} (addend, k {}): want {:a}, got {:a}", i, c, k, want,
+                         native(table));
     });
   }
 }
@@ -80,7 +82,8 @@ TEST(SoftfpFast, IntegerPlusFraction) {
       check_integer_plus_fraction(cmp, odd53 - (sig_int >> f), sig_int | 1, f);  // the last bit
     }
     const uint64_t ones = (uint64_t{1} << 53) - 1;  // c = 2^(53-f) - 2^-f
-    for (int m = 54 - f; m <= 53; ++m) check_integer_plus_fraction(cmp, (uint64_t{1} << m) - 1 - (ones >> f), ones, f);
+    for (int m = 54 - f; m <= 53; ++m)
+      check_integer_plus_fraction(cmp, (uint64_t{1} << m) - 1 - (ones >> f), ones, f);
   }
   reached.expect({SOFTFP_PATH_FAST_SUM_UP, SOFTFP_PATH_FAST_SUM_TIE, SOFTFP_PATH_FAST_SUM_CARRY});
 }
@@ -103,7 +106,8 @@ TEST(SoftfpFast, IntegerPlusAddendTiesAndCarries) {
         }
         const uint64_t sig = ((random_significand(rng) >> f) << f) | frac;
         const uint64_t j = (uint64_t{1} << (53 - k)) | (rng() & ((uint64_t{1} << (53 - k)) - 1));
-        if (j >= (sig >> f) && j >= (uint64_t{1} << 32)) check_integer_plus_fraction(cmp, j - (sig >> f), sig, f, &cmp);
+        if (j >= (sig >> f) && j >= (uint64_t{1} << 32))
+          check_integer_plus_fraction(cmp, j - (sig >> f), sig, f, &cmp);
         const uint64_t ones = ((random_significand(rng) >> f) << f) | f_mask;
         const uint64_t all = (uint64_t{1} << (54 - k)) - 1;
         if (k <= f && all >= (ones >> f) && all >= (uint64_t{1} << 32)) {
@@ -171,7 +175,8 @@ TEST(SoftfpFast, SignedPlusFraction) {
           }
           if (k <= f) {
             const uint64_t all = (uint64_t{1} << (54 - k)) - 1;
-            check_signed_plus_fraction(cmp, signed_integer(all, negative), high | (negative ? 1 : f_mask), f);
+            check_signed_plus_fraction(cmp, signed_integer(all, negative),
+                                       high | (negative ? 1 : f_mask), f);
             ++carries;
           }
         }
@@ -213,7 +218,8 @@ TEST(SoftfpFast, FixedPoint) {
       const uint64_t tie = (kept << dropped) | (uint64_t{1} << (dropped - 1));
       check_fixed_point(cmp, tie, 15, 0);
       check_fixed_point(cmp, tie | 1, 15, 1);
-      check_fixed_point(cmp, dropped == 11 ? ~uint64_t{0} : (uint64_t{1} << (53 + dropped)) - 1, 15, 0);
+      check_fixed_point(cmp, dropped == 11 ? ~uint64_t{0} : (uint64_t{1} << (53 + dropped)) - 1, 15,
+                        0);
     }
   reached.expect({SOFTFP_PATH_FAST_B_UP, SOFTFP_PATH_FAST_B_TIE, SOFTFP_PATH_FAST_B_CARRY});
 }
@@ -226,9 +232,11 @@ double from_sig(uint64_t sig, int e) { return std::ldexp(static_cast<double>(sig
 // against native binary64.
 void check_fast(Compare& cmp, char op, double a, double b) {
   const double want = op == '*' ? a * b : a / b;
-  const softfp got = op == '*' ? softfp_fast_mul(soft(a), soft(b)) : softfp_fast_div(soft(a), soft(b));
-  cmp.check(softfp_to_bits(got) == bits_of(want),
-            [&] { return fmt::format("{:a} {} {:a}: want {:a}, got {:a}", a, op, b, want, native(got)); });
+  const softfp got =
+      op == '*' ? softfp_fast_mul(soft(a), soft(b)) : softfp_fast_div(soft(a), soft(b));
+  cmp.check(softfp_to_bits(got) == bits_of(want), [&] {
+    return fmt::format("{:a} {} {:a}: want {:a}, got {:a}", a, op, b, want, native(got));
+  });
 }
 void check_mul(Compare& cmp, double a, double b) { check_fast(cmp, '*', a, b); }
 void check_div(Compare& cmp, double a, double b) { check_fast(cmp, '/', a, b); }
@@ -263,12 +271,16 @@ TEST(SoftfpFast, Multiply) {
   for (int r = 0; r < 100000; ++r) {
     const int e = int(rng() % 100) - 60;
     const softfp a = softfp_make(uint64_t{1} << 53, e, int(rng() % 2));
-    const double b = r % 1000 == 0 ? from_sig(uint64_t{1} << 52, int(rng() % 20) - 10) : random_operand(rng, true);
-    const softfp bs = r % 1000 == 1 ? softfp_make(uint64_t{1} << 53, int(rng() % 20) - 10, 0) : soft(b);
+    const double b = r % 1000 == 0 ? from_sig(uint64_t{1} << 52, int(rng() % 20) - 10)
+                                   : random_operand(rng, true);
+    const softfp bs =
+        r % 1000 == 1 ? softfp_make(uint64_t{1} << 53, int(rng() % 20) - 10, 0) : soft(b);
     const double want = std::ldexp(a.neg ? -1.0 : 1.0, 53 + e) * native(softfp_fast_normalize(bs));
     const softfp got = softfp_fast_mul(a, bs);
-    wide.check(softfp_to_bits(got) == bits_of(want),
-               [&] { return fmt::format("2^{} * {:a}: want {:a}, got {:a}", 53 + e, native(softfp_fast_normalize(bs)), want, native(got)); });
+    wide.check(softfp_to_bits(got) == bits_of(want), [&] {
+      return fmt::format("2^{} * {:a}: want {:a}, got {:a}", 53 + e,
+                         native(softfp_fast_normalize(bs)), want, native(got));
+    });
   }
   const uint64_t mask52 = (uint64_t{1} << 52) - 1;
   for (int r = 0; r < 100000; ++r) {
@@ -284,7 +296,8 @@ TEST(SoftfpFast, Multiply) {
     // Carries: b = floor((2^105 - 1) / a) puts the product within a of 2^105,
     // within half a unit (2^51) about half the time. (A product of two
     // significands is at most (2^53 - 1)^2 < 2^106 - 2^52: it never rounds up to 2^106.)
-    const uint64_t b_carry104 = static_cast<uint64_t>(((static_cast<ssim::uint128>(1) << 105) - 1) / a);
+    const uint64_t b_carry104 =
+        static_cast<uint64_t>(((static_cast<ssim::uint128>(1) << 105) - 1) / a);
     if (b_carry104 >= SOFTFP_HIDDEN) check_mul(cmp, from_sig(a, 3), -from_sig(b_carry104, -9));
   }
   reached.expect({SOFTFP_PATH_FAST_MUL_UP, SOFTFP_PATH_FAST_MUL_TIE, SOFTFP_PATH_FAST_MUL_CARRY});
@@ -302,10 +315,11 @@ TEST(SoftfpFast, Divide) {
   const uint64_t mask53 = (uint64_t{1} << 53) - 1;
   const uint64_t top = uint64_t{1} << 53;
   // Divisors at the reciprocal's ends (y's top 32 bits at 2^31 and 2^32 - 1).
-  for (uint64_t y : {SOFTFP_HIDDEN, SOFTFP_HIDDEN + 1, SOFTFP_HIDDEN + (uint64_t{1} << 21) - 1, top - 1,
-                     top - (uint64_t{1} << 21), top - (uint64_t{1} << 21) - 1})
+  for (uint64_t y : {SOFTFP_HIDDEN, SOFTFP_HIDDEN + 1, SOFTFP_HIDDEN + (uint64_t{1} << 21) - 1,
+                     top - 1, top - (uint64_t{1} << 21), top - (uint64_t{1} << 21) - 1})
     for (uint64_t x : {SOFTFP_HIDDEN, SOFTFP_HIDDEN + 1, y, y - 1, y + 1, top - 1, top - 2})
-      if (x >= SOFTFP_HIDDEN && x < top && y >= SOFTFP_HIDDEN) check_div(cmp, from_sig(x, 0), from_sig(y, 0));
+      if (x >= SOFTFP_HIDDEN && x < top && y >= SOFTFP_HIDDEN)
+        check_div(cmp, from_sig(x, 0), from_sig(y, 0));
   for (int r = 0; r < 100000; ++r) {
     const uint64_t y = random_significand(rng) | 1;
     // The quotient's rounding decided by a remainder of 1 alone: x * 2^53 =
@@ -313,7 +327,8 @@ TEST(SoftfpFast, Divide) {
     const uint64_t q = ((~inverse_odd(y) + 1) & mask53) | top;  // in [2^53, 2^54), odd
     const ssim::uint128 xq = static_cast<ssim::uint128>(q) * y + 1;
     const uint64_t x = static_cast<uint64_t>(xq >> 53);
-    if ((xq & mask53) == 0 && x >= SOFTFP_HIDDEN && x < top) check_div(cmp, from_sig(x, 0), from_sig(y, 0));
+    if ((xq & mask53) == 0 && x >= SOFTFP_HIDDEN && x < top)
+      check_div(cmp, from_sig(x, 0), from_sig(y, 0));
     // A remainder of y - 1, the largest: q = (1 - y) / y = 1 / y - 1 modulo 2^53.
     const uint64_t q2 = ((inverse_odd(y) - 1) & mask53) | top;
     const ssim::uint128 xq2 = static_cast<ssim::uint128>(q2) * y + y - 1;
@@ -334,8 +349,8 @@ TEST(SoftfpFast, Divide) {
 // ---- the whole term on windows ------------------------------------------------
 
 // Moments of every 9x9 window wholly inside a w x h plane (w = 2^16 each).
-void interior_moments(const std::vector<uint32_t>& ref, const std::vector<uint32_t>& dist, int w, int h,
-                      std::vector<ssim::Moments>& out) {
+void interior_moments(const std::vector<uint32_t>& ref, const std::vector<uint32_t>& dist, int w,
+                      int h, std::vector<ssim::Moments>& out) {
   const int r = ssim::kRadius;
   out = brute_force_moments(w, h, r, w - r, r, h - r, [&](int p, int x, int y) -> uint64_t {
     return (p == 0 ? ref : dist)[size_t(y) * size_t(w) + size_t(x)];
@@ -355,8 +370,12 @@ class Planes {
     dist.resize(ref.size());
     content(w, h, ref);
     switch (rng_() % 6) {
-      case 0: dist = ref; break;
-      case 1: for (size_t i = 0; i < ref.size(); ++i) dist[i] = max_ - ref[i]; break;
+      case 0:
+        dist = ref;
+        break;
+      case 1:
+        for (size_t i = 0; i < ref.size(); ++i) dist[i] = max_ - ref[i];
+        break;
       case 2: {
         const uint32_t a = 1 + uint32_t(rng_() % 16);
         for (size_t i = 0; i < ref.size(); ++i) {
@@ -365,9 +384,15 @@ class Planes {
         }
         break;
       }
-      case 3: content(w, h, dist); break;
-      case 4: std::fill(dist.begin(), dist.end(), level()); break;
-      default: for (size_t i = 0; i < ref.size(); ++i) dist[i] = max_ - ref[i] / 2; break;
+      case 3:
+        content(w, h, dist);
+        break;
+      case 4:
+        std::fill(dist.begin(), dist.end(), level());
+        break;
+      default:
+        for (size_t i = 0; i < ref.size(); ++i) dist[i] = max_ - ref[i] / 2;
+        break;
     }
   }
 
@@ -386,14 +411,30 @@ class Planes {
       for (int x = 0; x < w; ++x) {
         uint32_t v;
         switch (kind) {
-          case 0: v = level(); break;
-          case 1: v = around(l, a); break;
-          case 2: v = l; break;
-          case 3: v = around(uint32_t(uint64_t(max_) * uint64_t(x + y) / uint64_t(w + h)), 2); break;
-          case 4: v = uint32_t(rng_() % 9); break;  // dark: A, C at their smallest
-          case 5: v = rng_() % 2 ? max_ : 0; break;
-          case 6: v = x % 2 ? l : l2; break;
-          default: v = (x + y) % 2 ? max_ : 0; break;
+          case 0:
+            v = level();
+            break;
+          case 1:
+            v = around(l, a);
+            break;
+          case 2:
+            v = l;
+            break;
+          case 3:
+            v = around(uint32_t(uint64_t(max_) * uint64_t(x + y) / uint64_t(w + h)), 2);
+            break;
+          case 4:
+            v = uint32_t(rng_() % 9);
+            break;  // dark: A, C at their smallest
+          case 5:
+            v = rng_() % 2 ? max_ : 0;
+            break;
+          case 6:
+            v = x % 2 ? l : l2;
+            break;
+          default:
+            v = (x + y) % 2 ? max_ : 0;
+            break;
         }
         p[size_t(y) * size_t(w) + size_t(x)] = v;
       }
@@ -408,7 +449,8 @@ struct TermStats {
   uint64_t windows = 0, fast = 0;
 };
 
-void check_terms(Compare& cmp, const std::vector<ssim::Moments>& moments, int depth, TermStats& stats) {
+void check_terms(Compare& cmp, const std::vector<ssim::Moments>& moments, int depth,
+                 TermStats& stats) {
   const ssim::TermConstants k = ssim::term_constants(depth);
   const softfp_term_constants sk = softfp_make_term_constants(depth);
   for (const ssim::Moments& m : moments) {
@@ -423,9 +465,9 @@ void check_terms(Compare& cmp, const std::vector<ssim::Moments>& moments, int de
     cmp.check(softfp_is_valid(got) && softfp_to_bits(got) == bits_of(want) &&
                   static_cast<uint64_t>(q) == sq.lo && static_cast<uint64_t>(q >> 64) == sq.hi,
               [&] {
-                return fmt::format("{}-bit mux={} muy={} x2={} xy={} y2={} ({}): want {:a}, got {:a}",
-                                   depth, m.mux, m.muy, m.x2, m.xy, m.y2, fast ? "fast" : "general",
-                                   want, native(got));
+                return fmt::format(
+                    "{}-bit mux={} muy={} x2={} xy={} y2={} ({}): want {:a}, got {:a}", depth,
+                    m.mux, m.muy, m.x2, m.xy, m.y2, fast ? "fast" : "general", want, native(got));
               });
   }
 }
@@ -446,7 +488,8 @@ TEST(SoftfpFast, RandomWindows8Bit) {
   }
   EXPECT_EQ(stats.fast, stats.windows) << "an 8-bit window missed the fast path";
   std::printf("[ softfp   ] %llu 8-bit windows, %llu on the fast path\n",
-              static_cast<unsigned long long>(stats.windows), static_cast<unsigned long long>(stats.fast));
+              static_cast<unsigned long long>(stats.windows),
+              static_cast<unsigned long long>(stats.fast));
   reached.expect({SOFTFP_PATH_TERM_FAST, SOFTFP_PATH_FAST_SUM_UP, SOFTFP_PATH_FAST_SUM_TIE,
                   SOFTFP_PATH_FAST_B_UP, SOFTFP_PATH_FAST_B_TIE, SOFTFP_PATH_FAST_MUL_UP,
                   SOFTFP_PATH_FAST_DIV_UP, SOFTFP_PATH_FAST_DIV_DIGIT1_FIX,
@@ -469,7 +512,8 @@ TEST(SoftfpFast, RandomWindowsOtherDepths) {
       check_terms(cmp, moments, depth, stats);
     }
     std::printf("[ softfp   ] %d-bit: %llu windows, %llu on the fast path\n", depth,
-                static_cast<unsigned long long>(stats.windows), static_cast<unsigned long long>(stats.fast));
+                static_cast<unsigned long long>(stats.windows),
+                static_cast<unsigned long long>(stats.fast));
     if (depth <= 10) {  // every interior window of a real 9- or 10-bit frame is within its bounds
       EXPECT_EQ(stats.fast, stats.windows) << depth << "-bit: a window missed the fast path";
     }
@@ -493,11 +537,26 @@ TEST(SoftfpFast, ConstructedWindows) {
         for (size_t i = 0; i < 81; ++i) {
           const uint32_t noise = uint32_t(rng() % (max + 1));
           switch (kind) {
-            case 0: ref[i] = l; dist[i] = noise; break;          // covariance 0, var_x 0
-            case 1: ref[i] = noise; dist[i] = l; break;          // covariance 0, var_y 0
-            case 2: ref[i] = l; dist[i] = l2; break;             // both flat
-            case 3: ref[i] = l; dist[i] = l; break;              // equal flat: term = w
-            default: ref[i] = i % 2 ? max : 0; dist[i] = i % 3 ? 0 : max; break;
+            case 0:
+              ref[i] = l;
+              dist[i] = noise;
+              break;  // covariance 0, var_x 0
+            case 1:
+              ref[i] = noise;
+              dist[i] = l;
+              break;  // covariance 0, var_y 0
+            case 2:
+              ref[i] = l;
+              dist[i] = l2;
+              break;  // both flat
+            case 3:
+              ref[i] = l;
+              dist[i] = l;
+              break;  // equal flat: term = w
+            default:
+              ref[i] = i % 2 ? max : 0;
+              dist[i] = i % 3 ? 0 : max;
+              break;
           }
         }
         interior_moments(ref, dist, 9, 9, moments);
@@ -541,14 +600,18 @@ TEST(SoftfpFast, WeightConstants) {
         const auto value = [](uint64_t integer, uint32_t frac2, int f) {
           return static_cast<double>(integer) + std::ldexp(static_cast<double>(frac2), -(f + 1));
         };
-        EXPECT_EQ(bits_of(value(kw.c1_int, kw.c1_frac2, kw.c1_frac_bits)), bits_of(c1)) << depth << " bits, w " << w;
-        EXPECT_EQ(bits_of(value(kw.c2_int, kw.c2_frac2, kw.c2_frac_bits)), bits_of(c2)) << depth << " bits, w " << w;
+        EXPECT_EQ(bits_of(value(kw.c1_int, kw.c1_frac2, kw.c1_frac_bits)), bits_of(c1))
+            << depth << " bits, w " << w;
+        EXPECT_EQ(bits_of(value(kw.c2_int, kw.c2_frac2, kw.c2_frac_bits)), bits_of(c2))
+            << depth << " bits, w " << w;
         even_c2 += std::fmod(c2, 2.0) == 0.0;
       }
   }
-  std::printf("[ softfp   ] %llu weights, %llu with fast-path constants, %llu of them with c2 an even integer\n",
-              static_cast<unsigned long long>(compared), static_cast<unsigned long long>(fast),
-              static_cast<unsigned long long>(even_c2));
+  std::printf(
+      "[ softfp   ] %llu weights, %llu with fast-path constants, %llu of them with c2 an even "
+      "integer\n",
+      static_cast<unsigned long long>(compared), static_cast<unsigned long long>(fast),
+      static_cast<unsigned long long>(even_c2));
   EXPECT_GT(fast, compared / 2);
   EXPECT_GT(even_c2, 0u) << "no weight tries softfp_term_fast_weight_applies's guard on B";
   // That guard: with c2 = 10 exactly, B = 2 cov + 10 is 0 at cov = -5 (w = 1,
@@ -557,7 +620,8 @@ TEST(SoftfpFast, WeightConstants) {
   ASSERT_TRUE(kw.fast);
   kw.c2_int = 10;
   kw.c2_frac2 = 0;
-  EXPECT_FALSE(softfp_term_fast_weight_applies(softfp_moments{5, 1, 25, 0, 1, 1}, kw)) << "B = 0 let through";
+  EXPECT_FALSE(softfp_term_fast_weight_applies(softfp_moments{5, 1, 25, 0, 1, 1}, kw))
+      << "B = 0 let through";
   EXPECT_TRUE(softfp_term_fast_weight_applies(softfp_moments{5, 1, 25, 1, 1, 1}, kw));
 }
 
@@ -580,23 +644,27 @@ TEST(SoftfpFast, TruncatedWindows) {
       const int w = tiny ? 1 + int(rng() % 8) : 9 + int(rng() % 32);
       const int h = tiny ? 1 + int(rng() % 8) : 9 + int(rng() % 24);
       planes.make(w, h, ref, dist);
-      std::vector<ssim::Moments> moments = brute_force_moments(w, h, 0, w, 0, h, [&](int p, int x, int y) -> uint64_t {
-        return (p == 0 ? ref : dist)[size_t(y) * size_t(w) + size_t(x)];
-      });
+      std::vector<ssim::Moments> moments =
+          brute_force_moments(w, h, 0, w, 0, h, [&](int p, int x, int y) -> uint64_t {
+            return (p == 0 ? ref : dist)[size_t(y) * size_t(w) + size_t(x)];
+          });
       std::erase_if(moments, [](const ssim::Moments& m) { return m.w >= 65536; });
       check_terms(cmp, moments, depth, stats);
     }
     const uint64_t weight_fast = softfp_path_hits[SOFTFP_PATH_TERM_FAST_WEIGHT] - hits;
     std::printf("[ softfp   ] %d-bit: %llu truncated windows, %llu on their fast path\n", depth,
-                static_cast<unsigned long long>(stats.windows), static_cast<unsigned long long>(weight_fast));
+                static_cast<unsigned long long>(stats.windows),
+                static_cast<unsigned long long>(weight_fast));
     EXPECT_EQ(stats.fast, 0u) << "softfp_term_fast took a truncated window";
     if (depth <= 10) {
-      EXPECT_GT(weight_fast, stats.windows * 9 / 10) << depth << "-bit: truncated windows missed their fast path";
+      EXPECT_GT(weight_fast, stats.windows * 9 / 10)
+          << depth << "-bit: truncated windows missed their fast path";
     }
   }
   reached.expect({SOFTFP_PATH_TERM_FAST_WEIGHT, SOFTFP_PATH_TERM_GENERAL, SOFTFP_PATH_TERM_INTEGER,
-                  SOFTFP_PATH_FAST_SUM_UP, SOFTFP_PATH_FAST_SUM_TIE, SOFTFP_PATH_FAST_B_UP, SOFTFP_PATH_FAST_MUL_UP,
-                  SOFTFP_PATH_FAST_MUL_TIE, SOFTFP_PATH_FAST_DIV_UP, SOFTFP_PATH_FAST_DIV_HALVED});
+                  SOFTFP_PATH_FAST_SUM_UP, SOFTFP_PATH_FAST_SUM_TIE, SOFTFP_PATH_FAST_B_UP,
+                  SOFTFP_PATH_FAST_MUL_UP, SOFTFP_PATH_FAST_MUL_TIE, SOFTFP_PATH_FAST_DIV_UP,
+                  SOFTFP_PATH_FAST_DIV_HALVED});
 }
 
 }  // namespace

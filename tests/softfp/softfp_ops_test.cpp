@@ -21,30 +21,42 @@ enum class Op { kAdd, kSub, kMul, kDiv };
 
 const char* op_name(Op op) {
   switch (op) {
-    case Op::kAdd: return "+";
-    case Op::kSub: return "-";
-    case Op::kMul: return "*";
-    case Op::kDiv: return "/";
+    case Op::kAdd:
+      return "+";
+    case Op::kSub:
+      return "-";
+    case Op::kMul:
+      return "*";
+    case Op::kDiv:
+      return "/";
   }
   return "?";
 }
 
 double native_op(Op op, double a, double b) {
   switch (op) {
-    case Op::kAdd: return a + b;
-    case Op::kSub: return a - b;
-    case Op::kMul: return a * b;
-    case Op::kDiv: return a / b;
+    case Op::kAdd:
+      return a + b;
+    case Op::kSub:
+      return a - b;
+    case Op::kMul:
+      return a * b;
+    case Op::kDiv:
+      return a / b;
   }
   return 0;
 }
 
 softfp soft_op(Op op, softfp a, softfp b) {
   switch (op) {
-    case Op::kAdd: return softfp_add(a, b);
-    case Op::kSub: return softfp_sub(a, b);
-    case Op::kMul: return softfp_mul(a, b);
-    case Op::kDiv: return softfp_div(a, b);
+    case Op::kAdd:
+      return softfp_add(a, b);
+    case Op::kSub:
+      return softfp_sub(a, b);
+    case Op::kMul:
+      return softfp_mul(a, b);
+    case Op::kDiv:
+      return softfp_div(a, b);
   }
   return a;
 }
@@ -56,8 +68,9 @@ class Checker : public Compare {
   void op(Op op, double a, double b) {
     const double want = native_op(op, a, b);
     const softfp got = soft_op(op, soft(a), soft(b));
-    check(softfp_is_valid(got) && softfp_to_bits(got) == bits_of(want),
-          [&] { return fmt::format("{:a} {} {:a}: want {:a}, got {:a}", a, op_name(op), b, want, native(got)); });
+    check(softfp_is_valid(got) && softfp_to_bits(got) == bits_of(want), [&] {
+      return fmt::format("{:a} {} {:a}: want {:a}, got {:a}", a, op_name(op), b, want, native(got));
+    });
   }
 };
 
@@ -70,10 +83,18 @@ class Operands {
 
   double any() {
     switch (rng_() % 16) {
-      case 0: case 1: case 2: case 3: case 4: return integer();
-      case 5: return std::ldexp(1.0, uniform(-40, 4 * depth_ + 100));
-      case 6: return rng_() % 8 == 0 ? 0.0 : real();
-      default: return real();
+      case 0:
+      case 1:
+      case 2:
+      case 3:
+      case 4:
+        return integer();
+      case 5:
+        return std::ldexp(1.0, uniform(-40, 4 * depth_ + 100));
+      case 6:
+        return rng_() % 8 == 0 ? 0.0 : real();
+      default:
+        return real();
     }
   }
 
@@ -153,8 +174,8 @@ TEST(SoftfpRandom, Subtract) {
 TEST(SoftfpRandom, Multiply) {
   PathsReached paths;
   random_pairs(Op::kMul);
-  paths.expect({SOFTFP_PATH_MUL_ZERO, SOFTFP_PATH_MUL_POW2, SOFTFP_PATH_MUL_GENERAL,
-                SOFTFP_PATH_ROUND_UP});
+  paths.expect(
+      {SOFTFP_PATH_MUL_ZERO, SOFTFP_PATH_MUL_POW2, SOFTFP_PATH_MUL_GENERAL, SOFTFP_PATH_ROUND_UP});
 }
 
 TEST(SoftfpRandom, Divide) {
@@ -174,13 +195,13 @@ TEST(SoftfpRandom, Conversions) {
     const int k = 1 + int(rng() % 64);
     uint64_t v = (rng() >> (64 - k)) | (uint64_t{1} << (k - 1));
     if (i % 16 == 0) v = (v | 1) & ~uint64_t{0} >> 10;  // odd 54-bit values: ties
-    if (i % 16 == 1) v = ~uint64_t{0} >> (rng() % 11);   // all ones: rounding carries
+    if (i % 16 == 1) v = ~uint64_t{0} >> (rng() % 11);  // all ones: rounding carries
     const softfp got = softfp_from_u64(v);
     cmp.check(softfp_to_bits(got) == bits_of(static_cast<double>(v)),
-                 [&] { return fmt::format("(double){}", v); });
+              [&] { return fmt::format("(double){}", v); });
     const uint64_t bits = (rng() & ~(uint64_t{0x7FF} << 52)) | (uint64_t(1 + rng() % 2046) << 52);
     cmp.check(softfp_to_bits(softfp_from_bits(bits)) == bits,
-                 [&] { return fmt::format("bits {:#x}", bits); });
+              [&] { return fmt::format("bits {:#x}", bits); });
   }
   cmp.check(softfp_to_bits(softfp_from_u64(0)) == 0, [] { return std::string("0"); });
   cmp.check(softfp_to_bits(softfp_from_i64(-5)) == bits_of(-5.0), [] { return std::string("-5"); });
@@ -200,16 +221,17 @@ TEST(SoftfpRandom, FixedPoint) {
   for (uint64_t i = 0; i < random_pair_count() / 4; ++i) {
     const int e = -80 + int(rng() % 141);
     uint64_t sig = (rng() >> 11) | (uint64_t{1} << 52);
-    const int r = -(e - 52 + 64);  // bits below the fixed point
+    const int r = -(e - 52 + 64);         // bits below the fixed point
     if (i % 8 == 0 && r >= 1 && r <= 53)  // exactly halfway between two fixed-point values
       sig = (sig & ~((uint64_t{1} << r) - 1)) | (uint64_t{1} << (r - 1));
     double x = std::ldexp(static_cast<double>(sig), e - 52);
     if (rng() % 2) x = -x;
     if (i % 1024 == 0) x = 0.0;
     cmp.check(to_int128(softfp_to_fixed64(soft(x))) == ssim::to_fixed64(x),
-                 [&] { return fmt::format("to_fixed64({:a})", x); });
+              [&] { return fmt::format("to_fixed64({:a})", x); });
   }
-  paths.expect({SOFTFP_PATH_FIXED_SHIFT_LEFT, SOFTFP_PATH_FIXED_ROUNDED, SOFTFP_PATH_FIXED_TO_ZERO});
+  paths.expect(
+      {SOFTFP_PATH_FIXED_SHIFT_LEFT, SOFTFP_PATH_FIXED_ROUNDED, SOFTFP_PATH_FIXED_TO_ZERO});
 }
 
 // ---- constructed hard cases -------------------------------------------------
@@ -226,7 +248,7 @@ TEST(SoftfpHard, ExactTies) {
     const int e = int(rng() % 100) - 20;
     const double a = at(sig, e);
     const double half_ulp = std::ldexp(1.0, e - 53);
-    cmp.op(Op::kAdd, a, half_ulp);   // to even, up or down
+    cmp.op(Op::kAdd, a, half_ulp);  // to even, up or down
     cmp.op(Op::kSub, -a, half_ulp);
     cmp.op(Op::kAdd, at((uint64_t{1} << 53) - 1, e), half_ulp);  // tie that carries
     // Odd products of 54 bits: the integer product lies halfway.
@@ -362,8 +384,9 @@ TEST(SoftfpHard, DivisionByZeroIsInvalid) {
 }
 
 // softfp_add_u53(i, c): an exact integer 0 <= i < 2^53 plus c > 0, against the
-// native (double)i + c, and softfp_add_int (i shifted up to bit 63, times 2): integers of every length, c from tiny to huge, ties
-// (c's low bits exactly half an ulp of the sum) and exponent gaps around 0..64.
+// native (double)i + c, and softfp_add_int (i shifted up to bit 63, times 2): integers of every
+// length, c from tiny to huge, ties (c's low bits exactly half an ulp of the sum) and exponent gaps
+// around 0..64.
 TEST(SoftfpRandom, IntegerPlusPositive) {
   PathsReached paths;
   std::mt19937_64 rng(seed() + 77);
@@ -375,10 +398,18 @@ TEST(SoftfpRandom, IntegerPlusPositive) {
     if (ibits != 0 && rng() % 8 == 0) i = (uint64_t{2} << (ibits - 1)) - 1;  // all ones: carries
     double c;
     switch (rng() % 4) {
-      case 0: c = std::ldexp(double((rng() >> 11) | (uint64_t{1} << 52)), int(rng() % 140) - 120); break;
-      case 1: c = std::ldexp(double((rng() >> 11) | (uint64_t{1} << 52)), ibits - 53 - int(rng() % 70)); break;
-      case 2: c = std::ldexp(1.0, ibits - 54 - int(rng() % 3)) * double(1 + rng() % 4); break;  // ties
-      default: c = std::ldexp(double(1 + (rng() >> 40)), int(rng() % 40) - 30); break;
+      case 0:
+        c = std::ldexp(double((rng() >> 11) | (uint64_t{1} << 52)), int(rng() % 140) - 120);
+        break;
+      case 1:
+        c = std::ldexp(double((rng() >> 11) | (uint64_t{1} << 52)), ibits - 53 - int(rng() % 70));
+        break;
+      case 2:
+        c = std::ldexp(1.0, ibits - 54 - int(rng() % 3)) * double(1 + rng() % 4);
+        break;  // ties
+      default:
+        c = std::ldexp(double(1 + (rng() >> 40)), int(rng() % 40) - 30);
+        break;
     }
     double want = double(i) + c;
     softfp got = softfp_add_u53(i, soft(c));
@@ -412,16 +443,22 @@ TEST(SoftfpRandom, SignedIntegerPlusPositiveAndIntegerRounding) {
     const double iv = (neg ? -1.0 : 1.0) * std::ldexp(double(i), k);
     double c;
     switch (rng() % 3) {
-      case 0: c = std::ldexp(double((rng() >> 11) | (uint64_t{1} << 52)), int(rng() % 140) - 120); break;
-      case 1: c = std::fabs(iv) * (1.0 + std::ldexp(double(int64_t(rng() % 9) - 4), -52)); break;  // cancels
-      default: c = std::fabs(iv) + std::ldexp(double(1 + rng() % 4), int(rng() % 80) - 40); break;
+      case 0:
+        c = std::ldexp(double((rng() >> 11) | (uint64_t{1} << 52)), int(rng() % 140) - 120);
+        break;
+      case 1:
+        c = std::fabs(iv) * (1.0 + std::ldexp(double(int64_t(rng() % 9) - 4), -52));
+        break;  // cancels
+      default:
+        c = std::fabs(iv) + std::ldexp(double(1 + rng() % 4), int(rng() % 80) - 40);
+        break;
     }
     if (c <= 0.0) c = 1.0;
     const double want = iv + c;
     const softfp got = softfp_add_int_signed(i, k, neg, soft(c));
     if ((!softfp_is_valid(got) || softfp_to_bits(got) != bits_of(want)) && failed++ < 10)
-      ADD_FAILURE() << fmt::format("{}{} * 2^{} + {:a}: want {:a}, got {:a}", neg ? "-" : "", i, k, c,
-                                   want, native(got));
+      ADD_FAILURE() << fmt::format("{}{} * 2^{} + {:a}: want {:a}, got {:a}", neg ? "-" : "", i, k,
+                                   c, want, native(got));
     // Integer rounding: v below 2^64 - 2^10, and hi:lo below 2^65 - 2^12 (up to
     // 2^64 - 1 with hi = 0: the rounding carries to 2^64 there).
     uint64_t v = rng() >> int(rng() % 64);
@@ -431,7 +468,7 @@ TEST(SoftfpRandom, SignedIntegerPlusPositiveAndIntegerRounding) {
     const uint64_t hi = rng() % 2;
     uint64_t lo = rng() >> (hi ? 0 : int(rng() % 64));
     if (rng() % 8 == 0) lo = ~uint64_t{0} - rng() % 8192;  // near 2^64 and 2^65
-    if (hi && lo >= ~uint64_t{0} - 8192) lo >>= 1;       // below 2^65 - 2^12
+    if (hi && lo >= ~uint64_t{0} - 8192) lo >>= 1;         // below 2^65 - 2^12
     const softfp_scaled r = softfp_round_int65(hi, lo);
     // The reference: hi:lo in 128 bits, rounded to 53 significant bits.
     const ssim::uint128 x = (static_cast<ssim::uint128>(hi) << 64) | lo;

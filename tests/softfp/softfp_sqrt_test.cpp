@@ -1,7 +1,7 @@
 // softfp's square root and binary32 conversions (softfp/softfp_sqrt.h) against
 // the CPU's sqrt and casts, bit for bit: random operands over every binade
-// (with the other cases about 10^7 operands by default; EXACTVQ_SOFTFP_PAIRS scales them), square roots of binary32
-// values rounded back to binary32 (float_ssim's sd), and hard cases: exact
+// (with the other cases about 10^7 operands by default; EXACTVQ_SOFTFP_PAIRS scales them), square
+// roots of binary32 values rounded back to binary32 (float_ssim's sd), and hard cases: exact
 // squares, operands whose root lies within a few ulps of a rounding midpoint,
 // the extremes of the range, subnormals, zeros and negatives.
 #include <cmath>
@@ -39,8 +39,9 @@ void check_sqrt(Compare& c, double x) {
 void check_float_root(Compare& c, float x) {
   const float want = float(std::sqrt(double(x)));
   const uint32_t got = softfp_to_f32_bits(softfp_sqrt(softfp_from_f32_bits(bits_of_float(x))));
-  c.check(got == bits_of_float(want),
-          [&] { return fmt::format("f32(sqrt({:a})): want {:a}, got {:a}", x, want, float_of(got)); });
+  c.check(got == bits_of_float(want), [&] {
+    return fmt::format("f32(sqrt({:a})): want {:a}, got {:a}", x, want, float_of(got));
+  });
 }
 
 TEST(SoftfpSqrt, RandomOperandsOfEveryBinade) {
@@ -73,7 +74,7 @@ TEST(SoftfpSqrt, ExactSquares) {
   Compare c("sqrt, exact squares");
   for (int i = 0; i < 1'000'000; ++i) {
     const uint64_t k = 1 + rng() % (uint64_t{1} << 26);  // k^2 < 2^52: exact
-    const int scale = int(rng() % 960) - 480;  // k^2 * 2^(2 scale + 1) stays finite
+    const int scale = int(rng() % 960) - 480;            // k^2 * 2^(2 scale + 1) stays finite
     check_sqrt(c, std::ldexp(double(k * k), 2 * scale));
     check_sqrt(c, std::ldexp(double(k * k), 2 * scale + 1));  // an odd exponent: not a square
   }
@@ -88,7 +89,8 @@ TEST(SoftfpSqrt, RootsNearRoundingMidpoints) {
   for (int i = 0; i < 300'000; ++i) {
     const uint64_t biased = 523 + rng() % 1000;  // y^2 finite and normal
     const double y = double_of((biased << 52) | (random_significand(rng) & (SOFTFP_HIDDEN - 1)));
-    const long double mid = (long double)y + ((long double)std::nextafter(y, 2 * y) - (long double)y) / 2;
+    const long double mid =
+        (long double)y + ((long double)std::nextafter(y, 2 * y) - (long double)y) / 2;
     double x = double(mid * mid);
     for (int k = 0; k < 3; ++k) x = std::nextafter(x, 0.0);
     for (int k = 0; k < 7; ++k, x = std::nextafter(x, 2 * x)) check_sqrt(c, x);
@@ -97,9 +99,15 @@ TEST(SoftfpSqrt, RootsNearRoundingMidpoints) {
 
 TEST(SoftfpSqrt, ExtremesSubnormalsZerosAndNegatives) {
   Compare c("sqrt, extremes and subnormals");
-  const double extremes[] = {std::numeric_limits<double>::min(), std::numeric_limits<double>::max(),
-                             std::nextafter(1.0, 2.0), std::nextafter(1.0, 0.0), 2.0, 0.5, 3.0,
-                             std::nextafter(4.0, 0.0), std::nextafter(std::numeric_limits<double>::min(), 1.0)};
+  const double extremes[] = {std::numeric_limits<double>::min(),
+                             std::numeric_limits<double>::max(),
+                             std::nextafter(1.0, 2.0),
+                             std::nextafter(1.0, 0.0),
+                             2.0,
+                             0.5,
+                             3.0,
+                             std::nextafter(4.0, 0.0),
+                             std::nextafter(std::numeric_limits<double>::min(), 1.0)};
   for (double x : extremes) check_sqrt(c, x);
   std::mt19937_64 rng(seed() + 4);
   for (int i = 0; i < 100'000; ++i)
@@ -133,8 +141,9 @@ TEST(SoftfpBinary32, ConversionsBothWays) {
     }
     if (i % 3 == 0) x = -x;
     const uint32_t got = softfp_to_f32_bits(soft(x));
-    narrow.check(got == bits_of_float(float(x)),
-                 [&] { return fmt::format("{:a}: want {:a}, got {:a}", x, float(x), float_of(got)); });
+    narrow.check(got == bits_of_float(float(x)), [&] {
+      return fmt::format("{:a}: want {:a}, got {:a}", x, float(x), float_of(got));
+    });
   }
 }
 

@@ -25,11 +25,11 @@ namespace fs = std::filesystem;
 
 // Every window's moments of a plane, straight from the two passes of spec/ssim.md.
 std::vector<ssim::Moments> plane_moments(const PlaneView& ref, const PlaneView& dist) {
-  return brute_force_moments(ref.width, ref.height, 0, ref.width, 0, ref.height,
-                             [&](int p, int x, int y) -> uint64_t {
-                               const PlaneView& v = p == 0 ? ref : dist;
-                               return v.bytes_per_sample == 1 ? v.row<uint8_t>(y)[x] : v.row<uint16_t>(y)[x];
-                             });
+  return brute_force_moments(
+      ref.width, ref.height, 0, ref.width, 0, ref.height, [&](int p, int x, int y) -> uint64_t {
+        const PlaneView& v = p == 0 ? ref : dist;
+        return v.bytes_per_sample == 1 ? v.row<uint8_t>(y)[x] : v.row<uint16_t>(y)[x];
+      });
 }
 
 ssim::int128 to_int128(softfp_i128 q) {
@@ -45,7 +45,8 @@ class TermChecker {
   ~TermChecker() {
     EXPECT_EQ(failed_, 0u) << what_ << ": " << failed_ << " of " << compared_ << " terms differ";
     std::printf("[ softfp   ] %s: %llu terms (%llu planes) compared bit for bit\n", what_.c_str(),
-                static_cast<unsigned long long>(compared_), static_cast<unsigned long long>(planes_));
+                static_cast<unsigned long long>(compared_),
+                static_cast<unsigned long long>(planes_));
   }
 
   void plane(const PlaneView& ref, const PlaneView& dist, int bitdepth, const std::string& where) {
@@ -105,8 +106,11 @@ TEST(SoftfpTerm, RandomFramesEveryDepth) {
       ref.allocate(f);
       dist.allocate(f);
       auto put = [&](Picture& p, int x, int y, uint32_t v) {
-        if (depth == 8) p.plane_data(0)[size_t(y) * size_t(w) + size_t(x)] = uint8_t(v);
-        else reinterpret_cast<uint16_t*>(p.plane_data(0))[size_t(y) * size_t(w) + size_t(x)] = uint16_t(v);
+        if (depth == 8)
+          p.plane_data(0)[size_t(y) * size_t(w) + size_t(x)] = uint8_t(v);
+        else
+          reinterpret_cast<uint16_t*>(p.plane_data(0))[size_t(y) * size_t(w) + size_t(x)] =
+              uint16_t(v);
       };
       for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
@@ -126,13 +130,17 @@ TEST(SoftfpTerm, RandomFramesEveryDepth) {
           put(ref, x, y, r);
           put(dist, x, y, d);
         }
-      check.plane(ref.plane(0), dist.plane(0), depth, fmt::format("{}-bit kind {} {}x{}", depth, kind, w, h));
+      check.plane(ref.plane(0), dist.plane(0), depth,
+                  fmt::format("{}-bit kind {} {}x{}", depth, kind, w, h));
     }
   }
-  EXPECT_GT(softfp_path_hits[SOFTFP_PATH_TERM_INTEGER], hits_integer) << "integer shortcut not reached";
+  EXPECT_GT(softfp_path_hits[SOFTFP_PATH_TERM_INTEGER], hits_integer)
+      << "integer shortcut not reached";
   EXPECT_GT(softfp_path_hits[SOFTFP_PATH_TERM_GENERAL], hits_general) << "general path not reached";
-  EXPECT_GT(softfp_path_hits[SOFTFP_PATH_TERM_POW2_WEIGHT], hits_pow2) << "w = 2^16 shortcut not reached";
-  EXPECT_GT(softfp_path_hits[SOFTFP_PATH_ADD_INTEGER], hits_add_integer) << "integer add not reached";
+  EXPECT_GT(softfp_path_hits[SOFTFP_PATH_TERM_POW2_WEIGHT], hits_pow2)
+      << "w = 2^16 shortcut not reached";
+  EXPECT_GT(softfp_path_hits[SOFTFP_PATH_ADD_INTEGER], hits_add_integer)
+      << "integer add not reached";
 }
 
 // Every plane of every frame of every public vector (../shared/vectors).
@@ -153,7 +161,8 @@ TEST(SoftfpTerm, PublicVectors) {
         check.plane(a.plane(plane), b.plane(plane), a.format.bitdepth,
                     fmt::format("{} frame {} {}", name, frame, plane_name(plane)));
   }
-  EXPECT_GT(softfp_path_hits[SOFTFP_PATH_TERM_INTEGER], hits_integer) << "integer shortcut not reached";
+  EXPECT_GT(softfp_path_hits[SOFTFP_PATH_TERM_INTEGER], hits_integer)
+      << "integer shortcut not reached";
   EXPECT_GT(softfp_path_hits[SOFTFP_PATH_TERM_GENERAL], hits_general) << "general path not reached";
 }
 

@@ -84,7 +84,9 @@ class Compare {
 template <class Sample>
 std::vector<ssim::Moments> brute_force_moments(int w, int h, int x0, int x1, int y0, int y1,
                                                Sample sample) {
-  struct H { uint64_t m, n, xx, xy, yy; };
+  struct H {
+    uint64_t m, n, xx, xy, yy;
+  };
   const int r0 = std::max(0, y0 - ssim::kRadius), r1 = std::min(h, y1 + ssim::kRadius);
   const size_t cols = size_t(x1 - x0);
   std::vector<H> hor(size_t(std::max(0, r1 - r0)) * cols);
@@ -126,18 +128,48 @@ std::vector<ssim::Moments> brute_force_moments(int w, int h, int x0, int x1, int
 }
 
 inline const char* path_name(int id) {
-  static const char* const kNames[SOFTFP_PATH_COUNT] = {
-      "add zero operand", "add same sign", "sub near (gap 0/1)", "sub far (gap >= 2)",
-      "sub to zero", "add all sticky (gap >= 64)", "mul zero", "mul power of two",
-      "mul general", "div zero", "div general", "div digit corrected down",
-      "div digit corrected up", "div digit 0", "div digit radix-1", "round up", "round tie",
-      "round carry", "term integer shortcut", "term general", "fixed shift left",
-      "fixed rounded", "fixed to zero", "add integer", "term power-of-two weight", "term fast",
-      "fast A/C/D round up", "fast A/C/D round tie", "fast A/C/D round carry", "fast B round up",
-      "fast B round tie", "fast B round carry", "fast mul round up", "fast mul round tie",
-      "fast mul round carry", "fast div round up", "fast div round tie", "fast div carry",
-      "fast div digit 1 corrected", "fast div digit 2 corrected", "fast div dividend doubled",
-      "term fast, truncated window"};
+  static const char* const kNames[SOFTFP_PATH_COUNT] = {"add zero operand",
+                                                        "add same sign",
+                                                        "sub near (gap 0/1)",
+                                                        "sub far (gap >= 2)",
+                                                        "sub to zero",
+                                                        "add all sticky (gap >= 64)",
+                                                        "mul zero",
+                                                        "mul power of two",
+                                                        "mul general",
+                                                        "div zero",
+                                                        "div general",
+                                                        "div digit corrected down",
+                                                        "div digit corrected up",
+                                                        "div digit 0",
+                                                        "div digit radix-1",
+                                                        "round up",
+                                                        "round tie",
+                                                        "round carry",
+                                                        "term integer shortcut",
+                                                        "term general",
+                                                        "fixed shift left",
+                                                        "fixed rounded",
+                                                        "fixed to zero",
+                                                        "add integer",
+                                                        "term power-of-two weight",
+                                                        "term fast",
+                                                        "fast A/C/D round up",
+                                                        "fast A/C/D round tie",
+                                                        "fast A/C/D round carry",
+                                                        "fast B round up",
+                                                        "fast B round tie",
+                                                        "fast B round carry",
+                                                        "fast mul round up",
+                                                        "fast mul round tie",
+                                                        "fast mul round carry",
+                                                        "fast div round up",
+                                                        "fast div round tie",
+                                                        "fast div carry",
+                                                        "fast div digit 1 corrected",
+                                                        "fast div digit 2 corrected",
+                                                        "fast div dividend doubled",
+                                                        "term fast, truncated window"};
   return id >= 0 && id < SOFTFP_PATH_COUNT ? kNames[id] : "?";
 }
 
@@ -149,7 +181,8 @@ class PathsReached {
     for (int id : ids) {
       const uint64_t hits = softfp_path_hits[id] - start_[id];
       EXPECT_GT(hits, 0u) << "path not reached: " << path_name(id);
-      std::printf("[ softfp   ] path %-30s %llu\n", path_name(id), static_cast<unsigned long long>(hits));
+      std::printf("[ softfp   ] path %-30s %llu\n", path_name(id),
+                  static_cast<unsigned long long>(hits));
     }
   }
 

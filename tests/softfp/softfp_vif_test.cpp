@@ -26,16 +26,27 @@ namespace {
 double random_value(std::mt19937_64& rng) {
   const double sign = rng() % 2 ? -1.0 : 1.0;
   switch (rng() % 10) {
-    case 0: return sign * double(int64_t(rng() % 5000));                                 // small integers
-    case 1: return sign * (double(int64_t(rng() % 5000)) + 0.5);                         // halves
-    case 2: return sign * (2147483648.0 + double(int64_t(rng() % 9)) - 4.0 + double(rng() % 4) * 0.25);
-    case 3: return sign * std::ldexp(1.0, 63) + sign * double(int64_t(rng() % 3)) * 2048.0 - sign * 2048.0;
-    case 4: return sign * std::ldexp(double(rng() >> 11), int(rng() % 40));              // up to 2^93
-    case 5: return sign * std::ldexp(double(rng() >> 11), -int(rng() % 80));             // fractions, tiny
-    case 6: return double_of((rng() & ((uint64_t{1} << 52) - 1)) | (rng() % 2 ? uint64_t{1} << 63 : 0));
-    case 7: return sign * 0.0;
-    case 8: return sign * std::ldexp(double(rng() >> 11), 900 + int(rng() % 70));        // huge
-    default: return double_of(rng() % 0x7FEFFFFFFFFFFFFFull | (rng() % 2 ? uint64_t{1} << 63 : 0));
+    case 0:
+      return sign * double(int64_t(rng() % 5000));  // small integers
+    case 1:
+      return sign * (double(int64_t(rng() % 5000)) + 0.5);  // halves
+    case 2:
+      return sign * (2147483648.0 + double(int64_t(rng() % 9)) - 4.0 + double(rng() % 4) * 0.25);
+    case 3:
+      return sign * std::ldexp(1.0, 63) + sign * double(int64_t(rng() % 3)) * 2048.0 -
+             sign * 2048.0;
+    case 4:
+      return sign * std::ldexp(double(rng() >> 11), int(rng() % 40));  // up to 2^93
+    case 5:
+      return sign * std::ldexp(double(rng() >> 11), -int(rng() % 80));  // fractions, tiny
+    case 6:
+      return double_of((rng() & ((uint64_t{1} << 52) - 1)) | (rng() % 2 ? uint64_t{1} << 63 : 0));
+    case 7:
+      return sign * 0.0;
+    case 8:
+      return sign * std::ldexp(double(rng() >> 11), 900 + int(rng() % 70));  // huge
+    default:
+      return double_of(rng() % 0x7FEFFFFFFFFFFFFFull | (rng() % 2 ? uint64_t{1} << 63 : 0));
   }
 }
 
@@ -43,7 +54,8 @@ TEST(SoftfpVif, LessEqualsNative) {
   std::mt19937_64 rng(seed());
   Compare c("softfp_less");
   const auto one = [&](double a, double b) {
-    c.check(softfp_less(soft(a), soft(b)) == (a < b), [&] { return fmt::format("{:a} < {:a}", a, b); });
+    c.check(softfp_less(soft(a), soft(b)) == (a < b),
+            [&] { return fmt::format("{:a} < {:a}", a, b); });
   };
   for (int i = 0; i < 2'000'000; ++i) {
     const double a = random_value(rng);
@@ -51,8 +63,11 @@ TEST(SoftfpVif, LessEqualsNative) {
     one(a, b);
     one(b, a);
   }
-  for (const double a : {0.0, -0.0, 1.0, -1.0, 0x1p-1074, -0x1p-1074, 100.0, 0x1.fffffffffffffp1023})
-    for (const double b : {0.0, -0.0, 1.0, -1.0, 0x1p-1074, -0x1p-1074, 100.0, -0x1.fffffffffffffp1023}) one(a, b);
+  for (const double a :
+       {0.0, -0.0, 1.0, -1.0, 0x1p-1074, -0x1p-1074, 100.0, 0x1.fffffffffffffp1023})
+    for (const double b :
+         {0.0, -0.0, 1.0, -1.0, 0x1p-1074, -0x1p-1074, 100.0, -0x1.fffffffffffffp1023})
+      one(a, b);
 }
 
 TEST(SoftfpVif, TruncationsEqualX86) {
@@ -60,18 +75,45 @@ TEST(SoftfpVif, TruncationsEqualX86) {
   Compare c32("softfp_truncate_i32"), c64("softfp_truncate_i64");
   const auto one = [&](double v) {
     c32.check(softfp_truncate_i32(soft(v)) == vif::truncate_to_int32(v), [&] {
-      return fmt::format("{:a}: want {}, got {}", v, vif::truncate_to_int32(v), softfp_truncate_i32(soft(v)));
+      return fmt::format("{:a}: want {}, got {}", v, vif::truncate_to_int32(v),
+                         softfp_truncate_i32(soft(v)));
     });
     c64.check(softfp_truncate_i64(soft(v)) == vif::truncate_to_int64(v), [&] {
-      return fmt::format("{:a}: want {}, got {}", v, vif::truncate_to_int64(v), softfp_truncate_i64(soft(v)));
+      return fmt::format("{:a}: want {}, got {}", v, vif::truncate_to_int64(v),
+                         softfp_truncate_i64(soft(v)));
     });
   };
   for (int i = 0; i < 4'000'000; ++i) one(random_value(rng));
-  for (const double v :
-       {0.0, -0.0, 0.5, -0.5, 0.99999999999999989, -0.99999999999999989, 1.0, -1.0, 2147483647.0, 2147483647.5,
-        2147483648.0, -2147483648.0, -2147483648.5, -2147483648.9999998, -2147483649.0, 4294967296.0,
-        -4294967296.0, 0x1p62, 0x1.fffffffffffffp62, 0x1p63, -0x1p63, -0x1.0000000000001p63, 0x1p64, -0x1p64,
-        0x1p1023, -0x1p1023, 0x1p-1074, -0x1p-1022, 0x1.fffffffffffffp52, 0x1p53 + 2.0})
+  for (const double v : {0.0,
+                         -0.0,
+                         0.5,
+                         -0.5,
+                         0.99999999999999989,
+                         -0.99999999999999989,
+                         1.0,
+                         -1.0,
+                         2147483647.0,
+                         2147483647.5,
+                         2147483648.0,
+                         -2147483648.0,
+                         -2147483648.5,
+                         -2147483648.9999998,
+                         -2147483649.0,
+                         4294967296.0,
+                         -4294967296.0,
+                         0x1p62,
+                         0x1.fffffffffffffp62,
+                         0x1p63,
+                         -0x1p63,
+                         -0x1.0000000000001p63,
+                         0x1p64,
+                         -0x1p64,
+                         0x1p1023,
+                         -0x1p1023,
+                         0x1p-1074,
+                         -0x1p-1022,
+                         0x1.fffffffffffffp52,
+                         0x1p53 + 2.0})
     one(v);
 }
 
@@ -90,7 +132,8 @@ struct TwinCheck {
       ++gains;
       const double g = double(s.sigma12) / (double(s.sigma1_sq) + eps);
       limited += !(g < limit);
-      out_of_range += vif::truncate_to_int32(double(s.sigma2_sq) - g * double(s.sigma12)) == INT32_MIN;
+      out_of_range +=
+          vif::truncate_to_int32(double(s.sigma2_sq) - g * double(s.sigma12)) == INT32_MIN;
     }
     VifSums want = {0, 0, 0, 0}, got = {0, 0, 0, 0};
     vif::add_pixel_terms(s, eps, limit, vif::kLog2Table.data(), &want);
@@ -98,22 +141,29 @@ struct TwinCheck {
     compare.check(want.num_log == got.num_log && want.den_log == got.den_log &&
                       want.num_non_log == got.num_non_log && want.den_non_log == got.den_non_log,
                   [&] {
-                    return fmt::format("sigmas ({}, {}, {}) limit {}: want {} {} {} {}, got {} {} {} {}",
-                                       s.sigma1_sq, s.sigma2_sq, s.sigma12, limit, want.num_log, want.den_log,
-                                       want.num_non_log, want.den_non_log, got.num_log, got.den_log,
-                                       got.num_non_log, got.den_non_log);
+                    return fmt::format(
+                        "sigmas ({}, {}, {}) limit {}: want {} {} {} {}, got {} {} {} {}",
+                        s.sigma1_sq, s.sigma2_sq, s.sigma12, limit, want.num_log, want.den_log,
+                        want.num_non_log, want.den_non_log, got.num_log, got.den_log,
+                        got.num_non_log, got.den_non_log);
                   });
   }
 };
 
 int32_t random_sigma(std::mt19937_64& rng) {
   switch (rng() % 6) {
-    case 0: return int32_t(uint32_t(rng()));                               // any 32 bits
-    case 1: return int32_t(rng() % (uint64_t{1} << 31));                   // non-negative
-    case 2: return int32_t(131072 + int64_t(rng() % 4096) - 2048);         // near the noise variance
-    case 3: return int32_t(rng() % (uint64_t{1} << (1 + rng() % 30)));     // every magnitude
-    case 4: return int32_t(INT32_MAX - int32_t(rng() % 1024));             // near the top
-    default: return int32_t(rng() % 65536) - 1024;                         // small, some negative
+    case 0:
+      return int32_t(uint32_t(rng()));  // any 32 bits
+    case 1:
+      return int32_t(rng() % (uint64_t{1} << 31));  // non-negative
+    case 2:
+      return int32_t(131072 + int64_t(rng() % 4096) - 2048);  // near the noise variance
+    case 3:
+      return int32_t(rng() % (uint64_t{1} << (1 + rng() % 30)));  // every magnitude
+    case 4:
+      return int32_t(INT32_MAX - int32_t(rng() % 1024));  // near the top
+    default:
+      return int32_t(rng() % 65536) - 1024;  // small, some negative
   }
 }
 
@@ -133,20 +183,24 @@ TEST(SoftfpVif, PixelTermsEqualNative) {
       s.sigma12 = int32_t(std::min(2147483647.0, g * s.sigma1_sq / 65536.0 + double(rng() % 4096)));
       // sigma2_sq near g * sigma12: the residual near 0, either sign.
       const double gain = double(s.sigma12) / double(s.sigma1_sq);
-      s.sigma2_sq = int32_t(std::clamp(std::floor(gain * s.sigma12) + double(int(rng() % 5) - 2), 0.0, 2147483647.0));
+      s.sigma2_sq = int32_t(
+          std::clamp(std::floor(gain * s.sigma12) + double(int(rng() % 5) - 2), 0.0, 2147483647.0));
     }
     twin(s, limits[i % 3]);
     if (i % 7 == 0) twin(s, 1.0 + double(rng() % 99000) / 1000.0);
   }
-  const int32_t edges[] = {INT32_MIN, -1, 0, 1, 131071, 131072, 131073, 1 << 20, INT32_MAX - 1, INT32_MAX};
+  const int32_t edges[] = {INT32_MIN,     -1,       0, 1, 131071, 131072, 131073, 1 << 20,
+                           INT32_MAX - 1, INT32_MAX};
   for (const int32_t a : edges)
     for (const int32_t b : edges)
       for (const int32_t c : edges)
         for (const double limit : {100.0, 1.0}) twin(VifSigmas{a, std::max(0, b), c}, limit);
   EXPECT_GT(twin.compare.compared(), 1'000'000u);
-  std::printf("[ softfp   ] vif: %llu through the gain steps, %llu at the gain limit, %llu residuals out of int32\n",
-              static_cast<unsigned long long>(twin.gains), static_cast<unsigned long long>(twin.limited),
-              static_cast<unsigned long long>(twin.out_of_range));
+  std::printf(
+      "[ softfp   ] vif: %llu through the gain steps, %llu at the gain limit, %llu residuals out "
+      "of int32\n",
+      static_cast<unsigned long long>(twin.gains), static_cast<unsigned long long>(twin.limited),
+      static_cast<unsigned long long>(twin.out_of_range));
   EXPECT_GT(twin.gains, 100'000u);
   EXPECT_GT(twin.limited, 1'000u);
   EXPECT_GT(twin.out_of_range, 1'000u);

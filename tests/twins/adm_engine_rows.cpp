@@ -17,7 +17,8 @@ struct AdmIntegerSums {
   static constexpr const char* kName = "adm.integer_sums";
   static std::vector<Case> cases() {
     static const char* const gain_limits[2] = {", gain limit 100", ", gain limit 1"};
-    return luma_cases({{33, 33}, {34, 33}, {35, 37}, {65, 33}, {127, 65}, {161, 90}, {250, 130}}, gain_limits);
+    return luma_cases({{33, 33}, {34, 33}, {35, 37}, {65, 33}, {127, 65}, {161, 90}, {250, 130}},
+                      gain_limits);
   }
   static Setup setup(const Case& c) {
     Setup s;
@@ -25,9 +26,10 @@ struct AdmIntegerSums {
     if (c.b == 1) s.options.enhn_gain_limit = 1.0;
     return s;
   }
-  static void reference(const FramePairs& in, size_t i, const Setup& s, std::span<adm::AdmSums> out) {
-    out[0] = adm::adm_integer_sums(in.pairs[i].ref->plane(0), in.pairs[i].dist->plane(0), s.format.bitdepth,
-                                   s.options, adm::reference_row_kernels());
+  static void reference(const FramePairs& in, size_t i, const Setup& s,
+                        std::span<adm::AdmSums> out) {
+    out[0] = adm::adm_integer_sums(in.pairs[i].ref->plane(0), in.pairs[i].dist->plane(0),
+                                   s.format.bitdepth, s.options, adm::reference_row_kernels());
   }
 };
 

@@ -29,10 +29,18 @@ std::vector<T> band_values(size_t n, int64_t lo, int64_t hi, int fill, std::mt19
   std::vector<T> v(n);
   for (T& x : v) {
     switch (fill) {
-      case kUniform: x = T(lo + int64_t(rng() % uint64_t(hi - lo + 1))); break;
-      case kExtremes: x = T(rng() & 1 ? hi - int64_t(rng() % 2) : lo + int64_t(rng() % 2)); break;
-      case kZeros: x = T(rng() % 8 == 0 ? int64_t(rng() % 3) - 1 : 0); break;
-      default: x = T(int64_t(rng() % 129) - 64); break;
+      case kUniform:
+        x = T(lo + int64_t(rng() % uint64_t(hi - lo + 1)));
+        break;
+      case kExtremes:
+        x = T(rng() & 1 ? hi - int64_t(rng() % 2) : lo + int64_t(rng() % 2));
+        break;
+      case kZeros:
+        x = T(rng() % 8 == 0 ? int64_t(rng() % 3) - 1 : 0);
+        break;
+      default:
+        x = T(int64_t(rng() % 129) - 64);
+        break;
     }
   }
   return v;
@@ -48,7 +56,8 @@ Prepared dwt0_vertical_case(const Case& c) {
   const auto run = [plane, low_only, bits = c.bits](bool twin) {
     const PlaneView p = plane->view();
     const size_t w = size_t(p.width);
-    thread_local std::vector<int16_t> lo, hi;  // kept between runs: --bench times the kernels, not page faults
+    thread_local std::vector<int16_t> lo,
+        hi;  // kept between runs: --bench times the kernels, not page faults
     lo.assign(w * size_t(p.height), 0);
     hi.assign(w * size_t(p.height), 0);
     const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
@@ -122,11 +131,11 @@ Prepared dwt0_horizontal_case(const Case& c) {
     for (int i = 0; i < rows; ++i) {
       const size_t at = size_t(ow) * size_t(i), from = size_t(w) * size_t(i);
       if (low_only)
-        k.dwt0_horizontal(in->lo.data() + from, nullptr, in->taps.data(), ow, a.data() + at, nullptr, nullptr,
-                          nullptr);
+        k.dwt0_horizontal(in->lo.data() + from, nullptr, in->taps.data(), ow, a.data() + at,
+                          nullptr, nullptr, nullptr);
       else
-        k.dwt0_horizontal(in->lo.data() + from, in->hi.data() + from, in->taps.data(), ow, a.data() + at,
-                          v.data() + at, h.data() + at, d.data() + at);
+        k.dwt0_horizontal(in->lo.data() + from, in->hi.data() + from, in->taps.data(), ow,
+                          a.data() + at, v.data() + at, h.data() + at, d.data() + at);
     }
     Bytes b;
     put(b, a);
@@ -149,8 +158,8 @@ std::vector<Case> dwt0_horizontal_cases() {
     c.fill = fill;
     c.a = low_only;
     c.timed = timed;
-    c.what = std::to_string(w) + " values x " + std::to_string(h) + " rows, " + kBandFillNames[fill] +
-             (low_only ? ", low-pass only" : "");
+    c.what = std::to_string(w) + " values x " + std::to_string(h) + " rows, " +
+             kBandFillNames[fill] + (low_only ? ", low-pass only" : "");
     all.push_back(c);
   };
   for (int fill = 0; fill < 4; ++fill) {
@@ -188,8 +197,8 @@ Prepared dwt_s123_case(const Case& c) {
       k.dwt_vertical_s123(src, w, scale, l, hh);
       if (w < 2) continue;
       const size_t at = size_t(ow) * size_t(i);
-      k.dwt_horizontal_s123(l, hh, in->taps.data(), ow, scale, a.data() + at, v.data() + at, h.data() + at,
-                            d.data() + at);
+      k.dwt_horizontal_s123(l, hh, in->taps.data(), ow, scale, a.data() + at, v.data() + at,
+                            h.data() + at, d.data() + at);
     }
     Bytes b;
     for (const auto* x : {&lo, &hi, &a, &v, &h, &d}) put(b, *x);
@@ -209,8 +218,8 @@ std::vector<Case> dwt_s123_cases() {
     c.fill = fill;
     c.a = scale;
     c.timed = timed;
-    c.what = std::to_string(w) + "x" + std::to_string(h) + " band, " + kBandFillNames[fill] + ", scale " +
-             std::to_string(scale);
+    c.what = std::to_string(w) + "x" + std::to_string(h) + " band, " + kBandFillNames[fill] +
+             ", scale " + std::to_string(scale);
     all.push_back(c);
   };
   for (int scale = 1; scale <= 3; ++scale)
@@ -242,11 +251,13 @@ Prepared masking_case(const Case& c) {
     in->src[b] = band_values<T>(n, lo, hi, c.fill, rng);
     in->masker[b] = band_values<T>(n, lo, hi, c.fill, rng);
     in->flat[b] = band_values<T>(n, lo, hi, c.fill, rng);
-    in->factor[b] = c.fill == kExtremes ? Factor(factor_max - rng() % 2) : Factor(rng() % (factor_max + 1));
+    in->factor[b] =
+        c.fill == kExtremes ? Factor(factor_max - rng() % 2) : Factor(rng() % (factor_max + 1));
   }
   const int hv_shift = c.a, d_shift = sizeof(T) == 2 ? c.a + 1 : c.a;
   const auto half = [](int shift) { return shift > 0 ? int64_t{1} << (shift - 1) : 0; };
-  const adm::CubeShift cube{{hv_shift, hv_shift, d_shift}, {half(hv_shift), half(hv_shift), half(d_shift)}};
+  const adm::CubeShift cube{{hv_shift, hv_shift, d_shift},
+                            {half(hv_shift), half(hv_shift), half(d_shift)}};
   const int w = c.width, h = c.height;
   const auto run = [in, cube, w, h](bool twin) {
     const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
@@ -260,12 +271,14 @@ Prepared masking_case(const Case& c) {
       const int above = i == 0 ? (h > 1 ? 1 : 0) : i - 1;
       const int below = i == h - 1 ? h - 1 : i + 1;
       const adm::MaskingRows<T> rows{rows_of(in->src, i), rows_of(in->masker, i),
-                                           rows_of(in->flat, above), rows_of(in->flat, i),
-                                           rows_of(in->flat, below)};
+                                     rows_of(in->flat, above), rows_of(in->flat, i),
+                                     rows_of(in->flat, below)};
       for (auto [from, to] : {std::pair{g.left, g.right}, std::pair{0, w}}) {
         std::array<int64_t, 3> r;
-        if constexpr (sizeof(T) == 2) r = k.masking_row_s0(rows, w, from, to, in->factor, cube);
-        else r = k.masking_row_s123(rows, w, from, to, in->factor, cube);
+        if constexpr (sizeof(T) == 2)
+          r = k.masking_row_s0(rows, w, from, to, in->factor, cube);
+        else
+          r = k.masking_row_s123(rows, w, from, to, in->factor, cube);
         sums.insert(sums.end(), r.begin(), r.end());
       }
     }
@@ -287,24 +300,26 @@ std::vector<Case> masking_cases(uint64_t base, int max_shift) {
     c.fill = fill;
     c.a = shift;
     c.timed = timed;
-    c.what = std::to_string(w) + "x" + std::to_string(h) + " bands, " + kBandFillNames[fill] + ", cube shift " +
-             std::to_string(shift);
+    c.what = std::to_string(w) + "x" + std::to_string(h) + " bands, " + kBandFillNames[fill] +
+             ", cube shift " + std::to_string(shift);
     all.push_back(c);
   };
   for (int fill = 0; fill < 4; ++fill) {
-    for (int w = 2; w <= 70; ++w) add(w, 2 + int(rng() % 4), fill, int(rng() % uint64_t(max_shift + 1)));
+    for (int w = 2; w <= 70; ++w)
+      add(w, 2 + int(rng() % 4), fill, int(rng() % uint64_t(max_shift + 1)));
     for (int w : {255, 256, 257, 960}) add(w, 3, fill, 1 + int(rng() % uint64_t(max_shift)));
   }
-  if (max_shift <= 8) add(960, 540, kSmall, 6, true);
-  else add(480, 270, kSmall, 9, true);
+  if (max_shift <= 8)
+    add(960, 540, kSmall, 6, true);
+  else
+    add(480, 270, kSmall, 9, true);
   return all;
 }
 
-// ---- adm.decouple_row_s0 and adm.decouple_row_s123: the restored and additive bands of each row of a
-// case.width x case.height set of bands, over the filter region's columns and
-// over the whole row. case.fill: the bands' contents (kAligned: the distorted
-// bands a multiple of the reference's, so that the angle test holds);
-// case.a: the gain limit.
+// ---- adm.decouple_row_s0 and adm.decouple_row_s123: the restored and additive bands of each row
+// of a case.width x case.height set of bands, over the filter region's columns and over the whole
+// row. case.fill: the bands' contents (kAligned: the distorted bands a multiple of the reference's,
+// so that the angle test holds); case.a: the gain limit.
 constexpr int kAligned = 4;
 
 template <typename T>
@@ -321,12 +336,16 @@ Prepared decouple_case(const Case& c) {
       in->ref[b] = band_values<T>(n, -reach, reach, kUniform, rng);
       in->dis[b].resize(n);
       for (size_t i = 0; i < n; ++i) {
-        const int64_t scaled = int64_t(in->ref[b][i]) * int64_t(1 + rng() % 3) / 2 + int64_t(rng() % 3) - 1;
-        in->dis[b][i] = T(std::clamp<int64_t>(scaled, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+        const int64_t scaled =
+            int64_t(in->ref[b][i]) * int64_t(1 + rng() % 3) / 2 + int64_t(rng() % 3) - 1;
+        in->dis[b][i] = T(std::clamp<int64_t>(scaled, std::numeric_limits<T>::min(),
+                                              std::numeric_limits<T>::max()));
       }
     } else {
-      in->ref[b] = band_values<T>(n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), c.fill, rng);
-      in->dis[b] = band_values<T>(n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), c.fill, rng);
+      in->ref[b] = band_values<T>(n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(),
+                                  c.fill, rng);
+      in->dis[b] = band_values<T>(n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(),
+                                  c.fill, rng);
     }
   }
   const double gain_limit = double(c.a);
@@ -344,17 +363,19 @@ Prepared decouple_case(const Case& c) {
       for (int i = 0; i < h; ++i) {
         const size_t at = size_t(w) * size_t(i);
         const auto rows = [&](const std::vector<T>(&band)[3]) {
-          return adm::OrientedRows<T>{{band[0].data() + at, band[1].data() + at, band[2].data() + at}};
+          return adm::OrientedRows<T>{
+              {band[0].data() + at, band[1].data() + at, band[2].data() + at}};
         };
         const auto out_rows = [&](std::vector<T>(&band)[3]) {
-          return adm::OrientedRowsOut<T>{{band[0].data() + at, band[1].data() + at, band[2].data() + at}};
+          return adm::OrientedRowsOut<T>{
+              {band[0].data() + at, band[1].data() + at, band[2].data() + at}};
         };
         if constexpr (sizeof(T) == 2)
           k.decouple_row_s0(rows(in->ref), rows(in->dis), from, to, gain_limit, out_rows(restored),
                             out_rows(additive));
         else
-          k.decouple_row_s123(rows(in->ref), rows(in->dis), from, to, gain_limit, out_rows(restored),
-                              out_rows(additive));
+          k.decouple_row_s123(rows(in->ref), rows(in->dis), from, to, gain_limit,
+                              out_rows(restored), out_rows(additive));
       }
       for (int b = 0; b < 3; ++b) {
         put(out, restored[b]);
@@ -378,11 +399,13 @@ std::vector<Case> decouple_cases(uint64_t base, int timed_width) {
     c.a = gain_limit;
     c.timed = timed;
     c.what = std::to_string(w) + "x" + std::to_string(h) + " bands, " +
-             (fill == kAligned ? "aligned" : kBandFillNames[fill]) + ", gain limit " + std::to_string(gain_limit);
+             (fill == kAligned ? "aligned" : kBandFillNames[fill]) + ", gain limit " +
+             std::to_string(gain_limit);
     all.push_back(c);
   };
   for (int fill = 0; fill <= kAligned; ++fill) {
-    for (int w = 1; w <= 70; ++w) add(w, 1 + int(rng() % 4), fill, rng() % 2 ? 100 : 1 + int(rng() % 3));
+    for (int w = 1; w <= 70; ++w)
+      add(w, 1 + int(rng() % 4), fill, rng() % 2 ? 100 : 1 + int(rng() % 3));
     for (int w : {255, 256, 257, 960}) add(w, 3, fill, rng() % 2 ? 100 : 1);
   }
   add(timed_width, timed_width * 9 / 16, kAligned, 100, true);
@@ -404,8 +427,10 @@ Prepared csf_case(const Case& c) {
   const size_t n = size_t(c.width) * size_t(c.height);
   constexpr uint64_t factor_max = std::numeric_limits<Factor>::max();
   auto in = std::make_shared<In>();
-  in->src = band_values<T>(n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), c.fill, rng);
-  in->factor = c.fill == kExtremes ? Factor(factor_max - rng() % 2) : Factor(rng() % (factor_max + 1));
+  in->src =
+      band_values<T>(n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), c.fill, rng);
+  in->factor =
+      c.fill == kExtremes ? Factor(factor_max - rng() % 2) : Factor(rng() % (factor_max + 1));
   in->left = int(rng() % uint64_t(c.width + 1));
   in->right = in->left + int(rng() % uint64_t(c.width - in->left + 1));
   const int w = c.width, h = c.height, shift = c.a ? 17 : 15;
@@ -419,9 +444,11 @@ Prepared csf_case(const Case& c) {
       const size_t at = size_t(w) * size_t(i);
       for (auto [from, to] : {std::pair{in->left, in->right}, std::pair{0, w}}) {
         if constexpr (sizeof(T) == 2)
-          k.csf_row_s0(in->src.data() + at, from, to, in->factor, shift, round, csf.data() + at, flt.data() + at);
+          k.csf_row_s0(in->src.data() + at, from, to, in->factor, shift, round, csf.data() + at,
+                       flt.data() + at);
         else
-          k.csf_row_s123(in->src.data() + at, from, to, in->factor, csf.data() + at, flt.data() + at);
+          k.csf_row_s123(in->src.data() + at, from, to, in->factor, csf.data() + at,
+                         flt.data() + at);
       }
     }
     Bytes b;
@@ -475,8 +502,8 @@ Prepared denominator_s0_case(const Case& c) {
     std::vector<uint64_t> sums;
     for (int i = 0; i < h; ++i) {
       const size_t at = size_t(w) * size_t(i);
-      const adm::OrientedRows<int16_t> rows{{in->band[0].data() + at, in->band[1].data() + at,
-                                             in->band[2].data() + at}};
+      const adm::OrientedRows<int16_t> rows{
+          {in->band[0].data() + at, in->band[1].data() + at, in->band[2].data() + at}};
       for (auto [from, to] : {std::pair{in->left, in->right}, std::pair{0, w}}) {
         const std::array<uint64_t, 3> r = k.denominator_row_s0(rows, from, to);
         sums.insert(sums.end(), r.begin(), r.end());
@@ -499,17 +526,18 @@ Prepared scores_case(const Case& c) {
     test::OwnedPlane ref, dist;
   };
   test::OwnedPlane ref = test::make_plane(c.width, c.height, c.bits, pattern, rng);
-  test::OwnedPlane dist = pattern == Pattern::kRandom || pattern == Pattern::kSmooth
-                              ? test::add_noise(ref, (1u << c.bits) / 16, rng)
-                              : test::make_plane(c.width, c.height, c.bits, pattern, rng, /*invert=*/true);
+  test::OwnedPlane dist =
+      pattern == Pattern::kRandom || pattern == Pattern::kSmooth
+          ? test::add_noise(ref, (1u << c.bits) / 16, rng)
+          : test::make_plane(c.width, c.height, c.bits, pattern, rng, /*invert=*/true);
   auto in = std::make_shared<In>(In{std::move(ref), std::move(dist)});
   adm::AdmOptions o;
   if (c.a) o.enhn_gain_limit = 1.0;
   const int bits = c.bits;
   const auto run = [in, o, bits](bool twin) {
-    const adm::AdmScores s =
-        twin ? adm::adm_scores(in->ref.view(), in->dist.view(), bits, o, adm::cpu::simd_row_kernels())
-             : adm::adm_reference(in->ref.view(), in->dist.view(), bits, o);
+    const adm::AdmScores s = twin ? adm::adm_scores(in->ref.view(), in->dist.view(), bits, o,
+                                                    adm::cpu::simd_row_kernels())
+                                  : adm::adm_reference(in->ref.view(), in->dist.view(), bits, o);
     Bytes b;
     put(b, &s, 1);
     return b;
@@ -535,7 +563,8 @@ std::vector<Case> scores_cases() {
   };
   for (int bits : {8, 10, 12, 16})
     for (int fill = 0; fill < 5; ++fill)
-      for (int i = 0; i < 3; ++i) add(33 + int(rng() % 60), 33 + int(rng() % 40), bits, fill, int(rng() % 2));
+      for (int i = 0; i < 3; ++i)
+        add(33 + int(rng() % 60), 33 + int(rng() % 40), bits, fill, int(rng() % 2));
   add(33, 33, 8, 0, 0);
   add(255, 97, 10, 0, 1);
   add(1920, 1080, 8, 0, 0, true);
@@ -546,18 +575,25 @@ EXACTVQ_TWIN_ROWS(adm_rows) {
   register_per_target("adm.dwt0_vertical", dwt0_vertical_cases, dwt0_vertical_case);
   register_per_target("adm.dwt0_horizontal", dwt0_horizontal_cases, dwt0_horizontal_case);
   register_per_target("adm.dwt_s123", dwt_s123_cases, dwt_s123_case);
-  register_per_target("adm.masking_row_s0", [] { return masking_cases(0x5eed'0404, 8); },
-                      masking_case<int16_t, uint16_t>);
-  register_per_target("adm.masking_row_s123", [] { return masking_cases(0x5eed'0407, 12); },
-                      masking_case<int32_t, uint32_t>);
-  register_per_target("adm.csf_row_s0", [] { return csf_cases(0x5eed'0408, 960); }, csf_case<int16_t, uint16_t>);
-  register_per_target("adm.csf_row_s123", [] { return csf_cases(0x5eed'0409, 480); }, csf_case<int32_t, uint32_t>);
+  register_per_target(
+      "adm.masking_row_s0", [] { return masking_cases(0x5eed'0404, 8); },
+      masking_case<int16_t, uint16_t>);
+  register_per_target(
+      "adm.masking_row_s123", [] { return masking_cases(0x5eed'0407, 12); },
+      masking_case<int32_t, uint32_t>);
+  register_per_target(
+      "adm.csf_row_s0", [] { return csf_cases(0x5eed'0408, 960); }, csf_case<int16_t, uint16_t>);
+  register_per_target(
+      "adm.csf_row_s123", [] { return csf_cases(0x5eed'0409, 480); }, csf_case<int32_t, uint32_t>);
   // Sizes and contents as the CSF's.
-  register_per_target("adm.denominator_row_s0", [] { return csf_cases(0x5eed'040a, 960); }, denominator_s0_case);
-  register_per_target("adm.decouple_row_s0", [] { return decouple_cases(0x5eed'0405, 960); },
-                      decouple_case<int16_t>);
-  register_per_target("adm.decouple_row_s123", [] { return decouple_cases(0x5eed'040b, 480); },
-                      decouple_case<int32_t>);
+  register_per_target(
+      "adm.denominator_row_s0", [] { return csf_cases(0x5eed'040a, 960); }, denominator_s0_case);
+  register_per_target(
+      "adm.decouple_row_s0", [] { return decouple_cases(0x5eed'0405, 960); },
+      decouple_case<int16_t>);
+  register_per_target(
+      "adm.decouple_row_s123", [] { return decouple_cases(0x5eed'040b, 480); },
+      decouple_case<int32_t>);
   register_per_target("adm.scores", scores_cases, scores_case);
 }
 

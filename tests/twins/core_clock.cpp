@@ -19,10 +19,11 @@ double core_clock_ghz(double seconds) {
     uint64_t additions = 0;
     do {
       for (int i = 0; i < 10000; ++i) {
-#define EXACTVQ_ADD10 "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t" \
-                      "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+#define EXACTVQ_ADD10                                                      \
+  "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t" \
+  "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
         asm volatile(EXACTVQ_ADD10 EXACTVQ_ADD10 EXACTVQ_ADD10 EXACTVQ_ADD10 EXACTVQ_ADD10
-                     EXACTVQ_ADD10 EXACTVQ_ADD10 EXACTVQ_ADD10 EXACTVQ_ADD10 EXACTVQ_ADD10
+                         EXACTVQ_ADD10 EXACTVQ_ADD10 EXACTVQ_ADD10 EXACTVQ_ADD10 EXACTVQ_ADD10
                      : "+r"(x)
                      : "r"(step));
 #undef EXACTVQ_ADD10

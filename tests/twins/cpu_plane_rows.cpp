@@ -32,9 +32,10 @@ Prepared plane_case(const Case& c) {
   const Pattern pattern = Pattern(c.fill);
   test::OwnedPlane ref = test::make_plane(c.width, c.height, c.bits, pattern, rng);
   // Distorted: noisy, or the inverse (max against zero at the extremes).
-  test::OwnedPlane dist = pattern == Pattern::kRandom || pattern == Pattern::kSmooth
-                              ? test::add_noise(ref, (1u << c.bits) / 16, rng)
-                              : test::make_plane(c.width, c.height, c.bits, pattern, rng, /*invert=*/true);
+  test::OwnedPlane dist =
+      pattern == Pattern::kRandom || pattern == Pattern::kSmooth
+          ? test::add_noise(ref, (1u << c.bits) / 16, rng)
+          : test::make_plane(c.width, c.height, c.bits, pattern, rng, /*invert=*/true);
   auto in = std::make_shared<PlanePair>(PlanePair{std::move(ref), std::move(dist)});
   in->ys = int(rng() % uint64_t(c.height + 1));
   in->xs = int(rng() % uint64_t(c.width + 1));
@@ -48,8 +49,9 @@ Prepared plane_case(const Case& c) {
     const PlaneView r = in->ref.view(), d = in->dist.view();
     const ssim::ExactSum whole = cpu::exact_sum(r, d, bits, ssim::whole(r));
     ssim::ExactSum parts;
-    for (ssim::Rect rect : {ssim::Rect{0, 0, in->xs, in->ys}, ssim::Rect{in->xs, 0, r.width, in->ys},
-                            ssim::Rect{0, in->ys, r.width, r.height}})
+    for (ssim::Rect rect :
+         {ssim::Rect{0, 0, in->xs, in->ys}, ssim::Rect{in->xs, 0, r.width, in->ys},
+          ssim::Rect{0, in->ys, r.width, r.height}})
       parts += cpu::exact_sum(r, d, bits, rect);
     const double raster = cpu::raster_sum(r, d, bits);
     cpu::use_fused_window_terms(was);
@@ -81,8 +83,8 @@ const char* const kPatternNames[] = {"random", "zero", "max", "alternating", "sm
 
 std::vector<Case> plane_cases() {
   std::mt19937_64 rng(0x5eed'0103);
-  std::vector<std::pair<int, int>> sizes = {{1, 1},    {1, 9},    {9, 1},     {5, 7},
-                                            {17, 13},  {129, 6},  {1920, 10}, {3840, 9}};
+  std::vector<std::pair<int, int>> sizes = {{1, 1},   {1, 9},   {9, 1},     {5, 7},
+                                            {17, 13}, {129, 6}, {1920, 10}, {3840, 9}};
   for (int w = 1; w <= 70; w += 3) sizes.push_back({w, 1 + int(rng() % 20)});
   std::vector<Case> all;
   for (int bits : {8, 10, 12, 16})
@@ -96,8 +98,8 @@ std::vector<Case> plane_cases() {
           c.height = h;
           c.fill = pattern;
           c.a = fused;
-          c.what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bits) + "-bit " +
-                   kPatternNames[pattern] + (fused ? ", fused" : ", stage by stage");
+          c.what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bits) +
+                   "-bit " + kPatternNames[pattern] + (fused ? ", fused" : ", stage by stage");
           all.push_back(c);
         }
   // Narrow strips forced: one column, odd widths, strips meeting inside vectors.
@@ -112,8 +114,8 @@ std::vector<Case> plane_cases() {
           c.height = h;
           c.fill = pattern;
           c.b = strip;
-          c.what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bits) + "-bit " +
-                   kPatternNames[pattern] + ", strips of " + std::to_string(strip);
+          c.what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bits) +
+                   "-bit " + kPatternNames[pattern] + ", strips of " + std::to_string(strip);
           all.push_back(c);
         }
   for (int bits : {8, 10})
@@ -125,7 +127,8 @@ std::vector<Case> plane_cases() {
       c.height = 1080;
       c.a = fused;
       c.timed = true;
-      c.what = "1920x1080 " + std::to_string(bits) + "-bit random" + (fused ? ", fused" : ", stage by stage");
+      c.what = "1920x1080 " + std::to_string(bits) + "-bit random" +
+               (fused ? ", fused" : ", stage by stage");
       all.push_back(c);
     }
   return all;
@@ -134,7 +137,8 @@ std::vector<Case> plane_cases() {
 // ---- psnr's SSE. case.fill: the contents; case.a: padding after each row;
 // case.b: the first sample's offset into the buffer.
 enum SseFill { kRandom, kZeroVsMax, kMaxVsZero, kEqual, kNearMax };
-const char* const kSseFillNames[] = {"random", "zero against max", "max against zero", "equal", "near max"};
+const char* const kSseFillNames[] = {"random", "zero against max", "max against zero", "equal",
+                                     "near max"};
 
 Prepared sse_case(const Case& c) {
   struct In {
@@ -148,11 +152,23 @@ Prepared sse_case(const Case& c) {
     for (int x = 0; x < c.width; ++x) {
       uint32_t u = 0, v = 0;
       switch (c.fill) {
-        case kRandom: u = uint32_t(rng() % (max + 1)); v = uint32_t(rng() % (max + 1)); break;
-        case kZeroVsMax: v = max; break;
-        case kMaxVsZero: u = max; break;
-        case kEqual: u = v = uint32_t(rng() % (max + 1)); break;
-        default: u = max - uint32_t(rng() % 3); v = uint32_t(rng() % 3); break;
+        case kRandom:
+          u = uint32_t(rng() % (max + 1));
+          v = uint32_t(rng() % (max + 1));
+          break;
+        case kZeroVsMax:
+          v = max;
+          break;
+        case kMaxVsZero:
+          u = max;
+          break;
+        case kEqual:
+          u = v = uint32_t(rng() % (max + 1));
+          break;
+        default:
+          u = max - uint32_t(rng() % 3);
+          v = uint32_t(rng() % 3);
+          break;
       }
       in->a.set(x, y, u);
       in->b.set(x, y, v);
@@ -194,12 +210,14 @@ std::vector<Case> sse_cases() {
     c.b = offset;
     c.fill = fill;
     c.timed = timed;
-    c.what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bits) + "-bit, pad " +
-             std::to_string(pad) + ", offset " + std::to_string(offset) + ", " + kSseFillNames[fill];
+    c.what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bits) +
+             "-bit, pad " + std::to_string(pad) + ", offset " + std::to_string(offset) + ", " +
+             kSseFillNames[fill];
     all.push_back(c);
   };
   for (int bits = 8; bits <= 16; ++bits) {
-    for (int w = 1; w <= 70; ++w) add(w, 1 + int(rng() % 4), bits, int(rng() % 5), int(rng() % 3), kRandom);
+    for (int w = 1; w <= 70; ++w)
+      add(w, 1 + int(rng() % 4), bits, int(rng() % 5), int(rng() % 3), kRandom);
     for (int fill : {kZeroVsMax, kMaxVsZero, kEqual, kNearMax})
       for (int w : {1, 15, 16, 17, 33, 64, 70}) add(w, 3, bits, 1, 1, fill);
     for (int w : {1920, 3840})

@@ -21,8 +21,10 @@ inline void register_per_target(const Row& row) {
     r.unavailable = [t] { return cpu::supported(t) ? std::string() : "this CPU lacks " + t.name; };
     auto forced = std::make_shared<std::unique_ptr<cpu::ForcedTarget>>();
     r.scope = [t, forced](bool enter) {
-      if (enter) *forced = std::make_unique<cpu::ForcedTarget>(t.bits);
-      else forced->reset();
+      if (enter)
+        *forced = std::make_unique<cpu::ForcedTarget>(t.bits);
+      else
+        forced->reset();
     };
     register_row(std::move(r));
   }

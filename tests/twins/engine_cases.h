@@ -12,16 +12,16 @@
 
 namespace exactvq::twins {
 
-inline constexpr ChromaFormat kChromas[] = {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444,
-                                            ChromaFormat::kMono};
+inline constexpr ChromaFormat kChromas[] = {ChromaFormat::k420, ChromaFormat::k422,
+                                            ChromaFormat::k444, ChromaFormat::kMono};
 
 // Every plane of every chroma format (case.fill: kChromas' index) at every
 // depth, odd and tile-edge sizes, a batch of many frames, then 1080p.
 inline std::vector<Case> every_format_cases() {
-  const int sizes[][2] = {{1, 1},     {1, 13},   {13, 1},   {2, 2},    {2, 3},    {5, 5},
-                          {8, 8},     {9, 9},    {17, 9},   {33, 31},  {63, 31},  {64, 32},
-                          {65, 33},   {70, 41},  {72, 40},  {127, 31}, {128, 32}, {129, 33},
-                          {136, 9},   {129, 97}, {200, 97}, {257, 65}, {7, 300},  {383, 97}};
+  const int sizes[][2] = {{1, 1},   {1, 13},   {13, 1},   {2, 2},    {2, 3},    {5, 5},
+                          {8, 8},   {9, 9},    {17, 9},   {33, 31},  {63, 31},  {64, 32},
+                          {65, 33}, {70, 41},  {72, 40},  {127, 31}, {128, 32}, {129, 33},
+                          {136, 9}, {129, 97}, {200, 97}, {257, 65}, {7, 300},  {383, 97}};
   const int depths[] = {8, 9, 10, 12, 14, 16};
   std::vector<Case> all;
   auto add = [&](int w, int h, int bits, int chroma, int frames, bool timed) {
@@ -33,7 +33,8 @@ inline std::vector<Case> every_format_cases() {
     c.fill = chroma;
     c.a = frames;
     c.timed = timed;
-    c.what = fmt::format("{} frames of {}x{} {} {}-bit", frames, w, h, chroma_name(kChromas[chroma]), bits);
+    c.what = fmt::format("{} frames of {}x{} {} {}-bit", frames, w, h,
+                         chroma_name(kChromas[chroma]), bits);
     all.push_back(c);
   };
   size_t k = 0;
@@ -55,8 +56,9 @@ inline VideoFormat luma_format(const Case& c) {
 // Luma planes of `sizes` at 8, 10, 12 and 16 bits, `frames` each, case.b 0
 // and 1 in turn (the option the metric varies, b_names[case.b] in the case's
 // name); then 1080p at 8 and 10 bits, `full_frames` each (timed).
-inline std::vector<Case> luma_cases(const std::vector<std::pair<int, int>>& sizes, const char* const b_names[2],
-                                    int frames = 3, int full_frames = 2) {
+inline std::vector<Case> luma_cases(const std::vector<std::pair<int, int>>& sizes,
+                                    const char* const b_names[2], int frames = 3,
+                                    int full_frames = 2) {
   std::vector<Case> all;
   auto add = [&](int w, int h, int bits, int n, bool timed) {
     Case c;

@@ -53,31 +53,40 @@ inline ThreadPool& engine_pool() {
 // The engine of a metric's setup, whether it is temporal, and its fp64 mode
 // where it has one.
 template <typename Setup>
-using EngineOf =
-    typename decltype(make_engine(std::declval<Device&>(), std::declval<const Setup&>()))::element_type;
+using EngineOf = typename decltype(make_engine(std::declval<Device&>(),
+                                               std::declval<const Setup&>()))::element_type;
 
 template <typename Setup>
 constexpr bool kTemporal = std::is_base_of_v<TemporalEngineBase, EngineOf<Setup>>;
 
 template <typename Setup>
-constexpr bool kHasFp64 = requires(Setup s) { s.fp64; } || requires(Setup s) { s.options.fp64; };
+constexpr bool kHasFp64 = requires(Setup s) {
+  s.fp64;
+}
+|| requires(Setup s) { s.options.fp64; };
 
 template <typename Setup>
 void set_fp64(Setup& s, Fp64Mode mode) {
-  if constexpr (requires { s.fp64; }) s.fp64 = mode;
-  else if constexpr (requires { s.options.fp64; }) s.options.fp64 = mode;
+  if constexpr (requires { s.fp64; })
+    s.fp64 = mode;
+  else if constexpr (requires { s.options.fp64; })
+    s.options.fp64 = mode;
 }
 
 template <typename Traits>
 bool scores(const typename Traits::Setup& s) {
-  if constexpr (requires { Traits::scores(s); }) return Traits::scores(s);
-  else return true;
+  if constexpr (requires { Traits::scores(s); })
+    return Traits::scores(s);
+  else
+    return true;
 }
 
 template <typename Traits, typename Value>
 void put_values(Bytes& out, std::span<const Value> v, const typename Traits::Setup& s) {
-  if constexpr (requires { Traits::put_values(out, v, s); }) Traits::put_values(out, v, s);
-  else put(out, v.data(), v.size());
+  if constexpr (requires { Traits::put_values(out, v, s); })
+    Traits::put_values(out, v, s);
+  else
+    put(out, v.data(), v.size());
 }
 
 // The engine's values for the case's batch, as the header says, in bytes.
@@ -145,7 +154,8 @@ Bytes reference_bytes(const typename Traits::Setup& s, const FramePairs& in) {
 inline bool full_size(const Case& c) { return int64_t(c.width) * c.height >= 1280 * 720; }
 
 template <typename Traits>
-Row engine_row(const std::string& suffix, std::shared_ptr<Device> (*device)(), Fp64Mode fp64, bool small_only) {
+Row engine_row(const std::string& suffix, std::shared_ptr<Device> (*device)(), Fp64Mode fp64,
+               bool small_only) {
   Row r;
   r.name = std::string(Traits::kName) + suffix;
   r.reference_key = Traits::kName;

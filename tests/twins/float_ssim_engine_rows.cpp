@@ -56,18 +56,23 @@ struct FloatSsimMeans {
   static bool scores(const Setup& s) {
     const VideoFormat& f = s.format;
     return float_ssim::converts_bit_depth(f.bitdepth) &&
-           (!kMultiscale || (f.width >= float_ssim::kMsSsimMinSide && f.height >= float_ssim::kMsSsimMinSide));
+           (!kMultiscale ||
+            (f.width >= float_ssim::kMsSsimMinSide && f.height >= float_ssim::kMsSsimMinSide));
   }
-  static void reference(const FramePairs& in, size_t i, const Setup& s, std::span<float_ssim::FrameMeans> out) {
+  static void reference(const FramePairs& in, size_t i, const Setup& s,
+                        std::span<float_ssim::FrameMeans> out) {
     const PlaneView r = in.pairs[i].ref->plane(0), d = in.pairs[i].dist->plane(0);
     const int bits = s.format.bitdepth;
     const float_ssim::FloatSsimStages& stages = float_ssim::kReferenceStages;
-    if constexpr (kMultiscale) out[0].scales = float_ssim::float_ms_ssim_means(r, d, bits, stages);
-    else out[0].scales[0] = float_ssim::float_ssim_means(r, d, bits, s.factor, stages);
+    if constexpr (kMultiscale)
+      out[0].scales = float_ssim::float_ms_ssim_means(r, d, bits, stages);
+    else
+      out[0].scales[0] = float_ssim::float_ssim_means(r, d, bits, s.factor, stages);
   }
   // The scales the metric has.
   static void put_values(Bytes& out, std::span<const float_ssim::FrameMeans> v, const Setup&) {
-    for (const float_ssim::FrameMeans& m : v) put(out, m.scales.data(), kMultiscale ? m.scales.size() : 1);
+    for (const float_ssim::FrameMeans& m : v)
+      put(out, m.scales.data(), kMultiscale ? m.scales.size() : 1);
   }
 };
 

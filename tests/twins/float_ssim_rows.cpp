@@ -27,8 +27,8 @@ namespace fs = float_ssim;
 // second), and arbitrary finite floats (wide exponents, either sign,
 // subnormals) for the window passes and decimation.
 enum Fill { kRandom, kZero, kPeak, kChecker, kSmoothNoisy, kProducts, kArbitrary };
-const char* const kFillNames[] = {"random", "zero", "peak", "checkerboard", "smooth with noise", "products",
-                                  "arbitrary floats"};
+const char* const kFillNames[] = {
+    "random", "zero", "peak", "checkerboard", "smooth with noise", "products", "arbitrary floats"};
 constexpr int kFills = 7;
 
 float sample_value(uint32_t v, int bits) { return float(v) / float(1u << (bits - 8)); }
@@ -36,10 +36,14 @@ float sample_value(uint32_t v, int bits) { return float(v) / float(1u << (bits -
 float fill_value(int fill, int bits, int x, int y, std::mt19937_64& rng) {
   const uint32_t max = (1u << bits) - 1;
   switch (fill) {
-    case kRandom: return sample_value(uint32_t(rng() % (max + 1)), bits);
-    case kZero: return 0.0f;
-    case kPeak: return sample_value(max, bits);
-    case kChecker: return ((x + y) & 1) ? sample_value(max, bits) : 0.0f;
+    case kRandom:
+      return sample_value(uint32_t(rng() % (max + 1)), bits);
+    case kZero:
+      return 0.0f;
+    case kPeak:
+      return sample_value(max, bits);
+    case kChecker:
+      return ((x + y) & 1) ? sample_value(max, bits) : 0.0f;
     case kSmoothNoisy: {
       const int64_t v = int64_t(uint64_t(x * 5 + y * 11) * max / 800 % (uint64_t(max) + 1)) +
                         int64_t(rng() % 9) - 4;
@@ -67,7 +71,8 @@ std::vector<float> make_row(const Case& c, int n, int y, std::mt19937_64& rng) {
 }
 
 std::string case_text(const Case& c) {
-  return std::to_string(c.width) + " wide, " + std::to_string(c.bits) + "-bit, " + kFillNames[c.fill];
+  return std::to_string(c.width) + " wide, " + std::to_string(c.bits) + "-bit, " +
+         kFillNames[c.fill];
 }
 
 // Cases for a row stage: widths 1..70 and beyond, every bit depth, every
@@ -103,7 +108,8 @@ std::vector<Case> stage_cases(uint64_t base) {
 // ---- float_ssim.window_horizontal: `width` outputs from width + 10 samples.
 Prepared window_horizontal_case(const Case& c) {
   std::mt19937_64 rng(c.seed);
-  const auto in = std::make_shared<const std::vector<float>>(make_row(c, c.width + fs::kWindow - 1, 0, rng));
+  const auto in =
+      std::make_shared<const std::vector<float>>(make_row(c, c.width + fs::kWindow - 1, 0, rng));
   const int w = c.width;
   auto run = [in, w](auto stage) {
     std::vector<float> out(static_cast<size_t>(w));
@@ -128,14 +134,16 @@ void softfp_window_horizontal(const float* in, int out_width, float* out) {
     uint32_t products[fs::kWindow];
     for (int k = 0; k < fs::kWindow; ++k)
       products[k] = std::bit_cast<uint32_t>(in[x + k] * fs::kWindowTaps[size_t(k)]);
-    out[x] = std::bit_cast<float>(float_ssim_soft_f32_bits(float_ssim_soft_tap_sum(products, fs::kWindow)));
+    out[x] = std::bit_cast<float>(
+        float_ssim_soft_f32_bits(float_ssim_soft_tap_sum(products, fs::kWindow)));
   }
 }
 
 Prepared softfp_window_horizontal_case(const Case& c) {
   Prepared p = window_horizontal_case(c);
   std::mt19937_64 rng(c.seed);
-  const auto in = std::make_shared<const std::vector<float>>(make_row(c, c.width + fs::kWindow - 1, 0, rng));
+  const auto in =
+      std::make_shared<const std::vector<float>>(make_row(c, c.width + fs::kWindow - 1, 0, rng));
   const int w = c.width;
   p.twin = [in, w] {
     std::vector<float> out(static_cast<size_t>(w));
@@ -183,7 +191,8 @@ Prepared products_case(const Case& c) {
   if (c.fill == kChecker) std::reverse(in->cmp.begin(), in->cmp.end());
   const int w = c.width;
   auto run = [in, w](auto stage) {
-    std::vector<float> a(static_cast<size_t>(w)), b(static_cast<size_t>(w)), ab(static_cast<size_t>(w));
+    std::vector<float> a(static_cast<size_t>(w)), b(static_cast<size_t>(w)),
+        ab(static_cast<size_t>(w));
     stage(in->ref.data(), in->cmp.data(), w, a.data(), b.data(), ab.data());
     Bytes out;
     put(out, a);
@@ -211,7 +220,8 @@ std::shared_ptr<const TermInputs> term_inputs(const Case& c) {
   std::mt19937_64 rng(c.seed);
   const int w = c.width;
   auto in = std::make_shared<TermInputs>();
-  for (auto* v : {&in->mu1, &in->mu2, &in->s11, &in->s22, &in->s12}) v->resize(static_cast<size_t>(w));
+  for (auto* v : {&in->mu1, &in->mu2, &in->s11, &in->s22, &in->s12})
+    v->resize(static_cast<size_t>(w));
   const float peak = sample_value((1u << c.bits) - 1, c.bits);
   for (int x = 0; x < w; ++x) {
     const size_t i = size_t(x);
@@ -229,7 +239,8 @@ std::shared_ptr<const TermInputs> term_inputs(const Case& c) {
     const float m11 = mu1 * mu1, m22 = mu2 * mu2, m12 = mu1 * mu2;
     in->mu1[i] = mu1;
     in->mu2[i] = mu2;
-    const int kind = c.fill == kRandom || c.fill == kSmoothNoisy || c.fill == kProducts ? int(rng() % 6) : 0;
+    const int kind =
+        c.fill == kRandom || c.fill == kSmoothNoisy || c.fill == kProducts ? int(rng() % 6) : 0;
     switch (kind) {
       case 0:  // what the fill gives: no variance
         in->s11[i] = m11;
@@ -273,8 +284,10 @@ Prepared terms_case(const Case& c) {
   const std::shared_ptr<const TermInputs> in = term_inputs(c);
   const int w = c.width;
   auto run = [in, w](auto stage) {
-    std::vector<double> l(static_cast<size_t>(w)), cc(static_cast<size_t>(w)), s(static_cast<size_t>(w));
-    const fs::TermRow row{in->mu1.data(), in->mu2.data(), in->s11.data(), in->s22.data(), in->s12.data()};
+    std::vector<double> l(static_cast<size_t>(w)), cc(static_cast<size_t>(w)),
+        s(static_cast<size_t>(w));
+    const fs::TermRow row{in->mu1.data(), in->mu2.data(), in->s11.data(), in->s22.data(),
+                          in->s12.data()};
     stage(row, w, l.data(), cc.data(), s.data());
     Bytes b;
     put(b, l);
@@ -308,11 +321,11 @@ void softfp_terms(const fs::TermRow& in, int n, double* l, double* c, double* s,
     const float sd = std::bit_cast<float>(float_ssim_soft_sd(bits_of_float(var1 * var2)));
     const float lum_den = mu1 * mu1 + mu2 * mu2 + k.c1, con_den = var1 + var2 + k.c2;
     const float cov_kept = (cov < 0.0f && sd <= 0.0f) ? 0.0f : cov;
-    const float st =
-        std::bit_cast<float>(float_ssim_soft_f32_quotient(bits_of_float(cov_kept + k.c3), bits_of_float(sd + k.c3)));
-    const float_ssim_soft_terms t =
-        float_ssim_soft_terms_of(bits_of_float(mu1), bits_of_float(mu2), bits_of_float(k.c1), bits_of_float(lum_den),
-                                 bits_of_float(sd), bits_of_float(k.c2), bits_of_float(con_den), bits_of_float(st));
+    const float st = std::bit_cast<float>(
+        float_ssim_soft_f32_quotient(bits_of_float(cov_kept + k.c3), bits_of_float(sd + k.c3)));
+    const float_ssim_soft_terms t = float_ssim_soft_terms_of(
+        bits_of_float(mu1), bits_of_float(mu2), bits_of_float(k.c1), bits_of_float(lum_den),
+        bits_of_float(sd), bits_of_float(k.c2), bits_of_float(con_den), bits_of_float(st));
     l[x] = std::bit_cast<double>(t.l);
     c[x] = std::bit_cast<double>(t.c);
     s[x] = double(st);
@@ -325,7 +338,8 @@ Prepared softfp_terms_case(const Case& c) {
   const size_t w = c.fill == kArbitrary ? 0 : size_t(c.width);
   auto run = [in, w](bool soft) {
     std::vector<double> l(w), cc(w), s(w), lcs(w);
-    const fs::TermRow row{in->mu1.data(), in->mu2.data(), in->s11.data(), in->s22.data(), in->s12.data()};
+    const fs::TermRow row{in->mu1.data(), in->mu2.data(), in->s11.data(), in->s22.data(),
+                          in->s12.data()};
     if (soft) {
       softfp_terms(row, int(w), l.data(), cc.data(), s.data(), lcs.data());
     } else {
@@ -350,7 +364,9 @@ Prepared softfp_terms_case(const Case& c) {
 struct Decimation {
   int factor = 2;
   std::vector<float> taps;
-  fs::DecimationKernel kernel() const { return {int(std::lround(std::sqrt(double(taps.size())))), taps}; }
+  fs::DecimationKernel kernel() const {
+    return {int(std::lround(std::sqrt(double(taps.size())))), taps};
+  }
 };
 
 std::shared_ptr<const Decimation> decimation_of(int a) {
@@ -380,13 +396,15 @@ Prepared decimate_case(const Case& c) {
   const auto dec = decimation_of(c.a);
   const bool in_place = c.b != 0;
   auto run = [plane, dec, in_place](auto stage) {
-    const int sw = fs::decimated_size(plane->width, dec->factor), sh = fs::decimated_size(plane->height, dec->factor);
+    const int sw = fs::decimated_size(plane->width, dec->factor),
+              sh = fs::decimated_size(plane->height, dec->factor);
     const fs::DecimationKernel k = dec->kernel();
     std::vector<float> out;
     if (in_place) {
       out.assign(plane->samples.begin(), plane->samples.end());
       for (int y = 0; y < sh; ++y)
-        stage(out.data(), plane->width, plane->height, y, dec->factor, k, sw, out.data() + size_t(y) * size_t(sw));
+        stage(out.data(), plane->width, plane->height, y, dec->factor, k, sw,
+              out.data() + size_t(y) * size_t(sw));
       out.resize(size_t(sw) * size_t(sh));
     } else {
       out.resize(size_t(sw) * size_t(sh));
@@ -405,8 +423,9 @@ Prepared decimate_case(const Case& c) {
 }
 
 std::string decimation_text(const Case& c) {
-  return std::to_string(c.width) + "x" + std::to_string(c.height) + " " + std::to_string(c.bits) + "-bit " +
-         kFillNames[c.fill] + ", " + (c.a == 0 ? std::string("low-pass halving") : "box " + std::to_string(c.a)) +
+  return std::to_string(c.width) + "x" + std::to_string(c.height) + " " + std::to_string(c.bits) +
+         "-bit " + kFillNames[c.fill] + ", " +
+         (c.a == 0 ? std::string("low-pass halving") : "box " + std::to_string(c.a)) +
          (c.b ? ", in place" : "");
 }
 
@@ -467,9 +486,10 @@ std::shared_ptr<const FramePair> frame_pair(const Case& c) {
   std::mt19937_64 rng(c.seed);
   const auto pattern = test::Pattern(c.fill);
   test::OwnedPlane ref = test::make_plane(c.width, c.height, c.bits, pattern, rng);
-  test::OwnedPlane dist = pattern == test::Pattern::kRandom || pattern == test::Pattern::kSmooth
-                              ? test::add_noise(ref, (1u << c.bits) / 16, rng)
-                              : test::make_plane(c.width, c.height, c.bits, pattern, rng, /*invert=*/true);
+  test::OwnedPlane dist =
+      pattern == test::Pattern::kRandom || pattern == test::Pattern::kSmooth
+          ? test::add_noise(ref, (1u << c.bits) / 16, rng)
+          : test::make_plane(c.width, c.height, c.bits, pattern, rng, /*invert=*/true);
   return std::make_shared<const FramePair>(FramePair{std::move(ref), std::move(dist)});
 }
 
@@ -485,7 +505,9 @@ Prepared ssim_frame_case(const Case& c) {
     return b;
   };
   Prepared p;
-  p.twin = [in, bits, o, bytes] { return bytes(fs::cpu::float_ssim_simd(in->ref.view(), in->dist.view(), bits, o)); };
+  p.twin = [in, bits, o, bytes] {
+    return bytes(fs::cpu::float_ssim_simd(in->ref.view(), in->dist.view(), bits, o));
+  };
   p.reference = [in, bits, o, bytes] {
     return bytes(fs::float_ssim_reference(in->ref.view(), in->dist.view(), bits, o));
   };
@@ -522,7 +544,8 @@ std::vector<Case> frame_cases(bool ms) {
   if (ms) {
     sizes = {{176, 176}, {177, 181}, {190, 240}, {241, 176}};
   } else {
-    sizes = {{1, 1}, {8, 8}, {10, 18}, {11, 11}, {12, 13}, {17, 9}, {21, 30}, {64, 17}, {70, 70}, {384, 100}};
+    sizes = {{1, 1},  {8, 8},   {10, 18}, {11, 11}, {12, 13},
+             {17, 9}, {21, 30}, {64, 17}, {70, 70}, {384, 100}};
     for (int w = 11; w <= 70; w += 7) sizes.push_back({w, 11 + int(rng() % 30)});
   }
   std::vector<Case> all;
@@ -536,10 +559,13 @@ std::vector<Case> frame_cases(bool ms) {
         c.height = h;
         c.fill = pattern;
         c.a = ms ? 0 : int(rng() % 4);
-        if (!ms && c.a > 1 && !(fs::decimation_fits(w, c.a, c.a) && fs::decimation_fits(h, c.a, c.a))) c.a = 1;
+        if (!ms && c.a > 1 &&
+            !(fs::decimation_fits(w, c.a, c.a) && fs::decimation_fits(h, c.a, c.a)))
+          c.a = 1;
         c.b = int(rng() % 2);
-        c.what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bits) + "-bit " +
-                 kPatternNames[pattern] + (ms ? "" : ", scale " + std::to_string(c.a)) + (c.b ? ", clip_db" : "");
+        c.what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bits) +
+                 "-bit " + kPatternNames[pattern] + (ms ? "" : ", scale " + std::to_string(c.a)) +
+                 (c.b ? ", clip_db" : "");
         all.push_back(c);
       }
   for (int bits : {8, 10}) {
@@ -556,14 +582,20 @@ std::vector<Case> frame_cases(bool ms) {
 }
 
 EXACTVQ_TWIN_ROWS(float_ssim_rows) {
-  register_per_target("float_ssim.window_horizontal", [] { return stage_cases(0x5eed'f501); },
-                      window_horizontal_case);
-  register_per_target("float_ssim.window_vertical", [] { return stage_cases(0x5eed'f502); }, window_vertical_case);
-  register_per_target("float_ssim.products", [] { return stage_cases(0x5eed'f503); }, products_case);
-  register_per_target("float_ssim.terms", [] { return stage_cases(0x5eed'f504); }, terms_case);
+  register_per_target(
+      "float_ssim.window_horizontal", [] { return stage_cases(0x5eed'f501); },
+      window_horizontal_case);
+  register_per_target(
+      "float_ssim.window_vertical", [] { return stage_cases(0x5eed'f502); }, window_vertical_case);
+  register_per_target(
+      "float_ssim.products", [] { return stage_cases(0x5eed'f503); }, products_case);
+  register_per_target(
+      "float_ssim.terms", [] { return stage_cases(0x5eed'f504); }, terms_case);
   register_per_target("float_ssim.decimate", decimate_cases, decimate_case);
-  register_per_target("float_ssim.frame", [] { return frame_cases(false); }, ssim_frame_case);
-  register_per_target("float_ssim.ms_ssim_frame", [] { return frame_cases(true); }, ms_ssim_frame_case);
+  register_per_target(
+      "float_ssim.frame", [] { return frame_cases(false); }, ssim_frame_case);
+  register_per_target(
+      "float_ssim.ms_ssim_frame", [] { return frame_cases(true); }, ms_ssim_frame_case);
   Row soft_window;
   soft_window.name = "float_ssim.window_horizontal/softfp";
   soft_window.cases = [] { return stage_cases(0x5eed'f501); };

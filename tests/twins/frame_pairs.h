@@ -17,7 +17,8 @@ struct FramePairs {
   std::vector<Picture> refs, dists;
   std::vector<FramePair> pairs;  // numbered 0, 1, ...
 
-  FramePairs(const VideoFormat& f, int frames, uint64_t seed) : format(f), refs(size_t(frames)), dists(size_t(frames)) {
+  FramePairs(const VideoFormat& f, int frames, uint64_t seed)
+      : format(f), refs(size_t(frames)), dists(size_t(frames)) {
     std::mt19937_64 rng(seed);
     for (int i = 0; i < frames; ++i) {
       fill(refs[size_t(i)], dists[size_t(i)], i % 3, rng);

@@ -17,9 +17,12 @@ int main(int argc, char** argv) {
   double seconds = 0.5;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--bench") bench = true;
-    else if (a.rfind("--filter=", 0) == 0) filter = a.substr(9);
-    else if (a.rfind("--seconds=", 0) == 0) seconds = std::atof(a.c_str() + 10);
+    if (a == "--bench")
+      bench = true;
+    else if (a.rfind("--filter=", 0) == 0)
+      filter = a.substr(9);
+    else if (a.rfind("--seconds=", 0) == 0)
+      seconds = std::atof(a.c_str() + 10);
   }
   if (bench) return exactvq::twins::run_bench(filter, seconds);
   ::testing::InitGoogleTest(&argc, argv);

@@ -21,8 +21,9 @@ struct MotionSads {
   // pictures, at either distance.
   static std::vector<Case> cases() {
     static const char* const windows[2] = {"", ", five-frame window"};
-    return luma_cases({{1, 1}, {3, 2}, {16, 16}, {17, 19}, {33, 7}, {64, 64}, {127, 65}, {250, 130}, {7, 40}},
-                      windows, 5, 3);
+    return luma_cases(
+        {{1, 1}, {3, 2}, {16, 16}, {17, 19}, {33, 7}, {64, 64}, {127, 65}, {250, 130}, {7, 40}},
+        windows, 5, 3);
   }
   static Setup setup(const Case& c) {
     Setup s;

@@ -16,26 +16,38 @@ namespace {
 // wider than the row, padding filled with values the sum must not read).
 enum SadFill { kRandom, kZeroVsMax, kMaxVsZero, kEqual, kStripes, kNoisyExtremes };
 const char* const kSadFillNames[] = {"random", "zero against max", "max against zero",
-                                     "equal", "stripes", "noisy extremes"};
+                                     "equal",  "stripes",          "noisy extremes"};
 
 Prepared sad_case(const Case& c) {
   struct In {
     PaddedPlane prev, cur;
     int split = 0;
   };
-  auto in = std::make_shared<In>(In{PaddedPlane(c.width, c.height, c.bits, c.a),
-                                    PaddedPlane(c.width, c.height, c.bits, c.a)});
+  auto in = std::make_shared<In>(
+      In{PaddedPlane(c.width, c.height, c.bits, c.a), PaddedPlane(c.width, c.height, c.bits, c.a)});
   std::mt19937_64 rng(c.seed);
   const uint32_t max = (1u << c.bits) - 1;
   for (int y = 0; y < c.height; ++y)
     for (int x = 0; x < c.width; ++x) {
       uint32_t u = 0, v = 0;
       switch (c.fill) {
-        case kRandom: u = uint32_t(rng() % (max + 1)); v = uint32_t(rng() % (max + 1)); break;
-        case kZeroVsMax: v = max; break;
-        case kMaxVsZero: u = max; break;
-        case kEqual: u = v = uint32_t(rng() % (max + 1)); break;
-        case kStripes: u = (x / 3 + y) & 1 ? max : 0; v = max - u; break;
+        case kRandom:
+          u = uint32_t(rng() % (max + 1));
+          v = uint32_t(rng() % (max + 1));
+          break;
+        case kZeroVsMax:
+          v = max;
+          break;
+        case kMaxVsZero:
+          u = max;
+          break;
+        case kEqual:
+          u = v = uint32_t(rng() % (max + 1));
+          break;
+        case kStripes:
+          u = (x / 3 + y) & 1 ? max : 0;
+          v = max - u;
+          break;
         default:
           u = rng() & 1 ? max - uint32_t(rng() % 2) : uint32_t(rng() % 2);
           v = rng() & 1 ? max : 0;
@@ -80,8 +92,8 @@ std::vector<Case> sad_cases() {
     c.a = pad;
     c.fill = fill;
     c.timed = timed;
-    c.what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bits) + "-bit, pad " +
-             std::to_string(pad) + ", " + kSadFillNames[fill];
+    c.what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bits) +
+             "-bit, pad " + std::to_string(pad) + ", " + kSadFillNames[fill];
     all.push_back(c);
   };
   for (int bits = 8; bits <= 16; ++bits) {

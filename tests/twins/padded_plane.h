@@ -23,8 +23,10 @@ struct PaddedPlane {
   }
   void set(int x, int y, uint32_t v) {
     uint8_t* p = bytes.data() + (view.data - bytes.data()) + y * view.stride;
-    if (view.bytes_per_sample == 2) reinterpret_cast<uint16_t*>(p)[x] = uint16_t(v);
-    else p[x] = uint8_t(v);
+    if (view.bytes_per_sample == 2)
+      reinterpret_cast<uint16_t*>(p)[x] = uint16_t(v);
+    else
+      p[x] = uint8_t(v);
   }
   // Fills the padding with `v`.
   void poison(uint32_t v) {

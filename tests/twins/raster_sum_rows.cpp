@@ -71,7 +71,8 @@ Terms make_terms(const Case& c) {
   t.buffer.assign(size_t(at), 0.0);
   for (int f = 0; f < t.frames; ++f)
     for (int a = 0; a < 3; ++a) {
-      const auto seq = testing::term_sequence(kind, size_t(t.count[a]), c.seed + uint64_t(f * 3 + a));
+      const auto seq =
+          testing::term_sequence(kind, size_t(t.count[a]), c.seed + uint64_t(f * 3 + a));
       std::copy(seq.begin(), seq.end(), t.buffer.begin() + t.offset[a] + f * t.stride[a]);
     }
   return t;
@@ -81,7 +82,8 @@ Bytes sequential_sums(const Terms& t) {
   std::vector<double> sums;
   for (int f = 0; f < t.frames; ++f)
     for (int a = 0; a < t.arrays; ++a)
-      sums.push_back(ssim::add_in_raster_order(0.0, t.buffer.data() + t.offset[a] + f * t.stride[a], size_t(t.count[a])));
+      sums.push_back(ssim::add_in_raster_order(0.0, t.buffer.data() + t.offset[a] + f * t.stride[a],
+                                               size_t(t.count[a])));
   Bytes out;
   put(out, sums);
   return out;
@@ -91,7 +93,8 @@ Bytes chunked_sums(const Terms& t) {
   std::vector<double> sums;
   for (int f = 0; f < t.frames; ++f)
     for (int a = 0; a < t.arrays; ++a)
-      sums.push_back(chunked_raster_sum(t.buffer.data() + t.offset[a] + f * t.stride[a], size_t(t.count[a])));
+      sums.push_back(
+          chunked_raster_sum(t.buffer.data() + t.offset[a] + f * t.stride[a], size_t(t.count[a])));
   Bytes out;
   put(out, sums);
   return out;
@@ -122,18 +125,20 @@ std::vector<Case> sum_cases(bool with_4k) {
     for (int n : {1, 2, 255, 256, 257, 8191, 8192, 8193, 100003}) add(k, n, 1, 0);
     add(k, 1000, 9, 1);
   }
-  for (TermKind k : {TermKind::kSsimLike, TermKind::kSymmetric, TermKind::kHalfUlpTies, TermKind::kBigTies,
-                     TermKind::kCancelToZero, TermKind::kSubnormal})
+  for (TermKind k : {TermKind::kSsimLike, TermKind::kSymmetric, TermKind::kHalfUlpTies,
+                     TermKind::kBigTies, TermKind::kCancelToZero, TermKind::kSubnormal})
     add(int(k), 1024, 1025, 0);
   if (with_4k) add(int(TermKind::kSsimLike), 3840, 2160, 0, true);
-  if (small_only()) std::erase_if(all, [](const Case& c) { return int64_t(c.width) * c.height > (1 << 16); });
+  if (small_only())
+    std::erase_if(all, [](const Case& c) { return int64_t(c.width) * c.height > (1 << 16); });
   return all;
 }
 
 #if defined(EXACTVQ_HAVE_CUDA)
 std::string gpu_missing() {
   static const std::string why = [] {
-    return count_devices(Backend::kCuda) == 0 ? std::string("no usable CUDA device") : std::string();
+    return count_devices(Backend::kCuda) == 0 ? std::string("no usable CUDA device")
+                                              : std::string();
   }();
   return why;
 }
@@ -146,13 +151,15 @@ Bytes device_sums(const Terms& t) {
   cuda::DeviceBuffer terms(std::max<size_t>(8, t.buffer.size() * sizeof(double)));
   cuda::DeviceBuffer sums(size_t(t.frames * t.arrays) * sizeof(double));
   cuda::DeviceBuffer workspace(std::max<size_t>(8, cuda::raster_sum_workspace_bytes(layout)));
-  cuda::check(cudaMemcpy(terms.get(), t.buffer.data(), t.buffer.size() * sizeof(double), cudaMemcpyHostToDevice),
+  cuda::check(cudaMemcpy(terms.get(), t.buffer.data(), t.buffer.size() * sizeof(double),
+                         cudaMemcpyHostToDevice),
               "upload of the terms");
   layout.terms = terms.get<double>();
   cuda::launch_raster_sums(layout, sums.get<double>(), workspace.get(), nullptr);
   std::vector<double> host(size_t(t.frames * t.arrays));
-  cuda::check(cudaMemcpy(host.data(), sums.get(), host.size() * sizeof(double), cudaMemcpyDeviceToHost),
-              "read-back of the sums");
+  cuda::check(
+      cudaMemcpy(host.data(), sums.get(), host.size() * sizeof(double), cudaMemcpyDeviceToHost),
+      "read-back of the sums");
   Bytes out;
   put(out, host);
   return out;
@@ -163,7 +170,8 @@ Bytes device_sums(const Terms& t) {
 // The device the row runs on: none at all is a skip; one that cannot be opened or cannot
 // build the kernels fails the row.
 std::shared_ptr<opencl::OpenclDevice> raster_opencl_device() {
-  static const std::shared_ptr<opencl::OpenclDevice> device = std::make_shared<opencl::OpenclDevice>(0);
+  static const std::shared_ptr<opencl::OpenclDevice> device =
+      std::make_shared<opencl::OpenclDevice>(0);
   return device;
 }
 
@@ -178,7 +186,8 @@ Bytes opencl_sums(const Terms& t) {
   const auto terms = dc.buffer(t.buffer.size() * sizeof(double), "terms");
   const auto sums = dc.buffer(n * sizeof(double), "sums");
   const auto workspace = dc.buffer(opencl::raster_sum_workspace_bytes(layout), "workspace");
-  if (!t.buffer.empty()) dc.write(terms.get(), t.buffer.size() * sizeof(double), t.buffer.data(), "terms");
+  if (!t.buffer.empty())
+    dc.write(terms.get(), t.buffer.size() * sizeof(double), t.buffer.data(), "terms");
   layout.terms = terms.get();
   device.raster_sums().enqueue(layout, sums.get(), workspace.get());
   std::vector<double> host(n);
@@ -218,7 +227,8 @@ EXACTVQ_TWIN_ROWS(raster_sum_rows) {
   ocl.cases = [] {
     const bool large = env_set("EXACTVQ_OPENCL_LARGE");
     std::vector<Case> all = sum_cases(large);
-    if (!large) std::erase_if(all, [](const Case& c) { return int64_t(c.width) * c.height > (1 << 20); });
+    if (!large)
+      std::erase_if(all, [](const Case& c) { return int64_t(c.width) * c.height > (1 << 20); });
     return all;
   };
   ocl.reference_key = "raster_sum.device";

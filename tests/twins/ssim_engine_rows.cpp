@@ -22,18 +22,23 @@ struct SsimSums {
     const VideoFormat f = every_format_of(c);
     return Setup{f, f.plane_count(), kMode};
   }
-  static void reference(const FramePairs& in, size_t i, const Setup& s, std::span<ssim::PlaneSum> out) {
+  static void reference(const FramePairs& in, size_t i, const Setup& s,
+                        std::span<ssim::PlaneSum> out) {
     for (int p = 0; p < s.planes; ++p) {
       const PlaneView r = in.pairs[i].ref->plane(p), d = in.pairs[i].dist->plane(p);
-      if constexpr (kExact) out[size_t(p)].exact = ssim::exact_sum(r, d, s.format.bitdepth, ssim::whole(r)).sum_q;
-      else out[size_t(p)].raster = ssim::raster_sum(r, d, s.format.bitdepth);
+      if constexpr (kExact)
+        out[size_t(p)].exact = ssim::exact_sum(r, d, s.format.bitdepth, ssim::whole(r)).sum_q;
+      else
+        out[size_t(p)].raster = ssim::raster_sum(r, d, s.format.bitdepth);
     }
   }
   // The sum the mode sets, alone.
   static void put_values(Bytes& out, std::span<const ssim::PlaneSum> v, const Setup&) {
     for (const ssim::PlaneSum& s : v) {
-      if constexpr (kExact) put(out, &s.exact, 1);
-      else put(out, &s.raster, 1);
+      if constexpr (kExact)
+        put(out, &s.exact, 1);
+      else
+        put(out, &s.raster, 1);
     }
   }
 };

@@ -38,17 +38,22 @@ const char* const kFillNames[] = {"random", "zero", "max", "alternating", "max a
 // A sample of one row pair; `which` 0 is the reference, 1 the distorted.
 uint32_t sample(int fill, int which, int x, uint32_t max, std::mt19937_64& rng) {
   switch (fill) {
-    case kRandom: return uint32_t(rng() % (uint64_t{max} + 1));
-    case kZero: return 0;
-    case kMax: return max;
-    case kAlternating: return ((x + which) & 1) ? max : 0;
-    default: return which ? 0 : max;
+    case kRandom:
+      return uint32_t(rng() % (uint64_t{max} + 1));
+    case kZero:
+      return 0;
+    case kMax:
+      return max;
+    case kAlternating:
+      return ((x + which) & 1) ? max : 0;
+    default:
+      return which ? 0 : max;
   }
 }
 
 // Step 1 of the definition at column x.
-std::array<uint64_t, 5> definition_horizontal(const std::vector<uint32_t>& s, const std::vector<uint32_t>& d,
-                                              int x) {
+std::array<uint64_t, 5> definition_horizontal(const std::vector<uint32_t>& s,
+                                              const std::vector<uint32_t>& d, int x) {
   std::array<uint64_t, 5> h{};
   const int width = int(s.size());
   for (int k = 0; k < kTaps; ++k) {
@@ -144,9 +149,9 @@ std::vector<Case> horizontal_cases() {
     c.a = x0;
     c.b = x1;
     c.timed = timed;
-    c.what = std::to_string(bits) + "-bit, width " + std::to_string(width) + ", " + kFillNames[fill] +
-             ", columns [" + std::to_string(x0) + ", " + std::to_string(x1) + ")" +
-             (bits > 8 && bits <= 12 ? (wide ? ", 64-bit lanes" : ", 32-bit lanes") : "") +
+    c.what = std::to_string(bits) + "-bit, width " + std::to_string(width) + ", " +
+             kFillNames[fill] + ", columns [" + std::to_string(x0) + ", " + std::to_string(x1) +
+             ")" + (bits > 8 && bits <= 12 ? (wide ? ", 64-bit lanes" : ", 32-bit lanes") : "") +
              (summed ? ", xx + yy" : "");
     all.push_back(c);
   };
@@ -154,7 +159,8 @@ std::vector<Case> horizontal_cases() {
     for (int width : widths())
       for (int fill = 0; fill < kFills; ++fill) {
         // The whole row, and a random sub-range of output columns (a tile).
-        const int x0 = int(rng() % uint64_t(width)), x1 = x0 + 1 + int(rng() % uint64_t(width - x0));
+        const int x0 = int(rng() % uint64_t(width)),
+                  x1 = x0 + 1 + int(rng() % uint64_t(width - x0));
         for (auto [a, b] : {std::pair{0, width}, std::pair{x0, x1}}) {
           const bool timed = width == 1920 && fill == kRandom && a == 0 && b == width && bits != 12;
           if (bits <= 12) add(bits, width, fill, a, b, false, timed && bits != 16);
@@ -177,7 +183,8 @@ std::vector<Case> horizontal_cases() {
   for (int bits : {9, 10, 11})
     for (int width : widths())
       for (int fill = 0; fill < kFills; ++fill) {
-        const int x0 = int(rng() % uint64_t(width)), x1 = x0 + 1 + int(rng() % uint64_t(width - x0));
+        const int x0 = int(rng() % uint64_t(width)),
+                  x1 = x0 + 1 + int(rng() % uint64_t(width - x0));
         for (auto [a, b] : {std::pair{0, width}, std::pair{x0, x1}}) {
           const bool timed = bits == 10 && width == 1920 && fill == kRandom && a == 0 && b == width;
           add(bits, width, fill, a, b, false, timed, true);
@@ -192,16 +199,19 @@ std::vector<Case> horizontal_cases() {
 // extremes; variant by case.height: 0 32->32, 1 32->64, 2 64->64.
 template <typename In, typename Out>
 Prepared vertical(const Case& c, uint64_t max_value) {
-  auto storage = std::make_shared<std::vector<std::vector<In>>>(kTaps, std::vector<In>(size_t(c.width)));
+  auto storage =
+      std::make_shared<std::vector<std::vector<In>>>(kTaps, std::vector<In>(size_t(c.width)));
   std::mt19937_64 rng(c.seed);
   const size_t n = size_t(c.width);
   for (int k = 0; k < kTaps; ++k)
     for (size_t i = 0; i < n; ++i)
-      (*storage)[size_t(k)][i] = In(c.fill ? ((i + size_t(k)) & 1 ? max_value : 0) : rng() % (max_value + 1));
+      (*storage)[size_t(k)][i] =
+          In(c.fill ? ((i + size_t(k)) & 1 ? max_value : 0) : rng() % (max_value + 1));
   const unsigned present = unsigned(c.a);
   auto rows_of = [storage, present] {
     std::array<const In*, kTaps> rows{};
-    for (int k = 0; k < kTaps; ++k) rows[size_t(k)] = (present >> k) & 1 ? (*storage)[size_t(k)].data() : nullptr;
+    for (int k = 0; k < kTaps; ++k)
+      rows[size_t(k)] = (present >> k) & 1 ? (*storage)[size_t(k)].data() : nullptr;
     return rows;
   };
   Prepared p;
@@ -237,7 +247,8 @@ Prepared vertical_case(const Case& c) {
   return vertical<uint64_t, uint64_t>(c, (uint64_t{1} << 40) - 1);
 }
 
-const char* const kLaneNames[] = {"32-bit in, 32-bit out", "32-bit in, 64-bit out", "64-bit in, 64-bit out"};
+const char* const kLaneNames[] = {"32-bit in, 32-bit out", "32-bit in, 64-bit out",
+                                  "64-bit in, 64-bit out"};
 
 std::vector<Case> vertical_cases() {
   // Rows present: all nine, the windows cut at the top or the bottom, both
@@ -271,12 +282,14 @@ std::vector<Case> vertical_cases() {
 // ---- the two-row vertical pass: ten rows, values up to the output lane's bound.
 template <typename In, typename Out>
 Prepared vertical_pair(const Case& c, uint64_t max_value) {
-  auto storage = std::make_shared<std::vector<std::vector<In>>>(kTaps + 1, std::vector<In>(size_t(c.width)));
+  auto storage =
+      std::make_shared<std::vector<std::vector<In>>>(kTaps + 1, std::vector<In>(size_t(c.width)));
   std::mt19937_64 rng(c.seed);
   const size_t n = size_t(c.width);
   for (int k = 0; k <= kTaps; ++k)
     for (size_t i = 0; i < n; ++i)
-      (*storage)[size_t(k)][i] = In(c.fill ? ((i + size_t(k)) & 1 ? max_value : 0) : rng() % (max_value + 1));
+      (*storage)[size_t(k)][i] =
+          In(c.fill ? ((i + size_t(k)) & 1 ? max_value : 0) : rng() % (max_value + 1));
   auto rows_of = [storage] {
     std::array<const In*, kTaps + 1> rows{};
     for (int k = 0; k <= kTaps; ++k) rows[size_t(k)] = (*storage)[size_t(k)].data();
@@ -329,7 +342,8 @@ std::vector<Case> vertical_pair_cases() {
         c.fill = extremes;
         c.height = lanes;
         c.timed = width == 1920 && !extremes;
-        c.what = "width " + std::to_string(width) + (extremes ? ", extremes, " : ", random, ") + kLaneNames[lanes];
+        c.what = "width " + std::to_string(width) + (extremes ? ", extremes, " : ", random, ") +
+                 kLaneNames[lanes];
         all.push_back(c);
       }
   // An 8-bit strip of exact_sum's pipeline (128 columns).
@@ -393,11 +407,12 @@ Prepared terms_case(const Case& c) {
     if (narrow) {
       const std::vector<uint32_t> x2(w->x2.begin(), w->x2.end()), xy(w->xy.begin(), w->xy.end()),
           y2(w->y2.begin(), w->y2.end());
-      cpu::ssim_terms(cpu::WindowRow<uint32_t>{w->mux.data(), w->muy.data(), x2.data(), xy.data(), y2.data()},
-                      w->column_weight.data(), w->row_weight, n, k, got.data());
+      cpu::ssim_terms(
+          cpu::WindowRow<uint32_t>{w->mux.data(), w->muy.data(), x2.data(), xy.data(), y2.data()},
+          w->column_weight.data(), w->row_weight, n, k, got.data());
     } else {
-      cpu::ssim_terms(cpu::WindowRow<uint64_t>{w->mux.data(), w->muy.data(), w->x2.data(), w->xy.data(),
-                                               w->y2.data()},
+      cpu::ssim_terms(cpu::WindowRow<uint64_t>{w->mux.data(), w->muy.data(), w->x2.data(),
+                                               w->xy.data(), w->y2.data()},
                       w->column_weight.data(), w->row_weight, n, k, got.data());
     }
     Bytes b;
@@ -431,8 +446,8 @@ std::vector<Case> terms_cases() {
           c.fill = fill;
           c.height = narrow;
           c.timed = bits == 8 && width == 1920 && fill == kRandom && narrow;
-          c.what = std::to_string(bits) + "-bit, width " + std::to_string(width) + ", " + kFillNames[fill] +
-                   (narrow ? ", 32-bit moments" : ", 64-bit moments");
+          c.what = std::to_string(bits) + "-bit, width " + std::to_string(width) + ", " +
+                   kFillNames[fill] + (narrow ? ", 32-bit moments" : ", 64-bit moments");
           all.push_back(c);
         }
   return all;
@@ -466,8 +481,8 @@ Prepared terms_sum_case(const Case& c) {
       for (int r = 0; r < rows; ++r) {
         const WindowSet& set = r ? *mirrored : *w;
         for (const auto* v : {&set.x2, &set.xy, &set.y2}) keep.emplace_back(v->begin(), v->end());
-        win[r] = {set.mux.data(), set.muy.data(), keep[keep.size() - 3].data(), keep[keep.size() - 2].data(),
-                  keep.back().data()};
+        win[r] = {set.mux.data(), set.muy.data(), keep[keep.size() - 3].data(),
+                  keep[keep.size() - 2].data(), keep.back().data()};
       }
       sum = cpu::terms_exact_sum(win, rows, w->column_weight.data(), w->row_weight, n, k);
     } else {
@@ -485,9 +500,10 @@ Prepared terms_sum_case(const Case& c) {
     for (int r = 0; r < rows; ++r) {
       const WindowSet& set = r ? *mirrored : *w;
       for (size_t i = 0; i < n; ++i)
-        sum += ssim::to_fixed64(ssim::ssim_term({set.mux[i], set.muy[i], set.x2[i], set.xy[i], set.y2[i],
-                                                 uint64_t{w->column_weight[i]} * w->row_weight},
-                                                k));
+        sum += ssim::to_fixed64(
+            ssim::ssim_term({set.mux[i], set.muy[i], set.x2[i], set.xy[i], set.y2[i],
+                             uint64_t{w->column_weight[i]} * w->row_weight},
+                            k));
     }
     return int128_bytes(sum);
   };
@@ -510,8 +526,9 @@ std::vector<Case> terms_sum_cases() {
             c.height = narrow;
             c.a = rows;
             c.timed = bits == 8 && width == 1920 && fill == kRandom && narrow && rows == 2;
-            c.what = std::to_string(bits) + "-bit, width " + std::to_string(width) + ", " + kFillNames[fill] +
-                     (narrow ? ", 32-bit moments, " : ", 64-bit moments, ") + std::to_string(rows) + " rows";
+            c.what = std::to_string(bits) + "-bit, width " + std::to_string(width) + ", " +
+                     kFillNames[fill] + (narrow ? ", 32-bit moments, " : ", 64-bit moments, ") +
+                     std::to_string(rows) + " rows";
             all.push_back(c);
           }
   // An 8-bit strip of exact_sum's pipeline (128 columns, two rows a call).
@@ -538,14 +555,30 @@ std::vector<double> hard_terms(size_t n, std::mt19937_64& rng) {
   for (size_t i = 0; i < n; ++i) {
     const double sign = rng() % 2 ? -1.0 : 1.0;
     switch (rng() % 8) {
-      case 0: t[i] = sign * std::ldexp(double((rng() % (uint64_t{1} << 52)) | 1), -65); break;
-      case 1: t[i] = sign * std::ldexp(double((rng() % (uint64_t{1} << 52)) | 1), -65 - int(rng() % 60)); break;
-      case 2: t[i] = sign * 0.0; break;
-      case 3: t[i] = sign * std::ldexp(double(rng() % (uint64_t{1} << 53)), -53 + int(rng() % 18)); break;
-      case 4: t[i] = sign * std::ldexp(1.0, -int(rng() % 80)); break;
-      case 5: t[i] = sign * 65536.0 * double(rng() % 1000) / 999.0; break;
-      case 6: t[i] = sign * std::nextafter(std::ldexp(1.0, 17), 0.0); break;
-      default: t[i] = sign * std::ldexp(double(rng() >> 11), -21 - int(rng() % 100)); break;
+      case 0:
+        t[i] = sign * std::ldexp(double((rng() % (uint64_t{1} << 52)) | 1), -65);
+        break;
+      case 1:
+        t[i] = sign * std::ldexp(double((rng() % (uint64_t{1} << 52)) | 1), -65 - int(rng() % 60));
+        break;
+      case 2:
+        t[i] = sign * 0.0;
+        break;
+      case 3:
+        t[i] = sign * std::ldexp(double(rng() % (uint64_t{1} << 53)), -53 + int(rng() % 18));
+        break;
+      case 4:
+        t[i] = sign * std::ldexp(1.0, -int(rng() % 80));
+        break;
+      case 5:
+        t[i] = sign * 65536.0 * double(rng() % 1000) / 999.0;
+        break;
+      case 6:
+        t[i] = sign * std::nextafter(std::ldexp(1.0, 17), 0.0);
+        break;
+      default:
+        t[i] = sign * std::ldexp(double(rng() >> 11), -21 - int(rng() % 100));
+        break;
     }
   }
   return t;
@@ -557,12 +590,24 @@ std::vector<double> fast_terms(size_t n, bool mix, std::mt19937_64& rng) {
     const double sign = rng() % 2 ? -1.0 : 1.0;
     const double odd = double((rng() % (uint64_t{1} << 52)) | 1);
     switch (rng() % 6) {
-      case 0: t = sign * std::ldexp(odd, -65 + int(rng() % 20)); break;
-      case 1: t = sign * std::ldexp(odd, -33 - int(rng() % 40)); break;
-      case 2: t = sign * 0.0; break;
-      case 3: t = sign * std::nextafter(std::ldexp(1.0, 19), 0.0); break;
-      case 4: t = sign * std::ldexp(odd, -52 + int(rng() % 19)); break;
-      default: t = sign * std::ldexp(double(rng() >> 11), -53 + int(rng() % 19)); break;
+      case 0:
+        t = sign * std::ldexp(odd, -65 + int(rng() % 20));
+        break;
+      case 1:
+        t = sign * std::ldexp(odd, -33 - int(rng() % 40));
+        break;
+      case 2:
+        t = sign * 0.0;
+        break;
+      case 3:
+        t = sign * std::nextafter(std::ldexp(1.0, 19), 0.0);
+        break;
+      case 4:
+        t = sign * std::ldexp(odd, -52 + int(rng() % 19));
+        break;
+      default:
+        t = sign * std::ldexp(double(rng() >> 11), -53 + int(rng() % 19));
+        break;
     }
   }
   if (mix)
@@ -618,7 +663,8 @@ std::vector<Case> fixed_sum_cases() {
     for (int round = 0; round < 8; ++round)
       add(width, 0, 0, "hard terms, " + std::to_string(width) + ", round " + std::to_string(round));
   for (int n : {1, 7, 8, 64, 1000, 4000, 40000, 70001})
-    for (int mix : {0, 1}) add(n, 1, mix, "fast-path terms, " + std::to_string(n) + (mix ? ", mixed" : ""));
+    for (int mix : {0, 1})
+      add(n, 1, mix, "fast-path terms, " + std::to_string(n) + (mix ? ", mixed" : ""));
   return all;
 }
 
@@ -670,11 +716,14 @@ Prepared window_terms(const Case& c) {
   const int bits = c.bits;
   const auto fused = [in, k, n, bits](double* terms, double* raster) {
     if constexpr (sizeof(H) == 8)
-      return cpu::window_terms(in->rows, in->column_weight.data(), in->row_weight, n, k, terms, raster);
+      return cpu::window_terms(in->rows, in->column_weight.data(), in->row_weight, n, k, terms,
+                               raster);
     else if (bits == 8)
-      return cpu::window_terms(in->rows, in->column_weight.data(), in->row_weight, n, k, terms, raster);
+      return cpu::window_terms(in->rows, in->column_weight.data(), in->row_weight, n, k, terms,
+                               raster);
     else
-      return cpu::window_terms_widening(in->rows, in->column_weight.data(), in->row_weight, n, k, terms, raster);
+      return cpu::window_terms_widening(in->rows, in->column_weight.data(), in->row_weight, n, k,
+                                        terms, raster);
   };
   // The raster sum starts from the first term's scale (as from the rows above).
   const auto start_of = [](double first) { return 3.0 * first + 0.1; };
@@ -711,7 +760,8 @@ Prepared window_terms(const Case& c) {
         q[3] += g * in->rows.xy[t][i];
         q[4] += g * in->rows.yy[t][i];
       }
-      want[i] = ssim::ssim_term({q[0], q[1], q[2], q[3], q[4], uint64_t{in->column_weight[i]} * in->row_weight}, k);
+      want[i] = ssim::ssim_term(
+          {q[0], q[1], q[2], q[3], q[4], uint64_t{in->column_weight[i]} * in->row_weight}, k);
       sum += ssim::to_fixed64(want[i]);
     }
     double raster = n ? start_of(want[0]) : 0.5;

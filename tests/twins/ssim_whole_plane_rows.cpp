@@ -31,9 +31,10 @@ Prepared whole_plane_case(const Case& c, Mode mode) {
   std::mt19937_64 rng(c.seed);
   const Pattern pattern = Pattern(c.fill);
   test::OwnedPlane ref = test::make_plane(c.width, c.height, c.bits, pattern, rng);
-  test::OwnedPlane dist = pattern == Pattern::kRandom || pattern == Pattern::kSmooth
-                              ? test::add_noise(ref, (1u << c.bits) / 16, rng)
-                              : test::make_plane(c.width, c.height, c.bits, pattern, rng, /*invert=*/true);
+  test::OwnedPlane dist =
+      pattern == Pattern::kRandom || pattern == Pattern::kSmooth
+          ? test::add_noise(ref, (1u << c.bits) / 16, rng)
+          : test::make_plane(c.width, c.height, c.bits, pattern, rng, /*invert=*/true);
   auto in = std::make_shared<In>(In{std::move(ref), std::move(dist)});
   const bool fused = c.a != 0;
   const int bits = c.bits, strip = c.b;
@@ -77,7 +78,8 @@ std::vector<Case> whole_plane_cases(Mode mode) {
   auto add = [&](int w, int h, int bits, Pattern pattern, int fused, int strip, bool timed) {
     Case c;
     // One seed a plane: its variants score the same pair.
-    c.seed = case_seed(mode == Mode::kExact ? 0x5eed'0106 : 0x5eed'0107, size_t(w) * 17 + size_t(bits));
+    c.seed =
+        case_seed(mode == Mode::kExact ? 0x5eed'0106 : 0x5eed'0107, size_t(w) * 17 + size_t(bits));
     c.width = w;
     c.height = h;
     c.bits = bits;

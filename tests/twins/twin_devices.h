@@ -21,8 +21,10 @@ inline std::shared_ptr<Device> cpu_twin_device() {
 
 // Every batch split between the three (backends/multi/).
 inline std::shared_ptr<Device> split_cpu_device() {
-  static const std::shared_ptr<Device> device = std::make_shared<MultiDevice>(std::vector<std::shared_ptr<Device>>{
-      std::make_shared<CpuDevice>(), std::make_shared<CpuDevice>(), std::make_shared<CpuDevice>()});
+  static const std::shared_ptr<Device> device =
+      std::make_shared<MultiDevice>(std::vector<std::shared_ptr<Device>>{
+          std::make_shared<CpuDevice>(), std::make_shared<CpuDevice>(),
+          std::make_shared<CpuDevice>()});
   return device;
 }
 

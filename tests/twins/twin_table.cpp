@@ -34,12 +34,14 @@ struct Scope {
 
 std::string first_difference(const Bytes& twin, const Bytes& reference) {
   if (twin.size() != reference.size())
-    return "sizes differ: " + std::to_string(twin.size()) + " bytes vs " + std::to_string(reference.size());
+    return "sizes differ: " + std::to_string(twin.size()) + " bytes vs " +
+           std::to_string(reference.size());
   size_t i = 0;
   while (i < twin.size() && twin[i] == reference[i]) ++i;
   char hex[64];
   std::snprintf(hex, sizeof hex, " (0x%02x vs 0x%02x)", twin[i], reference[i]);
-  return "first difference at byte " + std::to_string(i) + " of " + std::to_string(twin.size()) + hex;
+  return "first difference at byte " + std::to_string(i) + " of " + std::to_string(twin.size()) +
+         hex;
 }
 
 // The reference's results of the cases of one operation, shared by its rows.
@@ -130,9 +132,11 @@ int run_bench(const std::string& filter, double min_seconds) {
     return 2;
   }
   if (const double ghz = core_clock_ghz(min_seconds); ghz > 0)
-    std::printf("core clock %.2f GHz (dependent additions): cycles a pixel = %.0f / Mpixel/s\n\n", ghz,
-                1000 * ghz);
-  std::printf("| row | case | twin Mpixel/s | reference Mpixel/s | twin / reference |\n|---|---|---|---|---|\n");
+    std::printf("core clock %.2f GHz (dependent additions): cycles a pixel = %.0f / Mpixel/s\n\n",
+                ghz, 1000 * ghz);
+  std::printf(
+      "| row | case | twin Mpixel/s | reference Mpixel/s | twin / reference "
+      "|\n|---|---|---|---|---|\n");
   for (const Row& row : table()) {
     if (!std::regex_search(row.name, pick)) continue;
     if (const std::string why = row.unavailable(); !why.empty()) {
@@ -144,14 +148,14 @@ int run_bench(const std::string& filter, double min_seconds) {
       if (!c.timed) continue;
       const Prepared p = row.prepare(c);
       if (p.twin() != p.reference()) {
-        std::printf("| %s | %s | DIFFERS from the reference (seed %llu) | | |\n", row.name.c_str(), c.what.c_str(),
-                    static_cast<unsigned long long>(c.seed));
+        std::printf("| %s | %s | DIFFERS from the reference (seed %llu) | | |\n", row.name.c_str(),
+                    c.what.c_str(), static_cast<unsigned long long>(c.seed));
         continue;
       }
       const double t = seconds_of(p.twin, min_seconds), r = seconds_of(p.reference, min_seconds);
       const double units = row.work(c) / 1e6;
-      std::printf("| %s | %s | %.1f | %.1f | %.2f |\n", row.name.c_str(), c.what.c_str(), units / t, units / r,
-                  r / t);
+      std::printf("| %s | %s | %.1f | %.1f | %.2f |\n", row.name.c_str(), c.what.c_str(), units / t,
+                  units / r, r / t);
       std::fflush(stdout);
     }
   }

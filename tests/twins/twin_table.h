@@ -39,7 +39,7 @@ struct Case {
   int bits = 8;
   int width = 1, height = 1;
   int fill = 0;
-  int a = 0, b = 0;  // row-specific: an output range, a set of rows, a frame count...
+  int a = 0, b = 0;    // row-specific: an output range, a set of rows, a frame count...
   bool timed = false;  // one of the cases --bench times
   std::string what;    // printed on failure, beside the seed
 };
@@ -61,7 +61,9 @@ struct Row {
   // Entered around the row's cases (a forced SIMD target); may be empty.
   std::function<void(bool enter)> scope;
   // Units of work a call does (pixels), for --bench's rates.
-  std::function<double(const Case&)> work = [](const Case& c) { return double(c.width) * c.height; };
+  std::function<double(const Case&)> work = [](const Case& c) {
+    return double(c.width) * c.height;
+  };
 };
 
 void register_row(Row row);
@@ -78,8 +80,8 @@ inline uint64_t case_seed(uint64_t base, size_t index) {
 struct Registrar {
   explicit Registrar(void (*add)()) { add(); }
 };
-#define EXACTVQ_TWIN_ROWS(name)                                     \
-  static void name();                                               \
+#define EXACTVQ_TWIN_ROWS(name)                                                     \
+  static void name();                                                               \
   [[maybe_unused]] static const ::exactvq::twins::Registrar name##_registrar{name}; \
   static void name()
 

@@ -16,8 +16,9 @@ struct VifLevelSums {
   static constexpr const char* kName = "vif.level_sums";
   static std::vector<Case> cases() {
     static const char* const gain_limits[2] = {", gain limit 100", ", gain limit 1"};
-    return luma_cases({{16, 16}, {17, 19}, {33, 18}, {64, 64}, {127, 65}, {250, 130}, {15, 40}, {40, 15}},
-                      gain_limits);
+    return luma_cases(
+        {{16, 16}, {17, 19}, {33, 18}, {64, 64}, {127, 65}, {250, 130}, {15, 40}, {40, 15}},
+        gain_limits);
   }
   static Setup setup(const Case& c) {
     Setup s;
@@ -25,9 +26,10 @@ struct VifLevelSums {
     if (c.b == 1) s.options.gain_limit = 1.0;
     return s;
   }
-  static void reference(const FramePairs& in, size_t i, const Setup& s, std::span<vif::VifLevelSums> out) {
-    out[0] = vif::vif_level_sums(in.pairs[i].ref->plane(0), in.pairs[i].dist->plane(0), s.format.bitdepth,
-                                 s.options, vif::kReferenceStages);
+  static void reference(const FramePairs& in, size_t i, const Setup& s,
+                        std::span<vif::VifLevelSums> out) {
+    out[0] = vif::vif_level_sums(in.pairs[i].ref->plane(0), in.pairs[i].dist->plane(0),
+                                 s.format.bitdepth, s.options, vif::kReferenceStages);
   }
 };
 

@@ -25,22 +25,27 @@ using vif::SampleWidth;
 
 // Contents of level rows and lines.
 enum Fill { kRandom, kZero, kMax, kAlternating, kSmoothNoisy, kRefMaxDistZero };
-const char* const kFillNames[] = {"random", "zero", "max", "alternating", "smooth with noise",
-                                  "ref max, dist zero"};
+const char* const kFillNames[] = {
+    "random", "zero", "max", "alternating", "smooth with noise", "ref max, dist zero"};
 constexpr int kFills = 6;
 
 uint32_t fill_value(int fill, bool is_ref, int x, int y, uint32_t max, std::mt19937_64& rng) {
   switch (fill) {
-    case kRandom: return uint32_t(rng() % (uint64_t(max) + 1));
-    case kZero: return 0;
-    case kMax: return max;
-    case kAlternating: return uint32_t((x + y) & 1) == uint32_t(is_ref) ? max : 0;
+    case kRandom:
+      return uint32_t(rng() % (uint64_t(max) + 1));
+    case kZero:
+      return 0;
+    case kMax:
+      return max;
+    case kAlternating:
+      return uint32_t((x + y) & 1) == uint32_t(is_ref) ? max : 0;
     case kSmoothNoisy: {
       const int64_t v = int64_t(uint64_t(x * 5 + y * 11) * max / 800 % (uint64_t(max) + 1)) +
                         int64_t(rng() % 9) - 4;
       return uint32_t(std::clamp<int64_t>(v, 0, max));
     }
-    default: return is_ref ? max : 0;
+    default:
+      return is_ref ? max : 0;
   }
 }
 
@@ -87,11 +92,13 @@ std::shared_ptr<LevelInput> make_level_rows(const Case& c, int level, size_t cou
 }
 
 // Every value of a line, its edge columns included.
-void put_line(Bytes& b, const EdgeLine& line, int width) { put(b, line.at(-kMaxHalfTaps), size_t(width) + 2 * kMaxHalfTaps); }
+void put_line(Bytes& b, const EdgeLine& line, int width) {
+  put(b, line.at(-kMaxHalfTaps), size_t(width) + 2 * kMaxHalfTaps);
+}
 
 std::string case_text(const Case& c, const char* level_word, int level) {
-  return std::to_string(c.width) + " wide, " + std::to_string(c.bits) + "-bit, " + level_word + " " +
-         std::to_string(level) + ", " + kFillNames[c.fill];
+  return std::to_string(c.width) + " wide, " + std::to_string(c.bits) + "-bit, " + level_word +
+         " " + std::to_string(level) + ", " + kFillNames[c.fill];
 }
 
 // Cases for a row stage: widths 1..70 and beyond, every bit depth, every level
@@ -142,10 +149,11 @@ Prepared vertical_moments_case(const Case& c) {
   const int w = c.width;
   auto run = [in, taps, mean, square, w](auto stage) {
     MomentLines out(w);
-    stage(std::span<const uint8_t* const>(in->ref_rows), std::span<const uint8_t* const>(in->dist_rows),
-          in->sample, w, taps, mean, square, out);
+    stage(std::span<const uint8_t* const>(in->ref_rows),
+          std::span<const uint8_t* const>(in->dist_rows), in->sample, w, taps, mean, square, out);
     Bytes b;
-    for (const EdgeLine* line : {&out.mu1, &out.mu2, &out.xx, &out.yy, &out.xy}) put_line(b, *line, w);
+    for (const EdgeLine* line : {&out.mu1, &out.mu2, &out.xx, &out.yy, &out.xy})
+      put_line(b, *line, w);
     return b;
   };
   Prepared p;
@@ -187,8 +195,8 @@ Prepared horizontal_statistics_case(const Case& c) {
   } else {
     const std::shared_ptr<const LevelInput> in = make_level_rows(c, level, taps.size());
     vif::vertical_moments(in->ref_rows, in->dist_rows, in->sample, w, taps,
-                          vif::vertical_mean_rounding(level, c.bits), vif::vertical_square_rounding(level, c.bits),
-                          *lines);
+                          vif::vertical_mean_rounding(level, c.bits),
+                          vif::vertical_square_rounding(level, c.bits), *lines);
     for (EdgeLine* line : {&lines->mu1, &lines->mu2, &lines->xx, &lines->yy, &lines->xy})
       vif::mirror_edge_columns(*line, w, int(taps.size() / 2));
   }
@@ -214,8 +222,8 @@ Prepared vertical_blur_case(const Case& c) {
   const int w = c.width;
   auto run = [in, taps, round, w](auto stage) {
     BlurLines out(w);
-    stage(std::span<const uint8_t* const>(in->ref_rows), std::span<const uint8_t* const>(in->dist_rows),
-          in->sample, w, taps, round, out);
+    stage(std::span<const uint8_t* const>(in->ref_rows),
+          std::span<const uint8_t* const>(in->dist_rows), in->sample, w, taps, round, out);
     Bytes b;
     put_line(b, out.ref, w);
     put_line(b, out.dist, w);
@@ -279,9 +287,10 @@ Prepared frame_case(const Case& c) {
   std::mt19937_64 rng(c.seed);
   const auto pattern = test::Pattern(c.fill);
   test::OwnedPlane ref = test::make_plane(c.width, c.height, c.bits, pattern, rng);
-  test::OwnedPlane dist = pattern == test::Pattern::kRandom || pattern == test::Pattern::kSmooth
-                              ? test::add_noise(ref, (1u << c.bits) / 16, rng)
-                              : test::make_plane(c.width, c.height, c.bits, pattern, rng, /*invert=*/true);
+  test::OwnedPlane dist =
+      pattern == test::Pattern::kRandom || pattern == test::Pattern::kSmooth
+          ? test::add_noise(ref, (1u << c.bits) / 16, rng)
+          : test::make_plane(c.width, c.height, c.bits, pattern, rng, /*invert=*/true);
   struct In {
     test::OwnedPlane ref, dist;
   };
@@ -300,7 +309,9 @@ Prepared frame_case(const Case& c) {
     return b;
   };
   Prepared p;
-  p.twin = [in, bits, o, bytes] { return bytes(vif::cpu::vif_simd(in->ref.view(), in->dist.view(), bits, o)); };
+  p.twin = [in, bits, o, bytes] {
+    return bytes(vif::cpu::vif_simd(in->ref.view(), in->dist.view(), bits, o));
+  };
   p.reference = [in, bits, o, bytes] {
     return bytes(vif::vif_reference(in->ref.view(), in->dist.view(), bits, o));
   };
@@ -311,7 +322,8 @@ const char* const kPatternNames[] = {"random", "zero", "max", "alternating", "sm
 
 std::vector<Case> frame_cases() {
   std::mt19937_64 rng(0x5eed'0f1f);
-  std::vector<std::pair<int, int>> sizes = {{2, 8}, {3, 9}, {4, 8}, {5, 11}, {17, 13}, {33, 16}, {64, 17}};
+  std::vector<std::pair<int, int>> sizes = {{2, 8},   {3, 9},   {4, 8},  {5, 11},
+                                            {17, 13}, {33, 16}, {64, 17}};
   for (int w = 2; w <= 70; w += 5) sizes.push_back({w, 8 + int(rng() % 13)});
   std::vector<Case> all;
   for (int bits : {8, 10, 12, 16})
@@ -325,8 +337,8 @@ std::vector<Case> frame_cases() {
         c.fill = pattern;
         c.a = int(rng() % 4);
         if (c.a == 2 && w < 4) c.a = 0;
-        c.what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bits) + "-bit " +
-                 kPatternNames[pattern] + ", options " + std::to_string(c.a);
+        c.what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bits) +
+                 "-bit " + kPatternNames[pattern] + ", options " + std::to_string(c.a);
         all.push_back(c);
       }
   for (int bits : {8, 10}) {
@@ -343,14 +355,18 @@ std::vector<Case> frame_cases() {
 }
 
 EXACTVQ_TWIN_ROWS(vif_rows) {
-  register_per_target("vif.vertical_moments", [] { return stage_cases(0x5eed'0f01, 0, 3, false); },
-                      vertical_moments_case);
-  register_per_target("vif.horizontal_statistics", [] { return stage_cases(0x5eed'0f02, 0, 3, true); },
-                      horizontal_statistics_case);
-  register_per_target("vif.vertical_blur", [] { return stage_cases(0x5eed'0f03, 0, 2, false); },
-                      vertical_blur_case);
-  register_per_target("vif.horizontal_blur_even", [] { return stage_cases(0x5eed'0f04, 0, 2, false); },
-                      horizontal_blur_case);
+  register_per_target(
+      "vif.vertical_moments", [] { return stage_cases(0x5eed'0f01, 0, 3, false); },
+      vertical_moments_case);
+  register_per_target(
+      "vif.horizontal_statistics", [] { return stage_cases(0x5eed'0f02, 0, 3, true); },
+      horizontal_statistics_case);
+  register_per_target(
+      "vif.vertical_blur", [] { return stage_cases(0x5eed'0f03, 0, 2, false); },
+      vertical_blur_case);
+  register_per_target(
+      "vif.horizontal_blur_even", [] { return stage_cases(0x5eed'0f04, 0, 2, false); },
+      horizontal_blur_case);
   register_per_target("vif.frame", frame_cases, frame_case);
 }
 

@@ -36,7 +36,8 @@ class FrameTaskEngine final : public Engine {
 
 template <typename Engine, typename Setup, typename ScoreFrame>
 std::unique_ptr<Engine> make_frame_task_engine(const Setup& setup, ScoreFrame score_frame) {
-  return std::make_unique<FrameTaskEngine<Engine, Setup, ScoreFrame>>(setup, std::move(score_frame));
+  return std::make_unique<FrameTaskEngine<Engine, Setup, ScoreFrame>>(setup,
+                                                                      std::move(score_frame));
 }
 
 }  // namespace exactvq::cpu

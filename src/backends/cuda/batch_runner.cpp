@@ -11,12 +11,14 @@ PipelineTuning PipelineTuning::from_environment() {
   PipelineTuning t;
   if (const char* v = std::getenv("EXACTVQ_CUDA_MAX_BATCH"); v && *v)
     t.max_batch = std::clamp(std::atoi(v), 3, 256);
-  if (const char* v = std::getenv("EXACTVQ_CUDA_SHORT_TAIL"); v && *v) t.short_tail = std::atoi(v) != 0;
+  if (const char* v = std::getenv("EXACTVQ_CUDA_SHORT_TAIL"); v && *v)
+    t.short_tail = std::atoi(v) != 0;
   if (const char* v = std::getenv("EXACTVQ_CUDA_BACKGROUND_PIN"); v && *v)
     t.background_pin = std::atoi(v) != 0;
   if (const char* v = std::getenv("EXACTVQ_CUDA_BATCH_COPIES"); v && *v)
     t.batched_copies = std::atoi(v) != 0;
-  if (const char* v = std::getenv("EXACTVQ_CUDA_COPY_STREAM"); v && *v) t.copy_stream = std::atoi(v) != 0;
+  if (const char* v = std::getenv("EXACTVQ_CUDA_COPY_STREAM"); v && *v)
+    t.copy_stream = std::atoi(v) != 0;
   if (const char* v = std::getenv("EXACTVQ_CUDA_MIN_CHUNK"); v && *v)
     t.min_chunk = std::clamp(std::atoi(v), 1, 64);
   return t;
@@ -24,7 +26,8 @@ PipelineTuning PipelineTuning::from_environment() {
 
 int PipelineTuning::batch_frames(int64_t frame_bytes) const {
   constexpr int64_t kBatchBytes = int64_t{512} << 20;
-  return int(std::clamp<int64_t>(kBatchBytes / (2 * frame_bytes), FrameUploader::kLanes, max_batch));
+  return int(
+      std::clamp<int64_t>(kBatchBytes / (2 * frame_bytes), FrameUploader::kLanes, max_batch));
 }
 
 int PipelineTuning::chunk_frames(int64_t luma_pixels) const {
@@ -41,8 +44,7 @@ BatchRunner::~BatchRunner() {
     cudaSetDevice(ordinal_);
     try {
       uploader_->synchronize();
-    } catch (const DeviceError&) {
-    }
+    } catch (const DeviceError&) {}
   }
 }
 
@@ -92,7 +94,8 @@ void BatchRunner::compute(const std::vector<Work*>& works, std::span<const Frame
     const size_t n = std::min(frames.size() - base, size_t(batch));
     uploader_->upload(frames.subspan(base, n), pin, [&](const FrameUploader::Chunk& chunk) {
       for (Work* w : works) {
-        if (faults_) faults_->before_launch(ordinal_, chunk.first_index, chunk.count, "kernel launch");
+        if (faults_)
+          faults_->before_launch(ordinal_, chunk.first_index, chunk.count, "kernel launch");
         w->enqueue(chunk, base);
       }
     });
@@ -129,8 +132,7 @@ void BatchRunner::run(Work* caller, std::span<const FramePair> frames, bool pin,
     if (uploader_) {
       try {
         uploader_->synchronize();
-      } catch (const DeviceError&) {
-      }
+      } catch (const DeviceError&) {}
     }
     throw;
   }

@@ -31,7 +31,7 @@ struct PipelineTuning {
   // 64, not 32: each batch ends with the GPU idle while the host waits for its
   // results and hands over the next (~90 us at 1080p, see copy_trace.h).
   int max_batch = 64;
-  bool short_tail = true;  // the last chunk's frames one per chunk: less idle GPU at batch ends
+  bool short_tail = true;      // the last chunk's frames one per chunk: less idle GPU at batch ends
   bool background_pin = true;  // pictures page-locked by a thread, first copies pageable
   bool batched_copies = true;  // see FrameUploader::set_batched_copies
   bool copy_stream = true;     // see FrameUploader::set_copy_stream

@@ -40,7 +40,9 @@ void CopyTrace::upload_begin() {
 }
 void CopyTrace::pinned() { pinned_ = Clock::now(); }
 
-void CopyTrace::copies_begin(cudaStream_t copies) { chunks_.emplace_back().copy_begin = record(copies); }
+void CopyTrace::copies_begin(cudaStream_t copies) {
+  chunks_.emplace_back().copy_begin = record(copies);
+}
 
 void CopyTrace::copies_end(cudaStream_t copies, size_t bytes) {
   chunks_.back().copy_end = record(copies);
@@ -94,8 +96,7 @@ void CopyTrace::fold() {
 CopyTrace::~CopyTrace() {
   try {
     fold();
-  } catch (...) {
-  }
+  } catch (...) {}
   if (uploads_.size() < 2) return;
   auto med = [&](double Upload::*field) {
     std::vector<double> v;
@@ -104,15 +105,16 @@ CopyTrace::~CopyTrace() {
   };
   std::vector<double> rate;
   for (const Upload& u : uploads_) rate.push_back(u.bytes / (u.copy_us * 1e3));
-  std::fprintf(stderr,
-               "exactvq cuda trace (medians over %zu uploads of %.1f MB): copies busy %.1f us (%.1f GB/s "
-               "while busy), copy stream idle within the upload %.1f us; after the last copy: GPU work "
-               "%.1f us, then %.1f us to the next upload's first copy; host: pin %.1f us, enqueue %.1f us, "
-               "wait %.1f us, caller between uploads %.1f us\n",
-               uploads_.size(), med(&Upload::bytes) / 1e6, med(&Upload::copy_us), median(rate),
-               med(&Upload::within_idle_us), med(&Upload::drain_us), med(&Upload::turnaround_us),
-               med(&Upload::host_pin_us), med(&Upload::host_enqueue_us), med(&Upload::host_wait_us),
-               med(&Upload::host_between_us));
+  std::fprintf(
+      stderr,
+      "exactvq cuda trace (medians over %zu uploads of %.1f MB): copies busy %.1f us (%.1f GB/s "
+      "while busy), copy stream idle within the upload %.1f us; after the last copy: GPU work "
+      "%.1f us, then %.1f us to the next upload's first copy; host: pin %.1f us, enqueue %.1f us, "
+      "wait %.1f us, caller between uploads %.1f us\n",
+      uploads_.size(), med(&Upload::bytes) / 1e6, med(&Upload::copy_us), median(rate),
+      med(&Upload::within_idle_us), med(&Upload::drain_us), med(&Upload::turnaround_us),
+      med(&Upload::host_pin_us), med(&Upload::host_enqueue_us), med(&Upload::host_wait_us),
+      med(&Upload::host_between_us));
 }
 
 }  // namespace exactvq::cuda

@@ -25,15 +25,15 @@ class CopyTrace {
   static bool enabled();  // EXACTVQ_CUDA_TRACE set and not 0
   ~CopyTrace();           // prints the summary
 
-  void upload_begin();     // host: an upload call starts
-  void pinned();           // host: its pictures are registered
+  void upload_begin();  // host: an upload call starts
+  void pinned();        // host: its pictures are registered
   // Around one chunk's copies on `copies` and its work on `lane`.
   void copies_begin(cudaStream_t copies);
   void copies_end(cudaStream_t copies, size_t bytes);
   void work_begin(cudaStream_t lane);
   void work_end(cudaStream_t lane);
-  void upload_end();       // host: the upload call's last chunk is enqueued
-  void sync_begin();       // host: the caller starts waiting for the GPU
+  void upload_end();  // host: the upload call's last chunk is enqueued
+  void sync_begin();  // host: the caller starts waiting for the GPU
   // After the streams are synchronized: folds the upload's events into records.
   void fold();
 

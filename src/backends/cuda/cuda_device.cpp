@@ -18,10 +18,12 @@ CudaDevice::CudaDevice(int ordinal, const VideoFormat&, Faults faults)
   cudaDeviceProp props{};
   check(cudaGetDeviceProperties(&props, ordinal), "cudaGetDeviceProperties");
   check(cudaFree(nullptr), "context creation");  // fail here, not in the first frame
-  check(cudaDeviceGetAttribute(&fp32_per_fp64_, cudaDevAttrSingleToDoublePrecisionPerfRatio, ordinal),
-        "cudaDeviceGetAttribute");
+  check(
+      cudaDeviceGetAttribute(&fp32_per_fp64_, cudaDevAttrSingleToDoublePrecisionPerfRatio, ordinal),
+      "cudaDeviceGetAttribute");
   description_ = fmt::format(
-      "cuda device {}: {} (sm_{}{}, {} MiB, fp64 at 1/{} of the fp32 rate: {} term unless fp64= says otherwise)",
+      "cuda device {}: {} (sm_{}{}, {} MiB, fp64 at 1/{} of the fp32 rate: {} term unless fp64= "
+      "says otherwise)",
       ordinal, props.name, props.major, props.minor, props.totalGlobalMem >> 20, fp32_per_fp64_,
       emulate_by_default() ? "emulated (softfp)" : "native binary64");
 }

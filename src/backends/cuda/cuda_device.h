@@ -38,7 +38,8 @@ class CudaDevice final : public Device {
   int fp32_per_fp64_ = 0;
   std::string description_;
   std::shared_ptr<Faults> faults_;
-  PipelineTuning tuning_ = PipelineTuning::from_environment();  // shared with this device's runners only
+  PipelineTuning tuning_ =
+      PipelineTuning::from_environment();  // shared with this device's runners only
   std::mutex mutex_;
   std::vector<std::weak_ptr<BatchRunner>> runners_;
 };

@@ -16,8 +16,9 @@ struct DecodedFrameImport::Resources {
   Stream stream;
   DeviceBuffer first_stray{3 * sizeof(unsigned long long)};
   PinnedBuffer first_stray_host{3 * sizeof(unsigned long long)};
-  std::unordered_map<const Picture*, DeviceBuffer> slots;  // device pictures, one buffer per Picture
-  DeviceBuffer scratch;                                     // the picture on its way to the host
+  std::unordered_map<const Picture*, DeviceBuffer>
+      slots;             // device pictures, one buffer per Picture
+  DeviceBuffer scratch;  // the picture on its way to the host
 
   // `pic`'s device buffer (or the scratch one), of `bytes`.
   uint8_t* target(const Picture* pic, size_t bytes) {
@@ -44,7 +45,8 @@ void* DecodedFrameImport::context() const {
   // The driver's cuCtxGetCurrent, through the runtime (no link to libcuda).
   void* get_current = nullptr;
   cudaDriverEntryPointQueryResult found{};
-  check(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &get_current, 12000, cudaEnableDefault, &found),
+  check(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &get_current, 12000, cudaEnableDefault,
+                                         &found),
         "cudaGetDriverEntryPointByVersion(cuCtxGetCurrent)");
   if (!get_current || found != cudaDriverEntryPointSuccess)
     throw DeviceError("CUDA driver: cuCtxGetCurrent not found");
@@ -64,12 +66,13 @@ void DecodedFrameImport::import(const DecodedFrame& frame, const VideoFormat& fo
     pic = Picture::in_device_memory(format, base);
   } else {
     pic.allocate(format);
-    check(cudaMemcpy(pic.plane_data(0), base, bytes, cudaMemcpyDeviceToHost), "copy of a decoded frame to the host");
+    check(cudaMemcpy(pic.plane_data(0), base, bytes, cudaMemcpyDeviceToHost),
+          "copy of a decoded frame to the host");
   }
 }
 
-void DecodedFrameImport::convert(const DecodedFrame& frame, const VideoFormat& format, uint8_t* base,
-                                 const std::function<std::string()>& what) {
+void DecodedFrameImport::convert(const DecodedFrame& frame, const VideoFormat& format,
+                                 uint8_t* base, const std::function<std::string()>& what) {
   check(cudaSetDevice(ordinal_), "cudaSetDevice");
   cudaStream_t stream = r_->stream.get();
   const int shift = frame.bytes == 2 ? 16 - format.bitdepth : 0;
@@ -84,7 +87,8 @@ void DecodedFrameImport::convert(const DecodedFrame& frame, const VideoFormat& f
     const int top = p > 0 && halved ? frame.crop_top / 2 : frame.crop_top;
     s.step = frame.interleaved_chroma && p > 0 ? 2 : 1;
     s.offset = frame.interleaved_chroma && p == 2 ? 1 : 0;
-    s.src = frame.data[source] + ptrdiff_t(top) * frame.stride[source] + ptrdiff_t(left) * s.step * frame.bytes;
+    s.src = frame.data[source] + ptrdiff_t(top) * frame.stride[source] +
+            ptrdiff_t(left) * s.step * frame.bytes;
     s.src_stride = frame.stride[source];
     s.bytes = frame.bytes;
     s.shift = shift;
@@ -94,8 +98,8 @@ void DecodedFrameImport::convert(const DecodedFrame& frame, const VideoFormat& f
   }
   check(cudaGetLastError(), "launch of the decoded frame's conversion");
   if (shift > 0)
-    check(cudaMemcpyAsync(r_->first_stray_host.get(), first_stray, r_->first_stray.bytes(), cudaMemcpyDeviceToHost,
-                          stream),
+    check(cudaMemcpyAsync(r_->first_stray_host.get(), first_stray, r_->first_stray.bytes(),
+                          cudaMemcpyDeviceToHost, stream),
           "read-back of the decoded frame's sample check");
   check(cudaStreamSynchronize(stream), "the conversion of a decoded frame");
   if (shift > 0)
@@ -103,15 +107,16 @@ void DecodedFrameImport::convert(const DecodedFrame& frame, const VideoFormat& f
       const unsigned long long at = r_->first_stray_host.get<unsigned long long>()[p];
       if (at == std::numeric_limits<unsigned long long>::max()) continue;
       const unsigned w = unsigned(format.plane_width(p));
-      throw InputError(fmt::format(
-          "{}: plane {}, x={}, y={}: the hardware decoder's sample has bits set below its {}-bit depth "
-          "(not a {}-bit sample)",
-          what(), plane_name(p), at % w, at / w, format.bitdepth, format.bitdepth));
+      throw InputError(
+          fmt::format("{}: plane {}, x={}, y={}: the hardware decoder's sample has bits set below "
+                      "its {}-bit depth "
+                      "(not a {}-bit sample)",
+                      what(), plane_name(p), at % w, at / w, format.bitdepth, format.bitdepth));
     }
 }
 
-void DecodedFrameImport::import_converted(const uint8_t* base, const VideoFormat& format, Picture& pic,
-                                          bool on_device) {
+void DecodedFrameImport::import_converted(const uint8_t* base, const VideoFormat& format,
+                                          Picture& pic, bool on_device) {
   check(cudaSetDevice(ordinal_), "cudaSetDevice");
   const size_t bytes = Picture::span_bytes(format, format.plane_count());
   cudaStream_t stream = r_->stream.get();
@@ -139,8 +144,8 @@ void DecodedFrameImport::import_host(Picture&& host, Picture& pic, bool on_devic
   const size_t bytes = Picture::span_bytes(format, format.plane_count());
   uint8_t* slot = r_->target(&pic, bytes);
   for (int p = 0; p < format.plane_count(); ++p)
-    check(cudaMemcpyAsync(slot + Picture::plane_offset(format, p), host.plane_data(p), format.plane_bytes(p),
-                          cudaMemcpyHostToDevice, r_->stream.get()),
+    check(cudaMemcpyAsync(slot + Picture::plane_offset(format, p), host.plane_data(p),
+                          format.plane_bytes(p), cudaMemcpyHostToDevice, r_->stream.get()),
           "upload of a picture decoded on the CPU");
   check(cudaStreamSynchronize(r_->stream.get()), "the upload of a picture decoded on the CPU");
   pic = Picture::in_device_memory(format, slot);
@@ -160,7 +165,8 @@ struct DevicePicturePool::Shared {
   std::vector<DeviceBuffer> free;
 };
 
-DevicePicturePool::DevicePicturePool(int ordinal, size_t bytes) : shared_(std::make_shared<Shared>()) {
+DevicePicturePool::DevicePicturePool(int ordinal, size_t bytes)
+    : shared_(std::make_shared<Shared>()) {
   shared_->ordinal = ordinal;
   shared_->bytes = bytes;
 }

@@ -65,7 +65,8 @@ class DecodedFrameImport {
 
   // A picture convert() left at `base` (on this import's device), into `pic`
   // as import() leaves it: copied into pic's device buffer, or to the host.
-  void import_converted(const uint8_t* base, const VideoFormat& format, Picture& pic, bool on_device);
+  void import_converted(const uint8_t* base, const VideoFormat& format, Picture& pic,
+                        bool on_device);
 
   // A picture in host memory (decoded on the CPU) into `pic` as import()
   // leaves it: uploaded into pic's device buffer, or moved.

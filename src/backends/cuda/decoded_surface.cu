@@ -10,7 +10,8 @@ __global__ void surface_plane(SurfacePlane plane, uint8_t* dst, unsigned long lo
   if (x >= plane.width || y >= plane.height) return;
   const auto* row = reinterpret_cast<const Sample*>(plane.src + ptrdiff_t(y) * plane.src_stride);
   const unsigned value = row[x * plane.step + plane.offset];
-  const unsigned long long at = (unsigned long long)y * (unsigned long long)plane.width + (unsigned long long)x;
+  const unsigned long long at =
+      (unsigned long long)y * (unsigned long long)plane.width + (unsigned long long)x;
   if (value & ((1u << plane.shift) - 1u)) atomicMin(first_stray, at);
   reinterpret_cast<Sample*>(dst)[at] = Sample(value >> plane.shift);
 }

@@ -21,8 +21,8 @@ int device_holding(const void* pointer) {
   return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ? a.device : -1;
 }
 
-GatheredPictures::GatheredPictures(std::span<const DevicePictureSource> sources, const VideoFormat& format,
-                                   int ordinal, void* wait_for,
+GatheredPictures::GatheredPictures(std::span<const DevicePictureSource> sources,
+                                   const VideoFormat& format, int ordinal, void* wait_for,
                                    const std::function<std::string(size_t)>& what)
     : ordinal_(ordinal), format_(format) {
   const int planes = format.plane_count();
@@ -33,12 +33,15 @@ GatheredPictures::GatheredPictures(std::span<const DevicePictureSource> sources,
       if (!data) throw InputError(fmt::format("{}: plane {} is null", what(i), plane_name(p)));
       const int holder = device_holding(data);
       if (holder != ordinal)
-        throw InputError(holder < 0 ? fmt::format("{}: plane {} is not in CUDA device memory", what(i), plane_name(p))
-                                    : fmt::format("{}: plane {} lies on CUDA device {}, the run scores on device {}",
-                                                  what(i), plane_name(p), holder, ordinal));
+        throw InputError(
+            holder < 0
+                ? fmt::format("{}: plane {} is not in CUDA device memory", what(i), plane_name(p))
+                : fmt::format("{}: plane {} lies on CUDA device {}, the run scores on device {}",
+                              what(i), plane_name(p), holder, ordinal));
       if (sources[i].stride[p] < row)
-        throw InputError(fmt::format("{}: plane {} has a stride of {} bytes, shorter than its rows ({} bytes)",
-                                     what(i), plane_name(p), sources[i].stride[p], row));
+        throw InputError(
+            fmt::format("{}: plane {} has a stride of {} bytes, shorter than its rows ({} bytes)",
+                        what(i), plane_name(p), sources[i].stride[p], row));
     }
 
   check(cudaSetDevice(ordinal), "cudaSetDevice");
@@ -46,7 +49,8 @@ GatheredPictures::GatheredPictures(std::span<const DevicePictureSource> sources,
   if (wait_for) {
     // The caller's producer may still be writing on its stream.
     Event ready;
-    check(cudaEventRecord(ready.get(), static_cast<cudaStream_t>(wait_for)), "cudaEventRecord on the caller's stream");
+    check(cudaEventRecord(ready.get(), static_cast<cudaStream_t>(wait_for)),
+          "cudaEventRecord on the caller's stream");
     check(cudaStreamWaitEvent(stream.get(), ready.get(), 0), "cudaStreamWaitEvent");
   }
   picture_stride_ = (Picture::span_bytes(format, planes) + 255) / 256 * 256;
@@ -72,9 +76,10 @@ GatheredPictures::GatheredPictures(std::span<const DevicePictureSource> sources,
     for (int p = 0; p < planes; ++p)
       for (size_t start = 0; start < sources.size(); start += 65535) {
         const int n = int(std::min<size_t>(65535, sources.size() - start));
-        launch_first_sample_above(buffer_.get() + picture_stride_ * start + Picture::plane_offset(format, p),
-                                  picture_stride_, n, format.plane_width(p), format.plane_height(p),
-                                  format.max_sample(), out + size_t(p) * sources.size() + start, stream.get());
+        launch_first_sample_above(
+            buffer_.get() + picture_stride_ * start + Picture::plane_offset(format, p),
+            picture_stride_, n, format.plane_width(p), format.plane_height(p), format.max_sample(),
+            out + size_t(p) * sources.size() + start, stream.get());
       }
     check(cudaGetLastError(), "launch of the sample check");
     std::vector<unsigned long long> host(checks);
@@ -87,11 +92,14 @@ GatheredPictures::GatheredPictures(std::span<const DevicePictureSource> sources,
         if (at == std::numeric_limits<unsigned long long>::max()) continue;
         const int w = format.plane_width(p);
         uint16_t sample = 0;
-        const uint8_t* plane = buffer_.get() + picture_stride_ * i + Picture::plane_offset(format, p);
-        check(cudaMemcpy(&sample, plane + at * 2, 2, cudaMemcpyDeviceToHost), "read-back of a sample");
-        throw InputError(fmt::format("{}: plane {}, x={}, y={}: sample {} exceeds the {}-bit maximum {}", what(i),
-                                     plane_name(p), at % unsigned(w), at / unsigned(w), sample, format.bitdepth,
-                                     format.max_sample()));
+        const uint8_t* plane =
+            buffer_.get() + picture_stride_ * i + Picture::plane_offset(format, p);
+        check(cudaMemcpy(&sample, plane + at * 2, 2, cudaMemcpyDeviceToHost),
+              "read-back of a sample");
+        throw InputError(
+            fmt::format("{}: plane {}, x={}, y={}: sample {} exceeds the {}-bit maximum {}",
+                        what(i), plane_name(p), at % unsigned(w), at / unsigned(w), sample,
+                        format.bitdepth, format.max_sample()));
       }
     return;
   }

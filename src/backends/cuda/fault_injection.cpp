@@ -23,13 +23,17 @@ Faults Faults::parse(const char* value) {
   const std::string_view v(value);
   const std::optional<FaultSpec> spec = parse_fault_spec(v);
   const bool numbered = spec && spec->numbered;
-  if (spec && !numbered && spec->name == "open") f.kind_ = Kind::kOpen;
-  else if (numbered && spec->name == "alloc" && spec->n >= 1) f.kind_ = Kind::kAlloc;
-  else if (numbered && spec->name == "launch") f.kind_ = Kind::kLaunch;
-  else if (numbered && spec->name == "lost") f.kind_ = Kind::kLost;
+  if (spec && !numbered && spec->name == "open")
+    f.kind_ = Kind::kOpen;
+  else if (numbered && spec->name == "alloc" && spec->n >= 1)
+    f.kind_ = Kind::kAlloc;
+  else if (numbered && spec->name == "launch")
+    f.kind_ = Kind::kLaunch;
+  else if (numbered && spec->name == "lost")
+    f.kind_ = Kind::kLost;
   else
-    throw DeviceError(fmt::format("{}={}: expected open, alloc@N (N >= 1), launch@N or lost@N",
-                                  kVariable, v));
+    throw DeviceError(
+        fmt::format("{}={}: expected open, alloc@N (N >= 1), launch@N or lost@N", kVariable, v));
   if (numbered) f.at_ = spec->n;
   return f;
 }

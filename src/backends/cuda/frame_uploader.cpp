@@ -77,7 +77,8 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
       for (int i = 0; i < chunk.count; ++i) {
         const FramePair& fp = frames[size_t(start + i)];
         if (!fp.ref->on_device()) registry_.pin(fp.ref->storage().data(), fp.ref->storage().size());
-        if (!fp.dist->on_device()) registry_.pin(fp.dist->storage().data(), fp.dist->storage().size());
+        if (!fp.dist->on_device())
+          registry_.pin(fp.dist->storage().data(), fp.dist->storage().size());
       }
     if (trace_ && chunk_index == 0) trace_->pinned();
     Lane& lane = *lanes_[size_t(chunk.lane)];
@@ -120,7 +121,8 @@ void FrameUploader::upload(std::span<const FramePair> frames, bool pin,
     if (trace_ && copy_stream_on_) trace_->work_begin(chunk.stream);
     work(chunk);
     if (trace_ && copy_stream_on_) trace_->work_end(chunk.stream);
-    if (copy_stream_on_) check(cudaEventRecord(lane.released.get(), chunk.stream), "cudaEventRecord");
+    if (copy_stream_on_)
+      check(cudaEventRecord(lane.released.get(), chunk.stream), "cudaEventRecord");
     start += chunk.count;
     last_lane_ = chunk.lane;
   }
@@ -143,19 +145,21 @@ void FrameUploader::enqueue_copies(cudaStream_t stream) {
     cudaMemcpyAttributes attr{};
     attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
     size_t first = 0;
-    const cudaError_t e = cudaMemcpyBatchAsync(copy_dst_.data(), copy_src_.data(), copy_bytes_.data(), n,
-                                               &attr, &first, 1, stream);
+    const cudaError_t e = cudaMemcpyBatchAsync(copy_dst_.data(), copy_src_.data(),
+                                               copy_bytes_.data(), n, &attr, &first, 1, stream);
     if (e == cudaSuccess) return;
     // Refused: this chunk goes one copy per plane, and every chunk from now on
     // if the driver lacks the call (before 12.8). A real fault (a bad pointer,
     // a lost device) fails those copies too and is reported there.
     cudaGetLastError();
     ++refused_batches_;
-    if (e == cudaErrorNotSupported || e == cudaErrorCallRequiresNewerDriver) batched_copies_ = false;
+    if (e == cudaErrorNotSupported || e == cudaErrorCallRequiresNewerDriver)
+      batched_copies_ = false;
   }
   for (size_t i = 0; i < n; ++i)
-    check(cudaMemcpyAsync(copy_dst_[i], copy_src_[i], copy_bytes_[i], cudaMemcpyHostToDevice, stream),
-          "upload of a plane");
+    check(
+        cudaMemcpyAsync(copy_dst_[i], copy_src_[i], copy_bytes_[i], cudaMemcpyHostToDevice, stream),
+        "upload of a plane");
 }
 
 cudaStream_t FrameUploader::join_lanes() {

@@ -107,8 +107,9 @@ class FrameUploader {
   PinnedRegistry registry_;
   std::vector<std::unique_ptr<Lane>> lanes_;
   std::unique_ptr<Stream> copies_;  // with the lanes
-  int last_lane_ = 0;  // the lane of the last chunk uploaded
-  std::unique_ptr<CopyTrace> trace_;  // EXACTVQ_CUDA_TRACE: the copy stream's timeline (copy_trace.h)
+  int last_lane_ = 0;               // the lane of the last chunk uploaded
+  std::unique_ptr<CopyTrace>
+      trace_;  // EXACTVQ_CUDA_TRACE: the copy stream's timeline (copy_trace.h)
 };
 
 }  // namespace exactvq::cuda

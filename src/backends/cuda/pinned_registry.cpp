@@ -92,7 +92,8 @@ void PinnedRegistry::pin(const void* data, size_t bytes) {
     queued_.notify_one();
     return;
   }
-  entries_.emplace(data, Entry{bytes, clock_, lock(data, bytes) ? State::kLocked : State::kRefused});
+  entries_.emplace(data,
+                   Entry{bytes, clock_, lock(data, bytes) ? State::kLocked : State::kRefused});
 }
 
 }  // namespace exactvq::cuda

@@ -6,7 +6,8 @@
 
 namespace exactvq::cuda {
 
-__device__ __forceinline__ exactvq_run_record shuffle_down(const exactvq_run_record& r, int offset) {
+__device__ __forceinline__ exactvq_run_record shuffle_down(const exactvq_run_record& r,
+                                                           int offset) {
   exactvq_run_record o;
 #pragma unroll
   for (int p = 0; p < 2; ++p) {

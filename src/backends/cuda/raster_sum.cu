@@ -1,6 +1,6 @@
-// The raster-order sum on a CUDA device (docs/architecture.md, "The raster-order sum on devices"): four launches
-// on one stream for every array of a call: approximate chunk sums, candidate exponents,
-// chunk and block records, then one thread an array replays them.
+// The raster-order sum on a CUDA device (docs/architecture.md, "The raster-order sum on devices"):
+// four launches on one stream for every array of a call: approximate chunk sums, candidate
+// exponents, chunk and block records, then one thread an array replays them.
 #include "backends/cuda/raster_sum.h"
 
 #include <fmt/format.h>
@@ -29,8 +29,8 @@ __host__ __device__ constexpr int64_t lesser(int64_t a, int64_t b) { return a < 
 // The plan of the call (core/raster_sum_layout.h), then the terms and the workspace's parts.
 struct Geometry : RasterPlan {
   const double* terms;
-  double* approx;         // a chunk's terms added in any order
-  int32_t* candidates;    // a chunk's candidate exponent
+  double* approx;       // a chunk's terms added in any order
+  int32_t* candidates;  // a chunk's candidate exponent
   exactvq_run_record* chunk_records;
   exactvq_run_record* block_records;
 };
@@ -101,7 +101,8 @@ __global__ void __launch_bounds__(kRecordThreads) approximate_sums(Geometry g) {
     const int64_t i = lane + 32 * j;
     if (i < n) s = __dadd_rn(s, terms[i]);
   }
-  for (int offset = 16; offset > 0; offset /= 2) s = __dadd_rn(s, __shfl_xor_sync(0xffffffffu, s, offset));
+  for (int offset = 16; offset > 0; offset /= 2)
+    s = __dadd_rn(s, __shfl_xor_sync(0xffffffffu, s, offset));
   if (lane == 0) g.approx[first_chunk(g, p.frame, p.array) + chunk] = s;
 }
 
@@ -145,7 +146,8 @@ __global__ void __launch_bounds__(kRecordThreads) run_records(Geometry g) {
     const int64_t first = chunk * kChunk + lane * kTermsPerLane;
 #pragma unroll
     for (int j = 0; j < kTermsPerLane; ++j)
-      if (first + j < count) r = exactvq_run_then(r, exactvq_run_of_term(bits_of_double(terms[first + j]), e));
+      if (first + j < count)
+        r = exactvq_run_then(r, exactvq_run_of_term(bits_of_double(terms[first + j]), e));
   }
   r = compose_warp(r);
   __shared__ exactvq_run_record chunk_records[kBlockChunks];
@@ -156,7 +158,8 @@ __global__ void __launch_bounds__(kRecordThreads) run_records(Geometry g) {
   __syncthreads();
   if (warp != 0) return;
   const int chunks = int(lesser(kBlockChunks, ceil_div(count - p.local * kBlock, kChunk)));
-  const exactvq_run_record b = compose_warp(lane < chunks ? chunk_records[lane] : exactvq_run_identity(chunk_records[0].exponent));
+  const exactvq_run_record b = compose_warp(
+      lane < chunks ? chunk_records[lane] : exactvq_run_identity(chunk_records[0].exponent));
   if (lane == 0) g.block_records[blockIdx.x] = b;
 }
 
@@ -171,7 +174,8 @@ __global__ void __launch_bounds__(kReplayThreads) replay_arrays(Geometry g, doub
   __shared__ exactvq_run_record staged[kReplayThreads];
   double sum = 0.0;
   for (int64_t base = 0; base < blocks; base += kReplayThreads) {
-    if (base + threadIdx.x < blocks) staged[threadIdx.x] = g.block_records[block0 + base + threadIdx.x];
+    if (base + threadIdx.x < blocks)
+      staged[threadIdx.x] = g.block_records[block0 + base + threadIdx.x];
     __syncthreads();
     if (threadIdx.x == 0) {
       const int64_t end = lesser(blocks, base + kReplayThreads);
@@ -186,14 +190,18 @@ __global__ void __launch_bounds__(kReplayThreads) replay_arrays(Geometry g, doub
 
 }  // namespace
 
-size_t raster_sum_workspace_bytes(const RasterSumLayout& layout) { return workspace_bytes(geometry_of(layout)); }
+size_t raster_sum_workspace_bytes(const RasterSumLayout& layout) {
+  return workspace_bytes(geometry_of(layout));
+}
 
-void launch_raster_sums(const RasterSumLayout& layout, double* sums, void* workspace, cudaStream_t stream) {
+void launch_raster_sums(const RasterSumLayout& layout, double* sums, void* workspace,
+                        cudaStream_t stream) {
   Geometry g = geometry_of(layout);
   const int64_t arrays = g.frames * g.arrays, blocks = g.blocks();
   if (arrays == 0) return;
   if (arrays > 65535 * 1024 || blocks > int64_t{0x7fffffff})
-    throw DeviceError(fmt::format("raster sum: {} arrays of {} blocks is too many for one launch", arrays, blocks));
+    throw DeviceError(fmt::format("raster sum: {} arrays of {} blocks is too many for one launch",
+                                  arrays, blocks));
   place_workspace(g, workspace);
   if (blocks > 0) {
     approximate_sums<<<unsigned(blocks), kRecordThreads, 0, stream>>>(g);

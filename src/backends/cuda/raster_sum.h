@@ -22,6 +22,7 @@ size_t raster_sum_workspace_bytes(const RasterSumLayout& layout);
 // Enqueues on `stream`: sums[f * arrays + a] = the sequential sum of frame f's array a (device
 // memory). `workspace` (raster_sum_workspace_bytes(layout) bytes of device memory) must not be
 // in use by work on another stream. Throws DeviceError on a bad layout or a failed launch.
-void launch_raster_sums(const RasterSumLayout& layout, double* sums, void* workspace, cudaStream_t stream);
+void launch_raster_sums(const RasterSumLayout& layout, double* sums, void* workspace,
+                        cudaStream_t stream);
 
 }  // namespace exactvq::cuda

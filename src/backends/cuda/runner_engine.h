@@ -48,7 +48,9 @@ class RunnerEngine : public Engine, protected BatchRunner::Work {
   // names the read-back in errors.
   RunnerEngine(CudaDevice& device, const VideoFormat& format, int planes, size_t values_per_frame,
                const std::string& results)
-      : runner_(device.runner(format)), planes_(planes), values_per_frame_(values_per_frame),
+      : runner_(device.runner(format)),
+        planes_(planes),
+        values_per_frame_(values_per_frame),
         read_back_("read-back of " + results) {
     batch_ = runner_->tuning().batch_frames(int64_t(format.frame_bytes()));
     chunk_ = runner_->tuning().chunk_frames(int64_t{format.width} * format.height);
@@ -71,7 +73,8 @@ class RunnerEngine : public Engine, protected BatchRunner::Work {
   // kernels that add into them).
   Word* cleared_rows(const FrameUploader::Chunk& chunk) const {
     Word* rows = device_words() + size_t(chunk.start) * words_per_frame_;
-    check(cudaMemsetAsync(rows, 0, size_t(chunk.count) * words_per_frame_ * sizeof(Word), chunk.stream),
+    check(cudaMemsetAsync(rows, 0, size_t(chunk.count) * words_per_frame_ * sizeof(Word),
+                          chunk.stream),
           "cudaMemsetAsync");
     return rows;
   }
@@ -108,8 +111,9 @@ class RunnerEngine : public Engine, protected BatchRunner::Work {
   }
   // One read-back for the batch, after every lane's work.
   void finish(size_t base, size_t count, FrameUploader& uploader) override {
-    check(cudaMemcpyAsync(host_words_.get(), device_words_.get(), words_read_back(count) * sizeof(Word),
-                          cudaMemcpyDeviceToHost, uploader.join_lanes()),
+    check(cudaMemcpyAsync(host_words_.get(), device_words_.get(),
+                          words_read_back(count) * sizeof(Word), cudaMemcpyDeviceToHost,
+                          uploader.join_lanes()),
           read_back_.c_str());
     uploader.synchronize();
     to_values(host_words_.get<Word>(), count, values_.data() + base * values_per_frame_);

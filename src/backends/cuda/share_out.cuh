@@ -11,8 +11,8 @@
 namespace exactvq::cuda {
 
 template <int kThreads, typename Item, typename Form>
-__device__ __forceinline__ void share_out(const Item* mine, int mine_count, Item* slots, int capacity, int& count,
-                                          Form&& form) {
+__device__ __forceinline__ void share_out(const Item* mine, int mine_count, Item* slots,
+                                          int capacity, int& count, Form&& form) {
   const int tid = int(threadIdx.x);
   int handed = 0;
   while (__syncthreads_or(handed < mine_count)) {

@@ -106,7 +106,8 @@ ThreadPool* DeviceShares::pool(size_t k, int total_threads) {
   return pools_[k].get();
 }
 
-MultiDevice::MultiDevice(std::vector<std::shared_ptr<Device>> devices) : devices_(std::move(devices)) {
+MultiDevice::MultiDevice(std::vector<std::shared_ptr<Device>> devices)
+    : devices_(std::move(devices)) {
   if (devices_.empty()) throw UsageError("no devices to score on");
   for (const auto& d : devices_)
     if (!d) throw UsageError("a null device in a device list");

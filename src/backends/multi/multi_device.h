@@ -53,7 +53,8 @@ class DeviceShares {
     run([&](size_t k) {
       const size_t first = share_start(n, devices_, k), end = share_start(n, devices_, k + 1);
       if (first == end) return;
-      part(k, frames.subspan(first, end - first), out.subspan(first * per_frame, (end - first) * per_frame));
+      part(k, frames.subspan(first, end - first),
+           out.subspan(first * per_frame, (end - first) * per_frame));
     });
   }
 

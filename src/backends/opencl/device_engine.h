@@ -36,9 +36,11 @@ class DeviceEngine : public Engine {
   // `feature` names the engine in errors; score() writes `values_per_frame`
   // Values a frame. An engine that scores on the host (`on_device` false) leaves
   // what the device holds alone, and scores itself.
-  DeviceEngine(std::shared_ptr<OpenclDevice> device, std::string feature, size_t values_per_frame = 1,
-               bool on_device = true)
-      : device_(std::move(device)), feature_(std::move(feature)), values_per_frame_(values_per_frame),
+  DeviceEngine(std::shared_ptr<OpenclDevice> device, std::string feature,
+               size_t values_per_frame = 1, bool on_device = true)
+      : device_(std::move(device)),
+        feature_(std::move(feature)),
+        values_per_frame_(values_per_frame),
         on_device_(on_device) {
     if (on_device_) device_->forget();  // a new engine: what the device holds may be another run's
   }

@@ -22,10 +22,14 @@ Faults Faults::parse(const char* value) {
   const std::string_view v(value);
   const std::optional<FaultSpec> spec = parse_fault_spec(v);
   const bool numbered = spec && spec->numbered;
-  if (spec && spec->name == "build" && spec->n >= 1) f.kind_ = Kind::kBuild;
-  else if (spec && spec->name == "alloc" && spec->n >= 1) f.kind_ = Kind::kAlloc;
-  else if (numbered && spec->name == "enqueue") f.kind_ = Kind::kEnqueue;
-  else if (numbered && spec->name == "lost") f.kind_ = Kind::kLost;
+  if (spec && spec->name == "build" && spec->n >= 1)
+    f.kind_ = Kind::kBuild;
+  else if (spec && spec->name == "alloc" && spec->n >= 1)
+    f.kind_ = Kind::kAlloc;
+  else if (numbered && spec->name == "enqueue")
+    f.kind_ = Kind::kEnqueue;
+  else if (numbered && spec->name == "lost")
+    f.kind_ = Kind::kLost;
   else
     throw DeviceError(fmt::format(
         "{}={}: expected build[@N] or alloc[@N] (the N-th build or allocation, N >= 1), or "

@@ -27,7 +27,8 @@ OpenclDevice::OpenclDevice(int index, const char* source_override, std::optional
   if (index < 0 || size_t(index) >= devices.size()) {
     std::string names;
     for (size_t i = 0; i < devices.size(); ++i)
-      names += fmt::format("{}{}: {} ({})", i ? ", " : "", i, devices[i].name, devices[i].platform_name);
+      names +=
+          fmt::format("{}{}: {} ({})", i ? ", " : "", i, devices[i].name, devices[i].platform_name);
     throw DeviceError(fmt::format("--opencl-device {}: there {} {} OpenCL device{} ({})", index,
                                   devices.size() == 1 ? "is" : "are", devices.size(),
                                   devices.size() == 1 ? "" : "s", names));
@@ -70,7 +71,8 @@ RasterSums& OpenclDevice::raster_sums() {
   return *raster_sums_;
 }
 
-DeviceFrame OpenclDevice::frame(const Picture& ref, const Picture& dist, std::optional<int64_t> index) {
+DeviceFrame OpenclDevice::frame(const Picture& ref, const Picture& dist,
+                                std::optional<int64_t> index) {
   DeviceFrame f{&ref, &dist, index ? *index : unnumbered_++, index.has_value()};
   if (!current_.matches(f)) {
     current_.set(f);
@@ -88,8 +90,10 @@ std::array<cl_mem, 2> OpenclDevice::plane(const DeviceFrame& f, int p) {
     if (plane_bytes_[i] < bytes || !ref_planes_[i].get()) {
       ref_planes_[i].reset();
       dist_planes_[i].reset();
-      ref_planes_[i] = context_->buffer(bytes, fmt::format("the reference plane {}", plane_name(p)));
-      dist_planes_[i] = context_->buffer(bytes, fmt::format("the distorted plane {}", plane_name(p)));
+      ref_planes_[i] =
+          context_->buffer(bytes, fmt::format("the reference plane {}", plane_name(p)));
+      dist_planes_[i] =
+          context_->buffer(bytes, fmt::format("the distorted plane {}", plane_name(p)));
       plane_bytes_[i] = bytes;
     }
     context_->write_plane(ref_planes_[i].get(), r, staging_,

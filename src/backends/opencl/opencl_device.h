@@ -109,7 +109,8 @@ class OpenclDevice final : public Device, public std::enable_shared_from_this<Op
   void score_pair(const FramePair& pair, std::string_view feature, Score&& score) {
     DeviceFrame f;
     try {
-      f = frame(*pair.ref, *pair.dist, pair.loose() ? std::nullopt : std::optional<int64_t>(pair.index));
+      f = frame(*pair.ref, *pair.dist,
+                pair.loose() ? std::nullopt : std::optional<int64_t>(pair.index));
       score(f);
     } catch (const DeviceError& e) {
       forget();

@@ -13,26 +13,65 @@ namespace exactvq::opencl {
 std::string error_name(cl_int status) {
   const char* name = "unknown error";
   switch (status) {
-    case CL_DEVICE_NOT_FOUND: name = "CL_DEVICE_NOT_FOUND"; break;
-    case CL_DEVICE_NOT_AVAILABLE: name = "CL_DEVICE_NOT_AVAILABLE"; break;
-    case CL_COMPILER_NOT_AVAILABLE: name = "CL_COMPILER_NOT_AVAILABLE"; break;
-    case CL_MEM_OBJECT_ALLOCATION_FAILURE: name = "CL_MEM_OBJECT_ALLOCATION_FAILURE"; break;
-    case CL_OUT_OF_RESOURCES: name = "CL_OUT_OF_RESOURCES"; break;
-    case CL_OUT_OF_HOST_MEMORY: name = "CL_OUT_OF_HOST_MEMORY"; break;
-    case CL_BUILD_PROGRAM_FAILURE: name = "CL_BUILD_PROGRAM_FAILURE"; break;
-    case CL_INVALID_VALUE: name = "CL_INVALID_VALUE"; break;
-    case CL_INVALID_DEVICE: name = "CL_INVALID_DEVICE"; break;
-    case CL_INVALID_BUFFER_SIZE: name = "CL_INVALID_BUFFER_SIZE"; break;
-    case CL_INVALID_KERNEL_NAME: name = "CL_INVALID_KERNEL_NAME"; break;
-    case CL_INVALID_KERNEL_ARGS: name = "CL_INVALID_KERNEL_ARGS"; break;
-    case CL_INVALID_WORK_GROUP_SIZE: name = "CL_INVALID_WORK_GROUP_SIZE"; break;
-    case CL_INVALID_WORK_ITEM_SIZE: name = "CL_INVALID_WORK_ITEM_SIZE"; break;
-    case CL_INVALID_GLOBAL_WORK_SIZE: name = "CL_INVALID_GLOBAL_WORK_SIZE"; break;
-    case CL_INVALID_COMMAND_QUEUE: name = "CL_INVALID_COMMAND_QUEUE"; break;
-    case CL_INVALID_MEM_OBJECT: name = "CL_INVALID_MEM_OBJECT"; break;
-    case CL_INVALID_OPERATION: name = "CL_INVALID_OPERATION"; break;
-    case -1001: name = "CL_PLATFORM_NOT_FOUND_KHR"; break;
-    default: break;
+    case CL_DEVICE_NOT_FOUND:
+      name = "CL_DEVICE_NOT_FOUND";
+      break;
+    case CL_DEVICE_NOT_AVAILABLE:
+      name = "CL_DEVICE_NOT_AVAILABLE";
+      break;
+    case CL_COMPILER_NOT_AVAILABLE:
+      name = "CL_COMPILER_NOT_AVAILABLE";
+      break;
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+      name = "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+      break;
+    case CL_OUT_OF_RESOURCES:
+      name = "CL_OUT_OF_RESOURCES";
+      break;
+    case CL_OUT_OF_HOST_MEMORY:
+      name = "CL_OUT_OF_HOST_MEMORY";
+      break;
+    case CL_BUILD_PROGRAM_FAILURE:
+      name = "CL_BUILD_PROGRAM_FAILURE";
+      break;
+    case CL_INVALID_VALUE:
+      name = "CL_INVALID_VALUE";
+      break;
+    case CL_INVALID_DEVICE:
+      name = "CL_INVALID_DEVICE";
+      break;
+    case CL_INVALID_BUFFER_SIZE:
+      name = "CL_INVALID_BUFFER_SIZE";
+      break;
+    case CL_INVALID_KERNEL_NAME:
+      name = "CL_INVALID_KERNEL_NAME";
+      break;
+    case CL_INVALID_KERNEL_ARGS:
+      name = "CL_INVALID_KERNEL_ARGS";
+      break;
+    case CL_INVALID_WORK_GROUP_SIZE:
+      name = "CL_INVALID_WORK_GROUP_SIZE";
+      break;
+    case CL_INVALID_WORK_ITEM_SIZE:
+      name = "CL_INVALID_WORK_ITEM_SIZE";
+      break;
+    case CL_INVALID_GLOBAL_WORK_SIZE:
+      name = "CL_INVALID_GLOBAL_WORK_SIZE";
+      break;
+    case CL_INVALID_COMMAND_QUEUE:
+      name = "CL_INVALID_COMMAND_QUEUE";
+      break;
+    case CL_INVALID_MEM_OBJECT:
+      name = "CL_INVALID_MEM_OBJECT";
+      break;
+    case CL_INVALID_OPERATION:
+      name = "CL_INVALID_OPERATION";
+      break;
+    case -1001:
+      name = "CL_PLATFORM_NOT_FOUND_KHR";
+      break;
+    default:
+      break;
   }
   return fmt::format("{} ({})", name, status);
 }
@@ -113,25 +152,29 @@ std::string DeviceContext::lost_cause() const {
 Handle<cl_program> DeviceContext::build(const char* source, const std::string& name) {
   // An injected build failure compiles a source that cannot compile, so the
   // compiler's error and its log take the same path as a real one.
-  static const char* const kBroken = "__kernel void exactvq_injected_fault(__global int* p) { p[0] = ; }\n";
+  static const char* const kBroken =
+      "__kernel void exactvq_injected_fault(__global int* p) { p[0] = ; }\n";
   const bool injected = faults_.fail_build();
   if (injected) source = kBroken;
   cl_int status = CL_SUCCESS;
-  Handle<cl_program> program(clCreateProgramWithSource(context_.get(), 1, &source, nullptr, &status));
+  Handle<cl_program> program(
+      clCreateProgramWithSource(context_.get(), 1, &source, nullptr, &status));
   check(status, "clCreateProgramWithSource");
   status = clBuildProgram(program.get(), 1, &device_, "", nullptr, nullptr);
   if (status != CL_SUCCESS) {
     size_t size = 0;
     std::string log;
     if (clGetProgramBuildInfo(program.get(), device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) ==
-            CL_SUCCESS && size > 1) {
+            CL_SUCCESS &&
+        size > 1) {
       log.resize(size);
-      clGetProgramBuildInfo(program.get(), device_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+      clGetProgramBuildInfo(program.get(), device_, CL_PROGRAM_BUILD_LOG, size, log.data(),
+                            nullptr);
       while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
     }
     throw DeviceError(fmt::format("OpenCL build of {} failed: {}{}{}{}", name, error_name(status),
-                                  injected ? faults_.note() : std::string(), log.empty() ? "" : "\n",
-                                  log));
+                                  injected ? faults_.note() : std::string(),
+                                  log.empty() ? "" : "\n", log));
   }
   return program;
 }
@@ -147,7 +190,8 @@ Handle<cl_mem> DeviceContext::buffer(size_t bytes, const std::string& what) {
   cl_int status = faults_.before_alloc();
   Handle<cl_mem> b;
   if (status == CL_SUCCESS)
-    b = Handle<cl_mem>(clCreateBuffer(context_.get(), CL_MEM_READ_WRITE, bytes ? bytes : 1, nullptr, &status));
+    b = Handle<cl_mem>(
+        clCreateBuffer(context_.get(), CL_MEM_READ_WRITE, bytes ? bytes : 1, nullptr, &status));
   if (status != CL_SUCCESS)
     throw DeviceError(fmt::format("OpenCL: cannot allocate {} ({} bytes): {}{}{}", what, bytes,
                                   error_name(status), lost_cause(), faults_.note()));
@@ -158,12 +202,14 @@ void DeviceContext::write(cl_mem buffer, size_t bytes, const void* data, const s
                           size_t offset) {
   cl_int status = faults_.before_transfer();
   if (status == CL_SUCCESS)
-    status = clEnqueueWriteBuffer(queue_.get(), buffer, CL_TRUE, offset, bytes, data, 0, nullptr, nullptr);
+    status = clEnqueueWriteBuffer(queue_.get(), buffer, CL_TRUE, offset, bytes, data, 0, nullptr,
+                                  nullptr);
   check_call(status, "clEnqueueWriteBuffer", what);
 }
 
-void DeviceContext::write_plane(cl_mem buffer, const PlaneView& plane, std::vector<uint8_t>& staging,
-                                const std::string& what, size_t offset) {
+void DeviceContext::write_plane(cl_mem buffer, const PlaneView& plane,
+                                std::vector<uint8_t>& staging, const std::string& what,
+                                size_t offset) {
   const size_t row_bytes = size_t(plane.width) * size_t(plane.bytes_per_sample);
   const uint8_t* data = plane.data;
   if (plane.stride != ptrdiff_t(row_bytes)) {
@@ -175,7 +221,8 @@ void DeviceContext::write_plane(cl_mem buffer, const PlaneView& plane, std::vect
   write(buffer, row_bytes * size_t(plane.height), data, what, offset);
 }
 
-void DeviceContext::copy(cl_mem from, cl_mem to, size_t offset, size_t bytes, const std::string& what) {
+void DeviceContext::copy(cl_mem from, cl_mem to, size_t offset, size_t bytes,
+                         const std::string& what) {
   cl_int status = faults_.before_transfer();
   if (status == CL_SUCCESS)
     status = clEnqueueCopyBuffer(queue_.get(), from, to, 0, offset, bytes, 0, nullptr, nullptr);
@@ -185,7 +232,8 @@ void DeviceContext::copy(cl_mem from, cl_mem to, size_t offset, size_t bytes, co
 void DeviceContext::read(cl_mem buffer, size_t bytes, void* data, const std::string& what) {
   cl_int status = faults_.before_transfer();
   if (status == CL_SUCCESS)
-    status = clEnqueueReadBuffer(queue_.get(), buffer, CL_TRUE, 0, bytes, data, 0, nullptr, nullptr);
+    status =
+        clEnqueueReadBuffer(queue_.get(), buffer, CL_TRUE, 0, bytes, data, 0, nullptr, nullptr);
   check_call(status, "clEnqueueReadBuffer", what);
 }
 
@@ -193,7 +241,8 @@ void DeviceContext::run(cl_kernel kernel, cl_uint dims, const size_t* global, co
                         const std::string& what) {
   cl_int status = faults_.before_enqueue();
   if (status == CL_SUCCESS)
-    status = clEnqueueNDRangeKernel(queue_.get(), kernel, dims, nullptr, global, local, 0, nullptr, nullptr);
+    status = clEnqueueNDRangeKernel(queue_.get(), kernel, dims, nullptr, global, local, 0, nullptr,
+                                    nullptr);
   check_call(status, "clEnqueueNDRangeKernel", what);
 }
 
@@ -209,7 +258,8 @@ size_t work_group_size(cl_kernel kernel, cl_device_id device, size_t cap) {
 
 size_t group_rows(size_t items, size_t width, std::string_view what) {
   if (items < width)
-    throw DeviceError(fmt::format("{}: work-groups of {} items needed, the device allows {}", what, width, items));
+    throw DeviceError(fmt::format("{}: work-groups of {} items needed, the device allows {}", what,
+                                  width, items));
   return items / width;
 }
 

@@ -98,7 +98,8 @@ class DeviceContext {
 
   // Queue calls; each throws DeviceError("OpenCL <call> (<what>) failed: ...").
   // Blocking write of `bytes` from `data` (at `offset` in the buffer).
-  void write(cl_mem buffer, size_t bytes, const void* data, const std::string& what, size_t offset = 0);
+  void write(cl_mem buffer, size_t bytes, const void* data, const std::string& what,
+             size_t offset = 0);
   // Copies a plane into `buffer`, tightly packed (through `staging` when its rows
   // are not); blocking, so the picture may change afterwards.
   void write_plane(cl_mem buffer, const PlaneView& plane, std::vector<uint8_t>& staging,

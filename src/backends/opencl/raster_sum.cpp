@@ -1,6 +1,6 @@
-// The raster-order sum on an OpenCL device (docs/architecture.md, "The raster-order sum on devices"): the geometry
-// of a call (where each array's chunks and blocks are, the workspace's parts) and the four
-// launches of raster_sum.cl.
+// The raster-order sum on an OpenCL device (docs/architecture.md, "The raster-order sum on
+// devices"): the geometry of a call (where each array's chunks and blocks are, the workspace's
+// parts) and the four launches of raster_sum.cl.
 #include "backends/opencl/raster_sum.h"
 
 #include <algorithm>
@@ -56,12 +56,13 @@ RasterSums::RasterSums(DeviceContext& context, cl_program program, size_t larges
       replay_(context.kernel(program, "raster_replay")) {
   const cl_device_id d = context.device();
   const size_t cap = std::min(largest_group, kLargestGroup);
-  block_group_ = std::min(work_group_size(approximate_.get(), d, cap), work_group_size(records_.get(), d, cap));
+  block_group_ = std::min(work_group_size(approximate_.get(), d, cap),
+                          work_group_size(records_.get(), d, cap));
   array_group_ = work_group_size(candidates_.get(), d, cap);
   replay_group_ = work_group_size(replay_.get(), d, std::min<size_t>(cap, 64));
   if (block_group_ < kLeastGroup)
-    throw DeviceError(fmt::format("raster sum: work-groups of {} items are too small (at least {})", block_group_,
-                                  kLeastGroup));
+    throw DeviceError(fmt::format("raster sum: work-groups of {} items are too small (at least {})",
+                                  block_group_, kLeastGroup));
 }
 
 void RasterSums::enqueue(const RasterSumLayout& layout, cl_mem sums, cl_mem workspace) {
@@ -69,17 +70,20 @@ void RasterSums::enqueue(const RasterSumLayout& layout, cl_mem sums, cl_mem work
   const int64_t arrays = g.plan.frames * g.plan.arrays, blocks = g.plan.blocks();
   if (arrays == 0) return;
   if (layout.terms == nullptr && blocks > 0) throw DeviceError("raster sum: no term buffer");
-  const cl_mem terms = layout.terms ? layout.terms : sums;  // a replay of empty arrays reads no term
+  const cl_mem terms =
+      layout.terms ? layout.terms : sums;  // a replay of empty arrays reads no term
   if (blocks > 0) {
     set_arg(approximate_.get(), 0, g);
     set_arg(approximate_.get(), 1, terms);
     set_arg(approximate_.get(), 2, workspace);
     const size_t block_items = size_t(blocks) * block_group_;
-    context_.run(approximate_.get(), 1, &block_items, &block_group_, "raster sum: approximate chunk sums");
+    context_.run(approximate_.get(), 1, &block_items, &block_group_,
+                 "raster sum: approximate chunk sums");
     set_arg(candidates_.get(), 0, g);
     set_arg(candidates_.get(), 1, workspace);
     const size_t array_items = size_t(arrays) * array_group_;
-    context_.run(candidates_.get(), 1, &array_items, &array_group_, "raster sum: candidate exponents");
+    context_.run(candidates_.get(), 1, &array_items, &array_group_,
+                 "raster sum: candidate exponents");
     set_arg(records_.get(), 0, g);
     set_arg(records_.get(), 1, terms);
     set_arg(records_.get(), 2, workspace);

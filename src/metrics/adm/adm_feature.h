@@ -20,6 +20,7 @@ std::vector<std::string> adm_output_names(const adm::AdmOptions& options);
 
 // Throws DeviceError on a device without an adm engine, InputError for
 // pictures below 33x33 (see adm/reference.h).
-std::unique_ptr<Feature> make_adm_feature(const adm::AdmOptions& options, const FeatureContext& ctx);
+std::unique_ptr<Feature> make_adm_feature(const adm::AdmOptions& options,
+                                          const FeatureContext& ctx);
 
 }  // namespace exactvq

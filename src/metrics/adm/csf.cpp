@@ -10,7 +10,8 @@ void csf_row_s0(const int16_t* src, int begin, int end, uint16_t factor, int shi
   for (int j = begin; j < end; ++j) adm_csf_s0(src[j], factor, shift, round, csf + j, flt + j);
 }
 
-void csf_row_s123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* csf, int32_t* flt) {
+void csf_row_s123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* csf,
+                  int32_t* flt) {
   for (int j = begin; j < end; ++j) adm_csf_s123(src[j], factor, csf + j, flt + j);
 }
 

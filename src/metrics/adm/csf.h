@@ -15,7 +15,8 @@ void csf_row_s0(const int16_t* src, int begin, int end, uint16_t factor, int shi
 // Scales 1..3: csf = (factor * src + 2^27) >> 28 with the Q32 factor; flt =
 // (143165577 * |csf| - 2^31) >> 32 (libvmaf's rounding constant 1u << 31
 // stored in an int32: negative).
-void csf_row_s123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* csf, int32_t* flt);
+void csf_row_s123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* csf,
+                  int32_t* flt);
 
 // The rounding constant libvmaf adds before the 32-bit shifts of scales 1..3.
 inline constexpr int64_t kRoundBeforeShift32 = INT32_MIN;

@@ -42,8 +42,10 @@ uint32_t to_u32_truncated(double v) { return static_cast<uint32_t>(v); }
 // libvmaf's dwt_quant_step, operation for operation.
 float quant_step(int lambda, int theta, float r) {
   const WatsonModel& m = kWatsonLuma;
-  const float temp = static_cast<float>(std::log10(std::pow(2.0, lambda + 1) * m.f0 * m.g[theta] / r));
-  return static_cast<float>(2.0 * m.a * std::pow(10.0, m.k * temp * temp) / m.amplitude[lambda][theta]);
+  const float temp =
+      static_cast<float>(std::log10(std::pow(2.0, lambda + 1) * m.f0 * m.g[theta] / r));
+  return static_cast<float>(2.0 * m.a * std::pow(10.0, m.k * temp * temp) /
+                            m.amplitude[lambda][theta]);
 }
 
 }  // namespace
@@ -55,7 +57,7 @@ float pixels_per_degree(double norm_view_dist, int ref_display_height) {
 double exact_cube(float f) {
   if (f == 0) return 0.0 * f;
   int e = 0;
-  const double m = std::frexp(static_cast<double>(f), &e);  // f = m * 2^e, m in [0.5, 1)
+  const double m = std::frexp(static_cast<double>(f), &e);      // f = m * 2^e, m in [0.5, 1)
   const int64_t sig = static_cast<int64_t>(std::ldexp(m, 24));  // exact: 24 bits
   __extension__ typedef unsigned __int128 u128;
   const u128 c = static_cast<u128>(sig < 0 ? -sig : sig) * static_cast<u128>(sig < 0 ? -sig : sig) *
@@ -69,7 +71,8 @@ double exact_cube(float f) {
     const u128 half = u128{1} << (drop - 1);
     if (rest > half || (rest == half && (kept & 1) != 0)) kept += 1;
   }
-  const double magnitude = std::ldexp(static_cast<double>(static_cast<uint64_t>(kept)), drop + 3 * (e - 24));
+  const double magnitude =
+      std::ldexp(static_cast<double>(static_cast<uint64_t>(kept)), drop + 3 * (e - 24));
   return sig < 0 ? -magnitude : magnitude;
 }
 

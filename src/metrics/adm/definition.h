@@ -66,13 +66,16 @@ EXACTVQ_FN exactvq_i16 adm_dwt0_horizontal_high(const exactvq_i16 x[4]) {
 /* Scales 1..3: the passes' rounding and shift (vertical, horizontal). */
 EXACTVQ_FN exactvq_i64 adm_dwt_s123_vertical_round(int scale) { return scale == 1 ? 0 : 32768; }
 EXACTVQ_FN int adm_dwt_s123_vertical_shift(int scale) { return scale == 1 ? 0 : 16; }
-EXACTVQ_FN exactvq_i64 adm_dwt_s123_horizontal_round(int scale) { return scale == 2 ? 32768 : 16384; }
+EXACTVQ_FN exactvq_i64 adm_dwt_s123_horizontal_round(int scale) {
+  return scale == 2 ? 32768 : 16384;
+}
 EXACTVQ_FN int adm_dwt_s123_horizontal_shift(int scale) { return scale == 2 ? 16 : 15; }
 
 /* One output of either pass at scales 1..3: the 4 taps of the low-pass filter
  * (low != 0) or the high-pass one, rounded and shifted, cast as libvmaf's
  * (modulo 2^32). */
-EXACTVQ_FN exactvq_i32 adm_dwt_s123_tap(const exactvq_i32 x[4], int low, exactvq_i64 round, int shift) {
+EXACTVQ_FN exactvq_i32 adm_dwt_s123_tap(const exactvq_i32 x[4], int low, exactvq_i64 round,
+                                        int shift) {
   exactvq_i64 sum = 0;
   for (int k = 0; k < 4; ++k) sum += (exactvq_i64)(low ? adm_dwt_low(k) : adm_dwt_high(k)) * x[k];
   return (exactvq_i32)((sum + round) >> shift);
@@ -94,7 +97,8 @@ EXACTVQ_FN exactvq_i32 adm_reciprocal(exactvq_i32 o) {
 EXACTVQ_FN exactvq_i64 adm_clamp_gain(exactvq_i64 k) { return k < 0 ? 0 : (k > 32768 ? 32768 : k); }
 
 /* a * b + c * d modulo 2^64 (libvmaf's int64 products and sum). */
-EXACTVQ_FN exactvq_i64 adm_dot2_wrapping(exactvq_i32 a, exactvq_i32 b, exactvq_i32 c, exactvq_i32 d) {
+EXACTVQ_FN exactvq_i64 adm_dot2_wrapping(exactvq_i32 a, exactvq_i32 b, exactvq_i32 c,
+                                         exactvq_i32 d) {
   return (exactvq_i64)((exactvq_u64)((exactvq_i64)a * b) + (exactvq_u64)((exactvq_i64)c * d));
 }
 
@@ -153,7 +157,8 @@ EXACTVQ_FN exactvq_i64 adm_gain_s123(exactvq_i32 o, exactvq_i32 t) {
     }
     const exactvq_i64 sign = o < 0 ? -1 : 1;
     const exactvq_i64 round = (exactvq_i32)((exactvq_u32)1 << (14 + shift));
-    k_raw = (((exactvq_i64)adm_reciprocal((exactvq_i32)divisor) * t) * sign + round) >> (15 + shift);
+    k_raw =
+        (((exactvq_i64)adm_reciprocal((exactvq_i32)divisor) * t) * sign + round) >> (15 + shift);
   }
   return adm_clamp_gain(k_raw);
 }
@@ -174,7 +179,9 @@ EXACTVQ_FN int adm_keeps_restored(int within_one_degree, exactvq_i64 k, exactvq_
 }
 
 /* The additive part t - r, stored modulo 2^16 / 2^32 as libvmaf's. */
-EXACTVQ_FN exactvq_i16 adm_additive_s0(exactvq_i16 t, exactvq_i16 r) { return (exactvq_i16)(t - r); }
+EXACTVQ_FN exactvq_i16 adm_additive_s0(exactvq_i16 t, exactvq_i16 r) {
+  return (exactvq_i16)(t - r);
+}
 EXACTVQ_FN exactvq_i32 adm_additive_s123(exactvq_i32 t, exactvq_i32 r) {
   return (exactvq_i32)((exactvq_u32)t - (exactvq_u32)r);
 }
@@ -190,15 +197,15 @@ EXACTVQ_FN exactvq_i32 adm_additive_s123(exactvq_i32 t, exactvq_i32 r) {
  * MUL one binary64 rounding, AT_LEAST the ordered a >= b (no operand is NaN),
  * zero and cos2 the numbers 0 and (double)EXACTVQ_ADM_COS_ONE_DEGREE_SQUARED. */
 #define EXACTVQ_ADM_WITHIN_ONE_DEGREE(T, SCALED, MUL, AT_LEAST, zero, cos2, inputs, within) \
-  do {                                                                                     \
-    const T adm_d_ = SCALED((inputs).dot);                                                 \
-    if (!AT_LEAST(adm_d_, (zero))) {                                                       \
-      (within) = 0;                                                                        \
-    } else {                                                                               \
-      const T adm_o_ = SCALED((inputs).o_mag);                                             \
-      const T adm_t_ = SCALED((inputs).t_mag);                                             \
-      (within) = AT_LEAST(MUL(adm_d_, adm_d_), MUL(MUL((cos2), adm_o_), adm_t_));          \
-    }                                                                                      \
+  do {                                                                                      \
+    const T adm_d_ = SCALED((inputs).dot);                                                  \
+    if (!AT_LEAST(adm_d_, (zero))) {                                                        \
+      (within) = 0;                                                                         \
+    } else {                                                                                \
+      const T adm_o_ = SCALED((inputs).o_mag);                                              \
+      const T adm_t_ = SCALED((inputs).t_mag);                                              \
+      (within) = AT_LEAST(MUL(adm_d_, adm_d_), MUL(MUL((cos2), adm_o_), adm_t_));           \
+    }                                                                                       \
   } while (0)
 
 /* The enhancement of a restored value rst (where adm_keeps_restored does not hold): rst
@@ -207,21 +214,21 @@ EXACTVQ_FN exactvq_i32 adm_additive_s123(exactvq_i32 t, exactvq_i32 r) {
  * option, and the result is in the band's range, so TRUNC (toward zero to the
  * band's integer type) is C's cast. FROM_INT exact for |v| < 2^53. */
 #define EXACTVQ_ADM_ENHANCE(T, FROM_INT, MUL, LESS, TRUNC, gain_limit, rst, o, t, out) \
-  do {                                                                                \
-    const T adm_scaled_ = MUL(FROM_INT(rst), (gain_limit));                           \
-    const T adm_t_ = FROM_INT(t);                                                     \
-    if ((o) > 0)                                                                      \
-      (out) = TRUNC(LESS(adm_scaled_, adm_t_) ? adm_scaled_ : adm_t_);                \
-    else                                                                              \
-      (out) = TRUNC(LESS(adm_t_, adm_scaled_) ? adm_scaled_ : adm_t_);                \
+  do {                                                                                 \
+    const T adm_scaled_ = MUL(FROM_INT(rst), (gain_limit));                            \
+    const T adm_t_ = FROM_INT(t);                                                      \
+    if ((o) > 0)                                                                       \
+      (out) = TRUNC(LESS(adm_scaled_, adm_t_) ? adm_scaled_ : adm_t_);                 \
+    else                                                                               \
+      (out) = TRUNC(LESS(adm_t_, adm_scaled_) ? adm_scaled_ : adm_t_);                 \
   } while (0)
 
 /* ---- CSF ---- */
 
 /* Scale 0: csf = (factor * src + round) >> shift, kept as libvmaf's int32
  * arithmetic modulo 2^32; flt = (4369 |csf| + 2048) >> 12 stored in int16. */
-EXACTVQ_FN void adm_csf_s0(exactvq_i16 src, exactvq_u16 factor, int shift, exactvq_i32 round, exactvq_i16* csf,
-                           exactvq_i16* flt) {
+EXACTVQ_FN void adm_csf_s0(exactvq_i16 src, exactvq_u16 factor, int shift, exactvq_i32 round,
+                           exactvq_i16* csf, exactvq_i16* flt) {
   const exactvq_u32 product = (exactvq_u32)((exactvq_i32)factor * (exactvq_i32)src);
   const exactvq_i32 rounded = (exactvq_i32)(product + (exactvq_u32)round);
   const exactvq_i16 value = (exactvq_i16)(rounded >> shift);
@@ -241,8 +248,10 @@ EXACTVQ_FN exactvq_i64 adm_round_before_shift32(void) { return -(exactvq_i64)214
 
 /* Scales 1..3: csf = (factor * src + 2^27) >> 28 with the Q32 factor;
  * flt = (143165577 |csf| - 2^31) >> 32. */
-EXACTVQ_FN void adm_csf_s123(exactvq_i32 src, exactvq_u32 factor, exactvq_i32* csf, exactvq_i32* flt) {
-  const exactvq_i32 value = (exactvq_i32)(((exactvq_i64)factor * src + ((exactvq_i64)1 << 27)) >> 28);
+EXACTVQ_FN void adm_csf_s123(exactvq_i32 src, exactvq_u32 factor, exactvq_i32* csf,
+                             exactvq_i32* flt) {
+  const exactvq_i32 value =
+      (exactvq_i32)(((exactvq_i64)factor * src + ((exactvq_i64)1 << 27)) >> 28);
   *csf = value;
   const exactvq_i64 magnitude = value < 0 ? -(exactvq_i64)value : (exactvq_i64)value;
   *flt = (exactvq_i32)(((exactvq_i64)143165577 * magnitude + adm_round_before_shift32()) >> 32);
@@ -251,10 +260,14 @@ EXACTVQ_FN void adm_csf_s123(exactvq_i32 src, exactvq_u32 factor, exactvq_i32* c
 /* ---- masking ---- */
 
 /* |v| for int32 as C's abs on two's complement (INT32_MIN stays INT32_MIN). */
-EXACTVQ_FN exactvq_i32 adm_abs32(exactvq_i32 v) { return v < 0 ? (exactvq_i32)(0u - (exactvq_u32)v) : v; }
+EXACTVQ_FN exactvq_i32 adm_abs32(exactvq_i32 v) {
+  return v < 0 ? (exactvq_i32)(0u - (exactvq_u32)v) : v;
+}
 
 /* a - b modulo 2^32. */
-EXACTVQ_FN exactvq_i32 adm_sub32(exactvq_i64 a, exactvq_i64 b) { return (exactvq_i32)(exactvq_u64)(a - b); }
+EXACTVQ_FN exactvq_i32 adm_sub32(exactvq_i64 a, exactvq_i64 b) {
+  return (exactvq_i32)(exactvq_u64)(a - b);
+}
 
 /* a + b modulo 2^64: libvmaf's int64 row sums, defined where extreme rows would overflow. */
 EXACTVQ_FN exactvq_i64 adm_wrapping_add(exactvq_i64 a, exactvq_i64 b) {
@@ -263,16 +276,18 @@ EXACTVQ_FN exactvq_i64 adm_wrapping_add(exactvq_i64 a, exactvq_i64 b) {
 
 /* The 8 flattened neighbours of a sample in one orientation (any order);
  * int32 as libvmaf's, modulo 2^32 where extreme int32 bands would overflow it. */
-EXACTVQ_FN exactvq_i32 adm_neighbour_sum(exactvq_i64 a0, exactvq_i64 a1, exactvq_i64 a2, exactvq_i64 r0,
-                                         exactvq_i64 r2, exactvq_i64 b0, exactvq_i64 b1, exactvq_i64 b2) {
+EXACTVQ_FN exactvq_i32 adm_neighbour_sum(exactvq_i64 a0, exactvq_i64 a1, exactvq_i64 a2,
+                                         exactvq_i64 r0, exactvq_i64 r2, exactvq_i64 b0,
+                                         exactvq_i64 b1, exactvq_i64 b2) {
   const exactvq_i64 sum = a0 + a1 + a2 + r0 + r2 + b0 + b1 + b2;
   return (exactvq_i32)(exactvq_u32)(exactvq_u64)sum;
 }
 
 /* The cube of max(x, 0) in fixed point, as libvmaf rounds it: square rounded
  * and shifted (kept in int32), times x again, rounded and shifted. */
-EXACTVQ_FN exactvq_i64 adm_cube_term(exactvq_i32 x_abs_minus_thr, int square_shift, exactvq_i64 square_round,
-                                     int cube_shift, exactvq_i64 cube_round) {
+EXACTVQ_FN exactvq_i64 adm_cube_term(exactvq_i32 x_abs_minus_thr, int square_shift,
+                                     exactvq_i64 square_round, int cube_shift,
+                                     exactvq_i64 cube_round) {
   const exactvq_i32 x = x_abs_minus_thr < 0 ? 0 : x_abs_minus_thr;
   const exactvq_i32 sq = (exactvq_i32)(((exactvq_i64)x * x + square_round) >> square_shift);
   return ((exactvq_i64)sq * x + cube_round) >> cube_shift;
@@ -282,7 +297,8 @@ EXACTVQ_FN exactvq_i64 adm_cube_term(exactvq_i32 x_abs_minus_thr, int square_shi
  * value at the sample and its flattened neighbours' sum. */
 EXACTVQ_FN exactvq_i32 adm_threshold_part_s0(exactvq_i16 masker_centre, exactvq_i32 neighbours) {
   const exactvq_i32 centre = masker_centre;
-  const exactvq_i16 centre_term = (exactvq_i16)((8738 * (centre < 0 ? -centre : centre) + 2048) >> 12);
+  const exactvq_i16 centre_term =
+      (exactvq_i16)((8738 * (centre < 0 ? -centre : centre) + 2048) >> 12);
   return neighbours + centre_term;
 }
 EXACTVQ_FN int adm_square_shift_s0(int b) { return b == 2 ? 30 : 29; }
@@ -292,12 +308,14 @@ EXACTVQ_FN exactvq_i64 adm_square_round_s0(int b) {
 EXACTVQ_FN int adm_threshold_shift_s0(int b) { return b == 2 ? 12 : 10; }
 
 /* Scale 0: the cube term of source value src of orientation b (Q21 / Q23 factor). */
-EXACTVQ_FN exactvq_i64 adm_masking_term_s0(exactvq_i16 src, exactvq_u16 factor, exactvq_i32 threshold, int b,
-                                           int cube_shift, exactvq_i64 cube_round) {
+EXACTVQ_FN exactvq_i64 adm_masking_term_s0(exactvq_i16 src, exactvq_u16 factor,
+                                           exactvq_i32 threshold, int b, int cube_shift,
+                                           exactvq_i64 cube_round) {
   const exactvq_i32 x = (exactvq_i32)src * (exactvq_i32)factor; /* < 2^31: no overflow */
-  const exactvq_i32 diff =
-      adm_sub32(adm_abs32(x), (exactvq_i64)threshold * ((exactvq_i64)1 << adm_threshold_shift_s0(b)));
-  return adm_cube_term(diff, adm_square_shift_s0(b), adm_square_round_s0(b), cube_shift, cube_round);
+  const exactvq_i32 diff = adm_sub32(
+      adm_abs32(x), (exactvq_i64)threshold * ((exactvq_i64)1 << adm_threshold_shift_s0(b)));
+  return adm_cube_term(diff, adm_square_shift_s0(b), adm_square_round_s0(b), cube_shift,
+                       cube_round);
 }
 
 /* Scales 1..3: one orientation's part of the threshold (summed modulo 2^32
@@ -309,9 +327,11 @@ EXACTVQ_FN exactvq_u32 adm_threshold_part_s123(exactvq_i32 masker_centre, exactv
   return (exactvq_u32)neighbours + (exactvq_u32)centre_term;
 }
 
-EXACTVQ_FN exactvq_i64 adm_masking_term_s123(exactvq_i32 src, exactvq_u32 factor, exactvq_u32 threshold,
-                                             int cube_shift, exactvq_i64 cube_round) {
-  const exactvq_i32 x = (exactvq_i32)(((exactvq_i64)src * (exactvq_i64)factor + ((exactvq_i64)1 << 27)) >> 28);
+EXACTVQ_FN exactvq_i64 adm_masking_term_s123(exactvq_i32 src, exactvq_u32 factor,
+                                             exactvq_u32 threshold, int cube_shift,
+                                             exactvq_i64 cube_round) {
+  const exactvq_i32 x =
+      (exactvq_i32)(((exactvq_i64)src * (exactvq_i64)factor + ((exactvq_i64)1 << 27)) >> 28);
   const exactvq_i32 diff = adm_sub32(adm_abs32(x), (exactvq_i32)threshold);
   return adm_cube_term(diff, 30, (exactvq_i64)1 << 29, cube_shift, cube_round);
 }
@@ -331,7 +351,8 @@ EXACTVQ_FN exactvq_u64 adm_denominator_term_s0(exactvq_i16 o) {
 /* Scales 1..3: ((o^2 + 2^q) >> q) * |o|, rounded and shifted by cube_shift
  * (q = 31, 30, 31 for scales 1, 2, 3). */
 EXACTVQ_FN int adm_denominator_square_shift(int scale) { return scale == 2 ? 30 : 31; }
-EXACTVQ_FN exactvq_u64 adm_denominator_term_s123(exactvq_i32 o, int q, int cube_shift, exactvq_u64 cube_round) {
+EXACTVQ_FN exactvq_u64 adm_denominator_term_s123(exactvq_i32 o, int q, int cube_shift,
+                                                 exactvq_u64 cube_round) {
   const exactvq_u64 m = adm_magnitude32(o);
   return ((((m * m) + ((exactvq_u64)1 << q)) >> q) * m + cube_round) >> cube_shift;
 }
@@ -343,7 +364,8 @@ EXACTVQ_FN exactvq_i64 adm_masking_row_total(exactvq_u64 row_sum, exactvq_i64 ro
   return adm_wrapping_add((exactvq_i64)row_sum, round) >> shift;
 }
 /* The denominator's row sum rounded and shifted. */
-EXACTVQ_FN exactvq_u64 adm_denominator_row_total(exactvq_u64 row_sum, exactvq_u64 round, int shift) {
+EXACTVQ_FN exactvq_u64 adm_denominator_row_total(exactvq_u64 row_sum, exactvq_u64 round,
+                                                 int shift) {
   return (row_sum + round) >> shift;
 }
 

@@ -12,8 +12,8 @@ std::array<uint64_t, 3> denominator_row_s0(OrientedRows<int16_t> ref, int begin,
   return sums;
 }
 
-std::array<uint64_t, 3> denominator_row_s123(OrientedRows<int32_t> ref, int begin, int end, int scale,
-                                             int cube_shift, uint64_t cube_round) {
+std::array<uint64_t, 3> denominator_row_s123(OrientedRows<int32_t> ref, int begin, int end,
+                                             int scale, int cube_shift, uint64_t cube_round) {
   const int q = adm_denominator_square_shift(scale);
   std::array<uint64_t, 3> sums{0, 0, 0};
   for (int b = 0; b < 3; ++b)

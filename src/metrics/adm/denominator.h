@@ -14,7 +14,7 @@ std::array<uint64_t, 3> denominator_row_s0(OrientedRows<int16_t> ref, int begin,
 
 // Scales 1..3: per sample ((o^2 + 2^q) >> q) * |o|, rounded and shifted by
 // cube_shift (q = 31, 30, 31 for scales 1, 2, 3; libvmaf rounds with 2^q, not 2^(q-1)).
-std::array<uint64_t, 3> denominator_row_s123(OrientedRows<int32_t> ref, int begin, int end, int scale,
-                                             int cube_shift, uint64_t cube_round);
+std::array<uint64_t, 3> denominator_row_s123(OrientedRows<int32_t> ref, int begin, int end,
+                                             int scale, int cube_shift, uint64_t cube_round);
 
 }  // namespace exactvq::adm

@@ -7,10 +7,11 @@
 namespace exactvq::adm {
 
 // The SIMD twins take the taps from dwt.h, the reference, CUDA and OpenCL from definition.h.
-static_assert(kDwtLow[0] == adm_dwt_low(0) && kDwtLow[1] == adm_dwt_low(1) && kDwtLow[2] == adm_dwt_low(2) &&
-              kDwtLow[3] == adm_dwt_low(3) && kDwtHigh[0] == adm_dwt_high(0) &&
-              kDwtHigh[1] == adm_dwt_high(1) && kDwtHigh[2] == adm_dwt_high(2) &&
-              kDwtHigh[3] == adm_dwt_high(3) && kDwtLowSum == 46342);
+static_assert(kDwtLow[0] == adm_dwt_low(0) && kDwtLow[1] == adm_dwt_low(1) &&
+              kDwtLow[2] == adm_dwt_low(2) && kDwtLow[3] == adm_dwt_low(3) &&
+              kDwtHigh[0] == adm_dwt_high(0) && kDwtHigh[1] == adm_dwt_high(1) &&
+              kDwtHigh[2] == adm_dwt_high(2) && kDwtHigh[3] == adm_dwt_high(3) &&
+              kDwtLowSum == 46342);
 
 namespace {
 
@@ -42,7 +43,8 @@ void dwt0_vertical(const uint8_t* const rows[4], int width, int16_t* lo, int16_t
   vertical0(rows, width, 8, lo, hi);
 }
 
-void dwt0_vertical(const uint16_t* const rows[4], int width, int bitdepth, int16_t* lo, int16_t* hi) {
+void dwt0_vertical(const uint16_t* const rows[4], int width, int bitdepth, int16_t* lo,
+                   int16_t* hi) {
   vertical0(rows, width, bitdepth, lo, hi);
 }
 
@@ -60,7 +62,8 @@ void dwt0_horizontal(const int16_t* lo, const int16_t* hi, const std::array<int,
   }
 }
 
-void dwt_vertical_s123(const int32_t* const rows[4], int width, int scale, int32_t* lo, int32_t* hi) {
+void dwt_vertical_s123(const int32_t* const rows[4], int width, int scale, int32_t* lo,
+                       int32_t* hi) {
   const int64_t round = adm_dwt_s123_vertical_round(scale);
   const int shift = adm_dwt_s123_vertical_shift(scale);
   for (int j = 0; j < width; ++j) {

@@ -26,7 +26,8 @@ std::vector<std::array<int, 4>> dwt_taps(int length);
 // Centres the samples (subtracts the low-pass gain times 2^(bitdepth-1)) and
 // shifts by bitdepth with rounding. hi may be null (low-pass only).
 void dwt0_vertical(const uint8_t* const rows[4], int width, int16_t* lo, int16_t* hi);
-void dwt0_vertical(const uint16_t* const rows[4], int width, int bitdepth, int16_t* lo, int16_t* hi);
+void dwt0_vertical(const uint16_t* const rows[4], int width, int bitdepth, int16_t* lo,
+                   int16_t* hi);
 
 // Scale 0, horizontal pass: out_width outputs per band from the vertical
 // pass's lo and hi rows, shifted by 16 with rounding. With hi == null only a
@@ -35,7 +36,8 @@ void dwt0_horizontal(const int16_t* lo, const int16_t* hi, const std::array<int,
                      int out_width, int16_t* a, int16_t* v, int16_t* h, int16_t* d);
 
 // Scales 1..3 on 32-bit bands (64-bit sums); the rounding shifts depend on the scale.
-void dwt_vertical_s123(const int32_t* const rows[4], int width, int scale, int32_t* lo, int32_t* hi);
+void dwt_vertical_s123(const int32_t* const rows[4], int width, int scale, int32_t* lo,
+                       int32_t* hi);
 void dwt_horizontal_s123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps,
                          int out_width, int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d);
 

@@ -19,7 +19,7 @@ namespace exactvq::adm {
 struct EngineSetup {
   VideoFormat format;
   AdmOptions options;
-  ThreadPool* pool = nullptr;  // may be null: one thread
+  ThreadPool* pool = nullptr;       // may be null: one thread
   static constexpr int planes = 1;  // one AdmSums a frame
 };
 

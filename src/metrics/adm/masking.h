@@ -31,8 +31,8 @@ struct CubeShift {
 };
 
 // Scale 0: factor[] are the CSF factors in Q21 (h, v) and Q23 (d).
-std::array<int64_t, 3> masking_row_s0(const MaskingRows<int16_t>& rows, int width, int begin, int end,
-                                      const uint16_t factor[3], const CubeShift& cube);
+std::array<int64_t, 3> masking_row_s0(const MaskingRows<int16_t>& rows, int width, int begin,
+                                      int end, const uint16_t factor[3], const CubeShift& cube);
 // Scales 1..3: factor[] in Q32.
 std::array<int64_t, 3> masking_row_s123(const MaskingRows<int32_t>& rows, int width, int begin,
                                         int end, const uint32_t factor[3], const CubeShift& cube);

@@ -50,11 +50,14 @@ bool is(const std::string& key, const char* name, const char* alias) {
 AdmOptions parse_adm_options(const FeatureSpec& spec) {
   AdmOptions o;
   for (const auto& [key, value] : spec.options) {
-    if (key == "debug") o.debug = parse_bool_option(spec.name, key, value);
-    else if (is(key, "adm_csf_scale", "scf")) o.csf_scale = parse_double_in(spec, key, value, 0.0, 50.0);
+    if (key == "debug")
+      o.debug = parse_bool_option(spec.name, key, value);
+    else if (is(key, "adm_csf_scale", "scf"))
+      o.csf_scale = parse_double_in(spec, key, value, 0.0, 50.0);
     else if (is(key, "adm_csf_diag_scale", "scfd"))
       o.csf_diag_scale = parse_double_in(spec, key, value, 0.0, 50.0);
-    else if (is(key, "adm_dlm_weight", "dlmw")) o.dlm_weight = parse_double_in(spec, key, value, 0.0, 1.0);
+    else if (is(key, "adm_dlm_weight", "dlmw"))
+      o.dlm_weight = parse_double_in(spec, key, value, 0.0, 1.0);
     else if (is(key, "adm_enhn_gain_limit", "egl"))
       o.enhn_gain_limit = parse_double_in(spec, key, value, 1.0, 100.0);
     else if (is(key, "adm_norm_view_dist", "nvd"))
@@ -65,11 +68,17 @@ AdmOptions parse_adm_options(const FeatureSpec& spec) {
       o.csf_mode = static_cast<CsfMode>(parse_int_in(spec, key, value, 0, 3));
     else if (is(key, "adm_noise_weight", "nw"))
       o.noise_weight = parse_double_in(spec, key, value, 0.0, 1500.0);
-    else if (key == "adm_skip_aim") o.skip_aim = parse_bool_option(spec.name, key, value);
-    else if (is(key, "adm_skip_scale0", "ssz")) o.skip_scale0 = parse_bool_option(spec.name, key, value);
-    else if (is(key, "adm_min_val", "min")) o.min_val = parse_double_in(spec, key, value, 0.0, 1.0);
-    else if (key == "fp64") o.fp64 = parse_fp64_mode(spec.name, value);
-    else throw UsageError(fmt::format("feature {}: unknown option '{}' (known: {})", spec.name, key, kKnown));
+    else if (key == "adm_skip_aim")
+      o.skip_aim = parse_bool_option(spec.name, key, value);
+    else if (is(key, "adm_skip_scale0", "ssz"))
+      o.skip_scale0 = parse_bool_option(spec.name, key, value);
+    else if (is(key, "adm_min_val", "min"))
+      o.min_val = parse_double_in(spec, key, value, 0.0, 1.0);
+    else if (key == "fp64")
+      o.fp64 = parse_fp64_mode(spec.name, value);
+    else
+      throw UsageError(
+          fmt::format("feature {}: unknown option '{}' (known: {})", spec.name, key, kKnown));
   }
   if (o.csf_mode != CsfMode::kWatson97)
     throw UsageError(fmt::format(
@@ -94,8 +103,10 @@ std::string key_suffix(const AdmOptions& o) {
       {"adm_dlm_weight", "dlmw", false, o.dlm_weight, d.dlm_weight},
       {"adm_enhn_gain_limit", "egl", false, o.enhn_gain_limit, d.enhn_gain_limit},
       {"adm_norm_view_dist", "nvd", false, o.norm_view_dist, d.norm_view_dist},
-      {"adm_ref_display_height", "rdh", false, double(o.ref_display_height), double(d.ref_display_height)},
-      {"adm_csf_mode", "csf", false, double(static_cast<int>(o.csf_mode)), double(static_cast<int>(d.csf_mode))},
+      {"adm_ref_display_height", "rdh", false, double(o.ref_display_height),
+       double(d.ref_display_height)},
+      {"adm_csf_mode", "csf", false, double(static_cast<int>(o.csf_mode)),
+       double(static_cast<int>(d.csf_mode))},
       {"adm_noise_weight", "nw", false, o.noise_weight, d.noise_weight},
       {"adm_skip_scale0", "ssz", true, o.skip_scale0 ? 1.0 : 0.0, d.skip_scale0 ? 1.0 : 0.0},
       {"adm_min_val", "min", false, o.min_val, d.min_val},

@@ -77,7 +77,8 @@ std::array<int64_t, 3> masking_sums(const ScaleImages<T>& s, const Oriented<T>& 
 // ---- scale 0 (16-bit bands) ----
 
 template <typename Sample>
-void dwt_scale0(const RowKernels& k, const PlaneView& p, int bitdepth, bool low_only, Subbands<int16_t>& out) {
+void dwt_scale0(const RowKernels& k, const PlaneView& p, int bitdepth, bool low_only,
+                Subbands<int16_t>& out) {
   const int w = p.width, h = p.height;
   const auto rows_taps = dwt_taps(h);
   const auto col_taps = dwt_taps(w);
@@ -87,19 +88,25 @@ void dwt_scale0(const RowKernels& k, const PlaneView& p, int bitdepth, bool low_
   for (int i = 0; i < oh; ++i) {
     const Sample* rows[4];
     for (int t = 0; t < 4; ++t) rows[t] = p.row<Sample>(rows_taps[i][t]);
-    if constexpr (sizeof(Sample) == 1) k.dwt0_vertical8(rows, w, lo.data(), low_only ? nullptr : hi.data());
-    else k.dwt0_vertical16(rows, w, bitdepth, lo.data(), low_only ? nullptr : hi.data());
-    if (low_only)
-      k.dwt0_horizontal(lo.data(), nullptr, col_taps.data(), ow, out.a.row(i), nullptr, nullptr, nullptr);
+    if constexpr (sizeof(Sample) == 1)
+      k.dwt0_vertical8(rows, w, lo.data(), low_only ? nullptr : hi.data());
     else
-      k.dwt0_horizontal(lo.data(), hi.data(), col_taps.data(), ow, out.a.row(i), out.v.row(i), out.h.row(i),
-                        out.d.row(i));
+      k.dwt0_vertical16(rows, w, bitdepth, lo.data(), low_only ? nullptr : hi.data());
+    if (low_only)
+      k.dwt0_horizontal(lo.data(), nullptr, col_taps.data(), ow, out.a.row(i), nullptr, nullptr,
+                        nullptr);
+    else
+      k.dwt0_horizontal(lo.data(), hi.data(), col_taps.data(), ow, out.a.row(i), out.v.row(i),
+                        out.h.row(i), out.d.row(i));
   }
 }
 
-void dwt_scale0(const RowKernels& k, const PlaneView& p, int bitdepth, bool low_only, Subbands<int16_t>& out) {
-  if (p.bytes_per_sample == 1) dwt_scale0<uint8_t>(k, p, bitdepth, low_only, out);
-  else dwt_scale0<uint16_t>(k, p, bitdepth, low_only, out);
+void dwt_scale0(const RowKernels& k, const PlaneView& p, int bitdepth, bool low_only,
+                Subbands<int16_t>& out) {
+  if (p.bytes_per_sample == 1)
+    dwt_scale0<uint8_t>(k, p, bitdepth, low_only, out);
+  else
+    dwt_scale0<uint16_t>(k, p, bitdepth, low_only, out);
 }
 
 std::array<uint64_t, 3> denominator_sums_s0(const RowKernels& k, const Subbands<int16_t>& ref) {
@@ -115,7 +122,8 @@ std::array<uint64_t, 3> denominator_sums_s0(const RowKernels& k, const Subbands<
   return total;
 }
 
-void csf_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const Oriented<int16_t>& src, const CsfFactors& f) {
+void csf_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const Oriented<int16_t>& src,
+                const CsfFactors& f) {
   const int w = src.band[0].width, h = src.band[0].height;
   s.csf.resize(w, h);
   s.flat.resize(w, h);
@@ -135,7 +143,8 @@ std::array<int64_t, 3> numerator_sums_s0(const RowKernels& k, const ScaleImages<
   return masking_sums(s, src, f.scale0_fixed, cube, k.masking_row_s0);
 }
 
-ScaleSums sums_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const CsfFactors& f, const AdmOptions& o) {
+ScaleSums sums_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const CsfFactors& f,
+                      const AdmOptions& o) {
   ScaleSums out;
   decouple(s, o.enhn_gain_limit, k.decouple_row_s0);
   const std::array<uint64_t, 3> den = denominator_sums_s0(k, s.ref);
@@ -157,7 +166,8 @@ ScaleSums sums_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const CsfFac
 // ---- scales 1..3 (32-bit bands) ----
 
 // `out` must not hold `src`.
-void dwt_scale_s123(const RowKernels& k, const BandImage<int32_t>& src, int scale, Subbands<int32_t>& out) {
+void dwt_scale_s123(const RowKernels& k, const BandImage<int32_t>& src, int scale,
+                    Subbands<int32_t>& out) {
   const int w = src.width, h = src.height;
   const auto rows_taps = dwt_taps(h);
   const auto col_taps = dwt_taps(w);
@@ -168,12 +178,13 @@ void dwt_scale_s123(const RowKernels& k, const BandImage<int32_t>& src, int scal
     const int32_t* rows[4];
     for (int t = 0; t < 4; ++t) rows[t] = src.row(rows_taps[i][t]);
     k.dwt_vertical_s123(rows, w, scale, lo.data(), hi.data());
-    k.dwt_horizontal_s123(lo.data(), hi.data(), col_taps.data(), ow, scale, out.a.row(i), out.v.row(i),
-                          out.h.row(i), out.d.row(i));
+    k.dwt_horizontal_s123(lo.data(), hi.data(), col_taps.data(), ow, scale, out.a.row(i),
+                          out.v.row(i), out.h.row(i), out.d.row(i));
   }
 }
 
-std::array<uint64_t, 3> denominator_sums_s123(const RowKernels& k, const Subbands<int32_t>& ref, int scale) {
+std::array<uint64_t, 3> denominator_sums_s123(const RowKernels& k, const Subbands<int32_t>& ref,
+                                              int scale) {
   const int w = ref.h.width, h = ref.h.height;
   const Region g = score_region(w, h);
   const int cube_shift = ceil_log2(g.right - g.left);
@@ -189,7 +200,8 @@ std::array<uint64_t, 3> denominator_sums_s123(const RowKernels& k, const Subband
   return total;
 }
 
-void csf_s123(const RowKernels& k, ScaleImages<int32_t>& s, const Oriented<int32_t>& src, int scale, const CsfFactors& f) {
+void csf_s123(const RowKernels& k, ScaleImages<int32_t>& s, const Oriented<int32_t>& src, int scale,
+              const CsfFactors& f) {
   const int w = src.band[0].width, h = src.band[0].height;
   s.csf.resize(w, h);
   s.flat.resize(w, h);
@@ -202,15 +214,16 @@ void csf_s123(const RowKernels& k, ScaleImages<int32_t>& s, const Oriented<int32
 }
 
 std::array<int64_t, 3> numerator_sums_s123(const RowKernels& k, const ScaleImages<int32_t>& s,
-                                           const Oriented<int32_t>& src, int scale, const CsfFactors& f) {
+                                           const Oriented<int32_t>& src, int scale,
+                                           const CsfFactors& f) {
   const int w = src.band[0].width;
   const CubeShift cube = masking_cube_s123(w);
   const uint32_t factor[3] = {f.fixed_hv[scale], f.fixed_hv[scale], f.fixed_d[scale]};
   return masking_sums(s, src, factor, cube, k.masking_row_s123);
 }
 
-ScaleSums sums_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s, int scale, const CsfFactors& f,
-                          const AdmOptions& o) {
+ScaleSums sums_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s, int scale,
+                          const CsfFactors& f, const AdmOptions& o) {
   ScaleSums out;
   decouple(s, o.enhn_gain_limit, k.decouple_row_s123);
   const std::array<uint64_t, 3> den = denominator_sums_s123(k, s.ref, scale);
@@ -247,34 +260,38 @@ struct Workspace {
 
 void check_adm_size(int width, int height, const char* what) {
   if (width < kMinAdmSide || height < kMinAdmSide)
-    throw InputError(fmt::format(
-        "{}: feature adm needs pictures of at least {}x{} luma samples, got {}x{} (libvmaf's ADM reads "
-        "outside the picture below that, and crashes up to 16 samples a side)",
-        what, kMinAdmSide, kMinAdmSide, width, height));
+    throw InputError(
+        fmt::format("{}: feature adm needs pictures of at least {}x{} luma samples, got {}x{} "
+                    "(libvmaf's ADM reads "
+                    "outside the picture below that, and crashes up to 16 samples a side)",
+                    what, kMinAdmSide, kMinAdmSide, width, height));
 }
 
 const RowKernels& reference_row_kernels() {
   static constexpr RowKernels kReference{
-      dwt0_vertical,       dwt0_vertical,       dwt0_horizontal,   dwt_vertical_s123, dwt_horizontal_s123,
-      decouple_row_s0,     decouple_row_s123,   csf_row_s0,        csf_row_s123,      masking_row_s0,
-      masking_row_s123,    denominator_row_s0,  denominator_row_s123};
+      dwt0_vertical,       dwt0_vertical,   dwt0_horizontal,   dwt_vertical_s123,
+      dwt_horizontal_s123, decouple_row_s0, decouple_row_s123, csf_row_s0,
+      csf_row_s123,        masking_row_s0,  masking_row_s123,  denominator_row_s0,
+      denominator_row_s123};
   return kReference;
 }
 
-AdmScores adm_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o) {
+AdmScores adm_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                        const AdmOptions& o) {
   return adm_scores(ref, dist, bitdepth, o, reference_row_kernels());
 }
 
-AdmSums adm_integer_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o,
-                         const RowKernels& k) {
+AdmSums adm_integer_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                         const AdmOptions& o, const RowKernels& k) {
   check_adm_size(ref.width, ref.height, "adm reference");
   if (dist.width != ref.width || dist.height != ref.height)
-    throw InputError(fmt::format("adm reference: distorted picture is {}x{}, reference {}x{}", dist.width,
-                                 dist.height, ref.width, ref.height));
+    throw InputError(fmt::format("adm reference: distorted picture is {}x{}, reference {}x{}",
+                                 dist.width, dist.height, ref.width, ref.height));
   if (bitdepth < 8 || bitdepth > 16 || ref.bytes_per_sample != (bitdepth > 8 ? 2 : 1) ||
       dist.bytes_per_sample != ref.bytes_per_sample)
-    throw InputError(fmt::format("adm reference: bit depth {} with {}-byte samples is not supported",
-                                 bitdepth, ref.bytes_per_sample));
+    throw InputError(
+        fmt::format("adm reference: bit depth {} with {}-byte samples is not supported", bitdepth,
+                    ref.bytes_per_sample));
   const CsfFactors f = csf_factors(o.norm_view_dist, o.ref_display_height);
 
   AdmSums sums{};
@@ -301,7 +318,8 @@ AdmSums adm_integer_sums(const PlaneView& ref, const PlaneView& dist, int bitdep
 
 AdmScores adm_scores(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o,
                      const RowKernels& k) {
-  return adm_scores_from_sums(adm_integer_sums(ref, dist, bitdepth, o, k), ref.width, ref.height, o);
+  return adm_scores_from_sums(adm_integer_sums(ref, dist, bitdepth, o, k), ref.width, ref.height,
+                              o);
 }
 
 }  // namespace exactvq::adm

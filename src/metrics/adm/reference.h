@@ -25,7 +25,8 @@ void check_adm_size(int width, int height, const char* what);
 
 // ADM of the luma planes ref and dist (same size, bitdepth 8..16, samples
 // uint8_t for 8 bits, else uint16_t). Throws InputError for sizes below kMinAdmSide.
-AdmScores adm_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o);
+AdmScores adm_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                        const AdmOptions& o);
 
 struct RowKernels;  // row_kernels.h
 
@@ -36,7 +37,7 @@ AdmScores adm_scores(const PlaneView& ref, const PlaneView& dist, int bitdepth, 
 
 // The driver's per-sample half with the row routines of `kernels`; same
 // checks and errors as adm_reference.
-AdmSums adm_integer_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth, const AdmOptions& o,
-                         const RowKernels& kernels);
+AdmSums adm_integer_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                         const AdmOptions& o, const RowKernels& kernels);
 
 }  // namespace exactvq::adm

@@ -27,7 +27,8 @@ using DenominatorRowS123Fn = decltype(&denominator_row_s123);
 
 struct RowKernels {
   void (*dwt0_vertical8)(const uint8_t* const rows[4], int width, int16_t* lo, int16_t* hi);
-  void (*dwt0_vertical16)(const uint16_t* const rows[4], int width, int bitdepth, int16_t* lo, int16_t* hi);
+  void (*dwt0_vertical16)(const uint16_t* const rows[4], int width, int bitdepth, int16_t* lo,
+                          int16_t* hi);
   Dwt0HorizontalFn dwt0_horizontal;
   DwtVerticalS123Fn dwt_vertical_s123;
   DwtHorizontalS123Fn dwt_horizontal_s123;

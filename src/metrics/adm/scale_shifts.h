@@ -30,7 +30,8 @@ inline int denominator_shift_s0(const Region& g) {
 // The masking's cube shifts of a band `w` wide (masking.h's CubeShift).
 inline CubeShift masking_cube_s0(int w) {
   const int hv_shift = ceil_log2(w) - 4, d_shift = ceil_log2(w) - 3;
-  return {{hv_shift, hv_shift, d_shift}, {half_of_power(hv_shift), half_of_power(hv_shift), half_of_power(d_shift)}};
+  return {{hv_shift, hv_shift, d_shift},
+          {half_of_power(hv_shift), half_of_power(hv_shift), half_of_power(d_shift)}};
 }
 inline CubeShift masking_cube_s123(int w) {
   const int cube_shift = ceil_log2(w);

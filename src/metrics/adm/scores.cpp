@@ -59,15 +59,17 @@ float numerator_value_s0(const std::array<int64_t, 3>& sums, int w, int h, doubl
   const int hv_shift = cube.shift[0], d_shift = cube.shift[2];
   const int row_shift = ceil_log2(h);
   // Fractional bits left: 3 * (6 + 21) - 29 = 52 for h and v, 3 * (6 + 23) - 30 = 57 for d.
-  const double scale[3] = {power_of_two(52 - hv_shift - row_shift), power_of_two(52 - hv_shift - row_shift),
+  const double scale[3] = {power_of_two(52 - hv_shift - row_shift),
+                           power_of_two(52 - hv_shift - row_shift),
                            power_of_two(57 - d_shift - row_shift)};
   float energy[3];
-  for (int b = 0; b < 3; ++b) energy[b] = static_cast<float>(static_cast<double>(sums[b]) / scale[b]);
+  for (int b = 0; b < 3; ++b)
+    energy[b] = static_cast<float>(static_cast<double>(sums[b]) / scale[b]);
   return orientation_total(energy, noise_floor(score_region(w, h), noise_weight));
 }
 
-float denominator_value_s123(const std::array<uint64_t, 3>& total, int w, int h, int scale, const CsfFactors& f,
-                             double noise_weight) {
+float denominator_value_s123(const std::array<uint64_t, 3>& total, int w, int h, int scale,
+                             const CsfFactors& f, double noise_weight) {
   const Region g = score_region(w, h);
   const int cube_shift = ceil_log2(g.right - g.left);
   const int row_shift = ceil_log2(g.bottom - g.top);
@@ -79,12 +81,14 @@ float denominator_value_s123(const std::array<uint64_t, 3>& total, int w, int h,
   return orientation_total(energy, noise_floor(g, noise_weight));
 }
 
-float numerator_value_s123(const std::array<int64_t, 3>& sums, int w, int h, int scale, double noise_weight) {
+float numerator_value_s123(const std::array<int64_t, 3>& sums, int w, int h, int scale,
+                           double noise_weight) {
   const int cube_shift = ceil_log2(w);
   static constexpr int kFractionBits[3] = {45, 39, 36};
   // libvmaf holds this power of two in a float and divides the int64 sum
   // converted to float by it: a float division.
-  const float unit = static_cast<float>(power_of_two(kFractionBits[scale - 1] - cube_shift - ceil_log2(h)));
+  const float unit =
+      static_cast<float>(power_of_two(kFractionBits[scale - 1] - cube_shift - ceil_log2(h)));
   float energy[3];
   for (int b = 0; b < 3; ++b) energy[b] = static_cast<float>(sums[b]) / unit;
   return orientation_total(energy, noise_floor(score_region(w, h), noise_weight));
@@ -95,7 +99,8 @@ std::array<T, 3> three(const T (&v)[N]) {
   return {v[0], v[1], v[2]};
 }
 
-ScaleScores scale_values(const ScaleSums& sums, int w, int h, int scale, const CsfFactors& f, const AdmOptions& o) {
+ScaleScores scale_values(const ScaleSums& sums, int w, int h, int scale, const CsfFactors& f,
+                         const AdmOptions& o) {
   ScaleScores out;
   if (scale == 0) {
     out.den = denominator_value_s0(three(sums.den), w, h, f, o.noise_weight);
@@ -125,8 +130,10 @@ AdmScores adm_scores_from_sums(const AdmSums& sums, int width, int height, const
   for (int n = 0; n < 4; ++n) {
     w = (w + 1) / 2;
     h = (h + 1) / 2;
-    if (n == 0 && o.skip_scale0) scales[0].den = 1e-10f;  // libvmaf's guard against dividing by zero
-    else scales[n] = scale_values(sums[size_t(n)], w, h, n, f, o);
+    if (n == 0 && o.skip_scale0)
+      scales[0].den = 1e-10f;  // libvmaf's guard against dividing by zero
+    else
+      scales[n] = scale_values(sums[size_t(n)], w, h, n, f, o);
   }
 
   // Binary64 sums of the float per-scale values, scale 0 first.

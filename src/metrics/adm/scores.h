@@ -11,9 +11,9 @@ namespace exactvq::adm {
 
 // Every value libvmaf's extractor appends for a frame, as the doubles it appends.
 struct AdmScores {
-  double adm2 = 0;   // integer_adm2: num / den
-  double aim = 0;    // integer_aim: AIM numerator / den
-  double adm3 = 0;   // integer_adm3: max(adm2 * w + (1 - aim) * (1 - w), min_val)
+  double adm2 = 0;       // integer_adm2: num / den
+  double aim = 0;        // integer_aim: AIM numerator / den
+  double adm3 = 0;       // integer_adm3: max(adm2 * w + (1 - aim) * (1 - w), min_val)
   double scale[4] = {};  // integer_adm_scale0..3: num_scale / den_scale
   // debug=true adds these.
   double adm = 0;  // integer_adm (= adm2)

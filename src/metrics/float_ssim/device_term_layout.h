@@ -55,7 +55,8 @@ class DeviceTermLayout {
 
   // `ssim_mean`: the lcs term; `lcs_means`: the l, c and s terms (at least one
   // of the two); up to kScales scales; chunks of at most `chunk_frames` frames.
-  DeviceTermLayout(const std::vector<Positions>& scales, bool ssim_mean, bool lcs_means, int chunk_frames);
+  DeviceTermLayout(const std::vector<Positions>& scales, bool ssim_mean, bool lcs_means,
+                   int chunk_frames);
 
   int scales() const { return int(scales_.size()); }
   int terms() const { return int(terms_.size()); }

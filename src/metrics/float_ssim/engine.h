@@ -33,7 +33,7 @@ struct EngineSetup {
   bool ssim_mean = true;
   bool lcs_means = false;
   ssim::Fp64Mode fp64 = ssim::Fp64Mode::kAuto;
-  ThreadPool* pool = nullptr;  // may be null: one thread
+  ThreadPool* pool = nullptr;       // may be null: one thread
   static constexpr int planes = 1;  // one FrameMeans a frame
 };
 

@@ -39,8 +39,12 @@ namespace {
 template <typename Options>
 class FloatSsimFeature final : public Feature {
  public:
-  FloatSsimFeature(const Options& o, const VideoFormat& format, std::unique_ptr<float_ssim::Engine> engine)
-      : options_(o), format_(format), engine_(std::move(engine)), names_(float_ssim::output_names(o)) {}
+  FloatSsimFeature(const Options& o, const VideoFormat& format,
+                   std::unique_ptr<float_ssim::Engine> engine)
+      : options_(o),
+        format_(format),
+        engine_(std::move(engine)),
+        names_(float_ssim::output_names(o)) {}
 
   const std::vector<std::string>& outputs() const override { return names_; }
   int batch_frames() const override { return engine_->batch_frames(); }
@@ -57,8 +61,8 @@ class FloatSsimFeature final : public Feature {
  private:
   void write_row(const float_ssim::ScaleMeans& m, std::span<double> row) const {
     if constexpr (std::is_same_v<Options, float_ssim::SsimOptions>) {
-      const float_ssim::SsimScores s = float_ssim::ssim_scores(m[0], format_.width, format_.height,
-                                                               format_.bitdepth, options_);
+      const float_ssim::SsimScores s =
+          float_ssim::ssim_scores(m[0], format_.width, format_.height, format_.bitdepth, options_);
       row[0] = s.ssim;
       if (!options_.enable_lcs) return;
       row[1] = s.l;
@@ -96,7 +100,8 @@ std::unique_ptr<Feature> make_feature(const Options& options, const FeatureConte
 
 }  // namespace
 
-std::unique_ptr<Feature> make_float_ssim_feature(const float_ssim::SsimOptions& options, const FeatureContext& ctx) {
+std::unique_ptr<Feature> make_float_ssim_feature(const float_ssim::SsimOptions& options,
+                                                 const FeatureContext& ctx) {
   const VideoFormat& f = ctx.format;
   float_ssim::check_ssim_input(f.width, f.height, f.bitdepth, options, "feature float_ssim");
   float_ssim::EngineSetup setup;

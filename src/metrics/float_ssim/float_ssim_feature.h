@@ -27,7 +27,8 @@ std::vector<std::string> output_names(const MsSsimOptions& options);
 // on options the device cannot take (fp64=emulate on CUDA), InputError on a
 // picture the feature cannot score (float_ssim::check_ssim_input,
 // check_ms_ssim_input).
-std::unique_ptr<Feature> make_float_ssim_feature(const float_ssim::SsimOptions& options, const FeatureContext& ctx);
+std::unique_ptr<Feature> make_float_ssim_feature(const float_ssim::SsimOptions& options,
+                                                 const FeatureContext& ctx);
 std::unique_ptr<Feature> make_float_ms_ssim_feature(const float_ssim::MsSsimOptions& options,
                                                     const FeatureContext& ctx);
 

@@ -10,10 +10,11 @@ namespace exactvq::float_ssim {
 
 void check_bit_depth(int bitdepth, const char* where) {
   if (!converts_bit_depth(bitdepth))
-    throw InputError(fmt::format(
-        "{}: bit depth {} has no float_ssim/float_ms_ssim value: libvmaf 3.2.0 converts 8, 10, 12 and 16 "
-        "bits to float and reads other depths' 16-bit samples as bytes",
-        where, bitdepth));
+    throw InputError(
+        fmt::format("{}: bit depth {} has no float_ssim/float_ms_ssim value: libvmaf 3.2.0 "
+                    "converts 8, 10, 12 and 16 "
+                    "bits to float and reads other depths' 16-bit samples as bytes",
+                    where, bitdepth));
 }
 
 bool converts_bit_depth(int bitdepth) {
@@ -39,22 +40,26 @@ int ssim_scale(int width, int height, int scale_option) {
   return std::max(1, rounded);
 }
 
-void check_ssim_input(int width, int height, int bitdepth, const SsimOptions& o, const char* where) {
+void check_ssim_input(int width, int height, int bitdepth, const SsimOptions& o,
+                      const char* where) {
   check_bit_depth(bitdepth, where);
   const int scale = ssim_scale(width, height, o.scale);
-  if (scale > 1 && (!decimation_fits(width, scale, scale) || !decimation_fits(height, scale, scale)))
-    throw InputError(fmt::format(
-        "{}: a {}x{} picture is too small for scale={}: libvmaf's {}x{} box filter would read outside it",
-        where, width, height, scale, scale, scale));
+  if (scale > 1 &&
+      (!decimation_fits(width, scale, scale) || !decimation_fits(height, scale, scale)))
+    throw InputError(
+        fmt::format("{}: a {}x{} picture is too small for scale={}: libvmaf's {}x{} box filter "
+                    "would read outside it",
+                    where, width, height, scale, scale, scale));
 }
 
 void check_ms_ssim_input(int width, int height, int bitdepth, const char* where) {
   check_bit_depth(bitdepth, where);
   if (width < kMsSsimMinSide || height < kMsSsimMinSide)
-    throw InputError(fmt::format(
-        "{}: float_ms_ssim cannot score a {}x{} picture: libvmaf refuses pictures under {} pixels in width or "
-        "height (its fifth scale would be narrower than the 11x11 window)",
-        where, width, height, kMsSsimMinSide));
+    throw InputError(
+        fmt::format("{}: float_ms_ssim cannot score a {}x{} picture: libvmaf refuses pictures "
+                    "under {} pixels in width or "
+                    "height (its fifth scale would be narrower than the 11x11 window)",
+                    where, width, height, kMsSsimMinSide));
 }
 
 }  // namespace exactvq::float_ssim

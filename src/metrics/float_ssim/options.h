@@ -16,7 +16,8 @@ struct SsimOptions {
   bool enable_db = false;   // float_ssim as -10 log10(1 - ssim)
   bool clip_db = false;     // the decibels at most ceil(10 log10(peak^2 * 2 w h))
   int scale = 0;            // 0: automatic (from the picture's size), 1: none, 2..10: that factor
-  ssim::Fp64Mode fp64 = ssim::Fp64Mode::kAuto;  // how a GPU forms the binary64 terms (the CPU: natively)
+  ssim::Fp64Mode fp64 =
+      ssim::Fp64Mode::kAuto;  // how a GPU forms the binary64 terms (the CPU: natively)
 };
 
 // float_ms_ssim's options (no scale: MS-SSIM halves five times).

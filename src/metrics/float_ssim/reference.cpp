@@ -41,7 +41,8 @@ void decimate(const FloatPlane& p, int factor, const DecimationKernel& k, const 
   if (&into != &p) reshape(into, sw, sh);
   const float* img = p.samples.data();
   for (int y = 0; y < sh; ++y)
-    st.decimate_row(img, p.width, p.height, y, factor, k, sw, into.samples.data() + size_t(y) * size_t(sw));
+    st.decimate_row(img, p.width, p.height, y, factor, k, sw,
+                    into.samples.data() + size_t(y) * size_t(sw));
   if (&into == &p) {
     into.width = sw;
     into.height = sh;
@@ -51,8 +52,8 @@ void decimate(const FloatPlane& p, int factor, const DecimationKernel& k, const 
 
 void check_same_size(const PlaneView& ref, const PlaneView& dist, const char* where) {
   if (ref.width != dist.width || ref.height != dist.height)
-    throw InputError(fmt::format("{}: the reference is {}x{} and the distorted picture {}x{}", where, ref.width,
-                                 ref.height, dist.width, dist.height));
+    throw InputError(fmt::format("{}: the reference is {}x{} and the distorted picture {}x{}",
+                                 where, ref.width, ref.height, dist.width, dist.height));
 }
 
 }  // namespace
@@ -91,23 +92,25 @@ SsimMeans ssim_means(const FloatPlane& ref, const FloatPlane& cmp, const FloatSs
     std::vector<double> l, c, s;
   };
   thread_local Workspace ws;
-  const FloatPlane &mu_ref = ws.mu_ref, &mu_cmp = ws.mu_cmp, &w_ref_sq = ws.w_ref_sq, &w_cmp_sq = ws.w_cmp_sq,
-                   &w_both = ws.w_both;
+  const FloatPlane &mu_ref = ws.mu_ref, &mu_cmp = ws.mu_cmp, &w_ref_sq = ws.w_ref_sq,
+                   &w_cmp_sq = ws.w_cmp_sq, &w_both = ws.w_both;
   windowed(ref, st, ws.across, ws.mu_ref);
   windowed(cmp, st, ws.across, ws.mu_cmp);
   for (FloatPlane* p : {&ws.ref_sq, &ws.cmp_sq, &ws.both}) reshape(*p, ref.width, ref.height);
   for (int y = 0; y < ref.height; ++y)
-    st.products(ref.row(y), cmp.row(y), ref.width, ws.ref_sq.row(y), ws.cmp_sq.row(y), ws.both.row(y));
+    st.products(ref.row(y), cmp.row(y), ref.width, ws.ref_sq.row(y), ws.cmp_sq.row(y),
+                ws.both.row(y));
   windowed(ws.ref_sq, st, ws.across, ws.w_ref_sq);
   windowed(ws.cmp_sq, st, ws.across, ws.w_cmp_sq);
   windowed(ws.both, st, ws.across, ws.w_both);
 
   const size_t row_len = static_cast<size_t>(ow);
-  std::vector<double> &l = ws.l, &c = ws.c, &s = ws.s;
+  std::vector<double>&l = ws.l, &c = ws.c, &s = ws.s;
   for (std::vector<double>* v : {&l, &c, &s}) v->resize(row_len);
   double ssim_sum = 0.0, l_sum = 0.0, c_sum = 0.0, s_sum = 0.0;
   for (int y = 0; y < oh; ++y) {
-    const TermRow row{mu_ref.row(y), mu_cmp.row(y), w_ref_sq.row(y), w_cmp_sq.row(y), w_both.row(y)};
+    const TermRow row{mu_ref.row(y), mu_cmp.row(y), w_ref_sq.row(y), w_cmp_sq.row(y),
+                      w_both.row(y)};
     st.terms(row, ow, l.data(), c.data(), s.data());
     // Raster order, one binary64 accumulator each.
     for (size_t x = 0; x < size_t(ow); ++x) {
@@ -120,7 +123,8 @@ SsimMeans ssim_means(const FloatPlane& ref, const FloatPlane& cmp, const FloatSs
   return means_of_sums(ssim_sum, l_sum, c_sum, s_sum, ow, oh);
 }
 
-SsimScores float_ssim_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth, const SsimOptions& o) {
+SsimScores float_ssim_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                                const SsimOptions& o) {
   return float_ssim_with_stages(ref, dist, bitdepth, o, kReferenceStages);
 }
 
@@ -143,7 +147,8 @@ ScaleMeans float_ms_ssim_means(const PlaneView& ref, const PlaneView& dist, int 
                                const FloatSsimStages& st) {
   const LowPassTable& lpf = low_pass_table();
   const DecimationKernel low_pass{kLowPass, {&lpf[0][0], size_t(kLowPass * kLowPass)}};
-  thread_local std::array<FloatPlane, kScales> r, d;  // kept from call to call, as ssim_means's planes
+  thread_local std::array<FloatPlane, kScales> r,
+      d;  // kept from call to call, as ssim_means's planes
   load_plane_into(ref, bitdepth, r[0]);
   load_plane_into(dist, bitdepth, d[0]);
   for (size_t i = 1; i < size_t(kScales); ++i) {
@@ -155,11 +160,12 @@ ScaleMeans float_ms_ssim_means(const PlaneView& ref, const PlaneView& dist, int 
   return means;
 }
 
-SsimScores float_ssim_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth, const SsimOptions& o,
-                                  const FloatSsimStages& st) {
+SsimScores float_ssim_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                                  const SsimOptions& o, const FloatSsimStages& st) {
   check_same_size(ref, dist, "float_ssim");
   check_ssim_input(ref.width, ref.height, bitdepth, o, "float_ssim");
-  const SsimMeans m = float_ssim_means(ref, dist, bitdepth, ssim_scale(ref.width, ref.height, o.scale), st);
+  const SsimMeans m =
+      float_ssim_means(ref, dist, bitdepth, ssim_scale(ref.width, ref.height, o.scale), st);
   return ssim_scores(m, ref.width, ref.height, bitdepth, o);
 }
 
@@ -172,7 +178,8 @@ MsSsimScores float_ms_ssim_with_stages(const PlaneView& ref, const PlaneView& di
                                        const MsSsimOptions& o, const FloatSsimStages& st) {
   check_same_size(ref, dist, "float_ms_ssim");
   check_ms_ssim_input(ref.width, ref.height, bitdepth, "float_ms_ssim");
-  return ms_ssim_scores(float_ms_ssim_means(ref, dist, bitdepth, st), ref.width, ref.height, bitdepth, o);
+  return ms_ssim_scores(float_ms_ssim_means(ref, dist, bitdepth, st), ref.width, ref.height,
+                        bitdepth, o);
 }
 
 }  // namespace exactvq::float_ssim

@@ -61,7 +61,8 @@ struct FloatPlane {
   int width = 0, height = 0;
   std::vector<float, UninitializedAllocator<float>> samples;
   FloatPlane() = default;
-  FloatPlane(int w, int h) : width(w), height(h), samples(size_t(w > 0 ? w : 0) * size_t(h > 0 ? h : 0)) {}
+  FloatPlane(int w, int h)
+      : width(w), height(h), samples(size_t(w > 0 ? w : 0) * size_t(h > 0 ? h : 0)) {}
   float* row(int y) { return samples.data() + size_t(y) * size_t(width); }
   const float* row(int y) const { return samples.data() + size_t(y) * size_t(width); }
 };
@@ -85,9 +86,9 @@ struct DecimationKernel {
 struct TermRow {
   const float* mu_ref;
   const float* mu_cmp;
-  const float* ref_sq;   // window of ref * ref
-  const float* cmp_sq;   // window of cmp * cmp
-  const float* both;     // window of ref * cmp
+  const float* ref_sq;  // window of ref * ref
+  const float* cmp_sq;  // window of cmp * cmp
+  const float* both;    // window of ref * cmp
 };
 
 // The row stages: the reference's (kReferenceStages) or twins of them that
@@ -98,14 +99,15 @@ struct FloatSsimStages {
   // out[x] = (float) sum_k double(rows[k][x] * taps[k]) (k = 0..10).
   void (*window_vertical)(std::span<const float* const> rows, int width, float* out);
   // ref*ref, cmp*cmp and ref*cmp in binary32.
-  void (*products)(const float* ref, const float* cmp, int n, float* ref_sq, float* cmp_sq, float* both);
+  void (*products)(const float* ref, const float* cmp, int n, float* ref_sq, float* cmp_sq,
+                   float* both);
   // The per-pixel terms l, c and s (binary64) of one row.
   void (*terms)(const TermRow& in, int n, double* l, double* c, double* s);
   // One output row of a decimation: out[x] = the kernel at (x * factor, y * factor),
   // edges mirrored. `out` may alias `img` (float_ssim decimates in place): each
   // sample is written after its reads.
-  void (*decimate_row)(const float* img, int width, int height, int y, int factor, const DecimationKernel& k,
-                       int out_width, float* out);
+  void (*decimate_row)(const float* img, int width, int height, int y, int factor,
+                       const DecimationKernel& k, int out_width, float* out);
 };
 extern const FloatSsimStages kReferenceStages;
 
@@ -123,9 +125,10 @@ SsimMeans float_ssim_means(const PlaneView& ref, const PlaneView& dist, int bitd
 ScaleMeans float_ms_ssim_means(const PlaneView& ref, const PlaneView& dist, int bitdepth,
                                const FloatSsimStages& stages);
 
-SsimScores float_ssim_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth, const SsimOptions& o);
-SsimScores float_ssim_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth, const SsimOptions& o,
-                                  const FloatSsimStages& stages);
+SsimScores float_ssim_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                                const SsimOptions& o);
+SsimScores float_ssim_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                                  const SsimOptions& o, const FloatSsimStages& stages);
 // Throws InputError where the product of the scales is +inf (libvmaf fails the frame).
 MsSsimScores float_ms_ssim_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth,
                                      const MsSsimOptions& o);

@@ -17,11 +17,11 @@ constexpr float kWindowHalf[6] = {0.266012f, 0.213006f, 0.109361f, 0.036001f, 0.
 // (the table is symmetric about both axes and its diagonal): row r, column
 // c <= r, counted from the corner.
 constexpr float kLowPassCorner[15] = {
-    0.000714f,                                                     // r0
-    -0.000450f, 0.000283f,                                         // r1
-    -0.002090f, 0.001316f, 0.006115f,                              // r2
-    0.007132f,  -0.004490f, -0.020867f, 0.071207f,                 // r3
-    0.016114f,  -0.010146f, -0.047149f, 0.160885f, 0.363505f,      // r4 (r4 c4: the centre)
+    0.000714f,                                                 // r0
+    -0.000450f, 0.000283f,                                     // r1
+    -0.002090f, 0.001316f,  0.006115f,                         // r2
+    0.007132f,  -0.004490f, -0.020867f, 0.071207f,             // r3
+    0.016114f,  -0.010146f, -0.047149f, 0.160885f, 0.363505f,  // r4 (r4 c4: the centre)
 };
 
 std::array<float, kWindow> window_taps() {
@@ -67,7 +67,8 @@ void reference_window_vertical(std::span<const float* const> rows, int width, fl
   }
 }
 
-void reference_products(const float* ref, const float* cmp, int n, float* ref_sq, float* cmp_sq, float* both) {
+void reference_products(const float* ref, const float* cmp, int n, float* ref_sq, float* cmp_sq,
+                        float* both) {
   for (int x = 0; x < n; ++x) {
     ref_sq[x] = ref[x] * ref[x];
     cmp_sq[x] = cmp[x] * cmp[x];
@@ -98,8 +99,8 @@ void reference_terms(const TermRow& in, int n, double* l, double* c, double* s) 
   }
 }
 
-void reference_decimate_row(const float* img, int width, int height, int y, int factor, const DecimationKernel& k,
-                            int out_width, float* out) {
+void reference_decimate_row(const float* img, int width, int height, int y, int factor,
+                            const DecimationKernel& k, int out_width, float* out) {
   const int half = k.size / 2;
   const int last = half - (k.size % 2 == 0 ? 1 : 0);  // taps -half .. last
   const int cy = y * factor;
@@ -109,7 +110,8 @@ void reference_decimate_row(const float* img, int width, int height, int y, int 
     size_t t = 0;
     for (int v = -half; v <= last; ++v) {
       const float* row = img + size_t(mirror(cy + v, height)) * size_t(width);
-      for (int u = -half; u <= last; ++u, ++t) sum += double(row[mirror(cx + u, width)] * k.taps[t]);
+      for (int u = -half; u <= last; ++u, ++t)
+        sum += double(row[mirror(cx + u, width)] * k.taps[t]);
     }
     out[x] = float(sum);  // after every read: `out` may be `img`'s own row
   }
@@ -132,6 +134,7 @@ const LowPassTable& low_pass_table() {
 }
 
 const FloatSsimStages kReferenceStages{&reference_window_horizontal, &reference_window_vertical,
-                                       &reference_products, &reference_terms, &reference_decimate_row};
+                                       &reference_products, &reference_terms,
+                                       &reference_decimate_row};
 
 }  // namespace exactvq::float_ssim

@@ -39,7 +39,8 @@ double max_db(int width, int height, int bitdepth, bool clip_db) {
 
 double to_db(double score, double max) { return ssim::to_db(score, max); }
 
-SsimScores ssim_scores(const SsimMeans& m, int width, int height, int bitdepth, const SsimOptions& o) {
+SsimScores ssim_scores(const SsimMeans& m, int width, int height, int bitdepth,
+                       const SsimOptions& o) {
   SsimScores out{double(m.ssim), double(m.l), double(m.c), double(m.s)};
   if (o.enable_db) out.ssim = to_db(out.ssim, max_db(width, height, bitdepth, o.clip_db));
   return out;
@@ -52,15 +53,16 @@ MsSsimScores ms_ssim_scores(const ScaleMeans& means, int width, int height, int 
   for (size_t i = 0; i < size_t(kScales); ++i) {
     const SsimMeans& m = means[i];
     // glibc's binary64 pow of each binary32 mean to its binary32 exponent.
-    product *= std::pow(double(m.l), double(kAlphas[i])) * std::pow(double(m.c), double(kBetas[i])) *
-               std::pow(double(m.s), double(kGammas[i]));
+    product *= std::pow(double(m.l), double(kAlphas[i])) *
+               std::pow(double(m.c), double(kBetas[i])) * std::pow(double(m.s), double(kGammas[i]));
     out.l[i] = double(m.l);
     out.c[i] = double(m.c);
     out.s[i] = double(m.s);
     if (product == std::numeric_limits<double>::infinity())
-      throw InputError(fmt::format("float_ms_ssim: the product of the scales is infinite at scale {} (libvmaf "
-                                   "fails the frame)",
-                                   i));
+      throw InputError(
+          fmt::format("float_ms_ssim: the product of the scales is infinite at scale {} (libvmaf "
+                      "fails the frame)",
+                      i));
   }
   out.ms_ssim = o.enable_db ? to_db(product, max_db(width, height, bitdepth, o.clip_db)) : product;
   return out;

@@ -47,7 +47,9 @@ using ScaleMeans = std::array<SsimMeans, kScales>;
 // float_ms_ssim_means), on the host with the C library (log10, pow), for a
 // picture of width x height samples of `bitdepth` bits. ms_ssim_scores throws
 // InputError where the product of the scales is +inf (libvmaf fails the frame).
-SsimScores ssim_scores(const SsimMeans& m, int width, int height, int bitdepth, const SsimOptions& o);
-MsSsimScores ms_ssim_scores(const ScaleMeans& m, int width, int height, int bitdepth, const MsSsimOptions& o);
+SsimScores ssim_scores(const SsimMeans& m, int width, int height, int bitdepth,
+                       const SsimOptions& o);
+MsSsimScores ms_ssim_scores(const ScaleMeans& m, int width, int height, int bitdepth,
+                            const MsSsimOptions& o);
 
 }  // namespace exactvq::float_ssim

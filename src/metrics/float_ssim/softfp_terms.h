@@ -29,15 +29,17 @@ typedef struct float_ssim_soft_terms {
   exactvq_u64 l, c, lcs;
 } float_ssim_soft_terms;
 
-EXACTVQ_FN float_ssim_soft_terms float_ssim_soft_terms_of(exactvq_u32 mu1, exactvq_u32 mu2, exactvq_u32 c1,
-                                                          exactvq_u32 lum_den, exactvq_u32 sd, exactvq_u32 c2,
+EXACTVQ_FN float_ssim_soft_terms float_ssim_soft_terms_of(exactvq_u32 mu1, exactvq_u32 mu2,
+                                                          exactvq_u32 c1, exactvq_u32 lum_den,
+                                                          exactvq_u32 sd, exactvq_u32 c2,
                                                           exactvq_u32 con_den, exactvq_u32 s) {
   const softfp l = softfp_div(
       softfp_add(softfp_mul(softfp_twice(softfp_from_f32_bits(mu1)), softfp_from_f32_bits(mu2)),
                  softfp_from_f32_bits(c1)),
       softfp_from_f32_bits(lum_den));
-  const softfp c = softfp_div(softfp_add(softfp_twice(softfp_from_f32_bits(sd)), softfp_from_f32_bits(c2)),
-                              softfp_from_f32_bits(con_den));
+  const softfp c =
+      softfp_div(softfp_add(softfp_twice(softfp_from_f32_bits(sd)), softfp_from_f32_bits(c2)),
+                 softfp_from_f32_bits(con_den));
   float_ssim_soft_terms t;
   t.l = softfp_to_bits(l);
   t.c = softfp_to_bits(c);

@@ -1,6 +1,5 @@
 #include "metrics/motion/motion_feature.h"
 
-
 #include <fmt/format.h>
 
 #include "backends/device.h"
@@ -14,7 +13,8 @@ namespace {
 
 class MotionFeature final : public Feature {
  public:
-  MotionFeature(const motion::MotionOptions& o, const VideoFormat& format, std::unique_ptr<motion::Engine> engine)
+  MotionFeature(const motion::MotionOptions& o, const VideoFormat& format,
+                std::unique_ptr<motion::Engine> engine)
       : options_(o), format_(format), engine_(std::move(engine)) {
     const std::string suffix = motion::key_suffix(o);
     outputs_.push_back("VMAF_integer_feature_motion_sad_score" + suffix);
@@ -49,7 +49,8 @@ class MotionFeature final : public Feature {
     const size_t n = outputs_.size();
     for (size_t i = 0; i < frames.size(); ++i) {
       const bool scored = !options_.force_zero && first + int64_t(i) >= distance;
-      const double value = scored ? motion::sad_score(sad_[i], format_.width, format_.height, options_) : 0.0;
+      const double value =
+          scored ? motion::sad_score(sad_[i], format_.width, format_.height, options_) : 0.0;
       for (size_t k = 0; k < n; ++k) out[i * n + k] = value;
     }
   }

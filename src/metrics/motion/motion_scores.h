@@ -22,7 +22,7 @@ double blend(double value, double factor, double offset);
 // integer_motion2 and integer_motion3 of every frame of a run from the SAD
 // scores of all its frames (frame 0 first; frames before frame_distance() have
 // score 0). Spans of equal length.
-void run_values(std::span<const double> sad_scores, const MotionOptions& o, std::span<double> motion2,
-                std::span<double> motion3);
+void run_values(std::span<const double> sad_scores, const MotionOptions& o,
+                std::span<double> motion2, std::span<double> motion3);
 
 }  // namespace exactvq::motion

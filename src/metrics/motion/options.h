@@ -9,14 +9,14 @@
 namespace exactvq::motion {
 
 struct MotionOptions {
-  bool force_zero = false;        // motion_force_zero / force_0: every value 0
-  double blend_factor = 1.0;      // motion_blend_factor / mbf, [0, 1]
-  double blend_offset = 40.0;     // motion_blend_offset / mbo, [0, 1000]
-  double fps_weight = 1.0;        // motion_fps_weight / mfw, [0, 5]
-  double max_value = 10000.0;     // motion_max_val / mmxv, [0, 10000]
-  bool five_frame_window = false; // motion_five_frame_window / mffw
-  bool moving_average = false;    // motion_moving_average / mma
-  bool debug = false;             // also VMAF_integer_feature_motion_score
+  bool force_zero = false;         // motion_force_zero / force_0: every value 0
+  double blend_factor = 1.0;       // motion_blend_factor / mbf, [0, 1]
+  double blend_offset = 40.0;      // motion_blend_offset / mbo, [0, 1000]
+  double fps_weight = 1.0;         // motion_fps_weight / mfw, [0, 5]
+  double max_value = 10000.0;      // motion_max_val / mmxv, [0, 10000]
+  bool five_frame_window = false;  // motion_five_frame_window / mffw
+  bool moving_average = false;     // motion_moving_average / mma
+  bool debug = false;              // also VMAF_integer_feature_motion_score
 };
 
 // Throws UsageError naming the option on an unknown key or a value out of range.

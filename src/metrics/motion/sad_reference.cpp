@@ -20,7 +20,8 @@ uint64_t sad_rows(const PlaneView& prev, const PlaneView& cur, int bitdepth, int
     // Below 2^32 in magnitude at 16 bits: 65536 * 65535.
     for (int x = 0; x < w; ++x) {
       int64_t sum = 0;
-      for (int k = 0; k < kTaps; ++k) sum += int64_t{kTap[k]} * (int32_t(p[k][x]) - int32_t(c[k][x]));
+      for (int k = 0; k < kTaps; ++k)
+        sum += int64_t{kTap[k]} * (int32_t(p[k][x]) - int32_t(c[k][x]));
       blurred[size_t(x)] = int32_t((sum + round_y) >> bitdepth);
     }
     // Each |value| is at most 65535, so a row of at most 65536 stays in 32 bits
@@ -28,7 +29,8 @@ uint64_t sad_rows(const PlaneView& prev, const PlaneView& cur, int bitdepth, int
     uint32_t row_sad = 0;
     for (int x = 0; x < w; ++x) {
       int64_t sum = 0;
-      for (int k = 0; k < kTaps; ++k) sum += int64_t{kTap[k]} * blurred[size_t(mirror_index(x - kRadius + k, w))];
+      for (int k = 0; k < kTaps; ++k)
+        sum += int64_t{kTap[k]} * blurred[size_t(mirror_index(x - kRadius + k, w))];
       row_sad += uint32_t(std::abs(int32_t((sum + (1 << 15)) >> 16)));
     }
     sad += row_sad;

@@ -68,7 +68,8 @@ namespace {
 
 class PsnrFeature final : public Feature {
  public:
-  PsnrFeature(const psnr::PsnrOptions& o, const VideoFormat& format, std::unique_ptr<psnr::Engine> engine)
+  PsnrFeature(const psnr::PsnrOptions& o, const VideoFormat& format,
+              std::unique_ptr<psnr::Engine> engine)
       : scorer_(o, format), engine_(std::move(engine)) {}
 
   const std::vector<std::string>& outputs() const override { return scorer_.outputs(); }
@@ -86,7 +87,9 @@ class PsnrFeature final : public Feature {
       scorer_.score_frame(sse_.data() + i * planes, out.subspan(i * values, values));
   }
 
-  std::vector<std::pair<std::string, double>> aggregates() const override { return scorer_.aggregates(); }
+  std::vector<std::pair<std::string, double>> aggregates() const override {
+    return scorer_.aggregates();
+  }
   std::vector<AggregateWord> aggregate_state() const override { return scorer_.state(); }
   std::vector<std::pair<std::string, double>> aggregates_of(
       std::span<const AggregateWord> state) const override {
@@ -101,9 +104,11 @@ class PsnrFeature final : public Feature {
 
 }  // namespace
 
-std::unique_ptr<Feature> make_psnr_feature(const psnr::PsnrOptions& options, const FeatureContext& ctx) {
+std::unique_ptr<Feature> make_psnr_feature(const psnr::PsnrOptions& options,
+                                           const FeatureContext& ctx) {
   std::unique_ptr<psnr::Engine> engine = psnr::make_engine(
-      device_of(ctx), psnr::EngineSetup{ctx.format, psnr::scored_planes(options, ctx.format), ctx.pool});
+      device_of(ctx),
+      psnr::EngineSetup{ctx.format, psnr::scored_planes(options, ctx.format), ctx.pool});
   return std::make_unique<PsnrFeature>(options, ctx.format, std::move(engine));
 }
 

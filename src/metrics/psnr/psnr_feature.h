@@ -38,7 +38,8 @@ class PsnrScorer {
   // The integer totals behind aggregates() (per plane: SSE, samples), and the
   // aggregates of a sum of such states (Feature::aggregate_state).
   std::vector<AggregateWord> state() const;
-  std::vector<std::pair<std::string, double>> aggregates_of(std::span<const AggregateWord> state) const;
+  std::vector<std::pair<std::string, double>> aggregates_of(
+      std::span<const AggregateWord> state) const;
 
  private:
   bool enable_mse_, enable_apsnr_;
@@ -53,6 +54,7 @@ class PsnrScorer {
 }  // namespace psnr
 
 // Throws DeviceError when the context's device has no psnr engine or cannot make one.
-std::unique_ptr<Feature> make_psnr_feature(const psnr::PsnrOptions& options, const FeatureContext& ctx);
+std::unique_ptr<Feature> make_psnr_feature(const psnr::PsnrOptions& options,
+                                           const FeatureContext& ctx);
 
 }  // namespace exactvq

@@ -38,8 +38,7 @@ uint64_t sse_rows_16(const PlaneView& ref, const PlaneView& dist, int y0, int y1
 }  // namespace
 
 uint64_t sse_reference(const PlaneView& ref, const PlaneView& dist, int y0, int y1) {
-  return ref.bytes_per_sample == 1 ? sse_rows_8(ref, dist, y0, y1)
-                                   : sse_rows_16(ref, dist, y0, y1);
+  return ref.bytes_per_sample == 1 ? sse_rows_8(ref, dist, y0, y1) : sse_rows_16(ref, dist, y0, y1);
 }
 
 }  // namespace exactvq::psnr

@@ -74,16 +74,16 @@ EXACTVQ_CONSTEXPR_FN exactvq_u32 ssim_kept_weight(int pos, int size) {
  *   A = 2 * mxy + c1                  B = c2 + 2 * (xy * wd - mxy)
  *   C = (mx2 + my2) + c1              D = (((x2 * wd - mx2) + y2 * wd) - my2) + c2
  * with mx2 = mux * mux, mxy = mux * muy, my2 = muy * muy. */
-#define EXACTVQ_SSIM_TERM(T, MUL, ADD, SUB, DIV, two, wd, c1, c2, mux, muy, x2, xy, y2, term)      \
-  do {                                                                                          \
-    const T ssim_mx2_ = MUL(mux, mux);                                                          \
-    const T ssim_mxy_ = MUL(mux, muy);                                                          \
-    const T ssim_my2_ = MUL(muy, muy);                                                          \
-    const T ssim_a_ = ADD(MUL(two, ssim_mxy_), c1);                                             \
-    const T ssim_b_ = ADD(c2, MUL(two, SUB(MUL(xy, wd), ssim_mxy_)));                           \
-    const T ssim_c_ = ADD(ADD(ssim_mx2_, ssim_my2_), c1);                                       \
-    const T ssim_d_ = ADD(SUB(ADD(SUB(MUL(x2, wd), ssim_mx2_), MUL(y2, wd)), ssim_my2_), c2);   \
-    (term) = DIV(MUL(MUL(wd, ssim_a_), ssim_b_), MUL(ssim_c_, ssim_d_));                        \
+#define EXACTVQ_SSIM_TERM(T, MUL, ADD, SUB, DIV, two, wd, c1, c2, mux, muy, x2, xy, y2, term) \
+  do {                                                                                        \
+    const T ssim_mx2_ = MUL(mux, mux);                                                        \
+    const T ssim_mxy_ = MUL(mux, muy);                                                        \
+    const T ssim_my2_ = MUL(muy, muy);                                                        \
+    const T ssim_a_ = ADD(MUL(two, ssim_mxy_), c1);                                           \
+    const T ssim_b_ = ADD(c2, MUL(two, SUB(MUL(xy, wd), ssim_mxy_)));                         \
+    const T ssim_c_ = ADD(ADD(ssim_mx2_, ssim_my2_), c1);                                     \
+    const T ssim_d_ = ADD(SUB(ADD(SUB(MUL(x2, wd), ssim_mx2_), MUL(y2, wd)), ssim_my2_), c2); \
+    (term) = DIV(MUL(MUL(wd, ssim_a_), ssim_b_), MUL(ssim_c_, ssim_d_));                      \
   } while (0)
 
 /* ---- the exact sum's fixed point --------------------------------------------

@@ -10,9 +10,12 @@ SsimOptions parse_ssim_options(const FeatureSpec& spec) {
   SsimOptions o;
   for (const auto& [key, value] : spec.options) {
     if (key == "sum") {
-      if (value == "exact") o.mode = SumMode::kExact;
-      else if (value == "raster") o.mode = SumMode::kRaster;
-      else throw UsageError(fmt::format("feature ssim: sum={} is not exact or raster", value));
+      if (value == "exact")
+        o.mode = SumMode::kExact;
+      else if (value == "raster")
+        o.mode = SumMode::kRaster;
+      else
+        throw UsageError(fmt::format("feature ssim: sum={} is not exact or raster", value));
     } else if (key == "enable_db") {
       o.enable_db = parse_bool_option(spec.name, key, value);
     } else if (key == "clip_db") {

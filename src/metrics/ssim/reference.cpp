@@ -75,8 +75,8 @@ void filter_row(const In* __restrict in, Out* __restrict out, int width, int x0,
     const In* taps[kTaps] = {};
     for (int k = 0; k < kTaps; ++k)
       if (x - kRadius + k >= 0 && x - kRadius + k < width) taps[k] = in + (x - kRadius + k);
-    out[x] = filter_truncated<Out>(taps, std::max(0, kRadius - x),
-                                   std::min(kTaps, width + kRadius - x));
+    out[x] =
+        filter_truncated<Out>(taps, std::max(0, kRadius - x), std::min(kTaps, width + kRadius - x));
   };
   for (int x = x0; x < inner_begin; ++x) edge(x);
   const In* c = in + inner_begin;  // the sample under the centre tap
@@ -182,16 +182,15 @@ void for_each_term(const PlaneView& ref, const PlaneView& dist, int bitdepth, Re
 
     const uint64_t row_weight = kept_weight(y, height);
     for (size_t i = 0; i < n; ++i) {
-      const Moments mo{window.m[i], window.n[i], window.xx[i], window.xy[i], window.yy[i],
-                       column_weight[i] * row_weight};
+      const Moments mo{window.m[i],  window.n[i],  window.xx[i],
+                       window.xy[i], window.yy[i], column_weight[i] * row_weight};
       sink(ssim_term(mo, constants), mo.w);
     }
   }
 }
 
 template <typename Sink>
-void dispatch(const PlaneView& ref, const PlaneView& dist, int bitdepth, Rect region,
-              Sink&& sink) {
+void dispatch(const PlaneView& ref, const PlaneView& dist, int bitdepth, Rect region, Sink&& sink) {
   if (ref.bytes_per_sample == 1)
     for_each_term<uint8_t>(ref, dist, bitdepth, region, sink);
   else
@@ -212,14 +211,14 @@ double score_exact(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
 
 double raster_sum(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
   double sum = 0.0;
-  dispatch(ref, dist, bitdepth, whole(ref), [&](double term, uint64_t) {
-    sum = add_in_raster_order(sum, &term, 1);
-  });
+  dispatch(ref, dist, bitdepth, whole(ref),
+           [&](double term, uint64_t) { sum = add_in_raster_order(sum, &term, 1); });
   return sum;
 }
 
 double score_raster(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
-  return raster_sum(ref, dist, bitdepth) / static_cast<double>(plane_weight_sum(ref.width, ref.height));
+  return raster_sum(ref, dist, bitdepth) /
+         static_cast<double>(plane_weight_sum(ref.width, ref.height));
 }
 
 }  // namespace exactvq::ssim

@@ -64,9 +64,9 @@ SOFTFP_FN softfp_i128 softfp_to_fixed64(softfp x) {
 /* ---- the term ------------------------------------------------------------- */
 
 typedef struct softfp_moments {
-  softfp_u64 mux, muy; /* < 2^32 */
+  softfp_u64 mux, muy;   /* < 2^32 */
   softfp_u64 x2, xy, y2; /* < 2^48 */
-  softfp_u64 w; /* <= 2^16 */
+  softfp_u64 w;          /* <= 2^16 */
 } softfp_moments;
 
 /* (Md * Md) * K1 and (Md * Md) * K2 at a bit depth: the window-free part of c1,
@@ -75,11 +75,11 @@ typedef struct softfp_moments {
 typedef struct softfp_term_constants {
   softfp mm_k1;
   softfp mm_k2;
-  softfp_i32 fast;                     /* 1: softfp_term_fast may run with these */
-  softfp_u64 c1_int, c2_int;           /* floor(c1), floor(c2) */
-  softfp_u32 c1_frac2, c2_frac2;       /* twice the fraction bits */
+  softfp_i32 fast;                       /* 1: softfp_term_fast may run with these */
+  softfp_u64 c1_int, c2_int;             /* floor(c1), floor(c2) */
+  softfp_u32 c1_frac2, c2_frac2;         /* twice the fraction bits */
   softfp_i32 c1_frac_bits, c2_frac_bits; /* f: c1 * 2^f, c2 * 2^f are integers */
-  softfp_u64 cov_limit;                /* |w * xy - mux * muy| below it: B's fixed point fits 64 bits */
+  softfp_u64 cov_limit; /* |w * xy - mux * muy| below it: B's fixed point fits 64 bits */
 } softfp_term_constants;
 
 /* Trailing zero bits of x != 0. */
@@ -91,7 +91,8 @@ SOFTFP_FN softfp_i32 softfp_ctz64(softfp_u64 x) { return 63 - softfp_clz64(x & (
  * at least 2^32. B = jb + c2's fraction is exact in a signed 64-bit fixed point
  * with f2 fraction bits while |jb| < 2^(63 - f2), which |cov| < cov_limit =
  * 2^(62 - f2) - 2^(52 - f2) ensures (c2's integer part is below 2^(53 - f2)). */
-SOFTFP_FN softfp_term_constants softfp_fast_constants_of(softfp mm_k1, softfp mm_k2, softfp c1, softfp c2) {
+SOFTFP_FN softfp_term_constants softfp_fast_constants_of(softfp mm_k1, softfp mm_k2, softfp c1,
+                                                         softfp c2) {
   softfp_term_constants k;
   k.mm_k1 = mm_k1;
   k.mm_k2 = mm_k2;
@@ -121,7 +122,8 @@ SOFTFP_FN softfp_term_constants softfp_fast_constants_of(softfp mm_k1, softfp mm
  * (true from 8 to 14 bits; c2 is an odd integer at 14 bits). */
 SOFTFP_FN softfp_term_constants softfp_term_constants_of(softfp mm_k1, softfp mm_k2) {
   const softfp c2 = softfp_make(mm_k2.sig, mm_k2.exp + 32, 0);
-  softfp_term_constants k = softfp_fast_constants_of(mm_k1, mm_k2, softfp_make(mm_k1.sig, mm_k1.exp + 32, 0), c2);
+  softfp_term_constants k =
+      softfp_fast_constants_of(mm_k1, mm_k2, softfp_make(mm_k1.sig, mm_k1.exp + 32, 0), c2);
   k.fast = k.fast && softfp_ctz64(c2.sig) <= k.c2_frac_bits;
   return k;
 }
@@ -148,8 +150,8 @@ SOFTFP_FN softfp_term_constants softfp_term_constants_from_bits(softfp_u64 mm_k1
  * arithmetic, which binary64 reproduces without rounding. */
 SOFTFP_FN int softfp_term_integer_shortcut_applies(softfp_moments m) {
   const softfp_u64 limit = (softfp_u64)1 << 52;
-  return m.mux < ((softfp_u64)1 << 26) && m.muy < ((softfp_u64)1 << 26) &&
-         m.x2 * m.w < limit && m.xy * m.w < limit && m.y2 * m.w < limit;
+  return m.mux < ((softfp_u64)1 << 26) && m.muy < ((softfp_u64)1 << 26) && m.x2 * m.w < limit &&
+         m.xy * m.w < limit && m.y2 * m.w < limit;
 }
 
 /* The binary64 term, operation for operation as spec/ssim.md writes it; the
@@ -264,7 +266,8 @@ SOFTFP_FN softfp softfp_fast_integer_plus_fraction(softfp_u64 j, softfp_u32 frac
 SOFTFP_FN softfp_u32 softfp_fast_addend(softfp_u32 frac2, softfp_i32 f, softfp_u32 k) {
   const softfp_u32 s = (softfp_u32)(f + 2) - k; /* frac * 2^(k-1) = frac2 / 2^s, s in [1, f] */
   const softfp_u32 whole = frac2 >> s;
-  const softfp_u32 rest = frac2 & ((1u << s) - 1), halfway = 1u << (s - 1); /* not `half`: an OpenCL type */
+  const softfp_u32 rest = frac2 & ((1u << s) - 1),
+                   halfway = 1u << (s - 1); /* not `half`: an OpenCL type */
   return whole + (rest > halfway || (rest == halfway && (whole & 1)) ? 1u : 0u);
 }
 
@@ -281,7 +284,8 @@ SOFTFP_FN softfp softfp_fast_integer_plus_addend(softfp_u64 j, softfp_u32 k, sof
  * k > f + 1 the fraction times 2^(k-1) is an integer, so exact. frac2 may be
  * 2^(f+1) (the complement of a zero fraction; see softfp_fast_signed_plus_fraction). */
 SOFTFP_FN softfp_u32 softfp_fast_addend_wide(softfp_u32 frac2, softfp_i32 f, softfp_u32 k) {
-  return k <= (softfp_u32)(f + 1) ? softfp_fast_addend(frac2, f, k) : frac2 << (k - (softfp_u32)f - 2);
+  return k <= (softfp_u32)(f + 1) ? softfp_fast_addend(frac2, f, k)
+                                  : frac2 << (k - (softfp_u32)f - 2);
 }
 
 /* B's table form: jb + frac2 / 2^(f+1) rounded, for a signed integer jb (2 cov
@@ -293,7 +297,8 @@ SOFTFP_FN softfp softfp_fast_signed_plus_fraction(softfp_u64 jb, softfp_u32 frac
   const softfp_u64 mask = (softfp_u64)((softfp_i64)jb >> 63);
   const softfp_u64 j = jb ^ mask;
   const softfp_u32 k = softfp_fast_shift_of(j);
-  const softfp_u32 addend = softfp_fast_addend_wide(mask ? ((softfp_u32)2 << f) - frac2 : frac2, f, k);
+  const softfp_u32 addend =
+      softfp_fast_addend_wide(mask ? ((softfp_u32)2 << f) - frac2 : frac2, f, k);
   softfp r = softfp_fast_integer_plus_addend(j, k, addend);
   r.neg = (softfp_i32)(mask & 1);
   return r;
@@ -310,9 +315,11 @@ SOFTFP_FN int softfp_term_fast_applies(softfp_moments m, softfp_term_constants k
   const softfp_u64 mxy = (softfp_u64)mux * muy;
   const softfp_u64 cov = (m.xy << 16) - mxy;
   const softfp_u64 cov_abs = (softfp_i64)cov < 0 ? ~cov + 1 : cov;
-  const softfp_u64 dint = (m.x2 << 16) - (softfp_u64)mux * mux + (m.y2 << 16) - (softfp_u64)muy * muy;
+  const softfp_u64 dint =
+      (m.x2 << 16) - (softfp_u64)mux * mux + (m.y2 << 16) - (softfp_u64)muy * muy;
   return k.fast & (m.w == 65536) & ((m.mux | m.muy) < ((softfp_u64)1 << 26)) &
-         ((m.x2 | m.xy | m.y2) < ((softfp_u64)1 << 36)) & ((softfp_i64)dint >= 0) & (cov_abs < k.cov_limit);
+         ((m.x2 | m.xy | m.y2) < ((softfp_u64)1 << 36)) & ((softfp_i64)dint >= 0) &
+         (cov_abs < k.cov_limit);
 }
 
 /* The fast term in parts, so that a device may round A, B, C and D its own
@@ -337,12 +344,14 @@ SOFTFP_FN softfp_fast_integers softfp_fast_integers_of(softfp_moments m, softfp_
 }
 
 /* B = (jb * 2^f2 + c2's fraction bits) / 2^f2, exact in a signed 64-bit
- * integer (|cov| < cov_limit), never 0 (softfp_term_constants_of, softfp_term_fast_weight_applies). */
+ * integer (|cov| < cov_limit), never 0 (softfp_term_constants_of, softfp_term_fast_weight_applies).
+ */
 SOFTFP_FN softfp softfp_fast_b(softfp_u64 jb, softfp_term_constants k) {
   const softfp_u64 fraction = k.c2_frac2 >> 1;
   const softfp_i64 bn = (softfp_i64)((jb << k.c2_frac_bits) + fraction);
   const softfp_u64 b_sign = (softfp_u64)(bn >> 63); /* all ones when negative */
-  return softfp_fast_fixed_point(((softfp_u64)bn ^ b_sign) - b_sign, k.c2_frac_bits, (softfp_i32)(b_sign & 1));
+  return softfp_fast_fixed_point(((softfp_u64)bn ^ b_sign) - b_sign, k.c2_frac_bits,
+                                 (softfp_i32)(b_sign & 1));
 }
 
 /* ((w A) B) / (C D) with w = 2^16. */
@@ -385,7 +394,8 @@ SOFTFP_FN softfp softfp_term_fast(softfp_moments m, softfp_term_constants k) {
  * binary64 forms them (softfp_fast_mul, exact for normal operands). */
 SOFTFP_FN softfp_term_constants softfp_weight_constants(softfp_term_constants k, softfp_u64 w) {
   const softfp wd = softfp_from_u53(w);
-  return softfp_fast_constants_of(k.mm_k1, k.mm_k2, softfp_fast_mul(softfp_fast_mul(k.mm_k1, wd), wd),
+  return softfp_fast_constants_of(k.mm_k1, k.mm_k2,
+                                  softfp_fast_mul(softfp_fast_mul(k.mm_k1, wd), wd),
                                   softfp_fast_mul(softfp_fast_mul(k.mm_k2, wd), wd));
 }
 
@@ -400,7 +410,8 @@ SOFTFP_FN int softfp_term_fast_weight_moments(softfp_moments m) {
 }
 
 /* softfp_fast_integers_of at any weight w: x2, xy and y2 times w, not shifted. */
-SOFTFP_FN softfp_fast_integers softfp_fast_integers_of_weight(softfp_moments m, softfp_term_constants kw) {
+SOFTFP_FN softfp_fast_integers softfp_fast_integers_of_weight(softfp_moments m,
+                                                              softfp_term_constants kw) {
   softfp_fast_integers r;
   const softfp_u64 mxy = m.mux * m.muy;
   r.ja = 2 * mxy + kw.c1_int;
@@ -420,7 +431,8 @@ SOFTFP_FN int softfp_term_fast_weight_applies(softfp_moments m, softfp_term_cons
   const softfp_u64 cov = m.xy * m.w - mxy;
   const softfp_u64 cov_abs = (softfp_i64)cov < 0 ? ~cov + 1 : cov;
   const softfp_u64 dint = (m.x2 + m.y2) * m.w - (m.mux * m.mux + m.muy * m.muy);
-  return kw.fast && (softfp_i64)dint >= 0 && cov_abs < kw.cov_limit && (2 * cov + kw.c2_int != 0 || kw.c2_frac2 != 0);
+  return kw.fast && (softfp_i64)dint >= 0 && cov_abs < kw.cov_limit &&
+         (2 * cov + kw.c2_int != 0 || kw.c2_frac2 != 0);
 }
 
 /* The term of a truncated window where softfp_term_fast_weight_applies: the

@@ -18,12 +18,17 @@ namespace {
 
 class SsimFeature final : public Feature {
  public:
-  SsimFeature(const ssim::SsimOptions& o, const FeatureContext& ctx, std::unique_ptr<ssim::Engine> engine)
-      : options_(o), names_(ssim::output_names(o)), planes_(ssim::scored_planes(o)), engine_(std::move(engine)) {
+  SsimFeature(const ssim::SsimOptions& o, const FeatureContext& ctx,
+              std::unique_ptr<ssim::Engine> engine)
+      : options_(o),
+        names_(ssim::output_names(o)),
+        planes_(ssim::scored_planes(o)),
+        engine_(std::move(engine)) {
     const VideoFormat& f = ctx.format;
     for (int p = 0; p < planes_; ++p) {
-      max_db_[p] = o.clip_db ? ssim::clip_db_limit(f.max_sample(), f.plane_width(p), f.plane_height(p))
-                             : std::numeric_limits<double>::infinity();
+      max_db_[p] = o.clip_db
+                       ? ssim::clip_db_limit(f.max_sample(), f.plane_width(p), f.plane_height(p))
+                       : std::numeric_limits<double>::infinity();
       // Every window's weight is its column's times its row's, so Wsum factors.
       weight_sum_[p] = ssim::line_weight(f.plane_width(p)) * ssim::line_weight(f.plane_height(p));
     }
@@ -41,7 +46,8 @@ class SsimFeature final : public Feature {
     engine_->score(frames, sums_);
     if (options_.mode == ssim::SumMode::kExact) {
       for (size_t i = 0; i < n; ++i)
-        out[i] = finish(ssim::ExactSum{sums_[i].exact, weight_sum_[i % size_t(planes_)]}.score(), i);
+        out[i] =
+            finish(ssim::ExactSum{sums_[i].exact, weight_sum_[i % size_t(planes_)]}.score(), i);
     } else {
       // libvmaf adds each weight to a binary64 sum too; the weights are integers
       // and every partial sum stays below 2^53, so that sum is exact and equals
@@ -67,11 +73,12 @@ class SsimFeature final : public Feature {
 
 }  // namespace
 
-std::unique_ptr<Feature> make_ssim_feature(const ssim::SsimOptions& options, const FeatureContext& ctx) {
+std::unique_ptr<Feature> make_ssim_feature(const ssim::SsimOptions& options,
+                                           const FeatureContext& ctx) {
   if (options.chroma && ctx.format.chroma == ChromaFormat::kMono)
     throw UsageError("feature ssim: chroma=true, but the input is monochrome (no Cb, Cr planes)");
-  const ssim::EngineSetup setup{ctx.format, ssim::scored_planes(options), options.mode, options.fp64,
-                                ctx.pool};
+  const ssim::EngineSetup setup{ctx.format, ssim::scored_planes(options), options.mode,
+                                options.fp64, ctx.pool};
   std::unique_ptr<ssim::Engine> engine = ssim::make_engine(device_of(ctx), setup);
   return std::make_unique<SsimFeature>(options, ctx, std::move(engine));
 }

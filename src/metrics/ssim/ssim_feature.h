@@ -12,6 +12,7 @@ namespace exactvq {
 
 // Throws UsageError for chroma=true on monochrome input, DeviceError when the
 // context's device has no ssim engine or cannot make one.
-std::unique_ptr<Feature> make_ssim_feature(const ssim::SsimOptions& options, const FeatureContext& ctx);
+std::unique_ptr<Feature> make_ssim_feature(const ssim::SsimOptions& options,
+                                           const FeatureContext& ctx);
 
 }  // namespace exactvq

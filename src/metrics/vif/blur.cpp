@@ -2,9 +2,9 @@
 
 namespace exactvq::vif {
 
-void vertical_blur(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
-                   SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding round,
-                   BlurLines& out) {
+void vertical_blur(std::span<const uint8_t* const> ref_rows,
+                   std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                   std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
   for (int x = 0; x < width; ++x) {
     uint32_t r = 0, d = 0;
     for (size_t k = 0; k < taps.size(); ++k) {

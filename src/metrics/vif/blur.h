@@ -18,9 +18,9 @@ struct BlurLines {
 
 // The vertical pass at one row, columns [0, width): rows[k] are the level rows
 // y - half + k; (sum of tap * sample, 32 bits) rounded by `round`, cut to 16 bits.
-void vertical_blur(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
-                   SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding round,
-                   BlurLines& out);
+void vertical_blur(std::span<const uint8_t* const> ref_rows,
+                   std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                   std::span<const uint16_t> taps, Rounding round, BlurLines& out);
 
 // The horizontal pass at the even columns 2j < width of lines carrying their
 // mirrored edge columns: ref_out[j], dist_out[j] = (sum of tap * value, 32

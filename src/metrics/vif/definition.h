@@ -67,7 +67,8 @@ typedef struct {
   exactvq_i32 sigma1_sq, sigma2_sq, sigma12;
 } VifSigmas;
 
-EXACTVQ_FN VifSigmas vif_sigmas(exactvq_u32 mu1, exactvq_u32 mu2, exactvq_u64 xx, exactvq_u64 yy, exactvq_u64 xy) {
+EXACTVQ_FN VifSigmas vif_sigmas(exactvq_u32 mu1, exactvq_u32 mu2, exactvq_u64 xx, exactvq_u64 yy,
+                                exactvq_u64 xy) {
   VifSigmas s;
   s.sigma1_sq = vif_sigma(xx, vif_rounded_product_high(mu1, mu1));
   s.sigma2_sq = vif_sigma(yy, vif_rounded_product_high(mu2, mu2));
@@ -85,19 +86,21 @@ EXACTVQ_FN VifSigmas vif_sigmas(exactvq_u32 mu1, exactvq_u32 mu2, exactvq_u64 xx
  *   residual = TRUNC32(sigma2_sq - g * sigma12)
  *   g = g < limit ? g : limit
  *   gain_part = TRUNC64((g * g) * sigma1_sq) */
-#define EXACTVQ_VIF_GAIN(T, FROM_I32, ADD, SUB, MUL, DIV, LESS, TRUNC32, TRUNC64, eps, limit, sig, residual, \
-                         gain_part)                                                                        \
-  do {                                                                                                     \
-    const T vif_s1_ = FROM_I32((sig).sigma1_sq);                                                           \
-    const T vif_s12_ = FROM_I32((sig).sigma12);                                                            \
-    T vif_g_ = DIV(vif_s12_, ADD(vif_s1_, eps));                                                           \
-    (residual) = TRUNC32(SUB(FROM_I32((sig).sigma2_sq), MUL(vif_g_, vif_s12_)));                           \
-    if (!LESS(vif_g_, limit)) vif_g_ = (limit);                                                            \
-    (gain_part) = TRUNC64(MUL(MUL(vif_g_, vif_g_), vif_s1_));                                              \
+#define EXACTVQ_VIF_GAIN(T, FROM_I32, ADD, SUB, MUL, DIV, LESS, TRUNC32, TRUNC64, eps, limit, sig, \
+                         residual, gain_part)                                                      \
+  do {                                                                                             \
+    const T vif_s1_ = FROM_I32((sig).sigma1_sq);                                                   \
+    const T vif_s12_ = FROM_I32((sig).sigma12);                                                    \
+    T vif_g_ = DIV(vif_s12_, ADD(vif_s1_, eps));                                                   \
+    (residual) = TRUNC32(SUB(FROM_I32((sig).sigma2_sq), MUL(vif_g_, vif_s12_)));                   \
+    if (!LESS(vif_g_, limit)) vif_g_ = (limit);                                                    \
+    (gain_part) = TRUNC64(MUL(MUL(vif_g_, vif_g_), vif_s1_));                                      \
   } while (0)
 
 /* Whether a pixel takes the log2 terms, and whether it takes the gain. */
-EXACTVQ_CONSTEXPR_FN int vif_takes_log(VifSigmas s) { return s.sigma1_sq >= EXACTVQ_VIF_NOISE_VARIANCE; }
+EXACTVQ_CONSTEXPR_FN int vif_takes_log(VifSigmas s) {
+  return s.sigma1_sq >= EXACTVQ_VIF_NOISE_VARIANCE;
+}
 EXACTVQ_CONSTEXPR_FN int vif_takes_gain(VifSigmas s) { return s.sigma12 > 0 && s.sigma2_sq > 0; }
 
 /* A pixel without the log2 terms (sigma1_sq below the noise variance). */
@@ -108,16 +111,19 @@ EXACTVQ_FN void vif_add_flat(VifSigmas s, VifSums* sums) {
 
 /* The denominator's log2 term: log2(1 + sigma1^2 / sigma_n^2) as
  * log2(sigma_n^2 + sigma1^2) - 17. */
-EXACTVQ_FN void vif_add_den_log(VifSigmas s, const EXACTVQ_GLOBAL unsigned short* table, VifSums* sums) {
+EXACTVQ_FN void vif_add_den_log(VifSigmas s, const EXACTVQ_GLOBAL unsigned short* table,
+                                VifSums* sums) {
   sums->den_log +=
-      vif_log2_fixed((exactvq_u32)EXACTVQ_VIF_NOISE_VARIANCE + (exactvq_u32)s.sigma1_sq, table) - 2048 * 17;
+      vif_log2_fixed((exactvq_u32)EXACTVQ_VIF_NOISE_VARIANCE + (exactvq_u32)s.sigma1_sq, table) -
+      2048 * 17;
 }
 
 /* The numerator's log2 term from the gain steps' results: log2(1 + g^2 sigma1^2 /
  * (sv^2 + sigma_n^2)) as a difference of two log2s, residual clamped at 0. */
-EXACTVQ_FN void vif_add_num_log(exactvq_i32 residual, exactvq_i64 gain_part, const EXACTVQ_GLOBAL unsigned short* table,
-                                VifSums* sums) {
-  const exactvq_u32 noise = (exactvq_u32)(residual > 0 ? residual : 0) + (exactvq_u32)EXACTVQ_VIF_NOISE_VARIANCE;
+EXACTVQ_FN void vif_add_num_log(exactvq_i32 residual, exactvq_i64 gain_part,
+                                const EXACTVQ_GLOBAL unsigned short* table, VifSums* sums) {
+  const exactvq_u32 noise =
+      (exactvq_u32)(residual > 0 ? residual : 0) + (exactvq_u32)EXACTVQ_VIF_NOISE_VARIANCE;
   const exactvq_i64 signal = gain_part + (exactvq_i64)noise;
   sums->num_log += vif_log2_fixed((exactvq_u64)signal, table) - vif_log2_fixed(noise, table);
 }

@@ -19,7 +19,7 @@ namespace exactvq::vif {
 struct EngineSetup {
   VideoFormat format;
   VifOptions options;
-  ThreadPool* pool = nullptr;  // may be null: one thread
+  ThreadPool* pool = nullptr;       // may be null: one thread
   static constexpr int planes = 1;  // one VifLevelSums a frame
 };
 

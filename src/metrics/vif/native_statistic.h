@@ -33,8 +33,8 @@ EXACTVQ_VIF_HD double vif_from_i32(int32_t v) { return double(v); }
 EXACTVQ_VIF_HD bool vif_less(double a, double b) { return a < b; }
 
 // The pixel with sigmas `s` added to `sums`; `eps` is 65536 * 1.0e-10.
-EXACTVQ_VIF_HD void add_pixel_terms(VifSigmas s, double eps, double gain_limit, const unsigned short* table,
-                                    VifSums* sums) {
+EXACTVQ_VIF_HD void add_pixel_terms(VifSigmas s, double eps, double gain_limit,
+                                    const unsigned short* table, VifSums* sums) {
   if (!vif_takes_log(s)) {
     vif_add_flat(s, sums);
     return;
@@ -47,9 +47,9 @@ EXACTVQ_VIF_HD void add_pixel_terms(VifSigmas s, double eps, double gain_limit, 
 #define EXACTVQ_VIF_NATIVE_SUB(a, b) ((a) - (b))
 #define EXACTVQ_VIF_NATIVE_MUL(a, b) ((a) * (b))
 #define EXACTVQ_VIF_NATIVE_DIV(a, b) ((a) / (b))
-  EXACTVQ_VIF_GAIN(double, vif_from_i32, EXACTVQ_VIF_NATIVE_ADD, EXACTVQ_VIF_NATIVE_SUB, EXACTVQ_VIF_NATIVE_MUL,
-                   EXACTVQ_VIF_NATIVE_DIV, vif_less, truncate_to_int32, truncate_to_int64, eps, gain_limit, s,
-                   residual, gain_part);
+  EXACTVQ_VIF_GAIN(double, vif_from_i32, EXACTVQ_VIF_NATIVE_ADD, EXACTVQ_VIF_NATIVE_SUB,
+                   EXACTVQ_VIF_NATIVE_MUL, EXACTVQ_VIF_NATIVE_DIV, vif_less, truncate_to_int32,
+                   truncate_to_int64, eps, gain_limit, s, residual, gain_part);
 #undef EXACTVQ_VIF_NATIVE_ADD
 #undef EXACTVQ_VIF_NATIVE_SUB
 #undef EXACTVQ_VIF_NATIVE_MUL

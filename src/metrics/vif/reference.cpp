@@ -60,7 +60,9 @@ struct Pyramid {
   int bitdepth;
   const VifStages* stages;
 
-  SampleWidth sample() const { return level == 0 && bitdepth == 8 ? SampleWidth::k8 : SampleWidth::k16; }
+  SampleWidth sample() const {
+    return level == 0 && bitdepth == 8 ? SampleWidth::k8 : SampleWidth::k16;
+  }
 
   // Blurs the current level with the next level's taps, keeps even rows and
   // columns, and mirrors the new level's edge rows as far as the old level's
@@ -78,8 +80,9 @@ struct Pyramid {
       mirror_edge_columns(blur.ref, width, int(taps.size() / 2));
       mirror_edge_columns(blur.dist, width, int(taps.size() / 2));
       if (y % 2 == 0 && y / 2 < h2)
-        stages->blur_horizontal(blur, width, taps, {ref_half.data() + size_t(y / 2) * size_t(w2), size_t(w2)},
-                             {dist_half.data() + size_t(y / 2) * size_t(w2), size_t(w2)});
+        stages->blur_horizontal(blur, width, taps,
+                                {ref_half.data() + size_t(y / 2) * size_t(w2), size_t(w2)},
+                                {dist_half.data() + size_t(y / 2) * size_t(w2), size_t(w2)});
     }
     for (int y = 0; y < h2; ++y)
       for (int x = 0; x < w2; ++x) {
@@ -100,7 +103,8 @@ struct Pyramid {
     LevelSums sums;
     for (int y = 0; y < height; ++y) {
       const RowWindow win(ref, dist, y, taps.size());
-      stages->moments(win.ref_rows(), win.dist_rows(), sample(), width, taps, mean, square, moments);
+      stages->moments(win.ref_rows(), win.dist_rows(), sample(), width, taps, mean, square,
+                      moments);
       for (EdgeLine* line : {&moments.mu1, &moments.mu2, &moments.xx, &moments.yy, &moments.xy})
         mirror_edge_columns(*line, width, int(taps.size() / 2));
       sums += stages->statistics(moments, width, taps, gain_limit);
@@ -119,10 +123,10 @@ double level_score(const LevelRatio& r) {
 void check_vif_size(int width, int height, const VifOptions& options, const char* where) {
   const int min_width = options.skip_scale0 ? 4 : 2;
   if (height < kMinHeight)
-    throw InputError(
-        fmt::format("{}: vif cannot score a {}x{} picture: it needs at least {} rows (libvmaf's vif crashes "
-                    "on fewer: its pyramid's third halving leaves no rows)",
-                    where, width, height, kMinHeight));
+    throw InputError(fmt::format(
+        "{}: vif cannot score a {}x{} picture: it needs at least {} rows (libvmaf's vif crashes "
+        "on fewer: its pyramid's third halving leaves no rows)",
+        where, width, height, kMinHeight));
   if (width < min_width)
     throw InputError(fmt::format(
         "{}: vif cannot score a {}x{} picture: it needs at least {} columns{} (libvmaf's vif reads "
@@ -135,22 +139,23 @@ VifScores vif_reference(const PlaneView& ref, const PlaneView& dist, int bitdept
   return vif_with_stages(ref, dist, bitdepth, options, kReferenceStages);
 }
 
-VifScores vif_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options,
-                          const VifStages& stages) {
+VifScores vif_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                          const VifOptions& options, const VifStages& stages) {
   return vif_scores(vif_level_sums(ref, dist, bitdepth, options, stages), options);
 }
 
-VifLevelSums vif_level_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options,
-                            const VifStages& stages) {
+VifLevelSums vif_level_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                            const VifOptions& options, const VifStages& stages) {
   if (bitdepth < 8 || bitdepth > 16)
     throw InputError(fmt::format("vif: bit depth {} is outside 8..16", bitdepth));
   const int bps = bitdepth > 8 ? 2 : 1;
   if (ref.width != dist.width || ref.height != dist.height || ref.bytes_per_sample != bps ||
       dist.bytes_per_sample != bps)
-    throw InputError(fmt::format(
-        "vif: reference {}x{} ({} bytes a sample) and distorted {}x{} ({}) do not match {}-bit luma",
-        ref.width, ref.height, ref.bytes_per_sample, dist.width, dist.height, dist.bytes_per_sample,
-        bitdepth));
+    throw InputError(
+        fmt::format("vif: reference {}x{} ({} bytes a sample) and distorted {}x{} ({}) do not "
+                    "match {}-bit luma",
+                    ref.width, ref.height, ref.bytes_per_sample, dist.width, dist.height,
+                    dist.bytes_per_sample, bitdepth));
   check_vif_size(ref.width, ref.height, options, "vif");
 
   Pyramid p{load_level0(ref, bitdepth),
@@ -178,8 +183,10 @@ VifLevelSums vif_level_sums(const PlaneView& ref, const PlaneView& dist, int bit
 
 VifScores vif_scores(const VifLevelSums& sums, const VifOptions& options) {
   VifScores s;
-  for (int level = 0; level < kLevels; ++level) s.levels[size_t(level)] = level_ratio(sums[size_t(level)]);
-  for (int level = 0; level < kLevels; ++level) s.scale[size_t(level)] = level_score(s.levels[size_t(level)]);
+  for (int level = 0; level < kLevels; ++level)
+    s.levels[size_t(level)] = level_ratio(sums[size_t(level)]);
+  for (int level = 0; level < kLevels; ++level)
+    s.scale[size_t(level)] = level_score(s.levels[size_t(level)]);
   const std::array<LevelRatio, kLevels>& l = s.levels;
   if (options.skip_scale0) {
     s.scale[0] = 0.0;

@@ -33,7 +33,8 @@ void check_vif_size(int width, int height, const VifOptions& options, const char
 // pyramid halves to no columns (width under 2^level) score the NaN that
 // libvmaf's 0.0f / 0.0f gives on x86-64. Throws InputError on a size
 // check_vif_size refuses or planes that do not match.
-VifScores vif_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options);
+VifScores vif_reference(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                        const VifOptions& options);
 
 // The row stages vif's pyramid runs: the scalar reference's (kReferenceStages)
 // or twins of them that give the same bits (cpu/vif_simd.h).
@@ -43,20 +44,20 @@ struct VifStages {
   decltype(&vertical_blur) blur_vertical;
   decltype(&horizontal_blur_even) blur_horizontal;
 };
-inline constexpr VifStages kReferenceStages{&vertical_moments, &horizontal_statistics, &vertical_blur,
-                                            &horizontal_blur_even};
+inline constexpr VifStages kReferenceStages{&vertical_moments, &horizontal_statistics,
+                                            &vertical_blur, &horizontal_blur_even};
 
 // vif_reference with `stages` for the row stages; everything else (edges, the
 // pyramid, the sums and scores) is the reference's.
-VifScores vif_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options,
-                          const VifStages& stages);
+VifScores vif_with_stages(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                          const VifOptions& options, const VifStages& stages);
 
 // The per-pixel half (what an engine computes): each level's integer sums,
 // zero for a level that is skipped or that the pyramid halves to nothing.
 // Same checks and errors as vif_reference.
 using VifLevelSums = std::array<LevelSums, kLevels>;
-VifLevelSums vif_level_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options,
-                            const VifStages& stages);
+VifLevelSums vif_level_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                            const VifOptions& options, const VifStages& stages);
 
 // The host half: the scores from the level sums.
 VifScores vif_scores(const VifLevelSums& sums, const VifOptions& options);

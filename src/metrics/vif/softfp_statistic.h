@@ -16,7 +16,8 @@ EXACTVQ_FN softfp vif_softfp_from_i32(exactvq_i32 v) { return softfp_from_i53((e
 /* The pixel with sigmas `s` added to `sums`; `eps` is 65536 * 1.0e-10
  * (softfp_from_bits(EXACTVQ_VIF_EPS_BITS)), `gain_limit` the option's value. */
 EXACTVQ_FN void vif_softfp_add_pixel_terms(VifSigmas s, softfp eps, softfp gain_limit,
-                                           const EXACTVQ_GLOBAL unsigned short* table, VifSums* sums) {
+                                           const EXACTVQ_GLOBAL unsigned short* table,
+                                           VifSums* sums) {
   if (!vif_takes_log(s)) {
     vif_add_flat(s, sums);
     return;
@@ -25,8 +26,9 @@ EXACTVQ_FN void vif_softfp_add_pixel_terms(VifSigmas s, softfp eps, softfp gain_
   if (!vif_takes_gain(s)) return;
   exactvq_i32 residual = 0;
   exactvq_i64 gain_part = 0;
-  EXACTVQ_VIF_GAIN(softfp, vif_softfp_from_i32, softfp_add, softfp_sub, softfp_mul, softfp_div, softfp_less,
-                   softfp_truncate_i32, softfp_truncate_i64, eps, gain_limit, s, residual, gain_part);
+  EXACTVQ_VIF_GAIN(softfp, vif_softfp_from_i32, softfp_add, softfp_sub, softfp_mul, softfp_div,
+                   softfp_less, softfp_truncate_i32, softfp_truncate_i64, eps, gain_limit, s,
+                   residual, gain_part);
   vif_add_num_log(residual, gain_part, table, sums);
 }
 

@@ -14,9 +14,10 @@ static_assert(std::bit_cast<uint64_t>(65536 * 1.0e-10) == EXACTVQ_VIF_EPS_BITS);
 
 }  // namespace
 
-void vertical_moments(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
-                      SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding mean,
-                      Rounding square, MomentLines& out) {
+void vertical_moments(std::span<const uint8_t* const> ref_rows,
+                      std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                      std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                      MomentLines& out) {
   for (int x = 0; x < width; ++x) {
     uint32_t mu1 = 0, mu2 = 0;
     uint64_t xx = 0, yy = 0, xy = 0;
@@ -39,7 +40,8 @@ void vertical_moments(std::span<const uint8_t* const> ref_rows, std::span<const 
 }
 
 void add_pixel_statistic(const PixelMoments& m, double gain_limit, LevelSums& sums) {
-  add_pixel_terms(vif_sigmas(m.mu1, m.mu2, m.xx, m.yy, m.xy), kEps, gain_limit, kLog2Table.data(), &sums);
+  add_pixel_terms(vif_sigmas(m.mu1, m.mu2, m.xx, m.yy, m.xy), kEps, gain_limit, kLog2Table.data(),
+                  &sums);
 }
 
 LevelSums horizontal_statistics(const MomentLines& lines, int width, std::span<const uint16_t> taps,
@@ -63,8 +65,8 @@ LevelSums horizontal_statistics(const MomentLines& lines, int width, std::span<c
 }
 
 LevelRatio level_ratio(const LevelSums& s) {
-  const double num =
-      double(s.num_log) / 2048.0 + (double(s.den_non_log) - (double(s.num_non_log) / 16384.0) / 65025.0);
+  const double num = double(s.num_log) / 2048.0 +
+                     (double(s.den_non_log) - (double(s.num_non_log) / 16384.0) / 65025.0);
   const double den = double(s.den_log) / 2048.0 + double(s.den_non_log);
   return {float(num), float(den)};
 }

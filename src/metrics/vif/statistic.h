@@ -27,9 +27,10 @@ struct MomentLines {
 // Means: (sum of tap * sample, 32 bits) rounded by `mean`, cut to 16 bits;
 // moments: (sum of tap * sample * sample, 64 bits) rounded by `square`, cut to
 // 32 bits.
-void vertical_moments(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
-                      SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding mean,
-                      Rounding square, MomentLines& out);
+void vertical_moments(std::span<const uint8_t* const> ref_rows,
+                      std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                      std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                      MomentLines& out);
 
 // The horizontal sums at one pixel, before rounding: the means (32 bits, with
 // libvmaf's wrap) and the moments (64 bits).

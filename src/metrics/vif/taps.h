@@ -19,7 +19,8 @@ inline constexpr uint16_t kTaps2[] = {3571, 16004, 26386, 16004, 3571};
 inline constexpr uint16_t kTaps3[] = {10904, 43728, 10904};
 
 inline std::span<const uint16_t> level_taps(int level) {
-  static constexpr std::array<std::span<const uint16_t>, kLevels> kAll = {kTaps0, kTaps1, kTaps2, kTaps3};
+  static constexpr std::array<std::span<const uint16_t>, kLevels> kAll = {kTaps0, kTaps1, kTaps2,
+                                                                          kTaps3};
   return kAll[size_t(level)];
 }
 

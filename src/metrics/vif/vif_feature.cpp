@@ -67,7 +67,8 @@ class VifFeature final : public Feature {
 
 }  // namespace
 
-std::unique_ptr<Feature> make_vif_feature(const vif::VifOptions& options, const FeatureContext& ctx) {
+std::unique_ptr<Feature> make_vif_feature(const vif::VifOptions& options,
+                                          const FeatureContext& ctx) {
   vif::check_vif_size(ctx.format.width, ctx.format.height, options, "feature vif");
   std::unique_ptr<vif::Engine> engine =
       vif::make_engine(device_of(ctx), vif::EngineSetup{ctx.format, options, ctx.pool});

@@ -22,6 +22,7 @@ std::vector<std::string> output_names(const VifOptions& options);
 
 // Throws DeviceError on a device without a vif engine, InputError on a
 // picture size vif cannot score (vif::check_vif_size).
-std::unique_ptr<Feature> make_vif_feature(const vif::VifOptions& options, const FeatureContext& ctx);
+std::unique_ptr<Feature> make_vif_feature(const vif::VifOptions& options,
+                                          const FeatureContext& ctx);
 
 }  // namespace exactvq

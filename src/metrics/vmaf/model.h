@@ -66,13 +66,13 @@ struct ScoreTransform {
 };
 
 struct Model {
-  std::string version;  // the built-in version, or the file the model came from
+  std::string version;        // the built-in version, or the file the model came from
   std::string name = "vmaf";  // the output key of the prediction (spec "name=")
   ModelType type = ModelType::kUnspecified;
   NormType norm_type = NormType::kNone;
   double slope = 0.0;  // linear_rescale of the prediction, undone after the SVM
   double intercept = 0.0;
-  std::vector<ModelFeature> features;  // in the model's order: predict()'s inputs
+  std::vector<ModelFeature> features;   // in the model's order: predict()'s inputs
   std::optional<ScoreClip> score_clip;  // absent: no clipping (or spec disable_clip)
   ScoreTransform score_transform;
   SvmModel svm;

@@ -13,13 +13,24 @@ namespace exactvq::vmaf {
 namespace {
 
 // integer_adm.c, integer_vif.c, integer_motion.c: provided_features and options.
-constexpr std::array<std::string_view, 18> kAdmFeatures = {
-    "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
-    "VMAF_integer_feature_adm3_score", "integer_adm_scale0", "integer_adm_scale1",
-    "integer_adm_scale2", "integer_adm_scale3", "integer_adm", "integer_adm_num",
-    "integer_adm_den", "integer_adm_num_scale0", "integer_adm_den_scale0",
-    "integer_adm_num_scale1", "integer_adm_den_scale1", "integer_adm_num_scale2",
-    "integer_adm_den_scale2", "integer_adm_num_scale3", "integer_adm_den_scale3"};
+constexpr std::array<std::string_view, 18> kAdmFeatures = {"VMAF_integer_feature_adm2_score",
+                                                           "VMAF_integer_feature_aim_score",
+                                                           "VMAF_integer_feature_adm3_score",
+                                                           "integer_adm_scale0",
+                                                           "integer_adm_scale1",
+                                                           "integer_adm_scale2",
+                                                           "integer_adm_scale3",
+                                                           "integer_adm",
+                                                           "integer_adm_num",
+                                                           "integer_adm_den",
+                                                           "integer_adm_num_scale0",
+                                                           "integer_adm_den_scale0",
+                                                           "integer_adm_num_scale1",
+                                                           "integer_adm_den_scale1",
+                                                           "integer_adm_num_scale2",
+                                                           "integer_adm_den_scale2",
+                                                           "integer_adm_num_scale3",
+                                                           "integer_adm_den_scale3"};
 
 constexpr std::array<ExtractorOption, 12> kAdmOptions = {{
     {"debug", "", OptionType::kBool, 0, 0, 1, false},
@@ -36,13 +47,21 @@ constexpr std::array<ExtractorOption, 12> kAdmOptions = {{
     {"adm_min_val", "min", OptionType::kDouble, 0.0, 0.0, 1.0, true},
 }};
 
-constexpr std::array<std::string_view, 15> kVifFeatures = {
-    "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
-    "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score",
-    "integer_vif", "integer_vif_num", "integer_vif_den", "integer_vif_num_scale0",
-    "integer_vif_den_scale0", "integer_vif_num_scale1", "integer_vif_den_scale1",
-    "integer_vif_num_scale2", "integer_vif_den_scale2", "integer_vif_num_scale3",
-    "integer_vif_den_scale3"};
+constexpr std::array<std::string_view, 15> kVifFeatures = {"VMAF_integer_feature_vif_scale0_score",
+                                                           "VMAF_integer_feature_vif_scale1_score",
+                                                           "VMAF_integer_feature_vif_scale2_score",
+                                                           "VMAF_integer_feature_vif_scale3_score",
+                                                           "integer_vif",
+                                                           "integer_vif_num",
+                                                           "integer_vif_den",
+                                                           "integer_vif_num_scale0",
+                                                           "integer_vif_den_scale0",
+                                                           "integer_vif_num_scale1",
+                                                           "integer_vif_den_scale1",
+                                                           "integer_vif_num_scale2",
+                                                           "integer_vif_den_scale2",
+                                                           "integer_vif_num_scale3",
+                                                           "integer_vif_den_scale3"};
 
 constexpr std::array<ExtractorOption, 3> kVifOptions = {{
     {"debug", "", OptionType::kBool, 0, 0, 1, false},
@@ -176,13 +195,14 @@ OutputKeyResult feature_output_key(const ExtractorInfo& extractor, std::string_v
     const auto by_name = std::find_if(extractor.options.begin(), extractor.options.end(),
                                       [&](const ExtractorOption& o) { return k == o.name; });
     if (by_name != extractor.options.end()) continue;
-    const auto by_alias = std::find_if(
-        extractor.options.begin(), extractor.options.end(),
-        [&](const ExtractorOption& o) { return !o.alias.empty() && k == o.alias; });
+    const auto by_alias =
+        std::find_if(extractor.options.begin(), extractor.options.end(),
+                     [&](const ExtractorOption& o) { return !o.alias.empty() && k == o.alias; });
     if (by_alias != extractor.options.end())
       result.error = fmt::format(
           "option '{}' of feature extractor {} is an alias, which libvmaf 3.2.0 ignores in a "
-          "model: write '{}'", k, extractor.name, by_alias->name);
+          "model: write '{}'",
+          k, extractor.name, by_alias->name);
     else
       result.error = fmt::format("unknown option '{}' of feature extractor {} (known: {})", k,
                                  extractor.name, known_options(extractor));
@@ -196,8 +216,8 @@ OutputKeyResult feature_output_key(const ExtractorInfo& extractor, std::string_v
   for (const ExtractorOption& o : extractor.options) {
     const std::string* text = find_entry(o, entries);
     if (text == nullptr) continue;
-    const std::string where = fmt::format("option {}={} of feature extractor {}", o.name, *text,
-                                          extractor.name);
+    const std::string where =
+        fmt::format("option {}={} of feature extractor {}", o.name, *text, extractor.name);
     const std::string_view shown = o.alias.empty() ? o.name : o.alias;
     std::string part;
     bool is_default = false;

@@ -25,8 +25,8 @@ struct ExtractorOption {
 };
 
 struct ExtractorInfo {
-  std::string_view name;                          // "adm"
-  std::span<const std::string_view> provides;     // its feature names, libvmaf's order
+  std::string_view name;                       // "adm"
+  std::span<const std::string_view> provides;  // its feature names, libvmaf's order
   std::span<const ExtractorOption> options;
 };
 

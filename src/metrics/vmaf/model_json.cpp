@@ -23,8 +23,10 @@ std::string keep_negative_zero(std::string_view text) {
     const char c = text[i];
     out.push_back(c);
     if (in_string) {
-      if (c == '\\' && i + 1 < text.size()) out.push_back(text[++i]);
-      else if (c == '"') in_string = false;
+      if (c == '\\' && i + 1 < text.size())
+        out.push_back(text[++i]);
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '"') {
@@ -32,8 +34,8 @@ std::string keep_negative_zero(std::string_view text) {
     } else if (c == '-' && i + 1 < text.size() && text[i + 1] == '0' &&
                (i == 0 || (text[i - 1] != 'e' && text[i - 1] != 'E'))) {  // not an exponent's
       const char after = i + 2 < text.size() ? text[i + 2] : ' ';
-      const bool more = (after >= '0' && after <= '9') || after == '.' || after == 'e' ||
-                        after == 'E';
+      const bool more =
+          (after >= '0' && after <= '9') || after == '.' || after == 'e' || after == 'E';
       if (!more) {
         out += "0.0";
         ++i;
@@ -120,7 +122,7 @@ class StrictDomBuilder final : public nlohmann::json_sax<json> {
   }
 
   JsonDocument& doc_;
-  std::vector<json*> stack_;       // the open containers, innermost last
+  std::vector<json*> stack_;        // the open containers, innermost last
   std::vector<std::string> paths_;  // their JSON pointers
   std::string key_;                 // the key of the next object member
   std::string last_path_;
@@ -133,9 +135,12 @@ std::string json_pointer_child(const std::string& parent, std::string_view key) 
   std::string out = parent;
   out.push_back('/');
   for (const char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out.push_back(c);
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out.push_back(c);
   }
   return out;
 }

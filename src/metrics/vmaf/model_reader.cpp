@@ -84,7 +84,8 @@ void read_features(const ModelReader& r, const json& md, Model& m) {
     const ExtractorInfo* e = extractor_for_feature(f.name);
     if (e == nullptr)
       r.fail(where, fmt::format("unknown feature name \"{}\" (not one of libvmaf's integer "
-                                "adm, vif or motion features)", f.name));
+                                "adm, vif or motion features)",
+                                f.name));
     f.extractor = std::string(e->name);
     m.features.push_back(std::move(f));
   }
@@ -95,8 +96,8 @@ void read_feature_options(const ModelReader& r, const json& md, Model& m) {
   if (it == md.end()) return;
   const std::string field = "model_dict.feature_opts_dicts";
   if (!it->is_array() || it->size() != m.features.size())
-    r.fail(field, fmt::format("expected an array of {} objects (one per feature)",
-                              m.features.size()));
+    r.fail(field,
+           fmt::format("expected an array of {} objects (one per feature)", m.features.size()));
   for (std::size_t i = 0; i < it->size(); ++i) {
     const json& dict = (*it)[i];
     const std::string where = fmt::format("{}[{}]", field, i);
@@ -134,8 +135,7 @@ void read_score_transform(const ModelReader& r, const json& st, const ModelLoadF
       p = r.number(value, where);
     } else if (key == "knots") {
       if (!value.is_array() || value.size() > kMaxModelKnots)
-        r.fail(where, fmt::format("expected an array of at most {} [x, y] pairs",
-                                  kMaxModelKnots));
+        r.fail(where, fmt::format("expected an array of at most {} [x, y] pairs", kMaxModelKnots));
       for (std::size_t i = 0; i < value.size(); ++i) {
         const std::vector<double> xy =
             r.numbers(value[i], 2, fmt::format("{}[{}]", where, i), "x and y");
@@ -144,8 +144,8 @@ void read_score_transform(const ModelReader& r, const json& st, const ModelLoadF
       if (t.knots.size() >= 2)
         for (std::size_t i = 0; i + 1 < t.knots.size(); ++i)
           if (!(t.knots[i].x < t.knots[i + 1].x && t.knots[i].y <= t.knots[i + 1].y))
-            r.fail(where, fmt::format("knot {} to {}: x must increase and y must not decrease",
-                                      i, i + 1));
+            r.fail(where,
+                   fmt::format("knot {} to {}: x must increase and y must not decrease", i, i + 1));
     } else if (key == "out_lte_in" || key == "out_gte_in") {
       // libvmaf takes the string "true" as on and any other string as off.
       const bool on = r.string(value, where) == "true";
@@ -175,22 +175,30 @@ Model parse_model(std::string_view json_text, const std::string& source,
 
   if (const auto it = md.find("model_type"); it != md.end()) {
     const std::string& t = r.string(*it, "model_dict.model_type");
-    if (t == "LIBSVMNUSVR") m.type = ModelType::kLibsvmNusvr;
-    else if (t == "BOOTSTRAP_LIBSVMNUSVR") m.type = ModelType::kBootstrapLibsvmNusvr;
-    else if (t == "RESIDUEBOOTSTRAP_LIBSVMNUSVR") m.type = ModelType::kResidueBootstrapLibsvmNusvr;
+    if (t == "LIBSVMNUSVR")
+      m.type = ModelType::kLibsvmNusvr;
+    else if (t == "BOOTSTRAP_LIBSVMNUSVR")
+      m.type = ModelType::kBootstrapLibsvmNusvr;
+    else if (t == "RESIDUEBOOTSTRAP_LIBSVMNUSVR")
+      m.type = ModelType::kResidueBootstrapLibsvmNusvr;
     else
       r.fail("model_dict.model_type",
              fmt::format("unknown \"{}\" (known: LIBSVMNUSVR, BOOTSTRAP_LIBSVMNUSVR, "
-                         "RESIDUEBOOTSTRAP_LIBSVMNUSVR)", t));
+                         "RESIDUEBOOTSTRAP_LIBSVMNUSVR)",
+                         t));
   }
 
   {
     const auto it = md.find("norm_type");
     if (it == md.end()) r.fail("model_dict.norm_type", "missing");
     const std::string& t = r.string(*it, "model_dict.norm_type");
-    if (t == "linear_rescale") m.norm_type = NormType::kLinearRescale;
-    else if (t == "none") m.norm_type = NormType::kNone;
-    else r.fail("model_dict.norm_type", fmt::format("unknown \"{}\" (known: linear_rescale, none)", t));
+    if (t == "linear_rescale")
+      m.norm_type = NormType::kLinearRescale;
+    else if (t == "none")
+      m.norm_type = NormType::kNone;
+    else
+      r.fail("model_dict.norm_type",
+             fmt::format("unknown \"{}\" (known: linear_rescale, none)", t));
   }
 
   read_features(r, md, m);
@@ -199,7 +207,8 @@ Model parse_model(std::string_view json_text, const std::string& source,
     const std::string field = std::string("model_dict.") + key;
     const auto it = md.find(key);
     if (it == md.end()) {
-      if (m.norm_type == NormType::kLinearRescale) r.fail(field, "missing (linear_rescale needs it)");
+      if (m.norm_type == NormType::kLinearRescale)
+        r.fail(field, "missing (linear_rescale needs it)");
       continue;
     }
     const std::vector<double> v =
@@ -253,8 +262,8 @@ Model load_model_file(const std::string& path, const ModelLoadFlags& flags) {
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
     text.append(buf, static_cast<std::size_t>(in.gcount()));
     if (text.size() > kMaxModelFileBytes)
-      throw InputError(fmt::format("model {}: larger than the {} bytes a model file may have",
-                                   path, kMaxModelFileBytes));
+      throw InputError(fmt::format("model {}: larger than the {} bytes a model file may have", path,
+                                   kMaxModelFileBytes));
   }
   if (in.bad()) throw InputError(fmt::format("model {}: cannot read the file", path));
   return parse_model(text, path, flags);

@@ -42,8 +42,8 @@ std::string overload_value(const std::string& value) {
 bool flag_value(const std::string& item, const std::string& key, const std::string& value) {
   if (value == "true") return true;
   if (value == "false") return false;
-  throw UsageError(fmt::format("--model: {} takes true or false, not \"{}\" (in \"{}\")", key,
-                               value, item));
+  throw UsageError(
+      fmt::format("--model: {} takes true or false, not \"{}\" (in \"{}\")", key, value, item));
 }
 
 }  // namespace
@@ -55,11 +55,13 @@ ModelSpec parse_model_spec(const std::string& text) {
     const std::size_t eq = item.find('=');
     const std::string key = item.substr(0, eq);
     if (eq == std::string::npos) {
-      if (key == "disable_clip") spec.flags.disable_clip = true;
-      else if (key == "enable_transform") spec.flags.enable_transform = true;
+      if (key == "disable_clip")
+        spec.flags.disable_clip = true;
+      else if (key == "enable_transform")
+        spec.flags.enable_transform = true;
       else
-        throw UsageError(fmt::format("--model: bad item \"{}\" in \"{}\" (want key=value)", item,
-                                     text));
+        throw UsageError(
+            fmt::format("--model: bad item \"{}\" in \"{}\" (want key=value)", item, text));
       continue;
     }
     const std::string value = item.substr(eq + 1);
@@ -76,15 +78,16 @@ ModelSpec parse_model_spec(const std::string& text) {
       const std::size_t dot = key.find('.');
       if (dot == std::string::npos || dot == 0 || dot + 1 == key.size() ||
           key.find('.', dot + 1) != std::string::npos)
-        throw UsageError(fmt::format(
-            "--model: unknown key \"{}\" (known: version, path, name, disable_clip, "
-            "enable_transform, EXTRACTOR.OPTION)", key));
+        throw UsageError(
+            fmt::format("--model: unknown key \"{}\" (known: version, path, name, disable_clip, "
+                        "enable_transform, EXTRACTOR.OPTION)",
+                        key));
       spec.overloads.push_back({key.substr(0, dot), key.substr(dot + 1), overload_value(value)});
     }
   }
   if (spec.version.empty() && spec.path.empty())
-    throw UsageError(fmt::format("--model \"{}\": names no model (want version=NAME or path=FILE)",
-                                 text));
+    throw UsageError(
+        fmt::format("--model \"{}\": names no model (want version=NAME or path=FILE)", text));
   return spec;
 }
 
@@ -110,7 +113,8 @@ Model load_model(const ModelSpec& spec) {
                                    o.extractor, o.key, m.version, o.extractor));
   }
   for (ModelFeature& f : m.features) {
-    const OutputKeyResult key = feature_output_key(*extractor_for_feature(f.name), f.name, f.options);
+    const OutputKeyResult key =
+        feature_output_key(*extractor_for_feature(f.name), f.name, f.options);
     if (!key.error.empty()) throw UsageError(fmt::format("--model: {}", key.error));
     f.output_key = key.key;
   }

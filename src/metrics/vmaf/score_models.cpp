@@ -31,7 +31,9 @@ class VmafScoreModel final : public ScoreModel {
   const std::string& output() const override { return model_.name; }
   const std::vector<FeatureSpec>& features() const override { return features_; }
   const std::vector<std::string>& inputs() const override { return inputs_; }
-  double predict(std::span<const double> inputs) const override { return vmaf::predict(model_, inputs); }
+  double predict(std::span<const double> inputs) const override {
+    return vmaf::predict(model_, inputs);
+  }
 
  private:
   Model model_;
@@ -41,16 +43,18 @@ class VmafScoreModel final : public ScoreModel {
 
 }  // namespace
 
-std::vector<std::shared_ptr<const ScoreModel>> make_score_models(const std::vector<std::string>& specs) {
+std::vector<std::shared_ptr<const ScoreModel>> make_score_models(
+    const std::vector<std::string>& specs) {
   std::vector<std::shared_ptr<const ScoreModel>> models;
   for (const std::string& text : specs)
     models.push_back(std::make_shared<VmafScoreModel>(load_model(parse_model_spec(text))));
   for (size_t i = 0; i < models.size(); ++i)
     for (size_t j = 0; j < i; ++j)
       if (models[i]->output() == models[j]->output())
-        throw UsageError(fmt::format("--model {} and --model {} are both named '{}': give each "
-                                     "model its own name with name=...",
-                                     specs[j], specs[i], models[i]->output()));
+        throw UsageError(
+            fmt::format("--model {} and --model {} are both named '{}': give each "
+                        "model its own name with name=...",
+                        specs[j], specs[i], models[i]->output()));
   return models;
 }
 

@@ -15,7 +15,8 @@ namespace exactvq::vmaf {
 // order. UsageError for a bad spec, and when several models are not each
 // named apart (libvmaf's rule: two models may not both write "vmaf");
 // InputError for a bad model file.
-std::vector<std::shared_ptr<const ScoreModel>> make_score_models(const std::vector<std::string>& specs);
+std::vector<std::shared_ptr<const ScoreModel>> make_score_models(
+    const std::vector<std::string>& specs);
 
 // The model a run without --feature or --model scores, as libvmaf's vmaf does.
 inline constexpr const char* kDefaultModelSpec = "version=vmaf_v0.6.1";

@@ -30,7 +30,7 @@ struct SvmModel {
   SvmType type = SvmType::kNuSvr;
   SvmKernel kernel = SvmKernel::kRbf;
   double gamma = 0.0;
-  double rho = 0.0;  // subtracted from the kernel sum
+  double rho = 0.0;                            // subtracted from the kernel sum
   std::vector<SupportVector> support_vectors;  // in the file's order, the sum's order
 };
 

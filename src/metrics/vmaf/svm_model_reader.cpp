@@ -24,8 +24,8 @@ class SvmTextError {
   SvmTextError(const std::string& source, const std::string& field)
       : source_(source), field_(field) {}
   [[noreturn]] void fail(std::size_t line, const std::string& what) const {
-    throw InputError(fmt::format("model {}: field '{}': libsvm text line {}: {}", source_,
-                                 field_, line, what));
+    throw InputError(
+        fmt::format("model {}: field '{}': libsvm text line {}: {}", source_, field_, line, what));
   }
   [[noreturn]] void fail(const std::string& what) const {
     throw InputError(fmt::format("model {}: field '{}': libsvm text: {}", source_, field_, what));
@@ -119,18 +119,23 @@ SvmModel parse_svm_model(std::string_view text, const std::string& source,
     };
     if (key == "svm_type") {
       const std::string_view v = one_value();
-      if (v == "nu_svr") model.type = SvmType::kNuSvr;
-      else if (v == "epsilon_svr") model.type = SvmType::kEpsilonSvr;
+      if (v == "nu_svr")
+        model.type = SvmType::kNuSvr;
+      else if (v == "epsilon_svr")
+        model.type = SvmType::kEpsilonSvr;
       else if (v == "c_svc" || v == "nu_svc" || v == "one_class")
         error.fail(line_no, fmt::format("svm_type {} is not a regression (known: nu_svr, "
-                                        "epsilon_svr)", v));
+                                        "epsilon_svr)",
+                                        v));
       else
         error.fail(line_no, fmt::format("unknown svm_type '{}' (known: nu_svr, epsilon_svr)", v));
     } else if (key == "kernel_type") {
       const std::string_view v = one_value();
-      if (v == "rbf") model.kernel = SvmKernel::kRbf;
+      if (v == "rbf")
+        model.kernel = SvmKernel::kRbf;
       else if (v == "linear" || v == "polynomial" || v == "sigmoid" || v == "precomputed")
-        error.fail(line_no, fmt::format("kernel_type {} is not supported (VMAF models use rbf)", v));
+        error.fail(line_no,
+                   fmt::format("kernel_type {} is not supported (VMAF models use rbf)", v));
       else
         error.fail(line_no, fmt::format("unknown kernel_type '{}' (known: rbf)", v));
     } else if (key == "gamma") {
@@ -149,7 +154,8 @@ SvmModel parse_svm_model(std::string_view text, const std::string& source,
         error.fail(line_no, "nr_class must be 2 for a regression");
     } else if (key == "total_sv") {
       if (!parse_int(one_value(), 0, static_cast<long long>(kMaxSupportVectors), total_sv))
-        error.fail(line_no, fmt::format("total_sv must be an integer in 0..{}", kMaxSupportVectors));
+        error.fail(line_no,
+                   fmt::format("total_sv must be an integer in 0..{}", kMaxSupportVectors));
     } else if (key == "rho") {
       if (!parse_finite(one_value(), model.rho)) error.fail(line_no, "rho is not a finite number");
     } else if (key == "probA" || key == "probB") {
@@ -191,8 +197,8 @@ SvmModel parse_svm_model(std::string_view text, const std::string& source,
       if (colon == std::string_view::npos ||
           !parse_int(t.substr(0, colon), 1, kMaxSvmIndex, index) ||
           !parse_finite(t.substr(colon + 1), node.value))
-        error.fail(line_no, fmt::format("'{}' is not index:value (index 1..{}, a finite value)",
-                                        t, kMaxSvmIndex));
+        error.fail(line_no, fmt::format("'{}' is not index:value (index 1..{}, a finite value)", t,
+                                        kMaxSvmIndex));
       node.index = static_cast<int>(index);
       if (node.index <= last_index) error.fail(line_no, "indices are not ascending");
       last_index = node.index;

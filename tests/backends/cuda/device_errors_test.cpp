@@ -54,15 +54,18 @@ TEST(CudaFaults, CliBackendCudaWithoutUsableGpuFailsAndWritesNothing) {
   const fs::path out = tmp / "never.xml", err = tmp / "err.txt";
   fs::remove(out);
   const std::string samples = EXACTVQ_SAMPLES_DIR;
-  const int status = run_shell(fmt::format("'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' --feature ssim --backend cuda --gpu 999 -o '{}' 2>'{}'",
-                                           EXACTVQ_CLI_PATH, samples, samples, out.string(), err.string()));
+  const int status =
+      run_shell(fmt::format("'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' --feature ssim --backend cuda "
+                            "--gpu 999 -o '{}' 2>'{}'",
+                            EXACTVQ_CLI_PATH, samples, samples, out.string(), err.string()));
   EXPECT_NE(status, 0);
   EXPECT_FALSE(fs::exists(out));
   std::ifstream e(err);
   const std::string message((std::istreambuf_iterator<char>(e)), {});
   EXPECT_NE(message.find("--backend cuda"), std::string::npos) << message;
   // auto falls back to the CPU and says so.
-  EXPECT_EQ(run_shell(fmt::format("'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' --feature ssim --backend auto --gpu 999 -o '{}' 2>'{}'",
+  EXPECT_EQ(run_shell(fmt::format("'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' --feature ssim --backend "
+                                  "auto --gpu 999 -o '{}' 2>'{}'",
                                   EXACTVQ_CLI_PATH, samples, samples, out.string(), err.string())),
             0);
   EXPECT_TRUE(fs::exists(out));

@@ -45,7 +45,8 @@ struct HostSurface {
   std::vector<ptrdiff_t> strides;
 };
 
-HostSurface random_surface(const Layout& l, const VideoFormat& f, int left, int top, uint32_t seed) {
+HostSurface random_surface(const Layout& l, const VideoFormat& f, int left, int top,
+                           uint32_t seed) {
   std::mt19937 rng(seed);
   HostSurface s;
   const int planes = l.interleaved ? 2 : 3;
@@ -74,7 +75,8 @@ HostSurface random_surface(const Layout& l, const VideoFormat& f, int left, int 
 }
 
 // The conversion, written plainly on the host.
-Picture reference_picture(const Layout& l, const HostSurface& s, const VideoFormat& f, int left, int top) {
+Picture reference_picture(const Layout& l, const HostSurface& s, const VideoFormat& f, int left,
+                          int top) {
   Picture pic;
   pic.allocate(f);
   const int shift = l.bytes == 2 ? 16 - l.bitdepth : 0;
@@ -85,7 +87,8 @@ Picture reference_picture(const Layout& l, const HostSurface& s, const VideoForm
     for (int y = 0; y < f.plane_height(p); ++y)
       for (int x = 0; x < f.plane_width(p); ++x) {
         const int sx = l.interleaved && p > 0 ? 2 * (x0 + x) + (p - 1) : x0 + x;
-        const uint8_t* at = s.planes[size_t(src)].data() + ptrdiff_t(y0 + y) * s.strides[size_t(src)] + ptrdiff_t(sx) * l.bytes;
+        const uint8_t* at = s.planes[size_t(src)].data() +
+                            ptrdiff_t(y0 + y) * s.strides[size_t(src)] + ptrdiff_t(sx) * l.bytes;
         const size_t out = size_t(y) * size_t(f.plane_width(p)) + size_t(x);
         if (l.bytes == 1) {
           pic.plane_data(p)[out] = *at;
@@ -107,12 +110,14 @@ struct DeviceSurface {
   }
 };
 
-cuda::DecodedFrame upload(const Layout& l, const HostSurface& s, DeviceSurface& d, int left, int top) {
+cuda::DecodedFrame upload(const Layout& l, const HostSurface& s, DeviceSurface& d, int left,
+                          int top) {
   cuda::DecodedFrame frame;
   for (size_t p = 0; p < s.planes.size(); ++p) {
     void* dev = nullptr;
     EXPECT_EQ(cudaMalloc(&dev, s.planes[p].size()), cudaSuccess);
-    EXPECT_EQ(cudaMemcpy(dev, s.planes[p].data(), s.planes[p].size(), cudaMemcpyHostToDevice), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(dev, s.planes[p].data(), s.planes[p].size(), cudaMemcpyHostToDevice),
+              cudaSuccess);
     d.planes.push_back(dev);
     frame.data[p] = static_cast<const uint8_t*>(dev);
     frame.stride[p] = s.strides[p];
@@ -128,7 +133,8 @@ Picture to_host(const Picture& device_pic) {
   Picture out;
   out.allocate(device_pic.format);
   EXPECT_EQ(cudaMemcpy(out.plane_data(0), device_pic.planes[0].data(),
-                       Picture::span_bytes(device_pic.format, device_pic.format.plane_count()), cudaMemcpyDeviceToHost),
+                       Picture::span_bytes(device_pic.format, device_pic.format.plane_count()),
+                       cudaMemcpyDeviceToHost),
             cudaSuccess);
   return out;
 }
@@ -136,7 +142,8 @@ Picture to_host(const Picture& device_pic) {
 void expect_same(const Picture& got, const Picture& want, const std::string& what) {
   ASSERT_EQ(got.format, want.format) << what;
   for (int p = 0; p < want.format.plane_count(); ++p)
-    EXPECT_TRUE(std::ranges::equal(got.planes[p], want.planes[p])) << what << " plane " << plane_name(p);
+    EXPECT_TRUE(std::ranges::equal(got.planes[p], want.planes[p]))
+        << what << " plane " << plane_name(p);
 }
 
 std::string test_error(const std::function<void()>& f) {
@@ -154,8 +161,8 @@ TEST_F(DecodedFrameImport, EveryLayoutAsTheHostReference) {
   cuda::DecodedFrameImport import(0);
   uint32_t seed = 1;
   for (const Layout& l : kLayouts)
-    for (const auto& [w, h, left, top] : {std::tuple{17, 9, 0, 0}, std::tuple{64, 36, 0, 0}, std::tuple{130, 66, 2, 4},
-                                          std::tuple{3, 2, 0, 0}}) {
+    for (const auto& [w, h, left, top] : {std::tuple{17, 9, 0, 0}, std::tuple{64, 36, 0, 0},
+                                          std::tuple{130, 66, 2, 4}, std::tuple{3, 2, 0, 0}}) {
       const VideoFormat f{w, h, l.chroma, l.bitdepth};
       const std::string what = fmt::format("{} {}x{} crop {},{}", l.name, w, h, left, top);
       const HostSurface s = random_surface(l, f, left, top, seed++);
@@ -163,13 +170,15 @@ TEST_F(DecodedFrameImport, EveryLayoutAsTheHostReference) {
       const cuda::DecodedFrame frame = upload(l, s, d, left, top);
       const Picture want = reference_picture(l, s, f, left, top);
       Picture on_host, on_device;
-      import.import(frame, f, on_host, false, [&] { return what; });
-      EXPECT_FALSE(on_host.on_device());
-      expect_same(on_host, want, what + " to the host");
-      import.import(frame, f, on_device, true, [&] { return what; });
-      ASSERT_TRUE(on_device.on_device()) << what;
-      expect_same(to_host(on_device), want, what + " on the device");
-    }
+      import.import(frame, f, on_host, false, [&] { return what;
+    });
+  EXPECT_FALSE(on_host.on_device());
+  expect_same(on_host, want, what + " to the host");
+      import.import(frame, f, on_device, true, [&] { return what;
+});
+ASSERT_TRUE(on_device.on_device()) << what;
+expect_same(to_host(on_device), want, what + " on the device");
+}
 }
 
 TEST_F(DecodedFrameImport, APictureKeepsItsDeviceBuffer) {
@@ -180,120 +189,131 @@ TEST_F(DecodedFrameImport, APictureKeepsItsDeviceBuffer) {
   DeviceSurface d;
   const cuda::DecodedFrame frame = upload(l, s, d, 0, 0);
   Picture a, b;
-  import.import(frame, f, a, true, [] { return std::string("a"); });
-  const uint8_t* first = a.planes[0].data();
-  import.import(frame, f, b, true, [] { return std::string("b"); });
-  import.import(frame, f, a, true, [] { return std::string("a again"); });
+  import.import(frame, f, a, true, [] { return std::string("a");
+});
+const uint8_t* first = a.planes[0].data();
+  import.import(frame, f, b, true, [] { return std::string("b");
+  });
+  import.import(frame, f, a, true, [] { return std::string("a again");
+  });
   EXPECT_EQ(a.planes[0].data(), first);
   EXPECT_NE(b.planes[0].data(), first);
-}
-
-TEST_F(DecodedFrameImport, StrayLowBitsAreRefusedNamingPlaneAndPlace) {
-  cuda::DecodedFrameImport import(0);
-  const Layout& l = kLayouts[1];  // p010
-  const VideoFormat f{20, 10, l.chroma, l.bitdepth};
-  HostSurface s = random_surface(l, f, 0, 0, 9);
-  // Cr sample x=3, y=2: the odd element of the interleaved plane's row 2.
-  s.planes[1][size_t(2 * s.strides[1] + (2 * 3 + 1) * 2)] |= 1;
-  DeviceSurface d;
-  const cuda::DecodedFrame frame = upload(l, s, d, 0, 0);
-  Picture pic;
-  const std::string e = test_error([&] { import.import(frame, f, pic, true, [] { return std::string("f.mkv: frame 4"); }); });
-  EXPECT_EQ(e, "f.mkv: frame 4: plane Cr, x=3, y=2: the hardware decoder's sample has bits set below its 10-bit "
-               "depth (not a 10-bit sample)");
-}
-
-// ---- encoded files (EXACTVQ_NVDEC_STREAMS) ----
-
-std::vector<std::filesystem::path> stream_files(std::string* why) {
-  const char* dir = std::getenv("EXACTVQ_NVDEC_STREAMS");
-  if (!dir || !*dir) {
-    *why = "EXACTVQ_NVDEC_STREAMS is not set (bench/nvdec/make_streams.sh DIR small)";
-    return {};
   }
-  std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) {
-    const std::string ext = e.path().extension().string();
-    if (ext == ".mkv" || ext == ".hevc" || ext == ".ivf" || ext == ".mp4" || ext == ".264") files.push_back(e.path());
+
+  TEST_F(DecodedFrameImport, StrayLowBitsAreRefusedNamingPlaneAndPlace) {
+    cuda::DecodedFrameImport import(0);
+    const Layout& l = kLayouts[1];  // p010
+    const VideoFormat f{20, 10, l.chroma, l.bitdepth};
+    HostSurface s = random_surface(l, f, 0, 0, 9);
+    // Cr sample x=3, y=2: the odd element of the interleaved plane's row 2.
+    s.planes[1][size_t(2 * s.strides[1] + (2 * 3 + 1) * 2)] |= 1;
+    DeviceSurface d;
+    const cuda::DecodedFrame frame = upload(l, s, d, 0, 0);
+    Picture pic;
+    const std::string e = test_error([&] { import.import(frame, f, pic, true, [] { return std::string("f.mkv: frame 4");
+    });
+  });
+  EXPECT_EQ(e,
+            "f.mkv: frame 4: plane Cr, x=3, y=2: the hardware decoder's sample has bits set below "
+            "its 10-bit "
+            "depth (not a 10-bit sample)");
   }
-  std::sort(files.begin(), files.end());
-  if (files.empty()) *why = std::string("no encoded files in ") + dir;
-  return files;
-}
 
-class NvdecStreams : public CudaTest {};
+  // ---- encoded files (EXACTVQ_NVDEC_STREAMS) ----
 
-TEST_F(NvdecStreams, EveryFrameEqualsTheCpuDecoders) {
-  std::string why;
-  const auto files = stream_files(&why);
-  if (files.empty()) GTEST_SKIP() << why;
-  for (const auto& path : files) {
-    const std::string name = path.filename().string();
-    if (name.starts_with("4k_")) continue;  // the speed pairs: bench/nvdec/device_nvdec.sh
-    auto cpu = open_video(path.string(), {});
-    std::unique_ptr<VideoSource> gpu_host;
-    try {
-      gpu_host = open_video(path.string(), {}, {HwDecode::kCuda, 0, nullptr});
-    } catch (const InputError& e) {
-      // Hopper's NVDEC has no AV1 (NVIDIA's NVDEC application note): refused, by name.
-      std::printf("[ nvdec ] %s: refused: %s\n", name.c_str(), e.what());
-      EXPECT_TRUE(name.starts_with("av1_")) << e.what();
-      EXPECT_NE(std::string(e.what()).find("--hwdec cuda: "), std::string::npos) << e.what();
-      continue;
+  std::vector<std::filesystem::path> stream_files(std::string* why) {
+    const char* dir = std::getenv("EXACTVQ_NVDEC_STREAMS");
+    if (!dir || !*dir) {
+      *why = "EXACTVQ_NVDEC_STREAMS is not set (bench/nvdec/make_streams.sh DIR small)";
+      return {};
     }
-    auto gpu_device = open_video(path.string(), {}, {HwDecode::kCuda, 0, nullptr});
-    ASSERT_EQ(gpu_host->cuda_decoder_device(), 0) << name;
-    gpu_device->set_device_pictures(true);
-    EXPECT_EQ(gpu_host->format(), cpu->format()) << name;
-    int frames = 0;
-    for (Picture want, host, dev;; ++frames) {
-      const bool more = cpu->read_frame(want);
-      ASSERT_EQ(gpu_host->read_frame(host), more) << name << " frame " << frames;
-      ASSERT_EQ(gpu_device->read_frame(dev), more) << name << " frame " << frames;
-      if (!more) break;
-      expect_same(host, want, fmt::format("{} frame {} (to the host)", name, frames));
-      ASSERT_TRUE(dev.on_device());
-      expect_same(to_host(dev), want, fmt::format("{} frame {} (on the device)", name, frames));
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+      const std::string ext = e.path().extension().string();
+      if (ext == ".mkv" || ext == ".hevc" || ext == ".ivf" || ext == ".mp4" || ext == ".264")
+        files.push_back(e.path());
     }
-    std::printf("[ nvdec ] %s: %s, %d frames equal to the CPU decoder's (%lld pieces decoded apart)\n", name.c_str(),
-                cpu->format().describe().c_str(), frames, static_cast<long long>(gpu_device->decoding_segments()));
-    EXPECT_GT(frames, 0) << name;
+    std::sort(files.begin(), files.end());
+    if (files.empty()) *why = std::string("no encoded files in ") + dir;
+    return files;
   }
-}
 
-// A damaged file on each decoder: an error naming the file, or frames where
-// the decoder finds nothing wrong (NVDEC does not check slice data; printed,
-// docs/figures.md), never a hang.
-TEST_F(NvdecStreams, DamagedFilesOnBothDecoders) {
-  std::string why;
-  const auto files = stream_files(&why);
-  if (files.empty()) GTEST_SKIP() << why;
-  for (const auto& path : files) {
-    const std::string name = path.filename().string();
-    if (!name.ends_with("_ref.mkv") && !name.ends_with("_ref.hevc")) continue;
-    std::ifstream in(path, std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), {});
-    for (size_t i = bytes.size() / 2; i < bytes.size() / 2 + 64; ++i) bytes[i] = char(bytes[i] ^ 0x5a);
-    const auto damaged = std::filesystem::temp_directory_path() / ("damaged_" + name);
-    std::ofstream(damaged, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
-    for (HwDecode hw : {HwDecode::kCuda, HwDecode::kNone}) {
-      std::string e;
-      int frames = 0;
+  class NvdecStreams : public CudaTest {};
+
+  TEST_F(NvdecStreams, EveryFrameEqualsTheCpuDecoders) {
+    std::string why;
+    const auto files = stream_files(&why);
+    if (files.empty()) GTEST_SKIP() << why;
+    for (const auto& path : files) {
+      const std::string name = path.filename().string();
+      if (name.starts_with("4k_")) continue;  // the speed pairs: bench/nvdec/device_nvdec.sh
+      auto cpu = open_video(path.string(), {});
+      std::unique_ptr<VideoSource> gpu_host;
       try {
-        auto src = open_video(damaged.string(), {}, {hw, 0, nullptr});
-        for (Picture pic; src->read_frame(pic);) ++frames;
-      } catch (const InputError& error) {
-        e = error.what();
+        gpu_host = open_video(path.string(), {}, {HwDecode::kCuda, 0, nullptr});
+      } catch (const InputError& e) {
+        // Hopper's NVDEC has no AV1 (NVIDIA's NVDEC application note): refused, by name.
+        std::printf("[ nvdec ] %s: refused: %s\n", name.c_str(), e.what());
+        EXPECT_TRUE(name.starts_with("av1_")) << e.what();
+        EXPECT_NE(std::string(e.what()).find("--hwdec cuda: "), std::string::npos) << e.what();
+        continue;
       }
-      std::printf("[ nvdec ] damaged %s, --hwdec %s: %s\n", name.c_str(), hwdec_name(hw),
-                  e.empty() ? fmt::format("no error, {} frames", frames).c_str() : e.c_str());
-      if (!e.empty()) {
-        EXPECT_TRUE(e.starts_with(damaged.string() + ": ")) << e;
+      auto gpu_device = open_video(path.string(), {}, {HwDecode::kCuda, 0, nullptr});
+      ASSERT_EQ(gpu_host->cuda_decoder_device(), 0) << name;
+      gpu_device->set_device_pictures(true);
+      EXPECT_EQ(gpu_host->format(), cpu->format()) << name;
+      int frames = 0;
+      for (Picture want, host, dev;; ++frames) {
+        const bool more = cpu->read_frame(want);
+        ASSERT_EQ(gpu_host->read_frame(host), more) << name << " frame " << frames;
+        ASSERT_EQ(gpu_device->read_frame(dev), more) << name << " frame " << frames;
+        if (!more) break;
+        expect_same(host, want, fmt::format("{} frame {} (to the host)", name, frames));
+        ASSERT_TRUE(dev.on_device());
+        expect_same(to_host(dev), want, fmt::format("{} frame {} (on the device)", name, frames));
       }
+      std::printf(
+          "[ nvdec ] %s: %s, %d frames equal to the CPU decoder's (%lld pieces decoded apart)\n",
+          name.c_str(), cpu->format().describe().c_str(), frames,
+          static_cast<long long>(gpu_device->decoding_segments()));
+      EXPECT_GT(frames, 0) << name;
     }
-    std::filesystem::remove(damaged);
   }
-}
 
-}  // namespace
-}  // namespace exactvq::cudatest
+  // A damaged file on each decoder: an error naming the file, or frames where
+  // the decoder finds nothing wrong (NVDEC does not check slice data; printed,
+  // docs/figures.md), never a hang.
+  TEST_F(NvdecStreams, DamagedFilesOnBothDecoders) {
+    std::string why;
+    const auto files = stream_files(&why);
+    if (files.empty()) GTEST_SKIP() << why;
+    for (const auto& path : files) {
+      const std::string name = path.filename().string();
+      if (!name.ends_with("_ref.mkv") && !name.ends_with("_ref.hevc")) continue;
+      std::ifstream in(path, std::ios::binary);
+      std::string bytes((std::istreambuf_iterator<char>(in)), {});
+      for (size_t i = bytes.size() / 2; i < bytes.size() / 2 + 64; ++i)
+        bytes[i] = char(bytes[i] ^ 0x5a);
+      const auto damaged = std::filesystem::temp_directory_path() / ("damaged_" + name);
+      std::ofstream(damaged, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+      for (HwDecode hw : {HwDecode::kCuda, HwDecode::kNone}) {
+        std::string e;
+        int frames = 0;
+        try {
+          auto src = open_video(damaged.string(), {}, {hw, 0, nullptr});
+          for (Picture pic; src->read_frame(pic);) ++frames;
+        } catch (const InputError& error) {
+          e = error.what();
+        }
+        std::printf("[ nvdec ] damaged %s, --hwdec %s: %s\n", name.c_str(), hwdec_name(hw),
+                    e.empty() ? fmt::format("no error, {} frames", frames).c_str() : e.c_str());
+        if (!e.empty()) {
+          EXPECT_TRUE(e.starts_with(damaged.string() + ": ")) << e;
+        }
+      }
+      std::filesystem::remove(damaged);
+    }
+  }
+
+  }  // namespace
+  }  // namespace exactvq::cudatest

@@ -66,7 +66,8 @@ std::string score_until_error(const std::shared_ptr<Device>& device, int frames)
     auto psnr = make_feature(parse_feature_spec("psnr"), FeatureContext{f, &pool, device});
     std::vector<double> out(4 * 3);
     for (int start = 0; start < frames; start += 4) {
-      const auto span = std::span(pairs).subspan(size_t(start), size_t(std::min(4, frames - start)));
+      const auto span =
+          std::span(pairs).subspan(size_t(start), size_t(std::min(4, frames - start)));
       ssim->extract_batch(span, std::span(out).first(span.size()));
       psnr->extract_batch(span, std::span(out).first(span.size() * 3));
     }
@@ -162,7 +163,8 @@ TEST_F(CudaTest, CliWithInjectedFaultsFailsCleanly) {
   const fs::path tmp = fs::path(EXACTVQ_TEST_TMP) / "cuda_faults";
   fs::create_directories(tmp);
   const std::string samples = EXACTVQ_SAMPLES_DIR;
-  const fs::path existing = tmp / "existing.json", fresh = tmp / "fresh.json", err = tmp / "err.txt";
+  const fs::path existing = tmp / "existing.json", fresh = tmp / "fresh.json",
+                 err = tmp / "err.txt";
   const std::string before = "{\"keep\": \"these bytes\"}\n";
   auto cli = [&](const char* fault, const char* backend, const fs::path& out) {
     // timeout: a hang fails the test instead of stalling it.
@@ -171,7 +173,8 @@ TEST_F(CudaTest, CliWithInjectedFaultsFailsCleanly) {
         "--feature psnr --json --backend {} -o '{}' 2>'{}'",
         fault, EXACTVQ_CLI_PATH, samples, samples, backend, out.string(), err.string()));
   };
-  for (const char* fault : {"alloc@1", "alloc@4", "launch@0", "launch@7", "lost@0", "lost@3", "open"}) {
+  for (const char* fault :
+       {"alloc@1", "alloc@4", "launch@0", "launch@7", "lost@0", "lost@3", "open"}) {
     { std::ofstream(existing, std::ios::binary) << before; }
     fs::remove(fresh);
     const int status = cli(fault, "cuda", existing);

@@ -41,9 +41,12 @@ std::string write_video(const std::string& name, const VideoFormat& f, int frame
   std::mt19937_64 rng(seed);
   for (int i = 0; i < frames; ++i) {
     if (!raw) {
-      if (damage == Damage::kBadMarker && i == at) bytes += "FRAMX\n";
-      else if (damage == Damage::kParameters && i == at) bytes += "FRAME Ixyz\n";
-      else bytes += "FRAME\n";
+      if (damage == Damage::kBadMarker && i == at)
+        bytes += "FRAMX\n";
+      else if (damage == Damage::kParameters && i == at)
+        bytes += "FRAME Ixyz\n";
+      else
+        bytes += "FRAME\n";
     }
     std::string frame(f.frame_bytes(), '\0');
     for (size_t k = 0; k < frame.size(); k += f.bytes_per_sample()) {
@@ -119,9 +122,11 @@ TEST(PipelineReader, ManyThreadsPerInputReadLikeOne) {
         if (damage == Damage::kBadSample && f.bitdepth == 8) continue;
         for (const int at : {0, 5, 13}) {
           const int frames = 17;
-          const std::string tag = fmt::format("{}x{}_{}_{}_{}", f.width, f.height, raw, int(damage), at);
+          const std::string tag =
+              fmt::format("{}x{}_{}_{}_{}", f.width, f.height, raw, int(damage), at);
           // The damage in the reference, in the distorted input, or neither.
-          const std::string clean = write_video("clean_" + tag, f, frames, raw, Damage::kNone, 0, 11);
+          const std::string clean =
+              write_video("clean_" + tag, f, frames, raw, Damage::kNone, 0, 11);
           const std::string bad = write_video("bad_" + tag, f, frames, raw, damage, at, 12);
           const std::string shorter = write_video("short_" + tag, f, 9, raw, Damage::kNone, 0, 13);
           RawOptions ro;
@@ -135,15 +140,16 @@ TEST(PipelineReader, ManyThreadsPerInputReadLikeOne) {
               {clean, bad}, {bad, clean}, {shorter, clean}, {clean, shorter}, {bad, shorter}};
           for (const auto& [r, d] : inputs)
             for (const int subsample : {1, 2, 5})
-              for (const std::optional<int64_t> count : {std::optional<int64_t>(), std::optional<int64_t>(7)})
+              for (const std::optional<int64_t> count :
+                   {std::optional<int64_t>(), std::optional<int64_t>(7)})
                 for (const size_t capacity : {size_t(1), size_t(5)}) {
                   const PairReadOptions o{count, subsample};
                   const std::string want = read_all(r, d, ro, o, capacity, false, 1);
                   for (const int threads : {3, 8}) {
                     const std::string got = read_all(r, d, ro, o, capacity, threads != 3, threads);
-                    ASSERT_EQ(got, want) << tag << " " << r << " / " << d << " subsample " << subsample
-                                         << " count " << count.value_or(-1) << " capacity " << capacity
-                                         << " threads " << threads;
+                    ASSERT_EQ(got, want)
+                        << tag << " " << r << " / " << d << " subsample " << subsample << " count "
+                        << count.value_or(-1) << " capacity " << capacity << " threads " << threads;
                     ++compared;
                   }
                 }
@@ -163,8 +169,10 @@ TEST(PipelineReader, ReadAheadReadsCleanFiles) {
   const std::vector<int64_t> ahead = {0, 2, 3, 7};
   ASSERT_EQ(a->read_ahead(fast, ahead, 3), 4u);
   for (int i = 0, k = 0; i <= 7; ++i) {
-    if (i == ahead[size_t(k)]) ASSERT_TRUE(b->read_frame(slow[size_t(k++)]));
-    else ASSERT_TRUE(b->skip_frame());
+    if (i == ahead[size_t(k)])
+      ASSERT_TRUE(b->read_frame(slow[size_t(k++)]));
+    else
+      ASSERT_TRUE(b->skip_frame());
   }
   const auto same = [](const Picture& x, const Picture& y) {
     return x.format == y.format && std::ranges::equal(x.storage(), y.storage());

@@ -23,11 +23,12 @@ std::shared_ptr<cuda::CudaDevice> fresh_device() {
 struct Frames {
   std::vector<Picture> ref, dist;
   std::vector<FramePair> pairs;
-  Frames(const VideoFormat& f, int n, uint64_t seed) : ref(static_cast<size_t>(n)), dist(static_cast<size_t>(n)) {
+  Frames(const VideoFormat& f, int n, uint64_t seed)
+      : ref(static_cast<size_t>(n)), dist(static_cast<size_t>(n)) {
     std::mt19937_64 rng(seed);
     for (int i = 0; i < n; ++i) {
-      fill_pair(ref[size_t(i)], dist[size_t(i)], f, i % 3 == 2 ? Content::kExtremes : Content::kNoisy,
-                rng);
+      fill_pair(ref[size_t(i)], dist[size_t(i)], f,
+                i % 3 == 2 ? Content::kExtremes : Content::kNoisy, rng);
       pairs.push_back({&ref[size_t(i)], &dist[size_t(i)], int64_t(i)});
     }
   }
@@ -52,7 +53,8 @@ Scored score(const VideoFormat& f, const std::vector<std::string>& specs, const 
   Scored r;
   r.values.resize(features.size());
   for (size_t start = 0; start < frames.pairs.size(); start += batch) {
-    const auto span = std::span(frames.pairs).subspan(start, std::min(batch, frames.pairs.size() - start));
+    const auto span =
+        std::span(frames.pairs).subspan(start, std::min(batch, frames.pairs.size() - start));
     for (size_t k = 0; k < features.size(); ++k) {
       std::vector<double> out(span.size() * features[k]->outputs().size(), -7.0);
       features[k]->extract_batch(span, out);
@@ -89,9 +91,13 @@ struct Case {
 TEST_F(CudaTest, SharedUploadEqualsEachAloneAndCpu) {
   const Case cases[] = {
       {{176, 144, ChromaFormat::k420, 8}, 70, {"ssim", "psnr"}},
-      {{177, 97, ChromaFormat::k420, 10}, 40, {"psnr=enable_mse=true:enable_apsnr=true", "ssim=chroma=true"}},
+      {{177, 97, ChromaFormat::k420, 10},
+       40,
+       {"psnr=enable_mse=true:enable_apsnr=true", "ssim=chroma=true"}},
       {{64, 48, ChromaFormat::k444, 12}, 40, {"ssim=sum=raster", "psnr=enable_chroma=false"}},
-      {{33, 17, ChromaFormat::k422, 16}, 30, {"ssim=sum=raster:chroma=true", "psnr", "ssim=enable_db=true:clip_db=true"}},
+      {{33, 17, ChromaFormat::k422, 16},
+       30,
+       {"ssim=sum=raster:chroma=true", "psnr", "ssim=enable_db=true:clip_db=true"}},
       {{1280, 720, ChromaFormat::k420, 8}, 36, {"ssim", "psnr=enable_apsnr=true"}},
       // Chunks of 4 and the batch's last frames one per chunk (the short tail).
       {{1920, 1080, ChromaFormat::k420, 8}, 11, {"ssim", "psnr"}},
@@ -131,7 +137,8 @@ TEST_F(CudaTest, SharedUploadNeverServesOtherPairs) {
   auto psnr = make_feature(parse_feature_spec("psnr"), FeatureContext{f, &pool, device});
   auto cpu_ssim = make_feature(parse_feature_spec("ssim"), FeatureContext{f, &pool, nullptr});
   auto cpu_psnr = make_feature(parse_feature_spec("psnr"), FeatureContext{f, &pool, nullptr});
-  auto expect_cpu = [&](Feature& gpu_feature, Feature& cpu_feature, const Frames& fr, const char* what) {
+  auto expect_cpu = [&](Feature& gpu_feature, Feature& cpu_feature, const Frames& fr,
+                        const char* what) {
     std::vector<double> got(fr.pairs.size() * gpu_feature.outputs().size()), want(got.size());
     gpu_feature.extract_batch(fr.pairs, got);
     cpu_feature.extract_batch(fr.pairs, want);

@@ -28,11 +28,12 @@ struct Layout {
 // `scattered`: each picture's planes are moved to buffers of their own (not
 // one after another as a Picture lays them out), so the uploader copies them
 // one by one instead of one copy a picture.
-void expect_uploaded_exactly(const Layout& l, bool batched, bool copy_stream, bool pin, bool background_pin,
-                             bool scattered = false) {
-  const std::string what = l.format.describe() + (batched ? " batched" : " per plane") +
-                           (copy_stream ? " copy stream" : " on the lanes") + (pin ? " pinned" : " pageable") +
-                           (background_pin ? " (background)" : "") + (scattered ? " scattered planes" : "");
+void expect_uploaded_exactly(const Layout& l, bool batched, bool copy_stream, bool pin,
+                             bool background_pin, bool scattered = false) {
+  const std::string what =
+      l.format.describe() + (batched ? " batched" : " per plane") +
+      (copy_stream ? " copy stream" : " on the lanes") + (pin ? " pinned" : " pageable") +
+      (background_pin ? " (background)" : "") + (scattered ? " scattered planes" : "");
   std::mt19937_64 rng(uint64_t(l.frames) * 31 + uint64_t(l.chunk));
   std::vector<Picture> ref(size_t(l.frames)), dist(size_t(l.frames));
   std::vector<FramePair> pairs;
@@ -53,7 +54,8 @@ void expect_uploaded_exactly(const Layout& l, bool batched, bool copy_stream, bo
   uploader.set_batched_copies(batched);
   uploader.set_copy_stream(copy_stream);
   // back[frame][plane]: what the device held for that frame's planes.
-  std::vector<std::vector<std::vector<uint8_t>>> back_ref(size_t(l.frames)), back_dist(size_t(l.frames));
+  std::vector<std::vector<std::vector<uint8_t>>> back_ref(size_t(l.frames)),
+      back_dist(size_t(l.frames));
   for (int base = 0; base < l.frames; base += l.batch) {
     const int n = std::min(l.batch, l.frames - base);
     int expected_start = 0;
@@ -76,8 +78,10 @@ void expect_uploaded_exactly(const Layout& l, bool batched, bool copy_stream, bo
                           ASSERT_EQ(dp.frames, c.count) << what;
                           r[size_t(p)].assign(bytes, 0xA5);
                           d[size_t(p)].assign(bytes, 0x5A);
-                          const auto* dev_ref = static_cast<const uint8_t*>(dp.ref) + size_t(i) * dp.frame_stride;
-                          const auto* dev_dist = static_cast<const uint8_t*>(dp.dist) + size_t(i) * dp.frame_stride;
+                          const auto* dev_ref =
+                              static_cast<const uint8_t*>(dp.ref) + size_t(i) * dp.frame_stride;
+                          const auto* dev_dist =
+                              static_cast<const uint8_t*>(dp.dist) + size_t(i) * dp.frame_stride;
                           cuda::check(cudaMemcpyAsync(r[size_t(p)].data(), dev_ref, bytes,
                                                       cudaMemcpyDeviceToHost, c.stream),
                                       "read-back");
@@ -101,15 +105,20 @@ void expect_uploaded_exactly(const Layout& l, bool batched, bool copy_stream, bo
     }
   }
   if (batched && uploader.refused_batches() > 0)
-    std::printf("[   NOTE   ] %s: driver %d refused cudaMemcpyBatchAsync for %lld chunks (copied one by one)\n",
-                what.c_str(), driver, static_cast<long long>(uploader.refused_batches()));
+    std::printf(
+        "[   NOTE   ] %s: driver %d refused cudaMemcpyBatchAsync for %lld chunks (copied one by "
+        "one)\n",
+        what.c_str(), driver, static_cast<long long>(uploader.refused_batches()));
   for (int i = 0; i < l.frames; ++i)
     for (int p = 0; p < l.planes; ++p) {
       const size_t bytes = l.format.plane_bytes(p);
       ASSERT_EQ(back_ref[size_t(i)].size(), size_t(l.planes)) << what << " frame " << i;
-      EXPECT_EQ(std::memcmp(back_ref[size_t(i)][size_t(p)].data(), ref[size_t(i)].planes[size_t(p)].data(), bytes), 0)
+      EXPECT_EQ(std::memcmp(back_ref[size_t(i)][size_t(p)].data(),
+                            ref[size_t(i)].planes[size_t(p)].data(), bytes),
+                0)
           << what << " frame " << i << " reference plane " << p;
-      EXPECT_EQ(std::memcmp(back_dist[size_t(i)][size_t(p)].data(), dist[size_t(i)].planes[size_t(p)].data(), bytes),
+      EXPECT_EQ(std::memcmp(back_dist[size_t(i)][size_t(p)].data(),
+                            dist[size_t(i)].planes[size_t(p)].data(), bytes),
                 0)
           << what << " frame " << i << " distorted plane " << p;
     }
@@ -169,11 +178,14 @@ TEST_F(CudaTest, BatchedAndPerPlaneCopiesScoreAsCpu) {
       {{177, 97, ChromaFormat::k422, 10}, 20, "psnr"},
       {{1920, 1080, ChromaFormat::k420, 8}, 11, "ssim=chroma=true"},
       {{1920, 1080, ChromaFormat::k420, 10}, 9, "psnr"},
-      {{3840, 2160, ChromaFormat::k420, 8}, 5, "ssim"},  // chunks of 2 (or 1), the last frames one by one
+      {{3840, 2160, ChromaFormat::k420, 8},
+       5,
+       "ssim"},  // chunks of 2 (or 1), the last frames one by one
   };
   ThreadPool pool(2);
   int compared = 0;
-  const Path paths[] = {{"1", "1", "2"}, {"0", "1", "2"}, {"1", "0", "2"}, {"0", "0", "1"}, {"1", "1", "1"}};
+  const Path paths[] = {
+      {"1", "1", "2"}, {"0", "1", "2"}, {"1", "0", "2"}, {"0", "0", "1"}, {"1", "1", "1"}};
   std::vector<std::shared_ptr<Device>> devices;
   for (const Path& path : paths) {
     devices.push_back(device_with(path));
@@ -185,7 +197,8 @@ TEST_F(CudaTest, BatchedAndPerPlaneCopiesScoreAsCpu) {
     std::vector<Picture> ref(size_t(c.frames)), dist(size_t(c.frames));
     std::vector<FramePair> pairs;
     for (int i = 0; i < c.frames; ++i) {
-      fill_pair(ref[size_t(i)], dist[size_t(i)], c.format, i % 2 ? Content::kNoisy : Content::kRandom, rng);
+      fill_pair(ref[size_t(i)], dist[size_t(i)], c.format,
+                i % 2 ? Content::kNoisy : Content::kRandom, rng);
       pairs.push_back({&ref[size_t(i)], &dist[size_t(i)], int64_t(i)});
     }
     const FeatureSpec spec = parse_feature_spec(c.spec);
@@ -205,10 +218,10 @@ TEST_F(CudaTest, BatchedAndPerPlaneCopiesScoreAsCpu) {
       }
       for (size_t i = 0; i < want.size(); ++i, ++compared)
         EXPECT_TRUE(same_bits(got[i], want[i]))
-            << "EXACTVQ_CUDA_BATCH_COPIES=" << path.batch_copies << " EXACTVQ_CUDA_COPY_STREAM="
-            << path.copy_stream << " EXACTVQ_CUDA_MIN_CHUNK=" << path.min_chunk << " "
-            << c.format.describe() << " " << c.spec << " value " << i << ": gpu " << got[i] << " cpu "
-            << want[i];
+            << "EXACTVQ_CUDA_BATCH_COPIES=" << path.batch_copies
+            << " EXACTVQ_CUDA_COPY_STREAM=" << path.copy_stream
+            << " EXACTVQ_CUDA_MIN_CHUNK=" << path.min_chunk << " " << c.format.describe() << " "
+            << c.spec << " value " << i << ": gpu " << got[i] << " cpu " << want[i];
     }
   }
   EXPECT_GT(compared, 0);

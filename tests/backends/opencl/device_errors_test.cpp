@@ -19,7 +19,8 @@ TEST_F(OpenclTest, BrokenKernelSourceIsDeviceError) {
     opencl::OpenclDevice broken(0, "__kernel void ssim_terms(__global int* p { p[0] = ; }");
     FAIL() << "a broken kernel source built";
   } catch (const DeviceError& e) {
-    EXPECT_NE(std::string(e.what()).find("OpenCL build of the kernel source given failed"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("OpenCL build of the kernel source given failed"),
+              std::string::npos)
         << e.what();
   }
 }

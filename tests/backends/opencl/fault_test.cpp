@@ -48,8 +48,8 @@ TEST_F(OpenclTest, FaultSpecificationsAreChecked) {
   EXPECT_EQ(Faults::parse("alloc@7").kind(), Faults::Kind::kAlloc);
   EXPECT_EQ(Faults::parse("enqueue@0").kind(), Faults::Kind::kEnqueue);
   EXPECT_EQ(Faults::parse("lost@12").kind(), Faults::Kind::kLost);
-  for (const char* bad : {"bogus", "alloc@0", "build@0", "enqueue", "lost", "lost@", "lost@x", "lost@-1",
-                          "lost@1234567890123", "open"}) {
+  for (const char* bad : {"bogus", "alloc@0", "build@0", "enqueue", "lost", "lost@", "lost@x",
+                          "lost@-1", "lost@1234567890123", "open"}) {
     const std::string m = message_of([&] { Faults::parse(bad); });
     EXPECT_TRUE(contains(m, "EXACTVQ_OPENCL_FAULT=") && contains(m, bad)) << bad << ": " << m;
   }
@@ -70,9 +70,11 @@ TEST_F(OpenclTest, FaultBuildOfThePsnrKernel) {
     // Builds: the probe at open, the SSIM kernels, then the PSNR kernel.
     auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("build@3"));
     auto ssim = make_feature(parse_feature_spec("ssim"), FeatureContext{kFormat, nullptr, dev});
-    const std::string m =
-        message_of([&] { make_feature(parse_feature_spec("psnr"), FeatureContext{kFormat, nullptr, dev}); });
-    EXPECT_TRUE(contains(m, "opencl device 0 (") && contains(m, "feature psnr: OpenCL build of the PSNR kernel failed") &&
+    const std::string m = message_of([&] {
+      make_feature(parse_feature_spec("psnr"), FeatureContext{kFormat, nullptr, dev});
+    });
+    EXPECT_TRUE(contains(m, "opencl device 0 (") &&
+                contains(m, "feature psnr: OpenCL build of the PSNR kernel failed") &&
                 contains(m, "injected by EXACTVQ_OPENCL_FAULT=build@3"))
         << m;
   }
@@ -94,8 +96,10 @@ TEST_F(OpenclTest, FaultEachAllocation) {
     EXPECT_EQ(opencl::live_handle_count(), handles) << spec;
     if (m == "(no DeviceError)") break;
     ++failures;
-    EXPECT_TRUE(contains(m, "OpenCL: cannot allocate ") && contains(m, "CL_MEM_OBJECT_ALLOCATION_FAILURE") &&
-                contains(m, "injected by EXACTVQ_OPENCL_FAULT=" + spec) && contains(m, "opencl device 0 ("))
+    EXPECT_TRUE(contains(m, "OpenCL: cannot allocate ") &&
+                contains(m, "CL_MEM_OBJECT_ALLOCATION_FAILURE") &&
+                contains(m, "injected by EXACTVQ_OPENCL_FAULT=" + spec) &&
+                contains(m, "opencl device 0 ("))
         << spec << ": " << m;
   }
   // ssim's buffers, psnr's, and the shared frame planes: well over ten.
@@ -112,8 +116,10 @@ TEST_F(OpenclTest, FaultEnqueueOnAFrame) {
     score_all(dev, kFormat, frames, &scored);
   });
   EXPECT_EQ(scored, 3);
-  EXPECT_TRUE(contains(m, "opencl device 0 (") && contains(m, "frame 3, ssim: OpenCL clEnqueueNDRangeKernel (ssim_") &&
-              contains(m, "CL_OUT_OF_RESOURCES") && contains(m, "injected by EXACTVQ_OPENCL_FAULT=enqueue@3"))
+  EXPECT_TRUE(contains(m, "opencl device 0 (") &&
+              contains(m, "frame 3, ssim: OpenCL clEnqueueNDRangeKernel (ssim_") &&
+              contains(m, "CL_OUT_OF_RESOURCES") &&
+              contains(m, "injected by EXACTVQ_OPENCL_FAULT=enqueue@3"))
       << m;
   EXPECT_EQ(opencl::live_handle_count(), handles);
 }
@@ -126,9 +132,12 @@ TEST_F(OpenclTest, FaultDeviceLostBetweenFrames) {
     int scored = 0;
     const std::string m = message_of([&] { score_all(dev, kFormat, frames, &scored); });
     EXPECT_EQ(scored, 2);
-    EXPECT_TRUE(contains(m, "frame 2, ssim: OpenCL clEnqueueWriteBuffer (upload of the reference plane Y)") &&
-                contains(m, "CL_DEVICE_NOT_AVAILABLE") && contains(m, "the device was lost before frame 2") &&
-                contains(m, "injected by EXACTVQ_OPENCL_FAULT=lost@2"))
+    EXPECT_TRUE(
+        contains(m,
+                 "frame 2, ssim: OpenCL clEnqueueWriteBuffer (upload of the reference plane Y)") &&
+        contains(m, "CL_DEVICE_NOT_AVAILABLE") &&
+        contains(m, "the device was lost before frame 2") &&
+        contains(m, "injected by EXACTVQ_OPENCL_FAULT=lost@2"))
         << m;
     // Still lost afterwards: a later frame, or a new feature, fails the same way.
     const std::string later = message_of([&] {
@@ -137,7 +146,9 @@ TEST_F(OpenclTest, FaultDeviceLostBetweenFrames) {
       const FramePair pair{&frames[4].first, &frames[4].second, 4};
       psnr->extract_batch({&pair, 1}, values);
     });
-    EXPECT_TRUE(contains(later, "CL_DEVICE_NOT_AVAILABLE") && contains(later, "lost before frame 2")) << later;
+    EXPECT_TRUE(contains(later, "CL_DEVICE_NOT_AVAILABLE") &&
+                contains(later, "lost before frame 2"))
+        << later;
     // Another device object, opened beside it, is not affected.
     auto healthy = std::make_shared<OpenclDevice>(0, nullptr, Faults{});
     int fine = 0;
@@ -149,7 +160,8 @@ TEST_F(OpenclTest, FaultDeviceLostBetweenFrames) {
 
 // vif then motion on `dev`, frame by frame; `scored` counts the frames done.
 void score_vif_motion(const std::shared_ptr<OpenclDevice>& dev, const VideoFormat& f,
-                      const std::vector<std::pair<Picture, Picture>>& frames, int* scored = nullptr) {
+                      const std::vector<std::pair<Picture, Picture>>& frames,
+                      int* scored = nullptr) {
   auto vif = make_feature(parse_feature_spec("vif"), FeatureContext{f, nullptr, dev});
   auto motion = make_feature(parse_feature_spec("motion=motion_five_frame_window=true"),
                              FeatureContext{f, nullptr, dev});
@@ -175,12 +187,14 @@ TEST_F(OpenclTest, FaultEachAllocationOfVifAndMotion) {
     EXPECT_EQ(opencl::live_handle_count(), handles) << spec;
     if (m == "(no DeviceError)") break;
     ++failures;
-    EXPECT_TRUE(contains(m, "OpenCL: cannot allocate ") && contains(m, "CL_MEM_OBJECT_ALLOCATION_FAILURE") &&
-                contains(m, "injected by EXACTVQ_OPENCL_FAULT=" + spec) && contains(m, "opencl device 0 (") &&
-                (contains(m, "vif") || contains(m, "motion")))
+    EXPECT_TRUE(contains(m, "OpenCL: cannot allocate ") &&
+                contains(m, "CL_MEM_OBJECT_ALLOCATION_FAILURE") &&
+                contains(m, "injected by EXACTVQ_OPENCL_FAULT=" + spec) &&
+                contains(m, "opencl device 0 (") && (contains(m, "vif") || contains(m, "motion")))
         << spec << ": " << m;
   }
-  EXPECT_GE(failures, 10);  // vif's taps, table, levels and sums; motion's ring and sums; the planes
+  EXPECT_GE(failures,
+            10);  // vif's taps, table, levels and sums; motion's ring and sums; the planes
 }
 
 TEST_F(OpenclTest, FaultEnqueueAndLossInVifAndMotion) {
@@ -191,8 +205,10 @@ TEST_F(OpenclTest, FaultEnqueueAndLossInVifAndMotion) {
     auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("enqueue@3"));
     const std::string m = message_of([&] { score_vif_motion(dev, kFormat, frames, &scored); });
     EXPECT_EQ(scored, 3);
-    EXPECT_TRUE(contains(m, "frame 3, vif: OpenCL clEnqueueNDRangeKernel (vif_statistic, level 0)") &&
-                contains(m, "CL_OUT_OF_RESOURCES") && contains(m, "injected by EXACTVQ_OPENCL_FAULT=enqueue@3"))
+    EXPECT_TRUE(
+        contains(m, "frame 3, vif: OpenCL clEnqueueNDRangeKernel (vif_statistic, level 0)") &&
+        contains(m, "CL_OUT_OF_RESOURCES") &&
+        contains(m, "injected by EXACTVQ_OPENCL_FAULT=enqueue@3"))
         << m;
   }
   {
@@ -200,8 +216,10 @@ TEST_F(OpenclTest, FaultEnqueueAndLossInVifAndMotion) {
     auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("lost@2"));
     const std::string m = message_of([&] { score_vif_motion(dev, kFormat, frames, &scored); });
     EXPECT_EQ(scored, 2);
-    EXPECT_TRUE(contains(m, "frame 2, vif: OpenCL clEnqueueWriteBuffer (upload of the reference plane Y)") &&
-                contains(m, "the device was lost before frame 2"))
+    EXPECT_TRUE(
+        contains(m,
+                 "frame 2, vif: OpenCL clEnqueueWriteBuffer (upload of the reference plane Y)") &&
+        contains(m, "the device was lost before frame 2"))
         << m;
   }
   {
@@ -209,7 +227,8 @@ TEST_F(OpenclTest, FaultEnqueueAndLossInVifAndMotion) {
     int scored = 0;
     auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("enqueue@3"));
     const std::string m = message_of([&] {
-      auto motion = make_feature(parse_feature_spec("motion"), FeatureContext{kFormat, nullptr, dev});
+      auto motion =
+          make_feature(parse_feature_spec("motion"), FeatureContext{kFormat, nullptr, dev});
       std::vector<double> values(4);
       for (size_t i = 0; i < frames.size(); ++i, ++scored) {
         const FramePair pair{&frames[i].first, &frames[i].second, int64_t(i)};
@@ -249,13 +268,15 @@ TEST_F(OpenclTest, FaultEachAllocationOfAdm) {
     EXPECT_EQ(opencl::live_handle_count(), handles) << spec;
     if (m == "(no DeviceError)") break;
     ++failures;
-    EXPECT_TRUE(contains(m, "OpenCL: cannot allocate ") && contains(m, "CL_MEM_OBJECT_ALLOCATION_FAILURE") &&
-                contains(m, "injected by EXACTVQ_OPENCL_FAULT=" + spec) && contains(m, "opencl device 0 (") &&
-                contains(m, "adm"))
+    EXPECT_TRUE(contains(m, "OpenCL: cannot allocate ") &&
+                contains(m, "CL_MEM_OBJECT_ALLOCATION_FAILURE") &&
+                contains(m, "injected by EXACTVQ_OPENCL_FAULT=" + spec) &&
+                contains(m, "opencl device 0 (") && contains(m, "adm"))
         << spec << ": " << m;
   }
   EXPECT_GE(failures, 25);  // 4 scales x 6 band buffers, the row sums, the planes
-  std::printf("[ opencl   ] adm: %d allocation points failed in turn, each a DeviceError\n", failures);
+  std::printf("[ opencl   ] adm: %d allocation points failed in turn, each a DeviceError\n",
+              failures);
 }
 
 TEST_F(OpenclTest, FaultEnqueueAndLossInAdm) {
@@ -268,7 +289,8 @@ TEST_F(OpenclTest, FaultEnqueueAndLossInAdm) {
     EXPECT_EQ(scored, 3);
     EXPECT_TRUE(contains(m, "opencl device 0 (") &&
                 contains(m, "frame 3, adm: OpenCL clEnqueueNDRangeKernel (adm_dwt0 (reference))") &&
-                contains(m, "CL_OUT_OF_RESOURCES") && contains(m, "injected by EXACTVQ_OPENCL_FAULT=enqueue@3"))
+                contains(m, "CL_OUT_OF_RESOURCES") &&
+                contains(m, "injected by EXACTVQ_OPENCL_FAULT=enqueue@3"))
         << m;
   }
   {
@@ -276,16 +298,20 @@ TEST_F(OpenclTest, FaultEnqueueAndLossInAdm) {
     auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("lost@2"));
     const std::string m = message_of([&] { score_adm(dev, kAdmFormat, frames, &scored); });
     EXPECT_EQ(scored, 2);
-    EXPECT_TRUE(contains(m, "frame 2, adm: OpenCL clEnqueueWriteBuffer (upload of the reference plane Y)") &&
-                contains(m, "the device was lost before frame 2"))
+    EXPECT_TRUE(
+        contains(m,
+                 "frame 2, adm: OpenCL clEnqueueWriteBuffer (upload of the reference plane Y)") &&
+        contains(m, "the device was lost before frame 2"))
         << m;
   }
   {
     // The program's build fails: the feature cannot be made, naming it.
     auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse("build@2"));
-    const std::string m = message_of(
-        [&] { make_feature(parse_feature_spec("adm"), FeatureContext{kAdmFormat, nullptr, dev}); });
-    EXPECT_TRUE(contains(m, "opencl device 0 (") && contains(m, "feature adm: OpenCL build of the adm kernels failed") &&
+    const std::string m = message_of([&] {
+      make_feature(parse_feature_spec("adm"), FeatureContext{kAdmFormat, nullptr, dev});
+    });
+    EXPECT_TRUE(contains(m, "opencl device 0 (") &&
+                contains(m, "feature adm: OpenCL build of the adm kernels failed") &&
                 contains(m, "injected by EXACTVQ_OPENCL_FAULT=build@2"))
         << m;
   }
@@ -306,27 +332,37 @@ struct CliFault {
 cli::RunResult run_with_fault(const std::string& fault, const std::vector<std::string>& args) {
   std::vector<std::string> a{fault, EXACTVQ_CLI_PATH};
   a.insert(a.end(), args.begin(), args.end());
-  return cli::run_shell("EXACTVQ_OPENCL_FAULT=\"$1\"; export EXACTVQ_OPENCL_FAULT; shift; exec \"$@\"", a,
-                        cli::with_timeout(120));
+  return cli::run_shell(
+      "EXACTVQ_OPENCL_FAULT=\"$1\"; export EXACTVQ_OPENCL_FAULT; shift; exec \"$@\"", a,
+      cli::with_timeout(120));
 }
 
 std::vector<std::string> score_args(const std::string& backend, const std::string& out) {
   const std::string samples = EXACTVQ_SAMPLES_DIR;
-  return {"-r", samples + "/ref.y4m", "-d", samples + "/dist.y4m", "--feature", "ssim=chroma=true",
-          "--feature", "psnr", "--backend", backend, "--json", "--precision", "max", "-o", out};
+  return {"-r",        samples + "/ref.y4m",
+          "-d",        samples + "/dist.y4m",
+          "--feature", "ssim=chroma=true",
+          "--feature", "psnr",
+          "--backend", backend,
+          "--json",    "--precision",
+          "max",       "-o",
+          out};
 }
 
 TEST_F(OpenclTest, FaultCliExitsWithoutOutput) {
   const fs::path dir = cli::test_dir();
   const std::vector<CliFault> cases = {
-      {"build", {"--backend opencl: OpenCL build of a probe kernel failed", "EXACTVQ_OPENCL_FAULT=build"}},
+      {"build",
+       {"--backend opencl: OpenCL build of a probe kernel failed", "EXACTVQ_OPENCL_FAULT=build"}},
       {"build@2", {"feature ssim: OpenCL build of the SSIM kernels failed"}},
       {"build@3", {"feature psnr: OpenCL build of the PSNR kernel failed"}},
       {"alloc@1", {"feature ssim: OpenCL: cannot allocate", "CL_MEM_OBJECT_ALLOCATION_FAILURE"}},
       {"alloc@12", {"OpenCL: cannot allocate", "CL_MEM_OBJECT_ALLOCATION_FAILURE"}},
       {"enqueue@3", {"frame 3, ssim: OpenCL clEnqueueNDRangeKernel", "CL_OUT_OF_RESOURCES"}},
-      {"lost@0", {"frame 0, ssim: ", "CL_DEVICE_NOT_AVAILABLE", "the device was lost before frame 0"}},
-      {"lost@4", {"frame 4, ssim: ", "CL_DEVICE_NOT_AVAILABLE", "the device was lost before frame 4"}},
+      {"lost@0",
+       {"frame 0, ssim: ", "CL_DEVICE_NOT_AVAILABLE", "the device was lost before frame 0"}},
+      {"lost@4",
+       {"frame 4, ssim: ", "CL_DEVICE_NOT_AVAILABLE", "the device was lost before frame 4"}},
       {"bogus", {"EXACTVQ_OPENCL_FAULT=bogus: expected"}},
   };
   const std::string existing = "an earlier report, to be kept as it is\n";
@@ -337,10 +373,13 @@ TEST_F(OpenclTest, FaultCliExitsWithoutOutput) {
       const cli::RunResult r = run_with_fault(c.fault, score_args("opencl", out.string()));
       EXPECT_FALSE(r.timed_out) << c.fault << "\n" << cli::describe(r);
       EXPECT_EQ(r.status, 1) << c.fault << "\n" << cli::describe(r);
-      for (const std::string& part : c.said) EXPECT_TRUE(contains(r.err, part)) << c.fault << ": " << part << "\n" << cli::describe(r);
+      for (const std::string& part : c.said)
+        EXPECT_TRUE(contains(r.err, part)) << c.fault << ": " << part << "\n" << cli::describe(r);
       EXPECT_TRUE(contains(r.err, "exactvq: ")) << cli::describe(r);
-      if (exists) EXPECT_EQ(cli::read_file(out), existing) << c.fault;
-      else EXPECT_FALSE(fs::exists(out)) << c.fault;
+      if (exists)
+        EXPECT_EQ(cli::read_file(out), existing) << c.fault;
+      else
+        EXPECT_FALSE(fs::exists(out)) << c.fault;
     }
   }
   // Only the output file the test wrote itself: no temporary files left behind.
@@ -351,7 +390,8 @@ TEST_F(OpenclTest, FaultCliExitsWithoutOutput) {
 
 TEST_F(OpenclTest, FaultCliAutoScoresOnTheCpu) {
   const fs::path dir = cli::test_dir();
-  const cli::RunResult cpu = cli::run_cli(score_args("cpu", (dir / "cpu.json").string()), cli::with_timeout(120));
+  const cli::RunResult cpu =
+      cli::run_cli(score_args("cpu", (dir / "cpu.json").string()), cli::with_timeout(120));
   ASSERT_EQ(cpu.status, 0) << cli::describe(cpu);
   for (const char* fault : {"build", "alloc@1", "lost@0"}) {
     const fs::path out = dir / fmt::format("auto-{}.json", fault);
@@ -363,7 +403,8 @@ TEST_F(OpenclTest, FaultCliAutoScoresOnTheCpu) {
     for (const auto& [name, values] : want.values) {
       ASSERT_EQ(values.size(), got.values[name].size()) << name;
       for (size_t i = 0; i < values.size(); ++i)
-        EXPECT_EQ(cli::bits(values[i]), cli::bits(got.values[name][i])) << fault << " " << name << " " << i;
+        EXPECT_EQ(cli::bits(values[i]), cli::bits(got.values[name][i]))
+            << fault << " " << name << " " << i;
     }
   }
 }

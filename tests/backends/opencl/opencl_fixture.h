@@ -36,7 +36,8 @@ namespace fs = std::filesystem;
 // The device, opened once and shared with the device tests; null when none
 // can be used.
 inline std::shared_ptr<opencl::OpenclDevice> device() {
-  return std::dynamic_pointer_cast<opencl::OpenclDevice>(device_testing::shared_device(Backend::kOpenCL).device);
+  return std::dynamic_pointer_cast<opencl::OpenclDevice>(
+      device_testing::shared_device(Backend::kOpenCL).device);
 }
 
 // No device at all: a visible skip; a device that fails to open or to build
@@ -58,7 +59,9 @@ inline std::string message_of(const std::function<void()>& body) {
   return "(no DeviceError)";
 }
 
-inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+inline bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 // The feature on the CPU and on the device for one format and option string,
 // compared frame after frame.
@@ -89,7 +92,8 @@ class Twins {
     for (size_t i = 0; i < std::min(want.size(), got.size()); ++i)
       EXPECT_TRUE(want[i].first == got[i].first && same_bits(want[i].second, got[i].second))
           << where << " " << spec_ << " " << want[i].first << ": cpu "
-          << fmt::format("{:a}", want[i].second) << ", opencl " << fmt::format("{:a}", got[i].second);
+          << fmt::format("{:a}", want[i].second) << ", opencl "
+          << fmt::format("{:a}", got[i].second);
     return want.size();
   }
 
@@ -99,7 +103,8 @@ class Twins {
 };
 
 // Samples: independent noise, a noisy copy (scores near 1), or extremes 0 and M.
-inline void fill(Picture& ref, Picture& dist, const VideoFormat& f, int content, std::mt19937_64& rng) {
+inline void fill(Picture& ref, Picture& dist, const VideoFormat& f, int content,
+                 std::mt19937_64& rng) {
   ref.allocate(f);
   dist.allocate(f);
   const uint64_t max = f.max_sample();

@@ -38,11 +38,12 @@ struct RunValues {
 // Scores `frames` with `specs` as score_run does: for each batch of `batch`
 // pairs, each feature in order over the whole batch; frame numbers from 0.
 RunValues run(const VideoFormat& f, const std::vector<std::string>& specs,
-              const std::vector<FramePictures>& frames, const std::shared_ptr<opencl::OpenclDevice>& dev,
-              size_t batch) {
+              const std::vector<FramePictures>& frames,
+              const std::shared_ptr<opencl::OpenclDevice>& dev, size_t batch) {
   const Counters before = dev ? counters_of(*dev) : Counters{};
   std::vector<std::unique_ptr<Feature>> features;
-  for (const auto& s : specs) features.push_back(make_feature(parse_feature_spec(s), FeatureContext{f, nullptr, dev}));
+  for (const auto& s : specs)
+    features.push_back(make_feature(parse_feature_spec(s), FeatureContext{f, nullptr, dev}));
   RunValues r;
   r.per_feature.resize(features.size());
   std::vector<FramePair> pairs;
@@ -68,13 +69,14 @@ RunValues run(const VideoFormat& f, const std::vector<std::string>& specs,
 }
 
 // Compares feature `a` of run `x` with feature `b` of run `y`; returns values compared.
-size_t expect_same(const RunValues& x, size_t a, const RunValues& y, size_t b, const std::string& where) {
+size_t expect_same(const RunValues& x, size_t a, const RunValues& y, size_t b,
+                   const std::string& where) {
   EXPECT_EQ(x.per_feature[a].size(), y.per_feature[b].size()) << where;
   size_t n = 0;
   for (size_t i = 0; i < std::min(x.per_feature[a].size(), y.per_feature[b].size()); ++i, ++n)
     EXPECT_TRUE(same_bits(x.per_feature[a][i], y.per_feature[b][i]))
-        << where << " value " << i << ": " << fmt::format("{:a}", x.per_feature[a][i]) << " against "
-        << fmt::format("{:a}", y.per_feature[b][i]);
+        << where << " value " << i << ": " << fmt::format("{:a}", x.per_feature[a][i])
+        << " against " << fmt::format("{:a}", y.per_feature[b][i]);
   EXPECT_EQ(x.aggregates[a].size(), y.aggregates[b].size()) << where;
   for (size_t i = 0; i < std::min(x.aggregates[a].size(), y.aggregates[b].size()); ++i, ++n)
     EXPECT_TRUE(x.aggregates[a][i].first == y.aggregates[b][i].first &&
@@ -88,7 +90,9 @@ int ssim_planes(const VideoFormat& f, const std::string& ssim) {
 }
 
 int psnr_planes(const VideoFormat& f, const std::string& psnr) {
-  return f.chroma != ChromaFormat::kMono && psnr.find("enable_chroma=false") == std::string::npos ? 3 : 1;
+  return f.chroma != ChromaFormat::kMono && psnr.find("enable_chroma=false") == std::string::npos
+             ? 3
+             : 1;
 }
 
 // ssim and psnr together on the device (both orders, batches of 1 and 3) against
@@ -112,7 +116,8 @@ size_t check_together(const VideoFormat& f, const std::string& ssim, const std::
     const std::string w = fmt::format("{} batch {}", where, batch);
     const RunValues both = run(f, {ssim, psnr}, frames, dev, batch);
     const RunValues reversed = run(f, {psnr, ssim}, frames, dev, batch);
-    n += expect_same(cpu, 0, both, 0, w + " ssim, psnr: ssim") + expect_same(cpu, 1, both, 1, w + " ssim, psnr: psnr") +
+    n += expect_same(cpu, 0, both, 0, w + " ssim, psnr: ssim") +
+         expect_same(cpu, 1, both, 1, w + " ssim, psnr: psnr") +
          expect_same(cpu, 0, reversed, 1, w + " psnr, ssim: ssim") +
          expect_same(cpu, 1, reversed, 0, w + " psnr, ssim: psnr");
     for (const RunValues* r : {&both, &reversed}) {
@@ -128,21 +133,25 @@ size_t check_together(const VideoFormat& f, const std::string& ssim, const std::
 
 TEST_F(OpenclTest, SsimAndPsnrTogetherPublicVectors) {
   size_t compared = 0, frames = 0;
-  const bool found = for_each_public_vector([&](const std::string& name, VideoSource& ref, VideoSource& dist) {
-    const VideoFormat f = ref.format();
-    std::vector<FramePictures> pictures;
-    for (FramePictures p; ref.read_frame(p.ref) && dist.read_frame(p.dist);) pictures.push_back(std::move(p));
-    frames += pictures.size();
-    const bool mono = f.chroma == ChromaFormat::kMono;
-    // Large frames on a CPU device: batches of 1 here, both sizes in the random pairs.
-    compared += check_together(f, mono ? "ssim" : "ssim=chroma=true", "psnr=enable_mse=true:enable_apsnr=true",
-                               pictures, name + " exact", {1});
-    if (name == "p8_420_576x324_testsrc2_x264")
-      compared += check_together(f, "ssim=sum=raster", "psnr", pictures, name + " raster", {3});
-  });
+  const bool found =
+      for_each_public_vector([&](const std::string& name, VideoSource& ref, VideoSource& dist) {
+        const VideoFormat f = ref.format();
+        std::vector<FramePictures> pictures;
+        for (FramePictures p; ref.read_frame(p.ref) && dist.read_frame(p.dist);)
+          pictures.push_back(std::move(p));
+        frames += pictures.size();
+        const bool mono = f.chroma == ChromaFormat::kMono;
+        // Large frames on a CPU device: batches of 1 here, both sizes in the random pairs.
+        compared += check_together(f, mono ? "ssim" : "ssim=chroma=true",
+                                   "psnr=enable_mse=true:enable_apsnr=true", pictures,
+                                   name + " exact", {1});
+        if (name == "p8_420_576x324_testsrc2_x264")
+          compared += check_together(f, "ssim=sum=raster", "psnr", pictures, name + " raster", {3});
+      });
   if (!found) GTEST_SKIP() << "no shared vectors: public-vector check skipped";
-  std::printf("[ opencl   ] ssim+psnr together, public vectors: %zu frames, %zu values bit for bit\n",
-              frames, compared);
+  std::printf(
+      "[ opencl   ] ssim+psnr together, public vectors: %zu frames, %zu values bit for bit\n",
+      frames, compared);
   EXPECT_GT(compared, 0u);
 }
 
@@ -152,23 +161,28 @@ TEST_F(OpenclTest, SsimAndPsnrTogetherRandomPairs) {
   const char* const ssim_specs[] = {"ssim", "ssim=chroma=true", "ssim=sum=raster:chroma=true",
                                     "ssim=sum=raster:enable_db=true:clip_db=true"};
   const char* const psnr_specs[] = {"psnr", "psnr=enable_mse=true:enable_apsnr=true",
-                                    "psnr=reduced_hbd_peak=true:min_sse=0.5", "psnr=enable_chroma=false"};
+                                    "psnr=reduced_hbd_peak=true:min_sse=0.5",
+                                    "psnr=enable_chroma=false"};
   size_t compared = 0, frames = 0, runs = 0;
   for (int depth = 8; depth <= 16; ++depth)
-    for (ChromaFormat chroma : {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444, ChromaFormat::kMono})
+    for (ChromaFormat chroma :
+         {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444, ChromaFormat::kMono})
       for (const auto& size : sizes) {
         const VideoFormat f{size[0], size[1], chroma, depth};
         std::vector<FramePictures> pictures(4);
-        for (size_t i = 0; i < pictures.size(); ++i) fill(pictures[i].ref, pictures[i].dist, f, int(i % 3), rng);
+        for (size_t i = 0; i < pictures.size(); ++i)
+          fill(pictures[i].ref, pictures[i].dist, f, int(i % 3), rng);
         frames += pictures.size();
         // A different pair of options for each format and size, every pair over the loop.
         const std::string ssim = ssim_specs[runs % 4], psnr = psnr_specs[(runs / 4 + runs) % 4];
         ++runs;
-        if (chroma == ChromaFormat::kMono && ssim.find("chroma=true") != std::string::npos) continue;
-        compared += check_together(f, ssim, psnr, pictures, fmt::format("{} {} {}", f.describe(), ssim, psnr));
+        if (chroma == ChromaFormat::kMono && ssim.find("chroma=true") != std::string::npos)
+          continue;
+        compared += check_together(f, ssim, psnr, pictures,
+                                   fmt::format("{} {} {}", f.describe(), ssim, psnr));
       }
-  std::printf("[ opencl   ] ssim+psnr together, random pairs: %zu frames, %zu values bit for bit\n", frames,
-              compared);
+  std::printf("[ opencl   ] ssim+psnr together, random pairs: %zu frames, %zu values bit for bit\n",
+              frames, compared);
 }
 
 // Feature::extract has no frame number: nothing is shared, values unchanged.
@@ -225,11 +239,13 @@ TEST_F(OpenclTest, TwoOpenedDevicesShareNothing) {
   auto psnr = make_feature(parse_feature_spec("psnr"), FeatureContext{f, nullptr, b});
   Twins ssim_twin(f, "ssim=chroma=true"), psnr_twin(f, "psnr");
   std::vector<double> got(3), want(3);
-  auto cpu_ssim = make_feature(parse_feature_spec("ssim=chroma=true"), FeatureContext{f, nullptr, nullptr});
+  auto cpu_ssim =
+      make_feature(parse_feature_spec("ssim=chroma=true"), FeatureContext{f, nullptr, nullptr});
   auto cpu_psnr = make_feature(parse_feature_spec("psnr"), FeatureContext{f, nullptr, nullptr});
   for (size_t i = 0; i < frames.size(); ++i) {
     const FramePair pair{&frames[i].ref, &frames[i].dist, int64_t(i)};
-    for (auto [gpu, cpu] : {std::pair{ssim.get(), cpu_ssim.get()}, std::pair{psnr.get(), cpu_psnr.get()}}) {
+    for (auto [gpu, cpu] :
+         {std::pair{ssim.get(), cpu_ssim.get()}, std::pair{psnr.get(), cpu_psnr.get()}}) {
       gpu->extract_batch({&pair, 1}, got);
       cpu->extract(frames[i].ref, frames[i].dist, want);
       for (size_t k = 0; k < 3; ++k) EXPECT_TRUE(same_bits(got[k], want[k])) << i << " " << k;

@@ -41,14 +41,17 @@ inline Picture picture_of(const VideoFormat& f, const std::vector<uint16_t>& lum
     const size_t n = size_t(f.plane_width(plane)) * size_t(f.plane_height(plane));
     for (size_t i = 0; i < n; ++i) {
       const uint16_t v = plane == 0 ? luma[i] : grey;
-      if (f.bitdepth > 8) reinterpret_cast<uint16_t*>(p.plane_data(plane))[i] = v;
-      else p.plane_data(plane)[i] = uint8_t(v);
+      if (f.bitdepth > 8)
+        reinterpret_cast<uint16_t*>(p.plane_data(plane))[i] = v;
+      else
+        p.plane_data(plane)[i] = uint8_t(v);
     }
   }
   return p;
 }
 
-inline void write_file(const fs::path& path, const VideoFormat& f, const std::vector<Picture>& pics, bool y4m) {
+inline void write_file(const fs::path& path, const VideoFormat& f, const std::vector<Picture>& pics,
+                       bool y4m) {
   std::ofstream out(path, std::ios::binary);
   if (y4m)
     out << fmt::format("YUV4MPEG2 W{} H{} F25:1 Ip A1:1 C444{}\n", f.width, f.height,
@@ -59,7 +62,8 @@ inline void write_file(const fs::path& path, const VideoFormat& f, const std::ve
       const size_t bytes = size_t(f.plane_width(plane)) * size_t(f.plane_height(plane)) *
                            size_t(f.bytes_per_sample());
       // Picture samples are host-endian; the files are little-endian (x86-64 and Arm hosts).
-      out.write(reinterpret_cast<const char*>(p.planes[size_t(plane)].data()), std::streamsize(bytes));
+      out.write(reinterpret_cast<const char*>(p.planes[size_t(plane)].data()),
+                std::streamsize(bytes));
     }
   }
 }
@@ -98,9 +102,12 @@ inline Clip make_clip(const fs::path& dir, int w, int h, int bitdepth, int frame
       for (int x = 0; x < w; ++x) {
         const size_t i = size_t(y) * size_t(w) + size_t(x);
         int v = ref[i];
-        if (mode == 0) v = (v - peak / 2) * 14 / 10 + peak / 2;
-        else if (mode == 1) v = (v + ref[size_t(y) * size_t(w) + size_t(std::min(x + 1, w - 1))]) / 2;
-        else if (mode < 4) v += int(rng() % uint32_t(2 * noise + 1)) - noise;
+        if (mode == 0)
+          v = (v - peak / 2) * 14 / 10 + peak / 2;
+        else if (mode == 1)
+          v = (v + ref[size_t(y) * size_t(w) + size_t(std::min(x + 1, w - 1))]) / 2;
+        else if (mode < 4)
+          v += int(rng() % uint32_t(2 * noise + 1)) - noise;
         dist[i] = uint16_t(std::clamp(v, 0, peak));
         if (content == Content::kCheckerboard) {
           ref[i] = uint16_t(((x + y) & 1) != 0 ? peak : 0);
@@ -130,12 +137,14 @@ inline Clip make_clip(const fs::path& dir, int w, int h, int bitdepth, int frame
 
 // libvmaf's per-frame metrics, in its order, for `feature` (plain C, full
 // precision); empty when it failed.
-inline std::vector<nlohmann::ordered_json> libvmaf_metrics(const Clip& c, const std::string& feature,
+inline std::vector<nlohmann::ordered_json> libvmaf_metrics(const Clip& c,
+                                                           const std::string& feature,
                                                            const fs::path& json) {
   std::string cmd = fmt::format(
       "VMAF_JSON_FULL_PRECISION=1 '{}' -r '{}' -d '{}' --feature '{}' --no_prediction "
       "--cpumask 0xffffffff --json -o '{}' -q",
-      testing_vectors::kLibvmafBinary.string(), c.ref.string(), c.dist.string(), feature, json.string());
+      testing_vectors::kLibvmafBinary.string(), c.ref.string(), c.dist.string(), feature,
+      json.string());
   if (c.raw.width)
     cmd += fmt::format(" -w {} -h {} -p 444 -b {}", *c.raw.width, *c.raw.height, *c.raw.bitdepth);
   cmd += " >/dev/null 2>&1";

@@ -19,8 +19,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kAdmSpecs[] = {"adm", "adm=debug=true", "adm=adm_enhn_gain_limit=1.0:debug=true",
-                                 "adm=adm_skip_scale0=true:debug=true", "adm=adm_skip_aim=true:debug=true",
+const char* const kAdmSpecs[] = {"adm",
+                                 "adm=debug=true",
+                                 "adm=adm_enhn_gain_limit=1.0:debug=true",
+                                 "adm=adm_skip_scale0=true:debug=true",
+                                 "adm=adm_skip_aim=true:debug=true",
                                  "adm=adm_norm_view_dist=4.5:adm_csf_scale=1.5:debug=true"};
 
 class AdmOnDevice : public DeviceTest {
@@ -34,8 +37,8 @@ class AdmOnDevice : public DeviceTest {
 
   // `spec` on the CPU and the device; computed on the device, where it counts
   // its uploads.
-  int compare_adm(const VideoFormat& f, const std::string& spec, const std::vector<FramePair>& pairs,
-                  const std::string& what) const {
+  int compare_adm(const VideoFormat& f, const std::string& spec,
+                  const std::vector<FramePair>& pairs, const std::string& what) const {
     const DeviceComparison r = compare(f, spec, pairs, what);
     if (r.uploaded) {
       EXPECT_TRUE(*r.uploaded) << what << " " << spec;
@@ -54,30 +57,56 @@ TEST_P(AdmOnDevice, PublicVectorsEqualCpu) {
     for (const char* spec : specs()) compared += compare_adm(f, spec, frames.pairs, pair.name);
     ++pairs_scored;
   });
-  std::printf("%s adm public vectors: %d pairs, %d values equal to the CPU's\n", tag().c_str(), pairs_scored,
-              compared);
+  std::printf("%s adm public vectors: %d pairs, %d values equal to the CPU's\n", tag().c_str(),
+              pairs_scored, compared);
   EXPECT_GT(pairs_scored, 0);
 }
 
 // What each backend scores of the seeded pictures.
 struct SeededPlan {
-  std::vector<PictureSize> sizes;  // 33 is the smallest side ADM takes (its scale 3 is 3 samples wide)
+  std::vector<PictureSize>
+      sizes;  // 33 is the smallest side ADM takes (its scale 3 is 3 samples wide)
   uint64_t seed;
   long large_area;  // pictures of more samples are large
   size_t pictures, large_pictures;
   long every_spec_area;  // pictures of more samples: the first option set alone
-  std::vector<std::tuple<int, int, int>> default_only;  // w, h, depth: 2 pictures, the first option set
+  std::vector<std::tuple<int, int, int>>
+      default_only;  // w, h, depth: 2 pictures, the first option set
 };
 
 SeededPlan seeded_plan(Backend b) {
   if (b == Backend::kCuda)
-    return {{{33, 33}, {34, 33}, {33, 47}, {35, 37}, {40, 41}, {64, 64}, {65, 33}, {127, 65}, {161, 90},
-             {250, 130}, {333, 77}, {720, 480}, {1279, 719}, {1920, 1080}, {3840, 2160}, {4096, 2160}},
-            0xad'cafe, 1'000'000, 15, 6, 1'000'000, {}};
-  return {{{33, 33}, {34, 33}, {33, 47}, {35, 37}, {40, 41}, {64, 64}, {65, 33}, {127, 65}, {250, 130}},
-          0xad'0c1, 1'000'000, 3, 3, 5000,
-          // Odd sides at two depths, and 1080p.
-          {{641, 361, 8}, {641, 361, 16}, {1920, 1080, 10}, {1920, 1080, 16}}};
+    return {{{33, 33},
+             {34, 33},
+             {33, 47},
+             {35, 37},
+             {40, 41},
+             {64, 64},
+             {65, 33},
+             {127, 65},
+             {161, 90},
+             {250, 130},
+             {333, 77},
+             {720, 480},
+             {1279, 719},
+             {1920, 1080},
+             {3840, 2160},
+             {4096, 2160}},
+            0xad'cafe,
+            1'000'000,
+            15,
+            6,
+            1'000'000,
+            {}};
+  return {
+      {{33, 33}, {34, 33}, {33, 47}, {35, 37}, {40, 41}, {64, 64}, {65, 33}, {127, 65}, {250, 130}},
+      0xad'0c1,
+      1'000'000,
+      3,
+      3,
+      5000,
+      // Odd sides at two depths, and 1080p.
+      {{641, 361, 8}, {641, 361, 16}, {1920, 1080, 10}, {1920, 1080, 16}}};
 }
 
 TEST_P(AdmOnDevice, SeededPicturesEqualCpu) {
@@ -90,7 +119,8 @@ TEST_P(AdmOnDevice, SeededPicturesEqualCpu) {
     for (const int bitdepth : {8, 10, 12, 16}) {
       const VideoFormat f{s.w, s.h, ChromaFormat::kMono, bitdepth};
       const long area = long(s.w) * s.h;
-      const PictureFrames frames = seeded_frames(f, area > plan.large_area ? plan.large_pictures : plan.pictures, rng);
+      const PictureFrames frames =
+          seeded_frames(f, area > plan.large_area ? plan.large_pictures : plan.pictures, rng);
       // Every option set at the smaller sizes; the first one above.
       for (const char* spec : option_sets) {
         compared += compare_adm(f, spec, frames.pairs, fmt::format("seeded {}x{}", s.w, s.h));
@@ -99,7 +129,8 @@ TEST_P(AdmOnDevice, SeededPicturesEqualCpu) {
     }
   for (const auto& [w, h, bitdepth] : plan.default_only) {
     const VideoFormat f{w, h, ChromaFormat::kMono, bitdepth};
-    compared += compare_adm(f, option_sets[0], seeded_frames(f, 2, rng).pairs, fmt::format("seeded {}x{}", w, h));
+    compared += compare_adm(f, option_sets[0], seeded_frames(f, 2, rng).pairs,
+                            fmt::format("seeded {}x{}", w, h));
   }
   std::printf("%s adm seeded pictures: %d values equal to the CPU's\n", tag().c_str(), compared);
 }
@@ -128,12 +159,15 @@ TEST_P(AdmOnDevice, DegenerateFramesEqualCpu) {
 }
 
 TEST_P(AdmOnDevice, SmallPicturesAreRefusedOnBoth) {
-  for (const auto& [w, h] : {std::pair{1, 1}, {2, 2}, {16, 16}, {17, 40}, {32, 32}, {32, 100}, {100, 32}}) {
+  for (const auto& [w, h] :
+       {std::pair{1, 1}, {2, 2}, {16, 16}, {17, 40}, {32, 32}, {32, 100}, {100, 32}}) {
     const VideoFormat f{w, h, ChromaFormat::kMono, 8};
     ThreadPool pool(2);
     const FeatureSpec spec = parse_feature_spec("adm");
-    EXPECT_THROW(make_feature(spec, FeatureContext{f, &pool, nullptr}), InputError) << w << "x" << h;
-    EXPECT_THROW(make_feature(spec, FeatureContext{f, &pool, device()}), InputError) << w << "x" << h;
+    EXPECT_THROW(make_feature(spec, FeatureContext{f, &pool, nullptr}), InputError)
+        << w << "x" << h;
+    EXPECT_THROW(make_feature(spec, FeatureContext{f, &pool, device()}), InputError)
+        << w << "x" << h;
   }
 }
 

@@ -111,13 +111,15 @@ TEST(AdmOptions, Fp64ModeChangesNoName) {
   EXPECT_EQ(parse("adm=fp64=native").fp64, Fp64Mode::kNative);
   EXPECT_EQ(parse("adm=egl=1:fp64=emulate").fp64, Fp64Mode::kEmulate);
   EXPECT_EQ(key_suffix(parse("adm=egl=1:fp64=emulate")), "_egl_1");
-  EXPECT_EQ(adm_output_names(parse("adm=debug=true:fp64=native")), adm_output_names(parse("adm=debug=true")));
+  EXPECT_EQ(adm_output_names(parse("adm=debug=true:fp64=native")),
+            adm_output_names(parse("adm=debug=true")));
   for (const char* bad : {"adm=fp64=soft", "adm=fp64=", "adm=fp64=1"}) {
     const std::string e = error_of(bad);
     EXPECT_NE(e.find("feature adm: fp64="), std::string::npos) << bad << ": " << e;
     EXPECT_NE(e.find("auto, native or emulate"), std::string::npos) << e;
   }
-  EXPECT_NE(error_of("adm=fp65=native").find("fp64"), std::string::npos);  // listed among the known keys
+  EXPECT_NE(error_of("adm=fp65=native").find("fp64"),
+            std::string::npos);  // listed among the known keys
 }
 
 TEST(AdmOptions, UnsupportedCsfModesAndGeometriesAreRefused) {
@@ -162,8 +164,10 @@ Picture random_picture(const VideoFormat& f, std::mt19937& rng) {
   for (int plane = 0; plane < 3; ++plane) {
     const size_t n = size_t(f.plane_width(plane)) * size_t(f.plane_height(plane));
     for (size_t i = 0; i < n; ++i) {
-      if (f.bitdepth > 8) reinterpret_cast<uint16_t*>(p.plane_data(plane))[i] = uint16_t(rng() % (peak + 1));
-      else p.plane_data(plane)[i] = uint8_t(rng() % (peak + 1));
+      if (f.bitdepth > 8)
+        reinterpret_cast<uint16_t*>(p.plane_data(plane))[i] = uint16_t(rng() % (peak + 1));
+      else
+        p.plane_data(plane)[i] = uint8_t(rng() % (peak + 1));
     }
   }
   return p;
@@ -175,7 +179,8 @@ TEST(AdmSizes, BelowThirtyThreeIsAClearError) {
       check_adm_size(w, h, "clip.y4m");
       ADD_FAILURE() << w << "x" << h << " accepted";
     } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find(fmt::format("{}x{}", w, h)), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(fmt::format("{}x{}", w, h)), std::string::npos)
+          << e.what();
       EXPECT_NE(std::string(e.what()).find("clip.y4m"), std::string::npos) << e.what();
     }
     const VideoFormat f{w, h, ChromaFormat::k444, 8};
@@ -233,7 +238,8 @@ TEST(AdmFeature, Fp64ModeChangesNoValueOnTheCpu) {
   for (int k = 0; k < 2; ++k) {
     FeatureContext ctx;
     ctx.format = f;
-    auto feature = make_adm_feature(parse(k == 0 ? "adm=debug=true" : "adm=debug=true:fp64=emulate"), ctx);
+    auto feature =
+        make_adm_feature(parse(k == 0 ? "adm=debug=true" : "adm=debug=true:fp64=emulate"), ctx);
     values[k].resize(feature->outputs().size());
     feature->extract_batch(pairs, values[k]);
   }
@@ -289,7 +295,8 @@ TEST(AdmFeature, DeviceWithoutEngineIsDeviceError) {
     make_adm_feature(AdmOptions{}, ctx);
     FAIL() << "no error";
   } catch (const DeviceError& e) {
-    EXPECT_NE(std::string(e.what()).find("not available on a device without engines"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("not available on a device without engines"),
+              std::string::npos)
         << e.what();
   }
   // The CPU device passed explicitly is the CPU.
@@ -301,11 +308,14 @@ TEST(AdmFeature, DeviceWithoutEngineIsDeviceError) {
 // skipped AIM or scale 0 are zeros.
 TEST(AdmReference, SumsThenScoresAreTheReference) {
   std::mt19937 rng(11);
-  for (const char* spec : {"adm", "adm=debug=true:adm_skip_aim=true", "adm=ssz=true:debug=true", "adm=egl=1"}) {
+  for (const char* spec :
+       {"adm", "adm=debug=true:adm_skip_aim=true", "adm=ssz=true:debug=true", "adm=egl=1"}) {
     const AdmOptions o = parse(spec);
-    for (const VideoFormat f : {VideoFormat{33, 33, ChromaFormat::k444, 8}, VideoFormat{77, 45, ChromaFormat::k444, 10}}) {
+    for (const VideoFormat f : {VideoFormat{33, 33, ChromaFormat::k444, 8},
+                                VideoFormat{77, 45, ChromaFormat::k444, 10}}) {
       const Picture a = random_picture(f, rng), b = random_picture(f, rng);
-      const AdmSums sums = adm_integer_sums(a.plane(0), b.plane(0), f.bitdepth, o, reference_row_kernels());
+      const AdmSums sums =
+          adm_integer_sums(a.plane(0), b.plane(0), f.bitdepth, o, reference_row_kernels());
       const AdmScores want = adm_reference(a.plane(0), b.plane(0), f.bitdepth, o);
       const AdmScores got = adm_scores_from_sums(sums, f.width, f.height, o);
       EXPECT_EQ(std::memcmp(&want, &got, sizeof want), 0) << spec;

@@ -23,9 +23,10 @@ namespace fs = std::filesystem;
 using testing_vectors::same_bits;
 
 std::vector<double> all_values(const AdmScores& s) {
-  return {s.adm2,         s.aim,          s.adm3,         s.scale[0],     s.scale[1],     s.scale[2],
-          s.scale[3],     s.adm,          s.num,          s.den,          s.num_scale[0], s.den_scale[0],
-          s.num_scale[1], s.den_scale[1], s.num_scale[2], s.den_scale[2], s.num_scale[3], s.den_scale[3]};
+  return {s.adm2,         s.aim,          s.adm3,         s.scale[0],     s.scale[1],
+          s.scale[2],     s.scale[3],     s.adm,          s.num,          s.den,
+          s.num_scale[0], s.den_scale[0], s.num_scale[1], s.den_scale[1], s.num_scale[2],
+          s.den_scale[2], s.num_scale[3], s.den_scale[3]};
 }
 
 struct Case {
@@ -36,13 +37,13 @@ struct Case {
 };
 
 // Compares every output of every frame of each case with libvmaf's; counts into compared/differing.
-void compare_cases(const std::vector<Case>& cases, const fs::path& dir, uint32_t seed, int& compared,
-                   int& differing) {
+void compare_cases(const std::vector<Case>& cases, const fs::path& dir, uint32_t seed,
+                   int& compared, int& differing) {
   for (size_t k = 0; k < cases.size(); ++k) {
     const Case& c = cases[k];
     const uint32_t clip_seed = seed + uint32_t(k);
-    const adm_testing::Clip clip =
-        adm_testing::make_clip(dir / std::to_string(k), c.w, c.h, c.bitdepth, c.frames, clip_seed, c.content);
+    const adm_testing::Clip clip = adm_testing::make_clip(
+        dir / std::to_string(k), c.w, c.h, c.bitdepth, c.frames, clip_seed, c.content);
     const std::string spec = "adm=debug=true" + c.options;
     const AdmOptions o = parse_adm_options(parse_feature_spec(spec));
     const std::vector<std::string> names = adm_output_names(o);
@@ -53,22 +54,25 @@ void compare_cases(const std::vector<Case>& cases, const fs::path& dir, uint32_t
       std::vector<std::string> keys;  // libvmaf's keys, in its order, are ours
       for (const auto& [key, value] : want[i].items()) keys.push_back(key);
       EXPECT_EQ(keys, names) << "case " << k;
-      const std::vector<double> mine =
-          all_values(adm_reference(clip.ref_pics[i].plane(0), clip.dist_pics[i].plane(0), c.bitdepth, o));
+      const std::vector<double> mine = all_values(
+          adm_reference(clip.ref_pics[i].plane(0), clip.dist_pics[i].plane(0), c.bitdepth, o));
       // The feature's SIMD rows (cpu/adm_simd.h) must give the same values.
-      const std::vector<double> simd = all_values(adm_scores(clip.ref_pics[i].plane(0), clip.dist_pics[i].plane(0),
-                                                             c.bitdepth, o, cpu::simd_row_kernels()));
+      const std::vector<double> simd =
+          all_values(adm_scores(clip.ref_pics[i].plane(0), clip.dist_pics[i].plane(0), c.bitdepth,
+                                o, cpu::simd_row_kernels()));
       for (size_t n = 0; n < names.size(); ++n, ++compared) {
         const auto& v = want[i].at(names[n]);
         const bool same = v.is_null() ? std::isnan(mine[n]) : same_bits(mine[n], v.get<double>());
-        const bool simd_same = v.is_null() ? std::isnan(simd[n]) : same_bits(simd[n], v.get<double>());
+        const bool simd_same =
+            v.is_null() ? std::isnan(simd[n]) : same_bits(simd[n], v.get<double>());
         if (!same || !simd_same) ++differing;
-        EXPECT_TRUE(simd_same) << c.w << "x" << c.h << " " << c.bitdepth << "-bit " << spec << " seed "
-                               << clip_seed << " frame " << i << " " << names[n] << ": SIMD rows "
-                               << fmt::format("{:.17g}", simd[n]) << " vs libvmaf " << v;
-        EXPECT_TRUE(same) << c.w << "x" << c.h << " " << c.bitdepth << "-bit " << spec << " seed " << clip_seed
-                          << " frame " << i << " " << names[n] << ": " << fmt::format("{:.17g}", mine[n])
-                          << " vs libvmaf " << v;
+        EXPECT_TRUE(simd_same) << c.w << "x" << c.h << " " << c.bitdepth << "-bit " << spec
+                               << " seed " << clip_seed << " frame " << i << " " << names[n]
+                               << ": SIMD rows " << fmt::format("{:.17g}", simd[n])
+                               << " vs libvmaf " << v;
+        EXPECT_TRUE(same) << c.w << "x" << c.h << " " << c.bitdepth << "-bit " << spec << " seed "
+                          << clip_seed << " frame " << i << " " << names[n] << ": "
+                          << fmt::format("{:.17g}", mine[n]) << " vs libvmaf " << v;
       }
     }
     fs::remove_all(dir / std::to_string(k));
@@ -77,7 +81,8 @@ void compare_cases(const std::vector<Case>& cases, const fs::path& dir, uint32_t
 
 TEST(AdmOracle, RandomClipsEqualLibvmafBitForBit) {
   if (!fs::exists(testing_vectors::kLibvmafBinary))
-    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary << ": oracle skipped";
+    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary
+                 << ": oracle skipped";
   const std::vector<Case> cases = {
       {33, 33, 8, ""},
       {34, 33, 16, ":adm_enhn_gain_limit=1"},
@@ -105,13 +110,15 @@ TEST(AdmOracle, RandomClipsEqualLibvmafBitForBit) {
   const uint32_t seed = 20261202;
   int compared = 0, differing = 0;
   compare_cases(cases, dir, seed, compared, differing);
-  std::printf("adm oracle: %d values compared, %d differing (seed %u)\n", compared, differing, seed);
+  std::printf("adm oracle: %d values compared, %d differing (seed %u)\n", compared, differing,
+              seed);
 }
 
 // Seeded random sizes (33 to 300 a side), depths and options.
 TEST(AdmOracle, RandomSizesDepthsAndOptions) {
   if (!fs::exists(testing_vectors::kLibvmafBinary))
-    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary << ": oracle skipped";
+    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary
+                 << ": oracle skipped";
   const uint32_t seed = 4242;
   std::mt19937 rng(seed);
   const int depths[] = {8, 10, 12, 16};
@@ -134,20 +141,22 @@ TEST(AdmOracle, RandomSizesDepthsAndOptions) {
   const fs::path dir = fs::path(EXACTVQ_TEST_TMP) / "adm_oracle_random";
   int compared = 0, differing = 0;
   compare_cases(cases, dir, seed, compared, differing);
-  std::printf("adm oracle, random sizes: %d values compared, %d differing (seed %u)\n", compared, differing,
-              seed);
+  std::printf("adm oracle, random sizes: %d values compared, %d differing (seed %u)\n", compared,
+              differing, seed);
 }
 
 // libvmaf has no defined value below 33x33 (from 17 to 32 samples a side it
 // reads outside its buffers, up to 16 it crashes): exactvq refuses those sizes.
 TEST(AdmOracle, LibvmafCrashesWhereExactvqRefuses) {
   if (!fs::exists(testing_vectors::kLibvmafBinary))
-    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary << ": oracle skipped";
+    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary
+                 << ": oracle skipped";
   const fs::path dir = fs::path(EXACTVQ_TEST_TMP) / "adm_oracle_small";
   const adm_testing::Clip clip = adm_testing::make_clip(dir, 16, 40, 8, 1, 7);
   EXPECT_TRUE(adm_testing::libvmaf_metrics(clip, "adm", dir / "out.json").empty());
-  EXPECT_THROW(adm_reference(clip.ref_pics[0].plane(0), clip.dist_pics[0].plane(0), 8, AdmOptions{}),
-               InputError);
+  EXPECT_THROW(
+      adm_reference(clip.ref_pics[0].plane(0), clip.dist_pics[0].plane(0), 8, AdmOptions{}),
+      InputError);
 }
 
 }  // namespace

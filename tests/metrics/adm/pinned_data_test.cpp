@@ -42,7 +42,8 @@ bool long_double_is_extended() { return LDBL_MANT_DIG >= 64; }
 
 TEST(AdmPinned, CosineOfOneDegreeSquared) {
   if (!long_double_is_extended()) GTEST_SKIP() << "long double has no extra precision here";
-  const double x = 1.0 * 3.14159265358979323846264338327 / 180.0;  // libvmaf's argument, in binary64
+  const double x =
+      1.0 * 3.14159265358979323846264338327 / 180.0;  // libvmaf's argument, in binary64
   // Whichever of them cos() returned, the float of its square is the pinned value.
   for (const double c : within_one_ulp(cosl(static_cast<long double>(x))))
     EXPECT_TRUE(same_float(static_cast<float>(c * c), kCosOneDegreeSquared)) << std::hexfloat << c;
@@ -132,10 +133,10 @@ TEST(AdmPinned, OneThirdPowerFollowsGlibcWhereItIsNotCorrectlyRounded) {
     float x, glibc;
   };
   const Known known[] = {
-      {0x1.e0e04p-128f, 0x1.8df79cp-43f},   // x^y = 0x1.8df79aff6dc5bp-43
-      {0x1.843d42p-108f, 0x1.261fp-36f},    // 0x1.261efeffdb8f5p-36
-      {0x1.fc7b5p-101f, 0x1.957102p-34f},   // 0x1.957100ff9a84fp-34
-      {0x1.9d1f64p-91f, 0x1.dca836p-31f},   // 0x1.dca834ff3cc1dp-31
+      {0x1.e0e04p-128f, 0x1.8df79cp-43f},  // x^y = 0x1.8df79aff6dc5bp-43
+      {0x1.843d42p-108f, 0x1.261fp-36f},   // 0x1.261efeffdb8f5p-36
+      {0x1.fc7b5p-101f, 0x1.957102p-34f},  // 0x1.957100ff9a84fp-34
+      {0x1.9d1f64p-91f, 0x1.dca836p-31f},  // 0x1.dca834ff3cc1dp-31
   };
   for (const Known& k : known)
     EXPECT_TRUE(same_float(one_third_power(k.x), k.glibc)) << std::hexfloat << k.x;
@@ -153,7 +154,8 @@ TEST(AdmPinned, OneThirdPowerEqualsTheHostPowfOnASweep) {
     const float want = std::pow(x, kOneThirdF);
     if (!same_float(one_third_power(x), want)) {
       ++differing;
-      ADD_FAILURE() << std::hexfloat << "x " << x << ": " << one_third_power(x) << " vs powf " << want;
+      ADD_FAILURE() << std::hexfloat << "x " << x << ": " << one_third_power(x) << " vs powf "
+                    << want;
       if (differing > 10) break;
     }
   }

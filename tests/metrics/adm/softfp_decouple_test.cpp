@@ -56,7 +56,8 @@ TEST(AdmSoftfpDecouple, ScaledFloatEqualsNative) {
                           int64_t{(1 << 24) + 1}, int64_t{(1 << 25) + 1}, int64_t{(1 << 25) + 3},
                           int64_t{(1 << 25) - 1}})
     one(v);
-  std::printf("[ softfp   ] adm scaled floats: %lld equal to (double)(float)v / 4096\n", (long long)compared);
+  std::printf("[ softfp   ] adm scaled floats: %lld equal to (double)(float)v / 4096\n",
+              (long long)compared);
 }
 
 // The angle test where it turns: for random |o|^2 and |t|^2 of every
@@ -71,8 +72,8 @@ TEST(AdmSoftfpDecouple, AngleTestAtItsBoundaryEqualsNative) {
     const int bits = 1 + int(rng() % 62);
     in.o_mag = int64_t(rng() >> (64 - bits)) + 1;
     in.t_mag = int64_t(rng() >> (64 - 1 - int(rng() % 62))) + 1;
-    const long double product = (long double)EXACTVQ_ADM_COS_ONE_DEGREE_SQUARED * (long double)in.o_mag *
-                                (long double)in.t_mag;
+    const long double product = (long double)EXACTVQ_ADM_COS_ONE_DEGREE_SQUARED *
+                                (long double)in.o_mag * (long double)in.t_mag;
     const long double root = std::floor(std::sqrt(product));
     if (!(root < 9.2e18L)) continue;
     for (int64_t k = -2; k <= 2; ++k) {
@@ -85,8 +86,9 @@ TEST(AdmSoftfpDecouple, AngleTestAtItsBoundaryEqualsNative) {
       ++compared;
     }
   }
-  std::printf("[ softfp   ] adm angle test at its boundary: %lld equal to the native one (%lld within)\n",
-              (long long)compared, (long long)within);
+  std::printf(
+      "[ softfp   ] adm angle test at its boundary: %lld equal to the native one (%lld within)\n",
+      (long long)compared, (long long)within);
   EXPECT_GT(within, compared / 10);
   EXPECT_LT(within, compared - compared / 10);
 }
@@ -99,10 +101,13 @@ struct AngleCounts {
 };
 
 template <typename T>
-void compare_decouple(const T o[3], const T t[3], double gain_limit, int64_t* compared, AngleCounts* angles) {
+void compare_decouple(const T o[3], const T t[3], double gain_limit, int64_t* compared,
+                      AngleCounts* angles) {
   AdmAngleInputs in;
-  if constexpr (sizeof(T) == 2) in = adm_angle_inputs_s0(o, t);
-  else in = adm_angle_inputs_s123(o, t);
+  if constexpr (sizeof(T) == 2)
+    in = adm_angle_inputs_s0(o, t);
+  else
+    in = adm_angle_inputs_s123(o, t);
   const bool within = pixel::within_one_degree(in);
   ASSERT_EQ(adm_softfp_within_one_degree(in) != 0, within)
       << "angle test, dot " << in.dot << " |o|^2 " << in.o_mag << " |t|^2 " << in.t_mag;
@@ -117,8 +122,8 @@ void compare_decouple(const T o[3], const T t[3], double gain_limit, int64_t* co
     adm_softfp_decouple_s123(o, t, limit, rs, as);
   }
   for (int b = 0; b < 3; ++b) {
-    ASSERT_EQ(rs[b], rn[b]) << "restored " << b << " o " << o[0] << "," << o[1] << "," << o[2] << " t " << t[0]
-                            << "," << t[1] << "," << t[2] << " egl " << gain_limit;
+    ASSERT_EQ(rs[b], rn[b]) << "restored " << b << " o " << o[0] << "," << o[1] << "," << o[2]
+                            << " t " << t[0] << "," << t[1] << "," << t[2] << " egl " << gain_limit;
     ASSERT_EQ(as[b], an[b]) << "additive " << b;
   }
   *compared += 7;
@@ -126,16 +131,20 @@ void compare_decouple(const T o[3], const T t[3], double gain_limit, int64_t* co
 
 double random_gain_limit(std::mt19937_64& rng) {
   switch (rng() % 4) {
-    case 0: return 1.0;
-    case 1: return 100.0;
-    default: return 1.0 + double(rng() % 99'000'000) / 1e6;  // [1, 100)
+    case 0:
+      return 1.0;
+    case 1:
+      return 100.0;
+    default:
+      return 1.0 + double(rng() % 99'000'000) / 1e6;  // [1, 100)
   }
 }
 
 // t as o turned by about one degree (the angle test's boundary) and scaled.
 template <typename T>
 void near_one_degree(const T o[3], T t[3], std::mt19937_64& rng, double max) {
-  const double angle = (1.0 + (double(rng() % 2001) - 1000.0) * 1e-6) * M_PI / 180.0 * (rng() % 2 ? 1 : -1);
+  const double angle =
+      (1.0 + (double(rng() % 2001) - 1000.0) * 1e-6) * M_PI / 180.0 * (rng() % 2 ? 1 : -1);
   const double scale = 0.25 + double(rng() % 1000) / 250.0;
   const double h = (std::cos(angle) * o[0] - std::sin(angle) * o[1]) * scale;
   const double v = (std::sin(angle) * o[0] + std::cos(angle) * o[1]) * scale;
@@ -149,9 +158,12 @@ TEST(AdmSoftfpDecouple, Scale0EqualsNative) {
   int64_t compared = 0;
   const auto sample = [&](int range) -> int16_t {
     switch (rng() % 8) {
-      case 0: return 0;
-      case 1: return rng() % 2 ? INT16_MIN : INT16_MAX;
-      default: return int16_t(int64_t(rng() % uint64_t(2 * range + 1)) - range);
+      case 0:
+        return 0;
+      case 1:
+        return rng() % 2 ? INT16_MIN : INT16_MAX;
+      default:
+        return int16_t(int64_t(rng() % uint64_t(2 * range + 1)) - range);
     }
   };
   AngleCounts near;
@@ -168,9 +180,10 @@ TEST(AdmSoftfpDecouple, Scale0EqualsNative) {
     compare_decouple(o, t, random_gain_limit(rng), &compared, turned ? &near : &ignored);
     if (HasFatalFailure()) return;
   }
-  std::printf("[ softfp   ] adm decoupling, scale 0: %lld values equal to the native ones (turned by about "
-              "one degree: %lld within, %lld outside)\n",
-              (long long)compared, (long long)near.within, (long long)near.outside);
+  std::printf(
+      "[ softfp   ] adm decoupling, scale 0: %lld values equal to the native ones (turned by about "
+      "one degree: %lld within, %lld outside)\n",
+      (long long)compared, (long long)near.within, (long long)near.outside);
   EXPECT_GT(near.within, 20'000);
   EXPECT_GT(near.outside, 20'000);
 }
@@ -180,8 +193,10 @@ TEST(AdmSoftfpDecouple, Scales123EqualNative) {
   int64_t compared = 0;
   const auto sample = [&](int bits) -> int32_t {
     switch (rng() % 10) {
-      case 0: return 0;
-      case 1: return rng() % 2 ? INT32_MIN : INT32_MAX;
+      case 0:
+        return 0;
+      case 1:
+        return rng() % 2 ? INT32_MIN : INT32_MAX;
       default: {
         const int64_t m = int64_t(rng() & ((uint64_t{1} << bits) - 1));
         return int32_t(rng() % 2 ? -m : m);
@@ -202,9 +217,11 @@ TEST(AdmSoftfpDecouple, Scales123EqualNative) {
     compare_decouple(o, t, random_gain_limit(rng), &compared, turned ? &near : &ignored);
     if (HasFatalFailure()) return;
   }
-  std::printf("[ softfp   ] adm decoupling, scales 1..3: %lld values equal to the native ones (turned by about "
-              "one degree: %lld within, %lld outside)\n",
-              (long long)compared, (long long)near.within, (long long)near.outside);
+  std::printf(
+      "[ softfp   ] adm decoupling, scales 1..3: %lld values equal to the native ones (turned by "
+      "about "
+      "one degree: %lld within, %lld outside)\n",
+      (long long)compared, (long long)near.within, (long long)near.outside);
   EXPECT_GT(near.within, 20'000);
   EXPECT_GT(near.outside, 20'000);
 }

@@ -52,7 +52,8 @@ bool simd_differs(const nlohmann::json& info, int frame, const std::string& metr
   const nlohmann::json& s = info.at("simd_vs_c");
   if (!s.contains("differences")) return false;
   for (const auto& d : s.at("differences"))
-    if (d.at("frame").get<int>() == frame && d.at("metric").get<std::string>() == metric) return true;
+    if (d.at("frame").get<int>() == frame && d.at("metric").get<std::string>() == metric)
+      return true;
   return false;
 }
 
@@ -76,14 +77,16 @@ TEST(AdmVectors, EveryFrameEqualsLibvmafBitForBit) {
       const std::vector<std::string> keys = adm_output_names(o);
       const nlohmann::json& r = pair.info.at("runs").at(run.name);
       const nlohmann::json* frames = nullptr;
-      if (r.at("rc").get<int>() == 0) frames = &r.at("frames");
+      if (r.at("rc").get<int>() == 0)
+        frames = &r.at("frames");
       else if (r.contains("frame_cnt_1_workaround") &&
                r.at("frame_cnt_1_workaround").at("rc").get<int>() == 0)
         frames = &r.at("frame_cnt_1_workaround").at("frames");
       if (w < kMinAdmSide || h < kMinAdmSide) {
         // libvmaf crashed (rc -11) on these, even for one frame: exactvq refuses them.
         EXPECT_EQ(frames, nullptr) << pair.name << ": libvmaf scored a picture exactvq refuses";
-        EXPECT_THROW(adm_reference(ref[0].plane(0), dist[0].plane(0), bitdepth, o), InputError) << pair.name;
+        EXPECT_THROW(adm_reference(ref[0].plane(0), dist[0].plane(0), bitdepth, o), InputError)
+            << pair.name;
         EXPECT_THROW(check_adm_size(w, h, "vectors"), InputError) << pair.name;
         ++refused;
         continue;
@@ -92,10 +95,11 @@ TEST(AdmVectors, EveryFrameEqualsLibvmafBitForBit) {
       for (const auto& frame : *frames) {
         const int i = frame.at("frameNum").get<int>();
         ASSERT_LT(size_t(i), ref.size());
-        const std::vector<double> mine = reported(adm_reference(ref[i].plane(0), dist[i].plane(0), bitdepth, o));
+        const std::vector<double> mine =
+            reported(adm_reference(ref[i].plane(0), dist[i].plane(0), bitdepth, o));
         // The feature's SIMD rows (cpu/adm_simd.h) must give the same values.
-        const std::vector<double> simd =
-            reported(adm_scores(ref[i].plane(0), dist[i].plane(0), bitdepth, o, cpu::simd_row_kernels()));
+        const std::vector<double> simd = reported(
+            adm_scores(ref[i].plane(0), dist[i].plane(0), bitdepth, o, cpu::simd_row_kernels()));
         for (size_t k = 0; k < keys.size(); ++k, ++compared) {
           double want = testing_vectors::stored_value(frame.at(keys[k]));
           const std::string plain = keys[k].substr(0, keys[k].size() - key_suffix(o).size());
@@ -106,23 +110,25 @@ TEST(AdmVectors, EveryFrameEqualsLibvmafBitForBit) {
                 want = c.value;
                 found = true;
               }
-            ASSERT_TRUE(found) << "no C value for the SIMD run's " << pair.name << " frame " << i << " "
-                               << keys[k];
+            ASSERT_TRUE(found) << "no C value for the SIMD run's " << pair.name << " frame " << i
+                               << " " << keys[k];
           }
           const bool same = std::isnan(want) ? std::isnan(mine[k]) : same_bits(mine[k], want);
           const bool simd_same = std::isnan(want) ? std::isnan(simd[k]) : same_bits(simd[k], want);
           if (!same || !simd_same) ++differing;
-          EXPECT_TRUE(same) << pair.name << " " << run.name << " frame " << i << " " << keys[k] << ": "
-                            << fmt::format("{:.17g} vs libvmaf {:.17g}", mine[k], want);
+          EXPECT_TRUE(same) << pair.name << " " << run.name << " frame " << i << " " << keys[k]
+                            << ": " << fmt::format("{:.17g} vs libvmaf {:.17g}", mine[k], want);
           EXPECT_TRUE(simd_same) << pair.name << " " << run.name << " frame " << i << " " << keys[k]
-                                 << ": SIMD rows " << fmt::format("{:.17g} vs libvmaf {:.17g}", simd[k], want);
+                                 << ": SIMD rows "
+                                 << fmt::format("{:.17g} vs libvmaf {:.17g}", simd[k], want);
         }
       }
     }
   }
-  std::printf("adm vectors: %d values compared (scalar and SIMD rows), %d differing; "
-              "%d pair runs refused (below %dx%d)\n",
-              compared, differing, refused, kMinAdmSide, kMinAdmSide);
+  std::printf(
+      "adm vectors: %d values compared (scalar and SIMD rows), %d differing; "
+      "%d pair runs refused (below %dx%d)\n",
+      compared, differing, refused, kMinAdmSide, kMinAdmSide);
   EXPECT_GT(compared, 0);
 }
 

@@ -20,8 +20,8 @@ using testing_vectors::VmafPair;
 
 std::vector<std::string> raw_args(const VmafPair& p) {
   if (!p.raw.width) return {};
-  return {"-w", std::to_string(*p.raw.width), "-h", std::to_string(*p.raw.height), "-p",
-          chroma_name(*p.raw.chroma), "-b", std::to_string(*p.raw.bitdepth)};
+  return {"-w", std::to_string(*p.raw.width), "-h", std::to_string(*p.raw.height),
+          "-p", chroma_name(*p.raw.chroma),   "-b", std::to_string(*p.raw.bitdepth)};
 }
 
 class FloatSsimCli : public CliTest {
@@ -32,7 +32,8 @@ class FloatSsimCli : public CliTest {
       GTEST_SKIP() << "no shared vectors at " << testing_vectors::kVmafVectors;
   }
 
-  RunResult run(const VmafPair& p, const std::vector<std::string>& features, bool frame_cnt_1 = false) {
+  RunResult run(const VmafPair& p, const std::vector<std::string>& features,
+                bool frame_cnt_1 = false) {
     std::vector<std::string> argv{EXACTVQ_CLI_PATH, "-r", p.ref.string(), "-d", p.dist.string()};
     for (const std::string& f : features) argv.insert(argv.end(), {"--feature", f});
     argv.insert(argv.end(), {"--precision", "max", "--json", "-o", path("out.json")});
@@ -43,7 +44,9 @@ class FloatSsimCli : public CliTest {
     return run_program(argv);
   }
 
-  Report report() { return parse_json(testing_vectors::signed_zeros_kept(read_file(path("out.json")))); }
+  Report report() {
+    return parse_json(testing_vectors::signed_zeros_kept(read_file(path("out.json"))));
+  }
 
   bool same(const Report& got, double mine, const std::string& where, const nlohmann::json& want) {
     if (want.is_null()) return std::count(got.json_nulls.begin(), got.json_nulls.end(), where) == 1;
@@ -62,12 +65,13 @@ class FloatSsimCli : public CliTest {
       const bool ok = same(got, got.values.at(key)[i], std::to_string(i) + "/" + key, want);
       ++compared;
       differing += !ok;
-      EXPECT_TRUE(ok) << p.name << " " << what << " frame " << i << " " << key << ": " << got.values.at(key)[i]
-                      << " vs libvmaf " << want;
+      EXPECT_TRUE(ok) << p.name << " " << what << " frame " << i << " " << key << ": "
+                      << got.values.at(key)[i] << " vs libvmaf " << want;
     }
     for (const char* pool : {"min", "max", "mean", "harmonic_mean"}) {
       const nlohmann::json& want = stored.node->at("pooled").at(key).at(pool);
-      ASSERT_TRUE(got.pooled.count(key) && got.pooled.at(key).count(pool)) << p.name << " " << key << " " << pool;
+      ASSERT_TRUE(got.pooled.count(key) && got.pooled.at(key).count(pool))
+          << p.name << " " << key << " " << pool;
       const double mine = got.pooled.at(key).at(pool);
       const bool ok = same(got, mine, "pooled/" + key + "/" + pool, want);
       ++compared_pooled;
@@ -111,14 +115,17 @@ TEST_F(FloatSsimCli, CommandLineEqualsLibvmafOnEveryVector) {
     }
     // The AOM CTC setting.
     if (const t::StoredRun ctc = t::stored_run(p, "float_ssim_ctc", "float_ssim")) {
-      const RunResult r = run(p, {"float_ssim=scale=1:enable_db=true:clip_db=true"}, ctc.frame_cnt_1);
+      const RunResult r =
+          run(p, {"float_ssim=scale=1:enable_db=true:clip_db=true"}, ctc.frame_cnt_1);
       ASSERT_EQ(r.status, 0) << p.name << describe(r);
       compare(p, report(), ctc, "float_ssim", "ctc");
     }
   }
-  std::printf("float_ssim command line: %d per-frame and %d pooled values compared, %d differing; %d MS-SSIM "
-              "refusals\n",
-              compared, compared_pooled, differing, refused);
+  std::printf(
+      "float_ssim command line: %d per-frame and %d pooled values compared, %d differing; %d "
+      "MS-SSIM "
+      "refusals\n",
+      compared, compared_pooled, differing, refused);
   EXPECT_EQ(differing, 0);
   EXPECT_GE(compared, 100);
   EXPECT_EQ(refused, 7);
@@ -127,33 +134,42 @@ TEST_F(FloatSsimCli, CommandLineEqualsLibvmafOnEveryVector) {
 // Bad options, sizes and depths: exit 2 (usage) or 1 (input), a message naming them, no output.
 TEST_F(FloatSsimCli, RefusalsNameWhatAndLeaveNoOutput) {
   const VideoFormat small = make_format(64, 48);
-  const std::string ref = write_y4m("ref.y4m", small, 2, 0), dist = write_y4m("dist.y4m", small, 2, 1);
-  expect_refused({"-r", ref, "-d", dist, "--feature", "float_ssim=scale=11"}, 2, {"float_ssim", "scale=11"});
-  expect_refused({"-r", ref, "-d", dist, "--feature", "float_ssim=enable_db=maybe"}, 2, {"enable_db=maybe"});
-  expect_refused({"-r", ref, "-d", dist, "--feature", "float_ms_ssim=scale=2"}, 2, {"float_ms_ssim", "scale"});
-  expect_refused({"-r", ref, "-d", dist, "--feature", "float_ms_ssim"}, 1, {"float_ms_ssim", "64x48", "176"});
+  const std::string ref = write_y4m("ref.y4m", small, 2, 0),
+                    dist = write_y4m("dist.y4m", small, 2, 1);
+  expect_refused({"-r", ref, "-d", dist, "--feature", "float_ssim=scale=11"}, 2,
+                 {"float_ssim", "scale=11"});
+  expect_refused({"-r", ref, "-d", dist, "--feature", "float_ssim=enable_db=maybe"}, 2,
+                 {"enable_db=maybe"});
+  expect_refused({"-r", ref, "-d", dist, "--feature", "float_ms_ssim=scale=2"}, 2,
+                 {"float_ms_ssim", "scale"});
+  expect_refused({"-r", ref, "-d", dist, "--feature", "float_ms_ssim"}, 1,
+                 {"float_ms_ssim", "64x48", "176"});
   const VideoFormat narrow = make_format(3, 48, ChromaFormat::k444);
-  const std::string r3 = write_y4m("ref3.y4m", narrow, 1, 0), d3 = write_y4m("dist3.y4m", narrow, 1, 1);
+  const std::string r3 = write_y4m("ref3.y4m", narrow, 1, 0),
+                    d3 = write_y4m("dist3.y4m", narrow, 1, 1);
   expect_refused({"-r", r3, "-d", d3, "--feature", "float_ssim=scale=10"}, 1, {"3x48", "scale=10"});
   const VideoFormat nine = make_format(200, 200, ChromaFormat::k420, 9);
   const std::string r9 = write("ref9.yuv", raw_bytes(nine, make_frames(nine, 1, 0)));
   const std::string d9 = write("dist9.yuv", raw_bytes(nine, make_frames(nine, 1, 1)));
   for (const char* feature : {"float_ssim", "float_ms_ssim"})
-    expect_refused({"-r", r9, "-d", d9, "-w", "200", "-h", "200", "-p", "420", "-b", "9", "--feature", feature}, 1,
-                   {feature, "bit depth 9"});
+    expect_refused({"-r", r9, "-d", d9, "-w", "200", "-h", "200", "-p", "420", "-b", "9",
+                    "--feature", feature},
+                   1, {feature, "bit depth 9"});
 }
 
 // Frames side by side on the pool: any thread count gives one thread's bits.
 TEST_F(FloatSsimCli, AnyThreadCountGivesTheSameBits) {
   const auto pairs = load_vmaf_pairs();
-  const auto p = std::find_if(pairs.begin(), pairs.end(),
-                              [](const VmafPair& v) { return v.name == "p10_420_576x324_testsrc2_x264"; });
+  const auto p = std::find_if(pairs.begin(), pairs.end(), [](const VmafPair& v) {
+    return v.name == "p10_420_576x324_testsrc2_x264";
+  });
   ASSERT_NE(p, pairs.end());
   std::vector<std::string> reports;
   for (const char* threads : {"1", "2", "5"}) {
-    const RunResult r = run_program({EXACTVQ_CLI_PATH, "-r", p->ref.string(), "-d", p->dist.string(), "--feature",
-                                     "float_ssim=enable_lcs=true", "--feature", "float_ms_ssim=enable_lcs=true",
-                                     "--threads", threads, "--precision", "max", "--csv", "-o", "-"});
+    const RunResult r =
+        run_program({EXACTVQ_CLI_PATH, "-r", p->ref.string(), "-d", p->dist.string(), "--feature",
+                     "float_ssim=enable_lcs=true", "--feature", "float_ms_ssim=enable_lcs=true",
+                     "--threads", threads, "--precision", "max", "--csv", "-o", "-"});
     ASSERT_EQ(r.status, 0) << describe(r);
     reports.push_back(r.out);
   }

@@ -54,11 +54,15 @@ struct Shape {
 };
 
 // Small shapes (filled and summed) and large ones (placement only).
-const Shape kSmall[] = {{11, 11, false, 1},  {12, 11, false, 1},  {13, 12, false, 1},  {37, 29, false, 1},
-                        {400, 390, false, 2}, {176, 176, true, 1}, {177, 176, true, 1}, {193, 181, true, 1},
-                        {203, 181, true, 1}, {390, 385, true, 1}};
-const Shape kLarge[] = {{1920, 1080, false, 1}, {1920, 1080, false, 4}, {1920, 1080, true, 1},
-                        {3840, 2160, false, 1}, {3840, 2160, true, 1}};
+const Shape kSmall[] = {{11, 11, false, 1},  {12, 11, false, 1},   {13, 12, false, 1},
+                        {37, 29, false, 1},  {400, 390, false, 2}, {176, 176, true, 1},
+                        {177, 176, true, 1}, {193, 181, true, 1},  {203, 181, true, 1},
+                        {390, 385, true, 1}};
+const Shape kLarge[] = {{1920, 1080, false, 1},
+                        {1920, 1080, false, 4},
+                        {1920, 1080, true, 1},
+                        {3840, 2160, false, 1},
+                        {3840, 2160, true, 1}};
 
 struct Wants {
   bool ssim_mean, lcs_means;
@@ -66,8 +70,9 @@ struct Wants {
 const Wants kWants[] = {{true, false}, {false, true}, {true, true}};
 
 std::string name_of(const Shape& s, const Wants& w, int chunk) {
-  return fmt::format("{}x{} {} factor {}, lcs term {}, l/c/s terms {}, chunks of {}", s.width, s.height,
-                     s.multiscale ? "float_ms_ssim" : "float_ssim", s.factor, w.ssim_mean, w.lcs_means, chunk);
+  return fmt::format("{}x{} {} factor {}, lcs term {}, l/c/s terms {}, chunks of {}", s.width,
+                     s.height, s.multiscale ? "float_ms_ssim" : "float_ssim", s.factor, w.ssim_mean,
+                     w.lcs_means, chunk);
 }
 
 size_t positions_of(const Positions& p) { return size_t(p.ow) * size_t(p.oh); }
@@ -85,8 +90,8 @@ std::vector<std::array<size_t, 4>> plane_offsets(const DeviceTermLayout& layout,
   return out;
 }
 
-void expect_planes_apart(const DeviceTermLayout& layout, const std::vector<Positions>& scales, int chunk,
-                         const std::string& what) {
+void expect_planes_apart(const DeviceTermLayout& layout, const std::vector<Positions>& scales,
+                         int chunk, const std::string& what) {
   std::vector<std::pair<size_t, size_t>> ranges;  // [begin, end) in bytes
   for (int i = 0; i < chunk; ++i) {
     const auto offsets = plane_offsets(layout, i);
@@ -110,8 +115,9 @@ void expect_planes_apart(const DeviceTermLayout& layout, const std::vector<Posit
 // Writes every frame's planes of a chunk of `frames` with seeded terms, sums
 // them the way launch_raster_sums reads the layout, and checks each frame's
 // means against those of its own planes' sequential sums.
-void expect_sums_reach_their_means(const DeviceTermLayout& layout, const std::vector<Positions>& scales,
-                                   int frames, std::mt19937_64& rng, const std::string& what) {
+void expect_sums_reach_their_means(const DeviceTermLayout& layout,
+                                   const std::vector<Positions>& scales, int frames,
+                                   std::mt19937_64& rng, const std::string& what) {
   // NaN where nothing is written: a sum reading past its plane shows.
   std::vector<double> buffer(layout.chunk_bytes() / sizeof(double), std::nan(""));
   std::uniform_real_distribution<double> term(-0.25, 1.0);
@@ -128,7 +134,8 @@ void expect_sums_reach_their_means(const DeviceTermLayout& layout, const std::ve
         for (size_t k = 0; k < positions_of(scales[sc]); ++k) plane[k] = level + term(rng);
         sums[t] = ssim::add_in_raster_order(0.0, plane, positions_of(scales[sc]));
       }
-      want[size_t(i)][sc] = means_of_sums(sums[0], sums[1], sums[2], sums[3], scales[sc].ow, scales[sc].oh);
+      want[size_t(i)][sc] =
+          means_of_sums(sums[0], sums[1], sums[2], sums[3], scales[sc].ow, scales[sc].oh);
     }
   }
   const DeviceTermLayout::SumLayout sums = layout.sum_layout(frames);
@@ -142,12 +149,14 @@ void expect_sums_reach_their_means(const DeviceTermLayout& layout, const std::ve
       const int64_t first = r.offset + g * r.stride;
       ASSERT_GE(first, 0) << what;
       ASSERT_LE(size_t(first + r.count), buffer.size()) << what;
-      got[size_t(g * sums.arrays + a)] = ssim::add_in_raster_order(0.0, buffer.data() + first, size_t(r.count));
+      got[size_t(g * sums.arrays + a)] =
+          ssim::add_in_raster_order(0.0, buffer.data() + first, size_t(r.count));
     }
   ASSERT_EQ(got.size(), size_t(frames) * layout.sums_per_frame()) << what;
   for (int i = 0; i < frames; ++i) {
     const ScaleMeans means = layout.means(got.data() + size_t(i) * layout.sums_per_frame());
-    EXPECT_EQ(std::memcmp(&means, &want[size_t(i)], sizeof(means)), 0) << what << ", frame " << i << " of " << frames;
+    EXPECT_EQ(std::memcmp(&means, &want[size_t(i)], sizeof(means)), 0)
+        << what << ", frame " << i << " of " << frames;
   }
 }
 
@@ -155,7 +164,8 @@ TEST(DeviceTermLayout, SumsOfEveryChunkGiveEachFramesMeans) {
   std::mt19937_64 rng(0x7e51a7);
   int chunks = 0;
   for (const Shape& s : kSmall) {
-    const std::vector<Positions> scales = scale_positions(s.width, s.height, s.multiscale, s.factor);
+    const std::vector<Positions> scales =
+        scale_positions(s.width, s.height, s.multiscale, s.factor);
     for (const Wants& w : kWants)
       for (const int chunk : {1, 2, 4}) {
         const DeviceTermLayout layout(scales, w.ssim_mean, w.lcs_means, chunk);
@@ -182,7 +192,8 @@ TEST(DeviceTermLayout, SmallestMsSsimScalesHoldOneToSixTerms) {
 
 TEST(DeviceTermLayout, LargePicturesPlanesApart) {
   for (const Shape& s : kLarge) {
-    const std::vector<Positions> scales = scale_positions(s.width, s.height, s.multiscale, s.factor);
+    const std::vector<Positions> scales =
+        scale_positions(s.width, s.height, s.multiscale, s.factor);
     for (const Wants& w : kWants)
       for (const int chunk : {1, 2, 4}) {
         const DeviceTermLayout layout(scales, w.ssim_mean, w.lcs_means, chunk);
@@ -192,7 +203,8 @@ TEST(DeviceTermLayout, LargePicturesPlanesApart) {
         for (int a = 0; a < sums.arrays; ++a) {
           const DeviceTermLayout::SumArray& r = sums.array[size_t(a)];
           const int64_t last_end = r.offset + int64_t(sums.groups - 1) * r.stride + r.count;
-          EXPECT_LE(size_t(last_end) * sizeof(double), layout.chunk_bytes()) << name_of(s, w, chunk);
+          EXPECT_LE(size_t(last_end) * sizeof(double), layout.chunk_bytes())
+              << name_of(s, w, chunk);
         }
       }
   }
@@ -204,8 +216,9 @@ TEST(DeviceTermLayout, RefusesMisuse) {
   EXPECT_THROW(DeviceTermLayout(one, false, false, 1), std::logic_error);
   EXPECT_THROW(DeviceTermLayout(one, true, false, 0), std::logic_error);
   EXPECT_THROW(DeviceTermLayout({{0, 5}}, true, false, 1), std::logic_error);
-  EXPECT_THROW(DeviceTermLayout(std::vector<Positions>(size_t(kScales) + 1, Positions{1, 1}), true, true, 1),
-               std::logic_error);
+  EXPECT_THROW(
+      DeviceTermLayout(std::vector<Positions>(size_t(kScales) + 1, Positions{1, 1}), true, true, 1),
+      std::logic_error);
   const DeviceTermLayout layout(one, true, true, 2);
   EXPECT_THROW(layout.sum_layout(0), std::logic_error);
   EXPECT_THROW(layout.sum_layout(3), std::logic_error);

@@ -29,7 +29,8 @@ inline StoredRun node_run(const nlohmann::json& node) {
 // What libvmaf gave `key` ("float_ssim", "float_ms_ssim") in `run`
 // ("float_ssim_ms_ssim", "float_ssim_ctc"): the run's, else the probe's of that
 // feature alone; empty where libvmaf gave nothing.
-inline StoredRun stored_run(const testing_vectors::VmafPair& p, const std::string& run, const std::string& key) {
+inline StoredRun stored_run(const testing_vectors::VmafPair& p, const std::string& run,
+                            const std::string& key) {
   const nlohmann::json& node = p.info.at("runs").at(run);
   if (StoredRun r = node_run(node)) return r;
   if (!node.contains("single_feature_probes")) return {};
@@ -38,8 +39,8 @@ inline StoredRun stored_run(const testing_vectors::VmafPair& p, const std::strin
 }
 
 // The stored frames only (null where none).
-inline const nlohmann::json* stored_frames(const testing_vectors::VmafPair& p, const std::string& run,
-                                           const std::string& key) {
+inline const nlohmann::json* stored_frames(const testing_vectors::VmafPair& p,
+                                           const std::string& run, const std::string& key) {
   const StoredRun r = stored_run(p, run, key);
   return r ? &r.frames() : nullptr;
 }

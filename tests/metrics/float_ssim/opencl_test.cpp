@@ -21,7 +21,8 @@ TEST_F(OpenclTest, FloatSsimSharesTheDeviceAndScoresLoosePairs) {
   const device_testing::PictureFrames frames = device_testing::seeded_frames(f, 3, rng);
   const std::vector<FramePair>& pairs = frames.pairs;
   ThreadPool pool(2);
-  const char* specs[] = {"float_ms_ssim=enable_lcs=true", "ssim", "float_ssim=enable_lcs=true", "vif"};
+  const char* specs[] = {"float_ms_ssim=enable_lcs=true", "ssim", "float_ssim=enable_lcs=true",
+                         "vif"};
   std::vector<std::unique_ptr<Feature>> cpu, ocl;
   for (const char* spec : specs) {
     cpu.push_back(make_feature(parse_feature_spec(spec), FeatureContext{f, &pool, nullptr}));
@@ -35,7 +36,8 @@ TEST_F(OpenclTest, FloatSsimSharesTheDeviceAndScoresLoosePairs) {
       cpu[k]->extract_batch({&pairs[i], 1}, want);
       ocl[k]->extract_batch({&pairs[i], 1}, got);
       for (size_t j = 0; j < n; ++j)
-        EXPECT_TRUE(same_bits(got[j], want[j])) << specs[k] << " frame " << i << " " << cpu[k]->outputs()[j];
+        EXPECT_TRUE(same_bits(got[j], want[j]))
+            << specs[k] << " frame " << i << " " << cpu[k]->outputs()[j];
     }
   // Luma once a frame (reference and distorted) for all four features.
   EXPECT_EQ(device()->counters().plane_uploads - uploads, int64_t(2 * pairs.size()));
@@ -66,7 +68,8 @@ TEST_F(OpenclTest, FloatSsimSplitOverTwoDevicesEqualsCpu) {
     cpu->extract_batch(pairs, want);
     two->extract_batch(pairs, got);
     for (size_t i = 0; i < want.size(); ++i)
-      EXPECT_TRUE(same_bits(got[i], want[i])) << spec << " frame " << i / n << " " << cpu->outputs()[i % n];
+      EXPECT_TRUE(same_bits(got[i], want[i]))
+          << spec << " frame " << i / n << " " << cpu->outputs()[i % n];
   }
 }
 
@@ -75,10 +78,11 @@ TEST_F(OpenclTest, FloatSsimSplitOverTwoDevicesEqualsCpu) {
 
 const VideoFormat kFaultFormat{180, 176, ChromaFormat::k420, 8};
 
-void score_ms_ssim(const std::shared_ptr<opencl::OpenclDevice>& dev, const std::vector<Picture>& refs,
-                   const std::vector<Picture>& dists, int* scored = nullptr) {
-  auto feature =
-      make_feature(parse_feature_spec("float_ms_ssim=enable_lcs=true"), FeatureContext{kFaultFormat, nullptr, dev});
+void score_ms_ssim(const std::shared_ptr<opencl::OpenclDevice>& dev,
+                   const std::vector<Picture>& refs, const std::vector<Picture>& dists,
+                   int* scored = nullptr) {
+  auto feature = make_feature(parse_feature_spec("float_ms_ssim=enable_lcs=true"),
+                              FeatureContext{kFaultFormat, nullptr, dev});
   std::vector<double> values(feature->outputs().size());
   for (size_t i = 0; i < refs.size(); ++i) {
     const FramePair pair{&refs[i], &dists[i], int64_t(i)};
@@ -91,18 +95,21 @@ TEST_F(OpenclTest, FloatSsimFaults) {
   const long handles = opencl::live_handle_count();
   std::mt19937_64 rng(0xfa17);
   std::vector<Picture> refs(4), dists(4);
-  for (size_t i = 0; i < refs.size(); ++i) fill_pair(refs[i], dists[i], kFaultFormat, Content::kNoisy, rng);
+  for (size_t i = 0; i < refs.size(); ++i)
+    fill_pair(refs[i], dists[i], kFaultFormat, Content::kNoisy, rng);
   // Every allocation in turn.
   int failures = 0;
   for (int n = 1; n < 60; ++n) {
     const std::string spec = fmt::format("alloc@{}", n);
     const std::string m = message_of([&] {
-      score_ms_ssim(std::make_shared<opencl::OpenclDevice>(0, nullptr, Faults::parse(spec.c_str())), refs, dists);
+      score_ms_ssim(std::make_shared<opencl::OpenclDevice>(0, nullptr, Faults::parse(spec.c_str())),
+                    refs, dists);
     });
     EXPECT_EQ(opencl::live_handle_count(), handles) << spec;
     if (m == "(no DeviceError)") break;
     ++failures;
-    EXPECT_TRUE(contains(m, "OpenCL: cannot allocate ") && contains(m, "injected by EXACTVQ_OPENCL_FAULT=" + spec) &&
+    EXPECT_TRUE(contains(m, "OpenCL: cannot allocate ") &&
+                contains(m, "injected by EXACTVQ_OPENCL_FAULT=" + spec) &&
                 contains(m, "opencl device 0 (") && contains(m, "float_ms_ssim"))
         << spec << ": " << m;
   }
@@ -114,7 +121,8 @@ TEST_F(OpenclTest, FloatSsimFaults) {
     EXPECT_EQ(scored, 2);
     EXPECT_TRUE(contains(m, "opencl device 0 (") &&
                 contains(m, "frame 2, float_ms_ssim: OpenCL clEnqueueNDRangeKernel (fs_convert)") &&
-                contains(m, "CL_OUT_OF_RESOURCES") && contains(m, "injected by EXACTVQ_OPENCL_FAULT=enqueue@2"))
+                contains(m, "CL_OUT_OF_RESOURCES") &&
+                contains(m, "injected by EXACTVQ_OPENCL_FAULT=enqueue@2"))
         << m;
   }
   {
@@ -122,7 +130,8 @@ TEST_F(OpenclTest, FloatSsimFaults) {
     auto dev = std::make_shared<opencl::OpenclDevice>(0, nullptr, Faults::parse("lost@3"));
     const std::string m = message_of([&] { score_ms_ssim(dev, refs, dists, &scored); });
     EXPECT_EQ(scored, 3);
-    EXPECT_TRUE(contains(m, "frame 3, float_ms_ssim: OpenCL") && contains(m, "the device was lost before frame 3"))
+    EXPECT_TRUE(contains(m, "frame 3, float_ms_ssim: OpenCL") &&
+                contains(m, "the device was lost before frame 3"))
         << m;
   }
   {
@@ -136,7 +145,9 @@ TEST_F(OpenclTest, FloatSsimFaults) {
         << m;
   }
   EXPECT_EQ(opencl::live_handle_count(), handles);
-  std::printf("[ opencl   ] float_ms_ssim: %d allocation points failed in turn, each a DeviceError\n", failures);
+  std::printf(
+      "[ opencl   ] float_ms_ssim: %d allocation points failed in turn, each a DeviceError\n",
+      failures);
 }
 
 }  // namespace

@@ -52,8 +52,9 @@ TEST(FloatSsimOptions, OutputNamesAsLibvmafWritesThem) {
   // No option adds a suffix (libvmaf flags none as a feature parameter).
   EXPECT_EQ(output_names(ssim("float_ssim=scale=1:enable_db=true:clip_db=true")),
             std::vector<std::string>{"float_ssim"});
-  EXPECT_EQ(output_names(ssim("float_ssim=enable_lcs=true:scale=3")),
-            (std::vector<std::string>{"float_ssim", "float_ssim_l", "float_ssim_c", "float_ssim_s"}));
+  EXPECT_EQ(
+      output_names(ssim("float_ssim=enable_lcs=true:scale=3")),
+      (std::vector<std::string>{"float_ssim", "float_ssim_l", "float_ssim_c", "float_ssim_s"}));
   EXPECT_EQ(output_names(ms("float_ms_ssim")), std::vector<std::string>{"float_ms_ssim"});
   const std::vector<std::string> lcs = output_names(ms("float_ms_ssim=enable_lcs=true"));
   ASSERT_EQ(lcs.size(), 16u);
@@ -64,12 +65,13 @@ TEST(FloatSsimOptions, OutputNamesAsLibvmafWritesThem) {
 }
 
 TEST(FloatSsimOptions, BadValuesAndKeysAreRefused) {
-  for (const char* bad : {"float_ssim=scale=11", "float_ssim=scale=-1", "float_ssim=scale=1.5", "float_ssim=scale=",
-                          "float_ssim=scale=x", "float_ssim=enable_db=maybe", "float_ssim=clip_db=2",
-                          "float_ssim=enable_lcs=", "float_ssim=speed=1", "float_ssim=fp64=soft"})
+  for (const char* bad : {"float_ssim=scale=11", "float_ssim=scale=-1", "float_ssim=scale=1.5",
+                          "float_ssim=scale=", "float_ssim=scale=x", "float_ssim=enable_db=maybe",
+                          "float_ssim=clip_db=2", "float_ssim=enable_lcs=", "float_ssim=speed=1",
+                          "float_ssim=fp64=soft"})
     EXPECT_THROW(ssim(bad), UsageError) << bad;
-  for (const char* bad : {"float_ms_ssim=scale=1", "float_ms_ssim=enable_db=x", "float_ms_ssim=foo=1",
-                          "float_ms_ssim=fp64="})
+  for (const char* bad : {"float_ms_ssim=scale=1", "float_ms_ssim=enable_db=x",
+                          "float_ms_ssim=foo=1", "float_ms_ssim=fp64="})
     EXPECT_THROW(ms(bad), UsageError) << bad;
   const std::string m = message_of([] { ssim("float_ssim=scale=11"); });
   EXPECT_NE(m.find("scale=11"), std::string::npos) << m;
@@ -94,10 +96,11 @@ TEST(FloatSsimDb, FormulasAndLibvmafsComparison) {
   EXPECT_EQ(max_db(576, 324, 8, true), 104.0);
   EXPECT_EQ(max_db(8, 8, 8, true), 70.0);
   EXPECT_TRUE(std::isinf(max_db(8, 8, 8, false)));
-  EXPECT_EQ(to_db(1.0, 104.0), 104.0);                       // -10 log10(0) = +inf, clipped
-  EXPECT_TRUE(std::signbit(to_db(0.0, 104.0)));              // -10 * log10(1) = -0
-  EXPECT_EQ(to_db(std::nan(""), 74.0), 74.0);                // NaN < max is false: the ceiling
-  EXPECT_TRUE(std::isinf(to_db(std::nan(""), max_db(8, 8, 8, false))));  // and without clip_db: +inf
+  EXPECT_EQ(to_db(1.0, 104.0), 104.0);           // -10 log10(0) = +inf, clipped
+  EXPECT_TRUE(std::signbit(to_db(0.0, 104.0)));  // -10 * log10(1) = -0
+  EXPECT_EQ(to_db(std::nan(""), 74.0), 74.0);    // NaN < max is false: the ceiling
+  EXPECT_TRUE(
+      std::isinf(to_db(std::nan(""), max_db(8, 8, 8, false))));  // and without clip_db: +inf
 }
 
 TEST(FloatSsimRefusals, SizesAndBitDepthsWithoutAValue) {
@@ -105,7 +108,8 @@ TEST(FloatSsimRefusals, SizesAndBitDepthsWithoutAValue) {
   EXPECT_NO_THROW(check_ms_ssim_input(176, 176, 8, "t"));
   EXPECT_THROW(check_ms_ssim_input(175, 400, 8, "t"), InputError);
   EXPECT_THROW(check_ms_ssim_input(400, 175, 8, "t"), InputError);
-  const std::string m = message_of([] { check_ms_ssim_input(175, 400, 10, "feature float_ms_ssim"); });
+  const std::string m =
+      message_of([] { check_ms_ssim_input(175, 400, 10, "feature float_ms_ssim"); });
   EXPECT_NE(m.find("175x400"), std::string::npos) << m;
   EXPECT_NE(m.find("176"), std::string::npos) << m;
   EXPECT_NE(m.find("feature float_ms_ssim"), std::string::npos) << m;
@@ -114,7 +118,8 @@ TEST(FloatSsimRefusals, SizesAndBitDepthsWithoutAValue) {
     EXPECT_THROW(check_ssim_input(64, 64, depth, {}, "t"), InputError) << depth;
     EXPECT_THROW(check_ms_ssim_input(200, 200, depth, "t"), InputError) << depth;
   }
-  for (int depth : {8, 10, 12, 16}) EXPECT_NO_THROW(check_ssim_input(64, 64, depth, {}, "t")) << depth;
+  for (int depth : {8, 10, 12, 16})
+    EXPECT_NO_THROW(check_ssim_input(64, 64, depth, {}, "t")) << depth;
   // An explicit scale whose box filter would read outside the picture.
   SsimOptions big;
   big.scale = 10;
@@ -138,7 +143,9 @@ TEST(FloatSsimRefusals, FeaturesRefuseThroughTheRegistry) {
   EXPECT_THROW(make_feature(parse_feature_spec("float_ssim"), ctx), InputError);
   EXPECT_THROW(make_feature(parse_feature_spec("float_ms_ssim"), ctx), InputError);
   ctx.format.bitdepth = 16;
-  EXPECT_EQ(make_feature(parse_feature_spec("float_ms_ssim=enable_lcs=true"), ctx)->outputs().size(), 16u);
+  EXPECT_EQ(
+      make_feature(parse_feature_spec("float_ms_ssim=enable_lcs=true"), ctx)->outputs().size(),
+      16u);
   EXPECT_THROW(make_feature(parse_feature_spec("float_ssim=scale=11"), ctx), UsageError);
 }
 
@@ -158,7 +165,8 @@ TEST(FloatSsimReference, TinyPicturesScoreLibvmafsEmptyMeans) {
   EXPECT_TRUE(std::isnan(score(18, 10)));
   // Identical flat pictures of full windows score 1.
   EXPECT_EQ(score(11, 11), 1.0);
-  // The NaN in decibels: min(NaN, max_db) is max_db, +inf without clip_db (libvmaf's CSV prints inf).
+  // The NaN in decibels: min(NaN, max_db) is max_db, +inf without clip_db (libvmaf's CSV prints
+  // inf).
   Picture r, d;
   r.allocate(VideoFormat{18, 10, ChromaFormat::k444, 8});
   d.allocate(r.format);

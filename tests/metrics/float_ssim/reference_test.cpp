@@ -28,18 +28,21 @@ TEST(FloatSsimReference, InPlaceDecimationEqualsANewBuffer) {
         if (!decimation_fits(w, factor, factor) || !decimation_fits(h, factor, factor)) continue;
         std::vector<float> img(size_t(w) * size_t(h));
         for (float& v : img) v = float(rng() % 65536) / 256.0f;
-        const std::vector<float> taps(size_t(factor) * size_t(factor), 1.0f / float(factor * factor));
+        const std::vector<float> taps(size_t(factor) * size_t(factor),
+                                      1.0f / float(factor * factor));
         const DecimationKernel box{factor, taps};
         const int sw = decimated_size(w, factor), sh = decimated_size(h, factor);
         std::vector<float> fresh(size_t(sw) * size_t(sh)), in_place = img;
         for (int y = 0; y < sh; ++y) {
-          kReferenceStages.decimate_row(img.data(), w, h, y, factor, box, sw, fresh.data() + size_t(y) * size_t(sw));
+          kReferenceStages.decimate_row(img.data(), w, h, y, factor, box, sw,
+                                        fresh.data() + size_t(y) * size_t(sw));
           kReferenceStages.decimate_row(in_place.data(), w, h, y, factor, box, sw,
                                         in_place.data() + size_t(y) * size_t(sw));
         }
         in_place.resize(fresh.size());
         // (memcmp of no bytes would still need non-null pointers.)
-        ASSERT_TRUE(fresh.empty() || std::memcmp(fresh.data(), in_place.data(), fresh.size() * sizeof(float)) == 0)
+        ASSERT_TRUE(fresh.empty() ||
+                    std::memcmp(fresh.data(), in_place.data(), fresh.size() * sizeof(float)) == 0)
             << w << "x" << h << " factor " << factor;
         ++checked;
       }
@@ -104,8 +107,8 @@ TEST(FloatSsimFeature, DevicesWithoutTheEngineAreRefused) {
 
 // A batch on a pool: each frame's row is the reference's values in output_names order.
 TEST(FloatSsimFeature, BatchRowsAreTheReferencesValues) {
-  const vif_testing::Clip c = vif_testing::write_clip(fs::path(EXACTVQ_TEST_TMP) / "float_ssim_feature", 181, 177,
-                                                      10, 3, 99);
+  const vif_testing::Clip c = vif_testing::write_clip(
+      fs::path(EXACTVQ_TEST_TMP) / "float_ssim_feature", 181, 177, 10, 3, 99);
   ThreadPool pool(3);
   FeatureContext ctx;
   ctx.format = c.format;
@@ -118,17 +121,20 @@ TEST(FloatSsimFeature, BatchRowsAreTheReferencesValues) {
   const auto ssim = make_float_ssim_feature(so, ctx);
   const auto ms = make_float_ms_ssim_feature(mo, ctx);
   std::vector<FramePair> pairs;
-  for (size_t i = 0; i < c.ref_pics.size(); ++i) pairs.push_back({&c.ref_pics[i], &c.dist_pics[i], int64_t(i)});
+  for (size_t i = 0; i < c.ref_pics.size(); ++i)
+    pairs.push_back({&c.ref_pics[i], &c.dist_pics[i], int64_t(i)});
   std::vector<double> a(pairs.size() * 4), b(pairs.size() * 16);
   ssim->extract_batch(pairs, a);
   ms->extract_batch(pairs, b);
   for (size_t i = 0; i < pairs.size(); ++i) {
-    const SsimScores s = float_ssim_reference(c.ref_pics[i].plane(0), c.dist_pics[i].plane(0), 10, so);
+    const SsimScores s =
+        float_ssim_reference(c.ref_pics[i].plane(0), c.dist_pics[i].plane(0), 10, so);
     EXPECT_EQ(a[i * 4 + 0], s.ssim);
     EXPECT_EQ(a[i * 4 + 1], s.l);
     EXPECT_EQ(a[i * 4 + 2], s.c);
     EXPECT_EQ(a[i * 4 + 3], s.s);
-    const MsSsimScores m = float_ms_ssim_reference(c.ref_pics[i].plane(0), c.dist_pics[i].plane(0), 10, mo);
+    const MsSsimScores m =
+        float_ms_ssim_reference(c.ref_pics[i].plane(0), c.dist_pics[i].plane(0), 10, mo);
     EXPECT_EQ(b[i * 16 + 0], m.ms_ssim);
     for (size_t k = 0; k < 5; ++k) {
       EXPECT_EQ(b[i * 16 + 1 + k], m.l[k]);

@@ -37,7 +37,8 @@ TEST(FloatSsimVectors, EqualLibvmafBitForBit) {
         for (const nlohmann::json& frame : *frames) {
           const size_t i = frame.at("frameNum").get<size_t>();
           ASSERT_LT(i, refs.size()) << pair.name;
-          const double mine = float_ssim_reference(refs[i].plane(0), dists[i].plane(0), f.bitdepth, so).ssim;
+          const double mine =
+              float_ssim_reference(refs[i].plane(0), dists[i].plane(0), f.bitdepth, so).ssim;
           const bool same = same_value(mine, frame.at("float_ssim"));
           differing += !same;
           nan += frame.at("float_ssim").is_null();
@@ -50,7 +51,8 @@ TEST(FloatSsimVectors, EqualLibvmafBitForBit) {
       if (!frames) {
         // libvmaf refused: so does exactvq, naming the size.
         EXPECT_TRUE(f.width < kMsSsimMinSide || f.height < kMsSsimMinSide) << pair.name;
-        EXPECT_THROW(float_ms_ssim_reference(refs[0].plane(0), dists[0].plane(0), f.bitdepth, {}), InputError)
+        EXPECT_THROW(float_ms_ssim_reference(refs[0].plane(0), dists[0].plane(0), f.bitdepth, {}),
+                     InputError)
             << pair.name;
         ++refused;
         continue;
@@ -58,18 +60,21 @@ TEST(FloatSsimVectors, EqualLibvmafBitForBit) {
       for (const nlohmann::json& frame : *frames) {
         const size_t i = frame.at("frameNum").get<size_t>();
         ASSERT_LT(i, refs.size()) << pair.name;
-        const double mine = float_ms_ssim_reference(refs[i].plane(0), dists[i].plane(0), f.bitdepth, {}).ms_ssim;
+        const double mine =
+            float_ms_ssim_reference(refs[i].plane(0), dists[i].plane(0), f.bitdepth, {}).ms_ssim;
         const bool same = same_value(mine, frame.at("float_ms_ssim"));
         differing += !same;
         nan += frame.at("float_ms_ssim").is_null();
         ++compared;
-        EXPECT_TRUE(same) << pair.name << " frame " << i << " float_ms_ssim: " << mine << " vs libvmaf "
-                          << frame.at("float_ms_ssim");
+        EXPECT_TRUE(same) << pair.name << " frame " << i << " float_ms_ssim: " << mine
+                          << " vs libvmaf " << frame.at("float_ms_ssim");
       }
     }
   }
-  std::printf("float_ssim vectors: %d values compared (%d of them NaN), %d differing; %d MS-SSIM refusals\n",
-              compared, nan, differing, refused);
+  std::printf(
+      "float_ssim vectors: %d values compared (%d of them NaN), %d differing; %d MS-SSIM "
+      "refusals\n",
+      compared, nan, differing, refused);
   EXPECT_EQ(differing, 0);
   EXPECT_GE(compared, 100);
   EXPECT_EQ(refused, 7);  // the seven pairs under 176 pixels

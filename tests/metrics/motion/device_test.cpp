@@ -19,15 +19,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kMotionSpecs[] = {"motion", "motion=debug=true", "motion=motion_five_frame_window=true"};
+const char* const kMotionSpecs[] = {"motion", "motion=debug=true",
+                                    "motion=motion_five_frame_window=true"};
 
 class MotionOnDevice : public DeviceTest {
  protected:
   // Scores pictures[first..] with `spec` on the CPU and on the device, `batch`
   // frames a call, after start_at with the frames before `first` (as MPI ranks
   // start); returns the values compared.
-  int compare_motion(const VideoFormat& f, const std::string& spec, const std::vector<Picture>& refs,
-                     const std::vector<Picture>& dists, size_t first, size_t batch, const std::string& what) const {
+  int compare_motion(const VideoFormat& f, const std::string& spec,
+                     const std::vector<Picture>& refs, const std::vector<Picture>& dists,
+                     size_t first, size_t batch, const std::string& what) const {
     const std::optional<int64_t> uploads = plane_uploads(*device());
     ThreadPool pool(2);
     const FeatureSpec parsed = parse_feature_spec(spec);
@@ -44,15 +46,16 @@ class MotionOnDevice : public DeviceTest {
     const size_t n = cpu->outputs().size();
     int compared = 0;
     for (size_t at = first; at < pairs.size(); at += batch) {
-      const std::span<const FramePair> frames(pairs.data() + at, std::min(batch, pairs.size() - at));
+      const std::span<const FramePair> frames(pairs.data() + at,
+                                              std::min(batch, pairs.size() - at));
       std::vector<double> want(frames.size() * n), got(frames.size() * n, -12345.0);
       cpu->extract_batch(frames, want);
       on_device->extract_batch(frames, got);
       for (size_t i = 0; i < want.size(); ++i, ++compared)
         EXPECT_TRUE(same_bits(got[i], want[i]))
-            << what << " " << f.describe() << " " << spec << " batch " << batch << " from " << first << " frame "
-            << at + i / n << " " << cpu->outputs()[i % n] << ": device " << fmt::format("{:a}", got[i])
-            << ", cpu " << fmt::format("{:a}", want[i]);
+            << what << " " << f.describe() << " " << spec << " batch " << batch << " from " << first
+            << " frame " << at + i / n << " " << cpu->outputs()[i % n] << ": device "
+            << fmt::format("{:a}", got[i]) << ", cpu " << fmt::format("{:a}", want[i]);
     }
     if (uploads) {
       EXPECT_EQ(*plane_uploads(*device()) - *uploads, int64_t(2 * (refs.size() - first)))
@@ -69,11 +72,12 @@ TEST_P(MotionOnDevice, PublicVectorsEqualCpu) {
   for_each_vmaf_pair([&](const testing_vectors::VmafPair& pair, const PictureFrames& frames) {
     for (const char* spec : kMotionSpecs)
       for (const size_t batch : {size_t{1}, size_t{2}, frames.refs.size()})
-        compared += compare_motion(frames.format(), spec, frames.refs, frames.dists, 0, batch, pair.name);
+        compared +=
+            compare_motion(frames.format(), spec, frames.refs, frames.dists, 0, batch, pair.name);
     ++pairs_scored;
   });
-  std::printf("%s motion public vectors: %d pairs, %d values equal to the CPU's\n", tag().c_str(), pairs_scored,
-              compared);
+  std::printf("%s motion public vectors: %d pairs, %d values equal to the CPU's\n", tag().c_str(),
+              pairs_scored, compared);
   EXPECT_GT(pairs_scored, 0);
 }
 
@@ -90,9 +94,19 @@ struct SeededPlan {
 SeededPlan seeded_plan(Backend b) {
   if (b == Backend::kCuda)
     return {{{1, 1}, {2, 2}, {3, 5}, {16, 16}, {33, 18}, {127, 65}, {1920, 1080}},
-            {8, 10, 16}, 0x30'7109, 1'000'000, 11, 6, {1, 3, 4}};
+            {8, 10, 16},
+            0x30'7109,
+            1'000'000,
+            11,
+            6,
+            {1, 3, 4}};
   return {{{1, 1}, {2, 2}, {3, 5}, {16, 16}, {33, 18}, {127, 65}, {640, 360}},
-          {8, 10, 12, 16}, 0x30'0c1, 100'000, 9, 6, {1, 3}};
+          {8, 10, 12, 16},
+          0x30'0c1,
+          100'000,
+          9,
+          6,
+          {1, 3}};
 }
 
 TEST_P(MotionOnDevice, SeededSequencesEqualCpu) {
@@ -115,7 +129,8 @@ TEST_P(MotionOnDevice, SeededSequencesEqualCpu) {
           compared += compare_motion(f, spec, refs, dists, 3, batch, what + " from frame 3");
         }
     }
-  std::printf("%s motion seeded sequences: %d values equal to the CPU's\n", tag().c_str(), compared);
+  std::printf("%s motion seeded sequences: %d values equal to the CPU's\n", tag().c_str(),
+              compared);
 }
 
 EXACTVQ_ON_EVERY_DEVICE_BACKEND(MotionOnDevice);

@@ -127,10 +127,11 @@ Clip write_clip(const fs::path& dir, int w, int h, int bitdepth, int frames, uin
 
 // libvmaf's own values for a clip, plain C, full precision.
 clitest::Report libvmaf_report(const Clip& c, const std::string& feature, const fs::path& out) {
-  std::string cmd = fmt::format("VMAF_JSON_FULL_PRECISION=1 '{}' -r '{}' -d '{}' --feature '{}' "
-                                "--no_prediction --cpumask 0xffffffff --json -o '{}' -q",
-                                testing_vectors::kLibvmafBinary.string(), c.ref.string(),
-                                c.dist.string(), feature, out.string());
+  std::string cmd = fmt::format(
+      "VMAF_JSON_FULL_PRECISION=1 '{}' -r '{}' -d '{}' --feature '{}' "
+      "--no_prediction --cpumask 0xffffffff --json -o '{}' -q",
+      testing_vectors::kLibvmafBinary.string(), c.ref.string(), c.dist.string(), feature,
+      out.string());
   if (c.raw.width)
     cmd += fmt::format(" -w {} -h {} -p {} -b {}", c.format.width, c.format.height,
                        chroma_name(c.format.chroma), c.format.bitdepth);
@@ -140,7 +141,8 @@ clitest::Report libvmaf_report(const Clip& c, const std::string& feature, const 
 
 TEST(MotionOracle, RandomClipsAndOptionsEqualLibvmaf) {
   if (!fs::exists(testing_vectors::kLibvmafBinary))
-    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary << ": oracle skipped";
+    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary
+                 << ": oracle skipped";
   const uint32_t seed = 20261201;
   std::mt19937 rng(seed);
   const fs::path dir = clitest::test_dir();
@@ -154,7 +156,9 @@ TEST(MotionOracle, RandomClipsAndOptionsEqualLibvmaf) {
       {64, 36, 10, "motion_moving_average=true"},
       {45, 31, 12, "motion_five_frame_window=true"},
       {40, 24, 16, "motion_fps_weight=2.5:motion_max_val=7"},
-      {97, 5, 8, "motion_blend_factor=0.25:motion_blend_offset=3:motion_moving_average=true:motion_five_frame_window=true"},
+      {97, 5, 8,
+       "motion_blend_factor=0.25:motion_blend_offset=3:motion_moving_average=true:motion_five_"
+       "frame_window=true"},
       {21, 64, 16, "debug=true"},
       {30, 20, 8, "motion_force_zero=true"},
   };
@@ -173,8 +177,9 @@ TEST(MotionOracle, RandomClipsAndOptionsEqualLibvmaf) {
       ASSERT_EQ(values.size(), expected.size()) << name;
       for (size_t i = 0; i < values.size(); ++i, ++compared)
         EXPECT_EQ(clitest::bits(values[i]), clitest::bits(expected[i]))
-            << "seed " << seed << " clip " << c.w << "x" << c.h << " " << c.depth << "-bit " << feature
-            << " frame " << i << " " << name << ": " << values[i] << " vs " << expected[i];
+            << "seed " << seed << " clip " << c.w << "x" << c.h << " " << c.depth << "-bit "
+            << feature << " frame " << i << " " << name << ": " << values[i] << " vs "
+            << expected[i];
     }
   }
   EXPECT_GT(compared, 100);
@@ -189,7 +194,8 @@ TEST(Motion, AnyThreadCountGivesTheSameBits) {
     ASSERT_EQ(many.features.size(), one.features.size());
     for (size_t c = 0; c < one.features.size(); ++c)
       for (size_t i = 0; i < one.features[c].values.size(); ++i)
-        EXPECT_EQ(clitest::bits(many.features[c].values[i]), clitest::bits(one.features[c].values[i]))
+        EXPECT_EQ(clitest::bits(many.features[c].values[i]),
+                  clitest::bits(one.features[c].values[i]))
             << threads << " threads, " << one.features[c].name << " frame " << i;
   }
 }
@@ -227,11 +233,14 @@ TEST(Motion, TinyPicturesMirrorInside) {
 }
 
 TEST(MotionOptions, NamesAliasesRangesAndSuffixes) {
-  const auto parse = [](const std::string& s) { return motion::parse_motion_options(parse_feature_spec(s)); };
+  const auto parse = [](const std::string& s) {
+    return motion::parse_motion_options(parse_feature_spec(s));
+  };
   EXPECT_EQ(motion::key_suffix(parse("motion")), "");
   EXPECT_EQ(motion::key_suffix(parse("motion=mbo=1:mbf=0.5")), "_mbf_0.5_mbo_1");
   EXPECT_EQ(motion::key_suffix(parse("motion=motion_force_zero=true")), "_force_0");
-  EXPECT_EQ(motion::key_suffix(parse("motion=motion_fps_weight=2:motion_max_val=3")), "_mfw_2_mmxv_3");
+  EXPECT_EQ(motion::key_suffix(parse("motion=motion_fps_weight=2:motion_max_val=3")),
+            "_mfw_2_mmxv_3");
   EXPECT_EQ(motion::key_suffix(parse("motion=debug=true")), "");
   EXPECT_THROW(parse("motion=motion_blend_factor=1.5"), UsageError);
   EXPECT_THROW(parse("motion=motion_fps_weight=x"), UsageError);
@@ -264,7 +273,8 @@ TEST(MotionRuns, SubsampleKeepsEveryNthFrameOfTheWholePass) {
   EXPECT_EQ(some.frame_numbers, (std::vector<uint32_t>{0, 3, 6}));
   for (size_t c = 0; c < all.features.size(); ++c)
     for (size_t i = 0; i < some.frame_numbers.size(); ++i)
-      EXPECT_EQ(clitest::bits(some.features[c].values[i]), clitest::bits(all.features[c].values[3 * i]))
+      EXPECT_EQ(clitest::bits(some.features[c].values[i]),
+                clitest::bits(all.features[c].values[3 * i]))
           << all.features[c].name << " frame " << 3 * i;
 }
 

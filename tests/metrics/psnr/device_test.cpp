@@ -15,7 +15,8 @@ class PsnrOnDevice : public DeviceTest {};
 
 TEST_P(PsnrOnDevice, PublicVectorsEqualCpu) {
   if (!testing_vectors::vectors_present())
-    GTEST_SKIP() << "no shared vectors at " << testing_vectors::kVectors << ": public-vector check skipped";
+    GTEST_SKIP() << "no shared vectors at " << testing_vectors::kVectors
+                 << ": public-vector check skipped";
   const Pace pace = backend() == Backend::kCuda ? Pace::kOneBatch : Pace::kLoosePairs;
   const std::string spec = "psnr=enable_mse=true:enable_apsnr=true";
   int compared = 0;
@@ -27,7 +28,8 @@ TEST_P(PsnrOnDevice, PublicVectorsEqualCpu) {
                                   p.info.at("name").get<std::string>(), pace)
                     .compared;
   }
-  std::printf("%s psnr public vectors: %zu frames, %d values bit for bit\n", tag().c_str(), frames, compared);
+  std::printf("%s psnr public vectors: %zu frames, %d values bit for bit\n", tag().c_str(), frames,
+              compared);
   EXPECT_GT(compared, 0);
 }
 

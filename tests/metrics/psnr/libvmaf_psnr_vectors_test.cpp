@@ -37,9 +37,7 @@ using testing_vectors::Pair;
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 // libvmaf's value, printed with %.17g, which strtod reads back to the same bits.
-double libvmaf_value(const json& score, const char* name) {
-  return score.at(name).get<double>();
-}
+double libvmaf_value(const json& score, const char* name) { return score.at(name).get<double>(); }
 
 class LibvmafPsnrVectors : public ::testing::Test {
  protected:

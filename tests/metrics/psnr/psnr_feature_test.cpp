@@ -31,8 +31,10 @@ Picture constant_frame(const VideoFormat& f, uint32_t v, int delta = 0) {
     const size_t n = size_t(f.plane_width(p)) * f.plane_height(p);
     for (size_t i = 0; i < n; ++i) {
       const uint32_t s = (p == 0 && i == 0) ? uint32_t(int(v) + delta) : v;
-      if (f.bitdepth > 8) reinterpret_cast<uint16_t*>(pic.plane_data(p))[i] = uint16_t(s);
-      else pic.plane_data(p)[i] = uint8_t(s);
+      if (f.bitdepth > 8)
+        reinterpret_cast<uint16_t*>(pic.plane_data(p))[i] = uint16_t(s);
+      else
+        pic.plane_data(p)[i] = uint8_t(s);
     }
   }
   return pic;
@@ -115,8 +117,7 @@ TEST(PsnrFeature, ReducedHbdPeakIs255TimesTwoToTheBitsMinus8) {
   const double mse = 49.0 / 16.0;
   EXPECT_TRUE(same_bits(run_one(*psnr("=reduced_hbd_peak=true", f), a, b)[0],
                         10.0 * std::log10(1020.0 * 1020.0 / mse)));
-  EXPECT_TRUE(same_bits(run_one(*psnr("", f), a, b)[0],
-                        10.0 * std::log10(1023.0 * 1023.0 / mse)));
+  EXPECT_TRUE(same_bits(run_one(*psnr("", f), a, b)[0], 10.0 * std::log10(1023.0 * 1023.0 / mse)));
 }
 
 TEST(PsnrFeature, MinSseSetsEachPlanesCeiling) {
@@ -132,7 +133,8 @@ TEST(PsnrFeature, MinSseSetsEachPlanesCeiling) {
 
 TEST(PsnrFeature, AggregatePsnrOverTheRun) {
   const VideoFormat f{4, 4, ChromaFormat::k420, 8};
-  const Picture a = constant_frame(f, 50), b = constant_frame(f, 50, 2), c = constant_frame(f, 50, 5);
+  const Picture a = constant_frame(f, 50), b = constant_frame(f, 50, 2),
+                c = constant_frame(f, 50, 5);
   auto feature = psnr("=enable_apsnr=true", f);
   run_one(*feature, a, b);
   run_one(*feature, a, c);
@@ -154,7 +156,8 @@ TEST(PsnrFeature, AggregatePsnrOverTheRun) {
 TEST(PsnrFeature, AggregateSumsDoNotWrapAt64Bits) {
   psnr::ApsnrSum s;
   for (int i = 0; i < 32; ++i) s.add(uint64_t{1} << 60, uint64_t{1} << 28);
-  const double want = 10.0 * (std::log10(65535.0 * 65535.0) + std::log10(0x1p33) - std::log10(0x1p65));
+  const double want =
+      10.0 * (std::log10(65535.0 * 65535.0) + std::log10(0x1p33) - std::log10(0x1p65));
   EXPECT_TRUE(same_bits(psnr::aggregate_psnr(s, 65535), want));
 }
 

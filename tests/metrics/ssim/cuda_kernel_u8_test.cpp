@@ -42,22 +42,24 @@ int expect_sums(const std::vector<PlanePair>& frames, const Launch& launch, cons
     std::memcpy(ref.data() + offset + stride * i, frames[i].ref.data(), bytes);
     std::memcpy(dist.data() + offset + stride * i, frames[i].dist.data(), bytes);
   }
-  cuda::DeviceBuffer dref(ref.size()), ddist(dist.size()), dsums(sizeof(ssim::cuda::ExactWords) * n);
+  cuda::DeviceBuffer dref(ref.size()), ddist(dist.size()),
+      dsums(sizeof(ssim::cuda::ExactWords) * n);
   EXPECT_EQ(cudaMemcpy(dref.get(), ref.data(), ref.size(), cudaMemcpyHostToDevice), cudaSuccess);
   EXPECT_EQ(cudaMemcpy(ddist.get(), dist.data(), dist.size(), cudaMemcpyHostToDevice), cudaSuccess);
   EXPECT_EQ(cudaMemset(dsums.get(), 0, sizeof(ssim::cuda::ExactWords) * n), cudaSuccess);
-  const cuda::DevicePlanes planes{dref.get<uint8_t>() + offset, ddist.get<uint8_t>() + offset, stride, w, h, 8,
-                                  int(n)};
+  const cuda::DevicePlanes planes{
+      dref.get<uint8_t>() + offset, ddist.get<uint8_t>() + offset, stride, w, h, 8, int(n)};
   launch(planes, dsums.get<ssim::cuda::ExactWords>());
   std::vector<ssim::cuda::ExactWords> got(n);
-  EXPECT_EQ(cudaMemcpy(got.data(), dsums.get(), sizeof(ssim::cuda::ExactWords) * n, cudaMemcpyDeviceToHost),
+  EXPECT_EQ(cudaMemcpy(got.data(), dsums.get(), sizeof(ssim::cuda::ExactWords) * n,
+                       cudaMemcpyDeviceToHost),
             cudaSuccess);
   for (size_t i = 0; i < n; ++i) {
     const PlaneView r{frames[i].ref.data(), w, w, h, 1}, d{frames[i].dist.data(), w, w, h, 1};
     const auto want = static_cast<ssim::uint128>(ssim::exact_sum(r, d, 8, ssim::whole(r)).sum_q);
     EXPECT_TRUE(got[i].lo == uint64_t(want) && got[i].hi == uint64_t(want >> 64))
-        << what << " " << w << "x" << h << " frame " << i << " of " << n << " (pad " << pad << ", offset "
-        << offset << ")";
+        << what << " " << w << "x" << h << " frame " << i << " of " << n << " (pad " << pad
+        << ", offset " << offset << ")";
   }
   return int(n);
 }
@@ -91,17 +93,23 @@ TEST_F(CudaTest, U8KernelPublicVectorsEqualReference) {
       std::vector<PlanePair> frames;
       for (size_t i = 0; i < refs.size(); ++i)
         frames.push_back({f.plane_width(p), f.plane_height(p),
-                          std::vector<uint8_t>(refs[i].planes[size_t(p)].begin(), refs[i].planes[size_t(p)].end()),
-                          std::vector<uint8_t>(dists[i].planes[size_t(p)].begin(), dists[i].planes[size_t(p)].end())});
-      compared += expect_sums(frames, kDefault, pair.info.at("name").get<std::string>() + " plane " + std::to_string(p));
-      compared += expect_sums(frames, kEmulated,
-                              pair.info.at("name").get<std::string>() + " plane " + std::to_string(p) + ", emulated");
+                          std::vector<uint8_t>(refs[i].planes[size_t(p)].begin(),
+                                               refs[i].planes[size_t(p)].end()),
+                          std::vector<uint8_t>(dists[i].planes[size_t(p)].begin(),
+                                               dists[i].planes[size_t(p)].end())});
+      compared +=
+          expect_sums(frames, kDefault,
+                      pair.info.at("name").get<std::string>() + " plane " + std::to_string(p));
+      compared += expect_sums(
+          frames, kEmulated,
+          pair.info.at("name").get<std::string>() + " plane " + std::to_string(p) + ", emulated");
     }
     ++pairs_used;
   }
   EXPECT_GT(pairs_used, 0);
-  std::printf("[ cuda     ] public vectors: %d 8-bit plane sums of %d pairs equal to the reference\n", compared,
-              pairs_used);
+  std::printf(
+      "[ cuda     ] public vectors: %d 8-bit plane sums of %d pairs equal to the reference\n",
+      compared, pairs_used);
 }
 
 // Planes the kernel does not take are refused, not mis-scored.
@@ -110,9 +118,11 @@ TEST_F(CudaTest, U8KernelRefusesOtherPlanes) {
   EXPECT_FALSE(ssim::cuda::exact_u8_applies(planes));
   EXPECT_THROW(ssim::cuda::launch_exact_u8(planes, nullptr, nullptr), DeviceError);
   planes.bitdepth = 8;
-  planes.emulate_fp64 = true;  // taken by the default shape; the benchmark's variants are native only
+  planes.emulate_fp64 =
+      true;  // taken by the default shape; the benchmark's variants are native only
   EXPECT_TRUE(ssim::cuda::exact_u8_applies(planes));
-  EXPECT_THROW(ssim::cuda::launch_exact_u8_variant(planes, nullptr, nullptr, ssim::cuda::U8Variant{64, 72, 0, true}),
+  EXPECT_THROW(ssim::cuda::launch_exact_u8_variant(planes, nullptr, nullptr,
+                                                   ssim::cuda::U8Variant{64, 72, 0, true}),
                DeviceError);
 }
 

@@ -31,7 +31,7 @@ class SsimOnDevice : public DeviceTest {};
 struct PublicPlan {
   Pace pace;
   std::vector<const char*> specs;
-  std::vector<const char*> chroma_specs;  // on pairs with chroma
+  std::vector<const char*> chroma_specs;    // on pairs with chroma
   std::vector<const char*> one_pair_specs;  // dB is host arithmetic: one pair suffices
 };
 
@@ -59,32 +59,37 @@ TEST_P(SsimOnDevice, PublicVectorsEqualCpuAndLibvmaf) {
   for (const testing_vectors::Pair& pair : testing_vectors::load_pairs()) {
     const nlohmann::json& p = pair.info;
     // Every frame of the files; libvmaf scored the first scores.size().
-    const PictureFrames frames(read_pictures(pair.ref, pair.raw), read_pictures(pair.dist, pair.raw));
+    const PictureFrames frames(read_pictures(pair.ref, pair.raw),
+                               read_pictures(pair.dist, pair.raw));
     const std::vector<FramePair>& pairs = frames.pairs;
     const VideoFormat f = frames.format();
     const nlohmann::json& scores = p.at("scores");
     ASSERT_GE(pairs.size(), scores.size());
     const std::string name = p.at("name").get<std::string>();
     std::vector<const char*> specs = plan.specs;
-    if (f.chroma != ChromaFormat::kMono) specs.insert(specs.end(), plan.chroma_specs.begin(), plan.chroma_specs.end());
-    if (name == kOnePair) specs.insert(specs.end(), plan.one_pair_specs.begin(), plan.one_pair_specs.end());
+    if (f.chroma != ChromaFormat::kMono)
+      specs.insert(specs.end(), plan.chroma_specs.begin(), plan.chroma_specs.end());
+    if (name == kOnePair)
+      specs.insert(specs.end(), plan.one_pair_specs.begin(), plan.one_pair_specs.end());
     for (const char* spec : specs)
       compared += compare_on_device(device(), f, spec, {spec}, pairs, name, plan.pace).compared;
 
     ThreadPool pool(2);
-    auto raster = make_feature(parse_feature_spec("ssim=sum=raster"), FeatureContext{f, &pool, device()});
+    auto raster =
+        make_feature(parse_feature_spec("ssim=sum=raster"), FeatureContext{f, &pool, device()});
     std::vector<double> got(pairs.size());
     raster->extract_batch(pairs, got);
     for (size_t i = 0; i < scores.size(); ++i, ++libvmaf_frames) {
       const double want = std::strtod(scores[i].at("ssim_hex").get<std::string>().c_str(), nullptr);
-      EXPECT_TRUE(same_bits(got[i], want)) << name << " frame " << i << ": device raster "
-                                           << fmt::format("{:a}", got[i]) << " libvmaf "
-                                           << fmt::format("{:a}", want);
+      EXPECT_TRUE(same_bits(got[i], want))
+          << name << " frame " << i << ": device raster " << fmt::format("{:a}", got[i])
+          << " libvmaf " << fmt::format("{:a}", want);
     }
   }
   EXPECT_EQ(libvmaf_frames, 52);
-  std::printf("%s public vectors: %d values equal to the CPU's, %d raster frames equal to libvmaf\n",
-              tag().c_str(), compared, libvmaf_frames);
+  std::printf(
+      "%s public vectors: %d values equal to the CPU's, %d raster frames equal to libvmaf\n",
+      tag().c_str(), compared, libvmaf_frames);
 }
 
 TEST_P(SsimOnDevice, IdenticalFramesScoreOne) {
@@ -129,10 +134,11 @@ TEST_P(SsimOnDevice, CliNamesTheDeviceAndMatchesCpu) {
   fs::create_directories(tmp);
   const std::string samples = EXACTVQ_SAMPLES_DIR;
   auto run = [&](const std::string& backend, const std::string& mode, const fs::path& out) {
-    return run_shell(fmt::format(
-        "'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' --feature ssim=chroma=true:sum={} --feature psnr --precision max "
-        "--json -o '{}' --backend {} --verbose 2>'{}.err'",
-        EXACTVQ_CLI_PATH, samples, samples, mode, out.string(), backend, out.string()));
+    return run_shell(
+        fmt::format("'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' --feature ssim=chroma=true:sum={} "
+                    "--feature psnr --precision max "
+                    "--json -o '{}' --backend {} --verbose 2>'{}.err'",
+                    EXACTVQ_CLI_PATH, samples, samples, mode, out.string(), backend, out.string()));
   };
   for (const char* mode : {"exact", "raster"}) {
     const fs::path cpu = tmp / "cpu.json", on_device = tmp / (name + ".json");

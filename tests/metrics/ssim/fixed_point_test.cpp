@@ -50,9 +50,9 @@ TEST(ToFixed64, TiesGoToEven) {
 }
 
 TEST(ToFixed64, RoundingToZeroBoundary) {
-  EXPECT_EQ(to_fixed64(0x1p-65), 0);                          // exactly half: even is 0
-  EXPECT_EQ(to_fixed64(std::nextafter(0x1p-65, 1.0)), 1);     // above half
-  EXPECT_EQ(to_fixed64(0x1.fffffffffffffp-66), 0);            // below half
+  EXPECT_EQ(to_fixed64(0x1p-65), 0);                       // exactly half: even is 0
+  EXPECT_EQ(to_fixed64(std::nextafter(0x1p-65, 1.0)), 1);  // above half
+  EXPECT_EQ(to_fixed64(0x1.fffffffffffffp-66), 0);         // below half
   EXPECT_EQ(to_fixed64(0x1p-200), 0);
   EXPECT_EQ(to_fixed64(from_bits(1)), 0);  // smallest subnormal
   EXPECT_EQ(to_fixed64(-0x1p-64), -1);

@@ -24,7 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-
 using testing_vectors::kVectors;
 using testing_vectors::load_pairs;
 using testing_vectors::Pair;
@@ -74,8 +73,8 @@ TEST_F(LibvmafVectors, RasterEqualsLibvmafBitForBitAndExactIsClose) {
       ASSERT_EQ(s.at("frame").get<int>(), i);
       const double want = hex_to_double(s.at("ssim_hex").get<std::string>());
       EXPECT_TRUE(same_bits(raster[size_t(i)], want))
-          << p.info.at("name") << " frame " << i << ": raster " << fmt::format("{:a}", raster[size_t(i)])
-          << " libvmaf " << fmt::format("{:a}", want);
+          << p.info.at("name") << " frame " << i << ": raster "
+          << fmt::format("{:a}", raster[size_t(i)]) << " libvmaf " << fmt::format("{:a}", want);
       const double diff = std::fabs(exact[size_t(i)] - want);
       EXPECT_LE(diff, 1e-11) << p.info.at("name") << " frame " << i;
       if (diff > largest_difference) {
@@ -86,8 +85,10 @@ TEST_F(LibvmafVectors, RasterEqualsLibvmafBitForBitAndExactIsClose) {
     }
   }
   EXPECT_EQ(frames_compared, 52);
-  std::printf("[ vectors  ] %d frames: raster == libvmaf bit for bit; largest |exact - raster| = %.3g (%s)\n",
-              frames_compared, largest_difference, largest_at.c_str());
+  std::printf(
+      "[ vectors  ] %d frames: raster == libvmaf bit for bit; largest |exact - raster| = %.3g "
+      "(%s)\n",
+      frames_compared, largest_difference, largest_at.c_str());
 }
 
 using testing_commands::command_output;
@@ -95,8 +96,9 @@ using testing_commands::command_output;
 TEST_F(LibvmafVectors, CliWithPrecisionMaxPrintsLibvmafValues) {
   int frames_compared = 0;
   for (const Pair& p : load_pairs()) {
-    std::string cmd = fmt::format("'{}' -q -r '{}' -d '{}' --feature ssim=sum=raster --precision max --json -o /dev/stdout",
-                                  EXACTVQ_CLI_PATH, p.ref.string(), p.dist.string());
+    std::string cmd = fmt::format(
+        "'{}' -q -r '{}' -d '{}' --feature ssim=sum=raster --precision max --json -o /dev/stdout",
+        EXACTVQ_CLI_PATH, p.ref.string(), p.dist.string());
     if (p.raw.complete())
       cmd += fmt::format(" -w {} -h {} -p {} -b {}", *p.raw.width, *p.raw.height,
                          chroma_name(*p.raw.chroma), *p.raw.bitdepth);

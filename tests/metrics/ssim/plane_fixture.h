@@ -20,8 +20,10 @@ struct OwnedPlane {
 
   void set(int x, int y, uint32_t v) {
     const size_t i = size_t(y) * width + x;
-    if (bitdepth > 8) reinterpret_cast<uint16_t*>(bytes.data())[i] = uint16_t(v);
-    else bytes[i] = uint8_t(v);
+    if (bitdepth > 8)
+      reinterpret_cast<uint16_t*>(bytes.data())[i] = uint16_t(v);
+    else
+      bytes[i] = uint8_t(v);
   }
   uint32_t get(int x, int y) const {
     const size_t i = size_t(y) * width + x;
@@ -43,11 +45,21 @@ inline OwnedPlane make_plane(int w, int h, int bits, Pattern pattern, std::mt199
     for (int x = 0; x < w; ++x) {
       uint32_t v = 0;
       switch (pattern) {
-        case Pattern::kRandom: v = uint32_t(rng() % (max + 1)); break;
-        case Pattern::kZero: v = 0; break;
-        case Pattern::kMax: v = max; break;
-        case Pattern::kAlternating: v = ((x + y) & 1) ? max : 0; break;
-        case Pattern::kSmooth: v = uint32_t((uint64_t(x * 7 + y * 3) * max / (7 * w + 3 * h + 1))); break;
+        case Pattern::kRandom:
+          v = uint32_t(rng() % (max + 1));
+          break;
+        case Pattern::kZero:
+          v = 0;
+          break;
+        case Pattern::kMax:
+          v = max;
+          break;
+        case Pattern::kAlternating:
+          v = ((x + y) & 1) ? max : 0;
+          break;
+        case Pattern::kSmooth:
+          v = uint32_t((uint64_t(x * 7 + y * 3) * max / (7 * w + 3 * h + 1)));
+          break;
       }
       p.set(x, y, invert ? max - v : v);
     }

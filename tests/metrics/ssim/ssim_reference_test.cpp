@@ -108,8 +108,8 @@ TEST(SsimReference, ExtremeValuesAtEveryDepth) {
 TEST(SsimReference, IdenticalInputsScoreExactlyOne) {
   std::mt19937_64 rng(3);
   for (int bits : {8, 9, 10, 12, 14, 16})
-    for (Pattern pat : {Pattern::kRandom, Pattern::kZero, Pattern::kMax, Pattern::kAlternating,
-                        Pattern::kSmooth})
+    for (Pattern pat :
+         {Pattern::kRandom, Pattern::kZero, Pattern::kMax, Pattern::kAlternating, Pattern::kSmooth})
       for (auto [w, h] : {std::pair{64, 64}, std::pair{97, 80}, std::pair{576, 324}}) {
         const OwnedPlane p = make_plane(w, h, bits, pat, rng);
         EXPECT_EQ(score_exact(p.view(), p.view(), bits), 1.0) << bits << " " << w << "x" << h;
@@ -128,7 +128,8 @@ TEST(SsimReference, IdenticalTinyPlanesScoreWithinUlpsOfOne) {
     for (int w = 1; w <= 12; ++w)
       for (int h = 1; h <= 12; ++h) {
         const OwnedPlane p = make_plane(w, h, bits, Pattern::kRandom, rng);
-        for (double s : {score_exact(p.view(), p.view(), bits), score_raster(p.view(), p.view(), bits)}) {
+        for (double s :
+             {score_exact(p.view(), p.view(), bits), score_raster(p.view(), p.view(), bits)}) {
           EXPECT_LE(std::fabs(s - 1.0), 0x1p-50) << bits << " " << w << "x" << h;
           off_one += s != 1.0;
         }

@@ -65,8 +65,8 @@ TEST(SsimThreads, EveryThreadCountAndBatchGivesTheReferenceBits) {
       const Clip clip = make_clip(37, 61, bitdepth, 9);
       const std::vector<double> want = reference_scores(clip, std::string(mode) == "raster");
       for (int threads : kThreadCounts) {
-        SCOPED_TRACE(testing::Message() << mode << ", " << bitdepth << " bits, " << threads
-                                        << " threads");
+        SCOPED_TRACE(testing::Message()
+                     << mode << ", " << bitdepth << " bits, " << threads << " threads");
         ThreadPool pool(threads);
         FeatureContext ctx;
         ctx.format = clip.format;
@@ -84,8 +84,8 @@ TEST(SsimThreads, EveryThreadCountAndBatchGivesTheReferenceBits) {
             feature->extract_batch(pairs, std::span(got).subspan(f0 * 3, pairs.size() * 3));
           }
           for (size_t i = 0; i < want.size(); ++i)
-            ASSERT_EQ(bits(got[i]), bits(want[i])) << "frame " << i / 3 << " plane " << i % 3
-                                                   << ", batches of " << batch;
+            ASSERT_EQ(bits(got[i]), bits(want[i]))
+                << "frame " << i / 3 << " plane " << i % 3 << ", batches of " << batch;
           checks += int(want.size());
         }
         std::vector<double> one(3);
@@ -140,11 +140,12 @@ TEST(SsimThreads, CommandLineThreadCountsGiveTheReferenceBits) {
     const std::vector<double> want = reference_scores(clip, std::string(mode) == "raster");
     for (int threads : kThreadCounts) {
       SCOPED_TRACE(testing::Message() << mode << ", --threads " << threads);
-      const std::string out = (dir / (std::string(mode) + std::to_string(threads) + ".json")).string();
-      const RunResult run = run_cli({"-r", (dir / "r.y4m").string(), "-d", (dir / "d.y4m").string(),
-                                     "--threads", std::to_string(threads), "--precision", "max",
-                                     "--feature", std::string("ssim=chroma=true:sum=") + mode,
-                                     "--json", "-o", out});
+      const std::string out =
+          (dir / (std::string(mode) + std::to_string(threads) + ".json")).string();
+      const RunResult run =
+          run_cli({"-r", (dir / "r.y4m").string(), "-d", (dir / "d.y4m").string(), "--threads",
+                   std::to_string(threads), "--precision", "max", "--feature",
+                   std::string("ssim=chroma=true:sum=") + mode, "--json", "-o", out});
       ASSERT_EQ(run.status, 0) << describe(run);
       const Report report = parse_json(read_file(out));
       const char* names[] = {"ssim", "ssim_cb", "ssim_cr"};

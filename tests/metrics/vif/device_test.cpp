@@ -23,8 +23,8 @@ class VifOnDevice : public DeviceTest {
  protected:
   // `spec` on the CPU and the device; where the device counts its uploads,
   // from 16x16 it computed the values (smaller pictures stay on the host).
-  int compare_vif(const VideoFormat& f, const std::string& spec, const std::vector<FramePair>& pairs,
-                  const std::string& what) const {
+  int compare_vif(const VideoFormat& f, const std::string& spec,
+                  const std::vector<FramePair>& pairs, const std::string& what) const {
     const DeviceComparison r = compare(f, spec, pairs, what);
     if (r.uploaded) {
       EXPECT_EQ(*r.uploaded, f.width >= 16 && f.height >= 16) << what << " " << spec;
@@ -43,8 +43,8 @@ TEST_P(VifOnDevice, PublicVectorsEqualCpu) {
     for (const char* spec : kVifSpecs) compared += compare_vif(f, spec, frames.pairs, pair.name);
     ++pairs_scored;
   });
-  std::printf("%s vif public vectors: %d pairs, %d values equal to the CPU's\n", tag().c_str(), pairs_scored,
-              compared);
+  std::printf("%s vif public vectors: %d pairs, %d values equal to the CPU's\n", tag().c_str(),
+              pairs_scored, compared);
   EXPECT_GT(pairs_scored, 0);
 }
 
@@ -59,11 +59,37 @@ struct SeededPlan {
 
 SeededPlan seeded_plan(Backend b) {
   if (b == Backend::kCuda)
-    return {{{16, 16}, {17, 19}, {33, 18}, {64, 64}, {127, 65}, {2, 8}, {15, 40}, {40, 15}, {250, 130},
-             {1920, 1080}, {3840, 2160}},
-            0x51f'cafe, 1'000'000, 15, 6, false};
-  return {{{16, 16}, {17, 19}, {33, 18}, {64, 64}, {127, 65}, {2, 8}, {15, 40}, {40, 15}, {250, 130}, {640, 360}},
-          0x51f'0c1, 100'000, 6, 3, true};
+    return {{{16, 16},
+             {17, 19},
+             {33, 18},
+             {64, 64},
+             {127, 65},
+             {2, 8},
+             {15, 40},
+             {40, 15},
+             {250, 130},
+             {1920, 1080},
+             {3840, 2160}},
+            0x51f'cafe,
+            1'000'000,
+            15,
+            6,
+            false};
+  return {{{16, 16},
+           {17, 19},
+           {33, 18},
+           {64, 64},
+           {127, 65},
+           {2, 8},
+           {15, 40},
+           {40, 15},
+           {250, 130},
+           {640, 360}},
+          0x51f'0c1,
+          100'000,
+          6,
+          3,
+          true};
 }
 
 TEST_P(VifOnDevice, SeededPicturesEqualCpu) {
@@ -74,7 +100,8 @@ TEST_P(VifOnDevice, SeededPicturesEqualCpu) {
     for (const int bitdepth : {8, 10, 12, 16}) {
       const VideoFormat f{s.w, s.h, ChromaFormat::kMono, bitdepth};
       const bool large = long(s.w) * s.h > plan.large_area;
-      const PictureFrames frames = seeded_frames(f, large ? plan.large_pictures : plan.pictures, rng);
+      const PictureFrames frames =
+          seeded_frames(f, large ? plan.large_pictures : plan.pictures, rng);
       for (const char* spec : kVifSpecs) {
         if (s.w < 4 && std::string(spec).find("skip") != std::string::npos) continue;
         if (large && plan.large_without_default && std::string(spec) == "vif") continue;

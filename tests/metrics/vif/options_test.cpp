@@ -58,14 +58,16 @@ TEST(VifOptions, Fp64ModeChangesNoNameOrValue) {
   EXPECT_EQ(parse("vif=fp64=native").fp64, Fp64Mode::kNative);
   EXPECT_EQ(parse("vif=egl=1:fp64=emulate").fp64, Fp64Mode::kEmulate);
   EXPECT_EQ(key_suffix(parse("vif=egl=1:fp64=emulate")), "_egl_1");
-  EXPECT_EQ(output_names(parse("vif=debug=true:fp64=emulate")), output_names(parse("vif=debug=true")));
+  EXPECT_EQ(output_names(parse("vif=debug=true:fp64=emulate")),
+            output_names(parse("vif=debug=true")));
   for (const char* bad : {"vif=fp64=soft", "vif=fp64=", "vif=fp64=Emulate"}) {
     try {
       parse(bad);
       ADD_FAILURE() << bad << " accepted";
     } catch (const UsageError& e) {
       EXPECT_NE(std::string(e.what()).find("feature vif: fp64="), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find("auto, native or emulate"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("auto, native or emulate"), std::string::npos)
+          << e.what();
     }
   }
   const VideoFormat f{40, 24, ChromaFormat::kMono, 10};
@@ -76,12 +78,14 @@ TEST(VifOptions, Fp64ModeChangesNoNameOrValue) {
     auto* samples = reinterpret_cast<uint16_t*>(p.plane_data(0));
     for (int i = 0; i < f.width * f.height; ++i) samples[i] = uint16_t(rng() % 1024);
   }
-  const std::vector<FramePair> pairs = {{&pictures[0], &pictures[1], 0}, {&pictures[2], &pictures[3], 1}};
+  const std::vector<FramePair> pairs = {{&pictures[0], &pictures[1], 0},
+                                        {&pictures[2], &pictures[3], 1}};
   std::vector<double> values[2];
   for (int k = 0; k < 2; ++k) {
     FeatureContext ctx;
     ctx.format = f;
-    auto feature = make_vif_feature(parse(k == 0 ? "vif=debug=true" : "vif=debug=true:fp64=emulate"), ctx);
+    auto feature =
+        make_vif_feature(parse(k == 0 ? "vif=debug=true" : "vif=debug=true:fp64=emulate"), ctx);
     values[k].resize(pairs.size() * feature->outputs().size());
     feature->extract_batch(pairs, values[k]);
   }
@@ -89,8 +93,9 @@ TEST(VifOptions, Fp64ModeChangesNoNameOrValue) {
 }
 
 TEST(VifOptions, BadValuesAndKeysAreRefused) {
-  for (const char* bad : {"vif=egl=0.5", "vif=egl=100.5", "vif=egl=x", "vif=egl=", "vif=egl=nan",
-                          "vif=vif_enhn_gain_limit=inf", "vif=debug=maybe", "vif=ssclz=2", "vif=speed=1"}) {
+  for (const char* bad :
+       {"vif=egl=0.5", "vif=egl=100.5", "vif=egl=x", "vif=egl=", "vif=egl=nan",
+        "vif=vif_enhn_gain_limit=inf", "vif=debug=maybe", "vif=ssclz=2", "vif=speed=1"}) {
     EXPECT_THROW(parse(bad), UsageError) << bad;
   }
   try {

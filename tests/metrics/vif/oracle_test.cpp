@@ -30,7 +30,8 @@ struct Case {
 
 TEST(VifOracle, RandomClipsEqualLibvmafBitForBit) {
   if (!fs::exists(testing_vectors::kLibvmafBinary))
-    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary << ": oracle skipped";
+    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary
+                 << ": oracle skipped";
   const Case cases[] = {
       {2, 8, 8, ""},
       {3, 9, 10, ""},
@@ -62,8 +63,8 @@ TEST(VifOracle, RandomClipsEqualLibvmafBitForBit) {
                                        ":vif_skip_scale0=true"};
   const int depths[] = {8, 10, 12, 16};
   for (size_t k = 0; k < std::size(cases); ++k)
-    all.push_back(
-        {4 + int(rng() % 90), kMinHeight + int(rng() % 70), depths[rng() % 4], drawn_options[rng() % 4]});
+    all.push_back({4 + int(rng() % 90), kMinHeight + int(rng() % 70), depths[rng() % 4],
+                   drawn_options[rng() % 4]});
   int compared = 0, differing = 0;
   for (size_t k = 0; k < all.size(); ++k) {
     const Case& c = all[k];
@@ -73,8 +74,8 @@ TEST(VifOracle, RandomClipsEqualLibvmafBitForBit) {
     const std::string spec = std::string("vif=debug=true") + c.options;
     const VifOptions o = parse_vif_options(parse_feature_spec(spec));
     const std::vector<std::string> names = output_names(o);
-    const auto want =
-        vif_testing::libvmaf_frames(clip.ref, clip.dist, clip.raw, spec, dir / fmt::format("{}.json", k));
+    const auto want = vif_testing::libvmaf_frames(clip.ref, clip.dist, clip.raw, spec,
+                                                  dir / fmt::format("{}.json", k));
     ASSERT_EQ(want.size(), clip.ref_pics.size())
         << "libvmaf failed on case " << k << " (seed " << clip_seed << ")";
     for (size_t i = 0; i < want.size(); ++i) {
@@ -84,19 +85,21 @@ TEST(VifOracle, RandomClipsEqualLibvmafBitForBit) {
       EXPECT_EQ(keys, names) << "case " << k;
       // The reference and the SIMD path (cpu/vif_simd.h) alike.
       const PlaneView ref = clip.ref_pics[i].plane(0), dist = clip.dist_pics[i].plane(0);
-      for (const auto& [engine, mine] : {std::pair{"reference", all_values(vif_reference(ref, dist, c.bitdepth, o))},
-                                         std::pair{"simd", all_values(cpu::vif_simd(ref, dist, c.bitdepth, o))}})
+      for (const auto& [engine, mine] :
+           {std::pair{"reference", all_values(vif_reference(ref, dist, c.bitdepth, o))},
+            std::pair{"simd", all_values(cpu::vif_simd(ref, dist, c.bitdepth, o))}})
         for (size_t n = 0; n < names.size(); ++n, ++compared) {
           const auto& v = want[i].at(names[n]);
           const bool same = v.is_null() ? std::isnan(mine[n]) : same_bits(mine[n], v.get<double>());
           if (!same) ++differing;
-          EXPECT_TRUE(same) << engine << ": " << c.w << "x" << c.h << " " << c.bitdepth << "-bit " << spec
-                            << " seed " << clip_seed << " frame " << i << " " << names[n] << ": " << mine[n]
-                            << " vs libvmaf " << v;
+          EXPECT_TRUE(same) << engine << ": " << c.w << "x" << c.h << " " << c.bitdepth << "-bit "
+                            << spec << " seed " << clip_seed << " frame " << i << " " << names[n]
+                            << ": " << mine[n] << " vs libvmaf " << v;
         }
     }
   }
-  std::printf("vif oracle: %d values compared, %d differing (seed %u)\n", compared, differing, seed);
+  std::printf("vif oracle: %d values compared, %d differing (seed %u)\n", compared, differing,
+              seed);
 }
 
 }  // namespace

@@ -119,8 +119,8 @@ TEST(VifReference, SizesItCannotScoreAreRefused) {
   // Planes that do not match.
   const VideoFormat g{8, 8, ChromaFormat::k444, 8};
   const Picture q = vif_testing::luma_picture(g, std::vector<uint16_t>(64, 9));
-  const Picture q10 =
-      vif_testing::luma_picture(VideoFormat{8, 8, ChromaFormat::k444, 10}, std::vector<uint16_t>(64, 9));
+  const Picture q10 = vif_testing::luma_picture(VideoFormat{8, 8, ChromaFormat::k444, 10},
+                                                std::vector<uint16_t>(64, 9));
   EXPECT_THROW(vif_reference(q.plane(0), p.plane(0), 8, plain), InputError);
   EXPECT_THROW(vif_reference(q.plane(0), q10.plane(0), 8, plain), InputError);
   EXPECT_THROW(vif_reference(q.plane(0), q.plane(0), 17, plain), InputError);
@@ -146,7 +146,8 @@ TEST(VifReference, NarrowPicturesGiveNaNWhereLevelsHaveNoColumns) {
 TEST(VifReference, IdenticalPicturesScoreOne) {
   const vif_testing::Clip c =
       vif_testing::write_clip(fs::path(EXACTVQ_TEST_TMP) / "vif_identical", 40, 24, 10, 1, 3);
-  const VifScores s = vif_reference(c.ref_pics[0].plane(0), c.ref_pics[0].plane(0), 10, VifOptions{});
+  const VifScores s =
+      vif_reference(c.ref_pics[0].plane(0), c.ref_pics[0].plane(0), 10, VifOptions{});
   for (double v : s.scale) EXPECT_NEAR(v, 1.0, 1e-6);
 }
 
@@ -193,7 +194,8 @@ TEST(VifFeature, DeviceWithoutEngineIsDeviceError) {
     make_vif_feature(VifOptions{}, ctx);
     FAIL() << "no error";
   } catch (const DeviceError& e) {
-    EXPECT_NE(std::string(e.what()).find("not available on a device without engines"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("not available on a device without engines"),
+              std::string::npos)
         << e.what();
   }
   // The CPU device passed explicitly is the CPU.

@@ -48,14 +48,16 @@ TEST(VifVectors, EqualLibvmafBitForBit) {
         const Picture& r = refs[i];
         // The reference and the SIMD path (cpu/vif_simd.h) alike.
         for (const auto& [engine, s] :
-             {std::pair{"reference", vif_reference(r.plane(0), dists[i].plane(0), r.format.bitdepth, o)},
-              std::pair{"simd", cpu::vif_simd(r.plane(0), dists[i].plane(0), r.format.bitdepth, o)}})
+             {std::pair{"reference",
+                        vif_reference(r.plane(0), dists[i].plane(0), r.format.bitdepth, o)},
+              std::pair{"simd",
+                        cpu::vif_simd(r.plane(0), dists[i].plane(0), r.format.bitdepth, o)}})
           for (size_t k = 0; k < names.size(); ++k, ++compared) {
             const double want = stored_value(frame.at(names[k]));
             if (!same_bits(s.scale[k], want)) ++differing;
             EXPECT_TRUE(same_bits(s.scale[k], want))
-                << engine << ": " << pair.name << " " << run << " frame " << i << " " << names[k] << ": "
-                << s.scale[k] << " vs libvmaf " << want;
+                << engine << ": " << pair.name << " " << run << " frame " << i << " " << names[k]
+                << ": " << s.scale[k] << " vs libvmaf " << want;
           }
       }
     }
@@ -70,7 +72,8 @@ TEST(VifVectors, PairsLibvmafCouldNotScore) {
     GTEST_SKIP() << "no shared vectors at " << testing_vectors::kVmafVectors;
   const bool oracle = fs::exists(testing_vectors::kLibvmafBinary);
   if (!oracle)
-    std::printf("no libvmaf binary at %s: values not compared\n", testing_vectors::kLibvmafBinary.c_str());
+    std::printf("no libvmaf binary at %s: values not compared\n",
+                testing_vectors::kLibvmafBinary.c_str());
   const fs::path dir = fs::path(EXACTVQ_TEST_TMP) / "vif_vectors";
   fs::create_directories(dir);
   int scored = 0, refused = 0, compared = 0;
@@ -92,16 +95,18 @@ TEST(VifVectors, PairsLibvmafCouldNotScore) {
     const bool odd420 = f.chroma == ChromaFormat::k420 && (f.width % 2 || f.height % 2);
     std::vector<nlohmann::ordered_json> want;
     if (oracle)
-      want = vif_testing::libvmaf_frames(pair.ref, pair.dist, pair.raw, "vif=debug=true",
-                                         dir / (pair.name + ".json"), odd420 ? "--frame_cnt 1" : "");
+      want =
+          vif_testing::libvmaf_frames(pair.ref, pair.dist, pair.raw, "vif=debug=true",
+                                      dir / (pair.name + ".json"), odd420 ? "--frame_cnt 1" : "");
     const std::vector<std::string> names = output_names(o);
     for (size_t i = 0; i < (odd420 ? 1 : refs.size()); ++i) {
       const VifScores s = vif_reference(refs[i].plane(0), dists[i].plane(0), f.bitdepth, o);
       if (!oracle) continue;
       ASSERT_LT(i, want.size()) << pair.name << ": libvmaf failed";
-      const double mine[] = {s.scale[0],     s.scale[1],     s.scale[2],     s.scale[3],     s.vif,
-                             s.num,          s.den,          s.num_scale[0], s.den_scale[0], s.num_scale[1],
-                             s.den_scale[1], s.num_scale[2], s.den_scale[2], s.num_scale[3], s.den_scale[3]};
+      const double mine[] = {s.scale[0],     s.scale[1],     s.scale[2],     s.scale[3],
+                             s.vif,          s.num,          s.den,          s.num_scale[0],
+                             s.den_scale[0], s.num_scale[1], s.den_scale[1], s.num_scale[2],
+                             s.den_scale[2], s.num_scale[3], s.den_scale[3]};
       for (size_t k = 0; k < names.size(); ++k, ++compared) {
         const auto& v = want[i].at(names[k]);
         if (v.is_null())

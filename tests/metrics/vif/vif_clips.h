@@ -93,8 +93,8 @@ inline Clip write_clip(const fs::path& dir, int w, int h, int bitdepth, int fram
     const int mode = int(rng() % 4);
     const int noise = std::max(1, peak >> (2 + rng() % 8));
     for (size_t i = 0; i < ref.size(); ++i) {
-      const int v =
-          mode == 0 ? int(ref[i]) * 13 / 10 : int(ref[i]) + int(rng() % uint32_t(2 * noise + 1)) - noise;
+      const int v = mode == 0 ? int(ref[i]) * 13 / 10
+                              : int(ref[i]) + int(rng() % uint32_t(2 * noise + 1)) - noise;
       dist[i] = uint16_t(std::clamp(v, 0, peak));
     }
     c.ref_pics.push_back(luma_picture(c.format, ref));
@@ -119,16 +119,18 @@ inline Clip write_clip(const fs::path& dir, int w, int h, int bitdepth, int fram
 // libvmaf's per-frame metrics (in its order) for `feature` on two files,
 // plain C, full precision; empty when it failed.
 inline std::vector<nlohmann::ordered_json> libvmaf_frames(const fs::path& ref, const fs::path& dist,
-                                                          const RawOptions& raw, const std::string& feature,
+                                                          const RawOptions& raw,
+                                                          const std::string& feature,
                                                           const fs::path& out,
                                                           const std::string& extra = "") {
   std::string cmd = fmt::format(
       "VMAF_JSON_FULL_PRECISION=1 '{}' -r '{}' -d '{}' --feature '{}' --no_prediction "
       "--cpumask 0xffffffff --json -o '{}' -q {}",
-      testing_vectors::kLibvmafBinary.string(), ref.string(), dist.string(), feature, out.string(), extra);
+      testing_vectors::kLibvmafBinary.string(), ref.string(), dist.string(), feature, out.string(),
+      extra);
   if (raw.width)
-    cmd += fmt::format(" -w {} -h {} -p {} -b {}", *raw.width, *raw.height, chroma_name(*raw.chroma),
-                       *raw.bitdepth);
+    cmd += fmt::format(" -w {} -h {} -p {} -b {}", *raw.width, *raw.height,
+                       chroma_name(*raw.chroma), *raw.bitdepth);
   cmd += " >/dev/null 2>&1";
   if (std::system(cmd.c_str()) != 0) return {};
   std::ifstream in(out);

@@ -30,15 +30,18 @@ class VmafOnDevice : public DeviceTest {
  protected:
   // The report of exactvq on the bundled sample pair with `args`, on the CPU
   // and on this device.
-  std::pair<nlohmann::json, nlohmann::json> cpu_and_device_reports(const std::string& run, const std::string& args) {
+  std::pair<nlohmann::json, nlohmann::json> cpu_and_device_reports(const std::string& run,
+                                                                   const std::string& args) {
     const fs::path tmp = fs::path(EXACTVQ_TEST_TMP);
     fs::create_directories(tmp);
     const std::string samples = EXACTVQ_SAMPLES_DIR;
     const std::string device_backend = backend_name(backend());
     for (const std::string& b : {std::string("cpu"), device_backend}) {
       const std::string cmd = fmt::format(
-          "'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' {} --precision max --json -o '{}' --backend {} 2> '{}'",
-          EXACTVQ_CLI_PATH, samples, samples, args, (tmp / fmt::format("{}_{}.json", run, b)).string(), b,
+          "'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' {} --precision max --json -o '{}' --backend {} 2> "
+          "'{}'",
+          EXACTVQ_CLI_PATH, samples, samples, args,
+          (tmp / fmt::format("{}_{}.json", run, b)).string(), b,
           (tmp / fmt::format("{}_{}.err", run, b)).string());
       const int status = std::system(cmd.c_str());
       EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << cmd;
@@ -51,9 +54,11 @@ class VmafOnDevice : public DeviceTest {
 // vif and motion in one run on the device (each frame's planes shared by both
 // and psnr): the same report as the CPU's.
 TEST_P(VmafOnDevice, CliVifMotionReportEqualsCpu) {
-  const auto [cpu, on_device] = cpu_and_device_reports(
-      "vm", "--feature vif=debug=true --feature motion=debug=true --feature motion=motion_five_frame_window=true "
-            "--feature psnr");
+  const auto [cpu, on_device] =
+      cpu_and_device_reports("vm",
+                             "--feature vif=debug=true --feature motion=debug=true --feature "
+                             "motion=motion_five_frame_window=true "
+                             "--feature psnr");
   EXPECT_EQ(cpu, on_device);
 }
 

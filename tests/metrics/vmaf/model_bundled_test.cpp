@@ -20,9 +20,7 @@ using namespace exactvq::vmaf::model_testing;
 
 const std::vector<std::string> kVersions = {"vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1"};
 
-TEST(BundledModels, VersionsListed) {
-  EXPECT_EQ(builtin_model_versions(), kVersions);
-}
+TEST(BundledModels, VersionsListed) { EXPECT_EQ(builtin_model_versions(), kVersions); }
 
 TEST(BundledModels, TextIsTheSharedFile) {
   for (const std::string& v : kVersions) {

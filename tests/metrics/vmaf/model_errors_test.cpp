@@ -48,13 +48,19 @@ const std::vector<BadModel> kBadModels = {
     {"empty", [] { return std::string(); }, "not valid JSON"},
     {"truncated", [] { return base_model().dump().substr(0, 500); }, "not valid JSON"},
     {"duplicate key",
-     [] { return replaced(base_model().dump(), "{\"model_dict\":", "{\"model_dict\":{},\"model_dict\":"); },
+     [] {
+       return replaced(base_model().dump(),
+                       "{\"model_dict\":", "{\"model_dict\":{},\"model_dict\":");
+     },
      "given twice"},
     {"too deep", [] { return std::string(200, '[') + std::string(200, ']'); }, "nesting deeper"},
-    {"huge number", [] { return replaced(base_model().dump(), "\"slopes\":[", "\"slopes\":[1e999,"); },
+    {"huge number",
+     [] { return replaced(base_model().dump(), "\"slopes\":[", "\"slopes\":[1e999,"); },
      "number overflow"},
-    {"top level array", [] { return std::string("[1, 2]"); }, "field '(top level)': expected an object"},
-    {"no model_dict", [] { return std::string("{\"param_dict\": {}}"); }, "field 'model_dict': missing"},
+    {"top level array", [] { return std::string("[1, 2]"); },
+     "field '(top level)': expected an object"},
+    {"no model_dict", [] { return std::string("{\"param_dict\": {}}"); },
+     "field 'model_dict': missing"},
     {"a model collection", [] { return "{\"0\": " + base_model().dump() + "}"; },
      "model collections"},
     {"model_dict not an object", [] { return with([](json& m) { m["model_dict"] = 3; }); },
@@ -88,7 +94,8 @@ const std::vector<BadModel> kBadModels = {
      "field 'model_dict.feature_names[5]': expected a string"},
     {"a float feature",
      [] {
-       return with([](json& m) { m["model_dict"]["feature_names"][0] = "VMAF_feature_adm2_score"; });
+       return with(
+           [](json& m) { m["model_dict"]["feature_names"][0] = "VMAF_feature_adm2_score"; });
      },
      "field 'model_dict.feature_names[0]': unknown feature name \"VMAF_feature_adm2_score\""},
     {"6 slopes", [] { return with([](json& m) { m["model_dict"]["slopes"].erase(6); }); },
@@ -109,34 +116,37 @@ const std::vector<BadModel> kBadModels = {
      "field 'model_dict.feature_opts_dicts[1]': expected an object"},
     {"an option out of range",
      [] {
-       return with([](json& m) { m["model_dict"]["feature_opts_dicts"][0]["adm_enhn_gain_limit"] = 0.5; });
+       return with(
+           [](json& m) { m["model_dict"]["feature_opts_dicts"][0]["adm_enhn_gain_limit"] = 0.5; });
      },
      "field 'model_dict.feature_opts_dicts[0]': option adm_enhn_gain_limit=0.5"},
     {"an option by its alias",
      [] {
-       return with([](json& m) {
-         m["model_dict"]["feature_opts_dicts"][0] = {{"egl", 1.0}};
-       });
+       return with([](json& m) { m["model_dict"]["feature_opts_dicts"][0] = {{"egl", 1.0}}; });
      },
      "is an alias"},
     {"an unknown option",
      [] { return with([](json& m) { m["model_dict"]["feature_opts_dicts"][1]["speed"] = 1; }); },
-     "field 'model_dict.feature_opts_dicts[1]': unknown option 'speed' of feature extractor motion"},
+     "field 'model_dict.feature_opts_dicts[1]': unknown option 'speed' of feature extractor "
+     "motion"},
     {"an option an array",
      [] {
-       return with([](json& m) {
-         m["model_dict"]["feature_opts_dicts"][0]["adm_enhn_gain_limit"] = {1};
-       });
+       return with(
+           [](json& m) { m["model_dict"]["feature_opts_dicts"][0]["adm_enhn_gain_limit"] = {1}; });
      },
      "field 'model_dict.feature_opts_dicts[0].adm_enhn_gain_limit': expected a number, a boolean"},
     {"a bool option a number",
-     [] { return with([](json& m) { m["model_dict"]["feature_opts_dicts"][0]["adm_skip_scale0"] = 1; }); },
+     [] {
+       return with(
+           [](json& m) { m["model_dict"]["feature_opts_dicts"][0]["adm_skip_scale0"] = 1; });
+     },
      "expected true or false"},
     {"an int option a fraction",
-     [] { return with([](json& m) { m["model_dict"]["feature_opts_dicts"][0]["adm_csf_mode"] = 1.5; }); },
+     [] {
+       return with([](json& m) { m["model_dict"]["feature_opts_dicts"][0]["adm_csf_mode"] = 1.5; });
+     },
      "expected an integer"},
-    {"one clip bound",
-     [] { return with([](json& m) { m["model_dict"]["score_clip"] = {0.0}; }); },
+    {"one clip bound", [] { return with([](json& m) { m["model_dict"]["score_clip"] = {0.0}; }); },
      "field 'model_dict.score_clip': expected 2 numbers"},
     {"score_transform not an object",
      [] { return with([](json& m) { m["model_dict"]["score_transform"] = "on"; }); },
@@ -144,7 +154,8 @@ const std::vector<BadModel> kBadModels = {
     {"enabled not a bool",
      [] { return with([](json& m) { m["model_dict"]["score_transform"]["enabled"] = "yes"; }); },
      "field 'model_dict.score_transform.enabled': expected true or false"},
-    {"p0 null", [] { return with([](json& m) { m["model_dict"]["score_transform"]["p0"] = nullptr; }); },
+    {"p0 null",
+     [] { return with([](json& m) { m["model_dict"]["score_transform"]["p0"] = nullptr; }); },
      "field 'model_dict.score_transform.p0': expected a number"},
     {"a knot of one number",
      [] { return with([](json& m) { m["model_dict"]["score_transform"]["knots"] = {{1.0}}; }); },
@@ -160,7 +171,9 @@ const std::vector<BadModel> kBadModels = {
      "at most 10"},
     {"knots going back",
      [] {
-       return with([](json& m) { m["model_dict"]["score_transform"]["knots"] = {{10, 0}, {5, 1}}; });
+       return with([](json& m) {
+         m["model_dict"]["score_transform"]["knots"] = {{10, 0}, {5, 1}};
+       });
      },
      "x must increase"},
     {"out_gte_in a bool",
@@ -175,7 +188,10 @@ const std::vector<BadModel> kBadModels = {
      "field 'model_dict.model': expected a string"},
     {"svm: no SV line", [] { return with_svm("\nSV\n", "\n"); }, "unknown header key '-4'"},
     {"svm: header only",
-     [] { return with([](json& m) { m["model_dict"]["model"] = "svm_type nu_svr\nkernel_type rbf\n"; }); },
+     [] {
+       return with(
+           [](json& m) { m["model_dict"]["model"] = "svm_type nu_svr\nkernel_type rbf\n"; });
+     },
      "no \"SV\" line"},
     {"svm: classification", [] { return with_svm("svm_type nu_svr", "svm_type c_svc"); },
      "not a regression"},
@@ -185,7 +201,8 @@ const std::vector<BadModel> kBadModels = {
     {"svm: gamma twice", [] { return with_svm("gamma 0.04\n", "gamma 0.04\ngamma 0.05\n"); },
      "'gamma' given twice"},
     {"svm: 3 classes", [] { return with_svm("nr_class 2", "nr_class 3"); }, "nr_class must be 2"},
-    {"svm: bad rho", [] { return with_svm("rho -1.33133", "rho x"); }, "rho is not a finite number"},
+    {"svm: bad rho", [] { return with_svm("rho -1.33133", "rho x"); },
+     "rho is not a finite number"},
     {"svm: unknown header", [] { return with_svm("rho -1.33133", "rho -1.33133\ncache 1"); },
      "unknown header key 'cache'"},
     {"svm: too few vectors", [] { return with_svm("total_sv 211", "total_sv 212"); },
@@ -194,7 +211,8 @@ const std::vector<BadModel> kBadModels = {
      "text after the 210 support vectors"},
     {"svm: huge total_sv", [] { return with_svm("total_sv 211", "total_sv 99999999999"); },
      "total_sv must be an integer"},
-    {"svm: bad node", [] { return with_svm("1:0.65734273", "1-0.65734273"); }, "is not index:value"},
+    {"svm: bad node", [] { return with_svm("1:0.65734273", "1-0.65734273"); },
+     "is not index:value"},
     {"svm: node value inf", [] { return with_svm("1:0.65734273", "1:inf"); }, "is not index:value"},
     {"svm: indices descending", [] { return with_svm("1:0.65734273 2:", "2:0.65734273 1:"); },
      "indices are not ascending"},

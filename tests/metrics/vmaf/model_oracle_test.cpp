@@ -94,10 +94,10 @@ std::filesystem::path write_transform_model(const std::filesystem::path& dir, co
 }
 
 std::vector<std::string> oracle_specs(const std::filesystem::path& dir) {
-  const json knots = {{"enabled", true},
-                      {"knots", {{0.0, 0.0}, {30.0, 40.0}, {60.0, 60.0}, {80.0, 60.0},
-                                 {100.0, 100.0}}},
-                      {"out_lte_in", "true"}};
+  const json knots = {
+      {"enabled", true},
+      {"knots", {{0.0, 0.0}, {30.0, 40.0}, {60.0, 60.0}, {80.0, 60.0}, {100.0, 100.0}}},
+      {"out_lte_in", "true"}};
   const json polynomial = {{"enabled", true},
                            {"p0", 1.5},
                            {"p2", 0.001},
@@ -136,20 +136,19 @@ TEST(ModelOracle, PredictionsMatchLibvmafCli) {
   EXPECT_EQ(models[8].features[2].output_key, "integer_vif_scale0_ssclz");
 
   const std::vector<PairRecipe> recipes = {
-      {64, 48, 8, false, 30, 11},  {96, 72, 8, false, 70, 12},  {64, 36, 8, false, -1, 13},
-      {41, 23, 8, true, 45, 14},   {80, 60, 10, false, 55, 15}, {48, 40, 12, true, 90, 16},
-      {72, 54, 8, false, 0, 17},   {128, 96, 10, true, 20, 18}, {50, 30, 8, true, 120, 19}};
+      {64, 48, 8, false, 30, 11}, {96, 72, 8, false, 70, 12},  {64, 36, 8, false, -1, 13},
+      {41, 23, 8, true, 45, 14},  {80, 60, 10, false, 55, 15}, {48, 40, 12, true, 90, 16},
+      {72, 54, 8, false, 0, 17},  {128, 96, 10, true, 20, 18}, {50, 30, 8, true, 120, 19}};
   int compared = 0, differing = 0;
   for (const PairRecipe& r : recipes) {
     SCOPED_TRACE(::testing::Message() << "pair seed " << r.seed << " " << r.width << "x" << r.height
-                                    << " " << r.bitdepth << "-bit");
+                                      << " " << r.bitdepth << "-bit");
     const std::filesystem::path ref = tmp / ("ref" + std::to_string(r.seed) + ".y4m");
     const std::filesystem::path dist = tmp / ("dist" + std::to_string(r.seed) + ".y4m");
     const std::filesystem::path out = tmp / ("out" + std::to_string(r.seed) + ".json");
     write_pair(r, ref, dist);
-    std::string cmd = "VMAF_JSON_FULL_PRECISION=1 '" + kOracle.string() + "' -r '" +
-                      ref.string() + "' -d '" + dist.string() + "' --json -q -o '" +
-                      out.string() + "'";
+    std::string cmd = "VMAF_JSON_FULL_PRECISION=1 '" + kOracle.string() + "' -r '" + ref.string() +
+                      "' -d '" + dist.string() + "' --json -q -o '" + out.string() + "'";
     for (const std::string& spec : kSpecs) cmd += " --model '" + spec + "'";
     testing_commands::command_output(cmd + " 2>&1");
     const json result = read_scores_json(read_file(out), out.string());
@@ -169,8 +168,8 @@ TEST(ModelOracle, PredictionsMatchLibvmafCli) {
         if (!same_bits(got, expected)) {
           ++differing;
           ADD_FAILURE() << kSpecs[m] << " frame " << frame.at("frameNum") << ": predict " << got
-                        << " (0x" << std::hex << std::bit_cast<std::uint64_t>(got)
-                        << "), libvmaf " << std::dec << expected << " (0x" << std::hex
+                        << " (0x" << std::hex << std::bit_cast<std::uint64_t>(got) << "), libvmaf "
+                        << std::dec << expected << " (0x" << std::hex
                         << std::bit_cast<std::uint64_t>(expected) << ")" << std::dec;
         }
       }

@@ -41,10 +41,10 @@ TEST(ModelSpec, Items) {
 }
 
 TEST(ModelSpec, BadSyntax) {
-  for (const char* bad : {"", "vmaf_v0.6.1", "version=", "path=", "name=x", "version=a:",
-                          "version=a::name=b", "version=a:name=b=c", "version=a:clip=1",
-                          "version=a:disable_clip=yes", "version=a:.x=1", "version=a:adm.=1",
-                          "version=a:adm.x.y=1", "version=a:enable_transform=1"}) {
+  for (const char* bad :
+       {"", "vmaf_v0.6.1", "version=", "path=", "name=x", "version=a:", "version=a::name=b",
+        "version=a:name=b=c", "version=a:clip=1", "version=a:disable_clip=yes", "version=a:.x=1",
+        "version=a:adm.=1", "version=a:adm.x.y=1", "version=a:enable_transform=1"}) {
     SCOPED_TRACE(bad);
     EXPECT_THROW(parse_model_spec(bad), UsageError);
   }
@@ -63,7 +63,8 @@ TEST(ModelSpec, LoadRenamesAndOverloads) {
   EXPECT_EQ(extractor_spec(o.features[0]).options.at(0).second, "2.5");
 
   // An overload replaces the model's own value of that option.
-  const Model n = load_model(parse_model_spec("version=vmaf_v0.6.1neg:adm.adm_enhn_gain_limit=100"));
+  const Model n =
+      load_model(parse_model_spec("version=vmaf_v0.6.1neg:adm.adm_enhn_gain_limit=100"));
   EXPECT_EQ(n.features[0].output_key, "integer_adm2");
   EXPECT_EQ(n.features[2].output_key, "integer_vif_scale0_egl_1");
 

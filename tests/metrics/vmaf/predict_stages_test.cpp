@@ -60,8 +60,8 @@ TEST(PredictStages, Knots) {
   t.knots = {{0.0, 10.0}, {50.0, 20.0}, {80.0, 20.0}, {100.0, 60.0}};
   EXPECT_EQ(apply_score_transform(t, 25.0), (20.0 - 10.0) / 50.0 * 25.0 + 10.0);
   EXPECT_EQ(apply_score_transform(t, -10.0), (20.0 - 10.0) / 50.0 * -10.0 + 10.0);
-  EXPECT_EQ(apply_score_transform(t, 60.0), 20.0);   // horizontal segment
-  EXPECT_EQ(apply_score_transform(t, 50.0), 20.0);   // shared knot: the later segment
+  EXPECT_EQ(apply_score_transform(t, 60.0), 20.0);  // horizontal segment
+  EXPECT_EQ(apply_score_transform(t, 50.0), 20.0);  // shared knot: the later segment
   const double slope = (60.0 - 20.0) / (100.0 - 80.0);
   EXPECT_EQ(apply_score_transform(t, 120.0), slope * 120.0 + (20.0 - 80.0 * slope));
   t.knots.resize(1);  // one knot: no mapping
@@ -85,7 +85,8 @@ TEST(PredictStages, InputCountChecked) {
 }
 
 TEST(PredictStages, NegativeZeroSurvivesJsonReading) {
-  const nlohmann::json j = read_json_document("{\"a\": -0, \"b\": [-0, 0, -0.0, \"-0\"]}", "t").root;
+  const nlohmann::json j =
+      read_json_document("{\"a\": -0, \"b\": [-0, 0, -0.0, \"-0\"]}", "t").root;
   EXPECT_TRUE(std::signbit(j.at("a").get<double>()));
   EXPECT_TRUE(std::signbit(j.at("b")[0].get<double>()));
   EXPECT_FALSE(std::signbit(j.at("b")[1].get<double>()));
@@ -101,8 +102,7 @@ TEST(PredictStages, NegativeZeroSurvivesJsonReading) {
 }
 
 TEST(PredictStages, NumbersKeepTheirText) {
-  const JsonDocument d =
-      read_json_document("{\"o\": [{\"k/x\": 1.50}, 7, -0], \"p\": 1e2}", "t");
+  const JsonDocument d = read_json_document("{\"o\": [{\"k/x\": 1.50}, 7, -0], \"p\": 1e2}", "t");
   EXPECT_EQ(d.number_text.at("/o/0/k~1x"), "1.50");
   EXPECT_EQ(d.number_text.at("/o/1"), "7");
   EXPECT_EQ(d.number_text.at("/o/2"), "-0.0");

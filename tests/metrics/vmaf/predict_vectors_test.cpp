@@ -58,8 +58,8 @@ TEST(PredictVectors, EveryScoredFrameBitForBit) {
           ADD_FAILURE() << pair_name << " " << run_name << " frame " << frame.at("frameNum")
                         << ": predict " << got << " (0x" << std::hex
                         << std::bit_cast<std::uint64_t>(got) << "), libvmaf " << std::dec
-                        << expected << " (0x" << std::hex
-                        << std::bit_cast<std::uint64_t>(expected) << ")" << std::dec;
+                        << expected << " (0x" << std::hex << std::bit_cast<std::uint64_t>(expected)
+                        << ")" << std::dec;
         }
       }
     }

@@ -29,7 +29,8 @@ struct RunCase {
   const char* run;
   const char* model;
 };
-const RunCase kRuns[] = {{"vmaf_v0.6.1_nosimd", "vmaf_v0.6.1"}, {"vmaf_v0.6.1neg", "vmaf_v0.6.1neg"}};
+const RunCase kRuns[] = {{"vmaf_v0.6.1_nosimd", "vmaf_v0.6.1"},
+                         {"vmaf_v0.6.1neg", "vmaf_v0.6.1neg"}};
 
 // The keys of a run that libvmaf's SIMD gave differently from its C (the NEG
 // run used its SIMD): "<frame>/<key>" for the frames simd_vs_c lists.
@@ -47,8 +48,8 @@ std::set<std::string> simd_only(const VmafPair& p, const std::string& run) {
 
 std::vector<std::string> raw_args(const VmafPair& p) {
   if (!p.raw.width) return {};
-  return {"-w", std::to_string(*p.raw.width), "-h", std::to_string(*p.raw.height), "-p",
-          chroma_name(*p.raw.chroma), "-b", std::to_string(*p.raw.bitdepth)};
+  return {"-w", std::to_string(*p.raw.width), "-h", std::to_string(*p.raw.height),
+          "-p", chroma_name(*p.raw.chroma),   "-b", std::to_string(*p.raw.bitdepth)};
 }
 
 // The command line as given: no ssim default added (run_cli's), so that the
@@ -110,9 +111,17 @@ TEST_F(VmafRun, CommandLineEqualsLibvmafFramesAndPooled) {
     for (const RunCase& rc : kRuns) {
       const nlohmann::json& stored = p.info.at("runs").at(rc.run);
       const nlohmann::json* frames = p.frames(rc.run);
-      std::vector<std::string> args{"-r", p.ref.string(), "-d", p.dist.string(), "--model",
-                                    std::string("version=") + rc.model, "--json", "--precision", "max",
-                                    "-o", path("out.json")};
+      std::vector<std::string> args{"-r",
+                                    p.ref.string(),
+                                    "-d",
+                                    p.dist.string(),
+                                    "--model",
+                                    std::string("version=") + rc.model,
+                                    "--json",
+                                    "--precision",
+                                    "max",
+                                    "-o",
+                                    path("out.json")};
       const auto raw = raw_args(p);
       args.insert(args.end(), raw.begin(), raw.end());
       fs::remove(path("out.json"));
@@ -161,11 +170,13 @@ TEST_F(VmafRun, CommandLineEqualsLibvmafFramesAndPooled) {
 // version and the fps, in every format.
 TEST_F(VmafRun, ReportLayoutEqualsLibvmafs) {
   if (!fs::exists(testing_vectors::kLibvmafBinary))
-    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary << ": layout check skipped";
+    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary
+                 << ": layout check skipped";
   const VmafPair p = named_pair("p8_420_576x324_testsrc2_x264");
   for (const char* format : {"--xml", "--json", "--csv"})
     for (const std::vector<std::string>& models :
-         {std::vector<std::string>{}, {"--model", "version=vmaf_v0.6.1neg"},
+         {std::vector<std::string>{},
+          {"--model", "version=vmaf_v0.6.1neg"},
           {"--model", "version=vmaf_v0.6.1:name=a", "--model", "version=vmaf_v0.6.1neg:name=b",
            "--feature", "psnr"}}) {
       std::vector<std::string> args{"-r", p.ref.string(), "-d", p.dist.string(), format, "-q"};
@@ -178,7 +189,8 @@ TEST_F(VmafRun, ReportLayoutEqualsLibvmafs) {
       const RunResult r = run_exactvq(args);
       ASSERT_EQ(r.status, 0) << describe(r);
       const auto scrub = [](std::string text) {
-        text = std::regex_replace(text, std::regex("version=\"[^\"]*\"|\"version\": \"[^\"]*\""), "V");
+        text =
+            std::regex_replace(text, std::regex("version=\"[^\"]*\"|\"version\": \"[^\"]*\""), "V");
         return std::regex_replace(text, std::regex("fps=\"[^\"]*\"|\"fps\": [0-9.]+"), "F");
       };
       EXPECT_EQ(scrub(read_file(path("exactvq.out"))), scrub(read_file(path("libvmaf.out"))))
@@ -188,7 +200,8 @@ TEST_F(VmafRun, ReportLayoutEqualsLibvmafs) {
 
 TEST_F(VmafRun, NoPredictionScoresTheFeaturesOnly) {
   const VmafPair p = named_pair("p8_420_576x324_testsrc2_x264");
-  const RunResult r = run_exactvq({"-r", p.ref.string(), "-d", p.dist.string(), "-n", "--json", "-o", "-"});
+  const RunResult r =
+      run_exactvq({"-r", p.ref.string(), "-d", p.dist.string(), "-n", "--json", "-o", "-"});
   ASSERT_EQ(r.status, 0) << describe(r);
   const Report got = parse_json(r.out);
   EXPECT_EQ(got.values.count("vmaf"), 0u);
@@ -232,21 +245,26 @@ TEST_F(VmafRun, RefusalsLeaveNoOutput) {
 // so does exactvq (the other features score the reported frames only).
 TEST_F(VmafRun, SubsampleEqualsLibvmaf) {
   if (!fs::exists(testing_vectors::kLibvmafBinary))
-    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary << ": oracle skipped";
+    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary
+                 << ": oracle skipped";
   const VideoFormat f = make_format(64, 48);
   const std::string ref = write("ref.y4m", y4m_bytes(f, make_frames(f, 8, 0)));
   const std::string dist = write("dist.y4m", y4m_bytes(f, make_frames(f, 8, 1)));
   for (const char* n : {"2", "3"})
     for (const char* frames : {"8", "7"}) {
-      const std::vector<std::string> args{"-r", ref, "-d", dist, "--subsample", n, "--frame_cnt", frames,
-                                          "--feature", "psnr=enable_apsnr=true", "--json", "-q"};
+      const std::vector<std::string> args{
+          "-r",     ref,           "-d",   dist,        "--subsample",
+          n,        "--frame_cnt", frames, "--feature", "psnr=enable_apsnr=true",
+          "--json", "-q"};
       std::vector<std::string> theirs{"/usr/bin/env", "VMAF_JSON_FULL_PRECISION=1",
-                                      testing_vectors::kLibvmafBinary.string(), "--cpumask", "0xffffffff"};
+                                      testing_vectors::kLibvmafBinary.string(), "--cpumask",
+                                      "0xffffffff"};
       theirs.insert(theirs.end(), args.begin(), args.end());
       theirs.insert(theirs.end(), {"-o", path("libvmaf.json")});
       ASSERT_EQ(run_program(theirs).status, 0);
       std::vector<std::string> ours = args;
-      ours.insert(ours.end(), {"--precision", "max", "--model", "version=vmaf_v0.6.1", "-o", path("exactvq.json")});
+      ours.insert(ours.end(), {"--precision", "max", "--model", "version=vmaf_v0.6.1", "-o",
+                               path("exactvq.json")});
       const RunResult r = run_cli(ours);
       ASSERT_EQ(r.status, 0) << describe(r);
       const Report want = parse_json(read_file(path("libvmaf.json")));
@@ -269,8 +287,8 @@ TEST_F(VmafRun, AnyThreadCountGivesTheSameBits) {
   const std::string dist = write("dist.y4m", y4m_bytes(f, make_frames(f, 7, 1)));
   std::string first;
   for (const char* threads : {"1", "2", "5"}) {
-    const RunResult r = run_cli({"-r", ref, "-d", dist, "--model", "version=vmaf_v0.6.1", "--threads",
-                                 threads, "--csv", "--precision", "max", "-o", "-"});
+    const RunResult r = run_cli({"-r", ref, "-d", dist, "--model", "version=vmaf_v0.6.1",
+                                 "--threads", threads, "--csv", "--precision", "max", "-o", "-"});
     ASSERT_EQ(r.status, 0) << describe(r);
     if (first.empty()) first = r.out;
     EXPECT_EQ(r.out, first) << threads << " threads";

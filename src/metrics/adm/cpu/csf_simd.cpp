@@ -16,8 +16,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 // emulated, they make this kernel slower than the scalar reference, which runs
 // there instead (as on one-lane targets).
 #if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3
-void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, int32_t round, int16_t* csf,
-           int16_t* flt) {
+void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, int32_t round,
+           int16_t* csf, int16_t* flt) {
   adm::csf_row_s0(src, begin, end, factor, shift, round, csf, flt);
 }
 void CsfS123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* csf, int32_t* flt) {
@@ -36,8 +36,8 @@ HWY_INLINE hn::Vec<D16> CastToInt16(V32 v) {
   return hn::DemoteTo(D16(), hn::ShiftRight<16>(hn::ShiftLeft<16>(v)));
 }
 
-void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, int32_t round, int16_t* csf,
-           int16_t* flt) {
+void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, int32_t round,
+           int16_t* csf, int16_t* flt) {
   const D32 d;
   const D16 d16;
   const int lanes = int(hn::Lanes(d));
@@ -50,12 +50,15 @@ void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, i
     const auto value = CastToInt16(hn::ShiftRightSame(rounded, shift));
     hn::StoreU(value, d16, csf + j);
     const V32 magnitude = hn::Abs(hn::PromoteTo(d, value));
-    hn::StoreU(CastToInt16(hn::ShiftRight<12>(hn::Add(hn::Mul(magnitude, flat_scale), flat_round))), d16, flt + j);
+    hn::StoreU(CastToInt16(hn::ShiftRight<12>(hn::Add(hn::Mul(magnitude, flat_scale), flat_round))),
+               d16, flt + j);
   }
   if (j < end) adm::csf_row_s0(src, j, end, factor, shift, round, csf, flt);
 }
 
-HWY_INLINE V32 OddLanesDown(D32 d, V32 v) { return hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(D64(), v))); }
+HWY_INLINE V32 OddLanesDown(D32 d, V32 v) {
+  return hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(D64(), v)));
+}
 HWY_INLINE V32 Interleave32(D32 d, V64 even, V64 odd) {
   return hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
 }
@@ -63,7 +66,8 @@ HWY_INLINE V32 Interleave32(D32 d, V64 even, V64 odd) {
 // (factor * v + 2^27) >> 28 for the even lanes of v; factor < 2^32 as two
 // 16-bit halves so that each MulEven is of int32 values.
 HWY_INLINE V64 WeightedEven(V32 v, V32 factor_high, V32 factor_low, V64 round) {
-  const V64 product = hn::Add(hn::ShiftLeft<16>(hn::MulEven(v, factor_high)), hn::MulEven(v, factor_low));
+  const V64 product =
+      hn::Add(hn::ShiftLeft<16>(hn::MulEven(v, factor_high)), hn::MulEven(v, factor_low));
   return hn::ShiftRight<28>(hn::Add(product, round));
 }
 
@@ -78,16 +82,20 @@ void CsfS123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* c
   const D32 d;
   const D64 d64;
   const int lanes = int(hn::Lanes(d));
-  const V32 factor_high = hn::Set(d, int32_t(factor >> 16)), factor_low = hn::Set(d, int32_t(factor & 0xFFFF));
-  const V64 weight_round = hn::Set(d64, int64_t{1} << 27), flat_round = hn::Set(d64, kRoundBeforeShift32);
+  const V32 factor_high = hn::Set(d, int32_t(factor >> 16)),
+            factor_low = hn::Set(d, int32_t(factor & 0xFFFF));
+  const V64 weight_round = hn::Set(d64, int64_t{1} << 27),
+            flat_round = hn::Set(d64, kRoundBeforeShift32);
   int j = begin;
   for (; j + lanes <= end; j += lanes) {
     const V32 s = hn::LoadU(d, src + j);
-    const V32 value = Interleave32(d, WeightedEven(s, factor_high, factor_low, weight_round),
-                                   WeightedEven(OddLanesDown(d, s), factor_high, factor_low, weight_round));
+    const V32 value =
+        Interleave32(d, WeightedEven(s, factor_high, factor_low, weight_round),
+                     WeightedEven(OddLanesDown(d, s), factor_high, factor_low, weight_round));
     hn::StoreU(value, d, csf + j);
     const V32 magnitude = hn::Abs(value);  // INT32_MIN read as 2^31 below
-    hn::StoreU(Interleave32(d, FlatEven(magnitude, flat_round), FlatEven(OddLanesDown(d, magnitude), flat_round)),
+    hn::StoreU(Interleave32(d, FlatEven(magnitude, flat_round),
+                            FlatEven(OddLanesDown(d, magnitude), flat_round)),
                d, flt + j);
   }
   if (j < end) adm::csf_row_s123(src, j, end, factor, csf, flt);
@@ -104,11 +112,12 @@ namespace exactvq::adm::cpu {
 HWY_EXPORT(CsfS0);
 HWY_EXPORT(CsfS123);
 
-void csf_row_s0(const int16_t* src, int begin, int end, uint16_t factor, int shift, int32_t round, int16_t* csf,
-                int16_t* flt) {
+void csf_row_s0(const int16_t* src, int begin, int end, uint16_t factor, int shift, int32_t round,
+                int16_t* csf, int16_t* flt) {
   HWY_DYNAMIC_DISPATCH(CsfS0)(src, begin, end, factor, shift, round, csf, flt);
 }
-void csf_row_s123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* csf, int32_t* flt) {
+void csf_row_s123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* csf,
+                  int32_t* flt) {
   HWY_DYNAMIC_DISPATCH(CsfS123)(src, begin, end, factor, csf, flt);
 }
 

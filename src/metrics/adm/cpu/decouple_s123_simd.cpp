@@ -25,8 +25,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 // 32x32 -> 64-bit multiply) this kernel is slower than the scalar reference,
 // which runs there instead (as on one-lane targets).
 #if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3 || HWY_TARGET == HWY_SSE4
-void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begin, int end, double gain_limit,
-                  OrientedRowsOut<int32_t> restored, OrientedRowsOut<int32_t> additive) {
+void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begin, int end,
+                  double gain_limit, OrientedRowsOut<int32_t> restored,
+                  OrientedRowsOut<int32_t> additive) {
   adm::decouple_row_s123(ref, dis, begin, end, gain_limit, restored, additive);
 }
 #else
@@ -41,15 +42,17 @@ using VI = hn::Vec<DI>;
 HWY_INLINE VF SmallToDouble(VI v) {
   const DF df;
   const DI di;
-  return hn::Sub(hn::BitCast(df, hn::Or(v, hn::Set(di, int64_t{0x4330000000000000}))), hn::Set(df, 0x1p52));
+  return hn::Sub(hn::BitCast(df, hn::Or(v, hn::Set(di, int64_t{0x4330000000000000}))),
+                 hn::Set(df, 0x1p52));
 }
 
 // Binary64 of v: exact for |v| < 2^53 (high half + low half, both exact).
 HWY_INLINE VF ToDouble(VI v) {
   const DF df;
   const DI di;
-  const VF high = hn::Sub(SmallToDouble(hn::Add(hn::ShiftRight<32>(v), hn::Set(di, int64_t{1} << 31))),
-                          hn::Set(df, 0x1p31));
+  const VF high =
+      hn::Sub(SmallToDouble(hn::Add(hn::ShiftRight<32>(v), hn::Set(di, int64_t{1} << 31))),
+              hn::Set(df, 0x1p31));
   const VF low = SmallToDouble(hn::And(v, hn::Set(di, int64_t{0xFFFFFFFF})));
   return hn::Add(hn::Mul(high, hn::Set(df, 0x1p32)), low);
 }
@@ -59,7 +62,8 @@ HWY_INLINE VF FloatOf(VI v) {
   const DF df;
   const DI di;
   const VF exact = ToDouble(v);
-  const VI sticky = hn::ShiftRight<11>(hn::Add(hn::And(v, hn::Set(di, int64_t{0x7FF})), hn::Set(di, int64_t{0x7FF})));
+  const VI sticky = hn::ShiftRight<11>(
+      hn::Add(hn::And(v, hn::Set(di, int64_t{0x7FF})), hn::Set(di, int64_t{0x7FF})));
   const VF odd = hn::Mul(ToDouble(hn::Or(hn::ShiftRight<11>(v), sticky)), hn::Set(df, 0x1p11));
   const VF wide = hn::IfThenElse(hn::Ge(hn::Abs(exact), hn::Set(df, 0x1p53)), odd, exact);
   return hn::PromoteTo(df, hn::DemoteTo(hn::Rebind<float, DF>(), wide));
@@ -71,27 +75,31 @@ HWY_INLINE VI Product(VI a, VI b) {
   return hn::MulEven(hn::BitCast(d32, a), hn::BitCast(d32, b));
 }
 
-void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begin, int end, double gain_limit,
-                  OrientedRowsOut<int32_t> restored, OrientedRowsOut<int32_t> additive) {
+void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begin, int end,
+                  double gain_limit, OrientedRowsOut<int32_t> restored,
+                  OrientedRowsOut<int32_t> additive) {
   const DF df;
   const DI di;
   const D32 d32;
   const int lanes = int(hn::Lanes(df));
   const int32_t* recip = reciprocal_table();
-  const VF zero = hn::Zero(df), full_gain = hn::Set(df, 32768.0), inverse_unit = hn::Set(df, 0x1p-15);
+  const VF zero = hn::Zero(df), full_gain = hn::Set(df, 32768.0),
+           inverse_unit = hn::Set(df, 0x1p-15);
   const VF cos_squared = hn::Set(df, static_cast<double>(kCosOneDegreeSquared));
   const VF gain = hn::Set(df, gain_limit), inverse_4096 = hn::Set(df, 0x1p-12);
-  const VF two_15 = hn::Set(df, 32768.0), two_14 = hn::Set(df, 16384.0), two_31 = hn::Set(df, 0x1p31);
+  const VF two_15 = hn::Set(df, 32768.0), two_14 = hn::Set(df, 16384.0),
+           two_31 = hn::Set(df, 0x1p31);
   const VI exponent_bits = hn::Set(di, int64_t{0x7FF0000000000000});
   int j = begin;
   for (; j + lanes <= end; j += lanes) {
     const auto load = [&](const int32_t* p) { return hn::PromoteTo(di, hn::LoadU(d32, p + j)); };
-    const VI oh = load(ref.band[0]), ov = load(ref.band[1]), th = load(dis.band[0]), tv = load(dis.band[1]);
+    const VI oh = load(ref.band[0]), ov = load(ref.band[1]), th = load(dis.band[0]),
+             tv = load(dis.band[1]);
     const VF dot = hn::Mul(FloatOf(hn::Add(Product(oh, th), Product(ov, tv))), inverse_4096);
     const VF o_mag = hn::Mul(FloatOf(hn::Add(Product(oh, oh), Product(ov, ov))), inverse_4096);
     const VF t_mag = hn::Mul(FloatOf(hn::Add(Product(th, th), Product(tv, tv))), inverse_4096);
-    const auto angle =
-        hn::And(hn::Ge(dot, zero), hn::Ge(hn::Mul(dot, dot), hn::Mul(hn::Mul(cos_squared, o_mag), t_mag)));
+    const auto angle = hn::And(
+        hn::Ge(dot, zero), hn::Ge(hn::Mul(dot, dot), hn::Mul(hn::Mul(cos_squared, o_mag), t_mag)));
     for (int b = 0; b < 3; ++b) {
       const auto o32 = hn::LoadU(d32, ref.band[b] + j), t32 = hn::LoadU(d32, dis.band[b] + j);
       const VF o = hn::PromoteTo(df, o32), t = hn::PromoteTo(df, t32);
@@ -100,15 +108,17 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
       const auto big = hn::Ge(abs_o, two_15);
       const VF p = hn::BitCast(df, hn::And(hn::BitCast(di, abs_o), exponent_bits));
       const VF inverse_scale = hn::IfThenElse(big, hn::Div(two_14, p), hn::Set(df, 1.0));  // 2^-s
-      const VF half = hn::IfThenElseZero(big, hn::Div(p, two_15));                        // 2^(s-1)
+      const VF half = hn::IfThenElseZero(big, hn::Div(p, two_15));  // 2^(s-1)
       const VF divisor = hn::Floor(hn::Mul(hn::Add(abs_o, half), inverse_scale));
       // 1 << (14 + s) as an int32: INT32_MIN for s = 17 (|o| = 2^31).
-      const VF round = hn::IfThenElse(big, hn::IfThenElse(hn::Ge(abs_o, two_31), hn::Neg(two_31), p), two_14);
+      const VF round =
+          hn::IfThenElse(big, hn::IfThenElse(hn::Ge(abs_o, two_31), hn::Neg(two_31), p), two_14);
       const auto index = hn::Add(hn::DemoteTo(d32, divisor), hn::Set(d32, 32768));
       const VF reciprocal = hn::PromoteTo(df, hn::GatherIndex(d32, recip, index));
       const VF product = hn::Mul(reciprocal, t);
       const VF signed_product = hn::IfThenElse(hn::Lt(o, zero), hn::Neg(product), product);
-      const VF k_raw = hn::Floor(hn::Mul(hn::Add(signed_product, round), hn::Mul(inverse_scale, inverse_unit)));
+      const VF k_raw =
+          hn::Floor(hn::Mul(hn::Add(signed_product, round), hn::Mul(inverse_scale, inverse_unit)));
       const auto o_zero = hn::Eq(o, zero);
       const VF k = hn::IfThenElse(o_zero, full_gain, hn::Min(hn::Max(k_raw, zero), full_gain));
       const VF rst = hn::Floor(hn::Mul(hn::Add(hn::Mul(k, o), two_14), inverse_unit));
@@ -117,7 +127,8 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
       const auto enhance = hn::AndNot(hn::Or(o_zero, hn::Eq(k, zero)), angle);
       const auto out32 = hn::DemoteTo(d32, hn::IfThenElse(enhance, enhanced, rst));  // truncates
       hn::StoreU(out32, d32, restored.band[b] + j);
-      hn::StoreU(hn::Sub(t32, out32), d32, additive.band[b] + j);  // wraps as the reference's uint32
+      hn::StoreU(hn::Sub(t32, out32), d32,
+                 additive.band[b] + j);  // wraps as the reference's uint32
     }
   }
   if (j < end) adm::decouple_row_s123(ref, dis, j, end, gain_limit, restored, additive);
@@ -134,7 +145,8 @@ namespace exactvq::adm::cpu {
 HWY_EXPORT(DecoupleS123);
 
 void decouple_row_s123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begin, int end,
-                       double gain_limit, OrientedRowsOut<int32_t> restored, OrientedRowsOut<int32_t> additive) {
+                       double gain_limit, OrientedRowsOut<int32_t> restored,
+                       OrientedRowsOut<int32_t> additive) {
   HWY_DYNAMIC_DISPATCH(DecoupleS123)(ref, dis, begin, end, gain_limit, restored, additive);
 }
 

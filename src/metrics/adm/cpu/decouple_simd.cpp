@@ -19,8 +19,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 // gather, it makes this kernel slower than the scalar reference, which runs
 // there instead (as on one-lane targets).
 #if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3
-void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end, double gain_limit,
-                OrientedRowsOut<int16_t> restored, OrientedRowsOut<int16_t> additive) {
+void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end,
+                double gain_limit, OrientedRowsOut<int16_t> restored,
+                OrientedRowsOut<int16_t> additive) {
   adm::decouple_row_s0(ref, dis, begin, end, gain_limit, restored, additive);
 }
 #else
@@ -42,8 +43,9 @@ HWY_INLINE VF FloatScaled(VF v) {
   return hn::Mul(hn::PromoteTo(DF(), hn::DemoteTo(df32, v)), hn::Set(DF(), 0x1p-12));
 }
 
-void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end, double gain_limit,
-                OrientedRowsOut<int16_t> restored, OrientedRowsOut<int16_t> additive) {
+void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end,
+                double gain_limit, OrientedRowsOut<int16_t> restored,
+                OrientedRowsOut<int16_t> additive) {
   const DF df;
   const D32 d32;
   const D16 d16;
@@ -60,13 +62,14 @@ void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin,
     const VF dot = FloatScaled(hn::Add(hn::Mul(oh, th), hn::Mul(ov, tv)));
     const VF o_mag = FloatScaled(hn::Add(hn::Mul(oh, oh), hn::Mul(ov, ov)));
     const VF t_mag = FloatScaled(hn::Add(hn::Mul(th, th), hn::Mul(tv, tv)));
-    const auto angle =
-        hn::And(hn::Ge(dot, zero), hn::Ge(hn::Mul(dot, dot), hn::Mul(hn::Mul(cos_squared, o_mag), t_mag)));
+    const auto angle = hn::And(
+        hn::Ge(dot, zero), hn::Ge(hn::Mul(dot, dot), hn::Mul(hn::Mul(cos_squared, o_mag), t_mag)));
     for (int b = 0; b < 3; ++b) {
       const auto o32 = hn::PromoteTo(d32, hn::LoadU(d16, ref.band[b] + j));
       const auto t32 = hn::PromoteTo(d32, hn::LoadU(d16, dis.band[b] + j));
       const VF o = hn::PromoteTo(df, o32), t = hn::PromoteTo(df, t32);
-      const VF reciprocal = hn::PromoteTo(df, hn::GatherIndex(d32, recip, hn::Add(o32, hn::Set(d32, 32768))));
+      const VF reciprocal =
+          hn::PromoteTo(df, hn::GatherIndex(d32, recip, hn::Add(o32, hn::Set(d32, 32768))));
       // floor((recip * t + 2^14) / 2^15), clamped to [0, 2^15]; 2^15 where o = 0.
       const VF k_raw = hn::Floor(hn::Mul(hn::Add(hn::Mul(reciprocal, t), half_unit), inverse_unit));
       const auto o_zero = hn::Eq(o, zero);
@@ -81,7 +84,8 @@ void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin,
       hn::StoreU(hn::DemoteTo(d16, out32), d16, restored.band[b] + j);
       // t - rst modulo 2^16: the low 16 bits, sign-extended, then narrowed.
       const auto diff = hn::Sub(t32, out32);
-      hn::StoreU(hn::DemoteTo(d16, hn::ShiftRight<16>(hn::ShiftLeft<16>(diff))), d16, additive.band[b] + j);
+      hn::StoreU(hn::DemoteTo(d16, hn::ShiftRight<16>(hn::ShiftLeft<16>(diff))), d16,
+                 additive.band[b] + j);
     }
   }
   if (j < end) adm::decouple_row_s0(ref, dis, j, end, gain_limit, restored, additive);
@@ -98,7 +102,8 @@ namespace exactvq::adm::cpu {
 HWY_EXPORT(DecoupleS0);
 
 void decouple_row_s0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end,
-                     double gain_limit, OrientedRowsOut<int16_t> restored, OrientedRowsOut<int16_t> additive) {
+                     double gain_limit, OrientedRowsOut<int16_t> restored,
+                     OrientedRowsOut<int16_t> additive) {
   HWY_DYNAMIC_DISPATCH(DecoupleS0)(ref, dis, begin, end, gain_limit, restored, additive);
 }
 

@@ -22,15 +22,15 @@ void Vertical8(const uint8_t* const rows[4], int width, int16_t* lo, int16_t* hi
 void Vertical16(const uint16_t* const rows[4], int width, int bitdepth, int16_t* lo, int16_t* hi) {
   adm::dwt0_vertical(rows, width, bitdepth, lo, hi);
 }
-void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>* taps, int out_width,
-                 int16_t* a, int16_t* v, int16_t* h, int16_t* d) {
+void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>* taps,
+                 int out_width, int16_t* a, int16_t* v, int16_t* h, int16_t* d) {
   adm::dwt0_horizontal(lo, hi, taps, out_width, a, v, h, d);
 }
 void VerticalS123(const int32_t* const rows[4], int width, int scale, int32_t* lo, int32_t* hi) {
   adm::dwt_vertical_s123(rows, width, scale, lo, hi);
 }
-void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps, int out_width,
-                    int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
+void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps,
+                    int out_width, int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
   adm::dwt_horizontal_s123(lo, hi, taps, out_width, scale, a, v, h, d);
 }
 #else
@@ -39,8 +39,8 @@ using D32 = hn::ScalableTag<int32_t>;
 using D16 = hn::Rebind<int16_t, D32>;  // one int16 per int32 lane: the narrowed outputs
 
 // sum over k of filter[k] * s_k.
-HWY_INLINE hn::Vec<D32> Taps4(D32 d, const int32_t* filter, hn::Vec<D32> s0, hn::Vec<D32> s1, hn::Vec<D32> s2,
-                              hn::Vec<D32> s3) {
+HWY_INLINE hn::Vec<D32> Taps4(D32 d, const int32_t* filter, hn::Vec<D32> s0, hn::Vec<D32> s1,
+                              hn::Vec<D32> s2, hn::Vec<D32> s3) {
   const auto a = hn::Add(hn::Mul(s0, hn::Set(d, filter[0])), hn::Mul(s1, hn::Set(d, filter[1])));
   const auto b = hn::Add(hn::Mul(s2, hn::Set(d, filter[2])), hn::Mul(s3, hn::Set(d, filter[3])));
   return hn::Add(a, b);
@@ -63,17 +63,21 @@ void Vertical(const Sample* const rows[4], int width, int bitdepth, int16_t* HWY
     const auto s1 = hn::PromoteTo(d, hn::LoadU(ds, rows[1] + j));
     const auto s2 = hn::PromoteTo(d, hn::LoadU(ds, rows[2] + j));
     const auto s3 = hn::PromoteTo(d, hn::LoadU(ds, rows[3] + j));
-    const auto l = hn::ShiftRightSame(hn::Add(Taps4(d, kDwtLow, s0, s1, s2, s3), lo_offset), bitdepth);
+    const auto l =
+        hn::ShiftRightSame(hn::Add(Taps4(d, kDwtLow, s0, s1, s2, s3), lo_offset), bitdepth);
     hn::StoreU(hn::DemoteTo(d16, l), d16, lo + j);
     if (hi == nullptr) continue;
-    const auto h = hn::ShiftRightSame(hn::Add(Taps4(d, kDwtHigh, s0, s1, s2, s3), hi_offset), bitdepth);
+    const auto h =
+        hn::ShiftRightSame(hn::Add(Taps4(d, kDwtHigh, s0, s1, s2, s3), hi_offset), bitdepth);
     hn::StoreU(hn::DemoteTo(d16, h), d16, hi + j);
   }
   if (j < size_t(width)) {
     const Sample* tail[4] = {rows[0] + j, rows[1] + j, rows[2] + j, rows[3] + j};
     int16_t* hi_tail = hi ? hi + j : nullptr;
-    if constexpr (sizeof(Sample) == 1) adm::dwt0_vertical(tail, width - int(j), lo + j, hi_tail);
-    else adm::dwt0_vertical(tail, width - int(j), bitdepth, lo + j, hi_tail);
+    if constexpr (sizeof(Sample) == 1)
+      adm::dwt0_vertical(tail, width - int(j), lo + j, hi_tail);
+    else
+      adm::dwt0_vertical(tail, width - int(j), bitdepth, lo + j, hi_tail);
   }
 }
 
@@ -91,17 +95,21 @@ void Vertical16(const uint16_t* const rows[4], int width, int bitdepth, int16_t*
 HWY_INLINE hn::Vec<D32> LoadPairs(D32 d, const int16_t* p) {
   return hn::BitCast(d, hn::LoadU(hn::Repartition<int16_t, D32>(), p));
 }
-HWY_INLINE hn::Vec<D32> FirstOfPair(hn::Vec<D32> v) { return hn::ShiftRight<16>(hn::ShiftLeft<16>(v)); }
+HWY_INLINE hn::Vec<D32> FirstOfPair(hn::Vec<D32> v) {
+  return hn::ShiftRight<16>(hn::ShiftLeft<16>(v));
+}
 HWY_INLINE hn::Vec<D32> SecondOfPair(hn::Vec<D32> v) { return hn::ShiftRight<16>(v); }
 
-HWY_INLINE void FilterStore(D32 d, const int32_t* filter, hn::Vec<D32> a, hn::Vec<D32> b, int16_t* out) {
+HWY_INLINE void FilterStore(D32 d, const int32_t* filter, hn::Vec<D32> a, hn::Vec<D32> b,
+                            int16_t* out) {
   const D16 d16;
-  const auto sum = Taps4(d, filter, FirstOfPair(a), SecondOfPair(a), FirstOfPair(b), SecondOfPair(b));
+  const auto sum =
+      Taps4(d, filter, FirstOfPair(a), SecondOfPair(a), FirstOfPair(b), SecondOfPair(b));
   hn::StoreU(hn::DemoteTo(d16, hn::ShiftRight<16>(hn::Add(sum, hn::Set(d, 32768)))), d16, out);
 }
 
-void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>* taps, int out_width,
-                 int16_t* a, int16_t* v, int16_t* h, int16_t* d) {
+void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>* taps,
+                 int out_width, int16_t* a, int16_t* v, int16_t* h, int16_t* d) {
   const D32 d32;
   const size_t lanes = hn::Lanes(d32);
   // Outputs 1 .. out_width - 2 read inside the row unmirrored (dwt_taps()).
@@ -120,8 +128,9 @@ void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>*
   const auto scalar = [&](size_t from, size_t to) {
     if (to <= from) return;
     const bool low_only = hi == nullptr;
-    adm::dwt0_horizontal(lo, hi, taps + from, int(to - from), a + from, low_only ? nullptr : v + from,
-                         low_only ? nullptr : h + from, low_only ? nullptr : d + from);
+    adm::dwt0_horizontal(lo, hi, taps + from, int(to - from), a + from,
+                         low_only ? nullptr : v + from, low_only ? nullptr : h + from,
+                         low_only ? nullptr : d + from);
   };
   scalar(0, out_width > 0 ? 1 : 0);
   scalar(j > size_t(out_width) ? size_t(out_width) : j, size_t(out_width));
@@ -133,8 +142,8 @@ void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>*
 void VerticalS123(const int32_t* const rows[4], int width, int scale, int32_t* lo, int32_t* hi) {
   adm::dwt_vertical_s123(rows, width, scale, lo, hi);
 }
-void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps, int out_width,
-                    int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
+void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps,
+                    int out_width, int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
   adm::dwt_horizontal_s123(lo, hi, taps, out_width, scale, a, v, h, d);
 }
 #else
@@ -150,10 +159,12 @@ HWY_INLINE hn::Vec<D32> OddLanesDown(D32 d, hn::Vec<D32> v) {
   return hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(D64(), v)));
 }
 
-HWY_INLINE V64 Taps4Wide(D32 d, const int32_t* filter, hn::Vec<D32> s0, hn::Vec<D32> s1, hn::Vec<D32> s2,
-                         hn::Vec<D32> s3) {
-  const V64 a = hn::Add(hn::MulEven(s0, hn::Set(d, filter[0])), hn::MulEven(s1, hn::Set(d, filter[1])));
-  const V64 b = hn::Add(hn::MulEven(s2, hn::Set(d, filter[2])), hn::MulEven(s3, hn::Set(d, filter[3])));
+HWY_INLINE V64 Taps4Wide(D32 d, const int32_t* filter, hn::Vec<D32> s0, hn::Vec<D32> s1,
+                         hn::Vec<D32> s2, hn::Vec<D32> s3) {
+  const V64 a =
+      hn::Add(hn::MulEven(s0, hn::Set(d, filter[0])), hn::MulEven(s1, hn::Set(d, filter[1])));
+  const V64 b =
+      hn::Add(hn::MulEven(s2, hn::Set(d, filter[2])), hn::MulEven(s3, hn::Set(d, filter[3])));
   return hn::Add(a, b);
 }
 
@@ -181,8 +192,11 @@ void VerticalS123(const int32_t* const rows[4], int width, int scale, int32_t* H
     const auto s2 = hn::LoadU(d, rows[2] + j), s3 = hn::LoadU(d, rows[3] + j);
     const auto o0 = OddLanesDown(d, s0), o1 = OddLanesDown(d, s1);
     const auto o2 = OddLanesDown(d, s2), o3 = OddLanesDown(d, s3);
-    hn::StoreU(finish(Taps4Wide(d, kDwtLow, s0, s1, s2, s3), Taps4Wide(d, kDwtLow, o0, o1, o2, o3)), d, lo + j);
-    hn::StoreU(finish(Taps4Wide(d, kDwtHigh, s0, s1, s2, s3), Taps4Wide(d, kDwtHigh, o0, o1, o2, o3)), d, hi + j);
+    hn::StoreU(finish(Taps4Wide(d, kDwtLow, s0, s1, s2, s3), Taps4Wide(d, kDwtLow, o0, o1, o2, o3)),
+               d, lo + j);
+    hn::StoreU(
+        finish(Taps4Wide(d, kDwtHigh, s0, s1, s2, s3), Taps4Wide(d, kDwtHigh, o0, o1, o2, o3)), d,
+        hi + j);
   }
   if (j < size_t(width)) {
     const int32_t* tail[4] = {rows[0] + j, rows[1] + j, rows[2] + j, rows[3] + j};
@@ -198,8 +212,8 @@ HWY_INLINE V64 HalfOutputs(D32 d, const int32_t* filter, const int32_t* x, size_
   return Taps4Wide(d, filter, a, OddLanesDown(d, a), b, OddLanesDown(d, b));
 }
 
-void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps, int out_width,
-                    int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
+void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps,
+                    int out_width, int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
   const D32 d32;
   const D64 d64;
   const size_t lanes = hn::Lanes(d32), half = lanes / 2;
@@ -207,8 +221,10 @@ void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 
   const int shift = kHorizontalShiftS123[scale - 1];
   const auto store = [&](const int32_t* filter, const int32_t* x, size_t j, int32_t* out) {
     const V64 first = hn::ShiftRightSame(hn::Add(HalfOutputs(d32, filter, x, j), round), shift);
-    const V64 second = hn::ShiftRightSame(hn::Add(HalfOutputs(d32, filter, x, j + half), round), shift);
-    hn::StoreU(hn::ConcatEven(d32, hn::BitCast(d32, second), hn::BitCast(d32, first)), d32, out + j);
+    const V64 second =
+        hn::ShiftRightSame(hn::Add(HalfOutputs(d32, filter, x, j + half), round), shift);
+    hn::StoreU(hn::ConcatEven(d32, hn::BitCast(d32, second), hn::BitCast(d32, first)), d32,
+               out + j);
   };
   const size_t inner_end = out_width >= 2 ? size_t(out_width - 1) : 0;
   size_t j = 1;
@@ -220,8 +236,8 @@ void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 
   }
   const auto scalar = [&](size_t from, size_t to) {
     if (to > from)
-      adm::dwt_horizontal_s123(lo, hi, taps + from, int(to - from), scale, a + from, v + from, h + from,
-                               d + from);
+      adm::dwt_horizontal_s123(lo, hi, taps + from, int(to - from), scale, a + from, v + from,
+                               h + from, d + from);
   };
   scalar(0, out_width > 0 ? 1 : 0);
   scalar(j > size_t(out_width) ? size_t(out_width) : j, size_t(out_width));
@@ -245,18 +261,20 @@ HWY_EXPORT(HorizontalS123);
 void dwt0_vertical8(const uint8_t* const rows[4], int width, int16_t* lo, int16_t* hi) {
   HWY_DYNAMIC_DISPATCH(Vertical8)(rows, width, lo, hi);
 }
-void dwt0_vertical16(const uint16_t* const rows[4], int width, int bitdepth, int16_t* lo, int16_t* hi) {
+void dwt0_vertical16(const uint16_t* const rows[4], int width, int bitdepth, int16_t* lo,
+                     int16_t* hi) {
   HWY_DYNAMIC_DISPATCH(Vertical16)(rows, width, bitdepth, lo, hi);
 }
-void dwt0_horizontal(const int16_t* lo, const int16_t* hi, const std::array<int, 4>* taps, int out_width,
-                     int16_t* a, int16_t* v, int16_t* h, int16_t* d) {
+void dwt0_horizontal(const int16_t* lo, const int16_t* hi, const std::array<int, 4>* taps,
+                     int out_width, int16_t* a, int16_t* v, int16_t* h, int16_t* d) {
   HWY_DYNAMIC_DISPATCH(Horizontal0)(lo, hi, taps, out_width, a, v, h, d);
 }
-void dwt_vertical_s123(const int32_t* const rows[4], int width, int scale, int32_t* lo, int32_t* hi) {
+void dwt_vertical_s123(const int32_t* const rows[4], int width, int scale, int32_t* lo,
+                       int32_t* hi) {
   HWY_DYNAMIC_DISPATCH(VerticalS123)(rows, width, scale, lo, hi);
 }
-void dwt_horizontal_s123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps, int out_width,
-                         int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
+void dwt_horizontal_s123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps,
+                         int out_width, int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
   HWY_DYNAMIC_DISPATCH(HorizontalS123)(lo, hi, taps, out_width, scale, a, v, h, d);
 }
 

@@ -58,7 +58,8 @@ HWY_INLINE V32 KeepInt16(V32 v) { return hn::ShiftRight<16>(hn::ShiftLeft<16>(v)
 
 // (int32((x * x + square_round) >> square_shift) * x + cube_round) >> cube_shift
 // for the even int32 lanes of x (x >= 0, so the square is non-negative).
-HWY_INLINE V64 CubeEven(D32 d, V32 x, int square_shift, V64 square_round, int cube_shift, V64 cube_round) {
+HWY_INLINE V64 CubeEven(D32 d, V32 x, int square_shift, V64 square_round, int cube_shift,
+                        V64 cube_round) {
   const hn::RebindToUnsigned<D64> du64;
   const V64 square = hn::Add(hn::MulEven(x, x), square_round);
   const V32 square32 = hn::BitCast(d, hn::ShiftRightSame(hn::BitCast(du64, square), square_shift));
@@ -74,7 +75,8 @@ std::array<int64_t, 3> MaskingS0(const MaskingRows<int16_t>& rows, int width, in
   const hn::RebindToUnsigned<D64> du64;
   const ptrdiff_t lanes = ptrdiff_t(hn::Lanes(d));
   const int inner_begin = std::max(begin, 1), inner_end = std::min(end, width - 1);
-  if (inner_end - inner_begin < lanes) return adm::masking_row_s0(rows, width, begin, end, factor, cube);
+  if (inner_end - inner_begin < lanes)
+    return adm::masking_row_s0(rows, width, begin, end, factor, cube);
 
   // Named vectors, not arrays: SVE's vectors cannot be array elements.
   V64 sum0 = hn::Zero(d64), sum1 = hn::Zero(d64), sum2 = hn::Zero(d64);
@@ -86,22 +88,28 @@ std::array<int64_t, 3> MaskingS0(const MaskingRows<int16_t>& rows, int width, in
       const int16_t* above = rows.flat_above.band[b];
       const int16_t* row = rows.flat_row.band[b];
       const int16_t* below = rows.flat_below.band[b];
-      const V32 top = hn::Add(hn::Add(Load16(d, above, j - 1), Load16(d, above, j)), Load16(d, above, j + 1));
+      const V32 top =
+          hn::Add(hn::Add(Load16(d, above, j - 1), Load16(d, above, j)), Load16(d, above, j + 1));
       const V32 middle = hn::Add(Load16(d, row, j - 1), Load16(d, row, j + 1));
-      const V32 bottom = hn::Add(hn::Add(Load16(d, below, j - 1), Load16(d, below, j)), Load16(d, below, j + 1));
+      const V32 bottom =
+          hn::Add(hn::Add(Load16(d, below, j - 1), Load16(d, below, j)), Load16(d, below, j + 1));
       const V32 centre = hn::Abs(Load16(d, rows.masker.band[b], j));
-      const V32 centre_term = KeepInt16(hn::ShiftRight<12>(hn::Add(hn::Mul(centre, centre_scale), centre_round)));
+      const V32 centre_term =
+          KeepInt16(hn::ShiftRight<12>(hn::Add(hn::Mul(centre, centre_scale), centre_round)));
       threshold = hn::Add(threshold, hn::Add(hn::Add(top, middle), hn::Add(bottom, centre_term)));
     }
     const auto band_cubes = [&](int b) {
       const V32 x = hn::Mul(Load16(d, rows.src.band[b], j), hn::Set(d, int32_t{factor[b]}));
-      const V32 scaled_threshold = b == 2 ? hn::ShiftLeft<12>(threshold) : hn::ShiftLeft<10>(threshold);
+      const V32 scaled_threshold =
+          b == 2 ? hn::ShiftLeft<12>(threshold) : hn::ShiftLeft<10>(threshold);
       const V32 excess = hn::Max(hn::Sub(hn::Abs(x), scaled_threshold), hn::Zero(d));
       const V32 excess_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, excess)));
       const V64 square_round = hn::Set(d64, int64_t{1} << (kSquareShift[b] - 1));
       const V64 cube_round = hn::Set(d64, cube.round[b]);
-      const V64 even = CubeEven(d, excess, kSquareShift[b], square_round, cube.shift[b], cube_round);
-      const V64 odd = CubeEven(d, excess_odd, kSquareShift[b], square_round, cube.shift[b], cube_round);
+      const V64 even =
+          CubeEven(d, excess, kSquareShift[b], square_round, cube.shift[b], cube_round);
+      const V64 odd =
+          CubeEven(d, excess_odd, kSquareShift[b], square_round, cube.shift[b], cube_round);
       return hn::Add(even, odd);
     };
     sum0 = hn::Add(sum0, band_cubes(0));
@@ -110,7 +118,8 @@ std::array<int64_t, 3> MaskingS0(const MaskingRows<int16_t>& rows, int width, in
   }
   std::array<int64_t, 3> out{WrappingSum(sum0), WrappingSum(sum1), WrappingSum(sum2)};
   // The mirrored edge columns and the tail, by the reference: integer sums of parts.
-  const std::array<int64_t, 3> left = adm::masking_row_s0(rows, width, begin, inner_begin, factor, cube);
+  const std::array<int64_t, 3> left =
+      adm::masking_row_s0(rows, width, begin, inner_begin, factor, cube);
   const std::array<int64_t, 3> right = adm::masking_row_s0(rows, width, int(j), end, factor, cube);
   for (int b = 0; b < 3; ++b)
     out[b] = static_cast<int64_t>(static_cast<uint64_t>(out[b]) + static_cast<uint64_t>(left[b]) +
@@ -135,7 +144,8 @@ HWY_INLINE V32 Interleave32(D32 d, V64 even, V64 odd) {
 // int32((v * factor + 2^27) >> 28) for the even lanes of v, factor < 2^32
 // taken as two 16-bit halves so that each MulEven is of int32 values.
 HWY_INLINE V64 WeightedEven(V32 v, V32 factor_high, V32 factor_low, V64 round) {
-  const V64 product = hn::Add(hn::ShiftLeft<16>(hn::MulEven(v, factor_high)), hn::MulEven(v, factor_low));
+  const V64 product =
+      hn::Add(hn::ShiftLeft<16>(hn::MulEven(v, factor_high)), hn::MulEven(v, factor_low));
   return hn::ShiftRight<28>(hn::Add(product, round));
 }
 
@@ -150,10 +160,12 @@ std::array<int64_t, 3> MaskingS123(const MaskingRows<int32_t>& rows, int width, 
   const D64 d64;
   const ptrdiff_t lanes = ptrdiff_t(hn::Lanes(d));
   const int inner_begin = std::max(begin, 1), inner_end = std::min(end, width - 1);
-  if (inner_end - inner_begin < lanes) return adm::masking_row_s123(rows, width, begin, end, factor, cube);
+  if (inner_end - inner_begin < lanes)
+    return adm::masking_row_s123(rows, width, begin, end, factor, cube);
 
   V64 sum0 = hn::Zero(d64), sum1 = hn::Zero(d64), sum2 = hn::Zero(d64);
-  const V64 weight_round = hn::Set(d64, int64_t{1} << 27), centre_round = hn::Set(d64, kRoundBeforeShift32);
+  const V64 weight_round = hn::Set(d64, int64_t{1} << 27),
+            centre_round = hn::Set(d64, kRoundBeforeShift32);
   const V64 square_round = hn::Set(d64, int64_t{1} << 29);
   ptrdiff_t j = inner_begin;
   for (; j + lanes <= inner_end; j += lanes) {
@@ -177,11 +189,13 @@ std::array<int64_t, 3> MaskingS123(const MaskingRows<int32_t>& rows, int width, 
       const V32 factor_low = hn::Set(d, int32_t(factor[b] & 0xFFFF));
       const V64 cube_round = hn::Set(d64, cube.round[b]);
       const V32 src = hn::LoadU(d, rows.src.band[b] + j);
-      const V32 x = Interleave32(d, WeightedEven(src, factor_high, factor_low, weight_round),
-                                 WeightedEven(OddLanesDown(d, src), factor_high, factor_low, weight_round));
+      const V32 x =
+          Interleave32(d, WeightedEven(src, factor_high, factor_low, weight_round),
+                       WeightedEven(OddLanesDown(d, src), factor_high, factor_low, weight_round));
       const V32 excess = hn::Max(hn::Sub(hn::Abs(x), threshold), hn::Zero(d));
       const V64 even = CubeEven(d, excess, 30, square_round, cube.shift[b], cube_round);
-      const V64 odd = CubeEven(d, OddLanesDown(d, excess), 30, square_round, cube.shift[b], cube_round);
+      const V64 odd =
+          CubeEven(d, OddLanesDown(d, excess), 30, square_round, cube.shift[b], cube_round);
       return hn::Add(even, odd);
     };
     sum0 = hn::Add(sum0, band_cubes(0));
@@ -189,8 +203,10 @@ std::array<int64_t, 3> MaskingS123(const MaskingRows<int32_t>& rows, int width, 
     sum2 = hn::Add(sum2, band_cubes(2));
   }
   std::array<int64_t, 3> out{WrappingSum(sum0), WrappingSum(sum1), WrappingSum(sum2)};
-  const std::array<int64_t, 3> left = adm::masking_row_s123(rows, width, begin, inner_begin, factor, cube);
-  const std::array<int64_t, 3> right = adm::masking_row_s123(rows, width, int(j), end, factor, cube);
+  const std::array<int64_t, 3> left =
+      adm::masking_row_s123(rows, width, begin, inner_begin, factor, cube);
+  const std::array<int64_t, 3> right =
+      adm::masking_row_s123(rows, width, int(j), end, factor, cube);
   for (int b = 0; b < 3; ++b)
     out[b] = static_cast<int64_t>(static_cast<uint64_t>(out[b]) + static_cast<uint64_t>(left[b]) +
                                   static_cast<uint64_t>(right[b]));
@@ -208,12 +224,12 @@ namespace exactvq::adm::cpu {
 HWY_EXPORT(MaskingS0);
 HWY_EXPORT(MaskingS123);
 
-std::array<int64_t, 3> masking_row_s0(const MaskingRows<int16_t>& rows, int width, int begin, int end,
-                                      const uint16_t factor[3], const CubeShift& cube) {
+std::array<int64_t, 3> masking_row_s0(const MaskingRows<int16_t>& rows, int width, int begin,
+                                      int end, const uint16_t factor[3], const CubeShift& cube) {
   return HWY_DYNAMIC_DISPATCH(MaskingS0)(rows, width, begin, end, factor, cube);
 }
-std::array<int64_t, 3> masking_row_s123(const MaskingRows<int32_t>& rows, int width, int begin, int end,
-                                        const uint32_t factor[3], const CubeShift& cube) {
+std::array<int64_t, 3> masking_row_s123(const MaskingRows<int32_t>& rows, int width, int begin,
+                                        int end, const uint32_t factor[3], const CubeShift& cube) {
   return HWY_DYNAMIC_DISPATCH(MaskingS123)(rows, width, begin, end, factor, cube);
 }
 

@@ -40,7 +40,8 @@ Bands<T> typed(const AdmBands& b) {
 }
 
 dim3 grid_of(int w, int h, int frames) {
-  return dim3(unsigned((w + kTileW - 1) / kTileW), unsigned((h + kTileH - 1) / kTileH), unsigned(frames));
+  return dim3(unsigned((w + kTileW - 1) / kTileW), unsigned((h + kTileH - 1) / kTileH),
+              unsigned(frames));
 }
 
 bool empty(const st::Rect& r) { return r.right <= r.left || r.bottom <= r.top; }
@@ -49,8 +50,8 @@ bool empty(const st::Rect& r) { return r.right <= r.left || r.bottom <= r.top; }
 
 template <typename Sample>
 __global__ void __launch_bounds__(kTileW* kTileH)
-    dwt0_kernel(const Sample* __restrict__ planes, size_t frame_stride, int width, int height, int bitdepth,
-                Bands<int16_t> out) {
+    dwt0_kernel(const Sample* __restrict__ planes, size_t frame_stride, int width, int height,
+                int bitdepth, Bands<int16_t> out) {
   const int j = int(blockIdx.x) * kTileW + int(threadIdx.x) % kTileW;
   const int i = int(blockIdx.y) * kTileH + int(threadIdx.x) / kTileW;
   if (j >= out.width || i >= out.height) return;
@@ -62,7 +63,8 @@ __global__ void __launch_bounds__(kTileW* kTileH)
 }
 
 template <typename Src>
-__global__ void __launch_bounds__(kTileW* kTileH) dwt_s123_kernel(Bands<Src> src, int scale, Bands<int32_t> out) {
+__global__ void __launch_bounds__(kTileW* kTileH)
+    dwt_s123_kernel(Bands<Src> src, int scale, Bands<int32_t> out) {
   const int j = int(blockIdx.x) * kTileW + int(threadIdx.x) % kTileW;
   const int i = int(blockIdx.y) * kTileH + int(threadIdx.x) / kTileW;
   if (j >= out.width || i >= out.height) return;
@@ -111,7 +113,8 @@ __device__ void block_sum3(unsigned long long v[3]) {
   __shared__ unsigned long long warps[3][kRowThreads / 32];
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
   for (int b = 0; b < 3; ++b) {
-    for (int offset = 16; offset > 0; offset /= 2) v[b] += __shfl_down_sync(0xffffffffu, v[b], offset);
+    for (int offset = 16; offset > 0; offset /= 2)
+      v[b] += __shfl_down_sync(0xffffffffu, v[b], offset);
     if (lane == 0) warps[b][warp] = v[b];
   }
   __syncthreads();
@@ -125,8 +128,8 @@ __device__ void block_sum3(unsigned long long v[3]) {
 
 template <typename T>
 __global__ void __launch_bounds__(kRowThreads)
-    masking_kernel(Bands<T> src, Bands<T> csf, Bands<T> flat, ScalePlan p, unsigned long long* __restrict__ sums,
-                   size_t sums_stride) {
+    masking_kernel(Bands<T> src, Bands<T> csf, Bands<T> flat, ScalePlan p,
+                   unsigned long long* __restrict__ sums, size_t sums_stride) {
   const int i = p.scored.top + int(blockIdx.x);
   const int frame = int(blockIdx.y);
   const T* const s[3] = {src.band(0, frame), src.band(1, frame), src.band(2, frame)};
@@ -141,7 +144,8 @@ __global__ void __launch_bounds__(kRowThreads)
   block_sum3(acc);
   if (threadIdx.x != 0) return;
   unsigned long long* out = sums + size_t(frame) * sums_stride;
-  for (int b = 0; b < 3; ++b) atomicAdd(out + b, (unsigned long long)st::masking_row_total(acc[b], p));
+  for (int b = 0; b < 3; ++b)
+    atomicAdd(out + b, (unsigned long long)st::masking_row_total(acc[b], p));
 }
 
 template <typename T>
@@ -161,45 +165,53 @@ __global__ void __launch_bounds__(kRowThreads)
   block_sum3(acc);
   if (threadIdx.x != 0) return;
   unsigned long long* out = sums + size_t(frame) * sums_stride;
-  for (int b = 0; b < 3; ++b) atomicAdd(out + b, (unsigned long long)st::denominator_row_total(acc[b], p));
+  for (int b = 0; b < 3; ++b)
+    atomicAdd(out + b, (unsigned long long)st::denominator_row_total(acc[b], p));
 }
 
 }  // namespace
 
-void launch_adm_dwt0(const void* planes, size_t frame_stride, bool bytes, int width, int height, int bitdepth,
-                     int frames, const AdmBands& out, cudaStream_t stream) {
+void launch_adm_dwt0(const void* planes, size_t frame_stride, bool bytes, int width, int height,
+                     int bitdepth, int frames, const AdmBands& out, cudaStream_t stream) {
   const dim3 grid = grid_of(out.width, out.height, frames);
   if (bytes)
-    dwt0_kernel<uint8_t><<<grid, kTileW * kTileH, 0, stream>>>(static_cast<const uint8_t*>(planes), frame_stride,
-                                                               width, height, bitdepth, typed<int16_t>(out));
+    dwt0_kernel<uint8_t><<<grid, kTileW * kTileH, 0, stream>>>(static_cast<const uint8_t*>(planes),
+                                                               frame_stride, width, height,
+                                                               bitdepth, typed<int16_t>(out));
   else
     dwt0_kernel<uint16_t><<<grid, kTileW * kTileH, 0, stream>>>(
-        static_cast<const uint16_t*>(planes), frame_stride / 2, width, height, bitdepth, typed<int16_t>(out));
+        static_cast<const uint16_t*>(planes), frame_stride / 2, width, height, bitdepth,
+        typed<int16_t>(out));
   check(cudaGetLastError(), "adm dwt kernel launch");
 }
 
-void launch_adm_dwt_s123(const AdmBands& src, bool src_16, int scale, int frames, const AdmBands& out,
-                         cudaStream_t stream) {
+void launch_adm_dwt_s123(const AdmBands& src, bool src_16, int scale, int frames,
+                         const AdmBands& out, cudaStream_t stream) {
   const dim3 grid = grid_of(out.width, out.height, frames);
   if (src_16)
-    dwt_s123_kernel<int16_t><<<grid, kTileW * kTileH, 0, stream>>>(typed<int16_t>(src), scale, typed<int32_t>(out));
+    dwt_s123_kernel<int16_t>
+        <<<grid, kTileW * kTileH, 0, stream>>>(typed<int16_t>(src), scale, typed<int32_t>(out));
   else
-    dwt_s123_kernel<int32_t><<<grid, kTileW * kTileH, 0, stream>>>(typed<int32_t>(src), scale, typed<int32_t>(out));
+    dwt_s123_kernel<int32_t>
+        <<<grid, kTileW * kTileH, 0, stream>>>(typed<int32_t>(src), scale, typed<int32_t>(out));
   check(cudaGetLastError(), "adm dwt kernel launch");
 }
 
 namespace {
 
 template <typename Number>
-void decouple_by_scale(bool scale0, const AdmBands& ref, const AdmBands& dis, st::Rect g, Number gain_limit,
-                       int frames, const AdmBands& restored, const AdmBands& additive, cudaStream_t stream) {
+void decouple_by_scale(bool scale0, const AdmBands& ref, const AdmBands& dis, st::Rect g,
+                       Number gain_limit, int frames, const AdmBands& restored,
+                       const AdmBands& additive, cudaStream_t stream) {
   const dim3 grid = grid_of(g.right - g.left, g.bottom - g.top, frames);
   if (scale0)
     decouple_kernel<int16_t, Number><<<grid, kTileW * kTileH, 0, stream>>>(
-        typed<int16_t>(ref), typed<int16_t>(dis), g, gain_limit, typed<int16_t>(restored), typed<int16_t>(additive));
+        typed<int16_t>(ref), typed<int16_t>(dis), g, gain_limit, typed<int16_t>(restored),
+        typed<int16_t>(additive));
   else
     decouple_kernel<int32_t, Number><<<grid, kTileW * kTileH, 0, stream>>>(
-        typed<int32_t>(ref), typed<int32_t>(dis), g, gain_limit, typed<int32_t>(restored), typed<int32_t>(additive));
+        typed<int32_t>(ref), typed<int32_t>(dis), g, gain_limit, typed<int32_t>(restored),
+        typed<int32_t>(additive));
 }
 
 }  // namespace
@@ -213,51 +225,55 @@ void launch_adm_decouple(bool scale0, const AdmBands& ref, const AdmBands& dis, 
     uint64_t limit_bits;
     static_assert(sizeof gain_limit == sizeof limit_bits);
     std::memcpy(&limit_bits, &gain_limit, sizeof limit_bits);
-    decouple_by_scale(scale0, ref, dis, g, softfp_from_bits(limit_bits), frames, restored, additive, stream);
+    decouple_by_scale(scale0, ref, dis, g, softfp_from_bits(limit_bits), frames, restored, additive,
+                      stream);
   } else {
     decouple_by_scale(scale0, ref, dis, g, gain_limit, frames, restored, additive, stream);
   }
-  check(cudaGetLastError(), emulate_fp64 ? "adm decouple kernel launch (fp64 emulated)"
-                                         : "adm decouple kernel launch");
+  check(cudaGetLastError(),
+        emulate_fp64 ? "adm decouple kernel launch (fp64 emulated)" : "adm decouple kernel launch");
 }
 
-void launch_adm_csf(bool scale0, const AdmBands& src, const ScalePlan& p, int frames, const AdmBands& csf,
-                    const AdmBands& flat, cudaStream_t stream) {
+void launch_adm_csf(bool scale0, const AdmBands& src, const ScalePlan& p, int frames,
+                    const AdmBands& csf, const AdmBands& flat, cudaStream_t stream) {
   const st::Rect g = p.filter;
   if (empty(g)) return;
   const dim3 grid = grid_of(g.right - g.left, g.bottom - g.top, frames);
   if (scale0)
-    csf_kernel<int16_t><<<grid, kTileW * kTileH, 0, stream>>>(typed<int16_t>(src), p, typed<int16_t>(csf),
-                                                              typed<int16_t>(flat));
+    csf_kernel<int16_t><<<grid, kTileW * kTileH, 0, stream>>>(
+        typed<int16_t>(src), p, typed<int16_t>(csf), typed<int16_t>(flat));
   else
-    csf_kernel<int32_t><<<grid, kTileW * kTileH, 0, stream>>>(typed<int32_t>(src), p, typed<int32_t>(csf),
-                                                              typed<int32_t>(flat));
+    csf_kernel<int32_t><<<grid, kTileW * kTileH, 0, stream>>>(
+        typed<int32_t>(src), p, typed<int32_t>(csf), typed<int32_t>(flat));
   check(cudaGetLastError(), "adm csf kernel launch");
 }
 
 void launch_adm_masking(bool scale0, const AdmBands& src, const AdmBands& csf, const AdmBands& flat,
-                        const ScalePlan& p, int frames, uint64_t* sums, size_t sums_stride, cudaStream_t stream) {
+                        const ScalePlan& p, int frames, uint64_t* sums, size_t sums_stride,
+                        cudaStream_t stream) {
   if (empty(p.scored)) return;
   const dim3 grid(unsigned(p.scored.bottom - p.scored.top), unsigned(frames));
   auto* out = reinterpret_cast<unsigned long long*>(sums);
   if (scale0)
-    masking_kernel<int16_t><<<grid, kRowThreads, 0, stream>>>(typed<int16_t>(src), typed<int16_t>(csf),
-                                                              typed<int16_t>(flat), p, out, sums_stride);
+    masking_kernel<int16_t><<<grid, kRowThreads, 0, stream>>>(
+        typed<int16_t>(src), typed<int16_t>(csf), typed<int16_t>(flat), p, out, sums_stride);
   else
-    masking_kernel<int32_t><<<grid, kRowThreads, 0, stream>>>(typed<int32_t>(src), typed<int32_t>(csf),
-                                                              typed<int32_t>(flat), p, out, sums_stride);
+    masking_kernel<int32_t><<<grid, kRowThreads, 0, stream>>>(
+        typed<int32_t>(src), typed<int32_t>(csf), typed<int32_t>(flat), p, out, sums_stride);
   check(cudaGetLastError(), "adm masking kernel launch");
 }
 
-void launch_adm_denominator(int scale, const AdmBands& ref, const ScalePlan& p, int frames, uint64_t* sums,
-                            size_t sums_stride, cudaStream_t stream) {
+void launch_adm_denominator(int scale, const AdmBands& ref, const ScalePlan& p, int frames,
+                            uint64_t* sums, size_t sums_stride, cudaStream_t stream) {
   if (empty(p.scored)) return;
   const dim3 grid(unsigned(p.scored.bottom - p.scored.top), unsigned(frames));
   auto* out = reinterpret_cast<unsigned long long*>(sums);
   if (scale == 0)
-    denominator_kernel<int16_t><<<grid, kRowThreads, 0, stream>>>(typed<int16_t>(ref), 0, p, out, sums_stride);
+    denominator_kernel<int16_t>
+        <<<grid, kRowThreads, 0, stream>>>(typed<int16_t>(ref), 0, p, out, sums_stride);
   else
-    denominator_kernel<int32_t><<<grid, kRowThreads, 0, stream>>>(typed<int32_t>(ref), scale, p, out, sums_stride);
+    denominator_kernel<int32_t>
+        <<<grid, kRowThreads, 0, stream>>>(typed<int32_t>(ref), scale, p, out, sums_stride);
   check(cudaGetLastError(), "adm denominator kernel launch");
 }
 

@@ -33,7 +33,8 @@ constexpr size_t kFrameWords = kScales * kScaleWords;
 class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
  public:
   CudaEngine(const EngineSetup& s, CudaDevice& device)
-      : RunnerEngine(device, s.format, 1, 1, "the adm sums"), setup_(s),
+      : RunnerEngine(device, s.format, 1, 1, "the adm sums"),
+        setup_(s),
         emulate_(emulates_fp64(s.options.fp64, device.emulate_by_default())) {
     const VideoFormat& f = s.format;
     const CsfFactors factors = csf_factors(s.options.norm_view_dist, s.options.ref_display_height);
@@ -56,7 +57,9 @@ class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
     std::array<ScaleBuffers, kScales> scale;
   };
 
-  size_t band_samples(int n) const { return size_t(width_[size_t(n)]) * size_t(height_[size_t(n)]); }
+  size_t band_samples(int n) const {
+    return size_t(width_[size_t(n)]) * size_t(height_[size_t(n)]);
+  }
   size_t sample_bytes(int n) const { return n == 0 ? sizeof(int16_t) : sizeof(int32_t); }
 
   AdmBands bands_of(const DeviceBuffer& b, int n) const {
@@ -97,8 +100,8 @@ class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
     const AdmBands ref = bands_of(b.ref, n), dis = bands_of(b.dis, n);
     const AdmBands restored = bands_of(b.restored, n), additive = bands_of(b.additive, n);
     const AdmBands csf = bands_of(b.csf, n), flat = bands_of(b.flat, n);
-    launch_adm_decouple(s0, ref, dis, p, setup_.options.enhn_gain_limit, emulate_, frames, restored, additive,
-                        stream);
+    launch_adm_decouple(s0, ref, dis, p, setup_.options.enhn_gain_limit, emulate_, frames, restored,
+                        additive, stream);
     launch_adm_denominator(n, ref, p, frames, sums, kFrameWords, stream);
     // Numerator and AIM: each part measured against the other's CSF.
     launch_adm_csf(s0, additive, p, frames, csf, flat, stream);
@@ -115,16 +118,18 @@ class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
     const auto& plane = chunk.planes[0];
     // Scale 0's DWT computes every subband even with adm_skip_scale0 (the
     // reference then keeps only a; the others are not read).
-    launch_adm_dwt0(plane.ref, plane.frame_stride, f.bitdepth == 8, f.width, f.height, f.bitdepth, chunk.count,
-                    bands_of(lane.scale[0].ref, 0), chunk.stream);
-    launch_adm_dwt0(plane.dist, plane.frame_stride, f.bitdepth == 8, f.width, f.height, f.bitdepth, chunk.count,
-                    bands_of(lane.scale[0].dis, 0), chunk.stream);
+    launch_adm_dwt0(plane.ref, plane.frame_stride, f.bitdepth == 8, f.width, f.height, f.bitdepth,
+                    chunk.count, bands_of(lane.scale[0].ref, 0), chunk.stream);
+    launch_adm_dwt0(plane.dist, plane.frame_stride, f.bitdepth == 8, f.width, f.height, f.bitdepth,
+                    chunk.count, bands_of(lane.scale[0].dis, 0), chunk.stream);
     if (!setup_.options.skip_scale0) score_scale(lane, 0, chunk.count, sums, chunk.stream);
     for (int n = 1; n < kScales; ++n) {
       const ScaleBuffers& prev = lane.scale[size_t(n - 1)];
       const ScaleBuffers& cur = lane.scale[size_t(n)];
-      launch_adm_dwt_s123(bands_of(prev.ref, n - 1), n == 1, n, chunk.count, bands_of(cur.ref, n), chunk.stream);
-      launch_adm_dwt_s123(bands_of(prev.dis, n - 1), n == 1, n, chunk.count, bands_of(cur.dis, n), chunk.stream);
+      launch_adm_dwt_s123(bands_of(prev.ref, n - 1), n == 1, n, chunk.count, bands_of(cur.ref, n),
+                          chunk.stream);
+      launch_adm_dwt_s123(bands_of(prev.dis, n - 1), n == 1, n, chunk.count, bands_of(cur.dis, n),
+                          chunk.stream);
       score_scale(lane, n, chunk.count, sums + size_t(n) * kScaleWords, chunk.stream);
     }
   }

@@ -12,8 +12,10 @@ std::unique_ptr<Engine> make_engine(Device&, const EngineSetup& setup) {
         const PlaneView ref = f.ref->plane(0), dist = f.dist->plane(0);
         const int bitdepth = s.format.bitdepth;
         ScaleMeans& m = out[0].scales;
-        if (s.multiscale) m = float_ms_ssim_means(ref, dist, bitdepth, kSimdStages);
-        else m[0] = float_ssim_means(ref, dist, bitdepth, s.factor, kSimdStages);
+        if (s.multiscale)
+          m = float_ms_ssim_means(ref, dist, bitdepth, kSimdStages);
+        else
+          m[0] = float_ssim_means(ref, dist, bitdepth, s.factor, kSimdStages);
       });
 }
 

@@ -32,8 +32,10 @@ inline int round_up(int v, int m) { return (v + m - 1) / m * m; }
 // Column `col` of a row after iqa's single reflection; 0 where even that
 // falls outside (columns only the padding lanes read).
 inline float mirrored(const float* row, int width, int col) {
-  if (col < 0) col = -1 - col;
-  else if (col >= width) col = 2 * width - 1 - col;
+  if (col < 0)
+    col = -1 - col;
+  else if (col >= width)
+    col = 2 * width - 1 - col;
   return col >= 0 && col < width ? row[col] : 0.0f;
 }
 
@@ -48,7 +50,8 @@ void Phases(const float* row, int width, int half, int factor, int len, float* p
   if (factor == 2) {
     const D32 d;
     const int lanes = int(hn::Lanes(d));
-    // Samples j .. j + lanes - 1 of both phases read columns 2 j - half .. 2 j - half + 2 lanes - 1.
+    // Samples j .. j + lanes - 1 of both phases read columns 2 j - half .. 2 j - half + 2 lanes
+    // - 1.
     for (; j < len && 2 * j - half < 0; ++j) {
       phases[j] = mirrored(row, width, 2 * j - half);
       phases[len + j] = mirrored(row, width, 2 * j + 1 - half);
@@ -73,8 +76,8 @@ void Phases(const float* row, int width, int half, int factor, int len, float* p
   }
 }
 
-void DecimateRow(const float* img, int width, int height, int y, int factor, const DecimationKernel& k,
-                 int out_width, float* out) {
+void DecimateRow(const float* img, int width, int height, int y, int factor,
+                 const DecimationKernel& k, int out_width, float* out) {
   const D64 d;
   const DF df;
   const int lanes = int(hn::Lanes(d));
@@ -95,7 +98,8 @@ void DecimateRow(const float* img, int width, int height, int y, int factor, con
   offsets.resize(size_t(size) * size_t(size));
   for (int v = 0, t = 0; v < size; ++v)
     for (int u = 0; u < size; ++u, ++t)
-      offsets[size_t(t)] = (size_t(v) * size_t(factor) + size_t(u % factor)) * size_t(len) + size_t(u / factor);
+      offsets[size_t(t)] =
+          (size_t(v) * size_t(factor) + size_t(u % factor)) * size_t(len) + size_t(u / factor);
   const float* taps = k.taps.data();
   const size_t* at = offsets.data();
   const size_t count = offsets.size();
@@ -104,7 +108,8 @@ void DecimateRow(const float* img, int width, int height, int y, int factor, con
     const float* base = phases.data() + size_t(x);
     V64 sum = hn::Zero(d);
     for (size_t t = 0; t < count; ++t)
-      sum = hn::Add(sum, hn::PromoteTo(d, hn::Mul(hn::LoadU(df, base + at[t]), hn::Set(df, taps[t]))));
+      sum = hn::Add(sum,
+                    hn::PromoteTo(d, hn::Mul(hn::LoadU(df, base + at[t]), hn::Set(df, taps[t]))));
     if (x + lanes <= out_width) {
       hn::StoreU(hn::DemoteTo(df, sum), df, out + x);
     } else {
@@ -122,8 +127,8 @@ namespace exactvq::float_ssim::cpu {
 
 HWY_EXPORT(DecimateRow);
 
-void decimate_row(const float* img, int width, int height, int y, int factor, const DecimationKernel& k,
-                  int out_width, float* out) {
+void decimate_row(const float* img, int width, int height, int y, int factor,
+                  const DecimationKernel& k, int out_width, float* out) {
   HWY_DYNAMIC_DISPATCH(DecimateRow)(img, width, height, y, factor, k, out_width, out);
 }
 

@@ -3,10 +3,11 @@
 
 namespace exactvq::float_ssim::cpu {
 
-const FloatSsimStages kSimdStages{&cpu::window_horizontal, &cpu::window_vertical, &cpu::products, &cpu::terms,
-                                  &cpu::decimate_row};
+const FloatSsimStages kSimdStages{&cpu::window_horizontal, &cpu::window_vertical, &cpu::products,
+                                  &cpu::terms, &cpu::decimate_row};
 
-SsimScores float_ssim_simd(const PlaneView& ref, const PlaneView& dist, int bitdepth, const SsimOptions& o) {
+SsimScores float_ssim_simd(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                           const SsimOptions& o) {
   return float_ssim_with_stages(ref, dist, bitdepth, o, kSimdStages);
 }
 

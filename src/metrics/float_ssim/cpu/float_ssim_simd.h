@@ -29,13 +29,14 @@ void terms(const TermRow& in, int n, double* l, double* c, double* s);
 // In place (`out` aliasing `img`) it reads the whole row's inputs before
 // writing: the reference's bits wherever no read of the reference meets an
 // earlier output, as in every decimation float_ssim does (spec, "Downscaling").
-void decimate_row(const float* img, int width, int height, int y, int factor, const DecimationKernel& k,
-                  int out_width, float* out);
+void decimate_row(const float* img, int width, int height, int y, int factor,
+                  const DecimationKernel& k, int out_width, float* out);
 
 extern const FloatSsimStages kSimdStages;
 
 // float_ssim_reference's and float_ms_ssim_reference's scores with these stages: the same bits.
-SsimScores float_ssim_simd(const PlaneView& ref, const PlaneView& dist, int bitdepth, const SsimOptions& o);
+SsimScores float_ssim_simd(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                           const SsimOptions& o);
 MsSsimScores float_ms_ssim_simd(const PlaneView& ref, const PlaneView& dist, int bitdepth,
                                 const MsSsimOptions& o);
 

@@ -18,7 +18,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET == HWY_SCALAR
 // One-lane vectors gain nothing over the reference: the reference is the kernel.
-void Terms(const TermRow& in, int n, double* l, double* c, double* s) { kReferenceStages.terms(in, n, l, c, s); }
+void Terms(const TermRow& in, int n, double* l, double* c, double* s) {
+  kReferenceStages.terms(in, n, l, c, s);
+}
 #else
 
 using D64 = hn::ScalableTag<double>;
@@ -33,7 +35,8 @@ void Terms(const TermRow& in, int n, double* l, double* c, double* s) {
   const DF df;
   const int lanes = int(hn::Lanes(d));
   const SsimConstants k = ssim_constants();
-  const VF c1 = hn::Set(df, k.c1), c2 = hn::Set(df, k.c2), c3 = hn::Set(df, k.c3), zero = hn::Zero(df);
+  const VF c1 = hn::Set(df, k.c1), c2 = hn::Set(df, k.c2), c3 = hn::Set(df, k.c3),
+           zero = hn::Zero(df);
   const auto c1d = hn::Set(d, double(k.c1)), c2d = hn::Set(d, double(k.c2)), two = hn::Set(d, 2.0);
   int x = 0;
   for (; x + lanes <= n; x += lanes) {
@@ -45,7 +48,8 @@ void Terms(const TermRow& in, int n, double* l, double* c, double* s) {
     const VF sd12 = hn::DemoteTo(df, hn::Sqrt(hn::PromoteTo(d, hn::Mul(var1, var2))));
 
     const VF lum_den = hn::Add(hn::Add(mu1_sq, mu2_sq), c1);
-    const auto lum_num = hn::Add(hn::Mul(hn::Mul(two, hn::PromoteTo(d, mu1)), hn::PromoteTo(d, mu2)), c1d);
+    const auto lum_num =
+        hn::Add(hn::Mul(hn::Mul(two, hn::PromoteTo(d, mu1)), hn::PromoteTo(d, mu2)), c1d);
     hn::StoreU(hn::Div(lum_num, hn::PromoteTo(d, lum_den)), d, l + x);
 
     const VF con_den = hn::Add(hn::Add(var1, var2), c2);
@@ -71,7 +75,9 @@ namespace exactvq::float_ssim::cpu {
 
 HWY_EXPORT(Terms);
 
-void terms(const TermRow& in, int n, double* l, double* c, double* s) { HWY_DYNAMIC_DISPATCH(Terms)(in, n, l, c, s); }
+void terms(const TermRow& in, int n, double* l, double* c, double* s) {
+  HWY_DYNAMIC_DISPATCH(Terms)(in, n, l, c, s);
+}
 
 }  // namespace exactvq::float_ssim::cpu
 #endif  // HWY_ONCE

@@ -26,7 +26,8 @@ void WindowHorizontal(const float* in, int out_width, float* out) {
 void WindowVertical(std::span<const float* const> rows, int width, float* out) {
   kReferenceStages.window_vertical(rows, width, out);
 }
-void Products(const float* ref, const float* cmp, int n, float* ref_sq, float* cmp_sq, float* both) {
+void Products(const float* ref, const float* cmp, int n, float* ref_sq, float* cmp_sq,
+              float* both) {
   kReferenceStages.products(ref, cmp, n, ref_sq, cmp_sq, both);
 }
 #else
@@ -96,7 +97,8 @@ void WindowVertical(std::span<const float* const> rows, int width, float* out) {
   }
 }
 
-void Products(const float* ref, const float* cmp, int n, float* ref_sq, float* cmp_sq, float* both) {
+void Products(const float* ref, const float* cmp, int n, float* ref_sq, float* cmp_sq,
+              float* both) {
   const D32 d;
   const int lanes = int(hn::Lanes(d));
   int x = 0;
@@ -129,7 +131,8 @@ void window_vertical(std::span<const float* const> rows, int width, float* out) 
   HWY_DYNAMIC_DISPATCH(WindowVertical)(rows, width, out);
 }
 
-void products(const float* ref, const float* cmp, int n, float* ref_sq, float* cmp_sq, float* both) {
+void products(const float* ref, const float* cmp, int n, float* ref_sq, float* cmp_sq,
+              float* both) {
   HWY_DYNAMIC_DISPATCH(Products)(ref, cmp, n, ref_sq, cmp_sq, both);
 }
 

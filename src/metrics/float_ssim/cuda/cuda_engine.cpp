@@ -63,7 +63,8 @@ FsConstants constants() {
 class CudaEngine final : public RunnerEngine<Engine, double> {
  public:
   CudaEngine(const EngineSetup& s, CudaDevice& device)
-      : RunnerEngine(device, s.format, 1, 1, "float_ssim's sums"), setup_(s),
+      : RunnerEngine(device, s.format, 1, 1, "float_ssim's sums"),
+        setup_(s),
         emulate_fp64_(emulates_fp64(s.fp64, device.emulate_by_default())) {
     scales_ = scale_geometry(s);
     // Only float_ssim can meet a plane no window fits (MS-SSIM refuses sides under 176).
@@ -78,14 +79,16 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
   void score(std::span<const FramePair> frames, std::span<FrameMeans> out) override {
     if (!no_window_) return RunnerEngine::score(frames, out);
     const Scale& sc = scales_[0];
-    for (size_t i = 0; i < frames.size(); ++i) out[i].scales[0] = means_of_sums(0.0, 0.0, 0.0, 0.0, sc.ow, sc.oh);
+    for (size_t i = 0; i < frames.size(); ++i)
+      out[i].scales[0] = means_of_sums(0.0, 0.0, 0.0, 0.0, sc.ow, sc.oh);
   }
 
  private:
   struct Lane {
-    std::array<DeviceBuffer, kScales> ref, dist;  // each scale's binary32 planes, chunk_frames() frames
-    DeviceBuffer terms;                           // chunk_frames() frames' term planes (layout_)
-    DeviceBuffer workspace;                       // launch_raster_sums'
+    std::array<DeviceBuffer, kScales> ref,
+        dist;                // each scale's binary32 planes, chunk_frames() frames
+    DeviceBuffer terms;      // chunk_frames() frames' term planes (layout_)
+    DeviceBuffer workspace;  // launch_raster_sums'
   };
 
   size_t plane_bytes(size_t scale) const {
@@ -94,7 +97,8 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
 
   void allocate() override {
     // The workspace of a whole chunk is the largest (it grows with the frames).
-    const RasterSumLayout whole = raster_layout<const double*>(layout_->sum_layout(chunk_frames()), nullptr);
+    const RasterSumLayout whole =
+        raster_layout<const double*>(layout_->sum_layout(chunk_frames()), nullptr);
     const size_t workspace = std::max<size_t>(8, exactvq::cuda::raster_sum_workspace_bytes(whole));
     std::vector<std::unique_ptr<Lane>> lanes;
     for (int i = 0; i < FrameUploader::kLanes; ++i) {
@@ -114,29 +118,34 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
     const cudaStream_t stream = chunk.stream;
     Lane& lane = *lanes_[size_t(chunk.lane)];
     const DevicePlanes& luma = chunk.planes[0];
-    const FsPlanes samples{luma.ref,   luma.dist, luma.frame_stride, luma.width,
-                           luma.height, setup_.format.bitdepth, chunk.count};
+    const FsPlanes samples{luma.ref,   luma.dist,   luma.frame_stride,
+                           luma.width, luma.height, setup_.format.bitdepth,
+                           chunk.count};
     // Scale 0: the converted plane, or float_ssim's box-filtered one.
     const FsFloatOut first{lane.ref[0].get<float>(), lane.dist[0].get<float>(), plane_bytes(0)};
     if (!setup_.multiscale && setup_.factor > 1)
-      launch_fs_decimate(samples, box_kernel(setup_.factor), setup_.factor, scales_[0].width, scales_[0].height,
-                         first, emulate_fp64_, stream);
+      launch_fs_decimate(samples, box_kernel(setup_.factor), setup_.factor, scales_[0].width,
+                         scales_[0].height, first, emulate_fp64_, stream);
     else
       launch_fs_convert(samples, first, stream);
     const FsConstants k = constants();
     for (size_t sc = 0; sc < scales_.size(); ++sc) {
       const Scale& s = scales_[sc];
-      const FsPlanes plane{lane.ref[sc].get(), lane.dist[sc].get(), plane_bytes(sc), s.width, s.height,
-                           0,                  chunk.count};
+      const FsPlanes plane{
+          lane.ref[sc].get(), lane.dist[sc].get(), plane_bytes(sc), s.width, s.height, 0,
+          chunk.count};
       if (sc + 1 < scales_.size()) {
         const Scale& next = scales_[sc + 1];
-        const FsFloatOut halved{lane.ref[sc + 1].get<float>(), lane.dist[sc + 1].get<float>(), plane_bytes(sc + 1)};
-        launch_fs_decimate(plane, low_pass_kernel(), 2, next.width, next.height, halved, emulate_fp64_, stream);
+        const FsFloatOut halved{lane.ref[sc + 1].get<float>(), lane.dist[sc + 1].get<float>(),
+                                plane_bytes(sc + 1)};
+        launch_fs_decimate(plane, low_pass_kernel(), 2, next.width, next.height, halved,
+                           emulate_fp64_, stream);
       }
       const DeviceTermLayout::ScalePlanes where = layout_->planes(int(sc));
       char* terms = lane.terms.get<char>();
       const auto at = [&](size_t offset) {
-        return offset == DeviceTermLayout::kNone ? nullptr : reinterpret_cast<double*>(terms + offset);
+        return offset == DeviceTermLayout::kNone ? nullptr
+                                                 : reinterpret_cast<double*>(terms + offset);
       };
       const FsTerms out{at(where.lcs), at(where.l), at(where.c), at(where.s), where.frame_stride};
       launch_fs_terms(plane, k, out, emulate_fp64_, stream);
@@ -145,8 +154,9 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
     // at its place in the batch's.
     const RasterSumLayout sums =
         raster_layout<const double*>(layout_->sum_layout(chunk.count), lane.terms.get<double>());
-    exactvq::cuda::launch_raster_sums(sums, device_words() + size_t(chunk.start) * layout_->sums_per_frame(),
-                                      lane.workspace.get(), stream);
+    exactvq::cuda::launch_raster_sums(
+        sums, device_words() + size_t(chunk.start) * layout_->sums_per_frame(),
+        lane.workspace.get(), stream);
   }
 
   // The means of each frame from its sums.

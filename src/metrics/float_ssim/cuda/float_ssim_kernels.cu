@@ -30,7 +30,9 @@ constexpr int kThreads = 256;
 
 // libvmaf's picture_copy: 8-bit samples as they are; 10, 12, 16 bits over 4,
 // 16, 256 in binary32, plus the offset 0 (every step exact).
-__device__ __forceinline__ float sample_at(const uint8_t* p, size_t i, float) { return float(p[i]); }
+__device__ __forceinline__ float sample_at(const uint8_t* p, size_t i, float) {
+  return float(p[i]);
+}
 __device__ __forceinline__ float sample_at(const uint16_t* p, size_t i, float divisor) {
   return __fadd_rn(__fdiv_rn(float(p[i]), divisor), 0.0f);
 }
@@ -52,8 +54,9 @@ __device__ __forceinline__ float floor_at_zero(float v) { return 0.0 > double(v)
 
 template <typename Sample>
 __global__ void __launch_bounds__(kThreads)
-    convert_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist, size_t in_stride, int count,
-                   float divisor, float* __restrict__ ref_out, float* __restrict__ dist_out, size_t out_stride) {
+    convert_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
+                   size_t in_stride, int count, float divisor, float* __restrict__ ref_out,
+                   float* __restrict__ dist_out, size_t out_stride) {
   const size_t frame = blockIdx.y;
   const int i = int(blockIdx.x) * kThreads + int(threadIdx.x);
   if (i >= count) return;
@@ -72,10 +75,12 @@ __device__ __forceinline__ float soft_tap_sum(const uint32_t* products, int n) {
 // products in binary32 widened and added in binary64 from 0.0.
 template <typename Sample, bool kEmulate>
 __global__ void __launch_bounds__(kThreads)
-    decimate_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist, size_t in_stride, int width,
-                    int height, float divisor, FsKernel k, int factor, int out_width, int out_height,
-                    float* __restrict__ ref_out, float* __restrict__ dist_out, size_t out_stride) {
-  const int x = int(blockIdx.x) * 32 + int(threadIdx.x % 32), y = int(blockIdx.y) * 8 + int(threadIdx.x / 32);
+    decimate_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
+                    size_t in_stride, int width, int height, float divisor, FsKernel k, int factor,
+                    int out_width, int out_height, float* __restrict__ ref_out,
+                    float* __restrict__ dist_out, size_t out_stride) {
+  const int x = int(blockIdx.x) * 32 + int(threadIdx.x % 32),
+            y = int(blockIdx.y) * 8 + int(threadIdx.x / 32);
   if (x >= out_width || y >= out_height) return;
   const size_t frame = blockIdx.z;
   ref += frame * in_stride;
@@ -122,8 +127,8 @@ __device__ __forceinline__ Quantities quantities(float r, float d) {
 
 template <bool kEmulate>
 __global__ void __launch_bounds__(kThreads)
-    terms_kernel(const float* __restrict__ ref, const float* __restrict__ dist, size_t in_stride, int width,
-                 int height, FsConstants k, FsTerms out) {
+    terms_kernel(const float* __restrict__ ref, const float* __restrict__ dist, size_t in_stride,
+                 int width, int height, FsConstants k, FsTerms out) {
   __shared__ float s_in[2][kInH][kInW];
   __shared__ float s_across[5][kInH][kTileW];
   const int ow = width - (kWindow - 1), oh = height - (kWindow - 1);
@@ -163,7 +168,8 @@ __global__ void __launch_bounds__(kThreads)
     for (int t = 0; t < kWindow; ++t) {
       const Quantities q = quantities(s_in[0][r][c + t], s_in[1][r][c + t]);
 #pragma unroll
-      for (int j = 0; j < 5; ++j) sum[j] = __dadd_rn(sum[j], double(__fmul_rn(q.v[j], k.window[t])));
+      for (int j = 0; j < 5; ++j)
+        sum[j] = __dadd_rn(sum[j], double(__fmul_rn(q.v[j], k.window[t])));
     }
 #pragma unroll
     for (int j = 0; j < 5; ++j) s_across[j][r][c] = __double2float_rn(sum[j]);
@@ -181,7 +187,8 @@ __global__ void __launch_bounds__(kThreads)
       for (int j = 0; j < 5; ++j) {
         uint32_t p[kWindow];
 #pragma unroll
-        for (int t = 0; t < kWindow; ++t) p[t] = __float_as_uint(__fmul_rn(s_across[j][r + t][c], k.window[t]));
+        for (int t = 0; t < kWindow; ++t)
+          p[t] = __float_as_uint(__fmul_rn(s_across[j][r + t][c], k.window[t]));
         window_of[j] = soft_tap_sum(p, kWindow);
       }
     } else {
@@ -211,13 +218,15 @@ __global__ void __launch_bounds__(kThreads)
     double l, c_term, lcs;
     if constexpr (kEmulate) {
       const float_ssim_soft_terms t = float_ssim_soft_terms_of(
-          __float_as_uint(mu1), __float_as_uint(mu2), __float_as_uint(k.c1), __float_as_uint(lum_den),
-          __float_as_uint(sd12), __float_as_uint(k.c2), __float_as_uint(con_den), __float_as_uint(s));
+          __float_as_uint(mu1), __float_as_uint(mu2), __float_as_uint(k.c1),
+          __float_as_uint(lum_den), __float_as_uint(sd12), __float_as_uint(k.c2),
+          __float_as_uint(con_den), __float_as_uint(s));
       l = __longlong_as_double((long long)t.l);
       c_term = __longlong_as_double((long long)t.c);
       lcs = __longlong_as_double((long long)t.lcs);
     } else {
-      l = __ddiv_rn(__dadd_rn(__dmul_rn(__dmul_rn(2.0, double(mu1)), double(mu2)), double(k.c1)), double(lum_den));
+      l = __ddiv_rn(__dadd_rn(__dmul_rn(__dmul_rn(2.0, double(mu1)), double(mu2)), double(k.c1)),
+                    double(lum_den));
       c_term = __ddiv_rn(__dadd_rn(__dmul_rn(2.0, double(sd12)), double(k.c2)), double(con_den));
       lcs = __dmul_rn(__dmul_rn(l, c_term), double(s));
     }
@@ -243,48 +252,59 @@ void launch_fs_convert(const FsPlanes& in, const FsFloatOut& out, cudaStream_t s
   const size_t out_stride = out.frame_stride / sizeof(float);
   const float divisor = divisor_of(in.bitdepth);
   if (in.bitdepth == 8)
-    convert_kernel<uint8_t><<<grid, kThreads, 0, stream>>>(plane_of<uint8_t>(in.ref), plane_of<uint8_t>(in.dist),
-                                                           in.frame_stride, count, divisor, out.ref, out.dist,
-                                                           out_stride);
+    convert_kernel<uint8_t><<<grid, kThreads, 0, stream>>>(
+        plane_of<uint8_t>(in.ref), plane_of<uint8_t>(in.dist), in.frame_stride, count, divisor,
+        out.ref, out.dist, out_stride);
   else
     convert_kernel<uint16_t><<<grid, kThreads, 0, stream>>>(
-        plane_of<uint16_t>(in.ref), plane_of<uint16_t>(in.dist), in.frame_stride / sizeof(uint16_t), count,
-        divisor, out.ref, out.dist, out_stride);
+        plane_of<uint16_t>(in.ref), plane_of<uint16_t>(in.dist), in.frame_stride / sizeof(uint16_t),
+        count, divisor, out.ref, out.dist, out_stride);
   check(cudaGetLastError(), "float_ssim conversion kernel launch");
 }
 
-void launch_fs_decimate(const FsPlanes& in, const FsKernel& kernel, int factor, int out_width, int out_height,
-                        const FsFloatOut& out, bool emulate_fp64, cudaStream_t stream) {
-  const dim3 grid(unsigned((out_width + 31) / 32), unsigned((out_height + 7) / 8), unsigned(in.frames));
+void launch_fs_decimate(const FsPlanes& in, const FsKernel& kernel, int factor, int out_width,
+                        int out_height, const FsFloatOut& out, bool emulate_fp64,
+                        cudaStream_t stream) {
+  const dim3 grid(unsigned((out_width + 31) / 32), unsigned((out_height + 7) / 8),
+                  unsigned(in.frames));
   const size_t out_stride = out.frame_stride / sizeof(float);
   const float divisor = divisor_of(in.bitdepth);
-#define EXACTVQ_FS_DECIMATE_AS(Sample, kEmulate)                                                              \
-  decimate_kernel<Sample, kEmulate><<<grid, kThreads, 0, stream>>>(                                          \
-      plane_of<Sample>(in.ref), plane_of<Sample>(in.dist), in.frame_stride / sizeof(Sample), in.width, in.height, \
-      divisor, kernel, factor, out_width, out_height, out.ref, out.dist, out_stride)
-#define EXACTVQ_FS_DECIMATE(Sample)                                  \
-  do {                                                               \
-    if (emulate_fp64) EXACTVQ_FS_DECIMATE_AS(Sample, true);          \
-    else EXACTVQ_FS_DECIMATE_AS(Sample, false);                      \
+#define EXACTVQ_FS_DECIMATE_AS(Sample, kEmulate)                                              \
+  decimate_kernel<Sample, kEmulate><<<grid, kThreads, 0, stream>>>(                           \
+      plane_of<Sample>(in.ref), plane_of<Sample>(in.dist), in.frame_stride / sizeof(Sample),  \
+      in.width, in.height, divisor, kernel, factor, out_width, out_height, out.ref, out.dist, \
+      out_stride)
+#define EXACTVQ_FS_DECIMATE(Sample)          \
+  do {                                       \
+    if (emulate_fp64)                        \
+      EXACTVQ_FS_DECIMATE_AS(Sample, true);  \
+    else                                     \
+      EXACTVQ_FS_DECIMATE_AS(Sample, false); \
   } while (0)
-  if (in.bitdepth == 0) EXACTVQ_FS_DECIMATE(float);
-  else if (in.bitdepth == 8) EXACTVQ_FS_DECIMATE(uint8_t);
-  else EXACTVQ_FS_DECIMATE(uint16_t);
+  if (in.bitdepth == 0)
+    EXACTVQ_FS_DECIMATE(float);
+  else if (in.bitdepth == 8)
+    EXACTVQ_FS_DECIMATE(uint8_t);
+  else
+    EXACTVQ_FS_DECIMATE(uint16_t);
 #undef EXACTVQ_FS_DECIMATE
 #undef EXACTVQ_FS_DECIMATE_AS
   check(cudaGetLastError(), "float_ssim decimation kernel launch");
 }
 
-void launch_fs_terms(const FsPlanes& in, const FsConstants& k, const FsTerms& out, bool emulate_fp64,
-                     cudaStream_t stream) {
+void launch_fs_terms(const FsPlanes& in, const FsConstants& k, const FsTerms& out,
+                     bool emulate_fp64, cudaStream_t stream) {
   const int ow = in.width - (kWindow - 1), oh = in.height - (kWindow - 1);
-  const dim3 grid(unsigned((ow + kTileW - 1) / kTileW), unsigned((oh + kTileH - 1) / kTileH), unsigned(in.frames));
+  const dim3 grid(unsigned((ow + kTileW - 1) / kTileW), unsigned((oh + kTileH - 1) / kTileH),
+                  unsigned(in.frames));
   if (emulate_fp64)
-    terms_kernel<true><<<grid, kThreads, 0, stream>>>(plane_of<float>(in.ref), plane_of<float>(in.dist),
-                                                      in.frame_stride / sizeof(float), in.width, in.height, k, out);
+    terms_kernel<true><<<grid, kThreads, 0, stream>>>(
+        plane_of<float>(in.ref), plane_of<float>(in.dist), in.frame_stride / sizeof(float),
+        in.width, in.height, k, out);
   else
-    terms_kernel<false><<<grid, kThreads, 0, stream>>>(plane_of<float>(in.ref), plane_of<float>(in.dist),
-                                                       in.frame_stride / sizeof(float), in.width, in.height, k, out);
+    terms_kernel<false><<<grid, kThreads, 0, stream>>>(
+        plane_of<float>(in.ref), plane_of<float>(in.dist), in.frame_stride / sizeof(float),
+        in.width, in.height, k, out);
   check(cudaGetLastError(), "float_ssim window and terms kernel launch");
 }
 

@@ -64,13 +64,14 @@ void launch_fs_convert(const FsPlanes& in, const FsFloatOut& out, cudaStream_t s
 // Decimation by `factor` (iqa's _iqa_decimate): out_width x out_height
 // samples, each the kernel centred on (x * factor, y * factor), edges mirrored;
 // the binary64 tap sums native or (emulate_fp64) on softfp.
-void launch_fs_decimate(const FsPlanes& in, const FsKernel& kernel, int factor, int out_width, int out_height,
-                        const FsFloatOut& out, bool emulate_fp64, cudaStream_t stream);
+void launch_fs_decimate(const FsPlanes& in, const FsKernel& kernel, int factor, int out_width,
+                        int out_height, const FsFloatOut& out, bool emulate_fp64,
+                        cudaStream_t stream);
 
 // The windows over binary32 planes (bitdepth 0) of at least 11 x 11 samples
 // and their terms at every position; every binary64 step native or
 // (emulate_fp64) on softfp, the same bits.
-void launch_fs_terms(const FsPlanes& in, const FsConstants& k, const FsTerms& out, bool emulate_fp64,
-                     cudaStream_t stream);
+void launch_fs_terms(const FsPlanes& in, const FsConstants& k, const FsTerms& out,
+                     bool emulate_fp64, cudaStream_t stream);
 
 }  // namespace exactvq::float_ssim::cuda

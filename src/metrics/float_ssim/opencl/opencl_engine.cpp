@@ -52,47 +52,63 @@ cl_long term_offset(size_t bytes) {
 // The conversion's kind and scale for integer samples (float_ssim_kernels.cl's fs_sample).
 cl_int sample_kind(int bitdepth) { return bitdepth == 8 ? 1 : 2; }
 cl_float sample_scale(int bitdepth) {
-  return bitdepth == 10 ? 0.25f : bitdepth == 12 ? 1.0f / 16.0f : bitdepth == 16 ? 1.0f / 256.0f : 1.0f;
+  return bitdepth == 10   ? 0.25f
+         : bitdepth == 12 ? 1.0f / 16.0f
+         : bitdepth == 16 ? 1.0f / 256.0f
+                          : 1.0f;
 }
 
 // Only float_ssim can meet a plane no window fits (MS-SSIM refuses sides under 176).
-bool no_window_fits(const std::vector<Scale>& scales) { return scales[0].ow <= 0 || scales[0].oh <= 0; }
+bool no_window_fits(const std::vector<Scale>& scales) {
+  return scales[0].ow <= 0 || scales[0].oh <= 0;
+}
 
-const char* feature_name(const EngineSetup& s) { return s.multiscale ? "float_ms_ssim" : "float_ssim"; }
+const char* feature_name(const EngineSetup& s) {
+  return s.multiscale ? "float_ms_ssim" : "float_ssim";
+}
 
 class OpenclEngine final : public DeviceEngine<Engine> {
  public:
   OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
-      : DeviceEngine(std::move(device), feature_name(s), 1, !no_window_fits(scale_geometry(s))), setup_(s),
-        scales_(scale_geometry(s)), no_window_(no_window_fits(scales_)) {
+      : DeviceEngine(std::move(device), feature_name(s), 1, !no_window_fits(scale_geometry(s))),
+        setup_(s),
+        scales_(scale_geometry(s)),
+        no_window_(no_window_fits(scales_)) {
     if (no_window_) return;
     DeviceContext& dc = context();
     // The kernels' binary32 products and sums must keep subnormals as the CPU does.
     cl_device_fp_config fp32 = 0;
-    exactvq::opencl::check(clGetDeviceInfo(dc.device(), CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp32, &fp32, nullptr),
-                  "clGetDeviceInfo(CL_DEVICE_SINGLE_FP_CONFIG)");
+    exactvq::opencl::check(
+        clGetDeviceInfo(dc.device(), CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp32, &fp32, nullptr),
+        "clGetDeviceInfo(CL_DEVICE_SINGLE_FP_CONFIG)");
     if (!(fp32 & CL_FP_DENORM))
-      throw DeviceError("the device flushes binary32 subnormals (no CL_FP_DENORM), which float_ssim's windows keep");
-    const cl_program program = this->device().program(kFloatSsimKernelSource, "the float_ssim kernels");
+      throw DeviceError(
+          "the device flushes binary32 subnormals (no CL_FP_DENORM), which float_ssim's windows "
+          "keep");
+    const cl_program program =
+        this->device().program(kFloatSsimKernelSource, "the float_ssim kernels");
     convert_ = dc.kernel(program, "fs_convert");
     decimate_ = dc.kernel(program, "fs_decimate");
     horizontal_ = dc.kernel(program, "fs_horizontal");
     terms_ = dc.kernel(program, "fs_terms");
     size_t group = kGroupWidth * kGroupHeight;
     for (const auto* k : {&convert_, &decimate_, &horizontal_, &terms_})
-      group = std::min(group, exactvq::opencl::work_group_size(k->get(), dc.device(), kGroupWidth * kGroupHeight));
+      group = std::min(group, exactvq::opencl::work_group_size(k->get(), dc.device(),
+                                                               kGroupWidth * kGroupHeight));
     local_[0] = kGroupWidth;
     local_[1] = exactvq::opencl::group_rows(group, kGroupWidth, "the float_ssim kernels");
     linear_local_ = group;
 
-    window_ = upload_floats(std::vector<float>(kWindowTaps.begin(), kWindowTaps.end()), "float_ssim's window taps");
+    window_ = upload_floats(std::vector<float>(kWindowTaps.begin(), kWindowTaps.end()),
+                            "float_ssim's window taps");
     if (s.multiscale) {
       const LowPassTable& t = low_pass_table();
       low_pass_ = upload_floats(std::vector<float>(&t[0][0], &t[0][0] + kLowPass * kLowPass),
                                 "float_ms_ssim's low-pass taps");
     } else if (s.factor > 1) {
-      box_ = upload_floats(std::vector<float>(size_t(s.factor * s.factor), 1.0f / float(s.factor * s.factor)),
-                           "float_ssim's box taps");
+      box_ = upload_floats(
+          std::vector<float>(size_t(s.factor * s.factor), 1.0f / float(s.factor * s.factor)),
+          "float_ssim's box taps");
     }
     for (size_t sc = 0; sc < scales_.size(); ++sc) {
       const size_t bytes = size_t(scales_[sc].width) * size_t(scales_[sc].height) * sizeof(float);
@@ -100,15 +116,18 @@ class OpenclEngine final : public DeviceEngine<Engine> {
       dist_[sc] = dc.buffer(bytes, fmt::format("float_ssim scale {} (distorted)", sc));
     }
     // Scale 0's horizontal pass is the largest.
-    across_ = dc.buffer(size_t(kQuantities) * size_t(scales_[0].ow) * size_t(scales_[0].height) * sizeof(float),
-                        "float_ssim's horizontal window pass");
+    across_ = dc.buffer(
+        size_t(kQuantities) * size_t(scales_[0].ow) * size_t(scales_[0].height) * sizeof(float),
+        "float_ssim's horizontal window pass");
     std::vector<DeviceTermLayout::Positions> positions;
     for (const Scale& sc : scales_) positions.push_back({sc.ow, sc.oh});
     layout_.emplace(positions, s.ssim_mean, s.lcs_means, 1);
     term_planes_ = dc.buffer(layout_->chunk_bytes(), "float_ssim's term planes");
     raster_sums_ = &this->device().raster_sums();
-    const exactvq::opencl::RasterSumLayout sums = raster_layout<cl_mem>(layout_->sum_layout(1), nullptr);
-    raster_workspace_ = dc.buffer(exactvq::opencl::raster_sum_workspace_bytes(sums), "raster-order sum workspace");
+    const exactvq::opencl::RasterSumLayout sums =
+        raster_layout<cl_mem>(layout_->sum_layout(1), nullptr);
+    raster_workspace_ =
+        dc.buffer(exactvq::opencl::raster_sum_workspace_bytes(sums), "raster-order sum workspace");
     sums_host_.resize(layout_->sums_per_frame());
     sums_ = dc.buffer(sums_host_.size() * sizeof(double), "float_ssim's sums");
   }
@@ -116,7 +135,8 @@ class OpenclEngine final : public DeviceEngine<Engine> {
   void score(std::span<const FramePair> frames, std::span<FrameMeans> out) override {
     if (!no_window_) return DeviceEngine::score(frames, out);
     const Scale& sc = scales_[0];
-    for (size_t i = 0; i < frames.size(); ++i) out[i].scales[0] = means_of_sums(0.0, 0.0, 0.0, 0.0, sc.ow, sc.oh);
+    for (size_t i = 0; i < frames.size(); ++i)
+      out[i].scales[0] = means_of_sums(0.0, 0.0, 0.0, 0.0, sc.ow, sc.oh);
   }
 
  private:
@@ -135,8 +155,8 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     const cl_float scale = sample_scale(format.bitdepth);
     // Scale 0: the converted plane, or float_ssim's box-filtered one.
     if (!setup_.multiscale && setup_.factor > 1) {
-      decimate(luma[0], luma[1], format.width, format.height, kind, scale, box_.get(), setup_.factor,
-               setup_.factor, 0);
+      decimate(luma[0], luma[1], format.width, format.height, kind, scale, box_.get(),
+               setup_.factor, setup_.factor, 0);
     } else {
       const cl_kernel k = convert_.get();
       const cl_int count = cl_int(format.width * format.height);
@@ -153,7 +173,8 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     for (size_t sc = 0; sc < scales_.size(); ++sc) {
       const Scale& s = scales_[sc];
       if (sc + 1 < scales_.size())
-        decimate(ref_[sc].get(), dist_[sc].get(), s.width, s.height, 0, 1.0f, low_pass_.get(), kLowPass, 2, sc + 1);
+        decimate(ref_[sc].get(), dist_[sc].get(), s.width, s.height, 0, 1.0f, low_pass_.get(),
+                 kLowPass, 2, sc + 1);
       const cl_kernel h = horizontal_.get();
       set_arg(h, 0, ref_[sc]);
       set_arg(h, 1, dist_[sc]);
@@ -182,14 +203,15 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     // Every term plane of the frame summed in raster order, queued behind the terms.
     raster_sums_->enqueue(raster_layout(layout_->sum_layout(1), term_planes_.get()), sums_.get(),
                           raster_workspace_.get());
-    dc.read(sums_.get(), sums_host_.size() * sizeof(double), sums_host_.data(), "float_ssim's sums");
+    dc.read(sums_.get(), sums_host_.size() * sizeof(double), sums_host_.data(),
+            "float_ssim's sums");
     out[0].scales = layout_->means(sums_host_.data());
   }
 
   // Decimates a plane of width x height (integer samples of `kind`, or
   // binary32 with kind 0) into scale `out`'s planes.
-  void decimate(cl_mem ref, cl_mem dist, int width, int height, cl_int kind, cl_float scale, cl_mem taps, int size,
-                int factor, size_t out) {
+  void decimate(cl_mem ref, cl_mem dist, int width, int height, cl_int kind, cl_float scale,
+                cl_mem taps, int size, int factor, size_t out) {
     const cl_kernel k = decimate_.get();
     const Scale& o = scales_[out];
     set_arg(k, 0, ref);
@@ -205,7 +227,8 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     set_arg(k, 10, cl_int{o.height});
     set_arg(k, 11, ref_[out]);
     set_arg(k, 12, dist_[out]);
-    context().run(k, 2, grid(o.width, o.height).data(), local_, fmt::format("fs_decimate, to scale {}", out));
+    context().run(k, 2, grid(o.width, o.height).data(), local_,
+                  fmt::format("fs_decimate, to scale {}", out));
   }
 
   // The 2-D grid of work-groups covering width x height items.
@@ -220,9 +243,9 @@ class OpenclEngine final : public DeviceEngine<Engine> {
   Handle<cl_kernel> convert_, decimate_, horizontal_, terms_;
   Handle<cl_mem> window_, low_pass_, box_, across_, term_planes_, raster_workspace_, sums_;
   std::array<Handle<cl_mem>, kScales> ref_, dist_;  // each scale's binary32 planes
-  std::optional<DeviceTermLayout> layout_;          // where the frame's terms lie (not with no_window_)
-  exactvq::opencl::RasterSums* raster_sums_ = nullptr;       // the device's
-  std::vector<double> sums_host_;                   // a frame's, [term][scale]
+  std::optional<DeviceTermLayout> layout_;  // where the frame's terms lie (not with no_window_)
+  exactvq::opencl::RasterSums* raster_sums_ = nullptr;  // the device's
+  std::vector<double> sums_host_;                       // a frame's, [term][scale]
 };
 
 }  // namespace

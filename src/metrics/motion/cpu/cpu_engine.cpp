@@ -42,7 +42,8 @@ class CpuEngine final : public Engine {
       out[size_t(i)] = 0;
       if (back < -held) return;
       const PlaneView cur = frames[size_t(i)].ref->plane(0);
-      const PlaneView prev = back >= 0 ? frames[size_t(back)].ref->plane(0) : held_[size_t(held + back)].view;
+      const PlaneView prev =
+          back >= 0 ? frames[size_t(back)].ref->plane(0) : held_[size_t(held + back)].view;
       out[size_t(i)] = sad(prev, cur, setup_.format.bitdepth, 0, cur.height);
     };
     parallel_for(setup_.pool, int(frames.size()), body);

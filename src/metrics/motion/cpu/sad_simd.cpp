@@ -19,8 +19,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 using D32 = hn::ScalableTag<int32_t>;
 
 // The symmetric 5-tap filter: t0 (v0 + v4) + t1 (v1 + v3) + t2 v2.
-HWY_INLINE hn::Vec<D32> Filter5(D32 d, hn::Vec<D32> v0, hn::Vec<D32> v1, hn::Vec<D32> v2, hn::Vec<D32> v3,
-                                hn::Vec<D32> v4) {
+HWY_INLINE hn::Vec<D32> Filter5(D32 d, hn::Vec<D32> v0, hn::Vec<D32> v1, hn::Vec<D32> v2,
+                                hn::Vec<D32> v3, hn::Vec<D32> v4) {
   const auto outer = hn::Mul(hn::Add(v0, v4), hn::Set(d, kTap[0]));
   const auto inner = hn::Mul(hn::Add(v1, v3), hn::Set(d, kTap[1]));
   return hn::Add(hn::Add(outer, inner), hn::Mul(v2, hn::Set(d, kTap[2])));
@@ -47,9 +47,9 @@ void VerticalBlur(const Sample* const p[kTaps], const Sample* const c[kTaps], in
   if (bitdepth < 16) {
     const auto r = hn::Set(d, round);
     for (; x + lanes <= size_t(w); x += lanes) {
-      const auto sum = Filter5(d, LoadDifference(d, p[0], c[0], x), LoadDifference(d, p[1], c[1], x),
-                               LoadDifference(d, p[2], c[2], x), LoadDifference(d, p[3], c[3], x),
-                               LoadDifference(d, p[4], c[4], x));
+      const auto sum = Filter5(d, LoadDifference(d, p[0], c[0], x),
+                               LoadDifference(d, p[1], c[1], x), LoadDifference(d, p[2], c[2], x),
+                               LoadDifference(d, p[3], c[3], x), LoadDifference(d, p[4], c[4], x));
       hn::StoreU(hn::ShiftRightSame(hn::Add(sum, r), bitdepth), d, out + x);
     }
   }
@@ -77,14 +77,18 @@ uint32_t HorizontalSad(const int32_t* b, int w) {
     const int32_t* at = b + ptrdiff_t(x) - kRadius;
     const auto v0 = hn::LoadU(d, at), v1 = hn::LoadU(d, at + 1), v2 = hn::LoadU(d, at + 2);
     const auto v3 = hn::LoadU(d, at + 3), v4 = hn::LoadU(d, at + 4);
-    const auto sum_hi = Filter5(d, hn::ShiftRight<8>(v0), hn::ShiftRight<8>(v1), hn::ShiftRight<8>(v2),
-                                hn::ShiftRight<8>(v3), hn::ShiftRight<8>(v4));
-    const auto sum_lo = Filter5(d, hn::And(v0, low_mask), hn::And(v1, low_mask), hn::And(v2, low_mask),
-                                hn::And(v3, low_mask), hn::And(v4, low_mask));
-    const auto value = hn::ShiftRight<8>(hn::Add(sum_hi, hn::ShiftRight<8>(hn::Add(sum_lo, round))));
+    const auto sum_hi =
+        Filter5(d, hn::ShiftRight<8>(v0), hn::ShiftRight<8>(v1), hn::ShiftRight<8>(v2),
+                hn::ShiftRight<8>(v3), hn::ShiftRight<8>(v4));
+    const auto sum_lo =
+        Filter5(d, hn::And(v0, low_mask), hn::And(v1, low_mask), hn::And(v2, low_mask),
+                hn::And(v3, low_mask), hn::And(v4, low_mask));
+    const auto value =
+        hn::ShiftRight<8>(hn::Add(sum_hi, hn::ShiftRight<8>(hn::Add(sum_lo, round))));
     const auto magnitude = hn::Abs(value);
     const size_t left = size_t(w) - x;
-    acc = hn::Add(acc, left >= lanes ? magnitude : hn::IfThenElseZero(hn::FirstN(d, left), magnitude));
+    acc = hn::Add(acc,
+                  left >= lanes ? magnitude : hn::IfThenElseZero(hn::FirstN(d, left), magnitude));
   }
   // Lanes and their total wrap modulo 2^32, as the reference's uint32 row sum.
   const hn::RebindToUnsigned<D32> du;

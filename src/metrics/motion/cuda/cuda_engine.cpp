@@ -29,7 +29,8 @@ namespace {
 class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
  public:
   CudaEngine(const EngineSetup& s, CudaDevice& device)
-      : RunnerEngine(device, s.format, 1, 1, "the motion SADs"), setup_(s),
+      : RunnerEngine(device, s.format, 1, 1, "the motion SADs"),
+        setup_(s),
         distance_(frame_distance(s.options)) {
     const VideoFormat& f = s.format;
     plane_bytes_ = size_t(f.width) * size_t(f.height) * (f.bitdepth > 8 ? 2 : 1);
@@ -46,8 +47,8 @@ class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
       const PlaneView p = before[i].ref->plane(0);
       // The ring's last entries hold the given pictures, the last one last.
       const size_t slot = size_t(distance_) - (before.size() - i);
-      check(cudaMemcpy2D(ring_.get() + slot * plane_bytes_, row_bytes, p.data, size_t(p.stride), row_bytes,
-                         size_t(p.height), cudaMemcpyDefault),
+      check(cudaMemcpy2D(ring_.get() + slot * plane_bytes_, row_bytes, p.data, size_t(p.stride),
+                         row_bytes, size_t(p.height), cudaMemcpyDefault),
             "upload of the pictures motion compares with");
       ++held_count_;
     }
@@ -74,7 +75,8 @@ class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
       const int back = i - distance_;
       // Ring slot distance_ + back holds the picture -back frames before the chunk.
       if (back < 0 && distance_ + back < distance_ - held_count_) continue;
-      const void* prev = back >= 0 ? frame(back) : ring_.get() + size_t(distance_ + back) * plane_bytes_;
+      const void* prev =
+          back >= 0 ? frame(back) : ring_.get() + size_t(distance_ + back) * plane_bytes_;
       launch_motion_sad(prev, frame(i), f.width, f.height, f.bitdepth, sads + i, stream);
     }
     // The ring keeps the last distance_ pictures of the run so far.
@@ -86,8 +88,8 @@ class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
             "motion ring shift");
     for (int slot = keep_old; slot < distance_; ++slot) {
       const int i = chunk.count - (distance_ - slot);
-      check(cudaMemcpyAsync(ring + size_t(slot) * plane_bytes_, frame(i), plane_bytes_, cudaMemcpyDeviceToDevice,
-                            stream),
+      check(cudaMemcpyAsync(ring + size_t(slot) * plane_bytes_, frame(i), plane_bytes_,
+                            cudaMemcpyDeviceToDevice, stream),
             "motion ring copy");
     }
     held_count_ = std::min(distance_, held_count_ + chunk.count);
@@ -95,7 +97,9 @@ class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
     chained_ = true;
   }
 
-  void to_values(const uint64_t* words, size_t count, uint64_t* out) override { std::copy_n(words, count, out); }
+  void to_values(const uint64_t* words, size_t count, uint64_t* out) override {
+    std::copy_n(words, count, out);
+  }
 
   EngineSetup setup_;
   int distance_;

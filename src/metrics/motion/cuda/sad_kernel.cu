@@ -23,8 +23,8 @@ constexpr int kRadius = EXACTVQ_MOTION_RADIUS;
 
 template <typename Sample>
 __global__ void __launch_bounds__(kThreads)
-    sad_kernel(const Sample* __restrict__ prev, const Sample* __restrict__ cur, int width, int height,
-               int bitdepth, unsigned long long* __restrict__ sad) {
+    sad_kernel(const Sample* __restrict__ prev, const Sample* __restrict__ cur, int width,
+               int height, int bitdepth, unsigned long long* __restrict__ sad) {
   constexpr int kCols = kTileW + 2 * kRadius;
   __shared__ int32_t blurred[kTileH][kCols];
   const int x0 = int(blockIdx.x) * kTileW, y0 = int(blockIdx.y) * kTileH;
@@ -48,7 +48,8 @@ __global__ void __launch_bounds__(kThreads)
   if (x0 + tx < width && y0 + ty < height) {
     int64_t sum = 0;
 #pragma unroll
-    for (int k = 0; k < EXACTVQ_MOTION_TAPS; ++k) sum += int64_t{motion_tap(k)} * blurred[ty][tx + k];
+    for (int k = 0; k < EXACTVQ_MOTION_TAPS; ++k)
+      sum += int64_t{motion_tap(k)} * blurred[ty][tx + k];
     const int32_t v = int32_t((sum + (1 << 15)) >> 16);
     acc = uint32_t(v < 0 ? -v : v);
   }
@@ -63,18 +64,19 @@ __global__ void __launch_bounds__(kThreads)
 
 }  // namespace
 
-void launch_motion_sad(const void* prev, const void* cur, int width, int height, int bitdepth, uint64_t* sad,
-                       cudaStream_t stream) {
-  const dim3 grid(unsigned((width + kTileW - 1) / kTileW), unsigned((height + kTileH - 1) / kTileH));
+void launch_motion_sad(const void* prev, const void* cur, int width, int height, int bitdepth,
+                       uint64_t* sad, cudaStream_t stream) {
+  const dim3 grid(unsigned((width + kTileW - 1) / kTileW),
+                  unsigned((height + kTileH - 1) / kTileH));
   auto* out = reinterpret_cast<unsigned long long*>(sad);
   if (bitdepth == 8)
     sad_kernel<uint8_t><<<grid, kThreads, 0, stream>>>(static_cast<const uint8_t*>(prev),
-                                                       static_cast<const uint8_t*>(cur), width, height,
-                                                       bitdepth, out);
+                                                       static_cast<const uint8_t*>(cur), width,
+                                                       height, bitdepth, out);
   else
     sad_kernel<uint16_t><<<grid, kThreads, 0, stream>>>(static_cast<const uint16_t*>(prev),
-                                                        static_cast<const uint16_t*>(cur), width, height,
-                                                        bitdepth, out);
+                                                        static_cast<const uint16_t*>(cur), width,
+                                                        height, bitdepth, out);
   check(cudaGetLastError(), "motion SAD kernel launch");
 }
 

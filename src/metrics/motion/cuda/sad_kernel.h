@@ -11,7 +11,7 @@ namespace exactvq::motion::cuda {
 // Adds the SAD between `prev` and `cur` (width x height samples each, rows
 // stored tightly; 8-bit samples as bytes, else 16-bit) into *sad (zeroed by
 // the caller). Exact: integers throughout.
-void launch_motion_sad(const void* prev, const void* cur, int width, int height, int bitdepth, uint64_t* sad,
-                       cudaStream_t stream);
+void launch_motion_sad(const void* prev, const void* cur, int width, int height, int bitdepth,
+                       uint64_t* sad, cudaStream_t stream);
 
 }  // namespace exactvq::motion::cuda

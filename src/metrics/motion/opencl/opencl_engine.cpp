@@ -35,12 +35,15 @@ class OpenclEngine final : public DeviceEngine<Engine> {
       : DeviceEngine(std::move(device), "motion"), setup_(s), distance_(frame_distance(s.options)) {
     const VideoFormat& f = s.format;
     DeviceContext& dc = context();
-    sad_ = dc.kernel(this->device().program(kMotionKernelSource, "the motion kernel"), "motion_sad");
-    tile_h_ = group_rows(work_group_size(sad_.get(), dc.device(), kTileW * kMaxTileH), kTileW, "the motion kernel");
+    sad_ =
+        dc.kernel(this->device().program(kMotionKernelSource, "the motion kernel"), "motion_sad");
+    tile_h_ = group_rows(work_group_size(sad_.get(), dc.device(), kTileW * kMaxTileH), kTileW,
+                         "the motion kernel");
     plane_bytes_ = size_t(f.width) * size_t(f.height) * (f.bitdepth > 8 ? 2 : 1);
     for (int i = 0; i < distance_; ++i)
       ring_.push_back(dc.buffer(plane_bytes_, "a reference picture motion compares with"));
-    groups_ = ((size_t(f.width) + kTileW - 1) / kTileW) * ((size_t(f.height) + tile_h_ - 1) / tile_h_);
+    groups_ =
+        ((size_t(f.width) + kTileW - 1) / kTileW) * ((size_t(f.height) + tile_h_ - 1) / tile_h_);
     partial_words_.resize(groups_);
     partial_ = dc.buffer(groups_ * sizeof(cl_ulong), "motion's work-group sums");
   }
@@ -56,7 +59,6 @@ class OpenclEngine final : public DeviceEngine<Engine> {
       ++held_;
     }
   }
-
 
  private:
   // The SAD against the picture distance_ frames back (0 without one), then
@@ -79,7 +81,8 @@ class OpenclEngine final : public DeviceEngine<Engine> {
                                 (size_t(vf.height) + tile_h_ - 1) / tile_h_ * tile_h_};
       const size_t local[2] = {kTileW, tile_h_};
       dc.run(k, 2, global, local, "motion_sad");
-      dc.read(partial_.get(), groups_ * sizeof(cl_ulong), partial_words_.data(), "motion's work-group sums");
+      dc.read(partial_.get(), groups_ * sizeof(cl_ulong), partial_words_.data(),
+              "motion's work-group sums");
       for (const cl_ulong w : partial_words_) sum += w;
     }
     // The ring, oldest first from oldest_: the new picture takes the slot after

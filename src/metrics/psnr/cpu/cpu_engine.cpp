@@ -33,8 +33,10 @@ class CpuEngine final : public Engine {
         const int y1 = int(int64_t{r.height} * (band + 1) / bands_);
         partial_[size_t(task)] = psnr::sse(r, d, y0, y1);
       };
-      if (setup_.pool && tasks > 1) setup_.pool->parallel_for(tasks, body);
-      else for (int t = 0; t < tasks; ++t) body(t);
+      if (setup_.pool && tasks > 1)
+        setup_.pool->parallel_for(tasks, body);
+      else
+        for (int t = 0; t < tasks; ++t) body(t);
       for (int p = 0; p < planes; ++p) {
         uint64_t total = 0;
         for (int band = 0; band < bands_; ++band) total += partial_[size_t(p * bands_ + band)];

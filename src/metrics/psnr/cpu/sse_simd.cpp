@@ -30,8 +30,10 @@ uint64_t SseRows8(const uint8_t* ref, ptrdiff_t ref_stride, const uint8_t* dist,
 }
 uint64_t SseRows16(const uint16_t* ref, ptrdiff_t ref_stride, const uint16_t* dist,
                    ptrdiff_t dist_stride, size_t width, size_t rows) {
-  const PlaneView r{reinterpret_cast<const uint8_t*>(ref), ref_stride * 2, int(width), int(rows), 2};
-  const PlaneView d{reinterpret_cast<const uint8_t*>(dist), dist_stride * 2, int(width), int(rows), 2};
+  const PlaneView r{reinterpret_cast<const uint8_t*>(ref), ref_stride * 2, int(width), int(rows),
+                    2};
+  const PlaneView d{reinterpret_cast<const uint8_t*>(dist), dist_stride * 2, int(width), int(rows),
+                    2};
   return sse_reference(r, d, 0, int(rows));
 }
 #else
@@ -132,12 +134,11 @@ uint64_t sse(const PlaneView& ref, const PlaneView& dist, int y0, int y1) {
   if (y1 <= y0) return 0;
   const size_t rows = size_t(y1 - y0);
   if (ref.bytes_per_sample == 1)
-    return HWY_DYNAMIC_DISPATCH(SseRows8)(ref.row<uint8_t>(y0), ref.stride,
-                                          dist.row<uint8_t>(y0), dist.stride,
-                                          size_t(ref.width), rows);
+    return HWY_DYNAMIC_DISPATCH(SseRows8)(ref.row<uint8_t>(y0), ref.stride, dist.row<uint8_t>(y0),
+                                          dist.stride, size_t(ref.width), rows);
   return HWY_DYNAMIC_DISPATCH(SseRows16)(ref.row<uint16_t>(y0), ref.stride / 2,
-                                         dist.row<uint16_t>(y0), dist.stride / 2,
-                                         size_t(ref.width), rows);
+                                         dist.row<uint16_t>(y0), dist.stride / 2, size_t(ref.width),
+                                         rows);
 }
 
 }  // namespace exactvq::psnr

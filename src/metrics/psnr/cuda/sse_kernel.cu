@@ -15,8 +15,8 @@ constexpr int kThreads = 256;
 
 template <typename Sample>
 __global__ void __launch_bounds__(kThreads)
-    sse_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
-               size_t frame_stride, size_t count, unsigned long long* __restrict__ sse) {
+    sse_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist, size_t frame_stride,
+               size_t count, unsigned long long* __restrict__ sse) {
   const size_t frame = blockIdx.y;
   ref += frame * frame_stride;
   dist += frame * frame_stride;

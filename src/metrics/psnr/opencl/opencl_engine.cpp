@@ -34,7 +34,8 @@ constexpr size_t kMaxGroups = 64;  // work-groups per plane: enough to fill a de
 class OpenclEngine final : public DeviceEngine<Engine> {
  public:
   OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
-      : DeviceEngine(std::move(device), "psnr", size_t(s.planes)), planes_(s.planes),
+      : DeviceEngine(std::move(device), "psnr", size_t(s.planes)),
+        planes_(s.planes),
         fused_(this->device().state<FusedSse>()) {
     DeviceContext& dc = context();
     sse_ = dc.kernel(this->device().program(kPsnrKernelSource, "the PSNR kernel"), "psnr_sse");

@@ -14,7 +14,8 @@ namespace {
 
 class CpuEngine final : public SumEngine {
  public:
-  explicit CpuEngine(const EngineSetup& s) : SumEngine(s.mode), setup_(s), threads_(s.pool ? s.pool->size() : 1) {}
+  explicit CpuEngine(const EngineSetup& s)
+      : SumEngine(s.mode), setup_(s), threads_(s.pool ? s.pool->size() : 1) {}
 
   // Frames scored at once. `exact`: a few (row bands share out the rest).
   // `raster`: a task a plane, so about kRasterFramesPerThread frames a thread: a
@@ -43,7 +44,8 @@ class CpuEngine final : public SumEngine {
       const PlaneView r = frames[size_t(f)].ref->plane(p), d = frames[size_t(f)].dist->plane(p);
       const int y0 = int(int64_t{r.height} * band / bands);
       const int y1 = int(int64_t{r.height} * (band + 1) / bands);
-      partial_[size_t(task)] = exactvq::cpu::exact_sum(r, d, setup_.format.bitdepth, {0, y0, r.width, y1}).sum_q;
+      partial_[size_t(task)] =
+          exactvq::cpu::exact_sum(r, d, setup_.format.bitdepth, {0, y0, r.width, y1}).sum_q;
     });
     for (int fp = 0; fp < frame_count * planes; ++fp) {
       int128 total = 0;
@@ -57,7 +59,8 @@ class CpuEngine final : public SumEngine {
     run(int(frames.size()) * planes, [&](int task) {
       const FramePair& pair = frames[size_t(task / planes)];
       const int p = task % planes;
-      out[size_t(task)] = exactvq::cpu::raster_sum(pair.ref->plane(p), pair.dist->plane(p), setup_.format.bitdepth);
+      out[size_t(task)] =
+          exactvq::cpu::raster_sum(pair.ref->plane(p), pair.dist->plane(p), setup_.format.bitdepth);
     });
   }
 
@@ -74,8 +77,10 @@ class CpuEngine final : public SumEngine {
 
   template <typename Body>
   void run(int count, Body&& body) {
-    if (setup_.pool) setup_.pool->parallel_for(count, body);
-    else for (int i = 0; i < count; ++i) body(i);
+    if (setup_.pool)
+      setup_.pool->parallel_for(count, body);
+    else
+      for (int i = 0; i < count; ++i) body(i);
   }
 
   EngineSetup setup_;

@@ -204,8 +204,8 @@ void FilterProducts8(const uint32_t* HWY_RESTRICT pxx, const uint32_t* HWY_RESTR
   auto filter = [&](const uint32_t* HWY_RESTRICT pp, size_t i, uint32_t* HWY_RESTRICT out) {
     auto s0 = hn::Zero(di32), s1 = s0;
     auto pair = [&](size_t k, decltype(g01) g) {
-      s0 = hn::ReorderWidenMulAccumulate(di32, hn::BitCast(di16, hn::LoadU(du32, pp + i + k)),
-                                         g, s0, s1);
+      s0 = hn::ReorderWidenMulAccumulate(di32, hn::BitCast(di16, hn::LoadU(du32, pp + i + k)), g,
+                                         s0, s1);
     };
     pair(0, g01);
     pair(2, g23);
@@ -247,12 +247,14 @@ void FilterRow(const uint32_t* HWY_RESTRICT in, int a, int width, int x0, int x1
   auto vector_at = [&](size_t i) {
     auto load = [&](int k) {
       const uint32_t* p = c + i + size_t(k) - kRadius;
-      if constexpr (sizeof(Out) == 4) return hn::LoadU(din, p);
-      else return hn::PromoteTo(dout, hn::LoadU(din, p));
+      if constexpr (sizeof(Out) == 4)
+        return hn::LoadU(din, p);
+      else
+        return hn::PromoteTo(dout, hn::LoadU(din, p));
     };
-    hn::StoreU(FilterNine(load(0), load(1), load(2), load(3), load(4), load(5), load(6), load(7),
-                          load(8)),
-               dout, o + i);
+    hn::StoreU(
+        FilterNine(load(0), load(1), load(2), load(3), load(4), load(5), load(6), load(7), load(8)),
+        dout, o + i);
   };
   InnerColumns(inner_begin, inner_end, x1, lanes, edge, vector_at);
 }
@@ -282,8 +284,8 @@ void FilterPackedRow(const uint32_t* HWY_RESTRICT in, int a, int width, int x0, 
   uint32_t* on = n + (inner_begin - x0);
   auto vector_at = [&](size_t i) {
     auto load = [&](int k) { return hn::LoadU(du32, c + i + size_t(k) - kRadius); };
-    const auto sum = FilterNine(load(0), load(1), load(2), load(3), load(4), load(5), load(6),
-                                load(7), load(8));
+    const auto sum =
+        FilterNine(load(0), load(1), load(2), load(3), load(4), load(5), load(6), load(7), load(8));
     hn::StoreU(hn::And(sum, low), du32, om + i);
     hn::StoreU(hn::ShiftRight<16>(sum), du32, on + i);
   };
@@ -293,8 +295,8 @@ void FilterPackedRow(const uint32_t* HWY_RESTRICT in, int a, int width, int x0, 
 // kSumSquares: xx + yy into out.xx, out.yy untouched (16-bit samples whose
 // sum fits 32 bits: at most 11 bits).
 template <typename Sample, typename Wide, bool kSumSquares = false>
-void Horizontal(const Sample* ref, const Sample* dist, int width, int x0, int x1,
-                uint32_t* scratch, MomentRow<Wide> out) {
+void Horizontal(const Sample* ref, const Sample* dist, int width, int x0, int x1, uint32_t* scratch,
+                MomentRow<Wide> out) {
   if (x1 <= x0) return;
   const int a = std::max(0, x0 - kRadius), b = std::min(width, x1 + kRadius);
   const size_t count = size_t(b - a), stride = horizontal_scratch_stride(x0, x1);

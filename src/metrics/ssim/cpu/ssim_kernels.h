@@ -30,8 +30,12 @@ struct MomentRow {
 // Scratch a horizontal pass needs for output columns [x0, x1): five arrays of
 // the columns its windows read, each a whole number of 64-byte lines, so that
 // they keep the alignment of the scratch (see horizontal_scratch_stride).
-inline size_t horizontal_scratch_stride(int x0, int x1) { return (size_t(x1 - x0 + 8) + 15) / 16 * 16; }
-inline size_t horizontal_scratch_size(int x0, int x1) { return 5 * horizontal_scratch_stride(x0, x1); }
+inline size_t horizontal_scratch_stride(int x0, int x1) {
+  return (size_t(x1 - x0 + 8) + 15) / 16 * 16;
+}
+inline size_t horizontal_scratch_size(int x0, int x1) {
+  return 5 * horizontal_scratch_stride(x0, x1);
+}
 
 // Horizontal moments of output columns [x0, x1) of one row pair (`width`
 // samples each); windows truncated at the row's ends. `scratch` holds

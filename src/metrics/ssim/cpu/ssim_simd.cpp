@@ -42,7 +42,8 @@ class Carver {
  public:
   static constexpr size_t kLineWords = 8;  // 64 bytes
   explicit Carver(uint64_t* base)
-      : next_(base + (kLineWords - reinterpret_cast<uintptr_t>(base) / 8 % kLineWords) % kLineWords) {}
+      : next_(base +
+              (kLineWords - reinterpret_cast<uintptr_t>(base) / 8 % kLineWords) % kLineWords) {}
   template <typename T>
   T* take(size_t n) {
     T* p = reinterpret_cast<T*>(next_);
@@ -77,8 +78,8 @@ std::atomic<bool>& fused_flag() {
 // *raster_sum one at a time in raster order (rows top to bottom, each left to
 // right).
 template <typename Widths, typename Sink>
-void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth,
-                       ssim::Rect region, double* raster_sum, Sink&& sink) {
+void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth, ssim::Rect region,
+                       double* raster_sum, Sink&& sink) {
   using Sample = typename Widths::Sample;
   using H = typename Widths::H;
   using V = typename Widths::V;
@@ -90,13 +91,13 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
 
   // Ten rows of horizontal moments: two consecutive windows at once (below).
   constexpr int kRing = kTaps + 1;
-  const size_t words = kRing * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(H))) +
-                       2 * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(V))) /* window rows */ +
-                       Carver::words(2 * n, 8) /* terms of two rows */ +
-                       Carver::words(n, 4) /* column weights */ +
-                       Carver::words(n, sizeof(V)) /* a row of zeros */ +
-                       Carver::words(horizontal_scratch_size(region.x0, region.x1), 4) +
-                       Carver::kLineWords /* aligning the first array */;
+  const size_t words =
+      kRing * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(H))) +
+      2 * (2 * Carver::words(n, 4) + 3 * Carver::words(n, sizeof(V))) /* window rows */ +
+      Carver::words(2 * n, 8) /* terms of two rows */ + Carver::words(n, 4) /* column weights */ +
+      Carver::words(n, sizeof(V)) /* a row of zeros */ +
+      Carver::words(horizontal_scratch_size(region.x0, region.x1), 4) +
+      Carver::kLineWords /* aligning the first array */;
   std::vector<uint64_t>& storage = thread_storage();
   if (storage.size() < words) storage.resize(words);
   Carver carve(storage.data());
@@ -135,7 +136,8 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
   // The exact sum of the terms of `rows` (1 or 2) consecutive window rows, each
   // of weight row_weight, summed as formed; or raster's sequential sum of them,
   // row after row, from the stored terms.
-  const auto finish_rows = [&](const MomentRow<V>* win, int rows, uint32_t row_weight) -> ssim::int128 {
+  const auto finish_rows = [&](const MomentRow<V>* win, int rows,
+                               uint32_t row_weight) -> ssim::int128 {
     if (!raster_sum) {
       WindowRow<V> rows_of[2];
       for (int j = 0; j < rows; ++j)
@@ -153,7 +155,8 @@ void for_each_term_row(const PlaneView& ref, const PlaneView& dist, int bitdepth
   // hardware prefetchers do not follow: ask for the samples of the row
   // kPrefetchRows ahead while this one is filtered.
   constexpr int kPrefetchRows = 4;
-  const int read_x0 = std::max(0, region.x0 - kRadius), read_x1 = std::min(width, region.x1 + kRadius);
+  const int read_x0 = std::max(0, region.x0 - kRadius),
+            read_x1 = std::min(width, region.x1 + kRadius);
   const auto prefetch_samples = [&](int row) {
     if (row >= height) return;
     for (const PlaneView* plane : {&ref, &dist}) {
@@ -236,11 +239,14 @@ template <typename Sink>
 void dispatch(const PlaneView& ref, const PlaneView& dist, int bitdepth, ssim::Rect region,
               double* raster_sum, Sink&& sink) {
   if (bitdepth == 8)
-    for_each_term_row<Widths<uint8_t, uint32_t, uint32_t>>(ref, dist, bitdepth, region, raster_sum, sink);
+    for_each_term_row<Widths<uint8_t, uint32_t, uint32_t>>(ref, dist, bitdepth, region, raster_sum,
+                                                           sink);
   else if (bitdepth <= 12)
-    for_each_term_row<Widths<uint16_t, uint32_t, uint64_t>>(ref, dist, bitdepth, region, raster_sum, sink);
+    for_each_term_row<Widths<uint16_t, uint32_t, uint64_t>>(ref, dist, bitdepth, region, raster_sum,
+                                                            sink);
   else
-    for_each_term_row<Widths<uint16_t, uint64_t, uint64_t>>(ref, dist, bitdepth, region, raster_sum, sink);
+    for_each_term_row<Widths<uint16_t, uint64_t, uint64_t>>(ref, dist, bitdepth, region, raster_sum,
+                                                            sink);
 }
 
 // Strip widths measured best on AVX-512 machines (docs/figures.md): 8 bits
@@ -290,8 +296,9 @@ ssim::ExactSum exact_sum(const PlaneView& ref, const PlaneView& dist, int bitdep
   // these bits.
   const StripSplit strips = StripSplit::of(region.x1 - region.x0, bitdepth);
   for (int s = 0; s < strips.count; ++s)
-    dispatch(ref, dist, bitdepth, {region.x0 + strips.x0(s), region.y0, region.x0 + strips.x1(s), region.y1},
-             nullptr, add);
+    dispatch(ref, dist, bitdepth,
+             {region.x0 + strips.x0(s), region.y0, region.x0 + strips.x1(s), region.y1}, nullptr,
+             add);
   return sum;
 }
 
@@ -307,7 +314,8 @@ double raster_sum(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
 }
 
 double score_raster(const PlaneView& ref, const PlaneView& dist, int bitdepth) {
-  return raster_sum(ref, dist, bitdepth) / static_cast<double>(ssim::plane_weight_sum(ref.width, ref.height));
+  return raster_sum(ref, dist, bitdepth) /
+         static_cast<double>(ssim::plane_weight_sum(ref.width, ref.height));
 }
 
 }  // namespace exactvq::cpu

@@ -31,8 +31,10 @@ HWY_INLINE size_t ForEachTermVector(DF df, WindowRow<Wide> win, const uint32_t* 
   // 32-bit window moments mean 8-bit samples: mux, muy < 2^24 convert signed.
   constexpr bool kSmallMu = sizeof(Wide) == 4;
   auto load_wide = [&](const Wide* p) {
-    if constexpr (sizeof(Wide) == 4) return LoadU32ToDouble<false>(df, p);
-    else return ExactToDouble(df, hn::LoadU(du64, p));
+    if constexpr (sizeof(Wide) == 4)
+      return LoadU32ToDouble<false>(df, p);
+    else
+      return ExactToDouble(df, hn::LoadU(du64, p));
   };
   const InteriorColumns interior(column_weight, row_weight, n, k);
   const auto wd_fixed = hn::Set(df, interior.wd);
@@ -43,7 +45,8 @@ HWY_INLINE size_t ForEachTermVector(DF df, WindowRow<Wide> win, const uint32_t* 
     const auto muy = LoadU32ToDouble<kSmallMu>(df, win.muy + i);
     const auto x2 = load_wide(win.x2 + i), xy = load_wide(win.xy + i), y2 = load_wide(win.y2 + i);
     if (interior.holds(i, lanes)) {
-      sink(i, TermLanesFixedWeight(df, wd_fixed, c1_fixed, c2_fixed, mux, muy, x2, xy, y2), repeated);
+      sink(i, TermLanesFixedWeight(df, wd_fixed, c1_fixed, c2_fixed, mux, muy, x2, xy, y2),
+           repeated);
     } else {
       // (double)(column_weight * row_weight): the product is below 2^17, so exact.
       const auto wd = hn::Mul(LoadU32ToDouble<true>(df, column_weight + i), row_wd);
@@ -69,8 +72,8 @@ void Terms(WindowRow<Wide> win, const uint32_t* column_weight, uint32_t row_weig
                         [&](size_t at, auto term, size_t) { hn::StoreU(term, df, out + at); });
 #endif
   for (; i < n; ++i) {
-    const ssim::Moments m{win.mux[i], win.muy[i], win.x2[i], win.xy[i], win.y2[i],
-                          uint64_t{column_weight[i]} * row_weight};
+    const ssim::Moments m{win.mux[i], win.muy[i], win.x2[i],
+                          win.xy[i],  win.y2[i],  uint64_t{column_weight[i]} * row_weight};
     out[i] = ssim::ssim_term(m, k);
   }
 }
@@ -92,7 +95,8 @@ ssim::int128 TermsSum(const WindowRow<Wide>* rows, int row_count, const uint32_t
     done = ForEachTermVector(df, rows[r], column_weight, row_weight, n, k,
                              [&](size_t, auto term, size_t repeated) {
                                // Lanes summed already count as +0, which adds nothing.
-                               if (repeated) term = hn::IfThenZeroElse(hn::FirstN(df, repeated), term);
+                               if (repeated)
+                                 term = hn::IfThenZeroElse(hn::FirstN(df, repeated), term);
                                FixedSumAdd(df, term, fast_a, fast_b, lo, mid, hi, counts);
                              });
   sum = FixedSumTotal(df, fast_a, fast_b, lo, mid, hi, counts);
@@ -100,29 +104,31 @@ ssim::int128 TermsSum(const WindowRow<Wide>* rows, int row_count, const uint32_t
   for (int r = 0; r < row_count; ++r) {
     const WindowRow<Wide>& win = rows[r];
     for (size_t i = done; i < n; ++i) {
-      const ssim::Moments m{win.mux[i], win.muy[i], win.x2[i], win.xy[i], win.y2[i],
-                            uint64_t{column_weight[i]} * row_weight};
+      const ssim::Moments m{win.mux[i], win.muy[i], win.x2[i],
+                            win.xy[i],  win.y2[i],  uint64_t{column_weight[i]} * row_weight};
       sum += ssim::to_fixed64(ssim::ssim_term(m, k));
     }
   }
   return sum;
 }
 
-ssim::int128 TermsSum32(const WindowRow<uint32_t>* rows, int row_count, const uint32_t* column_weight,
-                        uint32_t row_weight, size_t n, const ssim::TermConstants& k) {
+ssim::int128 TermsSum32(const WindowRow<uint32_t>* rows, int row_count,
+                        const uint32_t* column_weight, uint32_t row_weight, size_t n,
+                        const ssim::TermConstants& k) {
   return TermsSum(rows, row_count, column_weight, row_weight, n, k);
 }
-ssim::int128 TermsSum64(const WindowRow<uint64_t>* rows, int row_count, const uint32_t* column_weight,
-                        uint32_t row_weight, size_t n, const ssim::TermConstants& k) {
+ssim::int128 TermsSum64(const WindowRow<uint64_t>* rows, int row_count,
+                        const uint32_t* column_weight, uint32_t row_weight, size_t n,
+                        const ssim::TermConstants& k) {
   return TermsSum(rows, row_count, column_weight, row_weight, n, k);
 }
 
-void Terms32(WindowRow<uint32_t> win, const uint32_t* column_weight, uint32_t row_weight,
-             size_t n, const ssim::TermConstants& k, double* out) {
+void Terms32(WindowRow<uint32_t> win, const uint32_t* column_weight, uint32_t row_weight, size_t n,
+             const ssim::TermConstants& k, double* out) {
   Terms(win, column_weight, row_weight, n, k, out);
 }
-void Terms64(WindowRow<uint64_t> win, const uint32_t* column_weight, uint32_t row_weight,
-             size_t n, const ssim::TermConstants& k, double* out) {
+void Terms64(WindowRow<uint64_t> win, const uint32_t* column_weight, uint32_t row_weight, size_t n,
+             const ssim::TermConstants& k, double* out) {
   Terms(win, column_weight, row_weight, n, k, out);
 }
 

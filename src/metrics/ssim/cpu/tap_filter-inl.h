@@ -20,12 +20,20 @@ namespace hn = hwy::HWY_NAMESPACE;
 template <class V>
 HWY_INLINE V TapTimes(int k, V v) {
   switch (k) {
-    case 0: case 8: return hn::ShiftLeft<1>(v);                             // 2
-    case 1: case 7: return hn::Add(hn::ShiftLeft<3>(v), v);                 // 9
-    case 2: case 6: return hn::Sub(hn::ShiftLeft<5>(v), hn::ShiftLeft<2>(v));  // 28
-    case 3: case 5:                                                         // 55
+    case 0:
+    case 8:
+      return hn::ShiftLeft<1>(v);  // 2
+    case 1:
+    case 7:
+      return hn::Add(hn::ShiftLeft<3>(v), v);  // 9
+    case 2:
+    case 6:
+      return hn::Sub(hn::ShiftLeft<5>(v), hn::ShiftLeft<2>(v));  // 28
+    case 3:
+    case 5:  // 55
       return hn::Sub(hn::Sub(hn::ShiftLeft<6>(v), hn::ShiftLeft<3>(v)), v);
-    default: return hn::Add(hn::ShiftLeft<6>(v), hn::ShiftLeft<2>(v));      // 68
+    default:
+      return hn::Add(hn::ShiftLeft<6>(v), hn::ShiftLeft<2>(v));  // 68
   }
 }
 

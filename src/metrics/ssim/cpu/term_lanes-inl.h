@@ -32,8 +32,8 @@ template <class DF, class V = hn::Vec<DF>>
 HWY_INLINE V TermLanes(DF df, V wd, V mux, V muy, V x2, V xy, V y2, const ssim::TermConstants& k) {
   V c1, c2, term;
   EXACTVQ_SSIM_WINDOW_CONSTANTS(hn::Mul, hn::Set(df, k.mm_k1), hn::Set(df, k.mm_k2), wd, c1, c2);
-  EXACTVQ_SSIM_TERM(V, hn::Mul, hn::Add, hn::Sub, hn::Div, hn::Set(df, 2.0), wd, c1, c2, mux, muy, x2,
-                    xy, y2, term);
+  EXACTVQ_SSIM_TERM(V, hn::Mul, hn::Add, hn::Sub, hn::Div, hn::Set(df, 2.0), wd, c1, c2, mux, muy,
+                    x2, xy, y2, term);
   return term;
 }
 
@@ -43,8 +43,8 @@ HWY_INLINE V TermLanes(DF df, V wd, V mux, V muy, V x2, V xy, V y2, const ssim::
 template <class DF, class V = hn::Vec<DF>>
 HWY_INLINE V TermLanesFixedWeight(DF df, V wd, V c1, V c2, V mux, V muy, V x2, V xy, V y2) {
   V term;
-  EXACTVQ_SSIM_TERM(V, hn::Mul, hn::Add, hn::Sub, hn::Div, hn::Set(df, 2.0), wd, c1, c2, mux, muy, x2,
-                    xy, y2, term);
+  EXACTVQ_SSIM_TERM(V, hn::Mul, hn::Add, hn::Sub, hn::Div, hn::Set(df, 2.0), wd, c1, c2, mux, muy,
+                    x2, xy, y2, term);
   return term;
 }
 
@@ -73,8 +73,8 @@ template <class DF, class VI32>
 HWY_INLINE hn::Vec<DF> HalfToDouble(DF df, VI32 v, int upper) {
   const hn::Rebind<int32_t, DF> dh;
   const hn::Twice<decltype(dh)> d32;
-  return hn::PromoteTo(df, upper ? hn::UpperHalf(dh, hn::BitCast(d32, v))
-                                 : hn::LowerHalf(dh, hn::BitCast(d32, v)));
+  return hn::PromoteTo(
+      df, upper ? hn::UpperHalf(dh, hn::BitCast(d32, v)) : hn::LowerHalf(dh, hn::BitCast(d32, v)));
 }
 
 // Integers below 2^32 in 32-bit lanes (the lower or upper half of v, unsigned)
@@ -191,8 +191,7 @@ HWY_INLINE void AddFixedLanes(DF df, hn::Vec<DF> term, VI& acc_lo, VI& acc_mid, 
       hn::Ne(hn::BitCast(di, right), zero_i));
   const auto low64 = hn::Sub(truncated, hn::BitCast(du, hn::VecFromMask(di, round_up)));
   // Bits 64 and up: significand >> (64 - shift) when shift > 0, else nothing.
-  const auto hi_shift =
-      hn::BitCast(du, hn::Min(hn::Sub(hn::Set(di, 64), shift), hn::Set(di, 63)));
+  const auto hi_shift = hn::BitCast(du, hn::Min(hn::Sub(hn::Set(di, 64), shift), hn::Set(di, 63)));
   const auto hi = hn::BitCast(di, hn::Shr(significand, hi_shift));
   const auto lo = hn::BitCast(di, hn::And(low64, hn::Set(du, 0xffffffffull)));
   const auto mid = hn::BitCast(di, hn::ShiftRight<32>(low64));

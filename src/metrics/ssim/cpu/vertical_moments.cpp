@@ -22,8 +22,10 @@ using ssim::kTaps;
 template <class DOut, typename In>
 HWY_INLINE hn::Vec<DOut> LoadWidened(DOut dout, const In* row, size_t i) {
   const hn::Rebind<In, DOut> din;
-  if constexpr (sizeof(In) == sizeof(hn::TFromD<DOut>)) return hn::LoadU(din, row + i);
-  else return hn::PromoteTo(dout, hn::LoadU(din, row + i));
+  if constexpr (sizeof(In) == sizeof(hn::TFromD<DOut>))
+    return hn::LoadU(din, row + i);
+  else
+    return hn::PromoteTo(dout, hn::LoadU(din, row + i));
 }
 
 template <typename In, typename Out>

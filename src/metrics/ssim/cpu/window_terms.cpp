@@ -33,11 +33,14 @@ uint64_t VerticalAt(const In* const* rows, size_t i) {
 template <class D, typename In>
 HWY_INLINE hn::Vec<D> VerticalLanes(D d, const In* const* rows, bool full, size_t i) {
   auto load = [&](int k) {
-    if constexpr (sizeof(In) == sizeof(hn::TFromD<D>)) return hn::LoadU(d, rows[k] + i);
-    else return hn::PromoteTo(d, hn::LoadU(hn::Rebind<In, D>(), rows[k] + i));
+    if constexpr (sizeof(In) == sizeof(hn::TFromD<D>))
+      return hn::LoadU(d, rows[k] + i);
+    else
+      return hn::PromoteTo(d, hn::LoadU(hn::Rebind<In, D>(), rows[k] + i));
   };
-  if (full) return FilterNine(load(0), load(1), load(2), load(3), load(4), load(5), load(6),
-                              load(7), load(8));
+  if (full)
+    return FilterNine(load(0), load(1), load(2), load(3), load(4), load(5), load(6), load(7),
+                      load(8));
   auto sum = hn::Zero(d);
   for (int k = 0; k < kTaps; ++k)
     if (rows[k]) sum = hn::Add(sum, TapTimes(k, load(k)));
@@ -65,8 +68,10 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
   // with the signed hardware conversion.
   constexpr bool kSignedMu = sizeof(H) == 4;
   auto mu_to_double = [&](auto v32, int half) {
-    if constexpr (kSignedMu) return HalfToDouble(df, v32, half);
-    else return half_to_double(v32, half);
+    if constexpr (kSignedMu)
+      return HalfToDouble(df, v32, half);
+    else
+      return half_to_double(v32, half);
   };
   const InteriorColumns columns(column_weight, row_weight, n, k);
   const auto wd_fixed = hn::Set(df, columns.wd);
@@ -103,8 +108,7 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
         term = TermLanesFixedWeight(df, wd_fixed, c1_fixed, c2_fixed, mux, muy, x2, xy, y2);
       } else {
         // (double)(column_weight * row_weight): the product is below 2^17, so exact.
-        const auto wd = hn::Mul(
-            HalfToDouble(df, hn::LoadU(du32, column_weight + i), half), row_wd);
+        const auto wd = hn::Mul(HalfToDouble(df, hn::LoadU(du32, column_weight + i), half), row_wd);
         term = TermLanes(df, wd, mux, muy, x2, xy, y2, k);
       }
       if (terms) hn::StoreU(term, df, terms + j);
@@ -120,9 +124,9 @@ ssim::int128 WindowTermsT(const TapRows<H>& rows, const uint32_t* column_weight,
   sum = FixedSumTotal(df, fast_a, fast_b, lo, mid, hi, counts);
 #endif
   for (; i < n; ++i) {
-    const ssim::Moments m{VerticalAt(rows.m, i),  VerticalAt(rows.n, i),  VerticalAt(rows.xx, i),
-                          VerticalAt(rows.xy, i), VerticalAt(rows.yy, i),
-                          uint64_t{column_weight[i]} * row_weight};
+    const ssim::Moments m{VerticalAt(rows.m, i),  VerticalAt(rows.n, i),
+                          VerticalAt(rows.xx, i), VerticalAt(rows.xy, i),
+                          VerticalAt(rows.yy, i), uint64_t{column_weight[i]} * row_weight};
     const double term = ssim::ssim_term(m, k);
     if (terms) terms[i] = term;
     if (raster_sum) raster += term;
@@ -161,17 +165,20 @@ HWY_EXPORT(WindowTerms16);
 ssim::int128 window_terms(const TapRows<uint32_t>& rows, const uint32_t* column_weight,
                           uint32_t row_weight, size_t n, const ssim::TermConstants& k,
                           double* terms, double* raster_sum) {
-  return HWY_DYNAMIC_DISPATCH(WindowTerms8)(rows, column_weight, row_weight, n, k, terms, raster_sum);
+  return HWY_DYNAMIC_DISPATCH(WindowTerms8)(rows, column_weight, row_weight, n, k, terms,
+                                            raster_sum);
 }
 ssim::int128 window_terms_widening(const TapRows<uint32_t>& rows, const uint32_t* column_weight,
                                    uint32_t row_weight, size_t n, const ssim::TermConstants& k,
                                    double* terms, double* raster_sum) {
-  return HWY_DYNAMIC_DISPATCH(WindowTerms12)(rows, column_weight, row_weight, n, k, terms, raster_sum);
+  return HWY_DYNAMIC_DISPATCH(WindowTerms12)(rows, column_weight, row_weight, n, k, terms,
+                                             raster_sum);
 }
 ssim::int128 window_terms(const TapRows<uint64_t>& rows, const uint32_t* column_weight,
                           uint32_t row_weight, size_t n, const ssim::TermConstants& k,
                           double* terms, double* raster_sum) {
-  return HWY_DYNAMIC_DISPATCH(WindowTerms16)(rows, column_weight, row_weight, n, k, terms, raster_sum);
+  return HWY_DYNAMIC_DISPATCH(WindowTerms16)(rows, column_weight, row_weight, n, k, terms,
+                                             raster_sum);
 }
 
 }  // namespace exactvq::cpu

@@ -38,19 +38,23 @@ class ExactEngine final : public RunnerEngine<Engine, ExactWords> {
     for (int p = 0; p < planes(); ++p) {
       const SsimPlanes plane(chunk.planes[p], emulate_);
       ExactWords* sums = device_words() + size_t(p) * batch_frames() + chunk.start;
-      check(cudaMemsetAsync(sums, 0, size_t(chunk.count) * sizeof(ExactWords), chunk.stream), "cudaMemsetAsync");
+      check(cudaMemsetAsync(sums, 0, size_t(chunk.count) * sizeof(ExactWords), chunk.stream),
+            "cudaMemsetAsync");
       launch_exact(plane, sums, chunk.stream);
     }
   }
 
-  size_t words_read_back(size_t) const override { return size_t(batch_frames()) * size_t(planes()); }
+  size_t words_read_back(size_t) const override {
+    return size_t(batch_frames()) * size_t(planes());
+  }
 
   void to_values(const ExactWords* words, size_t count, PlaneSum* out) override {
     const int n = int(count);
     for (int i = 0; i < n; ++i)
       for (int p = 0; p < planes(); ++p) {
         const ExactWords& w = words[size_t(p) * batch_frames() + i];
-        out[size_t(i * planes() + p)].exact = static_cast<int128>((static_cast<uint128>(w.hi) << 64) | w.lo);
+        out[size_t(i * planes() + p)].exact =
+            static_cast<int128>((static_cast<uint128>(w.hi) << 64) | w.lo);
       }
   }
 
@@ -81,15 +85,16 @@ class RasterEngine final : public RunnerEngine<Engine, double> {
     layout.frames = frames;
     layout.arrays = planes();
     for (int p = 0; p < planes(); ++p)
-      layout.array[p] = {int64_t(chunk_frames()) * pixel_offset_[p], plane_pixels_[p], plane_pixels_[p]};
+      layout.array[p] = {int64_t(chunk_frames()) * pixel_offset_[p], plane_pixels_[p],
+                         plane_pixels_[p]};
     return layout;
   }
 
   // Each lane's term planes (8 bytes a scored pixel) and launch_raster_sums' workspace.
   void allocate() override {
     std::vector<DeviceBuffer> lanes, workspaces;
-    const size_t workspace =
-        std::max<size_t>(8, exactvq::cuda::raster_sum_workspace_bytes(raster_layout(chunk_frames())));
+    const size_t workspace = std::max<size_t>(
+        8, exactvq::cuda::raster_sum_workspace_bytes(raster_layout(chunk_frames())));
     for (int i = 0; i < FrameUploader::kLanes; ++i) {
       lanes.emplace_back(size_t(chunk_frames()) * size_t(terms_pixels_) * sizeof(double));
       workspaces.emplace_back(workspace);
@@ -102,14 +107,17 @@ class RasterEngine final : public RunnerEngine<Engine, double> {
     const cudaStream_t s = chunk.stream;
     double* terms = lane_terms_[size_t(chunk.lane)].get<double>();
     for (int p = 0; p < planes(); ++p)
-      launch_terms(SsimPlanes(chunk.planes[p], emulate_), terms + int64_t(chunk_frames()) * pixel_offset_[p], s);
+      launch_terms(SsimPlanes(chunk.planes[p], emulate_),
+                   terms + int64_t(chunk_frames()) * pixel_offset_[p], s);
     RasterSumLayout layout = raster_layout(chunk.count);
     layout.terms = terms;
     exactvq::cuda::launch_raster_sums(layout, device_words() + size_t(chunk.start) * planes(),
                                       lane_workspaces_[size_t(chunk.lane)].get(), s);
   }
 
-  size_t words_read_back(size_t) const override { return size_t(batch_frames()) * size_t(planes()); }
+  size_t words_read_back(size_t) const override {
+    return size_t(batch_frames()) * size_t(planes());
+  }
 
   void to_values(const double* words, size_t count, PlaneSum* out) override {
     for (size_t i = 0; i < count * size_t(planes()); ++i) out[i].raster = words[i];
@@ -126,7 +134,8 @@ class RasterEngine final : public RunnerEngine<Engine, double> {
 }  // namespace
 
 std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
-  if (setup.mode == SumMode::kExact) return std::make_unique<ExactEngine>(setup, CudaDevice::of(device));
+  if (setup.mode == SumMode::kExact)
+    return std::make_unique<ExactEngine>(setup, CudaDevice::of(device));
   return std::make_unique<RasterEngine>(setup, CudaDevice::of(device));
 }
 

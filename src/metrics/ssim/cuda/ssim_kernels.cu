@@ -11,7 +11,8 @@ namespace exactvq::ssim::cuda {
 void launch_exact(const SsimPlanes& planes, ExactWords* sums, cudaStream_t stream) {
   if (exact_u8_applies(planes)) return launch_exact_u8(planes, sums, stream);
   if (planes.bitdepth <= 12)
-    return launch<uint16_t, 1, uint32_t, uint64_t, KernelStage::kFull, false>(planes, sums, nullptr, stream);
+    return launch<uint16_t, 1, uint32_t, uint64_t, KernelStage::kFull, false>(planes, sums, nullptr,
+                                                                              stream);
   launch<uint16_t, 1, uint64_t, uint64_t, KernelStage::kFull, false>(planes, sums, nullptr, stream);
 }
 

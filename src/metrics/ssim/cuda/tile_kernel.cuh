@@ -46,8 +46,8 @@ __device__ __forceinline__ Acc fir9(T v0, T v1, T v2, T v3, T v4, T v5, T v6, T 
     return 2u * (v0 + v8) + 9u * (v1 + v7) + 28u * (v2 + v6) + 55u * (v3 + v5) + 68u * v4;
   } else {
     // Widening multiply-adds (T may be 32 bits; each product and sum in 64).
-    return Acc{2} * v0 + Acc{9} * v1 + Acc{28} * v2 + Acc{55} * v3 + Acc{68} * v4 +
-           Acc{55} * v5 + Acc{28} * v6 + Acc{9} * v7 + Acc{2} * v8;
+    return Acc{2} * v0 + Acc{9} * v1 + Acc{28} * v2 + Acc{55} * v3 + Acc{68} * v4 + Acc{55} * v5 +
+           Acc{28} * v6 + Acc{9} * v7 + Acc{2} * v8;
   }
 }
 
@@ -60,8 +60,9 @@ struct Horizontal {
 };
 
 // The nine taps of column c among values v[0 .. kNc+7].
-#define EXACTVQ_FIR9(Acc, v, c) \
-  fir9<Acc>(v[(c)], v[(c) + 1], v[(c) + 2], v[(c) + 3], v[(c) + 4], v[(c) + 5], v[(c) + 6], v[(c) + 7], v[(c) + 8])
+#define EXACTVQ_FIR9(Acc, v, c)                                                             \
+  fir9<Acc>(v[(c)], v[(c) + 1], v[(c) + 2], v[(c) + 3], v[(c) + 4], v[(c) + 5], v[(c) + 6], \
+            v[(c) + 7], v[(c) + 8])
 
 // The horizontal moments of kNc adjacent columns of one tile row; `row` points
 // at the tile word under tap 0 of the first column; each word is s | d << 16.
@@ -110,9 +111,9 @@ __device__ __forceinline__ void horizontal(const uint32_t* row, Horizontal<HWide
 // The tile at plane column x0, row y0, row by row (each thread loads the same
 // few columns of every row), each word s | d << 16, 0 outside the plane.
 template <typename Sample, int kRows, int kCols>
-__device__ __forceinline__ void load_tile(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
-                                          int x0, int y0, int width, int height,
-                                          uint32_t (&tile)[kRows][kCols]) {
+__device__ __forceinline__ void load_tile(const Sample* __restrict__ ref,
+                                          const Sample* __restrict__ dist, int x0, int y0,
+                                          int width, int height, uint32_t (&tile)[kRows][kCols]) {
   constexpr int kLoads = (kCols + kThreads - 1) / kThreads;
   bool column_inside[kLoads];
 #pragma unroll
@@ -140,8 +141,8 @@ __device__ __forceinline__ void load_tile(const Sample* __restrict__ ref, const 
 }
 
 // kNc: output columns per thread. The term in binary64 (fp64 instructions).
-template <typename Sample, int kNc, int kTileH, typename HWide, typename VWide,
-          KernelStage kStage, bool kTerms>
+template <typename Sample, int kNc, int kTileH, typename HWide, typename VWide, KernelStage kStage,
+          bool kTerms>
 __global__ void __launch_bounds__(kThreads)
     ssim_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
                 size_t frame_stride, int width, int height, TermConstants constants,
@@ -160,7 +161,8 @@ __global__ void __launch_bounds__(kThreads)
   load_tile(ref, dist, x0, y0, width, height, tile);
   __syncthreads();
 
-  const int first = int(threadIdx.x) * kNc;  // tile column under tap 0 of this thread's first column
+  const int first =
+      int(threadIdx.x) * kNc;  // tile column under tap 0 of this thread's first column
   int xs[kNc];
   uint32_t column_weight[kNc];
 #pragma unroll
@@ -188,10 +190,10 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
       for (int c = 0; c < kNc; ++c) {
         if (xs[c] >= width) continue;
-#define EXACTVQ_RING(f) \
+#define EXACTVQ_RING(f)                                                                           \
   ring[(k + 1) % 9][c].f, ring[(k + 2) % 9][c].f, ring[(k + 3) % 9][c].f, ring[(k + 4) % 9][c].f, \
-      ring[(k + 5) % 9][c].f, ring[(k + 6) % 9][c].f, ring[(k + 7) % 9][c].f, ring[(k + 8) % 9][c].f, \
-      ring[(k + 9) % 9][c].f
+      ring[(k + 5) % 9][c].f, ring[(k + 6) % 9][c].f, ring[(k + 7) % 9][c].f,                     \
+      ring[(k + 8) % 9][c].f, ring[(k + 9) % 9][c].f
         const uint32_t mux = fir9<uint32_t>(EXACTVQ_RING(m));  // < 2^(b+16) <= 2^32
         const uint32_t muy = fir9<uint32_t>(EXACTVQ_RING(n));
         const VWide x2 = fir9<VWide>(EXACTVQ_RING(xx));
@@ -206,8 +208,8 @@ __global__ void __launch_bounds__(kThreads)
         }
         const double term = ssim_term(mux, muy, x2, xy, y2, w, constants);
         if constexpr (kTerms) {
-          terms[frame * size_t(width) * size_t(height) + size_t(y) * size_t(width) + size_t(xs[c])] =
-              term;
+          terms[frame * size_t(width) * size_t(height) + size_t(y) * size_t(width) +
+                size_t(xs[c])] = term;
         } else if constexpr (kStage == KernelStage::kTerm) {
           acc.lo ^= uint64_t(__double_as_longlong(term));
         } else {
@@ -329,8 +331,9 @@ __global__ void __launch_bounds__(kThreads, emulated_min_blocks<Sample, HWide>()
     __syncthreads();
     __shared__ int shared_count;
     if (threadIdx.x == 0) shared_count = 0;
-    share_out<kThreads>(deferred, deferred_count, reinterpret_cast<DeferredWindow<VWide>*>(&tile[0][0]),
-                        int(sizeof tile / sizeof(DeferredWindow<VWide>)), shared_count, beyond_fast);
+    share_out<kThreads>(
+        deferred, deferred_count, reinterpret_cast<DeferredWindow<VWide>*>(&tile[0][0]),
+        int(sizeof tile / sizeof(DeferredWindow<VWide>)), shared_count, beyond_fast);
   } else {  // every window waits (no fast path at this depth): each thread forms its own
 #pragma unroll 1
     for (int i = 0; i < deferred_count; ++i) beyond_fast(deferred[i]);
@@ -341,8 +344,8 @@ __global__ void __launch_bounds__(kThreads, emulated_min_blocks<Sample, HWide>()
 template <int kNc, int kTileH>
 dim3 grid_of(const SsimPlanes& p) {
   if (p.frames < 1 || p.frames > 65535 || p.width < 1 || p.height < 1)
-    throw DeviceError(fmt::format("CUDA kernel: bad launch of {} frames of {}x{}", p.frames,
-                                  p.width, p.height));
+    throw DeviceError(
+        fmt::format("CUDA kernel: bad launch of {} frames of {}x{}", p.frames, p.width, p.height));
   constexpr int kTileW = kThreads * kNc;
   return dim3(unsigned((p.width + kTileW - 1) / kTileW), unsigned((p.height + kTileH - 1) / kTileH),
               unsigned(p.frames));
@@ -356,14 +359,17 @@ void launch(const SsimPlanes& p, ExactWords* sums, double* terms, cudaStream_t s
   const size_t stride = p.frame_stride / sizeof(Sample);
   if constexpr (kStage == KernelStage::kFull && kEmulatable && kNc == 1 && kTileH == 32) {
     if (p.emulate_fp64) {
-      ssim_kernel_emulated<Sample, HWide, VWide, kTerms><<<grid_of<kNc, kTileH>(p), kThreads, 0, stream>>>(
-          ref, dist, stride, p.width, p.height, emulated_term_constants(p.bitdepth), sums, terms);
+      ssim_kernel_emulated<Sample, HWide, VWide, kTerms>
+          <<<grid_of<kNc, kTileH>(p), kThreads, 0, stream>>>(ref, dist, stride, p.width, p.height,
+                                                             emulated_term_constants(p.bitdepth),
+                                                             sums, terms);
       check(cudaGetLastError(), "SSIM kernel launch (fp64 emulated)");
       return;
     }
   }
-  ssim_kernel<Sample, kNc, kTileH, HWide, VWide, kStage, kTerms><<<grid_of<kNc, kTileH>(p), kThreads, 0, stream>>>(
-      ref, dist, stride, p.width, p.height, term_constants(p.bitdepth), sums, terms);
+  ssim_kernel<Sample, kNc, kTileH, HWide, VWide, kStage, kTerms>
+      <<<grid_of<kNc, kTileH>(p), kThreads, 0, stream>>>(ref, dist, stride, p.width, p.height,
+                                                         term_constants(p.bitdepth), sums, terms);
   check(cudaGetLastError(), "SSIM kernel launch");
 }
 

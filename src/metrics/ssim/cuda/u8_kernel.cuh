@@ -38,12 +38,13 @@ __host__ __device__ constexpr uint32_t tap_pair(int lo, int hi) { return tap(lo)
 // The staged words of samples kByte, kByte + 1 of the quads s4 (ref) and d4 (dist).
 template <int kByte>
 __device__ __forceinline__ uint4 pair_words(uint32_t s4, uint32_t d4) {
-  constexpr uint32_t kFirst = 0x4440u | kByte;                   // that byte at bit 0, zeros
-  constexpr uint32_t kSecond = 0x4440u | (kByte + 1);            // the next byte at bit 0
+  constexpr uint32_t kFirst = 0x4440u | kByte;                    // that byte at bit 0, zeros
+  constexpr uint32_t kSecond = 0x4440u | (kByte + 1);             // the next byte at bit 0
   constexpr uint32_t kSecondHigh = 0x4044u | ((kByte + 1) << 8);  // the next byte at bit 16
   const uint32_t s0 = __byte_perm(s4, 0, kFirst), s1 = __byte_perm(s4, 0, kSecond);
   const uint32_t d0 = __byte_perm(d4, 0, kFirst), d1 = __byte_perm(d4, 0, kSecond);
-  const uint32_t s1_high = __byte_perm(s4, 0, kSecondHigh), d1_high = __byte_perm(d4, 0, kSecondHigh);
+  const uint32_t s1_high = __byte_perm(s4, 0, kSecondHigh),
+                 d1_high = __byte_perm(d4, 0, kSecondHigh);
   uint4 p;
   p.x = s1_high * s1 + s0 * s0;  // each half < 2^16: no carry between them
   p.y = s1_high * d1 + s0 * d0;
@@ -98,12 +99,14 @@ struct Ring {
 // sum over the window's nine rows of tap * first-order sum, ending at row
 // step k of a chunk (rows t - 8 .. t, t % 10 == k), from the pair words.
 // k is a constant once the caller's loop is unrolled.
-__device__ __forceinline__ uint32_t vertical_first(int k, const uint32_t (&pairs)[5], uint32_t current) {
+__device__ __forceinline__ uint32_t vertical_first(int k, const uint32_t (&pairs)[5],
+                                                   uint32_t current) {
   uint32_t sum;
   if (k % 2 == 1) {  // pairs (t-9, t-8) .. (t-1, t); t-9 has no tap
     sum = 0;
 #pragma unroll
-    for (int j = 0; j < 5; ++j) sum = __dp2a_lo(pairs[(k / 2 - j + 5) % 5], tap_pair(7 - 2 * j, 8 - 2 * j), sum);
+    for (int j = 0; j < 5; ++j)
+      sum = __dp2a_lo(pairs[(k / 2 - j + 5) % 5], tap_pair(7 - 2 * j, 8 - 2 * j), sum);
   } else {  // pairs (t-8, t-7) .. (t-2, t-1), then row t alone
     sum = tap(8) * current;
 #pragma unroll
@@ -130,7 +133,7 @@ __device__ __forceinline__ uint32_t vertical_second(int k, const uint32_t (&v)[1
 // 2^-12) = round(l * 2^64). A thread adds bits(u) and bits(v) in two 64-bit words
 // and subtracts its count of terms times the constants' bits once (at most 152
 // terms: both signed differences stay far inside 64 bits).
-constexpr double kRoundHigh = 0x1.8p40;   // u = t + this: t to a multiple of 2^-12
+constexpr double kRoundHigh = 0x1.8p40;  // u = t + this: t to a multiple of 2^-12
 constexpr double kRoundLow = 0x1.8p-12;  // v = l + this: l to a multiple of 2^-64
 
 __device__ __forceinline__ uint64_t bits_of(double v) {
@@ -215,10 +218,10 @@ constexpr uint32_t kNoWindow = ~0u;  // mux is below 2^24
 template <bool kRowsInside, bool kEmulate, int kThreads>
 __device__ __forceinline__ void chunk_rows(const uint4* stage_row0, int pairs_per_row,
                                            const ColumnTaps& taps, Ring& ring, Sums& sums,
-                                           int first_row, int out_y0, int height, bool column_inside,
-                                           uint32_t column_weight, TermConstants constants,
-                                           PendingRow<kThreads>* pending, int tid, Window8* deferred,
-                                           int& deferred_count) {
+                                           int first_row, int out_y0, int height,
+                                           bool column_inside, uint32_t column_weight,
+                                           TermConstants constants, PendingRow<kThreads>* pending,
+                                           int tid, Window8* deferred, int& deferred_count) {
 #pragma unroll
   for (int k = 0; k < kChunk; ++k) {
     if constexpr (kEmulate) pending[k].mu[tid].x = kNoWindow;
@@ -237,7 +240,7 @@ __device__ __forceinline__ void chunk_rows(const uint4* stage_row0, int pairs_pe
     if (t < 2 * kRadius) continue;
     const int y = out_y0 + t;  // the window covers tile rows t-8 .. t
     if ((!kRowsInside && y >= height) || !column_inside) continue;  // inside: y < height
-    const uint32_t mux = vertical_first(k, ring.m_pairs, h.m);  // < 2^24
+    const uint32_t mux = vertical_first(k, ring.m_pairs, h.m);      // < 2^24
     const uint32_t muy = vertical_first(k, ring.n_pairs, h.n);
     const uint32_t x2 = vertical_second(k, ring.xx);
     const uint32_t xy = vertical_second(k, ring.xy);
@@ -274,17 +277,22 @@ struct FractionTable {
   uint2 c2[64];  // D and B >= 0: c2's fraction; from 32 on, B < 0: its complement
 };
 
-__device__ __forceinline__ void fill_fraction_table(FractionTable& t, const softfp_term_constants& soft, int tid,
+__device__ __forceinline__ void fill_fraction_table(FractionTable& t,
+                                                    const softfp_term_constants& soft, int tid,
                                                     int threads) {
   for (int i = tid; i < 96; i += threads) {
     const int part = i / 32;  // 0: c1, 1: c2, 2: c2's complement
     const uint32_t k = 21u - uint32_t(i % 32);
     const int f = part == 0 ? soft.c1_frac_bits : soft.c2_frac_bits;
-    const uint32_t frac2 = part == 0 ? soft.c1_frac2 : part == 1 ? soft.c2_frac2 : (2u << f) - soft.c2_frac2;
+    const uint32_t frac2 = part == 0   ? soft.c1_frac2
+                           : part == 1 ? soft.c2_frac2
+                                       : (2u << f) - soft.c2_frac2;
     const bool used = k >= 2 && k <= 21;  // top(j) in [32, 51]
     const uint2 e{used ? softfp_fast_addend_wide(frac2, f, k) : 0u, used ? k - 1 : 0u};
-    if (part == 0) t.c1[i] = e;
-    else t.c2[i - 32] = e;
+    if (part == 0)
+      t.c1[i] = e;
+    else
+      t.c2[i - 32] = e;
   }
 }
 
@@ -308,8 +316,8 @@ __device__ __forceinline__ uint32_t top_of_high(uint64_t j) {
 }
 
 // `table`: the shared address of the block's FractionTable.
-__device__ __forceinline__ softfp term_fast8(const softfp_moments& m, const softfp_term_constants& soft,
-                                             uint32_t table) {
+__device__ __forceinline__ softfp term_fast8(const softfp_moments& m,
+                                             const softfp_term_constants& soft, uint32_t table) {
   constexpr uint32_t kEntry = sizeof(uint2);
   const uint32_t c1 = table + uint32_t(offsetof(FractionTable, c1));
   const uint32_t c2 = table + uint32_t(offsetof(FractionTable, c2));
@@ -340,15 +348,17 @@ __device__ __forceinline__ softfp term_fast8(const softfp_moments& m, const soft
 // threads there: share_out.cuh.) Each window is loaded while the one before it
 // is formed.
 template <int kThreads>
-__device__ __forceinline__ void emulated_terms(const PendingRow<kThreads>* pending, int tid, Sums& sums,
-                                               const softfp_term_constants& soft, uint32_t table) {
+__device__ __forceinline__ void emulated_terms(const PendingRow<kThreads>* pending, int tid,
+                                               Sums& sums, const softfp_term_constants& soft,
+                                               uint32_t table) {
   const auto load = [&](int k) {
     const uint2 mu = pending[k].mu[tid], xs = pending[k].xs[tid];
     return Window8{mu.x, mu.y, xs.x, xs.y, pending[k].y2[tid], 65536u};
   };
   const auto one = [&](const Window8& win) {
     if (win.mux == kNoWindow) return;
-    sums.exact.add(term_fast8(softfp_moments{win.mux, win.muy, win.x2, win.xy, win.y2, win.w}, soft, table));
+    sums.exact.add(
+        term_fast8(softfp_moments{win.mux, win.muy, win.x2, win.xy, win.y2, win.w}, soft, table));
   };
   // Two windows a step, each loaded one term ahead of its use (into its own
   // registers: no copies, as a one-window loop with its load ahead would need).
@@ -385,7 +395,8 @@ __global__ void __maxnreg__(kMaxRegs)
   constexpr int kChunks = kRows / kChunk;
   constexpr int kItems = kChunk * kQuads;  // quads staged a chunk
   constexpr int kItemsPerThread = (kItems + kThreads - 1) / kThreads;
-  static_assert(kStages == 2 || (kStages == 1 && kPipelined), "one buffer: the next rows wait in registers");
+  static_assert(kStages == 2 || (kStages == 1 && kPipelined),
+                "one buffer: the next rows wait in registers");
   __shared__ uint4 stage[kStages][kChunk][kPairs];
 
   const size_t frame = blockIdx.z;
@@ -437,11 +448,12 @@ __global__ void __maxnreg__(kMaxRegs)
   const uint32_t column_weight = ssim_kept_weight(x, width);
   const ColumnTaps taps = column_taps(tid & 1);
   const bool rows_inside = y0 >= 0 && y0 + kRows <= height;  // every row weight 256
-  const int out_y0 = y0 - kRadius;  // output row of tile row t: out_y0 + t
+  const int out_y0 = y0 - kRadius;                           // output row of tile row t: out_y0 + t
 
   Ring ring;
   Sums sums;
-  __shared__ PendingRow<kEmulate ? kThreads : 1> pending[kEmulate ? kChunk : 1];  // fp64 emulated only
+  __shared__ PendingRow<kEmulate ? kThreads : 1>
+      pending[kEmulate ? kChunk : 1];  // fp64 emulated only
   // fp64 emulated: border windows, at most one a tile row (none inside the plane).
   Window8 deferred[kEmulate ? kTileH : 1];
   int deferred_count = 0;
@@ -451,7 +463,9 @@ __global__ void __maxnreg__(kMaxRegs)
   uint32_t table = 0;  // its shared address, in a register (not recomputed in the loop)
   if constexpr (kEmulate) {
     fill_fraction_table(fraction_table, soft, tid, kThreads);
-    asm volatile("mov.u32 %0, %1;" : "=r"(table) : "r"(uint32_t(__cvta_generic_to_shared(&fraction_table))));
+    asm volatile("mov.u32 %0, %1;"
+                 : "=r"(table)
+                 : "r"(uint32_t(__cvta_generic_to_shared(&fraction_table))));
   }
   __syncthreads();
   // fp64 emulated (62-row tiles, which divide neither 1080 nor 2160): the
@@ -466,12 +480,15 @@ __global__ void __maxnreg__(kMaxRegs)
     const uint4* row0 = &stage[c % kStages][0][tid / 2];
     const int first_row = c * kChunk;
     if (rows_inside)
-      chunk_rows<true, kEmulate>(row0, kPairs, taps, ring, sums, first_row, out_y0, height, column_inside,
-                                 column_weight, constants, pending, tid, deferred, deferred_count);
+      chunk_rows<true, kEmulate>(row0, kPairs, taps, ring, sums, first_row, out_y0, height,
+                                 column_inside, column_weight, constants, pending, tid, deferred,
+                                 deferred_count);
     else
-      chunk_rows<false, kEmulate>(row0, kPairs, taps, ring, sums, first_row, out_y0, height, column_inside,
-                                  column_weight, constants, pending, tid, deferred, deferred_count);
-    if constexpr (kStages == 1) {  // the next chunk's rows replace these once every thread has read them
+      chunk_rows<false, kEmulate>(row0, kPairs, taps, ring, sums, first_row, out_y0, height,
+                                  column_inside, column_weight, constants, pending, tid, deferred,
+                                  deferred_count);
+    if constexpr (kStages ==
+                  1) {  // the next chunk's rows replace these once every thread has read them
       __syncthreads();
       if (more) store(0);
     }
@@ -486,11 +503,12 @@ __global__ void __maxnreg__(kMaxRegs)
   if constexpr (kEmulate) {  // the border windows (softfp_term_beyond_fast), in the staging buffers
     __shared__ int shared_count;
     if (tid == 0) shared_count = 0;
-    share_out<kThreads>(deferred, deferred_count, reinterpret_cast<Window8*>(&stage[0][0][0]),
-                        int(sizeof stage / sizeof(Window8)), shared_count, [&](const Window8& win) {
-                          sums.exact.add(softfp_term_beyond_fast(
-                              softfp_moments{win.mux, win.muy, win.x2, win.xy, win.y2, win.w}, soft));
-                        });
+    share_out<kThreads>(
+        deferred, deferred_count, reinterpret_cast<Window8*>(&stage[0][0][0]),
+        int(sizeof stage / sizeof(Window8)), shared_count, [&](const Window8& win) {
+          sums.exact.add(softfp_term_beyond_fast(
+              softfp_moments{win.mux, win.muy, win.x2, win.xy, win.y2, win.w}, soft));
+        });
   }
   // value = (sum bits(u) - n bits(C)) * 2^52 + (sum bits(v) - n bits(1.5 * 2^-12)),
   // both differences signed and exact modulo 2^64.
@@ -508,8 +526,8 @@ __global__ void __maxnreg__(kMaxRegs)
 
 // kEmulatable: the fp64-emulated kernel is built for this shape (only
 // launch_exact_u8's: each emulated instantiation costs minutes of nvcc).
-template <int kThreads, int kTileH, int kMaxRegs = 255, bool kPipelined = true, bool kEmulatable = false,
-          int kStages = 2>
+template <int kThreads, int kTileH, int kMaxRegs = 255, bool kPipelined = true,
+          bool kEmulatable = false, int kStages = 2>
 void launch(const SsimPlanes& p, ExactWords* sums, cudaStream_t stream) {
   if (!exact_u8_applies(p)) throw DeviceError("CUDA 8-bit kernel: needs 8-bit planes");
   if (p.emulate_fp64 && !kEmulatable)
@@ -517,16 +535,15 @@ void launch(const SsimPlanes& p, ExactWords* sums, cudaStream_t stream) {
   if (p.frames < 1 || p.frames > 65535 || p.width < 1 || p.height < 1)
     throw DeviceError(fmt::format("CUDA 8-bit kernel: bad launch of {} frames of {}x{}", p.frames,
                                   p.width, p.height));
-  const dim3 grid(unsigned((p.width + kThreads - 1) / kThreads), unsigned((p.height + kTileH - 1) / kTileH),
-                  unsigned(p.frames));
+  const dim3 grid(unsigned((p.width + kThreads - 1) / kThreads),
+                  unsigned((p.height + kTileH - 1) / kTileH), unsigned(p.frames));
   const auto address = [](const void* q) { return reinterpret_cast<uintptr_t>(q); };
   const bool aligned = p.width % 4 == 0 && p.frame_stride % 4 == 0 && address(p.ref) % 4 == 0 &&
                        address(p.dist) % 4 == 0;
   const auto go = [&](auto kernel) {
-    kernel<<<grid, kThreads, 0, stream>>>(static_cast<const uint8_t*>(p.ref),
-                                          static_cast<const uint8_t*>(p.dist), p.frame_stride,
-                                          p.width, p.height, term_constants(8),
-                                          emulated_term_constants(8), sums);
+    kernel<<<grid, kThreads, 0, stream>>>(
+        static_cast<const uint8_t*>(p.ref), static_cast<const uint8_t*>(p.dist), p.frame_stride,
+        p.width, p.height, term_constants(8), emulated_term_constants(8), sums);
   };
   if constexpr (kEmulatable) {
     if (p.emulate_fp64) {

@@ -47,8 +47,11 @@ size_t round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
 class OpenclEngine final : public DeviceEngine<Engine>, public FusedSse::Scorer {
  public:
   OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
-      : DeviceEngine(std::move(device), "ssim", size_t(s.planes)), mode_(s.mode), format_(s.format),
-        fused_(this->device().state<FusedSse>()), planes_(s.planes) {
+      : DeviceEngine(std::move(device), "ssim", size_t(s.planes)),
+        mode_(s.mode),
+        format_(s.format),
+        fused_(this->device().state<FusedSse>()),
+        planes_(s.planes) {
     DeviceContext& dc = context();
     const VideoFormat& format = s.format;
     const cl_program program = this->device().program(kSsimKernelSource, "the SSIM kernels");
@@ -72,17 +75,20 @@ class OpenclEngine final : public DeviceEngine<Engine>, public FusedSse::Scorer 
     hxx_ = dc.buffer(samples * sizeof(cl_ulong), "horizontal moments");
     hxy_ = dc.buffer(samples * sizeof(cl_ulong), "horizontal moments");
     hyy_ = dc.buffer(samples * sizeof(cl_ulong), "horizontal moments");
-    term_bits_ = dc.buffer(mode_ == SumMode::kRaster ? samples * sizeof(cl_ulong) : 1, "term plane");
+    term_bits_ =
+        dc.buffer(mode_ == SumMode::kRaster ? samples * sizeof(cl_ulong) : 1, "term plane");
     if (mode_ == SumMode::kRaster) {
       raster_sums_ = &this->device().raster_sums();
       RasterSumLayout largest;  // plane 0's; the others are no larger
       largest.array[0].count = int64_t(samples);
-      raster_workspace_ = dc.buffer(exactvq::opencl::raster_sum_workspace_bytes(largest), "raster-order sum workspace");
+      raster_workspace_ = dc.buffer(exactvq::opencl::raster_sum_workspace_bytes(largest),
+                                    "raster-order sum workspace");
       raster_sum_ = dc.buffer(sizeof(cl_ulong), "raster-order sum");
     }
     const size_t groups = round_up(w, local_[0]) / local_[0] * (round_up(h, local_[1]) / local_[1]);
     partial_ = dc.buffer(groups * 2 * sizeof(cl_ulong), "work-group sums");
-    const size_t h_groups = round_up(w, h_local_[0]) / h_local_[0] * (round_up(h, h_local_[1]) / h_local_[1]);
+    const size_t h_groups =
+        round_up(w, h_local_[0]) / h_local_[0] * (round_up(h, h_local_[1]) / h_local_[1]);
     sse_partial_ = dc.buffer(h_groups * sizeof(cl_ulong), "work-group squared errors");
     invalid_ = dc.buffer(sizeof(cl_int), "status flag");
     partial_host_.resize(groups * 2);
@@ -100,7 +106,8 @@ class OpenclEngine final : public DeviceEngine<Engine>, public FusedSse::Scorer 
 
   bool yet_to_score(const DeviceFrame& f) const override {
     if (!f.keyed || (last_scored_ && f.number <= *last_scored_)) return false;
-    return std::none_of(early_.begin(), early_.end(), [&](const Early& e) { return e.held.matches(f); });
+    return std::none_of(early_.begin(), early_.end(),
+                        [&](const Early& e) { return e.held.matches(f); });
   }
 
   void score_early(const DeviceFrame& f) override {
@@ -187,7 +194,8 @@ class OpenclEngine final : public DeviceEngine<Engine>, public FusedSse::Scorer 
     size_t h_groups = 0;
     if (want_sse) {
       set_arg(h, 10, sse_partial_);
-      const size_t global[2] = {round_up(size_t(width), h_local_[0]), round_up(size_t(height), h_local_[1])};
+      const size_t global[2] = {round_up(size_t(width), h_local_[0]),
+                                round_up(size_t(height), h_local_[1])};
       h_groups = global[0] / h_local_[0] * (global[1] / h_local_[1]);
       dc.run(h, 2, global, h_local_, "ssim_horizontal_sse, plane " + pn);
     } else {
@@ -210,7 +218,8 @@ class OpenclEngine final : public DeviceEngine<Engine>, public FusedSse::Scorer 
     set_arg(t, 10, term_bits_);
     set_arg(t, 11, partial_);
     set_arg(t, 12, invalid_);
-    const size_t t_global[2] = {round_up(size_t(width), local_[0]), round_up(size_t(height), local_[1])};
+    const size_t t_global[2] = {round_up(size_t(width), local_[0]),
+                                round_up(size_t(height), local_[1])};
     dc.run(t, 2, t_global, local_, "ssim_terms, plane " + pn);
     if (raster) {  // queued behind the terms: the plane never leaves the device
       RasterSumLayout layout;
@@ -231,8 +240,8 @@ class OpenclEngine final : public DeviceEngine<Engine>, public FusedSse::Scorer 
     cl_int invalid = 0;
     dc.read(invalid_.get(), sizeof invalid, &invalid, "status flag, plane " + pn);
     if (invalid)
-      throw DeviceError(fmt::format("OpenCL: the emulated SSIM term left the binary64 range on plane {}",
-                                    pn));
+      throw DeviceError(
+          fmt::format("OpenCL: the emulated SSIM term left the binary64 range on plane {}", pn));
 
     PlaneSum sum;
     if (raster) {

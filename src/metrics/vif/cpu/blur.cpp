@@ -15,9 +15,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET == HWY_SCALAR
 // Keeps the one-lane target to the reference, as the other vif kernels do.
-void VerticalBlur(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
-                  SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding round,
-                  BlurLines& out) {
+void VerticalBlur(std::span<const uint8_t* const> ref_rows,
+                  std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                  std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
   vif::vertical_blur(ref_rows, dist_rows, sample, width, taps, round, out);
 }
 void HorizontalBlurEven(const BlurLines& lines, int width, std::span<const uint16_t> taps,
@@ -55,12 +55,13 @@ int VerticalBlurLanes(const uint8_t* const* ref_rows, const uint8_t* const* dist
   return x;
 }
 
-void VerticalBlur(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
-                  SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding round,
-                  BlurLines& out) {
-  int x = sample == SampleWidth::k8
-              ? VerticalBlurLanes<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, round, out)
-              : VerticalBlurLanes<uint16_t>(ref_rows.data(), dist_rows.data(), width, taps, round, out);
+void VerticalBlur(std::span<const uint8_t* const> ref_rows,
+                  std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                  std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
+  int x =
+      sample == SampleWidth::k8
+          ? VerticalBlurLanes<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, round, out)
+          : VerticalBlurLanes<uint16_t>(ref_rows.data(), dist_rows.data(), width, taps, round, out);
   for (; x < width; ++x) {
     uint32_t r = 0, s = 0;
     for (size_t k = 0; k < taps.size(); ++k) {
@@ -99,8 +100,10 @@ void HorizontalBlurEven(const BlurLines& lines, int width, std::span<const uint1
       s = hn::Add(s, hn::Mul(t, EvenColumns(d, lines.dist, c)));
     }
     // v >> 16 < 2^16: as int32 it demotes to uint16 unchanged.
-    hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, hn::ShiftRight<16>(hn::Add(r, add)))), d16, ref_out.data() + j);
-    hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, hn::ShiftRight<16>(hn::Add(s, add)))), d16, dist_out.data() + j);
+    hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, hn::ShiftRight<16>(hn::Add(r, add)))), d16,
+               ref_out.data() + j);
+    hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, hn::ShiftRight<16>(hn::Add(s, add)))), d16,
+               dist_out.data() + j);
   }
   for (; j < n; ++j) {
     uint32_t r = 0, s = 0;
@@ -125,9 +128,9 @@ namespace exactvq::vif::cpu {
 HWY_EXPORT(VerticalBlur);
 HWY_EXPORT(HorizontalBlurEven);
 
-void vertical_blur(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
-                   SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding round,
-                   BlurLines& out) {
+void vertical_blur(std::span<const uint8_t* const> ref_rows,
+                   std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                   std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
   HWY_DYNAMIC_DISPATCH(VerticalBlur)(ref_rows, dist_rows, sample, width, taps, round, out);
 }
 

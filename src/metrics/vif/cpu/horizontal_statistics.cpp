@@ -71,7 +71,8 @@ HWY_INLINE VI Log2Fixed(VI v, const int64_t* table) {
   const D64 d64;
   const DI di;
   const DF df;
-  const VI exponent = hn::Sub(hn::ShiftRight<52>(hn::BitCast(di, hn::ConvertTo(df, v))), hn::Set(di, 1023));
+  const VI exponent =
+      hn::Sub(hn::ShiftRight<52>(hn::BitCast(di, hn::ConvertTo(df, v))), hn::Set(di, 1023));
   const VI shift = hn::Sub(exponent, hn::Set(di, 15));
   const V64 top = hn::Shr(hn::BitCast(d64, v), hn::BitCast(d64, shift));
   // Byte offsets of the entries; each gathers 8 bytes, the entry its low 16 bits.
@@ -83,8 +84,9 @@ HWY_INLINE VI Log2Fixed(VI v, const int64_t* table) {
 // The statistic of Lanes(D64) pixels: their horizontal means in the even
 // uint32 lanes of mu1, mu2 and their moment sums, added to the lanes' sums
 // (separate vectors: SVE vectors cannot be members of a struct).
-HWY_INLINE void PixelStatistics(V32 mu1, V32 mu2, V64 xx, V64 yy, V64 xy, VF gain_limit, const int64_t* table,
-                                VI& num_log, VI& den_log, VI& num_non_log, VI& den_non_log) {
+HWY_INLINE void PixelStatistics(V32 mu1, V32 mu2, V64 xx, V64 yy, V64 xy, VF gain_limit,
+                                const int64_t* table, VI& num_log, VI& den_log, VI& num_non_log,
+                                VI& den_non_log) {
   const DI di;
   const DF df;
   const VI zero = hn::Zero(di);
@@ -101,10 +103,12 @@ HWY_INLINE void PixelStatistics(V32 mu1, V32 mu2, V64 xx, V64 yy, V64 xy, VF gai
   const VI den_arg = hn::IfThenElse(no_log, noise_variance, hn::Add(noise_variance, sigma1_sq));
   den_log = hn::Add(den_log, hn::Sub(Log2Fixed(den_arg, table), hn::Set(di, 2048 * 17)));
 
-  const auto with_gain = hn::AndNot(no_log, hn::And(hn::Gt(sigma12, zero), hn::Gt(sigma2_sq, zero)));
+  const auto with_gain =
+      hn::AndNot(no_log, hn::And(hn::Gt(sigma12, zero), hn::Gt(sigma2_sq, zero)));
   if (hn::AllFalse(di, with_gain)) return;
   const double eps = 65536 * 1.0e-10;
-  const VF s1 = hn::ConvertTo(df, sigma1_sq), s2 = hn::ConvertTo(df, sigma2_sq), s12 = hn::ConvertTo(df, sigma12);
+  const VF s1 = hn::ConvertTo(df, sigma1_sq), s2 = hn::ConvertTo(df, sigma2_sq),
+           s12 = hn::ConvertTo(df, sigma12);
   VF gain = hn::Div(s12, hn::Add(s1, hn::Set(df, eps)));
   // max(trunc(v), 0) is trunc(max(v, 0)); v < 2^31 where it is kept.
   const VI residual = hn::ConvertTo(di, hn::Max(hn::Sub(s2, hn::Mul(gain, s12)), hn::Zero(df)));
@@ -121,8 +125,8 @@ HWY_INLINE void PixelStatistics(V32 mu1, V32 mu2, V64 xx, V64 yy, V64 xy, VF gai
 
 // kTaps: the tap count when known at compile time (its loop unrolled), else 0.
 template <size_t kTaps>
-LevelSums HorizontalStatisticsOf(const MomentLines& lines, int width, std::span<const uint16_t> taps,
-                                 double gain_limit) {
+LevelSums HorizontalStatisticsOf(const MomentLines& lines, int width,
+                                 std::span<const uint16_t> taps, double gain_limit) {
   const size_t taps_count = kTaps ? kTaps : taps.size();
   const D32 d;
   const D64 d64;
@@ -132,9 +136,11 @@ LevelSums HorizontalStatisticsOf(const MomentLines& lines, int width, std::span<
   const int half = int(taps.size() / 2);
   const VF limit = hn::Set(df, gain_limit);
   const int64_t* table = reinterpret_cast<const int64_t*>(kLog2TablePadded.data());
-  VI num_log = hn::Zero(di), den_log = hn::Zero(di), num_non_log = hn::Zero(di), den_non_log = hn::Zero(di);
+  VI num_log = hn::Zero(di), den_log = hn::Zero(di), num_non_log = hn::Zero(di),
+     den_non_log = hn::Zero(di);
   bool symmetric = taps_count % 2 == 1;
-  for (size_t k = 0; k < taps_count / 2; ++k) symmetric = symmetric && taps[k] == taps[taps_count - 1 - k];
+  for (size_t k = 0; k < taps_count / 2; ++k)
+    symmetric = symmetric && taps[k] == taps[taps_count - 1 - k];
   int x = 0;
   for (; x + lanes <= width; x += lanes) {
     V32 mu1 = hn::Zero(d), mu2 = hn::Zero(d);
@@ -144,8 +150,10 @@ LevelSums HorizontalStatisticsOf(const MomentLines& lines, int width, std::span<
       for (size_t k = 0; k < taps_count / 2; ++k) {
         const int c0 = x - half + int(k), c1 = x + half - int(k);
         const V32 t = hn::Set(d, uint32_t{taps[k]});
-        mu1 = hn::Add(mu1, hn::Mul(t, hn::Add(hn::LoadU(d, lines.mu1.at(c0)), hn::LoadU(d, lines.mu1.at(c1)))));
-        mu2 = hn::Add(mu2, hn::Mul(t, hn::Add(hn::LoadU(d, lines.mu2.at(c0)), hn::LoadU(d, lines.mu2.at(c1)))));
+        mu1 = hn::Add(mu1, hn::Mul(t, hn::Add(hn::LoadU(d, lines.mu1.at(c0)),
+                                              hn::LoadU(d, lines.mu1.at(c1)))));
+        mu2 = hn::Add(mu2, hn::Mul(t, hn::Add(hn::LoadU(d, lines.mu2.at(c0)),
+                                              hn::LoadU(d, lines.mu2.at(c1)))));
       }
       const V32 t = hn::Set(d, uint32_t{taps[size_t(half)]});
       mu1 = hn::Add(mu1, hn::Mul(t, hn::LoadU(d, lines.mu1.at(x))));
@@ -189,9 +197,10 @@ LevelSums HorizontalStatisticsOf(const MomentLines& lines, int width, std::span<
       yy1 = hn::Add(yy1, hn::MulEven(t, OddLanes(hn::LoadU(d, lines.yy.at(c)))));
       xy1 = hn::Add(xy1, hn::MulEven(t, OddLanes(hn::LoadU(d, lines.xy.at(c)))));
     }
-    PixelStatistics(mu1, mu2, xx0, yy0, xy0, limit, table, num_log, den_log, num_non_log, den_non_log);
-    PixelStatistics(OddLanes(mu1), OddLanes(mu2), xx1, yy1, xy1, limit, table, num_log, den_log, num_non_log,
+    PixelStatistics(mu1, mu2, xx0, yy0, xy0, limit, table, num_log, den_log, num_non_log,
                     den_non_log);
+    PixelStatistics(OddLanes(mu1), OddLanes(mu2), xx1, yy1, xy1, limit, table, num_log, den_log,
+                    num_non_log, den_non_log);
   }
   LevelSums sums;
   sums.num_log = hn::GetLane(hn::SumOfLanes(di, num_log));
@@ -218,11 +227,16 @@ LevelSums HorizontalStatisticsOf(const MomentLines& lines, int width, std::span<
 LevelSums HorizontalStatistics(const MomentLines& lines, int width, std::span<const uint16_t> taps,
                                double gain_limit) {
   switch (taps.size()) {
-    case 17: return HorizontalStatisticsOf<17>(lines, width, taps, gain_limit);
-    case 9: return HorizontalStatisticsOf<9>(lines, width, taps, gain_limit);
-    case 5: return HorizontalStatisticsOf<5>(lines, width, taps, gain_limit);
-    case 3: return HorizontalStatisticsOf<3>(lines, width, taps, gain_limit);
-    default: return HorizontalStatisticsOf<0>(lines, width, taps, gain_limit);
+    case 17:
+      return HorizontalStatisticsOf<17>(lines, width, taps, gain_limit);
+    case 9:
+      return HorizontalStatisticsOf<9>(lines, width, taps, gain_limit);
+    case 5:
+      return HorizontalStatisticsOf<5>(lines, width, taps, gain_limit);
+    case 3:
+      return HorizontalStatisticsOf<3>(lines, width, taps, gain_limit);
+    default:
+      return HorizontalStatisticsOf<0>(lines, width, taps, gain_limit);
   }
 }
 

@@ -16,9 +16,10 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET == HWY_SCALAR
 // One-lane vectors cannot split lanes: the reference is the kernel.
-void VerticalMoments(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
-                     SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding mean,
-                     Rounding square, MomentLines& out) {
+void VerticalMoments(std::span<const uint8_t* const> ref_rows,
+                     std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                     std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                     MomentLines& out) {
   vif::vertical_moments(ref_rows, dist_rows, sample, width, taps, mean, square, out);
 }
 #else
@@ -61,8 +62,8 @@ HWY_INLINE V32 RoundSquares(V64 even, V64 odd, Rounding r) {
 
 // The reference's loop for one column (the row's tail).
 void MomentsAt(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
-               SampleWidth sample, int x, std::span<const uint16_t> taps, Rounding mean, Rounding square,
-               MomentLines& out) {
+               SampleWidth sample, int x, std::span<const uint16_t> taps, Rounding mean,
+               Rounding square, MomentLines& out) {
   uint32_t mu1 = 0, mu2 = 0;
   uint64_t xx = 0, yy = 0, xy = 0;
   for (size_t k = 0; k < taps.size(); ++k) {
@@ -149,16 +150,19 @@ int Moments64(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, i
   return x;
 }
 
-void VerticalMoments(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
-                     SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding mean,
-                     Rounding square, MomentLines& out) {
+void VerticalMoments(std::span<const uint8_t* const> ref_rows,
+                     std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                     std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                     MomentLines& out) {
   uint64_t tap_sum = 0;
   for (const uint16_t t : taps) tap_sum += t;
-  const bool fits32 = sample == SampleWidth::k8 && square.add == 0 && tap_sum * 255 * 255 < (uint64_t{1} << 32);
+  const bool fits32 =
+      sample == SampleWidth::k8 && square.add == 0 && tap_sum * 255 * 255 < (uint64_t{1} << 32);
   int x = 0;
   if (sample == SampleWidth::k8)
-    x = fits32 ? Moments32<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out)
-               : Moments64<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out);
+    x = fits32
+            ? Moments32<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out)
+            : Moments64<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out);
   else
     x = Moments64<uint16_t>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out);
   for (; x < width; ++x) MomentsAt(ref_rows, dist_rows, sample, x, taps, mean, square, out);
@@ -174,10 +178,12 @@ namespace exactvq::vif::cpu {
 
 HWY_EXPORT(VerticalMoments);
 
-void vertical_moments(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
-                      SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding mean,
-                      Rounding square, MomentLines& out) {
-  HWY_DYNAMIC_DISPATCH(VerticalMoments)(ref_rows, dist_rows, sample, width, taps, mean, square, out);
+void vertical_moments(std::span<const uint8_t* const> ref_rows,
+                      std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                      std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                      MomentLines& out) {
+  HWY_DYNAMIC_DISPATCH(VerticalMoments)
+  (ref_rows, dist_rows, sample, width, taps, mean, square, out);
 }
 
 }  // namespace exactvq::vif::cpu

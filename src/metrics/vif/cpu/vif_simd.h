@@ -22,9 +22,10 @@
 namespace exactvq::vif::cpu {
 
 // Twin of vif::vertical_moments.
-void vertical_moments(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
-                      SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding mean,
-                      Rounding square, MomentLines& out);
+void vertical_moments(std::span<const uint8_t* const> ref_rows,
+                      std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                      std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                      MomentLines& out);
 
 // Twin of vif::horizontal_statistics (which adds add_pixel_statistic of every
 // pixel), for gain limits >= 0 (the options keep them in [1, 100]).
@@ -32,14 +33,15 @@ LevelSums horizontal_statistics(const MomentLines& lines, int width, std::span<c
                                 double gain_limit);
 
 // Twins of vif::vertical_blur and vif::horizontal_blur_even.
-void vertical_blur(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
-                   SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding round,
-                   BlurLines& out);
+void vertical_blur(std::span<const uint8_t* const> ref_rows,
+                   std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                   std::span<const uint16_t> taps, Rounding round, BlurLines& out);
 void horizontal_blur_even(const BlurLines& lines, int width, std::span<const uint16_t> taps,
                           std::span<uint16_t> ref_out, std::span<uint16_t> dist_out);
 
 // vif_reference's scores with these stages: the same bits.
-VifScores vif_simd(const PlaneView& ref, const PlaneView& dist, int bitdepth, const VifOptions& options);
+VifScores vif_simd(const PlaneView& ref, const PlaneView& dist, int bitdepth,
+                   const VifOptions& options);
 VifLevelSums vif_simd_level_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth,
                                  const VifOptions& options);
 

@@ -27,8 +27,8 @@ using exactvq::cuda::RunnerEngine;
 
 namespace {
 
-constexpr int kMinGpuSide = 16;   // every level two or more samples a side
-constexpr size_t kWords = 4;      // a level's four sums
+constexpr int kMinGpuSide = 16;  // every level two or more samples a side
+constexpr size_t kWords = 4;     // a level's four sums
 constexpr size_t kFrameWords = kLevels * kWords;
 
 VifFilter filter_of(int level) {
@@ -43,7 +43,8 @@ VifFilter filter_of(int level) {
 class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
  public:
   CudaEngine(const EngineSetup& s, CudaDevice& device)
-      : RunnerEngine(device, s.format, 1, 1, "the vif sums"), setup_(s),
+      : RunnerEngine(device, s.format, 1, 1, "the vif sums"),
+        setup_(s),
         emulate_(emulates_fp64(s.options.fp64, device.emulate_by_default())) {
     const VideoFormat& f = s.format;
     on_host_ = f.width < kMinGpuSide || f.height < kMinGpuSide;
@@ -65,8 +66,8 @@ class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
   void score(std::span<const FramePair> frames, std::span<VifLevelSums> out) override {
     if (!on_host_) return RunnerEngine::score(frames, out);
     for (size_t i = 0; i < frames.size(); ++i)
-      out[i] = cpu::vif_simd_level_sums(frames[i].ref->plane(0), frames[i].dist->plane(0), setup_.format.bitdepth,
-                                        setup_.options);
+      out[i] = cpu::vif_simd_level_sums(frames[i].ref->plane(0), frames[i].dist->plane(0),
+                                        setup_.format.bitdepth, setup_.options);
   }
 
  private:
@@ -111,12 +112,13 @@ class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
       if (l > 0 || !setup_.options.skip_scale0)
         launch_vif_statistic(level, filter_of(l), vertical_mean_rounding(l, bitdepth).shift,
                              vertical_square_rounding(l, bitdepth).shift, setup_.options.gain_limit,
-                             table_.get<uint16_t>(), sums + size_t(l) * kWords, kFrameWords, chunk.stream);
+                             table_.get<uint16_t>(), sums + size_t(l) * kWords, kFrameWords,
+                             chunk.stream);
       if (l + 1 == kLevels) break;
       uint16_t* ref_out = lane.ref[size_t(l + 1)].get<uint16_t>();
       uint16_t* dist_out = lane.dist[size_t(l + 1)].get<uint16_t>();
-      launch_vif_halve(level, filter_of(l + 1), rounding_by(l == 0 ? bitdepth : 16).shift, ref_out, dist_out,
-                       level_bytes(l + 1), chunk.stream);
+      launch_vif_halve(level, filter_of(l + 1), rounding_by(l == 0 ? bitdepth : 16).shift, ref_out,
+                       dist_out, level_bytes(l + 1), chunk.stream);
       level.ref = ref_out;
       level.dist = dist_out;
       level.frame_stride = level_bytes(l + 1);

@@ -42,7 +42,8 @@ __device__ void add_block_sums(VifSums s, unsigned long long* out) {
   __shared__ unsigned long long warps[4][kThreads / 32];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   for (int i = 0; i < 4; ++i) {
-    for (int offset = 16; offset > 0; offset /= 2) v[i] += __shfl_down_sync(0xffffffffu, v[i], offset);
+    for (int offset = 16; offset > 0; offset /= 2)
+      v[i] += __shfl_down_sync(0xffffffffu, v[i], offset);
     if (lane == 0) warps[i][warp] = v[i];
   }
   __syncthreads();
@@ -65,9 +66,10 @@ __device__ __forceinline__ void add_pixel_terms(VifSigmas s, softfp eps, softfp 
 
 template <typename Sample, int R, typename Number>
 __global__ void __launch_bounds__(kThreads)
-    statistic_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist, size_t frame_stride,
-                     int width, int height, VifFilter taps, int mean_shift, int square_shift, Number eps,
-                     Number gain_limit, const unsigned short* __restrict__ table,
+    statistic_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
+                     size_t frame_stride, int width, int height, VifFilter taps, int mean_shift,
+                     int square_shift, Number eps, Number gain_limit,
+                     const unsigned short* __restrict__ table,
                      unsigned long long* __restrict__ sums, size_t sums_stride) {
   constexpr int kCols = kTileW + 2 * R;
   __shared__ uint32_t s_mu1[kTileH][kCols], s_mu2[kTileH][kCols];
@@ -126,9 +128,10 @@ __global__ void __launch_bounds__(kThreads)
 // column the horizontal blur reads, then the horizontal blur at column 2j.
 template <typename Sample, int R>
 __global__ void __launch_bounds__(kThreads)
-    halve_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist, size_t frame_stride,
-                 int width, int height, VifFilter taps, int shift, uint16_t* __restrict__ ref_out,
-                 uint16_t* __restrict__ dist_out, size_t out_stride) {
+    halve_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
+                 size_t frame_stride, int width, int height, VifFilter taps, int shift,
+                 uint16_t* __restrict__ ref_out, uint16_t* __restrict__ dist_out,
+                 size_t out_stride) {
   const int w2 = width / 2, h2 = height / 2;
   const int j = int(blockIdx.x) * kTileW + int(threadIdx.x) % kTileW;
   const int i = int(blockIdx.y) * kTileH + int(threadIdx.x) / kTileW;
@@ -138,7 +141,8 @@ __global__ void __launch_bounds__(kThreads)
   dist += frame * frame_stride;
   size_t rows[2 * R + 1];
 #pragma unroll
-  for (int k = 0; k <= 2 * R; ++k) rows[k] = size_t(vif_mirror(2 * i - R + k, height)) * size_t(width);
+  for (int k = 0; k <= 2 * R; ++k)
+    rows[k] = size_t(vif_mirror(2 * i - R + k, height)) * size_t(width);
   uint32_t hr = 0, hd = 0;
 #pragma unroll
   for (int kx = 0; kx <= 2 * R; ++kx) {
@@ -158,7 +162,8 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 dim3 grid_of(int width, int height, int frames) {
-  return dim3(unsigned((width + kTileW - 1) / kTileW), unsigned((height + kTileH - 1) / kTileH), unsigned(frames));
+  return dim3(unsigned((width + kTileW - 1) / kTileW), unsigned((height + kTileH - 1) / kTileH),
+              unsigned(frames));
 }
 
 template <typename Sample, typename Number>
@@ -170,14 +175,23 @@ void statistic_for(const VifLevelPlanes& p, const VifFilter& taps, int mean_shif
   const size_t stride = p.frame_stride / sizeof(Sample);
   const dim3 grid = grid_of(p.width, p.height, p.frames);
   const auto* t = reinterpret_cast<const unsigned short*>(table);
-#define EXACTVQ_VIF_STATISTIC(R)                                                                            \
-  statistic_kernel<Sample, R, Number><<<grid, kThreads, 0, stream>>>(                                       \
-      ref, dist, stride, p.width, p.height, taps, mean_shift, square_shift, eps, gain_limit, t, sums, sums_stride)
+#define EXACTVQ_VIF_STATISTIC(R)                                                              \
+  statistic_kernel<Sample, R, Number>                                                         \
+      <<<grid, kThreads, 0, stream>>>(ref, dist, stride, p.width, p.height, taps, mean_shift, \
+                                      square_shift, eps, gain_limit, t, sums, sums_stride)
   switch (taps.count) {
-    case 17: EXACTVQ_VIF_STATISTIC(8); break;
-    case 9: EXACTVQ_VIF_STATISTIC(4); break;
-    case 5: EXACTVQ_VIF_STATISTIC(2); break;
-    default: EXACTVQ_VIF_STATISTIC(1); break;
+    case 17:
+      EXACTVQ_VIF_STATISTIC(8);
+      break;
+    case 9:
+      EXACTVQ_VIF_STATISTIC(4);
+      break;
+    case 5:
+      EXACTVQ_VIF_STATISTIC(2);
+      break;
+    default:
+      EXACTVQ_VIF_STATISTIC(1);
+      break;
   }
 #undef EXACTVQ_VIF_STATISTIC
 }
@@ -189,32 +203,40 @@ void halve_for(const VifLevelPlanes& p, const VifFilter& taps, int shift, uint16
   const auto* dist = static_cast<const Sample*>(p.dist);
   const size_t stride = p.frame_stride / sizeof(Sample);
   const dim3 grid = grid_of(p.width / 2, p.height / 2, p.frames);
-#define EXACTVQ_VIF_HALVE(R)                                                                                   \
-  halve_kernel<Sample, R><<<grid, kThreads, 0, stream>>>(ref, dist, stride, p.width, p.height, taps, shift, \
-                                                         ref_out, dist_out, out_stride)
+#define EXACTVQ_VIF_HALVE(R)                              \
+  halve_kernel<Sample, R><<<grid, kThreads, 0, stream>>>( \
+      ref, dist, stride, p.width, p.height, taps, shift, ref_out, dist_out, out_stride)
   switch (taps.count) {
-    case 9: EXACTVQ_VIF_HALVE(4); break;
-    case 5: EXACTVQ_VIF_HALVE(2); break;
-    default: EXACTVQ_VIF_HALVE(1); break;
+    case 9:
+      EXACTVQ_VIF_HALVE(4);
+      break;
+    case 5:
+      EXACTVQ_VIF_HALVE(2);
+      break;
+    default:
+      EXACTVQ_VIF_HALVE(1);
+      break;
   }
 #undef EXACTVQ_VIF_HALVE
 }
 
 template <typename Number>
-void statistic_by_depth(const VifLevelPlanes& p, const VifFilter& filter, int mean_shift, int square_shift,
-                        Number eps, Number gain_limit, const uint16_t* table, unsigned long long* out,
-                        size_t sums_stride, cudaStream_t stream) {
+void statistic_by_depth(const VifLevelPlanes& p, const VifFilter& filter, int mean_shift,
+                        int square_shift, Number eps, Number gain_limit, const uint16_t* table,
+                        unsigned long long* out, size_t sums_stride, cudaStream_t stream) {
   if (p.bytes)
-    statistic_for<uint8_t>(p, filter, mean_shift, square_shift, eps, gain_limit, table, out, sums_stride, stream);
+    statistic_for<uint8_t>(p, filter, mean_shift, square_shift, eps, gain_limit, table, out,
+                           sums_stride, stream);
   else
-    statistic_for<uint16_t>(p, filter, mean_shift, square_shift, eps, gain_limit, table, out, sums_stride, stream);
+    statistic_for<uint16_t>(p, filter, mean_shift, square_shift, eps, gain_limit, table, out,
+                            sums_stride, stream);
 }
 
 }  // namespace
 
-void launch_vif_statistic(const VifLevelPlanes& p, const VifFilter& filter, int mean_shift, int square_shift,
-                          double gain_limit, const uint16_t* table, uint64_t* sums, size_t sums_stride,
-                          cudaStream_t stream) {
+void launch_vif_statistic(const VifLevelPlanes& p, const VifFilter& filter, int mean_shift,
+                          int square_shift, double gain_limit, const uint16_t* table,
+                          uint64_t* sums, size_t sums_stride, cudaStream_t stream) {
   auto* out = reinterpret_cast<unsigned long long*>(sums);
   const uint64_t eps_bits = EXACTVQ_VIF_EPS_BITS;
   if (p.emulate_fp64) {
@@ -227,7 +249,8 @@ void launch_vif_statistic(const VifLevelPlanes& p, const VifFilter& filter, int 
     double eps;
     static_assert(sizeof eps == sizeof eps_bits);
     memcpy(&eps, &eps_bits, sizeof eps);
-    statistic_by_depth(p, filter, mean_shift, square_shift, eps, gain_limit, table, out, sums_stride, stream);
+    statistic_by_depth(p, filter, mean_shift, square_shift, eps, gain_limit, table, out,
+                       sums_stride, stream);
   }
   check(cudaGetLastError(), p.emulate_fp64 ? "vif statistic kernel launch (fp64 emulated)"
                                            : "vif statistic kernel launch");

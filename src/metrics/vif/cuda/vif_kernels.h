@@ -35,14 +35,15 @@ struct VifFilter {
 // zeroed by the caller), with the level's filter and its vertical pass's
 // rounding shifts. `table`: the 32768 log2 entries on the device.
 void launch_vif_statistic(const VifLevelPlanes& planes, const VifFilter& filter, int mean_shift,
-                          int square_shift, double gain_limit, const uint16_t* table, uint64_t* sums,
-                          size_t sums_stride, cudaStream_t stream);
+                          int square_shift, double gain_limit, const uint16_t* table,
+                          uint64_t* sums, size_t sums_stride, cudaStream_t stream);
 
 // The next level of each frame, blurred with its filter (the vertical pass
 // rounded by `shift`, the horizontal by 16): ref_out and dist_out hold
 // floor(width / 2) x floor(height / 2) 16-bit samples a frame, out_stride
 // bytes apart.
-void launch_vif_halve(const VifLevelPlanes& planes, const VifFilter& next, int shift, uint16_t* ref_out,
-                      uint16_t* dist_out, size_t out_stride, cudaStream_t stream);
+void launch_vif_halve(const VifLevelPlanes& planes, const VifFilter& next, int shift,
+                      uint16_t* ref_out, uint16_t* dist_out, size_t out_stride,
+                      cudaStream_t stream);
 
 }  // namespace exactvq::vif::cuda

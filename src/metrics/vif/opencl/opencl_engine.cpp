@@ -43,12 +43,15 @@ constexpr size_t kWords = 4;        // a level's four sums
 
 size_t groups_of(size_t n, size_t per) { return (n + per - 1) / per; }
 
-bool scored_on_host(const VideoFormat& f) { return f.width < kMinDeviceSide || f.height < kMinDeviceSide; }
+bool scored_on_host(const VideoFormat& f) {
+  return f.width < kMinDeviceSide || f.height < kMinDeviceSide;
+}
 
 class OpenclEngine final : public DeviceEngine<Engine> {
  public:
   OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
-      : DeviceEngine(std::move(device), "vif", 1, !scored_on_host(s.format)), setup_(s),
+      : DeviceEngine(std::move(device), "vif", 1, !scored_on_host(s.format)),
+        setup_(s),
         on_host_(scored_on_host(s.format)) {
     const VideoFormat& f = s.format;
     width_[0] = f.width;
@@ -59,20 +62,24 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     }
     if (on_host_) return;
     DeviceContext& dc = context();
-    statistic_ = dc.kernel(this->device().program(kVifKernelSource, "the vif kernels"), "vif_statistic");
+    statistic_ =
+        dc.kernel(this->device().program(kVifKernelSource, "the vif kernels"), "vif_statistic");
     halve_ = dc.kernel(this->device().program(kVifKernelSource, "the vif kernels"), "vif_halve");
-    tile_h_ = group_rows(std::min(work_group_size(statistic_.get(), dc.device(), kTileW * kMaxTileH),
-                                  work_group_size(halve_.get(), dc.device(), kTileW * kMaxTileH)),
-                         kTileW, "the vif kernels");
+    tile_h_ =
+        group_rows(std::min(work_group_size(statistic_.get(), dc.device(), kTileW * kMaxTileH),
+                            work_group_size(halve_.get(), dc.device(), kTileW * kMaxTileH)),
+                   kTileW, "the vif kernels");
     for (int l = 0; l < kLevels; ++l) {
       const auto t = level_taps(l);
       const std::vector<uint32_t> v(t.begin(), t.end());
-      level_taps_[size_t(l)] = dc.buffer(v.size() * sizeof(uint32_t), fmt::format("vif level {} taps", l));
+      level_taps_[size_t(l)] =
+          dc.buffer(v.size() * sizeof(uint32_t), fmt::format("vif level {} taps", l));
       dc.write(level_taps_[size_t(l)].get(), v.size() * sizeof(uint32_t), v.data(),
                fmt::format("upload of vif level {} taps", l));
     }
     table_ = dc.buffer(kLog2Table.size() * sizeof(uint16_t), "vif's log2 table");
-    dc.write(table_.get(), kLog2Table.size() * sizeof(uint16_t), kLog2Table.data(), "upload of vif's log2 table");
+    dc.write(table_.get(), kLog2Table.size() * sizeof(uint16_t), kLog2Table.data(),
+             "upload of vif's log2 table");
     for (int l = 1; l < kLevels; ++l) {
       const size_t bytes = size_t(width_[size_t(l)]) * size_t(height_[size_t(l)]) * 2;
       ref_[size_t(l)] = dc.buffer(bytes, fmt::format("vif level {} (reference)", l));
@@ -81,7 +88,8 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     size_t words = 0;
     for (int l = 0; l < kLevels; ++l) {
       base_[size_t(l)] = words;
-      words += groups_of(size_t(width_[size_t(l)]), kTileW) * groups_of(size_t(height_[size_t(l)]), tile_h_) * kWords;
+      words += groups_of(size_t(width_[size_t(l)]), kTileW) *
+               groups_of(size_t(height_[size_t(l)]), tile_h_) * kWords;
     }
     partial_words_.resize(words);
     partial_ = dc.buffer(words * sizeof(cl_ulong), "vif's work-group sums");
@@ -92,8 +100,8 @@ class OpenclEngine final : public DeviceEngine<Engine> {
   void score(std::span<const FramePair> frames, std::span<VifLevelSums> out) override {
     if (!on_host_) return DeviceEngine::score(frames, out);
     for (size_t i = 0; i < frames.size(); ++i)
-      out[i] = cpu::vif_simd_level_sums(frames[i].ref->plane(0), frames[i].dist->plane(0), setup_.format.bitdepth,
-                                        setup_.options);
+      out[i] = cpu::vif_simd_level_sums(frames[i].ref->plane(0), frames[i].dist->plane(0),
+                                        setup_.format.bitdepth, setup_.options);
   }
 
  private:
@@ -148,7 +156,8 @@ class OpenclEngine final : public DeviceEngine<Engine> {
       dist = dist_[li + 1].get();
       bytes = 0;
     }
-    dc.read(partial_.get(), partial_words_.size() * sizeof(cl_ulong), partial_words_.data(), "vif's work-group sums");
+    dc.read(partial_.get(), partial_words_.size() * sizeof(cl_ulong), partial_words_.data(),
+            "vif's work-group sums");
     VifLevelSums sums{};
     for (int l = 0; l < kLevels; ++l) {
       const size_t li = size_t(l);
@@ -173,7 +182,7 @@ class OpenclEngine final : public DeviceEngine<Engine> {
   size_t tile_h_ = 1;
   Handle<cl_mem> table_, partial_;
   std::array<Handle<cl_mem>, kLevels> ref_, dist_, level_taps_;  // levels 1..3; taps of each level
-  std::array<size_t, kLevels> base_{};                          // each level's first word in partial_
+  std::array<size_t, kLevels> base_{};  // each level's first word in partial_
   std::vector<cl_ulong> partial_words_;
   uint64_t eps_bits_ = 0, limit_bits_ = 0;
 };
