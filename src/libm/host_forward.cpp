@@ -1,0 +1,19 @@
+// Functions of libm.h not yet pinned: they forward to the host's C library, so
+// their bits equal libvmaf's only where the host's libm is glibc 2.36's. Each
+// moves to its own pinned file as it is written (see libm.h).
+#include <cmath>
+
+#include "libm/libm.h"
+
+namespace exactvq::libm {
+
+double log2(double x) { return std::log2(x); }
+double log10(double x) { return std::log10(x); }
+double exp(double x) { return std::exp(x); }
+double pow(double x, double y) { return std::pow(x, y); }
+double sin(double x) { return std::sin(x); }
+double cos(double x) { return std::cos(x); }
+double atan2(double y, double x) { return std::atan2(y, x); }
+float powf(float x, float y) { return std::pow(x, y); }
+
+}  // namespace exactvq::libm

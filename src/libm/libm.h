@@ -1,0 +1,22 @@
+// The C library's functions that libvmaf's metrics call on data, pinned: the
+// definition is libvmaf as built on Debian 12 (glibc 2.36, x86-64, whose ifunc
+// picks the FMA variants on the machines the references were made on). Each
+// function here must return glibc's bits for every operand on every compiler,
+// SIMD target and GPU, so that a score never depends on the host's libm.
+//
+// Each function lives in its own file (libm/<function>.cpp); one that still
+// forwards to the host's libm says so in its file and in docs/spec/libm.md.
+#pragma once
+
+namespace exactvq::libm {
+
+double log2(double x);
+double log10(double x);
+double exp(double x);
+double pow(double x, double y);
+double sin(double x);
+double cos(double x);
+double atan2(double y, double x);
+float powf(float x, float y);
+
+}  // namespace exactvq::libm
