@@ -22,19 +22,64 @@ std::vector<std::pair<Picture, Picture>> frames_for(const VideoFormat& f, int co
   return frames;
 }
 
-// Scores `frames` with ssim (chroma) and psnr on `dev`, frame by frame as
-// score_run does; `scored` counts the frames that completed.
-void score_all(const std::shared_ptr<OpenclDevice>& dev, const VideoFormat& f,
-               const std::vector<std::pair<Picture, Picture>>& frames, int* scored = nullptr) {
-  auto ssim = make_feature(parse_feature_spec("ssim=chroma=true"), FeatureContext{f, nullptr, dev});
-  auto psnr = make_feature(parse_feature_spec("psnr"), FeatureContext{f, nullptr, dev});
-  std::vector<double> values(3);
+// Makes `specs`' features on `dev` and scores `frames` with them, frame by frame
+// as score_run does; `scored` counts the frames that completed.
+void score_with(const std::shared_ptr<OpenclDevice>& dev, const VideoFormat& f,
+                const std::vector<const char*>& specs,
+                const std::vector<std::pair<Picture, Picture>>& frames, int* scored = nullptr) {
+  std::vector<std::unique_ptr<Feature>> features;
+  for (const char* spec : specs)
+    features.push_back(make_feature(parse_feature_spec(spec), FeatureContext{f, nullptr, dev}));
+  std::vector<double> values;
   for (size_t i = 0; i < frames.size(); ++i) {
     const FramePair pair{&frames[i].first, &frames[i].second, int64_t(i)};
-    ssim->extract_batch({&pair, 1}, values);
-    psnr->extract_batch({&pair, 1}, values);
+    for (auto& feature : features) {
+      values.resize(feature->outputs().size());
+      feature->extract_batch({&pair, 1}, values);
+    }
     if (scored) ++*scored;
   }
+}
+
+void score_all(const std::shared_ptr<OpenclDevice>& dev, const VideoFormat& f,
+               const std::vector<std::pair<Picture, Picture>>& frames, int* scored = nullptr) {
+  score_with(dev, f, {"ssim=chroma=true", "psnr"}, frames, scored);
+}
+
+// Whether `m` holds every one of `parts`.
+bool says_all(const std::string& m, const std::vector<std::string>& parts) {
+  for (const std::string& p : parts)
+    if (!contains(m, p)) return false;
+  return true;
+}
+
+// Fails every allocation a run of `specs` on `frames` makes, in turn: each must be
+// a DeviceError naming the allocation, the fault and one of `features` (when
+// given), with nothing leaked;
+// past the last one the run succeeds. Returns how many failed.
+int fail_each_allocation(const VideoFormat& f, const std::vector<const char*>& specs,
+                         const std::vector<std::pair<Picture, Picture>>& frames,
+                         const std::vector<std::string>& features) {
+  const long handles = opencl::live_handle_count();
+  int failures = 0;
+  for (int n = 1; n < 100; ++n) {
+    const std::string spec = fmt::format("alloc@{}", n);
+    const std::string m = message_of([&] {
+      auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse(spec.c_str()));
+      score_with(dev, f, specs, frames);
+    });
+    EXPECT_EQ(opencl::live_handle_count(), handles) << spec;
+    if (m == "(no DeviceError)") break;
+    ++failures;
+    const std::vector<std::string> parts{
+        "OpenCL: cannot allocate ", "CL_MEM_OBJECT_ALLOCATION_FAILURE",
+        "injected by EXACTVQ_OPENCL_FAULT=" + spec, "opencl device 0 ("};
+    const bool names_feature =
+        features.empty() || std::any_of(features.begin(), features.end(),
+                                        [&](const std::string& name) { return contains(m, name); });
+    EXPECT_TRUE(says_all(m, parts) && names_feature) << spec << ": " << m;
+  }
+  return failures;
 }
 
 const VideoFormat kFormat{24, 18, ChromaFormat::k420, 8};
@@ -84,24 +129,8 @@ TEST_F(OpenclTest, FaultBuildOfThePsnrKernel) {
 // Every allocation the backend makes in a run, failed in turn: each a clear
 // error, none leaking; past the last one the run succeeds.
 TEST_F(OpenclTest, FaultEachAllocation) {
-  const long handles = opencl::live_handle_count();
-  const auto frames = frames_for(kFormat, 2);
-  int failures = 0;
-  for (int n = 1; n < 100; ++n) {
-    const std::string spec = fmt::format("alloc@{}", n);
-    const std::string m = message_of([&] {
-      auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse(spec.c_str()));
-      score_all(dev, kFormat, frames);
-    });
-    EXPECT_EQ(opencl::live_handle_count(), handles) << spec;
-    if (m == "(no DeviceError)") break;
-    ++failures;
-    EXPECT_TRUE(contains(m, "OpenCL: cannot allocate ") &&
-                contains(m, "CL_MEM_OBJECT_ALLOCATION_FAILURE") &&
-                contains(m, "injected by EXACTVQ_OPENCL_FAULT=" + spec) &&
-                contains(m, "opencl device 0 ("))
-        << spec << ": " << m;
-  }
+  const int failures =
+      fail_each_allocation(kFormat, {"ssim=chroma=true", "psnr"}, frames_for(kFormat, 2), {});
   // ssim's buffers, psnr's, and the shared frame planes: well over ten.
   EXPECT_GE(failures, 10);
   std::printf("[ opencl   ] %d allocation points failed in turn, each a DeviceError\n", failures);
@@ -162,37 +191,13 @@ TEST_F(OpenclTest, FaultDeviceLostBetweenFrames) {
 void score_vif_motion(const std::shared_ptr<OpenclDevice>& dev, const VideoFormat& f,
                       const std::vector<std::pair<Picture, Picture>>& frames,
                       int* scored = nullptr) {
-  auto vif = make_feature(parse_feature_spec("vif"), FeatureContext{f, nullptr, dev});
-  auto motion = make_feature(parse_feature_spec("motion=motion_five_frame_window=true"),
-                             FeatureContext{f, nullptr, dev});
-  std::vector<double> values(8);
-  for (size_t i = 0; i < frames.size(); ++i) {
-    const FramePair pair{&frames[i].first, &frames[i].second, int64_t(i)};
-    vif->extract_batch({&pair, 1}, values);
-    motion->extract_batch({&pair, 1}, values);
-    if (scored) ++*scored;
-  }
+  score_with(dev, f, {"vif", "motion=motion_five_frame_window=true"}, frames, scored);
 }
 
 TEST_F(OpenclTest, FaultEachAllocationOfVifAndMotion) {
-  const long handles = opencl::live_handle_count();
-  const auto frames = frames_for(kFormat, 4);
-  int failures = 0;
-  for (int n = 1; n < 100; ++n) {
-    const std::string spec = fmt::format("alloc@{}", n);
-    const std::string m = message_of([&] {
-      auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse(spec.c_str()));
-      score_vif_motion(dev, kFormat, frames);
-    });
-    EXPECT_EQ(opencl::live_handle_count(), handles) << spec;
-    if (m == "(no DeviceError)") break;
-    ++failures;
-    EXPECT_TRUE(contains(m, "OpenCL: cannot allocate ") &&
-                contains(m, "CL_MEM_OBJECT_ALLOCATION_FAILURE") &&
-                contains(m, "injected by EXACTVQ_OPENCL_FAULT=" + spec) &&
-                contains(m, "opencl device 0 (") && (contains(m, "vif") || contains(m, "motion")))
-        << spec << ": " << m;
-  }
+  const int failures =
+      fail_each_allocation(kFormat, {"vif", "motion=motion_five_frame_window=true"},
+                           frames_for(kFormat, 4), {"vif", "motion"});
   EXPECT_GE(failures,
             10);  // vif's taps, table, levels and sums; motion's ring and sums; the planes
 }
@@ -244,36 +249,14 @@ TEST_F(OpenclTest, FaultEnqueueAndLossInVifAndMotion) {
 // adm alone on `dev`, frame by frame; `scored` counts the frames done.
 void score_adm(const std::shared_ptr<OpenclDevice>& dev, const VideoFormat& f,
                const std::vector<std::pair<Picture, Picture>>& frames, int* scored = nullptr) {
-  auto adm = make_feature(parse_feature_spec("adm"), FeatureContext{f, nullptr, dev});
-  std::vector<double> values(adm->outputs().size());
-  for (size_t i = 0; i < frames.size(); ++i) {
-    const FramePair pair{&frames[i].first, &frames[i].second, int64_t(i)};
-    adm->extract_batch({&pair, 1}, values);
-    if (scored) ++*scored;
-  }
+  score_with(dev, f, {"adm"}, frames, scored);
 }
 
 const VideoFormat kAdmFormat{40, 36, ChromaFormat::k420, 8};  // adm takes 33x33 and up
 
 TEST_F(OpenclTest, FaultEachAllocationOfAdm) {
-  const long handles = opencl::live_handle_count();
-  const auto frames = frames_for(kAdmFormat, 2);
-  int failures = 0;
-  for (int n = 1; n < 100; ++n) {
-    const std::string spec = fmt::format("alloc@{}", n);
-    const std::string m = message_of([&] {
-      auto dev = std::make_shared<OpenclDevice>(0, nullptr, Faults::parse(spec.c_str()));
-      score_adm(dev, kAdmFormat, frames);
-    });
-    EXPECT_EQ(opencl::live_handle_count(), handles) << spec;
-    if (m == "(no DeviceError)") break;
-    ++failures;
-    EXPECT_TRUE(contains(m, "OpenCL: cannot allocate ") &&
-                contains(m, "CL_MEM_OBJECT_ALLOCATION_FAILURE") &&
-                contains(m, "injected by EXACTVQ_OPENCL_FAULT=" + spec) &&
-                contains(m, "opencl device 0 (") && contains(m, "adm"))
-        << spec << ": " << m;
-  }
+  const int failures =
+      fail_each_allocation(kAdmFormat, {"adm"}, frames_for(kAdmFormat, 2), {"adm"});
   EXPECT_GE(failures, 25);  // 4 scales x 6 band buffers, the row sums, the planes
   std::printf("[ opencl   ] adm: %d allocation points failed in turn, each a DeviceError\n",
               failures);

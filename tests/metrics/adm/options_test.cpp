@@ -281,29 +281,6 @@ TEST(AdmReference, ReciprocalTableIsTheSharedReciprocal) {
     }
 }
 
-// A device that computes no metric.
-class NoEngineDevice final : public Device {
- public:
-  std::string description() const override { return "a device without engines"; }
-};
-
-TEST(AdmFeature, DeviceWithoutEngineIsDeviceError) {
-  FeatureContext ctx;
-  ctx.format = VideoFormat{64, 64, ChromaFormat::k420, 8};
-  ctx.device = std::make_shared<NoEngineDevice>();
-  try {
-    make_adm_feature(AdmOptions{}, ctx);
-    FAIL() << "no error";
-  } catch (const DeviceError& e) {
-    EXPECT_NE(std::string(e.what()).find("not available on a device without engines"),
-              std::string::npos)
-        << e.what();
-  }
-  // The CPU device passed explicitly is the CPU.
-  ctx.device = std::shared_ptr<Device>(&cpu_device(), [](Device*) {});
-  EXPECT_NO_THROW(make_adm_feature(AdmOptions{}, ctx));
-}
-
 // The host half from the per-sample half is the reference, and the sums of a
 // skipped AIM or scale 0 are zeros.
 TEST(AdmReference, SumsThenScoresAreTheReference) {

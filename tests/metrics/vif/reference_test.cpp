@@ -180,28 +180,5 @@ TEST(VifFeature, EqualsTheReferenceOnAnyThreadCount) {
   }
 }
 
-// A device that computes no metric.
-class NoEngineDevice final : public Device {
- public:
-  std::string description() const override { return "a device without engines"; }
-};
-
-TEST(VifFeature, DeviceWithoutEngineIsDeviceError) {
-  FeatureContext ctx;
-  ctx.format = VideoFormat{64, 64, ChromaFormat::k420, 8};
-  ctx.device = std::make_shared<NoEngineDevice>();
-  try {
-    make_vif_feature(VifOptions{}, ctx);
-    FAIL() << "no error";
-  } catch (const DeviceError& e) {
-    EXPECT_NE(std::string(e.what()).find("not available on a device without engines"),
-              std::string::npos)
-        << e.what();
-  }
-  // The CPU device passed explicitly is the CPU.
-  ctx.device = std::shared_ptr<Device>(&cpu_device(), [](Device*) {});
-  EXPECT_NO_THROW(make_vif_feature(VifOptions{}, ctx));
-}
-
 }  // namespace
 }  // namespace exactvq::vif

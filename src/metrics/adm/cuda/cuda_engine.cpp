@@ -18,10 +18,7 @@
 
 namespace exactvq::adm::cuda {
 
-using exactvq::cuda::CudaDevice;
-using exactvq::cuda::DeviceBuffer;
-using exactvq::cuda::FrameUploader;
-using exactvq::cuda::RunnerEngine;
+using namespace exactvq::cuda;  // the backend's plumbing that every engine uses
 
 namespace {
 

@@ -22,12 +22,7 @@
 
 namespace exactvq::float_ssim::cuda {
 
-using exactvq::cuda::CudaDevice;
-using exactvq::cuda::DeviceBuffer;
-using exactvq::cuda::DevicePlanes;
-using exactvq::cuda::FrameUploader;
-using exactvq::cuda::RasterSumLayout;
-using exactvq::cuda::RunnerEngine;
+using namespace exactvq::cuda;  // the backend's plumbing that every engine uses
 
 namespace {
 

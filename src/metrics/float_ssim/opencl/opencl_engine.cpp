@@ -23,12 +23,7 @@
 
 namespace exactvq::float_ssim::opencl {
 
-using exactvq::opencl::DeviceContext;
-using exactvq::opencl::DeviceEngine;
-using exactvq::opencl::DeviceFrame;
-using exactvq::opencl::Handle;
-using exactvq::opencl::OpenclDevice;
-using exactvq::opencl::set_arg;
+using namespace exactvq::opencl;  // the backend's plumbing that every engine uses
 
 extern const char* const kFloatSsimKernelSource;  // float_ssim_kernels.cl, embedded
 

@@ -15,13 +15,7 @@
 
 namespace exactvq::motion::cuda {
 
-using exactvq::cuda::check;
-using exactvq::cuda::CudaDevice;
-using exactvq::cuda::DeviceBuffer;
-using exactvq::cuda::DevicePlanes;
-using exactvq::cuda::Event;
-using exactvq::cuda::FrameUploader;
-using exactvq::cuda::RunnerEngine;
+using namespace exactvq::cuda;  // the backend's plumbing that every engine uses
 
 namespace {
 

@@ -9,9 +9,7 @@
 
 namespace exactvq::psnr::cuda {
 
-using exactvq::cuda::CudaDevice;
-using exactvq::cuda::FrameUploader;
-using exactvq::cuda::RunnerEngine;
+using namespace exactvq::cuda;  // the backend's plumbing that every engine uses
 
 namespace {
 

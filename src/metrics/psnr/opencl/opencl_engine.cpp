@@ -15,13 +15,7 @@
 
 namespace exactvq::psnr::opencl {
 
-using exactvq::opencl::DeviceContext;
-using exactvq::opencl::DeviceEngine;
-using exactvq::opencl::DeviceFrame;
-using exactvq::opencl::Handle;
-using exactvq::opencl::OpenclDevice;
-using exactvq::opencl::set_arg;
-using exactvq::opencl::work_group_size;
+using namespace exactvq::opencl;  // the backend's plumbing that every engine uses
 using ssim::opencl::FusedSse;
 
 extern const char* const kPsnrKernelSource;  // psnr_kernels.cl, embedded

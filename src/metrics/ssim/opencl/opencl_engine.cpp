@@ -21,14 +21,7 @@
 
 namespace exactvq::ssim::opencl {
 
-using exactvq::opencl::DeviceContext;
-using exactvq::opencl::DeviceEngine;
-using exactvq::opencl::Handle;
-using exactvq::opencl::OpenclDevice;
-using exactvq::opencl::RasterSumLayout;
-using exactvq::opencl::RasterSums;
-using exactvq::opencl::set_arg;
-using exactvq::opencl::work_group_size;
+using namespace exactvq::opencl;  // the backend's plumbing that every engine uses
 
 extern const char* const kSsimKernelSource;  // ssim_kernels.cl, embedded
 

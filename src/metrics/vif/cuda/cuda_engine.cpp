@@ -19,11 +19,7 @@
 
 namespace exactvq::vif::cuda {
 
-using exactvq::cuda::check;
-using exactvq::cuda::CudaDevice;
-using exactvq::cuda::DeviceBuffer;
-using exactvq::cuda::FrameUploader;
-using exactvq::cuda::RunnerEngine;
+using namespace exactvq::cuda;  // the backend's plumbing that every engine uses
 
 namespace {
 

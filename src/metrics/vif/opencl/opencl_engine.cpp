@@ -23,14 +23,7 @@
 
 namespace exactvq::vif::opencl {
 
-using exactvq::opencl::DeviceContext;
-using exactvq::opencl::DeviceEngine;
-using exactvq::opencl::DeviceFrame;
-using exactvq::opencl::group_rows;
-using exactvq::opencl::Handle;
-using exactvq::opencl::OpenclDevice;
-using exactvq::opencl::set_arg;
-using exactvq::opencl::work_group_size;
+using namespace exactvq::opencl;  // the backend's plumbing that every engine uses
 
 extern const char* const kVifKernelSource;  // vif_kernels.cl, embedded
 
