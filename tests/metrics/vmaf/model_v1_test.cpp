@@ -92,7 +92,7 @@ TEST(V1Models, FieldsAndInputKeys) {
 TEST(V1Models, PredictionFromLibvmafsFeatureValuesIsLibvmafsScore) {
   if (!std::filesystem::exists(testing_vectors::kCatalogueVectors))
     GTEST_SKIP() << "no " << testing_vectors::kCatalogueVectors;
-  int compared = 0, keys_checked = 0;
+  int compared = 0, keys_checked = 0, corrected = 0, correction_changed = 0;
   for (const auto& pair : testing_vectors::load_catalogue_pairs()) {
     for (const V1Model& v : kV1Models) {
       const nlohmann::json* frames = testing_vectors::stable_frames(pair, v.version);
@@ -108,15 +108,25 @@ TEST(V1Models, PredictionFromLibvmafsFeatureValuesIsLibvmafsScore) {
         }
         const double want = testing_vectors::stored_value(frame.at("vmaf"));
         const double got = predict(m, inputs);
+        if (inputs[m.chroma_correction->guided] == 0.0) {
+          // The chroma correction applies: without it the score would differ.
+          ++corrected;
+          Model uncorrected = m;
+          uncorrected.chroma_correction.reset();
+          if (!same_bits(predict(uncorrected, inputs), want)) ++correction_changed;
+        }
         EXPECT_TRUE(same_bits(got, want)) << pair.name << " " << v.version << " frame "
                                           << frame.at("frameNum") << ": " << got << " vs " << want;
         ++compared;
       }
     }
   }
-  std::printf("v1 models: %d frame scores predicted from libvmaf's features, %d keys found\n",
-              compared, keys_checked);
+  std::printf(
+      "v1 models: %d frame scores predicted from libvmaf's features (%d with speed_chroma 0, "
+      "corrected; %d of them would differ uncorrected), %d keys found\n",
+      compared, corrected, correction_changed, keys_checked);
   EXPECT_GT(compared, 200);
+  EXPECT_GT(correction_changed, 50);  // the others clip to the same bound either way
 }
 
 // A model with the inputs (speed_chroma, adm3), linear_rescale.
