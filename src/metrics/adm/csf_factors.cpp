@@ -2,6 +2,13 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "metrics/adm/barten_csf.h"
+#include "metrics/adm/options.h"
 
 namespace exactvq::adm {
 
@@ -32,12 +39,26 @@ constexpr CsfFactors kDefault = {
 
 constexpr double kPi = 3.14159265358979323846264338327;
 
-// (uint16_t)(double) as gcc emits it on x86-64 for values in [0, 2^31): the
-// value truncated to an int32, then its low 16 bits.
-uint16_t to_u16_truncated(double v) { return static_cast<uint16_t>(static_cast<int32_t>(v)); }
+// x86-64's truncating conversions (cvttsd2si): toward zero, and the
+// "integer indefinite" (the most negative value) for NaN and out of range.
+int32_t truncate_to_i32(double v) {
+  if (!(v > -2147483649.0 && v < 2147483648.0)) return INT32_MIN;
+  return static_cast<int32_t>(v);
+}
+int64_t truncate_to_i64(double v) {
+  if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return INT64_MIN;
+  return static_cast<int64_t>(v);
+}
 
-// (uint32_t)(double) for v in [0, 2^32): truncation toward zero.
-uint32_t to_u32_truncated(double v) { return static_cast<uint32_t>(v); }
+// (uint16_t)(double) as gcc emits it on x86-64: through an int32, low 16 bits.
+uint16_t to_u16_truncated(double v) {
+  return static_cast<uint16_t>(static_cast<uint32_t>(truncate_to_i32(v)));
+}
+
+// (uint32_t)(double) as gcc emits it on x86-64: through an int64, low 32 bits.
+uint32_t to_u32_truncated(double v) {
+  return static_cast<uint32_t>(static_cast<uint64_t>(truncate_to_i64(v)));
+}
 
 // libvmaf's dwt_quant_step, operation for operation.
 float quant_step(int lambda, int theta, float r) {
@@ -78,14 +99,12 @@ double exact_cube(float f) {
 
 const CsfFactors& default_csf_factors() { return kDefault; }
 
-CsfFactors csf_factors(double norm_view_dist, int ref_display_height) {
-  const double product = norm_view_dist * ref_display_height;
-  if (product == 3.0 * 1080) return kDefault;
-  CsfFactors f{};
-  const float r = pixels_per_degree(norm_view_dist, ref_display_height);
+namespace {
+
+// The factors' derived forms; `pinned_scale0`: libvmaf's constants for
+// scale 0 (Watson's at the default geometry).
+CsfFactors complete(CsfFactors f, bool pinned_scale0) {
   for (int lambda = 0; lambda < 4; ++lambda) {
-    f.factor_hv[lambda] = 1.0f / quant_step(lambda, 1, r);
-    f.factor_d[lambda] = 1.0f / quant_step(lambda, 2, r);
     f.cube_hv[lambda] = exact_cube(f.factor_hv[lambda]);
     f.cube_d[lambda] = exact_cube(f.factor_d[lambda]);
     if (lambda > 0) {
@@ -93,8 +112,7 @@ CsfFactors csf_factors(double norm_view_dist, int ref_display_height) {
       f.fixed_d[lambda] = to_u32_truncated(f.factor_d[lambda] * 4294967296.0);
     }
   }
-  // libvmaf keeps its constants for any product within 1e-8 of the default.
-  if (std::fabs(product - 3.0 * 1080) < 1.0e-8) {
+  if (pinned_scale0) {
     f.scale0_fixed[0] = 36453;
     f.scale0_fixed[1] = 36453;
     f.scale0_fixed[2] = 49417;
@@ -104,6 +122,57 @@ CsfFactors csf_factors(double norm_view_dist, int ref_display_height) {
     f.scale0_fixed[2] = to_u16_truncated(f.factor_d[0] * 8388608.0);
   }
   return f;
+}
+
+}  // namespace
+
+CsfFactors csf_factors(double norm_view_dist, int ref_display_height) {
+  const double product = norm_view_dist * ref_display_height;
+  if (product == 3.0 * 1080) return kDefault;
+  CsfFactors f{};
+  const float r = pixels_per_degree(norm_view_dist, ref_display_height);
+  for (int lambda = 0; lambda < 4; ++lambda) {
+    f.factor_hv[lambda] = 1.0f / quant_step(lambda, 1, r);
+    f.factor_d[lambda] = 1.0f / quant_step(lambda, 2, r);
+  }
+  // libvmaf keeps its constants for any product within 1e-8 of the default.
+  return complete(f, std::fabs(product - 3.0 * 1080) < 1.0e-8);
+}
+
+CsfFactors csf_factors(const AdmOptions& o) {
+  const double nvd = o.norm_view_dist;
+  const int rdh = o.ref_display_height;
+  CsfFactors f{};
+  switch (o.csf_mode) {
+    case CsfMode::kWatson97:
+      return csf_factors(nvd, rdh);
+    case CsfMode::kBarten:
+      for (int lambda = 0; lambda < 4; ++lambda) {
+        f.factor_hv[lambda] = barten_csf(lambda, nvd, rdh, o.csf_scale);
+        f.factor_d[lambda] = barten_csf(lambda, nvd, rdh, o.csf_diag_scale);
+      }
+      return complete(f, false);
+    case CsfMode::kBartenWatsonBlend:
+    case CsfMode::kBartenWatsonBlendMae: {
+      const bool mae = o.csf_mode == CsfMode::kBartenWatsonBlendMae;
+      for (int lambda = 0; lambda < 4; ++lambda) {
+        const std::optional<float> hv = blended_csf(lambda, false, mae, nvd, rdh);
+        const std::optional<float> d = blended_csf(lambda, true, mae, nvd, rdh);
+        if (!hv || !d)
+          throw UsageError(fmt::format(
+              "feature adm: adm_csf_mode={} has CSF tables only for adm_ref_display_height, "
+              "adm_norm_view_dist of 1080, 3; 1080, 5; 2160, 1.5; 2160, 3; 2160, 5; 720, 3; "
+              "720, 5; 480, 3; 480, 5 (got {}, {:g}: libvmaf would use an error code as the "
+              "factor)",
+              static_cast<int>(o.csf_mode), rdh, nvd));
+        f.factor_hv[lambda] = *hv;
+        f.factor_d[lambda] = *d;
+      }
+      return complete(f, false);
+    }
+  }
+  throw UsageError(
+      fmt::format("feature adm: adm_csf_mode={} is not one of 0..3", static_cast<int>(o.csf_mode)));
 }
 
 }  // namespace exactvq::adm

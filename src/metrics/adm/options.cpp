@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "metrics/adm/csf_factors.h"
 #include "metrics/libvmaf_names.h"
 
 namespace exactvq::adm {
@@ -80,11 +81,6 @@ AdmOptions parse_adm_options(const FeatureSpec& spec) {
       throw UsageError(
           fmt::format("feature {}: unknown option '{}' (known: {})", spec.name, key, kKnown));
   }
-  if (o.csf_mode != CsfMode::kWatson97)
-    throw UsageError(fmt::format(
-        "feature {}: adm_csf_mode={} (a Barten contrast sensitivity function) is not supported; "
-        "exactvq implements adm_csf_mode=0 (Watson 1997)",
-        spec.name, static_cast<int>(o.csf_mode)));
   // libvmaf's extract() fails every frame below this angular resolution: its
   // 16-bit scale-0 pipeline cannot hold the larger CSF factors.
   if (o.norm_view_dist * o.ref_display_height < 3.0 * 1080)
@@ -92,6 +88,7 @@ AdmOptions parse_adm_options(const FeatureSpec& spec) {
         "feature {}: adm_norm_view_dist * adm_ref_display_height = {:g} * {} is below 3 * 1080, "
         "which libvmaf's ADM cannot score",
         spec.name, o.norm_view_dist, o.ref_display_height));
+  csf_factors(o);  // refuses a blended CSF at a geometry without a table
   return o;
 }
 

@@ -9,7 +9,7 @@
 
 namespace exactvq::adm {
 
-// Contrast sensitivity functions libvmaf offers; exactvq implements Watson's.
+// The contrast sensitivity functions (adm_csf_mode): csf_factors.h, barten_csf.h.
 enum class CsfMode {
   kWatson97 = 0,
   kBarten = 1,
@@ -37,9 +37,9 @@ struct AdmOptions {
 
 // Takes libvmaf's option names and aliases. Throws UsageError naming the
 // feature, key and value on an unknown key, a value that is not a number of
-// the option's type, a value outside libvmaf's range, a CSF mode other than
-// Watson's (0), or a viewing geometry nvd * rdh below 3 * 1080 (libvmaf's
-// extract() refuses those frames).
+// the option's type, a value outside libvmaf's range, a viewing geometry
+// nvd * rdh below 3 * 1080 (libvmaf's extract() refuses those frames), or a
+// blended CSF (modes 2, 3) at a geometry libvmaf has no table for.
 AdmOptions parse_adm_options(const FeatureSpec& spec);
 
 // libvmaf's suffix for output names: every name-bearing option that differs

@@ -292,7 +292,7 @@ AdmSums adm_integer_sums(const PlaneView& ref, const PlaneView& dist, int bitdep
     throw InputError(
         fmt::format("adm reference: bit depth {} with {}-byte samples is not supported", bitdepth,
                     ref.bytes_per_sample));
-  const CsfFactors f = csf_factors(o.norm_view_dist, o.ref_display_height);
+  const CsfFactors f = csf_factors(o);
 
   AdmSums sums{};
   thread_local Workspace work;

@@ -124,7 +124,7 @@ double scale_ratio(double num, double den) {
 }  // namespace
 
 AdmScores adm_scores_from_sums(const AdmSums& sums, int width, int height, const AdmOptions& o) {
-  const CsfFactors f = csf_factors(o.norm_view_dist, o.ref_display_height);
+  const CsfFactors f = csf_factors(o);
   ScaleScores scales[4];
   int w = width, h = height;
   for (int n = 0; n < 4; ++n) {

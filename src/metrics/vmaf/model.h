@@ -65,6 +65,15 @@ struct ScoreTransform {
   bool out_gte_in = false;           // output at least the untransformed input
 };
 
+// model_dict "chroma_correction_parameter" (VMAF v1): where the chroma feature
+// is exactly 0 (no chroma detail measured), libvmaf replaces it by
+// p - p * adm3 before the SVM (chroma_correction.h).
+struct ChromaCorrection {
+  double parameter = 0.0;
+  std::size_t guiding = 0;  // the input whose name contains "adm3"
+  std::size_t guided = 0;   // the input whose name contains "speed_chroma"
+};
+
 struct Model {
   std::string version;        // the built-in version, or the file the model came from
   std::string name = "vmaf";  // the output key of the prediction (spec "name=")
@@ -75,6 +84,7 @@ struct Model {
   std::vector<ModelFeature> features;   // in the model's order: predict()'s inputs
   std::optional<ScoreClip> score_clip;  // absent: no clipping (or spec disable_clip)
   ScoreTransform score_transform;
+  std::optional<ChromaCorrection> chroma_correction;
   SvmModel svm;
 };
 
@@ -98,7 +108,8 @@ Model parse_model(std::string_view json_text, const std::string& source,
 // Reads and parses a model file (InputError if unreadable or bad).
 Model load_model_file(const std::string& path, const ModelLoadFlags& flags = {});
 
-// The models compiled into the library: vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1.
+// The models compiled into the library: vmaf_v0.6.1, vmaf_v0.6.1neg,
+// vmaf_4k_v0.6.1 and the eight VMAF v1.0.16 models (vmaf_v1.0.16_3d0h, ...).
 std::vector<std::string> builtin_model_versions();
 // A built-in model; UsageError naming the known versions for any other.
 Model builtin_model(std::string_view version, const ModelLoadFlags& flags = {});

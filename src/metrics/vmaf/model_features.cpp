@@ -84,17 +84,60 @@ constexpr std::array<ExtractorOption, 8> kMotionOptions = {{
     {"debug", "", OptionType::kBool, 0, 0, 1, false},
 }};
 
+// cambi.c: the banding detector VMAF v1 reads.
+constexpr std::array<std::string_view, 1> kCambiFeatures = {"Cambi_feature_cambi_score"};
+
+constexpr std::array<ExtractorOption, 17> kCambiOptions = {{
+    {"cambi_max_val", "cmxv", OptionType::kDouble, 1000.0, 0.0, 1000.0, true, {}},
+    {"enc_width", "encw", OptionType::kInt, 0, 180, 7680, true, {}},
+    {"enc_height", "ench", OptionType::kInt, 0, 150, 7680, true, {}},
+    {"enc_bitdepth", "encbd", OptionType::kInt, 0, 6, 16, true, {}},
+    {"src_width", "srcw", OptionType::kInt, 0, 320, 7680, true, {}},
+    {"src_height", "srch", OptionType::kInt, 0, 200, 4320, true, {}},
+    {"window_size", "ws", OptionType::kInt, 65, 15, 127, true, {}},
+    {"topk", "", OptionType::kDouble, 0.6, 0.0001, 1.0, true, {}},
+    {"cambi_topk", "ctpk", OptionType::kDouble, 0.6, 0.0001, 1.0, true, {}},
+    {"tvi_threshold", "tvit", OptionType::kDouble, 0.019, 0.0001, 1.0, true, {}},
+    {"cambi_vis_lum_threshold", "vlt", OptionType::kDouble, 0.0, 0.0, 300.0, true, {}},
+    {"max_log_contrast", "mlc", OptionType::kInt, 2, 0, 5, true, {}},
+    {"heatmaps_path", "", OptionType::kString, 0, 0, 0, false, {}},
+    {"full_ref", "", OptionType::kBool, 0, 0, 1, false, {}},
+    {"eotf", "", OptionType::kString, 0, 0, 0, true, "bt1886"},
+    {"cambi_eotf", "ceot", OptionType::kString, 0, 0, 0, true, "bt1886"},
+    {"cambi_high_res_speedup", "hrs", OptionType::kInt, 0, 0, 2160, true, {}},
+}};
+
+// speed.c's chroma extractor (speed_chroma).
+constexpr std::array<std::string_view, 3> kSpeedChromaFeatures = {
+    "Speed_chroma_feature_speed_chroma_u_score", "Speed_chroma_feature_speed_chroma_v_score",
+    "Speed_chroma_feature_speed_chroma_uv_score"};
+
+constexpr std::array<ExtractorOption, 7> kSpeedChromaOptions = {{
+    {"speed_kernelscale", "ks", OptionType::kDouble, 1.0, 0.1, 4.0, true, {}},
+    {"speed_prescale", "ps", OptionType::kDouble, 1.0, 0.1, 4.0, true, {}},
+    {"speed_prescale_method", "psm", OptionType::kString, 0, 0, 0, true, "nearest"},
+    {"speed_sigma_nn", "snn", OptionType::kDouble, 0.29, 0.1, 2.0, true, {}},
+    {"speed_nn_floor", "nnf", OptionType::kDouble, 0.0, 0.0, 1.0, true, {}},
+    {"speed_max_val", "mxv", OptionType::kDouble, 1000.0, 0.0, 1000.0, true, {}},
+    {"speed_weight_var_mode", "wvm", OptionType::kInt, 0, 0, 6, true, {}},
+}};
+
 // libvmaf's registration order puts adm before vif before motion; no name is
-// provided twice, so the order decides nothing here.
-const std::array<ExtractorInfo, 3> kExtractors = {{
+// provided twice, so the order decides nothing here. The run makes each
+// extractor through the feature registry under the same name (cambi and
+// speed_chroma: once they are registered; until then a model naming them is
+// refused, score_models.cpp).
+const std::array<ExtractorInfo, 5> kExtractors = {{
     {"adm", kAdmFeatures, kAdmOptions},
     {"vif", kVifFeatures, kVifOptions},
     {"motion", kMotionFeatures, kMotionOptions},
+    {"cambi", kCambiFeatures, kCambiOptions},
+    {"speed_chroma", kSpeedChromaFeatures, kSpeedChromaOptions},
 }};
 
 // feature/alias.c, the entries of libvmaf 3.2.0 (its JSON output shows the
 // aim, adm3 and motion3 ones).
-constexpr std::array<std::pair<std::string_view, std::string_view>, 22> kAliases = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 25> kAliases = {{
     {"VMAF_feature_adm2_score", "adm2"},
     {"VMAF_feature_adm_scale0_score", "adm_scale0"},
     {"VMAF_feature_adm_scale1_score", "adm_scale1"},
@@ -117,6 +160,9 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 22> kAliases
     {"VMAF_integer_feature_vif_scale2_score", "integer_vif_scale2"},
     {"VMAF_integer_feature_vif_scale3_score", "integer_vif_scale3"},
     {"Cambi_feature_cambi_score", "cambi"},
+    {"Speed_chroma_feature_speed_chroma_u_score", "speed_chroma_u"},
+    {"Speed_chroma_feature_speed_chroma_v_score", "speed_chroma_v"},
+    {"Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv"},
 }};
 
 // printf's "%g" (std::to_chars with precision 6 is defined as it).
@@ -241,6 +287,11 @@ OutputKeyResult feature_output_key(const ExtractorInfo& extractor, std::string_v
         }
         is_default = static_cast<double>(v) == o.default_value;
         part = fmt::format("_{}_{}", shown, v);
+        break;
+      }
+      case OptionType::kString: {
+        is_default = !o.default_text.empty() && *text == o.default_text;
+        part = fmt::format("_{}_{}", shown, *text);
         break;
       }
       case OptionType::kDouble: {

@@ -1,6 +1,7 @@
 // The feature names a VMAF model may list, the libvmaf extractor that makes
-// each (adm, vif, motion: libvmaf 3.2.0's integer extractors), their options
-// as libvmaf declares them, and the key a model input is read under.
+// each (adm, vif, motion: libvmaf 3.2.0's integer extractors; cambi and
+// speed_chroma, which VMAF v1 adds), their options as libvmaf declares them,
+// and the key a model input is read under.
 #pragma once
 
 #include <optional>
@@ -12,7 +13,7 @@
 
 namespace exactvq::vmaf {
 
-enum class OptionType { kBool, kInt, kDouble };
+enum class OptionType { kBool, kInt, kDouble, kString };
 
 // One extractor option, as libvmaf's VmafOption table has it.
 struct ExtractorOption {
@@ -22,6 +23,7 @@ struct ExtractorOption {
   double default_value;  // bools: 0 or 1
   double min, max;
   bool feature_param;  // VMAF_OPT_FLAG_FEATURE_PARAM: a non-default value renames the outputs
+  std::string_view default_text = {};  // kString: the default value
 };
 
 struct ExtractorInfo {
@@ -30,11 +32,11 @@ struct ExtractorInfo {
   std::span<const ExtractorOption> options;
 };
 
-// The three extractors, in libvmaf's registration order.
+// The extractors, in libvmaf's registration order.
 std::span<const ExtractorInfo> model_extractors();
 
 // The extractor providing `feature_name` (libvmaf's
-// vmaf_get_feature_extractor_by_feature_name over these three), or null.
+// vmaf_get_feature_extractor_by_feature_name over these), or null.
 const ExtractorInfo* extractor_for_feature(std::string_view feature_name);
 
 // libvmaf's output alias of a feature name ("VMAF_integer_feature_adm2_score"

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "metrics/vmaf/chroma_correction.h"
 #include "metrics/vmaf/model.h"
 #include "metrics/vmaf/model_features.h"
 #include "metrics/vmaf/model_json.h"
@@ -83,8 +84,8 @@ void read_features(const ModelReader& r, const json& md, Model& m) {
     f.name = r.string((*it)[i], where);
     const ExtractorInfo* e = extractor_for_feature(f.name);
     if (e == nullptr)
-      r.fail(where, fmt::format("unknown feature name \"{}\" (not one of libvmaf's integer "
-                                "adm, vif or motion features)",
+      r.fail(where, fmt::format("unknown feature name \"{}\" (not one that libvmaf's integer "
+                                "adm, vif, motion, cambi or speed_chroma extractors provide)",
                                 f.name));
     f.extractor = std::string(e->name);
     m.features.push_back(std::move(f));
@@ -236,9 +237,13 @@ Model parse_model(std::string_view json_text, const std::string& source,
   if (const auto it = md.find("score_transform"); it != md.end())
     read_score_transform(r, *it, flags, m);
 
-  if (md.contains("chroma_correction_parameter"))
-    r.fail("model_dict.chroma_correction_parameter",
-           "not supported (it corrects a speed_chroma feature, which exactvq does not make)");
+  if (const auto it = md.find("chroma_correction_parameter"); it != md.end()) {
+    const std::string field = "model_dict.chroma_correction_parameter";
+    ChromaCorrection c;
+    const std::string error = resolve_chroma_correction(m, r.number(*it, field), c);
+    if (!error.empty()) r.fail(field, error);
+    m.chroma_correction = c;
+  }
 
   {
     const auto it = md.find("model");

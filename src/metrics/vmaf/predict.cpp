@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "metrics/vmaf/chroma_correction.h"
 
 namespace exactvq::vmaf {
 
@@ -118,6 +119,7 @@ double predict(const Model& model, std::span<const double> inputs) {
   if (rescale)
     for (std::size_t i = 0; i < x.size(); ++i)
       x[i] = model.features[i].slope * x[i] + model.features[i].intercept;
+  if (model.chroma_correction) apply_chroma_correction(model, *model.chroma_correction, x);
   double score = svm_decision_value(model.svm, x);
   if (rescale) score = (score - model.intercept) / model.slope;
   score = apply_score_transform(model.score_transform, score);

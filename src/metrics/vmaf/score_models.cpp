@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "metrics/registry.h"
 #include "metrics/vmaf/model_spec.h"
 #include "metrics/vmaf/predict.h"
 
@@ -16,9 +17,22 @@ bool same_spec(const FeatureSpec& a, const FeatureSpec& b) {
   return a.name == b.name && a.options == b.options;
 }
 
+// A model may name an extractor libvmaf has and exactvq does not compute yet
+// (VMAF v1's cambi, speed_chroma): refused before any frame is read, naming it.
+void check_extractors_known(const Model& model) {
+  const std::vector<std::string> known = known_features();
+  for (const ModelFeature& f : model.features)
+    if (std::find(known.begin(), known.end(), f.extractor) == known.end())
+      throw UsageError(fmt::format(
+          "model {}: its input {} comes from libvmaf's feature '{}', which exactvq does not "
+          "compute yet (it computes: {})",
+          model.version, f.name, f.extractor, fmt::join(known, ", ")));
+}
+
 class VmafScoreModel final : public ScoreModel {
  public:
   explicit VmafScoreModel(Model model) : model_(std::move(model)) {
+    check_extractors_known(model_);
     for (const ModelFeature& f : model_.features) {
       const FeatureSpec spec = extractor_spec(f);
       if (std::none_of(features_.begin(), features_.end(),

@@ -1,11 +1,10 @@
 // adm on every device backend against the CPU, bit for bit: every public VMAF
 // vector pair under each option set the models use (and the options that
-// change the engine's work), seeded pictures from the smallest ADM takes
-// (33x33) up, odd sizes, 8..16 bits, random, noisy and extreme content, and
-// degenerate frames; sizes below 33x33 are refused on both. CUDA scores the
-// decoupling's binary64 steps native and emulated (fp64=native, fp64=emulate;
-// the CPU scores once) up to 4K; OpenCL (softfp) the sizes PoCL affords.
-// Without a device a backend's cases skip with a message.
+// change the engine's work, and each kind of CSF factor), seeded pictures from the smallest ADM
+// takes (33x33) up, odd sizes, 8..16 bits, random, noisy and extreme content, and degenerate
+// frames; sizes below 33x33 are refused on both. CUDA scores the decoupling's binary64 steps native
+// and emulated (fp64=native, fp64=emulate; the CPU scores once) up to 4K; OpenCL (softfp) the sizes
+// PoCL affords. Without a device a backend's cases skip with a message.
 #include <cstdio>
 #include <filesystem>
 #include <tuple>
@@ -19,12 +18,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kAdmSpecs[] = {"adm",
-                                 "adm=debug=true",
-                                 "adm=adm_enhn_gain_limit=1.0:debug=true",
+const char* const kAdmSpecs[] = {"adm", "adm=debug=true", "adm=adm_enhn_gain_limit=1.0:debug=true",
                                  "adm=adm_skip_scale0=true:debug=true",
                                  "adm=adm_skip_aim=true:debug=true",
-                                 "adm=adm_norm_view_dist=4.5:adm_csf_scale=1.5:debug=true"};
+                                 "adm=adm_norm_view_dist=4.5:adm_csf_scale=1.5:debug=true",
+                                 // Barten's CSF: factors beyond 1, their fixed-point forms wrap.
+                                 "adm=adm_csf_mode=1:adm_csf_scale=3:debug=true",
+                                 // VMAF v1.0.16_5d0h's adm3 (the blended CSF).
+                                 "adm=adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:"
+                                 "adm_noise_weight=0.02:adm_min_val=0.5:adm_norm_view_dist=5:"
+                                 "debug=true"};
 
 class AdmOnDevice : public DeviceTest {
  protected:

@@ -122,9 +122,20 @@ TEST(AdmOptions, Fp64ModeChangesNoName) {
             std::string::npos);  // listed among the known keys
 }
 
-TEST(AdmOptions, UnsupportedCsfModesAndGeometriesAreRefused) {
-  EXPECT_NE(error_of("adm=csf=1").find("adm_csf_mode=1"), std::string::npos);
-  EXPECT_NE(error_of("adm=adm_csf_mode=3"), "");
+TEST(AdmOptions, CsfModesAndUnsupportedGeometries) {
+  EXPECT_EQ(parse("adm=csf=1").csf_mode, CsfMode::kBarten);
+  EXPECT_EQ(parse("adm=adm_csf_mode=2").csf_mode, CsfMode::kBartenWatsonBlend);
+  EXPECT_EQ(parse("adm=adm_csf_mode=3:nvd=1.5:rdh=2160").csf_mode, CsfMode::kBartenWatsonBlendMae);
+  EXPECT_EQ(parse("adm=csf=1:nvd=3.7").csf_mode, CsfMode::kBarten);
+  // The blended modes have tables for nine geometries only (of which 480 rows,
+  // and 720 at 3 H, fall below the resolution libvmaf scores).
+  for (const char* bad : {"adm=csf=2:nvd=4", "adm=csf=3:rdh=1440", "adm=csf=2:nvd=6:rdh=540"}) {
+    const std::string e = error_of(bad);
+    EXPECT_NE(e.find("has CSF tables only for"), std::string::npos) << bad << ": " << e;
+  }
+  for (const char* good : {"adm=csf=2:nvd=5", "adm=csf=3:nvd=3:rdh=2160", "adm=csf=2:nvd=5:rdh=720",
+                           "adm=csf=3:nvd=5:rdh=2160", "adm=csf=2:nvd=1.5:rdh=2160"})
+    EXPECT_EQ(error_of(good), "") << good;
   // libvmaf's extract() fails below nvd * rdh = 3240.
   EXPECT_NE(error_of("adm=nvd=2.9").find("below 3 * 1080"), std::string::npos);
   EXPECT_NE(error_of("adm=rdh=720"), "");
@@ -138,6 +149,11 @@ TEST(AdmOptions, SuffixFollowsLibvmafsNaming) {
   EXPECT_EQ(key_suffix(parse("adm=ssz=true:min=0.25:egl=1.5:debug=true")), "_egl_1.5_min_0.25_ssz");
   EXPECT_EQ(key_suffix(parse("adm=nw=0:nvd=4:rdh=2160:dlmw=0.8")), "_dlmw_0.8_nw_0_nvd_4_rdh_2160");
   EXPECT_EQ(key_suffix(parse("adm=scf=2:scfd=0.5")), "_scfd_0.5_scf_2");
+  // VMAF v1.0.16's adm (libvmaf's own key).
+  EXPECT_EQ(key_suffix(parse("adm=adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_noise_weight=0.02:"
+                             "adm_norm_view_dist=5:adm_ref_display_height=1080:adm_min_val=0.5:"
+                             "adm_csf_mode=2")),
+            "_csf_2_dlmw_0.7_egl_1_min_0.5_nw_0.02_nvd_5");
   EXPECT_EQ(key_suffix(parse("adm=adm_skip_aim=true:nw=1e-05")), "_nw_1e-05");
 }
 

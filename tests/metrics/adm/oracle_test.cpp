@@ -145,6 +145,59 @@ TEST(AdmOracle, RandomSizesDepthsAndOptions) {
               differing, seed);
 }
 
+// The contrast sensitivity functions adm_csf_mode 1 (Barten's), 2 and 3 (the
+// blended tables, at each of their geometries that libvmaf scores: not 480
+// rows, nor 720 at 3 H, below 3 * 1080), with the options that scale or
+// rename them.
+TEST(AdmOracle, CsfModesEqualLibvmafBitForBit) {
+  if (!fs::exists(testing_vectors::kLibvmafBinary))
+    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary
+                 << ": oracle skipped";
+  const std::vector<Case> cases = {
+      {33, 33, 8, ":adm_csf_mode=1"},
+      {64, 48, 10, ":adm_csf_mode=1:adm_enhn_gain_limit=1"},
+      {97, 41, 12, ":adm_csf_mode=1:adm_csf_scale=3.5:adm_csf_diag_scale=0.25"},
+      {120, 90, 16, ":adm_csf_mode=1:adm_csf_scale=50:adm_csf_diag_scale=50"},
+      {80, 60, 8, ":adm_csf_mode=1:adm_csf_scale=0:adm_noise_weight=0"},
+      {100, 61, 8, ":adm_csf_mode=1:adm_norm_view_dist=5"},
+      {61, 100, 10, ":adm_csf_mode=1:adm_norm_view_dist=24:adm_ref_display_height=4320"},
+      {70, 50, 12, ":adm_csf_mode=1:adm_norm_view_dist=3.7:adm_ref_display_height=1440"},
+      {90, 70, 8,
+       ":adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_noise_weight=0.02:"
+       "adm_min_val=0.5"},
+      {90, 70, 10,
+       ":adm_csf_mode=2:adm_norm_view_dist=5:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:"
+       "adm_noise_weight=0.02:adm_min_val=0.5"},
+      {75, 45, 12, ":adm_csf_mode=2:adm_norm_view_dist=1.5:adm_ref_display_height=2160"},
+      {45, 75, 16, ":adm_csf_mode=2:adm_norm_view_dist=3:adm_ref_display_height=2160"},
+      {50, 50, 8, ":adm_csf_mode=2:adm_norm_view_dist=5:adm_ref_display_height=2160"},
+      {66, 38, 10, ":adm_csf_mode=2:adm_norm_view_dist=5:adm_ref_display_height=720"},
+      {77, 55, 12, ":adm_csf_mode=2:adm_csf_scale=2:adm_skip_scale0=true"},
+      {90, 70, 8, ":adm_csf_mode=3"},
+      {90, 70, 16, ":adm_csf_mode=3:adm_norm_view_dist=5:adm_enhn_gain_limit=1"},
+      {75, 45, 10, ":adm_csf_mode=3:adm_norm_view_dist=1.5:adm_ref_display_height=2160"},
+      {45, 75, 12, ":adm_csf_mode=3:adm_norm_view_dist=3:adm_ref_display_height=2160"},
+      {50, 50, 8, ":adm_csf_mode=3:adm_norm_view_dist=5:adm_ref_display_height=2160"},
+      {66, 38, 10, ":adm_csf_mode=3:adm_norm_view_dist=5:adm_ref_display_height=720"},
+      {38, 66, 16, ":adm_csf_mode=3:adm_norm_view_dist=5:adm_csf_scale=4"},
+      {321, 181, 8, ":adm_csf_mode=2:adm_norm_view_dist=5:adm_ref_display_height=720"},
+      {300, 170, 10, ":adm_csf_mode=3:adm_norm_view_dist=3:adm_ref_display_height=2160"},
+      {200, 120, 12, ":adm_csf_mode=1:adm_enhn_gain_limit=1.25", 3,
+       adm_testing::Content::kSaturatedNoise},
+      {130, 80, 8, ":adm_csf_mode=2", 2, adm_testing::Content::kCheckerboard},
+      {1920, 1080, 10,
+       ":adm_csf_mode=2:adm_dlm_weight=0.7:adm_enhn_gain_limit=1:adm_noise_weight=0.02:"
+       "adm_min_val=0.5",
+       1},
+  };
+  const fs::path dir = fs::path(EXACTVQ_TEST_TMP) / "adm_oracle_csf";
+  const uint32_t seed = 20261205;
+  int compared = 0, differing = 0;
+  compare_cases(cases, dir, seed, compared, differing);
+  std::printf("adm oracle, CSF modes 1..3: %d values compared, %d differing (seed %u)\n", compared,
+              differing, seed);
+}
+
 // libvmaf has no defined value below 33x33 (from 17 to 32 samples a side it
 // reads outside its buffers, up to 16 it crashes): exactvq refuses those sizes.
 TEST(AdmOracle, LibvmafCrashesWhereExactvqRefuses) {

@@ -14,9 +14,11 @@
 #include <cstdio>
 #include <cstring>
 
+#include "metrics/adm/barten_csf.h"
 #include "metrics/adm/csf_factors.h"
 #include "metrics/adm/decouple.h"
 #include "metrics/adm/one_third_power.h"
+#include "metrics/adm/options.h"
 
 namespace exactvq::adm {
 namespace {
@@ -87,6 +89,48 @@ TEST(AdmPinned, WatsonFactorsOfTheDefaultGeometry) {
   EXPECT_EQ(pinned.scale0_fixed[2], 49417);
   EXPECT_NEAR(pinned.factor_hv[0] * 2097152.0, 36453, 3);
   EXPECT_NEAR(pinned.factor_d[0] * 8388608.0, 49417, 4);
+}
+
+// adm_csf_mode 1 at 3 * 1080: libvmaf's barten_csf() as compiled with gcc
+// and glibc 2.36 on x86-64, and its fixed-point forms, which wrap (the
+// factors exceed 1): scale 0 through an int32's low 16 bits, scales 1..3
+// through an int64's low 32 bits.
+TEST(AdmPinned, BartenFactorsAndTheirWrappedFixedForms) {
+  const float want[4] = {0x1.35e31ap+0f, 0x1.42b3c6p+2f, 0x1.d410eap+3f, 0x1.af9d36p+4f};
+  for (int lambda = 0; lambda < 4; ++lambda)
+    EXPECT_EQ(barten_csf(lambda, 3.0, 1080, 1.0), want[lambda]) << lambda;
+  AdmOptions o;
+  o.csf_mode = CsfMode::kBarten;
+  const CsfFactors f = csf_factors(o);
+  EXPECT_EQ(f.factor_hv[3], want[3]);
+  EXPECT_EQ(f.factor_d[3], want[3]);  // adm_csf_diag_scale 1: the same function
+  EXPECT_EQ(f.scale0_fixed[0], 48227);
+  EXPECT_EQ(f.fixed_hv[1], 181344256u);
+  EXPECT_EQ(f.fixed_hv[2], 2693222400u);
+  EXPECT_EQ(f.fixed_hv[3], 4191379456u);
+  o.csf_diag_scale = 0.5;
+  EXPECT_EQ(csf_factors(o).factor_d[2], static_cast<float>(double(want[2]) * 0.5));
+}
+
+// adm_csf_mode 2 and 3 read libvmaf's tables; 2160 rows at 1.5 H share 1080
+// at 3 H's.
+TEST(AdmPinned, BlendedFactorsAreTheTables) {
+  AdmOptions o;
+  o.csf_mode = CsfMode::kBartenWatsonBlend;
+  const CsfFactors f = csf_factors(o);
+  EXPECT_EQ(f.factor_hv[0], 0.01183f);
+  EXPECT_EQ(f.factor_d[0], 0.004302f);
+  EXPECT_EQ(f.scale0_fixed[0], 24809);  // (uint16)(0.01183f * 2^21)
+  EXPECT_EQ(f.scale0_fixed[2], 36087);  // (uint16)(0.004302f * 2^23)
+  EXPECT_EQ(f.fixed_hv[1], 107485848u);
+  o.norm_view_dist = 1.5;
+  o.ref_display_height = 2160;
+  EXPECT_EQ(csf_factors(o).fixed_hv[1], f.fixed_hv[1]);
+  o.csf_mode = CsfMode::kBartenWatsonBlendMae;
+  EXPECT_EQ(csf_factors(o).factor_hv[3], 0.045673f);
+  EXPECT_EQ(csf_factors(o).fixed_hv[3], 196164048u);
+  EXPECT_FALSE(blended_csf(0, false, false, 4.0, 1080).has_value());
+  EXPECT_TRUE(blended_csf(3, true, true, 5.0, 720).has_value());
 }
 
 TEST(AdmPinned, OtherGeometriesKeepTheScale0ConstantsOnlyAtTheDefaultProduct) {

@@ -122,7 +122,7 @@ void score(const ScalePlan& p, int scale, ScaleBands<T>& s, const AdmOptions& o,
 AdmSums staged_sums(const Picture& ref, const Picture& dis, const AdmOptions& o, bool emulate,
                     std::mt19937_64& rng) {
   const VideoFormat& fmt = ref.format;
-  const CsfFactors factors = csf_factors(o.norm_view_dist, o.ref_display_height);
+  const CsfFactors factors = csf_factors(o);
   AdmSums sums{};
   ScaleBands<int16_t> s0;
   const ScalePlan p0 = scale_plan(fmt.width, fmt.height, 0, factors);

@@ -3,6 +3,7 @@
 // thread count and batch size; options, names and refusals.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 
@@ -11,6 +12,7 @@
 #include "app/score_run.h"
 #include "cli/cli_test_util.h"
 #include "core/error.h"
+#include "libvmaf_catalogue_vectors.h"
 #include "libvmaf_vmaf_vectors.h"
 #include "metrics/motion/motion_scores.h"
 #include "metrics/motion/options.h"
@@ -68,6 +70,44 @@ TEST(MotionVectors, EqualLibvmafBitForBit) {
     }
   }
   EXPECT_GT(compared, 100);
+}
+
+// VMAF v1.0.16's motion (motion_max_val=18; HFR: also the five-frame window
+// and the moving average): every motion key of libvmaf's eight v1 model runs
+// (libvmaf_catalogue_scores.json), wherever the run is perturb-stable.
+TEST(MotionVectors, V1ModelRunsEqualLibvmafBitForBit) {
+  if (!fs::exists(testing_vectors::kCatalogueVectors))
+    GTEST_SKIP() << "no " << testing_vectors::kCatalogueVectors;
+  int compared = 0;
+  for (const auto& pair : testing_vectors::load_catalogue_pairs()) {
+    for (const char* run :
+         {"vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_3d0h_2160",
+          "vmaf_v1.0.16_1d5h_2160", "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_5d0h",
+          "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_1d5h_2160"}) {
+      const nlohmann::json* frames = testing_vectors::stable_frames(pair, run);
+      if (!frames) continue;
+      const bool hfr = std::string(run).find("_hfr_") != std::string::npos;
+      const ScoreReport r = score_files(
+          pair.ref, pair.dist, pair.raw,
+          hfr ? "motion=motion_max_val=18:motion_five_frame_window=true:motion_moving_average=true"
+              : "motion=motion_max_val=18");
+      ASSERT_EQ(r.frame_numbers.size(), frames->size()) << pair.name;
+      const std::string suffix = hfr ? "_mffw_mmxv_18_mma" : "_mmxv_18";
+      for (const std::string key :
+           {"VMAF_integer_feature_motion_sad_score", "integer_motion2", "integer_motion3"}) {
+        const auto& values = column(r, key + suffix);
+        ASSERT_EQ(values.size(), frames->size()) << pair.name << " " << run << " " << key;
+        for (size_t i = 0; i < frames->size(); ++i, ++compared) {
+          const double want = stored_value((*frames)[i].at(key + suffix));
+          EXPECT_TRUE(same_bits(values[i], want))
+              << pair.name << " " << run << " frame " << i << " " << key << suffix << ": "
+              << values[i] << " vs libvmaf " << want;
+        }
+      }
+    }
+  }
+  std::printf("motion v1 vectors: %d values compared\n", compared);
+  EXPECT_GT(compared, 500);
 }
 
 // Random clips: a moving noise pattern whose speed changes from frame to frame.

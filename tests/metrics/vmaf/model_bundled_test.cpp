@@ -20,7 +20,14 @@ using namespace exactvq::vmaf::model_testing;
 
 const std::vector<std::string> kVersions = {"vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1"};
 
-TEST(BundledModels, VersionsListed) { EXPECT_EQ(builtin_model_versions(), kVersions); }
+TEST(BundledModels, VersionsListed) {
+  std::vector<std::string> all = kVersions;
+  for (const char* v : {"vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_3d0h_2160",
+                        "vmaf_v1.0.16_1d5h_2160", "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_5d0h",
+                        "vmaf_v1.0.16_hfr_3d0h_2160", "vmaf_v1.0.16_hfr_1d5h_2160"})
+    all.emplace_back(v);
+  EXPECT_EQ(builtin_model_versions(), all);
+}
 
 TEST(BundledModels, TextIsTheSharedFile) {
   for (const std::string& v : kVersions) {

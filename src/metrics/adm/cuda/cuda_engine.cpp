@@ -34,7 +34,7 @@ class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
         setup_(s),
         emulate_(emulates_fp64(s.options.fp64, device.emulate_by_default())) {
     const VideoFormat& f = s.format;
-    const CsfFactors factors = csf_factors(s.options.norm_view_dist, s.options.ref_display_height);
+    const CsfFactors factors = csf_factors(s.options);
     for (int n = 0; n < kScales; ++n) {
       plans_[size_t(n)] = scale_plan(f.width, f.height, n, factors);
       width_[size_t(n)] = plans_[size_t(n)].width;

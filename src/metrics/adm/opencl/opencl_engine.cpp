@@ -43,7 +43,7 @@ class OpenclEngine final : public DeviceEngine<Engine> {
   OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
       : DeviceEngine(std::move(device), "adm"), setup_(s) {
     const VideoFormat& f = s.format;
-    const CsfFactors factors = csf_factors(s.options.norm_view_dist, s.options.ref_display_height);
+    const CsfFactors factors = csf_factors(s.options);
     for (int n = 0; n < kScales; ++n) plans_[size_t(n)] = scale_plan(f.width, f.height, n, factors);
     DeviceContext& dc = context();
     const cl_program program = this->device().program(kAdmKernelSource, "the adm kernels");
