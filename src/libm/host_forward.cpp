@@ -7,7 +7,6 @@
 
 namespace exactvq::libm {
 
-double log2(double x) { return std::log2(x); }
 double log10(double x) { return std::log10(x); }
 double exp(double x) { return std::exp(x); }
 double pow(double x, double y) { return std::pow(x, y); }
