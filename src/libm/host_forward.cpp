@@ -7,9 +7,6 @@
 
 namespace exactvq::libm {
 
-double log10(double x) { return std::log10(x); }
-double exp(double x) { return std::exp(x); }
-double pow(double x, double y) { return std::pow(x, y); }
 double sin(double x) { return std::sin(x); }
 double cos(double x) { return std::cos(x); }
 double atan2(double y, double x) { return std::atan2(y, x); }
