@@ -18,6 +18,18 @@ inline float float_of(uint32_t b) { return std::bit_cast<float>(b); }
 // a * b + c rounded once, as glibc's FMA variant evaluates it.
 inline double fused(double a, double b, double c) { return std::fma(a, b, c); }
 
+// x + y where x or y is NaN, as x86's SSE addition gives it: the first NaN
+// operand, quieted. Written with integers because a compiler may swap the
+// operands of an addition, which changes which NaN comes out.
+inline double nan_sum(double x, double y) {
+  const uint64_t quiet = 0x0008000000000000u;
+  return double_of((std::isnan(x) ? bits_of(x) : bits_of(y)) | quiet);
+}
+inline float nan_sum(float x, float y) {
+  const uint32_t quiet = 0x00400000u;
+  return float_of((std::isnan(x) ? bits_of(x) : bits_of(y)) | quiet);
+}
+
 // The results glibc's error helpers return (math_err.c): they are computed,
 // not constants, so that NaN payloads and signs follow the same operations.
 inline double invalid_result(double x) { return (x - x) / (x - x); }

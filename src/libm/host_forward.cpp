@@ -10,6 +10,5 @@ namespace exactvq::libm {
 double sin(double x) { return std::sin(x); }
 double cos(double x) { return std::cos(x); }
 double atan2(double y, double x) { return std::atan2(y, x); }
-float powf(float x, float y) { return std::pow(x, y); }
 
 }  // namespace exactvq::libm

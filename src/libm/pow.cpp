@@ -273,9 +273,9 @@ double pow(double x, double y) {
     // x is zero, subnormal, negative, infinite or NaN, or |y| < 2^-65,
     // |y| >= 2^63 or y is NaN.
     if (zero_inf_nan(iy)) {
-      if (2 * iy == 0) return signalling_nan(x) ? x + y : 1.0;
-      if (ix == bits_of(1.0)) return signalling_nan(y) ? x + y : 1.0;
-      if (2 * ix > 2 * bits_of(HUGE_VAL) || 2 * iy > 2 * bits_of(HUGE_VAL)) return x + y;
+      if (2 * iy == 0) return signalling_nan(x) ? nan_sum(x, y) : 1.0;
+      if (ix == bits_of(1.0)) return signalling_nan(y) ? nan_sum(x, y) : 1.0;
+      if (2 * ix > 2 * bits_of(HUGE_VAL) || 2 * iy > 2 * bits_of(HUGE_VAL)) return nan_sum(x, y);
       if (2 * ix == 2 * bits_of(1.0)) return 1.0;
       if ((2 * ix < 2 * bits_of(1.0)) == !(iy >> 63)) return 0.0;  // |x| < 1, y = inf; or > 1, -inf
       return y * y;
