@@ -7,8 +7,6 @@
 
 namespace exactvq::libm {
 
-double sin(double x) { return std::sin(x); }
-double cos(double x) { return std::cos(x); }
 double atan2(double y, double x) { return std::atan2(y, x); }
 
 }  // namespace exactvq::libm
