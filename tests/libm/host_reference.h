@@ -54,7 +54,7 @@ class MismatchCounter {
     ++compared_;
     if (bits(pinned) == bits(host)) return;
     if (++mismatches_ <= 8)
-      ADD_FAILURE() << what_ << std::hexfloat << " at x=" << x << " y=" << y << ": pinned "
+      ADD_FAILURE() << what_ << std::hexfloat << " at operands (" << x << ", " << y << "): pinned "
                     << pinned << " host " << host;
   }
   uint64_t mismatches() const { return mismatches_; }
