@@ -190,13 +190,20 @@ int reduce_by_half_pi_large(double x, double* a, double* da) {
   const double split = s * kSplit;
   const double t1 = split - (split - s);
   const double t2 = s - t1;
+  // One operation a statement: glibc builds this routine without FMA, so no
+  // product here may be fused with the sum that follows it.
   const double head = s * kHalfPi;
-  double tail = t1 * kHalfPiHead - head;
-  tail = tail + t1 * kHalfPiHeadRest;
-  tail = tail + t2 * kHalfPiHead;
-  double rest = t2 * kHalfPiHeadRest;
-  rest = rest + s * kHalfPiLo;
-  rest = rest + t * kHalfPi;
+  const double p11 = t1 * kHalfPiHead;
+  const double p12 = t1 * kHalfPiHeadRest;
+  const double p21 = t2 * kHalfPiHead;
+  const double p22 = t2 * kHalfPiHeadRest;
+  const double p_lo = s * kHalfPiLo;
+  const double p_t = t * kHalfPi;
+  double tail = p11 - head;
+  tail = tail + p12;
+  tail = tail + p21;
+  double rest = p22 + p_lo;
+  rest = rest + p_t;
   tail = tail + rest;
   s = head + tail;
   *a = s;
