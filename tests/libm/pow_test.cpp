@@ -70,25 +70,16 @@ TEST(Pow, SampleValuesToMetricExponents) {
   // Every 8- to 12-bit sample value, normalised and not, raised to exponents of
   // the kind the metrics use (gamma, CSF and colour-space exponents).
   for (int v = 0; v <= 4095; ++v)
-    for (double y : {2.0,
-                     3.0,
-                     0.5,
-                     1.0 / 3,
-                     2.2,
-                     1 / 2.2,
-                     2.4,
-                     1 / 2.4,
-                     0.45,
-                     2.6,
-                     0.1593017578125,
-                     78.84375,
-                     1.0 / 78.84375,
-                     0.8359375,
-                     18.8515625,
-                     -0.5,
-                     -1.0,
-                     -2.0,
-                     0.2,
+    for (double y : {7.0,       2.0,
+                     3.0,       0.5,
+                     1.0 / 3,   2.2,
+                     1 / 2.2,   2.4,
+                     1 / 2.4,   0.45,
+                     2.6,       0.1593017578125,
+                     78.84375,  1.0 / 78.84375,
+                     0.8359375, 18.8515625,
+                     -0.5,      -1.0,
+                     -2.0,      0.2,
                      1.5}) {
       check(m, v, y);
       check(m, v / 4095.0, y);
@@ -104,7 +95,7 @@ TEST(Pow, SeededRandomOperands) {
   std::mt19937_64 rng(20260209);
   std::uniform_real_distribution<double> small_y(-10.0, 10.0);
   std::uniform_real_distribution<double> x_range(0.0, 10000.0);
-  for (int n = 0; n < 1000000; ++n) {
+  for (int n = 0; n < 2500000; ++n) {
     check(m, x_range(rng), small_y(rng));
     check(m, double_in_bits(rng, 0, bits(HUGE_VAL)), small_y(rng));
     check(m, double_in_bits(rng, 0, bits(HUGE_VAL)),
