@@ -13,14 +13,9 @@ using testing::bits;
 using testing::double_in_bits;
 using testing::MismatchCounter;
 
-// Through pointers the compiler cannot see through: it would otherwise merge
-// sin(x) and cos(x) into one call of glibc's sincos, another function.
-double (*volatile host_sin)(double) = ::sin;
-double (*volatile host_cos)(double) = ::cos;
-
 void check(MismatchCounter& s, MismatchCounter& c, double x) {
-  s.check(libm::sin(x), host_sin(x), x);
-  c.check(libm::cos(x), host_cos(x), x);
+  s.check(libm::sin(x), testing::host_sin(x), x);
+  c.check(libm::cos(x), testing::host_cos(x), x);
 }
 
 void check_with_neighbours(MismatchCounter& s, MismatchCounter& c, double x, int n) {
