@@ -4,12 +4,14 @@
 // function here must return glibc's bits for every operand on every compiler,
 // SIMD target and GPU, so that a score never depends on the host's libm.
 //
-// Each function lives in its own file (libm/<function>.cpp); one that still
-// forwards to the host's libm says so in its file and in docs/spec/libm.md.
+// Each function lives in its own file (libm/<function>.cpp), shared tables
+// and kernels in theirs; docs/spec/libm.md says which glibc algorithm and
+// variant each is and how it was checked. None depends on the host's libm.
 #pragma once
 
 namespace exactvq::libm {
 
+double log(double x);  // not called by the metrics: log10 calls it
 double log2(double x);
 double log10(double x);
 double exp(double x);

@@ -1,0 +1,120 @@
+// The oracle for the pinned functions: the host's libm, valid only where it is
+// glibc 2.36 on an x86-64 CPU whose FMA and AVX2 make glibc's ifunc pick the
+// FMA variants (the build libvmaf's references come from).
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#if __has_include(<gnu/libc-version.h>)
+#include <gnu/libc-version.h>
+#define EXACTVQ_HOST_HAS_GLIBC 1
+#endif
+
+namespace exactvq::libm::testing {
+
+// Empty where the host's libm is the reference, else why it is not.
+inline std::string host_is_not_reference() {
+#ifndef EXACTVQ_HOST_HAS_GLIBC
+  return "host C library is not glibc";
+#else
+  const std::string version = gnu_get_libc_version();
+  if (version != "2.36") return "host glibc is " + version + ", not 2.36";
+#if defined(__x86_64__)
+  if (!__builtin_cpu_supports("fma") || !__builtin_cpu_supports("avx2"))
+    return "CPU lacks FMA or AVX2: glibc picks its non-FMA variants";
+  return {};
+#else
+  return "not x86-64";
+#endif
+#endif
+}
+
+#define EXACTVQ_REQUIRE_HOST_REFERENCE()                                       \
+  do {                                                                         \
+    const std::string why = ::exactvq::libm::testing::host_is_not_reference(); \
+    if (!why.empty()) GTEST_SKIP() << why << ": host libm is not the oracle";  \
+  } while (0)
+
+// The host's functions, called through pointers the compiler cannot see
+// through: it would otherwise replace a call by its own arithmetic where an
+// operand is known (powf(x, 2) by x * x) or merge sin(x) and cos(x) into
+// glibc's sincos, and the oracle would no longer be glibc's function.
+inline double (*volatile host_log)(double) = static_cast<double (*)(double)>(::log);
+inline double (*volatile host_log2)(double) = static_cast<double (*)(double)>(::log2);
+inline double (*volatile host_log10)(double) = static_cast<double (*)(double)>(::log10);
+inline double (*volatile host_exp)(double) = static_cast<double (*)(double)>(::exp);
+inline double (*volatile host_sin)(double) = static_cast<double (*)(double)>(::sin);
+inline double (*volatile host_cos)(double) = static_cast<double (*)(double)>(::cos);
+inline double (*volatile host_pow)(double, double) = static_cast<double (*)(double, double)>(::pow);
+inline double (*volatile host_atan2)(double,
+                                     double) = static_cast<double (*)(double, double)>(::atan2);
+inline float (*volatile host_powf)(float, float) = ::powf;
+
+inline uint64_t bits(double x) { return std::bit_cast<uint64_t>(x); }
+inline uint32_t bits(float x) { return std::bit_cast<uint32_t>(x); }
+
+// Counts operands where two functions' results differ in any bit, printing
+// the first few.
+class MismatchCounter {
+ public:
+  explicit MismatchCounter(const char* what) : what_(what) {}
+  ~MismatchCounter() {
+    std::printf("[libm] %s: %llu operands compared, %llu mismatches\n", what_,
+                static_cast<unsigned long long>(compared_),
+                static_cast<unsigned long long>(mismatches_));
+  }
+  template <class T>
+  void check(T pinned, T host, double x, double y = 0) {
+    ++compared_;
+    if (bits(pinned) == bits(host)) return;
+    if (++mismatches_ <= 8)
+      ADD_FAILURE() << what_ << std::hexfloat << " at operands (" << x << ", " << y << "): pinned "
+                    << pinned << " host " << host;
+  }
+  uint64_t mismatches() const { return mismatches_; }
+  uint64_t compared() const { return compared_; }
+
+ private:
+  const char* what_;
+  uint64_t compared_ = 0;
+  uint64_t mismatches_ = 0;
+};
+
+// Doubles whose bit patterns are uniform over [lo_bits, hi_bits].
+inline double double_in_bits(std::mt19937_64& rng, uint64_t lo_bits, uint64_t hi_bits) {
+  return std::bit_cast<double>(lo_bits + rng() % (hi_bits - lo_bits + 1));
+}
+
+// Operands every function meets: signed zeros, the smallest and largest
+// subnormals and normals, infinities, NaNs (quiet, signalling, negative).
+inline const double kSpecialOperands[] = {
+    0.0,
+    -0.0,
+    std::bit_cast<double>(uint64_t{1}),
+    std::bit_cast<double>(uint64_t{0x000fffffffffffff}),
+    -std::bit_cast<double>(uint64_t{1}),
+    0x1p-1022,
+    -0x1p-1022,
+    0x1.fffffffffffffp1023,
+    -0x1.fffffffffffffp1023,
+    HUGE_VAL,
+    -HUGE_VAL,
+    std::bit_cast<double>(uint64_t{0x7ff8000000000000}),
+    std::bit_cast<double>(uint64_t{0xfff8000000000000}),
+    std::bit_cast<double>(uint64_t{0x7ff4000000000001}),
+    std::bit_cast<double>(uint64_t{0x7ff8000000abcdef}),
+    1.0,
+    -1.0,
+    0.5,
+    2.0,
+};
+
+}  // namespace exactvq::libm::testing
