@@ -12,9 +12,11 @@
 
 #include <fmt/format.h>
 
+#include "app/feature_set.h"
 #include "cli/cli_fixture.h"
 #include "cli/cli_test_util.h"
 #include "libvmaf_vmaf_vectors.h"
+#include "metrics/vmaf/score_models.h"
 
 namespace exactvq::clitest {
 namespace {
@@ -277,6 +279,34 @@ TEST_F(CatalogueModels, RandomPairsEqualTheOracle) {
       }
   }
   std::printf("%d values equal to the oracle's\n", compared);
+}
+
+// Models in one run share their features' passes: a collection's 21 models,
+// v0.6.1 and another collection run adm, motion and vif once each; the NEG
+// models' (enhancement-gain-limited) extractors once more, shared by both.
+TEST(CatalogueModelFeatures, ModelsShareTheirExtractors) {
+  const FeatureContext ctx{make_format(64, 48), nullptr, nullptr};
+  const FeatureSet plain(
+      {}, ctx,
+      vmaf::make_score_models({"version=vmaf_b_v0.6.3", "version=vmaf_v0.6.1:name=v",
+                               "version=vmaf_b_v0.6.3:name=b2"}));
+  EXPECT_EQ(plain.features().size(), 3u);
+  const std::vector<std::string>& columns = plain.columns();
+  EXPECT_EQ(std::count(columns.begin(), columns.end(), "integer_adm2"), 1);
+  // The main scores in --model order, then each collection's 24 columns.
+  const auto at = [&](const std::string& name) {
+    return std::find(columns.begin(), columns.end(), name) - columns.begin();
+  };
+  EXPECT_EQ(at("v"), at("vmaf") + 1);
+  EXPECT_EQ(at("b2"), at("v") + 1);
+  EXPECT_EQ(at("vmaf_0001"), at("b2") + 1);
+  EXPECT_EQ(at("b2_0001"), at("vmaf_ci_p95_hi") + 1);
+  EXPECT_EQ(at("b2_ci_p95_hi"), static_cast<long>(columns.size()) - 1);
+  const FeatureSet neg(
+      {}, ctx,
+      vmaf::make_score_models({"version=vmaf_4k_v0.6.1neg", "version=vmaf_v0.6.1neg:name=n",
+                               "version=vmaf_b_v0.6.3:name=b"}));
+  EXPECT_EQ(neg.features().size(), 5u);  // egl adm, motion, egl vif; adm and vif for b
 }
 
 // A malformed collection is refused naming the file, the model and the field,
