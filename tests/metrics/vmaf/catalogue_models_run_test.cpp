@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "app/feature_set.h"
+#include "app/score_run.h"
 #include "cli/cli_fixture.h"
 #include "cli/cli_test_util.h"
 #include "libvmaf_vmaf_vectors.h"
@@ -146,6 +147,36 @@ TEST_F(CatalogueModels, CommandLineEqualsLibvmafFramesAndPooled) {
       runs, compared, refused);
   EXPECT_EQ(runs, 28);
   EXPECT_GT(compared, 5000);
+}
+
+// The library (score_videos, two threads) gives the same per-frame bits.
+TEST_F(CatalogueModels, LibraryEqualsLibvmafOnEveryStablePair) {
+  int compared = 0;
+  for (const VmafPair& p : load_vmaf_pairs(kCatalogueVectors))
+    for (const char* run : kCatalogueRuns) {
+      const nlohmann::json* frames = p.frames(run);
+      if (!frames || !p.info.at("runs").at(run).at("perturb_stable").get<bool>()) continue;
+      SCOPED_TRACE(p.name + " " + run);
+      RunOptions o;
+      o.ref_path = p.ref.string();
+      o.dist_path = p.dist.string();
+      o.raw = p.raw;
+      o.threads = 2;
+      o.models = vmaf::make_score_models({std::string("version=") + run});
+      const ScoreReport r = score_videos(o);
+      ASSERT_EQ(r.frame_numbers.size(), frames->size());
+      for (size_t i = 0; i < frames->size(); ++i)
+        for (const auto& [key, value] : (*frames)[i].items()) {
+          if (key == "frameNum") continue;
+          const auto column = std::find_if(r.features.begin(), r.features.end(),
+                                           [&](const auto& f) { return f.name == key; });
+          ASSERT_NE(column, r.features.end()) << key;
+          EXPECT_EQ(bits(column->values[i]), bits(stored_value(value)))
+              << "frame " << i << " " << key;
+          ++compared;
+        }
+    }
+  EXPECT_GT(compared, 1900);  // 28 runs, every per-frame key
 }
 
 // path= reads the same files the binary has built in, collections included.
