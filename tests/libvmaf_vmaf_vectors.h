@@ -19,6 +19,9 @@ namespace exactvq::testing_vectors {
 
 inline const std::filesystem::path kVmafVectors =
     std::filesystem::path(EXACTVQ_SHARED_DIR) / "vectors" / "libvmaf_vmaf_scores.json";
+// libvmaf's catalogue beyond v0.6.1 on the same pairs (the other models, presets, features).
+inline const std::filesystem::path kCatalogueVectors =
+    std::filesystem::path(EXACTVQ_SHARED_DIR) / "vectors" / "libvmaf_catalogue_scores.json";
 inline const std::filesystem::path kLibvmafBinary =
     std::filesystem::path(EXACTVQ_SHARED_DIR) / "libvmaf" / "vmaf";
 
@@ -50,9 +53,10 @@ inline std::string signed_zeros_kept(const std::string& text) {
   return out;
 }
 
-inline std::vector<VmafPair> load_vmaf_pairs() {
+// The pairs of a scores file of that shape (libvmaf_vmaf_scores.json, or the catalogue).
+inline std::vector<VmafPair> load_vmaf_pairs(const std::filesystem::path& file = kVmafVectors) {
   std::vector<VmafPair> pairs;
-  std::ifstream in(kVmafVectors);
+  std::ifstream in(file);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const nlohmann::json all = nlohmann::json::parse(signed_zeros_kept(text));
   for (const auto& [name, p] : all.at("pairs").items()) {
@@ -61,7 +65,7 @@ inline std::vector<VmafPair> load_vmaf_pairs() {
     pair.info = p;
     const nlohmann::json& f = p.at("format");
     const std::string ext = f.at("file_type").get<std::string>();
-    const std::filesystem::path dir = kVmafVectors.parent_path() / name;
+    const std::filesystem::path dir = file.parent_path() / name;
     pair.ref = dir / ("ref." + ext);
     pair.dist = dir / ("dist." + ext);
     if (ext == "yuv") {

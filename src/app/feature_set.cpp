@@ -41,12 +41,14 @@ FeatureSet::FeatureSet(std::vector<FeatureSpec> specs, const FeatureContext& ctx
       if (!has(columns_, input))
         throw UsageError(fmt::format("model {} reads '{}', which none of its features gives",
                                      model->output(), input));
-    if (has(columns_, model->output()))
-      throw UsageError(
-          fmt::format("model output '{}' is also a feature's output or another model's: "
-                      "name the model with name=...",
-                      model->output()));
-    columns_.push_back(model->output());
+    for (const auto& output : model->outputs()) {
+      if (has(columns_, output))
+        throw UsageError(
+            fmt::format("model output '{}' is also a feature's output or another model's: "
+                        "name the model with name=...",
+                        output));
+      columns_.push_back(output);
+    }
     models_.push_back(std::move(model));
   }
 }
@@ -138,17 +140,20 @@ void FeatureSet::finish(std::vector<std::vector<double>>& columns) const {
     }
   }
   const size_t frames = frame_columns_ > 0 ? columns[0].size() : 0;
-  std::vector<double> inputs;
+  std::vector<double> inputs, scores;
   for (const auto& model : models_) {
     std::vector<size_t> where;
     for (const auto& input : model->inputs()) where.push_back(position(columns_, input));
-    std::vector<double>& out = columns[next++];
-    out.assign(frames, 0.0);
+    const size_t count = model->outputs().size();
+    for (size_t k = 0; k < count; ++k) columns[next + k].assign(frames, 0.0);
+    scores.assign(count, 0.0);
     for (size_t i = 0; i < frames; ++i) {
       inputs.clear();
       for (size_t c : where) inputs.push_back(columns[c][i]);
-      out[i] = model->predict(inputs);
+      model->predict_all(inputs, scores);
+      for (size_t k = 0; k < count; ++k) columns[next + k][i] = scores[k];
     }
+    next += count;
   }
 }
 

@@ -1,7 +1,7 @@
 // The features of one run, the one place that makes them from their specs, checks
 // their output names, scores batches of frame pairs into per-output columns and,
 // once the last frame is scored, fills the columns that need the whole run (the
-// run outputs of temporal features, then each model's score): score_videos(),
+// run outputs of temporal features, then each model's scores): score_videos(),
 // the C API and exactvq-mpi's ranks all score through it.
 #pragma once
 
@@ -19,8 +19,8 @@ namespace exactvq {
 class FeatureSet {
  public:
   // The features every model needs (in model order, each made once) and then
-  // those of `specs` (neither: ssim), on ctx's device; with `predict`, a column
-  // per model after them. Throws UsageError for an output that two features
+  // those of `specs` (neither: ssim), on ctx's device; with `predict`, the columns
+  // of each model's outputs() after them. Throws UsageError for an output that two features
   // name, and what make_feature throws.
   FeatureSet(std::vector<FeatureSpec> specs, const FeatureContext& ctx,
              std::vector<std::shared_ptr<const ScoreModel>> models = {}, bool predict = true);
@@ -30,7 +30,7 @@ class FeatureSet {
   const std::vector<FeatureSpec>& specs() const { return specs_; }
   const std::vector<std::unique_ptr<Feature>>& features() const { return features_; }
   // Every column of the run, in libvmaf's order: each feature's per-frame
-  // outputs, then each feature's run outputs, then each model's score.
+  // outputs, then each feature's run outputs, then each model's scores.
   const std::vector<std::string>& columns() const { return columns_; }
   // How many of columns() score() fills; finish() fills the rest.
   size_t frame_columns() const { return frame_columns_; }

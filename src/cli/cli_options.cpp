@@ -138,7 +138,8 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
       ->type_name("NAME[=OPT=VAL:...]");
   app.add_option("-m,--model", models,
                  "VMAF model, as libvmaf takes it: version=NAME (vmaf_v0.6.1, vmaf_v0.6.1neg, "
-                 "vmaf_4k_v0.6.1) or path=FILE, with :name=LABEL, :disable_clip, "
+                 "vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg, the bootstrap collection vmaf_b_v0.6.3) "
+                 "or path=FILE, with :name=LABEL, :disable_clip, "
                  ":enable_transform (repeatable; with neither --feature nor --model: "
                  "version=vmaf_v0.6.1)")
       ->type_name("KEY=VAL[:...]");

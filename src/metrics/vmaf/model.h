@@ -88,6 +88,20 @@ struct Model {
   SvmModel svm;
 };
 
+// A model file's models as libvmaf's `--model` loads them. A model collection
+// (a bootstrap model such as vmaf_b_v0.6.3: an object of models "0", "1", ...
+// and no "model_dict") has its main model "0" and members "1".."N", trained on
+// resampled data, whose spread gives a confidence interval (docs/spec/vmaf.md);
+// a file of one model has no members.
+struct ModelCollection {
+  Model main;                  // written as main.name ("vmaf")
+  std::vector<Model> members;  // written as NAME_0001, NAME_0002, ... in order
+  bool is_collection() const { return !members.empty(); }
+};
+
+// The most members a collection may have (their names carry four digits).
+inline constexpr std::size_t kMaxCollectionMembers = 9999;
+
 // The most features and knots libvmaf's reader takes (MAX_FEATURE_COUNT, MAX_KNOT_COUNT).
 inline constexpr std::size_t kMaxModelFeatures = 64;
 inline constexpr std::size_t kMaxModelKnots = 10;
@@ -101,17 +115,26 @@ struct ModelLoadFlags {
 };
 
 // Parses a model file's text. `source` names it in errors: every problem throws
-// InputError "model SOURCE: field 'model_dict.slopes': expected 7 numbers".
+// InputError "model SOURCE: field 'model_dict.slopes': expected 7 numbers"
+// (a collection's member's fields: '3.model_dict.slopes'). A collection's
+// members are named "vmaf_0001", ... and must all be of one bootstrap type.
+ModelCollection parse_models(std::string_view json_text, const std::string& source,
+                             const ModelLoadFlags& flags = {});
+// parse_models for a file of one model (InputError for a collection).
 Model parse_model(std::string_view json_text, const std::string& source,
                   const ModelLoadFlags& flags = {});
 
 // Reads and parses a model file (InputError if unreadable or bad).
+ModelCollection load_models_file(const std::string& path, const ModelLoadFlags& flags = {});
 Model load_model_file(const std::string& path, const ModelLoadFlags& flags = {});
 
 // The models compiled into the library: vmaf_v0.6.1, vmaf_v0.6.1neg,
-// vmaf_4k_v0.6.1 and the eight VMAF v1.0.16 models (vmaf_v1.0.16_3d0h, ...).
+// vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg, the collection vmaf_b_v0.6.3 and the eight VMAF
+// v1.0.16 models (vmaf_v1.0.16_3d0h, ...).
 std::vector<std::string> builtin_model_versions();
-// A built-in model; UsageError naming the known versions for any other.
+// A built-in model or collection; UsageError naming the known versions for any other.
+ModelCollection builtin_models(std::string_view version, const ModelLoadFlags& flags = {});
+// builtin_models for a model that is not a collection (InputError for one).
 Model builtin_model(std::string_view version, const ModelLoadFlags& flags = {});
 // The JSON text a built-in model is parsed from (UsageError as builtin_model).
 std::string_view builtin_model_text(std::string_view version);

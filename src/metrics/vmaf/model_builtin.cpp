@@ -21,6 +21,14 @@ std::string_view builtin_model_text(std::string_view version) {
                                fmt::join(builtin_model_versions(), ", ")));
 }
 
+ModelCollection builtin_models(std::string_view version, const ModelLoadFlags& flags) {
+  const std::string name(version);
+  ModelCollection c = parse_models(builtin_model_text(version), name, flags);
+  c.main.version = name;
+  for (Model& m : c.members) m.version = name;
+  return c;
+}
+
 Model builtin_model(std::string_view version, const ModelLoadFlags& flags) {
   const std::string name(version);
   Model m = parse_model(builtin_model_text(version), name, flags);

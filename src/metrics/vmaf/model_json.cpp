@@ -70,6 +70,7 @@ class StrictDomBuilder final : public nlohmann::json_sax<json> {
     if (stack_.back()->contains(k))
       return fail(fmt::format("key \"{}\" given twice in {}", k,
                               paths_.back().empty() ? "/" : paths_.back()));
+    doc_.key_order[paths_.back()].push_back(k);
     key_ = std::move(k);
     return true;
   }

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,9 @@ struct JsonDocument {
   nlohmann::json root;
   // The text of every number, keyed by its JSON pointer ("/model_dict/slopes/0").
   std::map<std::string, std::string, std::less<>> number_text;
+  // The keys of every object in the file's order (root's is ""), which the DOM
+  // sorts: a model collection's models are read in file order, as libvmaf does.
+  std::map<std::string, std::vector<std::string>, std::less<>> key_order;
 };
 
 // The deepest nesting read (the model format needs 4).

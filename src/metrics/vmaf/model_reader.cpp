@@ -24,11 +24,22 @@ using json = nlohmann::json;
 
 class ModelReader {
  public:
-  ModelReader(const JsonDocument& doc, const std::string& source) : doc_(doc), source_(source) {}
+  // `pointer` is where the model sits in the file ("" for the whole file, "/3"
+  // for a collection's member "3"), `field_prefix` how errors name that place.
+  ModelReader(const JsonDocument& doc, const std::string& source, std::string pointer = "",
+              std::string field_prefix = "")
+      : doc_(doc),
+        source_(source),
+        pointer_(std::move(pointer)),
+        field_prefix_(std::move(field_prefix)) {}
 
   [[noreturn]] void fail(const std::string& field, const std::string& what) const {
-    throw InputError(fmt::format("model {}: field '{}': {}", source_, field, what));
+    throw InputError(
+        fmt::format("model {}: field '{}{}': {}", source_, field_prefix_, field, what));
   }
+
+  const std::string& pointer() const { return pointer_; }
+  std::string field(const std::string& name) const { return field_prefix_ + name; }
 
   const json& object_member(const json& parent, const char* key, const std::string& field) const {
     const auto it = parent.find(key);
@@ -70,6 +81,8 @@ class ModelReader {
  private:
   const JsonDocument& doc_;
   const std::string& source_;
+  std::string pointer_;
+  std::string field_prefix_;
 };
 
 void read_features(const ModelReader& r, const json& md, Model& m) {
@@ -103,7 +116,7 @@ void read_feature_options(const ModelReader& r, const json& md, Model& m) {
     const json& dict = (*it)[i];
     const std::string where = fmt::format("{}[{}]", field, i);
     if (!dict.is_object()) r.fail(where, "expected an object");
-    const std::string pointer = "/model_dict/feature_opts_dicts/" + std::to_string(i);
+    const std::string pointer = r.pointer() + "/model_dict/feature_opts_dicts/" + std::to_string(i);
     for (const auto& [key, value] : dict.items()) {
       std::string text;
       if (value.is_boolean()) {
@@ -156,19 +169,9 @@ void read_score_transform(const ModelReader& r, const json& st, const ModelLoadF
   if (flags.enable_transform) t.enabled = true;
 }
 
-}  // namespace
-
-Model parse_model(std::string_view json_text, const std::string& source,
-                  const ModelLoadFlags& flags) {
-  if (json_text.size() > kMaxModelFileBytes)
-    throw InputError(fmt::format("model {}: {} bytes, more than the {} a model file may have",
-                                 source, json_text.size(), kMaxModelFileBytes));
-  const JsonDocument doc = read_json_document(json_text, "model " + source);
-  const ModelReader r(doc, source);
-  const json& root = doc.root;
-  if (!root.is_object()) r.fail("(top level)", "expected an object");
-  if (!root.contains("model_dict") && root.contains("0"))
-    r.fail("model_dict", "missing (model collections, as of bootstrap models, are not supported)");
+// One model: the object holding "model_dict", at `r.pointer()` in the file.
+Model read_model(const ModelReader& r, const json& root, const std::string& source,
+                 const ModelLoadFlags& flags) {
   const json& md = r.object_member(root, "model_dict", "model_dict");
 
   Model m;
@@ -248,7 +251,7 @@ Model parse_model(std::string_view json_text, const std::string& source,
   {
     const auto it = md.find("model");
     if (it == md.end()) r.fail("model_dict.model", "missing");
-    m.svm = parse_svm_model(r.string(*it, "model_dict.model"), source, "model_dict.model");
+    m.svm = parse_svm_model(r.string(*it, "model_dict.model"), source, r.field("model_dict.model"));
     for (const SupportVector& sv : m.svm.support_vectors)
       for (const SvmNode& node : sv.nodes)
         if (node.index > static_cast<int>(n))
@@ -259,7 +262,92 @@ Model parse_model(std::string_view json_text, const std::string& source,
   return m;
 }
 
-Model load_model_file(const std::string& path, const ModelLoadFlags& flags) {
+bool is_decimal_number(const std::string& key) {
+  return !key.empty() &&
+         std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool is_bootstrap(ModelType t) {
+  return t == ModelType::kBootstrapLibsvmNusvr || t == ModelType::kResidueBootstrapLibsvmNusvr;
+}
+
+// libvmaf's collection reader walks the top-level keys in file order, reads
+// the one equal to the next model number ("0", then "1", ...) and skips the
+// rest. Other keys are skipped here too; a number out of turn, which libvmaf
+// would silently drop, is refused.
+ModelCollection read_collection(const JsonDocument& doc, const std::string& source,
+                                const ModelLoadFlags& flags) {
+  const ModelReader top(doc, source);
+  ModelCollection c;
+  std::size_t next = 0;
+  const auto keys = doc.key_order.find("");
+  for (const std::string& key : keys->second) {
+    if (key != std::to_string(next)) {
+      if (is_decimal_number(key))
+        top.fail(key, fmt::format("model \"{}\" out of turn: a collection's models are \"0\", "
+                                  "\"1\", ... in that order (expected \"{}\")",
+                                  key, next));
+      continue;
+    }
+    if (next > kMaxCollectionMembers)
+      top.fail(key, fmt::format("more than {} models in a collection", kMaxCollectionMembers));
+    const json& member = doc.root.at(key);
+    if (!member.is_object()) top.fail(key, "expected an object (a model)");
+    const ModelReader r(doc, source, json_pointer_child("", key), key + ".");
+    Model m = read_model(r, member, source, flags);
+    if (next == 0) {
+      c.main = std::move(m);
+    } else {
+      if (!is_bootstrap(m.type))
+        r.fail("model_dict.model_type",
+               "a collection's models 1.. must be BOOTSTRAP_LIBSVMNUSVR or "
+               "RESIDUEBOOTSTRAP_LIBSVMNUSVR");
+      if (!c.members.empty() && m.type != c.members.front().type)
+        r.fail("model_dict.model_type",
+               "differs from model 1's: a collection's models 1.. are of "
+               "one type");
+      m.name = fmt::format("{}_{:04}", c.main.name, next);
+      c.members.push_back(std::move(m));
+    }
+    ++next;
+  }
+  if (next == 0) top.fail("0", "missing (a collection's main model)");
+  if (next == 1)
+    top.fail("1", "missing: a model collection has its main model \"0\" and at least one more");
+  return c;
+}
+
+}  // namespace
+
+ModelCollection parse_models(std::string_view json_text, const std::string& source,
+                             const ModelLoadFlags& flags) {
+  if (json_text.size() > kMaxModelFileBytes)
+    throw InputError(fmt::format("model {}: {} bytes, more than the {} a model file may have",
+                                 source, json_text.size(), kMaxModelFileBytes));
+  const JsonDocument doc = read_json_document(json_text, "model " + source);
+  const ModelReader r(doc, source);
+  const json& root = doc.root;
+  if (!root.is_object()) r.fail("(top level)", "expected an object");
+  // libvmaf reads a file as one model first, and as a collection when that fails.
+  if (!root.contains("model_dict") && root.contains("0"))
+    return read_collection(doc, source, flags);
+  ModelCollection c;
+  c.main = read_model(r, root, source, flags);
+  return c;
+}
+
+Model parse_model(std::string_view json_text, const std::string& source,
+                  const ModelLoadFlags& flags) {
+  ModelCollection c = parse_models(json_text, source, flags);
+  if (c.is_collection())
+    throw InputError(fmt::format("model {}: a model collection ({} models), not one model", source,
+                                 c.members.size() + 1));
+  return std::move(c.main);
+}
+
+namespace {
+
+std::string read_model_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("model {}: cannot open the file", path));
   std::string text;
@@ -271,7 +359,17 @@ Model load_model_file(const std::string& path, const ModelLoadFlags& flags) {
                                    kMaxModelFileBytes));
   }
   if (in.bad()) throw InputError(fmt::format("model {}: cannot read the file", path));
-  return parse_model(text, path, flags);
+  return text;
+}
+
+}  // namespace
+
+ModelCollection load_models_file(const std::string& path, const ModelLoadFlags& flags) {
+  return parse_models(read_model_text(path), path, flags);
+}
+
+Model load_model_file(const std::string& path, const ModelLoadFlags& flags) {
+  return parse_model(read_model_text(path), path, flags);
 }
 
 FeatureSpec extractor_spec(const ModelFeature& feature) {

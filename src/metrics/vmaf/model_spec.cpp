@@ -91,34 +91,61 @@ ModelSpec parse_model_spec(const std::string& text) {
   return spec;
 }
 
-Model load_model(const ModelSpec& spec) {
-  Model m = !spec.version.empty() ? builtin_model(spec.version, spec.flags)
-                                  : load_model_file(spec.path, spec.flags);
-  m.name = spec.name;
-  for (const FeatureOverload& o : spec.overloads) {
-    bool taken = false;
-    for (ModelFeature& f : m.features) {
-      if (f.extractor != o.extractor) continue;
-      taken = true;
-      bool replaced = false;
-      for (auto& [k, v] : f.options)
-        if (k == o.key) {
-          v = o.value;
-          replaced = true;
-        }
-      if (!replaced) f.options.emplace_back(o.key, o.value);
-    }
-    if (!taken)
-      throw UsageError(fmt::format("--model: {}.{}: model {} has no input made by extractor {}",
-                                   o.extractor, o.key, m.version, o.extractor));
-  }
+namespace {
+
+// Renames a model's inputs after its options changed; UsageError on a bad combination.
+void rename_inputs(Model& m) {
   for (ModelFeature& f : m.features) {
     const OutputKeyResult key =
         feature_output_key(*extractor_for_feature(f.name), f.name, f.options);
     if (!key.error.empty()) throw UsageError(fmt::format("--model: {}", key.error));
     f.output_key = key.key;
   }
-  return m;
+}
+
+// Applies an overload to every input `m` makes with its extractor; false when none does.
+bool overload(Model& m, const FeatureOverload& o) {
+  bool taken = false;
+  for (ModelFeature& f : m.features) {
+    if (f.extractor != o.extractor) continue;
+    taken = true;
+    bool replaced = false;
+    for (auto& [k, v] : f.options)
+      if (k == o.key) {
+        v = o.value;
+        replaced = true;
+      }
+    if (!replaced) f.options.emplace_back(o.key, o.value);
+  }
+  return taken;
+}
+
+}  // namespace
+
+ModelCollection load_models(const ModelSpec& spec) {
+  ModelCollection c = !spec.version.empty() ? builtin_models(spec.version, spec.flags)
+                                            : load_models_file(spec.path, spec.flags);
+  // A collection's members are named after its name, as libvmaf names them.
+  c.main.name = spec.name;
+  for (std::size_t i = 0; i < c.members.size(); ++i)
+    c.members[i].name = fmt::format("{}_{:04}", spec.name, i + 1);
+  for (const FeatureOverload& o : spec.overloads) {
+    if (!overload(c.main, o))
+      throw UsageError(fmt::format("--model: {}.{}: model {} has no input made by extractor {}",
+                                   o.extractor, o.key, c.main.version, o.extractor));
+    for (Model& m : c.members) overload(m, o);
+  }
+  rename_inputs(c.main);
+  for (Model& m : c.members) rename_inputs(m);
+  return c;
+}
+
+Model load_model(const ModelSpec& spec) {
+  ModelCollection c = load_models(spec);
+  if (c.is_collection())
+    throw UsageError(
+        fmt::format("--model: {} is a model collection, not one model", c.main.version));
+  return std::move(c.main);
 }
 
 }  // namespace exactvq::vmaf

@@ -34,9 +34,12 @@ struct ModelSpec {
 // UsageError on bad syntax, naming the item.
 ModelSpec parse_model_spec(const std::string& text);
 
-// The model the spec names, renamed and with its overloads applied:
+// The model or collection the spec names, renamed (a collection's members
+// NAME_0001, ...) and with its overloads applied to each of its models:
 // UsageError for an unknown version, a spec naming no model or an overload
 // no input takes; InputError for a bad model file.
+ModelCollection load_models(const ModelSpec& spec);
+// load_models for one model (UsageError for a collection).
 Model load_model(const ModelSpec& spec);
 
 }  // namespace exactvq::vmaf

@@ -110,7 +110,7 @@ double apply_score_clip(const ScoreClip& clip, double score) {
   return score;
 }
 
-double predict(const Model& model, std::span<const double> inputs) {
+double predict_untransformed(const Model& model, std::span<const double> inputs) {
   if (inputs.size() != model.features.size())
     throw InputError(fmt::format("model {}: {} feature values given for its {} features",
                                  model.version, inputs.size(), model.features.size()));
@@ -122,9 +122,17 @@ double predict(const Model& model, std::span<const double> inputs) {
   if (model.chroma_correction) apply_chroma_correction(model, *model.chroma_correction, x);
   double score = svm_decision_value(model.svm, x);
   if (rescale) score = (score - model.intercept) / model.slope;
+  return score;
+}
+
+double transform_and_clip(const Model& model, double score) {
   score = apply_score_transform(model.score_transform, score);
   if (model.score_clip) score = apply_score_clip(*model.score_clip, score);
   return score;
+}
+
+double predict(const Model& model, std::span<const double> inputs) {
+  return transform_and_clip(model, predict_untransformed(model, inputs));
 }
 
 }  // namespace exactvq::vmaf

@@ -12,9 +12,10 @@
 namespace exactvq::vmaf {
 
 // One ScoreModel per spec ("version=vmaf_v0.6.1:name=a", model_spec.h), in
-// order. UsageError for a bad spec, and when several models are not each
-// named apart (libvmaf's rule: two models may not both write "vmaf");
-// InputError for a bad model file.
+// order, then one more per bootstrap collection among them (its members and
+// statistics, which libvmaf writes after every model's score). UsageError for
+// a bad spec, and when several models are not each named apart (libvmaf's
+// rule: two models may not both write "vmaf"); InputError for a bad model file.
 std::vector<std::shared_ptr<const ScoreModel>> make_score_models(
     const std::vector<std::string>& specs);
 

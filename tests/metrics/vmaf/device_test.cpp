@@ -1,8 +1,8 @@
 // VMAF on every device backend through the command line: the default run
-// (VMAF v0.6.1: its motion, vif and adm features and the model) and VMAF's
-// features together in one run write the CPU's report (every value printed
-// with --precision max, so equal text is equal bits). Without a device a
-// backend's cases skip with a message.
+// (VMAF v0.6.1: its motion, vif and adm features and the model), VMAF's
+// features together in one run, and the bootstrap collection write the CPU's report (every value
+// printed with --precision max, so equal text is equal bits). Without a device a backend's cases
+// skip with a message.
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -71,6 +71,17 @@ TEST_P(VmafOnDevice, CliDefaultVmafReportEqualsCpu) {
   const std::string text = cpu.dump();
   EXPECT_NE(text.find("\"vmaf\""), std::string::npos) << text.substr(0, 400);
   EXPECT_NE(text.find("integer_adm2"), std::string::npos) << text.substr(0, 400);
+}
+
+// The bootstrap collection and the 4K NEG model on the device (their
+// predictions are the host's, from the device's features): the CPU's report.
+TEST_P(VmafOnDevice, CliCollectionReportEqualsCpu) {
+  const auto [cpu, on_device] = cpu_and_device_reports(
+      "b", "--model version=vmaf_b_v0.6.3 --model version=vmaf_4k_v0.6.1neg:name=neg4k");
+  EXPECT_EQ(cpu, on_device);
+  const std::string text = cpu.dump();
+  EXPECT_NE(text.find("\"vmaf_ci_p95_hi\""), std::string::npos) << text.substr(0, 400);
+  EXPECT_NE(text.find("\"neg4k\""), std::string::npos) << text.substr(0, 400);
 }
 
 EXACTVQ_ON_EVERY_DEVICE_BACKEND(VmafOnDevice);
