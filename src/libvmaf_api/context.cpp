@@ -180,13 +180,13 @@ std::vector<std::string> score_names(const VmafContext& v) {
 }
 
 std::optional<double> score_of(const VmafContext& v, const std::string& name, unsigned index) {
-  if (!index_scored(v, index)) return std::nullopt;
+  // Imported scores are read at any index, as libvmaf reads its collector.
   for (const auto& i : v.imported)
     if (i.name == name) {
       if (index < i.values.size()) return i.values[index];
       return std::nullopt;
     }
-  if (!v.run || index >= v.pic_cnt) return std::nullopt;
+  if (!index_scored(v, index) || !v.run || index >= v.pic_cnt) return std::nullopt;
   const auto& names = v.run->score_names();
   // libvmaf's own names ("VMAF_integer_feature_adm2_score") and the aliases its
   // outputs print (exactvq's column names) both find a score.

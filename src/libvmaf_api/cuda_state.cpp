@@ -2,7 +2,7 @@
 // scores on (exactvq's CUDA backend, where compiled in); pictures stay in host
 // memory (exactvq copies them to the device). Without CUDA every call is -EINVAL.
 #include <cerrno>
-#include <new>
+#include <cstdlib>
 
 #include "libvmaf/libvmaf_cuda.h"
 #include "libvmaf_api/context.h"
@@ -25,8 +25,11 @@ extern "C" int vmaf_cuda_state_init(VmafCudaState** cu_state, VmafCudaConfigurat
              "device 0)");
     return -EINVAL;
   }
-  *cu_state = new (std::nothrow) VmafCudaState{0};
-  return *cu_state ? 0 : -ENOMEM;
+  // malloc'd: libvmaf's API has no function to free a state, callers free() it.
+  *cu_state = static_cast<VmafCudaState*>(std::malloc(sizeof(VmafCudaState)));
+  if (!*cu_state) return -ENOMEM;
+  (*cu_state)->device = 0;
+  return 0;
 #else
   (void)cfg;
   log_line(VMAF_LOG_LEVEL_ERROR, "vmaf_cuda_state_init: this library was built without CUDA");
