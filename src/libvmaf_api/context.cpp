@@ -137,21 +137,37 @@ int read_pictures(VmafContext& v, VmafPicture& ref, VmafPicture& dist, unsigned 
         "vmaf_read_pictures: index {}: exactvq scores pictures in order, and the next index is "
         "{}",
         index, v.pic_cnt));
+  // libvmaf's chroma planes of odd-sized 4:2:0 / 4:2:2 pictures are rounded down,
+  // exactvq's engines read them rounded up: such pictures are scored as luma alone,
+  // which is exact for every score that reads luma only (VMAF's features) and
+  // refused for a run with chroma scores.
   const bool subsampled =
       ref.pix_fmt == VMAF_PIX_FMT_YUV420P || ref.pix_fmt == VMAF_PIX_FMT_YUV422P;
   const bool odd = (ref.w[0] & 1) || (ref.pix_fmt == VMAF_PIX_FMT_YUV420P && (ref.h[0] & 1));
-  if (subsampled && odd)
-    return refuse(fmt::format(
-        "vmaf_read_pictures: {}x{} pictures with subsampled chroma: libvmaf's chroma planes "
-        "are rounded down there, which exactvq does not score yet",
-        ref.w[0], ref.h[0]));
-  const exactvq_picture r = to_exactvq(ref), d = to_exactvq(dist);
+  exactvq_picture r = to_exactvq(ref), d = to_exactvq(dist);
+  const bool luma_alone = subsampled && odd;
+  if (luma_alone) r.chroma = d.chroma = EXACTVQ_CHROMA_MONO;
   const bool has_scores = !v.feature_specs.empty() || !v.model_specs.empty();
-  if (has_scores && !v.run) {
+  const bool first = has_scores && !v.run;
+  if (first) {
     const RunOptions options = run_options(v);
     v.run = std::make_unique<capi::ApiContext>(options.options);
   }
-  if (v.run) v.run->score_frames(&r, &d, 1);
+  if (v.run) {
+    try {
+      const std::vector<std::string> names = v.run->score_names();
+      v.run->score_frames(&r, &d, 1);
+      if (first && luma_alone && v.run->score_names() != names)
+        throw UsageError(fmt::format(
+            "vmaf_read_pictures: {}x{} pictures with subsampled chroma: libvmaf rounds their "
+            "chroma planes down, which exactvq does not score yet; scores that read luma only "
+            "(VMAF's) are scored",
+            ref.w[0], ref.h[0]));
+    } catch (...) {
+      if (first) v.run.reset();  // the next picture starts over
+      throw;
+    }
+  }
   if (!v.started) {
     v.started = true;
     v.w = ref.w[0];

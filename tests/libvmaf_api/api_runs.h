@@ -32,10 +32,16 @@ inline std::string upstream_library_dir() {
 // "frame I KEY" / "pooled KEY METHOD" -> value, as the program printed them.
 using Values = std::map<std::string, double>;
 
+// cpumask: VmafConfiguration.cpumask (kPlainC: upstream's plain C; exactvq ignores it).
+constexpr const char* kPlainC = "0xffffffff";
+constexpr const char* kDefaultDispatch = "0";
+
 inline Values run_scores(const std::string& library_dir, const fs::path& ref, const fs::path& dist,
-                         int threads, const std::string& output_prefix = "") {
+                         int threads, const char* cpumask = kDefaultDispatch,
+                         const std::string& output_prefix = "") {
   std::string cmd = "LD_LIBRARY_PATH='" + library_dir + "' '" + LIBVMAF_API_SCORE + "' '" +
-                    ref.string() + "' '" + dist.string() + "' " + std::to_string(threads);
+                    ref.string() + "' '" + dist.string() + "' " + std::to_string(threads) + " " +
+                    cpumask;
   if (!output_prefix.empty()) cmd += " '" + output_prefix + "'";
   std::istringstream in(testing_commands::command_output(cmd));
   Values values;

@@ -177,6 +177,37 @@ TEST(LibvmafApiMisuse, CallsOutOfOrderAndMismatchedPictures) {
   EXPECT_EQ(vmaf_write_output(c.v, "unused.json", VmafOutputFormat(5)), -EINVAL);
 }
 
+// Odd-sized 4:2:0 pictures are scored as luma alone: a run with chroma scores is
+// refused at its first picture (which it does not take), and the context still
+// takes pictures of another size then.
+TEST(LibvmafApiMisuse, OddSizesWithChromaScoresAreRefused) {
+  Context c;
+  ASSERT_EQ(vmaf_use_feature(c.v, "psnr", nullptr), 0);  // psnr_cb, psnr_cr
+  VmafPicture r = noise_picture(33, 17, 8, 1), d = noise_picture(33, 17, 8, 2);
+  EXPECT_EQ(vmaf_read_pictures(c.v, &r, &d, 0), -EINVAL);
+  EXPECT_NE(r.ref, nullptr);
+  vmaf_picture_unref(&r);
+  vmaf_picture_unref(&d);
+  VmafPicture r2 = noise_picture(32, 16, 8, 3), d2 = noise_picture(32, 16, 8, 4);
+  ASSERT_EQ(vmaf_read_pictures(c.v, &r2, &d2, 0), 0);
+  ASSERT_EQ(vmaf_read_pictures(c.v, nullptr, nullptr, 0), 0);
+  double s = 0;
+  EXPECT_EQ(vmaf_feature_score_at_index(c.v, "psnr_cb", &s, 0), 0);
+
+  // Luma-only scores of odd sizes, and 4:0:0 with psnr, are scored.
+  Context luma;
+  VmafFeatureDictionary* dict = nullptr;
+  ASSERT_EQ(vmaf_feature_dictionary_set(&dict, "enable_chroma", "false"), 0);
+  ASSERT_EQ(vmaf_use_feature(luma.v, "psnr", dict), 0);
+  VmafPicture r3 = noise_picture(33, 17, 8, 5), d3 = noise_picture(33, 17, 8, 6);
+  ASSERT_EQ(vmaf_read_pictures(luma.v, &r3, &d3, 0), 0);
+  Context mono;
+  ASSERT_EQ(vmaf_use_feature(mono.v, "psnr", nullptr), 0);
+  VmafPicture r4 = noise_picture(33, 17, 8, 7, VMAF_PIX_FMT_YUV400P),
+              d4 = noise_picture(33, 17, 8, 8, VMAF_PIX_FMT_YUV400P);
+  ASSERT_EQ(vmaf_read_pictures(mono.v, &r4, &d4, 0), 0);
+}
+
 TEST(LibvmafApiMisuse, ModelScoresNeedTheModelRegistered) {
   VmafModelConfig cfg{};
   VmafModel* model = nullptr;

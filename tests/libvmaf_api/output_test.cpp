@@ -41,7 +41,7 @@ class LibvmafApiOutput : public ::testing::Test {
     if (!fs::exists(pair_ / "ref.y4m")) GTEST_SKIP() << "no " << pair_.string();
     out_ = fs::path(EXACTVQ_TEST_TMP) / "libvmaf_api_output";
     fs::create_directories(out_);
-    run_scores(EXACTVQ_LIBVMAF_DIR, pair_ / "ref.y4m", pair_ / "dist.y4m", 0,
+    run_scores(EXACTVQ_LIBVMAF_DIR, pair_ / "ref.y4m", pair_ / "dist.y4m", 0, kDefaultDispatch,
                (out_ / "api").string());
   }
 

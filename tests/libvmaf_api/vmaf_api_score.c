@@ -3,8 +3,10 @@
  * so the same binary runs with upstream's libvmaf.so.3 or exactvq's (chosen by
  * LD_LIBRARY_PATH); the test compares what each prints.
  *
- *   vmaf_api_score REF.y4m DIST.y4m N_THREADS [OUTPUT_PREFIX]
+ *   vmaf_api_score REF.y4m DIST.y4m N_THREADS CPUMASK [OUTPUT_PREFIX]
  *
+ * CPUMASK is VmafConfiguration.cpumask (0xffffffff: upstream's plain C; exactvq
+ * ignores it).
  * Prints "frame I KEY VALUE" per frame and score, and "pooled KEY METHOD VALUE"
  * (KEY: libvmaf's output names, "vmaf" for the model); with OUTPUT_PREFIX also
  * writes OUTPUT_PREFIX.{xml,json,csv,sub} through vmaf_write_output. */
@@ -43,21 +45,32 @@ static int open_y4m(struct Y4m* y, const char* path) {
   return y->w && y->h ? 0 : -1;
 }
 
-/* Reads the next frame into a new picture; 1 at the end of the file. */
+/* Reads the next frame into a new picture; 1 at the end of the file. Y4M's
+ * chroma planes are rounded up, libvmaf's pictures' down: the last column and
+ * row of an odd size are skipped. */
 static int read_frame(struct Y4m* y, VmafPicture* pic) {
   char line[64];
   if (!fgets(line, sizeof line, y->f)) return 1;
   if (strncmp(line, "FRAME", 5)) return -1;
   if (vmaf_picture_alloc(pic, y->pix_fmt, y->bpc, y->w, y->h)) return -1;
-  const unsigned bytes = y->bpc > 8 ? 2 : 1;
-  /* Y4M's chroma planes are rounded up; these pairs have even sizes. */
-  for (int p = 0; p < 3; ++p) {
+  const size_t bytes = y->bpc > 8 ? 2 : 1;
+  const int planes = y->pix_fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
+  const unsigned cw = y->pix_fmt == VMAF_PIX_FMT_YUV444P ? y->w : (y->w + 1) / 2;
+  const unsigned ch = y->pix_fmt == VMAF_PIX_FMT_YUV420P ? (y->h + 1) / 2 : y->h;
+  unsigned char buf[2 * 8192];
+  for (int p = 0; p < planes; ++p) {
+    const unsigned fw = p ? cw : y->w, fh = p ? ch : y->h;
     unsigned char* row = pic->data[p];
-    for (unsigned r = 0; r < pic->h[p]; ++r, row += pic->stride[p])
-      if (fread(row, bytes, pic->w[p], y->f) != pic->w[p]) {
+    for (unsigned r = 0; r < fh; ++r) {
+      if (fw > 8192 || fread(buf, bytes, fw, y->f) != fw) {
         vmaf_picture_unref(pic);
         return -1;
       }
+      if (r < pic->h[p]) {
+        memcpy(row, buf, bytes * pic->w[p]);
+        row += pic->stride[p];
+      }
+    }
   }
   return 0;
 }
@@ -90,8 +103,8 @@ static const char* const kMethods[] = {"", "min", "max", "mean", "harmonic_mean"
   } while (0)
 
 int main(int argc, char** argv) {
-  if (argc < 4) {
-    fprintf(stderr, "usage: %s REF.y4m DIST.y4m N_THREADS [OUTPUT_PREFIX]\n", argv[0]);
+  if (argc < 5) {
+    fprintf(stderr, "usage: %s REF.y4m DIST.y4m N_THREADS CPUMASK [OUTPUT_PREFIX]\n", argv[0]);
     return 2;
   }
   struct Y4m ref, dist;
@@ -102,6 +115,7 @@ int main(int argc, char** argv) {
   VmafConfiguration cfg = {0};
   cfg.log_level = VMAF_LOG_LEVEL_ERROR;
   cfg.n_threads = (unsigned)atoi(argv[3]);
+  cfg.cpumask = strtoull(argv[4], NULL, 0);
   VmafContext* vmaf;
   CHECK(vmaf_init(&vmaf, cfg));
   VmafModelConfig model_cfg = {0};
@@ -114,8 +128,11 @@ int main(int argc, char** argv) {
     VmafPicture r, d;
     const int er = read_frame(&ref, &r);
     if (er == 1) break;
-    if (er) return 1;
-    if (read_frame(&dist, &d)) return 1;
+    if (er || read_frame(&dist, &d)) {
+      fprintf(stderr, "%s or %s: frame %u is not a Y4M frame of their format\n", argv[1], argv[2],
+              n);
+      return 1;
+    }
     CHECK(vmaf_read_pictures(vmaf, &r, &d, n));
   }
   CHECK(vmaf_read_pictures(vmaf, NULL, NULL, 0));
@@ -143,11 +160,11 @@ int main(int argc, char** argv) {
     CHECK(vmaf_score_pooled(vmaf, model, (enum VmafPoolingMethod)m, &s, 0, n - 1));
     printf("pooled vmaf %s %.17g\n", kMethods[m], s);
   }
-  if (argc > 4) {
+  if (argc > 5) {
     static const char* const ext[] = {"", "xml", "json", "csv", "sub"};
     char path[4096];
     for (int f = VMAF_OUTPUT_FORMAT_XML; f <= VMAF_OUTPUT_FORMAT_SUB; ++f) {
-      snprintf(path, sizeof path, "%s.%s", argv[4], ext[f]);
+      snprintf(path, sizeof path, "%s.%s", argv[5], ext[f]);
       CHECK(vmaf_write_output(vmaf, path, (enum VmafOutputFormat)f));
     }
   }
