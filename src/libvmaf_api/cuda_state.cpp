@@ -1,8 +1,13 @@
 // libvmaf's CUDA state functions. A state names the CUDA device a context
-// scores on (exactvq's CUDA backend, where compiled in); pictures stay in host
-// memory (exactvq copies them to the device). Without CUDA every call is -EINVAL.
+// scores on (exactvq's CUDA backend, where compiled in): the device of the
+// caller's CUcontext, or device 0. Pictures stay in host memory (exactvq copies
+// them to the device). Without CUDA, vmaf_cuda_state_init is -EINVAL.
 #include <cerrno>
 #include <cstdlib>
+
+#ifdef EXACTVQ_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 #include "libvmaf/libvmaf_cuda.h"
 #include "libvmaf_api/context.h"
@@ -14,21 +19,61 @@ struct VmafCudaState {
 
 using namespace exactvq::libvmaf_api;
 
+#ifdef EXACTVQ_HAVE_CUDA
+namespace {
+
+// A driver API function, found through the runtime (exactvq does not link libcuda).
+template <typename Function>
+Function driver_function(const char* name) {
+  void* function = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (cudaGetDriverEntryPointByVersion(name, &function, 12000, cudaEnableDefault, &found) !=
+          cudaSuccess ||
+      found != cudaDriverEntryPointSuccess)
+    return nullptr;
+  return reinterpret_cast<Function>(function);
+}
+
+// The device of a caller's CUcontext: made current for a moment, asked, restored.
+int device_of_context(void* context) {
+  using Push = int (*)(void*);
+  using GetDevice = int (*)(int*);
+  using Pop = int (*)(void**);
+  const auto push = driver_function<Push>("cuCtxPushCurrent");
+  const auto get_device = driver_function<GetDevice>("cuCtxGetDevice");
+  const auto pop = driver_function<Pop>("cuCtxPopCurrent");
+  if (!push || !get_device || !pop || push(context) != 0) return -1;
+  int device = -1;
+  if (get_device(&device) != 0) device = -1;
+  void* popped = nullptr;
+  pop(&popped);
+  return device;
+}
+
+}  // namespace
+#endif
+
 extern "C" int vmaf_cuda_state_init(VmafCudaState** cu_state, VmafCudaConfiguration cfg) {
   if (!cu_state) return -EINVAL;
   *cu_state = nullptr;
 #ifdef EXACTVQ_HAVE_CUDA
-  if (cfg.cu_ctx) {
-    // Finding a CUcontext's device needs the driver API, which exactvq does not load.
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();  // clear the runtime's sticky error
+    log_line(VMAF_LOG_LEVEL_ERROR, "vmaf_cuda_state_init: no CUDA device is usable");
+    return -EINVAL;
+  }
+  // The caller's context names the device to score on; without one, device 0.
+  const int device = cfg.cu_ctx ? device_of_context(cfg.cu_ctx) : 0;
+  if (device < 0) {
     log_line(VMAF_LOG_LEVEL_ERROR,
-             "vmaf_cuda_state_init: a caller's CUcontext is not supported yet (pass NULL: "
-             "device 0)");
+             "vmaf_cuda_state_init: the CUcontext given could not be made current");
     return -EINVAL;
   }
   // malloc'd: libvmaf's API has no function to free a state, callers free() it.
   *cu_state = static_cast<VmafCudaState*>(std::malloc(sizeof(VmafCudaState)));
   if (!*cu_state) return -ENOMEM;
-  (*cu_state)->device = 0;
+  (*cu_state)->device = device;
   return 0;
 #else
   (void)cfg;

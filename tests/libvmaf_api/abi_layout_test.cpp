@@ -174,22 +174,25 @@ SAME_OFFSET(VmafCudaPictureConfiguration, pic_prealloc_method);
 // types, compared through the layouts above (the same types by name in each
 // namespace). A function pointer of each header's type per function, spelled
 // once: FUNCTIONS(X) lists them.
-#define FUNCTIONS(X)                                                                              \
-  X(vmaf_init)                                                                                    \
-  X(vmaf_use_features_from_model)                                                                 \
-  X(vmaf_use_features_from_model_collection) X(vmaf_use_feature) X(vmaf_import_feature_score)     \
-      X(vmaf_read_pictures) X(vmaf_score_at_index) X(vmaf_score_at_index_model_collection) X(     \
-          vmaf_feature_score_at_index) X(vmaf_score_pooled) X(vmaf_score_pooled_model_collection) \
-          X(vmaf_feature_score_pooled) X(vmaf_preallocate_pictures) X(                            \
-              vmaf_fetch_preallocated_picture) X(vmaf_close) X(vmaf_write_output) X(vmaf_version) \
-              X(vmaf_picture_alloc) X(vmaf_picture_unref) X(vmaf_feature_dictionary_set)          \
-                  X(vmaf_feature_dictionary_free) X(vmaf_model_load) X(vmaf_model_load_from_path) \
-                      X(vmaf_model_feature_overload) X(vmaf_model_destroy)                        \
-                          X(vmaf_model_collection_load) X(vmaf_model_collection_load_from_path)   \
-                              X(vmaf_model_collection_feature_overload)                           \
-                                  X(vmaf_model_collection_destroy) X(vmaf_cuda_state_init)        \
-                                      X(vmaf_cuda_import_state) X(vmaf_cuda_preallocate_pictures) \
-                                          X(vmaf_cuda_fetch_preallocated_picture)
+#define FUNCTIONS(X)                                                                               \
+  X(vmaf_init)                                                                                     \
+  X(vmaf_use_features_from_model)                                                                  \
+  X(vmaf_use_features_from_model_collection)                                                       \
+  X(vmaf_use_feature) X(vmaf_import_feature_score) X(vmaf_read_pictures) X(vmaf_score_at_index)    \
+      X(vmaf_score_at_index_model_collection) X(vmaf_feature_score_at_index) X(vmaf_score_pooled)  \
+          X(vmaf_score_pooled_model_collection) X(vmaf_feature_score_pooled)                       \
+              X(vmaf_preallocate_pictures) X(vmaf_fetch_preallocated_picture) X(vmaf_close)        \
+                  X(vmaf_write_output) X(vmaf_version) X(vmaf_picture_alloc) X(vmaf_picture_unref) \
+                      X(vmaf_feature_dictionary_set) X(vmaf_feature_dictionary_free)               \
+                          X(vmaf_model_load) X(vmaf_model_load_from_path)                          \
+                              X(vmaf_model_feature_overload) X(vmaf_model_destroy)                 \
+                                  X(vmaf_model_collection_load)                                    \
+                                      X(vmaf_model_collection_load_from_path) X(                   \
+                                          vmaf_model_collection_feature_overload)                  \
+                                          X(vmaf_model_collection_destroy) X(vmaf_cuda_state_init) \
+                                              X(vmaf_cuda_import_state)                            \
+                                                  X(vmaf_cuda_preallocate_pictures)                \
+                                                      X(vmaf_cuda_fetch_preallocated_picture)
 
 // Maps a type of exactvq's header to upstream's of the same name, so that the
 // two function types can be compared with std::is_same.

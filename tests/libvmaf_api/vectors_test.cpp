@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <sstream>
+#include <sys/wait.h>
 #include <utility>
 #include <fstream>
 
@@ -131,6 +133,40 @@ TEST(LibvmafApiVectors, UpstreamLibraryGivesTheSameValues) {
   }
   std::printf("upstream's libvmaf.so.3: plain C %zu values equal; default dispatch %zu of %zu\n",
               plain_equal, simd_equal, simd_values);
+}
+
+// A CUDA state imported into the context (exactvq's CUDA backend, where compiled
+// in and a device is present; skipped otherwise): the same bits as the CPU.
+TEST(LibvmafApiVectors, CudaStateGivesTheCpusBits) {
+  const auto runs = expected_runs();
+  if (runs.empty()) GTEST_SKIP() << "no " << (shared_dir() / "vectors").string();
+  size_t total = 0;
+  for (const auto& run : runs) {
+    const fs::path dir = shared_dir() / "vectors" / run.pair;
+    const std::string cmd = std::string("LIBVMAF_API_SCORE_CUDA=1 LD_LIBRARY_PATH='") +
+                            EXACTVQ_LIBVMAF_DIR + "' '" + LIBVMAF_API_SCORE + "' '" +
+                            (dir / "ref.y4m").string() + "' '" + (dir / "dist.y4m").string() +
+                            "' 0 0 2>/dev/null";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string out;
+    char buf[4096];
+    for (size_t got; (got = fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, got);
+    const int status = pclose(pipe);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
+      GTEST_SKIP() << "no CUDA in this build or on this machine";
+    ASSERT_EQ(status, 0) << cmd;
+    std::istringstream in(out);
+    Values got;
+    std::string kind, a, b, number;
+    while (in >> kind >> a >> b >> number)
+      got[kind + " " + a + " " + b] = std::strtod(number.c_str(), nullptr);
+    std::string differences;
+    const size_t equal = compare(run.values, got, differences);
+    EXPECT_EQ(equal, got.size()) << run.pair << " on CUDA\n" << differences;
+    total += equal;
+  }
+  std::printf("CUDA through the CUDA state: %zu values equal libvmaf's plain C\n", total);
 }
 
 // Odd sizes, 4:2:2 and 10 bits on seeded random pairs: upstream's plain C

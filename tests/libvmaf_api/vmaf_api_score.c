@@ -6,16 +6,21 @@
  *   vmaf_api_score REF.y4m DIST.y4m N_THREADS CPUMASK [OUTPUT_PREFIX]
  *
  * CPUMASK is VmafConfiguration.cpumask (0xffffffff: upstream's plain C; exactvq
- * ignores it).
+ * ignores it). With LIBVMAF_API_SCORE_CUDA=1 in the environment the context
+ * scores on CUDA (vmaf_cuda_state_init + vmaf_cuda_import_state, looked up at run
+ * time: a library without them, or without a device, exits 77).
  * Prints "frame I KEY VALUE" per frame and score, and "pooled KEY METHOD VALUE"
  * (KEY: libvmaf's output names, "vmaf" for the model); with OUTPUT_PREFIX also
  * writes OUTPUT_PREFIX.{xml,json,csv,sub} through vmaf_write_output. */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <libvmaf/libvmaf.h>
+#include <libvmaf/libvmaf_cuda.h>
 
 struct Y4m {
   FILE* f;
@@ -118,6 +123,22 @@ int main(int argc, char** argv) {
   cfg.cpumask = strtoull(argv[4], NULL, 0);
   VmafContext* vmaf;
   CHECK(vmaf_init(&vmaf, cfg));
+  const char* cuda = getenv("LIBVMAF_API_SCORE_CUDA");
+  if (cuda && !strcmp(cuda, "1")) {
+    int (*state_init)(VmafCudaState**, VmafCudaConfiguration) = (int (*)(
+        VmafCudaState**, VmafCudaConfiguration))dlsym(RTLD_DEFAULT, "vmaf_cuda_state_init");
+    int (*import_state)(VmafContext*, VmafCudaState*) =
+        (int (*)(VmafContext*, VmafCudaState*))dlsym(RTLD_DEFAULT, "vmaf_cuda_import_state");
+    VmafCudaConfiguration cuda_cfg = {0};
+    VmafCudaState* state = NULL;
+    if (!state_init || !import_state || state_init(&state, cuda_cfg)) {
+      fprintf(stderr, "no CUDA in this libvmaf.so.3 or on this machine\n");
+      vmaf_close(vmaf);
+      return 77;
+    }
+    CHECK(import_state(vmaf, state));
+    free(state); /* the context keeps what it needs */
+  }
   VmafModelConfig model_cfg = {0};
   VmafModel* model;
   CHECK(vmaf_model_load(&model, &model_cfg, "vmaf_v0.6.1"));
