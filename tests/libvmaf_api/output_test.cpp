@@ -1,6 +1,7 @@
 // vmaf_write_output's files against exactvq's command line for the same run
 // (VMAF v0.6.1 on a public pair): XML, JSON and CSV equal the CLI's byte for
-// byte but for the fps line (a timing); SUB holds the CSV's frames and values.
+// byte but for the fps line (a timing); SUB holds the CSV's frames and values;
+// all four equal upstream's vmaf_write_output but for the version and the fps.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -17,6 +18,14 @@ std::string read_file(const fs::path& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// The version: exactvq's (as its command line writes it) against libvmaf's.
+std::string without_version(const std::string& text) {
+  static const std::regex xml_version(R"(<VMAF version="[^"]*">)"),
+      json_version(R"("version": "[^"]*",)");
+  return std::regex_replace(std::regex_replace(text, xml_version, "<VMAF version=\"\">"),
+                            json_version, "\"version\": \"\",");
 }
 
 // The fps is measured, so it differs between any two runs.
@@ -62,6 +71,21 @@ TEST_F(LibvmafApiOutput, XmlJsonCsvEqualTheCommandLines) {
     const std::string api = read_file(out_ / ("api." + format));
     ASSERT_FALSE(api.empty()) << format;
     EXPECT_EQ(without_fps(api), without_fps(cli(format))) << format;
+  }
+}
+
+// Upstream's vmaf_write_output, called by the same program (its plain C): the
+// same files but the version and the fps, in all four formats.
+TEST_F(LibvmafApiOutput, EqualUpstreamsButVersionAndFps) {
+  const std::string upstream = upstream_library_dir();
+  if (upstream.empty()) GTEST_SKIP() << "no upstream libvmaf.so.3 in " << shared_dir().string();
+  run_scores(upstream, pair_ / "ref.y4m", pair_ / "dist.y4m", 0, kPlainC,
+             (out_ / "upstream").string());
+  for (const std::string format : {"xml", "json", "csv", "sub"}) {
+    const std::string ours = read_file(out_ / ("api." + format));
+    const std::string theirs = read_file(out_ / ("upstream." + format));
+    ASSERT_FALSE(theirs.empty()) << format;
+    EXPECT_EQ(without_version(without_fps(ours)), without_version(without_fps(theirs))) << format;
   }
 }
 
