@@ -218,7 +218,8 @@ std::optional<double> score_of(const VmafContext& v, const std::string& name, un
 }
 
 // libvmaf's pooling: one pass over the indices in order, skipping those
-// n_subsample leaves out; min and max start from index_low's value.
+// n_subsample leaves out; min and max start from index_low's value (so from
+// none, as in libvmaf, when index_low is skipped).
 int pool_scores(const VmafContext& v, const std::string& name, VmafPoolingMethod method,
                 double* score, unsigned index_low, unsigned index_high) {
   if (!score || index_low > index_high || method <= VMAF_POOL_METHOD_UNKNOWN ||
@@ -226,17 +227,17 @@ int pool_scores(const VmafContext& v, const std::string& name, VmafPoolingMethod
     return -EINVAL;
   unsigned count = 0;
   double min = 0., max = 0., sum = 0., inverse_sum = 0.;
-  for (unsigned i = index_low;; ++i) {
-    if (index_scored(v, i)) {
-      ++count;
-      const std::optional<double> s = score_of(v, name, i);
-      if (!s) return -EINVAL;
-      sum += *s;
-      inverse_sum += 1. / (*s + 1.);
-      if (i == index_low || *s < min) min = *s;
-      if (i == index_low || *s > max) max = *s;
-    }
-    if (i == index_high) break;
+  // The scored indices alone (multiples of n_subsample), in 64 bits: no wrap at
+  // the top of the range and no walk over the indices skipped.
+  const uint64_t step = v.cfg.n_subsample > 1 ? v.cfg.n_subsample : 1;
+  for (uint64_t i = (uint64_t(index_low) + step - 1) / step * step; i <= index_high; i += step) {
+    ++count;
+    const std::optional<double> s = score_of(v, name, unsigned(i));
+    if (!s) return -EINVAL;
+    sum += *s;
+    inverse_sum += 1. / (*s + 1.);
+    if (i == index_low || *s < min) min = *s;
+    if (i == index_low || *s > max) max = *s;
   }
   switch (method) {
     case VMAF_POOL_METHOD_MEAN:

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -264,6 +265,18 @@ TEST(LibvmafApiMisuse, SubsampleScoresEveryNthIndex) {
   vmaf_feature_score_at_index(c.v, "psnr_y", &b, 2);
   ASSERT_EQ(vmaf_feature_score_pooled(c.v, "psnr_y", VMAF_POOL_METHOD_MEAN, &pooled, 0, 2), 0);
   EXPECT_EQ(pooled, (0. + a + b) / 2);
+  // Ranges to the top of unsigned end at the first index without a score, at once.
+  EXPECT_EQ(vmaf_feature_score_pooled(c.v, "psnr_y", VMAF_POOL_METHOD_MEAN, &pooled, 0, UINT_MAX),
+            -EINVAL);
+  Context sparse(quiet_config(0, 4000000000u));
+  EXPECT_EQ(vmaf_import_feature_score(sparse.v, "mine", 1.0, 0), 0);
+  EXPECT_EQ(
+      vmaf_feature_score_pooled(sparse.v, "mine", VMAF_POOL_METHOD_MEAN, &pooled, 0, UINT_MAX),
+      -EINVAL);
+  ASSERT_EQ(
+      vmaf_feature_score_pooled(sparse.v, "mine", VMAF_POOL_METHOD_MEAN, &pooled, 0, 3999999999u),
+      0);
+  EXPECT_EQ(pooled, 1.0);
 }
 
 TEST(LibvmafApiMisuse, PreallocatedPicturesReturnToThePool) {
