@@ -153,10 +153,20 @@ int read_pictures(VmafContext& v, VmafPicture& ref, VmafPicture& dist, unsigned 
     const RunOptions options = run_options(v);
     v.run = std::make_unique<capi::ApiContext>(options.options);
   }
+  // Pictures of METHOD_DEVICE lie in CUDA device memory: scored there.
+  const bool on_device = memory_of(ref)->place.on_device();
+  if (on_device != memory_of(dist)->place.on_device())
+    return refuse(fmt::format(
+        "vmaf_read_pictures: index {}: one picture is in CUDA device memory, the other on the "
+        "host",
+        index));
   if (v.run) {
     try {
       const std::vector<std::string> names = v.run->score_names();
-      v.run->score_frames(&r, &d, 1);
+      if (on_device)
+        v.run->score_cuda_frames(&r, &d, 1, nullptr);
+      else
+        v.run->score_frames(&r, &d, 1);
       if (first && luma_alone && v.run->score_names() != names)
         throw UsageError(fmt::format(
             "vmaf_read_pictures: {}x{} pictures with subsampled chroma: libvmaf rounds their "

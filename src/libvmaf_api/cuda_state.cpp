@@ -1,9 +1,13 @@
 // libvmaf's CUDA state functions. A state names the CUDA device a context
 // scores on (exactvq's CUDA backend, where compiled in): the device of the
-// caller's CUcontext, or device 0. Pictures stay in host memory (exactvq copies
-// them to the device). Without CUDA, vmaf_cuda_state_init is -EINVAL.
+// caller's CUcontext, or device 0. Pictures are in host memory (exactvq copies
+// them to the device), or in device memory when preallocated with METHOD_DEVICE
+// (then scored there without a copy to the host). Without CUDA,
+// vmaf_cuda_state_init is -EINVAL.
 #include <cerrno>
 #include <cstdlib>
+#include <memory>
+#include <new>
 
 #ifdef EXACTVQ_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -108,11 +112,28 @@ extern "C" int vmaf_cuda_preallocate_pictures(VmafContext* vmaf, VmafCudaPicture
       host.pic_cnt = 4;
       return vmaf_preallocate_pictures(vmaf, host);
     }
-    case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE:
-      log_line(VMAF_LOG_LEVEL_ERROR,
-               "vmaf_cuda_preallocate_pictures: pictures in device memory are not supported "
-               "yet (use METHOD_HOST)");
-      return -EINVAL;
+    case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE: {
+      // Pictures in the state's device memory (libvmaf's ring buffer holds 4).
+      if (vmaf->cuda_device < 0) {
+        log_line(VMAF_LOG_LEVEL_ERROR,
+                 "vmaf_cuda_preallocate_pictures: METHOD_DEVICE needs a CUDA state "
+                 "(vmaf_cuda_import_state)");
+        return -EINVAL;
+      }
+      if (!cfg.pic_params.w || !cfg.pic_params.h) return -EINVAL;
+      try {
+        auto pool = std::make_shared<exactvq::libvmaf_api::PicturePool>(
+            cfg.pic_params.pix_fmt, cfg.pic_params.bpc, cfg.pic_params.w, cfg.pic_params.h, 4,
+            exactvq::libvmaf_api::BlockPlace{vmaf->cuda_device});
+        VmafPicture probe;  // checks the format and the device now
+        if (const int err = pool->fetch(probe)) return err;
+        vmaf_picture_unref(&probe);
+        vmaf->pool = std::move(pool);
+        return 0;
+      } catch (const std::bad_alloc&) {
+        return -ENOMEM;
+      }
+    }
   }
   log_line(VMAF_LOG_LEVEL_ERROR, "vmaf_cuda_preallocate_pictures: unknown method");
   return -EINVAL;

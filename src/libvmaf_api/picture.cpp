@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "libvmaf_api/log.h"
+#include "libvmaf_api/device_memory.h"
 #include "libvmaf_api/picture_memory.h"
 
 namespace exactvq::libvmaf_api {
@@ -48,29 +49,19 @@ size_t block_bytes(const VmafPicture& pic) {
   return size_t(pic.stride[0]) * pic.h[0] + 2 * size_t(pic.stride[1]) * pic.h[1];
 }
 
-int allocate_picture(VmafPicture& pic, VmafPixelFormat pix_fmt, unsigned bpc, unsigned w,
-                     unsigned h, std::shared_ptr<PicturePool> pool) {
-  if (!known_format(pix_fmt) || bpc < 8 || bpc > 16) {
-    log_line(VMAF_LOG_LEVEL_ERROR,
-             fmt::format("picture: pixel format {} with {} bits is not one libvmaf knows",
-                         int(pix_fmt), bpc));
-    return -EINVAL;
-  }
-  lay_out(pic, pix_fmt, bpc, w, h);
-  const size_t bytes = block_bytes(pic);
-  // aligned_alloc needs a multiple of the alignment, and a 0x0 picture a block.
-  void* block = std::aligned_alloc(kAlignment, aligned(bytes == 0 ? 1 : bytes));
-  if (!block) {
-    std::memset(&pic, 0, sizeof pic);
-    return -ENOMEM;
-  }
-  std::memset(block, 0, bytes);
-  auto* memory = new (std::nothrow) PictureMemory{block, std::move(pool)};
+namespace {
+
+// Points `pic`'s planes into `block` and gives it its reference and memory.
+int attach(VmafPicture& pic, void* block, BlockPlace place, std::shared_ptr<PicturePool> pool) {
+  auto* memory = new (std::nothrow) PictureMemory{block, place, std::move(pool)};
   auto* ref = new (std::nothrow) VmafRef;
   if (!memory || !ref) {
+    if (memory && memory->pool)
+      memory->pool->give_back(block);
+    else
+      free_block(block, place);
     delete memory;
     delete ref;
-    std::free(block);
     std::memset(&pic, 0, sizeof pic);
     return -ENOMEM;
   }
@@ -78,7 +69,7 @@ int allocate_picture(VmafPicture& pic, VmafPixelFormat pix_fmt, unsigned bpc, un
   const size_t luma = size_t(pic.stride[0]) * pic.h[0];
   const size_t chroma = size_t(pic.stride[1]) * pic.h[1];
   pic.data[0] = bytes0;
-  if (pix_fmt != VMAF_PIX_FMT_YUV400P) {
+  if (pic.pix_fmt != VMAF_PIX_FMT_YUV400P) {
     pic.data[1] = bytes0 + luma;
     pic.data[2] = bytes0 + luma + chroma;
   }
@@ -87,12 +78,46 @@ int allocate_picture(VmafPicture& pic, VmafPixelFormat pix_fmt, unsigned bpc, un
   return 0;
 }
 
+}  // namespace
+
+void* allocate_block(size_t bytes, BlockPlace place) {
+  if (place.on_device()) return allocate_device_block(bytes, place.cuda_device);
+  // aligned_alloc needs a multiple of the alignment, and a 0x0 picture a block.
+  void* block = std::aligned_alloc(kAlignment, aligned(bytes == 0 ? 1 : bytes));
+  if (block) std::memset(block, 0, bytes);
+  return block;
+}
+
+void free_block(void* block, BlockPlace place) {
+  if (place.on_device())
+    free_device_block(block, place.cuda_device);
+  else
+    std::free(block);
+}
+
+int allocate_picture(VmafPicture& pic, VmafPixelFormat pix_fmt, unsigned bpc, unsigned w,
+                     unsigned h, BlockPlace place, std::shared_ptr<PicturePool> pool) {
+  if (!known_format(pix_fmt) || bpc < 8 || bpc > 16) {
+    log_line(VMAF_LOG_LEVEL_ERROR,
+             fmt::format("picture: pixel format {} with {} bits is not one libvmaf knows",
+                         int(pix_fmt), bpc));
+    return -EINVAL;
+  }
+  lay_out(pic, pix_fmt, bpc, w, h);
+  void* block = allocate_block(block_bytes(pic), place);
+  if (!block) {
+    std::memset(&pic, 0, sizeof pic);
+    return -ENOMEM;
+  }
+  return attach(pic, block, place, std::move(pool));
+}
+
 PicturePool::PicturePool(VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsigned h,
-                         unsigned count)
-    : pix_fmt_(pix_fmt), bpc_(bpc), w_(w), h_(h), count_(count) {}
+                         unsigned count, BlockPlace place)
+    : pix_fmt_(pix_fmt), bpc_(bpc), w_(w), h_(h), count_(count), place_(place) {}
 
 PicturePool::~PicturePool() {
-  for (void* block : free_) std::free(block);
+  for (void* block : free_) free_block(block, place_);
 }
 
 int PicturePool::fetch(VmafPicture& pic) {
@@ -110,28 +135,16 @@ int PicturePool::fetch(VmafPicture& pic) {
       --count_;  // a block not made yet
     }
   }
-  if (!block) return allocate_picture(pic, pix_fmt_, bpc_, w_, h_, shared_from_this());
+  if (!block) {
+    const int err = allocate_picture(pic, pix_fmt_, bpc_, w_, h_, place_, shared_from_this());
+    if (err) {
+      std::lock_guard lock(mutex_);
+      ++count_;
+    }
+    return err;
+  }
   lay_out(pic, pix_fmt_, bpc_, w_, h_);
-  auto* memory = new (std::nothrow) PictureMemory{block, shared_from_this()};
-  auto* ref = new (std::nothrow) VmafRef;
-  if (!memory || !ref) {
-    delete memory;
-    delete ref;
-    give_back(block);
-    std::memset(&pic, 0, sizeof pic);
-    return -ENOMEM;
-  }
-  auto* bytes0 = static_cast<unsigned char*>(block);
-  const size_t luma = size_t(pic.stride[0]) * pic.h[0];
-  const size_t chroma = size_t(pic.stride[1]) * pic.h[1];
-  pic.data[0] = bytes0;
-  if (pix_fmt_ != VMAF_PIX_FMT_YUV400P) {
-    pic.data[1] = bytes0 + luma;
-    pic.data[2] = bytes0 + luma + chroma;
-  }
-  pic.priv = memory;
-  pic.ref = ref;
-  return 0;
+  return attach(pic, block, place_, shared_from_this());
 }
 
 void PicturePool::give_back(void* block) {
@@ -146,7 +159,7 @@ using exactvq::libvmaf_api::PictureMemory;
 extern "C" int vmaf_picture_alloc(VmafPicture* pic, VmafPixelFormat pix_fmt, unsigned bpc,
                                   unsigned w, unsigned h) {
   if (!pic) return -EINVAL;
-  return exactvq::libvmaf_api::allocate_picture(*pic, pix_fmt, bpc, w, h, nullptr);
+  return exactvq::libvmaf_api::allocate_picture(*pic, pix_fmt, bpc, w, h, {}, nullptr);
 }
 
 extern "C" int vmaf_picture_unref(VmafPicture* pic) {
@@ -157,7 +170,7 @@ extern "C" int vmaf_picture_unref(VmafPicture* pic) {
       if (memory->pool)
         memory->pool->give_back(memory->block);
       else
-        std::free(memory->block);
+        exactvq::libvmaf_api::free_block(memory->block, memory->place);
       delete memory;
     }
     delete pic->ref;

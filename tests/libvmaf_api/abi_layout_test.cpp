@@ -178,7 +178,8 @@ SAME_OFFSET(VmafCudaPictureConfiguration, pic_prealloc_method);
   X(vmaf_init)                                                                                     \
   X(vmaf_use_features_from_model)                                                                  \
   X(vmaf_use_features_from_model_collection)                                                       \
-  X(vmaf_use_feature) X(vmaf_import_feature_score) X(vmaf_read_pictures) X(vmaf_score_at_index)    \
+  X(vmaf_use_feature)                                                                              \
+  X(vmaf_import_feature_score) X(vmaf_read_pictures) X(vmaf_score_at_index)                        \
       X(vmaf_score_at_index_model_collection) X(vmaf_feature_score_at_index) X(vmaf_score_pooled)  \
           X(vmaf_score_pooled_model_collection) X(vmaf_feature_score_pooled)                       \
               X(vmaf_preallocate_pictures) X(vmaf_fetch_preallocated_picture) X(vmaf_close)        \
