@@ -1,6 +1,7 @@
 // vmaf_model_load*, vmaf_model_feature_overload, vmaf_model_destroy; model
 // collections are refused (exactvq scores no bootstrap collection yet).
 #include <cerrno>
+#include <memory>
 #include <new>
 #include <string>
 
@@ -77,19 +78,21 @@ extern "C" int vmaf_model_load_from_path(VmafModel** model, VmafModelConfig* cfg
 extern "C" int vmaf_model_feature_overload(VmafModel* model, const char* feature_name,
                                            VmafFeatureDictionary* opts_dict) {
   if (!model || !feature_name || !opts_dict) return -EINVAL;
+  // The dictionary is taken whatever the outcome, as libvmaf takes it.
+  const std::unique_ptr<VmafFeatureDictionary> options(opts_dict);
+  const std::string extractor = feature_name;
   std::string spec = model->spec;
-  for (const auto& [key, value] : opts_dict->entries) {
+  for (const auto& [key, value] : options->entries) {
     if (key.find_first_of(":=.") != std::string::npos || value.find(':') != std::string::npos ||
-        std::string(feature_name).find_first_of(":=.") != std::string::npos) {
+        extractor.find_first_of(":=.") != std::string::npos) {
       log_line(VMAF_LOG_LEVEL_ERROR, fmt::format("model overload {}.{}={}: holds ':', '=' or '.'",
-                                                 feature_name, key, value));
+                                                 extractor, key, value));
       return -EINVAL;
     }
-    spec += fmt::format(":{}.{}={}", feature_name, key, value);
+    spec += fmt::format(":{}.{}={}", extractor, key, value);
   }
   if (const int err = check_model(spec)) return err;
   model->spec = spec;
-  delete opts_dict;  // taken, as libvmaf takes it
   return 0;
 }
 

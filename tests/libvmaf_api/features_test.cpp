@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -122,6 +123,58 @@ TEST(LibvmafApiFeatures, DictionariesGiveLibvmafsPlainCBits) {
     }
   }
   std::printf("vmaf_use_feature with dictionaries: %zu values equal libvmaf's plain C\n", total);
+}
+
+// vmaf_model_feature_overload on a built-in model (motion_force_zero, as
+// FFmpeg passes "motion.motion_force_zero=true" in its model option): per-frame
+// scores equal exactvq's command line given the same model text, and the
+// overload took effect (the motion features are renamed and zero).
+TEST(LibvmafApiFeatures, ModelOverloadsEqualTheCommandLines) {
+  const fs::path dir = shared_dir() / "vectors" / "p8_420_576x324_testsrc2_x264";
+  if (!fs::exists(dir / "ref.y4m")) GTEST_SKIP() << "no " << dir.string();
+  VmafConfiguration cfg{};
+  cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+  VmafContext* vmaf = nullptr;
+  ASSERT_EQ(vmaf_init(&vmaf, cfg), 0);
+  VmafModelConfig model_cfg{};
+  VmafModel* model = nullptr;
+  ASSERT_EQ(vmaf_model_load(&model, &model_cfg, "vmaf_v0.6.1"), 0);
+  VmafFeatureDictionary* dict = nullptr;
+  ASSERT_EQ(vmaf_feature_dictionary_set(&dict, "motion_force_zero", "true"), 0);
+  ASSERT_EQ(vmaf_model_feature_overload(model, "motion", dict), 0);  // taken
+  VmafFeatureDictionary* unknown = nullptr;
+  ASSERT_EQ(vmaf_feature_dictionary_set(&unknown, "no_such_option", "1"), 0);
+  EXPECT_EQ(vmaf_model_feature_overload(model, "motion", unknown), -EINVAL);  // taken too
+  ASSERT_EQ(vmaf_use_features_from_model(vmaf, model), 0);
+  Y4mPictures ref(dir / "ref.y4m"), dist(dir / "dist.y4m");
+  unsigned n = 0;
+  for (VmafPicture r, d; ref.next(r) && dist.next(d); ++n)
+    ASSERT_EQ(vmaf_read_pictures(vmaf, &r, &d, n), 0);
+  ASSERT_EQ(vmaf_read_pictures(vmaf, nullptr, nullptr, 0), 0);
+
+  const fs::path json = fs::path(EXACTVQ_TEST_TMP) / "libvmaf_api_overload.json";
+  fs::create_directories(json.parent_path());
+  testing_commands::command_output(std::string("'") + EXACTVQ_CLI_PATH + "' -q -r '" +
+                                   (dir / "ref.y4m").string() + "' -d '" +
+                                   (dir / "dist.y4m").string() +
+                                   "' --model version=vmaf_v0.6.1:motion.motion_force_zero=true "
+                                   "--json --precision max -o '" +
+                                   json.string() + "'");
+  std::ifstream in(json);
+  const auto doc = nlohmann::json::parse(in);
+  ASSERT_EQ(doc["frames"].size(), n);
+  for (const auto& frame : doc["frames"]) {
+    const unsigned i = frame["frameNum"];
+    double s = 0;
+    ASSERT_EQ(vmaf_score_at_index(vmaf, model, &s, i), 0);
+    EXPECT_TRUE(same_bits(s, frame["metrics"]["vmaf"].get<double>())) << "frame " << i;
+    ASSERT_EQ(vmaf_feature_score_at_index(vmaf, "integer_motion2_force_0", &s, i), 0);
+    EXPECT_EQ(s, 0.0);
+  }
+  double plain = 0;
+  EXPECT_EQ(vmaf_feature_score_at_index(vmaf, "integer_motion2", &plain, 1), -EINVAL);
+  vmaf_model_destroy(model);
+  vmaf_close(vmaf);
 }
 
 }  // namespace
