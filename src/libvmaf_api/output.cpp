@@ -1,0 +1,100 @@
+// vmaf_write_output: the scores as exactvq's command line writes them (XML,
+// JSON, CSV through src/output), and libvmaf's SUB subtitles.
+#include <algorithm>
+#include <cerrno>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "libvmaf_api/context.h"
+#include "libvmaf_api/log.h"
+#include "output/report.h"
+
+namespace exactvq::libvmaf_api {
+
+namespace {
+
+// Frames are the scored indices at which every score is known (all of them once
+// the context is flushed).
+ScoreReport report_of(const VmafContext& v) {
+  ScoreReport r;
+  r.version = EXACTVQ_VERSION;
+  r.width = int(v.w);
+  r.height = int(v.h);
+  const auto end = v.flushed ? v.end : std::chrono::steady_clock::now();
+  const double seconds = std::chrono::duration<double>(end - v.begin).count();
+  r.fps = v.started && seconds > 0 ? double(v.pic_cnt) / seconds : 0.0;
+  const std::vector<std::string> names = score_names(v);
+  for (const auto& name : names) r.features.push_back({name, {}});
+  size_t frames = v.pic_cnt;
+  for (const auto& i : v.imported) frames = std::max(frames, i.values.size());
+  std::vector<double> row(names.size());
+  for (size_t index = 0; index < frames; ++index) {
+    bool complete = index_scored(v, unsigned(index));
+    for (size_t c = 0; complete && c < names.size(); ++c) {
+      const std::optional<double> s = score_of(v, names[c], unsigned(index));
+      if (s)
+        row[c] = *s;
+      else
+        complete = false;
+    }
+    if (!complete) continue;
+    r.frame_numbers.push_back(uint32_t(index));
+    for (size_t c = 0; c < names.size(); ++c) r.features[c].values.push_back(row[c]);
+  }
+  return r;
+}
+
+// libvmaf's SUB (MicroDVD subtitles): "{i}{i+1}frame: i|name: value|...", one
+// line a frame, numbers as the other formats print them.
+void write_sub(std::ostream& out, const ScoreReport& r, const NumberFormat& nf) {
+  for (size_t f = 0; f < r.frame_numbers.size(); ++f) {
+    const uint32_t i = r.frame_numbers[f];
+    out << fmt::format("{{{}}}{{{}}}frame: {}|", i, uint64_t(i) + 1, i);
+    for (const FeatureSeries& s : r.features)
+      out << s.name << ": " << format_number(s.values[f], nf) << "|";
+    out << "\n";
+  }
+}
+
+}  // namespace
+
+}  // namespace exactvq::libvmaf_api
+
+using namespace exactvq::libvmaf_api;
+
+extern "C" int vmaf_write_output(VmafContext* vmaf, const char* output_path, VmafOutputFormat fmt) {
+  if (!vmaf || !output_path) return -EINVAL;
+  if (fmt <= VMAF_OUTPUT_FORMAT_NONE || fmt > VMAF_OUTPUT_FORMAT_SUB) {
+    log_line(VMAF_LOG_LEVEL_ERROR,
+             fmt::format("vmaf_write_output {}: unknown output format {}", output_path, int(fmt)));
+    return -EINVAL;
+  }
+  try {
+    const exactvq::ScoreReport report = report_of(*vmaf);
+    const exactvq::NumberFormat number_format;
+    exactvq::write_file_atomically(output_path, [&](std::ostream& out) {
+      switch (fmt) {
+        case VMAF_OUTPUT_FORMAT_XML:
+          exactvq::write_report(out, report, exactvq::OutputFormat::kXml, number_format);
+          break;
+        case VMAF_OUTPUT_FORMAT_JSON:
+          exactvq::write_report(out, report, exactvq::OutputFormat::kJson, number_format);
+          break;
+        case VMAF_OUTPUT_FORMAT_CSV:
+          exactvq::write_report(out, report, exactvq::OutputFormat::kCsv, number_format);
+          break;
+        default:
+          write_sub(out, report, number_format);
+          break;
+      }
+    });
+    return 0;
+  } catch (const std::bad_alloc&) {
+    return -ENOMEM;
+  } catch (const std::exception& e) {
+    log_line(VMAF_LOG_LEVEL_ERROR, fmt::format("vmaf_write_output: {}", e.what()));
+    return -EINVAL;
+  }
+}
