@@ -24,8 +24,8 @@ void check_input(const VideoFormat& f) {
   for (int p = 0; p < 3; ++p)
     if (f.plane_width(p) < kBlock || f.plane_height(p) < kBlock)
       throw InputError(fmt::format(
-          "feature psnr_hvs cannot score a {}x{} {} picture: its {} plane is {}x{} samples, and "
-          "the metric needs {}x{} in every plane (with no block its score is 0/0; libvmaf "
+          "feature psnr_hvs cannot score {}x{} {} pictures: their {} plane is {}x{} samples, "
+          "and the metric needs {}x{} in every plane (with no block its score is 0/0; libvmaf "
           "reports NaN or crashes)",
           f.width, f.height, chroma_name(f.chroma), plane_name(p), f.plane_width(p),
           f.plane_height(p), kBlock, kBlock));
