@@ -1,5 +1,5 @@
 // The psnr_hvs engine (metrics/engine.h): each plane's error sum, one binary32
-// a plane (reference.h's plane_error_sum, whose order of additions is the
+// a plane (reference.h's plane_error_sum_reference, whose order of additions is the
 // definition). The feature (psnr_hvs_feature.h) turns the sums into decibels.
 // Every engine is a twin of the reference, tested bit for bit.
 #pragma once

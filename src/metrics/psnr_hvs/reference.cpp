@@ -94,7 +94,7 @@ void block_terms(int32_t ref[kCoefficients], int32_t dist[kCoefficients], const 
   }
 }
 
-float plane_error_sum(const PlaneView& ref, const PlaneView& dist, int plane) {
+float plane_error_sum_reference(const PlaneView& ref, const PlaneView& dist, int plane) {
   const PlaneWeights w = plane_weights(plane);
   float sum = 0;
   int32_t r[kCoefficients], d[kCoefficients];

@@ -41,7 +41,7 @@ void block_terms(int32_t ref[kCoefficients], int32_t dist[kCoefficients], const 
 // A plane's error sum: every block's terms added to one binary32, blocks in
 // raster order (rows of blocks top to bottom, each left to right), each
 // block's terms in coefficient order. The order is the definition.
-float plane_error_sum(const PlaneView& ref, const PlaneView& dist, int plane);
+float plane_error_sum_reference(const PlaneView& ref, const PlaneView& dist, int plane);
 
 // The plane's score from its sum: sum / (64 * blocks) / (2^bitdepth - 1)^2,
 // each division in binary32 (NaN where no block fits: the feature refuses

@@ -149,7 +149,7 @@ TEST(PsnrHvsFeature, EngineEqualsReferenceForAnyThreads) {
     for (size_t i = 0; i < pairs.size(); ++i) {
       double s[3];
       for (int p = 0; p < 3; ++p) {
-        const float sum = psnr_hvs::plane_error_sum(refs[i].plane(p), dists[i].plane(p), p);
+        const float sum = psnr_hvs::plane_error_sum_reference(refs[i].plane(p), dists[i].plane(p), p);
         s[p] = psnr_hvs::plane_score(sum, f.plane_width(p), f.plane_height(p), f.bitdepth);
         want[i * 4 + size_t(p)] = psnr_hvs::decibels(s[p]);
       }
