@@ -158,15 +158,17 @@ TEST(PsnrHvsOracle, RandomPairsEqualLibvmafBitForBit) {
   }
   const uint32_t seed = 20261205;
   std::vector<VideoFormat> formats = {
-      {16, 16, ChromaFormat::k420, 8},   {8, 8, ChromaFormat::k444, 12},
-      {15, 8, ChromaFormat::k444, 10},   {30, 29, ChromaFormat::k422, 8},
-      {22, 16, ChromaFormat::k420, 10},  {29, 31, ChromaFormat::k444, 12},
-      {64, 46, ChromaFormat::k420, 12},  {176, 144, ChromaFormat::k420, 8},
-      {100, 57, ChromaFormat::k422, 10}, {57, 101, ChromaFormat::k444, 8},
+      {16, 16, ChromaFormat::k420, 8},     {8, 8, ChromaFormat::k444, 12},
+      {15, 8, ChromaFormat::k444, 10},     {30, 29, ChromaFormat::k422, 8},
+      {22, 16, ChromaFormat::k420, 10},    {29, 31, ChromaFormat::k444, 12},
+      {64, 46, ChromaFormat::k420, 12},    {176, 144, ChromaFormat::k420, 8},
+      {100, 57, ChromaFormat::k422, 10},   {57, 101, ChromaFormat::k444, 8},
+      {1920, 1080, ChromaFormat::k420, 8},  // full size: a long binary32 sum
+      {1280, 721, ChromaFormat::k444, 12},
   };
   const ChromaFormat chromas[] = {ChromaFormat::k420, ChromaFormat::k422, ChromaFormat::k444};
   std::mt19937 rng(seed);
-  while (formats.size() < 40) {
+  while (formats.size() < 42) {
     VideoFormat f{16 + int(rng() % 240), 16 + int(rng() % 160), chromas[rng() % 3],
                   8 + 2 * int(rng() % 3)};
     if (!libvmaf_reads(f)) continue;  // checked apart below
