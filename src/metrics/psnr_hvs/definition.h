@@ -2,7 +2,7 @@
 // reference and every engine (docs/spec/psnr_hvs.md): libvmaf 3.2.0's Xiph
 // PSNR-HVS (third_party/xiph/psnr_hvs.c). Only constant tables here: the
 // definition calls no C library function but sqrt (correctly rounded) on data,
-// and log10 on the host (psnr_hvs_feature.cpp, through exactvq::libm).
+// and log10 on the host (reference.cpp's decibels, through exactvq::libm).
 #pragma once
 
 #include <cstdint>

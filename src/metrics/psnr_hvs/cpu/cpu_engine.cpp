@@ -1,7 +1,7 @@
 // The psnr_hvs engine on the CPU: each plane of each frame pair one task on the
-// setup's thread pool, its sum by the SIMD kernel (cpu/error_sum_simd.h) (a plane's sum is one
-// sequential binary32 sum, so a plane is never split). A batch holds a frame
-// for each thread.
+// setup's thread pool, its sum by the SIMD kernel (cpu/error_sum_simd.h). A
+// plane's sum is one sequential binary32 sum, so a plane is never split. A
+// batch holds a frame for each thread.
 #include "metrics/psnr_hvs/engine.h"
 #include "metrics/psnr_hvs/cpu/error_sum_simd.h"
 
