@@ -7,6 +7,7 @@
 #include "metrics/float_ssim/float_ssim_feature.h"
 #include "metrics/motion/motion_feature.h"
 #include "metrics/psnr/psnr_feature.h"
+#include "metrics/psnr_hvs/psnr_hvs_feature.h"
 #include "metrics/ssim/ssim_feature.h"
 #include "metrics/vif/vif_feature.h"
 
@@ -27,6 +28,10 @@ const Entry kFeatures[] = {
     {"psnr",
      [](const FeatureSpec& s, const FeatureContext& c) {
        return make_psnr_feature(psnr::parse_psnr_options(s), c);
+     }},
+    {"psnr_hvs",
+     [](const FeatureSpec& s, const FeatureContext& c) {
+       return make_psnr_hvs_feature(psnr_hvs::parse_psnr_hvs_options(s), c);
      }},
     {"motion",
      [](const FeatureSpec& s, const FeatureContext& c) {
