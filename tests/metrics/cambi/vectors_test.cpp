@@ -1,0 +1,155 @@
+// cambi on ../shared/vectors: every value libvmaf 3.2.0's plain C gave in the
+// catalogue's `cambi` and `cambi_full_ref` runs (every key, every frame and
+// the pooled values), bit for bit, through the library and the command line;
+// where libvmaf refused (pictures under 216 samples in both sides), exactvq's
+// error naming the feature and the size.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "cambi_testing.h"
+#include "cli/cli_fixture.h"
+#include "core/error.h"
+#include "metrics/vif/vif_clips.h"
+#include "output/report.h"
+
+namespace exactvq::cambi {
+namespace {
+
+namespace fs = std::filesystem;
+using testing_vectors::same_bits;
+using testing_vectors::stored_value;
+
+struct CatalogueRun {
+  const char* name;  // in the catalogue
+  const char* spec;  // exactvq's --feature
+};
+const CatalogueRun kRuns[] = {{"cambi", "cambi"}, {"cambi_full_ref", "cambi=full_ref=true"}};
+
+TEST(CambiVectors, LibraryEqualsLibvmafBitForBit) {
+  if (!fs::exists(testing::kCatalogue)) GTEST_SKIP() << "no catalogue at " << testing::kCatalogue;
+  int compared = 0, differing = 0, refused = 0, unstable = 0;
+  for (const auto& pair : testing::load_catalogue_pairs()) {
+    const std::vector<Picture> refs = vif_testing::read_pictures(pair.ref, pair.raw);
+    const std::vector<Picture> dists = vif_testing::read_pictures(pair.dist, pair.raw);
+    const VideoFormat& f = refs.at(0).format;
+    for (const CatalogueRun& run : kRuns) {
+      const nlohmann::json& stored = pair.info.at("runs").at(run.name);
+      if (stored.at("rc").get<int>() != 0) {
+        // libvmaf refused: so does exactvq, naming the feature and the size.
+        try {
+          testing::cpu_feature(run.spec, f);
+          ADD_FAILURE() << pair.name << " " << run.name << ": scored where libvmaf refused";
+        } catch (const InputError& e) {
+          const std::string what = e.what();
+          EXPECT_NE(what.find("cambi"), std::string::npos) << what;
+          EXPECT_NE(what.find(fmt::format("{}x{}", f.width, f.height)), std::string::npos) << what;
+        }
+        ++refused;
+        continue;
+      }
+      if (!stored.at("perturb_stable").get<bool>()) {
+        ++unstable;
+        continue;
+      }
+      auto feature = testing::cpu_feature(run.spec, f);
+      const auto mine = testing::frame_values(*feature, refs, dists);
+      const nlohmann::json& frames = stored.at("frames");
+      ASSERT_EQ(frames.size(), mine.size()) << pair.name;
+      const std::vector<std::string>& names = feature->outputs();
+      for (size_t i = 0; i < mine.size(); ++i) {
+        std::set<std::string> keys;
+        for (const auto& [key, value] : frames[i].items())
+          if (key != "frameNum") keys.insert(key);
+        EXPECT_EQ(keys, std::set<std::string>(names.begin(), names.end())) << pair.name;
+        for (size_t n = 0; n < names.size(); ++n, ++compared) {
+          const bool same = same_bits(mine[i][n], stored_value(frames[i].at(names[n])));
+          differing += !same;
+          EXPECT_TRUE(same) << pair.name << " " << run.name << " frame " << i << " " << names[n]
+                            << ": " << mine[i][n] << " vs libvmaf " << frames[i].at(names[n]);
+        }
+      }
+      for (size_t n = 0; n < names.size(); ++n) {
+        std::vector<double> column;
+        for (const auto& row : mine) column.push_back(row[n]);
+        const Pooled p = pool(column);
+        const nlohmann::json& want = stored.at("pooled").at(names[n]);
+        const std::pair<const char*, double> pools[] = {
+            {"min", p.min}, {"max", p.max}, {"mean", p.mean}, {"harmonic_mean", p.harmonic_mean}};
+        for (const auto& [key, value] : pools) {
+          const bool same = same_bits(value, stored_value(want.at(key)));
+          differing += !same;
+          ++compared;
+          EXPECT_TRUE(same) << pair.name << " " << run.name << " pooled " << key << " " << names[n];
+        }
+      }
+    }
+  }
+  std::printf(
+      "cambi vectors: %d values compared, %d differing; %d runs refused as libvmaf refused, %d "
+      "unstable skipped\n",
+      compared, differing, refused, unstable);
+  EXPECT_EQ(differing, 0);
+  EXPECT_GE(compared, 200);
+  EXPECT_EQ(refused, 14);  // the seven pairs under 216 samples, both runs
+}
+
+class CambiVectorsCli : public clitest::CliTest {};
+
+TEST_F(CambiVectorsCli, CommandLineEqualsLibvmafFramesAndPooled) {
+  if (!fs::exists(testing::kCatalogue)) GTEST_SKIP() << "no catalogue at " << testing::kCatalogue;
+  int compared = 0;
+  for (const auto& pair : testing::load_catalogue_pairs())
+    for (const CatalogueRun& run : kRuns) {
+      const nlohmann::json& stored = pair.info.at("runs").at(run.name);
+      std::vector<std::string> args{"-r",
+                                    pair.ref.string(),
+                                    "-d",
+                                    pair.dist.string(),
+                                    "--feature",
+                                    run.spec,
+                                    "--json",
+                                    "--precision",
+                                    "max",
+                                    "-o",
+                                    path("out.json")};
+      if (pair.raw.width)
+        for (const std::string& a :
+             {std::string("-w"), std::to_string(*pair.raw.width), std::string("-h"),
+              std::to_string(*pair.raw.height), std::string("-p"), std::string(chroma_name(*pair.raw.chroma)),
+              std::string("-b"), std::to_string(*pair.raw.bitdepth)})
+          args.push_back(a);
+      fs::remove(path("out.json"));
+      const clitest::RunResult r = clitest::run_cli(args);
+      if (stored.at("rc").get<int>() != 0) {
+        EXPECT_NE(r.status, 0) << pair.name << clitest::describe(r);
+        EXPECT_NE(r.err.find("cambi"), std::string::npos) << clitest::describe(r);
+        EXPECT_FALSE(fs::exists(path("out.json")));
+        continue;
+      }
+      if (!stored.at("perturb_stable").get<bool>()) continue;
+      ASSERT_EQ(r.status, 0) << pair.name << clitest::describe(r);
+      const clitest::Report got = clitest::parse_json(clitest::read_file(path("out.json")));
+      const nlohmann::json& frames = stored.at("frames");
+      for (size_t i = 0; i < frames.size(); ++i)
+        for (const auto& [key, value] : frames[i].items()) {
+          if (key == "frameNum") continue;
+          ASSERT_TRUE(got.values.count(key)) << pair.name << " " << key;
+          EXPECT_EQ(clitest::bits(got.values.at(key)[i]), clitest::bits(stored_value(value)))
+              << pair.name << " " << run.name << " frame " << i << " " << key;
+          ++compared;
+        }
+      for (const auto& [key, pools] : stored.at("pooled").items())
+        for (const char* p : {"min", "max", "mean", "harmonic_mean"}) {
+          EXPECT_EQ(clitest::bits(got.pooled.at(key).at(p)),
+                    clitest::bits(stored_value(pools.at(p))))
+              << pair.name << " " << run.name << " pooled " << p << " " << key;
+          ++compared;
+        }
+    }
+  std::printf("cambi vectors through the command line: %d values compared\n", compared);
+  EXPECT_GE(compared, 200);
+}
+
+}  // namespace
+}  // namespace exactvq::cambi
