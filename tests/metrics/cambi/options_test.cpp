@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "backends/device.h"
 #include "cambi_testing.h"
 #include "core/error.h"
 #include "metrics/cambi/cambi_feature.h"
@@ -135,9 +136,29 @@ TEST(CambiSetup, WindowsAndThresholdsAreLibvmafs) {
     EXPECT_GE(s.tvi_for_diff[size_t(d)], s.tvi_for_diff[size_t(d - 1)]);
 }
 
-TEST(CambiFeature, OtherDevicesSayItIsNotAvailable) {
-  // The CPU takes it; a null device is the CPU.
-  EXPECT_NO_THROW(testing::cpu_feature("cambi", VideoFormat{216, 216, ChromaFormat::k420, 8}));
+// The CPU scores; a GPU (no cambi engine there yet) is refused, naming it.
+TEST(CambiFeature, DevicesWithoutTheEngineAreRefused) {
+  struct FakeGpu final : Device {
+    explicit FakeGpu(DeviceKind k) : kind_(k) {}
+    std::string description() const override { return "a fake GPU"; }
+    DeviceKind kind() const override { return kind_; }
+    DeviceKind kind_;
+  };
+  FeatureContext ctx;
+  ctx.format = VideoFormat{216, 216, ChromaFormat::k420, 8};
+  for (DeviceKind kind : {DeviceKind::kCuda, DeviceKind::kOpenCL}) {
+    ctx.device = std::make_shared<FakeGpu>(kind);
+    try {
+      make_cambi_feature(CambiOptions{}, ctx);
+      ADD_FAILURE() << "no DeviceError";
+    } catch (const DeviceError& e) {
+      EXPECT_NE(std::string(e.what()).find("cambi is not available on a fake GPU"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  ctx.device = std::shared_ptr<Device>(&cpu_device(), [](Device*) {});
+  EXPECT_NO_THROW(make_cambi_feature(CambiOptions{}, ctx));
 }
 
 }  // namespace

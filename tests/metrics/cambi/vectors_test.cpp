@@ -114,10 +114,10 @@ TEST_F(CambiVectorsCli, CommandLineEqualsLibvmafFramesAndPooled) {
                                     "-o",
                                     path("out.json")};
       if (pair.raw.width)
-        for (const std::string& a :
-             {std::string("-w"), std::to_string(*pair.raw.width), std::string("-h"),
-              std::to_string(*pair.raw.height), std::string("-p"), std::string(chroma_name(*pair.raw.chroma)),
-              std::string("-b"), std::to_string(*pair.raw.bitdepth)})
+        for (const std::string& a : {std::string("-w"), std::to_string(*pair.raw.width),
+                                     std::string("-h"), std::to_string(*pair.raw.height),
+                                     std::string("-p"), std::string(chroma_name(*pair.raw.chroma)),
+                                     std::string("-b"), std::to_string(*pair.raw.bitdepth)})
           args.push_back(a);
       fs::remove(path("out.json"));
       const clitest::RunResult r = clitest::run_cli(args);
