@@ -126,7 +126,8 @@ void mode_filter(uint16_t* image, int w, int h) {
 }
 
 void contrast_values(const uint16_t* image, const uint8_t* mask, int w, int h, int window,
-                     const CambiSetup& s, float* values, ContrastScratch& scratch) {
+                     const CambiSetup& s, float* values, ContrastScratch& scratch,
+                     SlideCounts slide) {
   const int pad = window >> 1;
   const int nd = s.num_diffs;
   // Only codes in [base, base + band) can reach a nonzero value (the setup
@@ -139,23 +140,14 @@ void contrast_values(const uint16_t* image, const uint8_t* mask, int w, int h, i
   if (band <= 0) return;
   std::vector<uint16_t>& counts = scratch.counts;
   counts.assign(size_t(band) * size_t(w), 0);
-  // counts[(v - base) * w + x]: masked samples of code v in the window's rows
-  // and columns x - pad .. x + pad.
-  const auto add_row = [&](int y, int step) {
-    for (int x = 0; x < w; ++x) {
-      const size_t at = size_t(y) * size_t(w) + size_t(x);
-      if (!mask[at]) continue;
-      const int code = image[at] - base;
-      if (code < 0 || code >= band) continue;
-      uint16_t* row = counts.data() + size_t(code) * size_t(w);
-      for (int k = std::max(0, x - pad); k < std::min(w, x + pad + 1); ++k)
-        row[k] = uint16_t(row[k] + step);
-    }
+  const auto row = [&](int y) {
+    return y >= 0 && y < h ? CountsRow{image + size_t(y) * size_t(w), mask + size_t(y) * size_t(w)}
+                           : CountsRow{};
   };
-  for (int y = 0; y < pad; ++y) add_row(y, 1);
+  for (int y = 0; y < pad; ++y) slide(counts.data(), {}, row(y), w, pad, base, band);
   for (int y = 0; y < h; ++y) {
-    if (y - pad - 1 >= 0) add_row(y - pad - 1, -1);
-    if (y + pad < h) add_row(y + pad, 1);
+    // The window moves to rows y - pad .. y + pad.
+    slide(counts.data(), row(y - pad - 1), row(y + pad), w, pad, base, band);
     for (int x = 0; x < w; ++x) {
       const size_t at = size_t(y) * size_t(w) + size_t(x);
       if (!mask[at]) continue;
@@ -210,7 +202,7 @@ double pool_topk(std::span<float> values, double topk) {
 }
 
 std::array<double, kScales> scale_scores(const PlaneView& luma, const CambiSetup& s,
-                                         const ImagePlan& plan) {
+                                         const ImagePlan& plan, SlideCounts slide) {
   const size_t samples = size_t(plan.width) * size_t(plan.height);
   std::vector<uint16_t> image(samples);
   std::vector<uint8_t> mask(samples);
@@ -228,7 +220,7 @@ std::array<double, kScales> scale_scores(const PlaneView& luma, const CambiSetup
       h = (h + 1) >> 1;
     }
     mode_filter(image.data(), w, h);
-    contrast_values(image.data(), mask.data(), w, h, plan.window, s, values.data(), scratch);
+    contrast_values(image.data(), mask.data(), w, h, plan.window, s, values.data(), scratch, slide);
     scores[size_t(scale)] = pool_topk({values.data(), size_t(w) * size_t(h)}, s.topk);
   }
   return scores;

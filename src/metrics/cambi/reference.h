@@ -11,6 +11,7 @@
 
 #include "core/picture.h"
 #include "metrics/cambi/setup.h"
+#include "metrics/cambi/window_counts.h"
 
 namespace exactvq::cambi {
 
@@ -55,17 +56,21 @@ struct ContrastScratch {
 // Each masked sample's contrast value (0 elsewhere): over the window x window
 // square around it, the largest weighted ratio of the counts of its code and
 // a code d + 1 above or below, for each contrast d + 1 that is visible there.
+// The window's counts move down the rows by `slide` (window_counts.h).
 void contrast_values(const uint16_t* image, const uint8_t* mask, int w, int h, int window,
-                     const CambiSetup& s, float* values, ContrastScratch& scratch);
+                     const CambiSetup& s, float* values, ContrastScratch& scratch,
+                     SlideCounts slide = slide_counts_reference);
 
 // The mean of the largest clamp(topk * n, 1, n) values, selected by libvmaf's
 // quick select (which reorders `values`) and summed in binary64 in the order
 // it leaves them.
 double pool_topk(std::span<float> values, double topk);
 
-// The five scales' pooled contrast values of one picture.
+// The five scales' pooled contrast values of one picture (the engines pass
+// the SIMD twin of the window counts).
 std::array<double, kScales> scale_scores(const PlaneView& luma, const CambiSetup& s,
-                                         const ImagePlan& plan);
+                                         const ImagePlan& plan,
+                                         SlideCounts slide = slide_counts_reference);
 
 // The picture's score: the scales weighted 16, 8, 4, 2, 1, over the window's area.
 double combine_scales(const std::array<double, kScales>& scales, int window);

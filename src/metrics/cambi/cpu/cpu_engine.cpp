@@ -1,6 +1,6 @@
 // The cambi engine on the CPU: each picture's scale values by the reference
-// stages (reference.h), the pictures of a batch (and a frame's reference and
-// distorted pictures) side by side on the setup's thread pool.
+// stages (reference.h) with the SIMD window counts (window_counts.h), the pictures of a batch (and
+// a frame's reference and distorted pictures) side by side on the setup's thread pool.
 #include <algorithm>
 
 #include "metrics/cambi/engine.h"
@@ -24,7 +24,8 @@ class CpuEngine final : public Engine {
       const bool reference = task % images == 1;
       const Picture& pic = reference ? *frames[f].ref : *frames[f].dist;
       const ImagePlan& plan = reference ? setup_.cambi.source : setup_.cambi.distorted;
-      const std::array<double, kScales> s = scale_scores(pic.plane(0), setup_.cambi, plan);
+      const std::array<double, kScales> s =
+          scale_scores(pic.plane(0), setup_.cambi, plan, slide_counts);
       std::copy(s.begin(), s.end(),
                 out.begin() + ptrdiff_t(f * per_frame) + (reference ? kScales : 0));
     };
