@@ -79,9 +79,14 @@ class CambiFeature final : public Feature {
 std::unique_ptr<Feature> make_cambi_feature(const cambi::CambiOptions& options,
                                             const FeatureContext& ctx) {
   const cambi::CambiSetup setup = cambi::make_cambi_setup(options, ctx.format);
-  std::unique_ptr<cambi::Engine> engine = cambi::make_engine(
-      device_of(ctx), cambi::EngineSetup{ctx.format, setup, ctx.pool,
-                                         setup.full_ref ? 2 * cambi::kScales : cambi::kScales});
+  cambi::EngineSetup engine_setup{ctx.format, setup, ctx.pool,
+                                  setup.full_ref ? 2 * cambi::kScales : cambi::kScales, nullptr};
+  // The engine first: a device without one creates no files.
+  std::unique_ptr<cambi::Engine> engine = cambi::make_engine(device_of(ctx), engine_setup);
+  if (!options.heatmaps_path.empty()) {
+    engine_setup.heatmaps = std::make_shared<cambi::HeatmapFiles>(options.heatmaps_path, setup);
+    engine = cambi::make_engine(device_of(ctx), engine_setup);
+  }
   return std::make_unique<CambiFeature>(options, setup, std::move(engine));
 }
 

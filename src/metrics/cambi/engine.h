@@ -10,6 +10,7 @@
 
 #include "core/picture.h"
 #include "core/thread_pool.h"
+#include "metrics/cambi/heatmaps.h"
 #include "metrics/cambi/setup.h"
 #include "metrics/engine.h"
 
@@ -22,6 +23,9 @@ struct EngineSetup {
   // Values a frame: kScales for the distorted picture, kScales more for the
   // reference with full_ref.
   int planes = kScales;
+  // Where the distorted pictures' contrast values go as well (heatmaps_path);
+  // null: nowhere. Frames must then carry their index in the run.
+  std::shared_ptr<HeatmapFiles> heatmaps;
 };
 
 using Engine = FrameEngine<double>;

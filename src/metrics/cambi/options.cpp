@@ -93,16 +93,15 @@ CambiOptions parse_cambi_options(const FeatureSpec& spec) {
       o.cambi_eotf = parse_eotf(key, value);
     else if (key == "cambi_high_res_speedup" || key == "hrs")
       o.high_res_speedup = parse_integer(key, value, 0, 2160);
-    else if (key == "heatmaps_path")
-      throw UsageError(
-          "feature cambi: option heatmaps_path is not supported (exactvq does not write "
-          "libvmaf's heatmap files)");
-    else
+    else if (key == "heatmaps_path") {
+      if (value.empty()) throw UsageError("feature cambi: option heatmaps_path is empty");
+      o.heatmaps_path = value;
+    } else
       throw UsageError(fmt::format(
           "feature cambi: unknown option '{}' (known: cambi_max_val, enc_width, enc_height, "
           "enc_bitdepth, src_width, src_height, window_size, topk, cambi_topk, tvi_threshold, "
           "cambi_vis_lum_threshold, max_log_contrast, full_ref, eotf, cambi_eotf, "
-          "cambi_high_res_speedup)",
+          "cambi_high_res_speedup, heatmaps_path)",
           key));
   }
   return o;

@@ -27,12 +27,12 @@ struct CambiOptions {
   std::string eotf = "bt1886";        // eotf: bt1886 or pq
   std::string cambi_eotf = "bt1886";  // cambi_eotf / ceot: wins over eotf when not bt1886
   int high_res_speedup = 0;           // cambi_high_res_speedup / hrs, [0, 2160]
+  std::string heatmaps_path;  // where libvmaf's heatmap files go (heatmaps.h); empty: nowhere
 };
 
 // Throws UsageError naming the option on an unknown key, a value that is not
-// a number of the option's type, out of its range, or an EOTF other than
-// bt1886 and pq; heatmaps_path is refused (exactvq does not write libvmaf's
-// heatmap files).
+// a number of the option's type, out of its range, an EOTF other than bt1886
+// and pq, or an empty heatmaps_path.
 CambiOptions parse_cambi_options(const FeatureSpec& spec);
 
 // The EOTF the thresholds use: cambi_eotf where it is not the default, else eotf.

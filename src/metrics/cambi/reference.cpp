@@ -202,7 +202,8 @@ double pool_topk(std::span<float> values, double topk) {
 }
 
 std::array<double, kScales> scale_scores(const PlaneView& luma, const CambiSetup& s,
-                                         const ImagePlan& plan, SlideCounts slide) {
+                                         const ImagePlan& plan, SlideCounts slide,
+                                         const ScaleValuesSink& sink) {
   const size_t samples = size_t(plan.width) * size_t(plan.height);
   std::vector<uint16_t> image(samples);
   std::vector<uint8_t> mask(samples);
@@ -221,7 +222,9 @@ std::array<double, kScales> scale_scores(const PlaneView& luma, const CambiSetup
     }
     mode_filter(image.data(), w, h);
     contrast_values(image.data(), mask.data(), w, h, plan.window, s, values.data(), scratch, slide);
-    scores[size_t(scale)] = pool_topk({values.data(), size_t(w) * size_t(h)}, s.topk);
+    const std::span<float> scale_values(values.data(), size_t(w) * size_t(h));
+    if (sink) sink(scale, scale_values, w, h);
+    scores[size_t(scale)] = pool_topk(scale_values, s.topk);
   }
   return scores;
 }

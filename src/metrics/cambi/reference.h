@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -66,11 +67,17 @@ void contrast_values(const uint16_t* image, const uint8_t* mask, int w, int h, i
 // it leaves them.
 double pool_topk(std::span<float> values, double topk);
 
+// What sees each scale's contrast values before pooling reorders them
+// (heatmaps.h): the scale, the values, their width and height.
+using ScaleValuesSink = std::function<void(int scale, std::span<const float> values, int w, int h)>;
+
 // The five scales' pooled contrast values of one picture (the engines pass
-// the SIMD twin of the window counts).
+// the SIMD twin of the window counts), each scale's values shown to `sink`
+// first where there is one.
 std::array<double, kScales> scale_scores(const PlaneView& luma, const CambiSetup& s,
                                          const ImagePlan& plan,
-                                         SlideCounts slide = slide_counts_reference);
+                                         SlideCounts slide = slide_counts_reference,
+                                         const ScaleValuesSink& sink = {});
 
 // The picture's score: the scales weighted 16, 8, 4, 2, 1, over the window's area.
 double combine_scales(const std::array<double, kScales>& scales, int window);

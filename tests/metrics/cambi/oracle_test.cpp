@@ -14,7 +14,9 @@
 
 #include "cambi_testing.h"
 #include "core/error.h"
+#include "core/thread_pool.h"
 #include "metrics/cambi/cambi_feature.h"
+#include "metrics/cambi/setup.h"
 #include "metrics/vif/vif_clips.h"
 
 namespace exactvq::cambi {
@@ -231,6 +233,61 @@ TEST(CambiOracle, RefusalsAreLibvmafs) {
       EXPECT_NE(std::string(e.what()).find("cambi"), std::string::npos) << e.what();
     }
     EXPECT_EQ(libvmaf_scores, !refused) << c.w << "x" << c.h << " " << c.spec;
+  }
+}
+
+// heatmaps_path: the five files libvmaf writes, byte for byte, frames scored
+// as a run numbers them (in batches on two threads), under options that move
+// the sizes, the window and the scaling.
+TEST(CambiOracle, HeatmapsEqualLibvmafs) {
+  if (!have_oracle()) GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary;
+  const Case cases[] = {
+      {576, 324, 8, "cambi", 3},
+      {640, 360, 10, "cambi=enc_width=480:enc_height=270:full_ref=true", 3},
+      {400, 300, 16, "cambi=max_log_contrast=5:window_size=100", 2},
+      {300, 216, 12, "cambi=max_log_contrast=0:enc_bitdepth=8", 2},
+      {1920, 1080, 8, "cambi=cambi_high_res_speedup=1080", 1},
+  };
+  const fs::path dir = fs::path(EXACTVQ_TEST_TMP) / "cambi_heatmaps";
+  ThreadPool pool(2);
+  for (size_t k = 0; k < std::size(cases); ++k) {
+    const Case& c = cases[k];
+    const fs::path here = dir / std::to_string(k);
+    fs::remove_all(here);
+    const vif_testing::Clip clip =
+        write_banded_clip(here, c.w, c.h, c.bitdepth, c.frames, 4242 + uint32_t(k));
+    const std::string theirs = (here / "libvmaf").string(), mine = (here / "exactvq").string();
+    const std::string with_maps =
+        c.spec + (c.spec.find('=') == std::string::npos ? "=" : ":") + "heatmaps_path=";
+    ASSERT_FALSE(vif_testing::libvmaf_frames(clip.ref, clip.dist, clip.raw, with_maps + theirs,
+                                             here / "libvmaf.json")
+                     .empty())
+        << c.spec;
+    FeatureContext ctx;
+    ctx.format = clip.format;
+    ctx.pool = &pool;
+    auto feature = make_feature(parse_feature_spec(with_maps + mine), ctx);
+    std::vector<FramePair> pairs;
+    for (size_t i = 0; i < clip.ref_pics.size(); ++i)
+      pairs.push_back({&clip.ref_pics[i], &clip.dist_pics[i], int64_t(i)});
+    std::vector<double> values(pairs.size() * feature->outputs().size());
+    feature->extract_batch(pairs, values);
+    feature.reset();
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(theirs)) names.insert(e.path().filename());
+    std::set<std::string> my_names;
+    for (const auto& e : fs::directory_iterator(mine)) my_names.insert(e.path().filename());
+    EXPECT_EQ(names.size(), size_t(kScales)) << c.spec;
+    EXPECT_EQ(my_names, names) << c.spec;
+    for (const std::string& name : names) {
+      std::ifstream a(fs::path(theirs) / name, std::ios::binary),
+          b(fs::path(mine) / name, std::ios::binary);
+      const std::string want((std::istreambuf_iterator<char>(a)), {}),
+          got((std::istreambuf_iterator<char>(b)), {});
+      EXPECT_GT(want.size(), 0u);
+      EXPECT_TRUE(got == want) << c.w << "x" << c.h << " " << c.spec << " " << name << ": "
+                               << got.size() << " bytes vs libvmaf's " << want.size();
+    }
   }
 }
 

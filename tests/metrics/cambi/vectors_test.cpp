@@ -158,8 +158,6 @@ TEST_F(CambiVectorsCli, RefusalsNameWhatAndLeaveNoOutput) {
   expect_refused({"-r", ref, "-d", dist, "--feature", "cambi=window_size=200"}, 2,
                  {"cambi", "window_size=200"});
   expect_refused({"-r", ref, "-d", dist, "--feature", "cambi=eotf=hlg"}, 2, {"cambi", "eotf=hlg"});
-  expect_refused({"-r", ref, "-d", dist, "--feature", "cambi=heatmaps_path=" + path("maps")}, 2,
-                 {"cambi", "heatmaps_path"});
   const VideoFormat sd = clitest::make_format(400, 300);
   const std::string r1 = write_y4m("ref1.y4m", sd, 1, 0), d1 = write_y4m("dist1.y4m", sd, 1, 1);
   expect_refused({"-r", r1, "-d", d1, "--feature", "cambi=enc_width=200:enc_height=200"}, 1,
@@ -170,7 +168,33 @@ TEST_F(CambiVectorsCli, RefusalsNameWhatAndLeaveNoOutput) {
   const VideoFormat flat = clitest::make_format(2000, 20);
   const std::string r3 = write_y4m("ref3.y4m", flat, 1, 0), d3 = write_y4m("dist3.y4m", flat, 1, 1);
   expect_refused({"-r", r3, "-d", d3, "--feature", "cambi"}, 1, {"cambi", "2000x20", "window"});
-  EXPECT_FALSE(fs::exists(path("maps")));
+}
+
+// heatmaps_path through the command line: the five files of every frame, the
+// bytes libvmaf writes (full_ref: the distorted pictures only).
+TEST_F(CambiVectorsCli, HeatmapsEqualLibvmafs) {
+  if (!fs::exists(testing_vectors::kLibvmafBinary))
+    GTEST_SKIP() << "no libvmaf binary at " << testing_vectors::kLibvmafBinary;
+  const fs::path pair = testing::kCatalogue.parent_path() / "p10_420_576x324_testsrc2_x264";
+  const std::string ref = (pair / "ref.y4m").string(), dist = (pair / "dist.y4m").string();
+  const std::string spec = "cambi=full_ref=true:heatmaps_path=";
+  const clitest::RunResult r = clitest::run_cli(
+      {"-r", ref, "-d", dist, "--feature", spec + path("mine"), "-o", path("out.xml")});
+  ASSERT_EQ(r.status, 0) << clitest::describe(r);
+  const std::string cmd = fmt::format(
+      "'{}' -r '{}' -d '{}' --feature '{}' --no_prediction --cpumask 0xffffffff -o '{}' -q "
+      ">/dev/null 2>&1",
+      testing_vectors::kLibvmafBinary.string(), ref, dist, spec + path("libvmaf"),
+      path("libvmaf.xml"));
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  const std::set<std::string> names = clitest::list_dir(path("libvmaf"));
+  EXPECT_EQ(names.size(), 5u);
+  EXPECT_EQ(clitest::list_dir(path("mine")), names);
+  for (const std::string& name : names) {
+    const std::string want = clitest::read_file(fs::path(path("libvmaf")) / name);
+    EXPECT_GT(want.size(), 0u) << name;
+    EXPECT_TRUE(clitest::read_file(fs::path(path("mine")) / name) == want) << name;
+  }
 }
 
 }  // namespace

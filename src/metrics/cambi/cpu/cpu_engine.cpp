@@ -1,8 +1,10 @@
 // The cambi engine on the CPU: each picture's scale values by the reference
-// stages (reference.h) with the SIMD window counts (window_counts.h), the pictures of a batch (and
-// a frame's reference and distorted pictures) side by side on the setup's thread pool.
+// stages (reference.h) with the SIMD window counts (window_counts.h), the
+// pictures of a batch (and a frame's reference and distorted pictures) side
+// by side on the setup's thread pool.
 #include <algorithm>
 
+#include "core/error.h"
 #include "metrics/cambi/engine.h"
 #include "metrics/cambi/reference.h"
 
@@ -17,6 +19,12 @@ class CpuEngine final : public Engine {
   int batch_frames() const override { return setup_.pool ? std::max(1, setup_.pool->size()) : 1; }
 
   void score(std::span<const FramePair> frames, std::span<double> out) override {
+    if (setup_.heatmaps)
+      for (const FramePair& f : frames)
+        if (f.loose())
+          throw UsageError(
+              "feature cambi: heatmaps_path needs each frame's place in the run (a loose pair "
+              "has none)");
     const int images = setup_.cambi.full_ref ? 2 : 1;
     const size_t per_frame = size_t(setup_.planes);
     const auto body = [&](int task) {
@@ -24,8 +32,14 @@ class CpuEngine final : public Engine {
       const bool reference = task % images == 1;
       const Picture& pic = reference ? *frames[f].ref : *frames[f].dist;
       const ImagePlan& plan = reference ? setup_.cambi.source : setup_.cambi.distorted;
+      ScaleValuesSink sink;
+      if (setup_.heatmaps && !reference)
+        sink = [this, index = frames[f].index](int scale, std::span<const float> values, int w,
+                                               int h) {
+          setup_.heatmaps->write(index, scale, values, w, h);
+        };
       const std::array<double, kScales> s =
-          scale_scores(pic.plane(0), setup_.cambi, plan, slide_counts);
+          scale_scores(pic.plane(0), setup_.cambi, plan, slide_counts, sink);
       std::copy(s.begin(), s.end(),
                 out.begin() + ptrdiff_t(f * per_frame) + (reference ? kScales : 0));
     };
