@@ -84,26 +84,31 @@ int mask_threshold(int w, int h) {
 
 void spatial_mask(const uint16_t* image, int w, int h, uint8_t* mask) {
   const int reach = kMaskSide / 2;
-  const auto flat = [&](int x, int y) -> int {
-    const uint16_t v = image[size_t(y) * size_t(w) + size_t(x)];
-    const bool right = x == w - 1 || v == image[size_t(y) * size_t(w) + size_t(x + 1)];
-    const bool down = y == h - 1 || v == image[size_t(y + 1) * size_t(w) + size_t(x)];
-    return right && down;
-  };
-  // column[x]: flat samples of column x in the rows of the current window.
+  // flat[y * w + x]: the sample equals its right and lower neighbours.
+  std::vector<uint8_t> flat(size_t(w) * size_t(h));
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const size_t at = size_t(y) * size_t(w) + size_t(x);
+      const bool right = x == w - 1 || image[at] == image[at + 1];
+      const bool down = y == h - 1 || image[at] == image[at + size_t(w)];
+      flat[at] = right && down;
+    }
+  // column[x]: flat samples of column x in rows y - reach .. y + reach.
   std::vector<int> column(size_t(w), 0);
-  for (int y = 0; y < std::min(reach, h); ++y)
-    for (int x = 0; x < w; ++x) column[size_t(x)] += flat(x, y);
+  const auto add_row = [&](int y, int step) {
+    for (int x = 0; x < w; ++x) column[size_t(x)] += step * flat[size_t(y) * size_t(w) + size_t(x)];
+  };
+  for (int y = 0; y < std::min(reach, h); ++y) add_row(y, 1);
   const int threshold = mask_threshold(w, h);
   for (int y = 0; y < h; ++y) {
-    if (y + reach < h)
-      for (int x = 0; x < w; ++x) column[size_t(x)] += flat(x, y + reach);
-    if (y - reach - 1 >= 0)
-      for (int x = 0; x < w; ++x) column[size_t(x)] -= flat(x, y - reach - 1);
+    if (y + reach < h) add_row(y + reach, 1);
+    if (y - reach - 1 >= 0) add_row(y - reach - 1, -1);
+    // The horizontal sum of the columns' counts, slid along the row.
+    int count = 0;
+    for (int k = 0; k < std::min(reach, w); ++k) count += column[size_t(k)];
     for (int x = 0; x < w; ++x) {
-      int count = 0;
-      for (int k = std::max(0, x - reach); k <= std::min(w - 1, x + reach); ++k)
-        count += column[size_t(k)];
+      if (x + reach < w) count += column[size_t(x + reach)];
+      if (x - reach - 1 >= 0) count -= column[size_t(x - reach - 1)];
       mask[size_t(y) * size_t(w) + size_t(x)] = count > threshold;
     }
   }
