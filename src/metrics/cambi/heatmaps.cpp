@@ -17,12 +17,11 @@ namespace exactvq::cambi {
 
 namespace {
 
-// The suprathreshold weights' largest among the contrasts looked at (they grow).
+// The largest weight among the contrasts looked at.
 int largest_weight(int num_diffs) {
-  constexpr int kWeight[kMaxDiffs] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
-                                      8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
-  int largest = kWeight[0];
-  for (int d = 0; d < num_diffs; ++d) largest = kWeight[d] > largest ? kWeight[d] : largest;
+  int largest = kContrastWeight[0];
+  for (int d = 0; d < num_diffs; ++d)
+    largest = kContrastWeight[d] > largest ? kContrastWeight[d] : largest;
   return largest;
 }
 

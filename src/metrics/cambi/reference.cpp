@@ -11,9 +11,6 @@ namespace {
 
 // The weight of each scale's pooled value, finest first.
 constexpr int kScaleWeight[kScales] = {16, 8, 4, 2, 1};
-// The weight of a contrast of d + 1 codes (suprathreshold response).
-constexpr int kContrastWeight[kMaxDiffs] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
-                                            8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
 constexpr int kMaskSide = 7;
 
 template <typename Sample>

@@ -16,6 +16,9 @@ inline constexpr int kScales = 5;
 // libvmaf refuses an encoding (or source) size under this in both sides.
 inline constexpr int kMinSide = 216;
 inline constexpr int kMaxDiffs = 32;  // 1 << max_log_contrast, at most
+// The weight of a contrast of d + 1 codes (the suprathreshold response).
+inline constexpr int kContrastWeight[kMaxDiffs] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
+                                                   8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
 
 // How one picture becomes cambi's 10-bit image: its size and window.
 struct ImagePlan {
