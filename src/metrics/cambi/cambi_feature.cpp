@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "backends/device.h"
+#include "core/error.h"
 #include "metrics/cambi/engine.h"
 #include "metrics/cambi/reference.h"
 
@@ -54,6 +55,13 @@ class CambiFeature final : public Feature {
   const std::vector<std::string>& outputs() const override { return names_; }
   int batch_frames() const override { return engine_->batch_frames(); }
   int planes_read() const override { return 1; }
+  void start_at(std::span<const FramePair>, int64_t first_index) override {
+    // Each part of a shared run would empty the files the others write.
+    if (!options_.heatmaps_path.empty() && first_index > 0)
+      throw UsageError(
+          "feature cambi: heatmaps_path is refused in a run that starts inside the video "
+          "(exactvq-mpi ranks)");
+  }
 
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
     scales_.assign(frames.size() * per_frame_, 0.0);

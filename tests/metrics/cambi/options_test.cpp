@@ -2,6 +2,7 @@
 // suffixes), and the refusals of its setup, naming the feature and the size.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "backends/device.h"
@@ -146,6 +147,19 @@ TEST(CambiFeature, DevicesWithoutTheEngineAreRefused) {
   }
   ctx.device = std::shared_ptr<Device>(&cpu_device(), [](Device*) {});
   EXPECT_NO_THROW(make_cambi_feature(CambiOptions{}, ctx));
+}
+
+// Heatmaps need the whole run in one process: a run starting inside the video is refused.
+TEST(CambiFeature, HeatmapsAreRefusedInsideARunsRange) {
+  const std::filesystem::path dir = std::filesystem::path(EXACTVQ_TEST_TMP) / "cambi_range_maps";
+  auto feature = testing::cpu_feature("cambi=heatmaps_path=" + dir.string(),
+                                      VideoFormat{216, 216, ChromaFormat::k420, 8});
+  EXPECT_TRUE(std::filesystem::exists(dir / "cambi_heatmap_scale_4_14x14_16b.gray"));
+  EXPECT_NO_THROW(feature->start_at({}, 0));
+  EXPECT_THROW(feature->start_at({}, 5), UsageError);
+  // Without heatmaps a range is fine (each frame is scored alone).
+  EXPECT_NO_THROW(
+      testing::cpu_feature("cambi", VideoFormat{216, 216, ChromaFormat::k420, 8})->start_at({}, 5));
 }
 
 }  // namespace
