@@ -137,8 +137,7 @@ void contrast_values(const uint16_t* image, const uint8_t* mask, int w, int h, i
   const int base = std::max(0, s.vlt_luma - 3 * nd + 1);
   const int band = s.tvi_for_diff[size_t(nd - 1)] + 1 - base;
   std::fill(values, values + size_t(w) * size_t(h), 0.0f);
-  // An empty band (libvmaf's size wraps around): no code both lies in it and
-  // passes a threshold, so every value is 0.
+  // An empty band (the setup refuses a negative one): every value is 0.
   if (band <= 0) return;
   std::vector<uint16_t>& counts = scratch.counts;
   counts.assign(size_t(band) * size_t(w), 0);

@@ -203,6 +203,15 @@ CambiSetup make_cambi_setup(const CambiOptions& o, const VideoFormat& f) {
           "(libvmaf reads outside its counts)",
           o.tvi_threshold));
   s.vlt_luma = visibility_code(o.vis_lum_threshold, eotf);
+  // libvmaf keeps counts for the codes [max(0, vlt - 3 N + 1), last threshold]; where that
+  // band is empty, its unsigned 16-bit size wraps around and it writes outside its buffers.
+  const int band_base = std::max(0, s.vlt_luma - 3 * s.num_diffs + 1);
+  if (s.tvi_for_diff[size_t(s.num_diffs - 1)] + 1 < band_base)
+    throw UsageError(fmt::format(
+        "feature cambi: cambi_vis_lum_threshold={} makes code {} the darkest visible one, above "
+        "the largest contrast threshold {} (libvmaf's band of codes is then empty, its size "
+        "wraps around and it crashes)",
+        o.vis_lum_threshold, s.vlt_luma, s.tvi_for_diff[size_t(s.num_diffs - 1)] - s.num_diffs));
   s.topk = effective_topk(o);
 
   const int window = adjusted_window(o.window_size, enc_w, enc_h, s.high_res_speedup);

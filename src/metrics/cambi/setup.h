@@ -49,7 +49,8 @@ struct CambiSetup {
 // in one side and smaller in the other, a window too large for the
 // reciprocal table) or where it would read outside its buffers (a window
 // reaching past a scale's picture; a 10-bit picture copied at another
-// stride), and UsageError where its threshold search never ends.
+// stride), and UsageError where its threshold search never ends or the
+// visibility threshold leaves no code to count (libvmaf crashes there).
 CambiSetup make_cambi_setup(const CambiOptions& o, const VideoFormat& format);
 
 // The sizes of the five scales of a plan: scale 0 is the plan's size (halved

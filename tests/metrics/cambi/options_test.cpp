@@ -103,6 +103,12 @@ TEST(CambiSetup, PicturesLibvmafMisreadsAreRefused) {
   EXPECT_EQ(error_of("cambi=full_ref=true:src_width=960:src_height=540", 480, 270, 8), "");
   // Both rows 512 samples wide in libvmaf's buffers: the copy is right.
   EXPECT_EQ(error_of("cambi=full_ref=true:src_width=500:src_height=270", 490, 270, 10), "");
+  // A visibility threshold above every contrast's threshold: libvmaf's band of
+  // codes wraps around and it crashes (rc 139 on a 40x216 banded clip at 50 cd/m^2).
+  const std::string dark = error_of("cambi=cambi_vis_lum_threshold=50:max_log_contrast=1");
+  EXPECT_NE(dark.find("cambi_vis_lum_threshold=50"), std::string::npos) << dark;
+  EXPECT_EQ(error_of("cambi=cambi_vis_lum_threshold=10:max_log_contrast=1"), "");
+  EXPECT_EQ(error_of("cambi=cambi_vis_lum_threshold=300:eotf=pq"), "");
 }
 
 TEST(CambiSetup, WindowsAndThresholdsAreLibvmafs) {
