@@ -1,0 +1,67 @@
+// Cambi's window counts (window_counts.h) as a Highway kernel, the twin of
+// window_counts_reference.cpp; every target Highway offers is compiled in and
+// the best one runs. Each sample's span is added in whole vectors of 16-bit
+// lanes (modulo 2^16, as the reference's uint16 counts), the rest one lane at
+// a time; a column whose leaving and entering samples have the same code in
+// the band changes nothing and is skipped.
+#include <algorithm>
+
+#include "metrics/cambi/window_counts.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "metrics/cambi/cpu/window_counts_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace exactvq::cambi::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using D16 = hn::ScalableTag<uint16_t>;
+
+// line[lo .. hi) += step (modulo 2^16).
+HWY_INLINE void AddSpan(uint16_t* HWY_RESTRICT line, int lo, int hi, hn::Vec<D16> step,
+                        uint16_t step_lane) {
+  const D16 d;
+  const int lanes = int(hn::Lanes(d));
+  int k = lo;
+  for (; k + lanes <= hi; k += lanes)
+    hn::StoreU(hn::Add(hn::LoadU(d, line + k), step), d, line + k);
+  for (; k < hi; ++k) line[k] = uint16_t(line[k] + step_lane);
+}
+
+// The band row of a masked sample's code, or -1 where it counts nothing.
+HWY_INLINE int BandRow(CountsRow row, int x, int base, int band) {
+  if (!row.codes || !row.mask[x]) return -1;
+  const int code = row.codes[x] - base;
+  return code >= 0 && code < band ? code : -1;
+}
+
+void SlideCounts(uint16_t* counts, CountsRow leaving, CountsRow entering, int w, int pad, int base,
+                 int band) {
+  const D16 d;
+  const auto up = hn::Set(d, uint16_t{1}), down = hn::Set(d, uint16_t{0xFFFF});
+  for (int x = 0; x < w; ++x) {
+    const int out = BandRow(leaving, x, base, band), in = BandRow(entering, x, base, band);
+    if (out == in) continue;  // both absent, or the same code: the counts do not change
+    const int lo = std::max(0, x - pad), hi = std::min(w, x + pad + 1);
+    if (out >= 0) AddSpan(counts + size_t(out) * size_t(w), lo, hi, down, uint16_t{0xFFFF});
+    if (in >= 0) AddSpan(counts + size_t(in) * size_t(w), lo, hi, up, uint16_t{1});
+  }
+}
+
+}  // namespace exactvq::cambi::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace exactvq::cambi {
+
+HWY_EXPORT(SlideCounts);
+
+void slide_counts(uint16_t* counts, CountsRow leaving, CountsRow entering, int w, int pad, int base,
+                  int band) {
+  HWY_DYNAMIC_DISPATCH(SlideCounts)(counts, leaving, entering, w, pad, base, band);
+}
+
+}  // namespace exactvq::cambi
+#endif  // HWY_ONCE

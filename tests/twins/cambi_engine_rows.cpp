@@ -1,0 +1,46 @@
+// cambi's engine rows (engine_matrix.h): each frame's five pooled scale
+// values of the distorted picture, and of the reference with full_ref
+// (case.b). Only the CPU's rows: cambi has no GPU engine yet (the feature
+// says so on those devices).
+#include <span>
+#include <vector>
+
+#include "engine_cases.h"
+#include "engine_matrix.h"
+#include "metrics/cambi/engine.h"
+#include "metrics/cambi/reference.h"
+
+namespace exactvq::twins {
+namespace {
+
+const char* const kFullRef[2] = {"", ", full_ref"};
+
+struct CambiScales {
+  using Setup = cambi::EngineSetup;
+  static constexpr const char* kName = "cambi.scale_scores";
+  static std::vector<Case> cases() {
+    return luma_cases({{216, 216}, {300, 217}, {217, 40}, {333, 250}}, kFullRef, 3, 1);
+  }
+  static Setup setup(const Case& c) {
+    cambi::CambiOptions o;
+    o.full_ref = c.b == 1;
+    const VideoFormat f = luma_format(c);
+    const cambi::CambiSetup s = cambi::make_cambi_setup(o, f);
+    return Setup{f, s, nullptr, o.full_ref ? 2 * cambi::kScales : cambi::kScales};
+  }
+  static void reference(const FramePairs& in, size_t i, const Setup& s, std::span<double> out) {
+    const auto dist = cambi::scale_scores(in.pairs[i].dist->plane(0), s.cambi, s.cambi.distorted);
+    std::copy(dist.begin(), dist.end(), out.begin());
+    if (!s.cambi.full_ref) return;
+    const auto ref = cambi::scale_scores(in.pairs[i].ref->plane(0), s.cambi, s.cambi.source);
+    std::copy(ref.begin(), ref.end(), out.begin() + cambi::kScales);
+  }
+};
+
+EXACTVQ_TWIN_ROWS(cambi_engine_rows) {
+  register_per_target(engine_row<CambiScales>("", cpu_twin_device, Fp64Mode::kAuto, false));
+  register_row(engine_row<CambiScales>("/split-cpu3", split_cpu_device, Fp64Mode::kAuto, true));
+}
+
+}  // namespace
+}  // namespace exactvq::twins
