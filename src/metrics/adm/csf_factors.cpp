@@ -1,3 +1,4 @@
+#include "libm/libm.h"
 #include "metrics/adm/csf_factors.h"
 
 #include <cmath>
@@ -64,8 +65,8 @@ uint32_t to_u32_truncated(double v) {
 float quant_step(int lambda, int theta, float r) {
   const WatsonModel& m = kWatsonLuma;
   const float temp =
-      static_cast<float>(std::log10(std::pow(2.0, lambda + 1) * m.f0 * m.g[theta] / r));
-  return static_cast<float>(2.0 * m.a * std::pow(10.0, m.k * temp * temp) /
+      static_cast<float>(libm::log10(libm::pow(2.0, lambda + 1) * m.f0 * m.g[theta] / r));
+  return static_cast<float>(2.0 * m.a * libm::pow(10.0, m.k * temp * temp) /
                             m.amplitude[lambda][theta]);
 }
 

@@ -1,3 +1,4 @@
+#include "libm/libm.h"
 #include "metrics/float_ssim/scores.h"
 
 #include <bit>
@@ -53,8 +54,8 @@ MsSsimScores ms_ssim_scores(const ScaleMeans& means, int width, int height, int 
   for (size_t i = 0; i < size_t(kScales); ++i) {
     const SsimMeans& m = means[i];
     // glibc's binary64 pow of each binary32 mean to its binary32 exponent.
-    product *= std::pow(double(m.l), double(kAlphas[i])) *
-               std::pow(double(m.c), double(kBetas[i])) * std::pow(double(m.s), double(kGammas[i]));
+    product *= libm::pow(double(m.l), double(kAlphas[i])) *
+               libm::pow(double(m.c), double(kBetas[i])) * libm::pow(double(m.s), double(kGammas[i]));
     out.l[i] = double(m.l);
     out.c[i] = double(m.c);
     out.s[i] = double(m.s);

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "libm/libm.h"
+
 namespace exactvq::psnr {
 
 __extension__ typedef unsigned __int128 uint128;  // GCC and Clang
@@ -25,7 +27,7 @@ inline double peak_squared(uint32_t peak) { return static_cast<double>(peak * pe
 inline double psnr_max(uint32_t peak, int bitdepth, double min_sse, uint64_t samples) {
   if (min_sse == 0.0) return static_cast<double>(6 * bitdepth + 12);
   const double mse = min_sse / static_cast<double>(samples);
-  return std::ceil(10.0 * std::log10(peak_squared(peak) / mse));
+  return std::ceil(10.0 * libm::log10(peak_squared(peak) / mse));
 }
 
 inline double mse(uint64_t sse, uint64_t samples) {
@@ -36,7 +38,7 @@ inline double mse(uint64_t sse, uint64_t samples) {
 // MAX(a, b) = a > b ? a : b and MIN(a, b) = a < b ? a : b.
 inline double psnr_from_mse(double mse_value, uint32_t peak, double max_db) {
   const double floored = mse_value > 1e-16 ? mse_value : 1e-16;
-  const double db = 10.0 * std::log10(peak_squared(peak) / floored);
+  const double db = 10.0 * libm::log10(peak_squared(peak) / floored);
   return db < max_db ? db : max_db;
 }
 
@@ -57,10 +59,10 @@ struct ApsnrSum {
 // 2^64 (every run libvmaf itself does not overflow) give libvmaf's bits.
 inline double aggregate_psnr(const ApsnrSum& s, uint32_t peak) {
   const double n = static_cast<double>(s.samples);
-  const double apsnr = 10.0 * (std::log10(peak_squared(peak)) + std::log10(n) -
-                               std::log10(static_cast<double>(s.sse)));
+  const double apsnr = 10.0 * (libm::log10(peak_squared(peak)) + libm::log10(n) -
+                               libm::log10(static_cast<double>(s.sse)));
   const double ceiling =
-      std::ceil(10.0 * std::log10(static_cast<double>(uint128{peak * peak} * s.samples * 2)));
+      std::ceil(10.0 * libm::log10(static_cast<double>(uint128{peak * peak} * s.samples * 2)));
   return apsnr < ceiling ? apsnr : ceiling;
 }
 

@@ -1,5 +1,6 @@
 // Every floating-point step below is one binary64 operation in the order
 // libvmaf performs it (the build has -ffp-contract=off, so no step fuses).
+#include "libm/libm.h"
 #include "metrics/vmaf/predict.h"
 
 #include <cmath>
@@ -39,7 +40,7 @@ double rbf_kernel(double gamma, std::span<const double> x, const std::vector<Svm
   }
   for (; i < x.size(); ++i) sum += x[i] * x[i];
   for (; j < sv.size(); ++j) sum += sv[j].value * sv[j].value;
-  return std::exp(-gamma * sum);
+  return libm::exp(-gamma * sum);
 }
 
 // The line through two knots, as libvmaf derives it (a knot at x = 0 gives

@@ -117,36 +117,50 @@ HWY_INLINE void Fdct8x8(int32_t* block, int32_t* scratch, size_t lanes) {
     Fdct8(block + kBlock * i * lanes, scratch + i * lanes, kBlock * lanes, lanes);
 }
 
+// Lane v of `block`'s sample (i, j), as binary32.
+HWY_INLINE VF SampleAt(const int32_t* block, int i, int j, size_t lanes) {
+  return hn::ConvertTo(DF(), hn::Load(DI(), block + size_t(i * kBlock + j) * lanes));
+}
+
+// The sum over quarter (qi, qj) of the block (4x4 samples from row 4 * qi,
+// column 4 * qj) of f(sample), in raster order: each accumulator sees the
+// reference's order. (A function a quarter, not an array of four vectors:
+// SVE's sizeless vectors cannot be array elements.)
+template <typename F>
+HWY_INLINE VF QuarterSum(const int32_t* block, int qi, int qj, size_t lanes, F f) {
+  VF sum = hn::Zero(DF());
+  for (int i = 4 * qi; i < 4 * qi + 4; ++i)
+    for (int j = 4 * qj; j < 4 * qj + 4; ++j) sum = hn::Add(sum, f(SampleAt(block, i, j, lanes)));
+  return sum;
+}
+
 // variance_ratio on lanes.
 HWY_INLINE VF VarianceRatio(const int32_t* block, size_t lanes) {
-  const DI di;
   const DF df;
   VF mean = hn::Zero(df);
-  VF quarter_means[4] = {mean, mean, mean, mean};
   for (int i = 0; i < kBlock; ++i)
-    for (int j = 0; j < kBlock; ++j) {
-      const VF v = hn::ConvertTo(df, hn::Load(di, block + size_t(i * kBlock + j) * lanes));
-      mean = hn::Add(mean, v);
-      VF& q = quarter_means[(i >= 4 ? 1 : 0) + (j >= 4 ? 2 : 0)];
-      q = hn::Add(q, v);
-    }
+    for (int j = 0; j < kBlock; ++j) mean = hn::Add(mean, SampleAt(block, i, j, lanes));
   mean = hn::Div(mean, hn::Set(df, 64.0f));
-  for (VF& m : quarter_means) m = hn::Div(m, hn::Set(df, 16.0f));
   VF variance = hn::Zero(df);
-  VF quarter_variances[4] = {variance, variance, variance, variance};
   for (int i = 0; i < kBlock; ++i)
     for (int j = 0; j < kBlock; ++j) {
-      const VF v = hn::ConvertTo(df, hn::Load(di, block + size_t(i * kBlock + j) * lanes));
-      const int q = (i >= 4 ? 1 : 0) + (j >= 4 ? 2 : 0);
-      const VF e = hn::Sub(v, mean), eq = hn::Sub(v, quarter_means[q]);
+      const VF e = hn::Sub(SampleAt(block, i, j, lanes), mean);
       variance = hn::Add(variance, hn::Mul(e, e));
-      quarter_variances[q] = hn::Add(quarter_variances[q], hn::Mul(eq, eq));
     }
   variance = hn::Mul(variance, hn::Set(df, kBlockVarianceScale));
-  for (VF& q : quarter_variances) q = hn::Mul(q, hn::Set(df, kQuarterVarianceScale));
-  const VF quarters =
-      hn::Add(hn::Add(hn::Add(quarter_variances[0], quarter_variances[1]), quarter_variances[2]),
-              quarter_variances[3]);
+  // Quarter q = (i >= 4) + 2 * (j >= 4), as the reference numbers them.
+  const auto quarter_variance = [&](int qi, int qj) {
+    const VF quarter_mean =
+        hn::Div(QuarterSum(block, qi, qj, lanes, [](VF v) { return v; }), hn::Set(df, 16.0f));
+    const VF sum = QuarterSum(block, qi, qj, lanes, [&](VF v) {
+      const VF e = hn::Sub(v, quarter_mean);
+      return hn::Mul(e, e);
+    });
+    return hn::Mul(sum, hn::Set(df, kQuarterVarianceScale));
+  };
+  const VF quarters = hn::Add(
+      hn::Add(hn::Add(quarter_variance(0, 0), quarter_variance(1, 0)), quarter_variance(0, 1)),
+      quarter_variance(1, 1));
   // Where the variance is 0 the ratio stays 0 (the division's lane is discarded).
   return hn::IfThenElse(hn::Gt(variance, hn::Zero(df)), hn::Div(quarters, variance), variance);
 }
