@@ -7,6 +7,7 @@
 #include "metrics/float_ssim/float_ssim_feature.h"
 #include "metrics/motion/motion_feature.h"
 #include "metrics/psnr/psnr_feature.h"
+#include "metrics/speed/speed_feature.h"
 #include "metrics/ssim/ssim_feature.h"
 #include "metrics/vif/vif_feature.h"
 
@@ -43,6 +44,15 @@ const Entry kFeatures[] = {
     {"float_ms_ssim",
      [](const FeatureSpec& s, const FeatureContext& c) {
        return make_float_ms_ssim_feature(float_ssim::parse_ms_ssim_options(s), c);
+     }},
+    {"speed_chroma",
+     [](const FeatureSpec& s, const FeatureContext& c) {
+       return make_speed_chroma_feature(speed::parse_speed_options(speed::Feature::kChroma, s), c);
+     }},
+    {"speed_temporal",
+     [](const FeatureSpec& s, const FeatureContext& c) {
+       return make_speed_temporal_feature(speed::parse_speed_options(speed::Feature::kTemporal, s),
+                                          c);
      }},
 };
 
