@@ -103,8 +103,8 @@ RankSetup open_rank(const RunOptions& o) {
   s.features = FeatureSet(o.features, ctx, o.models, o.predict);
   if (s.features.temporal() && o.subsample > 1)
     throw UsageError(
-        fmt::format("--subsample {} cannot be used with motion (VMAF's integer_motion "
-                    "compares each frame with the one before): score every frame",
+        fmt::format("--subsample {} cannot be used with a temporal feature (motion, "
+                    "speed_temporal: each compares a frame with the one before): score every frame",
                     o.subsample));
   return s;
 }

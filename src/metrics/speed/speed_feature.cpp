@@ -71,6 +71,14 @@ class SpeedTemporalFeature final : public Feature {
     next_index_ = first_index;
   }
 
+  void reported_every(int n) override {
+    throw UsageError(fmt::format(
+        "feature speed_temporal cannot be scored with --subsample {}: libvmaf compares each "
+        "scored frame with the one scored before it (and with an even step reads a buffer it "
+        "never wrote); score every frame",
+        n));
+  }
+
   void extract_batch(std::span<const FramePair> frames, std::span<double> out) override {
     for (const FramePair& f : frames) {
       if (f.loose() || f.index != next_index_)

@@ -271,12 +271,35 @@ TEST_F(SpeedCli, RefusalsNameWhatAndLeaveNoOutput) {
                  {"speed_temporal", "150x160", "too small"});
   expect_refused({"-r", ref, "-d", dist, "--feature", "speed_chroma=speed_kernelscale=1.3"}, 2,
                  {"speed_chroma", "speed_kernelscale=1.3"});
+  // speed_temporal with --subsample: libvmaf compares with the frame scored before.
+  const VideoFormat big = make_format(160, 160);
+  const std::string rb = write_y4m("refb.y4m", big, 4, 0), db = write_y4m("distb.y4m", big, 4, 1);
+  expect_refused({"-r", rb, "-d", db, "--feature", "speed_temporal", "--subsample", "3"}, 2,
+                 {"speed_temporal", "--subsample 3"});
   const VideoFormat nine = make_format(200, 200, ChromaFormat::k420, 9);
   const std::string r9 = write("ref9.yuv", raw_bytes(nine, make_frames(nine, 2, 0)));
   const std::string d9 = write("dist9.yuv", raw_bytes(nine, make_frames(nine, 2, 1)));
   expect_refused({"-r", r9, "-d", d9, "-w", "200", "-h", "200", "-p", "420", "-b", "9", "--feature",
                   "speed_temporal"},
                  1, {"speed_temporal", "9-bit"});
+}
+
+// No GPU engine yet: the device is named.
+TEST_F(SpeedCli, OtherBackendsSayTheFeatureIsNotAvailable) {
+  const VideoFormat f = make_format(160, 160);
+  const std::string ref = write_y4m("ref.y4m", f, 2, 0), dist = write_y4m("dist.y4m", f, 2, 1);
+  for (const char* feature : {"speed_chroma", "speed_temporal"}) {
+    const RunResult r = run_exactvq({"-r", ref, "-d", dist, "--backend", "opencl"}, {feature});
+    if (r.err.find("not available on") == std::string::npos) {
+      std::printf("no OpenCL device here (%s): backend refusal not checked\n", r.err.c_str());
+      continue;
+    }
+    EXPECT_EQ(r.status, 1) << describe(r);
+    EXPECT_NE(r.err.find(std::string("feature ") + feature + " is not available on opencl"),
+              std::string::npos)
+        << describe(r);
+    EXPECT_FALSE(fs::exists(path("out.json")));
+  }
 }
 
 }  // namespace
