@@ -485,6 +485,24 @@ double log2_two_pi_e() { return libm::log2(2 * kPi * kE); }
 
 }  // namespace
 
+void covariance_sums_reference(const float* data, size_t stride, int width, int height,
+                               const float* means, double* sums) {
+  for (int x = 0; x < kWindows; ++x)
+    for (int y = 0; y <= x; ++y) {
+      const double mean_x = means[x], mean_y = means[y];
+      const float* px = data + size_t(x / kBlockSize) * stride + size_t(x % kBlockSize);
+      const float* py = data + size_t(y / kBlockSize) * stride + size_t(y % kBlockSize);
+      double sum = 0;
+      for (int i = 0; i < height; ++i)
+        for (int j = 0; j < width; ++j) {
+          const double vx = px[size_t(i) * stride + size_t(j)];
+          const double vy = py[size_t(i) * stride + size_t(j)];
+          sum += (vx - mean_x) * (vy - mean_y);
+        }
+      sums[x * (x + 1) / 2 + y] = sum;
+    }
+}
+
 // ---- Sizes and refusals -----------------------------------------------------------
 
 Dimensions dimensions_of(int width, int height, double prescale) {
@@ -557,8 +575,8 @@ void load_plane(const PlaneView& p, int width, int height, int bitdepth, float* 
 
 // ---- The score --------------------------------------------------------------------
 
-Scorer::Scorer(int width, int height, const SpeedOptions& o)
-    : options_(o), dim_(dimensions_of(width, height, o.prescale)) {
+Scorer::Scorer(int width, int height, const SpeedOptions& o, CovarianceSums sums)
+    : options_(o), dim_(dimensions_of(width, height, o.prescale)), covariance_sums_(sums) {
   stride_ = size_t(std::max(dim_.alloc_width, 1));
   const size_t frame = stride_ * size_t(std::max(dim_.alloc_height, 1));
   ref_.assign(frame, 0.0f);
@@ -589,6 +607,7 @@ Scorer::Scorer(int width, int height, const SpeedOptions& o)
   covariance_.assign(kBlockElements * kBlockElements, 0.0f);
   eigenvalues_.assign(kBlockElements, 0.0f);
   means_.assign(kBlockElements, 0.0f);
+  pair_sums_.assign(kCovariancePairs, 0.0);
   scratch_.assign(5 * kBlockElements * kBlockElements + kBlockElements * blocks, 0.0f);
 }
 
@@ -643,21 +662,10 @@ bool Scorer::estimate(std::vector<float>& entropies, std::vector<float>& varianc
       means_[size_t(r * kBlockSize + c)] = sum / float(size_t(sub_w) * size_t(sub_h));
     }
   const double count = double(size_t(sub_w) * size_t(sub_h));
+  covariance_sums_(data, stride, sub_w, sub_h, means_.data(), pair_sums_.data());
   for (int xi = 0; xi < kBlockElements; ++xi)
     for (int yi = 0; yi <= xi; ++yi) {
-      const int rx = xi / kBlockSize, cx = xi % kBlockSize;
-      const int ry = yi / kBlockSize, cy = yi % kBlockSize;
-      const double mean_x = means_[size_t(xi)], mean_y = means_[size_t(yi)];
-      const float* px = data + size_t(rx) * stride + size_t(cx);
-      const float* py = data + size_t(ry) * stride + size_t(cy);
-      double sum = 0;
-      for (int i = 0; i < sub_h; ++i)
-        for (int j = 0; j < sub_w; ++j) {
-          const double vx = px[size_t(i) * stride + size_t(j)];
-          const double vy = py[size_t(i) * stride + size_t(j)];
-          sum += (vx - mean_x) * (vy - mean_y);
-        }
-      const float cov = float(sum / count);
+      const float cov = float(pair_sums_[size_t(xi * (xi + 1) / 2 + yi)] / count);
       covariance_[size_t(xi * kBlockElements + yi)] = cov;
       covariance_[size_t(yi * kBlockElements + xi)] = cov;
     }

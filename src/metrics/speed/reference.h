@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/picture.h"
+#include "metrics/speed/covariance.h"
 #include "metrics/speed/options.h"
 
 namespace exactvq::speed {
@@ -56,7 +57,9 @@ struct PairScore {
 // buffers it works in (make one a thread).
 class Scorer {
  public:
-  Scorer(int width, int height, const SpeedOptions& o);
+  // `sums`: the covariance sums' routine (the reference, or its SIMD twin).
+  Scorer(int width, int height, const SpeedOptions& o,
+         CovarianceSums sums = covariance_sums_reference);
 
   // The planes to fill (stride() floats a row, alloc_height rows; the first
   // width x height samples are the picture); score() overwrites them.
@@ -68,12 +71,12 @@ class Scorer {
   PairScore score();
 
  private:
-  struct Estimate;  // est_params' outputs for one plane
   void filter_and_downscale(float* frame);
   bool estimate(std::vector<float>& entropies, std::vector<float>& variances);
 
   SpeedOptions options_;
   Dimensions dim_;
+  CovarianceSums covariance_sums_;
   size_t stride_;
   int antialias_width_, filter_width_;
   float antialias_[128], filter_[128];
@@ -84,6 +87,7 @@ class Scorer {
   std::vector<float> ref_entropies_, ref_variances_, dis_entropies_, dis_variances_;
   std::vector<float> independent_, solution_, covariance_, eigenvalues_, means_;
   std::vector<float> scratch_;
+  std::vector<double> pair_sums_;
 };
 
 }  // namespace exactvq::speed

@@ -1,4 +1,5 @@
-// The SpEED engines on the CPU: the scalar reference's Scorer, frames (and
+// The SpEED engines on the CPU: the scalar reference's Scorer with the SIMD
+// twin of its covariance sums (covariance.h), frames (and
 // speed_chroma's two planes) side by side on the setup's thread pool, each task
 // with a Scorer of its own; speed_temporal keeps the last frame pair for the
 // next call.
@@ -28,7 +29,7 @@ class ScorerPool {
         return s;
       }
     }
-    return std::make_unique<Scorer>(width_, height_, options_);
+    return std::make_unique<Scorer>(width_, height_, options_, covariance_sums);
   }
 
   void give_back(std::unique_ptr<Scorer> s) {
