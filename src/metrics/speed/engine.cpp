@@ -14,8 +14,8 @@ int chroma_height(const VideoFormat& f) {
 
 namespace chroma {
 
-std::unique_ptr<Engine> make_engine(Device& device, const ChromaSetup& setup) {
-  static constexpr EngineFactories<Engine, ChromaSetup> kFactories{&cpu::make_engine, nullptr,
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  static constexpr EngineFactories<Engine, EngineSetup> kFactories{&cpu::make_engine, nullptr,
                                                                    nullptr};
   return make_engine_on(device, setup, kFactories, "speed_chroma");
 }
@@ -24,9 +24,9 @@ std::unique_ptr<Engine> make_engine(Device& device, const ChromaSetup& setup) {
 
 namespace temporal {
 
-std::unique_ptr<Engine> make_engine(Device& device, const TemporalSetup& setup) {
-  static constexpr EngineFactories<Engine, TemporalSetup> kFactories{&cpu::make_engine, nullptr,
-                                                                     nullptr};
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  static constexpr EngineFactories<Engine, EngineSetup> kFactories{&cpu::make_engine, nullptr,
+                                                                   nullptr};
   return make_engine_on(device, setup, kFactories, "speed_temporal");
 }
 

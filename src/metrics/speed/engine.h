@@ -15,36 +15,34 @@
 
 namespace exactvq::speed {
 
-// speed_chroma: each frame's U then V score.
-struct ChromaSetup {
-  VideoFormat format;
-  SpeedOptions options;
-  ThreadPool* pool = nullptr;       // may be null: one thread
-  static constexpr int planes = 2;  // U, V
-};
-
-// speed_temporal: each frame's score of the luma differences with the frame
-// before ({0, false} where no frame before was held or given).
-struct TemporalSetup {
-  VideoFormat format;
-  SpeedOptions options;
-  ThreadPool* pool = nullptr;
-  static constexpr int planes = 1;
-};
-
 // The chroma planes' size libvmaf scores: half the luma's, rounded down, in
 // each subsampled direction (not the stored ceil(W/2)).
 int chroma_width(const VideoFormat& f);
 int chroma_height(const VideoFormat& f);
 
 namespace chroma {
+// speed_chroma: each frame's U then V score.
+struct EngineSetup {
+  VideoFormat format;
+  SpeedOptions options;
+  ThreadPool* pool = nullptr;       // may be null: one thread
+  static constexpr int planes = 2;  // U, V
+};
 using Engine = FrameEngine<PairScore>;
-EXACTVQ_ENGINE_FACTORIES(Engine, ChromaSetup)
+EXACTVQ_ENGINE_FACTORIES(Engine, EngineSetup)
 }  // namespace chroma
 
 namespace temporal {
+// speed_temporal: each frame's score of the luma differences with the frame
+// before ({0, false} where no frame before was held or given).
+struct EngineSetup {
+  VideoFormat format;
+  SpeedOptions options;
+  ThreadPool* pool = nullptr;
+  static constexpr int planes = 1;
+};
 using Engine = TemporalEngine<PairScore>;
-EXACTVQ_ENGINE_FACTORIES(Engine, TemporalSetup)
+EXACTVQ_ENGINE_FACTORIES(Engine, EngineSetup)
 }  // namespace temporal
 
 }  // namespace exactvq::speed

@@ -119,15 +119,15 @@ std::unique_ptr<Feature> make_speed_chroma_feature(const speed::SpeedOptions& op
     throw InputError("feature speed_chroma scores the chroma planes; the input has none (4:0:0)");
   speed::check_bit_depth(options, f.bitdepth);
   speed::check_scoreable(options, speed::chroma_width(f), speed::chroma_height(f));
-  auto engine =
-      speed::chroma::make_engine(device_of(ctx), speed::ChromaSetup{ctx.format, options, ctx.pool});
+  auto engine = speed::chroma::make_engine(
+      device_of(ctx), speed::chroma::EngineSetup{ctx.format, options, ctx.pool});
   return std::make_unique<SpeedChromaFeature>(options, std::move(engine));
 }
 
 std::unique_ptr<Feature> make_speed_temporal_feature(const speed::SpeedOptions& options,
                                                      const FeatureContext& ctx) {
-  auto engine = speed::temporal::make_engine(device_of(ctx),
-                                             speed::TemporalSetup{ctx.format, options, ctx.pool});
+  auto engine = speed::temporal::make_engine(
+      device_of(ctx), speed::temporal::EngineSetup{ctx.format, options, ctx.pool});
   return std::make_unique<SpeedTemporalFeature>(options, ctx.format, std::move(engine));
 }
 

@@ -54,7 +54,7 @@ namespace {
 
 class CpuEngine final : public Engine {
  public:
-  explicit CpuEngine(const ChromaSetup& s)
+  explicit CpuEngine(const EngineSetup& s)
       : setup_(s), scorers_(chroma_width(s.format), chroma_height(s.format), s.options) {}
 
   int batch_frames() const override { return tasks_per_call(setup_.pool); }
@@ -74,13 +74,13 @@ class CpuEngine final : public Engine {
   }
 
  private:
-  ChromaSetup setup_;
+  EngineSetup setup_;
   ScorerPool scorers_;
 };
 
 }  // namespace
 
-std::unique_ptr<Engine> make_engine(Device&, const ChromaSetup& setup) {
+std::unique_ptr<Engine> make_engine(Device&, const EngineSetup& setup) {
   return std::make_unique<CpuEngine>(setup);
 }
 
@@ -92,7 +92,7 @@ namespace {
 
 class CpuEngine final : public Engine {
  public:
-  explicit CpuEngine(const TemporalSetup& s)
+  explicit CpuEngine(const EngineSetup& s)
       : setup_(s), scorers_(s.format.width, s.format.height, s.options) {}
 
   int batch_frames() const override { return tasks_per_call(setup_.pool); }
@@ -151,14 +151,14 @@ class CpuEngine final : public Engine {
 
   void keep(const FramePair& f) { held_.emplace(*f.ref, *f.dist); }
 
-  TemporalSetup setup_;
+  EngineSetup setup_;
   ScorerPool scorers_;
   std::optional<std::pair<Picture, Picture>> held_;  // the last pair scored or given
 };
 
 }  // namespace
 
-std::unique_ptr<Engine> make_engine(Device&, const TemporalSetup& setup) {
+std::unique_ptr<Engine> make_engine(Device&, const EngineSetup& setup) {
   return std::make_unique<CpuEngine>(setup);
 }
 
