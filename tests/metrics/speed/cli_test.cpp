@@ -178,6 +178,16 @@ TEST_F(SpeedCli, RandomClipsEqualTheOracle) {
   };
   std::vector<std::string> every = chroma_options;
   every.insert(every.end(), temporal_options.begin(), temporal_options.end());
+  // Every kernel scale libvmaf takes, both features (libvmaf runs at most 32
+  // features at once: two runs).
+  std::vector<std::string> scales[2];
+  const char* const kernelscales[] = {
+      "0.5",       "1.5",  "2",         "0.6666667", "2.4",     "3.7113402", "1.3333333",
+      "1.1666667", "1.25", "1.4166667", "1.6666667", "3",       "0.4444444", "1.4746",
+      "1.54",      "1.6",  "1.06667",   "0.711111",  "0.74074", "1.111111"};
+  for (size_t k = 0; k < std::size(kernelscales); ++k)
+    for (const char* feature : {"speed_chroma", "speed_temporal"})
+      scales[k % 2].push_back(fmt::format("{}=speed_kernelscale={}", feature, kernelscales[k]));
   const std::vector<OracleCase> cases{
       {160, 160, ChromaFormat::k420, 8, 3, every, {}},
       {334, 250, ChromaFormat::k420, 10, 3, every, {}},
@@ -187,6 +197,8 @@ TEST_F(SpeedCli, RandomClipsEqualTheOracle) {
       {96, 120, ChromaFormat::k444, 12, 3, {"speed_chroma", "speed_temporal"}, {}},
       {130, 98, ChromaFormat::k444, 16, 3, {"speed_chroma", "speed_temporal"}, {}, true},
       {420, 262, ChromaFormat::k420, 8, 3, {"speed_chroma", "speed_temporal"}, {}},
+      {170, 170, ChromaFormat::k444, 8, 3, scales[0], {}},
+      {170, 170, ChromaFormat::k444, 10, 3, scales[1], {}},
       // Started inside the video: the first frame scored is 0 again, in both programs.
       {200,
        180,
