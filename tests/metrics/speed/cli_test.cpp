@@ -165,6 +165,8 @@ TEST_F(SpeedCli, RandomClipsEqualTheOracle) {
       "speed_chroma=speed_prescale=1.5:speed_prescale_method=bilinear",
       "speed_chroma=speed_prescale=0.8:speed_prescale_method=bicubic",
       "speed_chroma=speed_prescale=1.3:speed_prescale_method=lanczos4",
+      "speed_chroma=speed_prescale=1.7:speed_prescale_method=bicubic",
+      "speed_chroma=speed_prescale=0.75",
       "speed_chroma=speed_kernelscale=3:speed_prescale=2.5:speed_prescale_method=bilinear",
   };
   const std::vector<std::string> temporal_options{
