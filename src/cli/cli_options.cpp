@@ -129,14 +129,12 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   app.add_option("-b,--bitdepth", bitdepth,
                  "Raw YUV: bits per sample, 8..16 (little-endian above 8)")
       ->type_name("BITS");
-  app.add_option(
-         "--feature", features,
-         "Feature to score, with options: ssim[=sum=exact|raster:enable_db=true|false:"
-         "clip_db=true|false:chroma=true|false] or psnr[=enable_chroma=true|false:"
-         "enable_mse=true|false:enable_apsnr=true|false:reduced_hbd_peak=true|false:"
-         "min_sse=S], motion, vif, adm, float_ssim, float_ms_ssim, speed_chroma, speed_temporal "
-         "with libvmaf's options "
-         "(repeatable)")
+  app.add_option("--feature", features,
+                 "Feature to score, with options: ssim[=sum=exact|raster:enable_db=true|false:"
+                 "clip_db=true|false:chroma=true|false] or psnr[=enable_chroma=true|false:"
+                 "enable_mse=true|false:enable_apsnr=true|false:reduced_hbd_peak=true|false:"
+                 "min_sse=S], motion, vif, adm, float_ssim, float_ms_ssim, speed_chroma, "
+                 "speed_temporal with libvmaf's options (repeatable)")
       ->type_name("NAME[=OPT=VAL:...]");
   app.add_option("-m,--model", models,
                  "VMAF model, as libvmaf takes it: version=NAME (vmaf_v0.6.1, vmaf_v0.6.1neg, "
