@@ -46,7 +46,11 @@ class FeatureSet {
   // temporal features see them all (as libvmaf computes motion on every frame),
   // the others only the frames whose index is a multiple of N, and finish()
   // keeps just those frames' rows.
-  void keep_every(int n) { keep_every_ = n; }
+  void keep_every(int n) {
+    keep_every_ = n;
+    for (auto& f : features_)
+      if (f->temporal()) f->reported_every(n);
+  }
   bool kept(int64_t index) const { return index % keep_every_ == 0; }
   // The largest batch a feature wants.
   int batch_frames() const { return batch_frames_; }

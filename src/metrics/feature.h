@@ -74,6 +74,10 @@ class Feature {
   // index before the first extract_batch.
   virtual int frames_before() const { return 0; }
   virtual void start_at(std::span<const FramePair> /*before*/, int64_t /*first_index*/) {}
+  // A temporal feature is told when the run reports only every nth frame
+  // (--subsample n > 1) while it is given every frame; it throws UsageError
+  // where it has no value for such a run.
+  virtual void reported_every(int /*n*/) {}
   // Values over the whole run, asked once after the last frame: libvmaf's
   // aggregate_metrics (e.g. psnr's apsnr_y). Most features have none.
   virtual std::vector<std::pair<std::string, double>> aggregates() const { return {}; }

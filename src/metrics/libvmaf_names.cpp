@@ -12,6 +12,14 @@ std::string libvmaf_key_suffix(std::vector<NamedOption> options) {
   });
   std::string suffix;
   for (const NamedOption& o : options) {
+    if (o.text) {
+      if (std::strcmp(o.text, o.default_text) == 0) continue;
+      suffix += '_';
+      suffix += o.alias ? o.alias : o.name;
+      suffix += '_';
+      suffix += o.text;
+      continue;
+    }
     if (o.value == o.default_value) continue;
     suffix += '_';
     suffix += o.alias ? o.alias : o.name;

@@ -16,10 +16,14 @@ struct NamedOption {
   bool is_bool = false;
   double value = 0;  // bools: 0 or 1
   double default_value = 0;
+  // String options (e.g. speed_prescale_method): the value and the default as
+  // text, shown as given; null for numbers and bools.
+  const char* text = nullptr;
+  const char* default_text = nullptr;
 };
 
-// "_<alias>_<value as %g>" (bools: "_<alias>") for each option whose value is
-// not its default, in the alphabetical order of the options' names.
+// "_<alias>_<value as %g>" (bools: "_<alias>"; strings: "_<alias>_<text>") for
+// each option whose value is not its default, in the alphabetical order of the options' names.
 std::string libvmaf_key_suffix(std::vector<NamedOption> options);
 
 }  // namespace exactvq

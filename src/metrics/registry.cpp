@@ -9,6 +9,7 @@
 #include "metrics/motion/motion_feature.h"
 #include "metrics/psnr/psnr_feature.h"
 #include "metrics/psnr_hvs/psnr_hvs_feature.h"
+#include "metrics/speed/speed_feature.h"
 #include "metrics/ssim/ssim_feature.h"
 #include "metrics/vif/vif_feature.h"
 
@@ -53,6 +54,15 @@ const Entry kFeatures[] = {
     {"cambi",
      [](const FeatureSpec& s, const FeatureContext& c) {
        return make_cambi_feature(cambi::parse_cambi_options(s), c);
+     }},
+    {"speed_chroma",
+     [](const FeatureSpec& s, const FeatureContext& c) {
+       return make_speed_chroma_feature(speed::parse_speed_options(speed::Feature::kChroma, s), c);
+     }},
+    {"speed_temporal",
+     [](const FeatureSpec& s, const FeatureContext& c) {
+       return make_speed_temporal_feature(speed::parse_speed_options(speed::Feature::kTemporal, s),
+                                          c);
      }},
 };
 

@@ -103,8 +103,8 @@ RankSetup open_rank(const RunOptions& o) {
   s.features = FeatureSet(o.features, ctx, o.models, o.predict);
   if (s.features.temporal() && o.subsample > 1)
     throw UsageError(
-        fmt::format("--subsample {} cannot be used with motion (VMAF's integer_motion "
-                    "compares each frame with the one before): score every frame",
+        fmt::format("--subsample {} cannot be used with a temporal feature (motion, "
+                    "speed_temporal: each compares a frame with the one before): score every frame",
                     o.subsample));
   return s;
 }
@@ -135,22 +135,27 @@ RankResult score_range(RankSetup& s, const RunOptions& o, const FrameRange& rang
     VideoSource& dist = *s.dist;
     skip_frames(ref, o.skip_ref, "--frame_skip_ref");
     skip_frames(dist, o.skip_dist, "--frame_skip_dist");
-    // Temporal features (motion) read frames before the range: the rank reads
-    // those reference pictures too, so its values are one pass's.
+    // Temporal features read frames before the range (motion the reference
+    // pictures, speed_temporal both): the rank reads those pairs too, so its
+    // values are one pass's.
     const int64_t before = std::min<int64_t>(s.features.frames_before(), range.first);
     skip_to_range(ref, range.first - before);
-    std::vector<Picture> context(size_t(before), Picture{});
+    skip_to_range(dist, range.first - before);
+    std::vector<Picture> context_ref(size_t(before), Picture{}),
+        context_dist(size_t(before), Picture{});
     std::vector<FramePair> context_pairs;
     for (int64_t k = 0; k < before; ++k) {
-      if (!ref.read_frame(context[size_t(k)]))
-        throw InputError(
-            fmt::format("{} ended at frame {} while reading up to frame {}; it had "
-                        "more frames when the run began",
-                        ref.name(), range.first - before + k, range.first));
-      context_pairs.push_back({&context[size_t(k)], &context[size_t(k)], range.first - before + k});
+      for (auto [src, pic] :
+           {std::pair{&ref, &context_ref[size_t(k)]}, std::pair{&dist, &context_dist[size_t(k)]}})
+        if (!src->read_frame(*pic))
+          throw InputError(
+              fmt::format("{} ended at frame {} while reading up to frame {}; it had "
+                          "more frames when the run began",
+                          src->name(), range.first - before + k, range.first));
+      context_pairs.push_back(
+          {&context_ref[size_t(k)], &context_dist[size_t(k)], range.first - before + k});
     }
     if (range.first > 0) s.features.start_at(context_pairs, range.first);
-    skip_to_range(dist, range.first);
 
     const auto batch = size_t(s.features.batch_frames());
     std::vector<Picture> refs(batch), dists(batch);

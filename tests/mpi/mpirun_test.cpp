@@ -147,6 +147,18 @@ TEST_F(Mpirun, VmafRangesReadTheFramesBeforeThem) {
                    "csv", {3});
 }
 
+// speed_temporal, which reads the frame pair before each rank's range (both
+// pictures): the ranks give one process's bytes.
+TEST_F(Mpirun, SpeedTemporalRangesReadThePairBeforeThem) {
+  const VideoFormat f = make_format(176, 160, ChromaFormat::k420, 8);
+  const auto ref = write_y4m("ref.y4m", f, 7, 0);
+  const auto dist = write_y4m("dist.y4m", f, 7, 1);
+  expect_identical({"-r", ref, "-d", dist, "--feature", "speed_temporal", "--feature",
+                    "speed_temporal=speed_use_ref_diff=true", "--feature", "speed_chroma", "--json",
+                    "--precision", "max"},
+                   "json", {2, 3});
+}
+
 TEST_F(Mpirun, GeneratedEightAndTenBitPairs) {
   const VideoFormat f8 = make_format(37, 23);
   const auto ref8 = write_y4m("ref8.y4m", f8, 7, 0);

@@ -22,6 +22,8 @@
 // and, where the default does not fit:
 //   static bool scores(const Setup&);   false: no value at all, no bytes (default: true)
 //   static void put_values(Bytes&, std::span<const Value>, const Setup&);   (default: every byte)
+//   static constexpr const char* kNoDeviceEngine;   why the GPU rows are skipped (a metric
+//                                                   with a CPU engine only, for now)
 // Setup::planes values a frame; the engine is the one make_engine(Device&,
 // const Setup&) makes, the metric's; the fp64 rows are there where the setup
 // (or its options) has fp64. It registers its rows with register_engine_rows<Traits>().
@@ -189,6 +191,8 @@ void register_engine_rows() {
   const auto cuda_row = [&](const std::string& suffix, Fp64Mode fp64, bool small_only) {
     Row r = engine_row<Traits>(suffix, cuda, fp64, small_only);
     r.unavailable = [] { return cuda_device().why; };
+    if constexpr (requires { Traits::kNoDeviceEngine; })
+      r.unavailable = [] { return std::string(Traits::kNoDeviceEngine); };
     register_row(std::move(r));
   };
   if constexpr (kHasFp64<typename Traits::Setup>) {
@@ -199,6 +203,8 @@ void register_engine_rows() {
   }
   Row opencl = engine_row<Traits>("/opencl", opencl_device, Fp64Mode::kAuto, false);
   opencl.unavailable = opencl_missing;
+  if constexpr (requires { Traits::kNoDeviceEngine; })
+    opencl.unavailable = [] { return std::string(Traits::kNoDeviceEngine); };
   register_row(std::move(opencl));
 }
 
