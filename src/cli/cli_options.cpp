@@ -133,7 +133,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
                  "Feature to score, with options: ssim[=sum=exact|raster:enable_db=true|false:"
                  "clip_db=true|false:chroma=true|false] or psnr[=enable_chroma=true|false:"
                  "enable_mse=true|false:enable_apsnr=true|false:reduced_hbd_peak=true|false:"
-                 "min_sse=S], motion, vif, adm, float_ssim, float_ms_ssim with libvmaf's options "
+                 "min_sse=S], motion, vif, adm, float_ssim, float_ms_ssim, ciede with libvmaf's options "
                  "(repeatable)")
       ->type_name("NAME[=OPT=VAL:...]");
   app.add_option("-m,--model", models,

@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "metrics/adm/adm_feature.h"
+#include "metrics/ciede/ciede_feature.h"
 #include "metrics/float_ssim/float_ssim_feature.h"
 #include "metrics/motion/motion_feature.h"
 #include "metrics/psnr/psnr_feature.h"
@@ -43,6 +44,10 @@ const Entry kFeatures[] = {
     {"float_ms_ssim",
      [](const FeatureSpec& s, const FeatureContext& c) {
        return make_float_ms_ssim_feature(float_ssim::parse_ms_ssim_options(s), c);
+     }},
+    {"ciede",
+     [](const FeatureSpec& s, const FeatureContext& c) {
+       return make_ciede_feature(ciede::parse_ciede_options(s), c);
      }},
 };
 
