@@ -137,5 +137,27 @@ TEST_F(CiedeCatalogue, CommandLineAndLibraryEqualLibvmafBitForBit) {
   EXPECT_EQ(defined_where_libvmaf_is_not, 3);
 }
 
+// The command line refuses what ciede has no value for: exit status 1, a
+// message naming the feature and the size, no report.
+TEST(CiedeCommandLine, RefusesClearlyWithoutAReport) {
+  const fs::path dir = clitest::test_dir();
+  const VideoFormat formats[] = {{66, 1, ChromaFormat::k422, 10},
+                                 {8, 8, ChromaFormat::kMono, 8},
+                                 {9, 4, ChromaFormat::k422, 8},
+                                 {16, 16, ChromaFormat::k420, 9}};
+  for (const VideoFormat& f : formats) {
+    SCOPED_TRACE(f.describe());
+    const fs::path in = dir / "in.y4m", out = dir / "out.json";
+    clitest::write_file(in, clitest::y4m_bytes(f, clitest::make_frames(f, 1, 0)));
+    const clitest::RunResult r =
+        clitest::run_program({EXACTVQ_CLI_PATH, "-r", in.string(), "-d", in.string(), "--feature",
+                              "ciede", "--json", "-o", out.string()});
+    EXPECT_EQ(r.status, 1) << clitest::describe(r);
+    EXPECT_NE(r.err.find("ciede"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(f.describe()), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+  }
+}
+
 }  // namespace
 }  // namespace exactvq::ciede
