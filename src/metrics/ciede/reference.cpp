@@ -15,14 +15,12 @@ namespace {
 // libvmaf's chroma row in samples: the plane's width floor(W/2), rounded up to 32.
 int64_t padded_half_width(int width) { return (int64_t{width / 2} + 31) / 32 * 32; }
 
-// The sample at (x, y) of the picture's plane p.
-float sample(const PlaneView& v, int row, int col) {
-  return v.bytes_per_sample == 1 ? float(v.row<uint8_t>(row)[col])
-                                 : float(v.row<uint16_t>(row)[col]);
+uint16_t sample(const PlaneView& v, int row, int col) {
+  return v.bytes_per_sample == 1 ? v.row<uint8_t>(row)[col] : v.row<uint16_t>(row)[col];
 }
 
-float chroma_sample(const PlaneView& v, const ChromaSite& s) {
-  return s.zero ? 0.0f : sample(v, s.row, s.col);
+uint16_t chroma_sample(const PlaneView& v, const ChromaSite& s) {
+  return s.zero ? 0 : sample(v, s.row, s.col);
 }
 
 }  // namespace
@@ -64,16 +62,25 @@ ChromaSite chroma_site(const VideoFormat& f, int x, int y) {
   }
 }
 
-void delta_e_row(const Picture& ref, const Picture& dist, int y, float* out) {
-  const VideoFormat& f = ref.format;
-  const PlaneView ry = ref.plane(0), ru = ref.plane(1), rv = ref.plane(2);
-  const PlaneView dy = dist.plane(0), du = dist.plane(1), dv = dist.plane(2);
+void row_samples(const Picture& pic, int y, PixelSamples* out) {
+  const VideoFormat& f = pic.format;
+  const PlaneView py = pic.plane(0), pu = pic.plane(1), pv = pic.plane(2);
   for (int x = 0; x < f.width; ++x) {
     const ChromaSite c = chroma_site(f, x, y);
+    out[x] = PixelSamples{sample(py, y, x), chroma_sample(pu, c), chroma_sample(pv, c)};
+  }
+}
+
+void delta_e_row(const Picture& ref, const Picture& dist, int y, float* out) {
+  const VideoFormat& f = ref.format;
+  std::vector<PixelSamples> r(size_t(f.width)), d(size_t(f.width));
+  row_samples(ref, y, r.data());
+  row_samples(dist, y, d.data());
+  for (int x = 0; x < f.width; ++x) {
     const LabColor a =
-        lab_color(sample(ry, y, x), chroma_sample(ru, c), chroma_sample(rv, c), f.bitdepth);
+        lab_color(float(r[size_t(x)].y), float(r[size_t(x)].u), float(r[size_t(x)].v), f.bitdepth);
     const LabColor b =
-        lab_color(sample(dy, y, x), chroma_sample(du, c), chroma_sample(dv, c), f.bitdepth);
+        lab_color(float(d[size_t(x)].y), float(d[size_t(x)].u), float(d[size_t(x)].v), f.bitdepth);
     out[x] = delta_e_2000(a, b);
   }
 }

@@ -26,6 +26,14 @@ struct ChromaSite {
 };
 ChromaSite chroma_site(const VideoFormat& f, int x, int y);
 
+// A pixel's luma sample and the chroma samples chroma_site() gives it.
+struct PixelSamples {
+  uint16_t y = 0, u = 0, v = 0;
+};
+
+// Row y's samples of each pixel into out[0 .. width).
+void row_samples(const Picture& pic, int y, PixelSamples* out);
+
 // Row y's delta E of each pixel into out[0 .. width).
 void delta_e_row(const Picture& ref, const Picture& dist, int y, float* out);
 
