@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <random>
@@ -66,13 +67,24 @@ TEST(CiedeOracle, RandomPairsEqualLibvmafBitForBit) {
     GTEST_SKIP() << "no libvmaf binary at " << kLibvmafBinary << ": oracle skipped";
   using C = ChromaFormat;
   std::vector<Case> cases = {
-      {2, 2, C::k420, 8, Kind::kExtremes},     {16, 8, C::k420, 10, Kind::kFullRange},
-      {64, 36, C::k420, 12, Kind::kSmooth},    {48, 20, C::k420, 16, Kind::kFullRange},
-      {2, 1, C::k422, 8, Kind::kFullRange},    {18, 11, C::k422, 10, Kind::kSmooth},
-      {70, 9, C::k422, 12, Kind::kExtremes},   {66, 34, C::k422, 16, Kind::kSmooth},
-      {1, 1, C::k444, 8, Kind::kFullRange},    {17, 9, C::k444, 10, Kind::kExtremes},
-      {31, 23, C::k444, 12, Kind::kFullRange}, {33, 19, C::k444, 16, Kind::kSmooth},
-      {100, 3, C::k444, 8, Kind::kSmooth},     {4, 100, C::k420, 8, Kind::kExtremes},
+      {2, 2, C::k420, 8, Kind::kExtremes},
+      {16, 8, C::k420, 10, Kind::kFullRange},
+      {64, 36, C::k420, 12, Kind::kSmooth},
+      {48, 20, C::k420, 16, Kind::kFullRange},
+      {2, 1, C::k422, 8, Kind::kFullRange},
+      {18, 11, C::k422, 10, Kind::kSmooth},
+      {70, 9, C::k422, 12, Kind::kExtremes},
+      {66, 34, C::k422, 16, Kind::kSmooth},
+      {1, 1, C::k444, 8, Kind::kFullRange},
+      {17, 9, C::k444, 10, Kind::kExtremes},
+      {31, 23, C::k444, 12, Kind::kFullRange},
+      {33, 19, C::k444, 16, Kind::kSmooth},
+      {100, 3, C::k444, 8, Kind::kSmooth},
+      // Larger pictures: many colours a frame.
+      {640, 360, C::k444, 12, Kind::kFullRange},
+      {320, 180, C::k422, 16, Kind::kFullRange},
+      {352, 288, C::k420, 8, Kind::kSmooth},
+      {4, 100, C::k420, 8, Kind::kExtremes},
   };
   const uint32_t seed = 20261206;
   std::mt19937 rng(seed);
@@ -125,6 +137,45 @@ TEST(CiedeOracle, RandomPairsEqualLibvmafBitForBit) {
   }
   std::printf("ciede oracle: %d frames of %zu random pairs equal to libvmaf's (seed %u)\n",
               compared, cases.size(), seed);
+}
+
+// Every 8-bit colour: a 4096x4096 4:4:4 frame holding each (Y, U, V) once,
+// against the frame with its channels rotated ((U, V, Y) at each pixel). One
+// frame score, but a single delta E off by a bit would move the sum. Slow
+// (about 10 s for libvmaf, more for the library here): run with
+// --gtest_also_run_disabled_tests.
+TEST(CiedeOracle, DISABLED_EveryEightBitColourEqualsLibvmaf) {
+  if (!fs::exists(kLibvmafBinary))
+    GTEST_SKIP() << "no libvmaf binary at " << kLibvmafBinary << ": oracle skipped";
+  const VideoFormat f{4096, 4096, ChromaFormat::k444, 8};
+  std::string y(size_t{1} << 24, '\0'), u(y.size(), '\0'), v(y.size(), '\0');
+  for (size_t i = 0; i < y.size(); ++i) {
+    y[i] = char(i & 255);
+    u[i] = char((i >> 8) & 255);
+    v[i] = char(i >> 16);
+  }
+  const fs::path dir = fs::path(EXACTVQ_TEST_TMP) / "ciede_every_colour";
+  fs::create_directories(dir);
+  const std::string header = "YUV4MPEG2 W4096 H4096 F25:1 Ip A1:1 C444\nFRAME\n";
+  clitest::write_file(dir / "ref.y4m", header + y + u + v);
+  clitest::write_file(dir / "dist.y4m", header + u + v + y);
+  const std::vector<double> want =
+      libvmaf_scores(f, dir / "ref.y4m", dir / "dist.y4m", false, dir / "out.json");
+  ASSERT_EQ(want.size(), 1u);
+  Picture ref, dist;
+  ref.allocate(f);
+  dist.allocate(f);
+  const std::string* planes[] = {&y, &u, &v};
+  for (int p = 0; p < 3; ++p) {
+    std::memcpy(ref.plane_data(p), planes[p]->data(), y.size());
+    std::memcpy(dist.plane_data(p), planes[(p + 1) % 3]->data(), y.size());
+  }
+  ThreadPool pool(2);
+  auto feature = make_feature(parse_feature_spec("ciede"), FeatureContext{f, &pool, nullptr});
+  double got = 0;
+  feature->extract(ref, dist, {&got, 1});
+  EXPECT_EQ(clitest::bits(got), clitest::bits(want[0]))
+      << fmt::format("{:.17g} vs libvmaf {:.17g}", got, want[0]);
 }
 
 }  // namespace
