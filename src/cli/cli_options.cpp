@@ -134,7 +134,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
                  "clip_db=true|false:chroma=true|false] or psnr[=enable_chroma=true|false:"
                  "enable_mse=true|false:enable_apsnr=true|false:reduced_hbd_peak=true|false:"
                  "min_sse=S], motion, vif, adm, float_ssim, float_ms_ssim, psnr_hvs, cambi, "
-                 "speed_chroma, speed_temporal with libvmaf's options (repeatable)")
+                 "speed_chroma, speed_temporal, ciede with libvmaf's options (repeatable)")
       ->type_name("NAME[=OPT=VAL:...]");
   app.add_option("-m,--model", models,
                  "VMAF model, as libvmaf takes it: version=NAME (vmaf_v0.6.1, vmaf_v0.6.1neg, "

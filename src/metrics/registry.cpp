@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "metrics/adm/adm_feature.h"
 #include "metrics/cambi/cambi_feature.h"
+#include "metrics/ciede/ciede_feature.h"
 #include "metrics/float_ssim/float_ssim_feature.h"
 #include "metrics/motion/motion_feature.h"
 #include "metrics/psnr/psnr_feature.h"
@@ -63,6 +64,10 @@ const Entry kFeatures[] = {
      [](const FeatureSpec& s, const FeatureContext& c) {
        return make_speed_temporal_feature(speed::parse_speed_options(speed::Feature::kTemporal, s),
                                           c);
+     }},
+    {"ciede",
+     [](const FeatureSpec& s, const FeatureContext& c) {
+       return make_ciede_feature(ciede::parse_ciede_options(s), c);
      }},
 };
 
