@@ -18,25 +18,41 @@
 # Env: FFMPEG_SOURCE_DIR  an unpacked FFmpeg 5.1 tree to use instead of fetching
 #                         (default: fetched once into OUT_DIR/../ffmpeg-source)
 #      CCACHE=0           do not compile through ccache even where installed
+#      FFMPEG_AS_DEBIAN=1 leave out the fix of vf_libvmaf's high-bit-depth copy (below)
 # Needs: a C compiler, make, pkg-config; apt-get with a deb-src line for bookworm
 # (added when missing and run as root) unless FFMPEG_SOURCE_DIR is given. nasm is
 # used when present, else FFmpeg's assembly is left out (libvmaf's work is not in it).
 set -euo pipefail
-[ $# -ge 2 ] || { sed -n '2,23p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,25p' "$0" >&2; exit 2; }
 self=$(realpath "$0") pc_dir=$(realpath "$1") out=$(realpath -m "$2") jobs=${3:-2}
 [ -f "$pc_dir/libvmaf.pc" ] || { echo "no libvmaf.pc in $pc_dir" >&2; exit 1; }
 export PKG_CONFIG_PATH=$pc_dir
 version=$(pkg-config --modversion libvmaf)
 libdir=$(pkg-config --variable=libdir libvmaf)
 libdir=$(realpath "$libdir")
-[ -e "$libdir/libvmaf.so.3" ] || { echo "no libvmaf.so.3 in $libdir" >&2; exit 1; }
 echo "libvmaf $version from $libdir"
-# FFmpeg includes <libvmaf.h>: libvmaf's own libvmaf.pc names include/libvmaf for it.
-extra_cflags=
+
+# FFmpeg includes <libvmaf.h>, which libvmaf's own libvmaf.pc allows by naming
+# include/libvmaf; and it links -lvmaf, which needs libvmaf.so to be a link to the
+# library (a copied folder may hold the links as plain files). Where either is
+# missing, a libvmaf.pc and links of this build's own stand in for them.
 incdir=$(pkg-config --variable=includedir libvmaf)
-if ! pkg-config --cflags libvmaf | grep -q -- "-I$incdir/libvmaf"; then
-  echo "note: $pc_dir/libvmaf.pc lacks -I\${includedir}/libvmaf; adding it" >&2
-  extra_cflags="-I$incdir/libvmaf"
+elf=$(ls "$libdir"/libvmaf.so.3.* 2>/dev/null | head -1)
+[ -n "$elf" ] || elf=$libdir/libvmaf.so.3
+readelf -h "$elf" >/dev/null 2>&1 || { echo "no libvmaf.so.3 library in $libdir" >&2; exit 1; }
+if ! pkg-config --cflags libvmaf | grep -q -- "-I$incdir/libvmaf" ||
+  ! readelf -h "$libdir/libvmaf.so" >/dev/null 2>&1 ||
+  ! readelf -h "$libdir/libvmaf.so.3" >/dev/null 2>&1; then
+  echo "note: $pc_dir/libvmaf.pc lacks include/libvmaf or $libdir its links; using $out/libvmaf-lib" >&2
+  mkdir -p "$out/libvmaf-lib/pkgconfig"
+  ln -sfn "$elf" "$out/libvmaf-lib/libvmaf.so.3"
+  ln -sfn libvmaf.so.3 "$out/libvmaf-lib/libvmaf.so"
+  libdir=$out/libvmaf-lib
+  printf '%s\n' "includedir=$incdir" "libdir=$libdir" "" "Name: libvmaf" \
+    "Description: libvmaf of $pc_dir" \
+    "Version: $version" "Cflags: -I\${includedir} -I\${includedir}/libvmaf" \
+    "Libs: -L\${libdir} -lvmaf" >"$libdir/pkgconfig/libvmaf.pc"
+  export PKG_CONFIG_PATH=$libdir/pkgconfig
 fi
 
 fetch_source() {
@@ -72,16 +88,34 @@ src=${FFMPEG_SOURCE_DIR:-$(dirname "$out")/ffmpeg-source}
 grep -q 'vmaf_model_collection_load_from_path' "$src/libavfilter/vf_libvmaf.c" ||
   { echo "$src is not FFmpeg 5.1 with the model-collection vf_libvmaf" >&2; exit 1; }
 
+# FFmpeg 5.1's vf_libvmaf copies W bytes of each row into the VmafPicture: half a
+# row above 8 bits, the rest left as vmaf_picture_alloc gave it, so any libvmaf
+# scores garbage there. FFmpeg 6.0 copies W samples; that fix is applied here
+# (marked "-vmafcopy" in the version) unless FFMPEG_AS_DEBIAN=1.
+filter=$src/libavfilter/vf_libvmaf.c
+[ -f "$filter.debian" ] || cp "$filter" "$filter.debian"
+extra_version=
+if [ "${FFMPEG_AS_DEBIAN:-0}" = 1 ]; then
+  cmp -s "$filter.debian" "$filter" || cp "$filter.debian" "$filter"
+else
+  sed 's/memcpy(dst_data, src_data, sizeof(\*dst_data) \* dst->w\[i\]);/memcpy(dst_data, src_data, dst->w[i] * (bpc > 8 ? 2 : 1));/' \
+    "$filter.debian" >"$filter.new"
+  grep -q 'dst->w\[i\] \* (bpc > 8 ? 2 : 1)' "$filter.new" ||
+    { echo "cannot apply the high-bit-depth copy fix to $filter" >&2; exit 1; }
+  cmp -s "$filter.new" "$filter" && rm "$filter.new" || mv "$filter.new" "$filter"
+  extra_version=vmafcopy
+fi
+
 cc=cc
 [ "${CCACHE:-1}" != 0 ] && command -v ccache >/dev/null && cc="ccache cc"
 asm=--disable-x86asm
 command -v nasm >/dev/null && asm=
 mkdir -p "$out" && cd "$out"
 # A change of library (or of these options) reconfigures.
-stamp="$libdir $version $asm $(sha1sum "$self" | cut -c1-12)"
+stamp="$libdir $version $asm $extra_version $(sha1sum "$self" | cut -c1-12)"
 if [ ! -f config.h ] || [ "$(cat configure.stamp 2>/dev/null)" != "$stamp" ]; then
   # shellcheck disable=SC2086  # $asm is empty or one flag
-  "$src/configure" --prefix="$out" --cc="$cc" $asm \
+  "$src/configure" --prefix="$out" --cc="$cc" $asm --extra-version="$extra_version" \
     --disable-everything --disable-autodetect --disable-doc --disable-network \
     --disable-ffplay --disable-avdevice --disable-swresample --disable-postproc \
     --enable-libvmaf \
@@ -89,7 +123,7 @@ if [ ! -f config.h ] || [ "$(cat configure.stamp 2>/dev/null)" != "$stamp" ]; th
     --enable-demuxer=yuv4mpegpipe,rawvideo --enable-decoder=rawvideo \
     --enable-muxer=null,rawvideo,yuv4mpegpipe --enable-encoder=rawvideo,wrapped_avframe \
     --enable-filter=libvmaf,scale,scale2ref,format,null,split,setpts,settb,psnr,ssim \
-    --extra-cflags="$extra_cflags" --extra-ldflags="-Wl,-rpath,$libdir" >configure.log ||
+    --extra-ldflags="-Wl,-rpath,$libdir" >configure.log ||
     { tail -20 configure.log >&2; exit 1; }
   echo "$stamp" >configure.stamp
 fi
