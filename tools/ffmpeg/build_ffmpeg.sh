@@ -16,7 +16,8 @@
 #                   upstream: /work/shared/libvmaf/lib/pkgconfig)
 #   OUT_DIR        build folder; the programs end in OUT_DIR/bin/ffmpeg, ffprobe
 # Env: FFMPEG_SOURCE_DIR  an unpacked FFmpeg 5.1 tree to use instead of fetching
-#                         (default: fetched once into OUT_DIR/../ffmpeg-source)
+#                         (default: fetched once into OUT_DIR/../ffmpeg-source; builds
+#                         sharing a tree should agree on FFMPEG_AS_DEBIAN)
 #      CCACHE=0           do not compile through ccache even where installed
 #      FFMPEG_AS_DEBIAN=1 leave out the fix of vf_libvmaf's high-bit-depth copy (below)
 # Needs: a C compiler, make, pkg-config; apt-get with a deb-src line for bookworm
@@ -37,7 +38,7 @@ echo "libvmaf $version from $libdir"
 # library (a copied folder may hold the links as plain files). Where either is
 # missing, a libvmaf.pc and links of this build's own stand in for them.
 incdir=$(pkg-config --variable=includedir libvmaf)
-elf=$(ls "$libdir"/libvmaf.so.3.* 2>/dev/null | head -1)
+elf=$(find "$libdir" -maxdepth 1 -name 'libvmaf.so.3.*' | sort | head -1)
 [ -n "$elf" ] || elf=$libdir/libvmaf.so.3
 readelf -h "$elf" >/dev/null 2>&1 || { echo "no libvmaf.so.3 library in $libdir" >&2; exit 1; }
 if ! pkg-config --cflags libvmaf | grep -q -- "-I$incdir/libvmaf" ||
@@ -102,7 +103,7 @@ else
     "$filter.debian" >"$filter.new"
   grep -q 'dst->w\[i\] \* (bpc > 8 ? 2 : 1)' "$filter.new" ||
     { echo "cannot apply the high-bit-depth copy fix to $filter" >&2; exit 1; }
-  cmp -s "$filter.new" "$filter" && rm "$filter.new" || mv "$filter.new" "$filter"
+  if cmp -s "$filter.new" "$filter"; then rm "$filter.new"; else mv "$filter.new" "$filter"; fi
   extra_version=vmafcopy
 fi
 
