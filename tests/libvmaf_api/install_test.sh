@@ -24,6 +24,15 @@ libdir=$(pkg-config --variable=libdir libvmaf)
 soname=$(readelf -d "$libdir/libvmaf.so.3" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 [ "$soname" = libvmaf.so.3 ] || { echo "SONAME is '$soname'" >&2; exit 1; }
 
+# FFmpeg (and others) include <libvmaf.h> without the folder, as libvmaf's own
+# libvmaf.pc allows by naming include/libvmaf too.
+printf '#include <libvmaf.h>\nint main(void) { return vmaf_version() == 0; }\n' >"$work/bare_include.c"
+# shellcheck disable=SC2046  # pkg-config's output is a list of flags
+cc -std=c99 -Wall -Werror -o "$work/bare_include" "$work/bare_include.c" \
+  $(pkg-config --cflags --libs libvmaf) -Wl,-rpath,"$libdir" ||
+  { echo "<libvmaf.h> not found through libvmaf.pc's Cflags" >&2; exit 1; }
+"$work/bare_include" || { echo "vmaf_version() returned NULL" >&2; exit 1; }
+
 # shellcheck disable=SC2046  # pkg-config's output is a list of flags
 cc -std=c99 -Wall -Wextra -Werror "${c_flags[@]}" -o "$work/vmaf_api_score" \
   "$here/vmaf_api_score.c" $(pkg-config --cflags --libs libvmaf) -ldl -Wl,-rpath,"$libdir"
