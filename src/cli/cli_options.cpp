@@ -1,12 +1,15 @@
 #include "cli/cli_options.h"
 
+#include <algorithm>
 #include <thread>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/ctc_presets.h"
 #include "core/error.h"
+#include "metrics/registry.h"
 #include "metrics/vmaf/score_models.h"
 
 namespace exactvq {
@@ -326,6 +329,20 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
       c.output_format = OutputFormat::kSub;
   }
   for (const auto& f : list.features) run.features.push_back(parse_feature_spec(f));
+  // A feature this build lacks is refused here, before any input is read; a preset's
+  // is named with the preset (libvmaf's names: once registered, the preset runs).
+  const std::vector<std::string> known = known_features();
+  for (const FeatureSpec& f : run.features) {
+    if (std::find(known.begin(), known.end(), f.name) != known.end()) continue;
+    const bool given = std::find_if(features.begin(), features.end(), [&](const std::string& t) {
+                         return t.substr(0, t.find('=')) == f.name;
+                       }) != features.end();
+    const std::string preset =
+        !aom_ctc.empty() ? "--aom_ctc " + aom_ctc.back() : "--nflx_ctc " + nflx_ctc.back();
+    throw UsageError(fmt::format("unknown feature '{}'{} (known: {})", f.name,
+                                 given ? "" : " (" + preset + " scores it)",
+                                 fmt::join(known, ", ")));
+  }
   c.model_specs = list.models;
   c.common_bitdepth = list.common_bitdepth;
   // libvmaf's default: VMAF v0.6.1 unless a model is named or -n is given.
