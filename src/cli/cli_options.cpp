@@ -337,17 +337,18 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     const bool given = std::find_if(features.begin(), features.end(), [&](const std::string& t) {
                          return t.substr(0, t.find('=')) == f.name;
                        }) != features.end();
-    const std::string preset =
-        !aom_ctc.empty() ? "--aom_ctc " + aom_ctc.back() : "--nflx_ctc " + nflx_ctc.back();
-    throw UsageError(fmt::format("unknown feature '{}'{} (known: {})", f.name,
-                                 given ? "" : " (" + preset + " scores it)",
-                                 fmt::join(known, ", ")));
+    std::string preset;
+    if (!given && !aom_ctc.empty()) preset = " (--aom_ctc " + aom_ctc.back() + " scores it)";
+    if (!given && aom_ctc.empty() && !nflx_ctc.empty())
+      preset = " (--nflx_ctc " + nflx_ctc.back() + " scores it)";
+    throw UsageError(
+        fmt::format("unknown feature '{}'{} (known: {})", f.name, preset, fmt::join(known, ", ")));
   }
   c.model_specs = list.models;
   c.common_bitdepth = list.common_bitdepth;
   // libvmaf's default: VMAF v0.6.1 unless a model is named or -n is given.
   if (c.model_specs.empty() && !no_prediction) c.model_specs.push_back(vmaf::kDefaultModelSpec);
-  if (c.model_specs.empty() && run.features.empty())
+  if (c.model_specs.empty() && run.features.empty() && !c.batch_path)
     throw UsageError("-n with neither --feature nor --model: nothing to score");
   run.predict = !no_prediction;
   c.output_format_given = xml || json || csv || sub;
