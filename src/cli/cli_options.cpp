@@ -243,7 +243,10 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
                "default model");
   app.add_flag("-q,--quiet", c.quiet, "No summary, no warnings on standard error");
   app.add_flag("-v,--version", c.show_version, "Print the version and exit");
-  // -c is in libvmaf's getopt string but names no option there; not taken here.
+  // -c is in libvmaf's getopt string but no option of its: it takes a value and
+  // ignores it, and so does exactvq (hidden from the help).
+  std::string ignored_c;
+  app.add_option("-c", ignored_c)->group("");
 
   app.footer(
       "Inputs: Y4M (8..16 bits; 420, 422, 444, mono), raw planar YUV (.yuv, .raw) with -w -h\n"
@@ -328,7 +331,13 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     else if (name == "--sub")
       c.output_format = OutputFormat::kSub;
   }
-  for (const auto& f : list.features) run.features.push_back(parse_feature_spec(f));
+  // As libvmaf, a feature given again with the same options is scored once.
+  std::vector<std::string> seen;
+  for (const auto& f : list.features) {
+    if (std::find(seen.begin(), seen.end(), f) != seen.end()) continue;
+    seen.push_back(f);
+    run.features.push_back(parse_feature_spec(f));
+  }
   // A feature this build lacks is refused here, before any input is read; a preset's
   // is named with the preset (libvmaf's names: once registered, the preset runs).
   const std::vector<std::string> known = known_features();

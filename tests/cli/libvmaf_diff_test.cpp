@@ -97,6 +97,22 @@ std::vector<Case> cases() {
       {"Threads", "p8", {"--threads", "3", "--json"}},
       {"RepeatedThreadsLastWins", "sample", {"--threads", "4", "--threads", "0", "--json"}},
       {"RepeatedFrameCountLastWins", "sample", {"--frame_cnt", "1", "--frame_cnt", "0x2", "--csv"}},
+      {"RepeatedFeature", "sample", {"--feature", "psnr", "--feature", "psnr", "-n", "--json"}},
+      {"IgnoredDashC", "sample", {"-c", "5", "--feature", "psnr", "-n", "--csv"}},
+      {"FeatureBesideNamedModels",
+       "sample",
+       {"--feature", "float_ssim", "-m", "version=vmaf_v0.6.1:name=x", "-m",
+        "version=vmaf_v0.6.1neg", "--json"}},
+      {"LongOptionNames",
+       "sample",
+       {"--reference", "{ref}", "--distorted", "{dist}", "--model", "version=vmaf_v0.6.1neg",
+        "--quiet", "--json"}},
+      {"PresetWithModelOfTheSameName",
+       "p8",
+       {"--aom_ctc", "v1.0", "-m", "version=vmaf_v0.6.1"},
+       false,
+       kAom1},
+      {"PresetsTwice", "p8", {"--nflx_ctc", "v1.0", "--nflx_ctc", "v1.0"}, false, {"cambi"}},
       {"Masks", "sample", {"--cpumask", "0xffffffff", "--gpumask", "0", "--json"}},
       {"BadMask",
        "sample",
@@ -318,7 +334,17 @@ TEST_P(LibvmafDiff, SameStatusAndReport) {
   const Case& c = GetParam();
   std::vector<std::string> args = inputs(c.input);
   if (args.empty() && c.input != "none") GTEST_SKIP() << "input " << c.input << " is absent";
-  args.insert(args.end(), c.args.begin(), c.args.end());
+  // A case that places the inputs itself ({ref}, {dist}: long option names) gets them there.
+  if (std::find(c.args.begin(), c.args.end(), "{ref}") != c.args.end() && args.size() == 4) {
+    std::vector<std::string> placed = c.args;
+    for (std::string& a : placed) {
+      if (a == "{ref}") a = args[1];
+      if (a == "{dist}") a = args[3];
+    }
+    args = placed;
+  } else {
+    args.insert(args.end(), c.args.begin(), c.args.end());
+  }
   const std::string format = format_of(c.args);
 
   // Not yet registered: the clear refusal naming the first feature missing.

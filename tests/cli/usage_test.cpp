@@ -41,8 +41,32 @@ TEST_F(Usage, Version) {
 TEST_F(Usage, Help) {
   const RunResult r = run_cli({"--help"});
   EXPECT_EQ(r.status, 0) << describe(r);
-  for (const char* needle : {"--feature", "-r,--reference", "-d,--distorted", "--json", "--csv",
-                             "--precision", "--threads", "--subsample"})
+  for (const char* needle : {"--feature",
+                             "-r,--reference",
+                             "-d,--distorted",
+                             "--json",
+                             "--csv",
+                             "--precision",
+                             "--threads",
+                             "--subsample",
+                             "--sub",
+                             "--cpumask",
+                             "--gpumask",
+                             "--aom_ctc",
+                             "--nflx_ctc",
+                             "-n,--no_prediction",
+                             "-q,--quiet",
+                             "-v,--version",
+                             "--frame_skip_ref",
+                             "--frame_skip_dist",
+                             "-w,--width",
+                             "-h,--height",
+                             "-p,--pixel_format",
+                             "-b,--bitdepth",
+                             "-m,--model",
+                             "-o,--output",
+                             "--xml",
+                             "--frame_cnt"})
     EXPECT_NE(r.out.find(needle), std::string::npos) << needle << "\n" << describe(r);
   EXPECT_EQ(r.err, "");
 }
