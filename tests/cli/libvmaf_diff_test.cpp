@@ -39,7 +39,7 @@ struct Difference {
 
 struct Case {
   std::string name;
-  std::string input;              // "sample", "p8", "p10_422", "raw", "mixed_depth"
+  std::string input;              // a public pair, "sample", a seeded file: inputs() below
   std::vector<std::string> args;  // besides -r, -d (and -o {out} where a report is wanted)
   bool report = true;             // -o {out} added
   std::vector<std::string> needs = {};
@@ -127,6 +127,11 @@ std::vector<Case> cases() {
       {"RawYuvMissingBitdepth", "raw", {"-w", "64", "-h", "48", "-p", "420"}, false},
       {"RawYuvBadPixelFormat", "raw", {"-w", "64", "-h", "48", "-p", "411", "-b", "8"}, false},
       {"Y4mWith422", "p10_422", {"--xml"}},
+      {"Y4mWith444", "p8_444", {"--feature", "psnr", "--json"}},
+      {"TwelveBits", "p12", {"--feature", "psnr=enable_apsnr=true", "--json"}},
+      {"SixteenBitsRaw",
+       "p16",
+       {"-w", "576", "-h", "324", "-p", "420", "-b", "16", "--feature", "float_ssim", "--csv"}},
       {"SizesDiffer", "sizes_differ", {"--json"}},
       {"MissingReferenceFile", "missing", {"--json"}},
       {"NoDistorted", "no_dist", {}, false},
@@ -306,12 +311,18 @@ class LibvmafDiff : public CliTest, public testing::WithParamInterface<Case> {
     const std::string samples = EXACTVQ_SAMPLES_DIR;
     const auto pair = [&](const std::string& name) -> std::vector<std::string> {
       const fs::path d = vectors_ / name;
-      if (!fs::exists(d / "ref.y4m")) return {};
-      return {"-r", (d / "ref.y4m").string(), "-d", (d / "dist.y4m").string()};
+      for (const char* ext : {".y4m", ".yuv"})
+        if (fs::exists(d / (std::string("ref") + ext)))
+          return {"-r", (d / (std::string("ref") + ext)).string(), "-d",
+                  (d / (std::string("dist") + ext)).string()};
+      return {};
     };
     if (input == "sample") return {"-r", samples + "/ref.y4m", "-d", samples + "/dist.y4m"};
     if (input == "p8") return pair("p8_420_576x324_testsrc2_x264");
     if (input == "p10_422") return pair("p10_422_576x324_testsrc2_x264");
+    if (input == "p8_444") return pair("p8_444_576x324_testsrc2_x264");
+    if (input == "p12") return pair("p12_420_576x324_testsrc2_noise");
+    if (input == "p16") return pair("p16_420_576x324_random_noise");
     if (input == "raw") {
       const VideoFormat f = make_format(64, 48);
       return {"-r", write("ref.yuv", raw_bytes(f, make_frames(f, 5, 0))), "-d",
