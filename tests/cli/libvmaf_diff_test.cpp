@@ -98,6 +98,7 @@ std::vector<Case> cases() {
       {"RepeatedThreadsLastWins", "sample", {"--threads", "4", "--threads", "0", "--json"}},
       {"RepeatedFrameCountLastWins", "sample", {"--frame_cnt", "1", "--frame_cnt", "0x2", "--csv"}},
       {"RepeatedFeature", "sample", {"--feature", "psnr", "--feature", "psnr", "-n", "--json"}},
+      {"GetoptForms", "sample", {"--feature=float_ssim", "-nq", "--subsample=2", "--json"}},
       {"IgnoredDashC", "sample", {"-c", "5", "--feature", "psnr", "-n", "--csv"}},
       {"FeatureBesideNamedModels",
        "sample",
