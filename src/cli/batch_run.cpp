@@ -34,6 +34,7 @@ OutputFormat format_of(const std::string& output, OutputFormat fallback) {
   if (ext == ".json") return OutputFormat::kJson;
   if (ext == ".csv") return OutputFormat::kCsv;
   if (ext == ".xml") return OutputFormat::kXml;
+  if (ext == ".sub") return OutputFormat::kSub;
   return fallback;
 }
 

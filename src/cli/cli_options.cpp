@@ -1,11 +1,15 @@
 #include "cli/cli_options.h"
 
+#include <algorithm>
 #include <thread>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "cli/ctc_presets.h"
 #include "core/error.h"
+#include "metrics/registry.h"
 #include "metrics/vmaf/score_models.h"
 
 namespace exactvq {
@@ -25,17 +29,25 @@ int parse_int(const std::string& option, const std::string& text, int lo, int hi
   return value;
 }
 
-int64_t parse_count(const std::string& option, const std::string& text) {
-  long long value = 0;
+// The largest value of libvmaf's unsigned options.
+constexpr int64_t kMaxUnsigned = 0xffffffffLL;
+
+// libvmaf's parse_unsigned: strtoul in base 0 (so 0x10 and 010 too), the whole
+// text a number; exactvq also refuses a sign and values beyond `hi`.
+int64_t parse_unsigned(const std::string& option, const std::string& text, int64_t hi) {
+  const auto bad = [&] {
+    return UsageError(fmt::format("{} {}: expected an integer in 0..{}", option, text, hi));
+  };
+  if (text.empty() || text.find_first_of("+-") != std::string::npos) throw bad();
+  unsigned long long value = 0;
   size_t used = 0;
   try {
-    value = std::stoll(text, &used);
+    value = std::stoull(text, &used, 0);
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != text.size() || text.empty() || value < 0)
-    throw UsageError(fmt::format("{} {}: expected a non-negative integer", option, text));
-  return value;
+  if (used != text.size() || value > static_cast<unsigned long long>(hi)) throw bad();
+  return int64_t(value);
 }
 
 // The arguments without --batch, --batch-jobs, --batch-summary and their values.
@@ -108,14 +120,17 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   app.name("exactvq");
   // -h is the height, as in libvmaf's vmaf; help is --help only.
   app.set_help_flag();
+  // getopt's rule, as libvmaf's vmaf: an option given twice takes its last value
+  // (--feature, --model and the presets add up instead: TakeAll below).
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   bool help = false;
   app.add_flag("--help", help, "Print this help and exit");
 
   std::string ref, dist, width, height, pix_fmt, bitdepth, precision, threads, frame_cnt, skip_ref,
       skip_dist, subsample, backend, gpu, opencl_device, output, plot, gpus, batch, batch_jobs,
-      batch_summary, hwdec;
-  std::vector<std::string> features, models;
-  bool xml = false, json = false, csv = false, no_prediction = false;
+      batch_summary, hwdec, cpumask, gpumask;
+  std::vector<std::string> features, models, aom_ctc, nflx_ctc;
+  bool xml = false, json = false, csv = false, sub = false, no_prediction = false;
   app.add_option("-r,--reference", ref,
                  "Reference video (Y4M, raw YUV, or a file FFmpeg decodes; - for standard input)")
       ->type_name("FILE");
@@ -135,35 +150,62 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
                  "enable_mse=true|false:enable_apsnr=true|false:reduced_hbd_peak=true|false:"
                  "min_sse=S], motion, vif, adm, float_ssim, float_ms_ssim, psnr_hvs, cambi, "
                  "speed_chroma, speed_temporal, ciede with libvmaf's options (repeatable)")
-      ->type_name("NAME[=OPT=VAL:...]");
+      ->type_name("NAME[=OPT=VAL:...]")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("-m,--model", models,
                  "VMAF model, as libvmaf takes it: version=NAME (vmaf_v0.6.1, vmaf_v0.6.1neg, "
                  "vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg, the bootstrap collection vmaf_b_v0.6.3) "
-                 "or path=FILE, with :name=LABEL, :disable_clip, "
-                 ":enable_transform (repeatable; with neither --feature nor --model: "
-                 "version=vmaf_v0.6.1)")
-      ->type_name("KEY=VAL[:...]");
+                 "or path=FILE, with :name=LABEL (default vmaf), :disable_clip, "
+                 ":enable_transform (repeatable; without --model, version=vmaf_v0.6.1 "
+                 "unless -n)")
+      ->type_name("KEY=VAL[:...]")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--aom_ctc", aom_ctc,
+                 "libvmaf's AOM CTC preset v1.0 .. v7.0: models vmaf (v0.6.1) and vmaf_neg "
+                 "(v0.6.1neg), psnr with reduced_hbd_peak, apsnr and min_sse=0.5, ciede, "
+                 "float_ssim and float_ms_ssim in dB, psnr_hvs; v3.0 on: cambi; v6.0 on: "
+                 "inputs of different bit depths; v7.0: float_ssim scale=1")
+      ->type_name("VERSION")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--nflx_ctc", nflx_ctc,
+                 "libvmaf's Netflix CTC preset v1.0: models vmaf (4k v0.6.1) and vmaf_neg "
+                 "(4k v0.6.1neg), psnr with chroma and apsnr, float_ssim in dB, cambi")
+      ->type_name("VERSION")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("-o,--output", output, "Write per-frame and pooled scores to this file")
       ->type_name("FILE");
   app.add_option("--plot", plot,
                  "Write an SVG chart of the per-frame scores: every feature, the pooled mean, "
                  "the worst frames")
       ->type_name("FILE.svg");
-  app.add_flag("--xml", xml, "Output file in XML (the default)");
+  app.add_flag(
+      "--xml", xml,
+      "Output file in XML (the default; of --xml, --json, --csv, --sub the last given wins)");
   app.add_flag("--json", json, "Output file in JSON");
   app.add_flag("--csv", csv, "Output file in CSV");
+  app.add_flag("--sub", sub, "Output file as subtitles (MicroDVD), as libvmaf writes them");
+  app.add_option("--cpumask", cpumask,
+                 "libvmaf's mask of CPU instruction sets; accepted for compatibility, and "
+                 "changes nothing (every instruction set gives libvmaf's plain C bits)")
+      ->type_name("BITMASK");
+  app.add_option("--gpumask", gpumask,
+                 "libvmaf's mask of GPU operations; accepted for compatibility, and changes "
+                 "nothing (use --backend, --gpu, --gpus to choose devices)")
+      ->type_name("BITMASK");
   app.add_option("--precision", precision,
                  "Decimals printed (default 6, as libvmaf), or max: the shortest decimal that "
                  "reads back to the same binary64")
       ->type_name("N|max");
-  app.add_option("--threads", threads, "Worker threads (default: all cores)")->type_name("N");
-  app.add_option("--frame_cnt", frame_cnt, "Score this many frames (an error if fewer exist)")
+  app.add_option("--threads", threads, "Worker threads (default: all cores; 0: one)")
+      ->type_name("N");
+  app.add_option("--frame_cnt", frame_cnt,
+                 "Score this many frames (0: all; an error if fewer exist)")
       ->type_name("N");
   app.add_option("--frame_skip_ref", skip_ref, "Skip this many reference frames first")
       ->type_name("N");
   app.add_option("--frame_skip_dist", skip_dist, "Skip this many distorted frames first")
       ->type_name("N");
-  app.add_option("--subsample", subsample, "Score every Nth frame")->type_name("N");
+  app.add_option("--subsample", subsample, "Score every Nth frame (0 as 1)")->type_name("N");
   app.add_option("--backend", backend,
                  "Where to compute: cpu, cuda, opencl, or auto (a CUDA GPU when one works, "
                  "else the CPU); every backend gives the same bits")
@@ -197,18 +239,27 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
                "Say on standard error which device scores, and which input the CPU decodes where "
                "--hwdec auto could not use the GPU");
   app.add_flag("-n,--no_prediction", no_prediction,
-               "Score the models' features but not the models (no vmaf column)");
+               "Score the models' features but not the models (no vmaf column), and no "
+               "default model");
   app.add_flag("-q,--quiet", c.quiet, "No summary, no warnings on standard error");
   app.add_flag("-v,--version", c.show_version, "Print the version and exit");
+  // -c is in libvmaf's getopt string but no option of its: it takes a value and
+  // ignores it, and so does exactvq (hidden from the help).
+  std::string ignored_c;
+  app.add_option("-c", ignored_c)->group("");
 
   app.footer(
       "Inputs: Y4M (8..16 bits; 420, 422, 444, mono), raw planar YUV (.yuv, .raw) with -w -h\n"
       "-p -b, or any other video file (MP4, MKV, WebM, IVF, ...) through FFmpeg's libraries,\n"
       "planar YUV or gray at 8..16 bits as decoded.\n"
-      "Examples, replacing `vmaf -r ref.y4m -d dist.y4m -o out.xml` (VMAF v0.6.1) and\n"
-      "`vmaf -r ref.y4m -d dist.y4m --feature ssim -n -o out.xml`:\n"
-      "  exactvq -r ref.y4m -d dist.y4m -o out.xml\n"
-      "  exactvq -r ref.y4m -d dist.y4m --feature ssim -o out.xml\n"
+      "The options of libvmaf's vmaf mean what they mean there: VMAF v0.6.1 is scored\n"
+      "unless -n or --model says otherwise, also beside --feature; an option given\n"
+      "twice takes its last value, except --feature, --model, --aom_ctc, --nflx_ctc.\n"
+      "Examples:\n"
+      "  exactvq -r ref.y4m -d dist.y4m -o out.xml                  (VMAF v0.6.1)\n"
+      "  exactvq -r ref.y4m -d dist.y4m --feature float_ssim -o out.xml  (and VMAF)\n"
+      "  exactvq -r ref.y4m -d dist.y4m --feature psnr -n --json -o out.json (psnr only)\n"
+      "  exactvq -r ref.y4m -d dist.y4m --aom_ctc v1.0 --json -o out.json\n"
       "Many pairs: exactvq --batch pairs.csv, a list with the header ref,dist,output[,options]\n"
       "(or JSON lines); relative paths are from the list's folder.\n"
       "Exit status: 0 scored, 1 bad input or output failure, 2 bad usage.");
@@ -257,16 +308,59 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     else
       throw UsageError(fmt::format("-p {}: expected 420, 422 or 444", pix_fmt));
   }
-  for (const auto& f : features) run.features.push_back(parse_feature_spec(f));
-  c.model_specs = models;
-  if (features.empty() && models.empty()) c.model_specs.push_back(vmaf::kDefaultModelSpec);
+  // --feature, --model and the presets in the order given, as libvmaf appends them;
+  // of --xml, --json, --csv and --sub, the last.
+  CliScoreList list;
+  size_t next_feature = 0, next_model = 0, next_aom = 0, next_nflx = 0;
+  for (const CLI::Option* o : app.parse_order()) {
+    const std::string& name = o->get_name();
+    if (name == "--feature" && next_feature < features.size())
+      list.features.push_back(features[next_feature++]);
+    else if (name == "--model" && next_model < models.size())
+      list.models.push_back(models[next_model++]);
+    else if (name == "--aom_ctc" && next_aom < aom_ctc.size())
+      apply_aom_ctc(aom_ctc[next_aom++], list);
+    else if (name == "--nflx_ctc" && next_nflx < nflx_ctc.size())
+      apply_nflx_ctc(nflx_ctc[next_nflx++], list);
+    else if (name == "--xml")
+      c.output_format = OutputFormat::kXml;
+    else if (name == "--json")
+      c.output_format = OutputFormat::kJson;
+    else if (name == "--csv")
+      c.output_format = OutputFormat::kCsv;
+    else if (name == "--sub")
+      c.output_format = OutputFormat::kSub;
+  }
+  // As libvmaf, a feature given again with the same options is scored once.
+  std::vector<std::string> seen;
+  for (const auto& f : list.features) {
+    if (std::find(seen.begin(), seen.end(), f) != seen.end()) continue;
+    seen.push_back(f);
+    run.features.push_back(parse_feature_spec(f));
+  }
+  // A feature this build lacks is refused here, before any input is read; a preset's
+  // is named with the preset (libvmaf's names: once registered, the preset runs).
+  const std::vector<std::string> known = known_features();
+  for (const FeatureSpec& f : run.features) {
+    if (std::find(known.begin(), known.end(), f.name) != known.end()) continue;
+    const bool given = std::find_if(features.begin(), features.end(), [&](const std::string& t) {
+                         return t.substr(0, t.find('=')) == f.name;
+                       }) != features.end();
+    std::string preset;
+    if (!given && !aom_ctc.empty()) preset = " (--aom_ctc " + aom_ctc.back() + " scores it)";
+    if (!given && aom_ctc.empty() && !nflx_ctc.empty())
+      preset = " (--nflx_ctc " + nflx_ctc.back() + " scores it)";
+    throw UsageError(
+        fmt::format("unknown feature '{}'{} (known: {})", f.name, preset, fmt::join(known, ", ")));
+  }
+  c.model_specs = list.models;
+  c.common_bitdepth = list.common_bitdepth;
+  // libvmaf's default: VMAF v0.6.1 unless a model is named or -n is given.
+  if (c.model_specs.empty() && !no_prediction) c.model_specs.push_back(vmaf::kDefaultModelSpec);
+  if (c.model_specs.empty() && run.features.empty() && !c.batch_path)
+    throw UsageError("-n with neither --feature nor --model: nothing to score");
   run.predict = !no_prediction;
-
-  if (int(xml) + int(json) + int(csv) > 1)
-    throw UsageError("choose one output format: --xml, --json or --csv");
-  c.output_format_given = xml || json || csv;
-  if (json) c.output_format = OutputFormat::kJson;
-  if (csv) c.output_format = OutputFormat::kCsv;
+  c.output_format_given = xml || json || csv || sub;
   // -o "" (say, an unset shell variable) would otherwise fall back to the summary.
   if (app.count("--output") > 0 && output.empty())
     throw UsageError("-o '': expected a file name, or - for standard output");
@@ -283,15 +377,22 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     c.number_format.decimals = parse_int("--precision", precision, 0, 17);
 
   const int cores = std::max(1, int(std::thread::hardware_concurrency()));
-  run.threads = threads.empty() ? cores : parse_int("--threads", threads, 1, 1024);
+  run.threads =
+      threads.empty() ? cores : std::max(1, int(parse_unsigned("--threads", threads, 1024)));
   c.threads_given = !threads.empty();
   if (!frame_cnt.empty()) {
-    run.frame_count = parse_count("--frame_cnt", frame_cnt);
-    if (*run.frame_count == 0) throw UsageError("--frame_cnt 0: expected at least one frame");
+    // 0: every frame, as libvmaf
+    const int64_t n = parse_unsigned("--frame_cnt", frame_cnt, kMaxUnsigned);
+    if (n > 0) run.frame_count = n;
   }
-  if (!skip_ref.empty()) run.skip_ref = parse_count("--frame_skip_ref", skip_ref);
-  if (!skip_dist.empty()) run.skip_dist = parse_count("--frame_skip_dist", skip_dist);
-  if (!subsample.empty()) run.subsample = parse_int("--subsample", subsample, 1, 1 << 30);
+  if (!skip_ref.empty()) run.skip_ref = parse_unsigned("--frame_skip_ref", skip_ref, kMaxUnsigned);
+  if (!skip_dist.empty())
+    run.skip_dist = parse_unsigned("--frame_skip_dist", skip_dist, kMaxUnsigned);
+  if (!subsample.empty())
+    run.subsample = std::max(1, int(parse_unsigned("--subsample", subsample, 1 << 30)));
+  // Checked as libvmaf checks them, then unused: exactvq gives the same bits anyway.
+  if (!cpumask.empty()) parse_unsigned("--cpumask", cpumask, kMaxUnsigned);
+  if (!gpumask.empty()) parse_unsigned("--gpumask", gpumask, kMaxUnsigned);
   DeviceOptions& device = run.device;
   if (backend.empty() || backend == "cpu")
     device.backend = Backend::kCpu;

@@ -12,19 +12,23 @@ namespace exactvq {
 
 struct CliOptions {
   RunOptions run;  // with --batch: the options every pair shares (no paths)
-  // --model specs as given (libvmaf's syntax); with neither --feature nor
-  // --model, VMAF v0.6.1's. Made into run.models by load_run_models().
+  // --model specs as given (libvmaf's syntax), with the presets' (--aom_ctc,
+  // --nflx_ctc) in order; with none and no -n, VMAF v0.6.1's. Made into
+  // run.models by load_run_models().
   std::vector<std::string> model_specs;
+  // --aom_ctc v6.0 and later: libvmaf then accepts inputs of different bit depths
+  // (it reads the narrower one's bytes as wider samples; exactvq still refuses).
+  bool common_bitdepth = false;
   std::optional<std::string> output_path;
   std::optional<std::string> plot_path;             // --plot: an SVG chart of the per-frame scores
-  OutputFormat output_format = OutputFormat::kXml;  // libvmaf's default with -o
+  OutputFormat output_format = OutputFormat::kXml;  // libvmaf's default with -o; --sub: kSub
   NumberFormat number_format;
   bool quiet = false;
   bool verbose = false;
   bool show_version = false;
   bool show_help = false;
   std::string help_text;
-  // Whether --xml/--json/--csv, --threads were given (batch pairs take the format
+  // Whether --xml/--json/--csv/--sub, --threads were given (batch pairs take the format
   // from the output's extension, and share the cores, when they were not).
   bool output_format_given = false;
   bool threads_given = false;

@@ -46,18 +46,6 @@ ScoreReport report_of(const VmafContext& v) {
   return r;
 }
 
-// libvmaf's SUB (MicroDVD subtitles): "{i}{i+1}frame: i|name: value|...", one
-// line a frame, numbers as the other formats print them.
-void write_sub(std::ostream& out, const ScoreReport& r, const NumberFormat& nf) {
-  for (size_t f = 0; f < r.frame_numbers.size(); ++f) {
-    const uint32_t i = r.frame_numbers[f];
-    out << fmt::format("{{{}}}{{{}}}frame: {}|", i, uint64_t(i) + 1, i);
-    for (const FeatureSeries& s : r.features)
-      out << s.name << ": " << format_number(s.values[f], nf) << "|";
-    out << "\n";
-  }
-}
-
 }  // namespace
 
 }  // namespace exactvq::libvmaf_api
@@ -86,7 +74,7 @@ extern "C" int vmaf_write_output(VmafContext* vmaf, const char* output_path, Vma
           exactvq::write_report(out, report, exactvq::OutputFormat::kCsv, number_format);
           break;
         default:
-          write_sub(out, report, number_format);
+          exactvq::write_report(out, report, exactvq::OutputFormat::kSub, number_format);
           break;
       }
     });

@@ -1,4 +1,4 @@
-// Scores of one run and how they are written (libvmaf's XML, JSON and CSV schemas).
+// Scores of one run and how they are written (libvmaf's XML, JSON, CSV and SUB schemas).
 #pragma once
 
 #include <cstdint>
@@ -36,7 +36,8 @@ struct Pooled {
 };
 Pooled pool(const std::vector<double>& values);
 
-enum class OutputFormat { kXml, kJson, kCsv };
+// kSub: libvmaf's --sub, MicroDVD subtitles (a line a frame).
+enum class OutputFormat { kXml, kJson, kCsv, kSub };
 
 // How numbers are printed: `decimals` places ("%.6f" by default, libvmaf's), or
 // the shortest decimal that reads back to the same binary64 when `shortest`.

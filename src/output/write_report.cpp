@@ -28,6 +28,9 @@ void write_report(std::ostream& out, const ScoreReport& r, OutputFormat fmt,
     case OutputFormat::kCsv:
       output_detail::write_csv(out, r, nf);
       return;
+    case OutputFormat::kSub:
+      output_detail::write_sub(out, r, nf);
+      return;
   }
   throw std::invalid_argument("write_report: unknown output format");
 }

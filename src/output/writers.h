@@ -1,4 +1,4 @@
-// The three report writers behind write_report(), one per file; internal to src/output.
+// The four report writers behind write_report(), one per file; internal to src/output.
 #pragma once
 
 #include <iosfwd>
@@ -13,5 +13,6 @@ namespace exactvq::output_detail {
 void write_xml(std::ostream& out, const ScoreReport& r, const NumberFormat& nf);
 void write_json(std::ostream& out, const ScoreReport& r, const NumberFormat& nf);
 void write_csv(std::ostream& out, const ScoreReport& r, const NumberFormat& nf);
+void write_sub(std::ostream& out, const ScoreReport& r, const NumberFormat& nf);
 
 }  // namespace exactvq::output_detail

@@ -365,7 +365,7 @@ const MatrixCase kCases[] = {
      [](BadInputMatrix& t) {
        return Invocation{t.pair(t.ref_, {"--frame_cnt", "99999999999999999999"}),
                          2,
-                         {"--frame_cnt 99999999999999999999", "non-negative integer"}};
+                         {"--frame_cnt 99999999999999999999", "expected an integer"}};
      }},
     {"SubsampleOverflowingInt",
      [](BadInputMatrix& t) {

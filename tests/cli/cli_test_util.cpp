@@ -111,12 +111,19 @@ RunResult run_program(const std::vector<std::string>& argv, const RunIo& io) {
 }
 
 std::vector<std::string> with_ssim_default(std::vector<std::string> args) {
-  for (const std::string& a : args)
-    if (a == "--feature" || a == "-m" || a == "--model" || a == "--batch" || a == "--help" ||
-        a == "-v" || a == "--version" || a.rfind("--feature=", 0) == 0 ||
-        a.rfind("--model=", 0) == 0)
-      return args;
-  args.insert(args.end(), {"--feature", "ssim"});
+  bool feature = false, model = false, no_prediction = false, batch = false;
+  for (const std::string& a : args) {
+    if (a == "--help" || a == "-v" || a == "--version") return args;
+    if (a == "--batch") batch = true;
+    if (a == "--feature" || a.rfind("--feature=", 0) == 0) feature = true;
+    if (a == "-m" || a == "--model" || a.rfind("--model=", 0) == 0 || a == "--aom_ctc" ||
+        a == "--nflx_ctc")
+      model = true;
+    if (a == "-n" || a == "--no_prediction") no_prediction = true;
+  }
+  if (model) return args;
+  if (!feature && !batch) args.insert(args.end(), {"--feature", "ssim"});
+  if (!no_prediction) args.push_back("-n");  // the feature alone, without the default VMAF
   return args;
 }
 

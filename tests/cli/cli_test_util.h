@@ -55,9 +55,11 @@ inline RunIo with_timeout(double seconds) {
 // to files; kills its whole process group after io.timeout_s (then timed_out is set).
 RunResult run_program(const std::vector<std::string>& argv, const RunIo& io = {});
 
-// `args` with "--feature ssim" added when they name no feature, model or batch list:
-// the command-line tests exercise the plumbing on tiny pictures with ssim; the
-// default run (VMAF v0.6.1) has tests of its own (tests/metrics/vmaf/).
+// `args` with "--feature ssim" added when they name no feature, model or batch list,
+// and -n when they name no model (nor -n; with --batch, for every pair): the command-line tests
+// exercise the plumbing on tiny pictures with the feature alone; the default run (VMAF v0.6.1, also
+// beside --feature) has tests of its own (tests/metrics/vmaf/, and tests/cli/libvmaf_diff_test.cpp
+// through run_program).
 std::vector<std::string> with_ssim_default(std::vector<std::string> args);
 
 // Runs the built exactvq with with_ssim_default(args).

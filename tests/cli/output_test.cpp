@@ -356,7 +356,8 @@ TEST_F(Output, DevStdoutRedirectedToAFileKeepsWhatIsThere) {
   const std::string want = report({"--csv", "--precision", "max"}, "o.csv");
   const std::string log = path("run.log");
   const RunResult r = run_shell(
-      "echo first line > \"$1\"; \"$2\" -r \"$3\" -d \"$4\" --feature ssim --csv --precision max "
+      "echo first line > \"$1\"; \"$2\" -r \"$3\" -d \"$4\" --feature ssim -n --csv --precision "
+      "max "
       "-o /dev/stdout >> \"$1\"",
       {log, EXACTVQ_CLI_PATH, ref_, dist_});
   ASSERT_EQ(r.status, 0) << describe(r);

@@ -116,7 +116,8 @@ class ProgressCli : public CliTest {
     int feed[2];
     EXPECT_EQ(::pipe(feed), 0);
     const std::string out_path = path("stdout.txt");
-    std::vector<std::string> args{EXACTVQ_CLI_PATH, "--feature", "ssim", "-r", ref_, "-d", "-"};
+    std::vector<std::string> args{
+        EXACTVQ_CLI_PATH, "--feature", "ssim", "-n", "-r", ref_, "-d", "-"};
     args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
@@ -204,7 +205,7 @@ TEST_F(ProgressCli, NothingWhenStandardErrorIsNotATerminal) {
   const std::string dist = write("dist.y4m", dist_bytes_);
   const RunResult r = run_shell(
       "{ head -c \"$1\" \"$2\"; sleep 0.35; tail -c +\"$(($1 + 1))\" \"$2\"; } | \"$3\" -r \"$4\" "
-      "-d - --feature ssim",
+      "-d - --feature ssim -n",
       {std::to_string(dist_bytes_.size() / 2), dist, EXACTVQ_CLI_PATH, ref_});
   ASSERT_EQ(r.status, 0) << describe(r);
   EXPECT_EQ(r.err, "");

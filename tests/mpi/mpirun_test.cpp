@@ -288,7 +288,7 @@ TEST_F(Mpirun, ErrorsEndEveryRankWithoutOutput) {
   // More frames asked for than exist; a skip past the end; bad usage; no such directory.
   expect_refused_alike({"-r", ref, "-d", dist, "--frame_cnt", "9"}, 1, "--frame_cnt 9");
   expect_refused_alike({"-r", ref, "-d", dist, "--frame_skip_dist", "8"}, 1, "--frame_skip_dist 8");
-  expect_refused_alike({"-r", ref, "-d", dist, "--subsample", "0"}, 2, "--subsample");
+  expect_refused_alike({"-r", ref, "-d", dist, "--subsample", "-1"}, 2, "--subsample");
   const RunResult r = mpi(3, {"-r", ref, "-d", dist, "-o", path("no/such/dir/out.xml")});
   EXPECT_FALSE(r.timed_out);
   EXPECT_EQ(r.status, 1) << describe(r);

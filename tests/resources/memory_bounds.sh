@@ -53,15 +53,15 @@ check() {  # check WHAT VALUE_KIB LIMIT_KIB
 frame_kib=97200
 # One thread: one frame pair per batch, so both runs fill the reader's two batches and
 # differ only in length (more threads batch more frames in flight, by design).
-k2=$(peak_kib 7680 4320 420p16 2 --threads 1 --feature ssim)
-k5=$(peak_kib 7680 4320 420p16 5 --threads 1 --feature ssim)
+k2=$(peak_kib 7680 4320 420p16 2 --threads 1 --feature ssim -n)
+k5=$(peak_kib 7680 4320 420p16 5 --threads 1 --feature ssim -n)
 echo "8K 420p16: peak RSS $k2 KiB for 2 frames, $k5 KiB for 5 frames"
 check "8K growth from 2 to 5 frames" $((k5 > k2 ? k5 - k2 : 0)) $((2 * frame_kib))
 # The reader fills the next batch while the current one scores: a few pairs in flight.
 check "8K peak" "$k5" $((8 * 2 * frame_kib))
 
-t1=$(peak_kib 16 16 420jpeg 1000 --threads 1 --feature ssim)
-t10=$(peak_kib 16 16 420jpeg 10000 --threads 1 --feature ssim)
+t1=$(peak_kib 16 16 420jpeg 1000 --threads 1 --feature ssim -n)
+t10=$(peak_kib 16 16 420jpeg 10000 --threads 1 --feature ssim -n)
 echo "16x16 420 8-bit: peak RSS $t1 KiB for 1,000 frames, $t10 KiB for 10,000 frames"
 check "tiny stream growth from 1,000 to 10,000 frames" $((t10 > t1 ? t10 - t1 : 0)) 4096
 

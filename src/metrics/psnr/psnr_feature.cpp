@@ -1,5 +1,7 @@
 #include "metrics/psnr/psnr_feature.h"
 
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "backends/device.h"
@@ -59,6 +61,10 @@ std::vector<std::pair<std::string, double>> PsnrScorer::aggregates_of(
     const ApsnrSum sum{state[size_t(2 * p)], state[size_t(2 * p + 1)]};
     if (sum.samples > 0) values.emplace_back(kApsnr[p], aggregate_psnr(sum, peak_));
   }
+  // libvmaf names all three planes: one it did not score (enable_chroma=false) has no
+  // samples and no error, and its min(NaN, ceil(10 log10(0))) is -infinity.
+  for (int p = planes_; p < 3; ++p)
+    values.emplace_back(kApsnr[p], -std::numeric_limits<double>::infinity());
   return values;
 }
 

@@ -55,7 +55,7 @@ TEST(CudaFaults, CliBackendCudaWithoutUsableGpuFailsAndWritesNothing) {
   fs::remove(out);
   const std::string samples = EXACTVQ_SAMPLES_DIR;
   const int status =
-      run_shell(fmt::format("'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' --feature ssim --backend cuda "
+      run_shell(fmt::format("'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' --feature ssim -n --backend cuda "
                             "--gpu 999 -o '{}' 2>'{}'",
                             EXACTVQ_CLI_PATH, samples, samples, out.string(), err.string()));
   EXPECT_NE(status, 0);
@@ -64,7 +64,7 @@ TEST(CudaFaults, CliBackendCudaWithoutUsableGpuFailsAndWritesNothing) {
   const std::string message((std::istreambuf_iterator<char>(e)), {});
   EXPECT_NE(message.find("--backend cuda"), std::string::npos) << message;
   // auto falls back to the CPU and says so.
-  EXPECT_EQ(run_shell(fmt::format("'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' --feature ssim --backend "
+  EXPECT_EQ(run_shell(fmt::format("'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' --feature ssim -n --backend "
                                   "auto --gpu 999 -o '{}' 2>'{}'",
                                   EXACTVQ_CLI_PATH, samples, samples, out.string(), err.string())),
             0);

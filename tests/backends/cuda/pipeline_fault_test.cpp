@@ -170,7 +170,7 @@ TEST_F(CudaTest, CliWithInjectedFaultsFailsCleanly) {
     // timeout: a hang fails the test instead of stalling it.
     return run_shell(fmt::format(
         "EXACTVQ_CUDA_FAULT={} timeout 120 '{}' -r '{}/ref.y4m' -d '{}/dist.y4m' --feature ssim "
-        "--feature psnr --json --backend {} -o '{}' 2>'{}'",
+        "--feature psnr -n --json --backend {} -o '{}' 2>'{}'",
         fault, EXACTVQ_CLI_PATH, samples, samples, backend, out.string(), err.string()));
   };
   for (const char* fault :

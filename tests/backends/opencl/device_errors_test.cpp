@@ -64,7 +64,7 @@ TEST_F(OpenclTest, CliMissingDeviceFailsWithoutOutput) {
   fs::remove(out);
   const std::string samples = EXACTVQ_SAMPLES_DIR;
   const std::string cmd = fmt::format(
-      "'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' --feature ssim=chroma=true:sum=exact --feature psnr "
+      "'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' --feature ssim=chroma=true:sum=exact --feature psnr -n "
       "--precision max --json -o '{}' --backend opencl --opencl-device 99 2> '{}'",
       EXACTVQ_CLI_PATH, samples, samples, out.string(), err.string());
   const int status = std::system(cmd.c_str());

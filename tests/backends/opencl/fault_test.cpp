@@ -325,7 +325,7 @@ std::vector<std::string> score_args(const std::string& backend, const std::strin
   return {"-r",        samples + "/ref.y4m",
           "-d",        samples + "/dist.y4m",
           "--feature", "ssim=chroma=true",
-          "--feature", "psnr",
+          "--feature", "psnr", "-n",
           "--backend", backend,
           "--json",    "--precision",
           "max",       "-o",

@@ -36,7 +36,7 @@ class FloatSsimCli : public CliTest {
                 bool frame_cnt_1 = false) {
     std::vector<std::string> argv{EXACTVQ_CLI_PATH, "-r", p.ref.string(), "-d", p.dist.string()};
     for (const std::string& f : features) argv.insert(argv.end(), {"--feature", f});
-    argv.insert(argv.end(), {"--precision", "max", "--json", "-o", path("out.json")});
+    argv.insert(argv.end(), {"-n", "--precision", "max", "--json", "-o", path("out.json")});
     if (frame_cnt_1) argv.insert(argv.end(), {"--frame_cnt", "1"});
     const auto raw = raw_args(p);
     argv.insert(argv.end(), raw.begin(), raw.end());
@@ -169,7 +169,7 @@ TEST_F(FloatSsimCli, AnyThreadCountGivesTheSameBits) {
     const RunResult r =
         run_program({EXACTVQ_CLI_PATH, "-r", p->ref.string(), "-d", p->dist.string(), "--feature",
                      "float_ssim=enable_lcs=true", "--feature", "float_ms_ssim=enable_lcs=true",
-                     "--threads", threads, "--precision", "max", "--csv", "-o", "-"});
+                     "-n", "--threads", threads, "--precision", "max", "--csv", "-o", "-"});
     ASSERT_EQ(r.status, 0) << describe(r);
     reports.push_back(r.out);
   }

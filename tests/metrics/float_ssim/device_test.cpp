@@ -261,8 +261,8 @@ TEST_P(FloatSsimOnDevice, CliOnDeviceEqualsCpu) {
                                    : vif_testing::write_clip(dir, 190, 178, 10, 3, 0xc12);
   std::vector<std::string> features = {
       "--feature float_ssim=scale=1:enable_db=true:clip_db=true:enable_lcs=true --feature "
-      "float_ms_ssim=enable_lcs=true:enable_db=true"};
-  if (cuda) features.insert(features.begin(), "--feature float_ssim --feature float_ms_ssim");
+      "float_ms_ssim=enable_lcs=true:enable_db=true -n"};
+  if (cuda) features.insert(features.begin(), "--feature float_ssim --feature float_ms_ssim -n");
   for (const std::string& feature : features) {
     std::string reports[2];
     for (const std::string& backend : {std::string("cpu"), name}) {

@@ -90,7 +90,7 @@ TEST_F(LibvmafPsnrVectors, LibraryEqualsLibvmafBitForBit) {
 using testing_commands::command_output;
 
 nlohmann::ordered_json run_cli(const Pair& p, const std::string& features) {
-  std::string cmd = fmt::format("'{}' -q -r '{}' -d '{}' {} --precision max --json -o -",
+  std::string cmd = fmt::format("'{}' -q -r '{}' -d '{}' {} -n --precision max --json -o -",
                                 EXACTVQ_CLI_PATH, p.ref.string(), p.dist.string(), features);
   if (p.raw.complete())
     cmd += fmt::format(" -w {} -h {} -p {} -b {}", *p.raw.width, *p.raw.height,
@@ -191,7 +191,7 @@ TEST_F(LibvmafPsnrVectors, ApsnrInTheAggregateMetricsOfJsonAndXml) {
     }
 
     std::string cmd = fmt::format(
-        "'{}' -q -r '{}' -d '{}' --feature psnr=enable_apsnr=true --precision max --xml -o -",
+        "'{}' -q -r '{}' -d '{}' --feature psnr=enable_apsnr=true -n --precision max --xml -o -",
         EXACTVQ_CLI_PATH, p.ref.string(), p.dist.string());
     if (p.raw.complete())
       cmd += fmt::format(" -w {} -h {} -p {} -b {}", *p.raw.width, *p.raw.height,

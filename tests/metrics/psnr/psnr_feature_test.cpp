@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <cstring>
 #include <random>
 
@@ -150,7 +151,12 @@ TEST(PsnrFeature, AggregatePsnrOverTheRun) {
   EXPECT_TRUE(psnr("", f)->aggregates().empty());
   auto luma = psnr("=enable_apsnr=true:enable_chroma=false", f);
   run_one(*luma, a, b);
-  ASSERT_EQ(luma->aggregates().size(), 1u);
+  // As libvmaf: the planes not scored are named too, at -infinity (nothing measured).
+  const auto luma_agg = luma->aggregates();
+  ASSERT_EQ(luma_agg.size(), 3u);
+  EXPECT_EQ(luma_agg[1].first, "apsnr_cb");
+  EXPECT_EQ(luma_agg[1].second, -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(luma_agg[2].second, -std::numeric_limits<double>::infinity());
 }
 
 TEST(PsnrFeature, AggregateSumsDoNotWrapAt64Bits) {

@@ -136,7 +136,7 @@ TEST_P(SsimOnDevice, CliNamesTheDeviceAndMatchesCpu) {
   auto run = [&](const std::string& backend, const std::string& mode, const fs::path& out) {
     return run_shell(
         fmt::format("'{}' -r '{}/ref.y4m' -d '{}/dist.y4m' --feature ssim=chroma=true:sum={} "
-                    "--feature psnr --precision max "
+                    "--feature psnr -n --precision max "
                     "--json -o '{}' --backend {} --verbose 2>'{}.err'",
                     EXACTVQ_CLI_PATH, samples, samples, mode, out.string(), backend, out.string()));
   };

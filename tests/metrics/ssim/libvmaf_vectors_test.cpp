@@ -97,7 +97,7 @@ TEST_F(LibvmafVectors, CliWithPrecisionMaxPrintsLibvmafValues) {
   int frames_compared = 0;
   for (const Pair& p : load_pairs()) {
     std::string cmd = fmt::format(
-        "'{}' -q -r '{}' -d '{}' --feature ssim=sum=raster --precision max --json -o /dev/stdout",
+        "'{}' -q -r '{}' -d '{}' --feature ssim=sum=raster -n --precision max --json -o /dev/stdout",
         EXACTVQ_CLI_PATH, p.ref.string(), p.dist.string());
     if (p.raw.complete())
       cmd += fmt::format(" -w {} -h {} -p {} -b {}", *p.raw.width, *p.raw.height,

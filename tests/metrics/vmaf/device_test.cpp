@@ -58,7 +58,7 @@ TEST_P(VmafOnDevice, CliVifMotionReportEqualsCpu) {
       cpu_and_device_reports("vm",
                              "--feature vif=debug=true --feature motion=debug=true --feature "
                              "motion=motion_five_frame_window=true "
-                             "--feature psnr");
+                             "--feature psnr -n");
   EXPECT_EQ(cpu, on_device);
 }
 

@@ -202,13 +202,22 @@ TEST_F(VmafRun, ReportLayoutEqualsLibvmafs) {
 
 TEST_F(VmafRun, NoPredictionScoresTheFeaturesOnly) {
   const VmafPair p = named_pair("p8_420_576x324_testsrc2_x264");
-  const RunResult r =
-      run_exactvq({"-r", p.ref.string(), "-d", p.dist.string(), "-n", "--json", "-o", "-"});
+  const RunResult r = run_exactvq({"-r", p.ref.string(), "-d", p.dist.string(), "-m",
+                                   "version=vmaf_v0.6.1", "-n", "--json", "-o", "-"});
   ASSERT_EQ(r.status, 0) << describe(r);
   const Report got = parse_json(r.out);
   EXPECT_EQ(got.values.count("vmaf"), 0u);
   EXPECT_EQ(got.values.count("integer_motion2"), 1u);
   EXPECT_EQ(got.values.count("integer_vif_scale3"), 1u);
+}
+
+// As libvmaf, -n takes away the default model: with no feature either, nothing to score
+// (libvmaf writes an empty report; exactvq refuses, README).
+TEST_F(VmafRun, NoPredictionAloneIsRefused) {
+  const VmafPair p = named_pair("p8_420_576x324_testsrc2_x264");
+  const RunResult r = run_exactvq({"-r", p.ref.string(), "-d", p.dist.string(), "-n", "--json"});
+  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_NE(r.err.find("nothing to score"), std::string::npos) << describe(r);
 }
 
 TEST_F(VmafRun, RefusalsLeaveNoOutput) {
