@@ -83,7 +83,7 @@ TEST_F(CiedeCatalogue, CommandLineAndLibraryEqualLibvmafBitForBit) {
     SCOPED_TRACE(p.name);
     const nlohmann::json& run = runs_of.at("ciede");
     const fs::path out = dir / (p.name + ".json");
-    std::vector<std::string> argv{EXACTVQ_CLI_PATH, "-r",        p.ref.string(), "-d",
+    std::vector<std::string> argv{EXACTVQ_CLI_PATH, "-n", "-r",        p.ref.string(), "-d",
                                   p.dist.string(),  "--feature", "ciede",        "--json",
                                   "--precision",    "max",       "-o",           out.string()};
     const auto raw = raw_args(p);
@@ -150,7 +150,7 @@ TEST(CiedeCommandLine, RefusesClearlyWithoutAReport) {
     const fs::path in = dir / "in.y4m", out = dir / "out.json";
     clitest::write_file(in, clitest::y4m_bytes(f, clitest::make_frames(f, 1, 0)));
     const clitest::RunResult r =
-        clitest::run_program({EXACTVQ_CLI_PATH, "-r", in.string(), "-d", in.string(), "--feature",
+        clitest::run_program({EXACTVQ_CLI_PATH, "-n", "-r", in.string(), "-d", in.string(), "--feature",
                               "ciede", "--json", "-o", out.string()});
     EXPECT_EQ(r.status, 1) << clitest::describe(r);
     EXPECT_NE(r.err.find("ciede"), std::string::npos) << r.err;

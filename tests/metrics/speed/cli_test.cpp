@@ -40,7 +40,7 @@ class SpeedCli : public CliTest {
   RunResult run_exactvq(const std::vector<std::string>& inputs,
                         const std::vector<std::string>& features,
                         const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> argv{EXACTVQ_CLI_PATH};
+    std::vector<std::string> argv{EXACTVQ_CLI_PATH, "-n"};  // the features alone
     argv.insert(argv.end(), inputs.begin(), inputs.end());
     for (const std::string& f : features) argv.insert(argv.end(), {"--feature", f});
     argv.insert(argv.end(), extra.begin(), extra.end());
