@@ -118,10 +118,6 @@ TEST_F(Usage, UnknownPresetVersion) {
 }
 
 // The features that preset needs and this build lacks are named.
-TEST_F(Usage, PresetNamesAMissingFeature) {
-  expect_refused(base({"--nflx_ctc", "v1.0"}), 2, {"unknown feature 'cambi'"});
-}
-
 TEST_F(Usage, ModelsNamedAlike) {
   expect_refused(base({"-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg"}), 2, {"name"});
 }

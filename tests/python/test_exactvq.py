@@ -27,7 +27,7 @@ DIST = os.path.join(SAMPLES, "dist.y4m")
 def cli_scores(ref, dist, *args):
     """The CLI's JSON report with shortest round-trip numbers, parsed: the features
     alone (-n) unless a model is named, as score() gives them."""
-    if not any(a in ("-m", "--model", "-n", "--no_prediction") for a in args):
+    if "--feature" in args and not any(a in ("-m", "--model", "-n", "--no_prediction") for a in args):
         args = (*args, "-n")
     out = subprocess.run([CLI, "-r", ref, "-d", dist, "--precision", "max", "--json", "-o", "-", *args],
                          check=True, capture_output=True, text=True).stdout
