@@ -4,8 +4,6 @@
 #pragma once
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -17,36 +15,11 @@
 
 namespace exactvq::cambi::testing {
 
-inline const std::filesystem::path kCatalogue =
-    std::filesystem::path(EXACTVQ_SHARED_DIR) / "vectors" / "libvmaf_catalogue_scores.json";
+// libvmaf's catalogue file and its pairs, as every metric's tests read them.
+inline const std::filesystem::path& kCatalogue = testing_vectors::kCatalogueVectors;
 
-// The catalogue's pairs, read as libvmaf_vmaf_vectors.h reads its file.
 inline std::vector<testing_vectors::VmafPair> load_catalogue_pairs() {
-  std::vector<testing_vectors::VmafPair> pairs;
-  std::ifstream in(kCatalogue);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const nlohmann::json all = nlohmann::json::parse(testing_vectors::signed_zeros_kept(text));
-  for (const auto& [name, p] : all.at("pairs").items()) {
-    testing_vectors::VmafPair pair;
-    pair.name = name;
-    pair.info = p;
-    const nlohmann::json& f = p.at("format");
-    const std::string ext = f.at("file_type").get<std::string>();
-    const std::filesystem::path dir = kCatalogue.parent_path() / name;
-    pair.ref = dir / ("ref." + ext);
-    pair.dist = dir / ("dist." + ext);
-    if (ext == "yuv") {
-      pair.raw.width = f.at("width").get<int>();
-      pair.raw.height = f.at("height").get<int>();
-      pair.raw.bitdepth = f.at("bitdepth").get<int>();
-      const std::string c = f.at("chroma").get<std::string>();
-      pair.raw.chroma = c == "420"   ? ChromaFormat::k420
-                        : c == "422" ? ChromaFormat::k422
-                                     : ChromaFormat::k444;
-    }
-    pairs.push_back(pair);
-  }
-  return pairs;
+  return testing_vectors::load_vmaf_pairs(kCatalogue);
 }
 
 // The feature `spec` ("cambi=full_ref=true") on the CPU, one thread.
