@@ -117,4 +117,42 @@ inline const double kSpecialOperands[] = {
     2.0,
 };
 
+// The operand classes of the table-driven logarithms (log, log2, log10): the
+// special operands, every power of two and its neighbours, the `entries` + 1
+// edges of the table's subintervals (spaced 2^shift apart in the bits above
+// 0x1.6p-1) at a few scales, every 16-bit sample value and its reciprocal,
+// the ends of the near-1 interval (`near_low`, `near_high`) and the first
+// million doubles on each side of 1, and negative operands.
+template <typename Check>
+void for_each_log_operand(int entries, int shift, double near_low, double near_high, Check check) {
+  for (double x : kSpecialOperands) check(x);
+  for (int e = -1074; e <= 1023; ++e) {
+    const double p = std::ldexp(1.0, e);
+    check(p);
+    check(std::nextafter(p, 0.0));
+    check(std::nextafter(p, HUGE_VAL));
+  }
+  const uint64_t origin = bits(0x1.6p-1);
+  for (int i = 0; i <= entries; ++i)
+    for (int e : {-1074, -1040, -1022, -300, -1, 0, 1, 2, 50, 1000}) {
+      const double z =
+          std::bit_cast<double>(origin + (uint64_t{static_cast<unsigned>(i)} << shift));
+      const double x = std::ldexp(z, e);
+      check(x);
+      check(std::nextafter(x, 0.0));
+      check(std::nextafter(x, HUGE_VAL));
+    }
+  for (int n = 1; n <= 65535; ++n) {
+    check(n);
+    check(1.0 / n);
+  }
+  for (double edge : {near_low, near_high})
+    for (int d = -4; d <= 4; ++d) check(std::bit_cast<double>(bits(edge) + d));
+  for (uint64_t d = 1; d <= 1000000; ++d) {
+    check(std::bit_cast<double>(bits(1.0) + d));
+    check(std::bit_cast<double>(bits(1.0) - d));
+  }
+  for (double x : {-1e-300, -0.5, -1.0, -3.0, -1e300}) check(x);
+}
+
 }  // namespace exactvq::libm::testing
