@@ -22,4 +22,5 @@ cubins() {  # cubins TREE OUT
 }
 cubins "$work/before" "$work/before-cubins"
 cubins "$root" "$work/after-cubins"
-python3 "$root/tools/sass_diff.py" "$work/before-cubins" "$work/after-cubins"
+py=python3; "$py" -c "import elftools" 2>/dev/null || py=/usr/bin/python3
+"$py" "$root/tools/sass_diff.py" "$work/before-cubins" "$work/after-cubins"
