@@ -332,15 +332,16 @@ extern "C" int vmaf_use_feature(VmafContext* vmaf, const char* feature_name,
 
 namespace {
 
-// Registers a model's --model text (once); `outputs`: a collection's scores,
-// shown at once or only when scored.
+// Registers a model's --model text (once: again, even after the first picture,
+// is a no-op, as libvmaf's extractors are already there); `outputs`: a
+// collection's scores, shown at once or only when scored.
 int register_model(VmafContext& v, const char* function, const std::string& spec,
                    const std::string& name, const std::vector<std::string>& outputs, bool shown) {
-  if (v.started || v.flushed)
-    return refuse(
-        fmt::format("{} {}: models are registered before the first picture", function, name));
   const bool known =
       std::find(v.model_specs.begin(), v.model_specs.end(), spec) != v.model_specs.end();
+  if (!known && (v.started || v.flushed))
+    return refuse(
+        fmt::format("{} {}: models are registered before the first picture", function, name));
   if (!known) {
     v.model_specs.push_back(spec);
     v.model_names.push_back(name);

@@ -393,8 +393,16 @@ TEST(LibvmafApiMisuse, ModelCollections) {
     VmafPicture r = noise_picture(64, 48, 8, 30 + i), p = noise_picture(64, 48, 8, 40 + i);
     ASSERT_EQ(vmaf_read_pictures(c.v, &r, &p, i), 0);
   }
-  // Registration after the first picture is refused.
-  EXPECT_EQ(vmaf_use_features_from_model_collection(c.v, collection), -EINVAL);
+  // After the first picture: the same collection again is a no-op (as libvmaf),
+  // another refused.
+  EXPECT_EQ(vmaf_use_features_from_model_collection(c.v, collection), 0);
+  VmafModel* other_model = nullptr;
+  VmafModelCollection* other = nullptr;
+  cfg.name = "c";
+  ASSERT_EQ(vmaf_model_collection_load(&other_model, &other, &cfg, "vmaf_b_v0.6.3"), 0);
+  EXPECT_EQ(vmaf_use_features_from_model_collection(c.v, other), -EINVAL);
+  vmaf_model_destroy(other_model);
+  vmaf_model_collection_destroy(other);
   ASSERT_EQ(vmaf_read_pictures(c.v, nullptr, nullptr, 0), 0);
   EXPECT_EQ(vmaf_score_at_index_model_collection(c.v, collection, &score, 3), -EINVAL);
   ASSERT_EQ(vmaf_score_at_index_model_collection(c.v, collection, &score, 1), 0);
