@@ -119,6 +119,26 @@ TEST_F(LibvmafApiCollection, VectorPairsEqualUpstreamPlainC) {
   RecordProperty("values_equal", int(total));
 }
 
+// Upstream's default dispatch (AVX2/AVX-512) against its plain C on the same
+// runs: reported, not failed (exactvq follows the plain C; on the public pairs
+// they agree for VMAF's features).
+TEST_F(LibvmafApiCollection, UpstreamDispatchAgainstItsPlainC) {
+  size_t equal = 0, values = 0;
+  for (const auto& name : pairs_) {
+    const fs::path ref = pair(name, "ref.y4m"), dist = pair(name, "dist.y4m");
+    const Values plain = run_scores(upstream_, ref, dist, 0, kPlainC, "", kByVersion);
+    const Values simd = run_scores(upstream_, ref, dist, 0, kDefaultDispatch, "", kByVersion);
+    std::string differences;
+    equal += compare(plain, simd, differences);
+    values += plain.size();
+    if (!differences.empty())
+      std::printf("upstream's SIMD differs from its C on %s:\n%s", name.c_str(),
+                  differences.c_str());
+  }
+  std::printf("upstream's default dispatch: %zu of %zu collection values equal its plain C\n",
+              equal, values);
+}
+
 // The main model registered alone (vmaf_use_features_from_model): one model,
 // and no member or statistic is scored or written, as upstream.
 TEST_F(LibvmafApiCollection, MainModelAloneEqualsUpstream) {
