@@ -21,7 +21,7 @@ namespace {
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
-// The public Y4M pairs libvmaf's stored VMAF runs score (576x324; 8 to 16 bits).
+// The public Y4M pairs libvmaf's stored VMAF runs score (576x324; 8, 10 and 12 bits).
 std::vector<std::string> y4m_pairs() {
   std::vector<std::string> pairs;
   std::ifstream in(shared_dir() / "vectors" / "libvmaf_vmaf_scores.json");
