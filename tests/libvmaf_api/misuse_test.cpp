@@ -431,6 +431,38 @@ TEST(LibvmafApiMisuse, ModelCollections) {
   vmaf_model_collection_destroy(collection);
 }
 
+// Under n_subsample 2 a collection has scores at the even indices only; a
+// pooled range of none is libvmaf's 0/0 (the same codes and values as upstream's
+// library for the same calls, checked by hand).
+TEST(LibvmafApiMisuse, ModelCollectionsUnderSubsampling) {
+  Context c(quiet_config(0, 2));
+  VmafModelConfig cfg{};
+  VmafModel* model = nullptr;
+  VmafModelCollection* collection = nullptr;
+  ASSERT_EQ(vmaf_model_collection_load(&model, &collection, &cfg, "vmaf_b_v0.6.3"), 0);
+  ASSERT_EQ(vmaf_use_features_from_model_collection(c.v, collection), 0);
+  for (unsigned i = 0; i < 5; ++i) {
+    VmafPicture r = noise_picture(64, 48, 8, 50 + i), p = noise_picture(64, 48, 8, 60 + i);
+    ASSERT_EQ(vmaf_read_pictures(c.v, &r, &p, i), 0);
+  }
+  ASSERT_EQ(vmaf_read_pictures(c.v, nullptr, nullptr, 0), 0);
+  VmafModelCollectionScore score{};
+  EXPECT_EQ(vmaf_score_at_index_model_collection(c.v, collection, &score, 1), -EINVAL);
+  ASSERT_EQ(
+      vmaf_score_pooled_model_collection(c.v, collection, VMAF_POOL_METHOD_MEAN, &score, 0, 4), 0);
+  double sum = 0, s = 0;
+  for (unsigned i : {0u, 2u, 4u}) {
+    ASSERT_EQ(vmaf_feature_score_at_index(c.v, "vmaf_stddev", &s, i), 0);
+    sum += s;
+  }
+  EXPECT_EQ(score.bootstrap.stddev, sum / 3);
+  EXPECT_EQ(
+      vmaf_score_pooled_model_collection(c.v, collection, VMAF_POOL_METHOD_MEAN, &score, 1, 1), 0);
+  EXPECT_TRUE(std::isnan(score.bootstrap.bagging_score));
+  vmaf_model_destroy(model);
+  vmaf_model_collection_destroy(collection);
+}
+
 TEST(LibvmafApiMisuse, VersionIsTheApis) { EXPECT_STREQ(vmaf_version(), "3.2.0"); }
 
 }  // namespace
