@@ -198,20 +198,20 @@ bool index_scored(const VmafContext& v, unsigned index) {
   return v.cfg.n_subsample <= 1 || index % v.cfg.n_subsample == 0;
 }
 
-std::vector<std::string> score_names(const VmafContext& v) {
-  std::vector<std::string> names;
-  if (v.run) names = v.run->score_names();
-  for (const auto& i : v.imported) names.push_back(i.name);
-  return names;
+namespace {
+
+// Whether `name` is a score of a collection registered through its main model
+// alone, which libvmaf would not have computed.
+bool hidden(const VmafContext& v, const std::string& name) {
+  for (const auto& c : v.collections)
+    if (!c.shown && std::find(c.outputs.begin(), c.outputs.end(), name) != c.outputs.end())
+      return true;
+  return false;
 }
 
-std::optional<double> score_of(const VmafContext& v, const std::string& name, unsigned index) {
-  // Imported scores are read at any index, as libvmaf reads its collector.
-  for (const auto& i : v.imported)
-    if (i.name == name) {
-      if (index < i.values.size()) return i.values[index];
-      return std::nullopt;
-    }
+// A score the run computed, shown or not.
+std::optional<double> computed_score(const VmafContext& v, const std::string& name,
+                                     unsigned index) {
   if (!index_scored(v, index) || !v.run || index >= v.pic_cnt) return std::nullopt;
   const auto& names = v.run->score_names();
   // libvmaf's own names ("VMAF_integer_feature_adm2_score") and the aliases its
@@ -225,6 +225,28 @@ std::optional<double> score_of(const VmafContext& v, const std::string& name, un
   } catch (const capi::RangeError&) {
     return std::nullopt;  // not known yet (a look-ahead score before the flush)
   }
+}
+
+}  // namespace
+
+std::vector<std::string> score_names(const VmafContext& v) {
+  std::vector<std::string> names;
+  if (v.run)
+    for (const auto& name : v.run->score_names())
+      if (!hidden(v, name)) names.push_back(name);
+  for (const auto& i : v.imported) names.push_back(i.name);
+  return names;
+}
+
+std::optional<double> score_of(const VmafContext& v, const std::string& name, unsigned index) {
+  // Imported scores are read at any index, as libvmaf reads its collector.
+  for (const auto& i : v.imported)
+    if (i.name == name) {
+      if (index < i.values.size()) return i.values[index];
+      return std::nullopt;
+    }
+  if (hidden(v, name)) return std::nullopt;
+  return computed_score(v, name, index);
 }
 
 // libvmaf's pooling: one pass over the indices in order, skipping those
@@ -308,35 +330,56 @@ extern "C" int vmaf_use_feature(VmafContext* vmaf, const char* feature_name,
   });
 }
 
+namespace {
+
+// Registers a model's --model text (once: again, even after the first picture,
+// is a no-op, as libvmaf's extractors are already there); `outputs`: a
+// collection's scores, shown at once or only when scored.
+int register_model(VmafContext& v, const char* function, const std::string& spec,
+                   const std::string& name, const std::vector<std::string>& outputs, bool shown) {
+  const bool known =
+      std::find(v.model_specs.begin(), v.model_specs.end(), spec) != v.model_specs.end();
+  if (!known && (v.started || v.flushed))
+    return refuse(
+        fmt::format("{} {}: models are registered before the first picture", function, name));
+  if (!known) {
+    v.model_specs.push_back(spec);
+    v.model_names.push_back(name);
+    try {
+      check_registration(v);
+    } catch (...) {
+      v.model_specs.pop_back();
+      v.model_names.pop_back();
+      throw;
+    }
+  }
+  if (outputs.empty()) return 0;
+  const auto c = std::find_if(v.collections.begin(), v.collections.end(),
+                              [&](const VmafContext::Collection& e) { return e.spec == spec; });
+  if (c == v.collections.end())
+    v.collections.push_back({spec, name, outputs, shown, {}});
+  else
+    c->shown = c->shown || shown;
+  return 0;
+}
+
+}  // namespace
+
 extern "C" int vmaf_use_features_from_model(VmafContext* vmaf, VmafModel* model) {
   if (!vmaf || !model) return -EINVAL;
   return guarded("vmaf_use_features_from_model", [&] {
-    if (vmaf->started || vmaf->flushed)
-      return refuse(
-          fmt::format("vmaf_use_features_from_model {}: models are registered before the first "
-                      "picture",
-                      model->name));
-    for (size_t i = 0; i < vmaf->model_specs.size(); ++i)
-      if (vmaf->model_specs[i] == model->spec) return 0;  // the same model again
-    vmaf->model_specs.push_back(model->spec);
-    vmaf->model_names.push_back(model->name);
-    try {
-      check_registration(*vmaf);
-    } catch (...) {
-      vmaf->model_specs.pop_back();
-      vmaf->model_names.pop_back();
-      throw;
-    }
-    return 0;
+    return register_model(*vmaf, "vmaf_use_features_from_model", model->spec, model->name,
+                          model->collection_outputs, false);
   });
 }
 
 extern "C" int vmaf_use_features_from_model_collection(VmafContext* vmaf,
                                                        VmafModelCollection* collection) {
   if (!vmaf || !collection) return -EINVAL;
-  return refuse(
-      "vmaf_use_features_from_model_collection: model collections are not supported "
-      "by exactvq yet");
+  return guarded("vmaf_use_features_from_model_collection", [&] {
+    return register_model(*vmaf, "vmaf_use_features_from_model_collection", collection->spec,
+                          collection->name, collection->outputs, true);
+  });
 }
 
 extern "C" int vmaf_import_feature_score(VmafContext* vmaf, const char* feature_name, double value,
@@ -415,13 +458,52 @@ extern "C" int vmaf_score_at_index(VmafContext* vmaf, VmafModel* model, double* 
   });
 }
 
+namespace {
+
+// libvmaf's vmaf_score_at_index_model_collection: the collection's statistics at
+// `index` (computed with the run), each index once.
+int collection_score_at(VmafContext& v, const VmafModelCollection& collection,
+                        VmafModelCollectionScore& score, unsigned index) {
+  const auto c =
+      std::find_if(v.collections.begin(), v.collections.end(),
+                   [&](const VmafContext::Collection& e) { return e.spec == collection.spec; });
+  if (c == v.collections.end())
+    return refuse(
+        fmt::format("model collection '{}' was not registered on this context "
+                    "(vmaf_use_features_from_model_collection)",
+                    collection.name));
+  const std::optional<double> bagging = computed_score(v, bagging_name(c->name), index),
+                              stddev = computed_score(v, stddev_name(c->name), index),
+                              lo = computed_score(v, ci_p95_lo_name(c->name), index),
+                              hi = computed_score(v, ci_p95_hi_name(c->name), index);
+  if (!bagging || !stddev || !lo || !hi)
+    return refuse(fmt::format("model collection '{}': no scores at index {}", c->name, index));
+  if (index < c->scored.size() && c->scored[index]) {
+    // libvmaf's collector refuses to write the members' scores again.
+    log_line(VMAF_LOG_LEVEL_WARNING, fmt::format("feature \"{}\" cannot be overwritten at index {}",
+                                                 c->outputs.front(), index));
+    return -EINVAL;
+  }
+  if (index >= c->scored.size()) c->scored.resize(size_t(index) + 1);
+  c->scored[index] = true;
+  c->shown = true;
+  score.type = VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP;
+  score.bootstrap.bagging_score = *bagging;
+  score.bootstrap.stddev = *stddev;
+  score.bootstrap.ci.p95.lo = *lo;
+  score.bootstrap.ci.p95.hi = *hi;
+  return 0;
+}
+
+}  // namespace
+
 extern "C" int vmaf_score_at_index_model_collection(VmafContext* vmaf,
                                                     VmafModelCollection* collection,
-                                                    VmafModelCollectionScore* score, unsigned) {
+                                                    VmafModelCollectionScore* score,
+                                                    unsigned index) {
   if (!vmaf || !collection || !score) return -EINVAL;
-  return refuse(
-      "vmaf_score_at_index_model_collection: model collections are not supported by "
-      "exactvq yet");
+  return guarded("vmaf_score_at_index_model_collection",
+                 [&] { return collection_score_at(*vmaf, *collection, *score, index); });
 }
 
 extern "C" int vmaf_feature_score_pooled(VmafContext* vmaf, const char* feature_name,
@@ -442,15 +524,33 @@ extern "C" int vmaf_score_pooled(VmafContext* vmaf, VmafModel* model, VmafPoolin
   });
 }
 
+// As libvmaf: every scored index of the range through
+// vmaf_score_at_index_model_collection (so an index scored before is -EINVAL),
+// then the four statistics pooled.
 extern "C" int vmaf_score_pooled_model_collection(VmafContext* vmaf,
                                                   VmafModelCollection* collection,
-                                                  VmafPoolingMethod,
-                                                  VmafModelCollectionScore* score, unsigned,
-                                                  unsigned) {
-  if (!vmaf || !collection || !score) return -EINVAL;
-  return refuse(
-      "vmaf_score_pooled_model_collection: model collections are not supported by "
-      "exactvq yet");
+                                                  VmafPoolingMethod pool_method,
+                                                  VmafModelCollectionScore* score,
+                                                  unsigned index_low, unsigned index_high) {
+  if (!vmaf || !collection || !score || index_low > index_high || !pool_method) return -EINVAL;
+  return guarded("vmaf_score_pooled_model_collection", [&] {
+    const uint64_t step = vmaf->cfg.n_subsample > 1 ? vmaf->cfg.n_subsample : 1;
+    for (uint64_t i = (uint64_t(index_low) + step - 1) / step * step; i <= index_high; i += step) {
+      VmafModelCollectionScore s{};
+      if (const int err = collection_score_at(*vmaf, *collection, s, unsigned(i))) return err;
+    }
+    score->type = VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP;
+    const std::string& name = collection->name;
+    int err = pool_scores(*vmaf, bagging_name(name), pool_method, &score->bootstrap.bagging_score,
+                          index_low, index_high);
+    err |= pool_scores(*vmaf, stddev_name(name), pool_method, &score->bootstrap.stddev, index_low,
+                       index_high);
+    err |= pool_scores(*vmaf, ci_p95_lo_name(name), pool_method, &score->bootstrap.ci.p95.lo,
+                       index_low, index_high);
+    err |= pool_scores(*vmaf, ci_p95_hi_name(name), pool_method, &score->bootstrap.ci.p95.hi,
+                       index_low, index_high);
+    return err;
+  });
 }
 
 extern "C" int vmaf_preallocate_pictures(VmafContext* vmaf, VmafPictureConfiguration cfg) {

@@ -18,6 +18,17 @@ struct VmafContext {
   VmafConfiguration cfg{};
   std::vector<std::string> model_specs, model_names;
   std::vector<std::string> feature_specs;
+  // The model collections whose --model text is registered (through the
+  // collection or its main model). Their scores are written once the collection
+  // is registered or scored; an index's statistics are scored once, as libvmaf's
+  // collector takes each name once per index.
+  struct Collection {
+    std::string spec, name;
+    std::vector<std::string> outputs;
+    bool shown = false;
+    std::vector<bool> scored;  // per index: vmaf_score_at_index_model_collection done
+  };
+  std::vector<Collection> collections;
   std::unique_ptr<exactvq::capi::ApiContext> run;  // from the first picture on
   bool started = false, flushed = false;
   unsigned pic_cnt = 0;  // pictures read (the next index)
@@ -40,7 +51,8 @@ namespace exactvq::libvmaf_api {
 // Whether index's scores exist under n_subsample.
 bool index_scored(const VmafContext& v, unsigned index);
 
-// A score at `index` (computed, or imported); nullopt when there is none.
+// A score at `index` (computed, or imported); nullopt when there is none or it
+// is a collection's not shown yet.
 std::optional<double> score_of(const VmafContext& v, const std::string& name, unsigned index);
 
 // Every score's name: exactvq's columns, then the imported ones.

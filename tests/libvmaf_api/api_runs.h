@@ -4,7 +4,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -36,10 +38,11 @@ using Values = std::map<std::string, double>;
 constexpr const char* kPlainC = "0xffffffff";
 constexpr const char* kDefaultDispatch = "0";
 
+// `env`: more of the program's environment ("LIBVMAF_API_SCORE_COLLECTION=... ").
 inline Values run_scores(const std::string& library_dir, const fs::path& ref, const fs::path& dist,
                          int threads, const char* cpumask = kDefaultDispatch,
-                         const std::string& output_prefix = "") {
-  std::string cmd = "LD_LIBRARY_PATH='" + library_dir + "' '" + LIBVMAF_API_SCORE + "' '" +
+                         const std::string& output_prefix = "", const std::string& env = "") {
+  std::string cmd = env + " LD_LIBRARY_PATH='" + library_dir + "' '" + LIBVMAF_API_SCORE + "' '" +
                     ref.string() + "' '" + dist.string() + "' " + std::to_string(threads) + " " +
                     cpumask;
   if (!output_prefix.empty()) cmd += " '" + output_prefix + "'";
@@ -49,6 +52,28 @@ inline Values run_scores(const std::string& library_dir, const fs::path& ref, co
   while (in >> kind >> a >> b >> number)
     values[kind + " " + a + " " + b] = std::strtod(number.c_str(), nullptr);
   return values;
+}
+
+inline std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The version: exactvq's (as its command line writes it) against libvmaf's.
+inline std::string without_version(const std::string& text) {
+  static const std::regex xml_version(R"(<VMAF version="[^"]*">)"),
+      json_version(R"("version": "[^"]*",)");
+  return std::regex_replace(std::regex_replace(text, xml_version, "<VMAF version=\"\">"),
+                            json_version, "\"version\": \"\",");
+}
+
+// The fps is measured, so it differs between any two runs.
+inline std::string without_fps(const std::string& text) {
+  static const std::regex xml_fps(R"(<fyi fps="[^"]*" />)"), json_fps(R"("fps": [^,]*,)");
+  return std::regex_replace(std::regex_replace(text, xml_fps, "<fyi fps=\"\" />"), json_fps,
+                            "\"fps\": ,");
 }
 
 }  // namespace exactvq::libvmaf_test

@@ -112,9 +112,14 @@ TEST(LibvmafApiMisuse, BadModelsAndFeatures) {
   EXPECT_EQ(model, nullptr);
   EXPECT_EQ(vmaf_model_load_from_path(&model, &cfg, "/no/such/model.json"), -EINVAL);
   EXPECT_EQ(model, nullptr);
-  VmafModelCollection* collection = nullptr;
-  EXPECT_EQ(vmaf_model_collection_load(&model, &collection, &cfg, "vmaf_b_v0.6.3"), -EINVAL);
+  // A collection is no model, and a model no collection (libvmaf's readers each
+  // find nothing of theirs).
+  EXPECT_EQ(vmaf_model_load(&model, &cfg, "vmaf_b_v0.6.3"), -EINVAL);
+  EXPECT_EQ(model, nullptr);
+  VmafModelCollection* collection = reinterpret_cast<VmafModelCollection*>(&cfg);
+  EXPECT_EQ(vmaf_model_collection_load(&model, &collection, &cfg, "vmaf_v0.6.1"), -EINVAL);
   EXPECT_EQ(collection, nullptr);
+  EXPECT_EQ(model, nullptr);
 
   Context c;
   EXPECT_EQ(vmaf_use_feature(c.v, "no_such_feature", nullptr), -EINVAL);
@@ -322,6 +327,140 @@ TEST(LibvmafApiMisuse, CudaStateWithoutCudaIsRefused) {
   VmafCudaPictureConfiguration pc{};
   pc.pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE;
   EXPECT_EQ(vmaf_cuda_preallocate_pictures(c.v, pc), -EINVAL);
+}
+
+// Model collections: NULLs (-EINVAL where libvmaf checks, and where it would
+// crash), unknown versions and files, a collection used before it is registered
+// or scored twice at an index (libvmaf's collector takes each name once).
+TEST(LibvmafApiMisuse, ModelCollections) {
+  VmafModelConfig cfg{};
+  VmafModel* model = nullptr;
+  VmafModelCollection* collection = nullptr;
+  EXPECT_EQ(vmaf_model_collection_load(nullptr, &collection, &cfg, "vmaf_b_v0.6.3"), -EINVAL);
+  EXPECT_EQ(vmaf_model_collection_load(&model, nullptr, &cfg, "vmaf_b_v0.6.3"), -EINVAL);
+  EXPECT_EQ(vmaf_model_collection_load(&model, &collection, nullptr, "vmaf_b_v0.6.3"), -EINVAL);
+  EXPECT_EQ(vmaf_model_collection_load(&model, &collection, &cfg, nullptr), -EINVAL);
+  EXPECT_EQ(vmaf_model_collection_load_from_path(&model, &collection, &cfg, nullptr), -EINVAL);
+  EXPECT_EQ(vmaf_model_collection_load(&model, &collection, &cfg, "vmaf_b_v9"), -EINVAL);
+  EXPECT_EQ(vmaf_model_collection_load_from_path(&model, &collection, &cfg, "/no/such.json"),
+            -EINVAL);
+  EXPECT_EQ(model, nullptr);
+  EXPECT_EQ(collection, nullptr);
+  vmaf_model_collection_destroy(nullptr);  // as libvmaf: nothing
+
+  Context c;
+  VmafModelCollectionScore score{};
+  double s = 0;
+  EXPECT_EQ(vmaf_use_features_from_model_collection(nullptr, collection), -EINVAL);
+  EXPECT_EQ(vmaf_use_features_from_model_collection(c.v, nullptr), -EINVAL);
+  EXPECT_EQ(vmaf_score_at_index_model_collection(c.v, nullptr, &score, 0), -EINVAL);
+  EXPECT_EQ(vmaf_score_pooled_model_collection(c.v, nullptr, VMAF_POOL_METHOD_MEAN, &score, 0, 0),
+            -EINVAL);
+
+  cfg.name = "b";
+  ASSERT_EQ(vmaf_model_collection_load(&model, &collection, &cfg, "vmaf_b_v0.6.3"), 0);
+  ASSERT_NE(model, nullptr);
+  ASSERT_NE(collection, nullptr);
+  EXPECT_EQ(vmaf_use_features_from_model_collection(nullptr, collection), -EINVAL);
+  EXPECT_EQ(vmaf_score_at_index_model_collection(nullptr, collection, &score, 0), -EINVAL);
+  EXPECT_EQ(vmaf_score_at_index_model_collection(c.v, collection, nullptr, 0), -EINVAL);
+  EXPECT_EQ(
+      vmaf_score_pooled_model_collection(c.v, collection, VMAF_POOL_METHOD_MEAN, nullptr, 0, 0),
+      -EINVAL);
+  // Not registered yet, then registered but nothing read.
+  EXPECT_EQ(vmaf_score_at_index_model_collection(c.v, collection, &score, 0), -EINVAL);
+  ASSERT_EQ(vmaf_use_features_from_model_collection(c.v, collection), 0);
+  EXPECT_EQ(vmaf_use_features_from_model_collection(c.v, collection), 0);  // again: no-op
+  EXPECT_EQ(vmaf_score_at_index_model_collection(c.v, collection, &score, 0), -EINVAL);
+  EXPECT_EQ(
+      vmaf_score_pooled_model_collection(c.v, collection, VMAF_POOL_METHOD_MEAN, &score, 1, 0),
+      -EINVAL);  // low > high
+  EXPECT_EQ(
+      vmaf_score_pooled_model_collection(c.v, collection, VMAF_POOL_METHOD_UNKNOWN, &score, 0, 0),
+      -EINVAL);
+
+  // The overload's NULLs leave the dictionary the caller's; otherwise it is taken.
+  VmafFeatureDictionary* d = nullptr;
+  ASSERT_EQ(vmaf_feature_dictionary_set(&d, "vif_enhn_gain_limit", "1.0"), 0);
+  EXPECT_EQ(vmaf_model_collection_feature_overload(nullptr, &collection, "vif", d), -EINVAL);
+  EXPECT_EQ(vmaf_model_collection_feature_overload(model, nullptr, "vif", d), -EINVAL);
+  VmafModelCollection* none = nullptr;
+  EXPECT_EQ(vmaf_model_collection_feature_overload(model, &none, "vif", d), -EINVAL);
+  EXPECT_EQ(vmaf_model_collection_feature_overload(model, &collection, nullptr, d), -EINVAL);
+  EXPECT_EQ(vmaf_feature_dictionary_free(&d), 0);
+
+  for (unsigned i = 0; i < 3; ++i) {
+    VmafPicture r = noise_picture(64, 48, 8, 30 + i), p = noise_picture(64, 48, 8, 40 + i);
+    ASSERT_EQ(vmaf_read_pictures(c.v, &r, &p, i), 0);
+  }
+  // After the first picture: the same collection again is a no-op (as libvmaf),
+  // another refused.
+  EXPECT_EQ(vmaf_use_features_from_model_collection(c.v, collection), 0);
+  VmafModel* other_model = nullptr;
+  VmafModelCollection* other = nullptr;
+  cfg.name = "c";
+  ASSERT_EQ(vmaf_model_collection_load(&other_model, &other, &cfg, "vmaf_b_v0.6.3"), 0);
+  EXPECT_EQ(vmaf_use_features_from_model_collection(c.v, other), -EINVAL);
+  vmaf_model_destroy(other_model);
+  vmaf_model_collection_destroy(other);
+  ASSERT_EQ(vmaf_read_pictures(c.v, nullptr, nullptr, 0), 0);
+  EXPECT_EQ(vmaf_score_at_index_model_collection(c.v, collection, &score, 3), -EINVAL);
+  ASSERT_EQ(vmaf_score_at_index_model_collection(c.v, collection, &score, 1), 0);
+  EXPECT_EQ(score.type, VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP);
+  EXPECT_LE(score.bootstrap.ci.p95.lo, score.bootstrap.bagging_score);
+  EXPECT_LE(score.bootstrap.bagging_score, score.bootstrap.ci.p95.hi);
+  ASSERT_EQ(vmaf_feature_score_at_index(c.v, "b_bagging", &s, 1), 0);
+  EXPECT_EQ(s, score.bootstrap.bagging_score);
+  ASSERT_EQ(vmaf_feature_score_at_index(c.v, "b_0020", &s, 1), 0);
+  EXPECT_NE(vmaf_feature_score_at_index(c.v, "b_0021", &s, 1), 0);
+  // Index 1 again, and a range holding it: libvmaf refuses to write its scores twice.
+  EXPECT_EQ(vmaf_score_at_index_model_collection(c.v, collection, &score, 1), -EINVAL);
+  EXPECT_EQ(
+      vmaf_score_pooled_model_collection(c.v, collection, VMAF_POOL_METHOD_MEAN, &score, 0, 2),
+      -EINVAL);
+  // Index 0 was scored by that call before it met index 1; index 2 is left.
+  EXPECT_EQ(vmaf_score_at_index_model_collection(c.v, collection, &score, 0), -EINVAL);
+  VmafModelCollectionScore pooled{};
+  ASSERT_EQ(
+      vmaf_score_pooled_model_collection(c.v, collection, VMAF_POOL_METHOD_MAX, &pooled, 2, 2), 0);
+  ASSERT_EQ(vmaf_feature_score_at_index(c.v, "b_ci_p95_hi", &s, 2), 0);
+  EXPECT_EQ(pooled.bootstrap.ci.p95.hi, s);
+  // The main model reads its score through the collection's registration.
+  EXPECT_EQ(vmaf_score_at_index(c.v, model, &s, 2), 0);
+  vmaf_model_destroy(model);
+  vmaf_model_collection_destroy(collection);
+}
+
+// Under n_subsample 2 a collection has scores at the even indices only; a
+// pooled range of none is libvmaf's 0/0 (the same codes and values as upstream's
+// library for the same calls, checked by hand).
+TEST(LibvmafApiMisuse, ModelCollectionsUnderSubsampling) {
+  Context c(quiet_config(0, 2));
+  VmafModelConfig cfg{};
+  VmafModel* model = nullptr;
+  VmafModelCollection* collection = nullptr;
+  ASSERT_EQ(vmaf_model_collection_load(&model, &collection, &cfg, "vmaf_b_v0.6.3"), 0);
+  ASSERT_EQ(vmaf_use_features_from_model_collection(c.v, collection), 0);
+  for (unsigned i = 0; i < 5; ++i) {
+    VmafPicture r = noise_picture(64, 48, 8, 50 + i), p = noise_picture(64, 48, 8, 60 + i);
+    ASSERT_EQ(vmaf_read_pictures(c.v, &r, &p, i), 0);
+  }
+  ASSERT_EQ(vmaf_read_pictures(c.v, nullptr, nullptr, 0), 0);
+  VmafModelCollectionScore score{};
+  EXPECT_EQ(vmaf_score_at_index_model_collection(c.v, collection, &score, 1), -EINVAL);
+  ASSERT_EQ(
+      vmaf_score_pooled_model_collection(c.v, collection, VMAF_POOL_METHOD_MEAN, &score, 0, 4), 0);
+  double sum = 0, s = 0;
+  for (unsigned i : {0u, 2u, 4u}) {
+    ASSERT_EQ(vmaf_feature_score_at_index(c.v, "vmaf_stddev", &s, i), 0);
+    sum += s;
+  }
+  EXPECT_EQ(score.bootstrap.stddev, sum / 3);
+  EXPECT_EQ(
+      vmaf_score_pooled_model_collection(c.v, collection, VMAF_POOL_METHOD_MEAN, &score, 1, 1), 0);
+  EXPECT_TRUE(std::isnan(score.bootstrap.bagging_score));
+  vmaf_model_destroy(model);
+  vmaf_model_collection_destroy(collection);
 }
 
 TEST(LibvmafApiMisuse, VersionIsTheApis) { EXPECT_STREQ(vmaf_version(), "3.2.0"); }

@@ -4,36 +4,12 @@
 // all four equal upstream's vmaf_write_output but for the version and the fps.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "api_runs.h"
 
 namespace exactvq::libvmaf_test {
 namespace {
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// The version: exactvq's (as its command line writes it) against libvmaf's.
-std::string without_version(const std::string& text) {
-  static const std::regex xml_version(R"(<VMAF version="[^"]*">)"),
-      json_version(R"("version": "[^"]*",)");
-  return std::regex_replace(std::regex_replace(text, xml_version, "<VMAF version=\"\">"),
-                            json_version, "\"version\": \"\",");
-}
-
-// The fps is measured, so it differs between any two runs.
-std::string without_fps(const std::string& text) {
-  static const std::regex xml_fps(R"(<fyi fps="[^"]*" />)"), json_fps(R"("fps": [^,]*,)");
-  return std::regex_replace(std::regex_replace(text, xml_fps, "<fyi fps=\"\" />"), json_fps,
-                            "\"fps\": ,");
-}
 
 std::vector<std::string> split(const std::string& s, char c) {
   std::vector<std::string> parts;

@@ -11,7 +11,18 @@
  * time: a library without them, or without a device, exits 77).
  * Prints "frame I KEY VALUE" per frame and score, and "pooled KEY METHOD VALUE"
  * (KEY: libvmaf's output names, "vmaf" for the model); with OUTPUT_PREFIX also
- * writes OUTPUT_PREFIX.{xml,json,csv,sub} through vmaf_write_output. */
+ * writes OUTPUT_PREFIX.{xml,json,csv,sub} through vmaf_write_output.
+ *
+ * With LIBVMAF_API_SCORE_COLLECTION=VERSION (or a path, holding '/') the model is
+ * a model collection (vmaf_model_collection_load*), registered by
+ * vmaf_use_features_from_model_collection and scored as libvmaf's vmaf tool
+ * does: the main model pooled, then vmaf_score_pooled_model_collection (mean);
+ * with LIBVMAF_API_SCORE_COLLECTION_AT_INDEX=1, vmaf_score_at_index_model_collection
+ * at every index instead. Then every member's and statistic's score by name.
+ * Also prints "bootstrap FIELD I VALUE" / "bootstrap FIELD pooled VALUE" (the
+ * VmafModelCollectionScore) and "status CALL ARG RC" for calls that libvmaf
+ * refuses (scoring an index twice). With LIBVMAF_API_SCORE_COLLECTION_MAIN_ONLY=1
+ * the collection's main model alone is registered and scored, as one model. */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <dlfcn.h>
 #include <errno.h>
@@ -107,6 +118,62 @@ static const char* const kMethods[] = {"", "min", "max", "mean", "harmonic_mean"
     }                                                                              \
   } while (0)
 
+/* The collection's scores by name (vmaf_0001..., vmaf_bagging, ...), found
+ * by score_collection. */
+static char collection_keys[10000 + 4][32];
+static unsigned collection_key_cnt = 0;
+
+static void print_collection_score(const char* at, const VmafModelCollectionScore* s) {
+  printf("bootstrap type %s %d\n", at, (int)s->type);
+  printf("bootstrap bagging %s %.17g\n", at, s->bootstrap.bagging_score);
+  printf("bootstrap stddev %s %.17g\n", at, s->bootstrap.stddev);
+  printf("bootstrap ci_p95_lo %s %.17g\n", at, s->bootstrap.ci.p95.lo);
+  printf("bootstrap ci_p95_hi %s %.17g\n", at, s->bootstrap.ci.p95.hi);
+}
+
+/* libvmaf's vmaf tool's order: the main model pooled (writing "vmaf"), then the
+ * collection (writing its members and statistics). */
+static int score_collection(VmafContext* vmaf, VmafModel* model, VmafModelCollection* collection,
+                            unsigned n, int at_index) {
+  double s;
+  CHECK(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &s, 0, n - 1));
+  VmafModelCollectionScore score;
+  char at[32];
+  if (at_index) {
+    for (unsigned i = 0; i < n; ++i) {
+      memset(&score, 0, sizeof score);
+      CHECK(vmaf_score_at_index_model_collection(vmaf, collection, &score, i));
+      snprintf(at, sizeof at, "%u", i);
+      print_collection_score(at, &score);
+    }
+    /* libvmaf writes each index's scores once: a second time is refused. */
+    printf("status at_index_again 0 %d\n",
+           vmaf_score_at_index_model_collection(vmaf, collection, &score, 0));
+    printf("status pooled_after_at_index mean %d\n",
+           vmaf_score_pooled_model_collection(vmaf, collection, VMAF_POOL_METHOD_MEAN, &score, 0,
+                                              n - 1));
+  } else {
+    memset(&score, 0, sizeof score);
+    CHECK(vmaf_score_pooled_model_collection(vmaf, collection, VMAF_POOL_METHOD_MEAN, &score, 0,
+                                             n - 1));
+    print_collection_score("pooled", &score);
+    printf("status pooled_again mean %d\n",
+           vmaf_score_pooled_model_collection(vmaf, collection, VMAF_POOL_METHOD_MEAN, &score, 0,
+                                              n - 1));
+  }
+  /* The members, as many as index 0 has, then the statistics. */
+  for (unsigned m = 1; m <= 9999; ++m) {
+    snprintf(collection_keys[collection_key_cnt], sizeof collection_keys[0], "vmaf_%04u", m);
+    if (vmaf_feature_score_at_index(vmaf, collection_keys[collection_key_cnt], &s, 0)) break;
+    ++collection_key_cnt;
+  }
+  printf("status members 0 %u\n", collection_key_cnt);
+  static const char* const stats[] = {"vmaf_bagging", "vmaf_stddev", "vmaf_ci_p95_lo",
+                                      "vmaf_ci_p95_hi"};
+  for (size_t k = 0; k < 4; ++k) strcpy(collection_keys[collection_key_cnt++], stats[k]);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc < 5) {
     fprintf(stderr, "usage: %s REF.y4m DIST.y4m N_THREADS CPUMASK [OUTPUT_PREFIX]\n", argv[0]);
@@ -141,8 +208,42 @@ int main(int argc, char** argv) {
   }
   VmafModelConfig model_cfg = {0};
   VmafModel* model;
-  CHECK(vmaf_model_load(&model, &model_cfg, "vmaf_v0.6.1"));
-  CHECK(vmaf_use_features_from_model(vmaf, model));
+  VmafModelCollection* collection = NULL;
+  int print_features = 1;
+  const char* collection_source = getenv("LIBVMAF_API_SCORE_COLLECTION");
+  if (collection_source && *collection_source) {
+    if (strchr(collection_source, '/'))
+      CHECK(
+          vmaf_model_collection_load_from_path(&model, &collection, &model_cfg, collection_source));
+    else
+      CHECK(vmaf_model_collection_load(&model, &collection, &model_cfg, collection_source));
+    /* LIBVMAF_API_SCORE_COLLECTION_OVERLOAD=EXTRACTOR,OPTION,VALUE: an option
+       for the collection's models (its features' names change: not printed). */
+    const char* overload = getenv("LIBVMAF_API_SCORE_COLLECTION_OVERLOAD");
+    if (overload && *overload) {
+      char extractor[64], option[64], value[64];
+      if (sscanf(overload, "%63[^,],%63[^,],%63s", extractor, option, value) != 3) {
+        fprintf(stderr, "LIBVMAF_API_SCORE_COLLECTION_OVERLOAD: EXTRACTOR,OPTION,VALUE\n");
+        return 2;
+      }
+      VmafFeatureDictionary* d = NULL;
+      CHECK(vmaf_feature_dictionary_set(&d, option, value));
+      CHECK(vmaf_model_collection_feature_overload(model, &collection, extractor, d));
+      print_features = 0;
+    }
+    /* LIBVMAF_API_SCORE_COLLECTION_MAIN_ONLY=1: the main model alone. */
+    const char* main_only = getenv("LIBVMAF_API_SCORE_COLLECTION_MAIN_ONLY");
+    if (main_only && !strcmp(main_only, "1")) {
+      vmaf_model_collection_destroy(collection);
+      collection = NULL;
+      CHECK(vmaf_use_features_from_model(vmaf, model));
+    } else {
+      CHECK(vmaf_use_features_from_model_collection(vmaf, collection));
+    }
+  } else {
+    CHECK(vmaf_model_load(&model, &model_cfg, "vmaf_v0.6.1"));
+    CHECK(vmaf_use_features_from_model(vmaf, model));
+  }
 
   unsigned n = 0;
   for (;; ++n) {
@@ -158,8 +259,12 @@ int main(int argc, char** argv) {
   }
   CHECK(vmaf_read_pictures(vmaf, NULL, NULL, 0));
 
+  if (collection) {
+    const char* at_index = getenv("LIBVMAF_API_SCORE_COLLECTION_AT_INDEX");
+    if (score_collection(vmaf, model, collection, n, at_index && !strcmp(at_index, "1"))) return 1;
+  }
   for (unsigned i = 0; i < n; ++i) {
-    for (size_t f = 0; f < sizeof kFeatures / sizeof kFeatures[0]; ++f) {
+    for (size_t f = 0; print_features && f < sizeof kFeatures / sizeof kFeatures[0]; ++f) {
       double s;
       /* Upstream knows each score by its own name only (the first column);
          integer_adm_scale* are written under their alias names. */
@@ -169,9 +274,13 @@ int main(int argc, char** argv) {
     double s;
     CHECK(vmaf_score_at_index(vmaf, model, &s, i));
     printf("frame %u vmaf %.17g\n", i, s);
+    for (unsigned c = 0; collection && c < collection_key_cnt; ++c) {
+      CHECK(vmaf_feature_score_at_index(vmaf, collection_keys[c], &s, i));
+      printf("frame %u %s %.17g\n", i, collection_keys[c], s);
+    }
   }
   for (int m = VMAF_POOL_METHOD_MIN; m < VMAF_POOL_METHOD_NB; ++m) {
-    for (size_t f = 0; f < sizeof kFeatures / sizeof kFeatures[0]; ++f) {
+    for (size_t f = 0; print_features && f < sizeof kFeatures / sizeof kFeatures[0]; ++f) {
       double s;
       CHECK(vmaf_feature_score_pooled(vmaf, kFeatures[f][0], (enum VmafPoolingMethod)m, &s, 0,
                                       n - 1));
@@ -180,6 +289,11 @@ int main(int argc, char** argv) {
     double s;
     CHECK(vmaf_score_pooled(vmaf, model, (enum VmafPoolingMethod)m, &s, 0, n - 1));
     printf("pooled vmaf %s %.17g\n", kMethods[m], s);
+    for (unsigned c = 0; collection && c < collection_key_cnt; ++c) {
+      CHECK(vmaf_feature_score_pooled(vmaf, collection_keys[c], (enum VmafPoolingMethod)m, &s, 0,
+                                      n - 1));
+      printf("pooled %s %s %.17g\n", collection_keys[c], kMethods[m], s);
+    }
   }
   if (argc > 5) {
     static const char* const ext[] = {"", "xml", "json", "csv", "sub"};
@@ -190,6 +304,7 @@ int main(int argc, char** argv) {
     }
   }
   vmaf_model_destroy(model);
+  vmaf_model_collection_destroy(collection);
   CHECK(vmaf_close(vmaf));
   fclose(ref.f);
   fclose(dist.f);
