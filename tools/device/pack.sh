@@ -23,12 +23,20 @@ rm -rf "$pack" && mkdir -p "$pack/bin" "$pack/lib" "$pack/shared"
 bins=("$build/exactvq" "$build/tests/backends/cuda/cuda_tests")
 for b in "$build/tests/twins/twin_tests" "$build/bench/cuda/cuda_kernel_bench" "$build/bench/cuda/pipeline_bench" \
          "$build/tests/capi/capi_tests" "$build/tests/cli/multi_tests" "$build/bench/multi_gpu/multi_gpu_bench" \
-         "$build/tests/backends/opencl/opencl_tests" "$build"/tests/metrics/*/*_device_tests; do
+         "$build/tests/backends/opencl/opencl_tests" "$build"/tests/metrics/*/*_device_tests \
+         "$build/tests/libvmaf_api/libvmaf_api_tests" "$build/tests/libvmaf_api/libvmaf_api_score"; do
   [ -x "$b" ] && bins+=("$b")
 done
 # libvmaf's vmaf-cuda, for bench/compare.sh (run.sh's cli part).
 vmaf_cuda=$root/../shared/libvmaf/vmaf-cuda
 [ -x "$vmaf_cuda" ] && bins+=("$vmaf_cuda")
+# libvmaf's CPU build and library: the oracle of the libvmaf API tests and compare.sh's cpu runs
+# (shared/libvmaf, linked where the build expects ../shared).
+if [ -d "$root/../shared/libvmaf" ]; then
+  mkdir -p "$pack/shared/libvmaf/lib"
+  cp "$root/../shared/libvmaf/vmaf" "$pack/shared/libvmaf/"
+  cp -a "$root/../shared/libvmaf/lib/"libvmaf.so* "$pack/shared/libvmaf/lib/"
+fi
 cp "${bins[@]}" "$pack/bin/" && chmod u+w "$pack"/bin/*
 echo "$build" >"$pack/build_dir"
 strip "$pack"/bin/*
@@ -50,5 +58,6 @@ strip "$pack"/cpu/ssim_throughput "$pack"/cpu/twin_tests 2>/dev/null || true
 [ "${DEVICE_PACK_VECTORS:-1}" = 0 ] || cp -r "$root/../shared/vectors" "$pack/shared/vectors"
 cp -r "$root/samples" "$pack/samples"
 src=$(grep -m1 CMAKE_HOME_DIRECTORY "$build/CMakeCache.txt" | cut -d= -f2)
-printf 'BUILD_DIR=%s\nSRC_DIR=%s\n' "$build" "$src" >"$pack/paths.env"
+shared=$(grep -m1 '^EXACTVQ_SHARED_DIR:' "$build/CMakeCache.txt" | cut -d= -f2)
+printf 'BUILD_DIR=%s\nSRC_DIR=%s\nSHARED_DIR=%s\n' "$build" "$src" "${shared:-/tmp/cudashared}" >"$pack/paths.env"
 du -sh "$pack" "$pack"/*

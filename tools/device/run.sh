@@ -5,7 +5,9 @@
 # two-GPU machine the multi-GPU tests and scaling; logs to OUT/logs.tgz.
 # Usage (device tool, repo root): bash tools/device/run.sh PACK "$OUT" [PARTS]
 # PARTS: comma-separated among tests,kernels,pipeline,cpu,cpustages,memcheck (default
-# all), and bench (cuda_kernel_bench's whole run: kernels, stages, emulated, end to end
+# all), and devicetests (every *_device_tests, opencl_tests on NVIDIA's OpenCL, capi_tests,
+# libvmaf_api_tests, the twin table's OpenCL rows), cpuvmaf (bench/compare.sh vmaf cpu at one
+# thread and every core, beside the pack's libvmaf vmaf; BASELINE=another exactvq in the same rounds), bench (cuda_kernel_bench's whole run: kernels, stages, emulated, end to end
 # with raster), cli (bench/compare.sh ssim cuda beside the pack's vmaf-cuda, over
 # CLI_FRAMES_1080P (360) 1080p and a quarter as many 4K frames: start-up left out,
 # the read rate, ssim with psnr, smaller batches, pictures page-locked before use),
@@ -26,10 +28,19 @@ L=$OUT/logs; mkdir -p "$L"
 export LD_LIBRARY_PATH=$P/lib
 # shellcheck source=/dev/null
 source "$P/paths.env"  # BUILD_DIR, SRC_DIR: where the tests look for the CLI and the samples
-mkdir -p "$BUILD_DIR" "$SRC_DIR" /tmp/cudashared
+SHARED_DIR=${SHARED_DIR:-/tmp/cudashared}
+mkdir -p "$BUILD_DIR" "$SRC_DIR" /tmp/cudashared "$SHARED_DIR"
 cp "$P/bin/exactvq" "$BUILD_DIR/exactvq"
 cp -r "$P/samples" "$SRC_DIR/samples"
-ln -sfn "$P/shared/vectors" /tmp/cudashared/vectors
+for d in vectors libvmaf; do
+  [ -d "$P/shared/$d" ] && ln -sfn "$P/shared/$d" /tmp/cudashared/$d && ln -sfn "$P/shared/$d" "$SHARED_DIR/$d"
+done
+# The libvmaf API tests run their scoring program from the build tree, beside its libvmaf.so.3.
+if [ -x "$P/bin/libvmaf_api_score" ]; then
+  mkdir -p "$BUILD_DIR/tests/libvmaf_api" "$BUILD_DIR/src/libvmaf_api"
+  cp "$P/bin/libvmaf_api_score" "$BUILD_DIR/tests/libvmaf_api/"
+  cp "$P/lib/libvmaf.so.3" "$BUILD_DIR/src/libvmaf_api/"
+fi
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 lscpu | grep -E "Model name|^CPU\(s\)|Thread" | head -3
 free -g | awk '/Mem/ {print "Memory: " $2 " GiB"}'
@@ -121,6 +132,33 @@ if has tests; then
   timeout "${TWINS_TIMEOUT:-240}" "$P/bin/twin_tests" > "$L/twin_tests.log" 2>&1; echo "twin_tests exit $?"
   grep -E "^\[ twin \]|skipped:|^\[ +(FAILED|PASSED|SKIPPED) " "$L/twin_tests.log" | grep -E "cuda|opencl|FAILED|PASSED|SKIPPED|AVX3" | head -60
   grep -B2 -A8 "Failure" "$L/twin_tests.log" | head -30
+fi
+if has devicetests; then
+  # Every metric's device tests, the OpenCL backend's, the C API's and the libvmaf API's; the OpenCL
+  # ones on NVIDIA's driver alone (OCL_ICD_FILENAMES: the ICD loader skips the vendors folder, where
+  # a CPU platform may come first).
+  echo "== device tests $(el)"
+  for t in "$P"/bin/*_device_tests "$P/bin/opencl_tests" "$P/bin/capi_tests" "$P/bin/libvmaf_api_tests"; do
+    [ -x "$t" ] || continue
+    n=$(basename "$t")
+    (cd "$BUILD_DIR" && OCL_ICD_FILENAMES=${OPENCL_ICD:-libnvidia-opencl.so.1} \
+       timeout "${DEVICE_TESTS_TIMEOUT:-90}" "$t" > "$L/$n.log" 2>&1; echo "$n exit $?")
+    grep -E "^\[ +(FAILED|PASSED|SKIPPED) " "$L/$n.log" | head -8
+    grep -B2 -A6 "Failure" "$L/$n.log" | head -16
+  done
+  echo "== the twin table's OpenCL rows on NVIDIA's driver $(el)"
+  OCL_ICD_FILENAMES=${OPENCL_ICD:-libnvidia-opencl.so.1} timeout 120 "$P/bin/twin_tests" --gtest_filter='*opencl*' \
+    > "$L/twin_opencl.log" 2>&1; echo "twin_tests (opencl rows) exit $?"
+  grep -E "^\[ twin \].*opencl|^\[ +(FAILED|PASSED|SKIPPED) " "$L/twin_opencl.log" | head -20
+fi
+if has cpuvmaf; then
+  # VMAF on this host's CPU beside libvmaf's vmaf (its default SIMD), 1080p 8-bit, at one thread and
+  # at every core, medians of 3, values checked equal.
+  echo "== cpu vmaf $(el)"
+  timeout "${CPUVMAF_TIMEOUT:-240}" bash "$root/bench/compare.sh" vmaf cpu "${CPUVMAF_FRAMES:-96}" 3 1 "$(nproc)" \
+      --clips "${CPUVMAF_CLIPS:-1080p8}" --exactvq "$BUILD_DIR/exactvq" --vmaf "$P/shared/libvmaf/vmaf" \
+      ${BASELINE:+--baseline "$BASELINE"} > "$L/cpu_vmaf.txt" 2>&1
+  echo "compare.sh exit $?"; cat "$L/cpu_vmaf.txt"
 fi
 if has kernels; then
   echo "== kernels $(el)"
