@@ -319,7 +319,8 @@ std::vector<Case> masking_cases(uint64_t base, int max_shift) {
 // ---- adm.decouple_row_s0 and adm.decouple_row_s123: the restored and additive bands of each row
 // of a case.width x case.height set of bands, over the filter region's columns and over the whole
 // row. case.fill: the bands' contents (kAligned: the distorted bands a multiple of the reference's,
-// so that the angle test holds); case.a: the gain limit.
+// so that the angle test holds); case.a: the gain limit, or its numerator over case.b where
+// case.b is not 0 (limits that are not integers).
 constexpr int kAligned = 4;
 
 template <typename T>
@@ -348,7 +349,7 @@ Prepared decouple_case(const Case& c) {
                                   c.fill, rng);
     }
   }
-  const double gain_limit = double(c.a);
+  const double gain_limit = c.b ? double(c.a) / double(c.b) : double(c.a);
   const int w = c.width, h = c.height;
   const auto run = [in, gain_limit, w, h](bool twin) {
     const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
@@ -390,23 +391,27 @@ Prepared decouple_case(const Case& c) {
 std::vector<Case> decouple_cases(uint64_t base, int timed_width) {
   std::mt19937_64 rng(base);
   std::vector<Case> all;
-  auto add = [&](int w, int h, int fill, int gain_limit, bool timed = false) {
+  auto add = [&](int w, int h, int fill, int gain_limit, bool timed = false, int over = 0) {
     Case c;
     c.seed = case_seed(base, all.size());
     c.width = w;
     c.height = h;
     c.fill = fill;
     c.a = gain_limit;
+    c.b = over;
     c.timed = timed;
     c.what = std::to_string(w) + "x" + std::to_string(h) + " bands, " +
              (fill == kAligned ? "aligned" : kBandFillNames[fill]) + ", gain limit " +
-             std::to_string(gain_limit);
+             std::to_string(gain_limit) + (over ? "/" + std::to_string(over) : "");
     all.push_back(c);
   };
   for (int fill = 0; fill <= kAligned; ++fill) {
     for (int w = 1; w <= 70; ++w)
       add(w, 1 + int(rng() % 4), fill, rng() % 2 ? 100 : 1 + int(rng() % 3));
     for (int w : {255, 256, 257, 960}) add(w, 3, fill, rng() % 2 ? 100 : 1);
+    // Limits that are not integers (1.5, 12.34, 99.9).
+    for (auto [num, den] : {std::pair{3, 2}, std::pair{1234, 100}, std::pair{999, 10}})
+      for (int w : {17, 64, 257}) add(w, 3, fill, num, false, den);
   }
   add(timed_width, timed_width * 9 / 16, kAligned, 100, true);
   return all;
