@@ -14,7 +14,12 @@ struct BandImage {
   int width = 0;
   int height = 0;
 
+  // All zeros at w x h, unless the image already has that size: then it keeps
+  // its samples. The driver's images (reference.cpp) are each written over the
+  // same region of a picture size frame after frame, so what lies outside it
+  // stays the zeros it was given, and what lies inside is written before it is read.
   void resize(int w, int h) {
+    if (w == width && h == height && samples.size() == static_cast<size_t>(w) * size_t(h)) return;
     width = w;
     height = h;
     samples.assign(static_cast<size_t>(w) * static_cast<size_t>(h), T{0});

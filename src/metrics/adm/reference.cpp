@@ -1,5 +1,6 @@
 #include "metrics/adm/reference.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -243,17 +244,17 @@ ScaleSums sums_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s, int scal
 }
 
 void widen(const BandImage<int16_t>& b, BandImage<int32_t>& out) {
-  out.width = b.width;
-  out.height = b.height;
-  out.samples.assign(b.samples.begin(), b.samples.end());
+  out.resize(b.width, b.height);
+  std::copy(b.samples.begin(), b.samples.end(), out.samples.begin());
 }
 
-// A thread's images, kept from frame to frame so that their memory is
-// allocated once (every stage still clears what it resizes).
+// A thread's images, kept from frame to frame: one set a scale, so that each
+// keeps its size and is neither allocated nor cleared again while the
+// picture size stays (BandImage::resize).
 struct Workspace {
   ScaleImages<int16_t> s0;
-  ScaleImages<int32_t> s;
-  BandImage<int32_t> ref_low, dis_low;
+  ScaleImages<int32_t> s[3];            // scales 1..3
+  BandImage<int32_t> ref_low, dis_low;  // scale 0's a bands, widened
 };
 
 }  // namespace
@@ -301,17 +302,17 @@ AdmSums adm_integer_sums(const PlaneView& ref, const PlaneView& dist, int bitdep
   dwt_scale0(k, dist, bitdepth, o.skip_scale0, s0.dis);
   if (!o.skip_scale0) sums[0] = sums_scale0(k, s0, f, o);
 
-  ScaleImages<int32_t>& s = work.s;
-  BandImage<int32_t>& ref_low = work.ref_low;
-  BandImage<int32_t>& dis_low = work.dis_low;
-  widen(s0.ref.a, ref_low);
-  widen(s0.dis.a, dis_low);
+  widen(s0.ref.a, work.ref_low);
+  widen(s0.dis.a, work.dis_low);
+  const BandImage<int32_t>* ref_low = &work.ref_low;
+  const BandImage<int32_t>* dis_low = &work.dis_low;
   for (int scale = 1; scale < 4; ++scale) {
-    dwt_scale_s123(k, ref_low, scale, s.ref);
-    dwt_scale_s123(k, dis_low, scale, s.dis);
+    ScaleImages<int32_t>& s = work.s[scale - 1];
+    dwt_scale_s123(k, *ref_low, scale, s.ref);
+    dwt_scale_s123(k, *dis_low, scale, s.dis);
     sums[size_t(scale)] = sums_scale_s123(k, s, scale, f, o);
-    ref_low = s.ref.a;
-    dis_low = s.dis.a;
+    ref_low = &s.ref.a;
+    dis_low = &s.dis.a;
   }
   return sums;
 }
