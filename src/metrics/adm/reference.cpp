@@ -35,12 +35,54 @@ OrientedRows<T> detail_rows(const Subbands<T>& s, int i) {
   return {{s.h.row(i), s.v.row(i), s.d.row(i)}};
 }
 
+// The masker's CSF and flattened CSF rows around the row being scored: three
+// rows of each orientation, picture row r in slot r % 3, made when first read.
+// Columns outside the filter region are never written and stay zero, as are
+// rows outside it, as the whole bands of the CSF would be.
+template <typename T>
+class CsfRows {
+ public:
+  // Forget the rows held (a new masker), at band width w.
+  void start(int w) {
+    if (w != width_)
+      for (int b = 0; b < 3; ++b) {
+        csf_[b].assign(size_t(3) * size_t(w), T{0});
+        flat_[b].assign(size_t(3) * size_t(w), T{0});
+      }
+    width_ = w;
+    held_[0] = held_[1] = held_[2] = -1;
+  }
+  // Row r, made by make(r, csf, flat) (rows of the three orientations) unless held.
+  template <typename MakeRow>
+  void need(int r, MakeRow&& make) {
+    const int slot = r % 3;
+    if (held_[slot] == r) return;
+    make(r, rows(csf_, slot), rows(flat_, slot));
+    held_[slot] = r;
+  }
+  OrientedRows<T> csf(int r) const { return rows(csf_, r % 3); }
+  OrientedRows<T> flat(int r) const { return rows(flat_, r % 3); }
+
+ private:
+  OrientedRowsOut<T> rows(std::vector<T> (&band)[3], int slot) {
+    const size_t at = size_t(slot) * size_t(width_);
+    return {{band[0].data() + at, band[1].data() + at, band[2].data() + at}};
+  }
+  OrientedRows<T> rows(const std::vector<T> (&band)[3], int slot) const {
+    const size_t at = size_t(slot) * size_t(width_);
+    return {{band[0].data() + at, band[1].data() + at, band[2].data() + at}};
+  }
+  std::vector<T> csf_[3], flat_[3];
+  int width_ = -1;
+  int held_[3] = {-1, -1, -1};
+};
+
 // The working images of one scale.
 template <typename T>
 struct ScaleImages {
   Subbands<T> ref, dis;
   Oriented<T> restored, additive;
-  Oriented<T> csf, flat;  // CSF of the masker and its flattened copy
+  CsfRows<T> masker;  // the masker's CSF, a few rows at a time
 };
 
 template <typename T, typename DecoupleRow>
@@ -54,21 +96,41 @@ void decouple(ScaleImages<T>& s, double gain_limit, DecoupleRow row_fn) {
            rows_of(s.restored, i), rows_of(s.additive, i));
 }
 
-// The masking sums of `src` against the masker in s.csf / s.flat, per
-// orientation, each row's sum rounded and shifted by ceil(log2 h) first.
-template <typename T, typename Factor, typename MaskRow>
-std::array<int64_t, 3> masking_sums(const ScaleImages<T>& s, const Oriented<T>& src,
+// The masking sums of `src` against the CSF of `masker`, per orientation, each
+// row's sum rounded and shifted by ceil(log2 h) first. The masker's CSF is
+// made row by row as the scored rows reach it, by csf_row(a row of the
+// masker's orientation b, b, columns [left, right), csf out, flat out), over
+// the filter region (zero outside it): each row once, while it is still in the cache.
+template <typename T, typename Factor, typename CsfRow, typename MaskRow>
+std::array<int64_t, 3> masking_sums(ScaleImages<T>& s, const Oriented<T>& src,
+                                    const Oriented<T>& masker, CsfRow csf_row,
                                     const Factor factor[3], const CubeShift& cube, MaskRow row_fn) {
   const int w = src.band[0].width, h = src.band[0].height;
   const Region g = score_region(w, h);
+  const Region fg = filter_region(w, h);
   const int row_shift = ceil_log2(h);
   const int64_t row_round = half_of_power(row_shift);
+  CsfRows<T>& csf = s.masker;
+  csf.start(w);
+  const auto make = [&](int r, OrientedRowsOut<T> csf_out, OrientedRowsOut<T> flat_out) {
+    for (int b = 0; b < 3; ++b) {
+      if (r < fg.top || r >= fg.bottom) {
+        std::fill(csf_out.band[b], csf_out.band[b] + w, T{0});
+        std::fill(flat_out.band[b], flat_out.band[b] + w, T{0});
+      } else {
+        csf_row(masker.band[b].row(r), b, fg.left, fg.right, csf_out.band[b], flat_out.band[b]);
+      }
+    }
+  };
   std::array<int64_t, 3> total{0, 0, 0};
   for (int i = g.top; i < g.bottom; ++i) {
     const int above = i == 0 ? 1 : i - 1;
     const int below = i == h - 1 ? h - 1 : i + 1;
-    const MaskingRows<T> rows{rows_of(src, i), rows_of(s.csf, i), rows_of(s.flat, above),
-                              rows_of(s.flat, i), rows_of(s.flat, below)};
+    csf.need(above, make);
+    csf.need(i, make);
+    csf.need(below, make);
+    const MaskingRows<T> rows{rows_of(src, i), csf.csf(i), csf.flat(above), csf.flat(i),
+                              csf.flat(below)};
     const std::array<int64_t, 3> row = row_fn(rows, w, g.left, g.right, factor, cube);
     for (int b = 0; b < 3; ++b) total[b] += (row[b] + row_round) >> row_shift;
   }
@@ -123,25 +185,19 @@ std::array<uint64_t, 3> denominator_sums_s0(const RowKernels& k, const Subbands<
   return total;
 }
 
-void csf_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const Oriented<int16_t>& src,
-                const CsfFactors& f) {
-  const int w = src.band[0].width, h = src.band[0].height;
-  s.csf.resize(w, h);
-  s.flat.resize(w, h);
-  const Region g = filter_region(w, h);
-  static constexpr int kShift[3] = {15, 15, 17};
-  static constexpr int32_t kRound[3] = {16384, 16384, 65535};  // libvmaf's 65535, not 65536
-  for (int b = 0; b < 3; ++b)
-    for (int i = g.top; i < g.bottom; ++i)
-      k.csf_row_s0(src.band[b].row(i), g.left, g.right, f.scale0_fixed[b], kShift[b], kRound[b],
-                   s.csf.band[b].row(i), s.flat.band[b].row(i));
-}
-
-std::array<int64_t, 3> numerator_sums_s0(const RowKernels& k, const ScaleImages<int16_t>& s,
-                                         const Oriented<int16_t>& src, const CsfFactors& f) {
+// The masking sums of src against the CSF of masker at scale 0.
+std::array<int64_t, 3> numerator_sums_s0(const RowKernels& k, ScaleImages<int16_t>& s,
+                                         const Oriented<int16_t>& src,
+                                         const Oriented<int16_t>& masker, const CsfFactors& f) {
   const int w = src.band[0].width;
   const CubeShift cube = masking_cube_s0(w);
-  return masking_sums(s, src, f.scale0_fixed, cube, k.masking_row_s0);
+  static constexpr int kShift[3] = {15, 15, 17};
+  static constexpr int32_t kRound[3] = {16384, 16384, 65535};  // libvmaf's 65535, not 65536
+  const auto csf_row = [&](const int16_t* row, int b, int left, int right, int16_t* csf,
+                           int16_t* flat) {
+    k.csf_row_s0(row, left, right, f.scale0_fixed[b], kShift[b], kRound[b], csf, flat);
+  };
+  return masking_sums(s, src, masker, csf_row, f.scale0_fixed, cube, k.masking_row_s0);
 }
 
 ScaleSums sums_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const CsfFactors& f,
@@ -149,13 +205,9 @@ ScaleSums sums_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const CsfFac
   ScaleSums out;
   decouple(s, o.enhn_gain_limit, k.decouple_row_s0);
   const std::array<uint64_t, 3> den = denominator_sums_s0(k, s.ref);
-  csf_scale0(k, s, s.additive, f);
-  const std::array<int64_t, 3> num = numerator_sums_s0(k, s, s.restored, f);
+  const std::array<int64_t, 3> num = numerator_sums_s0(k, s, s.restored, s.additive, f);
   std::array<int64_t, 3> aim{0, 0, 0};
-  if (!o.skip_aim) {
-    csf_scale0(k, s, s.restored, f);
-    aim = numerator_sums_s0(k, s, s.additive, f);
-  }
+  if (!o.skip_aim) aim = numerator_sums_s0(k, s, s.additive, s.restored, f);
   for (int b = 0; b < 3; ++b) {
     out.den[b] = den[b];
     out.num[b] = num[b];
@@ -201,26 +253,19 @@ std::array<uint64_t, 3> denominator_sums_s123(const RowKernels& k, const Subband
   return total;
 }
 
-void csf_s123(const RowKernels& k, ScaleImages<int32_t>& s, const Oriented<int32_t>& src, int scale,
-              const CsfFactors& f) {
-  const int w = src.band[0].width, h = src.band[0].height;
-  s.csf.resize(w, h);
-  s.flat.resize(w, h);
-  const Region g = filter_region(w, h);
-  const uint32_t factor[3] = {f.fixed_hv[scale], f.fixed_hv[scale], f.fixed_d[scale]};
-  for (int b = 0; b < 3; ++b)
-    for (int i = g.top; i < g.bottom; ++i)
-      k.csf_row_s123(src.band[b].row(i), g.left, g.right, factor[b], s.csf.band[b].row(i),
-                     s.flat.band[b].row(i));
-}
-
-std::array<int64_t, 3> numerator_sums_s123(const RowKernels& k, const ScaleImages<int32_t>& s,
-                                           const Oriented<int32_t>& src, int scale,
+// The masking sums of src against the CSF of masker at scales 1..3.
+std::array<int64_t, 3> numerator_sums_s123(const RowKernels& k, ScaleImages<int32_t>& s,
+                                           const Oriented<int32_t>& src,
+                                           const Oriented<int32_t>& masker, int scale,
                                            const CsfFactors& f) {
   const int w = src.band[0].width;
   const CubeShift cube = masking_cube_s123(w);
   const uint32_t factor[3] = {f.fixed_hv[scale], f.fixed_hv[scale], f.fixed_d[scale]};
-  return masking_sums(s, src, factor, cube, k.masking_row_s123);
+  const auto csf_row = [&](const int32_t* row, int b, int left, int right, int32_t* csf,
+                           int32_t* flat) {
+    k.csf_row_s123(row, left, right, factor[b], csf, flat);
+  };
+  return masking_sums(s, src, masker, csf_row, factor, cube, k.masking_row_s123);
 }
 
 ScaleSums sums_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s, int scale,
@@ -228,13 +273,9 @@ ScaleSums sums_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s, int scal
   ScaleSums out;
   decouple(s, o.enhn_gain_limit, k.decouple_row_s123);
   const std::array<uint64_t, 3> den = denominator_sums_s123(k, s.ref, scale);
-  csf_s123(k, s, s.additive, scale, f);
-  const std::array<int64_t, 3> num = numerator_sums_s123(k, s, s.restored, scale, f);
+  const std::array<int64_t, 3> num = numerator_sums_s123(k, s, s.restored, s.additive, scale, f);
   std::array<int64_t, 3> aim{0, 0, 0};
-  if (!o.skip_aim) {
-    csf_s123(k, s, s.restored, scale, f);
-    aim = numerator_sums_s123(k, s, s.additive, scale, f);
-  }
+  if (!o.skip_aim) aim = numerator_sums_s123(k, s, s.additive, s.restored, scale, f);
   for (int b = 0; b < 3; ++b) {
     out.den[b] = den[b];
     out.num[b] = num[b];
