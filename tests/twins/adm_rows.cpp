@@ -521,6 +521,43 @@ Prepared denominator_s0_case(const Case& c) {
   return {[run] { return run(true); }, [run] { return run(false); }};
 }
 
+// ---- adm.denominator_row_s123: the same at scales 1..3 on int32 bands: the scale
+// (its square shift), the cube shift and its rounding drawn from the seed.
+Prepared denominator_s123_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  struct In {
+    std::vector<int32_t> band[3];
+    int left, right, scale, cube_shift;
+  };
+  const size_t n = size_t(c.width) * size_t(c.height);
+  auto in = std::make_shared<In>();
+  for (auto& b : in->band) b = band_values<int32_t>(n, INT32_MIN, INT32_MAX, c.fill, rng);
+  in->left = int(rng() % uint64_t(c.width + 1));
+  in->right = in->left + int(rng() % uint64_t(c.width - in->left + 1));
+  in->scale = 1 + int(rng() % 3);
+  in->cube_shift = int(rng() % 13);
+  const int w = c.width, h = c.height;
+  const auto run = [in, w, h](bool twin) {
+    const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
+    const uint64_t round = in->cube_shift ? uint64_t{1} << (in->cube_shift - 1) : 0;
+    std::vector<uint64_t> sums;
+    for (int i = 0; i < h; ++i) {
+      const size_t at = size_t(w) * size_t(i);
+      const adm::OrientedRows<int32_t> rows{
+          {in->band[0].data() + at, in->band[1].data() + at, in->band[2].data() + at}};
+      for (auto [from, to] : {std::pair{in->left, in->right}, std::pair{0, w}}) {
+        const std::array<uint64_t, 3> r =
+            k.denominator_row_s123(rows, from, to, in->scale, in->cube_shift, round);
+        sums.insert(sums.end(), r.begin(), r.end());
+      }
+    }
+    Bytes b;
+    put(b, sums);
+    return b;
+  };
+  return {[run] { return run(true); }, [run] { return run(false); }};
+}
+
 // ---- adm.scores: a frame pair's scores with the SIMD rows against
 // adm_reference. case.fill: the reference's pattern (random and smooth get a
 // noisy distorted copy, the others the inverse); case.a: 1 for egl = 1.
@@ -593,6 +630,9 @@ EXACTVQ_TWIN_ROWS(adm_rows) {
   // Sizes and contents as the CSF's.
   register_per_target(
       "adm.denominator_row_s0", [] { return csf_cases(0x5eed'040a, 960); }, denominator_s0_case);
+  register_per_target(
+      "adm.denominator_row_s123", [] { return csf_cases(0x5eed'040c, 480); },
+      denominator_s123_case);
   register_per_target(
       "adm.decouple_row_s0", [] { return decouple_cases(0x5eed'0405, 960); },
       decouple_case<int16_t>);

@@ -40,6 +40,8 @@ void csf_row_s123(const int32_t* src, int begin, int end, uint32_t factor, int32
 
 // cpu/denominator_simd.cpp.
 std::array<uint64_t, 3> denominator_row_s0(OrientedRows<int16_t> ref, int begin, int end);
+std::array<uint64_t, 3> denominator_row_s123(OrientedRows<int32_t> ref, int begin, int end,
+                                             int scale, int cube_shift, uint64_t cube_round);
 
 // cpu/decouple_simd.cpp.
 void decouple_row_s0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end,

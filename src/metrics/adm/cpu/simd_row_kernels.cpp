@@ -18,6 +18,7 @@ const RowKernels& simd_row_kernels() {
     k.csf_row_s0 = csf_row_s0;
     k.csf_row_s123 = csf_row_s123;
     k.denominator_row_s0 = denominator_row_s0;
+    k.denominator_row_s123 = denominator_row_s123;
     return k;
   }();
   return kSimd;
