@@ -43,8 +43,7 @@ void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, i
   const int lanes = int(hn::Lanes(d));
   const V32 f = hn::Set(d, int32_t{factor}), r = hn::Set(d, round);
   const V32 flat_scale = hn::Set(d, 4369), flat_round = hn::Set(d, 2048);
-  int j = begin;
-  for (; j + lanes <= end; j += lanes) {
+  const auto step = [&](int j) {
     // int32 product and sum, wrapping as the reference's uint32 arithmetic.
     const V32 rounded = hn::Add(hn::Mul(f, hn::PromoteTo(d, hn::LoadU(d16, src + j))), r);
     const auto value = CastToInt16(hn::ShiftRightSame(rounded, shift));
@@ -52,8 +51,16 @@ void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, i
     const V32 magnitude = hn::Abs(hn::PromoteTo(d, value));
     hn::StoreU(CastToInt16(hn::ShiftRight<12>(hn::Add(hn::Mul(magnitude, flat_scale), flat_round))),
                d16, flt + j);
+  };
+  int next = begin;
+  for (; next + lanes <= end; next += lanes) step(next);
+  // The last columns by one more vector ending at `end`, over some written
+  // already (the same values again), where the range holds a vector.
+  if (next < end && end - begin >= lanes) {
+    step(end - lanes);
+    next = end;
   }
-  if (j < end) adm::csf_row_s0(src, j, end, factor, shift, round, csf, flt);
+  if (next < end) adm::csf_row_s0(src, next, end, factor, shift, round, csf, flt);
 }
 
 HWY_INLINE V32 OddLanesDown(D32 d, V32 v) {
@@ -86,8 +93,7 @@ void CsfS123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* c
             factor_low = hn::Set(d, int32_t(factor & 0xFFFF));
   const V64 weight_round = hn::Set(d64, int64_t{1} << 27),
             flat_round = hn::Set(d64, kRoundBeforeShift32);
-  int j = begin;
-  for (; j + lanes <= end; j += lanes) {
+  const auto step = [&](int j) {
     const V32 s = hn::LoadU(d, src + j);
     const V32 value =
         Interleave32(d, WeightedEven(s, factor_high, factor_low, weight_round),
@@ -97,8 +103,16 @@ void CsfS123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* c
     hn::StoreU(Interleave32(d, FlatEven(magnitude, flat_round),
                             FlatEven(OddLanesDown(d, magnitude), flat_round)),
                d, flt + j);
+  };
+  int next = begin;
+  for (; next + lanes <= end; next += lanes) step(next);
+  // The last columns by one more vector ending at `end`, over some written
+  // already (the same values again), where the range holds a vector.
+  if (next < end && end - begin >= lanes) {
+    step(end - lanes);
+    next = end;
   }
-  if (j < end) adm::csf_row_s123(src, j, end, factor, csf, flt);
+  if (next < end) adm::csf_row_s123(src, next, end, factor, csf, flt);
 }
 
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3

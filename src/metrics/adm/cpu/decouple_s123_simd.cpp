@@ -90,8 +90,7 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
   const VF two_15 = hn::Set(df, 32768.0), two_14 = hn::Set(df, 16384.0),
            two_31 = hn::Set(df, 0x1p31);
   const VI exponent_bits = hn::Set(di, int64_t{0x7FF0000000000000});
-  int j = begin;
-  for (; j + lanes <= end; j += lanes) {
+  const auto step = [&](int j) {
     const auto load = [&](const int32_t* p) { return hn::PromoteTo(di, hn::LoadU(d32, p + j)); };
     const VI oh = load(ref.band[0]), ov = load(ref.band[1]), th = load(dis.band[0]),
              tv = load(dis.band[1]);
@@ -130,8 +129,16 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
       hn::StoreU(hn::Sub(t32, out32), d32,
                  additive.band[b] + j);  // wraps as the reference's uint32
     }
+  };
+  int next = begin;
+  for (; next + lanes <= end; next += lanes) step(next);
+  // The last columns by one more vector ending at `end`, over some written
+  // already (the same values again), where the range holds a vector.
+  if (next < end && end - begin >= lanes) {
+    step(end - lanes);
+    next = end;
   }
-  if (j < end) adm::decouple_row_s123(ref, dis, j, end, gain_limit, restored, additive);
+  if (next < end) adm::decouple_row_s123(ref, dis, next, end, gain_limit, restored, additive);
 }
 
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3 || HWY_TARGET == HWY_SSE4
