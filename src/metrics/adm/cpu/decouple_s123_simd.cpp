@@ -10,6 +10,8 @@
 //   (below 2^48); the one product that may not be, the Q30 reciprocal times t
 //   when |o| < 2^15, is inexact only beyond 2^53, where the gain clamps to 0
 //   or 2^15 by its sign alone, as the reference's does.
+#include <algorithm>
+
 #include "metrics/adm/cpu/adm_simd.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -90,7 +92,13 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
   const VF two_15 = hn::Set(df, 32768.0), two_14 = hn::Set(df, 16384.0),
            two_31 = hn::Set(df, 0x1p31);
   const VI exponent_bits = hn::Set(di, int64_t{0x7FF0000000000000});
-  const auto step = [&](int j) {
+  // The last vector ends at `end`, over some columns written already (the same values again).
+  if (end - begin < lanes) {
+    adm::decouple_row_s123(ref, dis, begin, end, gain_limit, restored, additive);
+    return;
+  }
+  for (int next = begin; next < end; next += lanes) {
+    const int j = std::min(next, end - lanes);
     const auto load = [&](const int32_t* p) { return hn::PromoteTo(di, hn::LoadU(d32, p + j)); };
     const VI oh = load(ref.band[0]), ov = load(ref.band[1]), th = load(dis.band[0]),
              tv = load(dis.band[1]);
@@ -129,16 +137,7 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
       hn::StoreU(hn::Sub(t32, out32), d32,
                  additive.band[b] + j);  // wraps as the reference's uint32
     }
-  };
-  int next = begin;
-  for (; next + lanes <= end; next += lanes) step(next);
-  // The last columns by one more vector ending at `end`, over some written
-  // already (the same values again), where the range holds a vector.
-  if (next < end && end - begin >= lanes) {
-    step(end - lanes);
-    next = end;
   }
-  if (next < end) adm::decouple_row_s123(ref, dis, next, end, gain_limit, restored, additive);
 }
 
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3 || HWY_TARGET == HWY_SSE4

@@ -14,6 +14,8 @@
 //   integer limit (the options' default) the product is an exact int32 and the
 //   truncations of the reference change nothing; any other limit runs the
 //   product in binary64 lanes as the reference does.
+#include <algorithm>
+
 #include "metrics/adm/cpu/adm_simd.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -95,7 +97,13 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
   const V32 zero = hn::Zero(d32), full_gain = hn::Set(d32, 32768), half_unit = hn::Set(d32, 16384);
   const V32 low16 = hn::Set(d32, 0xFFFF), table_centre = hn::Set(d32, 32768);
   const V32 gain = hn::Set(d32, kIntegerGain ? static_cast<int32_t>(gain_limit) : 0);
-  const auto step = [&](int j) {
+  // The last vector ends at `end`, over some columns written already (the same values again).
+  if (end - begin < lanes) {
+    adm::decouple_row_s0(ref, dis, begin, end, gain_limit, restored, additive);
+    return;
+  }
+  for (int next = begin; next < end; next += lanes) {
+    const int j = std::min(next, end - lanes);
     const auto load = [&](const int16_t* p) { return hn::PromoteTo(d32, hn::LoadU(d16, p + j)); };
     const V32 oh = load(ref.band[0]), ov = load(ref.band[1]);
     const V32 th = load(dis.band[0]), tv = load(dis.band[1]);
@@ -130,16 +138,7 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
       hn::StoreU(out16, d16, restored.band[b] + j);
       hn::StoreU(hn::Sub(t16, out16), d16, additive.band[b] + j);  // wraps as int16
     }
-  };
-  int next = begin;
-  for (; next + lanes <= end; next += lanes) step(next);
-  // The last columns by one more vector ending at `end`, over some written
-  // already (the same values again), where the range holds a vector.
-  if (next < end && end - begin >= lanes) {
-    step(end - lanes);
-    next = end;
   }
-  if (next < end) adm::decouple_row_s0(ref, dis, next, end, gain_limit, restored, additive);
 }
 
 void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end,

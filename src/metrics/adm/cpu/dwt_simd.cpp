@@ -3,6 +3,8 @@
 // sum may pass 2^31 but wraps modulo 2^32 to the centred value, which is in
 // int32 range, exactly as the reference's argument shows. Outputs lie within
 // +-27411, so narrowing to int16 (saturating) changes nothing.
+#include <algorithm>
+
 #include "metrics/adm/cpu/adm_simd.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -114,23 +116,20 @@ void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>*
   const size_t lanes = hn::Lanes(d32);
   // Outputs 1 .. out_width - 2 read inside the row unmirrored (dwt_taps()).
   const size_t inner_end = out_width >= 2 ? size_t(out_width - 1) : 0;
-  const auto step = [&](size_t j) {
+  // Where the inner outputs hold a vector, the last one ends at inner_end,
+  // over some outputs written already (the same values again).
+  const size_t vector_end = inner_end >= lanes + 1 ? inner_end : 1;
+  for (size_t next = 1; next < vector_end; next += lanes) {
+    const size_t j = std::min(next, vector_end - lanes);
     const auto lo_a = LoadPairs(d32, lo + 2 * j - 1), lo_b = LoadPairs(d32, lo + 2 * j + 1);
     FilterStore(d32, kDwtLow, lo_a, lo_b, a + j);
-    if (hi == nullptr) return;
+    if (hi == nullptr) continue;
     FilterStore(d32, kDwtHigh, lo_a, lo_b, v + j);
     const auto hi_a = LoadPairs(d32, hi + 2 * j - 1), hi_b = LoadPairs(d32, hi + 2 * j + 1);
     FilterStore(d32, kDwtLow, hi_a, hi_b, h + j);
     FilterStore(d32, kDwtHigh, hi_a, hi_b, d + j);
-  };
-  size_t j = 1;
-  for (; j + lanes <= inner_end; j += lanes) step(j);
-  // The last inner outputs by one more vector ending at inner_end, over some
-  // written already (the same values again), where the inner outputs hold a vector.
-  if (j < inner_end && inner_end >= lanes + 1) {
-    step(inner_end - lanes);
-    j = inner_end;
   }
+  const size_t j = vector_end;
   // Output 0 and those past the vectors, by the reference on their taps.
   const auto scalar = [&](size_t from, size_t to) {
     if (to <= from) return;
@@ -234,19 +233,16 @@ void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 
                out + j);
   };
   const size_t inner_end = out_width >= 2 ? size_t(out_width - 1) : 0;
-  const auto step = [&](size_t j) {
+  // As at scale 0: the last vector of inner outputs ends at inner_end.
+  const size_t vector_end = inner_end >= lanes + 1 ? inner_end : 1;
+  for (size_t next = 1; next < vector_end; next += lanes) {
+    const size_t j = std::min(next, vector_end - lanes);
     store(kDwtLow, lo, j, a);
     store(kDwtHigh, lo, j, v);
     store(kDwtLow, hi, j, h);
     store(kDwtHigh, hi, j, d);
-  };
-  size_t j = 1;
-  for (; j + lanes <= inner_end; j += lanes) step(j);
-  // As at scale 0: the last inner outputs by one more, overlapping vector.
-  if (j < inner_end && inner_end >= lanes + 1) {
-    step(inner_end - lanes);
-    j = inner_end;
   }
+  const size_t j = vector_end;
   const auto scalar = [&](size_t from, size_t to) {
     if (to > from)
       adm::dwt_horizontal_s123(lo, hi, taps + from, int(to - from), scale, a + from, v + from,
