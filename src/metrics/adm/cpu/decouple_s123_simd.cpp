@@ -84,7 +84,7 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
   const DI di;
   const D32 d32;
   const int lanes = int(hn::Lanes(df));
-  const int32_t* recip = reciprocal_table();
+  const VF two_30 = hn::Set(df, 0x1p30);
   const VF zero = hn::Zero(df), full_gain = hn::Set(df, 32768.0),
            inverse_unit = hn::Set(df, 0x1p-15);
   const VF cos_squared = hn::Set(df, static_cast<double>(kCosOneDegreeSquared));
@@ -92,6 +92,11 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
   const VF two_15 = hn::Set(df, 32768.0), two_14 = hn::Set(df, 16384.0),
            two_31 = hn::Set(df, 0x1p31);
   const VI exponent_bits = hn::Set(di, int64_t{0x7FF0000000000000});
+  // The bits of 2^14 * 1.0 plus those of 1.0 (so that subtracting the bits of
+  // 2^e leaves those of 2^(14 - e)), and 15 in the exponent field.
+  const VI two_14_times_one_bits =
+      hn::Set(di, static_cast<int64_t>(uint64_t{1023 + 14 + 1023} << 52));
+  const VI exponent_15 = hn::Set(di, int64_t{15} << 52);
   // The last vector ends at `end`, over some columns written already (the same values again).
   if (end - begin < lanes) {
     adm::decouple_row_s123(ref, dis, begin, end, gain_limit, restored, additive);
@@ -114,14 +119,22 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
       // |o| >= 2^15: shift s = floor(log2 |o|) - 14, from p = 2^floor(log2 |o|).
       const auto big = hn::Ge(abs_o, two_15);
       const VF p = hn::BitCast(df, hn::And(hn::BitCast(di, abs_o), exponent_bits));
-      const VF inverse_scale = hn::IfThenElse(big, hn::Div(two_14, p), hn::Set(df, 1.0));  // 2^-s
-      const VF half = hn::IfThenElseZero(big, hn::Div(p, two_15));  // 2^(s-1)
+      // 2^-s = 2^14 / p and 2^(s-1) = p / 2^15, made on p's exponent field (exact,
+      // no division); lanes that are not big take 1 and 0 instead.
+      const VI p_bits = hn::BitCast(di, p);
+      const VF inverse_scale = hn::IfThenElse(
+          big, hn::BitCast(df, hn::Sub(two_14_times_one_bits, p_bits)), hn::Set(df, 1.0));
+      const VF half = hn::IfThenElseZero(big, hn::BitCast(df, hn::Sub(p_bits, exponent_15)));
       const VF divisor = hn::Floor(hn::Mul(hn::Add(abs_o, half), inverse_scale));
       // 1 << (14 + s) as an int32: INT32_MIN for s = 17 (|o| = 2^31).
       const VF round =
           hn::IfThenElse(big, hn::IfThenElse(hn::Ge(abs_o, two_31), hn::Neg(two_31), p), two_14);
-      const auto index = hn::Add(hn::DemoteTo(d32, divisor), hn::Set(d32, 32768));
-      const VF reciprocal = hn::PromoteTo(df, hn::GatherIndex(d32, recip, index));
+      // The table's 2^30 / divisor truncated, divided here: the quotient of two
+      // integers below 2^31 is at least 1 / divisor >= 2^-15 from the next
+      // integer unless it is one, far more than its rounding error (2^-23 at
+      // most), so the floor of the rounded quotient is the truncated one.
+      // (Where o = 0 the divisor is 0; 1 instead keeps the lane finite.)
+      const VF reciprocal = hn::Floor(hn::Div(two_30, hn::Max(divisor, hn::Set(df, 1.0))));
       const VF product = hn::Mul(reciprocal, t);
       const VF signed_product = hn::IfThenElse(hn::Lt(o, zero), hn::Neg(product), product);
       const VF k_raw =
