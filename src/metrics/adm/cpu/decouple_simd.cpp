@@ -84,6 +84,24 @@ HWY_INLINE V32 EnhancedInBinary64(V32 rst, V32 o, V32 t, double gain_limit) {
       half(hn::LowerHalf(dh32, rst), hn::LowerHalf(dh32, o), hn::LowerHalf(dh32, t)));
 }
 
+// The Q30 reciprocal table's entry for o (decouple.h): 2^30 / |o| truncated,
+// negated for o < 0; any value for o = 0 (unused). Divided in binary64: the
+// quotient is at least 1 / |o| >= 2^-15 from the next integer unless it is
+// one, far more than its rounding error, so the floor is the truncated one.
+HWY_INLINE V32 Reciprocal(V32 o) {
+  const D32 d32;
+  const hn::Half<D32> dh32;
+  const DD dd;
+  const V32 magnitude = hn::Max(hn::Abs(o), hn::Set(d32, 1));
+  const VD two_30 = hn::Set(dd, 0x1p30);
+  const auto half = [&](hn::Vec<hn::Half<D32> > m) {
+    return hn::DemoteTo(dh32, hn::Floor(hn::Div(two_30, hn::PromoteTo(dd, m))));
+  };
+  const V32 q =
+      hn::Combine(d32, half(hn::UpperHalf(dh32, magnitude)), half(hn::LowerHalf(dh32, magnitude)));
+  return hn::IfThenElse(hn::Lt(o, hn::Zero(d32)), hn::Neg(q), q);
+}
+
 template <bool kIntegerGain>
 void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end,
                  double gain_limit, OrientedRowsOut<int16_t> restored,
@@ -93,9 +111,8 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
   const DF df;
   const DH dh;
   const int lanes = int(hn::Lanes(d32));
-  const int32_t* recip = reciprocal_table();
   const V32 zero = hn::Zero(d32), full_gain = hn::Set(d32, 32768), half_unit = hn::Set(d32, 16384);
-  const V32 low16 = hn::Set(d32, 0xFFFF), table_centre = hn::Set(d32, 32768);
+  const V32 low16 = hn::Set(d32, 0xFFFF);
   const V32 gain = hn::Set(d32, kIntegerGain ? static_cast<int32_t>(gain_limit) : 0);
   // The last vector ends at `end`, over some columns written already (the same values again).
   if (end - begin < lanes) {
@@ -118,7 +135,7 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
     for (int b = 0; b < 3; ++b) {
       const auto t16 = hn::LoadU(d16, dis.band[b] + j);
       const V32 o = load(ref.band[b]), t = hn::PromoteTo(d32, t16);
-      const V32 r = hn::GatherIndex(d32, recip, hn::Add(o, table_centre));
+      const V32 r = Reciprocal(o);
       // recip = 2^16 rh + rl, 0 <= rl < 2^16.
       const V32 k_high = hn::ShiftLeft<1>(hn::Mul(hn::ShiftRight<16>(r), t));
       const V32 k_low = hn::ShiftRight<15>(hn::Add(hn::Mul(hn::And(r, low16), t), half_unit));
