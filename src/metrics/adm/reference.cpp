@@ -23,118 +23,131 @@ namespace exactvq::adm {
 namespace {
 
 template <typename T>
-OrientedRows<T> rows_of(const Oriented<T>& o, int i) {
-  return {{o.band[0].row(i), o.band[1].row(i), o.band[2].row(i)}};
-}
-template <typename T>
-OrientedRowsOut<T> rows_of(Oriented<T>& o, int i) {
-  return {{o.band[0].row(i), o.band[1].row(i), o.band[2].row(i)}};
-}
-template <typename T>
 OrientedRows<T> detail_rows(const Subbands<T>& s, int i) {
   return {{s.h.row(i), s.v.row(i), s.d.row(i)}};
 }
 
-// The masker's CSF and flattened CSF rows around the row being scored: three
-// rows of each orientation, picture row r in slot r % 3, made when first read.
-// Columns outside the filter region are never written and stay zero, as are
-// rows outside it, as the whole bands of the CSF would be.
+// Three rows of `count` oriented images of one width, picture row r in slot
+// r % 3, each made when first asked for: the rows around the row being scored.
+// Columns a row's maker leaves alone stay zero (they are never written).
 template <typename T>
-class CsfRows {
+class HeldRows {
  public:
-  // Forget the rows held (a new masker), at band width w.
-  void start(int w) {
-    if (w != width_)
-      for (int b = 0; b < 3; ++b) {
-        csf_[b].assign(size_t(3) * size_t(w), T{0});
-        flat_[b].assign(size_t(3) * size_t(w), T{0});
-      }
+  // Forget the rows held (new contents), for `count` images of width w.
+  void start(int w, int count) {
+    if (w != width_ || count != count_) {
+      rows_.assign(size_t(count), {});
+      for (auto& image : rows_)
+        for (auto& band : image) band.assign(size_t(3) * size_t(w), T{0});
+    }
     width_ = w;
+    count_ = count;
     held_[0] = held_[1] = held_[2] = -1;
   }
-  // Row r, made by make(r, csf, flat) (rows of the three orientations) unless held.
+  // Row r made by make(r) unless held; make writes it through out(image, r).
   template <typename MakeRow>
   void need(int r, MakeRow&& make) {
-    const int slot = r % 3;
-    if (held_[slot] == r) return;
-    make(r, rows(csf_, slot), rows(flat_, slot));
-    held_[slot] = r;
+    if (held_[r % 3] == r) return;
+    make(r);
+    held_[r % 3] = r;
   }
-  OrientedRows<T> csf(int r) const { return rows(csf_, r % 3); }
-  OrientedRows<T> flat(int r) const { return rows(flat_, r % 3); }
+  OrientedRowsOut<T> out(int image, int r) {
+    auto& im = rows_[size_t(image)];
+    const size_t at = size_t(r % 3) * size_t(width_);
+    return {{im[0].data() + at, im[1].data() + at, im[2].data() + at}};
+  }
+  OrientedRows<T> in(int image, int r) const {
+    const auto& im = rows_[size_t(image)];
+    const size_t at = size_t(r % 3) * size_t(width_);
+    return {{im[0].data() + at, im[1].data() + at, im[2].data() + at}};
+  }
 
  private:
-  OrientedRowsOut<T> rows(std::vector<T> (&band)[3], int slot) {
-    const size_t at = size_t(slot) * size_t(width_);
-    return {{band[0].data() + at, band[1].data() + at, band[2].data() + at}};
-  }
-  OrientedRows<T> rows(const std::vector<T> (&band)[3], int slot) const {
-    const size_t at = size_t(slot) * size_t(width_);
-    return {{band[0].data() + at, band[1].data() + at, band[2].data() + at}};
-  }
-  std::vector<T> csf_[3], flat_[3];
-  int width_ = -1;
+  std::vector<std::array<std::vector<T>, 3>> rows_;
+  int width_ = -1, count_ = -1;
   int held_[3] = {-1, -1, -1};
 };
 
-// The working images of one scale.
+// Images of HeldRows: the decoupled parts, and the CSF and flattened CSF of a masker.
+enum : int { kRestored = 0, kAdditive = 1 };
+enum : int { kCsf = 0, kFlat = 1 };
+
+// The working images of one scale: the DWT's subbands whole, the later
+// stages' rows three at a time.
 template <typename T>
 struct ScaleImages {
   Subbands<T> ref, dis;
-  Oriented<T> restored, additive;
-  CsfRows<T> masker;  // the masker's CSF, a few rows at a time
+  HeldRows<T> decoupled;        // restored and additive parts
+  HeldRows<T> masker_additive;  // CSF of the additive part: the numerator's masker
+  HeldRows<T> masker_restored;  // CSF of the restored part: AIM's masker
 };
 
-template <typename T, typename DecoupleRow>
-void decouple(ScaleImages<T>& s, double gain_limit, DecoupleRow row_fn) {
+// The numerator's and AIM's masking sums of a scale, per orientation, each
+// row's sum rounded and shifted by ceil(log2 h) first. The restored and
+// additive parts (over the filter region, zero outside it), and the CSF of
+// each (the other's masker, over the filter region, zero outside it), are
+// made row by row as the scored rows reach them, each row once, while the
+// rows around the scored one are still in the cache. The row routines:
+// decouple(ref rows, dis rows, begin, end, restored out, additive out);
+// csf(row of orientation b, b, begin, end, csf out, flat out);
+// mask(masking rows, width, begin, end), the row's cube sums.
+template <typename T, typename Decouple, typename Csf, typename Mask>
+void masking_sums(ScaleImages<T>& s, bool skip_aim, Decouple decouple, Csf csf, Mask mask,
+                  std::array<int64_t, 3>& num, std::array<int64_t, 3>& aim) {
   const int w = s.ref.h.width, h = s.ref.h.height;
-  s.restored.resize(w, h);
-  s.additive.resize(w, h);
-  const Region g = filter_region(w, h);
-  for (int i = g.top; i < g.bottom; ++i)
-    row_fn(detail_rows(s.ref, i), detail_rows(s.dis, i), g.left, g.right, gain_limit,
-           rows_of(s.restored, i), rows_of(s.additive, i));
-}
-
-// The masking sums of `src` against the CSF of `masker`, per orientation, each
-// row's sum rounded and shifted by ceil(log2 h) first. The masker's CSF is
-// made row by row as the scored rows reach it, by csf_row(a row of the
-// masker's orientation b, b, columns [left, right), csf out, flat out), over
-// the filter region (zero outside it): each row once, while it is still in the cache.
-template <typename T, typename Factor, typename CsfRow, typename MaskRow>
-std::array<int64_t, 3> masking_sums(ScaleImages<T>& s, const Oriented<T>& src,
-                                    const Oriented<T>& masker, CsfRow csf_row,
-                                    const Factor factor[3], const CubeShift& cube, MaskRow row_fn) {
-  const int w = src.band[0].width, h = src.band[0].height;
   const Region g = score_region(w, h);
   const Region fg = filter_region(w, h);
   const int row_shift = ceil_log2(h);
   const int64_t row_round = half_of_power(row_shift);
-  CsfRows<T>& csf = s.masker;
-  csf.start(w);
-  const auto make = [&](int r, OrientedRowsOut<T> csf_out, OrientedRowsOut<T> flat_out) {
-    for (int b = 0; b < 3; ++b) {
-      if (r < fg.top || r >= fg.bottom) {
-        std::fill(csf_out.band[b], csf_out.band[b] + w, T{0});
-        std::fill(flat_out.band[b], flat_out.band[b] + w, T{0});
-      } else {
-        csf_row(masker.band[b].row(r), b, fg.left, fg.right, csf_out.band[b], flat_out.band[b]);
-      }
-    }
+  const auto inside = [&](int r) { return r >= fg.top && r < fg.bottom; };
+  const auto zero_row = [&](OrientedRowsOut<T> rows) {
+    for (T* band : rows.band) std::fill(band, band + w, T{0});
   };
-  std::array<int64_t, 3> total{0, 0, 0};
+  s.decoupled.start(w, 2);
+  s.masker_additive.start(w, 2);
+  s.masker_restored.start(w, 2);
+  const auto decouple_row = [&](int r) {
+    if (!inside(r)) {
+      zero_row(s.decoupled.out(kRestored, r));
+      zero_row(s.decoupled.out(kAdditive, r));
+      return;
+    }
+    decouple(detail_rows(s.ref, r), detail_rows(s.dis, r), fg.left, fg.right,
+             s.decoupled.out(kRestored, r), s.decoupled.out(kAdditive, r));
+  };
+  const auto csf_row = [&](HeldRows<T>& masker, int part, int r) {
+    if (!inside(r)) {
+      zero_row(masker.out(kCsf, r));
+      zero_row(masker.out(kFlat, r));
+      return;
+    }
+    const OrientedRows<T> src = s.decoupled.in(part, r);
+    const OrientedRowsOut<T> c = masker.out(kCsf, r), f = masker.out(kFlat, r);
+    for (int b = 0; b < 3; ++b) csf(src.band[b], b, fg.left, fg.right, c.band[b], f.band[b]);
+  };
+  const auto csf_of_additive = [&](int r) { csf_row(s.masker_additive, kAdditive, r); };
+  const auto csf_of_restored = [&](int r) { csf_row(s.masker_restored, kRestored, r); };
+  num = {0, 0, 0};
+  aim = {0, 0, 0};
   for (int i = g.top; i < g.bottom; ++i) {
     const int above = i == 0 ? 1 : i - 1;
     const int below = i == h - 1 ? h - 1 : i + 1;
-    csf.need(above, make);
-    csf.need(i, make);
-    csf.need(below, make);
-    const MaskingRows<T> rows{rows_of(src, i), csf.csf(i), csf.flat(above), csf.flat(i),
-                              csf.flat(below)};
-    const std::array<int64_t, 3> row = row_fn(rows, w, g.left, g.right, factor, cube);
-    for (int b = 0; b < 3; ++b) total[b] += (row[b] + row_round) >> row_shift;
+    // Rows i - 1, i and i + 1 (or their mirrors): three slots, none evicting another.
+    for (int r : {above, i, below}) {
+      s.decoupled.need(r, decouple_row);
+      s.masker_additive.need(r, csf_of_additive);
+      if (!skip_aim) s.masker_restored.need(r, csf_of_restored);
+    }
+    const auto add_row = [&](int part, const HeldRows<T>& masker, std::array<int64_t, 3>& total) {
+      const MaskingRows<T> rows{s.decoupled.in(part, i), masker.in(kCsf, i),
+                                masker.in(kFlat, above), masker.in(kFlat, i),
+                                masker.in(kFlat, below)};
+      const std::array<int64_t, 3> row = mask(rows, w, g.left, g.right);
+      for (int b = 0; b < 3; ++b) total[b] += (row[b] + row_round) >> row_shift;
+    };
+    add_row(kRestored, s.masker_additive, num);
+    if (!skip_aim) add_row(kAdditive, s.masker_restored, aim);
   }
-  return total;
 }
 
 // ---- scale 0 (16-bit bands) ----
@@ -185,29 +198,28 @@ std::array<uint64_t, 3> denominator_sums_s0(const RowKernels& k, const Subbands<
   return total;
 }
 
-// The masking sums of src against the CSF of masker at scale 0.
-std::array<int64_t, 3> numerator_sums_s0(const RowKernels& k, ScaleImages<int16_t>& s,
-                                         const Oriented<int16_t>& src,
-                                         const Oriented<int16_t>& masker, const CsfFactors& f) {
-  const int w = src.band[0].width;
-  const CubeShift cube = masking_cube_s0(w);
-  static constexpr int kShift[3] = {15, 15, 17};
-  static constexpr int32_t kRound[3] = {16384, 16384, 65535};  // libvmaf's 65535, not 65536
-  const auto csf_row = [&](const int16_t* row, int b, int left, int right, int16_t* csf,
-                           int16_t* flat) {
-    k.csf_row_s0(row, left, right, f.scale0_fixed[b], kShift[b], kRound[b], csf, flat);
-  };
-  return masking_sums(s, src, masker, csf_row, f.scale0_fixed, cube, k.masking_row_s0);
-}
-
 ScaleSums sums_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const CsfFactors& f,
                       const AdmOptions& o) {
   ScaleSums out;
-  decouple(s, o.enhn_gain_limit, k.decouple_row_s0);
   const std::array<uint64_t, 3> den = denominator_sums_s0(k, s.ref);
-  const std::array<int64_t, 3> num = numerator_sums_s0(k, s, s.restored, s.additive, f);
-  std::array<int64_t, 3> aim{0, 0, 0};
-  if (!o.skip_aim) aim = numerator_sums_s0(k, s, s.additive, s.restored, f);
+  const int w = s.ref.h.width;
+  const CubeShift cube = masking_cube_s0(w);
+  static constexpr int kShift[3] = {15, 15, 17};
+  static constexpr int32_t kRound[3] = {16384, 16384, 65535};  // libvmaf's 65535, not 65536
+  const double gain_limit = o.enhn_gain_limit;
+  const auto decouple = [&](OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin,
+                            int end, OrientedRowsOut<int16_t> restored,
+                            OrientedRowsOut<int16_t> additive) {
+    k.decouple_row_s0(ref, dis, begin, end, gain_limit, restored, additive);
+  };
+  const auto csf = [&](const int16_t* row, int b, int begin, int end, int16_t* c, int16_t* flat) {
+    k.csf_row_s0(row, begin, end, f.scale0_fixed[b], kShift[b], kRound[b], c, flat);
+  };
+  const auto mask = [&](const MaskingRows<int16_t>& rows, int width, int begin, int end) {
+    return k.masking_row_s0(rows, width, begin, end, f.scale0_fixed, cube);
+  };
+  std::array<int64_t, 3> num, aim;
+  masking_sums(s, o.skip_aim, decouple, csf, mask, num, aim);
   for (int b = 0; b < 3; ++b) {
     out.den[b] = den[b];
     out.num[b] = num[b];
@@ -253,29 +265,27 @@ std::array<uint64_t, 3> denominator_sums_s123(const RowKernels& k, const Subband
   return total;
 }
 
-// The masking sums of src against the CSF of masker at scales 1..3.
-std::array<int64_t, 3> numerator_sums_s123(const RowKernels& k, ScaleImages<int32_t>& s,
-                                           const Oriented<int32_t>& src,
-                                           const Oriented<int32_t>& masker, int scale,
-                                           const CsfFactors& f) {
-  const int w = src.band[0].width;
-  const CubeShift cube = masking_cube_s123(w);
-  const uint32_t factor[3] = {f.fixed_hv[scale], f.fixed_hv[scale], f.fixed_d[scale]};
-  const auto csf_row = [&](const int32_t* row, int b, int left, int right, int32_t* csf,
-                           int32_t* flat) {
-    k.csf_row_s123(row, left, right, factor[b], csf, flat);
-  };
-  return masking_sums(s, src, masker, csf_row, factor, cube, k.masking_row_s123);
-}
-
 ScaleSums sums_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s, int scale,
                           const CsfFactors& f, const AdmOptions& o) {
   ScaleSums out;
-  decouple(s, o.enhn_gain_limit, k.decouple_row_s123);
   const std::array<uint64_t, 3> den = denominator_sums_s123(k, s.ref, scale);
-  const std::array<int64_t, 3> num = numerator_sums_s123(k, s, s.restored, s.additive, scale, f);
-  std::array<int64_t, 3> aim{0, 0, 0};
-  if (!o.skip_aim) aim = numerator_sums_s123(k, s, s.additive, s.restored, scale, f);
+  const int w = s.ref.h.width;
+  const CubeShift cube = masking_cube_s123(w);
+  const uint32_t factor[3] = {f.fixed_hv[scale], f.fixed_hv[scale], f.fixed_d[scale]};
+  const double gain_limit = o.enhn_gain_limit;
+  const auto decouple = [&](OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begin,
+                            int end, OrientedRowsOut<int32_t> restored,
+                            OrientedRowsOut<int32_t> additive) {
+    k.decouple_row_s123(ref, dis, begin, end, gain_limit, restored, additive);
+  };
+  const auto csf = [&](const int32_t* row, int b, int begin, int end, int32_t* c, int32_t* flat) {
+    k.csf_row_s123(row, begin, end, factor[b], c, flat);
+  };
+  const auto mask = [&](const MaskingRows<int32_t>& rows, int width, int begin, int end) {
+    return k.masking_row_s123(rows, width, begin, end, factor, cube);
+  };
+  std::array<int64_t, 3> num, aim;
+  masking_sums(s, o.skip_aim, decouple, csf, mask, num, aim);
   for (int b = 0; b < 3; ++b) {
     out.den[b] = den[b];
     out.num[b] = num[b];
