@@ -233,14 +233,16 @@ std::vector<Case> dwt_s123_cases() {
 
 // ---- adm.masking_row_s0 and adm.masking_row_s123: the masking sums of each
 // row of a case.width x case.height set of bands (src, masker and flattened
-// masker, h v d), over the scored columns and over the whole row. case.fill:
-// the bands' contents; case.a: the h/v cube shift (d's is one more at scale
-// 0; the same at scales 1..3).
+// masker, h v d), over the scored columns and over the whole row, without and
+// with the flattened rows' sums over the orientations (MaskingRows::flat_sum_*).
+// case.fill: the bands' contents; case.a: the h/v cube shift (d's is one more
+// at scale 0; the same at scales 1..3).
 template <typename T, typename Factor>
 Prepared masking_case(const Case& c) {
   std::mt19937_64 rng(c.seed);
   struct In {
     std::vector<T> src[3], masker[3], flat[3];
+    std::vector<int32_t> flat_sum;
     Factor factor[3];
   };
   auto in = std::make_shared<In>();
@@ -253,6 +255,13 @@ Prepared masking_case(const Case& c) {
     in->flat[b] = band_values<T>(n, lo, hi, c.fill, rng);
     in->factor[b] =
         c.fill == kExtremes ? Factor(factor_max - rng() % 2) : Factor(rng() % (factor_max + 1));
+  }
+  in->flat_sum.resize(n);
+  for (int i = 0; i < c.height; ++i) {
+    const size_t at = size_t(c.width) * size_t(i);
+    adm::flat_sum_row(adm::OrientedRows<T>{{in->flat[0].data() + at, in->flat[1].data() + at,
+                                            in->flat[2].data() + at}},
+                      c.width, in->flat_sum.data() + at);
   }
   const int hv_shift = c.a, d_shift = sizeof(T) == 2 ? c.a + 1 : c.a;
   const auto half = [](int shift) { return shift > 0 ? int64_t{1} << (shift - 1) : 0; };
@@ -270,16 +279,24 @@ Prepared masking_case(const Case& c) {
     for (int i = 0; i < h; ++i) {
       const int above = i == 0 ? (h > 1 ? 1 : 0) : i - 1;
       const int below = i == h - 1 ? h - 1 : i + 1;
-      const adm::MaskingRows<T> rows{rows_of(in->src, i), rows_of(in->masker, i),
-                                     rows_of(in->flat, above), rows_of(in->flat, i),
-                                     rows_of(in->flat, below)};
-      for (auto [from, to] : {std::pair{g.left, g.right}, std::pair{0, w}}) {
-        std::array<int64_t, 3> r;
-        if constexpr (sizeof(T) == 2)
-          r = k.masking_row_s0(rows, w, from, to, in->factor, cube);
-        else
-          r = k.masking_row_s123(rows, w, from, to, in->factor, cube);
-        sums.insert(sums.end(), r.begin(), r.end());
+      adm::MaskingRows<T> rows{rows_of(in->src, i), rows_of(in->masker, i),
+                               rows_of(in->flat, above), rows_of(in->flat, i),
+                               rows_of(in->flat, below)};
+      for (bool with_sums : {false, true}) {
+        if (with_sums) {
+          const auto sum_row = [&](int r) { return in->flat_sum.data() + size_t(w) * size_t(r); };
+          rows.flat_sum_above = sum_row(above);
+          rows.flat_sum_row = sum_row(i);
+          rows.flat_sum_below = sum_row(below);
+        }
+        for (auto [from, to] : {std::pair{g.left, g.right}, std::pair{0, w}}) {
+          std::array<int64_t, 3> r;
+          if constexpr (sizeof(T) == 2)
+            r = k.masking_row_s0(rows, w, from, to, in->factor, cube);
+          else
+            r = k.masking_row_s123(rows, w, from, to, in->factor, cube);
+          sums.insert(sums.end(), r.begin(), r.end());
+        }
       }
     }
     Bytes b;
@@ -558,6 +575,39 @@ Prepared denominator_s123_case(const Case& c) {
   return {[run] { return run(true); }, [run] { return run(false); }};
 }
 
+// ---- adm.flat_sum_row_s0 and adm.flat_sum_row_s123: each row of a case.width x
+// case.height set of flattened bands summed over the orientations. case.fill: the contents.
+template <typename T>
+Prepared flat_sum_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  struct In {
+    std::vector<T> band[3];
+  };
+  const size_t n = size_t(c.width) * size_t(c.height);
+  auto in = std::make_shared<In>();
+  for (auto& b : in->band)
+    b = band_values<T>(n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), c.fill,
+                       rng);
+  const int w = c.width, h = c.height;
+  const auto run = [in, w, h](bool twin) {
+    const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
+    std::vector<int32_t> sums(size_t(w) * size_t(h));
+    for (int i = 0; i < h; ++i) {
+      const size_t at = size_t(w) * size_t(i);
+      const adm::OrientedRows<T> rows{
+          {in->band[0].data() + at, in->band[1].data() + at, in->band[2].data() + at}};
+      if constexpr (sizeof(T) == 2)
+        k.flat_sum_row_s0(rows, w, sums.data() + at);
+      else
+        k.flat_sum_row_s123(rows, w, sums.data() + at);
+    }
+    Bytes b;
+    put(b, sums);
+    return b;
+  };
+  return {[run] { return run(true); }, [run] { return run(false); }};
+}
+
 // ---- adm.scores: a frame pair's scores with the SIMD rows against
 // adm_reference. case.fill: the reference's pattern (random and smooth get a
 // noisy distorted copy, the others the inverse); case.a: 1 for egl = 1.
@@ -630,6 +680,10 @@ EXACTVQ_TWIN_ROWS(adm_rows) {
   // Sizes and contents as the CSF's.
   register_per_target(
       "adm.denominator_row_s0", [] { return csf_cases(0x5eed'040a, 960); }, denominator_s0_case);
+  register_per_target(
+      "adm.flat_sum_row_s0", [] { return csf_cases(0x5eed'040d, 960); }, flat_sum_case<int16_t>);
+  register_per_target(
+      "adm.flat_sum_row_s123", [] { return csf_cases(0x5eed'040e, 480); }, flat_sum_case<int32_t>);
   register_per_target(
       "adm.denominator_row_s123", [] { return csf_cases(0x5eed'040c, 480); },
       denominator_s123_case);

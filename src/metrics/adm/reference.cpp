@@ -80,6 +80,9 @@ struct ScaleImages {
   HeldRows<T> decoupled;        // restored and additive parts
   HeldRows<T> masker_additive;  // CSF of the additive part: the numerator's masker
   HeldRows<T> masker_restored;  // CSF of the restored part: AIM's masker
+  // Each masker's flattened rows summed over the orientations (flat_sum_row),
+  // in the maskers' slots (3 rows of the band's width).
+  std::vector<int32_t> flat_sum_additive, flat_sum_restored;
 };
 
 // The numerator's and AIM's masking sums of a scale, per orientation, each
@@ -90,10 +93,11 @@ struct ScaleImages {
 // rows around the scored one are still in the cache. The row routines:
 // decouple(ref rows, dis rows, begin, end, restored out, additive out);
 // csf(row of orientation b, b, begin, end, csf out, flat out);
+// flat_sum(flat rows, width, out): flat_sum_row's sums over the orientations;
 // mask(masking rows, width, begin, end), the row's cube sums.
-template <typename T, typename Decouple, typename Csf, typename Mask>
-void masking_sums(ScaleImages<T>& s, bool skip_aim, Decouple decouple, Csf csf, Mask mask,
-                  std::array<int64_t, 3>& num, std::array<int64_t, 3>& aim) {
+template <typename T, typename Decouple, typename Csf, typename FlatSum, typename Mask>
+void masking_sums(ScaleImages<T>& s, bool skip_aim, Decouple decouple, Csf csf, FlatSum flat_sum,
+                  Mask mask, std::array<int64_t, 3>& num, std::array<int64_t, 3>& aim) {
   const int w = s.ref.h.width, h = s.ref.h.height;
   const Region g = score_region(w, h);
   const Region fg = filter_region(w, h);
@@ -106,6 +110,11 @@ void masking_sums(ScaleImages<T>& s, bool skip_aim, Decouple decouple, Csf csf, 
   s.decoupled.start(w, 2);
   s.masker_additive.start(w, 2);
   s.masker_restored.start(w, 2);
+  s.flat_sum_additive.resize(size_t(3) * size_t(w));
+  s.flat_sum_restored.resize(size_t(3) * size_t(w));
+  const auto sum_row = [&](std::vector<int32_t>& sums, int r) {
+    return sums.data() + size_t(r % 3) * size_t(w);
+  };
   const auto decouple_row = [&](int r) {
     if (!inside(r)) {
       zero_row(s.decoupled.out(kRestored, r));
@@ -115,18 +124,23 @@ void masking_sums(ScaleImages<T>& s, bool skip_aim, Decouple decouple, Csf csf, 
     decouple(detail_rows(s.ref, r), detail_rows(s.dis, r), fg.left, fg.right,
              s.decoupled.out(kRestored, r), s.decoupled.out(kAdditive, r));
   };
-  const auto csf_row = [&](HeldRows<T>& masker, int part, int r) {
+  const auto csf_row = [&](HeldRows<T>& masker, std::vector<int32_t>& sums, int part, int r) {
     if (!inside(r)) {
       zero_row(masker.out(kCsf, r));
       zero_row(masker.out(kFlat, r));
-      return;
+    } else {
+      const OrientedRows<T> src = s.decoupled.in(part, r);
+      const OrientedRowsOut<T> c = masker.out(kCsf, r), f = masker.out(kFlat, r);
+      for (int b = 0; b < 3; ++b) csf(src.band[b], b, fg.left, fg.right, c.band[b], f.band[b]);
     }
-    const OrientedRows<T> src = s.decoupled.in(part, r);
-    const OrientedRowsOut<T> c = masker.out(kCsf, r), f = masker.out(kFlat, r);
-    for (int b = 0; b < 3; ++b) csf(src.band[b], b, fg.left, fg.right, c.band[b], f.band[b]);
+    flat_sum(masker.in(kFlat, r), w, sum_row(sums, r));
   };
-  const auto csf_of_additive = [&](int r) { csf_row(s.masker_additive, kAdditive, r); };
-  const auto csf_of_restored = [&](int r) { csf_row(s.masker_restored, kRestored, r); };
+  const auto csf_of_additive = [&](int r) {
+    csf_row(s.masker_additive, s.flat_sum_additive, kAdditive, r);
+  };
+  const auto csf_of_restored = [&](int r) {
+    csf_row(s.masker_restored, s.flat_sum_restored, kRestored, r);
+  };
   num = {0, 0, 0};
   aim = {0, 0, 0};
   for (int i = g.top; i < g.bottom; ++i) {
@@ -138,15 +152,17 @@ void masking_sums(ScaleImages<T>& s, bool skip_aim, Decouple decouple, Csf csf, 
       s.masker_additive.need(r, csf_of_additive);
       if (!skip_aim) s.masker_restored.need(r, csf_of_restored);
     }
-    const auto add_row = [&](int part, const HeldRows<T>& masker, std::array<int64_t, 3>& total) {
+    const auto add_row = [&](int part, const HeldRows<T>& masker, std::vector<int32_t>& sums,
+                             std::array<int64_t, 3>& total) {
       const MaskingRows<T> rows{s.decoupled.in(part, i), masker.in(kCsf, i),
                                 masker.in(kFlat, above), masker.in(kFlat, i),
-                                masker.in(kFlat, below)};
+                                masker.in(kFlat, below), sum_row(sums, above),
+                                sum_row(sums, i),        sum_row(sums, below)};
       const std::array<int64_t, 3> row = mask(rows, w, g.left, g.right);
       for (int b = 0; b < 3; ++b) total[b] += (row[b] + row_round) >> row_shift;
     };
-    add_row(kRestored, s.masker_additive, num);
-    if (!skip_aim) add_row(kAdditive, s.masker_restored, aim);
+    add_row(kRestored, s.masker_additive, s.flat_sum_additive, num);
+    if (!skip_aim) add_row(kAdditive, s.masker_restored, s.flat_sum_restored, aim);
   }
 }
 
@@ -219,7 +235,7 @@ ScaleSums sums_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const CsfFac
     return k.masking_row_s0(rows, width, begin, end, f.scale0_fixed, cube);
   };
   std::array<int64_t, 3> num, aim;
-  masking_sums(s, o.skip_aim, decouple, csf, mask, num, aim);
+  masking_sums(s, o.skip_aim, decouple, csf, k.flat_sum_row_s0, mask, num, aim);
   for (int b = 0; b < 3; ++b) {
     out.den[b] = den[b];
     out.num[b] = num[b];
@@ -285,7 +301,7 @@ ScaleSums sums_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s, int scal
     return k.masking_row_s123(rows, width, begin, end, factor, cube);
   };
   std::array<int64_t, 3> num, aim;
-  masking_sums(s, o.skip_aim, decouple, csf, mask, num, aim);
+  masking_sums(s, o.skip_aim, decouple, csf, k.flat_sum_row_s123, mask, num, aim);
   for (int b = 0; b < 3; ++b) {
     out.den[b] = den[b];
     out.num[b] = num[b];
@@ -321,10 +337,10 @@ void check_adm_size(int width, int height, const char* what) {
 
 const RowKernels& reference_row_kernels() {
   static constexpr RowKernels kReference{
-      dwt0_vertical,       dwt0_vertical,   dwt0_horizontal,   dwt_vertical_s123,
-      dwt_horizontal_s123, decouple_row_s0, decouple_row_s123, csf_row_s0,
-      csf_row_s123,        masking_row_s0,  masking_row_s123,  denominator_row_s0,
-      denominator_row_s123};
+      dwt0_vertical,        dwt0_vertical,   dwt0_horizontal,   dwt_vertical_s123,
+      dwt_horizontal_s123,  decouple_row_s0, decouple_row_s123, csf_row_s0,
+      csf_row_s123,         masking_row_s0,  masking_row_s123,  denominator_row_s0,
+      denominator_row_s123, flat_sum_row_s0, flat_sum_row_s123};
   return kReference;
 }
 

@@ -32,6 +32,10 @@ std::array<int64_t, 3> masking_row_s0(const MaskingRows<int16_t>& rows, int widt
 std::array<int64_t, 3> masking_row_s123(const MaskingRows<int32_t>& rows, int width, int begin,
                                         int end, const uint32_t factor[3], const CubeShift& cube);
 
+// cpu/masking_simd.cpp: masking.h's flat_sum_row at scale 0 and at scales 1..3.
+void flat_sum_row_s0(OrientedRows<int16_t> flat, int width, int32_t* out);
+void flat_sum_row_s123(OrientedRows<int32_t> flat, int width, int32_t* out);
+
 // cpu/csf_simd.cpp.
 void csf_row_s0(const int16_t* src, int begin, int end, uint16_t factor, int shift, int32_t round,
                 int16_t* csf, int16_t* flt);

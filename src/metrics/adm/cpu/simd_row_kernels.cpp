@@ -13,6 +13,8 @@ const RowKernels& simd_row_kernels() {
     k.dwt_horizontal_s123 = dwt_horizontal_s123;
     k.masking_row_s0 = masking_row_s0;
     k.masking_row_s123 = masking_row_s123;
+    k.flat_sum_row_s0 = flat_sum_row_s0;
+    k.flat_sum_row_s123 = flat_sum_row_s123;
     k.decouple_row_s0 = decouple_row_s0;
     k.decouple_row_s123 = decouple_row_s123;
     k.csf_row_s0 = csf_row_s0;
