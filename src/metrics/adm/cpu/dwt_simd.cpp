@@ -93,21 +93,29 @@ void Vertical16(const uint16_t* const rows[4], int width, int bitdepth, int16_t*
 // Output j of an inner column reads x[2j - 1] .. x[2j + 2]. Two loads of 2N
 // int16 seen as N int32 pairs give them: at 2j - 1 the pairs (x[2j-1], x[2j]),
 // at 2j + 1 the pairs (x[2j+1], x[2j+2]); the low half of a pair is its
-// first sample (Highway's targets are little-endian).
-HWY_INLINE hn::Vec<D32> LoadPairs(D32 d, const int16_t* p) {
-  return hn::BitCast(d, hn::LoadU(hn::Repartition<int16_t, D32>(), p));
-}
-HWY_INLINE hn::Vec<D32> FirstOfPair(hn::Vec<D32> v) {
-  return hn::ShiftRight<16>(hn::ShiftLeft<16>(v));
-}
-HWY_INLINE hn::Vec<D32> SecondOfPair(hn::Vec<D32> v) { return hn::ShiftRight<16>(v); }
+// first sample (Highway's targets are little-endian). Each int32 lane's pair
+// times the filter's pair of taps, summed, is one widening multiply-add of
+// int16 lanes (pmaddwd): x[2j-1] f0 + x[2j] f1 from the first load and
+// x[2j+1] f2 + x[2j+2] f3 from the second, with no pair near the one
+// product pair that would overflow (both -32768: the taps are smaller).
+using D16x2 = hn::Repartition<int16_t, D32>;
+HWY_INLINE hn::Vec<D16x2> LoadPairs(const int16_t* p) { return hn::LoadU(D16x2(), p); }
 
-HWY_INLINE void FilterStore(D32 d, const int32_t* filter, hn::Vec<D32> a, hn::Vec<D32> b,
-                            int16_t* out) {
+// The taps (filter[k], filter[k + 1]) in every int32 lane, as int16 pairs.
+HWY_INLINE hn::Vec<D16x2> TapPair(const int32_t* filter, int k) {
+  const uint32_t pair = uint32_t(uint16_t(filter[k])) | (uint32_t(uint16_t(filter[k + 1])) << 16);
+  return hn::BitCast(D16x2(), hn::Set(D32(), int32_t(pair)));
+}
+
+HWY_INLINE void FilterStore(hn::Vec<D16x2> taps01, hn::Vec<D16x2> taps23, hn::Vec<D16x2> a,
+                            hn::Vec<D16x2> b, int16_t* out) {
+  const D32 d;
   const D16 d16;
-  const auto sum =
-      Taps4(d, filter, FirstOfPair(a), SecondOfPair(a), FirstOfPair(b), SecondOfPair(b));
-  hn::StoreU(hn::DemoteTo(d16, hn::ShiftRight<16>(hn::Add(sum, hn::Set(d, 32768)))), d16, out);
+  auto odd = hn::Zero(d);
+  auto sum = hn::ReorderWidenMulAccumulate(d, a, taps01, hn::Set(d, 32768), odd);
+  sum = hn::ReorderWidenMulAccumulate(d, b, taps23, sum, odd);
+  sum = hn::RearrangeToOddPlusEven(sum, odd);  // |sum| <= 54822 * 32768 + 32768
+  hn::StoreU(hn::DemoteTo(d16, hn::ShiftRight<16>(sum)), d16, out);
 }
 
 void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>* taps,
@@ -119,15 +127,17 @@ void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>*
   // Where the inner outputs hold a vector, the last one ends at inner_end,
   // over some outputs written already (the same values again).
   const size_t vector_end = inner_end >= lanes + 1 ? inner_end : 1;
+  const auto low01 = TapPair(kDwtLow, 0), low23 = TapPair(kDwtLow, 2);
+  const auto high01 = TapPair(kDwtHigh, 0), high23 = TapPair(kDwtHigh, 2);
   for (size_t next = 1; next < vector_end; next += lanes) {
     const size_t j = std::min(next, vector_end - lanes);
-    const auto lo_a = LoadPairs(d32, lo + 2 * j - 1), lo_b = LoadPairs(d32, lo + 2 * j + 1);
-    FilterStore(d32, kDwtLow, lo_a, lo_b, a + j);
+    const auto lo_a = LoadPairs(lo + 2 * j - 1), lo_b = LoadPairs(lo + 2 * j + 1);
+    FilterStore(low01, low23, lo_a, lo_b, a + j);
     if (hi == nullptr) continue;
-    FilterStore(d32, kDwtHigh, lo_a, lo_b, v + j);
-    const auto hi_a = LoadPairs(d32, hi + 2 * j - 1), hi_b = LoadPairs(d32, hi + 2 * j + 1);
-    FilterStore(d32, kDwtLow, hi_a, hi_b, h + j);
-    FilterStore(d32, kDwtHigh, hi_a, hi_b, d + j);
+    FilterStore(high01, high23, lo_a, lo_b, v + j);
+    const auto hi_a = LoadPairs(hi + 2 * j - 1), hi_b = LoadPairs(hi + 2 * j + 1);
+    FilterStore(low01, low23, hi_a, hi_b, h + j);
+    FilterStore(high01, high23, hi_a, hi_b, d + j);
   }
   const size_t j = vector_end;
   // Output 0 and those past the vectors, by the reference on their taps.
