@@ -207,6 +207,31 @@ Prepared dwt_s123_case(const Case& c) {
   return {[run] { return run(true); }, [run] { return run(false); }};
 }
 
+// ---- adm.dwt_vertical_s1: scale 1's vertical pass from a case.width x case.height
+// 16-bit band (scale 0's a band), over rows i .. i + 3 (wrapped).
+Prepared dwt_vertical_s1_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  const size_t n = size_t(c.width) * size_t(c.height);
+  auto band = std::make_shared<std::vector<int16_t>>(
+      band_values<int16_t>(n, INT16_MIN, INT16_MAX, c.fill, rng));
+  const int w = c.width, rows = c.height;
+  const auto run = [band, w, rows](bool twin) {
+    const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
+    std::vector<int32_t> lo(size_t(w) * size_t(rows)), hi(size_t(w) * size_t(rows));
+    for (int i = 0; i < rows; ++i) {
+      const int16_t* src[4];
+      for (int t = 0; t < 4; ++t) src[t] = band->data() + size_t(w) * size_t((i + t) % rows);
+      k.dwt_vertical_s1(src, w, lo.data() + size_t(w) * size_t(i),
+                        hi.data() + size_t(w) * size_t(i));
+    }
+    Bytes b;
+    put(b, lo);
+    put(b, hi);
+    return b;
+  };
+  return {[run] { return run(true); }, [run] { return run(false); }};
+}
+
 std::vector<Case> dwt_s123_cases() {
   std::mt19937_64 rng(0x5eed'0406);
   std::vector<Case> all;
@@ -667,6 +692,8 @@ EXACTVQ_TWIN_ROWS(adm_rows) {
   register_per_target("adm.dwt0_vertical", dwt0_vertical_cases, dwt0_vertical_case);
   register_per_target("adm.dwt0_horizontal", dwt0_horizontal_cases, dwt0_horizontal_case);
   register_per_target("adm.dwt_s123", dwt_s123_cases, dwt_s123_case);
+  register_per_target(
+      "adm.dwt_vertical_s1", [] { return csf_cases(0x5eed'040f, 960); }, dwt_vertical_s1_case);
   register_per_target(
       "adm.masking_row_s0", [] { return masking_cases(0x5eed'0404, 8); },
       masking_case<int16_t, uint16_t>);

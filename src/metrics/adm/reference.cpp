@@ -246,8 +246,10 @@ ScaleSums sums_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const CsfFac
 
 // ---- scales 1..3 (32-bit bands) ----
 
-// `out` must not hold `src`.
-void dwt_scale_s123(const RowKernels& k, const BandImage<int32_t>& src, int scale,
+// `out` must not hold `src`: scale 0's 16-bit a band at scale 1, the 32-bit
+// one of the scale before at scales 2 and 3.
+template <typename Src>
+void dwt_scale_s123(const RowKernels& k, const BandImage<Src>& src, int scale,
                     Subbands<int32_t>& out) {
   const int w = src.width, h = src.height;
   const auto rows_taps = dwt_taps(h);
@@ -256,9 +258,12 @@ void dwt_scale_s123(const RowKernels& k, const BandImage<int32_t>& src, int scal
   out.resize(ow, oh);
   std::vector<int32_t> lo(static_cast<size_t>(w)), hi(static_cast<size_t>(w));
   for (int i = 0; i < oh; ++i) {
-    const int32_t* rows[4];
+    const Src* rows[4];
     for (int t = 0; t < 4; ++t) rows[t] = src.row(rows_taps[i][t]);
-    k.dwt_vertical_s123(rows, w, scale, lo.data(), hi.data());
+    if constexpr (sizeof(Src) == 2)
+      k.dwt_vertical_s1(rows, w, lo.data(), hi.data());
+    else
+      k.dwt_vertical_s123(rows, w, scale, lo.data(), hi.data());
     k.dwt_horizontal_s123(lo.data(), hi.data(), col_taps.data(), ow, scale, out.a.row(i),
                           out.v.row(i), out.h.row(i), out.d.row(i));
   }
@@ -310,18 +315,12 @@ ScaleSums sums_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s, int scal
   return out;
 }
 
-void widen(const BandImage<int16_t>& b, BandImage<int32_t>& out) {
-  out.resize(b.width, b.height);
-  std::copy(b.samples.begin(), b.samples.end(), out.samples.begin());
-}
-
 // A thread's images, kept from frame to frame: one set a scale, so that each
 // keeps its size and is neither allocated nor cleared again while the
 // picture size stays (BandImage::resize).
 struct Workspace {
   ScaleImages<int16_t> s0;
-  ScaleImages<int32_t> s[3];            // scales 1..3
-  BandImage<int32_t> ref_low, dis_low;  // scale 0's a bands, widened
+  ScaleImages<int32_t> s[3];  // scales 1..3
 };
 
 }  // namespace
@@ -340,7 +339,7 @@ const RowKernels& reference_row_kernels() {
       dwt0_vertical,        dwt0_vertical,   dwt0_horizontal,   dwt_vertical_s123,
       dwt_horizontal_s123,  decouple_row_s0, decouple_row_s123, csf_row_s0,
       csf_row_s123,         masking_row_s0,  masking_row_s123,  denominator_row_s0,
-      denominator_row_s123, flat_sum_row_s0, flat_sum_row_s123};
+      denominator_row_s123, flat_sum_row_s0, flat_sum_row_s123, dwt_vertical_s1};
   return kReference;
 }
 
@@ -369,17 +368,16 @@ AdmSums adm_integer_sums(const PlaneView& ref, const PlaneView& dist, int bitdep
   dwt_scale0(k, dist, bitdepth, o.skip_scale0, s0.dis);
   if (!o.skip_scale0) sums[0] = sums_scale0(k, s0, f, o);
 
-  widen(s0.ref.a, work.ref_low);
-  widen(s0.dis.a, work.dis_low);
-  const BandImage<int32_t>* ref_low = &work.ref_low;
-  const BandImage<int32_t>* dis_low = &work.dis_low;
   for (int scale = 1; scale < 4; ++scale) {
     ScaleImages<int32_t>& s = work.s[scale - 1];
-    dwt_scale_s123(k, *ref_low, scale, s.ref);
-    dwt_scale_s123(k, *dis_low, scale, s.dis);
+    if (scale == 1) {
+      dwt_scale_s123(k, s0.ref.a, scale, s.ref);
+      dwt_scale_s123(k, s0.dis.a, scale, s.dis);
+    } else {
+      dwt_scale_s123(k, work.s[scale - 2].ref.a, scale, s.ref);
+      dwt_scale_s123(k, work.s[scale - 2].dis.a, scale, s.dis);
+    }
     sums[size_t(scale)] = sums_scale_s123(k, s, scale, f, o);
-    ref_low = &s.ref.a;
-    dis_low = &s.dis.a;
   }
   return sums;
 }

@@ -25,6 +25,7 @@ void dwt_vertical_s123(const int32_t* const rows[4], int width, int scale, int32
                        int32_t* hi);
 void dwt_horizontal_s123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps,
                          int out_width, int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d);
+void dwt_vertical_s1(const int16_t* const rows[4], int width, int32_t* lo, int32_t* hi);
 
 // cpu/masking_simd.cpp.
 std::array<int64_t, 3> masking_row_s0(const MaskingRows<int16_t>& rows, int width, int begin,

@@ -35,6 +35,9 @@ void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 
                     int out_width, int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
   adm::dwt_horizontal_s123(lo, hi, taps, out_width, scale, a, v, h, d);
 }
+void VerticalS1(const int16_t* const rows[4], int width, int32_t* lo, int32_t* hi) {
+  adm::dwt_vertical_s1(rows, width, lo, hi);
+}
 #else
 
 using D32 = hn::ScalableTag<int32_t>;
@@ -150,6 +153,42 @@ void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>*
   };
   scalar(0, out_width > 0 ? 1 : 0);
   scalar(j > size_t(out_width) ? size_t(out_width) : j, size_t(out_width));
+}
+
+// Scale 1 from the 16-bit a band: rows 0 and 1, and rows 2 and 3, paired in
+// the int16 halves of int32 lanes, each filter two pair multiply-adds as in
+// Horizontal0: every product below 2^30, the sums below 54822 * 2^15 < 2^31,
+// exact in int32, as the reference's int64 sums (no rounding or shift here).
+void VerticalS1(const int16_t* const rows[4], int width, int32_t* HWY_RESTRICT lo,
+                int32_t* HWY_RESTRICT hi) {
+  const D32 d;
+  const hn::RebindToUnsigned<D32> du;
+  const hn::Rebind<uint16_t, D32> du16;
+  const size_t lanes = hn::Lanes(d);
+  const auto low01 = TapPair(kDwtLow, 0), low23 = TapPair(kDwtLow, 2);
+  const auto high01 = TapPair(kDwtHigh, 0), high23 = TapPair(kDwtHigh, 2);
+  const auto filter = [&](hn::Vec<D16x2> p01, hn::Vec<D16x2> p23, hn::Vec<D16x2> taps01,
+                          hn::Vec<D16x2> taps23) {
+    auto odd = hn::Zero(d);
+    const auto sum = hn::ReorderWidenMulAccumulate(d, p01, taps01, hn::Zero(d), odd);
+    return hn::RearrangeToOddPlusEven(hn::ReorderWidenMulAccumulate(d, p23, taps23, sum, odd), odd);
+  };
+  const auto pair = [&](const int16_t* first, const int16_t* second, size_t j) {
+    const auto a = hn::PromoteTo(du, hn::LoadU(du16, reinterpret_cast<const uint16_t*>(first + j)));
+    const auto b =
+        hn::PromoteTo(du, hn::LoadU(du16, reinterpret_cast<const uint16_t*>(second + j)));
+    return hn::BitCast(D16x2(), hn::Or(a, hn::ShiftLeft<16>(b)));
+  };
+  size_t j = 0;
+  for (; j + lanes <= size_t(width); j += lanes) {
+    const auto p01 = pair(rows[0], rows[1], j), p23 = pair(rows[2], rows[3], j);
+    hn::StoreU(filter(p01, p23, low01, low23), d, lo + j);
+    hn::StoreU(filter(p01, p23, high01, high23), d, hi + j);
+  }
+  if (j < size_t(width)) {
+    const int16_t* tail[4] = {rows[0] + j, rows[1] + j, rows[2] + j, rows[3] + j};
+    adm::dwt_vertical_s1(tail, width - int(j), lo + j, hi + j);
+  }
 }
 
 #if HWY_TARGET == HWY_SSSE3
@@ -276,6 +315,7 @@ HWY_EXPORT(Vertical16);
 HWY_EXPORT(Horizontal0);
 HWY_EXPORT(VerticalS123);
 HWY_EXPORT(HorizontalS123);
+HWY_EXPORT(VerticalS1);
 
 void dwt0_vertical8(const uint8_t* const rows[4], int width, int16_t* lo, int16_t* hi) {
   HWY_DYNAMIC_DISPATCH(Vertical8)(rows, width, lo, hi);
@@ -295,6 +335,9 @@ void dwt_vertical_s123(const int32_t* const rows[4], int width, int scale, int32
 void dwt_horizontal_s123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps,
                          int out_width, int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
   HWY_DYNAMIC_DISPATCH(HorizontalS123)(lo, hi, taps, out_width, scale, a, v, h, d);
+}
+void dwt_vertical_s1(const int16_t* const rows[4], int width, int32_t* lo, int32_t* hi) {
+  HWY_DYNAMIC_DISPATCH(VerticalS1)(rows, width, lo, hi);
 }
 
 }  // namespace exactvq::adm::cpu

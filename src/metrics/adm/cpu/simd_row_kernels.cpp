@@ -11,6 +11,7 @@ const RowKernels& simd_row_kernels() {
     k.dwt0_horizontal = dwt0_horizontal;
     k.dwt_vertical_s123 = dwt_vertical_s123;
     k.dwt_horizontal_s123 = dwt_horizontal_s123;
+    k.dwt_vertical_s1 = dwt_vertical_s1;
     k.masking_row_s0 = masking_row_s0;
     k.masking_row_s123 = masking_row_s123;
     k.flat_sum_row_s0 = flat_sum_row_s0;
