@@ -62,6 +62,11 @@ HWY_INLINE VF ToDouble(VI v) {
 // (double)(float)v, with float(v) rounded as C's int64 -> float conversion.
 HWY_INLINE VF FloatOf(VI v) {
   const DF df;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  // AVX-512 DQ converts int64 to float itself, rounded to nearest as C's
+  // conversion (Highway 1.0 has no such DemoteTo).
+  return hn::PromoteTo(df, hn::Vec<hn::Rebind<float, DF> >{_mm512_cvtepi64_ps(v.raw)});
+#else
   const DI di;
   const VF exact = ToDouble(v);
   const VI sticky = hn::ShiftRight<11>(
@@ -69,6 +74,7 @@ HWY_INLINE VF FloatOf(VI v) {
   const VF odd = hn::Mul(ToDouble(hn::Or(hn::ShiftRight<11>(v), sticky)), hn::Set(df, 0x1p11));
   const VF wide = hn::IfThenElse(hn::Ge(hn::Abs(exact), hn::Set(df, 0x1p53)), odd, exact);
   return hn::PromoteTo(df, hn::DemoteTo(hn::Rebind<float, DF>(), wide));
+#endif
 }
 
 // The int64 product of two int64 lanes holding int32 values.
