@@ -33,9 +33,11 @@ using D64 = hn::Repartition<int64_t, D32>;
 using V32 = hn::Vec<D32>;
 using V64 = hn::Vec<D64>;
 
-// The int16 cast of an int32 lane, narrowed: its low 16 bits, sign-extended.
+// The int16 cast of an int32 lane, narrowed: its low 16 bits.
 HWY_INLINE hn::Vec<D16> CastToInt16(V32 v) {
-  return hn::DemoteTo(D16(), hn::ShiftRight<16>(hn::ShiftLeft<16>(v)));
+  const hn::RebindToUnsigned<D32> du32;
+  const hn::RebindToUnsigned<D16> du16;
+  return hn::BitCast(D16(), hn::TruncateTo(du16, hn::BitCast(du32, v)));
 }
 
 void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, int32_t round,
