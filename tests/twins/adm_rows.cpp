@@ -207,6 +207,31 @@ Prepared dwt_s123_case(const Case& c) {
   return {[run] { return run(true); }, [run] { return run(false); }};
 }
 
+// ---- adm.dwt_vertical_s1: scale 1's vertical pass from a case.width x case.height
+// 16-bit band (scale 0's a band), over rows i .. i + 3 (wrapped).
+Prepared dwt_vertical_s1_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  const size_t n = size_t(c.width) * size_t(c.height);
+  auto band = std::make_shared<std::vector<int16_t>>(
+      band_values<int16_t>(n, INT16_MIN, INT16_MAX, c.fill, rng));
+  const int w = c.width, rows = c.height;
+  const auto run = [band, w, rows](bool twin) {
+    const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
+    std::vector<int32_t> lo(size_t(w) * size_t(rows)), hi(size_t(w) * size_t(rows));
+    for (int i = 0; i < rows; ++i) {
+      const int16_t* src[4];
+      for (int t = 0; t < 4; ++t) src[t] = band->data() + size_t(w) * size_t((i + t) % rows);
+      k.dwt_vertical_s1(src, w, lo.data() + size_t(w) * size_t(i),
+                        hi.data() + size_t(w) * size_t(i));
+    }
+    Bytes b;
+    put(b, lo);
+    put(b, hi);
+    return b;
+  };
+  return {[run] { return run(true); }, [run] { return run(false); }};
+}
+
 std::vector<Case> dwt_s123_cases() {
   std::mt19937_64 rng(0x5eed'0406);
   std::vector<Case> all;
@@ -233,14 +258,16 @@ std::vector<Case> dwt_s123_cases() {
 
 // ---- adm.masking_row_s0 and adm.masking_row_s123: the masking sums of each
 // row of a case.width x case.height set of bands (src, masker and flattened
-// masker, h v d), over the scored columns and over the whole row. case.fill:
-// the bands' contents; case.a: the h/v cube shift (d's is one more at scale
-// 0; the same at scales 1..3).
+// masker, h v d), over the scored columns and over the whole row, without and
+// with the flattened rows' sums over the orientations (MaskingRows::flat_sum_*).
+// case.fill: the bands' contents; case.a: the h/v cube shift (d's is one more
+// at scale 0; the same at scales 1..3).
 template <typename T, typename Factor>
 Prepared masking_case(const Case& c) {
   std::mt19937_64 rng(c.seed);
   struct In {
     std::vector<T> src[3], masker[3], flat[3];
+    std::vector<int32_t> flat_sum;
     Factor factor[3];
   };
   auto in = std::make_shared<In>();
@@ -253,6 +280,13 @@ Prepared masking_case(const Case& c) {
     in->flat[b] = band_values<T>(n, lo, hi, c.fill, rng);
     in->factor[b] =
         c.fill == kExtremes ? Factor(factor_max - rng() % 2) : Factor(rng() % (factor_max + 1));
+  }
+  in->flat_sum.resize(n);
+  for (int i = 0; i < c.height; ++i) {
+    const size_t at = size_t(c.width) * size_t(i);
+    adm::flat_sum_row(adm::OrientedRows<T>{{in->flat[0].data() + at, in->flat[1].data() + at,
+                                            in->flat[2].data() + at}},
+                      c.width, in->flat_sum.data() + at);
   }
   const int hv_shift = c.a, d_shift = sizeof(T) == 2 ? c.a + 1 : c.a;
   const auto half = [](int shift) { return shift > 0 ? int64_t{1} << (shift - 1) : 0; };
@@ -270,16 +304,24 @@ Prepared masking_case(const Case& c) {
     for (int i = 0; i < h; ++i) {
       const int above = i == 0 ? (h > 1 ? 1 : 0) : i - 1;
       const int below = i == h - 1 ? h - 1 : i + 1;
-      const adm::MaskingRows<T> rows{rows_of(in->src, i), rows_of(in->masker, i),
-                                     rows_of(in->flat, above), rows_of(in->flat, i),
-                                     rows_of(in->flat, below)};
-      for (auto [from, to] : {std::pair{g.left, g.right}, std::pair{0, w}}) {
-        std::array<int64_t, 3> r;
-        if constexpr (sizeof(T) == 2)
-          r = k.masking_row_s0(rows, w, from, to, in->factor, cube);
-        else
-          r = k.masking_row_s123(rows, w, from, to, in->factor, cube);
-        sums.insert(sums.end(), r.begin(), r.end());
+      adm::MaskingRows<T> rows{rows_of(in->src, i), rows_of(in->masker, i),
+                               rows_of(in->flat, above), rows_of(in->flat, i),
+                               rows_of(in->flat, below)};
+      for (bool with_sums : {false, true}) {
+        if (with_sums) {
+          const auto sum_row = [&](int r) { return in->flat_sum.data() + size_t(w) * size_t(r); };
+          rows.flat_sum_above = sum_row(above);
+          rows.flat_sum_row = sum_row(i);
+          rows.flat_sum_below = sum_row(below);
+        }
+        for (auto [from, to] : {std::pair{g.left, g.right}, std::pair{0, w}}) {
+          std::array<int64_t, 3> r;
+          if constexpr (sizeof(T) == 2)
+            r = k.masking_row_s0(rows, w, from, to, in->factor, cube);
+          else
+            r = k.masking_row_s123(rows, w, from, to, in->factor, cube);
+          sums.insert(sums.end(), r.begin(), r.end());
+        }
       }
     }
     Bytes b;
@@ -319,7 +361,8 @@ std::vector<Case> masking_cases(uint64_t base, int max_shift) {
 // ---- adm.decouple_row_s0 and adm.decouple_row_s123: the restored and additive bands of each row
 // of a case.width x case.height set of bands, over the filter region's columns and over the whole
 // row. case.fill: the bands' contents (kAligned: the distorted bands a multiple of the reference's,
-// so that the angle test holds); case.a: the gain limit.
+// so that the angle test holds); case.a: the gain limit, or its numerator over case.b where
+// case.b is not 0 (limits that are not integers).
 constexpr int kAligned = 4;
 
 template <typename T>
@@ -348,7 +391,7 @@ Prepared decouple_case(const Case& c) {
                                   c.fill, rng);
     }
   }
-  const double gain_limit = double(c.a);
+  const double gain_limit = c.b ? double(c.a) / double(c.b) : double(c.a);
   const int w = c.width, h = c.height;
   const auto run = [in, gain_limit, w, h](bool twin) {
     const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
@@ -390,23 +433,27 @@ Prepared decouple_case(const Case& c) {
 std::vector<Case> decouple_cases(uint64_t base, int timed_width) {
   std::mt19937_64 rng(base);
   std::vector<Case> all;
-  auto add = [&](int w, int h, int fill, int gain_limit, bool timed = false) {
+  auto add = [&](int w, int h, int fill, int gain_limit, bool timed = false, int over = 0) {
     Case c;
     c.seed = case_seed(base, all.size());
     c.width = w;
     c.height = h;
     c.fill = fill;
     c.a = gain_limit;
+    c.b = over;
     c.timed = timed;
     c.what = std::to_string(w) + "x" + std::to_string(h) + " bands, " +
              (fill == kAligned ? "aligned" : kBandFillNames[fill]) + ", gain limit " +
-             std::to_string(gain_limit);
+             std::to_string(gain_limit) + (over ? "/" + std::to_string(over) : "");
     all.push_back(c);
   };
   for (int fill = 0; fill <= kAligned; ++fill) {
     for (int w = 1; w <= 70; ++w)
       add(w, 1 + int(rng() % 4), fill, rng() % 2 ? 100 : 1 + int(rng() % 3));
     for (int w : {255, 256, 257, 960}) add(w, 3, fill, rng() % 2 ? 100 : 1);
+    // Limits that are not integers (1.5, 12.34, 99.9).
+    for (auto [num, den] : {std::pair{3, 2}, std::pair{1234, 100}, std::pair{999, 10}})
+      for (int w : {17, 64, 257}) add(w, 3, fill, num, false, den);
   }
   add(timed_width, timed_width * 9 / 16, kAligned, 100, true);
   return all;
@@ -516,6 +563,76 @@ Prepared denominator_s0_case(const Case& c) {
   return {[run] { return run(true); }, [run] { return run(false); }};
 }
 
+// ---- adm.denominator_row_s123: the same at scales 1..3 on int32 bands: the scale
+// (its square shift), the cube shift and its rounding drawn from the seed.
+Prepared denominator_s123_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  struct In {
+    std::vector<int32_t> band[3];
+    int left, right, scale, cube_shift;
+  };
+  const size_t n = size_t(c.width) * size_t(c.height);
+  auto in = std::make_shared<In>();
+  for (auto& b : in->band) b = band_values<int32_t>(n, INT32_MIN, INT32_MAX, c.fill, rng);
+  in->left = int(rng() % uint64_t(c.width + 1));
+  in->right = in->left + int(rng() % uint64_t(c.width - in->left + 1));
+  in->scale = 1 + int(rng() % 3);
+  in->cube_shift = int(rng() % 13);
+  const int w = c.width, h = c.height;
+  const auto run = [in, w, h](bool twin) {
+    const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
+    const uint64_t round = in->cube_shift ? uint64_t{1} << (in->cube_shift - 1) : 0;
+    std::vector<uint64_t> sums;
+    for (int i = 0; i < h; ++i) {
+      const size_t at = size_t(w) * size_t(i);
+      const adm::OrientedRows<int32_t> rows{
+          {in->band[0].data() + at, in->band[1].data() + at, in->band[2].data() + at}};
+      for (auto [from, to] : {std::pair{in->left, in->right}, std::pair{0, w}}) {
+        const std::array<uint64_t, 3> r =
+            k.denominator_row_s123(rows, from, to, in->scale, in->cube_shift, round);
+        sums.insert(sums.end(), r.begin(), r.end());
+      }
+    }
+    Bytes b;
+    put(b, sums);
+    return b;
+  };
+  return {[run] { return run(true); }, [run] { return run(false); }};
+}
+
+// ---- adm.flat_sum_row_s0 and adm.flat_sum_row_s123: each row of a case.width x
+// case.height set of flattened bands summed over the orientations. case.fill: the contents.
+template <typename T>
+Prepared flat_sum_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  struct In {
+    std::vector<T> band[3];
+  };
+  const size_t n = size_t(c.width) * size_t(c.height);
+  auto in = std::make_shared<In>();
+  for (auto& b : in->band)
+    b = band_values<T>(n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), c.fill,
+                       rng);
+  const int w = c.width, h = c.height;
+  const auto run = [in, w, h](bool twin) {
+    const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
+    std::vector<int32_t> sums(size_t(w) * size_t(h));
+    for (int i = 0; i < h; ++i) {
+      const size_t at = size_t(w) * size_t(i);
+      const adm::OrientedRows<T> rows{
+          {in->band[0].data() + at, in->band[1].data() + at, in->band[2].data() + at}};
+      if constexpr (sizeof(T) == 2)
+        k.flat_sum_row_s0(rows, w, sums.data() + at);
+      else
+        k.flat_sum_row_s123(rows, w, sums.data() + at);
+    }
+    Bytes b;
+    put(b, sums);
+    return b;
+  };
+  return {[run] { return run(true); }, [run] { return run(false); }};
+}
+
 // ---- adm.scores: a frame pair's scores with the SIMD rows against
 // adm_reference. case.fill: the reference's pattern (random and smooth get a
 // noisy distorted copy, the others the inverse); case.a: 1 for egl = 1.
@@ -576,6 +693,8 @@ EXACTVQ_TWIN_ROWS(adm_rows) {
   register_per_target("adm.dwt0_horizontal", dwt0_horizontal_cases, dwt0_horizontal_case);
   register_per_target("adm.dwt_s123", dwt_s123_cases, dwt_s123_case);
   register_per_target(
+      "adm.dwt_vertical_s1", [] { return csf_cases(0x5eed'040f, 960); }, dwt_vertical_s1_case);
+  register_per_target(
       "adm.masking_row_s0", [] { return masking_cases(0x5eed'0404, 8); },
       masking_case<int16_t, uint16_t>);
   register_per_target(
@@ -588,6 +707,13 @@ EXACTVQ_TWIN_ROWS(adm_rows) {
   // Sizes and contents as the CSF's.
   register_per_target(
       "adm.denominator_row_s0", [] { return csf_cases(0x5eed'040a, 960); }, denominator_s0_case);
+  register_per_target(
+      "adm.flat_sum_row_s0", [] { return csf_cases(0x5eed'040d, 960); }, flat_sum_case<int16_t>);
+  register_per_target(
+      "adm.flat_sum_row_s123", [] { return csf_cases(0x5eed'040e, 480); }, flat_sum_case<int32_t>);
+  register_per_target(
+      "adm.denominator_row_s123", [] { return csf_cases(0x5eed'040c, 480); },
+      denominator_s123_case);
   register_per_target(
       "adm.decouple_row_s0", [] { return decouple_cases(0x5eed'0405, 960); },
       decouple_case<int16_t>);

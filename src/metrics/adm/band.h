@@ -1,5 +1,6 @@
-// The images ADM works on: the four DWT subbands of a scale and the bands the
-// later stages derive from them (16-bit at scale 0, 32-bit at scales 1 to 3).
+// The images ADM works on (16-bit at scale 0, 32-bit at scales 1 to 3): a
+// whole band (the DWT's low-pass bands, the next scale's input), rows of the
+// three oriented bands, and the regions the stages run over.
 #pragma once
 
 #include <cstddef>
@@ -14,35 +15,17 @@ struct BandImage {
   int width = 0;
   int height = 0;
 
+  // All zeros at w x h, unless the image already has that size: then it keeps
+  // its samples (the driver, reference.cpp, writes every sample of its bands
+  // before it reads them, frame after frame).
   void resize(int w, int h) {
+    if (w == width && h == height && samples.size() == static_cast<size_t>(w) * size_t(h)) return;
     width = w;
     height = h;
     samples.assign(static_cast<size_t>(w) * static_cast<size_t>(h), T{0});
   }
   T* row(int i) { return samples.data() + static_cast<ptrdiff_t>(i) * width; }
   const T* row(int i) const { return samples.data() + static_cast<ptrdiff_t>(i) * width; }
-};
-
-// a: low-pass both ways; v: vertical low, horizontal high; h: vertical high,
-// horizontal low; d: high-pass both ways (libvmaf's band_a, band_v, band_h, band_d).
-template <typename T>
-struct Subbands {
-  BandImage<T> a, v, h, d;
-  void resize(int w, int h_) {
-    a.resize(w, h_);
-    v.resize(w, h_);
-    h.resize(w, h_);
-    d.resize(w, h_);
-  }
-};
-
-// The three oriented bands, in libvmaf's angle order h, v, d (theta 0, 1, 2).
-template <typename T>
-struct Oriented {
-  BandImage<T> band[3];
-  void resize(int w, int h) {
-    for (auto& b : band) b.resize(w, h);
-  }
 };
 
 // One row of each oriented band, read-only or written.

@@ -73,6 +73,16 @@ void dwt_vertical_s123(const int32_t* const rows[4], int width, int scale, int32
   }
 }
 
+void dwt_vertical_s1(const int16_t* const rows[4], int width, int32_t* lo, int32_t* hi) {
+  const int64_t round = adm_dwt_s123_vertical_round(1);
+  const int shift = adm_dwt_s123_vertical_shift(1);
+  for (int j = 0; j < width; ++j) {
+    const int32_t x[4] = {rows[0][j], rows[1][j], rows[2][j], rows[3][j]};
+    lo[j] = adm_dwt_s123_tap(x, true, round, shift);
+    hi[j] = adm_dwt_s123_tap(x, false, round, shift);
+  }
+}
+
 void dwt_horizontal_s123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps,
                          int out_width, int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
   const int64_t round = adm_dwt_s123_horizontal_round(scale);

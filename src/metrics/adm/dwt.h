@@ -40,5 +40,8 @@ void dwt_vertical_s123(const int32_t* const rows[4], int width, int scale, int32
                        int32_t* hi);
 void dwt_horizontal_s123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps,
                          int out_width, int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d);
+// Scale 1's vertical pass read from scale 0's 16-bit a band: dwt_vertical_s123
+// at scale 1 of its values (the sums, below 2^31 in magnitude, need no rounding or shift).
+void dwt_vertical_s1(const int16_t* const rows[4], int width, int32_t* lo, int32_t* hi);
 
 }  // namespace exactvq::adm

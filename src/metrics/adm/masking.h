@@ -15,12 +15,37 @@ namespace exactvq::adm {
 // restored part r for the numerator, the additive part a for AIM); masker:
 // row i of the masker's CSF band; flat_above/row/below: its flattened CSF
 // rows i - 1, i, i + 1, mirrored at the band's edges (row -1 -> 1, row h -> h - 1).
+// flat_sum_above/row/below: where given, the same three rows summed over the
+// orientations (flat_sum_row below). The three orientations' neighbourhoods
+// enter the threshold only through their total (a sum of integers, modulo
+// 2^32 at most), so a twin may read these sums, one row for the three, made
+// once for the three output rows that read it; the reference reads each
+// orientation's rows.
 template <typename T>
 struct MaskingRows {
   OrientedRows<T> src;
   OrientedRows<T> masker;
   OrientedRows<T> flat_above, flat_row, flat_below;
+  const int32_t* flat_sum_above = nullptr;
+  const int32_t* flat_sum_row = nullptr;
+  const int32_t* flat_sum_below = nullptr;
 };
+
+// Columns [0, width) of a flattened row summed over the orientations, modulo 2^32.
+template <typename T>
+void flat_sum_row(OrientedRows<T> flat, int width, int32_t* out) {
+  for (int j = 0; j < width; ++j)
+    out[j] = static_cast<int32_t>(static_cast<uint32_t>(flat.band[0][j]) +
+                                  static_cast<uint32_t>(flat.band[1][j]) +
+                                  static_cast<uint32_t>(flat.band[2][j]));
+}
+// The row table's references (row_kernels.h), at scale 0 and at scales 1..3.
+inline void flat_sum_row_s0(OrientedRows<int16_t> flat, int width, int32_t* out) {
+  flat_sum_row(flat, width, out);
+}
+inline void flat_sum_row_s123(OrientedRows<int32_t> flat, int width, int32_t* out) {
+  flat_sum_row(flat, width, out);
+}
 
 // The per-orientation shift after cubing (libvmaf: ceil(log2 w) - 4 for h and
 // v, - 3 for d at scale 0; ceil(log2 w) at scales 1..3) and its rounding term

@@ -1,5 +1,6 @@
 #include "metrics/adm/reference.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -21,219 +22,351 @@ namespace exactvq::adm {
 
 namespace {
 
+// Three rows of `count` oriented images of one width, picture row r in slot
+// r % 3, each made when first asked for: the rows around the row being scored.
+// Columns a row's maker leaves alone stay zero (they are never written).
 template <typename T>
-OrientedRows<T> rows_of(const Oriented<T>& o, int i) {
-  return {{o.band[0].row(i), o.band[1].row(i), o.band[2].row(i)}};
-}
-template <typename T>
-OrientedRowsOut<T> rows_of(Oriented<T>& o, int i) {
-  return {{o.band[0].row(i), o.band[1].row(i), o.band[2].row(i)}};
-}
-template <typename T>
-OrientedRows<T> detail_rows(const Subbands<T>& s, int i) {
-  return {{s.h.row(i), s.v.row(i), s.d.row(i)}};
-}
+class HeldRows {
+ public:
+  // Forget the rows held (new contents), for `count` images of width w.
+  void start(int w, int count) {
+    if (w != width_ || count != count_) {
+      rows_.assign(size_t(count), {});
+      for (auto& image : rows_)
+        for (auto& band : image) band.assign(size_t(3) * size_t(w), T{0});
+    }
+    width_ = w;
+    count_ = count;
+    held_[0] = held_[1] = held_[2] = -1;
+  }
+  // Row r made by make(r) unless held; make writes it through out(image, r).
+  template <typename MakeRow>
+  void need(int r, MakeRow&& make) {
+    if (held_[r % 3] == r) return;
+    make(r);
+    held_[r % 3] = r;
+  }
+  OrientedRowsOut<T> out(int image, int r) {
+    auto& im = rows_[size_t(image)];
+    const size_t at = size_t(r % 3) * size_t(width_);
+    return {{im[0].data() + at, im[1].data() + at, im[2].data() + at}};
+  }
+  OrientedRows<T> in(int image, int r) const {
+    const auto& im = rows_[size_t(image)];
+    const size_t at = size_t(r % 3) * size_t(width_);
+    return {{im[0].data() + at, im[1].data() + at, im[2].data() + at}};
+  }
 
-// The working images of one scale.
-template <typename T>
-struct ScaleImages {
-  Subbands<T> ref, dis;
-  Oriented<T> restored, additive;
-  Oriented<T> csf, flat;  // CSF of the masker and its flattened copy
+ private:
+  std::vector<std::array<std::vector<T>, 3>> rows_;
+  int width_ = -1, count_ = -1;
+  int held_[3] = {-1, -1, -1};
 };
 
-template <typename T, typename DecoupleRow>
-void decouple(ScaleImages<T>& s, double gain_limit, DecoupleRow row_fn) {
-  const int w = s.ref.h.width, h = s.ref.h.height;
-  s.restored.resize(w, h);
-  s.additive.resize(w, h);
-  const Region g = filter_region(w, h);
-  for (int i = g.top; i < g.bottom; ++i)
-    row_fn(detail_rows(s.ref, i), detail_rows(s.dis, i), g.left, g.right, gain_limit,
-           rows_of(s.restored, i), rows_of(s.additive, i));
-}
+// Images of HeldRows: the DWT's detail bands (h, v, d) of the reference and
+// the distorted, the decoupled parts, and the CSF and flattened CSF of a masker.
+enum : int { kRefDetails = 0, kDisDetails = 1 };
+enum : int { kRestored = 0, kAdditive = 1 };
+enum : int { kCsf = 0, kFlat = 1 };
 
-// The masking sums of `src` against the masker in s.csf / s.flat, per
-// orientation, each row's sum rounded and shifted by ceil(log2 h) first.
-template <typename T, typename Factor, typename MaskRow>
-std::array<int64_t, 3> masking_sums(const ScaleImages<T>& s, const Oriented<T>& src,
-                                    const Factor factor[3], const CubeShift& cube, MaskRow row_fn) {
-  const int w = src.band[0].width, h = src.band[0].height;
+// The working images of one scale: the DWT's low-pass bands whole (the next
+// scale's input), every other band's rows three at a time.
+template <typename T>
+struct ScaleImages {
+  BandImage<T> ref_a, dis_a;
+  HeldRows<T> details;          // the reference's and the distorted's h, v, d
+  HeldRows<T> decoupled;        // restored and additive parts
+  HeldRows<T> masker_additive;  // CSF of the additive part: the numerator's masker
+  HeldRows<T> masker_restored;  // CSF of the restored part: AIM's masker
+  // Each masker's flattened rows summed over the orientations (flat_sum_row),
+  // in the maskers' slots (3 rows of the band's width).
+  std::vector<int32_t> flat_sum_additive, flat_sum_restored;
+};
+
+// A scale's w x h bands from its DWT on, and its numerator's and AIM's
+// masking sums, per orientation, each row's sum rounded and shifted by
+// ceil(log2 h) first. The DWT's rows are made in order (the a bands whole,
+// the detail bands three rows at a time, the denominator's rows summed as
+// they are made), and the restored and additive parts (over the filter
+// region, zero outside it) and the CSF of each (the other's masker, over the
+// filter region, zero outside it) as the scored rows reach them: each row
+// once, while the rows around the scored one are still in the cache. The
+// row routines: dwt(i, ref a row, dis a row, ref h v d rows, dis h v d rows),
+// output row i of both pictures' DWT; denominator(i, ref h v d rows), for
+// the scored rows;
+// decouple(ref rows, dis rows, begin, end, restored out, additive out);
+// csf(row of orientation b, b, begin, end, csf out, flat out);
+// flat_sum(flat rows, width, out): flat_sum_row's sums over the orientations;
+// mask(masking rows, width, begin, end), the row's cube sums.
+template <typename T, typename Dwt, typename Denominator, typename Decouple, typename Csf,
+          typename FlatSum, typename Mask>
+void scale_sums(ScaleImages<T>& s, int w, int h, bool skip_aim, Dwt dwt, Denominator denominator,
+                Decouple decouple, Csf csf, FlatSum flat_sum, Mask mask,
+                std::array<int64_t, 3>& num, std::array<int64_t, 3>& aim) {
   const Region g = score_region(w, h);
+  const Region fg = filter_region(w, h);
   const int row_shift = ceil_log2(h);
   const int64_t row_round = half_of_power(row_shift);
-  std::array<int64_t, 3> total{0, 0, 0};
+  const auto inside = [&](int r) { return r >= fg.top && r < fg.bottom; };
+  const auto zero_row = [&](OrientedRowsOut<T> rows) {
+    for (T* band : rows.band) std::fill(band, band + w, T{0});
+  };
+  s.ref_a.resize(w, h);
+  s.dis_a.resize(w, h);
+  s.details.start(w, 2);
+  int made = 0;  // the DWT's rows made so far
+  const auto dwt_to = [&](int r) {
+    for (; made <= r; ++made) {
+      s.details.need(made, [&](int i) {
+        dwt(i, s.ref_a.row(i), s.dis_a.row(i), s.details.out(kRefDetails, i),
+            s.details.out(kDisDetails, i));
+      });
+      if (made >= g.top && made < g.bottom) denominator(made, s.details.in(kRefDetails, made));
+    }
+  };
+  s.decoupled.start(w, 2);
+  s.masker_additive.start(w, 2);
+  s.masker_restored.start(w, 2);
+  s.flat_sum_additive.resize(size_t(3) * size_t(w));
+  s.flat_sum_restored.resize(size_t(3) * size_t(w));
+  const auto sum_row = [&](std::vector<int32_t>& sums, int r) {
+    return sums.data() + size_t(r % 3) * size_t(w);
+  };
+  // Rows are asked for in increasing order (but for row 1, row 0's mirror,
+  // before row 0), so the three detail rows made last hold the one asked for.
+  const auto decouple_row = [&](int r) {
+    dwt_to(r);
+    if (!inside(r)) {
+      zero_row(s.decoupled.out(kRestored, r));
+      zero_row(s.decoupled.out(kAdditive, r));
+      return;
+    }
+    decouple(s.details.in(kRefDetails, r), s.details.in(kDisDetails, r), fg.left, fg.right,
+             s.decoupled.out(kRestored, r), s.decoupled.out(kAdditive, r));
+  };
+  const auto csf_row = [&](HeldRows<T>& masker, std::vector<int32_t>& sums, int part, int r) {
+    if (!inside(r)) {
+      zero_row(masker.out(kCsf, r));
+      zero_row(masker.out(kFlat, r));
+    } else {
+      const OrientedRows<T> src = s.decoupled.in(part, r);
+      const OrientedRowsOut<T> c = masker.out(kCsf, r), f = masker.out(kFlat, r);
+      for (int b = 0; b < 3; ++b) csf(src.band[b], b, fg.left, fg.right, c.band[b], f.band[b]);
+    }
+    flat_sum(masker.in(kFlat, r), w, sum_row(sums, r));
+  };
+  const auto csf_of_additive = [&](int r) {
+    csf_row(s.masker_additive, s.flat_sum_additive, kAdditive, r);
+  };
+  const auto csf_of_restored = [&](int r) {
+    csf_row(s.masker_restored, s.flat_sum_restored, kRestored, r);
+  };
+  num = {0, 0, 0};
+  aim = {0, 0, 0};
   for (int i = g.top; i < g.bottom; ++i) {
     const int above = i == 0 ? 1 : i - 1;
     const int below = i == h - 1 ? h - 1 : i + 1;
-    const MaskingRows<T> rows{rows_of(src, i), rows_of(s.csf, i), rows_of(s.flat, above),
-                              rows_of(s.flat, i), rows_of(s.flat, below)};
-    const std::array<int64_t, 3> row = row_fn(rows, w, g.left, g.right, factor, cube);
-    for (int b = 0; b < 3; ++b) total[b] += (row[b] + row_round) >> row_shift;
+    // Rows i - 1, i and i + 1 (or their mirrors): three slots, none evicting another.
+    for (int r : {above, i, below}) {
+      s.decoupled.need(r, decouple_row);
+      s.masker_additive.need(r, csf_of_additive);
+      if (!skip_aim) s.masker_restored.need(r, csf_of_restored);
+    }
+    const auto add_row = [&](int part, const HeldRows<T>& masker, std::vector<int32_t>& sums,
+                             std::array<int64_t, 3>& total) {
+      const MaskingRows<T> rows{s.decoupled.in(part, i), masker.in(kCsf, i),
+                                masker.in(kFlat, above), masker.in(kFlat, i),
+                                masker.in(kFlat, below), sum_row(sums, above),
+                                sum_row(sums, i),        sum_row(sums, below)};
+      const std::array<int64_t, 3> row = mask(rows, w, g.left, g.right);
+      for (int b = 0; b < 3; ++b) total[b] += (row[b] + row_round) >> row_shift;
+    };
+    add_row(kRestored, s.masker_additive, s.flat_sum_additive, num);
+    if (!skip_aim) add_row(kAdditive, s.masker_restored, s.flat_sum_restored, aim);
   }
-  return total;
+  dwt_to(h - 1);  // the rest of the a bands, and of the denominator
 }
 
 // ---- scale 0 (16-bit bands) ----
 
+// Scale 0's DWT of one picture, an output row at a time (dwt.h's passes).
 template <typename Sample>
-void dwt_scale0(const RowKernels& k, const PlaneView& p, int bitdepth, bool low_only,
-                Subbands<int16_t>& out) {
-  const int w = p.width, h = p.height;
-  const auto rows_taps = dwt_taps(h);
-  const auto col_taps = dwt_taps(w);
-  const int ow = (w + 1) / 2, oh = (h + 1) / 2;
-  out.resize(ow, oh);
-  std::vector<int16_t> lo(static_cast<size_t>(w)), hi(static_cast<size_t>(w));
-  for (int i = 0; i < oh; ++i) {
+class Dwt0 {
+ public:
+  Dwt0(const RowKernels& k, const PlaneView& p, int bitdepth)
+      : k_(k),
+        p_(p),
+        bitdepth_(bitdepth),
+        row_taps_(dwt_taps(p.height)),
+        col_taps_(dwt_taps(p.width)),
+        lo_(size_t(p.width)),
+        hi_(size_t(p.width)) {}
+  // Row i: a into `a`; h, v, d into *details, or none of them where details is null.
+  void row(int i, int16_t* a, const OrientedRowsOut<int16_t>* details) {
     const Sample* rows[4];
-    for (int t = 0; t < 4; ++t) rows[t] = p.row<Sample>(rows_taps[i][t]);
+    for (int t = 0; t < 4; ++t) rows[t] = p_.row<Sample>(row_taps_[size_t(i)][t]);
+    int16_t* hi = details ? hi_.data() : nullptr;
     if constexpr (sizeof(Sample) == 1)
-      k.dwt0_vertical8(rows, w, lo.data(), low_only ? nullptr : hi.data());
+      k_.dwt0_vertical8(rows, p_.width, lo_.data(), hi);
     else
-      k.dwt0_vertical16(rows, w, bitdepth, lo.data(), low_only ? nullptr : hi.data());
-    if (low_only)
-      k.dwt0_horizontal(lo.data(), nullptr, col_taps.data(), ow, out.a.row(i), nullptr, nullptr,
-                        nullptr);
+      k_.dwt0_vertical16(rows, p_.width, bitdepth_, lo_.data(), hi);
+    const int ow = (p_.width + 1) / 2;
+    if (details)
+      k_.dwt0_horizontal(lo_.data(), hi, col_taps_.data(), ow, a, details->band[1],
+                         details->band[0], details->band[2]);
     else
-      k.dwt0_horizontal(lo.data(), hi.data(), col_taps.data(), ow, out.a.row(i), out.v.row(i),
-                        out.h.row(i), out.d.row(i));
+      k_.dwt0_horizontal(lo_.data(), nullptr, col_taps_.data(), ow, a, nullptr, nullptr, nullptr);
   }
-}
 
-void dwt_scale0(const RowKernels& k, const PlaneView& p, int bitdepth, bool low_only,
-                Subbands<int16_t>& out) {
+ private:
+  const RowKernels& k_;
+  const PlaneView& p_;
+  int bitdepth_;
+  std::vector<std::array<int, 4>> row_taps_, col_taps_;
+  std::vector<int16_t> lo_, hi_;
+};
+
+// Scale 0's a band alone (the scale itself skipped).
+template <typename Sample>
+void low_pass_scale0(const RowKernels& k, const PlaneView& p, int bitdepth, BandImage<int16_t>& a) {
+  Dwt0<Sample> dwt(k, p, bitdepth);
+  a.resize((p.width + 1) / 2, (p.height + 1) / 2);
+  for (int i = 0; i < a.height; ++i) dwt.row(i, a.row(i), nullptr);
+}
+void low_pass_scale0(const RowKernels& k, const PlaneView& p, int bitdepth, BandImage<int16_t>& a) {
   if (p.bytes_per_sample == 1)
-    dwt_scale0<uint8_t>(k, p, bitdepth, low_only, out);
+    low_pass_scale0<uint8_t>(k, p, bitdepth, a);
   else
-    dwt_scale0<uint16_t>(k, p, bitdepth, low_only, out);
+    low_pass_scale0<uint16_t>(k, p, bitdepth, a);
 }
 
-std::array<uint64_t, 3> denominator_sums_s0(const RowKernels& k, const Subbands<int16_t>& ref) {
-  const int w = ref.h.width, h = ref.h.height;
+template <typename Sample>
+ScaleSums sums_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const PlaneView& ref,
+                      const PlaneView& dist, int bitdepth, const CsfFactors& f,
+                      const AdmOptions& o) {
+  const int w = (ref.width + 1) / 2, h = (ref.height + 1) / 2;
+  Dwt0<Sample> dwt_ref(k, ref, bitdepth), dwt_dis(k, dist, bitdepth);
+  const auto dwt = [&](int i, int16_t* ref_a, int16_t* dis_a, OrientedRowsOut<int16_t> ref_details,
+                       OrientedRowsOut<int16_t> dis_details) {
+    dwt_ref.row(i, ref_a, &ref_details);
+    dwt_dis.row(i, dis_a, &dis_details);
+  };
   const Region g = score_region(w, h);
-  const int shift = denominator_shift_s0(g);
-  const uint64_t round = shift > 0 ? uint64_t{1} << (shift - 1) : 0;
-  std::array<uint64_t, 3> total{0, 0, 0};
-  for (int i = g.top; i < g.bottom; ++i) {
-    const std::array<uint64_t, 3> row = k.denominator_row_s0(detail_rows(ref, i), g.left, g.right);
-    for (int b = 0; b < 3; ++b) total[b] += (row[b] + round) >> shift;
-  }
-  return total;
-}
-
-void csf_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const Oriented<int16_t>& src,
-                const CsfFactors& f) {
-  const int w = src.band[0].width, h = src.band[0].height;
-  s.csf.resize(w, h);
-  s.flat.resize(w, h);
-  const Region g = filter_region(w, h);
+  const int den_shift = denominator_shift_s0(g);
+  const uint64_t den_round = den_shift > 0 ? uint64_t{1} << (den_shift - 1) : 0;
+  std::array<uint64_t, 3> den{0, 0, 0};
+  const auto denominator = [&](int, OrientedRows<int16_t> ref_details) {
+    const std::array<uint64_t, 3> row = k.denominator_row_s0(ref_details, g.left, g.right);
+    for (int b = 0; b < 3; ++b) den[b] += (row[b] + den_round) >> den_shift;
+  };
+  const CubeShift cube = masking_cube_s0(w);
   static constexpr int kShift[3] = {15, 15, 17};
   static constexpr int32_t kRound[3] = {16384, 16384, 65535};  // libvmaf's 65535, not 65536
-  for (int b = 0; b < 3; ++b)
-    for (int i = g.top; i < g.bottom; ++i)
-      k.csf_row_s0(src.band[b].row(i), g.left, g.right, f.scale0_fixed[b], kShift[b], kRound[b],
-                   s.csf.band[b].row(i), s.flat.band[b].row(i));
-}
-
-std::array<int64_t, 3> numerator_sums_s0(const RowKernels& k, const ScaleImages<int16_t>& s,
-                                         const Oriented<int16_t>& src, const CsfFactors& f) {
-  const int w = src.band[0].width;
-  const CubeShift cube = masking_cube_s0(w);
-  return masking_sums(s, src, f.scale0_fixed, cube, k.masking_row_s0);
-}
-
-ScaleSums sums_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const CsfFactors& f,
-                      const AdmOptions& o) {
+  const double gain_limit = o.enhn_gain_limit;
+  const auto decouple = [&](OrientedRows<int16_t> r, OrientedRows<int16_t> d, int begin, int end,
+                            OrientedRowsOut<int16_t> restored, OrientedRowsOut<int16_t> additive) {
+    k.decouple_row_s0(r, d, begin, end, gain_limit, restored, additive);
+  };
+  const auto csf = [&](const int16_t* row, int b, int begin, int end, int16_t* c, int16_t* flat) {
+    k.csf_row_s0(row, begin, end, f.scale0_fixed[b], kShift[b], kRound[b], c, flat);
+  };
+  const auto mask = [&](const MaskingRows<int16_t>& rows, int width, int begin, int end) {
+    return k.masking_row_s0(rows, width, begin, end, f.scale0_fixed, cube);
+  };
+  std::array<int64_t, 3> num, aim;
+  scale_sums(s, w, h, o.skip_aim, dwt, denominator, decouple, csf, k.flat_sum_row_s0, mask, num,
+             aim);
   ScaleSums out;
-  decouple(s, o.enhn_gain_limit, k.decouple_row_s0);
-  const std::array<uint64_t, 3> den = denominator_sums_s0(k, s.ref);
-  csf_scale0(k, s, s.additive, f);
-  const std::array<int64_t, 3> num = numerator_sums_s0(k, s, s.restored, f);
-  std::array<int64_t, 3> aim{0, 0, 0};
-  if (!o.skip_aim) {
-    csf_scale0(k, s, s.restored, f);
-    aim = numerator_sums_s0(k, s, s.additive, f);
-  }
   for (int b = 0; b < 3; ++b) {
     out.den[b] = den[b];
     out.num[b] = num[b];
     out.aim_num[b] = aim[b];
   }
   return out;
+}
+
+ScaleSums sums_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const PlaneView& ref,
+                      const PlaneView& dist, int bitdepth, const CsfFactors& f,
+                      const AdmOptions& o) {
+  if (ref.bytes_per_sample == 1) return sums_scale0<uint8_t>(k, s, ref, dist, bitdepth, f, o);
+  return sums_scale0<uint16_t>(k, s, ref, dist, bitdepth, f, o);
 }
 
 // ---- scales 1..3 (32-bit bands) ----
 
-// `out` must not hold `src`.
-void dwt_scale_s123(const RowKernels& k, const BandImage<int32_t>& src, int scale,
-                    Subbands<int32_t>& out) {
-  const int w = src.width, h = src.height;
-  const auto rows_taps = dwt_taps(h);
-  const auto col_taps = dwt_taps(w);
-  const int ow = (w + 1) / 2, oh = (h + 1) / 2;
-  out.resize(ow, oh);
-  std::vector<int32_t> lo(static_cast<size_t>(w)), hi(static_cast<size_t>(w));
-  for (int i = 0; i < oh; ++i) {
-    const int32_t* rows[4];
-    for (int t = 0; t < 4; ++t) rows[t] = src.row(rows_taps[i][t]);
-    k.dwt_vertical_s123(rows, w, scale, lo.data(), hi.data());
-    k.dwt_horizontal_s123(lo.data(), hi.data(), col_taps.data(), ow, scale, out.a.row(i),
-                          out.v.row(i), out.h.row(i), out.d.row(i));
+// The DWT of scales 1..3 of one picture, an output row at a time, from scale
+// 0's 16-bit a band at scale 1, the 32-bit one of the scale before at scales 2 and 3.
+template <typename Src>
+class DwtS123 {
+ public:
+  DwtS123(const RowKernels& k, const BandImage<Src>& src, int scale)
+      : k_(k),
+        src_(src),
+        scale_(scale),
+        row_taps_(dwt_taps(src.height)),
+        col_taps_(dwt_taps(src.width)),
+        lo_(size_t(src.width)),
+        hi_(size_t(src.width)) {}
+  // Row i: a into `a`, h, v, d into `details`.
+  void row(int i, int32_t* a, OrientedRowsOut<int32_t> details) {
+    const Src* rows[4];
+    for (int t = 0; t < 4; ++t) rows[t] = src_.row(row_taps_[size_t(i)][t]);
+    if constexpr (sizeof(Src) == 2)
+      k_.dwt_vertical_s1(rows, src_.width, lo_.data(), hi_.data());
+    else
+      k_.dwt_vertical_s123(rows, src_.width, scale_, lo_.data(), hi_.data());
+    k_.dwt_horizontal_s123(lo_.data(), hi_.data(), col_taps_.data(), (src_.width + 1) / 2, scale_,
+                           a, details.band[1], details.band[0], details.band[2]);
   }
-}
 
-std::array<uint64_t, 3> denominator_sums_s123(const RowKernels& k, const Subbands<int32_t>& ref,
-                                              int scale) {
-  const int w = ref.h.width, h = ref.h.height;
+ private:
+  const RowKernels& k_;
+  const BandImage<Src>& src_;
+  int scale_;
+  std::vector<std::array<int, 4>> row_taps_, col_taps_;
+  std::vector<int32_t> lo_, hi_;
+};
+
+// `s` must not hold the sources.
+template <typename Src>
+ScaleSums sums_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s,
+                          const BandImage<Src>& ref_low, const BandImage<Src>& dis_low, int scale,
+                          const CsfFactors& f, const AdmOptions& o) {
+  const int w = (ref_low.width + 1) / 2, h = (ref_low.height + 1) / 2;
+  DwtS123<Src> dwt_ref(k, ref_low, scale), dwt_dis(k, dis_low, scale);
+  const auto dwt = [&](int i, int32_t* ref_a, int32_t* dis_a, OrientedRowsOut<int32_t> ref_details,
+                       OrientedRowsOut<int32_t> dis_details) {
+    dwt_ref.row(i, ref_a, ref_details);
+    dwt_dis.row(i, dis_a, dis_details);
+  };
   const Region g = score_region(w, h);
-  const int cube_shift = ceil_log2(g.right - g.left);
-  const uint64_t cube_round = static_cast<uint64_t>(half_of_power(cube_shift));
-  const int row_shift = ceil_log2(g.bottom - g.top);
-  const uint64_t row_round = static_cast<uint64_t>(half_of_power(row_shift));
-  std::array<uint64_t, 3> total{0, 0, 0};
-  for (int i = g.top; i < g.bottom; ++i) {
+  const int den_cube_shift = ceil_log2(g.right - g.left);
+  const uint64_t den_cube_round = static_cast<uint64_t>(half_of_power(den_cube_shift));
+  const int den_row_shift = ceil_log2(g.bottom - g.top);
+  const uint64_t den_row_round = static_cast<uint64_t>(half_of_power(den_row_shift));
+  std::array<uint64_t, 3> den{0, 0, 0};
+  const auto denominator = [&](int, OrientedRows<int32_t> ref_details) {
     const std::array<uint64_t, 3> row =
-        k.denominator_row_s123(detail_rows(ref, i), g.left, g.right, scale, cube_shift, cube_round);
-    for (int b = 0; b < 3; ++b) total[b] += (row[b] + row_round) >> row_shift;
-  }
-  return total;
-}
-
-void csf_s123(const RowKernels& k, ScaleImages<int32_t>& s, const Oriented<int32_t>& src, int scale,
-              const CsfFactors& f) {
-  const int w = src.band[0].width, h = src.band[0].height;
-  s.csf.resize(w, h);
-  s.flat.resize(w, h);
-  const Region g = filter_region(w, h);
-  const uint32_t factor[3] = {f.fixed_hv[scale], f.fixed_hv[scale], f.fixed_d[scale]};
-  for (int b = 0; b < 3; ++b)
-    for (int i = g.top; i < g.bottom; ++i)
-      k.csf_row_s123(src.band[b].row(i), g.left, g.right, factor[b], s.csf.band[b].row(i),
-                     s.flat.band[b].row(i));
-}
-
-std::array<int64_t, 3> numerator_sums_s123(const RowKernels& k, const ScaleImages<int32_t>& s,
-                                           const Oriented<int32_t>& src, int scale,
-                                           const CsfFactors& f) {
-  const int w = src.band[0].width;
+        k.denominator_row_s123(ref_details, g.left, g.right, scale, den_cube_shift, den_cube_round);
+    for (int b = 0; b < 3; ++b) den[b] += (row[b] + den_row_round) >> den_row_shift;
+  };
   const CubeShift cube = masking_cube_s123(w);
   const uint32_t factor[3] = {f.fixed_hv[scale], f.fixed_hv[scale], f.fixed_d[scale]};
-  return masking_sums(s, src, factor, cube, k.masking_row_s123);
-}
-
-ScaleSums sums_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s, int scale,
-                          const CsfFactors& f, const AdmOptions& o) {
+  const double gain_limit = o.enhn_gain_limit;
+  const auto decouple = [&](OrientedRows<int32_t> r, OrientedRows<int32_t> d, int begin, int end,
+                            OrientedRowsOut<int32_t> restored, OrientedRowsOut<int32_t> additive) {
+    k.decouple_row_s123(r, d, begin, end, gain_limit, restored, additive);
+  };
+  const auto csf = [&](const int32_t* row, int b, int begin, int end, int32_t* c, int32_t* flat) {
+    k.csf_row_s123(row, begin, end, factor[b], c, flat);
+  };
+  const auto mask = [&](const MaskingRows<int32_t>& rows, int width, int begin, int end) {
+    return k.masking_row_s123(rows, width, begin, end, factor, cube);
+  };
+  std::array<int64_t, 3> num, aim;
+  scale_sums(s, w, h, o.skip_aim, dwt, denominator, decouple, csf, k.flat_sum_row_s123, mask, num,
+             aim);
   ScaleSums out;
-  decouple(s, o.enhn_gain_limit, k.decouple_row_s123);
-  const std::array<uint64_t, 3> den = denominator_sums_s123(k, s.ref, scale);
-  csf_s123(k, s, s.additive, scale, f);
-  const std::array<int64_t, 3> num = numerator_sums_s123(k, s, s.restored, scale, f);
-  std::array<int64_t, 3> aim{0, 0, 0};
-  if (!o.skip_aim) {
-    csf_s123(k, s, s.restored, scale, f);
-    aim = numerator_sums_s123(k, s, s.additive, scale, f);
-  }
   for (int b = 0; b < 3; ++b) {
     out.den[b] = den[b];
     out.num[b] = num[b];
@@ -242,18 +375,12 @@ ScaleSums sums_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s, int scal
   return out;
 }
 
-void widen(const BandImage<int16_t>& b, BandImage<int32_t>& out) {
-  out.width = b.width;
-  out.height = b.height;
-  out.samples.assign(b.samples.begin(), b.samples.end());
-}
-
-// A thread's images, kept from frame to frame so that their memory is
-// allocated once (every stage still clears what it resizes).
+// A thread's images, kept from frame to frame: one set a scale, so that each
+// keeps its size and is neither allocated nor cleared again while the
+// picture size stays (BandImage::resize).
 struct Workspace {
   ScaleImages<int16_t> s0;
-  ScaleImages<int32_t> s;
-  BandImage<int32_t> ref_low, dis_low;
+  ScaleImages<int32_t> s[3];  // scales 1..3
 };
 
 }  // namespace
@@ -269,10 +396,10 @@ void check_adm_size(int width, int height, const char* what) {
 
 const RowKernels& reference_row_kernels() {
   static constexpr RowKernels kReference{
-      dwt0_vertical,       dwt0_vertical,   dwt0_horizontal,   dwt_vertical_s123,
-      dwt_horizontal_s123, decouple_row_s0, decouple_row_s123, csf_row_s0,
-      csf_row_s123,        masking_row_s0,  masking_row_s123,  denominator_row_s0,
-      denominator_row_s123};
+      dwt0_vertical,        dwt0_vertical,   dwt0_horizontal,   dwt_vertical_s123,
+      dwt_horizontal_s123,  decouple_row_s0, decouple_row_s123, csf_row_s0,
+      csf_row_s123,         masking_row_s0,  masking_row_s123,  denominator_row_s0,
+      denominator_row_s123, flat_sum_row_s0, flat_sum_row_s123, dwt_vertical_s1};
   return kReference;
 }
 
@@ -297,21 +424,19 @@ AdmSums adm_integer_sums(const PlaneView& ref, const PlaneView& dist, int bitdep
   AdmSums sums{};
   thread_local Workspace work;
   ScaleImages<int16_t>& s0 = work.s0;
-  dwt_scale0(k, ref, bitdepth, o.skip_scale0, s0.ref);
-  dwt_scale0(k, dist, bitdepth, o.skip_scale0, s0.dis);
-  if (!o.skip_scale0) sums[0] = sums_scale0(k, s0, f, o);
-
-  ScaleImages<int32_t>& s = work.s;
-  BandImage<int32_t>& ref_low = work.ref_low;
-  BandImage<int32_t>& dis_low = work.dis_low;
-  widen(s0.ref.a, ref_low);
-  widen(s0.dis.a, dis_low);
+  if (o.skip_scale0) {
+    low_pass_scale0(k, ref, bitdepth, s0.ref_a);
+    low_pass_scale0(k, dist, bitdepth, s0.dis_a);
+  } else {
+    sums[0] = sums_scale0(k, s0, ref, dist, bitdepth, f, o);
+  }
   for (int scale = 1; scale < 4; ++scale) {
-    dwt_scale_s123(k, ref_low, scale, s.ref);
-    dwt_scale_s123(k, dis_low, scale, s.dis);
-    sums[size_t(scale)] = sums_scale_s123(k, s, scale, f, o);
-    ref_low = s.ref.a;
-    dis_low = s.dis.a;
+    ScaleImages<int32_t>& s = work.s[scale - 1];
+    if (scale == 1)
+      sums[1] = sums_scale_s123(k, s, s0.ref_a, s0.dis_a, scale, f, o);
+    else
+      sums[size_t(scale)] =
+          sums_scale_s123(k, s, work.s[scale - 2].ref_a, work.s[scale - 2].dis_a, scale, f, o);
   }
   return sums;
 }

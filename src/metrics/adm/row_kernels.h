@@ -24,6 +24,9 @@ using MaskingRowS0Fn = decltype(&masking_row_s0);
 using MaskingRowS123Fn = decltype(&masking_row_s123);
 using DenominatorRowS0Fn = decltype(&denominator_row_s0);
 using DenominatorRowS123Fn = decltype(&denominator_row_s123);
+using FlatSumRowS0Fn = decltype(&flat_sum_row_s0);
+using FlatSumRowS123Fn = decltype(&flat_sum_row_s123);
+using DwtVerticalS1Fn = decltype(&dwt_vertical_s1);
 
 struct RowKernels {
   void (*dwt0_vertical8)(const uint8_t* const rows[4], int width, int16_t* lo, int16_t* hi);
@@ -40,6 +43,9 @@ struct RowKernels {
   MaskingRowS123Fn masking_row_s123;
   DenominatorRowS0Fn denominator_row_s0;
   DenominatorRowS123Fn denominator_row_s123;
+  FlatSumRowS0Fn flat_sum_row_s0;
+  FlatSumRowS123Fn flat_sum_row_s123;
+  DwtVerticalS1Fn dwt_vertical_s1;
 };
 
 // The scalar references: THE definition.

@@ -128,7 +128,7 @@ EXACTVQ_ADM_HD void decouple_at(const T* const ref[3], const T* const dis[3], si
 }
 
 // The CSF of sample `at` of src[0..2] into csf and flat (reference.cpp's
-// csf_scale0: shifts 15, 15, 17 and libvmaf's rounding 65535, not 65536, for d).
+// numerator_sums_s0: shifts 15, 15, 17 and libvmaf's rounding 65535, not 65536, for d).
 template <typename T>
 EXACTVQ_ADM_HD void csf_at(const T* const src[3], size_t at, const uint32_t factor[3],
                            T* const csf[3], T* const flat[3]) {

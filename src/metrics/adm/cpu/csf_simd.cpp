@@ -1,6 +1,8 @@
 // ADM's CSF rows (csf.h) as Highway kernels: the reference's int32 and int64
 // integer steps lane by lane, the int16 stores as its casts (the low 16 bits),
 // the scale 1..3 products by MulEven of the even and the odd lanes.
+#include <algorithm>
+
 #include "metrics/adm/cpu/adm_simd.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -31,9 +33,11 @@ using D64 = hn::Repartition<int64_t, D32>;
 using V32 = hn::Vec<D32>;
 using V64 = hn::Vec<D64>;
 
-// The int16 cast of an int32 lane, narrowed: its low 16 bits, sign-extended.
+// The int16 cast of an int32 lane, narrowed: its low 16 bits.
 HWY_INLINE hn::Vec<D16> CastToInt16(V32 v) {
-  return hn::DemoteTo(D16(), hn::ShiftRight<16>(hn::ShiftLeft<16>(v)));
+  const hn::RebindToUnsigned<D32> du32;
+  const hn::RebindToUnsigned<D16> du16;
+  return hn::BitCast(D16(), hn::TruncateTo(du16, hn::BitCast(du32, v)));
 }
 
 void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, int32_t round,
@@ -43,8 +47,13 @@ void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, i
   const int lanes = int(hn::Lanes(d));
   const V32 f = hn::Set(d, int32_t{factor}), r = hn::Set(d, round);
   const V32 flat_scale = hn::Set(d, 4369), flat_round = hn::Set(d, 2048);
-  int j = begin;
-  for (; j + lanes <= end; j += lanes) {
+  // The last vector ends at `end`, over some columns written already (the same values again).
+  if (end - begin < lanes) {
+    adm::csf_row_s0(src, begin, end, factor, shift, round, csf, flt);
+    return;
+  }
+  for (int next = begin; next < end; next += lanes) {
+    const int j = std::min(next, end - lanes);
     // int32 product and sum, wrapping as the reference's uint32 arithmetic.
     const V32 rounded = hn::Add(hn::Mul(f, hn::PromoteTo(d, hn::LoadU(d16, src + j))), r);
     const auto value = CastToInt16(hn::ShiftRightSame(rounded, shift));
@@ -53,7 +62,6 @@ void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, i
     hn::StoreU(CastToInt16(hn::ShiftRight<12>(hn::Add(hn::Mul(magnitude, flat_scale), flat_round))),
                d16, flt + j);
   }
-  if (j < end) adm::csf_row_s0(src, j, end, factor, shift, round, csf, flt);
 }
 
 HWY_INLINE V32 OddLanesDown(D32 d, V32 v) {
@@ -86,8 +94,13 @@ void CsfS123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* c
             factor_low = hn::Set(d, int32_t(factor & 0xFFFF));
   const V64 weight_round = hn::Set(d64, int64_t{1} << 27),
             flat_round = hn::Set(d64, kRoundBeforeShift32);
-  int j = begin;
-  for (; j + lanes <= end; j += lanes) {
+  // The last vector ends at `end`, over some columns written already (the same values again).
+  if (end - begin < lanes) {
+    adm::csf_row_s123(src, begin, end, factor, csf, flt);
+    return;
+  }
+  for (int next = begin; next < end; next += lanes) {
+    const int j = std::min(next, end - lanes);
     const V32 s = hn::LoadU(d, src + j);
     const V32 value =
         Interleave32(d, WeightedEven(s, factor_high, factor_low, weight_round),
@@ -98,7 +111,6 @@ void CsfS123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* c
                             FlatEven(OddLanesDown(d, magnitude), flat_round)),
                d, flt + j);
   }
-  if (j < end) adm::csf_row_s123(src, j, end, factor, csf, flt);
 }
 
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3

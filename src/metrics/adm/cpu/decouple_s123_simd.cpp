@@ -10,6 +10,8 @@
 //   (below 2^48); the one product that may not be, the Q30 reciprocal times t
 //   when |o| < 2^15, is inexact only beyond 2^53, where the gain clamps to 0
 //   or 2^15 by its sign alone, as the reference's does.
+#include <algorithm>
+
 #include "metrics/adm/cpu/adm_simd.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -60,6 +62,11 @@ HWY_INLINE VF ToDouble(VI v) {
 // (double)(float)v, with float(v) rounded as C's int64 -> float conversion.
 HWY_INLINE VF FloatOf(VI v) {
   const DF df;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  // AVX-512 DQ converts int64 to float itself, rounded to nearest as C's
+  // conversion (Highway 1.0 has no such DemoteTo).
+  return hn::PromoteTo(df, hn::Vec<hn::Rebind<float, DF> >{_mm512_cvtepi64_ps(v.raw)});
+#else
   const DI di;
   const VF exact = ToDouble(v);
   const VI sticky = hn::ShiftRight<11>(
@@ -67,6 +74,7 @@ HWY_INLINE VF FloatOf(VI v) {
   const VF odd = hn::Mul(ToDouble(hn::Or(hn::ShiftRight<11>(v), sticky)), hn::Set(df, 0x1p11));
   const VF wide = hn::IfThenElse(hn::Ge(hn::Abs(exact), hn::Set(df, 0x1p53)), odd, exact);
   return hn::PromoteTo(df, hn::DemoteTo(hn::Rebind<float, DF>(), wide));
+#endif
 }
 
 // The int64 product of two int64 lanes holding int32 values.
@@ -82,7 +90,7 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
   const DI di;
   const D32 d32;
   const int lanes = int(hn::Lanes(df));
-  const int32_t* recip = reciprocal_table();
+  const VF two_30 = hn::Set(df, 0x1p30);
   const VF zero = hn::Zero(df), full_gain = hn::Set(df, 32768.0),
            inverse_unit = hn::Set(df, 0x1p-15);
   const VF cos_squared = hn::Set(df, static_cast<double>(kCosOneDegreeSquared));
@@ -90,8 +98,18 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
   const VF two_15 = hn::Set(df, 32768.0), two_14 = hn::Set(df, 16384.0),
            two_31 = hn::Set(df, 0x1p31);
   const VI exponent_bits = hn::Set(di, int64_t{0x7FF0000000000000});
-  int j = begin;
-  for (; j + lanes <= end; j += lanes) {
+  // The bits of 2^14 * 1.0 plus those of 1.0 (so that subtracting the bits of
+  // 2^e leaves those of 2^(14 - e)), and 15 in the exponent field.
+  const VI two_14_times_one_bits =
+      hn::Set(di, static_cast<int64_t>(uint64_t{1023 + 14 + 1023} << 52));
+  const VI exponent_15 = hn::Set(di, int64_t{15} << 52);
+  // The last vector ends at `end`, over some columns written already (the same values again).
+  if (end - begin < lanes) {
+    adm::decouple_row_s123(ref, dis, begin, end, gain_limit, restored, additive);
+    return;
+  }
+  for (int next = begin; next < end; next += lanes) {
+    const int j = std::min(next, end - lanes);
     const auto load = [&](const int32_t* p) { return hn::PromoteTo(di, hn::LoadU(d32, p + j)); };
     const VI oh = load(ref.band[0]), ov = load(ref.band[1]), th = load(dis.band[0]),
              tv = load(dis.band[1]);
@@ -107,14 +125,22 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
       // |o| >= 2^15: shift s = floor(log2 |o|) - 14, from p = 2^floor(log2 |o|).
       const auto big = hn::Ge(abs_o, two_15);
       const VF p = hn::BitCast(df, hn::And(hn::BitCast(di, abs_o), exponent_bits));
-      const VF inverse_scale = hn::IfThenElse(big, hn::Div(two_14, p), hn::Set(df, 1.0));  // 2^-s
-      const VF half = hn::IfThenElseZero(big, hn::Div(p, two_15));  // 2^(s-1)
+      // 2^-s = 2^14 / p and 2^(s-1) = p / 2^15, made on p's exponent field (exact,
+      // no division); lanes that are not big take 1 and 0 instead.
+      const VI p_bits = hn::BitCast(di, p);
+      const VF inverse_scale = hn::IfThenElse(
+          big, hn::BitCast(df, hn::Sub(two_14_times_one_bits, p_bits)), hn::Set(df, 1.0));
+      const VF half = hn::IfThenElseZero(big, hn::BitCast(df, hn::Sub(p_bits, exponent_15)));
       const VF divisor = hn::Floor(hn::Mul(hn::Add(abs_o, half), inverse_scale));
       // 1 << (14 + s) as an int32: INT32_MIN for s = 17 (|o| = 2^31).
       const VF round =
           hn::IfThenElse(big, hn::IfThenElse(hn::Ge(abs_o, two_31), hn::Neg(two_31), p), two_14);
-      const auto index = hn::Add(hn::DemoteTo(d32, divisor), hn::Set(d32, 32768));
-      const VF reciprocal = hn::PromoteTo(df, hn::GatherIndex(d32, recip, index));
+      // The table's 2^30 / divisor truncated, divided here: the quotient of two
+      // integers below 2^31 is at least 1 / divisor >= 2^-15 from the next
+      // integer unless it is one, far more than its rounding error (2^-23 at
+      // most), so the floor of the rounded quotient is the truncated one.
+      // (Where o = 0 the divisor is 0; 1 instead keeps the lane finite.)
+      const VF reciprocal = hn::Floor(hn::Div(two_30, hn::Max(divisor, hn::Set(df, 1.0))));
       const VF product = hn::Mul(reciprocal, t);
       const VF signed_product = hn::IfThenElse(hn::Lt(o, zero), hn::Neg(product), product);
       const VF k_raw =
@@ -131,7 +157,6 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
                  additive.band[b] + j);  // wraps as the reference's uint32
     }
   }
-  if (j < end) adm::decouple_row_s123(ref, dis, j, end, gain_limit, restored, additive);
 }
 
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3 || HWY_TARGET == HWY_SSE4

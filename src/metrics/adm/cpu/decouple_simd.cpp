@@ -1,9 +1,21 @@
-// ADM's scale-0 decoupling row (decouple.h) as a Highway kernel, in binary64
-// lanes: every integer it handles (products of two int16, the Q30 reciprocal
-// times t, below 2^46) is exact in binary64, so the gain k, its clamp and the
-// restored value are the reference's integers; the angle test converts the
-// same integers to float and back and multiplies in the reference's order
-// (no fused operations), and the enhanced value truncates as C's cast does.
+// ADM's scale-0 decoupling row (decouple.h) as a Highway kernel in int32 lanes.
+// - The angle test's dot product and magnitudes are the reference's integers
+//   (int32 products of int16; a sum wraps only at exactly 2^31, all four
+//   values -32768, and is mended after the float conversion). They are
+//   rounded to float as C's conversion does, then compared in binary64: the
+//   reference's scaling by 1/4096 moves every operand and product by a power
+//   of two, so it changes no comparison and is left out, and the test
+//   d * d >= (cos2 * o) * t is read off the sign of their binary64 difference
+//   (exact in sign), narrowed to float.
+// - The gain k = (recip * t + 2^14) >> 15 needs 46 bits; recip is split into
+//   its high and low 16 bits, recip = 2^16 rh + rl, so that k is
+//   2 rh t + ((rl t + 2^14) >> 15), exactly, with every term in int32.
+// - The enhancement multiplies the restored value by the gain limit; for an
+//   integer limit (the options' default) the product is an exact int32 and the
+//   truncations of the reference change nothing; any other limit runs the
+//   product in binary64 lanes as the reference does.
+#include <algorithm>
+
 #include "metrics/adm/cpu/adm_simd.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -15,9 +27,9 @@ HWY_BEFORE_NAMESPACE();
 namespace exactvq::adm::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// SSSE3 has no binary64 floor (SSE4's roundpd); emulated, with the emulated
-// gather, it makes this kernel slower than the scalar reference, which runs
-// there instead (as on one-lane targets).
+// SSSE3 has no int32 multiply (SSE4's pmulld); emulated, with the emulated
+// gather, it would make this kernel slower than the scalar reference, which
+// runs there instead (as on one-lane targets).
 #if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3
 void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end,
                 double gain_limit, OrientedRowsOut<int16_t> restored,
@@ -26,69 +38,134 @@ void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin,
 }
 #else
 
-using DF = hn::ScalableTag<double>;
-using D32 = hn::Rebind<int32_t, DF>;
-using D16 = hn::Rebind<int16_t, DF>;
+using D32 = hn::ScalableTag<int32_t>;
+using D16 = hn::Rebind<int16_t, D32>;
+using DF = hn::Rebind<float, D32>;
+using DH = hn::Half<DF>;
+using DD = hn::Rebind<double, DH>;  // half as many binary64 lanes
+using V32 = hn::Vec<D32>;
 using VF = hn::Vec<DF>;
+using VD = hn::Vec<DD>;
 
-HWY_INLINE VF LoadAsDouble(const int16_t* p, int j) {
-  return hn::PromoteTo(DF(), hn::PromoteTo(D32(), hn::LoadU(D16(), p + j)));
+// Sign of d * d - (cos2 * o) * t in binary64 for the float lanes of one half,
+// narrowed to float (the difference of two doubles keeps the sign of the exact one).
+HWY_INLINE hn::Vec<DH> AngleMargin(hn::Vec<DH> d, hn::Vec<DH> o, hn::Vec<DH> t) {
+  const DD dd;
+  const VD dot = hn::PromoteTo(dd, d);
+  const VD cos_o =
+      hn::Mul(hn::Set(dd, static_cast<double>(kCosOneDegreeSquared)), hn::PromoteTo(dd, o));
+  return hn::DemoteTo(DH(), hn::Sub(hn::Mul(dot, dot), hn::Mul(cos_o, hn::PromoteTo(dd, t))));
 }
 
-// (double)(float)v / 4096 for an integer v exact in binary64. Dividing by a
-// power of two and multiplying by its inverse give the same bits (no value
-// here comes near the subnormals).
-HWY_INLINE VF FloatScaled(VF v) {
-  const hn::Rebind<float, DF> df32;
-  return hn::Mul(hn::PromoteTo(DF(), hn::DemoteTo(df32, v)), hn::Set(DF(), 0x1p-12));
+// (float) of a + b for a, b products of two int16 (held as int32): the sum
+// wraps only at exactly 2^31, which converts to -2^31, an impossible value.
+HWY_INLINE VF FloatOfSum(V32 a, V32 b) {
+  const DF df;
+  const VF f = hn::ConvertTo(df, hn::Add(a, b));
+  return hn::IfThenElse(hn::Eq(f, hn::Set(df, -0x1p31f)), hn::Set(df, 0x1p31f), f);
+}
+
+// trunc(min(rst * gain, t)) for o > 0, trunc(max(rst * gain, t)) otherwise, in binary64.
+HWY_INLINE V32 EnhancedInBinary64(V32 rst, V32 o, V32 t, double gain_limit) {
+  const D32 d32;
+  const hn::Half<D32> dh32;
+  const DD dd;
+  const VD gain = hn::Set(dd, gain_limit), zero = hn::Zero(dd);
+  const auto half = [&](hn::Vec<hn::Half<D32> > r, hn::Vec<hn::Half<D32> > ov,
+                        hn::Vec<hn::Half<D32> > tv) {
+    const VD scaled = hn::Mul(hn::PromoteTo(dd, r), gain);
+    const VD td = hn::PromoteTo(dd, tv);
+    const VD e = hn::IfThenElse(hn::Gt(hn::PromoteTo(dd, ov), zero), hn::Min(scaled, td),
+                                hn::Max(scaled, td));
+    return hn::DemoteTo(dh32, e);  // truncates
+  };
+  return hn::Combine(
+      d32, half(hn::UpperHalf(dh32, rst), hn::UpperHalf(dh32, o), hn::UpperHalf(dh32, t)),
+      half(hn::LowerHalf(dh32, rst), hn::LowerHalf(dh32, o), hn::LowerHalf(dh32, t)));
+}
+
+// The Q30 reciprocal table's entry for o (decouple.h): 2^30 / |o| truncated,
+// negated for o < 0; any value for o = 0 (unused). Divided in binary64: the
+// quotient is at least 1 / |o| >= 2^-15 from the next integer unless it is
+// one, far more than its rounding error, so the floor is the truncated one.
+HWY_INLINE V32 Reciprocal(V32 o) {
+  const D32 d32;
+  const hn::Half<D32> dh32;
+  const DD dd;
+  const V32 magnitude = hn::Max(hn::Abs(o), hn::Set(d32, 1));
+  const VD two_30 = hn::Set(dd, 0x1p30);
+  const auto half = [&](hn::Vec<hn::Half<D32> > m) {
+    return hn::DemoteTo(dh32, hn::Floor(hn::Div(two_30, hn::PromoteTo(dd, m))));
+  };
+  const V32 q =
+      hn::Combine(d32, half(hn::UpperHalf(dh32, magnitude)), half(hn::LowerHalf(dh32, magnitude)));
+  return hn::IfThenElse(hn::Lt(o, hn::Zero(d32)), hn::Neg(q), q);
+}
+
+template <bool kIntegerGain>
+void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end,
+                 double gain_limit, OrientedRowsOut<int16_t> restored,
+                 OrientedRowsOut<int16_t> additive) {
+  const D32 d32;
+  const D16 d16;
+  const DF df;
+  const DH dh;
+  const int lanes = int(hn::Lanes(d32));
+  const V32 zero = hn::Zero(d32), full_gain = hn::Set(d32, 32768), half_unit = hn::Set(d32, 16384);
+  const V32 low16 = hn::Set(d32, 0xFFFF);
+  const V32 gain = hn::Set(d32, kIntegerGain ? static_cast<int32_t>(gain_limit) : 0);
+  // The last vector ends at `end`, over some columns written already (the same values again).
+  if (end - begin < lanes) {
+    adm::decouple_row_s0(ref, dis, begin, end, gain_limit, restored, additive);
+    return;
+  }
+  for (int next = begin; next < end; next += lanes) {
+    const int j = std::min(next, end - lanes);
+    const auto load = [&](const int16_t* p) { return hn::PromoteTo(d32, hn::LoadU(d16, p + j)); };
+    const V32 oh = load(ref.band[0]), ov = load(ref.band[1]);
+    const V32 th = load(dis.band[0]), tv = load(dis.band[1]);
+    const VF dot = FloatOfSum(hn::Mul(oh, th), hn::Mul(ov, tv));
+    const VF o_mag = FloatOfSum(hn::Mul(oh, oh), hn::Mul(ov, ov));
+    const VF t_mag = FloatOfSum(hn::Mul(th, th), hn::Mul(tv, tv));
+    const VF margin = hn::Combine(
+        df, AngleMargin(hn::UpperHalf(dh, dot), hn::UpperHalf(dh, o_mag), hn::UpperHalf(dh, t_mag)),
+        AngleMargin(hn::LowerHalf(dh, dot), hn::LowerHalf(dh, o_mag), hn::LowerHalf(dh, t_mag)));
+    const VF fzero = hn::Zero(df);
+    const auto angle = hn::RebindMask(d32, hn::And(hn::Ge(dot, fzero), hn::Ge(margin, fzero)));
+    for (int b = 0; b < 3; ++b) {
+      const auto t16 = hn::LoadU(d16, dis.band[b] + j);
+      const V32 o = load(ref.band[b]), t = hn::PromoteTo(d32, t16);
+      const V32 r = Reciprocal(o);
+      // recip = 2^16 rh + rl, 0 <= rl < 2^16.
+      const V32 k_high = hn::ShiftLeft<1>(hn::Mul(hn::ShiftRight<16>(r), t));
+      const V32 k_low = hn::ShiftRight<15>(hn::Add(hn::Mul(hn::And(r, low16), t), half_unit));
+      const auto o_zero = hn::Eq(o, zero);
+      const V32 k = hn::IfThenElse(o_zero, full_gain,
+                                   hn::Min(hn::Max(hn::Add(k_high, k_low), zero), full_gain));
+      const V32 rst = hn::ShiftRight<15>(hn::Add(hn::Mul(k, o), half_unit));
+      V32 enhanced;
+      if constexpr (kIntegerGain) {
+        const V32 scaled = hn::Mul(rst, gain);
+        enhanced = hn::IfThenElse(hn::Gt(o, zero), hn::Min(scaled, t), hn::Max(scaled, t));
+      } else {
+        enhanced = EnhancedInBinary64(rst, o, t, gain_limit);
+      }
+      const auto enhance = hn::AndNot(hn::Or(o_zero, hn::Eq(k, zero)), angle);
+      const auto out16 = hn::DemoteTo(d16, hn::IfThenElse(enhance, enhanced, rst));
+      hn::StoreU(out16, d16, restored.band[b] + j);
+      hn::StoreU(hn::Sub(t16, out16), d16, additive.band[b] + j);  // wraps as int16
+    }
+  }
 }
 
 void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end,
                 double gain_limit, OrientedRowsOut<int16_t> restored,
                 OrientedRowsOut<int16_t> additive) {
-  const DF df;
-  const D32 d32;
-  const D16 d16;
-  const int lanes = int(hn::Lanes(df));
-  const int32_t* recip = reciprocal_table();
-  const VF zero = hn::Zero(df), full_gain = hn::Set(df, 32768.0);
-  const VF half_unit = hn::Set(df, 16384.0), inverse_unit = hn::Set(df, 0x1p-15);
-  const VF cos_squared = hn::Set(df, static_cast<double>(kCosOneDegreeSquared));
-  const VF gain = hn::Set(df, gain_limit);
-  int j = begin;
-  for (; j + lanes <= end; j += lanes) {
-    const VF oh = LoadAsDouble(ref.band[0], j), ov = LoadAsDouble(ref.band[1], j);
-    const VF th = LoadAsDouble(dis.band[0], j), tv = LoadAsDouble(dis.band[1], j);
-    const VF dot = FloatScaled(hn::Add(hn::Mul(oh, th), hn::Mul(ov, tv)));
-    const VF o_mag = FloatScaled(hn::Add(hn::Mul(oh, oh), hn::Mul(ov, ov)));
-    const VF t_mag = FloatScaled(hn::Add(hn::Mul(th, th), hn::Mul(tv, tv)));
-    const auto angle = hn::And(
-        hn::Ge(dot, zero), hn::Ge(hn::Mul(dot, dot), hn::Mul(hn::Mul(cos_squared, o_mag), t_mag)));
-    for (int b = 0; b < 3; ++b) {
-      const auto o32 = hn::PromoteTo(d32, hn::LoadU(d16, ref.band[b] + j));
-      const auto t32 = hn::PromoteTo(d32, hn::LoadU(d16, dis.band[b] + j));
-      const VF o = hn::PromoteTo(df, o32), t = hn::PromoteTo(df, t32);
-      const VF reciprocal =
-          hn::PromoteTo(df, hn::GatherIndex(d32, recip, hn::Add(o32, hn::Set(d32, 32768))));
-      // floor((recip * t + 2^14) / 2^15), clamped to [0, 2^15]; 2^15 where o = 0.
-      const VF k_raw = hn::Floor(hn::Mul(hn::Add(hn::Mul(reciprocal, t), half_unit), inverse_unit));
-      const auto o_zero = hn::Eq(o, zero);
-      const VF k = hn::IfThenElse(o_zero, full_gain, hn::Min(hn::Max(k_raw, zero), full_gain));
-      const auto k32 = hn::DemoteTo(d32, k);
-      const auto rst32 = hn::ShiftRight<15>(hn::Add(hn::Mul(k32, o32), hn::Set(d32, 16384)));
-      const VF rst = hn::PromoteTo(df, rst32);
-      const VF scaled = hn::Mul(rst, gain);
-      const VF enhanced = hn::IfThenElse(hn::Gt(o, zero), hn::Min(scaled, t), hn::Max(scaled, t));
-      const auto enhance = hn::AndNot(hn::Or(o_zero, hn::Eq(k, zero)), angle);
-      const auto out32 = hn::DemoteTo(d32, hn::IfThenElse(enhance, enhanced, rst));  // truncates
-      hn::StoreU(hn::DemoteTo(d16, out32), d16, restored.band[b] + j);
-      // t - rst modulo 2^16: the low 16 bits, sign-extended, then narrowed.
-      const auto diff = hn::Sub(t32, out32);
-      hn::StoreU(hn::DemoteTo(d16, hn::ShiftRight<16>(hn::ShiftLeft<16>(diff))), d16,
-                 additive.band[b] + j);
-    }
-  }
-  if (j < end) adm::decouple_row_s0(ref, dis, j, end, gain_limit, restored, additive);
+  // An integer limit up to 2^16 - 1 keeps rst * limit (|rst| <= 2^15) an exact int32.
+  if (gain_limit >= 1.0 && gain_limit <= 65535.0 && gain_limit == static_cast<int32_t>(gain_limit))
+    DecoupleRow<true>(ref, dis, begin, end, gain_limit, restored, additive);
+  else
+    DecoupleRow<false>(ref, dis, begin, end, gain_limit, restored, additive);
 }
 
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3

@@ -3,6 +3,8 @@
 // sum may pass 2^31 but wraps modulo 2^32 to the centred value, which is in
 // int32 range, exactly as the reference's argument shows. Outputs lie within
 // +-27411, so narrowing to int16 (saturating) changes nothing.
+#include <algorithm>
+
 #include "metrics/adm/cpu/adm_simd.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -32,6 +34,9 @@ void VerticalS123(const int32_t* const rows[4], int width, int scale, int32_t* l
 void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps,
                     int out_width, int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
   adm::dwt_horizontal_s123(lo, hi, taps, out_width, scale, a, v, h, d);
+}
+void VerticalS1(const int16_t* const rows[4], int width, int32_t* lo, int32_t* hi) {
+  adm::dwt_vertical_s1(rows, width, lo, hi);
 }
 #else
 
@@ -91,21 +96,29 @@ void Vertical16(const uint16_t* const rows[4], int width, int bitdepth, int16_t*
 // Output j of an inner column reads x[2j - 1] .. x[2j + 2]. Two loads of 2N
 // int16 seen as N int32 pairs give them: at 2j - 1 the pairs (x[2j-1], x[2j]),
 // at 2j + 1 the pairs (x[2j+1], x[2j+2]); the low half of a pair is its
-// first sample (Highway's targets are little-endian).
-HWY_INLINE hn::Vec<D32> LoadPairs(D32 d, const int16_t* p) {
-  return hn::BitCast(d, hn::LoadU(hn::Repartition<int16_t, D32>(), p));
-}
-HWY_INLINE hn::Vec<D32> FirstOfPair(hn::Vec<D32> v) {
-  return hn::ShiftRight<16>(hn::ShiftLeft<16>(v));
-}
-HWY_INLINE hn::Vec<D32> SecondOfPair(hn::Vec<D32> v) { return hn::ShiftRight<16>(v); }
+// first sample (Highway's targets are little-endian). Each int32 lane's pair
+// times the filter's pair of taps, summed, is one widening multiply-add of
+// int16 lanes (pmaddwd): x[2j-1] f0 + x[2j] f1 from the first load and
+// x[2j+1] f2 + x[2j+2] f3 from the second, with no pair near the one
+// product pair that would overflow (both -32768: the taps are smaller).
+using D16x2 = hn::Repartition<int16_t, D32>;
+HWY_INLINE hn::Vec<D16x2> LoadPairs(const int16_t* p) { return hn::LoadU(D16x2(), p); }
 
-HWY_INLINE void FilterStore(D32 d, const int32_t* filter, hn::Vec<D32> a, hn::Vec<D32> b,
-                            int16_t* out) {
+// The taps (filter[k], filter[k + 1]) in every int32 lane, as int16 pairs.
+HWY_INLINE hn::Vec<D16x2> TapPair(const int32_t* filter, int k) {
+  const uint32_t pair = uint32_t(uint16_t(filter[k])) | (uint32_t(uint16_t(filter[k + 1])) << 16);
+  return hn::BitCast(D16x2(), hn::Set(D32(), int32_t(pair)));
+}
+
+HWY_INLINE void FilterStore(hn::Vec<D16x2> taps01, hn::Vec<D16x2> taps23, hn::Vec<D16x2> a,
+                            hn::Vec<D16x2> b, int16_t* out) {
+  const D32 d;
   const D16 d16;
-  const auto sum =
-      Taps4(d, filter, FirstOfPair(a), SecondOfPair(a), FirstOfPair(b), SecondOfPair(b));
-  hn::StoreU(hn::DemoteTo(d16, hn::ShiftRight<16>(hn::Add(sum, hn::Set(d, 32768)))), d16, out);
+  auto odd = hn::Zero(d);
+  auto sum = hn::ReorderWidenMulAccumulate(d, a, taps01, hn::Set(d, 32768), odd);
+  sum = hn::ReorderWidenMulAccumulate(d, b, taps23, sum, odd);
+  sum = hn::RearrangeToOddPlusEven(sum, odd);  // |sum| <= 54822 * 32768 + 32768
+  hn::StoreU(hn::DemoteTo(d16, hn::ShiftRight<16>(sum)), d16, out);
 }
 
 void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>* taps,
@@ -114,16 +127,22 @@ void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>*
   const size_t lanes = hn::Lanes(d32);
   // Outputs 1 .. out_width - 2 read inside the row unmirrored (dwt_taps()).
   const size_t inner_end = out_width >= 2 ? size_t(out_width - 1) : 0;
-  size_t j = 1;
-  for (; j + lanes <= inner_end; j += lanes) {
-    const auto lo_a = LoadPairs(d32, lo + 2 * j - 1), lo_b = LoadPairs(d32, lo + 2 * j + 1);
-    FilterStore(d32, kDwtLow, lo_a, lo_b, a + j);
+  // Where the inner outputs hold a vector, the last one ends at inner_end,
+  // over some outputs written already (the same values again).
+  const size_t vector_end = inner_end >= lanes + 1 ? inner_end : 1;
+  const auto low01 = TapPair(kDwtLow, 0), low23 = TapPair(kDwtLow, 2);
+  const auto high01 = TapPair(kDwtHigh, 0), high23 = TapPair(kDwtHigh, 2);
+  for (size_t next = 1; next < vector_end; next += lanes) {
+    const size_t j = std::min(next, vector_end - lanes);
+    const auto lo_a = LoadPairs(lo + 2 * j - 1), lo_b = LoadPairs(lo + 2 * j + 1);
+    FilterStore(low01, low23, lo_a, lo_b, a + j);
     if (hi == nullptr) continue;
-    FilterStore(d32, kDwtHigh, lo_a, lo_b, v + j);
-    const auto hi_a = LoadPairs(d32, hi + 2 * j - 1), hi_b = LoadPairs(d32, hi + 2 * j + 1);
-    FilterStore(d32, kDwtLow, hi_a, hi_b, h + j);
-    FilterStore(d32, kDwtHigh, hi_a, hi_b, d + j);
+    FilterStore(high01, high23, lo_a, lo_b, v + j);
+    const auto hi_a = LoadPairs(hi + 2 * j - 1), hi_b = LoadPairs(hi + 2 * j + 1);
+    FilterStore(low01, low23, hi_a, hi_b, h + j);
+    FilterStore(high01, high23, hi_a, hi_b, d + j);
   }
+  const size_t j = vector_end;
   // Output 0 and those past the vectors, by the reference on their taps.
   const auto scalar = [&](size_t from, size_t to) {
     if (to <= from) return;
@@ -134,6 +153,42 @@ void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>*
   };
   scalar(0, out_width > 0 ? 1 : 0);
   scalar(j > size_t(out_width) ? size_t(out_width) : j, size_t(out_width));
+}
+
+// Scale 1 from the 16-bit a band: rows 0 and 1, and rows 2 and 3, paired in
+// the int16 halves of int32 lanes, each filter two pair multiply-adds as in
+// Horizontal0: every product below 2^30, the sums below 54822 * 2^15 < 2^31,
+// exact in int32, as the reference's int64 sums (no rounding or shift here).
+void VerticalS1(const int16_t* const rows[4], int width, int32_t* HWY_RESTRICT lo,
+                int32_t* HWY_RESTRICT hi) {
+  const D32 d;
+  const hn::RebindToUnsigned<D32> du;
+  const hn::Rebind<uint16_t, D32> du16;
+  const size_t lanes = hn::Lanes(d);
+  const auto low01 = TapPair(kDwtLow, 0), low23 = TapPair(kDwtLow, 2);
+  const auto high01 = TapPair(kDwtHigh, 0), high23 = TapPair(kDwtHigh, 2);
+  const auto filter = [&](hn::Vec<D16x2> p01, hn::Vec<D16x2> p23, hn::Vec<D16x2> taps01,
+                          hn::Vec<D16x2> taps23) {
+    auto odd = hn::Zero(d);
+    const auto sum = hn::ReorderWidenMulAccumulate(d, p01, taps01, hn::Zero(d), odd);
+    return hn::RearrangeToOddPlusEven(hn::ReorderWidenMulAccumulate(d, p23, taps23, sum, odd), odd);
+  };
+  const auto pair = [&](const int16_t* first, const int16_t* second, size_t j) {
+    const auto a = hn::PromoteTo(du, hn::LoadU(du16, reinterpret_cast<const uint16_t*>(first + j)));
+    const auto b =
+        hn::PromoteTo(du, hn::LoadU(du16, reinterpret_cast<const uint16_t*>(second + j)));
+    return hn::BitCast(D16x2(), hn::Or(a, hn::ShiftLeft<16>(b)));
+  };
+  size_t j = 0;
+  for (; j + lanes <= size_t(width); j += lanes) {
+    const auto p01 = pair(rows[0], rows[1], j), p23 = pair(rows[2], rows[3], j);
+    hn::StoreU(filter(p01, p23, low01, low23), d, lo + j);
+    hn::StoreU(filter(p01, p23, high01, high23), d, hi + j);
+  }
+  if (j < size_t(width)) {
+    const int16_t* tail[4] = {rows[0] + j, rows[1] + j, rows[2] + j, rows[3] + j};
+    adm::dwt_vertical_s1(tail, width - int(j), lo + j, hi + j);
+  }
 }
 
 #if HWY_TARGET == HWY_SSSE3
@@ -227,13 +282,16 @@ void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 
                out + j);
   };
   const size_t inner_end = out_width >= 2 ? size_t(out_width - 1) : 0;
-  size_t j = 1;
-  for (; j + lanes <= inner_end; j += lanes) {
+  // As at scale 0: the last vector of inner outputs ends at inner_end.
+  const size_t vector_end = inner_end >= lanes + 1 ? inner_end : 1;
+  for (size_t next = 1; next < vector_end; next += lanes) {
+    const size_t j = std::min(next, vector_end - lanes);
     store(kDwtLow, lo, j, a);
     store(kDwtHigh, lo, j, v);
     store(kDwtLow, hi, j, h);
     store(kDwtHigh, hi, j, d);
   }
+  const size_t j = vector_end;
   const auto scalar = [&](size_t from, size_t to) {
     if (to > from)
       adm::dwt_horizontal_s123(lo, hi, taps + from, int(to - from), scale, a + from, v + from,
@@ -257,6 +315,7 @@ HWY_EXPORT(Vertical16);
 HWY_EXPORT(Horizontal0);
 HWY_EXPORT(VerticalS123);
 HWY_EXPORT(HorizontalS123);
+HWY_EXPORT(VerticalS1);
 
 void dwt0_vertical8(const uint8_t* const rows[4], int width, int16_t* lo, int16_t* hi) {
   HWY_DYNAMIC_DISPATCH(Vertical8)(rows, width, lo, hi);
@@ -276,6 +335,9 @@ void dwt_vertical_s123(const int32_t* const rows[4], int width, int scale, int32
 void dwt_horizontal_s123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps,
                          int out_width, int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
   HWY_DYNAMIC_DISPATCH(HorizontalS123)(lo, hi, taps, out_width, scale, a, v, h, d);
+}
+void dwt_vertical_s1(const int16_t* const rows[4], int width, int32_t* lo, int32_t* hi) {
+  HWY_DYNAMIC_DISPATCH(VerticalS1)(rows, width, lo, hi);
 }
 
 }  // namespace exactvq::adm::cpu

@@ -31,6 +31,12 @@ std::array<int64_t, 3> MaskingS123(const MaskingRows<int32_t>& rows, int width, 
                                    const uint32_t factor[3], const CubeShift& cube) {
   return adm::masking_row_s123(rows, width, begin, end, factor, cube);
 }
+void FlatSumS0(OrientedRows<int16_t> flat, int width, int32_t* out) {
+  adm::flat_sum_row_s0(flat, width, out);
+}
+void FlatSumS123(OrientedRows<int32_t> flat, int width, int32_t* out) {
+  adm::flat_sum_row_s123(flat, width, out);
+}
 #else
 
 using D32 = hn::ScalableTag<int32_t>;
@@ -68,8 +74,24 @@ HWY_INLINE V64 CubeEven(D32 d, V32 x, int square_shift, V64 square_round, int cu
 
 constexpr int kSquareShift[3] = {29, 29, 30};
 
-std::array<int64_t, 3> MaskingS0(const MaskingRows<int16_t>& rows, int width, int begin, int end,
-                                 const uint16_t factor[3], const CubeShift& cube) {
+// The 8 neighbours' total of the flattened rows' sums over the orientations
+// (MaskingRows::flat_sum_*), modulo 2^32.
+template <typename T>
+HWY_INLINE V32 NeighbourSum(D32 d, const MaskingRows<T>& rows, ptrdiff_t j) {
+  const int32_t* above = rows.flat_sum_above;
+  const int32_t* row = rows.flat_sum_row;
+  const int32_t* below = rows.flat_sum_below;
+  const V32 top = hn::Add(hn::Add(hn::LoadU(d, above + j - 1), hn::LoadU(d, above + j)),
+                          hn::LoadU(d, above + j + 1));
+  const V32 middle = hn::Add(hn::LoadU(d, row + j - 1), hn::LoadU(d, row + j + 1));
+  const V32 bottom = hn::Add(hn::Add(hn::LoadU(d, below + j - 1), hn::LoadU(d, below + j)),
+                             hn::LoadU(d, below + j + 1));
+  return hn::Add(hn::Add(top, middle), bottom);
+}
+
+template <bool kSums>
+std::array<int64_t, 3> MaskingRowS0(const MaskingRows<int16_t>& rows, int width, int begin, int end,
+                                    const uint16_t factor[3], const CubeShift& cube) {
   const D32 d;
   const D64 d64;
   const hn::RebindToUnsigned<D64> du64;
@@ -83,20 +105,23 @@ std::array<int64_t, 3> MaskingS0(const MaskingRows<int16_t>& rows, int width, in
   const V32 centre_scale = hn::Set(d, 8738), centre_round = hn::Set(d, 2048);
   ptrdiff_t j = inner_begin;
   for (; j + lanes <= inner_end; j += lanes) {
-    V32 threshold = hn::Zero(d);
+    V32 threshold = kSums ? NeighbourSum(d, rows, j) : hn::Zero(d);
     for (int b = 0; b < 3; ++b) {
-      const int16_t* above = rows.flat_above.band[b];
-      const int16_t* row = rows.flat_row.band[b];
-      const int16_t* below = rows.flat_below.band[b];
-      const V32 top =
-          hn::Add(hn::Add(Load16(d, above, j - 1), Load16(d, above, j)), Load16(d, above, j + 1));
-      const V32 middle = hn::Add(Load16(d, row, j - 1), Load16(d, row, j + 1));
-      const V32 bottom =
-          hn::Add(hn::Add(Load16(d, below, j - 1), Load16(d, below, j)), Load16(d, below, j + 1));
+      if constexpr (!kSums) {
+        const int16_t* above = rows.flat_above.band[b];
+        const int16_t* row = rows.flat_row.band[b];
+        const int16_t* below = rows.flat_below.band[b];
+        const V32 top =
+            hn::Add(hn::Add(Load16(d, above, j - 1), Load16(d, above, j)), Load16(d, above, j + 1));
+        const V32 middle = hn::Add(Load16(d, row, j - 1), Load16(d, row, j + 1));
+        const V32 bottom =
+            hn::Add(hn::Add(Load16(d, below, j - 1), Load16(d, below, j)), Load16(d, below, j + 1));
+        threshold = hn::Add(threshold, hn::Add(hn::Add(top, middle), bottom));
+      }
       const V32 centre = hn::Abs(Load16(d, rows.masker.band[b], j));
       const V32 centre_term =
           KeepInt16(hn::ShiftRight<12>(hn::Add(hn::Mul(centre, centre_scale), centre_round)));
-      threshold = hn::Add(threshold, hn::Add(hn::Add(top, middle), hn::Add(bottom, centre_term)));
+      threshold = hn::Add(threshold, centre_term);
     }
     const auto band_cubes = [&](int b) {
       const V32 x = hn::Mul(Load16(d, rows.src.band[b], j), hn::Set(d, int32_t{factor[b]}));
@@ -154,8 +179,9 @@ HWY_INLINE V64 CentreEven(D32 d, V32 magnitude, V64 round) {
   return hn::ShiftRight<32>(hn::Add(hn::MulEven(magnitude, hn::Set(d, 286331153)), round));
 }
 
-std::array<int64_t, 3> MaskingS123(const MaskingRows<int32_t>& rows, int width, int begin, int end,
-                                   const uint32_t factor[3], const CubeShift& cube) {
+template <bool kSums>
+std::array<int64_t, 3> MaskingRowS123(const MaskingRows<int32_t>& rows, int width, int begin,
+                                      int end, const uint32_t factor[3], const CubeShift& cube) {
   const D32 d;
   const D64 d64;
   const ptrdiff_t lanes = ptrdiff_t(hn::Lanes(d));
@@ -169,20 +195,23 @@ std::array<int64_t, 3> MaskingS123(const MaskingRows<int32_t>& rows, int width, 
   const V64 square_round = hn::Set(d64, int64_t{1} << 29);
   ptrdiff_t j = inner_begin;
   for (; j + lanes <= inner_end; j += lanes) {
-    V32 threshold = hn::Zero(d);
+    V32 threshold = kSums ? NeighbourSum(d, rows, j) : hn::Zero(d);
     for (int b = 0; b < 3; ++b) {
-      const int32_t* above = rows.flat_above.band[b];
-      const int32_t* row = rows.flat_row.band[b];
-      const int32_t* below = rows.flat_below.band[b];
-      const V32 top = hn::Add(hn::Add(hn::LoadU(d, above + j - 1), hn::LoadU(d, above + j)),
-                              hn::LoadU(d, above + j + 1));
-      const V32 middle = hn::Add(hn::LoadU(d, row + j - 1), hn::LoadU(d, row + j + 1));
-      const V32 bottom = hn::Add(hn::Add(hn::LoadU(d, below + j - 1), hn::LoadU(d, below + j)),
-                                 hn::LoadU(d, below + j + 1));
+      if constexpr (!kSums) {
+        const int32_t* above = rows.flat_above.band[b];
+        const int32_t* row = rows.flat_row.band[b];
+        const int32_t* below = rows.flat_below.band[b];
+        const V32 top = hn::Add(hn::Add(hn::LoadU(d, above + j - 1), hn::LoadU(d, above + j)),
+                                hn::LoadU(d, above + j + 1));
+        const V32 middle = hn::Add(hn::LoadU(d, row + j - 1), hn::LoadU(d, row + j + 1));
+        const V32 bottom = hn::Add(hn::Add(hn::LoadU(d, below + j - 1), hn::LoadU(d, below + j)),
+                                   hn::LoadU(d, below + j + 1));
+        threshold = hn::Add(threshold, hn::Add(hn::Add(top, middle), bottom));
+      }
       const V32 centre = hn::Abs(hn::LoadU(d, rows.masker.band[b] + j));
       const V32 centre_term = Interleave32(d, CentreEven(d, centre, centre_round),
                                            CentreEven(d, OddLanesDown(d, centre), centre_round));
-      threshold = hn::Add(threshold, hn::Add(hn::Add(top, middle), hn::Add(bottom, centre_term)));
+      threshold = hn::Add(threshold, centre_term);
     }
     const auto band_cubes = [&](int b) {
       const V32 factor_high = hn::Set(d, int32_t(factor[b] >> 16));
@@ -213,6 +242,43 @@ std::array<int64_t, 3> MaskingS123(const MaskingRows<int32_t>& rows, int width, 
   return out;
 }
 
+// The orientations' summed flattened rows where the driver gives them (one
+// neighbourhood for the three), else each orientation's rows.
+std::array<int64_t, 3> MaskingS0(const MaskingRows<int16_t>& rows, int width, int begin, int end,
+                                 const uint16_t factor[3], const CubeShift& cube) {
+  return rows.flat_sum_row ? MaskingRowS0<true>(rows, width, begin, end, factor, cube)
+                           : MaskingRowS0<false>(rows, width, begin, end, factor, cube);
+}
+std::array<int64_t, 3> MaskingS123(const MaskingRows<int32_t>& rows, int width, int begin, int end,
+                                   const uint32_t factor[3], const CubeShift& cube) {
+  return rows.flat_sum_row ? MaskingRowS123<true>(rows, width, begin, end, factor, cube)
+                           : MaskingRowS123<false>(rows, width, begin, end, factor, cube);
+}
+
+// flat_sum_row: the orientations' flattened rows summed in int32 lanes (wrapping).
+template <typename T>
+void FlatSum(OrientedRows<T> flat, int width, int32_t* HWY_RESTRICT out) {
+  const D32 d;
+  const ptrdiff_t lanes = ptrdiff_t(hn::Lanes(d));
+  const auto load = [&](const T* p, ptrdiff_t j) {
+    if constexpr (sizeof(T) == 2)
+      return Load16(d, p, j);
+    else
+      return hn::LoadU(d, p + j);
+  };
+  ptrdiff_t j = 0;
+  for (; j + lanes <= width; j += lanes)
+    hn::StoreU(
+        hn::Add(hn::Add(load(flat.band[0], j), load(flat.band[1], j)), load(flat.band[2], j)), d,
+        out + j);
+  if (j < width) {
+    const OrientedRows<T> tail{{flat.band[0] + j, flat.band[1] + j, flat.band[2] + j}};
+    adm::flat_sum_row(tail, width - int(j), out + j);
+  }
+}
+void FlatSumS0(OrientedRows<int16_t> flat, int width, int32_t* out) { FlatSum(flat, width, out); }
+void FlatSumS123(OrientedRows<int32_t> flat, int width, int32_t* out) { FlatSum(flat, width, out); }
+
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3
 
 }  // namespace exactvq::adm::cpu::HWY_NAMESPACE
@@ -223,6 +289,8 @@ namespace exactvq::adm::cpu {
 
 HWY_EXPORT(MaskingS0);
 HWY_EXPORT(MaskingS123);
+HWY_EXPORT(FlatSumS0);
+HWY_EXPORT(FlatSumS123);
 
 std::array<int64_t, 3> masking_row_s0(const MaskingRows<int16_t>& rows, int width, int begin,
                                       int end, const uint16_t factor[3], const CubeShift& cube) {
@@ -231,6 +299,12 @@ std::array<int64_t, 3> masking_row_s0(const MaskingRows<int16_t>& rows, int widt
 std::array<int64_t, 3> masking_row_s123(const MaskingRows<int32_t>& rows, int width, int begin,
                                         int end, const uint32_t factor[3], const CubeShift& cube) {
   return HWY_DYNAMIC_DISPATCH(MaskingS123)(rows, width, begin, end, factor, cube);
+}
+void flat_sum_row_s0(OrientedRows<int16_t> flat, int width, int32_t* out) {
+  HWY_DYNAMIC_DISPATCH(FlatSumS0)(flat, width, out);
+}
+void flat_sum_row_s123(OrientedRows<int32_t> flat, int width, int32_t* out) {
+  HWY_DYNAMIC_DISPATCH(FlatSumS123)(flat, width, out);
 }
 
 }  // namespace exactvq::adm::cpu

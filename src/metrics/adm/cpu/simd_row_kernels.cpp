@@ -11,13 +11,17 @@ const RowKernels& simd_row_kernels() {
     k.dwt0_horizontal = dwt0_horizontal;
     k.dwt_vertical_s123 = dwt_vertical_s123;
     k.dwt_horizontal_s123 = dwt_horizontal_s123;
+    k.dwt_vertical_s1 = dwt_vertical_s1;
     k.masking_row_s0 = masking_row_s0;
     k.masking_row_s123 = masking_row_s123;
+    k.flat_sum_row_s0 = flat_sum_row_s0;
+    k.flat_sum_row_s123 = flat_sum_row_s123;
     k.decouple_row_s0 = decouple_row_s0;
     k.decouple_row_s123 = decouple_row_s123;
     k.csf_row_s0 = csf_row_s0;
     k.csf_row_s123 = csf_row_s123;
     k.denominator_row_s0 = denominator_row_s0;
+    k.denominator_row_s123 = denominator_row_s123;
     return k;
   }();
   return kSimd;
