@@ -77,7 +77,7 @@ HWY_INLINE VI Log2Fixed(VI v, const int64_t* table) {
   const V64 top = hn::Shr(hn::BitCast(d64, v), hn::BitCast(d64, shift));
   // Byte offsets of the entries; each gathers 8 bytes, the entry its low 16 bits.
   const VI offsets = hn::BitCast(di, hn::ShiftLeft<1>(hn::And(top, hn::Set(d64, uint64_t{32767}))));
-  const VI entry = hn::And(offsets, hn::Set(di, 0xFFFF)); (void)table;
+  const VI entry = hn::And(hn::GatherOffset(di, table, offsets), hn::Set(di, 0xFFFF));
   return hn::Add(entry, hn::ShiftLeft<11>(shift));
 }
 
