@@ -141,91 +141,66 @@ LevelSums HorizontalStatisticsOf(const MomentLines& lines, int width,
   bool symmetric = taps_count % 2 == 1;
   for (size_t k = 0; k < taps_count / 2; ++k)
     symmetric = symmetric && taps[k] == taps[taps_count - 1 - k];
-  // The sums of a chunk of vectors are stored, then their statistics
-  // computed: each loop keeps its own vectors in registers.
-  constexpr int kChunk = 16;  // vectors a chunk
-  HWY_ALIGN uint32_t mu_store[2][kChunk * (HWY_MAX_BYTES / 4)];
-  HWY_ALIGN uint64_t moment_store[6][kChunk * (HWY_MAX_BYTES / 8)];
-  const int lanes64 = int(hn::Lanes(d64));
   int x = 0;
-  while (x + lanes <= width) {
-    int n = 0;
-    for (; n < kChunk && x + lanes <= width; ++n, x += lanes) {
-      V32 mu1 = hn::Zero(d), mu2 = hn::Zero(d);
-      if (symmetric) {
-        // t * (a + b) for each pair of equal taps: the same sum modulo 2^32.
+  for (; x + lanes <= width; x += lanes) {
+    V32 mu1 = hn::Zero(d), mu2 = hn::Zero(d);
+    if (symmetric) {
+      // t * (a + b) for each pair of equal taps: the same sum modulo 2^32.
 #pragma GCC unroll 8
-        for (size_t k = 0; k < taps_count / 2; ++k) {
-          const int c0 = x - half + int(k), c1 = x + half - int(k);
-          const V32 t = hn::Set(d, uint32_t{taps[k]});
-          mu1 = hn::Add(mu1, hn::Mul(t, hn::Add(hn::LoadU(d, lines.mu1.at(c0)),
-                                                hn::LoadU(d, lines.mu1.at(c1)))));
-          mu2 = hn::Add(mu2, hn::Mul(t, hn::Add(hn::LoadU(d, lines.mu2.at(c0)),
-                                                hn::LoadU(d, lines.mu2.at(c1)))));
-        }
-        const V32 t = hn::Set(d, uint32_t{taps[size_t(half)]});
-        mu1 = hn::Add(mu1, hn::Mul(t, hn::LoadU(d, lines.mu1.at(x))));
-        mu2 = hn::Add(mu2, hn::Mul(t, hn::LoadU(d, lines.mu2.at(x))));
-      } else {
-        for (size_t k = 0; k < taps_count; ++k) {
-          const int c = x - half + int(k);
-          const V32 t = hn::Set(d, uint32_t{taps[k]});
-          mu1 = hn::Add(mu1, hn::Mul(t, hn::LoadU(d, lines.mu1.at(c))));
-          mu2 = hn::Add(mu2, hn::Mul(t, hn::LoadU(d, lines.mu2.at(c))));
-        }
+      for (size_t k = 0; k < taps_count / 2; ++k) {
+        const int c0 = x - half + int(k), c1 = x + half - int(k);
+        const V32 t = hn::Set(d, uint32_t{taps[k]});
+        mu1 = hn::Add(mu1, hn::Mul(t, hn::Add(hn::LoadU(d, lines.mu1.at(c0)),
+                                              hn::LoadU(d, lines.mu1.at(c1)))));
+        mu2 = hn::Add(mu2, hn::Mul(t, hn::Add(hn::LoadU(d, lines.mu2.at(c0)),
+                                              hn::LoadU(d, lines.mu2.at(c1)))));
       }
-      // The moments: the vector from column c holds the even pixels' column for
-      // tap k in its even lanes, and the odd pixels' column for tap k - 1 (one
-      // to the right) in the same lanes, where MulEven reads.
-      V64 xx0 = hn::Zero(d64), yy0 = hn::Zero(d64), xy0 = hn::Zero(d64);
-      V64 xx1 = hn::Zero(d64), yy1 = hn::Zero(d64), xy1 = hn::Zero(d64);
-#pragma GCC unroll 17
+      const V32 t = hn::Set(d, uint32_t{taps[size_t(half)]});
+      mu1 = hn::Add(mu1, hn::Mul(t, hn::LoadU(d, lines.mu1.at(x))));
+      mu2 = hn::Add(mu2, hn::Mul(t, hn::LoadU(d, lines.mu2.at(x))));
+    } else {
       for (size_t k = 0; k < taps_count; ++k) {
         const int c = x - half + int(k);
         const V32 t = hn::Set(d, uint32_t{taps[k]});
-        const V32 vxx = hn::LoadU(d, lines.xx.at(c));
-        const V32 vyy = hn::LoadU(d, lines.yy.at(c));
-        const V32 vxy = hn::LoadU(d, lines.xy.at(c));
-        xx0 = hn::Add(xx0, hn::MulEven(t, vxx));
-        yy0 = hn::Add(yy0, hn::MulEven(t, vyy));
-        xy0 = hn::Add(xy0, hn::MulEven(t, vxy));
-        if (k > 0) {
-          const V32 t_left = hn::Set(d, uint32_t{taps[k - 1]});
-          xx1 = hn::Add(xx1, hn::MulEven(t_left, vxx));
-          yy1 = hn::Add(yy1, hn::MulEven(t_left, vyy));
-          xy1 = hn::Add(xy1, hn::MulEven(t_left, vxy));
-        }
+        mu1 = hn::Add(mu1, hn::Mul(t, hn::LoadU(d, lines.mu1.at(c))));
+        mu2 = hn::Add(mu2, hn::Mul(t, hn::LoadU(d, lines.mu2.at(c))));
       }
-      if (taps_count > 0) {
-        // The last tap's odd pixels: one column past the last vector, which
-        // would read past the line's edge columns; its odd lanes instead.
-        const int c = x - half + int(taps_count) - 1;
-        const V32 t = hn::Set(d, uint32_t{taps[taps_count - 1]});
-        xx1 = hn::Add(xx1, hn::MulEven(t, OddLanes(hn::LoadU(d, lines.xx.at(c)))));
-        yy1 = hn::Add(yy1, hn::MulEven(t, OddLanes(hn::LoadU(d, lines.yy.at(c)))));
-        xy1 = hn::Add(xy1, hn::MulEven(t, OddLanes(hn::LoadU(d, lines.xy.at(c)))));
+    }
+    // The moments: the vector from column c holds the even pixels' column for
+    // tap k in its even lanes, and the odd pixels' column for tap k - 1 (one
+    // to the right) in the same lanes, where MulEven reads.
+    V64 xx0 = hn::Zero(d64), yy0 = hn::Zero(d64), xy0 = hn::Zero(d64);
+    V64 xx1 = hn::Zero(d64), yy1 = hn::Zero(d64), xy1 = hn::Zero(d64);
+#pragma GCC unroll 17
+    for (size_t k = 0; k < taps_count; ++k) {
+      const int c = x - half + int(k);
+      const V32 t = hn::Set(d, uint32_t{taps[k]});
+      const V32 vxx = hn::LoadU(d, lines.xx.at(c));
+      const V32 vyy = hn::LoadU(d, lines.yy.at(c));
+      const V32 vxy = hn::LoadU(d, lines.xy.at(c));
+      xx0 = hn::Add(xx0, hn::MulEven(t, vxx));
+      yy0 = hn::Add(yy0, hn::MulEven(t, vyy));
+      xy0 = hn::Add(xy0, hn::MulEven(t, vxy));
+      if (k > 0) {
+        const V32 t_left = hn::Set(d, uint32_t{taps[k - 1]});
+        xx1 = hn::Add(xx1, hn::MulEven(t_left, vxx));
+        yy1 = hn::Add(yy1, hn::MulEven(t_left, vyy));
+        xy1 = hn::Add(xy1, hn::MulEven(t_left, vxy));
       }
-      hn::Store(mu1, d, mu_store[0] + n * lanes);
-      hn::Store(mu2, d, mu_store[1] + n * lanes);
-      hn::Store(xx0, d64, moment_store[0] + n * lanes64);
-      hn::Store(yy0, d64, moment_store[1] + n * lanes64);
-      hn::Store(xy0, d64, moment_store[2] + n * lanes64);
-      hn::Store(xx1, d64, moment_store[3] + n * lanes64);
-      hn::Store(yy1, d64, moment_store[4] + n * lanes64);
-      hn::Store(xy1, d64, moment_store[5] + n * lanes64);
     }
-    for (int i = 0; i < n; ++i) {
-      const V32 mu1 = hn::Load(d, mu_store[0] + i * lanes),
-                mu2 = hn::Load(d, mu_store[1] + i * lanes);
-      PixelStatistics(mu1, mu2, hn::Load(d64, moment_store[0] + i * lanes64),
-                      hn::Load(d64, moment_store[1] + i * lanes64),
-                      hn::Load(d64, moment_store[2] + i * lanes64), limit, table, num_log, den_log,
-                      num_non_log, den_non_log);
-      PixelStatistics(OddLanes(mu1), OddLanes(mu2), hn::Load(d64, moment_store[3] + i * lanes64),
-                      hn::Load(d64, moment_store[4] + i * lanes64),
-                      hn::Load(d64, moment_store[5] + i * lanes64), limit, table, num_log, den_log,
-                      num_non_log, den_non_log);
+    if (taps_count > 0) {
+      // The last tap's odd pixels: one column past the last vector, which
+      // would read past the line's edge columns; its odd lanes instead.
+      const int c = x - half + int(taps_count) - 1;
+      const V32 t = hn::Set(d, uint32_t{taps[taps_count - 1]});
+      xx1 = hn::Add(xx1, hn::MulEven(t, OddLanes(hn::LoadU(d, lines.xx.at(c)))));
+      yy1 = hn::Add(yy1, hn::MulEven(t, OddLanes(hn::LoadU(d, lines.yy.at(c)))));
+      xy1 = hn::Add(xy1, hn::MulEven(t, OddLanes(hn::LoadU(d, lines.xy.at(c)))));
     }
+    PixelStatistics(mu1, mu2, xx0, yy0, xy0, limit, table, num_log, den_log, num_non_log,
+                    den_non_log);
+    PixelStatistics(OddLanes(mu1), OddLanes(mu2), xx1, yy1, xy1, limit, table, num_log, den_log,
+                    num_non_log, den_non_log);
   }
   LevelSums sums;
   sums.num_log = hn::GetLane(hn::SumOfLanes(di, num_log));
