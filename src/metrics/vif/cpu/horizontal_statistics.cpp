@@ -13,6 +13,7 @@
 #include "metrics/vif/cpu/vif_simd.h"
 #include "metrics/vif/log2_table.h"
 
+#include <algorithm>
 #include <vector>
 
 #undef HWY_TARGET_INCLUDE
@@ -151,8 +152,13 @@ void SplitLine(const EdgeLine& line, int first, int count, int padding, std::vec
   const D32 d;
   const D16 d16;
   const int lanes16 = int(hn::Lanes(d16)), lanes = int(hn::Lanes(d));
-  lo.assign(size_t(count + padding), 0);
-  if (hi) hi->assign(size_t(count + padding), 0);
+  // Columns [0, count) are all written below; only the padding is zeroed.
+  lo.resize(size_t(count + padding));
+  std::fill(lo.begin() + count, lo.end(), int16_t{0});
+  if (hi) {
+    hi->resize(size_t(count + padding));
+    std::fill(hi->begin() + count, hi->end(), int16_t{0});
+  }
   const V32 bias = hn::Set(d, 0x80008000u);
   int i = 0;
   for (; i + lanes16 <= count; i += lanes16) {
