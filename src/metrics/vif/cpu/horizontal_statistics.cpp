@@ -3,7 +3,10 @@
 //
 // The horizontal sums: means in uint32 lanes (the reference's uint32 sums),
 // moments in uint64 lanes (MulEven: exact 64-bit products), even and odd
-// columns apart. The statistic: one pixel a 64-bit lane, each step the
+// columns apart; on x86, for taps below 2^15 summing to at most 2^16 + 1, by
+// pairs of taps instead: multiply-adds of the lines' 16-bit halves biased to
+// int16, summed modulo 2^32 (exact: each half's sum is below 2^32), the
+// moments (high << 16) + low in uint64. The statistic: one pixel a 64-bit lane, each step the
 // reference's (the wrapped uint32 differences read as int32, the binary64
 // gain, residual and signal in its order, no fused operations), every
 // branch computed in all lanes and selected; lanes whose branch takes no
