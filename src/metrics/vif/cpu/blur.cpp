@@ -1,7 +1,9 @@
 // The blur before each halving of vif's pyramid (the twins of
 // vif::vertical_blur and vif::horizontal_blur_even) as Highway kernels: every
 // sum in uint32 lanes, the reference's uint32 sums with their wrap; the
-// horizontal pass takes the even columns of two vectors.
+// horizontal pass takes the even columns of two vectors. On x86 the vertical
+// pass runs in int16 lanes instead, two rows a multiply-add
+// (VerticalBlurPairs).
 #include "metrics/vif/cpu/vif_simd.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -36,12 +38,11 @@ HWY_INLINE V32 LoadSamples(D32 d, const uint8_t* row, int x) {
 }
 
 template <typename Sample>
-int VerticalBlurLanes(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
-                      std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
+int VerticalBlurLanes(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int x,
+                      int width, std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
   const D32 d;
   const int lanes = int(hn::Lanes(d));
   const V32 add = hn::Set(d, round.add), low16 = hn::Set(d, 0xFFFFu);
-  int x = 0;
   for (; x + lanes <= width; x += lanes) {
     V32 r = hn::Zero(d), s = hn::Zero(d);
     for (size_t k = 0; k < taps.size(); ++k) {
@@ -55,13 +56,116 @@ int VerticalBlurLanes(const uint8_t* const* ref_rows, const uint8_t* const* dist
   return x;
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+// x86 only: ReorderWidenMulAccumulate is there the pairwise multiply-add of
+// adjacent int16 lanes into their int32 lane (pmaddwd), and InterleaveLower
+// and InterleaveUpper pair the lanes of each 128-bit block; the sums below
+// read both lane by lane.
+using D16 = hn::Repartition<int16_t, D32>;
+using DU16 = hn::RebindToUnsigned<D16>;
+using DS32 = hn::RebindToSigned<D32>;
+using V16 = hn::Vec<D16>;
+using VS32 = hn::Vec<DS32>;
+
+// Lanes(D16) samples of a level row from column x, biased by -2^15 to int16.
+template <typename Sample>
+HWY_INLINE V16 LoadBiased(const uint8_t* row, int x) {
+  const D16 d16;
+  const DU16 du16;
+  hn::Vec<DU16> v;
+  if constexpr (sizeof(Sample) == 1) {
+    v = hn::PromoteTo(du16, hn::LoadU(hn::Rebind<uint8_t, DU16>(), row + x));
+  } else {
+    v = hn::LoadU(du16, reinterpret_cast<const uint16_t*>(row) + x);  // little-endian host
+  }
+  return hn::BitCast(d16, hn::Xor(v, hn::Set(du16, uint16_t{0x8000})));
+}
+
+// Sums of the pixels of each 128-bit block's first half (lower) and second
+// half (upper) back in column order: the first Lanes(D32) columns, then the
+// next.
+HWY_INLINE void InColumnOrder(V32 lower, V32 upper, V32& first, V32& second) {
+  const D32 d;
+#if HWY_TARGET <= HWY_AVX3
+  // Blocks [l0 l1 u0 u1] and [l2 l3 u2 u3], each to [l u l u].
+  const hn::Repartition<uint64_t, D32> d64;
+  alignas(64) static constexpr uint64_t kBlocks[8] = {0, 1, 4, 5, 2, 3, 6, 7};
+  const auto blocks = hn::SetTableIndices(d64, kBlocks);
+  first = hn::BitCast(
+      d, hn::TableLookupLanes(hn::BitCast(d64, hn::ConcatLowerLower(d, upper, lower)), blocks));
+  second = hn::BitCast(
+      d, hn::TableLookupLanes(hn::BitCast(d64, hn::ConcatUpperUpper(d, upper, lower)), blocks));
+#elif HWY_TARGET == HWY_AVX2
+  first = hn::ConcatLowerLower(d, upper, lower);
+  second = hn::ConcatUpperUpper(d, upper, lower);
+#else
+  first = lower;
+  second = upper;
+#endif
+}
+
+// The vertical blur in int16 lanes, two rows a multiply-add of the samples
+// biased by -2^15 (each sum then lacks 2^15 * sum(taps), added back modulo
+// 2^32: the reference's wrapped uint32 sum); the taps < 2^15. Returns the
+// first column left.
+template <typename Sample>
+int VerticalBlurPairs(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
+                      std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
+  const D32 d;
+  const D16 d16;
+  const DS32 ds;
+  const int lanes = int(hn::Lanes(d)), lanes16 = int(hn::Lanes(d16));
+  const size_t count = taps.size();
+  uint32_t tap_sum = 0;
+  for (const uint16_t t : taps) tap_sum += t;
+  const V32 unbias = hn::Set(d, uint32_t(32768u * tap_sum) + round.add);
+  const V32 low16 = hn::Set(d, 0xFFFFu);
+  int x = 0;
+  for (; x + lanes16 <= width; x += lanes16) {
+    VS32 r_l = hn::Zero(ds), r_u = hn::Zero(ds), s_l = hn::Zero(ds), s_u = hn::Zero(ds);
+    VS32 unused = hn::Zero(ds);
+    for (size_t k = 0; k < count; k += 2) {
+      // An odd last tap pairs its row with itself under a zero tap.
+      const size_t k1 = k + 1 < count ? k + 1 : k;
+      const uint32_t t1 = k + 1 < count ? taps[k + 1] : 0;
+      const V16 t = hn::BitCast(d16, hn::Set(d, uint32_t{taps[k]} | t1 << 16));
+      const V16 r0 = LoadBiased<Sample>(ref_rows[k], x), r1 = LoadBiased<Sample>(ref_rows[k1], x);
+      const V16 s0 = LoadBiased<Sample>(dist_rows[k], x), s1 = LoadBiased<Sample>(dist_rows[k1], x);
+      r_l = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveLower(d16, r0, r1), t, r_l, unused);
+      r_u = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveUpper(d16, r0, r1), t, r_u, unused);
+      s_l = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveLower(d16, s0, s1), t, s_l, unused);
+      s_u = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveUpper(d16, s0, s1), t, s_u, unused);
+    }
+    const auto store = [&](VS32 l, VS32 u, EdgeLine& line) {
+      V32 a, b;
+      InColumnOrder(hn::Add(hn::BitCast(d, l), unbias), hn::Add(hn::BitCast(d, u), unbias), a, b);
+      hn::StoreU(hn::And(hn::ShiftRightSame(a, round.shift), low16), d, line.at(x));
+      hn::StoreU(hn::And(hn::ShiftRightSame(b, round.shift), low16), d, line.at(x + lanes));
+    };
+    store(r_l, r_u, out.ref);
+    store(s_l, s_u, out.dist);
+  }
+  return x;
+}
+#endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+
 void VerticalBlur(std::span<const uint8_t* const> ref_rows,
                   std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
                   std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
-  int x =
-      sample == SampleWidth::k8
-          ? VerticalBlurLanes<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, round, out)
-          : VerticalBlurLanes<uint16_t>(ref_rows.data(), dist_rows.data(), width, taps, round, out);
+  int x = 0;
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+  bool taps16 = true;
+  for (const uint16_t t : taps) taps16 = taps16 && t < 32768;
+  if (taps16)
+    x = sample == SampleWidth::k8
+            ? VerticalBlurPairs<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, round, out)
+            : VerticalBlurPairs<uint16_t>(ref_rows.data(), dist_rows.data(), width, taps, round,
+                                          out);
+#endif
+  x = sample == SampleWidth::k8 ? VerticalBlurLanes<uint8_t>(ref_rows.data(), dist_rows.data(), x,
+                                                             width, taps, round, out)
+                                : VerticalBlurLanes<uint16_t>(ref_rows.data(), dist_rows.data(), x,
+                                                              width, taps, round, out);
   for (; x < width; ++x) {
     uint32_t r = 0, s = 0;
     for (size_t k = 0; k < taps.size(); ++k) {
