@@ -11,6 +11,8 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include "metrics/vif/cpu/row_pairs-inl.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace exactvq::vif::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -57,15 +59,15 @@ int VerticalBlurLanes(const uint8_t* const* ref_rows, const uint8_t* const* dist
 }
 
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
-// x86 only: ReorderWidenMulAccumulate is there the pairwise multiply-add of
-// adjacent int16 lanes into their int32 lane (pmaddwd), and InterleaveLower
-// and InterleaveUpper pair the lanes of each 128-bit block; the sums below
-// read both lane by lane.
-using D16 = hn::Repartition<int16_t, D32>;
-using DU16 = hn::RebindToUnsigned<D16>;
-using DS32 = hn::RebindToSigned<D32>;
-using V16 = hn::Vec<D16>;
-using VS32 = hn::Vec<DS32>;
+// Two rows a multiply-add (row_pairs-inl.h says why x86 only).
+using row_pairs::D16;
+using row_pairs::DS32;
+using row_pairs::DU16;
+using row_pairs::InColumnOrder;
+using row_pairs::PairedRow;
+using row_pairs::TapPair;
+using row_pairs::V16;
+using row_pairs::VS32;
 
 // Lanes(D16) samples of a level row from column x, biased by -2^15 to int16.
 template <typename Sample>
@@ -79,29 +81,6 @@ HWY_INLINE V16 LoadBiased(const uint8_t* row, int x) {
     v = hn::LoadU(du16, reinterpret_cast<const uint16_t*>(row) + x);  // little-endian host
   }
   return hn::BitCast(d16, hn::Xor(v, hn::Set(du16, uint16_t{0x8000})));
-}
-
-// Sums of the pixels of each 128-bit block's first half (lower) and second
-// half (upper) back in column order: the first Lanes(D32) columns, then the
-// next.
-HWY_INLINE void InColumnOrder(V32 lower, V32 upper, V32& first, V32& second) {
-  const D32 d;
-#if HWY_TARGET <= HWY_AVX3
-  // Blocks [l0 l1 u0 u1] and [l2 l3 u2 u3], each to [l u l u].
-  const hn::Repartition<uint64_t, D32> d64;
-  alignas(64) static constexpr uint64_t kBlocks[8] = {0, 1, 4, 5, 2, 3, 6, 7};
-  const auto blocks = hn::SetTableIndices(d64, kBlocks);
-  first = hn::BitCast(
-      d, hn::TableLookupLanes(hn::BitCast(d64, hn::ConcatLowerLower(d, upper, lower)), blocks));
-  second = hn::BitCast(
-      d, hn::TableLookupLanes(hn::BitCast(d64, hn::ConcatUpperUpper(d, upper, lower)), blocks));
-#elif HWY_TARGET == HWY_AVX2
-  first = hn::ConcatLowerLower(d, upper, lower);
-  second = hn::ConcatUpperUpper(d, upper, lower);
-#else
-  first = lower;
-  second = upper;
-#endif
 }
 
 // The vertical blur in int16 lanes, two rows a multiply-add of the samples
@@ -125,10 +104,8 @@ int VerticalBlurPairs(const uint8_t* const* ref_rows, const uint8_t* const* dist
     VS32 r_l = hn::Zero(ds), r_u = hn::Zero(ds), s_l = hn::Zero(ds), s_u = hn::Zero(ds);
     VS32 unused = hn::Zero(ds);
     for (size_t k = 0; k < count; k += 2) {
-      // An odd last tap pairs its row with itself under a zero tap.
-      const size_t k1 = k + 1 < count ? k + 1 : k;
-      const uint32_t t1 = k + 1 < count ? taps[k + 1] : 0;
-      const V16 t = hn::BitCast(d16, hn::Set(d, uint32_t{taps[k]} | t1 << 16));
+      const size_t k1 = PairedRow(taps, k);
+      const V16 t = TapPair(taps, k);
       const V16 r0 = LoadBiased<Sample>(ref_rows[k], x), r1 = LoadBiased<Sample>(ref_rows[k1], x);
       const V16 s0 = LoadBiased<Sample>(dist_rows[k], x), s1 = LoadBiased<Sample>(dist_rows[k1], x);
       r_l = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveLower(d16, r0, r1), t, r_l, unused);
