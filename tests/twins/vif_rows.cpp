@@ -192,6 +192,15 @@ Prepared horizontal_statistics_case(const Case& c) {
       lines->yy[x] = uint32_t(rng());
       lines->xy[x] = uint32_t(rng());
     }
+  } else if ((c.fill == kMax || c.fill == kAlternating) && (c.seed & 1)) {
+    // The lines' extremes: every value its largest (means 2^16 - 1, moments
+    // 2^32 - 1), or columns alternating between that and 0 (the x86 kernels'
+    // biased 16-bit halves at both ends).
+    for (int x = -kMaxHalfTaps; x < w + kMaxHalfTaps; ++x) {
+      const bool high = c.fill == kMax || ((x & 1) != 0) == ((c.seed >> 1 & 1) != 0);
+      lines->mu1[x] = lines->mu2[x] = high ? 0xFFFFu : 0u;
+      lines->xx[x] = lines->yy[x] = lines->xy[x] = high ? 0xFFFFFFFFu : 0u;
+    }
   } else {
     const std::shared_ptr<const LevelInput> in = make_level_rows(c, level, taps.size());
     vif::vertical_moments(in->ref_rows, in->dist_rows, in->sample, w, taps,

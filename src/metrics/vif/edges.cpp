@@ -7,6 +7,11 @@ namespace exactvq::vif {
 LevelRows::LevelRows(size_t row_bytes, int height)
     : row_bytes_(row_bytes), bytes_(row_bytes * (size_t(height) + 2 * kMaxHalfTaps), 0) {}
 
+LevelRows::LevelRows(size_t row_bytes, int height, std::vector<uint8_t>&& storage)
+    : row_bytes_(row_bytes), bytes_(std::move(storage)) {
+  bytes_.assign(row_bytes * (size_t(height) + 2 * kMaxHalfTaps), 0);
+}
+
 void mirror_edge_rows(LevelRows& rows, int height, int half) {
   const size_t n = rows.row_bytes();
   for (int f = 1; f <= half; ++f) {

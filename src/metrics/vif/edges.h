@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "metrics/vif/taps.h"
@@ -26,6 +27,11 @@ enum class SampleWidth { k8, k16 };  // bytes per sample of a level; 16: little-
 class LevelRows {
  public:
   LevelRows(size_t row_bytes, int height);
+  // The same, zeroed, in `storage`'s memory (reused from an earlier frame:
+  // no fresh pages to fault in).
+  LevelRows(size_t row_bytes, int height, std::vector<uint8_t>&& storage);
+  // The memory back, for a later frame.
+  std::vector<uint8_t> release() && { return std::move(bytes_); }
   uint8_t* row(int y) { return bytes_.data() + size_t(y + kMaxHalfTaps) * row_bytes_; }
   const uint8_t* row(int y) const { return bytes_.data() + size_t(y + kMaxHalfTaps) * row_bytes_; }
   size_t row_bytes() const { return row_bytes_; }

@@ -19,11 +19,12 @@ const double kLevelNaN = std::bit_cast<double>(uint64_t{0xfff8000000000000});
 
 // One picture's pyramid rows: level 0 is the plane; each halving overwrites
 // the start of the rows (libvmaf's one buffer).
-LevelRows load_level0(const PlaneView& p, int bitdepth) {
+LevelRows load_level0(const PlaneView& p, int bitdepth, std::vector<uint8_t>&& storage) {
   const size_t bytes = size_t(p.width) * (bitdepth > 8 ? 2 : 1);
-  LevelRows rows(bytes, p.height);
+  LevelRows rows(bytes, p.height, std::move(storage));
   for (int y = 0; y < p.height; ++y) {
-    if (bitdepth == 8) {
+    if (bitdepth == 8 || std::endian::native == std::endian::little) {
+      // Little-endian samples: the host's own bytes.
       std::memcpy(rows.row(y), p.row<uint8_t>(y), bytes);
     } else {
       const uint16_t* in = p.row<uint16_t>(y);
@@ -71,7 +72,11 @@ struct Pyramid {
     const std::span<const uint16_t> taps = level_taps(level + 1);
     const Rounding round = rounding_by(level == 0 ? bitdepth : 16);
     const int w2 = width / 2, h2 = height / 2;
-    std::vector<uint16_t> ref_half(size_t(w2) * size_t(h2)), dist_half(ref_half.size());
+    // Every entry is written below: the buffers keep their memory from frame
+    // to frame unzeroed.
+    thread_local std::vector<uint16_t> ref_half, dist_half;
+    ref_half.resize(size_t(w2) * size_t(h2));
+    dist_half.resize(ref_half.size());
     // Every row's vertical pass runs, as libvmaf's does: the lines' edge
     // columns of a one-column level carry over from row to row.
     for (int y = 0; y < height; ++y) {
@@ -84,11 +89,20 @@ struct Pyramid {
                                 {ref_half.data() + size_t(y / 2) * size_t(w2), size_t(w2)},
                                 {dist_half.data() + size_t(y / 2) * size_t(w2), size_t(w2)});
     }
-    for (int y = 0; y < h2; ++y)
-      for (int x = 0; x < w2; ++x) {
-        store_sample16(ref.row(y), x, ref_half[size_t(y) * size_t(w2) + size_t(x)]);
-        store_sample16(dist.row(y), x, dist_half[size_t(y) * size_t(w2) + size_t(x)]);
+    for (int y = 0; y < h2; ++y) {
+      const uint16_t* r = ref_half.data() + size_t(y) * size_t(w2);
+      const uint16_t* d = dist_half.data() + size_t(y) * size_t(w2);
+      if constexpr (std::endian::native == std::endian::little) {
+        // The level rows hold little-endian samples: the host's own bytes.
+        std::memcpy(ref.row(y), r, size_t(w2) * 2);
+        std::memcpy(dist.row(y), d, size_t(w2) * 2);
+      } else {
+        for (int x = 0; x < w2; ++x) {
+          store_sample16(ref.row(y), x, r[x]);
+          store_sample16(dist.row(y), x, d[x]);
+        }
       }
+    }
     mirror_edge_rows(ref, h2, half_taps(level));
     mirror_edge_rows(dist, h2, half_taps(level));
     width = w2;
@@ -158,8 +172,11 @@ VifLevelSums vif_level_sums(const PlaneView& ref, const PlaneView& dist, int bit
                     dist.bytes_per_sample, bitdepth));
   check_vif_size(ref.width, ref.height, options, "vif");
 
-  Pyramid p{load_level0(ref, bitdepth),
-            load_level0(dist, bitdepth),
+  // The level rows' memory, kept by each thread from frame to frame (zeroed
+  // again for each, as fresh buffers are).
+  thread_local std::vector<uint8_t> ref_storage, dist_storage;
+  Pyramid p{load_level0(ref, bitdepth, std::move(ref_storage)),
+            load_level0(dist, bitdepth, std::move(dist_storage)),
             MomentLines(ref.width),
             BlurLines(ref.width),
             ref.width,
@@ -178,6 +195,8 @@ VifLevelSums vif_level_sums(const PlaneView& ref, const PlaneView& dist, int bit
     if (level == 0 && options.skip_scale0) continue;
     sums[size_t(level)] = p.statistic(options.gain_limit);
   }
+  ref_storage = std::move(p.ref).release();
+  dist_storage = std::move(p.dist).release();
   return sums;
 }
 

@@ -1,13 +1,17 @@
 // The blur before each halving of vif's pyramid (the twins of
 // vif::vertical_blur and vif::horizontal_blur_even) as Highway kernels: every
 // sum in uint32 lanes, the reference's uint32 sums with their wrap; the
-// horizontal pass takes the even columns of two vectors.
+// horizontal pass takes the even columns of two vectors. On x86 the vertical
+// pass runs in int16 lanes instead, two rows a multiply-add
+// (VerticalBlurPairs).
 #include "metrics/vif/cpu/vif_simd.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/vif/cpu/blur.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+
+#include "metrics/vif/cpu/row_pairs-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace exactvq::vif::cpu::HWY_NAMESPACE {
@@ -36,12 +40,11 @@ HWY_INLINE V32 LoadSamples(D32 d, const uint8_t* row, int x) {
 }
 
 template <typename Sample>
-int VerticalBlurLanes(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
-                      std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
+int VerticalBlurLanes(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int x,
+                      int width, std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
   const D32 d;
   const int lanes = int(hn::Lanes(d));
   const V32 add = hn::Set(d, round.add), low16 = hn::Set(d, 0xFFFFu);
-  int x = 0;
   for (; x + lanes <= width; x += lanes) {
     V32 r = hn::Zero(d), s = hn::Zero(d);
     for (size_t k = 0; k < taps.size(); ++k) {
@@ -55,13 +58,91 @@ int VerticalBlurLanes(const uint8_t* const* ref_rows, const uint8_t* const* dist
   return x;
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+// Two rows a multiply-add (row_pairs-inl.h says why x86 only).
+using row_pairs::D16;
+using row_pairs::DS32;
+using row_pairs::DU16;
+using row_pairs::InColumnOrder;
+using row_pairs::PairedRow;
+using row_pairs::TapPair;
+using row_pairs::V16;
+using row_pairs::VS32;
+
+// Lanes(D16) samples of a level row from column x, biased by -2^15 to int16.
+template <typename Sample>
+HWY_INLINE V16 LoadBiased(const uint8_t* row, int x) {
+  const D16 d16;
+  const DU16 du16;
+  hn::Vec<DU16> v;
+  if constexpr (sizeof(Sample) == 1) {
+    v = hn::PromoteTo(du16, hn::LoadU(hn::Rebind<uint8_t, DU16>(), row + x));
+  } else {
+    v = hn::LoadU(du16, reinterpret_cast<const uint16_t*>(row) + x);  // little-endian host
+  }
+  return hn::BitCast(d16, hn::Xor(v, hn::Set(du16, uint16_t{0x8000})));
+}
+
+// The vertical blur in int16 lanes, two rows a multiply-add of the samples
+// biased by -2^15 (each sum then lacks 2^15 * sum(taps), added back modulo
+// 2^32: the reference's wrapped uint32 sum); the taps < 2^15. Returns the
+// first column left.
+template <typename Sample>
+int VerticalBlurPairs(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
+                      std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
+  const D32 d;
+  const D16 d16;
+  const DS32 ds;
+  const int lanes = int(hn::Lanes(d)), lanes16 = int(hn::Lanes(d16));
+  const size_t count = taps.size();
+  uint32_t tap_sum = 0;
+  for (const uint16_t t : taps) tap_sum += t;
+  const V32 unbias = hn::Set(d, uint32_t(32768u * tap_sum) + round.add);
+  const V32 low16 = hn::Set(d, 0xFFFFu);
+  int x = 0;
+  for (; x + lanes16 <= width; x += lanes16) {
+    VS32 r_l = hn::Zero(ds), r_u = hn::Zero(ds), s_l = hn::Zero(ds), s_u = hn::Zero(ds);
+    VS32 unused = hn::Zero(ds);
+    for (size_t k = 0; k < count; k += 2) {
+      const size_t k1 = PairedRow(taps, k);
+      const V16 t = TapPair(taps, k);
+      const V16 r0 = LoadBiased<Sample>(ref_rows[k], x), r1 = LoadBiased<Sample>(ref_rows[k1], x);
+      const V16 s0 = LoadBiased<Sample>(dist_rows[k], x), s1 = LoadBiased<Sample>(dist_rows[k1], x);
+      r_l = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveLower(d16, r0, r1), t, r_l, unused);
+      r_u = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveUpper(d16, r0, r1), t, r_u, unused);
+      s_l = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveLower(d16, s0, s1), t, s_l, unused);
+      s_u = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveUpper(d16, s0, s1), t, s_u, unused);
+    }
+    const auto store = [&](VS32 l, VS32 u, EdgeLine& line) {
+      V32 a, b;
+      InColumnOrder(hn::Add(hn::BitCast(d, l), unbias), hn::Add(hn::BitCast(d, u), unbias), a, b);
+      hn::StoreU(hn::And(hn::ShiftRightSame(a, round.shift), low16), d, line.at(x));
+      hn::StoreU(hn::And(hn::ShiftRightSame(b, round.shift), low16), d, line.at(x + lanes));
+    };
+    store(r_l, r_u, out.ref);
+    store(s_l, s_u, out.dist);
+  }
+  return x;
+}
+#endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+
 void VerticalBlur(std::span<const uint8_t* const> ref_rows,
                   std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
                   std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
-  int x =
-      sample == SampleWidth::k8
-          ? VerticalBlurLanes<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, round, out)
-          : VerticalBlurLanes<uint16_t>(ref_rows.data(), dist_rows.data(), width, taps, round, out);
+  int x = 0;
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+  bool taps16 = true;
+  for (const uint16_t t : taps) taps16 = taps16 && t < 32768;
+  if (taps16)
+    x = sample == SampleWidth::k8
+            ? VerticalBlurPairs<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, round, out)
+            : VerticalBlurPairs<uint16_t>(ref_rows.data(), dist_rows.data(), width, taps, round,
+                                          out);
+#endif
+  x = sample == SampleWidth::k8 ? VerticalBlurLanes<uint8_t>(ref_rows.data(), dist_rows.data(), x,
+                                                             width, taps, round, out)
+                                : VerticalBlurLanes<uint16_t>(ref_rows.data(), dist_rows.data(), x,
+                                                              width, taps, round, out);
   for (; x < width; ++x) {
     uint32_t r = 0, s = 0;
     for (size_t k = 0; k < taps.size(); ++k) {

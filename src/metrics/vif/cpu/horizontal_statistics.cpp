@@ -3,7 +3,10 @@
 //
 // The horizontal sums: means in uint32 lanes (the reference's uint32 sums),
 // moments in uint64 lanes (MulEven: exact 64-bit products), even and odd
-// columns apart. The statistic: one pixel a 64-bit lane, each step the
+// columns apart; on x86, for taps below 2^15 summing to at most 2^16 + 1, by
+// pairs of taps instead: multiply-adds of the lines' 16-bit halves biased to
+// int16, summed modulo 2^32 (exact: each half's sum is below 2^32), the
+// moments (high << 16) + low in uint64. The statistic: one pixel a 64-bit lane, each step the
 // reference's (the wrapped uint32 differences read as int32, the binary64
 // gain, residual and signal in its order, no fused operations), every
 // branch computed in all lanes and selected; lanes whose branch takes no
@@ -12,6 +15,9 @@
 // the lanes' sums equal the reference's in any order.
 #include "metrics/vif/cpu/vif_simd.h"
 #include "metrics/vif/log2_table.h"
+
+#include <algorithm>
+#include <vector>
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/vif/cpu/horizontal_statistics.cpp"
@@ -123,6 +129,147 @@ HWY_INLINE void PixelStatistics(V32 mu1, V32 mu2, V64 xx, V64 yy, V64 xy, VF gai
   num_log = hn::Add(num_log, hn::Sub(Log2Fixed(signal_arg, table), Log2Fixed(noise_arg, table)));
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+// x86 only: ReorderWidenMulAccumulate is there the pairwise multiply-add of
+// adjacent int16 lanes into their int32 lane (pmaddwd), which the sums below
+// read lane by lane; elsewhere its lanes' order is unspecified.
+
+using D16 = hn::Repartition<int16_t, D32>;
+using DS32 = hn::RebindToSigned<D32>;
+using DH32 = hn::Half<D32>;
+using V16 = hn::Vec<D16>;
+using VS32 = hn::Vec<DS32>;
+
+// A row's lines as int16 halves biased by -2^15 (v - 32768 of each 16-bit
+// half), columns [-half, width + half) and zeros after: the horizontal sums
+// then take two taps a multiply-add, the taps < 2^15 and the halves' sums
+// below 2^32 (taps summing to at most 2^16 + 1).
+struct PairedLines {
+  std::vector<int16_t> mu1, mu2, lo[3], hi[3];
+};
+
+// count columns of `line` from `first` into lo (the low halves) and hi (the
+// high ones, unless null); `padding` zeros after them.
+void SplitLine(const EdgeLine& line, int first, int count, int padding, std::vector<int16_t>& lo,
+               std::vector<int16_t>* hi) {
+  const D32 d;
+  const D16 d16;
+  const int lanes16 = int(hn::Lanes(d16)), lanes = int(hn::Lanes(d));
+  // Columns [0, count) are all written below; only the padding is zeroed.
+  lo.resize(size_t(count + padding));
+  std::fill(lo.begin() + count, lo.end(), int16_t{0});
+  if (hi) {
+    hi->resize(size_t(count + padding));
+    std::fill(hi->begin() + count, hi->end(), int16_t{0});
+  }
+  const V32 bias = hn::Set(d, 0x80008000u);
+  int i = 0;
+  for (; i + lanes16 <= count; i += lanes16) {
+    const V16 a = hn::BitCast(d16, hn::Xor(hn::LoadU(d, line.at(first + i)), bias));
+    const V16 b = hn::BitCast(d16, hn::Xor(hn::LoadU(d, line.at(first + i + lanes)), bias));
+    hn::StoreU(hn::ConcatEven(d16, b, a), d16, lo.data() + i);
+    if (hi) hn::StoreU(hn::ConcatOdd(d16, b, a), d16, hi->data() + i);
+  }
+  for (; i < count; ++i) {
+    const uint32_t v = line[first + i] ^ 0x80008000u;
+    lo[size_t(i)] = int16_t(uint16_t(v));
+    if (hi) (*hi)[size_t(i)] = int16_t(uint16_t(v >> 16));
+  }
+}
+
+// The int32 sums of kPairs pairs of taps (tap_pairs) over the biased halves
+// from `at`: lane j the pixel whose first column is at + 2j.
+template <size_t kPairs>
+HWY_INLINE VS32 PairedSum(const int16_t* at, const V16* tap_pairs) {
+  const DS32 ds;
+  const D16 d16;
+  VS32 sum = hn::Zero(ds), unused = hn::Zero(ds);
+#pragma GCC unroll 9
+  for (size_t p = 0; p < kPairs; ++p)
+    sum = hn::ReorderWidenMulAccumulate(ds, hn::LoadU(d16, at + 2 * p), tap_pairs[p], sum, unused);
+  return sum;
+}
+
+// uint64 (hi << 16) + lo of the lanes of one half of two uint32 vectors.
+HWY_INLINE V64 Moment64(hn::Vec<DH32> lo, hn::Vec<DH32> hi) {
+  const D64 d64;
+  return hn::Add(hn::PromoteTo(d64, lo), hn::ShiftLeft<16>(hn::PromoteTo(d64, hi)));
+}
+
+// A uint32 mean in the even lanes (where MulEven reads it).
+HWY_INLINE V32 EvenMean(hn::Vec<DH32> mu) {
+  const D32 d;
+  const D64 d64;
+  return hn::BitCast(d, hn::PromoteTo(d64, mu));
+}
+
+// The vectors of Lanes(D16) pixels from 0 (whole vectors only) by pairs of
+// taps; returns the first pixel left.
+template <size_t kTaps>
+int PairedStatistics(const MomentLines& lines, int width, std::span<const uint16_t> taps, VF limit,
+                     const int64_t* table, VI& num_log, VI& den_log, VI& num_non_log,
+                     VI& den_non_log) {
+  constexpr size_t kPairs = (kTaps + 1) / 2;
+  const D32 d;
+  const DH32 dh;
+  const D16 d16;
+  const int lanes16 = int(hn::Lanes(d16));
+  const int half = int(kTaps / 2);
+  thread_local PairedLines split;
+  const int count = width + 2 * half;
+  SplitLine(lines.mu1, -half, count, lanes16, split.mu1, nullptr);
+  SplitLine(lines.mu2, -half, count, lanes16, split.mu2, nullptr);
+  const EdgeLine* moments[3] = {&lines.xx, &lines.yy, &lines.xy};
+  for (int m = 0; m < 3; ++m)
+    SplitLine(*moments[m], -half, count, lanes16, split.lo[m], &split.hi[m]);
+  V16 tap_pairs[kPairs];
+  uint32_t tap_sum = 0;
+  for (size_t p = 0; p < kPairs; ++p) {
+    const uint32_t second = 2 * p + 1 < kTaps ? taps[2 * p + 1] : 0;
+    tap_pairs[p] = hn::BitCast(d16, hn::Set(d, uint32_t{taps[2 * p]} | second << 16));
+    tap_sum += taps[2 * p] + second;
+  }
+  // Each sum read -32768 for every tap: 32768 * sum(taps) back, modulo 2^32.
+  const V32 unbias = hn::Set(d, uint32_t(32768u * tap_sum));
+  const auto sum = [&](const std::vector<int16_t>& v, int at) {
+    return hn::Add(hn::BitCast(d, PairedSum<kPairs>(v.data() + at, tap_pairs)), unbias);
+  };
+  int x = 0;
+  for (; x + lanes16 <= width; x += lanes16) {
+    // First the pixels x, x + 2, ..., then x + 1, x + 3, ...
+    for (int parity = 0; parity < 2; ++parity) {
+      const int at = x + parity;  // the index of column x + parity - half
+      const V32 mu1 = sum(split.mu1, at), mu2 = sum(split.mu2, at);
+      const V32 xx_lo = sum(split.lo[0], at), xx_hi = sum(split.hi[0], at);
+      const V32 yy_lo = sum(split.lo[1], at), yy_hi = sum(split.hi[1], at);
+      const V32 xy_lo = sum(split.lo[2], at), xy_hi = sum(split.hi[2], at);
+      PixelStatistics(EvenMean(hn::LowerHalf(dh, mu1)), EvenMean(hn::LowerHalf(dh, mu2)),
+                      Moment64(hn::LowerHalf(dh, xx_lo), hn::LowerHalf(dh, xx_hi)),
+                      Moment64(hn::LowerHalf(dh, yy_lo), hn::LowerHalf(dh, yy_hi)),
+                      Moment64(hn::LowerHalf(dh, xy_lo), hn::LowerHalf(dh, xy_hi)), limit, table,
+                      num_log, den_log, num_non_log, den_non_log);
+      PixelStatistics(EvenMean(hn::UpperHalf(dh, mu1)), EvenMean(hn::UpperHalf(dh, mu2)),
+                      Moment64(hn::UpperHalf(dh, xx_lo), hn::UpperHalf(dh, xx_hi)),
+                      Moment64(hn::UpperHalf(dh, yy_lo), hn::UpperHalf(dh, yy_hi)),
+                      Moment64(hn::UpperHalf(dh, xy_lo), hn::UpperHalf(dh, xy_hi)), limit, table,
+                      num_log, den_log, num_non_log, den_non_log);
+    }
+  }
+  return x;
+}
+
+// Whether the taps suit PairedStatistics: each below 2^15 (a signed int16),
+// their sum at most 2^16 + 1 (so each half's sum stays below 2^32).
+bool PairsFit(std::span<const uint16_t> taps) {
+  uint32_t total = 0;
+  for (const uint16_t t : taps) {
+    if (t >= 32768) return false;
+    total += t;
+  }
+  return total <= 65537;
+}
+#endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+
 // kTaps: the tap count when known at compile time (its loop unrolled), else 0.
 template <size_t kTaps>
 LevelSums HorizontalStatisticsOf(const MomentLines& lines, int width,
@@ -142,6 +289,12 @@ LevelSums HorizontalStatisticsOf(const MomentLines& lines, int width,
   for (size_t k = 0; k < taps_count / 2; ++k)
     symmetric = symmetric && taps[k] == taps[taps_count - 1 - k];
   int x = 0;
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+  if constexpr (kTaps >= 5)
+    if (PairsFit(taps))
+      x = PairedStatistics<kTaps>(lines, width, taps, limit, table, num_log, den_log, num_non_log,
+                                  den_non_log);
+#endif
   for (; x + lanes <= width; x += lanes) {
     V32 mu1 = hn::Zero(d), mu2 = hn::Zero(d);
     if (symmetric) {

@@ -2,13 +2,17 @@
 // a Highway kernel: means in uint32 lanes (the reference's uint32 sums, wrap
 // included); second moments in uint32 lanes when no sum can reach 2^32 and
 // none is rounded (8-bit samples at level 0), else in uint64 lanes, the even
-// and odd columns apart (MulEven gives the exact 64-bit products).
+// and odd columns apart (MulEven gives the exact 64-bit products). On x86 the
+// uint32 case runs in int16 lanes instead, two rows a multiply-add
+// (Moments16).
 #include "metrics/vif/cpu/vif_simd.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/vif/cpu/vertical_moments.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+
+#include "metrics/vif/cpu/row_pairs-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace exactvq::vif::cpu::HWY_NAMESPACE {
@@ -85,13 +89,13 @@ void MomentsAt(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t
 
 // Moments in uint32 lanes: the caller has checked that sum(taps) * max^2 < 2^32
 // and that the moments are not rounded (square.add == 0), so each uint32 sum
-// is the reference's uint64 sum and the shift alone is its rounding.
+// is the reference's uint64 sum and the shift alone is its rounding. From
+// column x; returns the first column left.
 template <typename Sample>
-int Moments32(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
+int Moments32(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int x, int width,
               std::span<const uint16_t> taps, Rounding mean, Rounding square, MomentLines& out) {
   const D32 d;
   const int lanes = int(hn::Lanes(d));
-  int x = 0;
   for (; x + lanes <= width; x += lanes) {
     V32 mu1 = hn::Zero(d), mu2 = hn::Zero(d), xx = hn::Zero(d), yy = hn::Zero(d), xy = hn::Zero(d);
     for (size_t k = 0; k < taps.size(); ++k) {
@@ -114,14 +118,13 @@ int Moments32(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, i
   return x;
 }
 
-// Moments in uint64 lanes, even and odd columns apart.
+// Moments in uint64 lanes, even and odd columns apart, from column x.
 template <typename Sample>
-int Moments64(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
+int Moments64(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int x, int width,
               std::span<const uint16_t> taps, Rounding mean, Rounding square, MomentLines& out) {
   const D32 d;
   const D64 d64;
   const int lanes = int(hn::Lanes(d));
-  int x = 0;
   for (; x + lanes <= width; x += lanes) {
     V32 mu1 = hn::Zero(d), mu2 = hn::Zero(d);
     V64 xx0 = hn::Zero(d64), yy0 = hn::Zero(d64), xy0 = hn::Zero(d64);
@@ -150,6 +153,83 @@ int Moments64(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, i
   return x;
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+// Two rows a multiply-add (row_pairs-inl.h says why x86 only).
+using row_pairs::D16;
+using row_pairs::DS32;
+using row_pairs::DU16;
+using row_pairs::InColumnOrder;
+using row_pairs::PairedRow;
+using row_pairs::TapPair;
+using row_pairs::V16;
+using row_pairs::VS32;
+
+// Lanes(D16) 8-bit samples of a row from column x, widened.
+HWY_INLINE V16 LoadBytes(const uint8_t* row, int x) {
+  const hn::Rebind<uint8_t, DU16> d8;
+  return hn::BitCast(D16(), hn::PromoteTo(DU16(), hn::LoadU(d8, row + x)));
+}
+
+// The uint32 path's sums for 8-bit samples in int16 lanes, two rows (two
+// taps) a multiply-add: squares and products of 8-bit samples fit 16 bits,
+// biased by -2^15 to int16 (each sum then lacks 2^15 * sum(taps), added back
+// modulo 2^32: exact, the caller having checked each sum < 2^32); the taps <
+// 2^15. Returns the first column left.
+int Moments16(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
+              std::span<const uint16_t> taps, Rounding mean, Rounding square, MomentLines& out) {
+  const D32 d;
+  const D16 d16;
+  const DS32 ds;
+  const int lanes = int(hn::Lanes(d)), lanes16 = int(hn::Lanes(d16));
+  const size_t count = taps.size();
+  uint32_t tap_sum = 0;
+  for (const uint16_t t : taps) tap_sum += t;
+  const V32 unbias = hn::Set(d, uint32_t(32768u * tap_sum));
+  const V16 bias = hn::Set(d16, int16_t(-32768));
+  int x = 0;
+  for (; x + lanes16 <= width; x += lanes16) {
+    VS32 mu1_l = hn::Zero(ds), mu1_u = hn::Zero(ds), mu2_l = hn::Zero(ds), mu2_u = hn::Zero(ds);
+    VS32 xx_l = hn::Zero(ds), xx_u = hn::Zero(ds), yy_l = hn::Zero(ds), yy_u = hn::Zero(ds);
+    VS32 xy_l = hn::Zero(ds), xy_u = hn::Zero(ds), unused = hn::Zero(ds);
+    for (size_t k = 0; k < count; k += 2) {
+      const size_t k1 = PairedRow(taps, k);
+      const V16 t = TapPair(taps, k);
+      const V16 r0 = LoadBytes(ref_rows[k], x), r1 = LoadBytes(ref_rows[k1], x);
+      const V16 s0 = LoadBytes(dist_rows[k], x), s1 = LoadBytes(dist_rows[k1], x);
+      const V16 r_l = hn::InterleaveLower(d16, r0, r1), r_u = hn::InterleaveUpper(d16, r0, r1);
+      const V16 s_l = hn::InterleaveLower(d16, s0, s1), s_u = hn::InterleaveUpper(d16, s0, s1);
+      mu1_l = hn::ReorderWidenMulAccumulate(ds, r_l, t, mu1_l, unused);
+      mu1_u = hn::ReorderWidenMulAccumulate(ds, r_u, t, mu1_u, unused);
+      mu2_l = hn::ReorderWidenMulAccumulate(ds, s_l, t, mu2_l, unused);
+      mu2_u = hn::ReorderWidenMulAccumulate(ds, s_u, t, mu2_u, unused);
+      xx_l = hn::ReorderWidenMulAccumulate(ds, hn::Xor(hn::Mul(r_l, r_l), bias), t, xx_l, unused);
+      xx_u = hn::ReorderWidenMulAccumulate(ds, hn::Xor(hn::Mul(r_u, r_u), bias), t, xx_u, unused);
+      yy_l = hn::ReorderWidenMulAccumulate(ds, hn::Xor(hn::Mul(s_l, s_l), bias), t, yy_l, unused);
+      yy_u = hn::ReorderWidenMulAccumulate(ds, hn::Xor(hn::Mul(s_u, s_u), bias), t, yy_u, unused);
+      xy_l = hn::ReorderWidenMulAccumulate(ds, hn::Xor(hn::Mul(r_l, s_l), bias), t, xy_l, unused);
+      xy_u = hn::ReorderWidenMulAccumulate(ds, hn::Xor(hn::Mul(r_u, s_u), bias), t, xy_u, unused);
+    }
+    V32 first, second;
+    InColumnOrder(hn::BitCast(d, mu1_l), hn::BitCast(d, mu1_u), first, second);
+    hn::StoreU(RoundMean(first, mean), d, out.mu1.at(x));
+    hn::StoreU(RoundMean(second, mean), d, out.mu1.at(x + lanes));
+    InColumnOrder(hn::BitCast(d, mu2_l), hn::BitCast(d, mu2_u), first, second);
+    hn::StoreU(RoundMean(first, mean), d, out.mu2.at(x));
+    hn::StoreU(RoundMean(second, mean), d, out.mu2.at(x + lanes));
+    const auto moment = [&](VS32 l, VS32 u, EdgeLine& line) {
+      V32 a, b;
+      InColumnOrder(hn::Add(hn::BitCast(d, l), unbias), hn::Add(hn::BitCast(d, u), unbias), a, b);
+      hn::StoreU(hn::ShiftRightSame(a, square.shift), d, line.at(x));
+      hn::StoreU(hn::ShiftRightSame(b, square.shift), d, line.at(x + lanes));
+    };
+    moment(xx_l, xx_u, out.xx);
+    moment(yy_l, yy_u, out.yy);
+    moment(xy_l, xy_u, out.xy);
+  }
+  return x;
+}
+#endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+
 void VerticalMoments(std::span<const uint8_t* const> ref_rows,
                      std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
                      std::span<const uint16_t> taps, Rounding mean, Rounding square,
@@ -159,12 +239,19 @@ void VerticalMoments(std::span<const uint8_t* const> ref_rows,
   const bool fits32 =
       sample == SampleWidth::k8 && square.add == 0 && tap_sum * 255 * 255 < (uint64_t{1} << 32);
   int x = 0;
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+  bool taps16 = true;
+  for (const uint16_t t : taps) taps16 = taps16 && t < 32768;
+  if (fits32 && taps16)
+    x = Moments16(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out);
+#endif
   if (sample == SampleWidth::k8)
-    x = fits32
-            ? Moments32<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out)
-            : Moments64<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out);
+    x = fits32 ? Moments32<uint8_t>(ref_rows.data(), dist_rows.data(), x, width, taps, mean, square,
+                                    out)
+               : Moments64<uint8_t>(ref_rows.data(), dist_rows.data(), x, width, taps, mean, square,
+                                    out);
   else
-    x = Moments64<uint16_t>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out);
+    x = Moments64<uint16_t>(ref_rows.data(), dist_rows.data(), x, width, taps, mean, square, out);
   for (; x < width; ++x) MomentsAt(ref_rows, dist_rows, sample, x, taps, mean, square, out);
 }
 

@@ -6,7 +6,8 @@
 // Lane widths follow the reference's (see docs/spec/vif.md, "The SIMD
 // path"): means and blurs in uint32 lanes with the reference's wrap; second
 // moments in uint32 lanes where they provably fit (8-bit samples), else in
-// uint64 lanes, the even and odd columns apart; the per-pixel statistic in
+// uint64 lanes, the even and odd columns apart (the horizontal sums on x86 by
+// pairs of taps over 16-bit halves, horizontal_statistics.cpp); the per-pixel statistic in
 // 64-bit lanes, its binary64 steps in the reference's order, one pixel a lane.
 #pragma once
 
