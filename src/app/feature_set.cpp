@@ -23,7 +23,8 @@ size_t position(const std::vector<std::string>& names, const std::string& name) 
 
 FeatureSet::FeatureSet(std::vector<FeatureSpec> specs, const FeatureContext& ctx,
                        std::vector<std::shared_ptr<const ScoreModel>> models, bool predict)
-    : specs_(std::move(specs)) {
+    : specs_(std::move(specs)),
+      side_by_side_(!ctx.device && ctx.pool && ctx.pool->size() > 1 ? ctx.pool : nullptr) {
   if (specs_.empty() && models.empty()) specs_.push_back({"ssim", {}});
   for (const auto& model : models)
     for (const FeatureSpec& spec : model->features()) add(spec, ctx, true);
@@ -87,19 +88,26 @@ void FeatureSet::score(std::span<const FramePair> pairs,
   for (const FramePair& p : pairs)
     if (keep_every_ == 1 || kept(p.index)) kept_pairs_.push_back(p);
   scored_.resize(frame_columns_);
-  for (const size_t f : call_order_) {
+  values_.resize(features_.size());
+  const auto score_feature = [&](size_t f) {
     Feature& feature = *features_[f];
     const std::span<const FramePair> given =
         feature.temporal() ? pairs : std::span<const FramePair>(kept_pairs_);
     const size_t n = feature.outputs().size();
-    values_.assign(given.size() * n, 0.0);
-    if (!given.empty()) feature.extract_batch(given, values_);
+    std::vector<double>& values = values_[f];
+    values.assign(given.size() * n, 0.0);
+    if (!given.empty()) feature.extract_batch(given, values);
     for (size_t k = 0; k < n; ++k) {
       auto& column = scored_[first_column_[f] + k];
       column.resize(given.size());
-      for (size_t i = 0; i < given.size(); ++i) column[i] = values_[i * n + k];
+      for (size_t i = 0; i < given.size(); ++i) column[i] = values[i * n + k];
     }
-  }
+  };
+  if (side_by_side_ && call_order_.size() > 1)
+    side_by_side_->parallel_for(int(call_order_.size()),
+                                [&](int k) { score_feature(call_order_[size_t(k)]); });
+  else
+    for (const size_t f : call_order_) score_feature(f);
   columns.resize(columns_.size());
   for (size_t c = 0; c < frame_columns_; ++c)
     columns[c].insert(columns[c].end(), scored_[c].begin(), scored_[c].end());

@@ -55,9 +55,9 @@ class FeatureSet {
   // The largest batch a feature wants.
   int batch_frames() const { return batch_frames_; }
 
-  // Scores `pairs` with every feature and appends each per-frame output's values
-  // to columns[k] (columns() long); the caller's columns are left as they were if
-  // a feature throws.
+  // Scores `pairs` with every feature (side by side on the CPU's threads) and appends each
+  // per-frame output's values to columns[k] (columns() long); the caller's columns are left as they
+  // were if a feature throws.
   void score(std::span<const FramePair> pairs, std::vector<std::vector<double>>& columns);
   // After the last frame: fills the columns after frame_columns() for every
   // frame held in the first ones.
@@ -87,7 +87,12 @@ class FeatureSet {
   bool temporal_ = false;
   int planes_read_ = 1;
   int batch_frames_ = 1;
-  std::vector<double> values_;
+  // On the CPU with several threads, the pool that scores the features of a
+  // batch side by side (each feature's engine loops over the frames on the same
+  // pool, so no thread waits for one feature to finish before the next starts);
+  // null: one after another, in call_order_ (a device's engines share its passes).
+  ThreadPool* side_by_side_ = nullptr;
+  std::vector<std::vector<double>> values_;  // per feature: its values of the batch
   std::vector<std::vector<double>> scored_;
   int keep_every_ = 1;
   std::vector<int64_t> indices_;  // every frame given to score(), in order

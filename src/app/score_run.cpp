@@ -161,6 +161,10 @@ int large_frame_batch() {
   return v ? std::clamp(std::atoi(v), 1, 64) : 8;
 }
 
+// The most bytes of pictures a deeper CPU batch holds (see score_videos); the
+// reader fills a second batch beside it.
+constexpr size_t kCpuBatchBytes = size_t{256} << 20;
+
 }  // namespace
 
 ScoreReport score_videos(const RunOptions& o) {
@@ -213,6 +217,16 @@ ScoreReport score_videos(const RunOptions& o) {
   // to end: docs/figures.md); the engines split larger batches themselves.
   if (ctx.device && format.frame_bytes() >= (size_t{1} << 20))
     batch_frames = std::min(batch_frames, kLargeFrameBatch);
+
+  // On the CPU the features score a batch side by side on the pool (FeatureSet),
+  // and the threads that finish first wait at the batch's end for the last
+  // frame: two frames a thread halve that wait's share of the run, unless the
+  // batch would then hold more than kCpuBatchBytes of pictures.
+  if (!ctx.device && o.threads > 1) {
+    const size_t pair_bytes = std::max<size_t>(1, 2 * format.frame_bytes());
+    const int deeper = int(std::min<size_t>(size_t(2 * o.threads), kCpuBatchBytes / pair_bytes));
+    batch_frames = std::max(batch_frames, deeper);
+  }
 
   // With more than one thread, or a device to feed, reading runs beside scoring
   // and the two inputs are read at once.
