@@ -16,6 +16,11 @@ ThreadPool::~ThreadPool() {
   }
   changed_.notify_all();
   for (auto& t : workers_) t.join();
+  // Without workers, tasks posted and never helped with run here.
+  std::unique_lock lock(mutex_);
+  Loop* loop = nullptr;
+  int i = 0;
+  while (take(loop, i)) run(*loop, i, lock);
 }
 
 bool ThreadPool::take(Loop*& loop, int& i) {
@@ -26,8 +31,15 @@ bool ThreadPool::take(Loop*& loop, int& i) {
   return true;
 }
 
-void ThreadPool::run(Loop& loop, int i, std::unique_lock<std::mutex>& lock) {
+void ThreadPool::run(Loop& loop, int i, std::unique_lock<std::mutex>& lock) noexcept {
   lock.unlock();
+  if (loop.posted) {
+    (*loop.posted)();  // noexcept: an escaping exception ends the program
+    delete &loop;
+    lock.lock();
+    changed_.notify_all();
+    return;
+  }
   std::exception_ptr error;
   try {
     (*loop.body)(i);
@@ -86,6 +98,39 @@ void ThreadPool::parallel_for(int count, const std::function<void(int)>& body) {
       changed_.wait(lock);
   }
   if (loop.error) std::rethrow_exception(loop.error);
+}
+
+}  // namespace exactvq
+
+namespace exactvq {
+
+void ThreadPool::post(std::function<void()> task) {
+  auto loop = std::make_unique<Loop>();
+  loop->posted = std::make_unique<std::function<void()>>(std::move(task));
+  loop->count = 1;
+  loop->unfinished = 1;
+  {
+    std::lock_guard lock(mutex_);
+    ready_.push_back(loop.release());
+  }
+  changed_.notify_all();
+}
+
+void ThreadPool::help_until(const std::function<bool()>& done) {
+  std::unique_lock lock(mutex_);
+  while (!done()) {
+    Loop* oldest = nullptr;
+    int i = 0;
+    if (take(oldest, i))
+      run(*oldest, i, lock);
+    else
+      changed_.wait(lock);
+  }
+}
+
+void ThreadPool::notify() {
+  { std::lock_guard lock(mutex_); }
+  changed_.notify_all();
 }
 
 }  // namespace exactvq

@@ -10,6 +10,7 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -32,6 +33,15 @@ class ThreadPool {
   // including from inside a body.
   void parallel_for(int count, const std::function<void(int)>& body);
 
+  // Queues task() to run on a worker, or on a thread in parallel_for or
+  // help_until, after the tasks ready before it; returns at once. The task must
+  // not throw.
+  void post(std::function<void()> task);
+  // Runs ready tasks until done() holds, sleeping when there are none. done() is
+  // read with the pool's lock held: whatever makes it true calls notify() after.
+  void help_until(const std::function<bool()>& done);
+  void notify();
+
  private:
   // One parallel_for call, on its caller's stack.
   struct Loop {
@@ -40,11 +50,12 @@ class ThreadPool {
     int next = 0;        // the next index to hand out
     int unfinished = 0;  // handed out or not, not yet finished
     std::exception_ptr error;
+    std::unique_ptr<std::function<void()>> posted;  // a post()'s task, which owns the loop
   };
 
   void work();
   // Runs task `i` of `loop` with the lock released; the lock is held again on return.
-  void run(Loop& loop, int i, std::unique_lock<std::mutex>& lock);
+  void run(Loop& loop, int i, std::unique_lock<std::mutex>& lock) noexcept;
   // The next task of the oldest loop with one left; false when there is none.
   bool take(Loop*& loop, int& i);
 
