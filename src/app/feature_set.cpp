@@ -116,6 +116,7 @@ struct FeatureSet::Pipeline {
 FeatureSet::FeatureSet(FeatureSet&&) noexcept = default;
 FeatureSet& FeatureSet::operator=(FeatureSet&&) noexcept = default;
 FeatureSet::~FeatureSet() = default;
+FeatureSet::FeatureSet() = default;
 
 void FeatureSet::clear() {
   pipeline_.reset();

@@ -25,7 +25,7 @@ class FeatureSet {
   FeatureSet(std::vector<FeatureSpec> specs, const FeatureContext& ctx,
              std::vector<std::shared_ptr<const ScoreModel>> models = {}, bool predict = true);
   // A set with no features (before a run knows its format).
-  FeatureSet() = default;
+  FeatureSet();
 
   const std::vector<FeatureSpec>& specs() const { return specs_; }
   const std::vector<std::unique_ptr<Feature>>& features() const { return features_; }
