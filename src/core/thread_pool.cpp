@@ -100,10 +100,6 @@ void ThreadPool::parallel_for(int count, const std::function<void(int)>& body) {
   if (loop.error) std::rethrow_exception(loop.error);
 }
 
-}  // namespace exactvq
-
-namespace exactvq {
-
 void ThreadPool::post(std::function<void()> task) {
   auto loop = std::make_unique<Loop>();
   loop->posted = std::make_unique<std::function<void()>>(std::move(task));

@@ -43,14 +43,15 @@ class ThreadPool {
   void notify();
 
  private:
-  // One parallel_for call, on its caller's stack.
+  // One parallel_for call, on its caller's stack, or one post()ed task, on the
+  // heap (deleted once run).
   struct Loop {
     const std::function<void(int)>* body = nullptr;
     int count = 0;
     int next = 0;        // the next index to hand out
     int unfinished = 0;  // handed out or not, not yet finished
     std::exception_ptr error;
-    std::unique_ptr<std::function<void()>> posted;  // a post()'s task, which owns the loop
+    std::unique_ptr<std::function<void()>> posted;  // the posted task
   };
 
   void work();
