@@ -222,10 +222,12 @@ ScoreReport score_videos(const RunOptions& o) {
   const bool overlap = o.threads > 1 || ctx.device != nullptr;
   // A GPU scores frames faster than one thread reads them from the page cache:
   // then each input is read by several threads (a quarter of the cores, 2..4).
+  // So do many CPU threads (a quarter of them, up to 4): while one thread reads
+  // a batch of a frame a thread, the others have only the batch before.
   int reader_threads = o.reader_threads;
   if (reader_threads <= 0)
-    reader_threads =
-        ctx.device ? std::clamp(int(std::thread::hardware_concurrency()) / 4, 2, 4) : 1;
+    reader_threads = ctx.device ? std::clamp(int(std::thread::hardware_concurrency()) / 4, 2, 4)
+                                : std::clamp(o.threads / 4, 1, 4);
   PairReader reader(*ref, *dist, {o.frame_count, read_every_frame ? 1 : o.subsample}, overlap,
                     reader_threads);
   // Where the features score batches in a pipeline (FeatureSet::pipelined), a
