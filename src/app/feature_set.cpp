@@ -1,6 +1,9 @@
 #include "app/feature_set.h"
 
 #include <algorithm>
+#include <atomic>
+#include <deque>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -23,7 +26,8 @@ size_t position(const std::vector<std::string>& names, const std::string& name) 
 
 FeatureSet::FeatureSet(std::vector<FeatureSpec> specs, const FeatureContext& ctx,
                        std::vector<std::shared_ptr<const ScoreModel>> models, bool predict)
-    : specs_(std::move(specs)) {
+    : specs_(std::move(specs)),
+      side_by_side_(!ctx.device && ctx.pool && ctx.pool->size() > 1 ? ctx.pool : nullptr) {
   if (specs_.empty() && models.empty()) specs_.push_back({"ssim", {}});
   for (const auto& model : models)
     for (const FeatureSpec& spec : model->features()) add(spec, ctx, true);
@@ -80,30 +84,139 @@ void FeatureSet::add(const FeatureSpec& spec, const FeatureContext& ctx, bool fr
   call_order_.insert(temporal ? first_other : call_order_.end(), features_.size() - 1);
 }
 
+// A batch submitted and not yet collected.
+struct FeatureSet::Batch {
+  std::vector<FramePair> pairs;             // every pair (temporal features)
+  std::vector<FramePair> kept;              // the pairs the report keeps (the others)
+  std::vector<std::vector<double>> values;  // per feature: its rows of outputs() values
+  std::atomic<size_t> unfinished = 0;       // features not yet done with it
+  std::exception_ptr error;                 // the first a feature threw
+};
+
+// The batches in flight, oldest first, and which features have a task queued or
+// running: a feature scores the batches one at a time, in order (its state, as
+// motion's pictures, runs from one to the next).
+struct FeatureSet::Pipeline {
+  ThreadPool* pool = nullptr;  // null: submit() scores at once
+  std::mutex mutex;
+  std::deque<std::unique_ptr<Batch>> batches;
+  std::vector<char> busy;
+
+  // The batches' pictures go when the run ends, also when it unwinds: their
+  // tasks end first.
+  ~Pipeline() {
+    if (pool)
+      pool->help_until([&] {
+        return std::all_of(batches.begin(), batches.end(),
+                           [](const auto& b) { return b->unfinished == 0; });
+      });
+  }
+};
+
+FeatureSet::FeatureSet(FeatureSet&&) noexcept = default;
+FeatureSet& FeatureSet::operator=(FeatureSet&&) noexcept = default;
+FeatureSet::~FeatureSet() = default;
+FeatureSet::FeatureSet() = default;
+
+void FeatureSet::clear() {
+  pipeline_.reset();
+  features_.clear();
+  call_order_.clear();
+}
+
+void FeatureSet::score_feature(size_t f, Batch& batch) {
+  Feature& feature = *features_[f];
+  const std::span<const FramePair> given = feature.temporal() ? batch.pairs : batch.kept;
+  std::vector<double>& values = batch.values[f];
+  values.assign(given.size() * feature.outputs().size(), 0.0);
+  if (!given.empty()) feature.extract_batch(given, values);
+}
+
+// Feature f's task on `batch`; then its task on the next batch, if one came.
+void FeatureSet::run_feature(size_t f, Batch* batch) {
+  std::exception_ptr error;
+  try {
+    score_feature(f, *batch);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  Pipeline& p = *pipeline_;
+  Batch* then = nullptr;
+  {
+    std::lock_guard lock(p.mutex);
+    if (error && !batch->error) batch->error = error;
+    auto it = std::find_if(p.batches.begin(), p.batches.end(),
+                           [&](const auto& b) { return b.get() == batch; });
+    if (++it != p.batches.end())
+      then = it->get();
+    else
+      p.busy[f] = 0;
+  }
+  ThreadPool* pool = p.pool;
+  if (then) pool->post([this, f, then] { run_feature(f, then); });
+  // The last touch of this set: once the count is 0, collect() may free the batch
+  // and a finished run the whole set.
+  --batch->unfinished;
+  pool->notify();
+}
+
+void FeatureSet::submit(std::span<const FramePair> pairs) {
+  if (!pipeline_) {
+    pipeline_ = std::make_unique<Pipeline>();
+    pipeline_->pool = side_by_side_;
+    pipeline_->busy.assign(features_.size(), 0);
+  }
+  Pipeline& p = *pipeline_;
+  auto batch = std::make_unique<Batch>();
+  batch->pairs.assign(pairs.begin(), pairs.end());
+  for (const FramePair& pair : pairs)
+    if (keep_every_ == 1 || kept(pair.index)) batch->kept.push_back(pair);
+  batch->values.resize(features_.size());
+  if (!p.pool) {
+    for (const size_t f : call_order_) score_feature(f, *batch);
+    p.batches.push_back(std::move(batch));
+    return;
+  }
+  batch->unfinished = call_order_.size();
+  Batch* const b = batch.get();
+  std::lock_guard lock(p.mutex);
+  p.batches.push_back(std::move(batch));
+  for (const size_t f : call_order_)
+    if (!p.busy[f]) {
+      p.busy[f] = 1;
+      p.pool->post([this, f, b] { run_feature(f, b); });
+    }
+}
+
+void FeatureSet::collect(std::vector<std::vector<double>>& columns) {
+  Pipeline& p = *pipeline_;
+  Batch* const front = p.batches.front().get();
+  if (p.pool) p.pool->help_until([&] { return front->unfinished == 0; });
+  std::unique_ptr<Batch> batch;
+  {
+    std::lock_guard lock(p.mutex);
+    batch = std::move(p.batches.front());
+    p.batches.pop_front();
+  }
+  if (batch->error) std::rethrow_exception(batch->error);
+  columns.resize(columns_.size());
+  for (size_t f = 0; f < features_.size(); ++f) {
+    const size_t n = features_[f]->outputs().size();
+    const std::vector<double>& values = batch->values[f];
+    const size_t rows = n ? values.size() / n : 0;
+    for (size_t k = 0; k < n; ++k) {
+      auto& column = columns[first_column_[f] + k];
+      for (size_t i = 0; i < rows; ++i) column.push_back(values[i * n + k]);
+    }
+  }
+  for (const FramePair& pair : batch->pairs) indices_.push_back(pair.index);
+}
+
 void FeatureSet::score(std::span<const FramePair> pairs,
                        std::vector<std::vector<double>>& columns) {
   if (pairs.empty()) return;
-  kept_pairs_.clear();
-  for (const FramePair& p : pairs)
-    if (keep_every_ == 1 || kept(p.index)) kept_pairs_.push_back(p);
-  scored_.resize(frame_columns_);
-  for (const size_t f : call_order_) {
-    Feature& feature = *features_[f];
-    const std::span<const FramePair> given =
-        feature.temporal() ? pairs : std::span<const FramePair>(kept_pairs_);
-    const size_t n = feature.outputs().size();
-    values_.assign(given.size() * n, 0.0);
-    if (!given.empty()) feature.extract_batch(given, values_);
-    for (size_t k = 0; k < n; ++k) {
-      auto& column = scored_[first_column_[f] + k];
-      column.resize(given.size());
-      for (size_t i = 0; i < given.size(); ++i) column[i] = values_[i * n + k];
-    }
-  }
-  columns.resize(columns_.size());
-  for (size_t c = 0; c < frame_columns_; ++c)
-    columns[c].insert(columns[c].end(), scored_[c].begin(), scored_[c].end());
-  for (const FramePair& p : pairs) indices_.push_back(p.index);
+  submit(pairs);
+  collect(columns);
 }
 
 void FeatureSet::finish(std::vector<std::vector<double>>& columns) const {

@@ -25,7 +25,7 @@ class FeatureSet {
   FeatureSet(std::vector<FeatureSpec> specs, const FeatureContext& ctx,
              std::vector<std::shared_ptr<const ScoreModel>> models = {}, bool predict = true);
   // A set with no features (before a run knows its format).
-  FeatureSet() = default;
+  FeatureSet();
 
   const std::vector<FeatureSpec>& specs() const { return specs_; }
   const std::vector<std::unique_ptr<Feature>>& features() const { return features_; }
@@ -55,24 +55,42 @@ class FeatureSet {
   // The largest batch a feature wants.
   int batch_frames() const { return batch_frames_; }
 
-  // Scores `pairs` with every feature and appends each per-frame output's values
-  // to columns[k] (columns() long); the caller's columns are left as they were if
-  // a feature throws.
+  // Scores `pairs` with every feature (side by side on the CPU's threads) and
+  // appends each per-frame output's values to columns[k] (columns() long); the
+  // caller's columns are left as they were if a feature throws.
   void score(std::span<const FramePair> pairs, std::vector<std::vector<double>>& columns);
+  // score() in two halves, so that a run can hand over its next batch while the
+  // last one's final frames are scored: submit() starts scoring `pairs` (not
+  // empty; their pictures must stay until its collect() returns), and returns
+  // at once where pipelined(); collect() waits for the oldest batch submitted
+  // and not collected, then appends its values as score() does, or rethrows
+  // what a feature threw on it.
+  void submit(std::span<const FramePair> pairs);
+  void collect(std::vector<std::vector<double>>& columns);
+  // Whether submit() returns before the batch is scored: on the CPU with
+  // several threads. A device's engines score each batch in passes they share,
+  // in call_order_, within submit().
+  bool pipelined() const { return side_by_side_ != nullptr; }
   // After the last frame: fills the columns after frame_columns() for every
   // frame held in the first ones.
   void finish(std::vector<std::vector<double>>& columns) const;
   // Every feature's aggregates, in feature order.
   std::vector<std::pair<std::string, double>> aggregates() const;
-  // Destroys the features (a device's page-locked pictures must be released
-  // before the pictures go).
-  void clear() {
-    features_.clear();
-    call_order_.clear();
-  }
+  // Waits for the batches in flight, then destroys the features (a device's
+  // page-locked pictures must be released before the pictures go).
+  void clear();
+
+  FeatureSet(FeatureSet&&) noexcept;
+  FeatureSet& operator=(FeatureSet&&) noexcept;
+  // Waits for the batches still in flight.
+  ~FeatureSet();
 
  private:
+  struct Batch;
+  struct Pipeline;
   void add(const FeatureSpec& spec, const FeatureContext& ctx, bool from_model);
+  void score_feature(size_t f, Batch& batch);
+  void run_feature(size_t f, Batch* batch);
 
   std::vector<FeatureSpec> specs_;
   std::vector<std::unique_ptr<Feature>> features_;
@@ -87,11 +105,15 @@ class FeatureSet {
   bool temporal_ = false;
   int planes_read_ = 1;
   int batch_frames_ = 1;
-  std::vector<double> values_;
-  std::vector<std::vector<double>> scored_;
+  // On the CPU with several threads, the pool that scores the features side
+  // by side, each on its own task (each feature's engine loops over the frames
+  // on the same pool, so no thread waits for one feature to finish before the
+  // next starts, nor for a batch to end before the next starts); null: within
+  // submit(), one after another (a device's engines share its passes).
+  ThreadPool* side_by_side_ = nullptr;
+  std::unique_ptr<Pipeline> pipeline_;  // the batches in flight
   int keep_every_ = 1;
   std::vector<int64_t> indices_;  // every frame given to score(), in order
-  std::vector<FramePair> kept_pairs_;
 };
 
 }  // namespace exactvq

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -55,12 +56,14 @@ std::optional<int64_t> planned_frames(const VideoSource& ref, const VideoSource&
   return (common + o.subsample - 1) / o.subsample;
 }
 
-// Two batches: a reader thread fills one while the caller scores the other, so
-// reading and parsing overlap compute. With `overlap` false, reading is inline.
+// Batches read ahead: a reader thread fills one slot while the caller scores
+// the others, so reading and parsing overlap compute. With `overlap` false,
+// reading is inline. A batch next() returns stays valid until `slots - 1` more
+// calls.
 class BatchPump {
  public:
-  BatchPump(PairReader& reader, size_t batch_frames, bool overlap)
-      : reader_(reader), slots_{FrameBatch(batch_frames), FrameBatch(batch_frames)} {
+  BatchPump(PairReader& reader, size_t batch_frames, bool overlap, size_t slots) : reader_(reader) {
+    for (size_t i = 0; i < slots; ++i) slots_.emplace_back(batch_frames);
     if (overlap) thread_ = std::thread([this] { produce(); });
   }
   ~BatchPump() {
@@ -73,14 +76,14 @@ class BatchPump {
     thread_.join();
   }
 
-  // The next filled batch; valid until the next call.
+  // The next filled batch.
   FrameBatch& next() {
-    FrameBatch& slot = slots_[consumed_ % 2];
+    FrameBatch& slot = slots_[consumed_ % slots_.size()];
     if (!thread_.joinable()) {
       reader_.fill(slot);
     } else {
       std::unique_lock lock(mutex_);
-      if (consumed_ > 0) {  // hand the previous slot back to the reader
+      if (consumed_ + 1 >= slots_.size()) {  // hand the oldest slot back to the reader
         ++released_;
         changed_.notify_all();
       }
@@ -95,11 +98,11 @@ class BatchPump {
     for (uint64_t k = 0;; ++k) {
       {
         std::unique_lock lock(mutex_);
-        // slot k % 2 is free once the consumer has released batch k - 2
-        changed_.wait(lock, [&] { return cancel_ || k < released_ + 2; });
+        // slot k % n is free once the consumer has released batch k - n
+        changed_.wait(lock, [&] { return cancel_ || k < released_ + slots_.size(); });
         if (cancel_) return;
       }
-      FrameBatch& slot = slots_[k % 2];
+      FrameBatch& slot = slots_[k % slots_.size()];
       // The first batch one frame: nothing is scored until it is read (and its
       // pictures allocated), so a short one starts the scoring sooner.
       reader_.fill(slot, k == 0 ? 1 : SIZE_MAX);
@@ -113,7 +116,7 @@ class BatchPump {
   }
 
   PairReader& reader_;
-  FrameBatch slots_[2];
+  std::deque<FrameBatch> slots_;
   std::thread thread_;
   std::mutex mutex_;
   std::condition_variable changed_;
@@ -219,13 +222,19 @@ ScoreReport score_videos(const RunOptions& o) {
   const bool overlap = o.threads > 1 || ctx.device != nullptr;
   // A GPU scores frames faster than one thread reads them from the page cache:
   // then each input is read by several threads (a quarter of the cores, 2..4).
+  // So do many CPU threads (a quarter of them, up to 4): while one thread reads
+  // a batch of a frame a thread, the others have only the batch before.
   int reader_threads = o.reader_threads;
   if (reader_threads <= 0)
-    reader_threads =
-        ctx.device ? std::clamp(int(std::thread::hardware_concurrency()) / 4, 2, 4) : 1;
+    reader_threads = ctx.device ? std::clamp(int(std::thread::hardware_concurrency()) / 4, 2, 4)
+                                : std::clamp(o.threads / 4, 1, 4);
   PairReader reader(*ref, *dist, {o.frame_count, read_every_frame ? 1 : o.subsample}, overlap,
                     reader_threads);
-  BatchPump pump(reader, size_t(batch_frames), overlap);
+  // Where the features score batches in a pipeline (FeatureSet::pipelined), a
+  // third batch: one read while the next is scored and the one before it
+  // finishes scoring.
+  const bool pipelined = overlap && features.pipelined();
+  BatchPump pump(reader, size_t(batch_frames), overlap, pipelined ? 3 : 2);
   // Device engines page-lock the pump's pictures and unlock them when destroyed:
   // destroy them before the pump frees the pictures (also when unwinding), else a
   // freed range stays registered and the next allocation there (another run in
@@ -237,19 +246,32 @@ ScoreReport score_videos(const RunOptions& o) {
   std::vector<FramePair> pairs;
   std::vector<std::vector<double>> columns(features.columns().size());
   const auto start = std::chrono::steady_clock::now();
+  // A batch's scores, after its pairs were submitted (when it had any).
+  const auto collect = [&](const FrameBatch& batch) {
+    if (batch.count > 0) {
+      features.collect(columns);
+      for (size_t i = 0; i < batch.count; ++i)
+        if (features.kept(batch.index[i])) report.frame_numbers.push_back(uint32_t(batch.index[i]));
+      if (o.progress) o.progress(int64_t(report.frame_numbers.size()), total);
+    }
+    if (batch.error) std::rethrow_exception(batch.error);
+    if (!batch.warning.empty() && o.warn) o.warn(batch.warning);
+  };
+  // Pipelined, each batch is collected once the next is submitted, so the
+  // threads go on with the next batch's frames while the last of this one's end.
+  const FrameBatch* submitted = nullptr;
   for (;;) {
     FrameBatch& batch = pump.next();
     pairs.clear();
     for (size_t i = 0; i < batch.count; ++i)
       pairs.push_back({&batch.ref[i], &batch.dist[i], batch.index[i]});
-    if (!pairs.empty()) {
-      features.score(pairs, columns);
-      for (const FramePair& p : pairs)
-        if (features.kept(p.index)) report.frame_numbers.push_back(uint32_t(p.index));
-      if (o.progress) o.progress(int64_t(report.frame_numbers.size()), total);
+    if (!pairs.empty()) features.submit(pairs);
+    if (submitted) collect(*submitted);
+    submitted = &batch;
+    if (!pipelined || batch.last) {
+      collect(batch);
+      submitted = nullptr;
     }
-    if (batch.error) std::rethrow_exception(batch.error);
-    if (!batch.warning.empty() && o.warn) o.warn(batch.warning);
     if (batch.last) break;
   }
   if (report.frame_numbers.empty())

@@ -1,5 +1,6 @@
 #include "core/thread_pool.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace exactvq {
@@ -13,40 +14,62 @@ ThreadPool::~ThreadPool() {
     std::lock_guard lock(mutex_);
     stop_ = true;
   }
-  wake_.notify_all();
+  changed_.notify_all();
   for (auto& t : workers_) t.join();
+  // Without workers, tasks posted and never helped with run here.
+  std::unique_lock lock(mutex_);
+  Loop* loop = nullptr;
+  int i = 0;
+  while (take(loop, i)) run(*loop, i, lock);
 }
 
-void ThreadPool::run_tasks() {
-  std::unique_lock lock(mutex_);
-  while (next_ < count_) {
-    const int i = next_++;
-    ++running_;
-    lock.unlock();
-    try {
-      (*body_)(i);
-    } catch (...) {
-      lock.lock();
-      if (!error_) error_ = std::current_exception();
-      next_ = count_;  // stop handing out work
-      lock.unlock();
-    }
+bool ThreadPool::take(Loop*& loop, int& i) {
+  if (ready_.empty()) return false;
+  loop = ready_.front();
+  i = loop->next++;
+  if (loop->next >= loop->count) ready_.pop_front();
+  return true;
+}
+
+void ThreadPool::run(Loop& loop, int i, std::unique_lock<std::mutex>& lock) noexcept {
+  lock.unlock();
+  if (loop.posted) {
+    (*loop.posted)();  // noexcept: an escaping exception ends the program
+    delete &loop;
     lock.lock();
-    --running_;
+    changed_.notify_all();
+    return;
   }
-  if (running_ == 0) done_.notify_all();
+  std::exception_ptr error;
+  try {
+    (*loop.body)(i);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  lock.lock();
+  if (error && !loop.error) {
+    loop.error = error;
+    if (loop.next < loop.count) {  // hand out no more of this loop
+      loop.unfinished -= loop.count - loop.next;
+      loop.next = loop.count;
+      ready_.erase(std::find(ready_.begin(), ready_.end(), &loop));
+    }
+  }
+  // The loop's caller may be waiting for this one (or sleeping while others run).
+  if (--loop.unfinished == 0) changed_.notify_all();
 }
 
 void ThreadPool::work() {
-  unsigned seen = 0;
+  std::unique_lock lock(mutex_);
   for (;;) {
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
-      seen = generation_;
+    Loop* loop = nullptr;
+    int i = 0;
+    if (take(loop, i)) {
+      run(*loop, i, lock);
+      continue;
     }
-    run_tasks();
+    if (stop_) return;
+    changed_.wait(lock);
   }
 }
 
@@ -56,21 +79,54 @@ void ThreadPool::parallel_for(int count, const std::function<void(int)>& body) {
     for (int i = 0; i < count; ++i) body(i);
     return;
   }
+  Loop loop;
+  loop.body = &body;
+  loop.count = count;
+  loop.unfinished = count;
+  std::unique_lock lock(mutex_);
+  ready_.push_back(&loop);
+  changed_.notify_all();
+  // While ours are unfinished, the oldest ready task of any loop: the batch's
+  // tasks are taken in the order they were made, whichever thread made them,
+  // which spreads each loop's tasks over the threads.
+  while (loop.unfinished > 0) {
+    Loop* oldest = nullptr;
+    int i = 0;
+    if (take(oldest, i))
+      run(*oldest, i, lock);
+    else
+      changed_.wait(lock);
+  }
+  if (loop.error) std::rethrow_exception(loop.error);
+}
+
+void ThreadPool::post(std::function<void()> task) {
+  auto loop = std::make_unique<Loop>();
+  loop->posted = std::make_unique<std::function<void()>>(std::move(task));
+  loop->count = 1;
+  loop->unfinished = 1;
   {
     std::lock_guard lock(mutex_);
-    body_ = &body;
-    count_ = count;
-    next_ = 0;
-    running_ = 0;
-    error_ = nullptr;
-    ++generation_;
+    ready_.push_back(loop.release());
   }
-  wake_.notify_all();
-  run_tasks();
+  changed_.notify_all();
+}
+
+void ThreadPool::help_until(const std::function<bool()>& done) {
   std::unique_lock lock(mutex_);
-  done_.wait(lock, [&] { return next_ >= count_ && running_ == 0; });
-  body_ = nullptr;
-  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  while (!done()) {
+    Loop* oldest = nullptr;
+    int i = 0;
+    if (take(oldest, i))
+      run(*oldest, i, lock);
+    else
+      changed_.wait(lock);
+  }
+}
+
+void ThreadPool::notify() {
+  { std::lock_guard lock(mutex_); }
+  changed_.notify_all();
 }
 
 }  // namespace exactvq
