@@ -42,7 +42,10 @@ constexpr const char* kDefaultDispatch = "0";
 inline Values run_scores(const std::string& library_dir, const fs::path& ref, const fs::path& dist,
                          int threads, const char* cpumask = kDefaultDispatch,
                          const std::string& output_prefix = "", const std::string& env = "") {
-  std::string cmd = env + " LD_LIBRARY_PATH='" + library_dir + "' '" + LIBVMAF_API_SCORE + "' '" +
+  // The chosen library's folder first; the caller's path after it (the other libraries a
+  // relocated build finds there).
+  std::string cmd = env + " LD_LIBRARY_PATH='" + library_dir +
+                    "'${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} '" + LIBVMAF_API_SCORE + "' '" +
                     ref.string() + "' '" + dist.string() + "' " + std::to_string(threads) + " " +
                     cpumask;
   if (!output_prefix.empty()) cmd += " '" + output_prefix + "'";

@@ -144,9 +144,9 @@ TEST(LibvmafApiVectors, CudaStateGivesTheCpusBits) {
   for (const auto& run : runs) {
     const fs::path dir = shared_dir() / "vectors" / run.pair;
     const std::string cmd = std::string("LIBVMAF_API_SCORE_CUDA=1 LD_LIBRARY_PATH='") +
-                            EXACTVQ_LIBVMAF_DIR + "' '" + LIBVMAF_API_SCORE + "' '" +
-                            (dir / "ref.y4m").string() + "' '" + (dir / "dist.y4m").string() +
-                            "' 0 0 2>/dev/null";
+                            EXACTVQ_LIBVMAF_DIR + "'${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} '" +
+                            LIBVMAF_API_SCORE + "' '" + (dir / "ref.y4m").string() + "' '" +
+                            (dir / "dist.y4m").string() + "' 0 0 2>/dev/null";
     FILE* pipe = popen(cmd.c_str(), "r");
     ASSERT_NE(pipe, nullptr);
     std::string out;
