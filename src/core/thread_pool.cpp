@@ -89,14 +89,7 @@ void ThreadPool::parallel_for(int count, const std::function<void(int)>& body) {
   // While ours are unfinished, the oldest ready task of any loop: the batch's
   // tasks are taken in the order they were made, whichever thread made them,
   // which spreads each loop's tasks over the threads.
-  while (loop.unfinished > 0) {
-    Loop* oldest = nullptr;
-    int i = 0;
-    if (take(oldest, i))
-      run(*oldest, i, lock);
-    else
-      changed_.wait(lock);
-  }
+  help(lock, [&] { return loop.unfinished == 0; });
   if (loop.error) std::rethrow_exception(loop.error);
 }
 
@@ -114,6 +107,10 @@ void ThreadPool::post(std::function<void()> task) {
 
 void ThreadPool::help_until(const std::function<bool()>& done) {
   std::unique_lock lock(mutex_);
+  help(lock, done);
+}
+
+void ThreadPool::help(std::unique_lock<std::mutex>& lock, const std::function<bool()>& done) {
   while (!done()) {
     Loop* oldest = nullptr;
     int i = 0;

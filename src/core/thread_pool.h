@@ -59,6 +59,8 @@ class ThreadPool {
   void run(Loop& loop, int i, std::unique_lock<std::mutex>& lock) noexcept;
   // The next task of the oldest loop with one left; false when there is none.
   bool take(Loop*& loop, int& i);
+  // Runs the oldest ready tasks, or sleeps, until done() holds (the lock held).
+  void help(std::unique_lock<std::mutex>& lock, const std::function<bool()>& done);
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;

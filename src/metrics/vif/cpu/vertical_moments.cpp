@@ -155,14 +155,7 @@ int Moments64(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, i
 
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
 // Two rows a multiply-add (row_pairs-inl.h says why x86 only).
-using row_pairs::D16;
-using row_pairs::DS32;
-using row_pairs::DU16;
-using row_pairs::InColumnOrder;
-using row_pairs::PairedRow;
-using row_pairs::TapPair;
-using row_pairs::V16;
-using row_pairs::VS32;
+using namespace row_pairs;  // the helpers of row_pairs-inl.h, made for these kernels
 
 // Lanes(D16) 8-bit samples of a row from column x, widened.
 HWY_INLINE V16 LoadBytes(const uint8_t* row, int x) {
