@@ -18,6 +18,17 @@ HWY_BEFORE_NAMESPACE();
 namespace exactvq::adm::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// The uint64 lanes' sum modulo 2^64, as the reference's uint64 sums wrap.
+// SumOfLanes adds them as signed 64-bit integers on x86, where a wrap is undefined.
+template <class D64>
+HWY_INLINE uint64_t WrappingSum(D64 d64, hn::Vec<D64> v) {
+  HWY_ALIGN uint64_t lanes[HWY_MAX_BYTES / sizeof(uint64_t)];
+  hn::Store(v, d64, lanes);
+  uint64_t sum = 0;
+  for (size_t i = 0; i < hn::Lanes(d64); ++i) sum += lanes[i];
+  return sum;
+}
+
 #if HWY_TARGET == HWY_SCALAR
 std::array<uint64_t, 3> DenominatorS0(OrientedRows<int16_t> ref, int begin, int end) {
   return adm::denominator_row_s0(ref, begin, end);
@@ -45,7 +56,7 @@ std::array<uint64_t, 3> DenominatorS0(OrientedRows<int16_t> ref, int begin, int 
       const auto square_odd = hn::BitCast(du, hn::ShiftRight<32>(hn::BitCast(d64, square)));
       sum = hn::Add(sum, hn::Add(hn::MulEven(square, m), hn::MulEven(square_odd, m_odd)));
     }
-    out[b] = hn::GetLane(hn::SumOfLanes(d64, sum));
+    out[b] = WrappingSum(d64, sum);
   }
   if (vector_end < end) {
     const std::array<uint64_t, 3> tail = adm::denominator_row_s0(ref, vector_end, end);
@@ -90,7 +101,7 @@ std::array<uint64_t, 3> DenominatorS123(OrientedRows<int32_t> ref, int begin, in
       const auto odd = TermsS123(hn::ShiftRight<32>(m), q, square_round, cube_shift, round);
       sum = hn::Add(sum, hn::Add(even, odd));
     }
-    out[b] = hn::GetLane(hn::SumOfLanes(du64, sum));
+    out[b] = WrappingSum(du64, sum);
   }
   if (vector_end < end) {
     const std::array<uint64_t, 3> tail =
