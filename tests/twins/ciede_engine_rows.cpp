@@ -5,8 +5,6 @@
 #include <span>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "engine_cases.h"
 #include "engine_matrix.h"
 #include "metrics/ciede/engine.h"
@@ -25,17 +23,7 @@ struct CiedeSums {
     const int depths[] = {8, 10, 12, 16};
     std::vector<Case> all;
     const auto add = [&](int w, int h, int bits, int chroma, int frames, bool timed) {
-      Case c;
-      c.seed = case_seed(0xc1ede'2000, all.size());
-      c.width = w;
-      c.height = h;
-      c.bits = bits;
-      c.fill = chroma;
-      c.a = frames;
-      c.timed = timed;
-      c.what = fmt::format("{} frames of {}x{} {} {}-bit", frames, w, h,
-                           chroma_name(kChromas[chroma]), bits);
-      all.push_back(c);
+      all.push_back(frames_case(0xc1ede'2000, all.size(), w, h, bits, chroma, frames, timed));
     };
     size_t k = 0;
     for (const auto& s : sizes)

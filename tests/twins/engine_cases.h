@@ -15,6 +15,23 @@ namespace exactvq::twins {
 inline constexpr ChromaFormat kChromas[] = {ChromaFormat::k420, ChromaFormat::k422,
                                             ChromaFormat::k444, ChromaFormat::kMono};
 
+// A case of `frames` frames of w x h in chroma format kChromas[chroma], its
+// seed the salt's `index`th.
+inline Case frames_case(uint64_t salt, size_t index, int w, int h, int bits, int chroma, int frames,
+                        bool timed) {
+  Case c;
+  c.seed = case_seed(salt, index);
+  c.width = w;
+  c.height = h;
+  c.bits = bits;
+  c.fill = chroma;
+  c.a = frames;
+  c.timed = timed;
+  c.what = fmt::format("{} frames of {}x{} {} {}-bit", frames, w, h, chroma_name(kChromas[chroma]),
+                       bits);
+  return c;
+}
+
 // Every plane of every chroma format (case.fill: kChromas' index) at every
 // depth, odd and tile-edge sizes, a batch of many frames, then 1080p.
 inline std::vector<Case> every_format_cases() {
@@ -25,17 +42,7 @@ inline std::vector<Case> every_format_cases() {
   const int depths[] = {8, 9, 10, 12, 14, 16};
   std::vector<Case> all;
   auto add = [&](int w, int h, int bits, int chroma, int frames, bool timed) {
-    Case c;
-    c.seed = case_seed(0x5eed'0c0da, all.size());
-    c.width = w;
-    c.height = h;
-    c.bits = bits;
-    c.fill = chroma;
-    c.a = frames;
-    c.timed = timed;
-    c.what = fmt::format("{} frames of {}x{} {} {}-bit", frames, w, h,
-                         chroma_name(kChromas[chroma]), bits);
-    all.push_back(c);
+    all.push_back(frames_case(0x5eed'0c0da, all.size(), w, h, bits, chroma, frames, timed));
   };
   size_t k = 0;
   for (const auto& s : sizes)
