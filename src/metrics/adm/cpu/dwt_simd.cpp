@@ -110,32 +110,21 @@ HWY_INLINE hn::Vec<D16x2> TapPair(const int32_t* filter, int k) {
   return hn::BitCast(D16x2(), hn::Set(D32(), int32_t(pair)));
 }
 
-#if HWY_ARCH_X86
-// x86's widening multiply-add (pmaddwd) sums each int32 lane's own pair.
-HWY_INLINE void FilterStore(const int32_t*, hn::Vec<D16x2> taps01, hn::Vec<D16x2> taps23,
-                            hn::Vec<D16x2> a, hn::Vec<D16x2> b, int16_t* out) {
-  const D32 d;
-  const D16 d16;
-  auto odd = hn::Zero(d);
-  auto sum = hn::ReorderWidenMulAccumulate(d, a, taps01, hn::Set(d, 32768), odd);
-  sum = hn::ReorderWidenMulAccumulate(d, b, taps23, sum, odd);
-  sum = hn::RearrangeToOddPlusEven(sum, odd);  // |sum| <= 54822 * 32768 + 32768
-  hn::StoreU(hn::DemoteTo(d16, hn::ShiftRight<16>(sum)), d16, out);
-}
-#else
-// Elsewhere a widening multiply-add may sum other lanes than a pair (NEON's
-// does): the pairs' halves apart, as int32.
-HWY_INLINE void FilterStore(const int32_t* filter, hn::Vec<D16x2>, hn::Vec<D16x2>, hn::Vec<D16x2> a,
+// The rounding constant joins after the rearrangement: a widening multiply-add
+// may keep its products in other lanes of its accumulators until then (NEON's
+// pairs them only in RearrangeToOddPlusEven, which would add a constant
+// started in the accumulator twice).
+HWY_INLINE void FilterStore(hn::Vec<D16x2> taps01, hn::Vec<D16x2> taps23, hn::Vec<D16x2> a,
                             hn::Vec<D16x2> b, int16_t* out) {
   const D32 d;
   const D16 d16;
-  const auto a32 = hn::BitCast(d, a), b32 = hn::BitCast(d, b);
-  const auto first = [](hn::Vec<D32> v) { return hn::ShiftRight<16>(hn::ShiftLeft<16>(v)); };
-  const auto second = [](hn::Vec<D32> v) { return hn::ShiftRight<16>(v); };
-  const auto sum = Taps4(d, filter, first(a32), second(a32), first(b32), second(b32));
-  hn::StoreU(hn::DemoteTo(d16, hn::ShiftRight<16>(hn::Add(sum, hn::Set(d, 32768)))), d16, out);
+  auto odd = hn::Zero(d);
+  auto sum = hn::ReorderWidenMulAccumulate(d, a, taps01, hn::Zero(d), odd);
+  sum = hn::ReorderWidenMulAccumulate(d, b, taps23, sum, odd);
+  // |sum| <= 54822 * 32768 + 32768
+  sum = hn::Add(hn::RearrangeToOddPlusEven(sum, odd), hn::Set(d, 32768));
+  hn::StoreU(hn::DemoteTo(d16, hn::ShiftRight<16>(sum)), d16, out);
 }
-#endif
 
 void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>* taps,
                  int out_width, int16_t* a, int16_t* v, int16_t* h, int16_t* d) {
@@ -151,12 +140,12 @@ void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>*
   for (size_t next = 1; next < vector_end; next += lanes) {
     const size_t j = std::min(next, vector_end - lanes);
     const auto lo_a = LoadPairs(lo + 2 * j - 1), lo_b = LoadPairs(lo + 2 * j + 1);
-    FilterStore(kDwtLow, low01, low23, lo_a, lo_b, a + j);
+    FilterStore(low01, low23, lo_a, lo_b, a + j);
     if (hi == nullptr) continue;
-    FilterStore(kDwtHigh, high01, high23, lo_a, lo_b, v + j);
+    FilterStore(high01, high23, lo_a, lo_b, v + j);
     const auto hi_a = LoadPairs(hi + 2 * j - 1), hi_b = LoadPairs(hi + 2 * j + 1);
-    FilterStore(kDwtLow, low01, low23, hi_a, hi_b, h + j);
-    FilterStore(kDwtHigh, high01, high23, hi_a, hi_b, d + j);
+    FilterStore(low01, low23, hi_a, hi_b, h + j);
+    FilterStore(high01, high23, hi_a, hi_b, d + j);
   }
   const size_t j = vector_end;
   // Output 0 and those past the vectors, by the reference on their taps.
