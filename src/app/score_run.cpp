@@ -14,6 +14,7 @@
 #include "app/feature_set.h"
 #include "app/pair_reader.h"
 #include "core/error.h"
+#include "core/startup_trace.h"
 
 namespace exactvq {
 
@@ -189,10 +190,13 @@ ScoreReport score_videos(const RunOptions& o) {
     if (device.notice) device.notice(fmt::format("{}: decoded on the CPU: {}", input, why));
   check_compatible(*ref, *dist);
   const VideoFormat format = ref->format();
+  startup::mark("inputs opened");
 
   ThreadPool pool(o.threads);
   const FeatureContext ctx{format, &pool, open_device(device, format)};
+  startup::mark("device");
   FeatureSet features(o.features, ctx, o.models, o.predict);
+  startup::mark("features set up");
   // Motion compares each frame with the one before: with --subsample, every
   // frame is read and given to it, and the report keeps every Nth (libvmaf's way).
   const bool read_every_frame = features.temporal() && o.subsample > 1;
@@ -250,6 +254,7 @@ ScoreReport score_videos(const RunOptions& o) {
   const auto collect = [&](const FrameBatch& batch) {
     if (batch.count > 0) {
       features.collect(columns);
+      startup::mark("first batch scored");
       for (size_t i = 0; i < batch.count; ++i)
         if (features.kept(batch.index[i])) report.frame_numbers.push_back(uint32_t(batch.index[i]));
       if (o.progress) o.progress(int64_t(report.frame_numbers.size()), total);
@@ -262,6 +267,7 @@ ScoreReport score_videos(const RunOptions& o) {
   const FrameBatch* submitted = nullptr;
   for (;;) {
     FrameBatch& batch = pump.next();
+    startup::mark("first batch read");
     pairs.clear();
     for (size_t i = 0; i < batch.count; ++i)
       pairs.push_back({&batch.ref[i], &batch.dist[i], batch.index[i]});
@@ -274,6 +280,7 @@ ScoreReport score_videos(const RunOptions& o) {
     }
     if (batch.last) break;
   }
+  startup::mark("all frames scored");
   if (report.frame_numbers.empty())
     throw InputError(fmt::format("no frames to score in {} and {}", ref->name(), dist->name()));
   features.finish(columns);

@@ -32,6 +32,8 @@ std::shared_ptr<Device> open_cuda_device(const DeviceOptions&, const VideoFormat
   throw DeviceError("this exactvq was built without CUDA");
 }
 int count_cuda_devices() { return 0; }
+void start_cuda_warmup(int) {}
+void finish_cuda_warmup(int) {}
 #endif
 #ifndef EXACTVQ_HAVE_OPENCL
 std::shared_ptr<Device> open_opencl_device(const DeviceOptions&, const VideoFormat&) {
@@ -137,6 +139,21 @@ std::shared_ptr<Device> open_devices(const DeviceOptions& o, const VideoFormat& 
 }
 
 }  // namespace
+
+DeviceWarmup::DeviceWarmup(const DeviceOptions& o) {
+  if (o.opened || (o.backend != Backend::kCuda && o.backend != Backend::kAuto)) return;
+  if (!o.several_devices())
+    ordinals_ = {o.gpu};
+  else if (o.gpu_count > 0)
+    for (int i = 0; i < o.gpu_count; ++i) ordinals_.push_back(i);
+  else
+    ordinals_ = o.gpus;  // kAllDevices: the count is not known without CUDA itself
+  for (int ordinal : ordinals_) start_cuda_warmup(ordinal);
+}
+
+DeviceWarmup::~DeviceWarmup() {
+  for (int ordinal : ordinals_) finish_cuda_warmup(ordinal);
+}
 
 std::shared_ptr<Device> open_device(const DeviceOptions& o, const VideoFormat& format) {
   if (o.opened) return o.opened;

@@ -85,6 +85,22 @@ struct DeviceOptions {
 // the backend does not have, or a repeated number.
 std::shared_ptr<Device> open_device(const DeviceOptions& o, const VideoFormat& format);
 
+// Starts creating the CUDA context of the device `o` names (kCuda or kAuto, one
+// device or a --gpus list) on a thread of its own, so that it overlaps what
+// the run does before its first GPU call (options, models, opening the
+// inputs); open_device waits for it. Joined by the destructor; nothing for the
+// CPU, OpenCL or a build without CUDA.
+class DeviceWarmup {
+ public:
+  explicit DeviceWarmup(const DeviceOptions& o);
+  ~DeviceWarmup();
+  DeviceWarmup(const DeviceWarmup&) = delete;
+  DeviceWarmup& operator=(const DeviceWarmup&) = delete;
+
+ private:
+  std::vector<int> ordinals_;
+};
+
 // How many devices `backend` (kCuda or kOpenCL) has; 0 when it has none or is not
 // compiled in.
 int count_devices(Backend backend);
@@ -94,6 +110,10 @@ int count_devices(Backend backend);
 std::shared_ptr<Device> open_cuda_device(const DeviceOptions& o, const VideoFormat& format);
 std::shared_ptr<Device> open_opencl_device(const DeviceOptions& o, const VideoFormat& format);
 int count_cuda_devices();
+// The CUDA half of DeviceWarmup (stubs without CUDA): start, and wait for
+// (a no-op when none was started) one ordinal's context creation.
+void start_cuda_warmup(int ordinal);
+void finish_cuda_warmup(int ordinal);
 int count_opencl_devices();
 
 }  // namespace exactvq

@@ -236,8 +236,9 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
                  "JSON for a .json name; - for standard output")
       ->type_name("FILE");
   app.add_flag("--verbose", c.verbose,
-               "Say on standard error which device scores, and which input the CPU decodes where "
-               "--hwdec auto could not use the GPU");
+               "Say on standard error which device scores, which input the CPU decodes where "
+               "--hwdec auto could not use the GPU, and where the run's time went (start-up "
+               "stages, scoring, the report)");
   app.add_flag("-n,--no_prediction", no_prediction,
                "Score the models' features but not the models (no vmaf column), and no "
                "default model");

@@ -2,6 +2,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <map>
+#include <mutex>
+#include <thread>
+
 #include <fmt/format.h>
 
 #include "core/error.h"
@@ -46,6 +50,45 @@ CudaDevice& CudaDevice::of(Device& device) {
 
 }  // namespace cuda
 
+namespace {
+
+// The contexts being created ahead of open_cuda_device, by ordinal.
+struct Warmups {
+  std::mutex mutex;
+  std::map<int, std::thread> threads;
+};
+
+Warmups& warmups() {
+  static Warmups w;
+  return w;
+}
+
+}  // namespace
+
+void start_cuda_warmup(int ordinal) {
+  Warmups& w = warmups();
+  std::lock_guard lock(w.mutex);
+  if (ordinal < 0 || w.threads.count(ordinal)) return;
+  // Errors are left for open_cuda_device to meet and report in its own words.
+  w.threads.emplace(ordinal, std::thread([ordinal] {
+                      if (cudaSetDevice(ordinal) == cudaSuccess) cudaFree(nullptr);
+                      cudaGetLastError();
+                    }));
+}
+
+void finish_cuda_warmup(int ordinal) {
+  std::thread thread;
+  {
+    Warmups& w = warmups();
+    std::lock_guard lock(w.mutex);
+    auto it = w.threads.find(ordinal);
+    if (it == w.threads.end()) return;
+    thread = std::move(it->second);
+    w.threads.erase(it);
+  }
+  if (thread.joinable()) thread.join();
+}
+
 int count_cuda_devices() {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) {
@@ -56,6 +99,7 @@ int count_cuda_devices() {
 }
 
 std::shared_ptr<Device> open_cuda_device(const DeviceOptions& o, const VideoFormat& format) {
+  finish_cuda_warmup(o.gpu);
   cuda::Faults faults = cuda::Faults::from_environment();  // tests only; read once per open
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
