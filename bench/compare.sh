@@ -7,7 +7,8 @@
 #
 #   bench/compare.sh [OPTIONS] METRIC BACKEND [FRAMES [ROUNDS [THREADS...]]]
 #
-# METRIC: vmaf (VMAF v0.6.1, both programs' default), ssim, psnr, float_ssim, float_ms_ssim.
+# METRIC: vmaf (VMAF v0.6.1, both programs' default), vmaf_v1 (vmaf_v1.0.16_3d0h), vmaf_v1_hfr
+#   (vmaf_v1.0.16_hfr_3d0h), ssim, psnr, float_ssim, float_ms_ssim.
 # BACKEND: cpu (libvmaf's `vmaf` with its default SIMD dispatch) or cuda (exactvq --backend cuda
 #   beside `vmaf-cuda`, which runs on CUDA the VMAF features it has and the others on the CPU).
 # FRAMES: frames of the 1080p clips (default 20); the 4K clips get a quarter (at least 2), the
@@ -37,6 +38,8 @@
 #   --steady          also one-frame runs of each program: steady frames/s = (frames - 1) /
 #                     (whole run - one-frame run), start-up left out
 #   --read-rate       also the rate `cat` reads each clip pair at (one reader, then two at once)
+#   --cpu-anchor N    BACKEND cuda beside libvmaf's `vmaf` on the CPU with --threads N (its default
+#                     SIMD; values checked against it) instead of vmaf-cuda
 # On the device machine: tools/device/ (bench/README.md).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -53,6 +56,9 @@ FEATURES = {  # METRIC: (exactvq's arguments, libvmaf's arguments, exactvq's arg
     "psnr": (["--feature", "psnr"], ["--feature", "psnr", "-n"], None),
     "float_ssim": (["--feature", "float_ssim"], ["--feature", "float_ssim", "-n"], None),
     "float_ms_ssim": (["--feature", "float_ms_ssim"], ["--feature", "float_ms_ssim", "-n"], None),
+    "vmaf_v1": (["--model", "version=vmaf_v1.0.16_3d0h"], ["--model", "version=vmaf_v1.0.16_3d0h"], None),
+    "vmaf_v1_hfr": (["--model", "version=vmaf_v1.0.16_hfr_3d0h"], ["--model", "version=vmaf_v1.0.16_hfr_3d0h"],
+                    None),
 }
 CLIPS = {"1080p8": (1920, 1080, 8), "1080p10": (1920, 1080, 10), "4k8": (3840, 2160, 8), "4k10": (3840, 2160, 10)}
 
@@ -72,6 +78,7 @@ p.add_argument("--baseline")
 p.add_argument("--also", action="append", default=[])
 p.add_argument("--steady", action="store_true")
 p.add_argument("--read-rate", action="store_true")
+p.add_argument("--cpu-anchor", type=int, metavar="N")
 a = p.parse_args(sys.argv[2:])
 cuda = a.backend == "cuda"
 if a.frames < 2 or a.rounds < 1:
@@ -86,9 +93,11 @@ for c in clips:
         p.error(f"--clips: {c} is not one of {', '.join(CLIPS)}")
 if a.libvmaf_c and cuda:
     p.error("--libvmaf-c is for BACKEND cpu")
+if a.cpu_anchor and not cuda:
+    p.error("--cpu-anchor is for BACKEND cuda")
 vmaf = a.vmaf
 if not vmaf:
-    name = "vmaf-cuda" if cuda else "vmaf"
+    name = "vmaf-cuda" if cuda and not a.cpu_anchor else "vmaf"
     found = [d for d in (os.path.join(root, "..", "shared", "libvmaf"), os.path.join(root, "shared", "libvmaf"))
              if os.access(os.path.join(d, name), os.X_OK)]
     if not found:
@@ -151,8 +160,12 @@ for t in threads:
         label, extra, args = also(spec)
         programs.append(Program(f"exactvq {label}, {label_threads(t)}", t, a.exactvq, args or ours, tail, extra,
                                 checked=args is None))
-    lib = "vmaf-cuda" if cuda else "libvmaf"
-    programs.append(Program(f"{lib} {label_threads(t)}", t, vmaf, theirs, with_threads(t), kind="libvmaf"))
+    if a.cpu_anchor:
+        programs.append(Program(f"libvmaf CPU {a.cpu_anchor} threads", t, vmaf, theirs,
+                                with_threads(str(a.cpu_anchor)), kind="libvmaf"))
+    else:
+        lib = "vmaf-cuda" if cuda else "libvmaf"
+        programs.append(Program(f"{lib} {label_threads(t)}", t, vmaf, theirs, with_threads(t), kind="libvmaf"))
     if a.libvmaf_c:
         programs.append(Program(f"libvmaf C {label_threads(t)}", t, vmaf, theirs,
                                 ["--cpumask", "0xffffffff", *with_threads(t)], kind="libvmaf"))
@@ -287,7 +300,9 @@ try:
         # Values: exactvq's checked outputs against libvmaf's first column's (on cuda, its CPU code's)
         # and, with --libvmaf-c, its C code's; libvmaf's other columns against the first, not checked.
         libvmaf = [q for q in programs if q.kind == "libvmaf"]
-        if cuda:
+        if cuda and a.cpu_anchor:
+            wants = [(q.label, values(outs[q])) for q in libvmaf if q.threads == threads[0]]
+        elif cuda:
             path = os.path.join(work, "libvmaf_cpu.json")
             cmd = [vmaf, *theirs, "--gpumask", "-1", "--threads", str(os.cpu_count()), "-r", ref, "-d", dist, "-q",
                    "--json", "-o", path]
