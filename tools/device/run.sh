@@ -6,7 +6,8 @@
 # Usage (device tool, repo root): bash tools/device/run.sh PACK "$OUT" [PARTS]
 # PARTS: comma-separated among tests,kernels,pipeline,cpu,cpustages,memcheck (default
 # all), and wheel (the pack's manylinux wheel, pip-installed into a fresh venv of the host's
-# Python, its tests run with pytest: WHEEL_PYTHON, WHEEL_TIMEOUT (300), WHEEL_REQUIRE_OPENCL=1),
+# Python, its tests run with pytest: WHEEL_PYTHON, WHEEL_TIMEOUT (300), WHEEL_REQUIRE_OPENCL=1,
+# WHEEL_REQUIRE_GPU=0 to let the CUDA cases skip),
 # devicetests (every *_device_tests, opencl_tests on NVIDIA's OpenCL, capi_tests,
 # libvmaf_api_tests, the twin table's OpenCL rows), cpuvmaf (bench/compare.sh vmaf cpu at one
 # thread and every core, beside the pack's libvmaf vmaf; BASELINE=another exactvq in the same rounds), bench (cuda_kernel_bench's whole run: kernels, stages, emulated, end to end
@@ -151,10 +152,10 @@ if has wheel; then
       --no-cache-dir "$whl" > "$L/wheel_install.log" 2>&1 || tail -20 "$L/wheel_install.log"
     ldd "$purelib"/exactvq/_exactvq*.so > "$L/wheel_ldd.txt" 2>&1
     grep -E "not found|exactvq.libs|libOpenCL|libstdc|libcuda" "$L/wheel_ldd.txt"
-    (cd /tmp && env -u LD_LIBRARY_PATH -u PYTHONPATH EXACTVQ_REQUIRE_GPU=1 \
+    (cd /tmp && env -u LD_LIBRARY_PATH -u PYTHONPATH EXACTVQ_REQUIRE_GPU="${WHEEL_REQUIRE_GPU:-1}" \
        EXACTVQ_REQUIRE_OPENCL="${WHEEL_REQUIRE_OPENCL:-0}" OCL_ICD_FILENAMES="${OPENCL_ICD:-libnvidia-opencl.so.1}" \
-       timeout "${WHEEL_TIMEOUT:-300}" "$venv/bin/python" -m pytest -p no:cacheprovider --pyargs exactvq.tests \
-       -v -rfEs --junitxml="$L/wheel_junit.xml" > "$L/wheel_tests.log" 2>&1; echo "pytest exit $?")
+       timeout "${WHEEL_TIMEOUT:-300}" "$venv/bin/python" -m pytest -p no:cacheprovider -c /dev/null --rootdir /tmp \
+       --pyargs exactvq.tests -v -rfEs --junitxml="$L/wheel_junit.xml" > "$L/wheel_tests.log" 2>&1; echo "pytest exit $?")
     grep -E "PASSED|FAILED|SKIPPED|ERROR|^exactvq |passed|failed" "$L/wheel_tests.log" | tail -40
     grep -B5 -A25 "^_____" "$L/wheel_tests.log" | head -80
   fi

@@ -9,7 +9,7 @@
 #   demuxers  mov/mp4 matroska/webm ivf avi mpegts mpegps flv and raw h264/hevc/av1/m4v streams
 # No programs, filters, encoders, devices, network or docs.
 # Needs: a C compiler, make, pkg-config, nasm (else FFmpeg's assembly is left out: slower
-# decoding, same pictures), libdav1d-dev, libffmpeg-nvenc-dev (headers).
+# decoding, same pictures), libdav1d-dev, libffmpeg-nvenc-dev (headers), patchelf.
 # Usage: tools/wheel/build_ffmpeg.sh WORKDIR [JOBS]   -> WORKDIR/install/{lib,include}
 # Env: FFMPEG_SOURCE_DIR  an unpacked FFmpeg 5.1 tree (default: `apt-get source ffmpeg` in
 #                         WORKDIR, which needs a deb-src line for bookworm)
@@ -17,17 +17,23 @@ set -euo pipefail
 [ $# -ge 1 ] || { sed -n '2,16p' "$0" >&2; exit 2; }
 work=$(realpath -m "$1") jobs=${2:-2}
 mkdir -p "$work" && cd "$work"
+# RUNPATH $ORIGIN: each library finds the others beside it (in the wheel, and where auditwheel
+# looks for them: otherwise it would take the machine's own libavutil and its dependencies).
+set_runpath() {
+  for lib in "$work"/install/lib/libav*.so.*.*; do patchelf --set-rpath '$ORIGIN' "$lib"; done
+}
+if [ -f "$work/install/lib/libavformat.so.59" ]; then
+  echo "FFmpeg already built in $work/install"; set_runpath; exit 0
+fi
 src=${FFMPEG_SOURCE_DIR:-}
 if [ -z "$src" ]; then
   ls -d ffmpeg-5.1.* >/dev/null 2>&1 || apt-get source ffmpeg
   src=$(ls -d "$work"/ffmpeg-5.1.* | head -1)
 fi
 src=$(realpath "$src")
-if [ -f "$work/install/lib/libavformat.so.59" ]; then
-  echo "FFmpeg already built in $work/install"; exit 0
-fi
-asm=()
+asm=() cc=()
 command -v nasm >/dev/null || asm=(--disable-x86asm)
+command -v ccache >/dev/null && cc=(--cc="ccache ${CC:-gcc}")
 mkdir -p build && cd build
 "$src/configure" --prefix="$work/install" \
   --enable-shared --disable-static --disable-programs --disable-doc \
@@ -40,7 +46,8 @@ mkdir -p build && cd build
   --enable-parser=h264,hevc,vp8,vp9,av1,mpeg4video,mpegvideo,mjpeg \
   --enable-bsf=vp9_superframe_split,av1_frame_split,h264_mp4toannexb,hevc_mp4toannexb \
   --enable-protocol=file,pipe \
-  --extra-cflags="-O2" --extra-ldflags="-Wl,-z,noexecstack" "${asm[@]}" >configure.log
+  --extra-cflags="-O2" --extra-ldflags="-Wl,-z,noexecstack" "${asm[@]}" "${cc[@]}" >configure.log
 nice make -j"$jobs" >make.log 2>&1
 make install >install.log 2>&1
+set_runpath
 ls -l "$work/install/lib"/*.so.*

@@ -15,7 +15,7 @@
 #      driver) is excluded. The ICD loader is carried (WHEEL_BUNDLE_OPENCL=0: excluded), so that
 #      `import exactvq` works where no OpenCL is installed; it loads the machine's OpenCL drivers
 #      (/etc/OpenCL/vendors, OCL_ICD_FILENAMES), which are never carried.
-# Prints the repaired wheel's path last. Check it with tools/wheel/check_wheel.sh.
+# Prints the repaired wheel's path last (exit 77: no CPython 3.12). Check it with tools/wheel/check_wheel.sh.
 # Usage: tools/wheel/build_manylinux.sh [OUT_DIR]   (default build-wheel/dist)
 # Env: PYTHON, WHEEL_WORK (default build-wheel: the tools venv, FFmpeg, the unrepaired wheel),
 #      WHEEL_CMAKE_DIR (default build-wheel-cmake),
@@ -28,12 +28,17 @@ out=$(realpath -m "${1:-$work/dist}")
 jobs=${JOBS:-2}
 mkdir -p "$work" "$out"
 
-python=${PYTHON:-}
+python=
+for candidate in ${PYTHON:-} python3.12 "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.12*/bin/python3.12; do
+  candidate=$(command -v "$candidate" 2>/dev/null) || continue
+  if "$candidate" -c 'import sys; assert sys.version_info[:2] == (3, 12)' 2>/dev/null; then
+    python=$candidate && break
+  fi
+done
 if [ -z "$python" ]; then
-  python=$(command -v python3.12 || ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.12*/bin/python3.12 2>/dev/null | tail -1 || true)
+  echo "no CPython 3.12: set PYTHON (e.g. 'pip install uv && uv python install 3.12')" >&2
+  exit 77
 fi
-[ -n "$python" ] && "$python" -c 'import sys; assert sys.version_info[:2] == (3, 12)' ||
-  { echo "no CPython 3.12: set PYTHON (e.g. 'pip install uv && uv python install 3.12')" >&2; exit 1; }
 tools=$work/tools
 if [ ! -x "$tools/bin/auditwheel" ]; then
   "$python" -m venv "$tools"

@@ -29,7 +29,7 @@ site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["pla
 
 echo "== tests, fresh venv, LD_LIBRARY_PATH empty"
 (cd "$work/run" && env -u LD_LIBRARY_PATH -u PYTHONPATH "$venv/bin/python" -m pytest -p no:cacheprovider \
-   --pyargs exactvq.tests -v -rs)
+   -c /dev/null --rootdir "$work/run" --pyargs exactvq.tests -v -rs)
 
 echo "== ldd of the installed package's ELF files"
 bad=0
@@ -49,10 +49,11 @@ done < <(find "$site/exactvq" "$site/exactvq.libs" -type f \( -name '*.so' -o -n
 
 if [ "$(id -u)" = 0 ] && [ "${CHROOT:-1}" = 1 ]; then
   echo "== tests in a chroot with glibc, libstdc++, libgcc_s and Python's own libraries alone"
-  jail=$work/jail base=$(realpath "$("$venv/bin/python" -c 'import sys; print(sys.base_prefix)')")
+  chroot=$(command -v chroot) jail=$work/jail base=$(realpath "$("$venv/bin/python" -c 'import sys; print(sys.base_prefix)')")
   mkdir -p "$jail/tmp" "$jail/dev" "$jail$base" "$jail$venv" "$jail/lib64" "$jail/lib/x86_64-linux-gnu"
   chmod 1777 "$jail/tmp"
-  cp -a "$base/." "$jail$base/"
+  # (hard links where the Python lies on the same file system: nothing is written through them)
+  cp -al "$base/." "$jail$base/" 2>/dev/null || { rm -rf "$jail$base" && mkdir -p "$jail$base" && cp -a "$base/." "$jail$base/"; }
   cp -a "$venv/." "$jail$venv/"
   # Python's runtime: its program's and its standard modules' libraries (Tk's aside).
   for f in "$base"/bin/python3.12 "$base"/lib/python3.12/lib-dynload/*.so; do
@@ -69,9 +70,9 @@ if [ "$(id -u)" = 0 ] && [ "${CHROOT:-1}" = 1 ]; then
   for d in null zero urandom random; do cp -a "/dev/$d" "$jail/dev/" 2>/dev/null || true; done
   echo "libraries in the chroot:" $(ls "$jail/lib/x86_64-linux-gnu")
   mkdir -p "$jail/run"
-  env -i PATH=/usr/bin:/bin HOME=/tmp chroot "$jail" "$venv/bin/python" -c \
+  env -i PATH=/usr/bin:/bin HOME=/tmp "$chroot" "$jail" "$venv/bin/python" -c \
     'import exactvq, sys; print("import exactvq in the chroot:", exactvq.__file__)'
-  env -i PATH=/usr/bin:/bin HOME=/tmp PYTHONDONTWRITEBYTECODE=1 chroot "$jail" "$venv/bin/python" -m pytest \
-    -p no:cacheprovider --rootdir=/run --pyargs exactvq.tests -v -rs
+  env -i PATH=/usr/bin:/bin HOME=/tmp PYTHONDONTWRITEBYTECODE=1 "$chroot" "$jail" "$venv/bin/python" -m pytest \
+    -p no:cacheprovider -c /dev/null --rootdir=/run --pyargs exactvq.tests -v -rs
 fi
 exit "$bad"

@@ -19,6 +19,7 @@ static void drain(AVCodecContext* c, AVFormatContext* f, AVStream* s, AVFrame* f
   AVPacket* p = av_packet_alloc();
   if (avcodec_send_frame(c, frame) < 0) die("send_frame");
   while (avcodec_receive_packet(c, p) == 0) {
+    p->duration = 1;  /* one frame: else the MP4's edit list ends before the last frame */
     av_packet_rescale_ts(p, c->time_base, s->time_base);
     p->stream_index = s->index;
     if (av_interleaved_write_frame(f, p) < 0) die("write_frame");
