@@ -4,8 +4,13 @@
 # tests, ldd of its libraries, the tests again in a bare chroot when root). Needs a CPython 3.12
 # (PYTHON, python3.12 on PATH or pyenv's; else skipped, exit 77) and PyPI; FFmpeg's source from
 # FFMPEG_SOURCE_DIR or `apt-get source` (a deb-src line), else the wheel is built without FFmpeg.
+# Opt-in (a CUDA and FFmpeg build of tens of minutes): skipped unless EXACTVQ_WHEEL_TEST=1.
 # Usage: manylinux_wheel_test.sh SRC WORK
 set -euo pipefail
+if [ "${EXACTVQ_WHEEL_TEST:-0}" != 1 ]; then
+  echo "skipped: EXACTVQ_WHEEL_TEST=1 builds and checks the manylinux wheel (long; needs PyPI)"
+  exit 77
+fi
 src=$(realpath "$1") work=$(realpath -m "$2")
 mkdir -p "$work"
 # (WHEEL_WORK, WHEEL_CMAKE_DIR: a tools venv, FFmpeg and CMake build folder to reuse)
