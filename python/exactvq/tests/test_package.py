@@ -1,7 +1,7 @@
 """The installed package against known bits: the exactvq command line's scores of the sample pair
-(data/ref.y4m, data/dist.y4m, and data/dist.mp4, an H.264 encoding of dist.y4m), stored in
-data/expected.json as float.hex() strings by tools/wheel/make_expected.py, and equal to libvmaf's
-plain C where libvmaf computes them. Run against an installed package, from outside the source tree:
+(data/ref.y4m, data/dist.y4m, and data/dist.mp4, an H.264 encoding of dist.y4m) and of a 10-bit
+pair (data/ref10.y4m, data/dist10.y4m), stored in data/expected.json as float.hex() strings by
+tools/wheel/make_expected.py; those of the 8-bit pair equal libvmaf's plain C (checked when made). Run against an installed package, from outside the source tree:
 
     python -m pytest --pyargs exactvq.tests -v
 
@@ -43,7 +43,22 @@ def planes_of(path):
     return tuple(np.stack(p) for p in planes)
 
 
+def mono16_of(path):
+    """The frames of a mono Y4M file of 9 to 16 bits (tag Cmono10, ...), as uint16 (frames, height, width)."""
+    data = path.read_bytes()
+    header, _, rest = data.partition(b"\n")
+    fields = {t[:1]: t[1:] for t in header.split()[1:]}
+    width, height = int(fields[b"W"]), int(fields[b"H"])
+    assert fields[b"C"].startswith(b"mono") and int(fields[b"C"][4:]) > 8
+    frame = len(b"FRAME\n") + 2 * width * height
+    count = len(rest) // frame
+    frames = [np.frombuffer(rest[i * frame + 6:(i + 1) * frame], dtype="<u2").reshape(height, width)
+              for i in range(count)]
+    return np.stack(frames).astype(np.uint16), int(fields[b"C"][4:])
+
+
 REF, DIST = planes_of(DATA / "ref.y4m"), planes_of(DATA / "dist.y4m")
+(REF10, BITS), (DIST10, _) = mono16_of(DATA / "ref10.y4m"), mono16_of(DATA / "dist10.y4m")
 
 
 def arguments(run):
@@ -80,7 +95,7 @@ def test_version_and_build(capsys):
               f"{exactvq._exactvq._has_cuda_frames}, FFmpeg {exactvq._exactvq._has_ffmpeg}")
 
 
-@pytest.mark.parametrize("name", ["features", "vmaf"])
+@pytest.mark.parametrize("name", ["features", "vmaf", "tenbit"])
 def test_files_equal_known_bits(name):
     run = EXPECTED[name]
     result = exactvq.score_files(DATA / run["ref"], DATA / run["dist"], threads=2, **arguments(run))
@@ -99,6 +114,11 @@ def test_mp4_through_the_carried_ffmpeg_equals_known_bits():
 def test_numpy_arrays_equal_known_bits(name):
     run = EXPECTED[name]
     assert_known_bits(exactvq.score(REF, DIST, **arguments(run)), run)
+
+
+def test_numpy_ten_bit_equals_known_bits():
+    run = EXPECTED["tenbit"]
+    assert_known_bits(exactvq.score(REF10, DIST10, run["features"], bitdepth=BITS), run)
 
 
 def test_numpy_luma_and_views():
@@ -138,9 +158,17 @@ def test_cuda_backend_on_host_arrays_equals_known_bits(name):
     assert_known_bits(exactvq.score(REF, DIST, backend="cuda", **arguments(run)), run)
 
 
-@pytest.mark.parametrize("name", CUDA_RUNS)
+def test_cuda_backend_on_ten_bit_arrays_equals_known_bits():
+    cuda_or_skip()
+    run = EXPECTED["tenbit"]
+    assert_known_bits(exactvq.score(REF10, DIST10, run["features"], bitdepth=BITS, backend="cuda"), run)
+
+
+@pytest.mark.parametrize("name", CUDA_RUNS + ["mp4", "tenbit"])
 def test_cuda_backend_on_files_equals_known_bits(name):
     cuda_or_skip()
+    if name == "mp4" and not exactvq._exactvq._has_ffmpeg:
+        pytest.skip("this exactvq was built without FFmpeg input")
     run = EXPECTED[name]
     result = exactvq.score_files(DATA / run["ref"], DATA / run["dist"], backend="cuda", **arguments(run))
     assert_known_bits(result, run)
@@ -161,6 +189,14 @@ def test_torch_cuda_tensors_equal_known_bits(name):
     assert_known_bits(exactvq.score(ref, dist, **arguments(run)), run)  # backend cuda: in place
     luma = exactvq.score(ref[0], dist[0], ["ssim", "psnr"])
     assert_known_bits(luma, EXPECTED["features"], ["ssim", "psnr_y"])
+    # 10-bit: torch's uint16, written on a side stream just before (exactvq waits for it).
+    ten = EXPECTED["tenbit"]
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        ref10 = torch.from_numpy(REF10.astype(np.int32)).cuda().to(torch.uint16)
+        dist10 = torch.from_numpy(DIST10.astype(np.int32)).cuda().to(torch.uint16)
+        got = exactvq.score(ref10, dist10, ten["features"], bitdepth=BITS)
+    assert_known_bits(got, ten)
 
 
 @pytest.mark.parametrize("name", CUDA_RUNS)
@@ -177,6 +213,9 @@ def test_cupy_arrays_equal_known_bits(name):
         skip_or_fail("EXACTVQ_REQUIRE_GPU", f"CuPy cannot allocate on a CUDA device: {e}")
     run = EXPECTED[name]
     assert_known_bits(exactvq.score(ref, dist, **arguments(run)), run)
+    ten = EXPECTED["tenbit"]
+    got = exactvq.score(cupy.asarray(REF10), cupy.asarray(DIST10), ten["features"], bitdepth=BITS)
+    assert_known_bits(got, ten)
 
 
 @pytest.mark.parametrize("name", CUDA_RUNS)
