@@ -148,8 +148,12 @@ if has wheel; then
     purelib=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
     "$py" -c 'import site, sys; print("\n".join(p for p in site.getsitepackages() + [site.getusersitepackages()] if p))' \
       >"$purelib/host-packages.pth"
-    env -u LD_LIBRARY_PATH "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps --no-index \
-      --no-cache-dir "$whl" > "$L/wheel_install.log" 2>&1 || tail -20 "$L/wheel_install.log"
+    if ! env -u LD_LIBRARY_PATH "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
+         --no-index --no-cache-dir "$whl" > "$L/wheel_install.log" 2>&1; then
+      tail -20 "$L/wheel_install.log"
+      echo "pip failed: the wheel unpacked into the venv instead (a wheel is a zip of the installed files)"
+      "$venv/bin/python" -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$whl" "$purelib"
+    fi
     ldd "$purelib"/exactvq/_exactvq*.so > "$L/wheel_ldd.txt" 2>&1
     grep -E "not found|exactvq.libs|libOpenCL|libstdc|libcuda" "$L/wheel_ldd.txt"
     (cd /tmp && env -u LD_LIBRARY_PATH -u PYTHONPATH EXACTVQ_REQUIRE_GPU="${WHEEL_REQUIRE_GPU:-1}" \
