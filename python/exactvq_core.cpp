@@ -322,6 +322,14 @@ PYBIND11_MODULE(_exactvq, m) {
       false
 #endif
   );
+  // Whether score_files() reads MP4, MKV, WebM, IVF through FFmpeg's libraries.
+  m.attr("_has_ffmpeg") = py::bool_(
+#ifdef EXACTVQ_HAVE_FFMPEG
+      true
+#else
+      false
+#endif
+  );
 #ifdef EXACTVQ_HAVE_DLPACK
   py::class_<DlpackTensor>(m, "_DlpackTensor")
       .def(py::init<py::capsule>())

@@ -3,6 +3,7 @@ from typing import Any, Dict, List, Optional, Union
 
 __version__: str
 _has_cuda_frames: bool
+_has_ffmpeg: bool
 
 class Error(RuntimeError): ...
 class UsageError(Error, ValueError): ...

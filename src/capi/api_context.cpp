@@ -292,6 +292,10 @@ void ApiContext::score_files(const std::string& ref_path, const std::string& dis
   run.subsample = f.subsample;
   run.warn = [this](const std::string& line) { message(line); };
   report_ = score_videos(run);
+  // The run's own columns: monochrome files have no chroma scores (psnr_cb, ...), which the
+  // names known at open (a 4:2:0 probe) hold; series() looks names up by their position.
+  names_.clear();
+  for (const auto& series : report_.features) names_.push_back(series.name);
   state_ = State::kFlushed;
 }
 

@@ -3,6 +3,7 @@
 // bit; every misuse returns its status and a message instead of crashing.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -230,6 +231,47 @@ TEST(CApi, ScoreFilesEqualsTheLibrary) {
   exactvq_pooled_scores p;
   ASSERT_EQ(exactvq_read_pooled(ctx.get(), "ssim_cr", &p), EXACTVQ_OK);
   EXPECT_EQ(p.min, pool(expected.features[2].values).min);
+}
+
+// Monochrome files have no chroma scores: psnr names psnr_y alone, and every name reads its own
+// series (the names known at open, from a 4:2:0 probe, also held psnr_cb and psnr_cr).
+TEST(CApi, ScoreFilesOfMonochromeFilesNameTheirScores) {
+  const std::string dir = ::testing::TempDir();
+  const std::string ref = dir + "/capi_mono_ref.y4m", dist = dir + "/capi_mono_dist.y4m";
+  uint32_t state = 777;
+  for (const std::string* path : {&ref, &dist}) {
+    std::FILE* f = std::fopen(path->c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fputs("YUV4MPEG2 W48 H32 F25:1 Ip A1:1 Cmono\n", f);
+    for (int frame = 0; frame < 3; ++frame) {
+      std::fputs("FRAME\n", f);
+      for (int i = 0; i < 48 * 32; ++i) {
+        state = state * 1664525u + 1013904223u;
+        std::fputc(int((i + frame * 7 + (path == &dist ? int(state >> 28) : 0)) & 255), f);
+      }
+    }
+    std::fclose(f);
+  }
+  ContextPtr ctx = open_with({"psnr", "ssim"});
+  ASSERT_EQ(exactvq_score_files(ctx.get(), ref.c_str(), dist.c_str(), nullptr), EXACTVQ_OK)
+      << exactvq_last_error(ctx.get());
+  RunOptions o;
+  o.ref_path = ref;
+  o.dist_path = dist;
+  o.features = {parse_feature_spec("psnr"), parse_feature_spec("ssim")};
+  const ScoreReport expected = score_videos(o);
+  ASSERT_EQ(expected.features.size(), 2u);
+  size_t count = 0;
+  ASSERT_EQ(exactvq_score_count(ctx.get(), &count), EXACTVQ_OK);
+  ASSERT_EQ(count, expected.features.size());
+  for (size_t i = 0; i < count; ++i) {
+    const char* name = nullptr;
+    ASSERT_EQ(exactvq_score_name(ctx.get(), i, &name), EXACTVQ_OK);
+    EXPECT_EQ(std::string(name), expected.features[i].name);
+    expect_same_bits(read_series(ctx.get(), name), expected.features[i].values);
+  }
+  double v = 0;
+  EXPECT_EQ(exactvq_read_score(ctx.get(), "psnr_cb", 0, &v), EXACTVQ_ERROR_STATE);
 }
 
 // A synthetic 10-bit 4:2:2 pair, through the C API and straight through the feature.

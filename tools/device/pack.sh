@@ -13,9 +13,16 @@
 #   ninja -C SRC/build-final exactvq cuda_tests cuda_kernel_bench pipeline_bench ssim_throughput \
 #     twin_tests multi_tests multi_gpu_bench
 # Usage: tools/device/pack.sh BUILD PACK   (PACK: an ignored folder of the checkout, to carry)
+#        WHEEL=path/exactvq-*.whl tools/device/pack.sh BUILD PACK   (the wheel too, PACK/wheel/)
+#        tools/device/pack.sh --wheel path/exactvq-*.whl PACK   (the wheel alone, for run.sh's
+#        wheel part: tools/wheel/build_manylinux.sh makes it)
 # Also packed when built: capi_tests, and the Python package of BUILD/python (python/);
 # and ../shared/libvmaf/vmaf-cuda when it is there.
 set -euo pipefail
+if [ "${1:-}" = --wheel ]; then
+  rm -rf "$3" && mkdir -p "$3/wheel" && cp "$2" "$3/wheel/" && du -sh "$3"
+  exit 0
+fi
 build=$(realpath "$1") pack=$2 root=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$pack" && mkdir -p "$pack/bin" "$pack/lib" "$pack/shared"
 # The CLI and cuda_tests always; the others (each metric's device tests too) when built (a build without benchmarks
@@ -57,6 +64,7 @@ strip "$pack"/cpu/ssim_throughput "$pack"/cpu/twin_tests 2>/dev/null || true
 # DEVICE_PACK_VECTORS=0: without the public vectors (33 MB; their tests then skip).
 [ "${DEVICE_PACK_VECTORS:-1}" = 0 ] || cp -r "$root/../shared/vectors" "$pack/shared/vectors"
 cp -r "$root/samples" "$pack/samples"
+if [ -n "${WHEEL:-}" ]; then mkdir -p "$pack/wheel" && cp "$WHEEL" "$pack/wheel/"; fi
 src=$(grep -m1 CMAKE_HOME_DIRECTORY "$build/CMakeCache.txt" | cut -d= -f2)
 shared=$(grep -m1 '^EXACTVQ_SHARED_DIR:' "$build/CMakeCache.txt" | cut -d= -f2)
 printf 'BUILD_DIR=%s\nSRC_DIR=%s\nSHARED_DIR=%s\n' "$build" "$src" "${shared:-/tmp/cudashared}" >"$pack/paths.env"

@@ -5,7 +5,10 @@
 # two-GPU machine the multi-GPU tests and scaling; logs to OUT/logs.tgz.
 # Usage (device tool, repo root): bash tools/device/run.sh PACK "$OUT" [PARTS]
 # PARTS: comma-separated among tests,kernels,pipeline,cpu,cpustages,memcheck (default
-# all), and devicetests (every *_device_tests, opencl_tests on NVIDIA's OpenCL, capi_tests,
+# all), and wheel (the pack's manylinux wheel, pip-installed into a fresh venv of the host's
+# Python, its tests run with pytest: WHEEL_PYTHON, WHEEL_TIMEOUT (300), WHEEL_REQUIRE_OPENCL=1,
+# WHEEL_REQUIRE_GPU=0 to let the CUDA cases skip),
+# devicetests (every *_device_tests, opencl_tests on NVIDIA's OpenCL, capi_tests,
 # libvmaf_api_tests, the twin table's OpenCL rows), cpuvmaf (bench/compare.sh vmaf cpu at one
 # thread and every core, beside the pack's libvmaf vmaf; BASELINE=another exactvq in the same rounds), bench (cuda_kernel_bench's whole run: kernels, stages, emulated, end to end
 # with raster), cli (bench/compare.sh ssim cuda beside the pack's vmaf-cuda, over
@@ -26,20 +29,23 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 has() { [[ ",$parts," == *",$1,"* ]]; }
 L=$OUT/logs; mkdir -p "$L"
 export LD_LIBRARY_PATH=$P/lib
-# shellcheck source=/dev/null
-source "$P/paths.env"  # BUILD_DIR, SRC_DIR: where the tests look for the CLI and the samples
-SHARED_DIR=${SHARED_DIR:-/tmp/cudashared}
-mkdir -p "$BUILD_DIR" "$SRC_DIR" /tmp/cudashared "$SHARED_DIR"
-cp "$P/bin/exactvq" "$BUILD_DIR/exactvq"
-cp -r "$P/samples" "$SRC_DIR/samples"
-for d in vectors libvmaf; do
-  [ -d "$P/shared/$d" ] && ln -sfn "$P/shared/$d" /tmp/cudashared/$d && ln -sfn "$P/shared/$d" "$SHARED_DIR/$d"
-done
-# The libvmaf API tests run their scoring program from the build tree, beside its libvmaf.so.3.
-if [ -x "$P/bin/libvmaf_api_score" ]; then
-  mkdir -p "$BUILD_DIR/tests/libvmaf_api" "$BUILD_DIR/src/libvmaf_api"
-  cp "$P/bin/libvmaf_api_score" "$BUILD_DIR/tests/libvmaf_api/"
-  cp "$P/lib/libvmaf.so.3" "$BUILD_DIR/src/libvmaf_api/"
+# A pack of a build (a pack of the wheel alone, pack.sh --wheel, has none of this).
+if [ -f "$P/paths.env" ]; then
+  # shellcheck source=/dev/null
+  source "$P/paths.env"  # BUILD_DIR, SRC_DIR: where the tests look for the CLI and the samples
+  SHARED_DIR=${SHARED_DIR:-/tmp/cudashared}
+  mkdir -p "$BUILD_DIR" "$SRC_DIR" /tmp/cudashared "$SHARED_DIR"
+  cp "$P/bin/exactvq" "$BUILD_DIR/exactvq"
+  cp -r "$P/samples" "$SRC_DIR/samples"
+  for d in vectors libvmaf; do
+    [ -d "$P/shared/$d" ] && ln -sfn "$P/shared/$d" /tmp/cudashared/$d && ln -sfn "$P/shared/$d" "$SHARED_DIR/$d"
+  done
+  # The libvmaf API tests run their scoring program from the build tree, beside its libvmaf.so.3.
+  if [ -x "$P/bin/libvmaf_api_score" ]; then
+    mkdir -p "$BUILD_DIR/tests/libvmaf_api" "$BUILD_DIR/src/libvmaf_api"
+    cp "$P/bin/libvmaf_api_score" "$BUILD_DIR/tests/libvmaf_api/"
+    cp "$P/lib/libvmaf.so.3" "$BUILD_DIR/src/libvmaf_api/"
+  fi
 fi
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
 lscpu | grep -E "Model name|^CPU\(s\)|Thread" | head -3
@@ -123,6 +129,41 @@ PY
   rm -rf "$dir"
 }
 
+if has wheel; then
+  # The manylinux wheel (tools/wheel/build_manylinux.sh) as a user installs it: a fresh venv of
+  # the host's Python (WHEEL_PYTHON, default the one holding torch and CuPy), whose packages it
+  # sees through a .pth file (a venv made from a venv's Python would see the base Python's
+  # site-packages alone), `pip install --no-deps --no-index` of the wheel, then the package's own
+  # tests with LD_LIBRARY_PATH empty (the wheel's libraries only), CUDA skips made failures.
+  echo "== wheel $(el)"
+  whl=$(ls "$P"/wheel/exactvq-*.whl 2>/dev/null | head -1)
+  py=${WHEEL_PYTHON:-/opt/torch/.venv/bin/python3}
+  [ -x "$py" ] || py=$(command -v python3)
+  venv=/tmp/exactvq-wheel-venv
+  if [ -z "$whl" ]; then
+    echo "no wheel in $P/wheel (pack.sh: WHEEL=path or --wheel)"
+  else
+    echo "$(basename "$whl") into a venv of $py ($("$py" --version 2>&1))"
+    rm -rf "$venv" && "$py" -m venv --without-pip "$venv"
+    purelib=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    "$py" -c 'import site, sys; print("\n".join(p for p in site.getsitepackages() + [site.getusersitepackages()] if p))' \
+      >"$purelib/host-packages.pth"
+    if ! env -u LD_LIBRARY_PATH "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
+         --no-index --no-cache-dir "$whl" > "$L/wheel_install.log" 2>&1; then
+      tail -20 "$L/wheel_install.log"
+      echo "pip failed: the wheel unpacked into the venv instead (a wheel is a zip of the installed files)"
+      "$venv/bin/python" -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$whl" "$purelib"
+    fi
+    ldd "$purelib"/exactvq/_exactvq*.so > "$L/wheel_ldd.txt" 2>&1
+    grep -E "not found|exactvq.libs|libOpenCL|libstdc|libcuda" "$L/wheel_ldd.txt"
+    (cd /tmp && env -u LD_LIBRARY_PATH -u PYTHONPATH EXACTVQ_REQUIRE_GPU="${WHEEL_REQUIRE_GPU:-1}" \
+       EXACTVQ_REQUIRE_OPENCL="${WHEEL_REQUIRE_OPENCL:-0}" OCL_ICD_FILENAMES="${OPENCL_ICD:-libnvidia-opencl.so.1}" \
+       timeout "${WHEEL_TIMEOUT:-300}" "$venv/bin/python" -m pytest -p no:cacheprovider -c /dev/null --rootdir /tmp \
+       --pyargs exactvq.tests -v -rfEs --junitxml="$L/wheel_junit.xml" > "$L/wheel_tests.log" 2>&1; echo "pytest exit $?")
+    grep -E "PASSED|FAILED|SKIPPED|ERROR|^exactvq |passed|failed" "$L/wheel_tests.log" | tail -40
+    grep -B5 -A25 "^_____" "$L/wheel_tests.log" | head -80
+  fi
+fi
 if has tests; then
   echo "== cuda tests $(el)"
   (cd "$BUILD_DIR" && timeout "${TESTS_TIMEOUT:-200}" "$P/bin/cuda_tests" > "$L/cuda_tests.log" 2>&1; echo "cuda_tests exit $?")
