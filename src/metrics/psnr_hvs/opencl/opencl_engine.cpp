@@ -71,10 +71,11 @@ class OpenclEngine final : public DeviceEngine<Engine> {
       set_arg(k, 4, cl_int{across_[size_t(p)]});
       set_arg(k, 5, cl_int{blocks_[size_t(p)]});
       set_arg(k, 6, weights_);
-      set_arg(k, 7, cl_float{kBlockVarianceScale});
-      set_arg(k, 8, cl_float{kQuarterVarianceScale});
-      set_arg(k, 9, terms_);
-      set_arg(k, 10, cl_long{offsets_[size_t(p)]});
+      set_arg(k, 7, cl_int{p});
+      set_arg(k, 8, cl_float{kBlockVarianceScale});
+      set_arg(k, 9, cl_float{kQuarterVarianceScale});
+      set_arg(k, 10, terms_);
+      set_arg(k, 11, cl_long{offsets_[size_t(p)]});
       const size_t global = round_up(size_t(blocks_[size_t(p)]), group_);
       dc.run(k, 1, &global, &group_,
              std::string("psnr_hvs_block_terms_kernel, plane ") + plane_name(p));

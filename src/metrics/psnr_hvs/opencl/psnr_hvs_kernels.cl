@@ -8,10 +8,12 @@
 
 // One work-item a block of a `width` x `height` plane (8-bit samples, or
 // 16-bit with `wide`), `across` blocks a row, `blocks` in all: its terms at
-// terms[terms_offset + 64 * block]. weights: csf[64] then mask[64].
+// terms[terms_offset + 64 * block]. weights: csf[64] then mask[64] of each
+// plane; this plane's are at weights[128 * plane].
 __kernel void psnr_hvs_block_terms_kernel(__global const uchar* ref, __global const uchar* dist,
                                           int width, int wide, int across, int blocks,
-                                          __global const float* weights, float v64, float v16,
+                                          __global const float* weights, int plane, float v64,
+                                          float v16,
                                           __global float* terms, long terms_offset) {
   const int b = (int)get_global_id(0);
   if (b >= blocks) return;
@@ -23,7 +25,8 @@ __kernel void psnr_hvs_block_terms_kernel(__global const uchar* ref, __global co
       rb[i * PSNR_HVS_BLOCK + j] = wide ? (int)((__global const ushort*)ref)[at] : (int)ref[at];
       db[i * PSNR_HVS_BLOCK + j] = wide ? (int)((__global const ushort*)dist)[at] : (int)dist[at];
     }
-  psnr_hvs_block_terms(rb, db, weights, weights + PSNR_HVS_COEFFICIENTS, v64, v16, 1,
+  __global const float* csf = weights + 2 * PSNR_HVS_COEFFICIENTS * plane;
+  psnr_hvs_block_terms(rb, db, csf, csf + PSNR_HVS_COEFFICIENTS, v64, v16, 1,
                        terms + terms_offset + (long)b * PSNR_HVS_COEFFICIENTS);
 }
 
