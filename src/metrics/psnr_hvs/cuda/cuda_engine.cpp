@@ -45,6 +45,9 @@ class CudaEngine final : public RunnerEngine<Engine, float> {
     weights_ = DeviceBuffer(w.size() * sizeof(float));
     check(cudaMemcpy(weights_.get(), w.data(), w.size() * sizeof(float), cudaMemcpyHostToDevice),
           "upload of psnr_hvs's weights");
+    // A copy from pageable memory may still be in flight when cudaMemcpy returns, and the
+    // lanes' streams do not wait for the default stream: wait here, once.
+    check(cudaDeviceSynchronize(), "upload of psnr_hvs's weights");
     for (auto& lane : lanes_)
       lane = DeviceBuffer(std::max<size_t>(chunk_terms_, 1) * sizeof(float));
   }
