@@ -1,7 +1,8 @@
 // psnr_hvs's kernels, as the CUDA engine launches them on planes already on the
 // device: each block's 64 weighted error terms (block_terms.h, a thread a
-// block), then each plane's sequential binary32 sum of its terms (a thread a
-// plane of a frame): the definition's order of additions, kept.
+// block), then each plane's sequential binary32 sum of its terms (a warp a
+// plane of a frame, its lanes loading, every addition in order): the
+// definition's order of additions, kept.
 #pragma once
 
 #include <cstddef>
