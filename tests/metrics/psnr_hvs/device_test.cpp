@@ -4,14 +4,20 @@
 // libvmaf scored (perturb_stable everywhere there), the same refusals as the
 // CPU's for deep input and planes under 8x8; and seeded random pairs of 8 to 12
 // bits, every chroma format and odd sizes against the CPU feature, in one batch
-// and as loose pairs. Without a device a backend's cases skip with a message.
+// and as loose pairs. And the CTC presets, which include psnr_hvs, on the
+// device: each runs whole with the CPU's values, or is refused in one error
+// naming every feature of it that has no engine there (whichever those are in
+// this build). Without a device a backend's cases skip with a message.
 #include <cstdio>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "cli/ctc_presets.h"
 #include "device_fixture.h"
 #include "metrics/psnr_hvs/psnr_hvs_feature.h"
 #include "psnr_hvs_catalogue.h"
@@ -136,6 +142,70 @@ TEST_P(PsnrHvsOnDevice, RefusesAsTheCpu) {
       EXPECT_EQ(std::string(e.what()), want) << f.describe();
     }
   }
+}
+
+// The features of `preset` ("--aom_ctc v6.0") that have no engine on `device`,
+// for pictures of format f, in the preset's order.
+std::vector<std::string> without_engine(const std::string& option, const std::string& version,
+                                        const VideoFormat& f,
+                                        const std::shared_ptr<Device>& device) {
+  CliScoreList list;
+  if (option == "--aom_ctc")
+    apply_aom_ctc(version, list);
+  else
+    apply_nflx_ctc(version, list);
+  ThreadPool pool(1);
+  std::vector<std::string> missing;
+  for (const std::string& spec : list.features) try {
+      make_feature(parse_feature_spec(spec), FeatureContext{f, &pool, device});
+    } catch (const NoEngineError& e) {
+      missing.push_back(e.feature());
+    }
+  return missing;
+}
+
+TEST_P(PsnrHvsOnDevice, CtcPresetsRunWholeOrNameWhatBlocksThem) {
+  const std::filesystem::path dir =
+      catalogue::kCatalogue.parent_path() / "p8_420_576x324_testsrc2_x264";
+  if (!std::filesystem::exists(dir / "ref.y4m"))
+    GTEST_SKIP() << "no shared vectors at " << dir << ": preset check skipped";
+  const std::string ref = (dir / "ref.y4m").string(), dist = (dir / "dist.y4m").string();
+  const VideoFormat f = read_pictures(dir / "ref.y4m", RawOptions{})[0].format;
+  std::vector<std::pair<std::string, std::string>> presets;
+  for (const std::string& v : aom_ctc_versions()) presets.emplace_back("--aom_ctc", v);
+  for (const std::string& v : nflx_ctc_versions()) presets.emplace_back("--nflx_ctc", v);
+  int whole = 0, refused = 0;
+  for (const auto& [option, version] : presets) {
+    const std::vector<std::string> missing = without_engine(option, version, f, device());
+    const std::vector<std::string> args{"-q",    "-r",     ref,           "-d",  dist, option,
+                                        version, "--json", "--precision", "max", "-o", "-"};
+    std::vector<std::string> on_device = args;
+    on_device.insert(on_device.end(), {"--backend", std::string(backend_name(backend()))});
+    const clitest::RunResult r = clitest::run_cli(on_device);
+    const std::string what = option + " " + version;
+    if (missing.empty()) {
+      ASSERT_EQ(r.status, 0) << what << ": " << clitest::describe(r);
+      const clitest::RunResult cpu = clitest::run_cli(args);
+      ASSERT_EQ(cpu.status, 0) << what << ": " << clitest::describe(cpu);
+      const json mine = json::parse(r.out), want = json::parse(cpu.out);
+      EXPECT_EQ(mine.at("frames"), want.at("frames")) << what;
+      EXPECT_EQ(mine.at("pooled_metrics"), want.at("pooled_metrics")) << what;
+      ++whole;
+      continue;
+    }
+    EXPECT_EQ(r.status, 1) << what << ": " << clitest::describe(r);
+    EXPECT_TRUE(r.out.empty()) << what;
+    const std::string names = fmt::format("{}", fmt::join(missing, ", "));
+    const std::string want = missing.size() == 1
+                                 ? fmt::format("feature {} is not available on", names)
+                                 : fmt::format("features {} are not available on", names);
+    EXPECT_NE(r.err.find(want), std::string::npos) << what << ": " << clitest::describe(r);
+    ++refused;
+  }
+  std::printf(
+      "%s CTC presets: %d run whole with the CPU's values, %d refused naming every "
+      "feature without an engine\n",
+      tag().c_str(), whole, refused);
 }
 
 EXACTVQ_ON_EVERY_DEVICE_BACKEND(PsnrHvsOnDevice);
