@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <atomic>
 #include <deque>
+#include <exception>
 #include <mutex>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/error.h"
 #include "metrics/registry.h"
@@ -29,9 +31,29 @@ FeatureSet::FeatureSet(std::vector<FeatureSpec> specs, const FeatureContext& ctx
     : specs_(std::move(specs)),
       side_by_side_(!ctx.device && ctx.pool && ctx.pool->size() > 1 ? ctx.pool : nullptr) {
   if (specs_.empty() && models.empty()) specs_.push_back({"ssim", {}});
+  // Features the device has no engine for are named all at once (a preset such
+  // as --aom_ctc may need several); any other error stops at once.
+  std::vector<std::string> missing;
+  std::string device;
+  std::exception_ptr first;
+  const auto add_or_note = [&](const FeatureSpec& spec, bool from_model) {
+    try {
+      add(spec, ctx, from_model);
+    } catch (const NoEngineError& e) {
+      if (missing.empty()) device = e.device();
+      if (!has(missing, e.feature())) missing.push_back(e.feature());
+      if (missing.size() == 1) first = std::current_exception();
+    }
+  };
   for (const auto& model : models)
-    for (const FeatureSpec& spec : model->features()) add(spec, ctx, true);
-  for (const FeatureSpec& spec : specs_) add(spec, ctx, false);
+    for (const FeatureSpec& spec : model->features()) add_or_note(spec, true);
+  for (const FeatureSpec& spec : specs_) add_or_note(spec, false);
+  if (missing.size() == 1) std::rethrow_exception(first);
+  if (!missing.empty())
+    throw DeviceError(fmt::format(
+        "features {} are not available on {}, and the run needs each of them (--backend cpu "
+        "scores them all)",
+        fmt::join(missing, ", "), device));
   frame_columns_ = columns_.size();
   for (const auto& feature : features_)
     for (const auto& name : feature->run_outputs()) {

@@ -31,4 +31,20 @@ class DeviceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A device that has no engine for a feature ("feature F is not available on D"):
+// a run that asks for several such features names them all in one error
+// (FeatureSet).
+class NoEngineError : public DeviceError {
+ public:
+  NoEngineError(const std::string& feature, const std::string& device)
+      : DeviceError("feature " + feature + " is not available on " + device),
+        feature_(feature),
+        device_(device) {}
+  const std::string& feature() const { return feature_; }
+  const std::string& device() const { return device_; }
+
+ private:
+  std::string feature_, device_;
+};
+
 }  // namespace exactvq

@@ -72,9 +72,7 @@ std::unique_ptr<Engine> make_engine_on(Device& device, const Setup& setup,
       throw DeviceError(device.failure_in(feature, e.what()));
     }
   }
-  if (!engine)
-    throw DeviceError(
-        fmt::format("feature {} is not available on {}", feature, device.description()));
+  if (!engine) throw NoEngineError(std::string(feature), device.description());
   return engine;
 }
 

@@ -1,8 +1,8 @@
 // psnr_hvs's engine rows (engine_matrix.h): each plane's binary32 error sum of
 // every frame, in 4:2:0, 4:2:2 and 4:4:4 up to 12 bits (the feature refuses
-// monochrome and deeper input before an engine is made). CPU rows only (every
-// SIMD target, and three CPU devices as one): CUDA and OpenCL have no psnr_hvs
-// engine yet.
+// monochrome and deeper input before an engine is made): every SIMD target,
+// three CPU devices as one, /cuda (binary64 square root native; psnr_hvs has no
+// fp64 option) and /opencl (its divisions and square root on softfp).
 #include <span>
 #include <vector>
 
@@ -32,11 +32,7 @@ struct PsnrHvsErrorSums {
   }
 };
 
-EXACTVQ_TWIN_ROWS(psnr_hvs_engine_rows) {
-  register_per_target(engine_row<PsnrHvsErrorSums>("", cpu_twin_device, Fp64Mode::kAuto, false));
-  register_row(
-      engine_row<PsnrHvsErrorSums>("/split-cpu3", split_cpu_device, Fp64Mode::kAuto, true));
-}
+EXACTVQ_TWIN_ROWS(psnr_hvs_engine_rows) { register_engine_rows<PsnrHvsErrorSums>(); }
 
 }  // namespace
 }  // namespace exactvq::twins

@@ -1,11 +1,14 @@
 // psnr_hvs's constants and its integer transform, shared by the scalar
 // reference and every engine (docs/spec/psnr_hvs.md): libvmaf 3.2.0's Xiph
-// PSNR-HVS (third_party/xiph/psnr_hvs.c). Only constant tables here: the
+// PSNR-HVS (third_party/xiph/psnr_hvs.c). Only constant tables here (the
+// transform itself is block_terms.h's, portable to the devices): the
 // definition calls no C library function but sqrt (correctly rounded) on data,
 // and log10 on the host (reference.cpp's decibels, through exactvq::libm).
 #pragma once
 
 #include <cstdint>
+
+#include "metrics/psnr_hvs/block_terms.h"
 
 namespace exactvq::psnr_hvs {
 
@@ -86,84 +89,25 @@ inline float masking_weight(float csf) {
 inline constexpr float kBlockVarianceScale = 1.0f / 63.0f * 64.0f;
 inline constexpr float kQuarterVarianceScale = 1.0f / 15.0f * 16.0f;
 
-// Rounds a / 2^shift toward zero (Daala's unbiased shift): adds 2^shift - 1 to
-// negative values first. 32-bit arithmetic, as the transform's.
-inline int32_t unbiased_shift(int32_t a, int shift) {
-  return int32_t((uint32_t(a) >> (32 - shift)) + uint32_t(a)) >> shift;
-}
+// The integer transform is block_terms.h's, written once for the CPU and the
+// devices; these are its C++ names.
+
+// Rounds a / 2^shift toward zero (Daala's unbiased shift). 32-bit arithmetic.
+inline int32_t unbiased_shift(int32_t a, int shift) { return psnr_hvs_unbiased_shift(a, shift); }
 
 // a * c rounded at 2^shift: (a * c + 2^(shift - 1)) >> shift, arithmetic shift.
 // Every product stays within 32 bits for samples of up to kMaxBitdepth bits
-// (tests/metrics/psnr_hvs/transform_test.cpp checks the bound).
-inline int32_t lift(int32_t a, int32_t c, int shift) {
-  return (a * c + (int32_t{1} << (shift - 1))) >> shift;
-}
+// (tests/metrics/psnr_hvs/reference_test.cpp checks the bound).
+inline int32_t lift(int32_t a, int32_t c, int shift) { return psnr_hvs_lift(a, c, shift); }
 
 // Daala's 8-point integer DCT-II (od_bin_fdct8: lifting steps, scaled so that it
 // is close to orthonormal) of x[0], x[stride], ... x[7 * stride] into y[0..7].
-inline void fdct8(int32_t y[8], const int32_t* x, int stride) {
-  // The inputs in the butterflies' order.
-  int32_t t0 = x[0 * stride], t4 = x[1 * stride], t2 = x[2 * stride], t6 = x[3 * stride];
-  int32_t t7 = x[4 * stride], t3 = x[5 * stride], t5 = x[6 * stride], t1 = x[7 * stride];
-  // Sum and difference butterflies.
-  t1 = t0 - t1;
-  const int32_t t1h = unbiased_shift(t1, 1);
-  t0 -= t1h;
-  t4 += t5;
-  const int32_t t4h = unbiased_shift(t4, 1);
-  t5 -= t4h;
-  t3 = t2 - t3;
-  t2 -= unbiased_shift(t3, 1);
-  t6 += t7;
-  const int32_t t6h = unbiased_shift(t6, 1);
-  t7 = t6h - t7;
-  // The even half: a 4-point DCT-II.
-  t0 += t6h;
-  t6 = t0 - t6;
-  t2 = t4h - t2;
-  t4 = t2 - t4;
-  // Its 2-point DCT-II: rotation by pi/4 in three lifts (sqrt(2) - 1, sqrt(1/2)).
-  t0 -= lift(t4, 13573, 15);
-  t4 += lift(t0, 11585, 14);
-  t0 -= lift(t4, 13573, 15);
-  // Its 2-point DST-IV: rotation by 3 pi / 8.
-  t6 -= lift(t2, 21895, 15);
-  t2 += lift(t6, 15137, 14);
-  t6 -= lift(t2, 21895, 15);
-  // The odd half: a 4-point DST-IV.
-  t3 += lift(t5, 19195, 15);
-  t5 += lift(t3, 11585, 14);
-  t3 -= lift(t5, 7489, 13);
-  t7 = unbiased_shift(t5, 1) - t7;
-  t5 -= t7;
-  t3 = t1h - t3;
-  t1 -= t3;
-  // Rotation by pi / 16.
-  t7 += lift(t1, 3227, 15);
-  t1 -= lift(t7, 6393, 15);
-  t7 += lift(t1, 3227, 15);
-  // Rotation by 3 pi / 16.
-  t5 += lift(t3, 2485, 13);
-  t3 -= lift(t5, 18205, 15);
-  t5 += lift(t3, 2485, 13);
-  y[0] = t0;
-  y[1] = t1;
-  y[2] = t2;
-  y[3] = t3;
-  y[4] = t4;
-  y[5] = t5;
-  y[6] = t6;
-  y[7] = t7;
-}
+inline void fdct8(int32_t y[8], const int32_t* x, int stride) { psnr_hvs_fdct8(y, x, stride); }
 
 // The 8x8 transform of a block in place (row-major, 8 a row): each column's
 // transform becomes a row of a scratch block, then each of the scratch block's
 // columns becomes a row of the result: block[u * 8 + v] is vertical frequency
 // u, horizontal frequency v.
-inline void fdct8x8(int32_t block[kBlock * kBlock]) {
-  int32_t columns[kBlock * kBlock];
-  for (int i = 0; i < kBlock; ++i) fdct8(columns + kBlock * i, block + i, kBlock);
-  for (int i = 0; i < kBlock; ++i) fdct8(block + kBlock * i, columns + i, kBlock);
-}
+inline void fdct8x8(int32_t block[kBlock * kBlock]) { psnr_hvs_fdct8x8(block); }
 
 }  // namespace exactvq::psnr_hvs

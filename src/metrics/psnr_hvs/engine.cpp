@@ -4,11 +4,10 @@
 
 namespace exactvq::psnr_hvs {
 
-// The CPU only for now: on CUDA and OpenCL make_engine_on says the feature is
-// not available on the device.
 std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
-  static constexpr EngineFactories<Engine, EngineSetup> kFactories{&cpu::make_engine, nullptr,
-                                                                   nullptr};
+  static constexpr EngineFactories<Engine, EngineSetup> kFactories{
+      &cpu::make_engine, EXACTVQ_CUDA_FACTORY(&cuda::make_engine),
+      EXACTVQ_OPENCL_FACTORY(&opencl::make_engine)};
   return make_engine_on(device, setup, kFactories, "psnr_hvs");
 }
 

@@ -9,20 +9,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include "cli/cli_test_util.h"
 #include "core/error.h"
-#include "libvmaf_vmaf_vectors.h"
 #include "metrics/psnr_hvs/psnr_hvs_feature.h"
 #include "metrics/psnr_hvs/reference.h"
+#include "psnr_hvs_catalogue.h"
 #include "metrics/vif/vif_clips.h"
 
 namespace exactvq {
@@ -30,66 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using testing_vectors::same_bits;
-
-const fs::path kCatalogue =
-    testing_vectors::kVmafVectors.parent_path() / "libvmaf_catalogue_scores.json";
-const char* const kKeys[] = {"psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"};
-const char* const kPooled[] = {"min", "max", "mean", "harmonic_mean"};
-
-struct CataloguePair {
-  std::string name;
-  fs::path ref, dist;
-  RawOptions raw;
-  json run;  // the psnr_hvs run: cmd, rc, frames, pooled, perturb_stable
-};
-
-std::vector<CataloguePair> load_catalogue() {
-  std::ifstream in(kCatalogue);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const json all = json::parse(testing_vectors::signed_zeros_kept(text));
-  std::vector<CataloguePair> pairs;
-  for (const auto& [name, p] : all.at("pairs").items()) {
-    if (!p.at("runs").contains("psnr_hvs")) continue;
-    CataloguePair c;
-    c.name = name;
-    c.run = p.at("runs").at("psnr_hvs");
-    const json& f = p.at("format");
-    const std::string ext = f.at("file_type").get<std::string>();
-    c.ref = kCatalogue.parent_path() / name / ("ref." + ext);
-    c.dist = kCatalogue.parent_path() / name / ("dist." + ext);
-    if (ext == "yuv") {
-      c.raw.width = int(f.at("width").get<double>());
-      c.raw.height = int(f.at("height").get<double>());
-      c.raw.bitdepth = int(f.at("bitdepth").get<double>());
-      const std::string chroma = f.at("chroma").get<std::string>();
-      c.raw.chroma = chroma == "420"   ? ChromaFormat::k420
-                     : chroma == "422" ? ChromaFormat::k422
-                                       : ChromaFormat::k444;
-    }
-    pairs.push_back(c);
-  }
-  return pairs;
-}
-
-clitest::RunResult run_exactvq(const CataloguePair& p, const std::string& threads) {
-  std::vector<std::string> args{"-q",        "-r",       p.ref.string(), "-d",   p.dist.string(),
-                                "--feature", "psnr_hvs", "--precision",  "max",  "--json",
-                                "-o",        "-",        "--threads",    threads};
-  if (p.raw.complete())
-    for (const std::string& a :
-         {std::string("-w"), std::to_string(*p.raw.width), std::string("-h"),
-          std::to_string(*p.raw.height), std::string("-p"), std::string(chroma_name(*p.raw.chroma)),
-          std::string("-b"), std::to_string(*p.raw.bitdepth)})
-      args.push_back(a);
-  return clitest::run_cli(args);
-}
-
-// libvmaf's null (a non-finite value) against exactvq's JSON, which writes null the same way.
-bool same_value(const json& mine, const json& libvmaf) {
-  if (libvmaf.is_null() || mine.is_null()) return libvmaf.is_null() && mine.is_null();
-  return same_bits(mine.get<double>(), libvmaf.get<double>());
-}
+using namespace psnr_hvs_testing;
 
 class PsnrHvsVectors : public ::testing::Test {
  protected:
@@ -154,8 +90,8 @@ TEST_F(PsnrHvsVectors, EqualLibvmafBitForBitOrRefuseClearly) {
             EXPECT_TRUE(want.is_null()) << p.name << " " << kKeys[plane];
             continue;
           }
-          const float sum =
-              psnr_hvs::plane_error_sum_reference(refs[i].plane(plane), dists[i].plane(plane), plane);
+          const float sum = psnr_hvs::plane_error_sum_reference(refs[i].plane(plane),
+                                                                dists[i].plane(plane), plane);
           const double mine = psnr_hvs::decibels(psnr_hvs::plane_score(sum, w, h, f.bitdepth));
           ASSERT_FALSE(want.is_null()) << p.name << " " << kKeys[plane];
           EXPECT_TRUE(same_bits(mine, want.get<double>()))
