@@ -46,6 +46,8 @@ class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
             "upload of the pictures motion compares with");
       ++held_count_;
     }
+    // Pageable copies may still be in flight, and the engine's stream does not wait for them.
+    check(cudaDeviceSynchronize(), "upload of the pictures motion compares with");
   }
 
  private:

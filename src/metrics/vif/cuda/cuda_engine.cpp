@@ -79,6 +79,9 @@ class CudaEngine final : public RunnerEngine<Engine, uint64_t> {
     table_ = DeviceBuffer(kLog2Table.size() * sizeof(uint16_t));
     check(cudaMemcpy(table_.get(), kLog2Table.data(), table_.bytes(), cudaMemcpyHostToDevice),
           "upload of vif's log2 table");
+    // From pageable memory the copy may still be in flight when cudaMemcpy returns, and the
+    // lanes' non-blocking streams do not wait for the default stream: wait here, once.
+    check(cudaDeviceSynchronize(), "upload of vif's log2 table");
     std::vector<std::unique_ptr<Lane>> lanes;
     for (int l = 0; l < FrameUploader::kLanes; ++l) {
       auto lane = std::make_unique<Lane>();
