@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 
+#include "core/startup_trace.h"
 #include "io/ffmpeg_pixel_formats.h"
 #include "io/frame_data.h"
 
@@ -11,16 +12,22 @@ namespace exactvq {
 
 FfmpegReader::FfmpegReader(const std::string& path, std::unique_ptr<InputFile> pipe,
                            int cuda_device, int sessions)
-    : name_(pipe ? pipe->name() : path), pipe_(std::move(pipe)) {
+    : name_(pipe ? pipe->name() : path), trace_(startup::input_name()), pipe_(std::move(pipe)) {
   install_log_callback();
+  startup::mark("ffmpeg loaded");
   open_stream(path);
+  mark("probed");
   // A file cut short is often found while probing, before any frame is read.
   const std::string probing = state_.errors.take();
   if (!probing.empty())
     throw InputError(
         fmt::format("{}: the file is damaged or truncated (FFmpeg: {})", name_, probing));
-  if (cuda_device >= 0) setup_cuda_decoding(cuda_device);
+  if (cuda_device >= 0) {
+    setup_cuda_decoding(cuda_device);
+    mark("cuda ready");
+  }
   open_decoder();
+  mark("decoder opened");
   frame_.reset(ffmpeg().av_frame_alloc());
   if (!frame_) throw std::bad_alloc();
   packet_ = new_packet();
@@ -28,6 +35,7 @@ FfmpegReader::FfmpegReader(const std::string& path, std::unique_ptr<InputFile> p
   if (!decode_first(cuda_device >= 0))
     throw InputError(fmt::format("{}: the video stream holds no frame", name_));
   if (cuda_device >= 0) check_cuda_frame();
+  mark("first frame");
   const auto f = video_format_of(on_gpu_ ? decoder_->sw_pix_fmt : frame_->format, visible_width(),
                                  visible_height());
   if (!f)
@@ -42,10 +50,16 @@ FfmpegReader::FfmpegReader(const std::string& path, std::unique_ptr<InputFile> p
   recording_ = false;
   const int n = session_count(sessions);
   const int cpu_n = sessions > 0 ? 0 : cpu_session_count();
-  if (n + cpu_n > 1 && !pipe_ && nal_codec() && !frame_->interlaced_frame)
+  if (n + cpu_n > 1 && !pipe_ && nal_codec() && !frame_->interlaced_frame) {
     start_segments(n, cpu_n);
-  else
+    mark("sessions started");
+  } else {
     replay_.clear();
+  }
+}
+
+void FfmpegReader::mark(const char* stage) const {
+  if (!trace_.empty()) startup::mark(fmt::format("{} {}", trace_, stage));
 }
 
 bool FfmpegReader::read_frame(Picture& pic) {

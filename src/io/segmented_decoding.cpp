@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/startup_trace.h"
 #include "io/ffmpeg_library.h"
 
 namespace exactvq {
@@ -97,6 +99,7 @@ struct SegmentedDecoding::State {
   std::vector<int> frames_ahead;  // per session: decoded, not yet handed out
   std::exception_ptr fatal;
   int sessions_refused = 0;  // decoder sessions that did not open
+  int sessions_opened = 0;
   bool stop = false;
   std::vector<std::thread> sessions;
 
@@ -119,6 +122,10 @@ struct SegmentedDecoding::State {
   }
 
   bool annexb() const { return setup.framing.length_bytes == 0; }
+
+  void mark(const char* stage) const {
+    if (!setup.trace.empty()) startup::mark(fmt::format("{} {}", setup.trace, stage));
+  }
 
   // Whether a piece may start at this packet: a fresh start whose parameter
   // sets its session will have (its own; in Annex B the ones seen so far, put
@@ -286,6 +293,7 @@ struct SegmentedDecoding::State {
       DecodedPicture d;
       session.take(frame, index, d);
       ffmpeg().av_frame_unref(frame);
+      st.mark("piece frame");
       s.received[size_t(at)] = 1;
       ++s.received_count;
       {
@@ -360,7 +368,18 @@ struct SegmentedDecoding::State {
   void run_session(int id) {
     std::unique_ptr<SegmentDecoder> session;
     try {
+      const auto start = std::chrono::steady_clock::now();
       session = setup.open_session(id);
+      startup::tally(
+          "decoder sessions opened",
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      mark("session opened");
+      bool all = false;
+      {
+        std::lock_guard lock(mutex);
+        all = ++sessions_opened == int(frames_ahead.size());
+      }
+      if (all) mark("sessions opened");
     } catch (const std::exception& e) {
       // The other sessions decode the whole stream; without any, the run fails.
       std::lock_guard lock(mutex);
