@@ -237,6 +237,8 @@ struct SegmentedDecoding::State {
     int id;
     AVFrame* frame;
     std::deque<Segment*> open;
+    std::chrono::steady_clock::time_point opened;  // for the trace's tally of first frames
+    bool delivered = false;
 
     AVCodecContext* context() { return session.context(); }
 
@@ -294,6 +296,12 @@ struct SegmentedDecoding::State {
       session.take(frame, index, d);
       ffmpeg().av_frame_unref(frame);
       st.mark("piece frame");
+      if (!delivered) {
+        delivered = true;  // a hardware decoder is set up at its first picture
+        startup::tally(
+            "sessions' first frames",
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - opened).count());
+      }
       s.received[size_t(at)] = 1;
       ++s.received_count;
       {
@@ -392,7 +400,7 @@ struct SegmentedDecoding::State {
     try {
       FramePtr frame(ffmpeg().av_frame_alloc());
       if (!frame) throw std::bad_alloc();
-      Run run{*this, *session, id, frame.get(), {}};
+      Run run{*this, *session, id, frame.get(), {}, std::chrono::steady_clock::now()};
       try {
         for (;;) {
           Segment* s = nullptr;
