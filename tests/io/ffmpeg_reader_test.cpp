@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "app/score_run.h"
+#include "core/startup_trace.h"
 #include "ffmpeg_test_files.h"
 #include "io/video_source.h"
 #include "io_test_util.h"
@@ -140,6 +141,30 @@ TEST(FfmpegReader, SkipIsFrameAccurate) {
   ASSERT_TRUE(src->skip_frame());
   ASSERT_TRUE(src->read_frame(pic));
   expect_same_planes(pic, frames[5], 5);
+}
+
+// Opened under an input name, a reader marks its opening's parts in the
+// start-up trace (what --verbose's time line splits "inputs opened" into).
+TEST(FfmpegReader, MarksItsOpeningUnderTheInputsName) {
+  const VideoFormat f = fmt_of(32, 24, ChromaFormat::k420, 8);
+  const std::string path = tmp_path(".mkv");
+  ENCODE_OR_SKIP(path, test::make_pictures(f, 3, 1), kFfv1Mkv);
+  {
+    const startup::InputName name("traced input");
+    auto src = open_video(path, {});
+    Picture pic;
+    ASSERT_TRUE(src->read_frame(pic));
+  }
+  const std::string s = startup::summary();
+  size_t at = 0;
+  for (const char* stage :
+       {"traced input probed ", "traced input decoder opened ", "traced input first frame "}) {
+    const size_t found = s.find(stage);
+    ASSERT_NE(found, std::string::npos) << stage << " in " << s;
+    EXPECT_GE(found, at) << stage << " in " << s;
+    at = found;
+  }
+  EXPECT_EQ(s.find("traced input cuda ready"), std::string::npos) << s;
 }
 
 // A named pipe carrying an MKV (as `-d <(ffmpeg ... -f matroska -)` does): read as a
