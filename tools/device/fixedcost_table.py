@@ -4,9 +4,11 @@
 Reads DIR/runs.tsv (label, wall seconds, exit status, log file; label fields
 case|what|hwdec|frames|variant|rep) and each run's log (exactvq's --verbose
 'time:' and 'time spent on:' lines, or nvdec_decode_rate's output), and prints
-medians over the repetitions: a table of the run's stages (ms; each the time
-between two of the CLI's marks), each case's opening as a timeline (ms since
-the process started, the readers' own marks) and GPU against CPU decoding.
+medians over the repetitions: each case's marks as a timeline (ms since the
+process started, the readers' own marks included) with its tallies, then (last,
+so that a short tail of the output holds them) the rates of decoding alone, a
+table of the run's stages (ms; each the time between two of the CLI's marks)
+and GPU against CPU decoding.
 Usage: fixedcost_table.py DIR   (OUT/logs/fc, or logs/fc of OUT/logs.tgz unpacked)
 """
 import os
@@ -104,6 +106,29 @@ def main():
         info.update(wall=wall, rc=rc, rep=parts[-1])
         groups.setdefault(key, []).append(info)
 
+    print("### Openings: each mark's median time since the process started (ms)")
+    for key, runs in groups.items():
+        ok = [r for r in runs if r["rc"] == 0 and r["marks"]]
+        if not ok:
+            continue
+        at = defaultdict(list)
+        for r in ok:
+            for name, t in cumulative(r["marks"]).items():
+                at[name].append(t)
+        order = sorted(at, key=lambda n: statistics.median(at[n]))
+        shown = [n for n in order if n not in ("libraries loaded", "options")]
+        line = ", ".join(f"{n} {statistics.median(at[n]):.0f}" for n in shown)
+        print(f"- {show(key)}: {line}")
+        tallies = defaultdict(list)
+        for r in ok:
+            for name, (count, ms) in r["tallies"].items():
+                tallies[name].append((count, ms))
+        if tallies:
+            print("  spent on: " + ", ".join(
+                f"{n} {statistics.median([c for c, _ in v]):.0f} in {statistics.median([m for _, m in v]):.0f} ms"
+                for n, v in tallies.items()))
+
+    print()
     print("### Whole runs and one-frame runs (medians; ms; wall in s)")
     print("case: codec_frames, features, --hwdec, frames scored, variant. Stages: start = to 'models';")
     print("ref/dist open = opening each input; 1st read/scored = the first batch; exit = wall - 'report'.")
@@ -153,29 +178,6 @@ def main():
         if bad:
             errors.append(f"- {show(key)}: exit {bad[0]['rc']}: {bad[0]['error'] or '(no rate line)'}")
     print("\n".join(errors))
-
-    print()
-    print("### Openings: each mark's median time since the process started (ms)")
-    for key, runs in groups.items():
-        ok = [r for r in runs if r["rc"] == 0 and r["marks"]]
-        if not ok:
-            continue
-        at = defaultdict(list)
-        for r in ok:
-            for name, t in cumulative(r["marks"]).items():
-                at[name].append(t)
-        order = sorted(at, key=lambda n: statistics.median(at[n]))
-        shown = [n for n in order if n not in ("libraries loaded", "options")]
-        line = ", ".join(f"{n} {statistics.median(at[n]):.0f}" for n in shown)
-        print(f"- {show(key)}: {line}")
-        tallies = defaultdict(list)
-        for r in ok:
-            for name, (count, ms) in r["tallies"].items():
-                tallies[name].append((count, ms))
-        if tallies:
-            print("  spent on: " + ", ".join(
-                f"{n} {statistics.median([c for c, _ in v]):.0f} in {statistics.median([m for _, m in v]):.0f} ms"
-                for n, v in tallies.items()))
 
     print()
     print("### GPU against CPU decoding, whole runs (median walls)")

@@ -6,7 +6,8 @@
 # Matroska pairs of bench/nvdec/make_streams.sh mkv4k (4k_*_N_{ref,dist}.mkv,
 # N frames; each is one 30-frame segment repeated, so xz, whose window spans
 # a segment, packs it in about a tenth: .mkv.xz) and a small Y4M clip (a run
-# with no decoding: the CUDA floor).
+# with no decoding: the CUDA floor), and tools/device/ (nvdec_run.sh,
+# fixedcost_table.py: the pack runs from any checkout).
 # Usage: tools/device/nvdec_fixedcost_pack.sh BUILD FFMPEG_LIB_DIR STREAMS PACK
 #   e.g. build /work/.../ffmpeg/install/lib out/nvdec/streams out/nvdec/pack
 # The pack must stay under the device call's 64 MiB carry.
@@ -35,6 +36,11 @@ synth=$streams/synth_y4m
 [ -x "$synth" ] || gcc -O2 -o "$synth" "$(dirname "$0")/../../bench/nvdec/synth_y4m.c"
 "$synth" 320 180 8 8 420 >"$pack/streams/small_ref.y4m"
 "$synth" 320 180 8 8 420 1 >"$pack/streams/small_dist.y4m"
+# The scripts too, so that the pack runs from any checkout:
+#   bash PACK/tools/device/nvdec_run.sh PACK OUT fixedcost
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$pack/tools/device"
+cp "$here/nvdec_run.sh" "$here/fixedcost_table.py" "$pack/tools/device/"
 du -sh "$pack" "$pack"/*
 total=$(du -sb "$pack" | cut -f1)
 [ "$total" -lt $((45 * 1024 * 1024)) ] || echo "warning: the pack is $total bytes, over 45 MiB" >&2

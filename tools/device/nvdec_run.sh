@@ -18,7 +18,7 @@
 # JOIN=n: the 4K files of 30 * n frames (default 20: 600).
 # FC_FRAMES: the fixedcost clips' frames (default 240); FC_LONG=0 leaves out
 # its single runs of the 600-frame clips; FC_BUDGET: seconds after which it
-# skips what is left (default 215).
+# skips what is left (default 200; a run stops after 45).
 set -uo pipefail
 P=$(realpath "$1") OUT=$2 parts=${3:-tests,equal,speed,memcheck}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -132,7 +132,7 @@ if has fixedcost; then
   echo "== fixed cost of a short 4K MKV pair $(el)"
   nvidia-smi --query-gpu=persistence_mode,pstate,clocks.sm,clocks.mem --format=csv 2>&1 | tail -2
   F=$L/fc; W=/dev/shm/nvdecfc; mkdir -p "$F" "$W"; : >"$F/runs.tsv"
-  n=${FC_FRAMES:-240} budget=${FC_BUDGET:-215} t_fc=$(date +%s)
+  n=${FC_FRAMES:-240} budget=${FC_BUDGET:-200} t_fc=$(date +%s)
   unpack() {  # the pack's .mkv.xz into W (xz, else Python's lzma)
     local z=$1 out=$W/$(basename "${1%.xz}")
     [ -s "$out" ] && return 0
@@ -148,7 +148,7 @@ if has fixedcost; then
     local label=$1; shift
     if late; then echo "skipped (past ${budget}s): $label"; return 0; fi
     local log=$F/$(echo "$label" | tr '|' '_').log t0 t1 rc
-    t0=$(now); timeout 120 "$@" >"$log" 2>&1; rc=$?; t1=$(now)
+    t0=$(now); timeout 45 "$@" >"$log" 2>&1; rc=$?; t1=$(now)
     local wall; wall=$(python3 -c "print(f'{$t1 - $t0:.3f}')")
     printf '%s\t%s\t%s\t%s\n' "$label" "$wall" "$rc" "$log" >>"$F/runs.tsv"
     echo "$label: exit $rc, wall $wall s; $(grep -h -E '^(exactvq: )?time: ' "$log" | sed 's/^exactvq: //' | cut -c1-600)"
@@ -186,6 +186,7 @@ if has fixedcost; then
   # A process holding a CUDA context (as a persistence daemon would keep the
   # driver up); killed by its id at the end.
   holder=
+  trap '[ -n "$holder" ] && kill "$holder" 2>/dev/null' EXIT
   python3 -c "
 import ctypes, sys, time
 c = ctypes.CDLL('libcuda.so.1'); d = ctypes.c_int(); ctx = ctypes.c_void_p()
@@ -200,7 +201,7 @@ print('holder: context', 'held' if ok else 'not made'); sys.stdout.flush(); time
     for i in 1 2; do fc "$k|vmaf|cuda|whole|held|$i" "${ev[@]}" -r "$r" -d "$d" --hwdec cuda; done
     fc "$k|vmaf|cuda|1|held|1" "${ev[@]}" -r "$r" -d "$d" --hwdec cuda --frame_cnt 1
   done
-  [ -n "$holder" ] && kill "$holder" 2>/dev/null
+  [ -n "$holder" ] && kill "$holder" 2>/dev/null; holder=
   if [ "${FC_LONG:-1}" = 1 ] && [ "$n" != 600 ]; then
     for c in 4k_h264_8 4k_hevc_10; do
       r=$W/${c}_600_ref.mkv d=$W/${c}_600_dist.mkv k=${c#4k_}_600
