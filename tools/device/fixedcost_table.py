@@ -158,7 +158,8 @@ def main():
         bad = [r for r in runs if r["rc"] != 0]
         if bad:
             errors.append(f"- {show(key)}: exit {bad[0]['rc']}: {bad[0]['error'] or '(no message)'}")
-    print("\n".join(errors))
+    if errors:
+        print("\n".join(errors))
 
     print()
     print("### NVDEC / CPU decoding alone (nvdec_decode_rate; medians)")
@@ -177,7 +178,8 @@ def main():
         bad = [r for r in runs if r["rc"] != 0 or not r["rate"]]
         if bad:
             errors.append(f"- {show(key)}: exit {bad[0]['rc']}: {bad[0]['error'] or '(no rate line)'}")
-    print("\n".join(errors))
+    if errors:
+        print("\n".join(errors))
 
     print()
     print("### GPU against CPU decoding, whole runs (median walls)")
