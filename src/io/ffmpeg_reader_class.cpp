@@ -1,7 +1,9 @@
 // FfmpegReader's container (the stream it opens) and the frames it hands out.
 #include "io/ffmpeg_reader_class.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <new>
 
 #include "core/startup_trace.h"
@@ -87,6 +89,26 @@ bool FfmpegReader::skip_frame() {
   return true;
 }
 
+namespace {
+
+// EXACTVQ_STREAM_INFO=0 (for benchmarks of the opening, whose probing of an
+// H.264 stream decodes several frames on one CPU thread): libavformat's
+// probing of the streams is left out where the container's header already
+// gave a video stream's codec, size and codec parameters (Matroska, MP4).
+bool stream_info_given(const AVFormatContext* context) {
+  const char* skip = std::getenv("EXACTVQ_STREAM_INFO");
+  if (!skip || std::string_view(skip) != "0") return false;
+  for (unsigned i = 0; i < context->nb_streams; ++i) {
+    const AVCodecParameters* p = context->streams[i]->codecpar;
+    if (p->codec_type == AVMEDIA_TYPE_VIDEO && p->codec_id != AV_CODEC_ID_NONE && p->width > 0 &&
+        p->height > 0 && p->extradata_size > 0)
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void FfmpegReader::open_stream(const std::string& path) {
   AVFormatContext* raw = ffmpeg().avformat_alloc_context();
   if (!raw) throw std::bad_alloc();
@@ -119,10 +141,12 @@ void FfmpegReader::open_stream(const std::string& path) {
         "and -w, -h, -p and -b",
         name_, describe_error(r, state_.errors)));
   format_context_.reset(raw);
-  r = ffmpeg().avformat_find_stream_info(raw, nullptr);
-  if (r < 0)
-    throw InputError(
-        fmt::format("{}: cannot read its streams: {}", name_, describe_error(r, state_.errors)));
+  if (!stream_info_given(raw)) {
+    r = ffmpeg().avformat_find_stream_info(raw, nullptr);
+    if (r < 0)
+      throw InputError(
+          fmt::format("{}: cannot read its streams: {}", name_, describe_error(r, state_.errors)));
+  }
   const AVCodec* codec = nullptr;
   r = ffmpeg().av_find_best_stream(raw, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
   if (r == AVERROR_STREAM_NOT_FOUND)

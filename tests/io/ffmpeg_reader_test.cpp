@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -165,6 +166,31 @@ TEST(FfmpegReader, MarksItsOpeningUnderTheInputsName) {
     at = found;
   }
   EXPECT_EQ(s.find("traced input cuda ready"), std::string::npos) << s;
+}
+
+// EXACTVQ_STREAM_INFO=0 (benchmarks) leaves libavformat's probing out where
+// the container gave the codec parameters: the same frames come out.
+TEST(FfmpegReader, FramesAreTheSameWithoutProbingTheStreams) {
+  const VideoFormat f = fmt_of(32, 24, ChromaFormat::k420, 8);
+  const auto frames = test::make_pictures(f, 4, 5);
+  const std::string path = tmp_path(".mkv");
+  ENCODE_OR_SKIP(path, frames, kFfv1Mkv);
+  setenv("EXACTVQ_STREAM_INFO", "0", 1);
+  std::unique_ptr<VideoSource> src;
+  try {
+    src = open_video(path, {});
+  } catch (...) {
+    unsetenv("EXACTVQ_STREAM_INFO");
+    throw;
+  }
+  unsetenv("EXACTVQ_STREAM_INFO");
+  ASSERT_EQ(src->format(), f);
+  Picture pic;
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(src->read_frame(pic)) << i;
+    expect_same_planes(pic, frames[size_t(i)], i);
+  }
+  EXPECT_FALSE(src->read_frame(pic));
 }
 
 // A named pipe carrying an MKV (as `-d <(ffmpeg ... -f matroska -)` does): read as a
