@@ -9,8 +9,9 @@
 # each (`--verbose` time lines): --backend cuda with --hwdec cuda and none,
 # VMAF and ssim alone, the whole clip and one frame, NVDEC and CPU decoding
 # alone, the small Y4M pair (no decoding: the CUDA floor), and single runs of
-# variants (1 or 2 decoder sessions a file, CUDA_MODULE_LOADING=EAGER, another
-# process holding a CUDA context); a table at the end (fixedcost_table.py),
+# variants (1 or 2 decoder sessions a file, CUDA_MODULE_LOADING=EAGER, no
+# stream probing: EXACTVQ_STREAM_INFO=0, its scores compared, another process
+# holding a CUDA context); a table at the end (fixedcost_table.py),
 # also in OUT/fixedcost.md. About 2.5 minutes on an H100.
 # Usage (device tool, repo root): bash tools/device/nvdec_run.sh PACK OUT [PARTS]
 # PARTS: comma-separated among tests,equal,speed,memcheck,fixedcost (default
@@ -181,7 +182,15 @@ if has fixedcost; then
     for v in 1 2; do
       fc "$k|vmaf|cuda|whole|sessions$v|1" env EXACTVQ_HWDEC_SESSIONS=$v "${ev[@]}" -r "$r" -d "$d" --hwdec cuda
     done
-    fc "$k|vmaf|cuda|whole|eager|1" env CUDA_MODULE_LOADING=EAGER "${ev[@]}" -r "$r" -d "$d" --hwdec cuda
+    fc "$k|vmaf|cuda|whole|eager|1" env CUDA_MODULE_LOADING=EAGER "${ev[@]}" -r "$r" -d "$d" --hwdec cuda -o "$F/${k}_eager.json" --precision max
+    # Without libavformat's probing (EXACTVQ_STREAM_INFO=0): the same scores?
+    fc "$k|vmaf|cuda|whole|noprobe|1" env EXACTVQ_STREAM_INFO=0 "${ev[@]}" -r "$r" -d "$d" --hwdec cuda -o "$F/${k}_noprobe.json" --precision max
+    fc "$k|vmaf|cuda|1|noprobe|1" env EXACTVQ_STREAM_INFO=0 "${ev[@]}" -r "$r" -d "$d" --hwdec cuda --frame_cnt 1
+    fc "$k|vmaf|none|whole|noprobe|1" env EXACTVQ_STREAM_INFO=0 "${ev[@]}" -r "$r" -d "$d" --hwdec none
+    if [ -s "$F/${k}_eager.json" ] && [ -s "$F/${k}_noprobe.json" ]; then
+      cmp -s <(scores "$F/${k}_eager.json") <(scores "$F/${k}_noprobe.json") && echo "$k: scores without probing identical" ||
+        echo "$k: scores without probing DIFFER"
+    fi
   done
   # A process holding a CUDA context (as a persistence daemon would keep the
   # driver up); killed by its id at the end.
