@@ -6,6 +6,7 @@
 // Decoder sessions per input: EXACTVQ_HWDEC_SESSIONS (segment-parallel decoding;
 // sessions decode ahead from the opening on, so the rate with the opening is
 // the one to compare with a whole run's wall time).
+// Then the start-up trace (core/startup_trace.h): where the opening's time goes.
 // Usage: nvdec_decode_rate REF DIST none|auto|cuda skip|read [GPU]
 #include <fmt/format.h>
 
@@ -13,10 +14,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <string>
 #include <thread>
 
 #include "core/picture.h"
+#include "core/startup_trace.h"
 #include "io/video_source.h"
 
 using namespace exactvq;
@@ -35,8 +38,16 @@ int main(int argc, char** argv) {
                        }};
   try {
     const auto t0 = std::chrono::steady_clock::now();
-    auto ref = open_video(argv[1], {}, decode);
-    auto dist = open_video(argv[2], {}, decode);
+    std::unique_ptr<VideoSource> ref, dist;
+    {
+      const startup::InputName name("ref");
+      ref = open_video(argv[1], {}, decode);
+    }
+    {
+      const startup::InputName name("dist");
+      dist = open_video(argv[2], {}, decode);
+    }
+    startup::mark("inputs opened");
     ref->set_device_pictures(true);
     dist->set_device_pictures(true);
     const auto t1 = std::chrono::steady_clock::now();
@@ -60,6 +71,7 @@ int main(int argc, char** argv) {
     for (auto& e : errors)
       if (e) std::rethrow_exception(e);
     const auto t2 = std::chrono::steady_clock::now();
+    startup::mark("all frames decoded");
     const double s = std::chrono::duration<double>(t2 - t1).count();
     const double all = std::chrono::duration<double>(t2 - t0).count();
     const double pairs = double(std::min(counts[0], counts[1]));
@@ -70,6 +82,9 @@ int main(int argc, char** argv) {
         argv[1], argv[2], argv[3], ref->cuda_decoder_device(), dist->cuda_decoder_device(),
         ref->decoding_segments(), dist->decoding_segments(), counts[0], counts[1], s,
         std::chrono::duration<double>(t1 - t0).count(), pairs / s, pairs / all);
+    const std::string spent = startup::tallies();
+    if (!spent.empty()) fmt::print("time spent on: {}\n", spent);
+    fmt::print("time: {}\n", startup::summary());
   } catch (const std::exception& e) {
     fmt::print(stderr, "nvdec_decode_rate: {}\n", e.what());
     return 1;

@@ -12,7 +12,13 @@
 #          clip with its noise (h264noise: 22 and 5 Mbit/s); join4k repeats
 #          each 20 times into a 600-frame file (Annex B streams join at their
 #          IDR frames), where the run is.
-# Usage: bench/nvdec/make_streams.sh OUT [small|4k|join4k|all]   (needs x264 x265 vpxenc aomenc, gcc)
+#   mkv4k: 4K pairs in Matroska, FRAMES (default 240, a multiple of 30) frames
+#          each: the h264 8-bit and hevc 10-bit segments of 4k (encoded here
+#          where missing) joined and muxed by mkvmerge into 4k_h264_8_N_*.mkv
+#          and 4k_hevc_10_N_*.mkv (a whole run's fixed cost: nvdec_run.sh
+#          fixedcost).
+# Usage: bench/nvdec/make_streams.sh OUT [small|4k|join4k|mkv4k|all]
+#        (needs x264 x265 vpxenc aomenc, gcc; mkv4k: x264 x265 mkvmerge)
 set -euo pipefail
 out=$(realpath -m "$1") what=${2:-all} here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out" && cd "$out"
@@ -72,8 +78,31 @@ join4k() {
   done
 }
 
+mkv4k() {
+  local n=${FRAMES:-240} c side seg
+  [ $((n % 30)) = 0 ] || { echo "FRAMES=$n: not a multiple of 30" >&2; return 1; }
+  build_synth
+  for side in ref:30 dist:38; do
+    local name=${side%%:*} crf=${side##*:}
+    [ -s "4k_h264_8_$name.seg.264" ] || "$synth" 3840 2160 30 8 420 0 |
+      nice x264 --preset veryfast --crf "$crf" --keyint 30 --demuxer y4m -o "4k_h264_8_$name.seg.264" - >/dev/null 2>&1
+    [ -s "4k_hevc_10_$name.seg.hevc" ] || "$synth" 3840 2160 30 10 420 0 |
+      nice x265 --preset faster --crf "$crf" --keyint 30 --output-depth 10 --y4m --input - \
+        -o "4k_hevc_10_$name.seg.hevc" >/dev/null 2>&1
+  done
+  for c in 4k_h264_8 4k_hevc_10; do
+    for name in ref dist; do
+      seg=$(ls "${c}_$name".seg.*)
+      for _ in $(seq $((n / 30))); do cat "$seg"; done >"joined.${seg##*.}"
+      q mkvmerge -o "${c}_${n}_$name.mkv" --default-duration 0:25fps "joined.${seg##*.}"
+      rm -f "joined.${seg##*.}"
+    done
+  done
+}
+
 case $what in
   small) small ;;
+  mkv4k) mkv4k ;;
   4k) fourk ;;
   join4k) join4k ;;
   all) small; fourk ;;

@@ -182,8 +182,16 @@ ScoreReport score_videos(const RunOptions& o) {
     decode.fallback = [&](const std::string& input, const std::string& why) {
       fallbacks.emplace_back(input, why);
     };
-  std::unique_ptr<VideoSource> ref = open_video(o.ref_path, o.raw, decode);
-  std::unique_ptr<VideoSource> dist = open_video(o.dist_path, o.raw, decode);
+  std::unique_ptr<VideoSource> ref, dist;
+  {
+    const startup::InputName name("ref");  // the readers' own marks: "ref probed", ...
+    ref = open_video(o.ref_path, o.raw, decode);
+  }
+  startup::mark("ref opened");
+  {
+    const startup::InputName name("dist");
+    dist = open_video(o.dist_path, o.raw, decode);
+  }
   if (fallbacks.size() == 2 && fallbacks[0].second == fallbacks[1].second)
     fallbacks = {{fallbacks[0].first + " and " + fallbacks[1].first, fallbacks[0].second}};
   for (const auto& [input, why] : fallbacks)

@@ -92,10 +92,15 @@ int main(int argc, char** argv) {
       };
     }
     const ScoreReport report = score_videos(c.run);
+    startup::mark("run closed");  // the inputs, pictures and engines let go
     if (progress) progress->clear();
     write_run_outputs(c, report);
     startup::mark("report");
-    if (c.verbose) fmt::print(stderr, "exactvq: time: {}\n", startup::summary());
+    if (c.verbose) {
+      const std::string spent = startup::tallies();
+      if (!spent.empty()) fmt::print(stderr, "exactvq: time spent on: {}\n", spent);
+      fmt::print(stderr, "exactvq: time: {}\n", startup::summary());
+    }
     // What is left of a CUDA run is the runtime's teardown at exit (the context
     // and its memory), tens of milliseconds that the end of the process does as
     // well: the report is written and closed, so the run leaves without it.

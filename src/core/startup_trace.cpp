@@ -3,10 +3,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cstring>
+#include <cstdint>
 #include <fstream>
 #include <mutex>
 #include <sstream>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -39,15 +40,24 @@ double process_start_seconds() {
 }
 
 struct Mark {
-  const char* stage;
+  std::string stage;
   double seconds;  // CLOCK_BOOTTIME
+};
+
+struct Tally {
+  std::string what;
+  int64_t count = 0;
+  double seconds = 0;
 };
 
 struct Trace {
   std::mutex mutex;
   double start = process_start_seconds();
   std::vector<Mark> marks;
+  std::vector<Tally> tallies;
 };
+
+thread_local const char* current_input = "";
 
 Trace& trace() {
   static Trace t;
@@ -56,13 +66,13 @@ Trace& trace() {
 
 }  // namespace
 
-void mark(const char* stage) {
+void mark(std::string_view stage) {
   const double now = boottime_seconds();
   Trace& t = trace();
   std::lock_guard lock(t.mutex);
   for (const Mark& m : t.marks)
-    if (std::strcmp(m.stage, stage) == 0) return;
-  t.marks.push_back({stage, now});
+    if (m.stage == stage) return;
+  t.marks.push_back({std::string(stage), now});
 }
 
 std::string summary() {
@@ -77,5 +87,34 @@ std::string summary() {
   }
   return out;
 }
+
+void tally(std::string_view what, double seconds) {
+  Trace& t = trace();
+  std::lock_guard lock(t.mutex);
+  for (Tally& y : t.tallies)
+    if (y.what == what) {
+      ++y.count;
+      y.seconds += seconds;
+      return;
+    }
+  t.tallies.push_back({std::string(what), 1, seconds});
+}
+
+std::string tallies() {
+  Trace& t = trace();
+  std::lock_guard lock(t.mutex);
+  std::string out;
+  for (const Tally& y : t.tallies) {
+    if (!out.empty()) out += ", ";
+    out += fmt::format("{} {} in {:.0f} ms", y.what, y.count, y.seconds * 1e3);
+  }
+  return out;
+}
+
+InputName::InputName(const char* name) : before_(current_input) { current_input = name; }
+
+InputName::~InputName() { current_input = before_; }
+
+const char* input_name() { return current_input; }
 
 }  // namespace exactvq::startup

@@ -1,9 +1,12 @@
 // FfmpegReader's container (the stream it opens) and the frames it hands out.
 #include "io/ffmpeg_reader_class.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <new>
 
+#include "core/startup_trace.h"
 #include "io/ffmpeg_pixel_formats.h"
 #include "io/frame_data.h"
 
@@ -11,16 +14,22 @@ namespace exactvq {
 
 FfmpegReader::FfmpegReader(const std::string& path, std::unique_ptr<InputFile> pipe,
                            int cuda_device, int sessions)
-    : name_(pipe ? pipe->name() : path), pipe_(std::move(pipe)) {
+    : name_(pipe ? pipe->name() : path), trace_(startup::input_name()), pipe_(std::move(pipe)) {
   install_log_callback();
+  startup::mark("ffmpeg loaded");
   open_stream(path);
+  mark("probed");
   // A file cut short is often found while probing, before any frame is read.
   const std::string probing = state_.errors.take();
   if (!probing.empty())
     throw InputError(
         fmt::format("{}: the file is damaged or truncated (FFmpeg: {})", name_, probing));
-  if (cuda_device >= 0) setup_cuda_decoding(cuda_device);
+  if (cuda_device >= 0) {
+    setup_cuda_decoding(cuda_device);
+    mark("cuda ready");
+  }
   open_decoder();
+  mark("decoder opened");
   frame_.reset(ffmpeg().av_frame_alloc());
   if (!frame_) throw std::bad_alloc();
   packet_ = new_packet();
@@ -28,6 +37,7 @@ FfmpegReader::FfmpegReader(const std::string& path, std::unique_ptr<InputFile> p
   if (!decode_first(cuda_device >= 0))
     throw InputError(fmt::format("{}: the video stream holds no frame", name_));
   if (cuda_device >= 0) check_cuda_frame();
+  mark("first frame");
   const auto f = video_format_of(on_gpu_ ? decoder_->sw_pix_fmt : frame_->format, visible_width(),
                                  visible_height());
   if (!f)
@@ -42,10 +52,16 @@ FfmpegReader::FfmpegReader(const std::string& path, std::unique_ptr<InputFile> p
   recording_ = false;
   const int n = session_count(sessions);
   const int cpu_n = sessions > 0 ? 0 : cpu_session_count();
-  if (n + cpu_n > 1 && !pipe_ && nal_codec() && !frame_->interlaced_frame)
+  if (n + cpu_n > 1 && !pipe_ && nal_codec() && !frame_->interlaced_frame) {
     start_segments(n, cpu_n);
-  else
+    mark("sessions started");
+  } else {
     replay_.clear();
+  }
+}
+
+void FfmpegReader::mark(const char* stage) const {
+  if (!trace_.empty()) startup::mark(fmt::format("{} {}", trace_, stage));
 }
 
 bool FfmpegReader::read_frame(Picture& pic) {
@@ -72,6 +88,26 @@ bool FfmpegReader::skip_frame() {
   ++index_;
   return true;
 }
+
+namespace {
+
+// EXACTVQ_STREAM_INFO=0 (for benchmarks of the opening, whose probing of an
+// H.264 stream decodes several frames on one CPU thread): libavformat's
+// probing of the streams is left out where the container's header already
+// gave a video stream's codec, size and codec parameters (Matroska, MP4).
+bool stream_info_given(const AVFormatContext* context) {
+  const char* skip = std::getenv("EXACTVQ_STREAM_INFO");
+  if (!skip || std::string_view(skip) != "0") return false;
+  for (unsigned i = 0; i < context->nb_streams; ++i) {
+    const AVCodecParameters* p = context->streams[i]->codecpar;
+    if (p->codec_type == AVMEDIA_TYPE_VIDEO && p->codec_id != AV_CODEC_ID_NONE && p->width > 0 &&
+        p->height > 0 && p->extradata_size > 0)
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 void FfmpegReader::open_stream(const std::string& path) {
   AVFormatContext* raw = ffmpeg().avformat_alloc_context();
@@ -105,10 +141,12 @@ void FfmpegReader::open_stream(const std::string& path) {
         "and -w, -h, -p and -b",
         name_, describe_error(r, state_.errors)));
   format_context_.reset(raw);
-  r = ffmpeg().avformat_find_stream_info(raw, nullptr);
-  if (r < 0)
-    throw InputError(
-        fmt::format("{}: cannot read its streams: {}", name_, describe_error(r, state_.errors)));
+  if (!stream_info_given(raw)) {
+    r = ffmpeg().avformat_find_stream_info(raw, nullptr);
+    if (r < 0)
+      throw InputError(
+          fmt::format("{}: cannot read its streams: {}", name_, describe_error(r, state_.errors)));
+  }
   const AVCodec* codec = nullptr;
   r = ffmpeg().av_find_best_stream(raw, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
   if (r == AVERROR_STREAM_NOT_FOUND)

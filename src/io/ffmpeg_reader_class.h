@@ -61,6 +61,10 @@ class FfmpegReader final : public VideoSource {
  private:
   void open_stream(const std::string& path);
 
+  // Marks "<input> <stage>" in the start-up trace (core/startup_trace.h) where
+  // this reader was opened under an input name.
+  void mark(const char* stage) const;
+
   void open_decoder() { decoder_ = make_decoder(state_, hw_device_.get()); }
 
   // A decoder of the stream as this reader opens it, its log lines to `state`,
@@ -183,6 +187,7 @@ class FfmpegReader final : public VideoSource {
   class Session;
 
   std::string name_;
+  std::string trace_;  // the input's name in the start-up trace, or ""
   VideoFormat format_;
   std::optional<int64_t> frame_count_;
   ReaderState state_;  // outlives the contexts below, which point at it

@@ -88,6 +88,7 @@ void FfmpegReader::start_segments(int sessions, int cpu_sessions) {
   const AVCodecParameters* par = format_context_->streams[stream_index_]->codecpar;
   SegmentedDecodingSetup setup;
   setup.name = name_;
+  setup.trace = trace_;
   setup.codec = *nal_codec();
   setup.framing =
       nal_framing_of(setup.codec, {par->extradata, size_t(std::max(par->extradata_size, 0))});

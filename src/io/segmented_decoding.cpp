@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/startup_trace.h"
 #include "io/ffmpeg_library.h"
 
 namespace exactvq {
@@ -97,6 +99,7 @@ struct SegmentedDecoding::State {
   std::vector<int> frames_ahead;  // per session: decoded, not yet handed out
   std::exception_ptr fatal;
   int sessions_refused = 0;  // decoder sessions that did not open
+  int sessions_opened = 0;
   bool stop = false;
   std::vector<std::thread> sessions;
 
@@ -119,6 +122,10 @@ struct SegmentedDecoding::State {
   }
 
   bool annexb() const { return setup.framing.length_bytes == 0; }
+
+  void mark(const char* stage) const {
+    if (!setup.trace.empty()) startup::mark(fmt::format("{} {}", setup.trace, stage));
+  }
 
   // Whether a piece may start at this packet: a fresh start whose parameter
   // sets its session will have (its own; in Annex B the ones seen so far, put
@@ -230,6 +237,8 @@ struct SegmentedDecoding::State {
     int id;
     AVFrame* frame;
     std::deque<Segment*> open;
+    std::chrono::steady_clock::time_point opened;  // for the trace's tally of first frames
+    bool delivered = false;
 
     AVCodecContext* context() { return session.context(); }
 
@@ -286,6 +295,13 @@ struct SegmentedDecoding::State {
       DecodedPicture d;
       session.take(frame, index, d);
       ffmpeg().av_frame_unref(frame);
+      st.mark("piece frame");
+      if (!delivered) {
+        delivered = true;  // a hardware decoder is set up at its first picture
+        startup::tally(
+            "sessions' first frames",
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - opened).count());
+      }
       s.received[size_t(at)] = 1;
       ++s.received_count;
       {
@@ -360,7 +376,18 @@ struct SegmentedDecoding::State {
   void run_session(int id) {
     std::unique_ptr<SegmentDecoder> session;
     try {
+      const auto start = std::chrono::steady_clock::now();
       session = setup.open_session(id);
+      startup::tally(
+          "decoder sessions opened",
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      mark("session opened");
+      bool all = false;
+      {
+        std::lock_guard lock(mutex);
+        all = ++sessions_opened == int(frames_ahead.size());
+      }
+      if (all) mark("sessions opened");
     } catch (const std::exception& e) {
       // The other sessions decode the whole stream; without any, the run fails.
       std::lock_guard lock(mutex);
@@ -373,7 +400,7 @@ struct SegmentedDecoding::State {
     try {
       FramePtr frame(ffmpeg().av_frame_alloc());
       if (!frame) throw std::bad_alloc();
-      Run run{*this, *session, id, frame.get(), {}};
+      Run run{*this, *session, id, frame.get(), {}, std::chrono::steady_clock::now()};
       try {
         for (;;) {
           Segment* s = nullptr;

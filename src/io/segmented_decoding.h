@@ -45,6 +45,10 @@ class SegmentDecoder {
 
 struct SegmentedDecodingSetup {
   std::string name;  // the file, in messages
+  // The input's name in the start-up trace (core/startup_trace.h): the first
+  // session opened, all opened and the first frame decoded are marked under
+  // it ("ref session opened"); "" marks nothing.
+  std::string trace;
   NalCodec codec = NalCodec::kH264;
   NalFraming framing;
   int sessions = 2;

@@ -1,6 +1,7 @@
 #include "core/startup_trace.h"
 
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -23,6 +24,31 @@ TEST(StartupTrace, SaysEachStageOnceInOrderWithItsOwnTime) {
   EXPECT_EQ(s.substr(s.size() - 3), " ms") << s;
   // The first stage counts from the process's start, which came before this test.
   EXPECT_GE(std::stod(s.substr(6)), 0.0) << s;
+}
+
+TEST(StartupTrace, TalliesCountAndAddUpInTheOrderTheyCame) {
+  EXPECT_EQ(startup::tallies(), "");
+  startup::tally("allocations", 0.002);
+  startup::tally("openings", 0.001);
+  startup::tally("allocations", 0.003);
+  EXPECT_EQ(startup::tallies(), "allocations 2 in 5 ms, openings 1 in 1 ms");
+}
+
+TEST(StartupTrace, AnInputNameIsTheThreadsOwnWhileInScope) {
+  EXPECT_STREQ(startup::input_name(), "");
+  {
+    const startup::InputName ref("ref");
+    EXPECT_STREQ(startup::input_name(), "ref");
+    {
+      const startup::InputName dist("dist");
+      EXPECT_STREQ(startup::input_name(), "dist");
+    }
+    EXPECT_STREQ(startup::input_name(), "ref");
+    std::string other = "unset";
+    std::thread([&] { other = startup::input_name(); }).join();
+    EXPECT_EQ(other, "");
+  }
+  EXPECT_STREQ(startup::input_name(), "");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "app/score_run.h"
+#include "core/startup_trace.h"
 #include "ffmpeg_test_files.h"
 #include "io/video_source.h"
 #include "io_test_util.h"
@@ -140,6 +142,55 @@ TEST(FfmpegReader, SkipIsFrameAccurate) {
   ASSERT_TRUE(src->skip_frame());
   ASSERT_TRUE(src->read_frame(pic));
   expect_same_planes(pic, frames[5], 5);
+}
+
+// Opened under an input name, a reader marks its opening's parts in the
+// start-up trace (what --verbose's time line splits "inputs opened" into).
+TEST(FfmpegReader, MarksItsOpeningUnderTheInputsName) {
+  const VideoFormat f = fmt_of(32, 24, ChromaFormat::k420, 8);
+  const std::string path = tmp_path(".mkv");
+  ENCODE_OR_SKIP(path, test::make_pictures(f, 3, 1), kFfv1Mkv);
+  {
+    const startup::InputName name("traced input");
+    auto src = open_video(path, {});
+    Picture pic;
+    ASSERT_TRUE(src->read_frame(pic));
+  }
+  const std::string s = startup::summary();
+  size_t at = 0;
+  for (const char* stage :
+       {"traced input probed ", "traced input decoder opened ", "traced input first frame "}) {
+    const size_t found = s.find(stage);
+    ASSERT_NE(found, std::string::npos) << stage << " in " << s;
+    EXPECT_GE(found, at) << stage << " in " << s;
+    at = found;
+  }
+  EXPECT_EQ(s.find("traced input cuda ready"), std::string::npos) << s;
+}
+
+// EXACTVQ_STREAM_INFO=0 (benchmarks) leaves libavformat's probing out where
+// the container gave the codec parameters: the same frames come out.
+TEST(FfmpegReader, FramesAreTheSameWithoutProbingTheStreams) {
+  const VideoFormat f = fmt_of(32, 24, ChromaFormat::k420, 8);
+  const auto frames = test::make_pictures(f, 4, 5);
+  const std::string path = tmp_path(".mkv");
+  ENCODE_OR_SKIP(path, frames, kFfv1Mkv);
+  setenv("EXACTVQ_STREAM_INFO", "0", 1);
+  std::unique_ptr<VideoSource> src;
+  try {
+    src = open_video(path, {});
+  } catch (...) {
+    unsetenv("EXACTVQ_STREAM_INFO");
+    throw;
+  }
+  unsetenv("EXACTVQ_STREAM_INFO");
+  ASSERT_EQ(src->format(), f);
+  Picture pic;
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(src->read_frame(pic)) << i;
+    expect_same_planes(pic, frames[size_t(i)], i);
+  }
+  EXPECT_FALSE(src->read_frame(pic));
 }
 
 // A named pipe carrying an MKV (as `-d <(ffmpeg ... -f matroska -)` does): read as a

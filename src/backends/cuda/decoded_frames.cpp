@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <limits>
 #include <mutex>
 #include <vector>
@@ -9,8 +10,17 @@
 #include "backends/cuda/cuda_check.h"
 #include "backends/cuda/decoded_surface.h"
 #include "core/error.h"
+#include "core/startup_trace.h"
 
 namespace exactvq::cuda {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
 
 struct DecodedFrameImport::Resources {
   Stream stream;
@@ -23,7 +33,11 @@ struct DecodedFrameImport::Resources {
   // `pic`'s device buffer (or the scratch one), of `bytes`.
   uint8_t* target(const Picture* pic, size_t bytes) {
     DeviceBuffer& b = pic ? slots[pic] : scratch;
-    if (b.bytes() != bytes) b = DeviceBuffer(bytes);
+    if (b.bytes() != bytes) {
+      const auto start = std::chrono::steady_clock::now();
+      b = DeviceBuffer(bytes);
+      startup::tally("gpu picture slots", seconds_since(start));
+    }
     return b.get();
   }
 };
@@ -192,8 +206,10 @@ std::shared_ptr<uint8_t> DevicePicturePool::take() {
     }
   }
   if (!lease->buffer.get()) {
+    const auto start = std::chrono::steady_clock::now();
     check(cudaSetDevice(shared_->ordinal), "cudaSetDevice");
     lease->buffer = DeviceBuffer(shared_->bytes);
+    startup::tally("gpu picture buffers", seconds_since(start));
   }
   return std::shared_ptr<uint8_t>(lease, lease->buffer.get());
 }
