@@ -14,7 +14,7 @@
 #     twin_tests multi_tests multi_gpu_bench
 # Usage: tools/device/pack.sh BUILD PACK   (PACK: an ignored folder of the checkout, to carry)
 # Also packed when built: capi_tests, and the Python package of BUILD/python (python/);
-# and ../shared/libvmaf/vmaf-cuda when it is there.
+# and ../shared/libvmaf/vmaf-cuda when it is there; with DEVICE_PACK_FFMPEG, an ffmpeg (below).
 set -euo pipefail
 build=$(realpath "$1") pack=$2 root=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$pack" && mkdir -p "$pack/bin" "$pack/lib" "$pack/shared"
@@ -54,6 +54,25 @@ if [ -d "$build/python/exactvq" ]; then
     while read -r lib; do cp -nL "$lib" "$pack/lib/"; done
 fi
 strip "$pack"/cpu/ssim_throughput "$pack"/cpu/twin_tests 2>/dev/null || true
+# DEVICE_PACK_FFMPEG=PATH: an ffmpeg linked to libvmaf.so.3 by RUNPATH (tools/ffmpeg/build_ffmpeg.sh),
+# for run.sh's ffmpeg part (bench/ffmpeg_libvmaf.sh): ffmpeg/bin/ffmpeg, the libraries it needs
+# beyond the C and C++ runtimes and libvmaf (ffmpeg/lib), and each libvmaf.so.3 in a folder of its
+# own (ffmpeg/exactvq: this build's; ffmpeg/upstream: shared/libvmaf's). About 5 MB; off by default.
+if [ -n "${DEVICE_PACK_FFMPEG:-}" ]; then
+  ff=$(realpath "$DEVICE_PACK_FFMPEG")
+  if readelf -d "$ff" | grep -q '(RPATH)'; then
+    echo "pack.sh: $ff has an RPATH, which LD_LIBRARY_PATH cannot override: relink it with RUNPATH" >&2
+    exit 1
+  fi
+  mkdir -p "$pack/ffmpeg/bin" "$pack/ffmpeg/lib" "$pack/ffmpeg/exactvq" "$pack/ffmpeg/upstream"
+  cp "$ff" "$pack/ffmpeg/bin/ffmpeg" && chmod u+w "$pack/ffmpeg/bin/ffmpeg" && strip "$pack/ffmpeg/bin/ffmpeg"
+  ldd "$ff" | awk '/=> \// {print $3}' | sort -u |
+    grep -vE '/(libc|libm|libgcc_s|libstdc\+\+|ld-linux[^/]*|libdl|libpthread|librt|libcuda|libvmaf)\.so' |
+    while read -r lib; do cp -L "$lib" "$pack/ffmpeg/lib/"; done
+  cp -L "$build/src/libvmaf_api/libvmaf.so.3" "$pack/ffmpeg/exactvq/libvmaf.so.3"
+  cp "$root/../shared/libvmaf/lib/libvmaf.so.3.2.0" "$pack/ffmpeg/upstream/libvmaf.so.3"
+  chmod u+w "$pack"/ffmpeg/*/libvmaf.so.3 && strip "$pack"/ffmpeg/*/libvmaf.so.3
+fi
 # DEVICE_PACK_VECTORS=0: without the public vectors (33 MB; their tests then skip).
 [ "${DEVICE_PACK_VECTORS:-1}" = 0 ] || cp -r "$root/../shared/vectors" "$pack/shared/vectors"
 cp -r "$root/samples" "$pack/samples"
