@@ -56,8 +56,8 @@ fi
 strip "$pack"/cpu/ssim_throughput "$pack"/cpu/twin_tests 2>/dev/null || true
 # DEVICE_PACK_FFMPEG=PATH: an ffmpeg linked to libvmaf.so.3 by RUNPATH (tools/ffmpeg/build_ffmpeg.sh),
 # for run.sh's ffmpeg part (bench/ffmpeg_libvmaf.sh): ffmpeg/bin/ffmpeg, the libraries it needs
-# beyond the C and C++ runtimes and libvmaf (ffmpeg/lib), and each libvmaf.so.3 in a folder of its
-# own (ffmpeg/exactvq: this build's; ffmpeg/upstream: shared/libvmaf's). About 5 MB; off by default.
+# and exactvq's libvmaf.so.3 need beyond the C and C++ runtimes (ffmpeg/lib), and each libvmaf.so.3 in a folder of its
+# own (ffmpeg/exactvq: this build's; ffmpeg/upstream: shared/libvmaf's). About 10 MB; off by default.
 if [ -n "${DEVICE_PACK_FFMPEG:-}" ]; then
   ff=$(realpath "$DEVICE_PACK_FFMPEG")
   if readelf -d "$ff" | grep -q '(RPATH)'; then
@@ -66,9 +66,9 @@ if [ -n "${DEVICE_PACK_FFMPEG:-}" ]; then
   fi
   mkdir -p "$pack/ffmpeg/bin" "$pack/ffmpeg/lib" "$pack/ffmpeg/exactvq" "$pack/ffmpeg/upstream"
   cp "$ff" "$pack/ffmpeg/bin/ffmpeg" && chmod u+w "$pack/ffmpeg/bin/ffmpeg" && strip "$pack/ffmpeg/bin/ffmpeg"
-  ldd "$ff" | awk '/=> \// {print $3}' | sort -u |
+  { ldd "$ff"; ldd "$build/src/libvmaf_api/libvmaf.so.3"; } | awk '/=> \// {print $3}' | sort -u |
     grep -vE '/(libc|libm|libgcc_s|libstdc\+\+|ld-linux[^/]*|libdl|libpthread|librt|libcuda|libvmaf)\.so' |
-    while read -r lib; do cp -L "$lib" "$pack/ffmpeg/lib/"; done
+    while read -r lib; do cp -nL "$lib" "$pack/ffmpeg/lib/"; done
   cp -L "$build/src/libvmaf_api/libvmaf.so.3" "$pack/ffmpeg/exactvq/libvmaf.so.3"
   cp "$root/../shared/libvmaf/lib/libvmaf.so.3.2.0" "$pack/ffmpeg/upstream/libvmaf.so.3"
   chmod u+w "$pack"/ffmpeg/*/libvmaf.so.3 && strip "$pack"/ffmpeg/*/libvmaf.so.3
