@@ -251,6 +251,25 @@ void ApiContext::import_frame(const exactvq_picture& ref, const exactvq_picture&
   on_device_ = false;
 }
 
+void ApiContext::check_frame(const exactvq_picture& ref, const exactvq_picture& dist,
+                             size_t frame) {
+  if (state_ == State::kFlushed)
+    throw StateError("frames cannot be scored after the context was flushed or scored files");
+  if (on_device_.value_or(false))
+    throw StateError(
+        "score_frames: this run's pictures are in CUDA device memory (exactvq_score_cuda_frames)");
+  const VideoFormat format = pair_format(&ref, &dist, 1, frame);
+  if (!format_) start_frames(format);
+  on_device_ = false;
+}
+
+void ApiContext::copy_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame,
+                            Picture& ref_out, Picture& dist_out) const {
+  if (!format_) throw StateError("copy_frame: no frame was checked yet");
+  import_picture(ref, *format_, fmt::format("frame {}, reference picture", frame), ref_out);
+  import_picture(dist, *format_, fmt::format("frame {}, distorted picture", frame), dist_out);
+}
+
 void ApiContext::score_pictures(std::span<const Picture> refs, std::span<const Picture> dists) {
   if (state_ == State::kFlushed)
     throw StateError("frames cannot be scored after the context was flushed or scored files");

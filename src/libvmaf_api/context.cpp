@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <new>
 
 #include <fmt/format.h>
@@ -173,6 +174,11 @@ int read_pictures(VmafContext& v, VmafPicture& ref, VmafPicture& dist, unsigned 
   }
   // Pictures of METHOD_DEVICE lie in CUDA device memory: scored there.
   const bool on_device = memory_of(ref)->place.on_device();
+  // After the first pair, pictures of the caller's own (not a pool's, which it
+  // may need back at once) whose samples need no range check are lent to the
+  // queue rather than copied here.
+  const bool lent = !first && v.run && !on_device && (ref.bpc == 8 || ref.bpc == 16) &&
+                    !memory_of(ref)->pool && !memory_of(dist)->pool;
   if (on_device != memory_of(dist)->place.on_device())
     return refuse(fmt::format(
         "vmaf_read_pictures: index {}: one picture is in CUDA device memory, the other on the "
@@ -184,6 +190,13 @@ int read_pictures(VmafContext& v, VmafPicture& ref, VmafPicture& dist, unsigned 
       if (on_device) {
         v.queue->settle();
         v.run->score_cuda_frames(&r, &d, 1, nullptr);
+      } else if (lent) {
+        // The pictures stay the queue's until their batch copies them (off this
+        // thread when it scores on its own); the caller's structs are zeroed below.
+        v.queue->lend(r, d, index, [held_ref = ref, held_dist = dist]() mutable {
+          vmaf_picture_unref(&held_ref);
+          vmaf_picture_unref(&held_dist);
+        });
       } else {
         v.queue->add(r, d, index);
       }
@@ -207,8 +220,13 @@ int read_pictures(VmafContext& v, VmafPicture& ref, VmafPicture& dist, unsigned 
     v.begin = std::chrono::steady_clock::now();
   }
   ++v.pic_cnt;
-  vmaf_picture_unref(&ref);
-  vmaf_picture_unref(&dist);
+  if (lent) {
+    std::memset(&ref, 0, sizeof ref);
+    std::memset(&dist, 0, sizeof dist);
+  } else {
+    vmaf_picture_unref(&ref);
+    vmaf_picture_unref(&dist);
+  }
   return 0;
 }
 

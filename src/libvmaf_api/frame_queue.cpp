@@ -17,7 +17,18 @@ FrameQueue::FrameQueue(capi::ApiContext& run, bool background)
   if (background_) thread_ = std::thread([this] { work(); });
 }
 
-FrameQueue::~FrameQueue() { stop(); }
+FrameQueue::~FrameQueue() {
+  stop();
+  for (Batch& batch : slots_) give_back(batch);
+}
+
+void FrameQueue::give_back(Batch& batch) {
+  for (Lent& l : batch.lent)
+    if (l.release) {
+      l.release();
+      l.release = nullptr;
+    }
+}
 
 void FrameQueue::stop() {
   {
@@ -32,7 +43,7 @@ void FrameQueue::rethrow_failure() {
   if (failure_) std::rethrow_exception(failure_);
 }
 
-void FrameQueue::add(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame) {
+FrameQueue::Batch& FrameQueue::free_slot() {
   Batch* batch = nullptr;
   {
     std::unique_lock lock(mutex_);
@@ -45,14 +56,44 @@ void FrameQueue::add(const exactvq_picture& ref, const exactvq_picture& dist, si
   if (batch->refs.size() <= batch->count) {
     batch->refs.emplace_back();
     batch->dists.emplace_back();
+    batch->lent.emplace_back();
   }
-  run_.import_frame(ref, dist, frame, batch->refs[batch->count], batch->dists[batch->count]);
-  ++batch->count;
-  if (batch->count >= run_.feed_frames()) hand_over();
+  return *batch;
+}
+
+void FrameQueue::add(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame) {
+  Batch& batch = free_slot();
+  run_.import_frame(ref, dist, frame, batch.refs[batch.count], batch.dists[batch.count]);
+  batch.lent[batch.count].release = nullptr;
+  ++batch.count;
+  if (batch.count >= run_.feed_frames()) hand_over();
+}
+
+void FrameQueue::lend(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame,
+                      std::function<void()> release) {
+  Batch& batch = free_slot();
+  run_.check_frame(ref, dist, frame);
+  batch.lent[batch.count] = {ref, dist, frame, std::move(release)};
+  ++batch.count;
+  if (batch.count < run_.feed_frames()) return;
+  // The pair is taken now: a failure of its batch (given back) is the next call's.
+  try {
+    hand_over();
+  } catch (...) {}
 }
 
 void FrameQueue::score(Batch& batch) {
   const size_t n = batch.count;
+  try {
+    for (size_t i = 0; i < n; ++i) {
+      const Lent& l = batch.lent[i];
+      if (l.release) run_.copy_frame(l.ref, l.dist, l.frame, batch.refs[i], batch.dists[i]);
+    }
+  } catch (...) {
+    give_back(batch);
+    throw;
+  }
+  give_back(batch);
   run_.score_pictures(std::span<const Picture>(batch.refs).first(n),
                       std::span<const Picture>(batch.dists).first(n));
 }
@@ -101,6 +142,7 @@ void FrameQueue::work() {
     }
     {
       std::lock_guard lock(mutex_);
+      give_back(slots_[scored_ % slots_.size()]);  // a dropped batch's
       slots_[scored_ % slots_.size()].count = 0;
       if (failure && !failure_) failure_ = failure;
       ++scored_;

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -32,6 +33,13 @@ class FrameQueue {
   // gathered, handing the batch over when it is full. Throws for a bad pair
   // (then not taken) and for a batch that failed before (every call after it).
   void add(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame);
+  // As add(), for a pair the caller lends until its batch is scored: checked
+  // now, copied just before the batch is scored (on the queue's thread, where
+  // it has one, so the copy leaves the caller's thread), then given back through
+  // `release` (also when the queue drops it). For pictures whose samples need no
+  // range check (8 and 16 bits), after the first pair.
+  void lend(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame,
+            std::function<void()> release);
   // Scores every pair added and waits for it: the run then holds their scores.
   // Rethrows a batch's failure.
   void settle();
@@ -40,11 +48,19 @@ class FrameQueue {
   void stop();
 
  private:
+  struct Lent {
+    exactvq_picture ref{}, dist{};
+    size_t frame = 0;
+    std::function<void()> release;  // empty: copied at add()
+  };
   struct Batch {
     std::vector<Picture> refs, dists;
+    std::vector<Lent> lent;
     size_t count = 0;
   };
-  void hand_over();  // the batch being gathered, to the thread or scored now
+  Batch& free_slot();            // the batch being gathered, once its slot is free
+  void give_back(Batch& batch);  // releases the pairs lent to it
+  void hand_over();              // the batch being gathered, to the thread or scored now
   void score(Batch& batch);
   void work();
   void rethrow_failure();  // with mutex_ held
