@@ -238,7 +238,8 @@ if has ffmpeg; then
   echo "== ffmpeg -lavfi libvmaf: upstream's libvmaf.so.3 and exactvq's (CPU, CUDA) $(el)"
   if [ -x "$P/ffmpeg/bin/ffmpeg" ]; then
     mkdir -p /dev/shm/ffmpeg_libvmaf
-    LD_LIBRARY_PATH=$P/ffmpeg/lib:$LD_LIBRARY_PATH FFMPEG=$P/ffmpeg/bin/ffmpeg \
+    nv=/usr/local/nvidia/lib64  # the driver's libcuda, where the machine keeps it there
+    LD_LIBRARY_PATH=$P/ffmpeg/lib:$LD_LIBRARY_PATH${nv:+:$nv} FFMPEG=$P/ffmpeg/bin/ffmpeg \
       UPSTREAM_LIB=$P/ffmpeg/upstream EXACTVQ_LIB=$P/ffmpeg/exactvq CLIP_DIR=/dev/shm/ffmpeg_libvmaf/clip \
       OUT=$L/ffmpeg THREADS="${FFMPEG_THREADS:-1 16}" FRAMES=${FFMPEG_FRAMES:-240} \
       timeout "${FFMPEG_TIMEOUT:-540}" bash "$root/bench/ffmpeg_libvmaf.sh" upstream cpu cuda 2>&1 |
