@@ -140,20 +140,29 @@ import json, os, statistics, sys
 results, out, frames = sys.argv[1], sys.argv[2], int(sys.argv[3])
 variants, threads = sys.argv[4].split(), sys.argv[5].split()
 rows = [l.rstrip("\n").split("\t") for l in open(results)][1:]
-wall = {}
+wall, cpu = {}, {}
 for v, t, _, s, ut in rows:
     wall.setdefault((v, t), []).append(float(s))
+    if ut:
+        cpu.setdefault((v, t), []).append(float(ut))
 print(f"\nmedian of {max(len(x) for x in wall.values()) if wall else 0} runs, {frames} frames, "
       "whole ffmpeg runs (start-up, reading and writing included)")
-print(f"{'variant':10} {'n_threads':>9} {'wall s':>8} {'frames/s':>9} {'vs upstream':>12}")
+print("(CPU s: ffmpeg -benchmark's utime, every thread's user time; frames per CPU second is "
+      "steadier than wall time on a loaded machine)")
+print(f"{'variant':10} {'n_threads':>9} {'wall s':>8} {'frames/s':>9} {'vs upstream':>12} "
+      f"{'CPU s':>8} {'frames/CPU s':>13} {'vs upstream':>12}")
 for t in threads:
     base = statistics.median(wall[("upstream", t)]) if ("upstream", t) in wall else None
+    base_cpu = statistics.median(cpu[("upstream", t)]) if ("upstream", t) in cpu else None
     for v in variants:
         if (v, t) not in wall:
             continue
         m = statistics.median(wall[(v, t)])
         ratio = f"{base / m:.2f}x" if base and v != "upstream" else ""
-        print(f"{v:10} {t:>9} {m:8.2f} {frames / m:9.1f} {ratio:>12}")
+        c = statistics.median(cpu[(v, t)]) if (v, t) in cpu else None
+        cpu_cols = f"{c:8.2f} {frames / c:13.1f}" if c else f"{'':8} {'':13}"
+        cpu_ratio = f"{base_cpu / c:.2f}x" if c and base_cpu and v != "upstream" else ""
+        print(f"{v:10} {t:>9} {m:8.2f} {frames / m:9.1f} {ratio:>12} {cpu_cols} {cpu_ratio:>12}")
 
 def values(path):
     # Values as printed (strings), by (frame, metric) and (pooled metric, statistic).
