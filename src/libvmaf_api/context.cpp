@@ -169,8 +169,11 @@ int read_pictures(VmafContext& v, VmafPicture& ref, VmafPicture& dist, unsigned 
     const RunOptions options = run_options(v);
     v.run = std::make_unique<capi::ApiContext>(options.options);
     // libvmaf's n_threads 0 scores on the calling thread; otherwise batches are
-    // scored beside it, as libvmaf's worker threads score its pictures.
-    v.queue = std::make_unique<FrameQueue>(*v.run, v.cfg.n_threads > 0);
+    // scored beside it, as libvmaf's worker threads score its pictures. A device
+    // always scores beside the caller (n_threads counts CPU threads; FFmpeg's
+    // default is 0), so that reading and the device's work overlap.
+    v.queue = std::make_unique<FrameQueue>(
+        *v.run, v.cfg.n_threads > 0 || options.options.backend != EXACTVQ_BACKEND_CPU);
   }
   // Pictures of METHOD_DEVICE lie in CUDA device memory: scored there.
   const bool on_device = memory_of(ref)->place.on_device();
