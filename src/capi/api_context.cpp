@@ -270,6 +270,11 @@ void ApiContext::copy_frame(const exactvq_picture& ref, const exactvq_picture& d
   import_picture(dist, *format_, fmt::format("frame {}, distorted picture", frame), dist_out);
 }
 
+void ApiContext::parallel_for(int count, const std::function<void(int)>& body) const {
+  if (!pool_) throw StateError("parallel_for: no frame was checked yet");
+  pool_->parallel_for(count, body);
+}
+
 void ApiContext::score_pictures(std::span<const Picture> refs, std::span<const Picture> dists) {
   if (state_ == State::kFlushed)
     throw StateError("frames cannot be scored after the context was flushed or scored files");

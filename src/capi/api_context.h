@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -45,6 +46,9 @@ class ApiContext {
   void check_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame);
   void copy_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame,
                   Picture& ref_out, Picture& dist_out) const;
+  // body(0) .. body(count - 1) on the run's threads (after the first frame);
+  // rethrows the first exception.
+  void parallel_for(int count, const std::function<void(int)>& body) const;
   // Scores pairs import_frame() filled as the next frames, in batches of
   // batch_frames().
   void score_pictures(std::span<const Picture> refs, std::span<const Picture> dists);

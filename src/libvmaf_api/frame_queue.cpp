@@ -85,10 +85,12 @@ void FrameQueue::lend(const exactvq_picture& ref, const exactvq_picture& dist, s
 void FrameQueue::score(Batch& batch) {
   const size_t n = batch.count;
   try {
-    for (size_t i = 0; i < n; ++i) {
-      const Lent& l = batch.lent[i];
-      if (l.release) run_.copy_frame(l.ref, l.dist, l.frame, batch.refs[i], batch.dists[i]);
-    }
+    // The lent pairs' copies, frame by frame on the run's threads.
+    run_.parallel_for(int(n), [&](int i) {
+      const Lent& l = batch.lent[size_t(i)];
+      if (l.release)
+        run_.copy_frame(l.ref, l.dist, l.frame, batch.refs[size_t(i)], batch.dists[size_t(i)]);
+    });
   } catch (...) {
     give_back(batch);
     throw;
