@@ -114,6 +114,11 @@ void ApiContext::start_frames(const VideoFormat& format) {
   pool_ = std::move(pool);
   features_ = std::move(features);
   batch_frames_ = size_t(std::max(1, features_.batch_frames()));
+  // A device scores large frames faster than they are read: batches of 8 (as
+  // score_videos gathers them) keep less memory to page-lock.
+  feed_frames_ = batch_frames_;
+  if (ctx.device && format.frame_bytes() >= (size_t{1} << 20))
+    feed_frames_ = std::min<size_t>(feed_frames_, 8);
   format_ = format;
   report_ = ScoreReport{};
   report_.version = EXACTVQ_VERSION;
@@ -124,8 +129,7 @@ void ApiContext::start_frames(const VideoFormat& format) {
 }
 
 VideoFormat ApiContext::pair_format(const exactvq_picture* refs, const exactvq_picture* dists,
-                                    size_t count) const {
-  const size_t first = report_.frame_numbers.size();
+                                    size_t count, size_t first) const {
   std::optional<VideoFormat> format = format_;
   for (size_t i = 0; i < count; ++i) {
     const VideoFormat r =
@@ -155,8 +159,8 @@ void ApiContext::score_frames(const exactvq_picture* refs, const exactvq_picture
         "score_frames: this run's pictures are in CUDA device memory (exactvq_score_cuda_frames)");
 
   // Check and copy every pair first, so that a bad one scores none of them.
-  const VideoFormat format = pair_format(refs, dists, count);
   const size_t first = report_.frame_numbers.size();
+  const VideoFormat format = pair_format(refs, dists, count, first);
   std::vector<Picture> ref_pics(count), dist_pics(count);
   for (size_t i = 0; i < count; ++i) {
     import_picture(refs[i], format, fmt::format("frame {}, reference picture", first + i),
@@ -182,8 +186,8 @@ void ApiContext::score_cuda_frames(const exactvq_picture* refs, const exactvq_pi
   (void)cuda_stream;
   throw DeviceError("score_cuda_frames: this exactvq was built without CUDA");
 #else
-  const VideoFormat format = pair_format(refs, dists, count);
   const size_t first = report_.frame_numbers.size();
+  const VideoFormat format = pair_format(refs, dists, count, first);
   const int holder = refs[0].data[0] ? cuda::device_holding(refs[0].data[0]) : -1;
   if (holder < 0)
     throw InputError(
@@ -233,8 +237,49 @@ void ApiContext::score_cuda_frames(const exactvq_picture* refs, const exactvq_pi
 #endif
 }
 
-void ApiContext::score_pictures(const std::vector<Picture>& refs,
-                                const std::vector<Picture>& dists) {
+void ApiContext::import_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame,
+                              Picture& ref_out, Picture& dist_out) {
+  if (state_ == State::kFlushed)
+    throw StateError("frames cannot be scored after the context was flushed or scored files");
+  if (on_device_.value_or(false))
+    throw StateError(
+        "score_frames: this run's pictures are in CUDA device memory (exactvq_score_cuda_frames)");
+  const VideoFormat format = pair_format(&ref, &dist, 1, frame);
+  import_picture(ref, format, fmt::format("frame {}, reference picture", frame), ref_out);
+  import_picture(dist, format, fmt::format("frame {}, distorted picture", frame), dist_out);
+  if (!format_) start_frames(format);
+  on_device_ = false;
+}
+
+void ApiContext::check_frame(const exactvq_picture& ref, const exactvq_picture& dist,
+                             size_t frame) {
+  if (state_ == State::kFlushed)
+    throw StateError("frames cannot be scored after the context was flushed or scored files");
+  if (on_device_.value_or(false))
+    throw StateError(
+        "score_frames: this run's pictures are in CUDA device memory (exactvq_score_cuda_frames)");
+  const VideoFormat format = pair_format(&ref, &dist, 1, frame);
+  if (!format_) start_frames(format);
+  on_device_ = false;
+}
+
+void ApiContext::copy_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame,
+                            Picture& ref_out, Picture& dist_out) const {
+  if (!format_) throw StateError("copy_frame: no frame was checked yet");
+  import_picture(ref, *format_, fmt::format("frame {}, reference picture", frame), ref_out);
+  import_picture(dist, *format_, fmt::format("frame {}, distorted picture", frame), dist_out);
+}
+
+void ApiContext::parallel_for(int count, const std::function<void(int)>& body) const {
+  if (!pool_) throw StateError("parallel_for: no frame was checked yet");
+  pool_->parallel_for(count, body);
+}
+
+void ApiContext::score_pictures(std::span<const Picture> refs, std::span<const Picture> dists) {
+  if (state_ == State::kFlushed)
+    throw StateError("frames cannot be scored after the context was flushed or scored files");
+  if (refs.size() != dists.size())
+    throw ArgumentError("score_pictures: as many reference as distorted pictures are needed");
   const size_t first = report_.frame_numbers.size(), count = refs.size();
   // Scores go to a side table first, so that a failing batch adds no partial frame.
   std::vector<std::vector<double>> columns(names_.size());

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,31 @@ class ApiContext {
   // Pictures in CUDA device memory (exactvq_score_cuda_frames).
   void score_cuda_frames(const exactvq_picture* refs, const exactvq_picture* dists, size_t count,
                          void* cuda_stream);
+  // Frames gathered into batches by a caller that keeps its own buffers
+  // (libvmaf's vmaf_read_pictures): checks the pair and copies it into
+  // ref_out/dist_out (buffers of the same size stay in place, so a device keeps
+  // them page-locked), opening the device with the first pair; `frame` names it
+  // in messages. After the first pair, safe beside score_pictures() on another
+  // thread.
+  void import_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame,
+                    Picture& ref_out, Picture& dist_out);
+  // import_frame() in two halves, for a caller that holds on to its pictures
+  // until their batch is scored: check_frame() checks the pair (and opens the
+  // device with the first), on the caller's thread; copy_frame() copies a
+  // checked pair, on any thread (it changes nothing of the context's).
+  void check_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame);
+  void copy_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame,
+                  Picture& ref_out, Picture& dist_out) const;
+  // body(0) .. body(count - 1) on the run's threads (after the first frame);
+  // rethrows the first exception.
+  void parallel_for(int count, const std::function<void(int)>& body) const;
+  // Scores pairs import_frame() filled as the next frames, in batches of
+  // batch_frames().
+  void score_pictures(std::span<const Picture> refs, std::span<const Picture> dists);
+  // The pairs a caller should gather before score_pictures() (known after the
+  // first frame): the features' batch, at most 8 frames of 1 MiB or more on a
+  // device, as the command line reads them.
+  size_t feed_frames() const { return feed_frames_; }
   void flush();
   void score_files(const std::string& ref_path, const std::string& dist_path,
                    const exactvq_file_options& file_options);
@@ -49,10 +76,9 @@ class ApiContext {
 
   void start_frames(const VideoFormat& format);
   // Checks that every pair's pictures have one format, the run's; returns it.
-  VideoFormat pair_format(const exactvq_picture* refs, const exactvq_picture* dists,
-                          size_t count) const;
-  // Scores the pairs (already checked) as frames frame_count() onward.
-  void score_pictures(const std::vector<Picture>& refs, const std::vector<Picture>& dists);
+  // `first`: the first pair's frame number, for messages.
+  VideoFormat pair_format(const exactvq_picture* refs, const exactvq_picture* dists, size_t count,
+                          size_t first) const;
   const std::vector<double>& series(const std::string& name) const;
   void message(const std::string& line) const;
 
@@ -67,6 +93,7 @@ class ApiContext {
   std::unique_ptr<ThreadPool> pool_;
   FeatureSet features_;
   size_t batch_frames_ = 1;
+  size_t feed_frames_ = 1;
   int cuda_ordinal_ = -1;          // the run's CUDA device (Device::cuda_ordinal)
   std::optional<bool> on_device_;  // whether the run's pictures are in CUDA device memory
   bool told_host_copies_ = false;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <new>
 
 #include <fmt/format.h>
@@ -76,8 +77,16 @@ RunOptions run_options(const VmafContext& v) {
   r.options.model_count = r.models.size();
   // libvmaf's n_threads 0 runs on the calling thread alone.
   r.options.threads = v.cfg.n_threads > 0 ? int(std::min(v.cfg.n_threads, 1024u)) : 1;
-  // CUDA when a CUDA state was imported and gpumask leaves it on, as libvmaf.
-  if (v.cuda_device >= 0 && v.cfg.gpumask == 0) {
+  if (v.backend_choice) {
+    // EXACTVQ_LIBVMAF_BACKEND: the user's choice, over gpumask and a CUDA state.
+    r.options.backend = v.backend_choice->backend;
+    const int state_device = v.cuda_device >= 0 ? v.cuda_device : 0;
+    if (r.options.backend == EXACTVQ_BACKEND_CUDA)
+      r.options.gpu = v.backend_choice->device.value_or(state_device);
+    if (r.options.backend == EXACTVQ_BACKEND_OPENCL)
+      r.options.opencl_device = v.backend_choice->device.value_or(0);
+  } else if (v.cuda_device >= 0 && v.cfg.gpumask == 0) {
+    // CUDA when a CUDA state was imported and gpumask leaves it on, as libvmaf.
     r.options.backend = EXACTVQ_BACKEND_CUDA;
     r.options.gpu = v.cuda_device;
   } else {
@@ -116,6 +125,13 @@ exactvq_picture to_exactvq(const VmafPicture& pic) {
   return p;
 }
 
+// The run and its queue go (the queue's thread first, its buffers last).
+void drop_run(VmafContext& v) {
+  if (v.queue) v.queue->stop();
+  v.run.reset();
+  v.queue.reset();
+}
+
 int read_pictures(VmafContext& v, VmafPicture& ref, VmafPicture& dist, unsigned index) {
   check_picture(ref, "reference");
   check_picture(dist, "distorted");
@@ -152,9 +168,20 @@ int read_pictures(VmafContext& v, VmafPicture& ref, VmafPicture& dist, unsigned 
   if (first) {
     const RunOptions options = run_options(v);
     v.run = std::make_unique<capi::ApiContext>(options.options);
+    // libvmaf's n_threads 0 scores on the calling thread; otherwise batches are
+    // scored beside it, as libvmaf's worker threads score its pictures. A device
+    // always scores beside the caller (n_threads counts CPU threads; FFmpeg's
+    // default is 0), so that reading and the device's work overlap.
+    v.queue = std::make_unique<FrameQueue>(
+        *v.run, v.cfg.n_threads > 0 || options.options.backend != EXACTVQ_BACKEND_CPU);
   }
   // Pictures of METHOD_DEVICE lie in CUDA device memory: scored there.
   const bool on_device = memory_of(ref)->place.on_device();
+  // After the first pair, pictures of the caller's own (not a pool's, which it
+  // may need back at once) whose samples need no range check are lent to the
+  // queue rather than copied here.
+  const bool lent = !first && v.run && !on_device && (ref.bpc == 8 || ref.bpc == 16) &&
+                    !memory_of(ref)->pool && !memory_of(dist)->pool;
   if (on_device != memory_of(dist)->place.on_device())
     return refuse(fmt::format(
         "vmaf_read_pictures: index {}: one picture is in CUDA device memory, the other on the "
@@ -163,10 +190,19 @@ int read_pictures(VmafContext& v, VmafPicture& ref, VmafPicture& dist, unsigned 
   if (v.run) {
     try {
       const std::vector<std::string> names = v.run->score_names();
-      if (on_device)
+      if (on_device) {
+        v.queue->settle();
         v.run->score_cuda_frames(&r, &d, 1, nullptr);
-      else
-        v.run->score_frames(&r, &d, 1);
+      } else if (lent) {
+        // The pictures stay the queue's until their batch copies them (off this
+        // thread when it scores on its own); the caller's structs are zeroed below.
+        v.queue->lend(r, d, index, [held_ref = ref, held_dist = dist]() mutable {
+          vmaf_picture_unref(&held_ref);
+          vmaf_picture_unref(&held_dist);
+        });
+      } else {
+        v.queue->add(r, d, index);
+      }
       if (first && luma_alone && v.run->score_names() != names)
         throw UsageError(fmt::format(
             "vmaf_read_pictures: {}x{} pictures with subsampled chroma: libvmaf rounds their "
@@ -174,7 +210,7 @@ int read_pictures(VmafContext& v, VmafPicture& ref, VmafPicture& dist, unsigned 
             "(VMAF's) are scored",
             ref.w[0], ref.h[0]));
     } catch (...) {
-      if (first) v.run.reset();  // the next picture starts over
+      if (first) drop_run(v);  // the next picture starts over
       throw;
     }
   }
@@ -187,12 +223,21 @@ int read_pictures(VmafContext& v, VmafPicture& ref, VmafPicture& dist, unsigned 
     v.begin = std::chrono::steady_clock::now();
   }
   ++v.pic_cnt;
-  vmaf_picture_unref(&ref);
-  vmaf_picture_unref(&dist);
+  if (lent) {
+    std::memset(&ref, 0, sizeof ref);
+    std::memset(&dist, 0, sizeof dist);
+  } else {
+    vmaf_picture_unref(&ref);
+    vmaf_picture_unref(&dist);
+  }
   return 0;
 }
 
 }  // namespace
+
+void settle(VmafContext& v) {
+  if (v.queue) v.queue->settle();
+}
 
 bool index_scored(const VmafContext& v, unsigned index) {
   return v.cfg.n_subsample <= 1 || index % v.cfg.n_subsample == 0;
@@ -294,13 +339,27 @@ int pool_scores(const VmafContext& v, const std::string& name, VmafPoolingMethod
 using namespace exactvq::libvmaf_api;
 using exactvq::UsageError;
 
+VmafContext::~VmafContext() { drop_run(*this); }
+
 extern "C" int vmaf_init(VmafContext** vmaf, VmafConfiguration cfg) {
   if (!vmaf) return -EINVAL;
   *vmaf = nullptr;
   set_process_log_level(cfg.log_level);
   return guarded("vmaf_init", [&] {
-    *vmaf = new VmafContext;
-    (*vmaf)->cfg = cfg;
+    std::string fallback;
+    std::optional<BackendChoice> choice = backend_from_environment(&fallback);
+    if (!fallback.empty()) log_line(VMAF_LOG_LEVEL_WARNING, "vmaf_init: " + fallback);
+    auto context = std::make_unique<VmafContext>();
+    context->cfg = cfg;
+    context->backend_choice = choice;
+    if (choice && choice->backend == EXACTVQ_BACKEND_CUDA) {
+      // The CUDA context is made while the program opens its inputs.
+      exactvq::DeviceOptions device;
+      device.backend = exactvq::Backend::kCuda;
+      device.gpu = choice->device.value_or(0);
+      context->warmup = std::make_unique<exactvq::DeviceWarmup>(device);
+    }
+    *vmaf = context.release();
     return 0;
   });
 }
@@ -414,6 +473,7 @@ extern "C" int vmaf_read_pictures(VmafContext* vmaf, VmafPicture* ref, VmafPictu
   if (!ref != !dist) return refuse("vmaf_read_pictures: one picture is NULL");
   return guarded("vmaf_read_pictures", [&] {
     if (!ref) {
+      settle(*vmaf);
       if (vmaf->run) vmaf->run->flush();
       vmaf->flushed = true;
       vmaf->end = std::chrono::steady_clock::now();
@@ -427,6 +487,7 @@ extern "C" int vmaf_feature_score_at_index(VmafContext* vmaf, const char* featur
                                            double* score, unsigned index) {
   if (!vmaf || !feature_name || !score) return -EINVAL;
   return guarded("vmaf_feature_score_at_index", [&] {
+    settle(*vmaf);
     const std::optional<double> s = score_of(*vmaf, feature_name, index);
     if (!s) return -EINVAL;
     *score = *s;
@@ -450,6 +511,7 @@ extern "C" int vmaf_score_at_index(VmafContext* vmaf, VmafModel* model, double* 
                                    unsigned index) {
   if (!vmaf || !model || !score) return -EINVAL;
   return guarded("vmaf_score_at_index", [&] {
+    settle(*vmaf);
     if (const int err = model_column(*vmaf, *model)) return err;
     const std::optional<double> s = score_of(*vmaf, model->name, index);
     if (!s) return -EINVAL;
@@ -502,8 +564,10 @@ extern "C" int vmaf_score_at_index_model_collection(VmafContext* vmaf,
                                                     VmafModelCollectionScore* score,
                                                     unsigned index) {
   if (!vmaf || !collection || !score) return -EINVAL;
-  return guarded("vmaf_score_at_index_model_collection",
-                 [&] { return collection_score_at(*vmaf, *collection, *score, index); });
+  return guarded("vmaf_score_at_index_model_collection", [&] {
+    settle(*vmaf);
+    return collection_score_at(*vmaf, *collection, *score, index);
+  });
 }
 
 extern "C" int vmaf_feature_score_pooled(VmafContext* vmaf, const char* feature_name,
@@ -511,6 +575,7 @@ extern "C" int vmaf_feature_score_pooled(VmafContext* vmaf, const char* feature_
                                          unsigned index_low, unsigned index_high) {
   if (!vmaf || !feature_name) return -EINVAL;
   return guarded("vmaf_feature_score_pooled", [&] {
+    settle(*vmaf);
     return pool_scores(*vmaf, feature_name, pool_method, score, index_low, index_high);
   });
 }
@@ -519,6 +584,7 @@ extern "C" int vmaf_score_pooled(VmafContext* vmaf, VmafModel* model, VmafPoolin
                                  double* score, unsigned index_low, unsigned index_high) {
   if (!vmaf || !model || !score) return -EINVAL;
   return guarded("vmaf_score_pooled", [&] {
+    settle(*vmaf);
     if (const int err = model_column(*vmaf, *model)) return err;
     return pool_scores(*vmaf, model->name, pool_method, score, index_low, index_high);
   });
@@ -534,6 +600,7 @@ extern "C" int vmaf_score_pooled_model_collection(VmafContext* vmaf,
                                                   unsigned index_low, unsigned index_high) {
   if (!vmaf || !collection || !score || index_low > index_high || !pool_method) return -EINVAL;
   return guarded("vmaf_score_pooled_model_collection", [&] {
+    settle(*vmaf);
     const uint64_t step = vmaf->cfg.n_subsample > 1 ? vmaf->cfg.n_subsample : 1;
     for (uint64_t i = (uint64_t(index_low) + step - 1) / step * step; i <= index_high; i += step) {
       VmafModelCollectionScore s{};

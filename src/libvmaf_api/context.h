@@ -1,6 +1,7 @@
 // VmafContext: a libvmaf scoring run over exactvq's ApiContext. Features and
 // models are collected as --feature / --model texts until the first picture,
-// which opens the ApiContext; pictures are scored as they are read.
+// which opens the ApiContext; pictures are gathered into batches (FrameQueue)
+// and scored when a batch fills, when a score is read and at the flush.
 #pragma once
 
 #include <chrono>
@@ -10,12 +11,20 @@
 #include <utility>
 #include <vector>
 
+#include "backends/device.h"
 #include "capi/api_context.h"
 #include "libvmaf/libvmaf.h"
+#include "libvmaf_api/backend_choice.h"
+#include "libvmaf_api/frame_queue.h"
 #include "libvmaf_api/picture_memory.h"
 
 struct VmafContext {
+  ~VmafContext();
   VmafConfiguration cfg{};
+  // EXACTVQ_LIBVMAF_BACKEND / _GPU as vmaf_init read them (unset: nullopt),
+  // and the CUDA context being created meanwhile for that choice.
+  std::optional<exactvq::libvmaf_api::BackendChoice> backend_choice;
+  std::unique_ptr<exactvq::DeviceWarmup> warmup;
   std::vector<std::string> model_specs, model_names;
   std::vector<std::string> feature_specs;
   // The model collections whose --model text is registered (through the
@@ -30,6 +39,9 @@ struct VmafContext {
   };
   std::vector<Collection> collections;
   std::unique_ptr<exactvq::capi::ApiContext> run;  // from the first picture on
+  // With run: the pairs read, in batches; stopped before run goes, and its
+  // buffers freed after (a device's engines page-lock them).
+  std::unique_ptr<exactvq::libvmaf_api::FrameQueue> queue;
   bool started = false, flushed = false;
   unsigned pic_cnt = 0;  // pictures read (the next index)
   VmafPixelFormat pix_fmt = VMAF_PIX_FMT_UNKNOWN;
@@ -47,6 +59,9 @@ struct VmafContext {
 };
 
 namespace exactvq::libvmaf_api {
+
+// Scores every pair read (FrameQueue::settle): before any score is read.
+void settle(VmafContext& v);
 
 // Whether index's scores exist under n_subsample.
 bool index_scored(const VmafContext& v, unsigned index);

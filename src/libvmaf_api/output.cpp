@@ -2,6 +2,8 @@
 // JSON, CSV through src/output), and libvmaf's SUB subtitles.
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
+#include <string>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -60,8 +62,14 @@ extern "C" int vmaf_write_output(VmafContext* vmaf, const char* output_path, Vma
     return -EINVAL;
   }
   try {
+    settle(*vmaf);
     const exactvq::ScoreReport report = report_of(*vmaf);
-    const exactvq::NumberFormat number_format;
+    exactvq::NumberFormat number_format;
+    // As the VMAF_JSON_FULL_PRECISION=1 of libvmaf's tool in shared/libvmaf: every JSON
+    // value round-trips (exactvq's shortest form; that tool prints %.17g).
+    const char* full = std::getenv("VMAF_JSON_FULL_PRECISION");
+    if (fmt == VMAF_OUTPUT_FORMAT_JSON && full && std::string(full) == "1")
+      number_format.shortest = true;
     exactvq::write_file_atomically(output_path, [&](std::ostream& out) {
       switch (fmt) {
         case VMAF_OUTPUT_FORMAT_XML:

@@ -17,7 +17,7 @@
 #        tools/device/pack.sh --wheel path/exactvq-*.whl PACK   (the wheel alone, for run.sh's
 #        wheel part: tools/wheel/build_manylinux.sh makes it)
 # Also packed when built: capi_tests, and the Python package of BUILD/python (python/);
-# and ../shared/libvmaf/vmaf-cuda when it is there.
+# and ../shared/libvmaf/vmaf-cuda when it is there; with DEVICE_PACK_FFMPEG, an ffmpeg (below).
 set -euo pipefail
 if [ "${1:-}" = --wheel ]; then
   rm -rf "$3" && mkdir -p "$3/wheel" && cp "$2" "$3/wheel/" && du -sh "$3"
@@ -61,6 +61,25 @@ if [ -d "$build/python/exactvq" ]; then
     while read -r lib; do cp -nL "$lib" "$pack/lib/"; done
 fi
 strip "$pack"/cpu/ssim_throughput "$pack"/cpu/twin_tests 2>/dev/null || true
+# DEVICE_PACK_FFMPEG=PATH: an ffmpeg linked to libvmaf.so.3 by RUNPATH (tools/ffmpeg/build_ffmpeg.sh),
+# for run.sh's ffmpeg part (bench/ffmpeg_libvmaf.sh): ffmpeg/bin/ffmpeg, the libraries it needs
+# and exactvq's libvmaf.so.3 need beyond the C and C++ runtimes (ffmpeg/lib), and each libvmaf.so.3 in a folder of its
+# own (ffmpeg/exactvq: this build's; ffmpeg/upstream: shared/libvmaf's). About 10 MB; off by default.
+if [ -n "${DEVICE_PACK_FFMPEG:-}" ]; then
+  ff=$(realpath "$DEVICE_PACK_FFMPEG")
+  if readelf -d "$ff" | grep -q '(RPATH)'; then
+    echo "pack.sh: $ff has an RPATH, which LD_LIBRARY_PATH cannot override: relink it with RUNPATH" >&2
+    exit 1
+  fi
+  mkdir -p "$pack/ffmpeg/bin" "$pack/ffmpeg/lib" "$pack/ffmpeg/exactvq" "$pack/ffmpeg/upstream"
+  cp "$ff" "$pack/ffmpeg/bin/ffmpeg" && chmod u+w "$pack/ffmpeg/bin/ffmpeg" && strip "$pack/ffmpeg/bin/ffmpeg"
+  { ldd "$ff"; ldd "$build/src/libvmaf_api/libvmaf.so.3"; } | awk '/=> \// {print $3}' | sort -u |
+    grep -vE '/(libc|libm|libgcc_s|libstdc\+\+|ld-linux[^/]*|libdl|libpthread|librt|libcuda|libvmaf)\.so' |
+    while read -r lib; do cp -nL "$lib" "$pack/ffmpeg/lib/"; done
+  cp -L "$build/src/libvmaf_api/libvmaf.so.3" "$pack/ffmpeg/exactvq/libvmaf.so.3"
+  cp "$root/../shared/libvmaf/lib/libvmaf.so.3.2.0" "$pack/ffmpeg/upstream/libvmaf.so.3"
+  chmod u+w "$pack"/ffmpeg/*/libvmaf.so.3 && strip "$pack"/ffmpeg/*/libvmaf.so.3
+fi
 # DEVICE_PACK_VECTORS=0: without the public vectors (33 MB; their tests then skip).
 [ "${DEVICE_PACK_VECTORS:-1}" = 0 ] || cp -r "$root/../shared/vectors" "$pack/shared/vectors"
 cp -r "$root/samples" "$pack/samples"

@@ -16,6 +16,10 @@
 # the read rate, ssim with psnr, smaller batches, pictures page-locked before use),
 # vmaf (cuda_kernel_bench's vmaf table: vif's and adm's kernels with their binary64 steps native
 # and emulated, kernels only and end to end),
+# ffmpeg (bench/ffmpeg_libvmaf.sh: the pack's ffmpeg (DEVICE_PACK_FFMPEG) with -lavfi libvmaf on
+# upstream's libvmaf.so.3, on exactvq's on the CPU and on exactvq's with EXACTVQ_LIBVMAF_BACKEND=cuda,
+# 1080p 8-bit FFMPEG_FRAMES (240) frames, n_threads FFMPEG_THREADS ("1 16"), medians of 3, JSON
+# values compared; not in the default),
 # racecheck (compute-sanitizer racecheck over the kernel and shared-upload tests;
 # slow, so not in the default), x2 (multi-GPU tests, multi_gpu_bench FRAMES (600)
 # and the CLI on --gpus 1 against --gpus 2 over CLI_FRAMES (160) 4K frames; on
@@ -270,6 +274,22 @@ if has racecheck; then
       > "$L/racecheck_twins.log" 2>&1; echo "racecheck (twin rows) exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$L/racecheck_twins.log" | tail -2
    timeout "${RACECHECK_TIMEOUT:-120}" compute-sanitizer --tool racecheck "$P/bin/cuda_tests" --gtest_filter='*SharedUpload*' \
       > "$L/racecheck.log" 2>&1; echo "racecheck exit $?"; grep -E "^\[ +(OK|FAILED) " "$L/racecheck.log" | head -20; tail -3 "$L/racecheck.log")
+fi
+if has ffmpeg; then
+  echo "== ffmpeg -lavfi libvmaf: upstream's libvmaf.so.3 and exactvq's (CPU, CUDA) $(el)"
+  if [ -x "$P/ffmpeg/bin/ffmpeg" ]; then
+    mkdir -p /dev/shm/ffmpeg_libvmaf
+    nv=/usr/local/nvidia/lib64  # the driver's libcuda, where the machine keeps it there
+    LD_LIBRARY_PATH=$P/ffmpeg/lib:$LD_LIBRARY_PATH${nv:+:$nv} FFMPEG=$P/ffmpeg/bin/ffmpeg \
+      UPSTREAM_LIB=$P/ffmpeg/upstream EXACTVQ_LIB=$P/ffmpeg/exactvq CLIP_DIR=/dev/shm/ffmpeg_libvmaf/clip \
+      OUT=$L/ffmpeg THREADS="${FFMPEG_THREADS:-1 16}" FRAMES=${FFMPEG_FRAMES:-240} \
+      timeout "${FFMPEG_TIMEOUT:-540}" bash "$root/bench/ffmpeg_libvmaf.sh" upstream cpu cuda 2>&1 |
+      tee "$L/ffmpeg_libvmaf.txt"
+    echo "ffmpeg_libvmaf exit ${PIPESTATUS[0]}"
+    grep -h -E "libvmaf (WARNING|ERROR)" "$L"/ffmpeg/*.log 2>/dev/null | sort | uniq -c | head -5
+  else
+    echo "no ffmpeg in the pack (DEVICE_PACK_FFMPEG=.../ffmpeg tools/device/pack.sh BUILD PACK)"
+  fi
 fi
 echo "== done $(el)"
 cd "$OUT" && tar czf logs.tgz logs && rm -rf logs

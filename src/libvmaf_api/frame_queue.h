@@ -1,0 +1,79 @@
+// vmaf_read_pictures' pairs gathered into batches for the ApiContext: each pair
+// is copied into a buffer of the queue's (the caller's pictures go back at
+// once), and a batch is scored when it holds ApiContext::feed_frames() pairs,
+// when a score is asked for and at the flush. With `background`, batches are
+// scored on a thread of the queue's while the caller gathers the next ones (as
+// libvmaf scores on its worker threads when n_threads is set), so a device gets
+// whole batches and the caller's decoding overlaps the scoring.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "capi/api_context.h"
+#include "core/picture.h"
+
+namespace exactvq::libvmaf_api {
+
+class FrameQueue {
+ public:
+  // `run` outlives the queue's scoring: stop() (or the destructor) before it goes.
+  FrameQueue(capi::ApiContext& run, bool background);
+  ~FrameQueue();
+  FrameQueue(const FrameQueue&) = delete;
+  FrameQueue& operator=(const FrameQueue&) = delete;
+
+  // Checks and copies the pair (frame `frame` of the run) into the batch being
+  // gathered, handing the batch over when it is full. Throws for a bad pair
+  // (then not taken) and for a batch that failed before (every call after it).
+  void add(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame);
+  // As add(), for a pair the caller lends until its batch is scored: checked
+  // now, copied just before the batch is scored (on the queue's thread, where
+  // it has one, so the copy leaves the caller's thread), then given back through
+  // `release` (also when the queue drops it). For pictures whose samples need no
+  // range check (8 and 16 bits), after the first pair.
+  void lend(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame,
+            std::function<void()> release);
+  // Scores every pair added and waits for it: the run then holds their scores.
+  // Rethrows a batch's failure.
+  void settle();
+  // Waits for the batch being scored and scores no more (before the run goes);
+  // the buffers stay until the queue is destroyed.
+  void stop();
+
+ private:
+  struct Lent {
+    exactvq_picture ref{}, dist{};
+    size_t frame = 0;
+    std::function<void()> release;  // empty: copied at add()
+  };
+  struct Batch {
+    std::vector<Picture> refs, dists;
+    std::vector<Lent> lent;
+    size_t count = 0;
+  };
+  Batch& free_slot();            // the batch being gathered, once its slot is free
+  void give_back(Batch& batch);  // releases the pairs lent to it
+  void hand_over();              // the batch being gathered, to the thread or scored now
+  void score(Batch& batch);
+  void work();
+  void rethrow_failure();  // with mutex_ held
+
+  capi::ApiContext& run_;
+  const bool background_;
+  std::vector<Batch> slots_;  // a ring: batch k in slots_[k % size]
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  uint64_t handed_ = 0, scored_ = 0;  // batches handed over, and scored (or dropped)
+  std::exception_ptr failure_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace exactvq::libvmaf_api
