@@ -1,7 +1,8 @@
 // ciede's engine rows (engine_matrix.h): each frame's sum of delta E, in every
-// chroma format and depth ciede takes, against the scalar reference. CPU rows
-// only: ciede has no CUDA or OpenCL engine yet (make_engine says so there), and
-// its CPU engine has no SIMD targets (one row, not one a target).
+// chroma format and depth ciede takes, against the scalar reference. The CPU
+// engine has no SIMD targets (one row, not one a target); CUDA's is native
+// binary64 (ciede has no fp64 option: one /cuda row); OpenCL has no engine yet
+// (its row says why).
 #include <span>
 #include <vector>
 
@@ -46,6 +47,13 @@ struct CiedeSums {
 EXACTVQ_TWIN_ROWS(ciede_engine_rows) {
   register_row(engine_row<CiedeSums>("/cpu", cpu_twin_device, Fp64Mode::kAuto, false));
   register_row(engine_row<CiedeSums>("/split-cpu3", split_cpu_device, Fp64Mode::kAuto, true));
+  Row cuda = engine_row<CiedeSums>(
+      "/cuda", [] { return cuda_device().device; }, Fp64Mode::kAuto, false);
+  cuda.unavailable = [] { return cuda_device().why; };
+  register_row(std::move(cuda));
+  Row opencl = engine_row<CiedeSums>("/opencl", opencl_device, Fp64Mode::kAuto, false);
+  opencl.unavailable = [] { return std::string(ciede::kNoOpenclEngine); };
+  register_row(std::move(opencl));
 }
 
 }  // namespace
