@@ -34,7 +34,7 @@ EXACTVQ_LIBM_FN double cos(double x) {
     const int n = reduce_by_half_pi_large(x, &a, &da);
     return sin_cos_in_quadrant(a, da, n + 1);
   }
-  return x / x;  // infinity or NaN
+  return invalid_result(x);  // infinity or NaN: x / x
 }
 
 }  // namespace exactvq::libm::portable

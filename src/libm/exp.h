@@ -20,7 +20,7 @@ EXACTVQ_LIBM_FN double exp(double x) {
     if (abstop < top12(0x1p-54)) return 1.0 + x;  // |x| < 2^-54, zero included
     if (abstop >= top12(1024.0)) {
       if (bits_of(x) == (kSignBit | kInfinityBits)) return 0.0;
-      if (abstop >= 0x7ffu) return 1.0 + x;  // +inf or NaN
+      if (abstop >= 0x7ffu) return is_nan(x) ? nan_sum(x, x) : x;  // 1 + x: +inf or NaN
       return bits_of(x) >> 63 ? underflow_result(false) : overflow_result(false);
     }
     out_of_range = true;  // 512 <= |x| < 1024: the result may leave the range

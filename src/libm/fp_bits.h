@@ -85,9 +85,16 @@ EXACTVQ_LIBM_FN float nan_sum(float x, float y) {
   return float_of((is_nan(x) ? bits_of(x) : bits_of(y)) | quiet);
 }
 
-// The results glibc's error helpers return (math_err.c): they are computed,
-// not constants, so that NaN payloads and signs follow the same operations.
-EXACTVQ_LIBM_FN double invalid_result(double x) { return (x - x) / (x - x); }
+// The results glibc's error helpers return (math_err.c), as x86 computes them.
+// An invalid operation's NaN is written on the bits: x86 gives x quieted where
+// x is a NaN, else its default NaN (sign set), and a GPU would give its own
+// canonical NaN instead. (x - x) / (x - x), x / x and the like.
+EXACTVQ_LIBM_FN double invalid_result(double x) {
+  return is_nan(x) ? nan_sum(x, x) : double_of(0xfff8000000000000u);
+}
+EXACTVQ_LIBM_FN float invalid_result(float x) {
+  return is_nan(x) ? nan_sum(x, x) : float_of(0xffc00000u);
+}
 EXACTVQ_LIBM_FN double divide_by_zero(bool negative) {
   return (negative ? -1.0 : 1.0) / double_of(0);
 }

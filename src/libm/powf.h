@@ -154,7 +154,7 @@ EXACTVQ_LIBM_FN float powf(float x, float y) {
     // x and y finite and non-zero.
     if ((ix & 0x80000000u) != 0) {
       const int kind = powf_integer_kind(iy);
-      if (kind == 0) return (x - x) / (x - x);
+      if (kind == 0) return invalid_result(x);
       if (kind == 1) sign_bias = kPowfSignBias;
       ix &= 0x7fffffffu;
     }

@@ -32,7 +32,7 @@ EXACTVQ_LIBM_FN double sin(double x) {
     const int n = reduce_by_half_pi_large(x, &a, &da);
     return sin_cos_in_quadrant(a, da, n);
   }
-  return x / x;  // infinity or NaN
+  return invalid_result(x);  // infinity or NaN: x / x
 }
 
 }  // namespace exactvq::libm::portable
