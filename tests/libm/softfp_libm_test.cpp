@@ -19,6 +19,7 @@
 #include "libm/libm.h"
 #include "libm/portable_functions.h"
 #include "libm/pow_softfp.h"
+#include "libm/powf_softfp.h"
 #include "libm/sincos_softfp.h"
 
 namespace exactvq::libm {
@@ -40,6 +41,8 @@ struct Tables {
   std::vector<uint64_t> pow_log = words_of(detail::pow_log_table(), 128);
   std::vector<uint64_t> sincos = words_of(detail::sincos_table(), 110);
   std::vector<uint64_t> atan = words_of(detail::atan_nodes(), 241);
+  std::vector<uint64_t> powf_log2 = words_of(detail::powf_log2_table(), 16);
+  std::vector<uint64_t> powf_exp2 = words_of(detail::powf_exp2_table(), 32);
 };
 const Tables& tables() {
   static const Tables t;
@@ -208,6 +211,63 @@ TEST(SoftfpLibm, Atan2) {
       check(zero, v);
       check(v, zero);
     }
+}
+
+float powf_softfp(float x, float y) {
+  return std::bit_cast<float>(softfp_powf(std::bit_cast<uint32_t>(x), std::bit_cast<uint32_t>(y),
+                                          tables().powf_log2.data(), tables().powf_exp2.data()));
+}
+
+TEST(SoftfpLibm, Powf) {
+  Counter m("powf");
+  std::mt19937_64 rng(5);
+  const auto check = [&](float x, float y) {
+    m.check(double(powf_softfp(x, y)), double(libm::powf(x, y)), x, y);
+  };
+  for (int i = 0; i < 2'000'000; ++i) {
+    check(float(uniform(rng, 0, 1300)), 7.0f);  // ciede's C-bar'^7
+    // Every normal float below 2^18 to 7 (results from 0 through subnormals to 2^126), and to
+    // other positive exponents below overflow.
+    const float x =
+        std::bit_cast<float>(uint32_t(0x00800000u + rng() % (0x48800000u - 0x00800000u)));
+    check(x, 7.0f);
+    check(x, float(uniform(rng, 0.01, 6.9)));
+  }
+  // The log2 table's subinterval edges at every exponent, +- 4 ulps, to 7.
+  for (int e = -126; e <= 18; ++e)
+    for (uint32_t j = 0; j <= 16; ++j)
+      for (int d = -4; d <= 4; ++d) {
+        const uint32_t edge = 0x3f330000u + (j << 19) + uint32_t(e) * 0x00800000u;
+        if (edge + uint32_t(d) >= 0x00800000u && edge + uint32_t(d) < 0x48800000u)
+          check(std::bit_cast<float>(edge + uint32_t(d)), 7.0f);
+      }
+  check(0.0f, 7.0f);
+  check(0.0f, 2.0f);
+}
+
+TEST(SoftfpLibm, Binary32Operations) {
+  Counter m("float +, -, *, /");
+  std::mt19937_64 rng(6);
+  const auto any = [&] {
+    // Finite floats, subnormals and zeros included, weighted to small exponents too.
+    const uint32_t b = uint32_t(rng());
+    return (b & 0x7f800000u) == 0x7f800000u ? b & 0x807fffffu : b;
+  };
+  for (int i = 0; i < 4'000'000; ++i) {
+    const uint32_t a = any(), b = any();
+    const float fa = std::bit_cast<float>(a), fb = std::bit_cast<float>(b);
+    const auto f = [](uint32_t v) { return double(std::bit_cast<float>(v)); };
+    const float sum = fa + fb, difference = fa - fb, product = fa * fb;
+    if (std::isfinite(sum)) m.check(f(exactvq_f32_add(a, b)), double(sum), fa, fb);
+    if (std::isfinite(difference)) m.check(f(exactvq_f32_sub(a, b)), double(difference), fa, fb);
+    if (std::isfinite(product)) m.check(f(exactvq_f32_mul(a, b)), double(product), fa, fb);
+    if (fb != 0.0f && std::isfinite(fa / fb))
+      m.check(f(exactvq_f32_div(a, b)), double(fa / fb), fa, fb);
+    // Binary64 values rounded to float, through the subnormal range.
+    const double d = std::bit_cast<double>((rng() & 0x80000fffffffffffull) |
+                                           (uint64_t(0x368 + rng() % 0x10e) << 52));
+    m.check(f(exactvq_softfp_to_f32(soft(d))), double(float(d)), d);
+  }
 }
 
 }  // namespace
