@@ -1,41 +1,44 @@
-// Where a pixel's chroma comes from (reference.h's chroma_site), for the host
-// and, in a .cu file, for CUDA devices: one text, integers only.
-#pragma once
+/* Where a pixel's chroma comes from (reference.h's chroma_site), one text for
+ * the host, CUDA devices and OpenCL (the subset of core/portable.h): integers
+ * only. */
+#ifndef EXACTVQ_METRICS_CIEDE_CHROMA_SITE_H
+#define EXACTVQ_METRICS_CIEDE_CHROMA_SITE_H
 
-#include <cstdint>
+#include "core/portable.h"
 
-#include "metrics/ciede/definition.h"  // EXACTVQ_CIEDE_HD
+#define CIEDE_CHROMA_444 0
+#define CIEDE_CHROMA_420 1
+#define CIEDE_CHROMA_422 2
 
-namespace exactvq::ciede {
+/* The chroma layout of a picture format, as ciede_chroma_site reads it. */
+typedef struct CiedeChromaReading {
+  exactvq_i32 kind;        /* CIEDE_CHROMA_* */
+  exactvq_i32 width;       /* the picture's width */
+  exactvq_i64 padded_half; /* 4:2:2: libvmaf's chroma row, floor(W/2) rounded up to 32 */
+} CiedeChromaReading;
 
-// The chroma layout of a picture format, as chroma_site reads it.
-struct ChromaReading {
-  enum Kind : int { k444, k420, k422 };
-  int kind = k444;
-  int width = 0;            // the picture's width
-  int64_t padded_half = 0;  // 4:2:2: libvmaf's chroma row, floor(W/2) rounded up to 32
-};
+/* A pixel's chroma sample in exactvq's chroma planes; zero: libvmaf's zeroed
+ * padding (the sample is 0). */
+typedef struct CiedeChromaSite {
+  exactvq_i32 row, col, zero;
+} CiedeChromaSite;
 
-// Where pixel (x, y)'s chroma comes from, in exactvq's chroma planes.
-// 4:4:4: the same place. 4:2:0: (x/2, y/2). 4:2:2: libvmaf's reading, which
-// halves the row but not the column: it takes sample y/2 * S + x of the plane
-// as libvmaf lays it out (rows of S = the half width rounded up to 32 samples,
-// the columns past the half width zero), so a row past the half width runs into
-// the padding and then the next row.
-struct ChromaSite {
-  int row = 0, col = 0;
-  bool zero = false;  // libvmaf's zeroed padding: the sample is 0
-};
-
-EXACTVQ_CIEDE_HD ChromaSite chroma_site(const ChromaReading& r, int x, int y) {
-  ChromaSite site;
-  if (r.kind == ChromaReading::k420) {
+/* Where pixel (x, y)'s chroma comes from. 4:4:4: the same place. 4:2:0:
+ * (x/2, y/2). 4:2:2: libvmaf's reading, which halves the row but not the
+ * column: it takes sample y/2 * S + x of the plane as libvmaf lays it out
+ * (rows of S = the half width rounded up to 32 samples, the columns past the
+ * half width zero), so a row past the half width runs into the padding and
+ * then the next row. */
+EXACTVQ_FN CiedeChromaSite ciede_chroma_site(CiedeChromaReading r, exactvq_i32 x, exactvq_i32 y) {
+  CiedeChromaSite site;
+  site.zero = 0;
+  if (r.kind == CIEDE_CHROMA_420) {
     site.row = y / 2;
     site.col = x / 2;
-  } else if (r.kind == ChromaReading::k422) {
-    const int64_t k = int64_t{y / 2} * r.padded_half + x;
-    site.row = int(k / r.padded_half);
-    site.col = int(k % r.padded_half);
+  } else if (r.kind == CIEDE_CHROMA_422) {
+    const exactvq_i64 k = (exactvq_i64)(y / 2) * r.padded_half + x;
+    site.row = (exactvq_i32)(k / r.padded_half);
+    site.col = (exactvq_i32)(k % r.padded_half);
     site.zero = site.col >= r.width / 2;
   } else {
     site.row = y;
@@ -44,4 +47,4 @@ EXACTVQ_CIEDE_HD ChromaSite chroma_site(const ChromaReading& r, int x, int y) {
   return site;
 }
 
-}  // namespace exactvq::ciede
+#endif /* EXACTVQ_METRICS_CIEDE_CHROMA_SITE_H */

@@ -48,18 +48,17 @@ void check_ciede_format(const VideoFormat& f, const char* where) {
 }
 
 ChromaReading chroma_reading(const VideoFormat& f) {
-  ChromaReading r;
-  r.width = f.width;
-  if (f.chroma == ChromaFormat::k420) r.kind = ChromaReading::k420;
+  ChromaReading r{CIEDE_CHROMA_444, f.width, 0};
+  if (f.chroma == ChromaFormat::k420) r.kind = CIEDE_CHROMA_420;
   if (f.chroma == ChromaFormat::k422) {
-    r.kind = ChromaReading::k422;
+    r.kind = CIEDE_CHROMA_422;
     r.padded_half = padded_half_width(f.width);
   }
   return r;
 }
 
 ChromaSite chroma_site(const VideoFormat& f, int x, int y) {
-  return chroma_site(chroma_reading(f), x, y);
+  return ciede_chroma_site(chroma_reading(f), x, y);
 }
 
 void row_samples(const Picture& pic, int y, PixelSamples* out) {
@@ -67,7 +66,7 @@ void row_samples(const Picture& pic, int y, PixelSamples* out) {
   const PlaneView py = pic.plane(0), pu = pic.plane(1), pv = pic.plane(2);
   const ChromaReading reading = chroma_reading(f);
   for (int x = 0; x < f.width; ++x) {
-    const ChromaSite c = chroma_site(reading, x, y);
+    const ChromaSite c = ciede_chroma_site(reading, x, y);
     out[x] = PixelSamples{sample(py, y, x), chroma_sample(pu, c), chroma_sample(pv, c)};
   }
 }

@@ -15,7 +15,11 @@ namespace exactvq::ciede {
 // 4:2:2 an even width, and a height for which libvmaf's reads stay in its picture.
 void check_ciede_format(const VideoFormat& f, const char* where);
 
-// The chroma layout chroma_site (chroma_site.h) reads for format f (with colour).
+using ChromaReading = CiedeChromaReading;
+using ChromaSite = CiedeChromaSite;
+
+// The chroma layout ciede_chroma_site (chroma_site.h) reads for format f (with
+// colour), and where pixel (x, y)'s chroma comes from in a picture of format f.
 ChromaReading chroma_reading(const VideoFormat& f);
 ChromaSite chroma_site(const VideoFormat& f, int x, int y);
 

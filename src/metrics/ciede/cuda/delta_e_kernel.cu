@@ -44,13 +44,13 @@ PlaneReader<Sample> reader_of(const DevicePlanes& p) {
 template <typename Sample>
 __global__ void __launch_bounds__(kThreads)
     delta_e_kernel(PlaneReader<Sample> luma, PlaneReader<Sample> cb, PlaneReader<Sample> cr,
-                   ChromaReading reading, int width, int64_t pixels, int bitdepth,
+                   CiedeChromaReading reading, int width, int64_t pixels, int bitdepth,
                    double* __restrict__ terms) {
   const int frame = int(blockIdx.y);
   for (int64_t i = int64_t(blockIdx.x) * kThreads + threadIdx.x; i < pixels;
        i += int64_t(gridDim.x) * kThreads) {
     const int y = int(i / width), x = int(i % width);
-    const ChromaSite c = chroma_site(reading, x, y);
+    const CiedeChromaSite c = ciede_chroma_site(reading, x, y);
     const float ru = c.zero ? 0.0f : float(cb.ref_at(frame, c.row, c.col));
     const float rv = c.zero ? 0.0f : float(cr.ref_at(frame, c.row, c.col));
     const float du = c.zero ? 0.0f : float(cb.dist_at(frame, c.row, c.col));

@@ -15,7 +15,7 @@ using exactvq::cuda::DevicePlanes;
 // the depth and how pixels find their chroma.
 struct DeltaEFrames {
   DevicePlanes plane[3];
-  ChromaReading reading;
+  CiedeChromaReading reading{};
   int bitdepth = 8;
 };
 
