@@ -17,25 +17,25 @@
 /* x rounded to binary32, nearest even, as its bit pattern: zero, subnormal or
  * normal (x below 2^128 in magnitude once rounded). */
 SOFTFP_FN softfp_u32 exactvq_softfp_to_f32(softfp x) {
-  const softfp_u32 sign = (softfp_u32)x.neg << 31;
-  if (x.sig == 0) return sign;
+  const softfp_u32 sign_bit = (softfp_u32)x.neg << 31;
+  if (x.sig == 0) return sign_bit;
   const softfp_i32 e = x.exp + 52; /* 2^e <= |x| < 2^(e + 1) */
   /* Bits of sig dropped: 29 for a normal float, more below 2^-126. */
   const softfp_i32 drop = e >= -126 ? 29 : 29 + (-126 - e);
-  if (drop > 54) return sign; /* |x| < 2^-150: rounds to zero */
+  if (drop > 54) return sign_bit; /* |x| < 2^-150: rounds to zero */
   const softfp_u64 kept = x.sig >> drop;
   const softfp_u64 rest = x.sig & ((SOFTFP_U64_C(1) << drop) - 1);
-  const softfp_u64 half = SOFTFP_U64_C(1) << (drop - 1);
+  const softfp_u64 halfway = SOFTFP_U64_C(1) << (drop - 1);
   softfp_u64 q = kept;
-  if (rest > half || (rest == half && (kept & 1))) q += 1;
-  if (e < -126) return sign | (softfp_u32)q; /* a subnormal, or 2^-126 after a carry */
+  if (rest > halfway || (rest == halfway && (kept & 1))) q += 1;
+  if (e < -126) return sign_bit | (softfp_u32)q; /* a subnormal, or 2^-126 after a carry */
   /* q in [2^23, 2^24]; a carry to 2^24 moves to the next binade. */
   softfp_i32 biased = e + 127;
   if (q == (SOFTFP_U64_C(1) << 24)) {
     q >>= 1;
     biased += 1;
   }
-  return sign | ((softfp_u32)biased << 23) | ((softfp_u32)q & 0x7FFFFFu);
+  return sign_bit | ((softfp_u32)biased << 23) | ((softfp_u32)q & 0x7FFFFFu);
 }
 
 SOFTFP_FN softfp exactvq_softfp_of_f32(softfp_u32 bits) { return softfp_from_f32_bits(bits); }

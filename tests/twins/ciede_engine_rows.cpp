@@ -1,8 +1,7 @@
 // ciede's engine rows (engine_matrix.h): each frame's sum of delta E, in every
 // chroma format and depth ciede takes, against the scalar reference. The CPU
 // engine has no SIMD targets (one row, not one a target); CUDA's is native
-// binary64 (ciede has no fp64 option: one /cuda row); OpenCL has no engine yet
-// (its row says why).
+// binary64 (ciede has no fp64 option: one /cuda row); OpenCL's is softfp.
 #include <span>
 #include <vector>
 
@@ -52,7 +51,7 @@ EXACTVQ_TWIN_ROWS(ciede_engine_rows) {
   cuda.unavailable = [] { return cuda_device().why; };
   register_row(std::move(cuda));
   Row opencl = engine_row<CiedeSums>("/opencl", opencl_device, Fp64Mode::kAuto, false);
-  opencl.unavailable = [] { return std::string(ciede::kNoOpenclEngine); };
+  opencl.unavailable = opencl_missing;
   register_row(std::move(opencl));
 }
 

@@ -23,10 +23,5 @@ using Engine = FrameEngine<double>;
 
 EXACTVQ_ENGINE_FACTORIES(Engine, EngineSetup)
 
-// Why ciede refuses OpenCL devices (the refusal's words).
-inline constexpr const char* kNoOpenclEngine =
-    "ciede has no OpenCL engine yet: OpenCL C has no binary64 here, and softfp (binary64 on "
-    "integers) has no forms of glibc's pow, powf, atan2, sin, cos and exp, which each pixel's "
-    "delta E calls; score ciede on the CPU or a CUDA device";
 
 }  // namespace exactvq::ciede

@@ -224,9 +224,9 @@ SOFTFP_FN ciede_f32 ciede_soft_hue_weighting(ciede_f32 mean_h,
 /* rotation_term. */
 SOFTFP_FN ciede_f32 ciede_soft_rotation_term(ciede_f32 c_bar_prime, ciede_f32 mean_h,
                                              const EXACTVQ_GLOBAL exactvq_u64* t) {
-  const ciede_f32 degrees = ciede_narrow(softfp_mul(ciede_wide(mean_h), CIEDE_C(CIEDE_SF_DEGREES)));
-  const ciede_f32 d = ciede_narrow(softfp_mul(
-      softfp_sub(ciede_wide(degrees), CIEDE_C(CIEDE_SF_D275)), CIEDE_C(CIEDE_SF_ONE_25TH)));
+  const ciede_f32 deg = ciede_narrow(softfp_mul(ciede_wide(mean_h), CIEDE_C(CIEDE_SF_DEGREES)));
+  const ciede_f32 d = ciede_narrow(
+      softfp_mul(softfp_sub(ciede_wide(deg), CIEDE_C(CIEDE_SF_D275)), CIEDE_C(CIEDE_SF_ONE_25TH)));
   const ciede_f32 c7 = softfp_powf(c_bar_prime, CIEDE_SF_F_SEVEN, t + CIEDE_TABLE_POWF_LOG2,
                                    t + CIEDE_TABLE_POWF_EXP2);
   const softfp root =
