@@ -77,7 +77,8 @@ SOFTFP_FN softfp exactvq_softfp_difference_with_error(softfp a, softfp b, softfp
 }
 
 /* atan2(y, x) on the domain above. */
-SOFTFP_FN softfp softfp_atan2(softfp y, softfp x, const EXACTVQ_GLOBAL exactvq_u64* nodes) {
+EXACTVQ_SOFTFP_CALL_FN softfp softfp_atan2(softfp y, softfp x,
+                                           const EXACTVQ_GLOBAL exactvq_u64* nodes) {
   const softfp zero = softfp_make(0, 0, 0);
   const softfp pi = exactvq_softfp_c(EXACTVQ_ATAN2_PI);
   const softfp pi_lo = exactvq_softfp_c(EXACTVQ_ATAN2_PI_LO);

@@ -14,9 +14,17 @@
 #include "softfp/softfp.h"
 #include "softfp/softfp_sqrt.h" /* softfp_from_f32_bits */
 
+#ifndef EXACTVQ_SOFTFP_CALL_FN
+#if defined(__CUDACC__)
+#define EXACTVQ_SOFTFP_CALL_FN static __host__ __device__ __noinline__ __attribute__((unused))
+#else
+#define EXACTVQ_SOFTFP_CALL_FN SOFTFP_FN
+#endif
+#endif
+
 /* x rounded to binary32, nearest even, as its bit pattern: zero, subnormal or
  * normal (x below 2^128 in magnitude once rounded). */
-SOFTFP_FN softfp_u32 exactvq_softfp_to_f32(softfp x) {
+EXACTVQ_SOFTFP_CALL_FN softfp_u32 exactvq_softfp_to_f32(softfp x) {
   const softfp_u32 sign_bit = (softfp_u32)x.neg << 31;
   if (x.sig == 0) return sign_bit;
   const softfp_i32 e = x.exp + 52; /* 2^e <= |x| < 2^(e + 1) */
@@ -41,16 +49,16 @@ SOFTFP_FN softfp_u32 exactvq_softfp_to_f32(softfp x) {
 SOFTFP_FN softfp exactvq_softfp_of_f32(softfp_u32 bits) { return softfp_from_f32_bits(bits); }
 
 /* Float a + b, a - b, a * b, a / b (b not zero), correctly rounded. */
-SOFTFP_FN softfp_u32 exactvq_f32_add(softfp_u32 a, softfp_u32 b) {
+EXACTVQ_SOFTFP_CALL_FN softfp_u32 exactvq_f32_add(softfp_u32 a, softfp_u32 b) {
   return exactvq_softfp_to_f32(softfp_add(softfp_from_f32_bits(a), softfp_from_f32_bits(b)));
 }
-SOFTFP_FN softfp_u32 exactvq_f32_sub(softfp_u32 a, softfp_u32 b) {
+EXACTVQ_SOFTFP_CALL_FN softfp_u32 exactvq_f32_sub(softfp_u32 a, softfp_u32 b) {
   return exactvq_softfp_to_f32(softfp_sub(softfp_from_f32_bits(a), softfp_from_f32_bits(b)));
 }
-SOFTFP_FN softfp_u32 exactvq_f32_mul(softfp_u32 a, softfp_u32 b) {
+EXACTVQ_SOFTFP_CALL_FN softfp_u32 exactvq_f32_mul(softfp_u32 a, softfp_u32 b) {
   return exactvq_softfp_to_f32(softfp_mul(softfp_from_f32_bits(a), softfp_from_f32_bits(b)));
 }
-SOFTFP_FN softfp_u32 exactvq_f32_div(softfp_u32 a, softfp_u32 b) {
+EXACTVQ_SOFTFP_CALL_FN softfp_u32 exactvq_f32_div(softfp_u32 a, softfp_u32 b) {
   return exactvq_softfp_to_f32(softfp_div(softfp_from_f32_bits(a), softfp_from_f32_bits(b)));
 }
 

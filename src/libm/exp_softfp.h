@@ -23,6 +23,17 @@
 #define EXACTVQ_EXP_C5 EXACTVQ_U64_C(0x3F81111167A4D017)
 #define EXACTVQ_SOFTFP_ONE EXACTVQ_U64_C(0x3FF0000000000000)
 
+/* The larger functions of libm's and ciede's softfp forms: out of line on CUDA,
+ * where inlining every softfp step of them into one kernel makes nvcc take many
+ * minutes (elsewhere as every softfp function). */
+#ifndef EXACTVQ_SOFTFP_CALL_FN
+#if defined(__CUDACC__)
+#define EXACTVQ_SOFTFP_CALL_FN static __host__ __device__ __noinline__ __attribute__((unused))
+#else
+#define EXACTVQ_SOFTFP_CALL_FN SOFTFP_FN
+#endif
+#endif
+
 SOFTFP_FN softfp exactvq_softfp_negated(softfp a) {
   a.neg ^= 1;
   return a;
@@ -39,8 +50,8 @@ SOFTFP_FN softfp_u32 exactvq_softfp_top12(softfp x) {
  * 0 or the sign bit >> 45), with the result a normal binary64 number: the
  * reduction x = k ln2/128 + r, the table's 2^(k/128), a degree-5 polynomial,
  * scale + scale * tmp in one fma. */
-SOFTFP_FN softfp exactvq_softfp_exp_main(softfp x, softfp xtail, softfp_u64 sign_bias,
-                                         const EXACTVQ_GLOBAL exactvq_u64* table) {
+EXACTVQ_SOFTFP_CALL_FN softfp exactvq_softfp_exp_main(softfp x, softfp xtail, softfp_u64 sign_bias,
+                                                      const EXACTVQ_GLOBAL exactvq_u64* table) {
   const softfp shift = exactvq_softfp_c(EXACTVQ_EXP_SHIFT);
   softfp kd = softfp_fma(x, exactvq_softfp_c(EXACTVQ_EXP_INV_LN2_N), shift);
   const softfp_u64 ki = softfp_to_bits(kd);
@@ -68,7 +79,7 @@ SOFTFP_FN softfp exactvq_softfp_exp_main(softfp x, softfp xtail, softfp_u64 sign
 /* exp(x) for |x| < 512 (glibc rescales beyond; ciede: -d^2 in [-320, 0]).
  * exp's xtail is absent: adding +0 to r changes nothing (r = -0 only for
  * x = -0, which the first branch answers). */
-SOFTFP_FN softfp softfp_exp(softfp x, const EXACTVQ_GLOBAL exactvq_u64* table) {
+EXACTVQ_SOFTFP_CALL_FN softfp softfp_exp(softfp x, const EXACTVQ_GLOBAL exactvq_u64* table) {
   const softfp_u32 abstop = exactvq_softfp_top12(x) & 0x7FF;
   if (abstop < 0x3C9) /* |x| < 2^-54 */
     return softfp_add(exactvq_softfp_c(EXACTVQ_SOFTFP_ONE), x);

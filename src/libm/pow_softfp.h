@@ -24,8 +24,8 @@
 #define EXACTVQ_POW_TABLE_ORIGIN EXACTVQ_U64_C(0x3FE6955500000000)
 
 /* log(x) = hi + *lo for the bits ix of a normal x > 0 (pow_log_double_double). */
-SOFTFP_FN softfp exactvq_softfp_pow_log(softfp_u64 ix, softfp* lo_out,
-                                        const EXACTVQ_GLOBAL exactvq_u64* log_table) {
+EXACTVQ_SOFTFP_CALL_FN softfp exactvq_softfp_pow_log(softfp_u64 ix, softfp* lo_out,
+                                                     const EXACTVQ_GLOBAL exactvq_u64* log_table) {
   const softfp_u64 offset = ix - EXACTVQ_POW_TABLE_ORIGIN;
   const softfp_i32 i = (softfp_i32)((offset >> 45) % 128);
   const softfp_i32 k = (softfp_i32)((softfp_i64)offset >> 52);
@@ -69,8 +69,9 @@ SOFTFP_FN softfp exactvq_softfp_pow_log(softfp_u64 ix, softfp* lo_out,
  * |y log x| < 512 and the result is 1 or normal (ciede: x in (0.088, 2.25]
  * to 2.4, (0.0088, 7.5) to 1/3, 0 or [4e-22, 1300] to 7). +0 to a positive y
  * is +0. */
-SOFTFP_FN softfp softfp_pow(softfp x, softfp y, const EXACTVQ_GLOBAL exactvq_u64* log_table,
-                            const EXACTVQ_GLOBAL exactvq_u64* exp_table) {
+EXACTVQ_SOFTFP_CALL_FN softfp softfp_pow(softfp x, softfp y,
+                                         const EXACTVQ_GLOBAL exactvq_u64* log_table,
+                                         const EXACTVQ_GLOBAL exactvq_u64* exp_table) {
   if (x.sig == 0) return softfp_make(0, 0, 0);
   softfp lo;
   const softfp hi = exactvq_softfp_pow_log(softfp_to_bits(x), &lo, log_table);

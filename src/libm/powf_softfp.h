@@ -30,8 +30,8 @@
 #define EXACTVQ_POWF_TABLE_ORIGIN 0x3F330000u
 
 /* log2 of the normal float whose bits are ix (powf_log2_of_bits). */
-SOFTFP_FN softfp exactvq_softfp_powf_log2(softfp_u32 ix,
-                                          const EXACTVQ_GLOBAL exactvq_u64* log2_table) {
+EXACTVQ_SOFTFP_CALL_FN softfp
+exactvq_softfp_powf_log2(softfp_u32 ix, const EXACTVQ_GLOBAL exactvq_u64* log2_table) {
   const softfp_u32 offset = ix - EXACTVQ_POWF_TABLE_ORIGIN;
   const softfp_i32 i = (softfp_i32)((offset >> 19) % 16);
   const softfp_u32 top = offset & 0xFF800000u;
@@ -54,7 +54,8 @@ SOFTFP_FN softfp exactvq_softfp_powf_log2(softfp_u32 ix,
 }
 
 /* 2^xd as a binary64 (powf_exp2_with_sign, sign +). */
-SOFTFP_FN softfp exactvq_softfp_powf_exp2(softfp xd, const EXACTVQ_GLOBAL exactvq_u64* exp2_table) {
+EXACTVQ_SOFTFP_CALL_FN softfp
+exactvq_softfp_powf_exp2(softfp xd, const EXACTVQ_GLOBAL exactvq_u64* exp2_table) {
   const softfp shift = exactvq_softfp_c(EXACTVQ_POWF_EXP2_SHIFT);
   softfp kd = softfp_add(xd, shift);
   const softfp_u64 ki = softfp_to_bits(kd);
@@ -70,9 +71,9 @@ SOFTFP_FN softfp exactvq_softfp_powf_exp2(softfp xd, const EXACTVQ_GLOBAL exactv
 }
 
 /* powf(x, y) on the domain above, floats as bit patterns. */
-SOFTFP_FN softfp_u32 softfp_powf(softfp_u32 x, softfp_u32 y,
-                                 const EXACTVQ_GLOBAL exactvq_u64* log2_table,
-                                 const EXACTVQ_GLOBAL exactvq_u64* exp2_table) {
+EXACTVQ_SOFTFP_CALL_FN softfp_u32 softfp_powf(softfp_u32 x, softfp_u32 y,
+                                              const EXACTVQ_GLOBAL exactvq_u64* log2_table,
+                                              const EXACTVQ_GLOBAL exactvq_u64* exp2_table) {
   if ((x & 0x7FFFFFFFu) == 0) return 0; /* +0 to a positive y */
   const softfp ylogx = softfp_mul(softfp_from_f32_bits(y), exactvq_softfp_powf_log2(x, log2_table));
   /* |y log2 x| >= 126 is glibc's slow branch; below -126 only underflow is possible here. */

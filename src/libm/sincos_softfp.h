@@ -55,8 +55,8 @@ SOFTFP_FN softfp_i32 exactvq_softfp_nearest_node(softfp abs_x, softfp* offset) {
 }
 
 /* sin(x + dx) for |x| < 0.8555 (|dx| tiny); its sign follows x. */
-SOFTFP_FN softfp exactvq_softfp_sin_kernel(softfp x, softfp dx,
-                                           const EXACTVQ_GLOBAL exactvq_u64* table) {
+EXACTVQ_SOFTFP_CALL_FN softfp exactvq_softfp_sin_kernel(softfp x, softfp dx,
+                                                        const EXACTVQ_GLOBAL exactvq_u64* table) {
   const softfp x_in = x;
   if (softfp_magnitude_less(x, exactvq_softfp_c(EXACTVQ_SINCOS_SMALL))) {
     const softfp xx = softfp_mul(x, x);
@@ -92,8 +92,8 @@ SOFTFP_FN softfp exactvq_softfp_sin_kernel(softfp x, softfp dx,
 }
 
 /* cos(x + dx) for |x| < 0.8555 (|dx| tiny). */
-SOFTFP_FN softfp exactvq_softfp_cos_kernel(softfp x, softfp dx,
-                                           const EXACTVQ_GLOBAL exactvq_u64* table) {
+EXACTVQ_SOFTFP_CALL_FN softfp exactvq_softfp_cos_kernel(softfp x, softfp dx,
+                                                        const EXACTVQ_GLOBAL exactvq_u64* table) {
   if (softfp_less(x, softfp_make(0, 0, 0))) dx = exactvq_softfp_negated(dx);
   softfp offset;
   const softfp_i32 node = exactvq_softfp_nearest_node(exactvq_softfp_abs(x), &offset);
@@ -117,7 +117,8 @@ SOFTFP_FN softfp exactvq_softfp_cos_kernel(softfp x, softfp dx,
 }
 
 /* x = n pi/2 + (a + da), returning n mod 4, for |x| < 105414350. */
-SOFTFP_FN softfp_i32 exactvq_softfp_reduce_by_half_pi(softfp x, softfp* a, softfp* da) {
+EXACTVQ_SOFTFP_CALL_FN softfp_i32 exactvq_softfp_reduce_by_half_pi(softfp x, softfp* a,
+                                                                   softfp* da) {
   const softfp to_int = exactvq_softfp_c(EXACTVQ_SINCOS_TO_INT);
   const softfp t = softfp_fma(x, exactvq_softfp_c(EXACTVQ_SINCOS_TWO_OVER_PI), to_int);
   const softfp xn = softfp_sub(t, to_int);
@@ -150,7 +151,7 @@ SOFTFP_FN softfp_u32 exactvq_softfp_high_word(softfp x) {
 }
 
 /* sin(x) for |x| < 105414350. */
-SOFTFP_FN softfp softfp_sin(softfp x, const EXACTVQ_GLOBAL exactvq_u64* table) {
+EXACTVQ_SOFTFP_CALL_FN softfp softfp_sin(softfp x, const EXACTVQ_GLOBAL exactvq_u64* table) {
   const softfp_u32 k = exactvq_softfp_high_word(x);
   const softfp zero = softfp_make(0, 0, 0);
   if (k < 0x3E500000u) return x; /* |x| < 2^-26 */
@@ -166,7 +167,7 @@ SOFTFP_FN softfp softfp_sin(softfp x, const EXACTVQ_GLOBAL exactvq_u64* table) {
 }
 
 /* cos(x) for |x| < 105414350. */
-SOFTFP_FN softfp softfp_cos(softfp x, const EXACTVQ_GLOBAL exactvq_u64* table) {
+EXACTVQ_SOFTFP_CALL_FN softfp softfp_cos(softfp x, const EXACTVQ_GLOBAL exactvq_u64* table) {
   const softfp_u32 k = exactvq_softfp_high_word(x);
   if (k < 0x3E400000u) return exactvq_softfp_c(EXACTVQ_SOFTFP_ONE); /* |x| < 2^-27 */
   if (k < 0x3FEB6000u) return exactvq_softfp_cos_kernel(x, softfp_make(0, 0, 0), table);

@@ -201,7 +201,7 @@ TEST(SoftfpLibm, Atan2) {
     check(signed_(in_bits(rng, 0x1p-499, 0x1p499)), signed_(in_bits(rng, 0x1p-499, 0x1p499)));
     // Ratios near 1/16, 1 and the nodes (i + 16)/256.
     const double x = uniform(rng, 0.5, 2.0);
-    const double r = (rng() % 241 + 16) / 256.0;
+    const double r = double(rng() % 241 + 16) / 256.0;
     check(signed_(near(rng, x * r, 3)), signed_(x));
     check(signed_(x), signed_(near(rng, x * r, 3)));
     check(signed_(near(rng, x, 3)), signed_(x));

@@ -167,7 +167,8 @@ EXACTVQ_CIEDE_HD float delta_e_2000(const LabColor& c1, const LabColor& c2) {
   const float lightness = delta_l / (kL * s_l);
   const float chroma = delta_c / (kC * s_c);
   const float hue = delta_big_h / (kH * s_h);
-  return float(square_root(square(lightness) + square(chroma) + square(hue) + double(r_t * chroma * hue)));
+  return float(
+      square_root(square(lightness) + square(chroma) + square(hue) + double(r_t * chroma * hue)));
 }
 
 }  // namespace exactvq::ciede

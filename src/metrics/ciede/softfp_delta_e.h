@@ -107,7 +107,8 @@ SOFTFP_FN int ciede_f32_is_zero(ciede_f32 x) { return (x & 0x7FFFFFFFu) == 0; }
 SOFTFP_FN softfp ciede_square(ciede_f32 x) { return softfp_mul(ciede_wide(x), ciede_wide(x)); }
 
 /* linear_light. */
-SOFTFP_FN softfp ciede_soft_linear_light(softfp c, const EXACTVQ_GLOBAL exactvq_u64* t) {
+EXACTVQ_SOFTFP_CALL_FN softfp ciede_soft_linear_light(softfp c,
+                                                      const EXACTVQ_GLOBAL exactvq_u64* t) {
   if (softfp_less(CIEDE_C(CIEDE_SF_GAMMA_KNEE), c))
     return softfp_pow(
         softfp_mul(softfp_add(c, CIEDE_C(CIEDE_SF_GAMMA_OFFSET)), CIEDE_C(CIEDE_SF_GAMMA_SCALE)),
@@ -116,7 +117,7 @@ SOFTFP_FN softfp ciede_soft_linear_light(softfp c, const EXACTVQ_GLOBAL exactvq_
 }
 
 /* lab_f, as a float. */
-SOFTFP_FN ciede_f32 ciede_soft_lab_f(softfp x, const EXACTVQ_GLOBAL exactvq_u64* t) {
+EXACTVQ_SOFTFP_CALL_FN ciede_f32 ciede_soft_lab_f(softfp x, const EXACTVQ_GLOBAL exactvq_u64* t) {
   if (softfp_less(CIEDE_C(CIEDE_SF_EPSILON), x))
     return ciede_narrow(
         softfp_pow(x, CIEDE_C(CIEDE_SF_ONE_THIRD), t + CIEDE_TABLE_POW_LOG, t + CIEDE_TABLE_EXP));
@@ -126,9 +127,9 @@ SOFTFP_FN ciede_f32 ciede_soft_lab_f(softfp x, const EXACTVQ_GLOBAL exactvq_u64*
 }
 
 /* lab_color of the integer samples at `bitdepth` bits. */
-SOFTFP_FN CiedeSoftLab ciede_soft_lab_color(exactvq_u32 y_sample, exactvq_u32 u_sample,
-                                            exactvq_u32 v_sample, int bitdepth,
-                                            const EXACTVQ_GLOBAL exactvq_u64* t) {
+EXACTVQ_SOFTFP_CALL_FN CiedeSoftLab ciede_soft_lab_color(exactvq_u32 y_sample, exactvq_u32 u_sample,
+                                                         exactvq_u32 v_sample, int bitdepth,
+                                                         const EXACTVQ_GLOBAL exactvq_u64* t) {
   const softfp scale = softfp_from_i53((softfp_i64)1 << (bitdepth - 8));
   const softfp one = CIEDE_C(CIEDE_SF_D1);
   const softfp y = softfp_mul(
@@ -171,8 +172,8 @@ SOFTFP_FN CiedeSoftLab ciede_soft_lab_color(exactvq_u32 y_sample, exactvq_u32 u_
 }
 
 /* hue_angle. */
-SOFTFP_FN ciede_f32 ciede_soft_hue_angle(ciede_f32 b, ciede_f32 a_prime,
-                                         const EXACTVQ_GLOBAL exactvq_u64* t) {
+EXACTVQ_SOFTFP_CALL_FN ciede_f32 ciede_soft_hue_angle(ciede_f32 b, ciede_f32 a_prime,
+                                                      const EXACTVQ_GLOBAL exactvq_u64* t) {
   if (ciede_f32_is_zero(b) && ciede_f32_is_zero(a_prime)) return 0;
   ciede_f32 h =
       ciede_narrow(softfp_atan2(ciede_wide(b), ciede_wide(a_prime), t + CIEDE_TABLE_ATAN));
@@ -182,8 +183,8 @@ SOFTFP_FN ciede_f32 ciede_soft_hue_angle(ciede_f32 b, ciede_f32 a_prime,
 }
 
 /* hue_difference. */
-SOFTFP_FN ciede_f32 ciede_soft_hue_difference(ciede_f32 c1, ciede_f32 c2, ciede_f32 h1,
-                                              ciede_f32 h2) {
+EXACTVQ_SOFTFP_CALL_FN ciede_f32 ciede_soft_hue_difference(ciede_f32 c1, ciede_f32 c2, ciede_f32 h1,
+                                                           ciede_f32 h2) {
   if (ciede_f32_is_zero(c1) || ciede_f32_is_zero(c2)) return 0;
   const softfp pi = CIEDE_C(CIEDE_SF_PI);
   if (!softfp_less(pi, exactvq_softfp_abs(ciede_wide(exactvq_f32_sub(h1, h2)))))
@@ -195,7 +196,7 @@ SOFTFP_FN ciede_f32 ciede_soft_hue_difference(ciede_f32 c1, ciede_f32 c2, ciede_
 }
 
 /* mean_hue. */
-SOFTFP_FN ciede_f32 ciede_soft_mean_hue(ciede_f32 h1, ciede_f32 h2) {
+EXACTVQ_SOFTFP_CALL_FN ciede_f32 ciede_soft_mean_hue(ciede_f32 h1, ciede_f32 h2) {
   const softfp sum = ciede_wide(exactvq_f32_add(h1, h2));
   if (softfp_less(CIEDE_C(CIEDE_SF_PI), exactvq_softfp_abs(ciede_wide(exactvq_f32_sub(h1, h2)))))
     return ciede_narrow(
@@ -204,8 +205,8 @@ SOFTFP_FN ciede_f32 ciede_soft_mean_hue(ciede_f32 h1, ciede_f32 h2) {
 }
 
 /* hue_weighting. */
-SOFTFP_FN ciede_f32 ciede_soft_hue_weighting(ciede_f32 mean_h,
-                                             const EXACTVQ_GLOBAL exactvq_u64* t) {
+EXACTVQ_SOFTFP_CALL_FN ciede_f32 ciede_soft_hue_weighting(ciede_f32 mean_h,
+                                                          const EXACTVQ_GLOBAL exactvq_u64* t) {
   const EXACTVQ_GLOBAL exactvq_u64* sincos = t + CIEDE_TABLE_SINCOS;
   const softfp h = ciede_wide(mean_h);
   const softfp c1 = softfp_cos(softfp_sub(h, CIEDE_C(CIEDE_SF_PI_6)), sincos);
@@ -222,8 +223,8 @@ SOFTFP_FN ciede_f32 ciede_soft_hue_weighting(ciede_f32 mean_h,
 }
 
 /* rotation_term. */
-SOFTFP_FN ciede_f32 ciede_soft_rotation_term(ciede_f32 c_bar_prime, ciede_f32 mean_h,
-                                             const EXACTVQ_GLOBAL exactvq_u64* t) {
+EXACTVQ_SOFTFP_CALL_FN ciede_f32 ciede_soft_rotation_term(ciede_f32 c_bar_prime, ciede_f32 mean_h,
+                                                          const EXACTVQ_GLOBAL exactvq_u64* t) {
   const ciede_f32 deg = ciede_narrow(softfp_mul(ciede_wide(mean_h), CIEDE_C(CIEDE_SF_DEGREES)));
   const ciede_f32 d = ciede_narrow(
       softfp_mul(softfp_sub(ciede_wide(deg), CIEDE_C(CIEDE_SF_D275)), CIEDE_C(CIEDE_SF_ONE_25TH)));
@@ -240,19 +241,19 @@ SOFTFP_FN ciede_f32 ciede_soft_rotation_term(ciede_f32 c_bar_prime, ciede_f32 me
 }
 
 /* a_i' = float(a + (a / 2f) g). */
-SOFTFP_FN ciede_f32 ciede_soft_a_prime(ciede_f32 a, softfp g) {
+EXACTVQ_SOFTFP_CALL_FN ciede_f32 ciede_soft_a_prime(ciede_f32 a, softfp g) {
   return ciede_narrow(
       softfp_add(ciede_wide(a), softfp_mul(ciede_wide(exactvq_f32_div(a, CIEDE_SF_F_TWO)), g)));
 }
 
 /* float(sqrt(a^2 + b^2)), the squares exact in binary64. */
-SOFTFP_FN ciede_f32 ciede_soft_chroma(ciede_f32 a, ciede_f32 b) {
+EXACTVQ_SOFTFP_CALL_FN ciede_f32 ciede_soft_chroma(ciede_f32 a, ciede_f32 b) {
   return ciede_narrow(softfp_sqrt(softfp_add(ciede_square(a), ciede_square(b))));
 }
 
 /* delta_e_2000 from the reference's colour c1 to the distorted one's c2. */
-SOFTFP_FN ciede_f32 ciede_soft_delta_e(CiedeSoftLab c1, CiedeSoftLab c2,
-                                       const EXACTVQ_GLOBAL exactvq_u64* t) {
+EXACTVQ_SOFTFP_CALL_FN ciede_f32 ciede_soft_delta_e(CiedeSoftLab c1, CiedeSoftLab c2,
+                                                    const EXACTVQ_GLOBAL exactvq_u64* t) {
   const softfp one = CIEDE_C(CIEDE_SF_D1);
   const ciede_f32 delta_l = exactvq_f32_sub(c2.l, c1.l);
   const ciede_f32 l_bar = exactvq_f32_div(exactvq_f32_add(c1.l, c2.l), CIEDE_SF_F_TWO);

@@ -2,8 +2,8 @@
 // for bit: the catalogue's ciede run (every value wherever libvmaf's run is its
 // definition, rc 0 and perturb_stable; elsewhere the CPU's, which are the
 // definition's), and seeded random pairs at 8, 10, 12 and 16 bits in 4:2:0,
-// 4:2:2 and 4:4:4. CUDA (native binary64) scores each set in one batch, OpenCL
-// (softfp) frame by frame as loose pairs. Without a device a backend's cases
+// 4:2:2 and 4:4:4. CUDA scores each set in one batch under fp64=native and
+// fp64=emulate, OpenCL (softfp) frame by frame as loose pairs. Without a device a backend's cases
 // skip with a message.
 #include <cstdio>
 #include <random>
@@ -23,7 +23,7 @@ class CiedeOnDevice : public DeviceTest {
   DeviceComparison compare(const VideoFormat& f, const std::vector<FramePair>& pairs,
                            const std::string& what) const {
     const Pace pace = backend() == Backend::kCuda ? Pace::kOneBatch : Pace::kLoosePairs;
-    return compare_on_device(device(), f, "ciede", {"ciede"}, pairs, what, pace);
+    return compare_on_device(device(), f, "ciede", device_specs("ciede"), pairs, what, pace);
   }
 };
 

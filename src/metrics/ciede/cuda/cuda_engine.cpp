@@ -1,6 +1,7 @@
 // The ciede engine on a CUDA device: frames uploaded on several streams once for
 // every engine of the run (backends/cuda/batch_runner.h), each pixel's delta E
-// computed on the GPU in native binary64 (delta_e_kernel.cu) into a lane's term
+// computed on the GPU in native binary64 or, under fp64=emulate (or auto on a
+// chip with slow binary64), on softfp (delta_e_kernel.cu) into a lane's term
 // buffer, the frame's terms added there in raster order
 // (backends/cuda/raster_sum.h, docs/spec/raster_sum.md); only the sums come back.
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "metrics/ciede/cuda/delta_e_kernel.h"
 #include "metrics/ciede/engine.h"
 #include "metrics/ciede/reference.h"
+#include "metrics/ciede/softfp_tables.h"
 
 namespace exactvq::ciede::cuda {
 
@@ -25,6 +27,7 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
   CudaEngine(const EngineSetup& s, CudaDevice& device)
       : RunnerEngine(device, s.format, 3, 1, "the delta E sums"),
         reading_(chroma_reading(s.format)),
+        emulate_(emulates_fp64(s.fp64, device.emulate_by_default())),
         bitdepth_(s.format.bitdepth),
         pixels_(int64_t{s.format.width} * s.format.height) {
     join(1);
@@ -50,6 +53,16 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
     }
     lane_workspaces_ = std::move(workspaces);
     lane_terms_ = std::move(lanes);
+    if (emulate_) {
+      const std::vector<uint64_t> words = softfp_table_words();
+      DeviceBuffer tables(words.size() * sizeof(uint64_t));
+      check(cudaMemcpy(tables.get(), words.data(), words.size() * sizeof(uint64_t),
+                       cudaMemcpyHostToDevice),
+            "upload of libm's tables");
+      // The copy is on the legacy stream, which the lanes' streams do not wait for.
+      check(cudaStreamSynchronize(nullptr), "upload of libm's tables");
+      tables_ = std::move(tables);
+    }
   }
 
   void enqueue(const FrameUploader::Chunk& chunk, size_t) override {
@@ -58,6 +71,8 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
     for (int p = 0; p < 3; ++p) frames.plane[p] = chunk.planes[p];
     frames.reading = reading_;
     frames.bitdepth = bitdepth_;
+    frames.emulate_fp64 = emulate_;
+    frames.tables = tables_.get<uint64_t>();
     launch_delta_e(frames, terms, chunk.stream);
     RasterSumLayout layout = raster_layout(chunk.count);
     layout.terms = terms;
@@ -70,10 +85,12 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
   }
 
   ChromaReading reading_;
+  bool emulate_;
   int bitdepth_;
   int64_t pixels_;
   std::vector<DeviceBuffer> lane_terms_;       // a chunk's terms per lane
   std::vector<DeviceBuffer> lane_workspaces_;  // launch_raster_sums' workspace per lane
+  DeviceBuffer tables_;                        // libm's tables, when emulating
 };
 
 }  // namespace
