@@ -1,57 +1,9 @@
-// glibc 2.36's exp (Arm optimized-routines, FMA variant), pinned: see
-// exp_core.h for the method; the fusions are those of the FMA build's machine
-// code (docs/spec/libm.md).
-#include <cmath>
-#include <cstdint>
+#include "libm/exp.h"
 
-#include "libm/exp_core.h"
-#include "libm/fp_bits.h"
 #include "libm/libm.h"
 
 namespace exactvq::libm {
 
-namespace {
-
-using namespace detail;
-
-// Top 12 bits (sign and exponent) of a double.
-uint32_t top12(double x) { return static_cast<uint32_t>(bits_of(x) >> 52); }
-
-}  // namespace
-
-double exp(double x) {
-  uint32_t abstop = top12(x) & 0x7ffu;
-  bool out_of_range = false;
-  if (abstop - top12(0x1p-54) >= top12(512.0) - top12(0x1p-54)) {
-    if (abstop < top12(0x1p-54)) return 1.0 + x;  // |x| < 2^-54, zero included
-    if (abstop >= top12(1024.0)) {
-      if (bits_of(x) == bits_of(-HUGE_VAL)) return 0.0;
-      if (abstop >= top12(HUGE_VAL)) return 1.0 + x;  // +inf or NaN
-      return bits_of(x) >> 63 ? underflow_result(false) : overflow_result(false);
-    }
-    out_of_range = true;  // 512 <= |x| < 1024: the result may leave the range
-  }
-  // x = k ln2/128 + r, |r| <= ln2/256; k's bits sit in kd's low mantissa.
-  double kd = fused(x, kExpInvLn2N, kExpShift);
-  const uint64_t ki = bits_of(kd);
-  kd = kd - kExpShift;
-  double r = fused(kd, kExpNegLn2HiN, x);
-  r = fused(kd, kExpNegLn2LoN, r);
-  const uint64_t index = 2 * (ki % 128);
-  const uint64_t top = ki << 45;
-  const double tail = double_of(kExpTable[index]);
-  const uint64_t sbits = kExpTable[index + 1] + top;
-  // tmp = tail + r + r^2 (C2 + C3 r) + r^4 (C4 + C5 r).
-  const double c23 = fused(r, kExpC3, kExpC2);
-  const double tail_r = r + tail;
-  const double r2 = r * r;
-  const double c45 = fused(r, kExpC5, kExpC4);
-  const double low = fused(c23, r2, tail_r);
-  const double r4 = r2 * r2;
-  const double tmp = fused(r4, c45, low);
-  if (out_of_range) return exp_scale_special(tmp, sbits, ki);
-  const double scale = double_of(sbits);
-  return fused(scale, tmp, scale);
-}
+double exp(double x) { return portable::exp(x); }
 
 }  // namespace exactvq::libm

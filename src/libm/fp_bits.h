@@ -1,44 +1,108 @@
 // Bit-level helpers shared by the pinned functions: reinterpretation between
-// binary64/binary32 and their integer images, and the fused multiply-add the
-// FMA builds of glibc evaluate (one rounding; std::fma is exact on every
-// target that implements IEEE 754-2008, in hardware or in software).
+// binary64/binary32 and their integer images, sign operations on the bits, and
+// the fused multiply-add the FMA builds of glibc evaluate (one rounding:
+// std::fma on the host, exact on every target that implements IEEE 754-2008 in
+// hardware or in software; __fma_rn on a CUDA device). Host and device alike
+// (portable.h).
 #pragma once
 
-#include <bit>
-#include <cmath>
 #include <cstdint>
+
+#include "libm/portable.h"
+
+#if !defined(__CUDA_ARCH__)
+#include <cmath>
+#if defined(__CUDACC__)
+#include <cstring>  // nvcc's host side is C++17: no std::bit_cast
+#else
+#include <bit>
+#endif
+#endif
 
 namespace exactvq::libm::detail {
 
+#if defined(__CUDA_ARCH__)
+EXACTVQ_LIBM_FN uint64_t bits_of(double x) { return uint64_t(__double_as_longlong(x)); }
+EXACTVQ_LIBM_FN double double_of(uint64_t b) { return __longlong_as_double((long long)(b)); }
+EXACTVQ_LIBM_FN uint32_t bits_of(float x) { return __float_as_uint(x); }
+EXACTVQ_LIBM_FN float float_of(uint32_t b) { return __uint_as_float(b); }
+#elif defined(__CUDACC__)
+EXACTVQ_LIBM_FN uint64_t bits_of(double x) {
+  uint64_t b;
+  std::memcpy(&b, &x, 8);
+  return b;
+}
+EXACTVQ_LIBM_FN double double_of(uint64_t b) {
+  double x;
+  std::memcpy(&x, &b, 8);
+  return x;
+}
+EXACTVQ_LIBM_FN uint32_t bits_of(float x) {
+  uint32_t b;
+  std::memcpy(&b, &x, 4);
+  return b;
+}
+EXACTVQ_LIBM_FN float float_of(uint32_t b) {
+  float x;
+  std::memcpy(&x, &b, 4);
+  return x;
+}
+#else
 inline uint64_t bits_of(double x) { return std::bit_cast<uint64_t>(x); }
 inline double double_of(uint64_t b) { return std::bit_cast<double>(b); }
 inline uint32_t bits_of(float x) { return std::bit_cast<uint32_t>(x); }
 inline float float_of(uint32_t b) { return std::bit_cast<float>(b); }
+#endif
 
 // a * b + c rounded once, as glibc's FMA variant evaluates it.
-inline double fused(double a, double b, double c) { return std::fma(a, b, c); }
+EXACTVQ_LIBM_FN double fused(double a, double b, double c) {
+  return EXACTVQ_LIBM_SIDE(std::fma(a, b, c), __fma_rn(a, b, c));
+}
+
+inline constexpr uint64_t kSignBit = uint64_t{1} << 63;
+inline constexpr uint64_t kInfinityBits = 0x7ff0000000000000u;
+
+// |x|, and |x| with y's sign: on the bits, as fabs and copysign are.
+EXACTVQ_LIBM_FN double abs_of(double x) { return double_of(bits_of(x) & ~kSignBit); }
+EXACTVQ_LIBM_FN double with_sign_of(double x, double y) {
+  return double_of((bits_of(x) & ~kSignBit) | (bits_of(y) & kSignBit));
+}
+EXACTVQ_LIBM_FN bool is_nan(double x) { return (bits_of(x) & ~kSignBit) > kInfinityBits; }
+EXACTVQ_LIBM_FN bool is_nan(float x) { return (bits_of(x) & 0x7fffffffu) > 0x7f800000u; }
+
+// Top 12 bits (sign and exponent) of a double.
+EXACTVQ_LIBM_FN uint32_t top12(double x) { return static_cast<uint32_t>(bits_of(x) >> 52); }
 
 // x + y where x or y is NaN, as x86's SSE addition gives it: the first NaN
 // operand, quieted. Written with integers because a compiler may swap the
 // operands of an addition, which changes which NaN comes out.
-inline double nan_sum(double x, double y) {
+EXACTVQ_LIBM_FN double nan_sum(double x, double y) {
   const uint64_t quiet = 0x0008000000000000u;
-  return double_of((std::isnan(x) ? bits_of(x) : bits_of(y)) | quiet);
+  return double_of((is_nan(x) ? bits_of(x) : bits_of(y)) | quiet);
 }
-inline float nan_sum(float x, float y) {
+EXACTVQ_LIBM_FN float nan_sum(float x, float y) {
   const uint32_t quiet = 0x00400000u;
-  return float_of((std::isnan(x) ? bits_of(x) : bits_of(y)) | quiet);
+  return float_of((is_nan(x) ? bits_of(x) : bits_of(y)) | quiet);
 }
 
-// The results glibc's error helpers return (math_err.c): they are computed,
-// not constants, so that NaN payloads and signs follow the same operations.
-inline double invalid_result(double x) { return (x - x) / (x - x); }
-inline double divide_by_zero(bool negative) { return (negative ? -1.0 : 1.0) / 0.0; }
-inline double overflow_result(bool negative) {
+// The results glibc's error helpers return (math_err.c), as x86 computes them.
+// An invalid operation's NaN is written on the bits: x86 gives x quieted where
+// x is a NaN, else its default NaN (sign set), and a GPU would give its own
+// canonical NaN instead. (x - x) / (x - x), x / x and the like.
+EXACTVQ_LIBM_FN double invalid_result(double x) {
+  return is_nan(x) ? nan_sum(x, x) : double_of(0xfff8000000000000u);
+}
+EXACTVQ_LIBM_FN float invalid_result(float x) {
+  return is_nan(x) ? nan_sum(x, x) : float_of(0xffc00000u);
+}
+EXACTVQ_LIBM_FN double divide_by_zero(bool negative) {
+  return (negative ? -1.0 : 1.0) / double_of(0);
+}
+EXACTVQ_LIBM_FN double overflow_result(bool negative) {
   const double big = 0x1p769;
   return (negative ? -big : big) * big;
 }
-inline double underflow_result(bool negative) {
+EXACTVQ_LIBM_FN double underflow_result(bool negative) {
   const double tiny = 0x1p-767;
   return (negative ? -tiny : tiny) * tiny;
 }

@@ -1,8 +1,9 @@
 // ciede's engine rows (engine_matrix.h): each frame's sum of delta E, in every
-// chroma format and depth ciede takes, against the scalar reference. CPU rows
-// only: ciede has no CUDA or OpenCL engine yet (make_engine says so there), and
-// its CPU engine has no SIMD targets (one row, not one a target).
+// chroma format and depth ciede takes, against the scalar reference. The CPU
+// engine has no SIMD targets (one row, not one a target); CUDA's runs native
+// binary64 (/cuda-native) or softfp (/cuda-emulate); OpenCL's is softfp.
 #include <span>
+#include <string>
 #include <vector>
 
 #include "engine_cases.h"
@@ -46,6 +47,17 @@ struct CiedeSums {
 EXACTVQ_TWIN_ROWS(ciede_engine_rows) {
   register_row(engine_row<CiedeSums>("/cpu", cpu_twin_device, Fp64Mode::kAuto, false));
   register_row(engine_row<CiedeSums>("/split-cpu3", split_cpu_device, Fp64Mode::kAuto, true));
+  const auto cuda = [](const std::string& suffix, Fp64Mode fp64, bool small_only) {
+    Row r = engine_row<CiedeSums>(
+        suffix, [] { return cuda_device().device; }, fp64, small_only);
+    r.unavailable = [] { return cuda_device().why; };
+    register_row(std::move(r));
+  };
+  cuda("/cuda-native", Fp64Mode::kNative, false);
+  cuda("/cuda-emulate", Fp64Mode::kEmulate, false);
+  Row opencl = engine_row<CiedeSums>("/opencl", opencl_device, Fp64Mode::kAuto, false);
+  opencl.unavailable = opencl_missing;
+  register_row(std::move(opencl));
 }
 
 }  // namespace

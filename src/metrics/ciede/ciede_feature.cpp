@@ -38,10 +38,11 @@ class CiedeFeature final : public Feature {
 
 }  // namespace
 
-std::unique_ptr<Feature> make_ciede_feature(const ciede::CiedeOptions&, const FeatureContext& ctx) {
+std::unique_ptr<Feature> make_ciede_feature(const ciede::CiedeOptions& options,
+                                            const FeatureContext& ctx) {
   ciede::check_ciede_format(ctx.format, "feature ciede");
   std::unique_ptr<ciede::Engine> engine =
-      ciede::make_engine(device_of(ctx), ciede::EngineSetup{ctx.format, ctx.pool});
+      ciede::make_engine(device_of(ctx), ciede::EngineSetup{ctx.format, ctx.pool, options.fp64});
   return std::make_unique<CiedeFeature>(ctx.format, std::move(engine));
 }
 

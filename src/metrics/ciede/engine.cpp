@@ -4,11 +4,11 @@
 
 namespace exactvq::ciede {
 
-// The CPU only, for now: on CUDA and OpenCL make_engine_on says the feature is
-// not available there.
+// The CPU, CUDA (native binary64) and OpenCL (softfp).
 std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
-  static constexpr EngineFactories<Engine, EngineSetup> kFactories{&cpu::make_engine, nullptr,
-                                                                   nullptr};
+  static constexpr EngineFactories<Engine, EngineSetup> kFactories{
+      &cpu::make_engine, EXACTVQ_CUDA_FACTORY(&cuda::make_engine),
+      EXACTVQ_OPENCL_FACTORY(&opencl::make_engine)};
   return make_engine_on(device, setup, kFactories, "ciede");
 }
 

@@ -9,13 +9,15 @@
 #include "core/picture.h"
 #include "core/thread_pool.h"
 #include "metrics/engine.h"
+#include "metrics/fp64_mode.h"
 
 namespace exactvq::ciede {
 
 struct EngineSetup {
   static constexpr int planes = 1;  // one sum a frame
   VideoFormat format;
-  ThreadPool* pool = nullptr;  // may be null: one thread
+  ThreadPool* pool = nullptr;       // may be null: one thread
+  Fp64Mode fp64 = Fp64Mode::kAuto;  // CUDA: native binary64 or softfp (the same bits)
 };
 
 // Frame f's sum of delta E into out[f].

@@ -47,26 +47,26 @@ void check_ciede_format(const VideoFormat& f, const char* where) {
   }
 }
 
-ChromaSite chroma_site(const VideoFormat& f, int x, int y) {
-  switch (f.chroma) {
-    case ChromaFormat::k420:
-      return {y / 2, x / 2, false};
-    case ChromaFormat::k422: {
-      const int64_t s = padded_half_width(f.width);
-      const int64_t k = int64_t{y / 2} * s + x;
-      const int col = int(k % s);
-      return {int(k / s), col, col >= f.width / 2};
-    }
-    default:
-      return {y, x, false};
+ChromaReading chroma_reading(const VideoFormat& f) {
+  ChromaReading r{CIEDE_CHROMA_444, f.width, 0};
+  if (f.chroma == ChromaFormat::k420) r.kind = CIEDE_CHROMA_420;
+  if (f.chroma == ChromaFormat::k422) {
+    r.kind = CIEDE_CHROMA_422;
+    r.padded_half = padded_half_width(f.width);
   }
+  return r;
+}
+
+ChromaSite chroma_site(const VideoFormat& f, int x, int y) {
+  return ciede_chroma_site(chroma_reading(f), x, y);
 }
 
 void row_samples(const Picture& pic, int y, PixelSamples* out) {
   const VideoFormat& f = pic.format;
   const PlaneView py = pic.plane(0), pu = pic.plane(1), pv = pic.plane(2);
+  const ChromaReading reading = chroma_reading(f);
   for (int x = 0; x < f.width; ++x) {
-    const ChromaSite c = chroma_site(f, x, y);
+    const ChromaSite c = ciede_chroma_site(reading, x, y);
     out[x] = PixelSamples{sample(py, y, x), chroma_sample(pu, c), chroma_sample(pv, c)};
   }
 }

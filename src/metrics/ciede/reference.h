@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "core/picture.h"
+#include "metrics/ciede/chroma_site.h"
 
 namespace exactvq::ciede {
 
@@ -14,16 +15,12 @@ namespace exactvq::ciede {
 // 4:2:2 an even width, and a height for which libvmaf's reads stay in its picture.
 void check_ciede_format(const VideoFormat& f, const char* where);
 
-// Where pixel (x, y)'s chroma comes from, in exactvq's chroma planes.
-// 4:4:4: the same place. 4:2:0: (x/2, y/2). 4:2:2: libvmaf's reading, which
-// halves the row but not the column: it takes sample y/2 * S + x of the plane
-// as libvmaf lays it out (rows of S = the half width rounded up to 32 samples,
-// the columns past the half width zero), so a row past the half width runs into
-// the padding and then the next row.
-struct ChromaSite {
-  int row = 0, col = 0;
-  bool zero = false;  // libvmaf's zeroed padding: the sample is 0
-};
+using ChromaReading = CiedeChromaReading;
+using ChromaSite = CiedeChromaSite;
+
+// The chroma layout ciede_chroma_site (chroma_site.h) reads for format f (with
+// colour), and where pixel (x, y)'s chroma comes from in a picture of format f.
+ChromaReading chroma_reading(const VideoFormat& f);
 ChromaSite chroma_site(const VideoFormat& f, int x, int y);
 
 // A pixel's luma sample and the chroma samples chroma_site() gives it.

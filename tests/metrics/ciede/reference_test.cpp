@@ -1,7 +1,7 @@
 // ciede's definition and engine: the engine's sums equal the scalar
 // reference's bits for any thread count; libvmaf's 4:2:2 chroma reading; the
 // constants libvmaf's compiler folded; the formats refused, with messages
-// naming the feature and the size; no options.
+// naming the feature and the size; no options but exactvq's fp64.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -142,14 +142,18 @@ TEST(CiedeFeature, RefusesWhatLibvmafHasNoValueFor) {
         << f.describe();
 }
 
-TEST(CiedeFeature, TakesNoOptions) {
-  try {
-    make_feature(parse_feature_spec("ciede=foo=1"),
-                 FeatureContext{VideoFormat{64, 32, ChromaFormat::k420, 8}, nullptr, nullptr});
-    ADD_FAILURE() << "an option was taken";
-  } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("'foo'"), std::string::npos) << e.what();
+TEST(CiedeFeature, TakesOnlyFp64) {
+  const FeatureContext ctx{VideoFormat{64, 32, ChromaFormat::k420, 8}, nullptr, nullptr};
+  for (const char* spec : {"ciede=foo=1", "ciede=fp64=fast"}) {
+    try {
+      make_feature(parse_feature_spec(spec), ctx);
+      ADD_FAILURE() << "an option was taken: " << spec;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("ciede"), std::string::npos) << e.what();
+    }
   }
+  for (const char* spec : {"ciede=fp64=auto", "ciede=fp64=native", "ciede=fp64=emulate"})
+    EXPECT_NO_THROW(make_feature(parse_feature_spec(spec), ctx)) << spec;
 }
 
 }  // namespace

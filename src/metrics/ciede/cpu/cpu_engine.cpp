@@ -50,8 +50,8 @@ class CpuEngine final : public Engine {
           for (int y = y0; y < y1; ++y) {
             row_samples(ref, top + y, r);
             row_samples(dist, top + y, d);
-            float* out = delta_e_.data() + size_t(y) * size_t(w);
-            for (int x = 0; x < w; ++x) out[x] = delta_e_2000(colour(r[x]), colour(d[x]));
+            float* row = delta_e_.data() + size_t(y) * size_t(w);
+            for (int x = 0; x < w; ++x) row[x] = delta_e_2000(colour(r[x]), colour(d[x]));
           }
         });
         const size_t n = size_t(rows) * size_t(w);
