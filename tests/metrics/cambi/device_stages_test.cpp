@@ -1,0 +1,184 @@
+// cambi's device stages (metrics/cambi/definition.h) run on the host in the
+// kernels' arrangement (one call an output; the contrast values a work-group
+// of tiles at a time, with the group shapes the CUDA and OpenCL engines use)
+// against the scalar reference (reference.cpp), byte for byte: the 10-bit
+// image, the mask, every scale's contrast values before pooling, and the
+// pooled values through device_plan.h's host half, under every option the
+// CPU's tests cover, at 8 to 16 bits. This is what proves the engines'
+// indexing where no GPU is; the engines themselves run in device_test.cpp and
+// the twin table.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "banded_pictures.h"
+#include "metrics/cambi/device_plan.h"
+#include "metrics/cambi/reference.h"
+#include "metrics/feature_spec.h"
+
+namespace exactvq::cambi {
+namespace {
+
+// A picture's luma stored tightly, as a device holds it.
+std::vector<unsigned char> tight_luma(const Picture& pic) {
+  const PlaneView p = pic.plane(0);
+  const size_t row = size_t(p.width) * size_t(p.bytes_per_sample);
+  std::vector<unsigned char> out(row * size_t(p.height));
+  for (int y = 0; y < p.height; ++y)
+    std::memcpy(out.data() + size_t(y) * row, p.row<uint8_t>(y), row);
+  return out;
+}
+
+struct DeviceStages {
+  std::vector<uint16_t> image;
+  std::vector<uint8_t> mask;
+  std::vector<float> values;  // every scale's, as DevicePicture lays them out
+};
+
+// What the engines compute for picture `which` of `layout`, a kernel's output
+// at a time; the contrast values in work-groups of group_w x group_h outputs.
+DeviceStages device_stages(const Picture& pic, const CambiSetup& s, const DeviceLayout& layout,
+                           int which, int group_w, int group_h) {
+  const DevicePicture& p = layout.picture[which];
+  const ImagePlan& plan = *p.plan;
+  const std::vector<unsigned char> luma = tight_luma(pic);
+  const int wide = pic.format.bitdepth > 8;
+  const int* rows = plan.source_rows.empty() ? nullptr : plan.source_rows.data();
+  const int* cols = plan.source_cols.empty() ? nullptr : plan.source_cols.data();
+  const int w0 = plan.width, h0 = plan.height;
+  DeviceStages out;
+  out.image.resize(size_t(w0) * size_t(h0));
+  out.mask.resize(out.image.size());
+  for (int y = 0; y < h0; ++y)
+    for (int x = 0; x < w0; ++x)
+      out.image[size_t(y) * size_t(w0) + size_t(x)] =
+          cambi_ten_bit_at(luma.data(), wide, pic.format.width, rows, cols, layout.convert,
+                           layout.anti_dither, w0, h0, x, y);
+  for (int y = 0; y < h0; ++y)
+    for (int x = 0; x < w0; ++x)
+      out.mask[size_t(y) * size_t(w0) + size_t(x)] =
+          uint8_t(cambi_mask_at(out.image.data(), w0, h0, p.mask_threshold, x, y));
+  const std::vector<uint32_t> words = device_tables(s);
+  CambiTables t;
+  t.tvi = reinterpret_cast<const int*>(words.data() + kTableTvi);
+  t.weight = reinterpret_cast<const int*>(words.data() + kTableWeight);
+  t.reciprocal = reinterpret_cast<const float*>(words.data() + kTableReciprocal);
+  out.values.assign(p.values, -1.0f);
+  std::vector<uint16_t> filtered[2] = {std::vector<uint16_t>(out.image.size()),
+                                       std::vector<uint16_t>(out.image.size())};
+  const uint16_t* src = out.image.data();
+  int src_width = w0;
+  const int pad = p.contrast.pad;
+  const int stride = group_w + 2 * pad;
+  std::vector<uint16_t> tile(size_t(stride) * size_t(group_h + 2 * pad));
+  for (int n = 0; n < kScales; ++n) {
+    const auto [w, h] = p.sizes[size_t(n)];
+    uint16_t* f = filtered[n % 2].data();
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        f[size_t(y) * size_t(w) + size_t(x)] =
+            cambi_mode_filter_at(src, src_width, p.image_step[size_t(n)], w, h, x, y);
+    float* values = out.values.data() + p.offset[size_t(n)];
+    for (int y0 = 0; y0 < h; y0 += group_h)
+      for (int x0 = 0; x0 < w; x0 += group_w) {
+        for (size_t i = 0; i < tile.size(); ++i)
+          tile[i] =
+              cambi_tile_code(f, w, h, out.mask.data(), w0, p.mask_step[size_t(n)], p.contrast,
+                              x0 - pad + int(i) % stride, y0 - pad + int(i) / stride);
+        for (int ty = 0; ty < group_h && y0 + ty < h; ++ty)
+          for (int tx = 0; tx < group_w && x0 + tx < w; ++tx)
+            values[size_t(y0 + ty) * size_t(w) + size_t(x0 + tx)] =
+                cambi_contrast_at(tile.data() + ty * stride + tx, stride, p.contrast, t);
+      }
+    src = f;
+    src_width = w;
+  }
+  return out;
+}
+
+struct Case {
+  int w, h, bitdepth;
+  std::string spec;
+};
+
+// The CPU tests' option sets (oracle_test.cpp), and the high-resolution speed-ups.
+const Case kCases[] = {
+    {216, 216, 8, "cambi"},
+    {320, 240, 10, "cambi=full_ref=true"},
+    {576, 324, 8, "cambi=window_size=31:topk=0.2"},
+    {500, 281, 10, "cambi=tvi_threshold=0.05:eotf=pq"},
+    {640, 360, 8, "cambi=enc_width=480:enc_height=270"},
+    {640, 360, 10, "cambi=full_ref=true:src_width=400:src_height=225:enc_width=480:enc_height=270"},
+    {480, 270, 8, "cambi=full_ref=true:src_width=960:src_height=540"},
+    {490, 270, 10, "cambi=full_ref=true:src_width=500:src_height=270"},
+    {600, 400, 12, "cambi=max_log_contrast=4:cambi_vis_lum_threshold=10"},
+    {400, 300, 16, "cambi=cambi_topk=0.9:max_log_contrast=0"},
+    {300, 216, 10, "cambi=enc_bitdepth=8:cambi_max_val=0.5"},
+    {720, 480, 10, "cambi=window_size=127:max_log_contrast=5"},
+    {350, 250, 8, "cambi=cambi_eotf=pq:full_ref=true"},
+    {1000, 216, 12, "cambi=enc_width=900:enc_height=200:topk=1"},
+    {216, 40, 8, "cambi=tvi_threshold=0.3"},
+    {40, 216, 10, "cambi=cambi_vis_lum_threshold=10:max_log_contrast=1"},
+    {260, 240, 10, "cambi=cambi_vis_lum_threshold=300:max_log_contrast=5:eotf=pq"},
+    {333, 217, 16, "cambi=full_ref=true:eotf=pq:tvi_threshold=0.001:topk=0.0001"},
+    {1920, 1080, 10, "cambi=cambi_high_res_speedup=1080:full_ref=true"},
+    {1920, 1080, 8,
+     "cambi=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06"},
+};
+
+TEST(CambiDeviceStages, EqualTheReferenceByteForByte) {
+  std::mt19937_64 rng(0xca3b1'd3u);
+  int pictures = 0, nonzero_scales = 0;
+  for (const Case& c : kCases) {
+    const VideoFormat f{c.w, c.h, ChromaFormat::kMono, c.bitdepth};
+    const CambiSetup s = make_cambi_setup(parse_cambi_options(parse_feature_spec(c.spec)), f);
+    const DeviceLayout layout = device_layout(s);
+    const testing::BandedLuma luma = testing::banded_luma(c.w, c.h, c.bitdepth, rng);
+    const Picture pics[2] = {vif_testing::luma_picture(f, luma.dist),
+                             vif_testing::luma_picture(f, luma.ref)};
+    for (int which = 0; which < layout.pictures; ++which) {
+      const std::string what =
+          fmt::format("{}x{} {}-bit {} picture {}", c.w, c.h, c.bitdepth, c.spec, which);
+      const DevicePicture& p = layout.picture[which];
+      const ImagePlan& plan = *p.plan;
+      // The reference's stages.
+      std::vector<uint16_t> image(size_t(plan.width) * size_t(plan.height));
+      ten_bit_image(pics[which].plane(0), s, plan, image.data());
+      std::vector<uint8_t> mask(image.size());
+      spatial_mask(image.data(), plan.width, plan.height, mask.data());
+      std::vector<float> want(p.values);
+      const std::array<double, kScales> want_pooled = scale_scores(
+          pics[which].plane(0), s, plan, slide_counts_reference,
+          [&](int n, std::span<const float> v, int, int) {
+            ASSERT_EQ(v.size(), p.scale_values(n)) << what;
+            std::copy(v.begin(), v.end(), want.begin() + ptrdiff_t(p.offset[size_t(n)]));
+          });
+      // CUDA's 16 x 16 tiles, and a narrow OpenCL shape.
+      for (const auto [gw, gh] : {std::pair{16, 16}, std::pair{16, 3}}) {
+        const DeviceStages got = device_stages(pics[which], s, layout, which, gw, gh);
+        EXPECT_EQ(got.image, image) << what;
+        EXPECT_EQ(got.mask, mask) << what;
+        ASSERT_EQ(got.values.size(), want.size()) << what;
+        EXPECT_EQ(std::memcmp(got.values.data(), want.data(), want.size() * sizeof(float)), 0)
+            << what << ", groups " << gw << "x" << gh;
+        std::vector<float> reordered = got.values;
+        std::array<double, kScales> pooled{};
+        pool_picture(reordered, p, s.topk, nullptr, 0, nullptr, pooled);
+        EXPECT_EQ(std::memcmp(pooled.data(), want_pooled.data(), sizeof pooled), 0) << what;
+      }
+      for (int n = 0; n < kScales; ++n) nonzero_scales += want_pooled[size_t(n)] != 0.0;
+      ++pictures;
+    }
+  }
+  std::printf("cambi device stages: %d pictures, %d of their scales with banding, equal bytes\n",
+              pictures, nonzero_scales);
+  EXPECT_GT(nonzero_scales, pictures);  // the pictures band: the values are not all 0
+}
+
+}  // namespace
+}  // namespace exactvq::cambi
