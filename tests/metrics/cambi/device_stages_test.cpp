@@ -20,6 +20,7 @@
 #include "metrics/cambi/device_plan.h"
 #include "metrics/cambi/reference.h"
 #include "metrics/feature_spec.h"
+#include "option_cases.h"
 
 namespace exactvq::cambi {
 namespace {
@@ -101,41 +102,11 @@ DeviceStages device_stages(const Picture& pic, const CambiSetup& s, const Device
   return out;
 }
 
-struct Case {
-  int w, h, bitdepth;
-  std::string spec;
-};
-
-// The CPU tests' option sets (oracle_test.cpp), and the high-resolution speed-ups.
-const Case kCases[] = {
-    {216, 216, 8, "cambi"},
-    {320, 240, 10, "cambi=full_ref=true"},
-    {576, 324, 8, "cambi=window_size=31:topk=0.2"},
-    {500, 281, 10, "cambi=tvi_threshold=0.05:eotf=pq"},
-    {640, 360, 8, "cambi=enc_width=480:enc_height=270"},
-    {640, 360, 10, "cambi=full_ref=true:src_width=400:src_height=225:enc_width=480:enc_height=270"},
-    {480, 270, 8, "cambi=full_ref=true:src_width=960:src_height=540"},
-    {490, 270, 10, "cambi=full_ref=true:src_width=500:src_height=270"},
-    {600, 400, 12, "cambi=max_log_contrast=4:cambi_vis_lum_threshold=10"},
-    {400, 300, 16, "cambi=cambi_topk=0.9:max_log_contrast=0"},
-    {300, 216, 10, "cambi=enc_bitdepth=8:cambi_max_val=0.5"},
-    {720, 480, 10, "cambi=window_size=127:max_log_contrast=5"},
-    {350, 250, 8, "cambi=cambi_eotf=pq:full_ref=true"},
-    {1000, 216, 12, "cambi=enc_width=900:enc_height=200:topk=1"},
-    {216, 40, 8, "cambi=tvi_threshold=0.3"},
-    {40, 216, 10, "cambi=cambi_vis_lum_threshold=10:max_log_contrast=1"},
-    {260, 240, 10, "cambi=cambi_vis_lum_threshold=300:max_log_contrast=5:eotf=pq"},
-    {333, 217, 16, "cambi=full_ref=true:eotf=pq:tvi_threshold=0.001:topk=0.0001"},
-    {1920, 1080, 10, "cambi=cambi_high_res_speedup=1080:full_ref=true"},
-    {1920, 1080, 8,
-     "cambi=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06"},
-};
-
 TEST(CambiDeviceStages, EqualTheReferenceByteForByte) {
   std::mt19937_64 rng(0xca3b1'd3u);
   int pictures = 0, nonzero_scales = 0;
-  for (const Case& c : kCases) {
-    const VideoFormat f{c.w, c.h, ChromaFormat::kMono, c.bitdepth};
+  for (const testing::OptionCase& c : testing::kOptionCases) {
+    const VideoFormat f{c.w, c.h, ChromaFormat::k420, c.bitdepth};
     const CambiSetup s = make_cambi_setup(parse_cambi_options(parse_feature_spec(c.spec)), f);
     const DeviceLayout layout = device_layout(s);
     const testing::BandedLuma luma = testing::banded_luma(c.w, c.h, c.bitdepth, rng);

@@ -12,8 +12,7 @@
 // at the picks rows / cols where `resampled`, anti-dithered where asked.
 __kernel void cambi_ten_bit(__global const uchar* plane, int wide, int plane_width,
                             __global const int* rows, __global const int* cols, int resampled,
-                            int up, int down, int anti_dither, int w, int h,
-                            __global ushort* out) {
+                            int up, int down, int anti_dither, int w, int h, __global ushort* out) {
   const int x = (int)get_global_id(0), y = (int)get_global_id(1);
   if (x >= w || y >= h) return;
   CambiConvert c;
@@ -68,5 +67,6 @@ __kernel void cambi_contrast(__global const ushort* image, int w, int h, __globa
   t.tvi = tvi;
   t.weight = weight;
   t.reciprocal = reciprocal;
-  values[at + (size_t)y * (size_t)w + (size_t)x] = cambi_contrast_at(tile + ty * stride + tx, stride, k, t);
+  values[at + (size_t)y * (size_t)w + (size_t)x] =
+      cambi_contrast_at(tile + ty * stride + tx, stride, k, t);
 }
