@@ -83,7 +83,7 @@ TEST_P(CambiOnDevice, PublicVectorsEqualCpuAndLibvmaf) {
       "%s cambi public vectors: %d values equal to the CPU's, %d per-frame values to libvmaf's; "
       "%d runs refused as libvmaf refused\n",
       tag().c_str(), compared, stored, refused);
-  EXPECT_GE(stored, 150);
+  EXPECT_EQ(stored, 148);  // every stable per-frame value of both runs
   EXPECT_EQ(refused, 14);  // the seven pairs under 216 samples, both runs
 }
 
@@ -96,13 +96,12 @@ TEST_P(CambiOnDevice, EveryOptionEqualsCpuOnBandedPictures) {
     const bool large = c.w * c.h >= 1920 * 1080;
     const PictureFrames frames =
         cambi::testing::banded_frames(f, backend() == Backend::kOpenCL && large ? 1 : 2, rng);
-    compared +=
-        compare_spec(f, c.spec, frames.pairs, fmt::format("banded {}x{} {}-bit", c.w, c.h,
-                                                          c.bitdepth))
-            .compared;
+    compared += compare_spec(f, c.spec, frames.pairs,
+                             fmt::format("banded {}x{} {}-bit", c.w, c.h, c.bitdepth))
+                    .compared;
   }
-  std::printf("%s cambi banded pictures under every option: %d values bit for bit\n",
-              tag().c_str(), compared);
+  std::printf("%s cambi banded pictures under every option: %d values bit for bit\n", tag().c_str(),
+              compared);
 }
 
 TEST_P(CambiOnDevice, LoosePairsEqualCpu) {
@@ -111,7 +110,7 @@ TEST_P(CambiOnDevice, LoosePairsEqualCpu) {
   const PictureFrames frames = cambi::testing::banded_frames(f, 3, rng);
   const DeviceComparison r =
       compare_spec(f, "cambi=full_ref=true", frames.pairs, "loose pairs", Pace::kLoosePairs);
-  EXPECT_EQ(r.compared, 3 * 3 + 3 * 4);  // three keys a frame, four pooled each
+  EXPECT_EQ(r.compared, 3 * 3);  // three keys a frame (cambi has no aggregates)
 }
 
 // heatmaps_path on the device writes the CPU's files, byte for byte; a loose
@@ -120,9 +119,8 @@ TEST_P(CambiOnDevice, HeatmapsEqualCpus) {
   std::mt19937_64 rng(0xca3b1'4ea7u);
   const VideoFormat f{400, 300, ChromaFormat::k420, 8};
   const PictureFrames frames = cambi::testing::banded_frames(f, 3, rng);
-  const fs::path dir = fs::temp_directory_path() /
-                       fmt::format("exactvq_cambi_heatmaps_{}_{}", backend_name(backend()),
-                                   ::getpid());
+  const fs::path dir = fs::temp_directory_path() / fmt::format("exactvq_cambi_heatmaps_{}_{}",
+                                                               backend_name(backend()), ::getpid());
   fs::remove_all(dir);
   const auto score = [&](const std::shared_ptr<Device>& on, const char* sub) {
     const std::string spec = "cambi=full_ref=true:heatmaps_path=" + (dir / sub).string();
