@@ -76,6 +76,9 @@ class CudaEngine final : public RunnerEngine<Engine, float> {
                        plan.source_cols.size() * sizeof(int), cudaMemcpyHostToDevice),
             "cudaMemcpy (cambi's column picks)");
     }
+    // A pageable copy may still be in flight when cudaMemcpy returns, and the
+    // lanes' streams do not wait for the default stream.
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (cambi's tables)");
     const size_t samples = layout_.largest_image;
     for (auto& lane : lanes_) {
       lane.image = DeviceBuffer(samples * sizeof(uint16_t));
