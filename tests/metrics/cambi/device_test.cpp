@@ -14,7 +14,10 @@
 #include <set>
 #include <sstream>
 
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cstdlib>
 
 #include "banded_pictures.h"
 #include "cambi_testing.h"
@@ -153,6 +156,49 @@ TEST_P(CambiOnDevice, HeatmapsEqualCpus) {
     EXPECT_TRUE(read(dir / "device" / name) == bytes) << name;
   }
   fs::remove_all(dir);
+}
+
+// The command line with --backend cpu and this backend: the same report (every
+// value printed with --precision max, so equal text is equal bits), two cambi
+// features in one run (full_ref, and the VMAF v1.0.16 models' setting); and
+// the bundled 176x144 sample refused on the device as on the CPU.
+TEST_P(CambiOnDevice, CommandLineReportEqualsCpu) {
+  const fs::path pair = cambi::testing::kCatalogue.parent_path() / "p10_420_576x324_testsrc2_x264";
+  if (!fs::exists(pair)) GTEST_SKIP() << "no public pair at " << pair;
+  const fs::path tmp = fs::path(EXACTVQ_TEST_TMP);
+  fs::create_directories(tmp);
+  const auto run = [&](const std::string& b, const fs::path& ref, const fs::path& dist,
+                       const std::string& out) {
+    const std::string cmd = fmt::format(
+        "'{}' -r '{}' -d '{}' --feature cambi=full_ref=true --feature "
+        "cambi=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06 -n "
+        "--precision max --json -o '{}' --backend {} 2> '{}.err'",
+        EXACTVQ_CLI_PATH, ref.string(), dist.string(), (tmp / out).string(), b,
+        (tmp / out).string());
+    const int status = std::system(cmd.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  const std::string b = backend_name(backend());
+  ASSERT_EQ(run("cpu", pair / "ref.y4m", pair / "dist.y4m", "cambi_cpu.json"), 0);
+  ASSERT_EQ(run(b, pair / "ref.y4m", pair / "dist.y4m", "cambi_" + b + ".json"), 0);
+  const auto report = [&](const std::string& name) {
+    std::ifstream in(tmp / name);
+    nlohmann::json j = nlohmann::json::parse(in);
+    j.erase("fps");  // timing, not a score
+    return j;
+  };
+  const nlohmann::json cpu = report("cambi_cpu.json");
+  EXPECT_EQ(report("cambi_" + b + ".json"), cpu);
+  EXPECT_NE(cpu.dump().find("cambi_hrs_1080_cmxv_17_vlt_0.06"), std::string::npos);
+  const fs::path samples = EXACTVQ_SAMPLES_DIR;
+  fs::remove(tmp / ("cambi_small_" + b + ".json"));
+  EXPECT_EQ(run(b, samples / "ref.y4m", samples / "dist.y4m", "cambi_small_" + b + ".json"), 1);
+  EXPECT_FALSE(fs::exists(tmp / ("cambi_small_" + b + ".json")));
+  std::ifstream err(tmp / ("cambi_small_" + b + ".json.err"));
+  const std::string message((std::istreambuf_iterator<char>(err)),
+                            std::istreambuf_iterator<char>());
+  EXPECT_NE(message.find("cambi"), std::string::npos) << message;
+  EXPECT_NE(message.find("176x144"), std::string::npos) << message;
 }
 
 // CUDA: a 1080p full_ref run longer than a batch of contrast values (22 MB a
