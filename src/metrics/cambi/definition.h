@@ -25,19 +25,11 @@
 
 #include "core/portable.h"
 
-/* The address space of the contrast kernels' tile of band codes (local memory
- * on OpenCL; generic pointers elsewhere). */
-#if defined(__OPENCL_VERSION__)
-#define EXACTVQ_CAMBI_TILE __local
-#else
-#define EXACTVQ_CAMBI_TILE
-#endif
-
 /* The largest number of contrasts (1 << max_log_contrast, setup.h's kMaxDiffs). */
 #define EXACTVQ_CAMBI_MAX_DIFFS 32
-/* A tile entry that is no code of the band: a sample outside the picture or
- * the mask, or whose code lies outside [base, base + band). Above every code
- * (at most 1024) by more than 2 * EXACTVQ_CAMBI_MAX_DIFFS. */
+/* A band code that is no code: a sample outside the mask, or whose code lies
+ * outside [base, base + band). Above every code (at most 1024) by more than
+ * the histograms' bins (EXACTVQ_CAMBI_HIST_BINS). */
 #define EXACTVQ_CAMBI_NO_CODE 0xFFFF
 /* The spatial mask's window side. */
 #define EXACTVQ_CAMBI_MASK_SIDE 7
@@ -175,14 +167,13 @@ typedef struct CambiTables {
   const EXACTVQ_GLOBAL float* reciprocal;
 } CambiTables;
 
-/* The tile entry of sample (x, y) of a w x h scale: its code where it lies
- * inside the picture and the mask and its code in the band, else
- * EXACTVQ_CAMBI_NO_CODE. The mask is the scored size's, a row `mask_width`
+/* The band code of sample (x, y) of a w x h scale: its code where it lies
+ * inside the mask and its code in the band, else EXACTVQ_CAMBI_NO_CODE (a
+ * code no count matches). The mask is the scored size's, a row `mask_width`
  * samples, read at (x << mask_step, y << mask_step) (the decimations). */
-EXACTVQ_FN exactvq_u16 cambi_tile_code(const EXACTVQ_GLOBAL exactvq_u16* image, int w, int h,
+EXACTVQ_FN exactvq_u16 cambi_band_code(const EXACTVQ_GLOBAL exactvq_u16* image, int w,
                                        const EXACTVQ_GLOBAL unsigned char* mask, int mask_width,
                                        int mask_step, CambiContrast k, int x, int y) {
-  if (x < 0 || y < 0 || x >= w || y >= h) return EXACTVQ_CAMBI_NO_CODE;
   if (!mask[(exactvq_u64)(y << mask_step) * (exactvq_u64)mask_width +
             (exactvq_u64)(x << mask_step)])
     return EXACTVQ_CAMBI_NO_CODE;
@@ -198,40 +189,69 @@ EXACTVQ_FN float cambi_contrast_term(int weight, int p0, int p, float reciprocal
   return counts * reciprocal;
 }
 
-/* The contrast value of the sample at the centre of `window`, the tile entries
- * (cambi_tile_code) of its (2 pad + 1)^2 window, a row `stride` entries (the
- * entries outside the picture, the mask or the band never match a code): 0
- * where the sample itself is no code of the band, else the largest term over
- * the contrasts d + 1 visible at its code, from the counts n(u) of its own
- * code u and the larger of n(u + d + 1) and n(u - d - 1) in the window (n of
- * a code outside the band is 0). */
-EXACTVQ_FN float cambi_contrast_at(const EXACTVQ_CAMBI_TILE exactvq_u16* window, int stride,
-                                   CambiContrast k, CambiTables t) {
-  const int side = 2 * k.pad + 1;
-  const int u = window[k.pad * stride + k.pad];
-  if (u == EXACTVQ_CAMBI_NO_CODE) return 0.0f;
-  const int n = k.num_diffs;
-  /* hist[n + e]: entries of code u + e, for |e| <= n. */
-  int hist[2 * EXACTVQ_CAMBI_MAX_DIFFS + 1];
-  for (int i = 0; i <= 2 * n; ++i) hist[i] = 0;
-  for (int r = 0; r < side; ++r) {
-    const EXACTVQ_CAMBI_TILE exactvq_u16* row = window + r * stride;
-    for (int c = 0; c < side; ++c) {
-      const unsigned e = (unsigned)((int)row[c] - u + n);
-      if (e <= (unsigned)(2 * n)) ++hist[e];
+/* The codes a run's histogram keeps: [lo, lo + span), span = 4 N + 2, so
+ * that the codes u - N .. u + N of centres near the one it was built for fall inside. */
+#define EXACTVQ_CAMBI_HIST_BINS (4 * EXACTVQ_CAMBI_MAX_DIFFS + 2)
+
+/* Adds `step` to the bins of column c's band codes in rows top .. bottom. */
+EXACTVQ_FN void cambi_count_column(const EXACTVQ_GLOBAL exactvq_u16* codes, int w, int c, int top,
+                                   int bottom, int lo, int span, int step, int* hist) {
+  for (int r = top; r <= bottom; ++r) {
+    const unsigned e =
+        (unsigned)((int)codes[(exactvq_u64)r * (exactvq_u64)w + (exactvq_u64)c] - lo);
+    if (e < (unsigned)span) hist[e] += step;
+  }
+}
+
+/* The contrast values of `count` samples of row y from column x0 on, into
+ * row[x0 ..], from the scale's band codes (cambi_band_code, w x h): 0 where a
+ * sample's own code is no code of the band, else the largest term over the
+ * contrasts d + 1 visible at its code u, from the counts n(u) of its code and
+ * the larger of n(u + d + 1) and n(u - d - 1) in the (2 pad + 1)^2 window
+ * around it inside the picture. The counts are a histogram of the window's
+ * codes in [lo, lo + span), slid one column at a time along the row (integers:
+ * the same counts as the window counted whole) and counted afresh where a
+ * centre's codes leave its range. */
+EXACTVQ_FN void cambi_contrast_run(const EXACTVQ_GLOBAL exactvq_u16* codes, int w, int h, int x0,
+                                   int y, int count, CambiContrast k, CambiTables t,
+                                   EXACTVQ_GLOBAL float* row) {
+  const int n = k.num_diffs, pad = k.pad, span = 4 * n + 2;
+  const int top = y - pad < 0 ? 0 : y - pad, bottom = y + pad >= h ? h - 1 : y + pad;
+  int hist[EXACTVQ_CAMBI_HIST_BINS];
+  int lo = 0, counted = 0; /* counted: hist holds the window of the previous sample */
+  const int end = x0 + count < w ? x0 + count : w;
+  for (int x = x0; x < end; ++x) {
+    if (counted) {
+      if (x - 1 - pad >= 0)
+        cambi_count_column(codes, w, x - 1 - pad, top, bottom, lo, span, -1, hist);
+      if (x + pad < w) cambi_count_column(codes, w, x + pad, top, bottom, lo, span, 1, hist);
     }
+    const int u = codes[(exactvq_u64)y * (exactvq_u64)w + (exactvq_u64)x];
+    if (u == EXACTVQ_CAMBI_NO_CODE) {
+      row[x] = 0.0f;
+      continue;
+    }
+    if (!counted || u - n < lo || u + n >= lo + span) {
+      lo = u - 2 * n;
+      for (int i = 0; i < span; ++i) hist[i] = 0;
+      const int left = x - pad < 0 ? 0 : x - pad, right = x + pad >= w ? w - 1 : x + pad;
+      for (int c = left; c <= right; ++c)
+        cambi_count_column(codes, w, c, top, bottom, lo, span, 1, hist);
+      counted = 1;
+    }
+    const int at = u - n - lo; /* hist[at + n + e]: the window's samples of code u + e */
+    const int p0 = hist[at + n];
+    const int value = u + n; /* codes are compared with the thresholds N above them */
+    float best = 0.0f;
+    for (int d = 0; d < n; ++d) {
+      if (value > t.tvi[d] || value + d + 1 <= k.vlt_luma) continue;
+      const int p1 = hist[at + n + d + 1], p2 = hist[at + n - d - 1];
+      const int p = p1 > p2 ? p1 : p2;
+      const float v = cambi_contrast_term(t.weight[d], p0, p, t.reciprocal[p + p0]);
+      if (v > best) best = v;
+    }
+    row[x] = best;
   }
-  const int p0 = hist[n];
-  const int value = u + n; /* codes are compared with the thresholds N above them */
-  float best = 0.0f;
-  for (int d = 0; d < n; ++d) {
-    if (value > t.tvi[d] || value + d + 1 <= k.vlt_luma) continue;
-    const int p1 = hist[n + d + 1], p2 = hist[n - d - 1];
-    const int p = p1 > p2 ? p1 : p2;
-    const float v = cambi_contrast_term(t.weight[d], p0, p, t.reciprocal[p + p0]);
-    if (v > best) best = v;
-  }
-  return best;
 }
 
 #endif /* EXACTVQ_METRICS_CAMBI_DEFINITION_H */

@@ -1,6 +1,6 @@
 // cambi's device stages (metrics/cambi/definition.h) run on the host in the
-// kernels' arrangement (one call an output; the contrast values a work-group
-// of tiles at a time, with the group shapes the CUDA and OpenCL engines use)
+// kernels' arrangement (one call an output; the contrast values a run of a
+// row's samples at a time: the engines' runs, single samples and whole rows)
 // against the scalar reference (reference.cpp), byte for byte: the 10-bit
 // image, the mask, every scale's contrast values before pooling, and the
 // pooled values through device_plan.h's host half, under every option the
@@ -42,9 +42,9 @@ struct DeviceStages {
 };
 
 // What the engines compute for picture `which` of `layout`, a kernel's output
-// at a time; the contrast values in work-groups of group_w x group_h outputs.
+// at a time; the contrast values a run of `run` samples of a row at a time.
 DeviceStages device_stages(const Picture& pic, const CambiSetup& s, const DeviceLayout& layout,
-                           int which, int group_w, int group_h) {
+                           int which, int run) {
   const DevicePicture& p = layout.picture[which];
   const ImagePlan& plan = *p.plan;
   const std::vector<unsigned char> luma = tight_luma(pic);
@@ -74,9 +74,6 @@ DeviceStages device_stages(const Picture& pic, const CambiSetup& s, const Device
                                        std::vector<uint16_t>(out.image.size())};
   const uint16_t* src = out.image.data();
   int src_width = w0;
-  const int pad = p.contrast.pad;
-  const int stride = group_w + 2 * pad;
-  std::vector<uint16_t> tile(size_t(stride) * size_t(group_h + 2 * pad));
   for (int n = 0; n < kScales; ++n) {
     const auto [w, h] = p.sizes[size_t(n)];
     uint16_t* f = filtered[n % 2].data();
@@ -84,18 +81,16 @@ DeviceStages device_stages(const Picture& pic, const CambiSetup& s, const Device
       for (int x = 0; x < w; ++x)
         f[size_t(y) * size_t(w) + size_t(x)] =
             cambi_mode_filter_at(src, src_width, p.image_step[size_t(n)], w, h, x, y);
+    std::vector<uint16_t> codes(size_t(w) * size_t(h));
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        codes[size_t(y) * size_t(w) + size_t(x)] =
+            cambi_band_code(f, w, out.mask.data(), w0, p.mask_step[size_t(n)], p.contrast, x, y);
     float* values = out.values.data() + p.offset[size_t(n)];
-    for (int y0 = 0; y0 < h; y0 += group_h)
-      for (int x0 = 0; x0 < w; x0 += group_w) {
-        for (size_t i = 0; i < tile.size(); ++i)
-          tile[i] =
-              cambi_tile_code(f, w, h, out.mask.data(), w0, p.mask_step[size_t(n)], p.contrast,
-                              x0 - pad + int(i) % stride, y0 - pad + int(i) / stride);
-        for (int ty = 0; ty < group_h && y0 + ty < h; ++ty)
-          for (int tx = 0; tx < group_w && x0 + tx < w; ++tx)
-            values[size_t(y0 + ty) * size_t(w) + size_t(x0 + tx)] =
-                cambi_contrast_at(tile.data() + ty * stride + tx, stride, p.contrast, t);
-      }
+    for (int y = 0; y < h; ++y)
+      for (int x0 = 0; x0 < w; x0 += run)
+        cambi_contrast_run(codes.data(), w, h, x0, y, run, p.contrast, t,
+                           values + size_t(y) * size_t(w));
     src = f;
     src_width = w;
   }
@@ -129,14 +124,15 @@ TEST(CambiDeviceStages, EqualTheReferenceByteForByte) {
             ASSERT_EQ(v.size(), p.scale_values(n)) << what;
             std::copy(v.begin(), v.end(), want.begin() + ptrdiff_t(p.offset[size_t(n)]));
           });
-      // CUDA's 16 x 16 tiles, and a narrow OpenCL shape.
-      for (const auto [gw, gh] : {std::pair{16, 16}, std::pair{16, 3}}) {
-        const DeviceStages got = device_stages(pics[which], s, layout, which, gw, gh);
+      // The engines' runs of 32 samples, a sample a run (every histogram
+      // counted afresh), and whole rows (the longest slides).
+      for (const int run : {32, 1, 1 << 20}) {
+        const DeviceStages got = device_stages(pics[which], s, layout, which, run);
         EXPECT_EQ(got.image, image) << what;
         EXPECT_EQ(got.mask, mask) << what;
         ASSERT_EQ(got.values.size(), want.size()) << what;
         EXPECT_EQ(std::memcmp(got.values.data(), want.data(), want.size() * sizeof(float)), 0)
-            << what << ", groups " << gw << "x" << gh;
+            << what << ", runs of " << run;
         std::vector<float> reordered = got.values;
         std::array<double, kScales> pooled{};
         pool_picture(reordered, p, s.topk, nullptr, 0, nullptr, pooled);

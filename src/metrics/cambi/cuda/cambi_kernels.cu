@@ -1,8 +1,7 @@
 // Cambi's kernels: indexing and launch shapes around definition.h's stages.
 // The per-sample stages take one thread an output in blocks of 32 x 8; the
-// contrast values a block of 16 x 16 outputs, which first stages the band
-// codes of its outputs and the window's reach around them in shared memory
-// (at most (16 + 64)^2 entries: 12.5 KiB), then each thread counts its window there.
+// contrast values one thread a run of kRun samples of a row (its histogram
+// slides along the run), in blocks of 32 runs x 8 rows.
 #include "metrics/cambi/cuda/cambi_kernels.h"
 
 #include "backends/cuda/cuda_check.h"
@@ -14,7 +13,7 @@ using exactvq::cuda::check;
 namespace {
 
 constexpr int kBlockX = 32, kBlockY = 8;  // the per-sample kernels
-constexpr int kTile = 16;                 // the contrast kernel's outputs a side
+constexpr int kRun = 32;                  // the contrast kernel's samples a thread
 
 dim3 grid_of(int w, int h, int bx, int by) {
   return dim3(unsigned((w + bx - 1) / bx), unsigned((h + by - 1) / by));
@@ -49,22 +48,24 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   out[size_t(y) * size_t(w) + size_t(x)] = cambi_mode_filter_at(src, src_width, step, w, h, x, y);
 }
 
-__global__ void __launch_bounds__(kTile* kTile)
-    contrast_kernel(const uint16_t* __restrict__ image, int w, int h,
-                    const uint8_t* __restrict__ mask, int mask_width, int mask_step,
-                    CambiContrast k, CambiTables t, float* __restrict__ values) {
-  extern __shared__ uint16_t tile[];
-  const int stride = kTile + 2 * k.pad, entries = stride * stride;
-  const int x0 = int(blockIdx.x) * kTile, y0 = int(blockIdx.y) * kTile;
-  const int tx = int(threadIdx.x), ty = int(threadIdx.y);
-  for (int i = ty * kTile + tx; i < entries; i += kTile * kTile)
-    tile[i] = cambi_tile_code(image, w, h, mask, mask_width, mask_step, k, x0 - k.pad + i % stride,
-                              y0 - k.pad + i / stride);
-  __syncthreads();
-  const int x = x0 + tx, y = y0 + ty;
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    band_codes_kernel(const uint16_t* __restrict__ image, int w, int h,
+                      const uint8_t* __restrict__ mask, int mask_width, int mask_step,
+                      CambiContrast k, uint16_t* __restrict__ codes) {
+  const int x = int(blockIdx.x) * kBlockX + int(threadIdx.x);
+  const int y = int(blockIdx.y) * kBlockY + int(threadIdx.y);
   if (x >= w || y >= h) return;
-  values[size_t(y) * size_t(w) + size_t(x)] =
-      cambi_contrast_at(tile + ty * stride + tx, stride, k, t);
+  codes[size_t(y) * size_t(w) + size_t(x)] =
+      cambi_band_code(image, w, mask, mask_width, mask_step, k, x, y);
+}
+
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    contrast_kernel(const uint16_t* __restrict__ codes, int w, int h, CambiContrast k,
+                    CambiTables t, float* __restrict__ values) {
+  const int i = int(blockIdx.x) * kBlockX + int(threadIdx.x);
+  const int y = int(blockIdx.y) * kBlockY + int(threadIdx.y);
+  if (i * kRun >= w || y >= h) return;
+  cambi_contrast_run(codes, w, h, i * kRun, y, kRun, k, t, values + size_t(y) * size_t(w));
 }
 
 }  // namespace
@@ -90,13 +91,18 @@ void launch_mode_filter(const uint16_t* src, int src_width, int step, int w, int
   check(cudaGetLastError(), "cambi mode filter kernel launch");
 }
 
-void launch_contrast(const uint16_t* image, int w, int h, const uint8_t* mask, int mask_width,
-                     int mask_step, CambiContrast k, CambiTables t, float* values,
-                     cudaStream_t stream) {
-  const int side = kTile + 2 * k.pad;
-  const size_t shared = size_t(side) * size_t(side) * sizeof(uint16_t);
-  contrast_kernel<<<grid_of(w, h, kTile, kTile), dim3(kTile, kTile), shared, stream>>>(
-      image, w, h, mask, mask_width, mask_step, k, t, values);
+void launch_band_codes(const uint16_t* image, int w, int h, const uint8_t* mask, int mask_width,
+                       int mask_step, CambiContrast k, uint16_t* codes, cudaStream_t stream) {
+  band_codes_kernel<<<grid_of(w, h, kBlockX, kBlockY), dim3(kBlockX, kBlockY), 0, stream>>>(
+      image, w, h, mask, mask_width, mask_step, k, codes);
+  check(cudaGetLastError(), "cambi band codes kernel launch");
+}
+
+void launch_contrast(const uint16_t* codes, int w, int h, CambiContrast k, CambiTables t,
+                     float* values, cudaStream_t stream) {
+  const int runs = (w + kRun - 1) / kRun;
+  contrast_kernel<<<grid_of(runs, h, kBlockX, kBlockY), dim3(kBlockX, kBlockY), 0, stream>>>(
+      codes, w, h, k, t, values);
   check(cudaGetLastError(), "cambi contrast kernel launch");
 }
 

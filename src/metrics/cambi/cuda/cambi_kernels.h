@@ -36,10 +36,13 @@ void launch_mask(const uint16_t* image, int w, int h, int threshold, uint8_t* ma
 void launch_mode_filter(const uint16_t* src, int src_width, int step, int w, int h, uint16_t* out,
                         cudaStream_t stream);
 
-// The contrast values of a w x h scale into values[0 .. w h), the mask read
-// at every (1 << mask_step)-th sample of its rows of `mask_width`.
-void launch_contrast(const uint16_t* image, int w, int h, const uint8_t* mask, int mask_width,
-                     int mask_step, CambiContrast k, CambiTables t, float* values,
-                     cudaStream_t stream);
+// The band codes of a w x h scale (cambi_band_code), the mask read at every
+// (1 << mask_step)-th sample of its rows of `mask_width`.
+void launch_band_codes(const uint16_t* image, int w, int h, const uint8_t* mask, int mask_width,
+                       int mask_step, CambiContrast k, uint16_t* codes, cudaStream_t stream);
+
+// The contrast values of a w x h scale from its band codes into values[0 .. w h).
+void launch_contrast(const uint16_t* codes, int w, int h, CambiContrast k, CambiTables t,
+                     float* values, cudaStream_t stream);
 
 }  // namespace exactvq::cambi::cuda

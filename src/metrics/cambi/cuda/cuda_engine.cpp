@@ -57,6 +57,7 @@ class CudaEngine final : public RunnerEngine<Engine, float> {
     DeviceBuffer image;     // the 10-bit image, the larger scored size
     DeviceBuffer mask;      // its mask
     DeviceBuffer filtered;  // two scales' filtered images, the later one at half
+    DeviceBuffer codes;     // a scale's band codes
   };
 
   void allocate() override {
@@ -84,6 +85,7 @@ class CudaEngine final : public RunnerEngine<Engine, float> {
       lane.image = DeviceBuffer(samples * sizeof(uint16_t));
       lane.mask = DeviceBuffer(samples);
       lane.filtered = DeviceBuffer(2 * samples * sizeof(uint16_t));
+      lane.codes = DeviceBuffer(samples * sizeof(uint16_t));
     }
   }
 
@@ -100,6 +102,7 @@ class CudaEngine final : public RunnerEngine<Engine, float> {
     }
     uint16_t* image = lane.image.get<uint16_t>();
     uint8_t* mask = lane.mask.get<uint8_t>();
+    uint16_t* codes = lane.codes.get<uint16_t>();
     launch_ten_bit(in, layout_.convert, layout_.anti_dither, plan.width, plan.height, image,
                    stream);
     launch_mask(image, plan.width, plan.height, p.mask_threshold, mask, stream);
@@ -116,8 +119,9 @@ class CudaEngine final : public RunnerEngine<Engine, float> {
       const auto [w, h] = p.sizes[size_t(n)];
       uint16_t* filtered = halves[n % 2];
       launch_mode_filter(src, src_width, p.image_step[size_t(n)], w, h, filtered, stream);
-      launch_contrast(filtered, w, h, mask, plan.width, p.mask_step[size_t(n)], p.contrast, t,
-                      values + p.offset[size_t(n)], stream);
+      launch_band_codes(filtered, w, h, mask, plan.width, p.mask_step[size_t(n)], p.contrast, codes,
+                        stream);
+      launch_contrast(codes, w, h, p.contrast, t, values + p.offset[size_t(n)], stream);
       src = filtered;
       src_width = w;
     }

@@ -26,6 +26,7 @@ extern const char* const kCambiKernelSource;  // cambi_kernels.cl, embedded
 namespace {
 
 constexpr size_t kGroupW = 16;  // work-groups 16 wide, up to 16 rows
+constexpr int kRun = 32;        // the contrast kernel's samples a work-item
 
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
@@ -38,7 +39,7 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     DeviceContext& dc = context();
     const cl_program program = this->device().program(kCambiKernelSource, "the cambi kernels");
     const char* const names[kKernels] = {"cambi_ten_bit", "cambi_mask", "cambi_mode_filter",
-                                         "cambi_contrast"};
+                                         "cambi_band_codes", "cambi_contrast"};
     size_t items = kGroupW * kGroupW;
     for (int k = 0; k < kKernels; ++k) {
       kernels_[k] = dc.kernel(program, names[k]);
@@ -73,6 +74,7 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     image_ = dc.buffer(samples * sizeof(cl_ushort), "cambi's 10-bit image");
     mask_ = dc.buffer(samples, "cambi's mask");
     for (auto& half : filtered_) half = dc.buffer(samples * sizeof(cl_ushort), "cambi's scales");
+    codes_ = dc.buffer(samples * sizeof(cl_ushort), "cambi's band codes");
     size_t most = 0;
     for (int i = 0; i < layout_.pictures; ++i) most = std::max(most, layout_.picture[i].values);
     values_ = dc.buffer(most * sizeof(cl_float), "cambi's contrast values");
@@ -90,7 +92,7 @@ class OpenclEngine final : public DeviceEngine<Engine> {
   }
 
  private:
-  enum Kernel { kTenBit, kMask, kModeFilter, kContrast, kKernels };
+  enum Kernel { kTenBit, kMask, kModeFilter, kBandCodes, kContrast, kKernels };
 
   void run(Kernel k, int w, int h, const std::string& what) {
     const size_t global[2] = {round_up(size_t(w), kGroupW), round_up(size_t(h), group_h_)};
@@ -128,8 +130,6 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     run(kMask, plan.width, plan.height, fmt::format("cambi_mask ({})", name));
     cl_mem src = image_.get();
     int src_width = plan.width;
-    const int pad = p.contrast.pad;
-    const size_t tile = (kGroupW + 2 * size_t(pad)) * (group_h_ + 2 * size_t(pad));
     for (int n = 0; n < kScales; ++n) {
       const auto [w, h] = p.sizes[size_t(n)];
       const cl_mem filtered = filtered_[n % 2].get();
@@ -141,7 +141,7 @@ class OpenclEngine final : public DeviceEngine<Engine> {
       set_arg(k, 4, cl_int{h});
       set_arg(k, 5, filtered);
       run(kModeFilter, w, h, fmt::format("cambi_mode_filter, scale {} ({})", n, name));
-      k = kernels_[kContrast].get();
+      k = kernels_[kBandCodes].get();
       a = 0;
       set_arg(k, a++, filtered);
       set_arg(k, a++, cl_int{w});
@@ -149,16 +149,24 @@ class OpenclEngine final : public DeviceEngine<Engine> {
       set_arg(k, a++, mask_);
       set_arg(k, a++, cl_int{plan.width});
       set_arg(k, a++, cl_int{p.mask_step[size_t(n)]});
-      set_arg(k, a++, cl_int{p.contrast.num_diffs});
       set_arg(k, a++, cl_int{p.contrast.base});
       set_arg(k, a++, cl_int{p.contrast.band});
+      set_arg(k, a, codes_);
+      run(kBandCodes, w, h, fmt::format("cambi_band_codes, scale {} ({})", n, name));
+      k = kernels_[kContrast].get();
+      a = 0;
+      set_arg(k, a++, codes_);
+      set_arg(k, a++, cl_int{w});
+      set_arg(k, a++, cl_int{h});
+      set_arg(k, a++, cl_int{kRun});
+      set_arg(k, a++, cl_int{p.contrast.num_diffs});
       set_arg(k, a++, cl_int{p.contrast.vlt_luma});
-      set_arg(k, a++, cl_int{pad});
+      set_arg(k, a++, cl_int{p.contrast.pad});
       for (const auto& t : tables_) set_arg(k, a++, t);
-      check(clSetKernelArg(k, a++, tile * sizeof(cl_ushort), nullptr), "clSetKernelArg");
       set_arg(k, a++, values_);
       set_arg(k, a, cl_ulong{p.offset[size_t(n)]});
-      run(kContrast, w, h, fmt::format("cambi_contrast, scale {} ({})", n, name));
+      run(kContrast, (w + kRun - 1) / kRun, h,
+          fmt::format("cambi_contrast, scale {} ({})", n, name));
       src = filtered;
       src_width = w;
     }
@@ -183,7 +191,7 @@ class OpenclEngine final : public DeviceEngine<Engine> {
   size_t group_h_ = 1;
   std::array<Handle<cl_mem>, 3> tables_;  // thresholds, weights, reciprocals
   std::array<Handle<cl_mem>, 2> rows_, cols_;
-  Handle<cl_mem> image_, mask_, values_;
+  Handle<cl_mem> image_, mask_, codes_, values_;
   std::array<Handle<cl_mem>, 2> filtered_;
   std::vector<float> host_values_;
 };
