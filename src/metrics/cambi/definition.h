@@ -1,9 +1,10 @@
 /* Cambi's per-sample stages (docs/spec/cambi.md, "Per picture") one output at
- * a time, written once in the subset of core/portable.h for the devices: the
- * CUDA and OpenCL kernels call these functions with one thread (work-item) an
- * output, and tests/metrics/cambi run them on the host in the same
- * arrangement against the scalar reference (reference.cpp), so the indexing
- * is proven where no GPU is.
+ * a time (the contrast values a run of a row's samples), written once in the
+ * subset of core/portable.h for the devices: the CUDA and OpenCL kernels call
+ * these functions with one thread (work-item) an output or run, and
+ * tests/metrics/cambi run them on the host in the same arrangement against
+ * the scalar reference (reference.cpp), so the indexing is proven where no
+ * GPU is.
  *
  * Every step is an integer one but the contrast value, a binary32 conversion
  * and product, each correctly rounded on every backend (C++, CUDA's default
@@ -18,7 +19,9 @@
  *     reference's pass has not changed yet: the same sums from the unchanged image;
  *   - decimation s times keeps sample (x << s, y << s) of the image it starts from;
  *   - the mode filter's rows 1 .. h - 2 take mode3 down three rows of the
- *     horizontal pass; its first and last rows keep the input.
+ *     horizontal pass; its first and last rows keep the input;
+ *   - the window counts are integers: a histogram slid along a row, or
+ *     counted afresh, holds the reference's sliding counts.
  */
 #ifndef EXACTVQ_METRICS_CAMBI_DEFINITION_H
 #define EXACTVQ_METRICS_CAMBI_DEFINITION_H
