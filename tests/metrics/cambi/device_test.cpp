@@ -4,9 +4,11 @@
 // banded pictures under every option set the CPU's tests cover (8 to 16 bits,
 // encoding and source sizes, window, topk, tvi, max_log_contrast, the EOTFs,
 // the visibility threshold, the speed-up at 1080p); frames one loose pair at a
-// time; heatmaps_path (the same files as the CPU's); and on CUDA, runs longer
-// than one batch of contrast values. Cambi has no binary64 step on a device,
-// so no fp64 option. Without a device a backend's cases skip with a message.
+// time; heatmaps_path (the same files as the CPU's); the command line, alone
+// and in VMAF v1.0.16 (where the device has its other features' engines); and
+// on CUDA, runs longer than one batch of contrast values. Cambi has no
+// binary64 step on a device, so no fp64 option. Without a device a backend's
+// cases skip with a message.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -199,6 +201,46 @@ TEST_P(CambiOnDevice, CommandLineReportEqualsCpu) {
                             std::istreambuf_iterator<char>());
   EXPECT_NE(message.find("cambi"), std::string::npos) << message;
   EXPECT_NE(message.find("176x144"), std::string::npos) << message;
+}
+
+// VMAF v1.0.16 (whose features include cambi) on the device writes the CPU's
+// report, where this build has a device engine for each of its features;
+// skipped, naming the missing one, where not (speed_chroma comes from another
+// metric's engines).
+TEST_P(CambiOnDevice, VmafV1ModelReportEqualsCpu) {
+  const fs::path pair = cambi::testing::kCatalogue.parent_path() / "p8_420_576x324_testsrc2_x264";
+  if (!fs::exists(pair)) GTEST_SKIP() << "no public pair at " << pair;
+  const fs::path tmp = fs::path(EXACTVQ_TEST_TMP);
+  fs::create_directories(tmp);
+  const std::string b = backend_name(backend());
+  const auto run = [&](const std::string& on) {
+    const fs::path out = tmp / ("cambi_v1_" + on + ".json");
+    const std::string cmd = fmt::format(
+        "'{}' -r '{}' -d '{}' --model version=vmaf_v1.0.16_3d0h --precision max --json -o '{}' "
+        "--backend {} 2> '{}.err'",
+        EXACTVQ_CLI_PATH, (pair / "ref.y4m").string(), (pair / "dist.y4m").string(), out.string(),
+        on, out.string());
+    const int status = std::system(cmd.c_str());
+    std::ifstream err(out.string() + ".err");
+    return std::pair{
+        WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+        std::string((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>())};
+  };
+  const auto [cpu_status, cpu_err] = run("cpu");
+  ASSERT_EQ(cpu_status, 0) << cpu_err;
+  const auto [status, err] = run(b);
+  if (status != 0 && err.find("is not available on") != std::string::npos) {
+    EXPECT_EQ(err.find("feature cambi "), std::string::npos) << err;
+    GTEST_SKIP() << "VMAF v1.0.16 on " << b << " needs an engine this build lacks: " << err;
+  }
+  ASSERT_EQ(status, 0) << err;
+  const auto report = [&](const std::string& on) {
+    std::ifstream in(tmp / ("cambi_v1_" + on + ".json"));
+    nlohmann::json j = nlohmann::json::parse(in);
+    j.erase("fps");  // timing, not a score
+    return j;
+  };
+  EXPECT_EQ(report(b), report("cpu"));
 }
 
 // CUDA: a 1080p full_ref run longer than a batch of contrast values (22 MB a
