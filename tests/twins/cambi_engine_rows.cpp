@@ -1,7 +1,8 @@
 // cambi's engine rows (engine_matrix.h): each frame's five pooled scale
 // values of the distorted picture, and of the reference with full_ref
-// (case.b). Only the CPU's rows: cambi has no GPU engine yet (the feature
-// says so on those devices).
+// (case.b), on every device: the CPU's targets, three CPUs as one, CUDA
+// (one row: nothing on a device is binary64, so there is no fp64 option)
+// and OpenCL. Banded pictures under every option are device_test.cpp's.
 #include <span>
 #include <vector>
 
@@ -37,10 +38,7 @@ struct CambiScales {
   }
 };
 
-EXACTVQ_TWIN_ROWS(cambi_engine_rows) {
-  register_per_target(engine_row<CambiScales>("", cpu_twin_device, Fp64Mode::kAuto, false));
-  register_row(engine_row<CambiScales>("/split-cpu3", split_cpu_device, Fp64Mode::kAuto, true));
-}
+EXACTVQ_TWIN_ROWS(cambi_engine_rows) { register_engine_rows<CambiScales>(); }
 
 }  // namespace
 }  // namespace exactvq::twins

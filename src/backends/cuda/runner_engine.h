@@ -67,6 +67,13 @@ class RunnerEngine : public Engine, protected BatchRunner::Work {
 
   BatchRunner& runner() const { return *runner_; }
 
+  // Caps the frames a batch holds (at least FrameUploader::kLanes): for
+  // engines whose results are large beside the frames (a value a pixel).
+  // Before join().
+  void limit_batch(int frames) {
+    batch_ = std::max(FrameUploader::kLanes, std::min(batch_, frames));
+  }
+
   // The batch's results on the device, batch_frames() * words_per_frame Words.
   Word* device_words() const { return device_words_.get<Word>(); }
   // A chunk's frames' rows of the results, zeroed on its stream first (for

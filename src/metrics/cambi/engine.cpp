@@ -4,10 +4,10 @@
 
 namespace exactvq::cambi {
 
-// The CPU's only, for now: CUDA and OpenCL devices say the feature is not available there.
 std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
-  static constexpr EngineFactories<Engine, EngineSetup> kFactories{&cpu::make_engine, nullptr,
-                                                                   nullptr};
+  static constexpr EngineFactories<Engine, EngineSetup> kFactories{
+      &cpu::make_engine, EXACTVQ_CUDA_FACTORY(&cuda::make_engine),
+      EXACTVQ_OPENCL_FACTORY(&opencl::make_engine)};
   return make_engine_on(device, setup, kFactories, "cambi");
 }
 

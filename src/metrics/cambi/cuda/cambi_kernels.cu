@@ -1,0 +1,109 @@
+// Cambi's kernels: indexing and launch shapes around definition.h's stages.
+// The per-sample stages take one thread an output in blocks of 32 x 8; the
+// contrast values one thread a run of kRun samples of a row (its histogram
+// slides along the run), in blocks of 32 runs x 8 rows.
+#include "metrics/cambi/cuda/cambi_kernels.h"
+
+#include "backends/cuda/cuda_check.h"
+
+namespace exactvq::cambi::cuda {
+
+using exactvq::cuda::check;
+
+namespace {
+
+constexpr int kBlockX = 32, kBlockY = 8;  // the per-sample kernels
+constexpr int kRun = 32;                  // the contrast kernel's samples a thread
+
+dim3 grid_of(int w, int h, int bx, int by) {
+  return dim3(unsigned((w + bx - 1) / bx), unsigned((h + by - 1) / by));
+}
+
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    ten_bit_kernel(LumaSource in, CambiConvert c, int anti_dither, int w, int h,
+                   uint16_t* __restrict__ out) {
+  const int x = int(blockIdx.x) * kBlockX + int(threadIdx.x);
+  const int y = int(blockIdx.y) * kBlockY + int(threadIdx.y);
+  if (x >= w || y >= h) return;
+  out[size_t(y) * size_t(w) + size_t(x)] =
+      cambi_ten_bit_at(static_cast<const unsigned char*>(in.plane), in.wide, in.width, in.rows,
+                       in.cols, c, anti_dither, w, h, x, y);
+}
+
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    mask_kernel(const uint16_t* __restrict__ image, int w, int h, int threshold,
+                uint8_t* __restrict__ mask) {
+  const int x = int(blockIdx.x) * kBlockX + int(threadIdx.x);
+  const int y = int(blockIdx.y) * kBlockY + int(threadIdx.y);
+  if (x >= w || y >= h) return;
+  mask[size_t(y) * size_t(w) + size_t(x)] = uint8_t(cambi_mask_at(image, w, h, threshold, x, y));
+}
+
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    mode_filter_kernel(const uint16_t* __restrict__ src, int src_width, int step, int w, int h,
+                       uint16_t* __restrict__ out) {
+  const int x = int(blockIdx.x) * kBlockX + int(threadIdx.x);
+  const int y = int(blockIdx.y) * kBlockY + int(threadIdx.y);
+  if (x >= w || y >= h) return;
+  out[size_t(y) * size_t(w) + size_t(x)] = cambi_mode_filter_at(src, src_width, step, w, h, x, y);
+}
+
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    band_codes_kernel(const uint16_t* __restrict__ image, int w, int h,
+                      const uint8_t* __restrict__ mask, int mask_width, int mask_step,
+                      CambiContrast k, uint16_t* __restrict__ codes) {
+  const int x = int(blockIdx.x) * kBlockX + int(threadIdx.x);
+  const int y = int(blockIdx.y) * kBlockY + int(threadIdx.y);
+  if (x >= w || y >= h) return;
+  codes[size_t(y) * size_t(w) + size_t(x)] =
+      cambi_band_code(image, w, mask, mask_width, mask_step, k, x, y);
+}
+
+__global__ void __launch_bounds__(kBlockX* kBlockY)
+    contrast_kernel(const uint16_t* __restrict__ codes, int w, int h, CambiContrast k,
+                    CambiTables t, float* __restrict__ values) {
+  const int i = int(blockIdx.x) * kBlockX + int(threadIdx.x);
+  const int y = int(blockIdx.y) * kBlockY + int(threadIdx.y);
+  if (i * kRun >= w || y >= h) return;
+  cambi_contrast_run(codes, w, h, i * kRun, y, kRun, k, t, values + size_t(y) * size_t(w));
+}
+
+}  // namespace
+
+void launch_ten_bit(const LumaSource& in, CambiConvert c, bool anti_dither, int w, int h,
+                    uint16_t* out, cudaStream_t stream) {
+  ten_bit_kernel<<<grid_of(w, h, kBlockX, kBlockY), dim3(kBlockX, kBlockY), 0, stream>>>(
+      in, c, anti_dither ? 1 : 0, w, h, out);
+  check(cudaGetLastError(), "cambi 10-bit image kernel launch");
+}
+
+void launch_mask(const uint16_t* image, int w, int h, int threshold, uint8_t* mask,
+                 cudaStream_t stream) {
+  mask_kernel<<<grid_of(w, h, kBlockX, kBlockY), dim3(kBlockX, kBlockY), 0, stream>>>(
+      image, w, h, threshold, mask);
+  check(cudaGetLastError(), "cambi mask kernel launch");
+}
+
+void launch_mode_filter(const uint16_t* src, int src_width, int step, int w, int h, uint16_t* out,
+                        cudaStream_t stream) {
+  mode_filter_kernel<<<grid_of(w, h, kBlockX, kBlockY), dim3(kBlockX, kBlockY), 0, stream>>>(
+      src, src_width, step, w, h, out);
+  check(cudaGetLastError(), "cambi mode filter kernel launch");
+}
+
+void launch_band_codes(const uint16_t* image, int w, int h, const uint8_t* mask, int mask_width,
+                       int mask_step, CambiContrast k, uint16_t* codes, cudaStream_t stream) {
+  band_codes_kernel<<<grid_of(w, h, kBlockX, kBlockY), dim3(kBlockX, kBlockY), 0, stream>>>(
+      image, w, h, mask, mask_width, mask_step, k, codes);
+  check(cudaGetLastError(), "cambi band codes kernel launch");
+}
+
+void launch_contrast(const uint16_t* codes, int w, int h, CambiContrast k, CambiTables t,
+                     float* values, cudaStream_t stream) {
+  const int runs = (w + kRun - 1) / kRun;
+  contrast_kernel<<<grid_of(runs, h, kBlockX, kBlockY), dim3(kBlockX, kBlockY), 0, stream>>>(
+      codes, w, h, k, t, values);
+  check(cudaGetLastError(), "cambi contrast kernel launch");
+}
+
+}  // namespace exactvq::cambi::cuda

@@ -1,0 +1,205 @@
+// The cambi engine on an OpenCL device: each picture's 10-bit image, mask,
+// mode-filtered scales and contrast values on the device (cambi_kernels.cl),
+// on the frame's luma as the device holds it for every engine of the run; the
+// contrast values (a binary32 value a pixel of every scale) read back once a
+// picture and each scale pooled on the host (device_plan.h: the quick select
+// is sequential), side by side on the setup's pool. The program has no
+// binary64 step at all.
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "backends/opencl/device_engine.h"
+#include "core/error.h"
+#include "metrics/cambi/device_plan.h"
+#include "metrics/cambi/engine.h"
+
+namespace exactvq::cambi::opencl {
+
+using namespace exactvq::opencl;  // the backend's plumbing that every engine uses
+
+extern const char* const kCambiKernelSource;  // cambi_kernels.cl, embedded
+
+namespace {
+
+constexpr size_t kGroupW = 16;  // work-groups 16 wide, up to 16 rows
+constexpr int kRun = 32;        // the contrast kernel's samples a work-item
+
+size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+class OpenclEngine final : public DeviceEngine<Engine> {
+ public:
+  OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
+      : DeviceEngine(std::move(device), "cambi", size_t(s.planes)),
+        setup_(s),
+        layout_(device_layout(setup_.cambi)) {
+    DeviceContext& dc = context();
+    const cl_program program = this->device().program(kCambiKernelSource, "the cambi kernels");
+    const char* const names[kKernels] = {"cambi_ten_bit", "cambi_mask", "cambi_mode_filter",
+                                         "cambi_band_codes", "cambi_contrast"};
+    size_t items = kGroupW * kGroupW;
+    for (int k = 0; k < kKernels; ++k) {
+      kernels_[k] = dc.kernel(program, names[k]);
+      items = std::min(items, work_group_size(kernels_[k].get(), dc.device(), kGroupW * kGroupW));
+    }
+    group_h_ = group_rows(items, kGroupW, "the cambi kernels");
+    const std::vector<uint32_t> tables = device_tables(setup_.cambi);
+    tables_[0] = dc.buffer(kMaxDiffs * sizeof(cl_int), "cambi's thresholds");
+    tables_[1] = dc.buffer(kMaxDiffs * sizeof(cl_int), "cambi's contrast weights");
+    tables_[2] =
+        dc.buffer((tables.size() - kTableReciprocal) * sizeof(cl_float), "cambi's reciprocals");
+    dc.write(tables_[0].get(), kMaxDiffs * sizeof(cl_int), tables.data() + kTableTvi,
+             "cambi's thresholds");
+    dc.write(tables_[1].get(), kMaxDiffs * sizeof(cl_int), tables.data() + kTableWeight,
+             "cambi's contrast weights");
+    dc.write(tables_[2].get(), (tables.size() - kTableReciprocal) * sizeof(cl_float),
+             tables.data() + kTableReciprocal, "cambi's reciprocals");
+    for (int i = 0; i < layout_.pictures; ++i) {
+      const ImagePlan& plan = *layout_.picture[i].plan;
+      // A buffer even where unused (no picks): kernel arguments must be buffers.
+      rows_[i] = dc.buffer(std::max<size_t>(1, plan.source_rows.size()) * sizeof(cl_int),
+                           "cambi's row picks");
+      cols_[i] = dc.buffer(std::max<size_t>(1, plan.source_cols.size()) * sizeof(cl_int),
+                           "cambi's column picks");
+      if (plan.source_rows.empty()) continue;
+      dc.write(rows_[i].get(), plan.source_rows.size() * sizeof(cl_int), plan.source_rows.data(),
+               "cambi's row picks");
+      dc.write(cols_[i].get(), plan.source_cols.size() * sizeof(cl_int), plan.source_cols.data(),
+               "cambi's column picks");
+    }
+    const size_t samples = layout_.largest_image;
+    image_ = dc.buffer(samples * sizeof(cl_ushort), "cambi's 10-bit image");
+    mask_ = dc.buffer(samples, "cambi's mask");
+    for (auto& half : filtered_) half = dc.buffer(samples * sizeof(cl_ushort), "cambi's scales");
+    codes_ = dc.buffer(samples * sizeof(cl_ushort), "cambi's band codes");
+    size_t most = 0;
+    for (int i = 0; i < layout_.pictures; ++i) most = std::max(most, layout_.picture[i].values);
+    values_ = dc.buffer(most * sizeof(cl_float), "cambi's contrast values");
+    host_values_.resize(most);
+  }
+
+  void score(std::span<const FramePair> frames, std::span<double> out) override {
+    if (setup_.heatmaps)
+      for (const FramePair& f : frames)
+        if (f.loose())
+          throw UsageError(
+              "feature cambi: heatmaps_path needs each frame's place in the run (a loose pair "
+              "has none)");
+    DeviceEngine::score(frames, out);
+  }
+
+ private:
+  enum Kernel { kTenBit, kMask, kModeFilter, kBandCodes, kContrast, kKernels };
+
+  void run(Kernel k, int w, int h, const std::string& what) {
+    const size_t global[2] = {round_up(size_t(w), kGroupW), round_up(size_t(h), group_h_)};
+    const size_t local[2] = {kGroupW, group_h_};
+    context().run(kernels_[k].get(), 2, global, local, what);
+  }
+
+  // One picture's contrast values, every scale, into values_.
+  void picture_values(int which, cl_mem plane) {
+    const DevicePicture& p = layout_.picture[which];
+    const ImagePlan& plan = *p.plan;
+    const VideoFormat& f = setup_.format;
+    const char* name = which == 0 ? "distorted" : "reference";
+    cl_kernel k = kernels_[kTenBit].get();
+    cl_uint a = 0;
+    set_arg(k, a++, plane);
+    set_arg(k, a++, cl_int{f.bitdepth > 8});
+    set_arg(k, a++, cl_int{f.width});
+    set_arg(k, a++, rows_[which]);
+    set_arg(k, a++, cols_[which]);
+    set_arg(k, a++, cl_int{!plan.source_rows.empty()});
+    set_arg(k, a++, cl_int{layout_.convert.up});
+    set_arg(k, a++, cl_int{layout_.convert.down});
+    set_arg(k, a++, cl_int{layout_.anti_dither});
+    set_arg(k, a++, cl_int{plan.width});
+    set_arg(k, a++, cl_int{plan.height});
+    set_arg(k, a, image_);
+    run(kTenBit, plan.width, plan.height, fmt::format("cambi_ten_bit ({})", name));
+    k = kernels_[kMask].get();
+    set_arg(k, 0, image_);
+    set_arg(k, 1, cl_int{plan.width});
+    set_arg(k, 2, cl_int{plan.height});
+    set_arg(k, 3, cl_int{p.mask_threshold});
+    set_arg(k, 4, mask_);
+    run(kMask, plan.width, plan.height, fmt::format("cambi_mask ({})", name));
+    cl_mem src = image_.get();
+    int src_width = plan.width;
+    for (int n = 0; n < kScales; ++n) {
+      const auto [w, h] = p.sizes[size_t(n)];
+      const cl_mem filtered = filtered_[n % 2].get();
+      k = kernels_[kModeFilter].get();
+      set_arg(k, 0, src);
+      set_arg(k, 1, cl_int{src_width});
+      set_arg(k, 2, cl_int{p.image_step[size_t(n)]});
+      set_arg(k, 3, cl_int{w});
+      set_arg(k, 4, cl_int{h});
+      set_arg(k, 5, filtered);
+      run(kModeFilter, w, h, fmt::format("cambi_mode_filter, scale {} ({})", n, name));
+      k = kernels_[kBandCodes].get();
+      a = 0;
+      set_arg(k, a++, filtered);
+      set_arg(k, a++, cl_int{w});
+      set_arg(k, a++, cl_int{h});
+      set_arg(k, a++, mask_);
+      set_arg(k, a++, cl_int{plan.width});
+      set_arg(k, a++, cl_int{p.mask_step[size_t(n)]});
+      set_arg(k, a++, cl_int{p.contrast.base});
+      set_arg(k, a++, cl_int{p.contrast.band});
+      set_arg(k, a, codes_);
+      run(kBandCodes, w, h, fmt::format("cambi_band_codes, scale {} ({})", n, name));
+      k = kernels_[kContrast].get();
+      a = 0;
+      set_arg(k, a++, codes_);
+      set_arg(k, a++, cl_int{w});
+      set_arg(k, a++, cl_int{h});
+      set_arg(k, a++, cl_int{kRun});
+      set_arg(k, a++, cl_int{p.contrast.num_diffs});
+      set_arg(k, a++, cl_int{p.contrast.vlt_luma});
+      set_arg(k, a++, cl_int{p.contrast.pad});
+      for (const auto& t : tables_) set_arg(k, a++, t);
+      set_arg(k, a++, values_);
+      set_arg(k, a, cl_ulong{p.offset[size_t(n)]});
+      run(kContrast, (w + kRun - 1) / kRun, h,
+          fmt::format("cambi_contrast, scale {} ({})", n, name));
+      src = filtered;
+      src_width = w;
+    }
+    context().read(values_.get(), p.values * sizeof(cl_float), host_values_.data(),
+                   fmt::format("cambi's contrast values ({})", name));
+  }
+
+  void score_frame(const DeviceFrame& f, std::span<double> out) override {
+    const std::array<cl_mem, 2> luma = device().plane(f, 0);
+    for (int which = 0; which < layout_.pictures; ++which) {
+      picture_values(which, luma[which == 0 ? 1 : 0]);
+      const DevicePicture& p = layout_.picture[which];
+      const HeatmapFiles* heatmaps = which == 0 ? setup_.heatmaps.get() : nullptr;
+      pool_picture(std::span<float>(host_values_.data(), p.values), p, setup_.cambi.topk, heatmaps,
+                   f.number, setup_.pool, out.subspan(size_t(which) * kScales, kScales));
+    }
+  }
+
+  EngineSetup setup_;
+  DeviceLayout layout_;
+  std::array<Handle<cl_kernel>, kKernels> kernels_;
+  size_t group_h_ = 1;
+  std::array<Handle<cl_mem>, 3> tables_;  // thresholds, weights, reciprocals
+  std::array<Handle<cl_mem>, 2> rows_, cols_;
+  Handle<cl_mem> image_, mask_, codes_, values_;
+  std::array<Handle<cl_mem>, 2> filtered_;
+  std::vector<float> host_values_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
+  return std::make_unique<OpenclEngine>(setup, OpenclDevice::of(device));
+}
+
+}  // namespace exactvq::cambi::opencl
