@@ -1,7 +1,7 @@
 /* softfp operations: conversions, add, subtract, multiply and divide, each the
  * correctly rounded binary64 result (round to nearest even) for zero and normal
- * operands; and the fast forms of multiply and divide for normal operands, in
- * 32-bit words and without data-dependent branches, for the kernels' hot loops.
+ * operands; the fused multiply-add (one rounding); and the fast forms of multiply and divide for
+ * normal operands, in 32-bit words and without data-dependent branches, for the kernels' hot loops.
  * Tested against native binary64 the TestFloat way (tests/softfp/).
  */
 #ifndef EXACTVQ_SOFTFP_OPS_H
@@ -16,5 +16,6 @@
 #include "softfp/softfp_compare.h"
 #include "softfp/softfp_truncate.h"
 #include "softfp/softfp_fast.h"
+#include "softfp/softfp_fma.h"
 
 #endif /* EXACTVQ_SOFTFP_OPS_H */

@@ -93,7 +93,13 @@ typedef exactvq_i32 softfp_i32;
 #define SOFTFP_PATH_FAST_DIV_HALVED 40     /* the dividend's significand was below the divisor's */
 #define SOFTFP_PATH_TERM_FAST_WEIGHT \
   41 /* the fast path's roundings for a truncated window (w < 2^16) */
-#define SOFTFP_PATH_COUNT 42
+/* softfp_fma's paths (softfp_fma.h). */
+#define SOFTFP_PATH_FMA_ZERO_PRODUCT 42   /* a or b is zero: c (or a signed zero) */
+#define SOFTFP_PATH_FMA_ZERO_ADDEND 43    /* c is zero: the product rounded */
+#define SOFTFP_PATH_FMA_ADD 44            /* product and addend of one sign */
+#define SOFTFP_PATH_FMA_SUBTRACT 45       /* of opposite signs */
+#define SOFTFP_PATH_FMA_CANCEL_TO_ZERO 46 /* a * b = -c exactly: +0 */
+#define SOFTFP_PATH_COUNT 47
 
 typedef struct softfp {
   softfp_u64 sig; /* 0, or in [2^52, 2^53) */

@@ -169,7 +169,12 @@ inline const char* path_name(int id) {
                                                         "fast div digit 1 corrected",
                                                         "fast div digit 2 corrected",
                                                         "fast div dividend doubled",
-                                                        "term fast, truncated window"};
+                                                        "term fast, truncated window",
+                                                        "fma zero product",
+                                                        "fma zero addend",
+                                                        "fma same signs",
+                                                        "fma opposite signs",
+                                                        "fma cancels to zero"};
   return id >= 0 && id < SOFTFP_PATH_COUNT ? kNames[id] : "?";
 }
 
