@@ -54,14 +54,12 @@ speed::SpeedOptions case_options(speed::Feature f, const Case& c) {
   o.feature = f;
   if (c.b == 0) return o;
   if (f == speed::Feature::kChroma) {
-    o.prescale = 1.5;
-    o.prescale_method = speed::ScaleMethod::kBilinear;
     o.weight_var_mode = 3;
     o.nn_floor = 0.1;
+    o.kernelscale = 0.5;
+    o.sigma_nn = 0.7;
   } else {
     o.use_ref_diff = true;
-    o.prescale = 0.8;
-    o.prescale_method = speed::ScaleMethod::kBicubic;
     o.kernelscale = 2.0;
   }
   return o;
@@ -70,7 +68,6 @@ speed::SpeedOptions case_options(speed::Feature f, const Case& c) {
 struct SpeedChromaScores {
   using Setup = speed::chroma::EngineSetup;
   static constexpr const char* kName = "speed.chroma_scores";
-  static constexpr const char* kNoDeviceEngine = "speed_chroma has no CUDA or OpenCL engine yet";
   static std::vector<Case> cases() {
     return speed_cases({{160, 160, 8, 0},
                         {164, 96, 10, 1},
@@ -106,7 +103,6 @@ struct SpeedChromaScores {
 struct SpeedTemporalScores {
   using Setup = speed::temporal::EngineSetup;
   static constexpr const char* kName = "speed.temporal_scores";
-  static constexpr const char* kNoDeviceEngine = "speed_temporal has no CUDA or OpenCL engine yet";
   static std::vector<Case> cases() {
     return speed_cases({{160, 160, 8, 3},
                         {131, 201, 10, 3},

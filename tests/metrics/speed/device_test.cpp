@@ -1,0 +1,127 @@
+// speed_chroma and speed_temporal on every device backend against the CPU, bit
+// for bit, values and aggregates (CUDA in both binary64 modes: fp64=native and
+// fp64=emulate), and the public catalogue vectors' values against libvmaf's
+// stored ones (libvmaf_catalogue_scores.json, where perturb_stable) through
+// the device: every option the CPU tests cover that the device engines score
+// (weight_var_mode 0..6, kernel scales, sigma_nn, nn_floor, use_ref_diff, a
+// prescale that keeps the size), speed_chroma also as loose pairs, and the clear
+// refusal of a prescale that resamples. Without a device a backend's cases
+// skip with a message.
+#include <cstdio>
+#include <random>
+
+#include "core/error.h"
+#include "device_fixture.h"
+#include "libvmaf_catalogue_vectors.h"
+
+namespace exactvq::device_testing {
+namespace {
+
+class SpeedOnDevice : public DeviceTest {};
+
+// Every catalogue pair SpEED scores: the device equals the CPU, and the
+// device's values (the first device spec's) equal libvmaf's stored bits.
+TEST_P(SpeedOnDevice, CatalogueVectorsEqualLibvmaf) {
+  if (!std::filesystem::exists(testing_vectors::kCatalogueVectors))
+    GTEST_SKIP() << "no catalogue vectors at " << testing_vectors::kCatalogueVectors
+                 << ": catalogue check skipped";
+  int compared = 0, stored = 0, runs = 0;
+  for (const testing_vectors::VmafPair& pair : testing_vectors::load_catalogue_pairs()) {
+    for (const char* feature : {"speed_chroma", "speed_temporal"}) {
+      const nlohmann::json* frames = testing_vectors::stable_frames(pair, feature);
+      if (!frames) continue;
+      const PictureFrames pictures(read_pictures(pair.ref, pair.raw),
+                                   read_pictures(pair.dist, pair.raw));
+      const std::string what = pair.name + " " + feature;
+      const DeviceComparison r = compare(pictures.format(), feature, pictures.pairs, what);
+      compared += r.compared;
+      ++runs;
+      const auto cpu = make_feature(parse_feature_spec(feature),
+                                    FeatureContext{pictures.format(), nullptr, nullptr});
+      const std::vector<std::string>& keys = cpu->outputs();
+      for (const nlohmann::json& frame : *frames) {
+        const size_t i = frame.at("frameNum").get<size_t>();
+        const nlohmann::json& metrics = frame.contains("metrics") ? frame.at("metrics") : frame;
+        for (size_t k = 0; k < keys.size(); ++k) {
+          if (!metrics.contains(keys[k])) continue;
+          const double want = testing_vectors::stored_value(metrics.at(keys[k]));
+          EXPECT_TRUE(same_bits(r.got.at(i * keys.size() + k), want))
+              << what << " frame " << i << " " << keys[k] << ": device "
+              << r.got.at(i * keys.size() + k) << ", libvmaf " << want;
+          ++stored;
+        }
+      }
+    }
+  }
+  std::printf("%s speed catalogue: %d runs, %d values equal to the CPU, %d to libvmaf's stored\n",
+              tag().c_str(), runs, compared, stored);
+  EXPECT_GT(runs, 0);
+  EXPECT_GT(stored, 0);
+}
+
+// Seeded random clips of every depth and chroma format under every option the
+// device engines score, in one batch (speed_chroma also as loose pairs).
+TEST_P(SpeedOnDevice, OptionsEqualCpu) {
+  const std::vector<std::string> specs{
+      "speed_chroma",
+      "speed_chroma=speed_weight_var_mode=1:speed_kernelscale=0.5",
+      "speed_chroma=speed_weight_var_mode=2:speed_sigma_nn=1.2",
+      "speed_chroma=speed_weight_var_mode=3:speed_kernelscale=2",
+      "speed_chroma=speed_weight_var_mode=4:speed_kernelscale=1.5:speed_nn_floor=0.3",
+      "speed_chroma=speed_weight_var_mode=5:speed_sigma_nn=0.19:speed_nn_floor=0.1:"
+      "speed_max_val=45",
+      "speed_chroma=speed_weight_var_mode=6:speed_kernelscale=3.7113402",
+      "speed_chroma=speed_prescale=1.0004",
+      "speed_temporal",
+      "speed_temporal=speed_use_ref_diff=true",
+      "speed_temporal=speed_kernelscale=3.7113402:speed_nn_floor=0.3",
+      "speed_temporal=speed_kernelscale=0.6666667:speed_sigma_nn=0.5",
+  };
+  struct Clip {
+    int w, h;
+    ChromaFormat chroma;
+    int bitdepth;
+  };
+  const Clip clips[] = {{176, 160, ChromaFormat::k420, 8},
+                        {334, 250, ChromaFormat::k420, 10},
+                        {201, 123, ChromaFormat::k444, 12},
+                        {250, 190, ChromaFormat::k422, 16}};
+  std::mt19937_64 rng(20261206);
+  int compared = 0;
+  for (const Clip& c : clips) {
+    const VideoFormat f{c.w, c.h, c.chroma, c.bitdepth};
+    const PictureFrames pictures = seeded_frames(f, 4, rng);
+    for (const std::string& spec : specs) {
+      const std::string what = f.describe() + " " + spec;
+      compared += compare(f, spec, pictures.pairs, what).compared;
+      if (spec.rfind("speed_chroma", 0) == 0)  // speed_temporal takes numbered frames only
+        compared += compare_on_device(device(), f, spec, device_specs(spec), pictures.pairs,
+                                      what + " (loose pairs)", Pace::kLoosePairs)
+                        .compared;
+    }
+  }
+  std::printf("%s speed options: %d values bit for bit\n", tag().c_str(), compared);
+}
+
+// A prescale that resamples the plane is refused on the device, naming the
+// feature, the option and the backend to use.
+TEST_P(SpeedOnDevice, ResamplingPrescaleIsRefusedClearly) {
+  const VideoFormat f{176, 160, ChromaFormat::k420, 8};
+  for (const char* spec : {"speed_chroma=speed_prescale=2",
+                           "speed_temporal=speed_prescale=0.8:speed_prescale_method=bicubic"}) {
+    std::string message;
+    try {
+      make_feature(parse_feature_spec(spec), FeatureContext{f, nullptr, device()});
+    } catch (const DeviceError& e) {
+      message = e.what();
+    }
+    EXPECT_NE(message.find("speed_prescale="), std::string::npos) << spec << ": " << message;
+    EXPECT_NE(message.find("--backend cpu"), std::string::npos) << spec << ": " << message;
+    EXPECT_NE(message.find(parse_feature_spec(spec).name), std::string::npos) << message;
+  }
+}
+
+EXACTVQ_ON_EVERY_DEVICE_BACKEND(SpeedOnDevice);
+
+}  // namespace
+}  // namespace exactvq::device_testing
