@@ -54,12 +54,14 @@ speed::SpeedOptions case_options(speed::Feature f, const Case& c) {
   o.feature = f;
   if (c.b == 0) return o;
   if (f == speed::Feature::kChroma) {
+    o.prescale = 1.5;
+    o.prescale_method = speed::ScaleMethod::kBilinear;
     o.weight_var_mode = 3;
     o.nn_floor = 0.1;
-    o.kernelscale = 0.5;
-    o.sigma_nn = 0.7;
   } else {
     o.use_ref_diff = true;
+    o.prescale = 0.8;
+    o.prescale_method = speed::ScaleMethod::kBicubic;
     o.kernelscale = 2.0;
   }
   return o;

@@ -3,10 +3,6 @@
 #include <bit>
 #include <cmath>
 
-#include <fmt/format.h>
-
-#include "core/error.h"
-
 namespace exactvq::speed {
 
 namespace {
@@ -23,10 +19,18 @@ bool resamples(const SpeedOptions& o, int width, int height) {
 
 DevicePlan make_device_plan(int width, int height, const SpeedOptions& o) {
   DevicePlan p;
-  p.width = width;
-  p.height = height;
+  p.source_width = p.width = width;
+  p.source_height = p.height = height;
   p.dim = dimensions_of(width, height, o.prescale);
   if (!p.dim.scoreable()) return p;
+  p.resample = resamples(o, width, height);
+  if (p.resample) {
+    p.width = p.dim.scaled_width;
+    p.height = p.dim.scaled_height;
+    p.method = int(o.prescale_method);
+    p.columns = scale_axis(o.prescale_method, width, p.width);
+    p.rows = scale_axis(o.prescale_method, height, p.height);
+  }
   p.antialias = antialias_taps(o);
   p.local_mean = local_mean_taps(o);
   p.window_count = float(size_t(p.dim.submatrix_width) * size_t(p.dim.submatrix_height));
@@ -35,14 +39,6 @@ DevicePlan make_device_plan(int width, int height, const SpeedOptions& o) {
   p.log2_2pie_bits = std::bit_cast<uint64_t>(log2_two_pi_e());
   p.weight_var_mode = o.weight_var_mode;
   return p;
-}
-
-void check_device_options(const SpeedOptions& o, int width, int height, std::string_view feature) {
-  if (resamples(o, width, height))
-    throw DeviceError(fmt::format(
-        "speed_prescale={:g} resamples the {}x{} plane, which the GPU engines of {} do not do "
-        "yet (they score unscaled planes); use --backend cpu for this option",
-        o.prescale, width, height, feature));
 }
 
 PairScore pair_score(const float* terms, int blocks, bool ref_singular, bool dis_singular) {

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string_view>
 
 #include "metrics/speed/options.h"
 #include "metrics/speed/reference.h"
@@ -16,7 +15,13 @@
 namespace exactvq::speed {
 
 struct DevicePlan {
-  int width = 0, height = 0;  // the plane scored (speed_chroma: chroma_width x chroma_height)
+  // The plane read (speed_chroma: chroma_width x chroma_height), and the plane
+  // filtered: the same, or its prescaled size where the prescale resamples it.
+  int source_width = 0, source_height = 0;
+  int width = 0, height = 0;
+  bool resample = false;
+  int method = 0;           // device_steps.h's SPEED_NEAREST ..
+  ScaleAxis columns, rows;  // the prescale's reading of each axis, where it resamples
   Dimensions dim;
   FilterTaps antialias, local_mean;
   float window_count = 0;  // float(sub_w * sub_h), a window mean's divisor
@@ -29,11 +34,6 @@ struct DevicePlan {
 // The plan for width x height planes; dimensions only (no taps) where SpEED
 // cannot score that size (speed_temporal's engine exists before its frames do).
 DevicePlan make_device_plan(int width, int height, const SpeedOptions& o);
-
-// Throws DeviceError where the device engines do not score these options: a
-// prescale that resamples the plane (they filter unscaled planes only; the CPU
-// scores it).
-void check_device_options(const SpeedOptions& o, int width, int height, std::string_view feature);
 
 // The pair's score from each block's term (0 for a block without a visible
 // difference) and each side's singularity: 0 where one side alone is singular.

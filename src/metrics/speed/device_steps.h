@@ -129,6 +129,45 @@ EXACTVQ_FN float speed_load_sample(const EXACTVQ_GLOBAL unsigned char* plane, ex
   return SPEED_FADD(SPEED_FMUL(v, inverse), -128.0f);
 }
 
+/* ---- the prescale (vif_scale_frame_s) --------------------------------------- */
+
+#define SPEED_NEAREST 0
+#define SPEED_BILINEAR 1
+#define SPEED_BICUBIC 2
+#define SPEED_LANCZOS4 3
+
+/* Sample (x, y) of the resampled plane from `src` (rows `stride` floats
+ * apart): the method's reading at column x (ix, wx: `taps` source columns and
+ * weights) and row y (iy, wy), as reference.cpp's ScaleAxis lays them out. */
+EXACTVQ_FN float speed_resample_at(exactvq_i32 method, const EXACTVQ_GLOBAL float* src,
+                                   exactvq_u64 stride, const EXACTVQ_GLOBAL exactvq_i32* ix,
+                                   const EXACTVQ_GLOBAL float* wx,
+                                   const EXACTVQ_GLOBAL exactvq_i32* iy,
+                                   const EXACTVQ_GLOBAL float* wy, exactvq_i32 taps) {
+  if (method == SPEED_NEAREST) return src[(exactvq_u64)iy[0] * stride + (exactvq_u64)ix[0]];
+  if (method == SPEED_BILINEAR) {
+    const EXACTVQ_GLOBAL float* r1 = src + (exactvq_u64)iy[0] * stride;
+    const EXACTVQ_GLOBAL float* r2 = src + (exactvq_u64)iy[1] * stride;
+    const float dx = wx[0], dy = wy[0];
+    const float a = SPEED_FMUL(SPEED_FMUL(SPEED_FSUB(1.0f, dy), SPEED_FSUB(1.0f, dx)), r1[ix[0]]);
+    const float b = SPEED_FMUL(SPEED_FMUL(SPEED_FSUB(1.0f, dy), dx), r1[ix[1]]);
+    const float c = SPEED_FMUL(SPEED_FMUL(dy, SPEED_FSUB(1.0f, dx)), r2[ix[0]]);
+    const float d = SPEED_FMUL(SPEED_FMUL(dy, dx), r2[ix[1]]);
+    return SPEED_FADD(SPEED_FADD(SPEED_FADD(a, b), c), d);
+  }
+  /* bicubic, lanczos4: rows outer, columns inner, from 0; lanczos4 divides by
+   * the sum of its weights. */
+  float value = 0.0f, weight_sum = 0.0f;
+  for (exactvq_i32 j = 0; j < taps; ++j)
+    for (exactvq_i32 i = 0; i < taps; ++i) {
+      const float weight = SPEED_FMUL(wx[i], wy[j]);
+      weight_sum = SPEED_FADD(weight_sum, weight);
+      value = SPEED_FADD(value,
+                         SPEED_FMUL(src[(exactvq_u64)iy[j] * stride + (exactvq_u64)ix[i]], weight));
+    }
+  return method == SPEED_LANCZOS4 ? SPEED_FDIV(value, weight_sum) : value;
+}
+
 /* ---- the Gaussian filters (vif_filter1d_s) --------------------------------- */
 
 /* The tap index mirrored about the first and last sample. */

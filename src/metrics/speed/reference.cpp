@@ -485,6 +485,52 @@ bool solve(float* K, int n, float* B, int b_cols, float* X_out, float* buffer) {
 
 double log2_two_pi_e() { return libm::log2(2 * kPi * kE); }
 
+ScaleAxis scale_axis(ScaleMethod method, int src, int dst) {
+  ScaleAxis a;
+  const float ratio = float(src) / float(dst);
+  const auto at = [](int d, float r) { return float((d + 0.5) * double(r) - 0.5); };
+  switch (method) {
+    case ScaleMethod::kNearest:
+      a.taps = 1;
+      for (int d = 0; d < dst; ++d) {
+        a.index.push_back(int(float(d) * ratio));
+        a.weight.push_back(0.0f);
+      }
+      break;
+    case ScaleMethod::kBilinear: {
+      a.taps = 2;
+      const size_t n = static_cast<size_t>(dst);
+      std::vector<int> x1(n), x2(n);
+      std::vector<float> dx(n);
+      bilinear_columns(src, dst, x1.data(), x2.data(), dx.data());
+      for (int d = 0; d < dst; ++d) {
+        a.index.insert(a.index.end(), {x1[size_t(d)], x2[size_t(d)]});
+        a.weight.insert(a.weight.end(), {dx[size_t(d)], 0.0f});
+      }
+      break;
+    }
+    case ScaleMethod::kBicubic:
+    case ScaleMethod::kLanczos4: {
+      const int reach = method == ScaleMethod::kBicubic ? 1 : 4;  // taps -reach .. last
+      const int last = method == ScaleMethod::kBicubic ? 2 : 4;
+      a.taps = last + reach + 1;
+      for (int d = 0; d < dst; ++d) {
+        const float c = at(d, ratio);
+        const int c0 = int(std::floor(double(c)));
+        const float frac = c - float(c0);
+        for (int i = -reach; i <= last; ++i) {
+          a.weight.push_back(method == ScaleMethod::kBicubic
+                                 ? bicubic_weight(float(i) - frac)
+                                 : lanczos_weight(float(i) - frac, float(reach)));
+          a.index.push_back(int(mirror_coordinate(float(c0 + i), 0, float(src - 1))));
+        }
+      }
+      break;
+    }
+  }
+  return a;
+}
+
 FilterTaps antialias_taps(const SpeedOptions& o) {
   FilterTaps t;
   t.count = filter_size(1, float(o.kernelscale));

@@ -74,6 +74,19 @@ struct BlockSolver {
 // From the covariance sums (covariance.h) of windows of sub_w x sub_h samples.
 void solve_for_blocks(const double* pair_sums, int sub_w, int sub_h, BlockSolver& out);
 
+// The prescale's reading of one axis (vif_scale_frame_s), for the device
+// engines: for destination index d, the `taps` source indices index[d * taps +
+// t] and weights weight[d * taps + t] the method reads there, made by the
+// reference's own expressions (they depend on d alone). nearest: one index;
+// bilinear: the two indices and the fraction (weight[0]); bicubic: 4, lanczos4:
+// 9 indices and weights, in the reference's order.
+struct ScaleAxis {
+  int taps = 0;
+  std::vector<int> index;
+  std::vector<float> weight;
+};
+ScaleAxis scale_axis(ScaleMethod method, int src, int dst);
+
 // One pair's score and whether either covariance matrix could not be inverted.
 struct PairScore {
   float score = 0;

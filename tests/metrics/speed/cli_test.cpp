@@ -298,24 +298,5 @@ TEST_F(SpeedCli, RefusalsNameWhatAndLeaveNoOutput) {
                  1, {"speed_temporal", "9-bit"});
 }
 
-// The GPU engines score unscaled planes: a resampling prescale is refused on
-// the device, naming the device, the feature and the option (exit 1, no report).
-TEST_F(SpeedCli, DevicesRefuseAResamplingPrescale) {
-  const VideoFormat f = make_format(160, 160);
-  const std::string ref = write_y4m("ref.y4m", f, 2, 0), dist = write_y4m("dist.y4m", f, 2, 1);
-  for (const char* feature :
-       {"speed_chroma=speed_prescale=2", "speed_temporal=speed_prescale=0.8"}) {
-    const RunResult r = run_exactvq({"-r", ref, "-d", dist, "--backend", "opencl"}, {feature});
-    if (r.err.find("speed_prescale=") == std::string::npos) {
-      std::printf("no OpenCL device here (%s): device refusal not checked\n", r.err.c_str());
-      continue;
-    }
-    EXPECT_EQ(r.status, 1) << describe(r);
-    EXPECT_NE(r.err.find("opencl device"), std::string::npos) << describe(r);
-    EXPECT_NE(r.err.find("--backend cpu"), std::string::npos) << describe(r);
-    EXPECT_FALSE(fs::exists(path("out.json")));
-  }
-}
-
 }  // namespace
 }  // namespace exactvq::clitest

@@ -26,15 +26,27 @@ PairScore SPEED_PIPELINE_NAME(const DevicePlan& plan, const unsigned char* a_ref
   BlockSolver solvers[2];
   *all_valid = true;
   for (int side = 0; side < 2; ++side) {
-    std::vector<float> plane(size_t(w) * size_t(h)), down(size_t(dw) * size_t(dh)),
-        residual(down.size());
-    for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x) {
+    const int sw = plan.source_width, sh = plan.source_height;
+    std::vector<float> source(size_t(sw) * size_t(sh)), plane(size_t(w) * size_t(h)),
+        down(size_t(dw) * size_t(dh)), residual(down.size());
+    for (int y = 0; y < sh; ++y)
+      for (int x = 0; x < sw; ++x) {
         const uint64_t i = uint64_t(y) * uint64_t(src_w) + uint64_t(x);
         float v = speed_load_sample(as[side], i, bitdepth);
         if (bs[side]) v = v - speed_load_sample(bs[side], i, bitdepth);
-        plane[size_t(y) * size_t(w) + size_t(x)] = v;
+        source[size_t(y) * size_t(sw) + size_t(x)] = v;
       }
+    if (plan.resample) {
+      const ScaleAxis &cx = plan.columns, &cy = plan.rows;
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+          plane[size_t(y) * size_t(w) + size_t(x)] = speed_resample_at(
+              plan.method, source.data(), uint64_t(sw), &cx.index[size_t(x * cx.taps)],
+              &cx.weight[size_t(x * cx.taps)], &cy.index[size_t(y * cy.taps)],
+              &cy.weight[size_t(y * cy.taps)], cx.taps);
+    } else {
+      plane = source;
+    }
     for (int i = 0; i < dh; ++i)
       for (int j = 0; j < dw; ++j)
         down[size_t(i) * size_t(dw) + size_t(j)] =

@@ -1,10 +1,10 @@
 // The GPU engines' steps (device_steps.h, with the host steps of
 // device_plan.h between them) run on the host in both arithmetics, native
 // binary64 and softfp, against the reference Scorer bit for bit: seeded random
-// planes at every bit depth, speed_temporal's differences (use_ref_diff or
-// not), every weight_var_mode, several kernel scales, sigma_nn and nn_floor,
-// and singular covariance matrices on one side or both. The CUDA and OpenCL
-// kernels call these same functions (device_test.cpp runs them).
+// planes at every bit depth, every prescale method up and down, speed_temporal's differences
+// (use_ref_diff or not), every weight_var_mode, several kernel scales, sigma_nn and nn_floor, and
+// singular covariance matrices on one side or both. The CUDA and OpenCL kernels call these same
+// functions (device_test.cpp runs them).
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -91,9 +91,10 @@ struct Case {
 };
 
 std::string describe(const Case& c) {
-  return fmt::format("{}x{} (rows of {}) {}-bit ks={} snn={} nnf={} wvm={} {}{}{}", c.w, c.h,
-                     c.src_w, c.bitdepth, c.options.kernelscale, c.options.sigma_nn,
-                     c.options.nn_floor, c.options.weight_var_mode,
+  return fmt::format("{}x{} (rows of {}) {}-bit ps={} psm={} ks={} snn={} nnf={} wvm={} {}{}{}",
+                     c.w, c.h, c.src_w, c.bitdepth, c.options.prescale,
+                     scale_method_name(c.options.prescale_method), c.options.kernelscale,
+                     c.options.sigma_nn, c.options.nn_floor, c.options.weight_var_mode,
                      c.temporal ? (c.options.use_ref_diff ? "temporal urd" : "temporal") : "chroma",
                      c.flat_ref ? " flat-ref" : "", c.flat_dis ? " flat-dis" : "");
 }
@@ -134,7 +135,7 @@ TEST(SpeedDeviceSteps, RandomPlanesEqualTheReference) {
   std::mt19937_64 rng(20261206);
   int compared = 0, nonzero = 0;
   static const int kSizes[][2] = {{80, 80}, {320, 240}, {176, 144}, {640, 360}, {416, 240}};
-  for (int n = 0; n < 40; ++n) {
+  for (int n = 0; n < 64; ++n) {
     Case c{};
     const auto& size = kSizes[n % 5];
     c.w = size[0];
@@ -149,7 +150,18 @@ TEST(SpeedDeviceSteps, RandomPlanesEqualTheReference) {
     c.options.kernelscale = kKernelScales[n % 7 == 3 ? 1 : (n / 3) % 7];
     c.options.sigma_nn = n % 5 == 1 ? 0.1 + double(rng() % 190) / 100.0 : 0.29;
     c.options.nn_floor = n % 4 == 2 ? double(rng() % 100) / 100.0 : 0.0;
-    if (!dimensions_of(c.w, c.h, 1.0).scoreable()) continue;
+    // Every method of prescale, up and down (speed_temporal: down only).
+    if (n % 4 == 1) {
+      static const double kPrescales[] = {2.0, 1.5, 0.8, 1.3, 0.75, 0.6, 2.5};
+      c.options.prescale = kPrescales[(n / 4) % 7];
+      if (c.temporal && c.options.prescale > 1) c.options.prescale = 1 / c.options.prescale;
+      c.options.prescale_method = ScaleMethod((n / 4) % 4);
+    }
+    try {
+      check_scoreable(c.options, c.w, c.h);
+    } catch (const std::exception&) {
+      continue;
+    }
     const PairScore want = run_case(c, rng(), &compared);
     if (want.score != 0) ++nonzero;
   }

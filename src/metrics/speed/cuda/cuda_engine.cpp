@@ -1,7 +1,7 @@
 // The SpEED engines on a CUDA device: on the frames the device's runner
 // uploads once for every engine of the run, each pair of planes scored by
 // speed_kernels.h's kernels (the conversion, speed_temporal's difference, the
-// filters, the window means and covariance sums, each block's solution,
+// prescale, the filters, the window means and covariance sums, each block's solution,
 // variance and entropy, each block's term of the score), with the 25 x 25
 // matrix's eigenvalues and QR decomposition and the sum of the terms on the
 // host between them (device_plan.h): a chunk's stream is waited for at each of
@@ -67,6 +67,28 @@ class PairScorer {
     check(cudaMemcpy(taps_.get<float>() + 128, plan.local_mean.taps, sizeof plan.local_mean.taps,
                      cudaMemcpyHostToDevice),
           "upload of SpEED's filter taps");
+    if (plan.resample) {
+      source_ =
+          DeviceBuffer(size_t(plan.source_width) * size_t(plan.source_height) * sizeof(float));
+      const auto upload = [](DeviceBuffer& b, const auto& v) {
+        b = DeviceBuffer(v.size() * sizeof v[0]);
+        check(cudaMemcpy(b.get(), v.data(), v.size() * sizeof v[0], cudaMemcpyHostToDevice),
+              "upload of SpEED's prescale tables");
+      };
+      upload(column_index_, plan.columns.index);
+      upload(column_weight_, plan.columns.weight);
+      upload(row_index_, plan.rows.index);
+      upload(row_weight_, plan.rows.weight);
+      shape_.source = source_.get<float>();
+      shape_.resample_method = plan.method;
+      shape_.resample_taps = plan.columns.taps;
+      shape_.column_index = column_index_.get<int>();
+      shape_.column_weight = column_weight_.get<float>();
+      shape_.row_index = row_index_.get<int>();
+      shape_.row_weight = row_weight_.get<float>();
+    }
+    shape_.source_width = plan.source_width;
+    shape_.source_height = plan.source_height;
     terms_ = DeviceBuffer(blocks * sizeof(float));
     term_flags_ = DeviceBuffer(blocks * sizeof(int));
     terms_host_.resize(blocks);
@@ -160,6 +182,7 @@ class PairScorer {
   SpeedSide sides_[2];
   DeviceBuffer float_storage_[2], word_storage_[2], flag_storage_[2];
   DeviceBuffer taps_, terms_, term_flags_;
+  DeviceBuffer source_, column_index_, column_weight_, row_index_, row_weight_;
   std::vector<float> terms_host_;
   std::vector<int> flags_host_;
 };
@@ -217,8 +240,6 @@ class CudaEngine final : public RunnerEngine<Engine, Word> {
 }  // namespace
 
 std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
-  check_device_options(setup.options, chroma_width(setup.format), chroma_height(setup.format),
-                       "speed_chroma");
   return std::make_unique<CudaEngine>(setup, CudaDevice::of(device));
 }
 
@@ -312,7 +333,6 @@ class CudaEngine final : public RunnerEngine<Engine, Word> {
 }  // namespace
 
 std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
-  check_device_options(setup.options, setup.format.width, setup.format.height, "speed_temporal");
   return std::make_unique<CudaEngine>(setup, CudaDevice::of(device));
 }
 

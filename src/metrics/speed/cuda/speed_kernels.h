@@ -30,7 +30,16 @@ struct SpeedSide {
 
 // The sizes and constants of a plan (device_plan.h) the kernels take.
 struct SpeedShape {
-  int width = 0, height = 0;  // the plane
+  int source_width = 0, source_height = 0;  // the plane read
+  // The prescale, where it resamples (resample_taps > 0): source is the plane
+  // read, the axes' indices and weights (reference.h's ScaleAxis) on the device.
+  float* source = nullptr;
+  int resample_method = 0, resample_taps = 0;
+  const int* column_index = nullptr;
+  const float* column_weight = nullptr;
+  const int* row_index = nullptr;
+  const float* row_weight = nullptr;
+  int width = 0, height = 0;  // the plane filtered
   int dw = 0, dh = 0;         // the decimated plane
   int sub_w = 0, sub_h = 0;   // a window
   int blocks_horizontal = 0, blocks = 0;
@@ -43,8 +52,9 @@ struct SpeedShape {
   uint64_t log2_2pie_bits = 0;
 };
 
-// a [- b] (b null: none) as libvmaf's floats into side.plane; `bitdepth`-bit
-// samples, rows `src_w` samples long.
+// a [- b] (b null: none) as libvmaf's floats into side.plane (or, where the
+// prescale resamples, into shape.source, then resampled into side.plane);
+// `bitdepth`-bit samples, rows `src_w` samples long.
 void launch_speed_load(const void* a, const void* b, int bitdepth, int src_w,
                        const SpeedShape& shape, const SpeedSide& side, cudaStream_t stream);
 // Decimation, residual and window means (binary32 only).

@@ -25,6 +25,19 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 __global__ void __launch_bounds__(kThreads)
+    resample_kernel(const float* __restrict__ src, int src_w, int method, int taps,
+                    const int* __restrict__ ix, const float* __restrict__ wx,
+                    const int* __restrict__ iy, const float* __restrict__ wy, int w, int h,
+                    float* __restrict__ out) {
+  const int x = int(blockIdx.x) * kTileW + int(threadIdx.x) % kTileW;
+  const int y = int(blockIdx.y) * kTileH + int(threadIdx.x) / kTileW;
+  if (x >= w || y >= h) return;
+  out[size_t(y) * size_t(w) + size_t(x)] =
+      speed_resample_at(method, src, exactvq_u64(src_w), ix + x * taps, wx + x * taps,
+                        iy + y * taps, wy + y * taps, taps);
+}
+
+__global__ void __launch_bounds__(kThreads)
     decimate_kernel(const float* __restrict__ src, int w, int h, const float* __restrict__ taps,
                     int count, int dw, int dh, float* __restrict__ down) {
   const int j = int(blockIdx.x) * kTileW + int(threadIdx.x) % kTileW;
@@ -60,10 +73,16 @@ dim3 tiles(int w, int h) {
 
 void launch_speed_load(const void* a, const void* b, int bitdepth, int src_w, const SpeedShape& s,
                        const SpeedSide& side, cudaStream_t stream) {
-  load_kernel<<<tiles(s.width, s.height), kThreads, 0, stream>>>(
-      static_cast<const unsigned char*>(a), static_cast<const unsigned char*>(b), bitdepth, s.width,
-      s.height, src_w, side.plane);
+  const bool resample = s.resample_taps > 0;
+  load_kernel<<<tiles(s.source_width, s.source_height), kThreads, 0, stream>>>(
+      static_cast<const unsigned char*>(a), static_cast<const unsigned char*>(b), bitdepth,
+      s.source_width, s.source_height, src_w, resample ? s.source : side.plane);
   check(cudaGetLastError(), "SpEED load kernel launch");
+  if (!resample) return;
+  resample_kernel<<<tiles(s.width, s.height), kThreads, 0, stream>>>(
+      s.source, s.source_width, s.resample_method, s.resample_taps, s.column_index, s.column_weight,
+      s.row_index, s.row_weight, s.width, s.height, side.plane);
+  check(cudaGetLastError(), "SpEED prescale kernel launch");
 }
 
 void launch_speed_filters(const SpeedShape& s, const SpeedSide& side, cudaStream_t stream) {

@@ -1,6 +1,6 @@
 // The SpEED engines on an OpenCL device: each pair of planes scored by
 // speed_kernels.cl on the planes as the device holds them for every engine of
-// the run (the conversion, speed_temporal's difference, the anti-alias filter
+// the run (the conversion, speed_temporal's difference, the prescale, the anti-alias filter
 // and decimation, the local mean, the window means and covariance sums, each
 // block's solution, variance and entropy, each block's term of the score), the
 // 25 x 25 matrix's eigenvalues and QR decomposition and the sum of the terms on
@@ -57,6 +57,7 @@ class PairScorer {
     const cl_program program =
         device.program(speed::opencl::kSpeedKernelSource, "the SpEED kernels");
     load_ = dc.kernel(program, "speed_load");
+    resample_ = dc.kernel(program, "speed_resample");
     decimate_ = dc.kernel(program, "speed_decimate");
     residual_ = dc.kernel(program, "speed_residual");
     means_ = dc.kernel(program, "speed_means");
@@ -64,7 +65,7 @@ class PairScorer {
     blocks_ = dc.kernel(program, "speed_blocks");
     terms_ = dc.kernel(program, "speed_terms");
     size_t group = kGroupWidth * kGroupHeight;
-    for (const auto* k : {&load_, &decimate_, &residual_})
+    for (const auto* k : {&load_, &resample_, &decimate_, &residual_})
       group = std::min(group, work_group_size(k->get(), dc.device(), kGroupWidth * kGroupHeight));
     local_[0] = kGroupWidth;
     local_[1] = group_rows(group, kGroupWidth, "the SpEED kernels");
@@ -89,6 +90,19 @@ class PairScorer {
       s->variance = dc.buffer(blocks * sizeof(float), "SpEED's block variances");
       s->invalid = dc.buffer(blocks * sizeof(cl_int), "SpEED's block flags");
     }
+    if (plan.resample) {
+      source_ = dc.buffer(size_t(plan.source_width) * size_t(plan.source_height) * sizeof(float),
+                          "SpEED's plane before the prescale");
+      const auto upload = [&](const auto& v, const char* what) {
+        Handle<cl_mem> b = dc.buffer(v.size() * sizeof v[0], what);
+        dc.write(b.get(), v.size() * sizeof v[0], v.data(), what);
+        return b;
+      };
+      column_index_ = upload(plan.columns.index, "SpEED's prescale columns");
+      column_weight_ = upload(plan.columns.weight, "SpEED's prescale columns");
+      row_index_ = upload(plan.rows.index, "SpEED's prescale rows");
+      row_weight_ = upload(plan.rows.weight, "SpEED's prescale rows");
+    }
     antialias_ = dc.buffer(sizeof plan.antialias.taps, "SpEED's anti-alias taps");
     dc.write(antialias_.get(), sizeof plan.antialias.taps, plan.antialias.taps,
              "SpEED's anti-alias taps");
@@ -112,16 +126,30 @@ class PairScorer {
     const cl_mem as[2] = {a_ref, a_dis}, bs[2] = {b_ref, b_dis};
     for (int i = 0; i < 2; ++i) {
       Side& s = sides_[i];
-      run_2d(load_.get(), plan_.width, plan_.height, "speed_load", [&](cl_kernel k) {
+      run_2d(load_.get(), plan_.source_width, plan_.source_height, "speed_load", [&](cl_kernel k) {
         set_arg(k, 0, as[i]);
         set_arg(k, 1, bs[i] ? bs[i] : as[i]);
         set_arg(k, 2, cl_int{bs[i] != nullptr});
         set_arg(k, 3, cl_int{bitdepth});
-        set_arg(k, 4, cl_int{plan_.width});
-        set_arg(k, 5, cl_int{plan_.height});
+        set_arg(k, 4, cl_int{plan_.source_width});
+        set_arg(k, 5, cl_int{plan_.source_height});
         set_arg(k, 6, cl_int{src_w});
-        set_arg(k, 7, s.plane);
+        set_arg(k, 7, plan_.resample ? source_ : s.plane);
       });
+      if (plan_.resample)
+        run_2d(resample_.get(), plan_.width, plan_.height, "speed_resample", [&](cl_kernel k) {
+          set_arg(k, 0, source_);
+          set_arg(k, 1, cl_int{plan_.source_width});
+          set_arg(k, 2, cl_int{plan_.method});
+          set_arg(k, 3, cl_int{plan_.columns.taps});
+          set_arg(k, 4, column_index_);
+          set_arg(k, 5, column_weight_);
+          set_arg(k, 6, row_index_);
+          set_arg(k, 7, row_weight_);
+          set_arg(k, 8, cl_int{plan_.width});
+          set_arg(k, 9, cl_int{plan_.height});
+          set_arg(k, 10, s.plane);
+        });
       run_2d(decimate_.get(), d.operating_width, d.operating_height, "speed_decimate",
              [&](cl_kernel k) {
                set_arg(k, 0, s.plane);
@@ -233,11 +261,12 @@ class PairScorer {
   OpenclDevice& device_;
   DevicePlan plan_;
   const char* feature_;
-  Handle<cl_kernel> load_, decimate_, residual_, means_, covariance_, blocks_, terms_;
+  Handle<cl_kernel> load_, resample_, decimate_, residual_, means_, covariance_, blocks_, terms_;
   size_t local_[2] = {kGroupWidth, kGroupHeight};
   size_t linear_ = kLinearGroup;
   Side sides_[2];
   Handle<cl_mem> antialias_, local_mean_, terms_buffer_, term_invalid_;
+  Handle<cl_mem> source_, column_index_, column_weight_, row_index_, row_weight_;
   std::vector<float> terms_host_;
   std::vector<cl_int> flags_host_;
 };
@@ -273,8 +302,6 @@ class OpenclEngine final : public DeviceEngine<Engine> {
 }  // namespace
 
 std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
-  check_device_options(setup.options, chroma_width(setup.format), chroma_height(setup.format),
-                       "speed_chroma");
   return std::make_unique<OpenclEngine>(setup, OpenclDevice::of(device));
 }
 
@@ -339,7 +366,6 @@ class OpenclEngine final : public DeviceEngine<Engine> {
 }  // namespace
 
 std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
-  check_device_options(setup.options, setup.format.width, setup.format.height, "speed_temporal");
   return std::make_unique<OpenclEngine>(setup, OpenclDevice::of(device));
 }
 

@@ -21,6 +21,18 @@ __kernel void speed_load(__global const uchar* a, __global const uchar* b, int h
   out[(ulong)y * (ulong)w + (ulong)x] = v;
 }
 
+// The prescale: the w x h resampled plane from the source plane (rows src_w floats).
+__kernel void speed_resample(__global const float* src, int src_w, int method, int taps,
+                             __global const int* ix, __global const float* wx,
+                             __global const int* iy, __global const float* wy, int w, int h,
+                             __global float* out) {
+  const int x = (int)get_global_id(0), y = (int)get_global_id(1);
+  if (x >= w || y >= h) return;
+  out[(ulong)y * (ulong)w + (ulong)x] =
+      speed_resample_at(method, src, (ulong)src_w, ix + x * taps, wx + x * taps, iy + y * taps,
+                        wy + y * taps, taps);
+}
+
 // The anti-alias filter's output at every 16th row and column of the w x h plane.
 __kernel void speed_decimate(__global const float* src, int w, int h, __global const float* taps,
                              int count, int dw, int dh, __global float* down) {
