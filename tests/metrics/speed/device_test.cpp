@@ -126,6 +126,64 @@ TEST_P(SpeedOnDevice, OptionsEqualCpu) {
               tag().c_str(), compared, left_out);
 }
 
+// Every kernel scale libvmaf takes, both features, on one clip.
+TEST_P(SpeedOnDevice, EveryKernelScaleEqualsCpu) {
+  const char* const kernelscales[] = {
+      "0.5",       "1.5",  "2",         "0.6666667", "2.4",     "3.7113402", "1.3333333",
+      "1.1666667", "1.25", "1.4166667", "1.6666667", "3",       "0.4444444", "1.4746",
+      "1.54",      "1.6",  "1.06667",   "0.711111",  "0.74074", "1.111111"};
+  const VideoFormat f{170, 170, ChromaFormat::k444, 10};
+  std::mt19937_64 rng(170);
+  const PictureFrames pictures = seeded_frames(f, 3, rng);
+  int compared = 0;
+  for (const char* ks : kernelscales)
+    for (const char* feature : {"speed_chroma", "speed_temporal"}) {
+      const std::string spec = fmt::format("{}=speed_kernelscale={}", feature, ks);
+      compared += compare(f, spec, pictures.pairs, spec).compared;
+    }
+  std::printf("%s speed kernel scales: %d values bit for bit\n", tag().c_str(), compared);
+}
+
+// speed_temporal fed in batches of 1, 2 and 3 frames (the engine keeps the
+// previous frame across calls) and started inside the video (start_at, as an
+// MPI rank): the values of one pass on the CPU.
+TEST_P(SpeedOnDevice, TemporalAcrossBatchesAndStartsIsOnePass) {
+  const VideoFormat f{176, 144, ChromaFormat::k420, 8};
+  std::mt19937_64 rng(176);
+  const PictureFrames pictures = seeded_frames(f, 7, rng);
+  const std::span<const FramePair> all(pictures.pairs);
+  for (const char* spec : {"speed_temporal", "speed_temporal=speed_use_ref_diff=true"}) {
+    auto cpu = make_feature(parse_feature_spec(spec), FeatureContext{f, nullptr, nullptr});
+    std::vector<double> want(all.size());
+    cpu->extract_batch(all, want);
+    for (const std::string& device_spec : device_specs(spec)) {
+      for (size_t step : {size_t{1}, size_t{2}, size_t{3}}) {
+        auto dev =
+            make_feature(parse_feature_spec(device_spec), FeatureContext{f, nullptr, device()});
+        std::vector<double> got(all.size(), -1.0);
+        for (size_t i = 0; i < all.size(); i += step) {
+          const size_t n = std::min(step, all.size() - i);
+          dev->extract_batch(all.subspan(i, n), std::span<double>(got).subspan(i, n));
+        }
+        for (size_t i = 0; i < all.size(); ++i)
+          EXPECT_TRUE(same_bits(got[i], want[i]))
+              << device_spec << " batches of " << step << " frame " << i << ": " << got[i]
+              << " vs cpu " << want[i];
+      }
+      // Started at frame 3, handed frame 2: frames 3.. as in the whole pass.
+      auto resumed =
+          make_feature(parse_feature_spec(device_spec), FeatureContext{f, nullptr, device()});
+      resumed->start_at(all.subspan(2, 1), 3);
+      std::vector<double> got(all.size() - 3, -1.0);
+      resumed->extract_batch(all.subspan(3), got);
+      for (size_t i = 0; i < got.size(); ++i)
+        EXPECT_TRUE(same_bits(got[i], want[i + 3]))
+            << device_spec << " started at 3, frame " << i + 3 << ": " << got[i] << " vs cpu "
+            << want[i + 3];
+    }
+  }
+}
+
 EXACTVQ_ON_EVERY_DEVICE_BACKEND(SpeedOnDevice);
 
 }  // namespace
