@@ -80,7 +80,21 @@ EXACTVQ_FN float speed_fabs(float x) { return speed_f32_of(speed_f32_bits(x) & 0
 #if SPEED_SOFTFP
 typedef softfp speed_f64;
 EXACTVQ_FN speed_f64 speed_d_from_f(float x) { return softfp_from_f32_bits(speed_f32_bits(x)); }
-EXACTVQ_FN float speed_d_to_f(speed_f64 x) { return speed_f32_of(softfp_to_f32_bits(x)); }
+/* x rounded to binary32 (nearest even), subnormal results included: below
+ * 2^-126 the 53-bit significand is rounded at 2^-149 (a second rounding that
+ * changes nothing: 53 >= 2 * 24 + 2 bits, so a quotient rounded to binary64
+ * first rounds as the exact one would). */
+EXACTVQ_FN float speed_d_to_f(speed_f64 x) {
+  if (x.sig == 0 || x.exp + 52 >= -126) return speed_f32_of(softfp_to_f32_bits(x));
+  const exactvq_u32 sign = (exactvq_u32)x.neg << 31;
+  const exactvq_i32 shift = -149 - x.exp; /* value = (sig >> shift) * 2^-149, shift > 29 */
+  if (shift >= 64) return speed_f32_of(sign);
+  exactvq_u64 m = x.sig >> shift;
+  const exactvq_u64 rest = x.sig & ((EXACTVQ_U64_C(1) << shift) - 1);
+  const exactvq_u64 half = EXACTVQ_U64_C(1) << (shift - 1);
+  if (rest > half || (rest == half && (m & 1))) m += 1; /* 2^23: the smallest normal */
+  return speed_f32_of(sign | (exactvq_u32)m);
+}
 EXACTVQ_FN speed_f64 speed_d_of_bits(exactvq_u64 b) { return softfp_from_bits(b); }
 EXACTVQ_FN exactvq_u64 speed_d_bits(speed_f64 x) { return softfp_to_bits(x); }
 #define SPEED_DADD(a, b) softfp_add((a), (b))

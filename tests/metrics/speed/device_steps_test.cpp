@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -24,7 +25,36 @@ PairScore score_with_native_steps(const DevicePlan&, const unsigned char*, const
 PairScore score_with_softfp_steps(const DevicePlan&, const unsigned char*, const unsigned char*,
                                   const unsigned char*, const unsigned char*, int, int, bool*);
 
+float softfp_steps_to_float(uint64_t bits);
+float softfp_steps_divide(float a, float b);
+
 namespace {
+
+// The softfp steps' binary32 rounding and division (OpenCL's divisions) against
+// the CPU's, subnormal results included.
+TEST(SpeedDeviceSteps, SoftfpBinary32RoundingAndDivisionEqualTheCpu) {
+  std::mt19937_64 rng(20261208);
+  uint64_t differing = 0, n = 0;
+  for (int i = 0; i < 2000000; ++i, n += 2) {
+    // binary64 values from below binary32's subnormals to near its largest.
+    const int e = int(rng() % 330) - 202;
+    const double x =
+        std::ldexp(double((rng() >> 11) | (uint64_t{1} << 52)), e - 52) * (rng() % 2 ? -1.0 : 1.0);
+    differing += std::bit_cast<uint32_t>(softfp_steps_to_float(std::bit_cast<uint64_t>(x))) !=
+                 std::bit_cast<uint32_t>(float(x));
+    const float a = std::bit_cast<float>(uint32_t(rng())),
+                b = std::bit_cast<float>(uint32_t(rng()));
+    if (!std::isfinite(a) || !std::isfinite(b) || b == 0.0f || !std::isfinite(a / b)) {
+      --n;
+      continue;
+    }
+    differing +=
+        std::bit_cast<uint32_t>(softfp_steps_divide(a, b)) != std::bit_cast<uint32_t>(a / b);
+  }
+  std::printf("[ speed    ] %llu softfp binary32 roundings and divisions, %llu differing\n",
+              static_cast<unsigned long long>(n), static_cast<unsigned long long>(differing));
+  EXPECT_EQ(differing, 0u);
+}
 
 // A plane of w x h samples of `bitdepth` bits stored src_w samples a row.
 struct RawPlane {
