@@ -91,8 +91,8 @@ EXACTVQ_FN float speed_d_to_f(speed_f64 x) {
   if (shift >= 64) return speed_f32_of(sign);
   exactvq_u64 m = x.sig >> shift;
   const exactvq_u64 rest = x.sig & ((EXACTVQ_U64_C(1) << shift) - 1);
-  const exactvq_u64 half = EXACTVQ_U64_C(1) << (shift - 1);
-  if (rest > half || (rest == half && (m & 1))) m += 1; /* 2^23: the smallest normal */
+  const exactvq_u64 halfway = EXACTVQ_U64_C(1) << (shift - 1);
+  if (rest > halfway || (rest == halfway && (m & 1))) m += 1; /* 2^23: the smallest normal */
   return speed_f32_of(sign | (exactvq_u32)m);
 }
 EXACTVQ_FN speed_f64 speed_d_of_bits(exactvq_u64 b) { return softfp_from_bits(b); }
