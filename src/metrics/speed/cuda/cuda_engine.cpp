@@ -209,7 +209,6 @@ class CudaEngine final : public RunnerEngine<Engine, Word> {
 
  private:
   void allocate() override { scorer_.emplace(plan_, emulate_, "speed_chroma"); }
-  bool joins_others() const override { return false; }
 
   void enqueue(const FrameUploader::Chunk& chunk, size_t) override {
     if (pending_.size() < size_t(chunk.start + chunk.count) * 2)
@@ -279,6 +278,7 @@ class CudaEngine final : public RunnerEngine<Engine, Word> {
 
  private:
   void allocate() override { previous_ = DeviceBuffer(2 * plane_bytes_); }
+  // The kept pair is the run's previous frame: each frame once, in order.
   bool joins_others() const override { return false; }
 
   // Frame i against frame i - 1 of the chunk, the first against the pair kept
