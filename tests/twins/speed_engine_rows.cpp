@@ -70,7 +70,6 @@ speed::SpeedOptions case_options(speed::Feature f, const Case& c) {
 struct SpeedChromaScores {
   using Setup = speed::chroma::EngineSetup;
   static constexpr const char* kName = "speed.chroma_scores";
-  static constexpr const char* kNoDeviceEngine = "speed_chroma has no CUDA or OpenCL engine yet";
   static std::vector<Case> cases() {
     return speed_cases({{160, 160, 8, 0},
                         {164, 96, 10, 1},
@@ -106,7 +105,6 @@ struct SpeedChromaScores {
 struct SpeedTemporalScores {
   using Setup = speed::temporal::EngineSetup;
   static constexpr const char* kName = "speed.temporal_scores";
-  static constexpr const char* kNoDeviceEngine = "speed_temporal has no CUDA or OpenCL engine yet";
   static std::vector<Case> cases() {
     return speed_cases({{160, 160, 8, 3},
                         {131, 201, 10, 3},

@@ -15,8 +15,9 @@ int chroma_height(const VideoFormat& f) {
 namespace chroma {
 
 std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
-  static constexpr EngineFactories<Engine, EngineSetup> kFactories{&cpu::make_engine, nullptr,
-                                                                   nullptr};
+  static constexpr EngineFactories<Engine, EngineSetup> kFactories{
+      &cpu::make_engine, EXACTVQ_CUDA_FACTORY(&cuda::make_engine),
+      EXACTVQ_OPENCL_FACTORY(&opencl::make_engine)};
   return make_engine_on(device, setup, kFactories, "speed_chroma");
 }
 
@@ -25,8 +26,9 @@ std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
 namespace temporal {
 
 std::unique_ptr<Engine> make_engine(Device& device, const EngineSetup& setup) {
-  static constexpr EngineFactories<Engine, EngineSetup> kFactories{&cpu::make_engine, nullptr,
-                                                                   nullptr};
+  static constexpr EngineFactories<Engine, EngineSetup> kFactories{
+      &cpu::make_engine, EXACTVQ_CUDA_FACTORY(&cuda::make_engine),
+      EXACTVQ_OPENCL_FACTORY(&opencl::make_engine)};
   return make_engine_on(device, setup, kFactories, "speed_temporal");
 }
 

@@ -112,10 +112,12 @@ SpeedOptions parse_speed_options(Feature f, const FeatureSpec& spec) {
       o.weight_var_mode = parse_integer(f, key, value, 0, 6);
     } else if (!chroma && (key == "speed_use_ref_diff" || key == "urd")) {
       o.use_ref_diff = parse_bool_option(feature_name(f), key, value);
+    } else if (key == "fp64") {
+      o.fp64 = parse_fp64_mode(feature_name(f), value);
     } else {
       throw UsageError(fmt::format(
           "feature {}: unknown option '{}' (known: speed_kernelscale, speed_prescale, "
-          "speed_prescale_method, speed_sigma_nn, speed_nn_floor, speed_max_val, {})",
+          "speed_prescale_method, speed_sigma_nn, speed_nn_floor, speed_max_val, {}, fp64)",
           feature_name(f), key, chroma ? "speed_weight_var_mode" : "speed_use_ref_diff"));
     }
   }

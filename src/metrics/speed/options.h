@@ -6,6 +6,7 @@
 #include <string>
 
 #include "metrics/feature_spec.h"
+#include "metrics/fp64_mode.h"
 
 namespace exactvq::speed {
 
@@ -24,6 +25,8 @@ struct SpeedOptions {
   double max_val = 1000.0;                              // speed_max_val / mxv, [0, 1000]
   int weight_var_mode = 0;    // speed_weight_var_mode / wvm, [0, 6]: chroma
   bool use_ref_diff = false;  // speed_use_ref_diff / urd: temporal
+  // exactvq's own (no output name): how a CUDA device runs the binary64 steps.
+  Fp64Mode fp64 = Fp64Mode::kAuto;
 };
 
 const char* feature_name(Feature f);  // "speed_chroma" or "speed_temporal"

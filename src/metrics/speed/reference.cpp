@@ -481,9 +481,107 @@ bool solve(float* K, int n, float* B, int b_cols, float* X_out, float* buffer) {
   return back_substitute(R, X, rhs);
 }
 
+}  // namespace
+
 double log2_two_pi_e() { return libm::log2(2 * kPi * kE); }
 
-}  // namespace
+ScaleAxis scale_axis(ScaleMethod method, int src, int dst) {
+  ScaleAxis a;
+  const float ratio = float(src) / float(dst);
+  const auto at = [](int d, float r) { return float((d + 0.5) * double(r) - 0.5); };
+  switch (method) {
+    case ScaleMethod::kNearest:
+      a.taps = 1;
+      for (int d = 0; d < dst; ++d) {
+        a.index.push_back(int(float(d) * ratio));
+        a.weight.push_back(0.0f);
+      }
+      break;
+    case ScaleMethod::kBilinear: {
+      a.taps = 2;
+      const size_t n = static_cast<size_t>(dst);
+      std::vector<int> x1(n), x2(n);
+      std::vector<float> dx(n);
+      bilinear_columns(src, dst, x1.data(), x2.data(), dx.data());
+      for (int d = 0; d < dst; ++d) {
+        a.index.insert(a.index.end(), {x1[size_t(d)], x2[size_t(d)]});
+        a.weight.insert(a.weight.end(), {dx[size_t(d)], 0.0f});
+      }
+      break;
+    }
+    case ScaleMethod::kBicubic:
+    case ScaleMethod::kLanczos4: {
+      const int reach = method == ScaleMethod::kBicubic ? 1 : 4;  // taps -reach .. last
+      const int last = method == ScaleMethod::kBicubic ? 2 : 4;
+      a.taps = last + reach + 1;
+      for (int d = 0; d < dst; ++d) {
+        const float c = at(d, ratio);
+        const int c0 = int(std::floor(double(c)));
+        const float frac = c - float(c0);
+        for (int i = -reach; i <= last; ++i) {
+          a.weight.push_back(method == ScaleMethod::kBicubic
+                                 ? bicubic_weight(float(i) - frac)
+                                 : lanczos_weight(float(i) - frac, float(reach)));
+          a.index.push_back(int(mirror_coordinate(float(c0 + i), 0, float(src - 1))));
+        }
+      }
+      break;
+    }
+  }
+  return a;
+}
+
+FilterTaps antialias_taps(const SpeedOptions& o) {
+  FilterTaps t;
+  t.count = filter_size(1, float(o.kernelscale));
+  gaussian_kernel(t.taps, t.count,
+                  float(std::sqrt(double(kScales)) * double(t.count) / double(5.0f)));
+  return t;
+}
+
+FilterTaps local_mean_taps(const SpeedOptions& o) {
+  FilterTaps t;
+  t.count = filter_size(kScales, float(o.kernelscale));
+  gaussian_kernel(t.taps, t.count, float(t.count) / 5.0f);
+  return t;
+}
+
+float base_entropy(const SpeedOptions& o) {
+  const float sigma_nn = float(o.sigma_nn);
+  const float nn_floor = float(o.nn_floor);
+  return float(double(kBlockElements) *
+               (libm::log2(double((1 + nn_floor) * sigma_nn)) + log2_two_pi_e()));
+}
+
+void solve_for_blocks(const double* pair_sums, int sub_w, int sub_h, BlockSolver& out) {
+  constexpr int n = kBlockElements;
+  const double count = double(size_t(sub_w) * size_t(sub_h));
+  std::vector<float> covariance(n * n), scratch(6 * n * n);
+  for (int xi = 0; xi < n; ++xi)
+    for (int yi = 0; yi <= xi; ++yi) {
+      const float cov = float(pair_sums[size_t(xi * (xi + 1) / 2 + yi)] / count);
+      covariance[size_t(xi * n + yi)] = cov;
+      covariance[size_t(yi * n + xi)] = cov;
+    }
+  eigenvalues_of(covariance.data(), out.eigenvalues, n, scratch.data());
+  bool regular = true;
+  for (int k = 0; k < n; ++k)
+    if (double(out.eigenvalues[k]) < kEigenvalueEps) regular = false;
+  out.singular = !regular;
+  if (!regular) return;
+  // solve()'s decomposition; back_substitute() fails on the first diagonal
+  // entry of R under 1e-6 whatever the right-hand side.
+  Matrix A{n, n, scratch.data()};
+  Matrix Q{n, n, out.qt};
+  Matrix R{n, n, out.r};
+  Matrix reflection{n, n, scratch.data() + n * n};
+  Matrix z{n, n, scratch.data() + 2 * n * n};
+  copy_matrix(A, Matrix{n, n, covariance.data()});
+  qr_decompose(A, Q, R, reflection, z);
+  transpose_square(Q);
+  for (int i = 0; i < n; ++i)
+    if (double(std::fabs(R.at(i, i))) < kEigenvalueEps) out.singular = true;
+}
 
 void covariance_sums_reference(const float* data, size_t stride, int width, int height,
                                const float* means, double* sums) {
@@ -583,12 +681,11 @@ Scorer::Scorer(int width, int height, const SpeedOptions& o, CovarianceSums sums
   dis_.assign(frame, 0.0f);
   if (!almost_equal(o.prescale, 1.0)) scaled_copy_.assign(frame, 0.0f);
   row_.assign(size_t(std::max(dim_.alloc_width, 1)), 0.0f);
-  const float kernelscale = float(o.kernelscale);
-  antialias_width_ = filter_size(1, kernelscale);
-  gaussian_kernel(antialias_, antialias_width_,
-                  float(std::sqrt(double(kScales)) * double(antialias_width_) / double(5.0f)));
-  filter_width_ = filter_size(kScales, kernelscale);
-  gaussian_kernel(filter_, filter_width_, float(filter_width_) / 5.0f);
+  const FilterTaps antialias = antialias_taps(o), local_mean = local_mean_taps(o);
+  antialias_width_ = antialias.count;
+  std::copy(antialias.taps, antialias.taps + 128, antialias_);
+  filter_width_ = local_mean.count;
+  std::copy(local_mean.taps, local_mean.taps + 128, filter_);
   if (o.prescale_method == ScaleMethod::kBilinear && !scaled_copy_.empty()) {
     bilinear_x1_.resize(size_t(dim_.scaled_width));
     bilinear_x2_.resize(size_t(dim_.scaled_width));
@@ -722,15 +819,11 @@ PairScore Scorer::score() {
   out.singular = !ref_ok || !dis_ok;
   // One side unstable alone: 0 rather than an inflated score.
   if (ref_ok != dis_ok) return out;
-  const float sigma_nn = float(options_.sigma_nn);
-  const float nn_floor = float(options_.nn_floor);
-  const double log2_2pie = log2_two_pi_e();
-  const float base_entropy =
-      float(double(kBlockElements) * (libm::log2(double((1 + nn_floor) * sigma_nn)) + log2_2pie));
+  const float base = base_entropy(options_);
   float score = 0;
   for (int i = 0; i < dim_.blocks; ++i) {
     const float er = ref_entropies_[size_t(i)], ed = dis_entropies_[size_t(i)];
-    if (er < base_entropy && ed < base_entropy) continue;  // no visible difference
+    if (er < base && ed < base) continue;  // no visible difference
     const float vr = ref_variances_[size_t(i)], vd = dis_variances_[size_t(i)];
     double weight_ref = 0, weight_dis = 0;  // log2 of 1 + the variances' weights
     switch (options_.weight_var_mode) {

@@ -47,6 +47,46 @@ void check_bit_depth(const SpeedOptions& o, int bitdepth);
 // them: s - 128 at 8 bits, s / 2^(bitdepth - 8) - 128 above, in binary32.
 void load_plane(const PlaneView& p, int width, int height, int bitdepth, float* dst, size_t stride);
 
+// ---- What the device engines (device_plan.h) take from the definition ----
+
+// A Gaussian filter's taps (vif_tools.c's, at most 128).
+struct FilterTaps {
+  int count = 0;
+  float taps[128] = {};
+};
+FilterTaps antialias_taps(const SpeedOptions& o);   // the anti-alias filter (scale 1)
+FilterTaps local_mean_taps(const SpeedOptions& o);  // the local mean's (scale 4)
+
+double log2_two_pi_e();  // log2(2 pi e), added to each term of a block's entropy
+// The entropy under which a block shows no visible difference (Scorer::score).
+float base_entropy(const SpeedOptions& o);
+
+// What the blocks' step needs of the covariance matrix: its eigenvalues, and
+// where it can be inverted, Q^T and R of its QR decomposition (row-major).
+// singular: an eigenvalue or a diagonal entry of R under 1e-6 (every block's
+// solution is then 0).
+struct BlockSolver {
+  float eigenvalues[kBlockElements] = {};
+  float qt[kBlockElements * kBlockElements] = {};
+  float r[kBlockElements * kBlockElements] = {};
+  bool singular = false;
+};
+// From the covariance sums (covariance.h) of windows of sub_w x sub_h samples.
+void solve_for_blocks(const double* pair_sums, int sub_w, int sub_h, BlockSolver& out);
+
+// The prescale's reading of one axis (vif_scale_frame_s), for the device
+// engines: for destination index d, the `taps` source indices index[d * taps +
+// t] and weights weight[d * taps + t] the method reads there, made by the
+// reference's own expressions (they depend on d alone). nearest: one index;
+// bilinear: the two indices and the fraction (weight[0]); bicubic: 4, lanczos4:
+// 9 indices and weights, in the reference's order.
+struct ScaleAxis {
+  int taps = 0;
+  std::vector<int> index;
+  std::vector<float> weight;
+};
+ScaleAxis scale_axis(ScaleMethod method, int src, int dst);
+
 // One pair's score and whether either covariance matrix could not be inverted.
 struct PairScore {
   float score = 0;
