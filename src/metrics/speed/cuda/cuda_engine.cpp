@@ -87,6 +87,9 @@ class PairScorer {
       shape_.row_index = row_index_.get<int>();
       shape_.row_weight = row_weight_.get<float>();
     }
+    // Pageable copies may still be in flight when cudaMemcpy returns, and the lanes'
+    // non-blocking streams do not wait for the default stream: wait here, once.
+    check(cudaDeviceSynchronize(), "upload of SpEED's filter taps");
     shape_.source_width = plan.source_width;
     shape_.source_height = plan.source_height;
     terms_ = DeviceBuffer(blocks * sizeof(float));
