@@ -280,6 +280,13 @@ EXACTVQ_LIBM_FN double pow(double x, double y) {
       return y * y;
     }
     if (pow_zero_inf_nan(ix)) {
+      if (2 * ix > 2 * kInfinityBits) {
+        // NaN x: x86's x * x and 1 / x2 give x quieted, and the negation below
+        // flips its sign; a GPU's product would give its own NaN instead.
+        uint64_t r = ix | 0x0008000000000000u;
+        if (ix >> 63 && pow_integer_kind(iy) == 1) r ^= 0x8000000000000000u;
+        return double_of(r);
+      }
       double x2 = x * x;
       bool negative = false;
       if (ix >> 63 && pow_integer_kind(iy) == 1) {

@@ -142,6 +142,13 @@ EXACTVQ_LIBM_FN float powf(float x, float y) {
       return y * y;
     }
     if (powf_zero_inf_nan(ix)) {
+      if (2 * ix > 2u * 0x7f800000u) {
+        // NaN x: x86's x * x and 1 / x2 give x quieted, and the negation below
+        // flips its sign; a GPU's product would give its own NaN instead.
+        uint32_t r = ix | 0x00400000u;
+        if ((ix & 0x80000000u) != 0 && powf_integer_kind(iy) == 1) r ^= 0x80000000u;
+        return float_of(r);
+      }
       float x2 = x * x;
       bool negative = false;
       if ((ix & 0x80000000u) != 0 && powf_integer_kind(iy) == 1) {

@@ -257,7 +257,7 @@ TEST_F(CambiOnCuda, RunsLongerThanABatchEqualCpu) {
         "cambi=cambi_high_res_speedup=1080:cambi_max_val=17:cambi_vis_lum_threshold=0.06"}) {
     const DeviceComparison r =
         compare_on_device(device(), f, spec, {spec}, frames.pairs, "1080p, 14 frames");
-    EXPECT_GT(r.compared, 14);
+    EXPECT_GE(r.compared, 14);  // a value a frame at least; full_ref adds the reference's
   }
 }
 
