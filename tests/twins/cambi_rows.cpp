@@ -1,5 +1,6 @@
-// Rows of cambi's CPU SIMD routine beside its scalar reference
-// (metrics/cambi/window_counts.h): one move of the window counts.
+// Rows of cambi's CPU SIMD routines beside their scalar references: one move
+// of the window counts (metrics/cambi/window_counts.h), the spatial mask and
+// the mode filter (metrics/cambi/image_stages.h).
 #include <memory>
 #include <random>
 #include <string>
@@ -8,7 +9,10 @@
 #include <fmt/format.h>
 
 #include "cpu_rows.h"
+#include "metrics/cambi/image_stages.h"
+#include "metrics/cambi/reference.h"
 #include "metrics/cambi/window_counts.h"
+#include "padded_plane.h"
 
 namespace exactvq::twins {
 namespace {
@@ -90,8 +94,180 @@ std::vector<Case> counts_cases() {
   return all;
 }
 
+// ---- cambi.spatial_mask and cambi.mode_filter: a 10-bit image. case.fill:
+// its contents, from which flat runs and majorities arise in every mix.
+enum ImageFill { kFewCodes, kTwoCodes, kFlatImage, kBlocks, kAnyCodes };
+const char* const kImageFillNames[] = {"codes of 4 values", "codes of 2 values", "one code",
+                                       "blocks of codes", "any 10-bit codes"};
+
+std::vector<uint16_t> random_image(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  const int w = c.width, h = c.height;
+  std::vector<uint16_t> image(size_t(w) * size_t(h));
+  const uint16_t base = uint16_t(rng() % 1000);
+  const int block = 1 + int(rng() % 9);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      uint16_t v = 0;
+      switch (c.fill) {
+        case kFewCodes:
+          v = uint16_t(base + rng() % 4);
+          break;
+        case kTwoCodes:
+          v = uint16_t(base + (rng() % 8 == 0));
+          break;
+        case kFlatImage:
+          v = base;
+          break;
+        case kBlocks:
+          v = uint16_t(base + ((x / block + y / block) % 3) + (rng() % 16 == 0));
+          break;
+        default:
+          v = uint16_t(rng() % 1025);
+      }
+      image[size_t(y) * size_t(w) + size_t(x)] = v;
+    }
+  return image;
+}
+
+Prepared mask_case(const Case& c) {
+  auto image = std::make_shared<std::vector<uint16_t>>(random_image(c));
+  const int w = c.width, h = c.height;
+  const auto run = [image, w, h](void (*mask_of)(const uint16_t*, int, int, uint8_t*)) {
+    std::vector<uint8_t> mask(image->size(), 0xA5);
+    mask_of(image->data(), w, h, mask.data());
+    Bytes b;
+    put(b, mask);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(cambi::spatial_mask_simd); };
+  p.reference = [run] { return run(cambi::spatial_mask); };
+  return p;
+}
+
+Prepared mode_case(const Case& c) {
+  auto image = std::make_shared<std::vector<uint16_t>>(random_image(c));
+  const int w = c.width, h = c.height;
+  const auto run = [image, w, h](void (*filter)(uint16_t*, int, int)) {
+    std::vector<uint16_t> out = *image;
+    filter(out.data(), w, h);
+    Bytes b;
+    put(b, out);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(cambi::mode_filter_simd); };
+  p.reference = [run] { return run(cambi::mode_filter); };
+  return p;
+}
+
+Prepared anti_dither_case(const Case& c) {
+  auto image = std::make_shared<std::vector<uint16_t>>(random_image(c));
+  const int w = c.width, h = c.height;
+  const auto run = [image, w, h](void (*smooth)(uint16_t*, int, int)) {
+    std::vector<uint16_t> out = *image;
+    smooth(out.data(), w, h);
+    Bytes b;
+    put(b, out);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(cambi::anti_dither_simd); };
+  p.reference = [run] { return run(cambi::anti_dither); };
+  return p;
+}
+
+// ---- cambi.ten_bit_image: a luma plane of case.bits (padding poisoned) at
+// the plan's size; case.a: the encoding's bit depth (below 10: anti-dithered).
+Prepared ten_bit_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  auto plane = std::make_shared<PaddedPlane>(c.width, c.height, c.bits, 5, 3);
+  const uint32_t top = (1u << c.bits) - 1;
+  const uint32_t base = uint32_t(rng() % (top + 1));
+  for (int y = 0; y < c.height; ++y)
+    for (int x = 0; x < c.width; ++x)
+      plane->set(x, y,
+                 c.fill == kAnyCodes ? uint32_t(rng() % (top + 1))
+                                     : std::min(top, base + uint32_t(rng() % 3)));
+  plane->poison(top);
+  auto setup = std::make_shared<cambi::CambiSetup>();
+  setup->input_bitdepth = c.bits;
+  setup->enc_bitdepth = c.a;
+  auto plan = std::make_shared<cambi::ImagePlan>();
+  plan->width = c.width;
+  plan->height = c.height;
+  const auto run = [plane, setup, plan](auto convert) {
+    std::vector<uint16_t> out(size_t(plan->width) * size_t(plan->height), 0xA5A5);
+    convert(plane->view, *setup, *plan, out.data());
+    Bytes b;
+    put(b, out);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(cambi::ten_bit_image_simd); };
+  p.reference = [run] { return run(cambi::ten_bit_image); };
+  return p;
+}
+
+std::vector<Case> ten_bit_cases() {
+  std::vector<Case> all;
+  auto add = [&](int w, int h, int bits, int enc, int fill, bool timed = false) {
+    Case c;
+    c.seed = case_seed(0x5eed'10b1, all.size());
+    c.width = w;
+    c.height = h;
+    c.bits = bits;
+    c.a = enc;
+    c.fill = fill;
+    c.timed = timed;
+    c.what = fmt::format("{}x{}, {}-bit, encoded at {} bits, {}", w, h, bits, enc,
+                         kImageFillNames[fill]);
+    all.push_back(c);
+  };
+  for (int bits : {8, 9, 10, 12, 16})
+    for (int enc : {8, 10})
+      for (int fill : {kFewCodes, kAnyCodes}) {
+        for (int w = 1; w <= 35; ++w) add(w, 1 + w % 5, bits, enc, fill);
+        add(300, 217, bits, enc, fill);
+      }
+  add(1920, 1080, 8, 8, kAnyCodes, true);
+  add(1920, 1080, 10, 10, kAnyCodes, true);
+  return all;
+}
+
+std::vector<Case> image_cases() {
+  std::vector<Case> all;
+  auto add = [&](int w, int h, int fill, bool timed = false) {
+    Case c;
+    c.seed = case_seed(0x5eed'3a5c, all.size());
+    c.width = w;
+    c.height = h;
+    c.fill = fill;
+    c.timed = timed;
+    c.what = fmt::format("{}x{}, {}", w, h, kImageFillNames[fill]);
+    all.push_back(c);
+  };
+  for (int fill = kFewCodes; fill <= kAnyCodes; ++fill) {
+    for (int w = 1; w <= 40; ++w) add(w, 1 + (w * 7) % 12, fill);
+    for (int h = 1; h <= 12; ++h) add(33, h, fill);
+    for (const auto& [w, h] : {std::pair{64, 64}, {65, 63}, {127, 9}, {300, 217}, {961, 7}})
+      add(w, h, fill);
+  }
+  // Sizes with 2^11 and more 64x64 blocks: the threshold grows with the picture.
+  add(2048, 70, kFewCodes);
+  add(4096, 130, kTwoCodes);
+  add(1920, 1080, kBlocks, true);
+  add(1920, 1080, kFewCodes, true);
+  return all;
+}
+
 EXACTVQ_TWIN_ROWS(cambi_rows) {
   register_per_target("cambi.window_counts", counts_cases, counts_case);
+  register_per_target("cambi.spatial_mask", image_cases, mask_case);
+  register_per_target("cambi.mode_filter", image_cases, mode_case);
+  register_per_target("cambi.anti_dither", image_cases, anti_dither_case);
+  register_per_target("cambi.ten_bit_image", ten_bit_cases, ten_bit_case);
 }
 
 }  // namespace

@@ -1,9 +1,8 @@
 // Cambi's window counts (window_counts.h) as a Highway kernel, the twin of
 // window_counts_reference.cpp; every target Highway offers is compiled in and
-// the best one runs. Each sample's span is added in whole vectors of 16-bit
-// lanes (modulo 2^16, as the reference's uint16 counts), the rest one lane at
-// a time; a column whose leaving and entering samples have the same code in
-// the band changes nothing and is skipped.
+// the best one runs. Each sample's span is added in vectors of 16-bit lanes
+// (modulo 2^16, as the reference's uint16 counts); a column whose leaving and entering samples have
+// the same code in the band changes nothing and is skipped.
 #include <algorithm>
 
 #include "metrics/cambi/window_counts.h"
@@ -19,7 +18,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 using D16 = hn::ScalableTag<uint16_t>;
 
-// line[lo .. hi) += step (modulo 2^16).
+// line[lo .. hi) += step (modulo 2^16). The span's last part, shorter than a
+// vector: on AVX-512 one masked vector (its lanes past the span neither read
+// nor written), elsewhere 8 lanes at a time, then one at a time.
 HWY_INLINE void AddSpan(uint16_t* HWY_RESTRICT line, int lo, int hi, hn::Vec<D16> step,
                         uint16_t step_lane) {
   const D16 d;
@@ -27,7 +28,19 @@ HWY_INLINE void AddSpan(uint16_t* HWY_RESTRICT line, int lo, int hi, hn::Vec<D16
   int k = lo;
   for (; k + lanes <= hi; k += lanes)
     hn::StoreU(hn::Add(hn::LoadU(d, line + k), step), d, line + k);
+#if HWY_TARGET <= HWY_AVX3
+  if (k < hi) {
+    const auto part = hn::FirstN(d, size_t(hi - k));
+    hn::BlendedStore(hn::Add(hn::MaskedLoad(part, d, line + k), step), part, d, line + k);
+  }
+#else
+  const hn::CappedTag<uint16_t, 8> d8;
+  const int lanes8 = int(hn::Lanes(d8));
+  const auto step8 = hn::Set(d8, step_lane);
+  for (; k + lanes8 <= hi; k += lanes8)
+    hn::StoreU(hn::Add(hn::LoadU(d8, line + k), step8), d8, line + k);
   for (; k < hi; ++k) line[k] = uint16_t(line[k] + step_lane);
+#endif
 }
 
 // The band row of a masked sample's code, or -1 where it counts nothing.

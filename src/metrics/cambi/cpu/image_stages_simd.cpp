@@ -1,0 +1,225 @@
+// Cambi's spatial mask and mode filter (image_stages.h) as Highway kernels,
+// twins of reference.cpp's; every target Highway offers is compiled in and the
+// best one runs. Codes (at most 1024) and counts (at most 49) fit 16-bit
+// signed lanes, so equality, Min and the sums are those of the reference's
+// ints; vectors take whole runs of a row, the rest one sample at a time.
+#include <algorithm>
+#include <vector>
+
+#include "metrics/cambi/image_stages.h"
+#include "metrics/cambi/reference.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "metrics/cambi/cpu/image_stages_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace exactvq::cambi::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DI = hn::ScalableTag<int16_t>;
+
+constexpr int kReach = 3;  // the 7x7 mask window's half side
+
+// column[x + kReach] += step * flat(x, y) for the row y of the picture, flat
+// meaning equal to the right and lower neighbours (a missing one counts as equal).
+HWY_INLINE void AddFlatRow(const int16_t* HWY_RESTRICT image, int w, int h, int y, bool entering,
+                           int16_t* HWY_RESTRICT column) {
+  const DI d;
+  const int lanes = int(hn::Lanes(d));
+  const int16_t* row = image + size_t(y) * size_t(w);
+  const int16_t* below = y + 1 < h ? row + w : nullptr;
+  int16_t* col = column + kReach;
+  int x = 0;
+  // Whole vectors while the right neighbours lie inside the row.
+  for (; x + lanes < w; x += lanes) {
+    const auto v = hn::LoadU(d, row + x);
+    auto flat = hn::Eq(v, hn::LoadU(d, row + x + 1));
+    if (below) flat = hn::And(flat, hn::Eq(v, hn::LoadU(d, below + x)));
+    const auto minus_one = hn::VecFromMask(d, flat);  // -1 where flat
+    const auto c = hn::LoadU(d, col + x);
+    hn::StoreU(entering ? hn::Sub(c, minus_one) : hn::Add(c, minus_one), d, col + x);
+  }
+  for (; x < w; ++x) {
+    const bool right = x == w - 1 || row[x] == row[x + 1];
+    const bool down = !below || row[x] == below[x];
+    if (right && down) col[x] = int16_t(col[x] + (entering ? 1 : -1));
+  }
+}
+
+void SpatialMask(const uint16_t* image16, int w, int h, uint8_t* mask, int threshold) {
+  const DI d;
+  const hn::Rebind<uint8_t, DI> d8;
+  const int lanes = int(hn::Lanes(d));
+  const int16_t* image = reinterpret_cast<const int16_t*>(image16);
+  // The columns' counts with kReach zeros each side: the horizontal window
+  // sums 7 neighbours whatever the column.
+  thread_local std::vector<int16_t> storage;
+  storage.assign(size_t(w) + 2 * kReach, 0);
+  int16_t* column = storage.data();
+  for (int y = 0; y < std::min(kReach, h); ++y) AddFlatRow(image, w, h, y, true, column);
+  const auto limit = hn::Set(d, int16_t(threshold));
+  const auto one = hn::Set(d, int16_t{1});
+  for (int y = 0; y < h; ++y) {
+    if (y + kReach < h) AddFlatRow(image, w, h, y + kReach, true, column);
+    if (y - kReach - 1 >= 0) AddFlatRow(image, w, h, y - kReach - 1, false, column);
+    uint8_t* out = mask + size_t(y) * size_t(w);
+    int x = 0;
+    for (; x + lanes <= w; x += lanes) {
+      auto count = hn::LoadU(d, column + x);
+      for (int k = 1; k <= 2 * kReach; ++k) count = hn::Add(count, hn::LoadU(d, column + x + k));
+      const auto masked = hn::IfThenElseZero(hn::Gt(count, limit), one);
+      hn::StoreU(hn::DemoteTo(d8, masked), d8, out + x);
+    }
+    for (; x < w; ++x) {
+      int count = 0;
+      for (int k = 0; k <= 2 * kReach; ++k) count += column[x + k];
+      out[x] = count > threshold;
+    }
+  }
+}
+
+// A row of up-to-10-bit samples shifted up to 10 bits.
+template <typename Sample>
+HWY_INLINE void ShiftRowUp(const Sample* HWY_RESTRICT in, int w, int up,
+                           uint16_t* HWY_RESTRICT out) {
+  const hn::ScalableTag<uint16_t> d;
+  const hn::Rebind<Sample, decltype(d)> ds;
+  const int lanes = int(hn::Lanes(d));
+  int x = 0;
+  for (; x + lanes <= w; x += lanes) {
+    hn::Vec<decltype(d)> v;
+    if constexpr (sizeof(Sample) == 1)
+      v = hn::PromoteTo(d, hn::LoadU(ds, in + x));
+    else
+      v = hn::LoadU(d, in + x);
+    hn::StoreU(hn::ShiftLeftSame(v, up), d, out + x);
+  }
+  for (; x < w; ++x) out[x] = uint16_t(in[x] << up);
+}
+
+void ShiftUp(const uint8_t* data, ptrdiff_t stride, int bytes_per_sample, int w, int h, int up,
+             uint16_t* out) {
+  for (int y = 0; y < h; ++y) {
+    const uint8_t* row = data + y * stride;
+    uint16_t* dst = out + size_t(y) * size_t(w);
+    if (bytes_per_sample == 1)
+      ShiftRowUp(row, w, up, dst);
+    else
+      ShiftRowUp(reinterpret_cast<const uint16_t*>(row), w, up, dst);
+  }
+}
+
+// Row by row from the top, left to right: a vector's sums read the samples
+// to its right (the next vector's, not yet stored) and the row below (not yet
+// changed), as the reference's pass does. Sums of four codes fit 16 bits.
+void AntiDither(uint16_t* image, int w, int h) {
+  const hn::ScalableTag<uint16_t> d;
+  const int lanes = int(hn::Lanes(d));
+  for (int y = 0; y + 1 < h; ++y) {
+    uint16_t* row = image + size_t(y) * size_t(w);
+    const uint16_t* below = row + w;
+    int x = 0;
+    for (; x + lanes < w; x += lanes) {
+      const auto top = hn::Add(hn::LoadU(d, row + x), hn::LoadU(d, row + x + 1));
+      const auto bottom = hn::Add(hn::LoadU(d, below + x), hn::LoadU(d, below + x + 1));
+      hn::StoreU(hn::ShiftRight<2>(hn::Add(top, bottom)), d, row + x);
+    }
+    for (; x + 1 < w; ++x) row[x] = uint16_t((row[x] + row[x + 1] + below[x] + below[x + 1]) >> 2);
+    row[w - 1] = uint16_t((row[w - 1] + below[w - 1]) >> 1);
+  }
+  uint16_t* last = image + size_t(h - 1) * size_t(w);
+  int x = 0;
+  for (; x + lanes < w; x += lanes)
+    hn::StoreU(hn::ShiftRight<1>(hn::Add(hn::LoadU(d, last + x), hn::LoadU(d, last + x + 1))), d,
+               last + x);
+  for (; x + 1 < w; ++x) last[x] = uint16_t((last[x] + last[x + 1]) >> 1);
+}
+
+// The majority of three, else the smallest (reference.cpp's mode3).
+HWY_INLINE hn::Vec<DI> Mode3(hn::Vec<DI> a, hn::Vec<DI> b, hn::Vec<DI> c) {
+  const auto b_or_min = hn::IfThenElse(hn::Eq(b, c), b, hn::Min(hn::Min(a, b), c));
+  return hn::IfThenElse(hn::Or(hn::Eq(a, b), hn::Eq(a, c)), a, b_or_min);
+}
+
+HWY_INLINE int16_t Mode3(int16_t a, int16_t b, int16_t c) {
+  if (a == b || a == c) return a;
+  if (b == c) return b;
+  return std::min({a, b, c});
+}
+
+// The horizontal pass of one row: mode3 of each sample and its neighbours,
+// the first and last samples as they are.
+HWY_INLINE void HorizontalPass(const int16_t* HWY_RESTRICT in, int w, int16_t* HWY_RESTRICT out) {
+  const DI d;
+  const int lanes = int(hn::Lanes(d));
+  out[0] = in[0];
+  int x = 1;
+  for (; x + lanes < w; x += lanes)
+    hn::StoreU(Mode3(hn::LoadU(d, in + x - 1), hn::LoadU(d, in + x), hn::LoadU(d, in + x + 1)), d,
+               out + x);
+  for (; x + 1 < w; ++x) out[x] = Mode3(in[x - 1], in[x], in[x + 1]);
+  out[w - 1] = in[w - 1];
+}
+
+void ModeFilter(uint16_t* image16, int w, int h) {
+  if (h < 3) return;  // only the first and last rows: they stay
+  const DI d;
+  const int lanes = int(hn::Lanes(d));
+  int16_t* image = reinterpret_cast<int16_t*>(image16);
+  thread_local std::vector<int16_t> storage;
+  storage.resize(3 * size_t(w));
+  const auto pass = [&](int y) { return storage.data() + size_t(y % 3) * size_t(w); };
+  HorizontalPass(image, w, pass(0));
+  HorizontalPass(image + w, w, pass(1));
+  for (int y = 1; y + 1 < h; ++y) {
+    // Row y + 1 is still the input's: rows are written from the top.
+    HorizontalPass(image + size_t(y + 1) * size_t(w), w, pass(y + 1));
+    const int16_t *above = pass(y - 1), *mid = pass(y), *below = pass(y + 1);
+    int16_t* out = image + size_t(y) * size_t(w);
+    int x = 0;
+    for (; x + lanes <= w; x += lanes)
+      hn::StoreU(Mode3(hn::LoadU(d, above + x), hn::LoadU(d, mid + x), hn::LoadU(d, below + x)), d,
+                 out + x);
+    for (; x < w; ++x) out[x] = Mode3(above[x], mid[x], below[x]);
+  }
+}
+
+}  // namespace exactvq::cambi::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace exactvq::cambi {
+
+HWY_EXPORT(SpatialMask);
+HWY_EXPORT(ModeFilter);
+HWY_EXPORT(ShiftUp);
+HWY_EXPORT(AntiDither);
+
+void ten_bit_image_simd(const PlaneView& luma, const CambiSetup& s, const ImagePlan& plan,
+                        uint16_t* out) {
+  if (!plan.source_cols.empty() || s.input_bitdepth > 10) {
+    ten_bit_image(luma, s, plan, out);
+    return;
+  }
+  HWY_DYNAMIC_DISPATCH(ShiftUp)
+  (luma.data, luma.stride, luma.bytes_per_sample, plan.width, plan.height, 10 - s.input_bitdepth,
+   out);
+  if (s.enc_bitdepth < 10) anti_dither_simd(out, plan.width, plan.height);
+}
+
+void anti_dither_simd(uint16_t* image, int w, int h) {
+  HWY_DYNAMIC_DISPATCH(AntiDither)(image, w, h);
+}
+
+void spatial_mask_simd(const uint16_t* image, int w, int h, uint8_t* mask) {
+  HWY_DYNAMIC_DISPATCH(SpatialMask)(image, w, h, mask, mask_threshold(w, h));
+}
+
+void mode_filter_simd(uint16_t* image, int w, int h) {
+  HWY_DYNAMIC_DISPATCH(ModeFilter)(image, w, h);
+}
+
+}  // namespace exactvq::cambi
+#endif  // HWY_ONCE
