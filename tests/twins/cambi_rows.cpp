@@ -10,6 +10,7 @@
 
 #include "cpu_rows.h"
 #include "metrics/cambi/image_stages.h"
+#include "metrics/cambi/pool.h"
 #include "metrics/cambi/reference.h"
 #include "metrics/cambi/window_counts.h"
 #include "padded_plane.h"
@@ -236,6 +237,78 @@ std::vector<Case> ten_bit_cases() {
   return all;
 }
 
+// ---- cambi.pool_topk: contrast values, mostly zeros. case.fill: how many
+// are positive and how large (sums far below and at 2^53 units of the
+// smallest, more positive values than k: the reference's own path); case.a:
+// topk in percent.
+enum PoolFill { kAllZero, kFewSmall, kFewLarge, kTinyAndLarge, kManyPositive, kSubnormal };
+const char* const kPoolFillNames[] = {"all zero",       "few small values", "few large values",
+                                      "tiny and large", "mostly positive",  "subnormal values"};
+
+Prepared pool_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  auto values = std::make_shared<std::vector<float>>(size_t(c.width) * size_t(c.height), 0.0f);
+  const auto random_float = [&](float lo, float hi) {
+    return lo + (hi - lo) * float(rng() % 1000003) / 1000003.0f;
+  };
+  for (float& v : *values) {
+    switch (c.fill) {
+      case kFewSmall:
+        if (rng() % 50 == 0) v = random_float(1.0f / 4225, 4.0f);
+        break;
+      case kFewLarge:
+        if (rng() % 20 == 0) v = random_float(100.0f, 9504.0f);
+        break;
+      case kTinyAndLarge:
+        if (rng() % 10 == 0) v = rng() % 2 ? 1.0f / 4225 : random_float(1000.0f, 9504.0f);
+        break;
+      case kManyPositive:
+        if (rng() % 4 != 0) v = random_float(1.0f / 4225, 50.0f);
+        break;
+      case kSubnormal:
+        if (rng() % 30 == 0) v = float(rng() % 1000) * 1e-44f;
+        break;
+      default:
+        break;
+    }
+  }
+  const double topk = c.a / 100.0;
+  const auto run = [values, topk](double (*pool)(std::span<float>, double)) {
+    std::vector<float> v = *values;  // pooling may reorder them
+    const double pooled = pool(v, topk);
+    Bytes b;
+    put(b, &pooled, 1);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(cambi::pool_topk_simd); };
+  p.reference = [run] { return run(cambi::pool_topk); };
+  return p;
+}
+
+std::vector<Case> pool_cases() {
+  std::vector<Case> all;
+  auto add = [&](int w, int h, int fill, int topk, bool timed = false) {
+    Case c;
+    c.seed = case_seed(0x5eed'9001, all.size());
+    c.width = w;
+    c.height = h;
+    c.fill = fill;
+    c.a = topk;
+    c.timed = timed;
+    c.what = fmt::format("{}x{}, {}, topk {}%", w, h, kPoolFillNames[fill], topk);
+    all.push_back(c);
+  };
+  for (int fill = kAllZero; fill <= kSubnormal; ++fill)
+    for (int topk : {1, 5, 60, 100}) {
+      for (int w = 1; w <= 20; ++w) add(w, 1 + w % 3, fill, topk);
+      for (const auto& [w, h] : {std::pair{120, 68}, {240, 135}, {960, 540}}) add(w, h, fill, topk);
+    }
+  add(960, 540, kAllZero, 60, true);
+  add(960, 540, kFewSmall, 60, true);
+  return all;
+}
+
 std::vector<Case> image_cases() {
   std::vector<Case> all;
   auto add = [&](int w, int h, int fill, bool timed = false) {
@@ -268,6 +341,7 @@ EXACTVQ_TWIN_ROWS(cambi_rows) {
   register_per_target("cambi.mode_filter", image_cases, mode_case);
   register_per_target("cambi.anti_dither", image_cases, anti_dither_case);
   register_per_target("cambi.ten_bit_image", ten_bit_cases, ten_bit_case);
+  register_per_target("cambi.pool_topk", pool_cases, pool_case);
 }
 
 }  // namespace

@@ -1,13 +1,14 @@
 // The cambi engine on the CPU: each picture's scale values by scale_scores'
 // steps (reference.h), its integer stages by their SIMD twins (window_counts.h,
-// image_stages.h), the pictures of a batch (and a frame's reference and
-// distorted pictures) side by side on the setup's thread pool.
+// image_stages.h) and its pooling where it is provably the same (pool.h), the pictures of a batch
+// (and a frame's reference and distorted pictures) side by side on the setup's thread pool.
 #include <algorithm>
 #include <vector>
 
 #include "core/error.h"
 #include "metrics/cambi/engine.h"
 #include "metrics/cambi/image_stages.h"
+#include "metrics/cambi/pool.h"
 #include "metrics/cambi/reference.h"
 
 namespace exactvq::cambi::cpu {
@@ -43,7 +44,7 @@ std::array<double, kScales> simd_scale_scores(const PlaneView& luma, const Cambi
                     slide_counts);
     const std::span<float> scale_values(values.data(), size_t(w) * size_t(h));
     if (sink) sink(scale, scale_values, w, h);
-    scores[size_t(scale)] = pool_topk(scale_values, s.topk);
+    scores[size_t(scale)] = pool_topk_simd(scale_values, s.topk);
   }
   return scores;
 }
