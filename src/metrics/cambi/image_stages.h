@@ -21,8 +21,8 @@ void ten_bit_image_simd(const PlaneView& luma, const CambiSetup& s, const ImageP
 void anti_dither_simd(uint16_t* image, int w, int h);
 
 // spatial_mask (reference.h): each thread keeps one row of column counts
-// between calls; the flat samples are found row by row as they enter and
-// leave the 7-row window.
+// and the flat samples of the 7-row window's rows between calls, each row's
+// found once as it enters the window.
 void spatial_mask_simd(const uint16_t* image, int w, int h, uint8_t* mask);
 
 // mode_filter (reference.h): each thread keeps three rows of the horizontal

@@ -22,48 +22,76 @@ using DI = hn::ScalableTag<int16_t>;
 
 constexpr int kReach = 3;  // the 7x7 mask window's half side
 
-// column[x + kReach] += step * flat(x, y) for the row y of the picture, flat
-// meaning equal to the right and lower neighbours (a missing one counts as equal).
-HWY_INLINE void AddFlatRow(const int16_t* HWY_RESTRICT image, int w, int h, int y, bool entering,
-                           int16_t* HWY_RESTRICT column) {
+// flat[x] = -1 where sample (x, y) equals its right and lower neighbours (a
+// missing one counts as equal), else 0.
+HWY_INLINE void FlatRow(const int16_t* HWY_RESTRICT image, int w, int h, int y,
+                        int16_t* HWY_RESTRICT flat) {
   const DI d;
   const int lanes = int(hn::Lanes(d));
   const int16_t* row = image + size_t(y) * size_t(w);
   const int16_t* below = y + 1 < h ? row + w : nullptr;
-  int16_t* col = column + kReach;
   int x = 0;
   // Whole vectors while the right neighbours lie inside the row.
   for (; x + lanes < w; x += lanes) {
     const auto v = hn::LoadU(d, row + x);
-    auto flat = hn::Eq(v, hn::LoadU(d, row + x + 1));
-    if (below) flat = hn::And(flat, hn::Eq(v, hn::LoadU(d, below + x)));
-    const auto minus_one = hn::VecFromMask(d, flat);  // -1 where flat
-    const auto c = hn::LoadU(d, col + x);
-    hn::StoreU(entering ? hn::Sub(c, minus_one) : hn::Add(c, minus_one), d, col + x);
+    auto equal = hn::Eq(v, hn::LoadU(d, row + x + 1));
+    if (below) equal = hn::And(equal, hn::Eq(v, hn::LoadU(d, below + x)));
+    hn::StoreU(hn::VecFromMask(d, equal), d, flat + x);
   }
   for (; x < w; ++x) {
     const bool right = x == w - 1 || row[x] == row[x + 1];
     const bool down = !below || row[x] == below[x];
-    if (right && down) col[x] = int16_t(col[x] + (entering ? 1 : -1));
+    flat[x] = right && down ? int16_t{-1} : int16_t{0};
   }
 }
 
+// column[x] += entering[x] present - leaving[x] present, the rows as FlatRow
+// makes them (-1: flat); a null row is absent.
+HWY_INLINE void MoveColumns(const int16_t* HWY_RESTRICT entering,
+                            const int16_t* HWY_RESTRICT leaving, int w,
+                            int16_t* HWY_RESTRICT column) {
+  const DI d;
+  const int lanes = int(hn::Lanes(d));
+  int x = 0;
+  for (; x + lanes <= w; x += lanes) {
+    auto c = hn::LoadU(d, column + x);
+    if (entering) c = hn::Sub(c, hn::LoadU(d, entering + x));
+    if (leaving) c = hn::Add(c, hn::LoadU(d, leaving + x));
+    hn::StoreU(c, d, column + x);
+  }
+  for (; x < w; ++x)
+    column[x] = int16_t(column[x] - (entering ? entering[x] : 0) + (leaving ? leaving[x] : 0));
+}
+
+// The flat rows in the window are kept in a ring of 8 (the entering row y + 3
+// and the leaving row y - 4 never share a slot), each found once.
 void SpatialMask(const uint16_t* image16, int w, int h, uint8_t* mask, int threshold) {
   const DI d;
   const hn::Rebind<uint8_t, DI> d8;
   const int lanes = int(hn::Lanes(d));
   const int16_t* image = reinterpret_cast<const int16_t*>(image16);
-  // The columns' counts with kReach zeros each side: the horizontal window
-  // sums 7 neighbours whatever the column.
+  constexpr int kRing = 8;
+  // The columns' counts with kReach zeros each side (the horizontal window
+  // sums 7 neighbours whatever the column), then the ring.
   thread_local std::vector<int16_t> storage;
-  storage.assign(size_t(w) + 2 * kReach, 0);
+  const size_t line = size_t(w) + 2 * kReach;
+  storage.assign(line * (kRing + 1), 0);
   int16_t* column = storage.data();
-  for (int y = 0; y < std::min(kReach, h); ++y) AddFlatRow(image, w, h, y, true, column);
+  const auto flat = [&](int y) { return storage.data() + line * size_t(1 + y % kRing); };
+  for (int y = 0; y < std::min(kReach, h); ++y) {
+    FlatRow(image, w, h, y, flat(y));
+    MoveColumns(flat(y), nullptr, w, column + kReach);
+  }
   const auto limit = hn::Set(d, int16_t(threshold));
   const auto one = hn::Set(d, int16_t{1});
   for (int y = 0; y < h; ++y) {
-    if (y + kReach < h) AddFlatRow(image, w, h, y + kReach, true, column);
-    if (y - kReach - 1 >= 0) AddFlatRow(image, w, h, y - kReach - 1, false, column);
+    const int16_t* entering = nullptr;
+    if (y + kReach < h) {
+      FlatRow(image, w, h, y + kReach, flat(y + kReach));
+      entering = flat(y + kReach);
+    }
+    const int16_t* leaving = y - kReach - 1 >= 0 ? flat(y - kReach - 1) : nullptr;
+    MoveColumns(entering, leaving, w, column + kReach);
     uint8_t* out = mask + size_t(y) * size_t(w);
     int x = 0;
     for (; x + lanes <= w; x += lanes) {
@@ -99,42 +127,65 @@ HWY_INLINE void ShiftRowUp(const Sample* HWY_RESTRICT in, int w, int up,
   for (; x < w; ++x) out[x] = uint16_t(in[x] << up);
 }
 
+// Row y of anti_dither's pass: each sample the mean of its 2x2 block (pairs
+// at the last column), from `row` and `below` as they were before the pass;
+// left to right in place, a vector's sums read the samples to its right (the
+// next vector's, not yet stored). Sums of four codes fit 16 bits.
+HWY_INLINE void AntiDitherRow(uint16_t* HWY_RESTRICT row, const uint16_t* HWY_RESTRICT below,
+                              int w) {
+  const hn::ScalableTag<uint16_t> d;
+  const int lanes = int(hn::Lanes(d));
+  int x = 0;
+  for (; x + lanes < w; x += lanes) {
+    const auto top = hn::Add(hn::LoadU(d, row + x), hn::LoadU(d, row + x + 1));
+    const auto bottom = hn::Add(hn::LoadU(d, below + x), hn::LoadU(d, below + x + 1));
+    hn::StoreU(hn::ShiftRight<2>(hn::Add(top, bottom)), d, row + x);
+  }
+  for (; x + 1 < w; ++x) row[x] = uint16_t((row[x] + row[x + 1] + below[x] + below[x + 1]) >> 2);
+  row[w - 1] = uint16_t((row[w - 1] + below[w - 1]) >> 1);
+}
+
+// The last row's pass: pairs along the row.
+HWY_INLINE void AntiDitherLastRow(uint16_t* HWY_RESTRICT last, int w) {
+  const hn::ScalableTag<uint16_t> d;
+  const int lanes = int(hn::Lanes(d));
+  int x = 0;
+  for (; x + lanes < w; x += lanes)
+    hn::StoreU(hn::ShiftRight<1>(hn::Add(hn::LoadU(d, last + x), hn::LoadU(d, last + x + 1))), d,
+               last + x);
+  for (; x + 1 < w; ++x) last[x] = uint16_t((last[x] + last[x + 1]) >> 1);
+}
+
+// The picture's rows shifted up to 10 bits, each row anti-dithered (with
+// `smooth`) once the row below it is converted: the reference's two passes
+// in one, rows still in cache.
 void ShiftUp(const uint8_t* data, ptrdiff_t stride, int bytes_per_sample, int w, int h, int up,
-             uint16_t* out) {
-  for (int y = 0; y < h; ++y) {
+             bool smooth, uint16_t* out) {
+  const auto convert = [&](int y) {
     const uint8_t* row = data + y * stride;
     uint16_t* dst = out + size_t(y) * size_t(w);
     if (bytes_per_sample == 1)
       ShiftRowUp(row, w, up, dst);
     else
       ShiftRowUp(reinterpret_cast<const uint16_t*>(row), w, up, dst);
+  };
+  convert(0);
+  for (int y = 0; y + 1 < h; ++y) {
+    convert(y + 1);
+    uint16_t* row = out + size_t(y) * size_t(w);
+    if (smooth) AntiDitherRow(row, row + w, w);
   }
+  if (smooth) AntiDitherLastRow(out + size_t(h - 1) * size_t(w), w);
 }
 
-// Row by row from the top, left to right: a vector's sums read the samples
-// to its right (the next vector's, not yet stored) and the row below (not yet
-// changed), as the reference's pass does. Sums of four codes fit 16 bits.
+// In place, row by row from the top: each row's pass reads the row below
+// before its own pass, as the reference's does.
 void AntiDither(uint16_t* image, int w, int h) {
-  const hn::ScalableTag<uint16_t> d;
-  const int lanes = int(hn::Lanes(d));
   for (int y = 0; y + 1 < h; ++y) {
     uint16_t* row = image + size_t(y) * size_t(w);
-    const uint16_t* below = row + w;
-    int x = 0;
-    for (; x + lanes < w; x += lanes) {
-      const auto top = hn::Add(hn::LoadU(d, row + x), hn::LoadU(d, row + x + 1));
-      const auto bottom = hn::Add(hn::LoadU(d, below + x), hn::LoadU(d, below + x + 1));
-      hn::StoreU(hn::ShiftRight<2>(hn::Add(top, bottom)), d, row + x);
-    }
-    for (; x + 1 < w; ++x) row[x] = uint16_t((row[x] + row[x + 1] + below[x] + below[x + 1]) >> 2);
-    row[w - 1] = uint16_t((row[w - 1] + below[w - 1]) >> 1);
+    AntiDitherRow(row, row + w, w);
   }
-  uint16_t* last = image + size_t(h - 1) * size_t(w);
-  int x = 0;
-  for (; x + lanes < w; x += lanes)
-    hn::StoreU(hn::ShiftRight<1>(hn::Add(hn::LoadU(d, last + x), hn::LoadU(d, last + x + 1))), d,
-               last + x);
-  for (; x + 1 < w; ++x) last[x] = uint16_t((last[x] + last[x + 1]) >> 1);
+  AntiDitherLastRow(image + size_t(h - 1) * size_t(w), w);
 }
 
 // The majority of three, else the smallest (reference.cpp's mode3).
@@ -205,8 +256,7 @@ void ten_bit_image_simd(const PlaneView& luma, const CambiSetup& s, const ImageP
   }
   HWY_DYNAMIC_DISPATCH(ShiftUp)
   (luma.data, luma.stride, luma.bytes_per_sample, plan.width, plan.height, 10 - s.input_bitdepth,
-   out);
-  if (s.enc_bitdepth < 10) anti_dither_simd(out, plan.width, plan.height);
+   s.enc_bitdepth < 10, out);
 }
 
 void anti_dither_simd(uint16_t* image, int w, int h) {
