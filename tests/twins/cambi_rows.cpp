@@ -131,20 +131,40 @@ std::vector<uint16_t> random_image(const Case& c) {
   return image;
 }
 
+std::vector<Case> image_cases();
+
+// case.a: 1 for the mask decimated once (the speed-up's scale 0).
 Prepared mask_case(const Case& c) {
   auto image = std::make_shared<std::vector<uint16_t>>(random_image(c));
   const int w = c.width, h = c.height;
-  const auto run = [image, w, h](void (*mask_of)(const uint16_t*, int, int, uint8_t*)) {
+  const bool halved = c.a == 1;
+  const auto run = [image, w, h, halved](bool twin) {
     std::vector<uint8_t> mask(image->size(), 0xA5);
-    mask_of(image->data(), w, h, mask.data());
+    size_t size = mask.size();
+    if (twin) {
+      cambi::spatial_mask_simd(image->data(), w, h, mask.data(), halved);
+    } else {
+      cambi::spatial_mask(image->data(), w, h, mask.data());
+      if (halved) cambi::decimate(mask.data(), w, h);
+    }
+    if (halved) size = size_t((w + 1) / 2) * size_t((h + 1) / 2);
     Bytes b;
-    put(b, mask);
+    put(b, mask.data(), size);
     return b;
   };
   Prepared p;
-  p.twin = [run] { return run(cambi::spatial_mask_simd); };
-  p.reference = [run] { return run(cambi::spatial_mask); };
+  p.twin = [run] { return run(true); };
+  p.reference = [run] { return run(false); };
   return p;
+}
+
+std::vector<Case> halved_mask_cases() {
+  std::vector<Case> all = image_cases();
+  for (Case& c : all) {
+    c.a = 1;
+    c.what += ", decimated";
+  }
+  return all;
 }
 
 Prepared mode_case(const Case& c) {
@@ -338,6 +358,7 @@ std::vector<Case> image_cases() {
 EXACTVQ_TWIN_ROWS(cambi_rows) {
   register_per_target("cambi.window_counts", counts_cases, counts_case);
   register_per_target("cambi.spatial_mask", image_cases, mask_case);
+  register_per_target("cambi.spatial_mask_halved", halved_mask_cases, mask_case);
   register_per_target("cambi.mode_filter", image_cases, mode_case);
   register_per_target("cambi.anti_dither", image_cases, anti_dither_case);
   register_per_target("cambi.ten_bit_image", ten_bit_cases, ten_bit_case);

@@ -22,8 +22,10 @@ void anti_dither_simd(uint16_t* image, int w, int h);
 
 // spatial_mask (reference.h): each thread keeps one row of column counts
 // and the flat samples of the 7-row window's rows between calls, each row's
-// found once as it enters the window.
-void spatial_mask_simd(const uint16_t* image, int w, int h, uint8_t* mask);
+// found once as it enters the window. With `halved`, the mask decimated
+// (reference.h's decimate): only the even rows' and columns' values, found
+// at full size, (w + 1) / 2 x (h + 1) / 2 of them.
+void spatial_mask_simd(const uint16_t* image, int w, int h, uint8_t* mask, bool halved = false);
 
 // mode_filter (reference.h): each thread keeps three rows of the horizontal
 // pass (a row is written only after the pass of the row below it is taken).

@@ -63,12 +63,44 @@ HWY_INLINE void MoveColumns(const int16_t* HWY_RESTRICT entering,
     column[x] = int16_t(column[x] - (entering ? entering[x] : 0) + (leaving ? leaving[x] : 0));
 }
 
-// The flat rows in the window are kept in a ring of 8 (the entering row y + 3
-// and the leaving row y - 4 never share a slot), each found once.
-void SpatialMask(const uint16_t* image16, int w, int h, uint8_t* mask, int threshold) {
+// Row y's mask from the column counts: out[x] = the 7 columns' sum around x
+// exceeds the threshold; with `halved`, only the even columns, at x / 2.
+HWY_INLINE void MaskRow(const int16_t* HWY_RESTRICT column, int w, int threshold, bool halved,
+                        uint8_t* HWY_RESTRICT out) {
   const DI d;
-  const hn::Rebind<uint8_t, DI> d8;
   const int lanes = int(hn::Lanes(d));
+  const auto limit = hn::Set(d, int16_t(threshold));
+  const auto one = hn::Set(d, int16_t{1});
+  int x = 0;
+#if HWY_TARGET != HWY_SCALAR
+  const hn::Rebind<uint8_t, DI> d8;
+  const hn::Repartition<uint32_t, DI> d32;  // an even column and the next odd one
+  const hn::Rebind<uint8_t, decltype(d32)> d8_even;
+  for (; x + lanes <= w; x += lanes) {
+    auto count = hn::LoadU(d, column + x);
+    for (int k = 1; k <= 2 * kReach; ++k) count = hn::Add(count, hn::LoadU(d, column + x + k));
+    const auto masked = hn::IfThenElseZero(hn::Gt(count, limit), one);
+    if (halved)  // the even column's 0 or 1 is the low byte of the pair's 32 bits
+      hn::StoreU(hn::TruncateTo(d8_even, hn::BitCast(d32, masked)), d8_even, out + x / 2);
+    else
+      hn::StoreU(hn::DemoteTo(d8, masked), d8, out + x);
+  }
+#else
+  (void)d, (void)lanes, (void)limit, (void)one;
+#endif
+  for (; x < w; ++x) {
+    if (halved && x % 2) continue;
+    int count = 0;
+    for (int k = 0; k <= 2 * kReach; ++k) count += column[x + k];
+    out[halved ? x / 2 : x] = count > threshold;
+  }
+}
+
+// The flat rows in the window are kept in a ring of 8 (the entering row y + 3
+// and the leaving row y - 4 never share a slot), each found once. With
+// `halved`, only the even rows' and columns' mask, (w + 1) / 2 a row: what
+// the first decimation keeps.
+void SpatialMask(const uint16_t* image16, int w, int h, uint8_t* mask, int threshold, bool halved) {
   const int16_t* image = reinterpret_cast<const int16_t*>(image16);
   constexpr int kRing = 8;
   // The columns' counts with kReach zeros each side (the horizontal window
@@ -82,8 +114,7 @@ void SpatialMask(const uint16_t* image16, int w, int h, uint8_t* mask, int thres
     FlatRow(image, w, h, y, flat(y));
     MoveColumns(flat(y), nullptr, w, column + kReach);
   }
-  const auto limit = hn::Set(d, int16_t(threshold));
-  const auto one = hn::Set(d, int16_t{1});
+  const size_t out_width = halved ? size_t((w + 1) >> 1) : size_t(w);
   for (int y = 0; y < h; ++y) {
     const int16_t* entering = nullptr;
     if (y + kReach < h) {
@@ -92,19 +123,8 @@ void SpatialMask(const uint16_t* image16, int w, int h, uint8_t* mask, int thres
     }
     const int16_t* leaving = y - kReach - 1 >= 0 ? flat(y - kReach - 1) : nullptr;
     MoveColumns(entering, leaving, w, column + kReach);
-    uint8_t* out = mask + size_t(y) * size_t(w);
-    int x = 0;
-    for (; x + lanes <= w; x += lanes) {
-      auto count = hn::LoadU(d, column + x);
-      for (int k = 1; k <= 2 * kReach; ++k) count = hn::Add(count, hn::LoadU(d, column + x + k));
-      const auto masked = hn::IfThenElseZero(hn::Gt(count, limit), one);
-      hn::StoreU(hn::DemoteTo(d8, masked), d8, out + x);
-    }
-    for (; x < w; ++x) {
-      int count = 0;
-      for (int k = 0; k <= 2 * kReach; ++k) count += column[x + k];
-      out[x] = count > threshold;
-    }
+    if (halved && y % 2) continue;
+    MaskRow(column, w, threshold, halved, mask + size_t(halved ? y / 2 : y) * out_width);
   }
 }
 
@@ -263,8 +283,8 @@ void anti_dither_simd(uint16_t* image, int w, int h) {
   HWY_DYNAMIC_DISPATCH(AntiDither)(image, w, h);
 }
 
-void spatial_mask_simd(const uint16_t* image, int w, int h, uint8_t* mask) {
-  HWY_DYNAMIC_DISPATCH(SpatialMask)(image, w, h, mask, mask_threshold(w, h));
+void spatial_mask_simd(const uint16_t* image, int w, int h, uint8_t* mask, bool halved) {
+  HWY_DYNAMIC_DISPATCH(SpatialMask)(image, w, h, mask, mask_threshold(w, h), halved);
 }
 
 void mode_filter_simd(uint16_t* image, int w, int h) {
