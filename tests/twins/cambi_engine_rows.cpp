@@ -1,6 +1,6 @@
 // cambi's engine rows (engine_matrix.h): each frame's five pooled scale
 // values of the distorted picture, and of the reference with full_ref
-// (case.b); the 8-bit 1080p case with the high-resolution speed-up. Only the
+// (case.b); the 1080p cases with the high-resolution speed-up. Only the
 // CPU's rows: cambi has no GPU engine yet (the feature says so on those
 // devices).
 #include <span>
@@ -25,9 +25,9 @@ struct CambiScales {
   static Setup setup(const Case& c) {
     cambi::CambiOptions o;
     o.full_ref = c.b == 1;
-    // The 8-bit 1920x1080 case with the speed-up (as vmaf_v1.0.16_3d0h asks), which halves
-    // scale 0 and takes the mask decimated.
-    if (c.bits == 8 && c.width == 1920) o.high_res_speedup = 1080;
+    // The 1920x1080 cases with the speed-up (as vmaf_v1.0.16_3d0h asks), which halves scale 0
+    // and takes the mask decimated (at 10 bits, from the picture itself).
+    if (c.width == 1920) o.high_res_speedup = 1080;
     const VideoFormat f = luma_format(c);
     const cambi::CambiSetup s = cambi::make_cambi_setup(o, f);
     return Setup{f, s, nullptr, o.full_ref ? 2 * cambi::kScales : cambi::kScales};
