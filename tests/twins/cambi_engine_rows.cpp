@@ -2,7 +2,8 @@
 // values of the distorted picture, and of the reference with full_ref
 // (case.b), on every device: the CPU's targets, three CPUs as one, CUDA
 // (one row: nothing on a device is binary64, so there is no fp64 option)
-// and OpenCL. Banded pictures under every option are device_test.cpp's.
+// and OpenCL; the 1080p cases with the high-resolution speed-up. Banded
+// pictures under every option are device_test.cpp's.
 #include <span>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct CambiScales {
   static Setup setup(const Case& c) {
     cambi::CambiOptions o;
     o.full_ref = c.b == 1;
+    // The 1920x1080 cases with the speed-up (as vmaf_v1.0.16_3d0h asks), which halves scale 0
+    // and takes the mask decimated (at 10 bits, from the picture itself).
+    if (c.width == 1920) o.high_res_speedup = 1080;
     const VideoFormat f = luma_format(c);
     const cambi::CambiSetup s = cambi::make_cambi_setup(o, f);
     return Setup{f, s, nullptr, o.full_ref ? 2 * cambi::kScales : cambi::kScales};

@@ -1,5 +1,6 @@
-// Rows of cambi's CPU SIMD routine beside its scalar reference
-// (metrics/cambi/window_counts.h): one move of the window counts.
+// Rows of cambi's CPU SIMD routines beside their scalar references: one move
+// of the window counts (metrics/cambi/window_counts.h), the spatial mask and
+// the mode filter (metrics/cambi/image_stages.h).
 #include <memory>
 #include <random>
 #include <string>
@@ -8,7 +9,11 @@
 #include <fmt/format.h>
 
 #include "cpu_rows.h"
+#include "metrics/cambi/image_stages.h"
+#include "metrics/cambi/pool.h"
+#include "metrics/cambi/reference.h"
 #include "metrics/cambi/window_counts.h"
+#include "padded_plane.h"
 
 namespace exactvq::twins {
 namespace {
@@ -90,8 +95,274 @@ std::vector<Case> counts_cases() {
   return all;
 }
 
+// ---- cambi.spatial_mask and cambi.mode_filter: a 10-bit image. case.fill:
+// its contents, from which flat runs and majorities arise in every mix.
+enum ImageFill { kFewCodes, kTwoCodes, kFlatImage, kBlocks, kAnyCodes };
+const char* const kImageFillNames[] = {"codes of 4 values", "codes of 2 values", "one code",
+                                       "blocks of codes", "any 10-bit codes"};
+
+std::vector<uint16_t> random_image(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  const int w = c.width, h = c.height;
+  std::vector<uint16_t> image(size_t(w) * size_t(h));
+  const uint16_t base = uint16_t(rng() % 1000);
+  const int block = 1 + int(rng() % 9);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      uint16_t v = 0;
+      switch (c.fill) {
+        case kFewCodes:
+          v = uint16_t(base + rng() % 4);
+          break;
+        case kTwoCodes:
+          v = uint16_t(base + (rng() % 8 == 0));
+          break;
+        case kFlatImage:
+          v = base;
+          break;
+        case kBlocks:
+          v = uint16_t(base + ((x / block + y / block) % 3) + (rng() % 16 == 0));
+          break;
+        default:
+          v = uint16_t(rng() % 1025);
+      }
+      image[size_t(y) * size_t(w) + size_t(x)] = v;
+    }
+  return image;
+}
+
+std::vector<Case> image_cases();
+
+// case.a: 1 for the mask decimated once (the speed-up's scale 0).
+Prepared mask_case(const Case& c) {
+  auto image = std::make_shared<std::vector<uint16_t>>(random_image(c));
+  const int w = c.width, h = c.height;
+  const bool halved = c.a == 1;
+  const auto run = [image, w, h, halved](bool twin) {
+    std::vector<uint8_t> mask(image->size(), 0xA5);
+    size_t size = mask.size();
+    if (twin) {
+      cambi::spatial_mask_simd(image->data(), w, h, mask.data(), halved);
+    } else {
+      cambi::spatial_mask(image->data(), w, h, mask.data());
+      if (halved) cambi::decimate(mask.data(), w, h);
+    }
+    if (halved) size = size_t((w + 1) / 2) * size_t((h + 1) / 2);
+    Bytes b;
+    put(b, mask.data(), size);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(true); };
+  p.reference = [run] { return run(false); };
+  return p;
+}
+
+std::vector<Case> halved_mask_cases() {
+  std::vector<Case> all = image_cases();
+  for (Case& c : all) {
+    c.a = 1;
+    c.what += ", decimated";
+  }
+  return all;
+}
+
+Prepared mode_case(const Case& c) {
+  auto image = std::make_shared<std::vector<uint16_t>>(random_image(c));
+  const int w = c.width, h = c.height;
+  const auto run = [image, w, h](void (*filter)(uint16_t*, int, int)) {
+    std::vector<uint16_t> out = *image;
+    filter(out.data(), w, h);
+    Bytes b;
+    put(b, out);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(cambi::mode_filter_simd); };
+  p.reference = [run] { return run(cambi::mode_filter); };
+  return p;
+}
+
+Prepared anti_dither_case(const Case& c) {
+  auto image = std::make_shared<std::vector<uint16_t>>(random_image(c));
+  const int w = c.width, h = c.height;
+  const auto run = [image, w, h](void (*smooth)(uint16_t*, int, int)) {
+    std::vector<uint16_t> out = *image;
+    smooth(out.data(), w, h);
+    Bytes b;
+    put(b, out);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(cambi::anti_dither_simd); };
+  p.reference = [run] { return run(cambi::anti_dither); };
+  return p;
+}
+
+// ---- cambi.ten_bit_image: a luma plane of case.bits (padding poisoned) at
+// the plan's size; case.a: the encoding's bit depth (below 10: anti-dithered).
+Prepared ten_bit_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  auto plane = std::make_shared<PaddedPlane>(c.width, c.height, c.bits, 5, 3);
+  const uint32_t top = (1u << c.bits) - 1;
+  const uint32_t base = uint32_t(rng() % (top + 1));
+  for (int y = 0; y < c.height; ++y)
+    for (int x = 0; x < c.width; ++x)
+      plane->set(x, y,
+                 c.fill == kAnyCodes ? uint32_t(rng() % (top + 1))
+                                     : std::min(top, base + uint32_t(rng() % 3)));
+  plane->poison(top);
+  auto setup = std::make_shared<cambi::CambiSetup>();
+  setup->input_bitdepth = c.bits;
+  setup->enc_bitdepth = c.a;
+  auto plan = std::make_shared<cambi::ImagePlan>();
+  plan->width = c.width;
+  plan->height = c.height;
+  const auto run = [plane, setup, plan](auto convert) {
+    std::vector<uint16_t> out(size_t(plan->width) * size_t(plan->height), 0xA5A5);
+    convert(plane->view, *setup, *plan, out.data());
+    Bytes b;
+    put(b, out);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(cambi::ten_bit_image_simd); };
+  p.reference = [run] { return run(cambi::ten_bit_image); };
+  return p;
+}
+
+std::vector<Case> ten_bit_cases() {
+  std::vector<Case> all;
+  auto add = [&](int w, int h, int bits, int enc, int fill, bool timed = false) {
+    Case c;
+    c.seed = case_seed(0x5eed'10b1, all.size());
+    c.width = w;
+    c.height = h;
+    c.bits = bits;
+    c.a = enc;
+    c.fill = fill;
+    c.timed = timed;
+    c.what = fmt::format("{}x{}, {}-bit, encoded at {} bits, {}", w, h, bits, enc,
+                         kImageFillNames[fill]);
+    all.push_back(c);
+  };
+  for (int bits : {8, 9, 10, 12, 16})
+    for (int enc : {8, 10})
+      for (int fill : {kFewCodes, kAnyCodes}) {
+        for (int w = 1; w <= 35; ++w) add(w, 1 + w % 5, bits, enc, fill);
+        add(300, 217, bits, enc, fill);
+      }
+  add(1920, 1080, 8, 8, kAnyCodes, true);
+  add(1920, 1080, 10, 10, kAnyCodes, true);
+  return all;
+}
+
+// ---- cambi.pool_topk: contrast values, mostly zeros. case.fill: how many
+// are positive and how large (sums far below and at 2^53 units of the
+// smallest, more positive values than k: the reference's own path); case.a:
+// topk in percent.
+enum PoolFill { kAllZero, kFewSmall, kFewLarge, kTinyAndLarge, kManyPositive, kSubnormal };
+const char* const kPoolFillNames[] = {"all zero",       "few small values", "few large values",
+                                      "tiny and large", "mostly positive",  "subnormal values"};
+
+Prepared pool_case(const Case& c) {
+  std::mt19937_64 rng(c.seed);
+  auto values = std::make_shared<std::vector<float>>(size_t(c.width) * size_t(c.height), 0.0f);
+  const auto random_float = [&](float lo, float hi) {
+    return lo + (hi - lo) * float(rng() % 1000003) / 1000003.0f;
+  };
+  for (float& v : *values) {
+    switch (c.fill) {
+      case kFewSmall:
+        if (rng() % 50 == 0) v = random_float(1.0f / 4225, 4.0f);
+        break;
+      case kFewLarge:
+        if (rng() % 20 == 0) v = random_float(100.0f, 9504.0f);
+        break;
+      case kTinyAndLarge:
+        if (rng() % 10 == 0) v = rng() % 2 ? 1.0f / 4225 : random_float(1000.0f, 9504.0f);
+        break;
+      case kManyPositive:
+        if (rng() % 4 != 0) v = random_float(1.0f / 4225, 50.0f);
+        break;
+      case kSubnormal:
+        if (rng() % 30 == 0) v = float(rng() % 1000) * 1e-44f;
+        break;
+      default:
+        break;
+    }
+  }
+  const double topk = c.a / 100.0;
+  const auto run = [values, topk](double (*pool)(std::span<float>, double)) {
+    std::vector<float> v = *values;  // pooling may reorder them
+    const double pooled = pool(v, topk);
+    Bytes b;
+    put(b, &pooled, 1);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(cambi::pool_topk_simd); };
+  p.reference = [run] { return run(cambi::pool_topk); };
+  return p;
+}
+
+std::vector<Case> pool_cases() {
+  std::vector<Case> all;
+  auto add = [&](int w, int h, int fill, int topk, bool timed = false) {
+    Case c;
+    c.seed = case_seed(0x5eed'9001, all.size());
+    c.width = w;
+    c.height = h;
+    c.fill = fill;
+    c.a = topk;
+    c.timed = timed;
+    c.what = fmt::format("{}x{}, {}, topk {}%", w, h, kPoolFillNames[fill], topk);
+    all.push_back(c);
+  };
+  for (int fill = kAllZero; fill <= kSubnormal; ++fill)
+    for (int topk : {1, 5, 60, 100}) {
+      for (int w = 1; w <= 20; ++w) add(w, 1 + w % 3, fill, topk);
+      for (const auto& [w, h] : {std::pair{120, 68}, {240, 135}, {960, 540}}) add(w, h, fill, topk);
+    }
+  add(960, 540, kAllZero, 60, true);
+  add(960, 540, kFewSmall, 60, true);
+  return all;
+}
+
+std::vector<Case> image_cases() {
+  std::vector<Case> all;
+  auto add = [&](int w, int h, int fill, bool timed = false) {
+    Case c;
+    c.seed = case_seed(0x5eed'3a5c, all.size());
+    c.width = w;
+    c.height = h;
+    c.fill = fill;
+    c.timed = timed;
+    c.what = fmt::format("{}x{}, {}", w, h, kImageFillNames[fill]);
+    all.push_back(c);
+  };
+  for (int fill = kFewCodes; fill <= kAnyCodes; ++fill) {
+    for (int w = 1; w <= 40; ++w) add(w, 1 + (w * 7) % 12, fill);
+    for (int h = 1; h <= 12; ++h) add(33, h, fill);
+    for (const auto& [w, h] : {std::pair{64, 64}, {65, 63}, {127, 9}, {300, 217}, {961, 7}})
+      add(w, h, fill);
+  }
+  // Sizes with 2^11 and more 64x64 blocks: the threshold grows with the picture.
+  add(2048, 70, kFewCodes);
+  add(4096, 130, kTwoCodes);
+  add(1920, 1080, kBlocks, true);
+  add(1920, 1080, kFewCodes, true);
+  return all;
+}
+
 EXACTVQ_TWIN_ROWS(cambi_rows) {
   register_per_target("cambi.window_counts", counts_cases, counts_case);
+  register_per_target("cambi.spatial_mask", image_cases, mask_case);
+  register_per_target("cambi.spatial_mask_halved", halved_mask_cases, mask_case);
+  register_per_target("cambi.mode_filter", image_cases, mode_case);
+  register_per_target("cambi.anti_dither", image_cases, anti_dither_case);
+  register_per_target("cambi.ten_bit_image", ten_bit_cases, ten_bit_case);
+  register_per_target("cambi.pool_topk", pool_cases, pool_case);
 }
 
 }  // namespace

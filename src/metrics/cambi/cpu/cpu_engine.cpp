@@ -1,16 +1,70 @@
-// The cambi engine on the CPU: each picture's scale values by the reference
-// stages (reference.h) with the SIMD window counts (window_counts.h), the
-// pictures of a batch (and a frame's reference and distorted pictures) side
-// by side on the setup's thread pool.
+// The cambi engine on the CPU: each picture's scale values by scale_scores'
+// steps (reference.h), its integer stages by their SIMD twins (window_counts.h,
+// image_stages.h) and its pooling where it is provably the same (pool.h), the pictures of a batch
+// (and a frame's reference and distorted pictures) side by side on the setup's thread pool.
 #include <algorithm>
+#include <vector>
 
 #include "core/error.h"
 #include "metrics/cambi/engine.h"
+#include "metrics/cambi/image_stages.h"
+#include "metrics/cambi/pool.h"
 #include "metrics/cambi/reference.h"
 
 namespace exactvq::cambi::cpu {
 
 namespace {
+
+// scale_scores (reference.h) with the SIMD stages, its images kept by each
+// thread from picture to picture (no fresh pages to fault in and zero): every
+// sample of each is written before it is read.
+std::array<double, kScales> simd_scale_scores(const PlaneView& luma, const CambiSetup& s,
+                                              const ImagePlan& plan, const ScaleValuesSink& sink) {
+  thread_local std::vector<uint16_t> image;
+  thread_local std::vector<uint8_t> mask;
+  thread_local std::vector<float> values;
+  thread_local ContrastScratch scratch;
+  const size_t samples = size_t(plan.width) * size_t(plan.height);
+  image.resize(samples);
+  mask.resize(samples);
+  values.resize(samples);
+  std::array<double, kScales> scores{};
+  int w = plan.width, h = plan.height;
+  // With the speed-up, scale 0 reads only the mask's even rows and columns:
+  // those alone are made. A tight 10-bit picture of the plan's size that is
+  // not anti-dithered is its own 10-bit image: the mask reads it in place and
+  // scale 0 takes its samples (2x, 2y), with no copy of the whole.
+  const bool in_place = s.high_res_speedup && plan.source_cols.empty() && s.input_bitdepth == 10 &&
+                        s.enc_bitdepth >= 10 &&
+                        luma.stride == ptrdiff_t(w) * ptrdiff_t(sizeof(uint16_t));
+  if (in_place) {
+    const uint16_t* codes = luma.row<uint16_t>(0);
+    spatial_mask_simd(codes, w, h, mask.data(), true);
+    const int nw = (w + 1) >> 1, nh = (h + 1) >> 1;
+    for (int y = 0; y < nh; ++y)
+      for (int x = 0; x < nw; ++x)
+        image[size_t(y) * size_t(nw) + size_t(x)] =
+            codes[size_t(2 * y) * size_t(w) + size_t(2 * x)];
+  } else {
+    ten_bit_image_simd(luma, s, plan, image.data());
+    spatial_mask_simd(image.data(), w, h, mask.data(), s.high_res_speedup);
+  }
+  for (int scale = 0; scale < kScales; ++scale) {
+    if (scale > 0 || s.high_res_speedup) {
+      if (scale > 0 || !in_place) decimate(image.data(), w, h);
+      if (scale > 0) decimate(mask.data(), w, h);
+      w = (w + 1) >> 1;
+      h = (h + 1) >> 1;
+    }
+    mode_filter_simd(image.data(), w, h);
+    contrast_values(image.data(), mask.data(), w, h, plan.window, s, values.data(), scratch,
+                    slide_counts);
+    const std::span<float> scale_values(values.data(), size_t(w) * size_t(h));
+    if (sink) sink(scale, scale_values, w, h);
+    scores[size_t(scale)] = pool_topk_simd(scale_values, s.topk);
+  }
+  return scores;
+}
 
 class CpuEngine final : public Engine {
  public:
@@ -39,7 +93,7 @@ class CpuEngine final : public Engine {
           setup_.heatmaps->write(index, scale, values, w, h);
         };
       const std::array<double, kScales> s =
-          scale_scores(pic.plane(0), setup_.cambi, plan, slide_counts, sink);
+          simd_scale_scores(pic.plane(0), setup_.cambi, plan, sink);
       std::copy(s.begin(), s.end(),
                 out.begin() + ptrdiff_t(f * per_frame) + (reference ? kScales : 0));
     };
