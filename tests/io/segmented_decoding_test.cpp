@@ -6,12 +6,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/startup_trace.h"
 #include "ffmpeg_test_files.h"
 #include "io/access_unit.h"
 #include "io/decode_options.h"
@@ -166,6 +169,61 @@ TEST_P(SegmentedDecodingTest, FramesEqualOneDecodersInOrder) {
 
 INSTANTIATE_TEST_SUITE_P(Streams, SegmentedDecodingTest, ::testing::ValuesIn(kCases),
                          [](const auto& param_info) { return std::string(param_info.param.name); });
+
+// How many times the start-up trace has tallied `what` in this process.
+int tally_count(const std::string& what) {
+  const std::string all = startup::tallies();
+  const size_t at = all.find(what + " ");
+  return at == std::string::npos ? 0 : std::atoi(all.c_str() + at + what.size() + 1);
+}
+
+// GOPs of 48 (longer than the packets any decoder takes to give its first
+// frame): the decoder that read the first frame goes on as the first session
+// (no decoder set up twice), its packets not sent again; the frames are the
+// same. For HEVC's open GOP the first piece ends with the next CRA's leading
+// pictures.
+TEST_P(SegmentedDecodingTest, FirstSessionGoesOnWithTheFirstFramesDecoder) {
+  const Case& c = GetParam();
+  if (!test::can_encode(c.spec))
+    GTEST_SKIP() << "this FFmpeg build cannot write " << c.spec.codec << " in " << c.spec.container;
+  const VideoFormat f = fmt_of(96, 64, ChromaFormat::k420, c.bitdepth);
+  const std::string path = test::write_tmp(c.suffix, "");
+  EncodeSpec spec = c.spec;
+  spec.pixel_format = "";
+  spec.options += ":g=48";
+  ASSERT_EQ(test::encode_video(path, test::make_pictures(f, 100, 5), spec), "");
+  const std::vector<Picture> want = decoded(path, 1);
+  ASSERT_EQ(want.size(), 100u);
+  const int kept = tally_count("first decoders kept as session 0");
+  int64_t pieces = -1;
+  const std::vector<Picture> got = decoded(path, 3, &pieces);
+  EXPECT_GE(pieces, 2);
+  EXPECT_EQ(tally_count("first decoders kept as session 0"), kept + 1);
+  expect_same_frames(got, want, "3 sessions");
+}
+
+// GOPs of 4 (the shortest piece): the first frame's decoder has usually taken
+// more packets than the first piece holds (frame threads, reordering), and is
+// then closed for a fresh first session; kept or not, the frames are the same.
+TEST_P(SegmentedDecodingTest, ShortFirstPieceGivesTheSameFrames) {
+  const Case& c = GetParam();
+  if (!test::can_encode(c.spec))
+    GTEST_SKIP() << "this FFmpeg build cannot write " << c.spec.codec << " in " << c.spec.container;
+  const VideoFormat f = fmt_of(96, 64, ChromaFormat::k420, c.bitdepth);
+  const std::string path = test::write_tmp(c.suffix, "");
+  EncodeSpec spec = c.spec;
+  spec.pixel_format = "";
+  spec.options += ":g=4";
+  ASSERT_EQ(test::encode_video(path, test::make_pictures(f, 30, 6), spec), "");
+  const std::vector<Picture> want = decoded(path, 1);
+  ASSERT_EQ(want.size(), 30u);
+  const int kept = tally_count("first decoders kept as session 0");
+  int64_t pieces = -1;
+  const std::vector<Picture> got = decoded(path, 3, &pieces);
+  std::printf("[ pieces ] %lld, first decoder %s\n", static_cast<long long>(pieces),
+              tally_count("first decoders kept as session 0") > kept ? "kept" : "closed");
+  expect_same_frames(got, want, "3 sessions");
+}
 
 // Raw streams whose parameter sets come once, before the first picture (as
 // x264's and x265's own raw output): each piece gets them put before it.

@@ -258,7 +258,9 @@ const uint8_t* first = a.planes[0].data();
         EXPECT_NE(std::string(e.what()).find("--hwdec cuda: "), std::string::npos) << e.what();
         continue;
       }
-      auto gpu_device = open_video(path.string(), {}, {HwDecode::kCuda, 0, nullptr});
+      // The default decodes a clip this short on one session: the device
+      // pictures' reader asks for 3, so that pieces decoded apart are checked too.
+      auto gpu_device = open_video(path.string(), {}, {HwDecode::kCuda, 0, nullptr, 3});
       ASSERT_EQ(gpu_host->cuda_decoder_device(), 0) << name;
       gpu_device->set_device_pictures(true);
       EXPECT_EQ(gpu_host->format(), cpu->format()) << name;
