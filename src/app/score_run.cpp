@@ -335,6 +335,7 @@ ScoreReport score_videos(const RunOptions& o) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report.fps = seconds > 0 ? double(report.frame_numbers.size()) / seconds : 0.0;
+  if (o.scored) o.scored(report);
   return report;
 }
 
