@@ -179,9 +179,14 @@ if has fixedcost; then
     for hw in cuda none; do
       for i in 1 2 3; do fc "$k|vmaf|$hw|1|default|$i" "${ev[@]}" -r "$r" -d "$d" --hwdec $hw --frame_cnt 1; done
     done
-    for v in 1 2; do
+    # Sessions a file: the default is one for clips this short; 3 and 4 were
+    # the default before (HEVC, H.264). The 4-session run's scores are checked
+    # against the default's (eager, below) and CPU decoding's.
+    for v in 1 2 3; do
       fc "$k|vmaf|cuda|whole|sessions$v|1" env EXACTVQ_HWDEC_SESSIONS=$v "${ev[@]}" -r "$r" -d "$d" --hwdec cuda
     done
+    fc "$k|vmaf|cuda|whole|sessions4|1" env EXACTVQ_HWDEC_SESSIONS=4 "${ev[@]}" -r "$r" -d "$d" --hwdec cuda -o "$F/${k}_sessions4.json" --precision max
+    fc "$k|vmaf|none|whole|exact|1" "${ev[@]}" -r "$r" -d "$d" --hwdec none -o "$F/${k}_cpu.json" --precision max
     fc "$k|vmaf|cuda|whole|eager|1" env CUDA_MODULE_LOADING=EAGER "${ev[@]}" -r "$r" -d "$d" --hwdec cuda -o "$F/${k}_eager.json" --precision max
     # Without libavformat's probing (EXACTVQ_STREAM_INFO=0): the same scores?
     fc "$k|vmaf|cuda|whole|noprobe|1" env EXACTVQ_STREAM_INFO=0 "${ev[@]}" -r "$r" -d "$d" --hwdec cuda -o "$F/${k}_noprobe.json" --precision max
@@ -191,6 +196,12 @@ if has fixedcost; then
       cmp -s <(scores "$F/${k}_eager.json") <(scores "$F/${k}_noprobe.json") && echo "$k: scores without probing identical" ||
         echo "$k: scores without probing DIFFER"
     fi
+    for other in sessions4 cpu; do
+      if [ -s "$F/${k}_eager.json" ] && [ -s "$F/${k}_$other.json" ]; then
+        cmp -s <(scores "$F/${k}_eager.json") <(scores "$F/${k}_$other.json") && echo "$k: scores of the default and $other identical" ||
+          echo "$k: scores of the default and $other DIFFER"
+      fi
+    done
   done
   # A process holding a CUDA context (as a persistence daemon would keep the
   # driver up); killed by its id at the end.
@@ -217,6 +228,8 @@ print('holder: context', 'held' if ok else 'not made'); sys.stdout.flush(); time
       [ -s "$r" ] || continue
       cat "$r" "$d" >/dev/null
       for hw in cuda none; do fc "$k|vmaf|$hw|whole|default|1" "${ev[@]}" -r "$r" -d "$d" --hwdec $hw; done
+      # one session a file (the default below ~250 4K frames of H.264, 450 of HEVC)
+      fc "$k|vmaf|cuda|whole|sessions1|1" env EXACTVQ_HWDEC_SESSIONS=1 "${ev[@]}" -r "$r" -d "$d" --hwdec cuda
     done
   fi
   echo "== fixed cost: summary $(el)"
