@@ -71,19 +71,23 @@ int FfmpegReader::session_count(int requested, bool on_gpu, int width, int heigh
   const int n = env ? std::atoi(env) : 0;
   if (n >= 1 && n <= 16) return n;
   // A short clip is decoded by one session: each further one costs a decoder
-  // set up on the GPU (its first frame ~0.3 s, several at once contending)
-  // and repays it only over enough frames. On an H100, pairs of 4K clips of
-  // 240 frames ran fastest on one session a file (H.264 1.88 s against 1.93 s
-  // on 4; HEVC 1.34 s against 1.71 s on 3), while 600 frames ran faster on
-  // the default (H.264 2.53 s, where one session's 5.1 ms a frame projects
-  // 3.7 s; HEVC 2.05 s against a projected 2.3 s): break-even near 250 4K
-  // frames for H.264, 450 for HEVC (fixedcost runs, tools/device/nvdec_run.sh).
-  // The length counts in 4K frames (a decoder's time goes with the samples).
+  // set up on the GPU before its first frame (O, a few tenths of a second)
+  // and repays it only over enough frames: one session takes N t1 (t1 a 4K
+  // frame's time, on an H100 5.1 ms for H.264, 2.7 ms for HEVC 10-bit, both
+  // files at once), k take O + N t1 / k, so one is faster below
+  // N = O / (t1 (1 - 1/k)). Before the first frame's decoder was kept and the
+  // buffers pooled, O was about 0.8 s: the H100's 240-frame 4K pairs ran
+  // fastest on one session (H.264 1.88 s against 1.93 s on 4; HEVC 1.34 s
+  // against 1.71 s on 3) and its 600-frame pairs on the default (H.264
+  // 2.53 s, one session projecting 3.7 s); break-even near 210 and 450 frames.
+  // With O taken as 0.5 s: 130 4K frames of H.264, 280 of HEVC (fixedcost
+  // runs, tools/device/nvdec_run.sh, give sessions 1 to 4 to check it). The
+  // length counts in 4K frames (a decoder's time goes with the samples).
   const bool hevc = codec_->id == AV_CODEC_ID_HEVC;
   const std::optional<double> frames = estimated_frames();
   if (frames && width > 0 && height > 0) {
     const double frames_4k = *frames * double(width) * double(height) / (3840.0 * 2160.0);
-    if (frames_4k < (hevc ? 450.0 : 250.0)) return 1;
+    if (frames_4k < (hevc ? 280.0 : 130.0)) return 1;
   }
   // The H200's best for a pair of long 4K files (docs/figures.md): 4 sessions
   // a file for H.264, 3 for HEVC (whose sessions each keep an engine busier).

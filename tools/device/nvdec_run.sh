@@ -179,8 +179,8 @@ if has fixedcost; then
     for hw in cuda none; do
       for i in 1 2 3; do fc "$k|vmaf|$hw|1|default|$i" "${ev[@]}" -r "$r" -d "$d" --hwdec $hw --frame_cnt 1; done
     done
-    # Sessions a file: the default is one for clips this short; 3 and 4 were
-    # the default before (HEVC, H.264). The 4-session run's scores are checked
+    # Sessions a file: the default is one for HEVC clips this short, 4 for
+    # H.264 (3 for longer HEVC). The 4-session run's scores are checked
     # against the default's (eager, below) and CPU decoding's.
     for v in 1 2 3; do
       fc "$k|vmaf|cuda|whole|sessions$v|1" env EXACTVQ_HWDEC_SESSIONS=$v "${ev[@]}" -r "$r" -d "$d" --hwdec cuda
@@ -228,7 +228,7 @@ print('holder: context', 'held' if ok else 'not made'); sys.stdout.flush(); time
       [ -s "$r" ] || continue
       cat "$r" "$d" >/dev/null
       for hw in cuda none; do fc "$k|vmaf|$hw|whole|default|1" "${ev[@]}" -r "$r" -d "$d" --hwdec $hw; done
-      # one session a file (the default below ~250 4K frames of H.264, 450 of HEVC)
+      # one session a file (the default below ~130 4K frames of H.264, 280 of HEVC)
       fc "$k|vmaf|cuda|whole|sessions1|1" env EXACTVQ_HWDEC_SESSIONS=1 "${ev[@]}" -r "$r" -d "$d" --hwdec cuda
     done
   fi
