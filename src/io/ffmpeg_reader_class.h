@@ -132,7 +132,7 @@ class FfmpegReader final : public VideoSource {
       }
       if (r < 0)
         throw InputError(fmt::format("{}: {}: cannot read: {}", name_, where(),
-                                     describe_error(r, state_.errors)));
+                                     describe_error(r, demux_log_->errors)));
       if (packet->stream_index != stream_index_) {
         ffmpeg().av_packet_unref(packet);
         continue;
@@ -196,6 +196,10 @@ class FfmpegReader final : public VideoSource {
   VideoFormat format_;
   std::optional<int64_t> frame_count_;
   ReaderState state_;  // outlives the contexts below, which point at it
+  // The demuxer's log once segment-parallel decoding starts (state_ is then
+  // session 0's decoder's), and where the demuxer logs now.
+  ReaderState demux_state_;
+  ReaderState* demux_log_ = &state_;
 #ifdef EXACTVQ_HAVE_CUDA
   std::unique_ptr<cuda::DecodedFrameImport> import_;  // its stream outlives the decoder's use of it
 #endif

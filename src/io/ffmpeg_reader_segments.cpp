@@ -20,22 +20,25 @@ class FfmpegReader::Session final : public SegmentDecoder {
       hw_device_ = make_cuda_device(*import_);
     }
 #endif
-    decoder_ = reader.make_decoder(state_, hw_device_.get());
+    decoder_ = reader.make_decoder(own_state_, hw_device_.get());
   }
   // The reader's own decoder, which read the first frame: its frames are
-  // converted on the reader's import (whose stream the decoder copies on).
+  // converted on the reader's import (whose stream the decoder copies on),
+  // its log lines are the reader's state's (its frame threads' contexts
+  // learn of another only with their next packet; the demuxer's lines go
+  // elsewhere from now: start_segments).
   Session(FfmpegReader& reader, CodecContextPtr decoder)
-      : reader_(reader), on_gpu_(reader.on_gpu_), decoder_(std::move(decoder)) {
+      : reader_(reader),
+        on_gpu_(reader.on_gpu_),
+        state_(&reader.state_),
+        decoder_(std::move(decoder)) {
 #ifdef EXACTVQ_HAVE_CUDA
     import_ = reader.import_.get();
 #endif
-    // Its log lines are this session's from the next packet on (libavcodec
-    // hands the context's opaque to its frame threads with each packet).
-    decoder_->opaque = &state_;
   }
   AVCodecContext* context() override { return decoder_.get(); }
   void take(AVFrame* frame, int64_t index, DecodedPicture& out) override {
-    reader_.check_decoded_frame(frame, state_.errors, index);
+    reader_.check_decoded_frame(frame, state_->errors, index);
 #ifdef EXACTVQ_HAVE_CUDA
     if (on_gpu_) {
       out.device = reader_.pool_->take();
@@ -47,15 +50,16 @@ class FfmpegReader::Session final : public SegmentDecoder {
     reader_.copy_frame(frame, out.picture);
     check_frame_samples(out.picture, reader_.name_, index);
   }
-  void check_errors(int64_t index) override { reader_.check_error_lines(state_.errors, index); }
+  void check_errors(int64_t index) override { reader_.check_error_lines(state_->errors, index); }
   std::string describe_error(int code) override {
-    return exactvq::describe_error(code, state_.errors);
+    return exactvq::describe_error(code, state_->errors);
   }
 
  private:
   const FfmpegReader& reader_;
   const bool on_gpu_;
-  ReaderState state_;  // outlives decoder_
+  ReaderState own_state_;             // outlives decoder_
+  ReaderState* state_ = &own_state_;  // where decoder_ logs: own_state_ or the reader's
 #ifdef EXACTVQ_HAVE_CUDA
   std::unique_ptr<cuda::DecodedFrameImport> own_import_;
   cuda::DecodedFrameImport* import_ = nullptr;  // own_import_ or the reader's
@@ -169,6 +173,8 @@ void FfmpegReader::start_segments(int sessions, int cpu_sessions) {
   frame_.reset(ffmpeg().av_frame_alloc());
   if (!frame_) throw std::bad_alloc();
   setup.adopted = std::make_unique<Session>(*this, std::move(decoder_));
+  demux_log_ = &demux_state_;
+  format_context_->opaque = demux_log_;
   setup.read_packet = [this](AVPacket* packet) { return read_stream_packet(packet); };
   setup.open_session = [this, sessions](int index) -> std::unique_ptr<SegmentDecoder> {
     return std::make_unique<Session>(*this, on_gpu_ && index < sessions);
@@ -185,8 +191,7 @@ bool FfmpegReader::read_stream_packet(AVPacket* packet) {
   }
   const auto where = [&] { return fmt::format("picture {} in decoding order", packets_read_); };
   const bool more = demux_packet(packet, where);
-  // No decoder of this reader's logs here any more: a line is the demuxer's.
-  const std::string line = state_.errors.take();
+  const std::string line = demux_log_->errors.take();
   if (!line.empty())
     throw InputError(
         fmt::format("{}: {}: the file is damaged or truncated (FFmpeg: {})", name_, where(), line));

@@ -300,6 +300,39 @@ TEST(SegmentedDecoding, SkipAndReadMixedAndStopEarly) {
   src.reset();  // closed with sessions still decoding ahead: no hang, no leak (ASan)
 }
 
+// Damage in the first GOP, which the decoder that read the first frame goes
+// on with as session 0, or later: where one decoder finds it, so do the
+// sessions (an error naming the file, never a frame scored).
+TEST(SegmentedDecoding, DamageFoundByOneDecoderIsFoundWithSessions) {
+  const EncodeSpec spec{"h264", "libx264", "", "preset=veryfast:g=48"};
+  if (!test::can_encode(spec)) GTEST_SKIP() << "this FFmpeg build cannot write libx264";
+  const std::string full = encoded(".damaged.h264", spec, 100, 7);
+  std::ifstream in(full, std::ios::binary);
+  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  int compared = 0;
+  for (int percent : {5, 10, 15, 20, 25, 30, 45, 60, 80}) {
+    std::string bytes = data;
+    for (size_t i = bytes.size() * size_t(percent) / 100, n = 0; n < 48 && i < bytes.size();
+         ++i, ++n)
+      bytes[i] = char(bytes[i] ^ 0x5a);
+    const std::string damaged = test::write_tmp(".h264", bytes);
+    std::string errors[2];
+    for (int k = 0; k < 2; ++k)
+      errors[k] = error_of([&] {
+        auto src = open_with_sessions(damaged, k == 0 ? 1 : 3);
+        Picture pic;
+        while (src->read_frame(pic)) {}
+      });
+    if (errors[0] == "(no error)") continue;  // concealed where nothing checks it
+    ++compared;
+    std::printf("[ damage ] at %d%%: %s\n", percent, errors[1].c_str());
+    EXPECT_NE(errors[1].find(damaged), std::string::npos)
+        << percent << "%: one decoder: " << errors[0] << "; 3 sessions: " << errors[1];
+  }
+  std::printf("[ damage ] %d of 9 places found by one decoder\n", compared);
+  EXPECT_GT(compared, 0);
+}
+
 TEST(SegmentedDecoding, TruncatedFileIsAnErrorNamingIt) {
   const EncodeSpec spec{"h264", "libx264", "", "preset=veryfast"};
   if (!test::can_encode(spec)) GTEST_SKIP() << "this FFmpeg build cannot write libx264";
