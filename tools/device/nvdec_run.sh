@@ -9,10 +9,12 @@
 # each (`--verbose` time lines): --backend cuda with --hwdec cuda and none,
 # VMAF and ssim alone, the whole clip and one frame, NVDEC and CPU decoding
 # alone, the small Y4M pair (no decoding: the CUDA floor), and single runs of
-# variants (1 or 2 decoder sessions a file, CUDA_MODULE_LOADING=EAGER, no
-# stream probing: EXACTVQ_STREAM_INFO=0, its scores compared, another process
-# holding a CUDA context); a table at the end (fixedcost_table.py),
-# also in OUT/fixedcost.md. About 2.5 minutes on an H100.
+# variants (1 to 4 decoder sessions a file, the 4-session and CPU-decoded
+# scores compared with the default's, CUDA_MODULE_LOADING=EAGER, no stream
+# probing: EXACTVQ_STREAM_INFO=0, its scores compared, another process
+# holding a CUDA context; one session on the 600-frame pairs); a table at the
+# end (fixedcost_table.py), also in OUT/fixedcost.md. About 2.5 minutes on an
+# H100.
 # Usage (device tool, repo root): bash tools/device/nvdec_run.sh PACK OUT [PARTS]
 # PARTS: comma-separated among tests,equal,speed,memcheck,fixedcost (default
 # all but fixedcost).
