@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <new>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -105,8 +106,11 @@ int main(int argc, char** argv) {
     // inputs, pictures and engines (decoder sessions, GPU memory: 0.1-0.3 s
     // with GPU decoding) and the runtime's teardown at exit (the context and
     // its memory), which the end of the process does as well: the report is
-    // written and closed, so the run leaves without them.
-    if (c.run.device.backend == Backend::kCuda)
+    // written and closed, so the run leaves without them (unless
+    // EXACTVQ_FULL_TEARDOWN=1: a leak checker's run lets go of everything).
+    const char* full_teardown = std::getenv("EXACTVQ_FULL_TEARDOWN");
+    if (c.run.device.backend == Backend::kCuda &&
+        !(full_teardown && std::string_view(full_teardown) == "1"))
       c.run.scored = [&](const ScoreReport& report) {
         startup::mark("run closed");  // left to the process's end
         report_out(report);

@@ -120,11 +120,11 @@ fi
 
 if has memcheck; then
   echo "== memcheck, racecheck $(el)"
-  timeout 150 compute-sanitizer --tool memcheck --leak-check full "$E" -r "$S/hevc_10_ref.hevc" -d "$S/hevc_10_dist.hevc" \
+  EXACTVQ_FULL_TEARDOWN=1 timeout 150 compute-sanitizer --tool memcheck --leak-check full "$E" -r "$S/hevc_10_ref.hevc" -d "$S/hevc_10_dist.hevc" \
     --backend cuda --hwdec cuda --feature ssim --feature psnr --frame_cnt 6 -q >"$L/memcheck.log" 2>&1
   echo "memcheck exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY" "$L/memcheck.log"; tail -4 "$L/memcheck.log"
   # several decoder sessions on a file cut every 6 frames
-  timeout 150 compute-sanitizer --tool memcheck --leak-check full "$E" -r "$S/h264_gop6_ref.mkv" -d "$S/h264_gop6_dist.mkv" \
+  EXACTVQ_FULL_TEARDOWN=1 timeout 150 compute-sanitizer --tool memcheck --leak-check full "$E" -r "$S/h264_gop6_ref.mkv" -d "$S/h264_gop6_dist.mkv" \
     --backend cuda --hwdec cuda --feature ssim --feature psnr -q >"$L/memcheck_gop6.log" 2>&1
   echo "memcheck (gop6, 3 sessions) exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY" "$L/memcheck_gop6.log"
   timeout 150 compute-sanitizer --tool racecheck "$E" -r "$S/h264_gop6_ref.mkv" -d "$S/h264_gop6_dist.mkv" \
