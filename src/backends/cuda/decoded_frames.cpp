@@ -203,12 +203,14 @@ struct DevicePicturePool::Shared {
   std::vector<uint8_t*> free;
   size_t made = 0;  // buffers in the slabs
 
-  // A slab of buffers, as many as already made (1 first), at most 16 and no
-  // more than `most` in all (one where that is reached); its buffers on the
-  // free list.
+  // A slab of buffers, as many as already made (1 first), at most 16 and
+  // 512 MiB (large pictures: fewer) and no more than `most` in all (one where
+  // that is reached); its buffers on the free list.
   void add_slab() {
     constexpr size_t kLargestSlab = 16;
-    size_t n = std::clamp<size_t>(made, 1, kLargestSlab);
+    constexpr size_t kLargestSlabBytes = size_t(512) << 20;
+    const size_t fit = std::max<size_t>(kLargestSlabBytes / stride, 1);
+    size_t n = std::clamp<size_t>(made, 1, std::min(kLargestSlab, fit));
     if (made < most)
       n = std::min(n, most - made);
     else

@@ -85,8 +85,8 @@ class DecodedFrameImport {
 // Device buffers of one size for converted pictures, for decoders that run
 // ahead of the reads (segment-parallel decoding), kept for the run: a buffer
 // goes back to the pool when its last owner lets it go, and is lent again.
-// They are carved from slabs of several (1, 2, 4, ... up to 16 buffers a
-// cudaMalloc), not allocated one by one: a cudaMalloc waits on the context
+// They are carved from slabs of several (1, 1, 2, 4, ... up to 16 buffers or
+// 512 MiB a cudaMalloc), not allocated one by one: a cudaMalloc waits on the context
 // the decoders keep busy (2-3 ms each beside 8 sessions on an H100), and every
 // cudaFree synchronizes the device. The slabs are freed when the pool and the
 // last picture lent are gone. Thread-safe.
