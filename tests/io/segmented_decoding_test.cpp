@@ -333,6 +333,25 @@ TEST(SegmentedDecoding, DamageFoundByOneDecoderIsFoundWithSessions) {
   EXPECT_GT(compared, 0);
 }
 
+// A stream of fewer pictures than the first frame's decoder takes before it
+// gives one (it is drained): that decoder goes on as session 0, sends nothing
+// more and gives the rest.
+TEST(SegmentedDecoding, StreamEndsBeforeTheFirstFrameComesOut) {
+  for (const EncodeSpec& spec :
+       {EncodeSpec{"matroska", "libx264", "", "preset=veryfast"},
+        EncodeSpec{"hevc", "libx265", "", "preset=ultrafast:x265-params=log-level=none"}}) {
+    if (!test::can_encode(spec)) continue;
+    for (int frames : {1, 2, 3}) {
+      const std::string path =
+          encoded(".tiny" + std::to_string(frames) + (spec.container == "hevc" ? ".hevc" : ".mkv"),
+                  spec, frames, 8);
+      const std::vector<Picture> want = decoded(path, 1);
+      ASSERT_EQ(want.size(), size_t(frames)) << spec.codec;
+      expect_same_frames(decoded(path, 3), want, spec.codec + ", 3 sessions");
+    }
+  }
+}
+
 TEST(SegmentedDecoding, TruncatedFileIsAnErrorNamingIt) {
   const EncodeSpec spec{"h264", "libx264", "", "preset=veryfast"};
   if (!test::can_encode(spec)) GTEST_SKIP() << "this FFmpeg build cannot write libx264";
