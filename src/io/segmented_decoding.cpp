@@ -276,8 +276,10 @@ struct SegmentedDecoding::State {
     // is due), or that piece's extension, dropped.
     void deliver() {
       const int64_t place = frame->pts;
+      // A piece complete is handed out (and then gone): with its read error,
+      // where reading stopped after it.
       while (!open.empty() && open.front()->complete()) {
-        finish(*open.front(), nullptr);
+        finish(*open.front(), open.front()->read_error);
         open.pop_front();
       }
       if (open.empty())
@@ -315,7 +317,7 @@ struct SegmentedDecoding::State {
       }
       st.changed.notify_all();
       if (s.complete()) {
-        finish(s, nullptr);
+        finish(s, s.read_error);
         open.pop_front();
       }
     }
@@ -362,6 +364,10 @@ struct SegmentedDecoding::State {
     // Decodes piece `s`. An adopted decoder's first piece: its first `sent`
     // packets were sent already, and gave `first`, its first frame out.
     void add(Segment& s, int64_t sent = 0, AVFrame* first = nullptr) {
+      // Once a frame is delivered the piece may be complete, handed out and
+      // gone: what is needed of it is taken first.
+      std::vector<PacketPtr> packets = std::move(s.packets);
+      const bool drain_after = st.flush_between() || s.read_error;
       open.push_back(&s);
       if (first) {
         AVFrame* own = frame;
@@ -374,8 +380,8 @@ struct SegmentedDecoding::State {
         }
         frame = own;
       }
-      for (size_t i = 0; i < s.packets.size(); ++i) {
-        PacketPtr& p = s.packets[i];
+      for (size_t i = 0; i < packets.size(); ++i) {
+        PacketPtr& p = packets[i];
         if (int64_t(i) < sent) {
           p.reset();
           continue;
@@ -384,7 +390,7 @@ struct SegmentedDecoding::State {
         p.reset();
         receive(false);
       }
-      if (st.flush_between() || s.read_error) drain();
+      if (drain_after) drain();
     }
 
     // Every open piece fails with the error being handled.
