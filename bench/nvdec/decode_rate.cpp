@@ -38,15 +38,26 @@ int main(int argc, char** argv) {
                        }};
   try {
     const auto t0 = std::chrono::steady_clock::now();
+    // Both opened at once, as a scoring run opens them (app/score_run.cpp).
     std::unique_ptr<VideoSource> ref, dist;
-    {
+    std::exception_ptr dist_error;
+    std::thread dist_opening([&] {
+      try {
+        const startup::InputName name("dist");
+        dist = open_video(argv[2], {}, decode);
+      } catch (...) {
+        dist_error = std::current_exception();
+      }
+    });
+    try {
       const startup::InputName name("ref");
       ref = open_video(argv[1], {}, decode);
+    } catch (...) {
+      dist_opening.join();
+      throw;
     }
-    {
-      const startup::InputName name("dist");
-      dist = open_video(argv[2], {}, decode);
-    }
+    dist_opening.join();
+    if (dist_error) std::rethrow_exception(dist_error);
     startup::mark("inputs opened");
     ref->set_device_pictures(true);
     dist->set_device_pictures(true);

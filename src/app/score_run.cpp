@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -158,6 +159,54 @@ void leave_decoded_frames_on_device(VideoSource& ref, VideoSource& dist, const F
   }
 }
 
+// Opens the reference and the distorted input, each on a thread of its own
+// (an FFmpeg input's opening is mostly waiting: probing, the GPU's decoder
+// set up, the first frame; the two overlap), except where one is standard
+// input (a failed reference must not leave the run waiting on a terminal).
+// Errors as reading one after the other gives them: the reference's where both
+// fail. `fallbacks` gets the inputs' CPU fallbacks, the reference's first.
+void open_inputs(const RunOptions& o, const DecodeOptions& decode, bool verbose,
+                 std::unique_ptr<VideoSource>& ref, std::unique_ptr<VideoSource>& dist,
+                 std::vector<std::pair<std::string, std::string>>& fallbacks) {
+  std::vector<std::pair<std::string, std::string>> ref_fallbacks, dist_fallbacks;
+  const auto open = [&](const char* name, const std::string& path,
+                        std::vector<std::pair<std::string, std::string>>& said) {
+    DecodeOptions d = decode;
+    if (verbose)
+      d.fallback = [&said](const std::string& input, const std::string& why) {
+        said.emplace_back(input, why);
+      };
+    const startup::InputName input(name);  // the readers' own marks: "ref probed", ...
+    return open_video(path, o.raw, d);
+  };
+  if (o.ref_path == "-" || o.dist_path == "-") {
+    ref = open("ref", o.ref_path, ref_fallbacks);
+    startup::mark("ref opened");
+    dist = open("dist", o.dist_path, dist_fallbacks);
+  } else {
+    std::exception_ptr dist_error;
+    std::thread dist_opening([&] {
+      try {
+        dist = open("dist", o.dist_path, dist_fallbacks);
+      } catch (...) {
+        dist_error = std::current_exception();
+      }
+    });
+    std::exception_ptr ref_error;
+    try {
+      ref = open("ref", o.ref_path, ref_fallbacks);
+      startup::mark("ref opened");
+    } catch (...) {
+      ref_error = std::current_exception();
+    }
+    dist_opening.join();
+    if (ref_error) std::rethrow_exception(ref_error);
+    if (dist_error) std::rethrow_exception(dist_error);
+  }
+  fallbacks = std::move(ref_fallbacks);
+  fallbacks.insert(fallbacks.end(), dist_fallbacks.begin(), dist_fallbacks.end());
+}
+
 // Frames a batch of large frames holds when a device scores (see score_videos);
 // EXACTVQ_LARGE_FRAME_BATCH (1..64) overrides the 8, for benchmarks.
 int large_frame_batch() {
@@ -177,21 +226,9 @@ ScoreReport score_videos(const RunOptions& o) {
   if (!device.notice) device.notice = o.warn;
   // A fallback of both inputs for the same reason is said once.
   std::vector<std::pair<std::string, std::string>> fallbacks;
-  DecodeOptions decode = decode_options(o, device);
-  if (device.verbose)
-    decode.fallback = [&](const std::string& input, const std::string& why) {
-      fallbacks.emplace_back(input, why);
-    };
+  const DecodeOptions decode = decode_options(o, device);
   std::unique_ptr<VideoSource> ref, dist;
-  {
-    const startup::InputName name("ref");  // the readers' own marks: "ref probed", ...
-    ref = open_video(o.ref_path, o.raw, decode);
-  }
-  startup::mark("ref opened");
-  {
-    const startup::InputName name("dist");
-    dist = open_video(o.dist_path, o.raw, decode);
-  }
+  open_inputs(o, decode, device.verbose, ref, dist, fallbacks);
   if (fallbacks.size() == 2 && fallbacks[0].second == fallbacks[1].second)
     fallbacks = {{fallbacks[0].first + " and " + fallbacks[1].first, fallbacks[0].second}};
   for (const auto& [input, why] : fallbacks)
@@ -298,6 +335,7 @@ ScoreReport score_videos(const RunOptions& o) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report.fps = seconds > 0 ? double(report.frame_numbers.size()) / seconds : 0.0;
+  if (o.scored) o.scored(report);
   return report;
 }
 

@@ -41,6 +41,12 @@ struct RunOptions {
   // Called after each batch of frames is scored: frames scored so far, and the
   // number the run will score when the inputs' lengths are known. May be null.
   std::function<void(int64_t done, std::optional<int64_t> total)> progress;
+  // Called with the complete report before the run lets go of its inputs,
+  // pictures and engines (decoder sessions still decoding ahead, GPU memory,
+  // NVDEC decoders: tenths of a second): a caller that ends the process once
+  // the report is out need not wait for that. May be null; an exception it
+  // throws leaves score_videos.
+  std::function<void(const ScoreReport&)> scored;
 };
 
 // Throws InputError / UsageError; nothing is written anywhere.

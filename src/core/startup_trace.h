@@ -23,7 +23,7 @@ std::string summary();
 // such as allocations, which no single mark can place).
 void tally(std::string_view what, double seconds);
 
-// "gpu picture buffers 240 in 35 ms, ...": each tally's count and total, in
+// "gpu picture slabs 12 in 35 ms, ...": each tally's count and total, in
 // the order they first came; empty without any.
 std::string tallies();
 

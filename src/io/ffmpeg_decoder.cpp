@@ -83,6 +83,7 @@ bool FfmpegReader::decode_next() {
       if (r < 0) fail("cannot decode", r);
       continue;
     }
+    if (stamping_) packet_->pts = packet_->dts = int64_t(replay_.size());
     if (recording_) keep_for_replay(packet_.get());
     r = ffmpeg().avcodec_send_packet(decoder_.get(), packet_.get());
     ffmpeg().av_packet_unref(packet_.get());

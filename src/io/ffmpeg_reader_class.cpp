@@ -34,6 +34,14 @@ FfmpegReader::FfmpegReader(const std::string& path, std::unique_ptr<InputFile> p
   if (!frame_) throw std::bad_alloc();
   packet_ = new_packet();
   recording_ = true;
+  // Segment-parallel decoding is chosen before the first frame: its first
+  // session goes on with this decoder, whose packets are then stamped with
+  // their places (only timestamps: the pictures are the same).
+  const AVCodecParameters* par = format_context_->streams[stream_index_]->codecpar;
+  const bool gpu = cuda_device >= 0;  // else the constructor throws HwUnavailable
+  const int n = session_count(sessions, gpu, par->width, par->height);
+  const int cpu_n = sessions > 0 ? 0 : cpu_session_count(gpu);
+  stamping_ = n + cpu_n > 1 && !pipe_ && nal_codec();
   if (!decode_first(cuda_device >= 0))
     throw InputError(fmt::format("{}: the video stream holds no frame", name_));
   if (cuda_device >= 0) check_cuda_frame();
@@ -50,8 +58,7 @@ FfmpegReader::FfmpegReader(const std::string& path, std::unique_ptr<InputFile> p
   validate_format(format_, name_);
   pending_ = true;
   recording_ = false;
-  const int n = session_count(sessions);
-  const int cpu_n = sessions > 0 ? 0 : cpu_session_count();
+  stamping_ = false;
   if (n + cpu_n > 1 && !pipe_ && nal_codec() && !frame_->interlaced_frame) {
     start_segments(n, cpu_n);
     mark("sessions started");

@@ -132,7 +132,7 @@ class FfmpegReader final : public VideoSource {
       }
       if (r < 0)
         throw InputError(fmt::format("{}: {}: cannot read: {}", name_, where(),
-                                     describe_error(r, state_.errors)));
+                                     describe_error(r, demux_log_->errors)));
       if (packet->stream_index != stream_index_) {
         ffmpeg().av_packet_unref(packet);
         continue;
@@ -158,23 +158,28 @@ class FfmpegReader final : public VideoSource {
 
   // Segment-parallel decoding (segmented_decoding.h), in ffmpeg_reader_segments.cpp.
 
-  // Decoder sessions for this input: `requested`, else the default of
+  // Decoder sessions for this input of `width` x `height` pictures (0 where
+  // not known), decoded on the GPU or not: `requested`, else the default of
   // DecodeOptions::sessions.
-  int session_count(int requested) const;
+  int session_count(int requested, bool on_gpu, int width, int height) const;
+
+  // The stream's frames: the container's count, else its duration at its frame
+  // rate; nullopt where neither is known.
+  std::optional<double> estimated_frames() const;
 
   // CPU decoder sessions beside a GPU's (they take pieces too; their pictures
   // are uploaded): EXACTVQ_HWDEC_CPU_SESSIONS, else none. On an H200 one a file
   // adds 6-10% to an H.264 pair's ssim + psnr rate and takes 15% from VMAF's
   // (docs/figures.md).
-  int cpu_session_count() const;
+  int cpu_session_count(bool on_gpu) const;
 
   std::optional<NalCodec> nal_codec() const;
 
   void keep_for_replay(const AVPacket* packet);
 
   // From the first packet again (those the first frame took, then the rest),
-  // on `sessions` decoder sessions; the decoder that read the first frame is
-  // closed.
+  // on `sessions` decoder sessions, the first of them the decoder that read
+  // the first frame (segmented_decoding.h, SegmentedDecodingSetup::adopted).
   void start_segments(int sessions, int cpu_sessions);
 
   // The stream's next packet for the sessions (the first frame's again first).
@@ -191,6 +196,10 @@ class FfmpegReader final : public VideoSource {
   VideoFormat format_;
   std::optional<int64_t> frame_count_;
   ReaderState state_;  // outlives the contexts below, which point at it
+  // The demuxer's log once segment-parallel decoding starts (state_ is then
+  // session 0's decoder's), and where the demuxer logs now.
+  ReaderState demux_state_;
+  ReaderState* demux_log_ = &state_;
 #ifdef EXACTVQ_HAVE_CUDA
   std::unique_ptr<cuda::DecodedFrameImport> import_;  // its stream outlives the decoder's use of it
 #endif
@@ -211,10 +220,12 @@ class FfmpegReader final : public VideoSource {
   int sw_format_ = -1;            // their layout in device memory (NV12, P010, ...)
   bool device_pictures_ = false;  // read_frame leaves them in device memory
   bool recording_ = false;        // the packets the first frame takes are kept
+  bool stamping_ = false;         // and stamped with their places (for segment-parallel decoding)
   std::deque<PacketPtr> replay_;
   int64_t packets_read_ = 0;  // by the sessions
 #ifdef EXACTVQ_HAVE_CUDA
   std::unique_ptr<cuda::DevicePicturePool> pool_;
+  std::unique_ptr<cuda::DecodedFrameImport> reads_import_;  // segment-parallel decoding's reads
 #endif
   std::unique_ptr<SegmentedDecoding> segments_;  // last: its sessions use all above
 };

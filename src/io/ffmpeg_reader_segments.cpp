@@ -15,15 +15,30 @@ class FfmpegReader::Session final : public SegmentDecoder {
   Session(const FfmpegReader& reader, bool on_gpu) : reader_(reader), on_gpu_(on_gpu) {
 #ifdef EXACTVQ_HAVE_CUDA
     if (on_gpu) {
-      import_ = std::make_unique<cuda::DecodedFrameImport>(reader.import_->ordinal());
+      own_import_ = std::make_unique<cuda::DecodedFrameImport>(reader.import_->ordinal());
+      import_ = own_import_.get();
       hw_device_ = make_cuda_device(*import_);
     }
 #endif
-    decoder_ = reader.make_decoder(state_, hw_device_.get());
+    decoder_ = reader.make_decoder(own_state_, hw_device_.get());
+  }
+  // The reader's own decoder, which read the first frame: its frames are
+  // converted on the reader's import (whose stream the decoder copies on),
+  // its log lines are the reader's state's (its frame threads' contexts
+  // learn of another only with their next packet; the demuxer's lines go
+  // elsewhere from now: start_segments).
+  Session(FfmpegReader& reader, CodecContextPtr decoder)
+      : reader_(reader),
+        on_gpu_(reader.on_gpu_),
+        state_(&reader.state_),
+        decoder_(std::move(decoder)) {
+#ifdef EXACTVQ_HAVE_CUDA
+    import_ = reader.import_.get();
+#endif
   }
   AVCodecContext* context() override { return decoder_.get(); }
   void take(AVFrame* frame, int64_t index, DecodedPicture& out) override {
-    reader_.check_decoded_frame(frame, state_.errors, index);
+    reader_.check_decoded_frame(frame, state_->errors, index);
 #ifdef EXACTVQ_HAVE_CUDA
     if (on_gpu_) {
       out.device = reader_.pool_->take();
@@ -35,35 +50,72 @@ class FfmpegReader::Session final : public SegmentDecoder {
     reader_.copy_frame(frame, out.picture);
     check_frame_samples(out.picture, reader_.name_, index);
   }
-  void check_errors(int64_t index) override { reader_.check_error_lines(state_.errors, index); }
+  void check_errors(int64_t index) override { reader_.check_error_lines(state_->errors, index); }
   std::string describe_error(int code) override {
-    return exactvq::describe_error(code, state_.errors);
+    return exactvq::describe_error(code, state_->errors);
   }
 
  private:
   const FfmpegReader& reader_;
   const bool on_gpu_;
-  ReaderState state_;  // outlives decoder_
+  ReaderState own_state_;             // outlives decoder_
+  ReaderState* state_ = &own_state_;  // where decoder_ logs: own_state_ or the reader's
 #ifdef EXACTVQ_HAVE_CUDA
-  std::unique_ptr<cuda::DecodedFrameImport> import_;
+  std::unique_ptr<cuda::DecodedFrameImport> own_import_;
+  cuda::DecodedFrameImport* import_ = nullptr;  // own_import_ or the reader's
 #endif
   std::unique_ptr<AVBufferRef, BufferUnref> hw_device_;
   CodecContextPtr decoder_;
 };
 
-int FfmpegReader::session_count(int requested) const {
+int FfmpegReader::session_count(int requested, bool on_gpu, int width, int height) const {
   if (requested > 0) return std::min(requested, 16);
-  if (!on_gpu_) return 1;
+  if (!on_gpu) return 1;
   const char* env = std::getenv("EXACTVQ_HWDEC_SESSIONS");
   const int n = env ? std::atoi(env) : 0;
   if (n >= 1 && n <= 16) return n;
-  // The H200's best for a pair of 4K files (docs/figures.md): 4 sessions
+  // A short clip is decoded by one session: each further one costs a decoder
+  // set up on the GPU before its first frame (O, a few tenths of a second)
+  // and repays it only over enough frames: one session takes N t1 (t1 a 4K
+  // frame's time, on an H100 5.1 ms for H.264, 2.7 ms for HEVC 10-bit, both
+  // files at once), k take O + N t1 / k, so one is faster below
+  // N = O / (t1 (1 - 1/k)). Before the first frame's decoder was kept and the
+  // buffers pooled, O was about 0.8 s: the H100's 240-frame 4K pairs ran
+  // fastest on one session (H.264 1.88 s against 1.93 s on 4; HEVC 1.34 s
+  // against 1.71 s on 3) and its 600-frame pairs on the default (H.264
+  // 2.53 s, one session projecting 3.7 s); break-even near 210 and 450 frames.
+  // With O taken as 0.5 s: 130 4K frames of H.264, 280 of HEVC (fixedcost
+  // runs, tools/device/nvdec_run.sh, give sessions 1 to 4 to check it). The
+  // length counts in 4K frames (a decoder's time goes with the samples).
+  const bool hevc = codec_->id == AV_CODEC_ID_HEVC;
+  const std::optional<double> frames = estimated_frames();
+  if (frames && width > 0 && height > 0) {
+    const double frames_4k = *frames * double(width) * double(height) / (3840.0 * 2160.0);
+    if (frames_4k < (hevc ? 280.0 : 130.0)) return 1;
+  }
+  // The H200's best for a pair of long 4K files (docs/figures.md): 4 sessions
   // a file for H.264, 3 for HEVC (whose sessions each keep an engine busier).
-  return codec_->id == AV_CODEC_ID_H264 ? 4 : 3;
+  return hevc ? 3 : 4;
 }
 
-int FfmpegReader::cpu_session_count() const {
-  if (!on_gpu_) return 0;
+std::optional<double> FfmpegReader::estimated_frames() const {
+  if (frame_count_) return double(*frame_count_);
+  // Matroska gives no frame count: its duration at the stream's frame rate.
+  const AVStream* st = format_context_->streams[stream_index_];
+  AVRational rate = st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0 ? st->avg_frame_rate
+                                                                             : st->r_frame_rate;
+  if (rate.num <= 0 || rate.den <= 0) return std::nullopt;
+  double seconds = 0;
+  if (st->duration > 0 && st->time_base.num > 0 && st->time_base.den > 0)
+    seconds = double(st->duration) * st->time_base.num / st->time_base.den;
+  else if (format_context_->duration > 0)
+    seconds = double(format_context_->duration) / AV_TIME_BASE;
+  if (seconds <= 0) return std::nullopt;
+  return seconds * rate.num / rate.den;
+}
+
+int FfmpegReader::cpu_session_count(bool on_gpu) const {
+  if (!on_gpu) return 0;
   const char* env = std::getenv("EXACTVQ_HWDEC_CPU_SESSIONS");
   const int n = env ? std::atoi(env) : 0;
   return n >= 0 && n <= 16 ? n : 0;
@@ -82,9 +134,7 @@ void FfmpegReader::keep_for_replay(const AVPacket* packet) {
 }
 
 void FfmpegReader::start_segments(int sessions, int cpu_sessions) {
-  ffmpeg().av_frame_unref(frame_.get());
   pending_ = false;
-  decoder_.reset();
   const AVCodecParameters* par = format_context_->streams[stream_index_]->codecpar;
   SegmentedDecodingSetup setup;
   setup.name = name_;
@@ -104,8 +154,27 @@ void FfmpegReader::start_segments(int sessions, int cpu_sessions) {
   setup.frames_ahead =
       int(std::clamp<size_t>(budget / (size_t(setup.sessions) * frame_bytes), 4, 64));
 #ifdef EXACTVQ_HAVE_CUDA
-  if (on_gpu_) pool_ = std::make_unique<cuda::DevicePicturePool>(import_->ordinal(), frame_bytes);
+  // The pictures held at once: each session's frames ahead and the one it is
+  // converting, and the one the reads are copying out.
+  if (on_gpu_)
+    pool_ = std::make_unique<cuda::DevicePicturePool>(
+        import_->ordinal(), frame_bytes,
+        size_t(setup.sessions) * size_t(setup.frames_ahead + 1) + 1);
 #endif
+#ifdef EXACTVQ_HAVE_CUDA
+  // The reads' copies on a stream of their own, beside session 0's
+  // conversions on the reader's.
+  if (on_gpu_) reads_import_ = std::make_unique<cuda::DecodedFrameImport>(import_->ordinal());
+#endif
+  // This reader's decoder goes on as session 0 (its first frame in hand, the
+  // packets it took stamped with their places: decode_next).
+  setup.sent = int64_t(replay_.size());
+  setup.first = std::move(frame_);
+  frame_.reset(ffmpeg().av_frame_alloc());
+  if (!frame_) throw std::bad_alloc();
+  setup.adopted = std::make_unique<Session>(*this, std::move(decoder_));
+  demux_log_ = &demux_state_;
+  format_context_->opaque = demux_log_;
   setup.read_packet = [this](AVPacket* packet) { return read_stream_packet(packet); };
   setup.open_session = [this, sessions](int index) -> std::unique_ptr<SegmentDecoder> {
     return std::make_unique<Session>(*this, on_gpu_ && index < sessions);
@@ -122,8 +191,7 @@ bool FfmpegReader::read_stream_packet(AVPacket* packet) {
   }
   const auto where = [&] { return fmt::format("picture {} in decoding order", packets_read_); };
   const bool more = demux_packet(packet, where);
-  // No decoder of this reader's logs here any more: a line is the demuxer's.
-  const std::string line = state_.errors.take();
+  const std::string line = demux_log_->errors.take();
   if (!line.empty())
     throw InputError(
         fmt::format("{}: {}: the file is damaged or truncated (FFmpeg: {})", name_, where(), line));
@@ -136,9 +204,9 @@ bool FfmpegReader::read_segment_frame(Picture& pic) {
   if (!segments_->next(d)) return false;
 #ifdef EXACTVQ_HAVE_CUDA
   if (d.device)
-    import_->import_converted(d.device.get(), format_, pic, device_pictures_);
+    reads_import_->import_converted(d.device.get(), format_, pic, device_pictures_);
   else if (on_gpu_)
-    import_->import_host(std::move(d.picture), pic, device_pictures_);
+    reads_import_->import_host(std::move(d.picture), pic, device_pictures_);
   else
 #endif
     pic = std::move(d.picture);

@@ -101,6 +101,10 @@ struct SegmentedDecoding::State {
   int sessions_refused = 0;  // decoder sessions that did not open
   int sessions_opened = 0;
   bool stop = false;
+  // Session 0 goes on with the reader's decoder (setup.adopted): the others
+  // cut no piece before it has cut the first.
+  bool adopting = false;
+  bool first_piece_cut = false;
   std::vector<std::thread> sessions;
 
   // Reads until `count` packets are pending; false where the stream ends first.
@@ -272,8 +276,10 @@ struct SegmentedDecoding::State {
     // is due), or that piece's extension, dropped.
     void deliver() {
       const int64_t place = frame->pts;
+      // A piece complete is handed out (and then gone): with its read error,
+      // where reading stopped after it.
       while (!open.empty() && open.front()->complete()) {
-        finish(*open.front(), nullptr);
+        finish(*open.front(), open.front()->read_error);
         open.pop_front();
       }
       if (open.empty())
@@ -311,7 +317,7 @@ struct SegmentedDecoding::State {
       }
       st.changed.notify_all();
       if (s.complete()) {
-        finish(s, nullptr);
+        finish(s, s.read_error);
         open.pop_front();
       }
     }
@@ -355,14 +361,36 @@ struct SegmentedDecoding::State {
       ffmpeg().avcodec_flush_buffers(context());
     }
 
-    void add(Segment& s) {
+    // Decodes piece `s`. An adopted decoder's first piece: its first `sent`
+    // packets were sent already, and gave `first`, its first frame out.
+    void add(Segment& s, int64_t sent = 0, AVFrame* first = nullptr) {
+      // Once a frame is delivered the piece may be complete, handed out and
+      // gone: what is needed of it is taken first.
+      std::vector<PacketPtr> packets = std::move(s.packets);
+      const bool drain_after = st.flush_between() || s.read_error;
       open.push_back(&s);
-      for (PacketPtr& p : s.packets) {
+      if (first) {
+        AVFrame* own = frame;
+        frame = first;
+        try {
+          deliver();
+        } catch (...) {
+          frame = own;
+          throw;
+        }
+        frame = own;
+      }
+      for (size_t i = 0; i < packets.size(); ++i) {
+        PacketPtr& p = packets[i];
+        if (int64_t(i) < sent) {
+          p.reset();
+          continue;
+        }
         send(p.get());
         p.reset();
         receive(false);
       }
-      if (st.flush_between() || s.read_error) drain();
+      if (drain_after) drain();
     }
 
     // Every open piece fails with the error being handled.
@@ -373,14 +401,78 @@ struct SegmentedDecoding::State {
     }
   };
 
+  // The next piece, now session `id`'s; null at the end of the stream.
+  // Throws Stopped where the reads ended.
+  Segment* take_piece(int id) {
+    if (adopting && id != 0) {
+      std::unique_lock lock(mutex);
+      changed.wait(lock, [&] { return stop || first_piece_cut || fatal; });
+      if (stop) throw Stopped{};
+      if (!first_piece_cut) return nullptr;  // session 0 failed: the run does
+    }
+    Segment* s = nullptr;
+    {
+      std::lock_guard cutting(demux_mutex);
+      {
+        std::lock_guard lock(mutex);
+        if (stop) throw Stopped{};
+      }
+      std::unique_ptr<Segment> piece = cut();
+      std::lock_guard lock(mutex);
+      if (!piece) {
+        no_more_segments = true;
+      } else {
+        piece->session = id;
+        s = piece.get();
+        segments.push_back(std::move(piece));
+        ++segments_started;
+        if (cutting_done) no_more_segments = true;
+      }
+      first_piece_cut = true;
+    }
+    changed.notify_all();
+    return s;
+  }
+
+  void fail_run(std::exception_ptr e) {
+    {
+      std::lock_guard lock(mutex);
+      if (!fatal) fatal = e;
+    }
+    changed.notify_all();
+  }
+
   void run_session(int id) {
     std::unique_ptr<SegmentDecoder> session;
+    // Session 0 with the reader's decoder: the first piece, cut before it opens.
+    Segment* first_piece = nullptr;
+    bool adopted = false;
+    if (id == 0 && adopting) {
+      try {
+        first_piece = take_piece(id);
+      } catch (const Stopped&) {
+        return;
+      } catch (...) {
+        fail_run(std::current_exception());
+        return;
+      }
+      adopted = first_piece && int64_t(first_piece->packets.size()) >= setup.sent;
+      if (adopted) {
+        session = std::move(setup.adopted);
+        startup::tally("first decoders kept as session 0", 0.0);
+      } else {
+        setup.first.reset();
+        setup.adopted.reset();  // closed: session 0 opens afresh
+      }
+    }
     try {
-      const auto start = std::chrono::steady_clock::now();
-      session = setup.open_session(id);
-      startup::tally(
-          "decoder sessions opened",
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      if (!session) {
+        const auto start = std::chrono::steady_clock::now();
+        session = setup.open_session(id);
+        startup::tally(
+            "decoder sessions opened",
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      }
       mark("session opened");
       bool all = false;
       {
@@ -391,6 +483,11 @@ struct SegmentedDecoding::State {
     } catch (const std::exception& e) {
       // The other sessions decode the whole stream; without any, the run fails.
       std::lock_guard lock(mutex);
+      if (first_piece) {  // already this session's: the run fails with it
+        first_piece->error = std::make_exception_ptr(InputError(
+            fmt::format("{}: a decoder session does not open: {}", setup.name, e.what())));
+        first_piece->done = true;
+      }
       if (++sessions_refused == int(frames_ahead.size()) && !fatal)
         fatal = std::make_exception_ptr(
             InputError(fmt::format("{}: no decoder session opens: {}", setup.name, e.what())));
@@ -402,27 +499,14 @@ struct SegmentedDecoding::State {
       if (!frame) throw std::bad_alloc();
       Run run{*this, *session, id, frame.get(), {}, std::chrono::steady_clock::now()};
       try {
+        if (first_piece) {
+          if (adopted)
+            run.add(*first_piece, setup.sent, setup.first.get());
+          else
+            run.add(*first_piece);
+        }
         for (;;) {
-          Segment* s = nullptr;
-          {
-            std::lock_guard cutting(demux_mutex);
-            {
-              std::lock_guard lock(mutex);
-              if (stop) return;
-            }
-            std::unique_ptr<Segment> piece = cut();
-            std::lock_guard lock(mutex);
-            if (!piece) {
-              no_more_segments = true;
-            } else {
-              piece->session = id;
-              s = piece.get();
-              segments.push_back(std::move(piece));
-              ++segments_started;
-              if (cutting_done) no_more_segments = true;
-            }
-          }
-          changed.notify_all();
+          Segment* s = take_piece(id);
           if (!s) break;
           run.add(*s);
         }
@@ -434,17 +518,14 @@ struct SegmentedDecoding::State {
       }
     } catch (const Stopped&) {
     } catch (...) {
-      {
-        std::lock_guard lock(mutex);
-        if (!fatal) fatal = std::current_exception();
-      }
-      changed.notify_all();
+      fail_run(std::current_exception());
     }
   }
 };
 
 SegmentedDecoding::SegmentedDecoding(SegmentedDecodingSetup setup) : s_(std::make_unique<State>()) {
   s_->setup = std::move(setup);
+  s_->adopting = s_->setup.adopted != nullptr;
   const int n = std::max(1, s_->setup.sessions);
   s_->frames_ahead.assign(size_t(n), 0);
   s_->setup.frames_ahead = std::max(1, s_->setup.frames_ahead);

@@ -15,10 +15,7 @@
 
 #include "core/picture.h"
 #include "io/access_unit.h"
-
-struct AVCodecContext;
-struct AVFrame;
-struct AVPacket;
+#include "io/ffmpeg_library.h"
 
 namespace exactvq {
 
@@ -59,6 +56,16 @@ struct SegmentedDecodingSetup {
   std::function<bool(AVPacket* packet)> read_packet;
   // Opens decoder session `index` (0 .. sessions - 1).
   std::function<std::unique_ptr<SegmentDecoder>(int index)> open_session;
+  // Where set, session 0's decoder, already open (the one that read the
+  // stream's first frame: no decoder is set up twice): it was sent the first
+  // `sent` packets that read_packet gives, each with its place in the stream
+  // as pts and dts, and gave `first`, the first frame out. It decodes the first
+  // piece, those packets not sent again, where that piece holds them all (a
+  // piece is at least a GOP, a first frame needs a few packets); else it is
+  // closed and session 0 opened as the others are.
+  std::unique_ptr<SegmentDecoder> adopted;
+  int64_t sent = 0;
+  FramePtr first;
 };
 
 class SegmentedDecoding {

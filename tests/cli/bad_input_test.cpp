@@ -42,6 +42,20 @@ TEST_F(BadInput, BitDepthMismatchNamesBothFiles) {
   expect_refused({"-r", ref_, "-d", dist}, 1, {ref_, dist, "bit depths differ", "8 vs 10"});
 }
 
+// The inputs open at once (each on a thread of its own); the errors are those
+// of opening them one after the other: the reference's where both fail.
+TEST_F(BadInput, BothInputsBadNamesTheReference) {
+  const std::string ref = write("bad_ref.y4m", "YUV4MPEG2 W0 H0\n");
+  const std::string dist = write("bad_dist.y4m", "YUV4MPEG2 W0 H0\n");
+  const RunResult r = expect_refused({"-r", ref, "-d", dist}, 1, {ref});
+  EXPECT_EQ(r.err.find(dist), std::string::npos) << r.err;
+}
+
+TEST_F(BadInput, ABadDistortedInputIsNamed) {
+  const std::string dist = (dir_ / "missing_dist.y4m").string();
+  expect_refused({"-r", ref_, "-d", dist}, 1, {dist});
+}
+
 // --- Samples ------------------------------------------------------------------
 
 TEST_F(BadInput, SampleAboveMaximumNamesFramePlanePosition) {

@@ -6,12 +6,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/startup_trace.h"
 #include "ffmpeg_test_files.h"
 #include "io/access_unit.h"
 #include "io/decode_options.h"
@@ -167,6 +170,61 @@ TEST_P(SegmentedDecodingTest, FramesEqualOneDecodersInOrder) {
 INSTANTIATE_TEST_SUITE_P(Streams, SegmentedDecodingTest, ::testing::ValuesIn(kCases),
                          [](const auto& param_info) { return std::string(param_info.param.name); });
 
+// How many times the start-up trace has tallied `what` in this process.
+int tally_count(const std::string& what) {
+  const std::string all = startup::tallies();
+  const size_t at = all.find(what + " ");
+  return at == std::string::npos ? 0 : std::atoi(all.c_str() + at + what.size() + 1);
+}
+
+// GOPs of 48 (longer than the packets any decoder takes to give its first
+// frame): the decoder that read the first frame goes on as the first session
+// (no decoder set up twice), its packets not sent again; the frames are the
+// same. For HEVC's open GOP the first piece ends with the next CRA's leading
+// pictures.
+TEST_P(SegmentedDecodingTest, FirstSessionGoesOnWithTheFirstFramesDecoder) {
+  const Case& c = GetParam();
+  if (!test::can_encode(c.spec))
+    GTEST_SKIP() << "this FFmpeg build cannot write " << c.spec.codec << " in " << c.spec.container;
+  const VideoFormat f = fmt_of(96, 64, ChromaFormat::k420, c.bitdepth);
+  const std::string path = test::write_tmp(c.suffix, "");
+  EncodeSpec spec = c.spec;
+  spec.pixel_format = "";
+  spec.options += ":g=48";
+  ASSERT_EQ(test::encode_video(path, test::make_pictures(f, 100, 5), spec), "");
+  const std::vector<Picture> want = decoded(path, 1);
+  ASSERT_EQ(want.size(), 100u);
+  const int kept = tally_count("first decoders kept as session 0");
+  int64_t pieces = -1;
+  const std::vector<Picture> got = decoded(path, 3, &pieces);
+  EXPECT_GE(pieces, 2);
+  EXPECT_EQ(tally_count("first decoders kept as session 0"), kept + 1);
+  expect_same_frames(got, want, "3 sessions");
+}
+
+// GOPs of 4 (the shortest piece): the first frame's decoder has usually taken
+// more packets than the first piece holds (frame threads, reordering), and is
+// then closed for a fresh first session; kept or not, the frames are the same.
+TEST_P(SegmentedDecodingTest, ShortFirstPieceGivesTheSameFrames) {
+  const Case& c = GetParam();
+  if (!test::can_encode(c.spec))
+    GTEST_SKIP() << "this FFmpeg build cannot write " << c.spec.codec << " in " << c.spec.container;
+  const VideoFormat f = fmt_of(96, 64, ChromaFormat::k420, c.bitdepth);
+  const std::string path = test::write_tmp(c.suffix, "");
+  EncodeSpec spec = c.spec;
+  spec.pixel_format = "";
+  spec.options += ":g=4";
+  ASSERT_EQ(test::encode_video(path, test::make_pictures(f, 30, 6), spec), "");
+  const std::vector<Picture> want = decoded(path, 1);
+  ASSERT_EQ(want.size(), 30u);
+  const int kept = tally_count("first decoders kept as session 0");
+  int64_t pieces = -1;
+  const std::vector<Picture> got = decoded(path, 3, &pieces);
+  std::printf("[ pieces ] %lld, first decoder %s\n", static_cast<long long>(pieces),
+              tally_count("first decoders kept as session 0") > kept ? "kept" : "closed");
+  expect_same_frames(got, want, "3 sessions");
+}
+
 // Raw streams whose parameter sets come once, before the first picture (as
 // x264's and x265's own raw output): each piece gets them put before it.
 class ParameterSetsOnce : public ::testing::TestWithParam<NalCodec> {};
@@ -240,6 +298,58 @@ TEST(SegmentedDecoding, SkipAndReadMixedAndStopEarly) {
     ASSERT_TRUE(std::ranges::equal(pic.planes[0], want[i].planes[0])) << "frame " << i;
   }
   src.reset();  // closed with sessions still decoding ahead: no hang, no leak (ASan)
+}
+
+// Damage in the first GOP, which the decoder that read the first frame goes
+// on with as session 0, or later: where one decoder finds it, so do the
+// sessions (an error naming the file, never a frame scored).
+TEST(SegmentedDecoding, DamageFoundByOneDecoderIsFoundWithSessions) {
+  const EncodeSpec spec{"h264", "libx264", "", "preset=veryfast:g=48"};
+  if (!test::can_encode(spec)) GTEST_SKIP() << "this FFmpeg build cannot write libx264";
+  const std::string full = encoded(".damaged.h264", spec, 100, 7);
+  std::ifstream in(full, std::ios::binary);
+  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  int compared = 0;
+  for (int percent : {5, 10, 15, 20, 25, 30, 45, 60, 80}) {
+    std::string bytes = data;
+    for (size_t i = bytes.size() * size_t(percent) / 100, n = 0; n < 48 && i < bytes.size();
+         ++i, ++n)
+      bytes[i] = char(bytes[i] ^ 0x5a);
+    const std::string damaged = test::write_tmp(".h264", bytes);
+    std::string errors[2];
+    for (int k = 0; k < 2; ++k)
+      errors[k] = error_of([&] {
+        auto src = open_with_sessions(damaged, k == 0 ? 1 : 3);
+        Picture pic;
+        while (src->read_frame(pic)) {}
+      });
+    if (errors[0] == "(no error)") continue;  // concealed where nothing checks it
+    ++compared;
+    std::printf("[ damage ] at %d%%: %s\n", percent, errors[1].c_str());
+    EXPECT_NE(errors[1].find(damaged), std::string::npos)
+        << percent << "%: one decoder: " << errors[0] << "; 3 sessions: " << errors[1];
+  }
+  std::printf("[ damage ] %d of 9 places found by one decoder\n", compared);
+  EXPECT_GT(compared, 0);
+}
+
+// A stream of fewer pictures than the first frame's decoder takes before it
+// gives one (it is drained): that decoder goes on as session 0, sends nothing
+// more and gives the rest.
+TEST(SegmentedDecoding, StreamEndsBeforeTheFirstFrameComesOut) {
+  for (const EncodeSpec& spec :
+       {EncodeSpec{"matroska", "libx264", "", "preset=veryfast"},
+        EncodeSpec{"hevc", "libx265", "", "preset=ultrafast:x265-params=log-level=none"}}) {
+    if (!test::can_encode(spec)) continue;
+    for (int frames : {1, 2, 3}) {
+      const std::string path =
+          encoded(".tiny" + std::to_string(frames) + (spec.container == "hevc" ? ".hevc" : ".mkv"),
+                  spec, frames, 8);
+      const std::vector<Picture> want = decoded(path, 1);
+      ASSERT_EQ(want.size(), size_t(frames)) << spec.codec;
+      expect_same_frames(decoded(path, 3), want, spec.codec + ", 3 sessions");
+    }
+  }
 }
 
 TEST(SegmentedDecoding, TruncatedFileIsAnErrorNamingIt) {

@@ -131,7 +131,9 @@ def main():
     print()
     print("### Whole runs and one-frame runs (medians; ms; wall in s)")
     print("case: codec_frames, features, --hwdec, frames scored, variant. Stages: start = to 'models';")
-    print("ref/dist open = opening each input; 1st read/scored = the first batch; exit = wall - 'report'.")
+    print("ref open = until the reference is open, dist open = then until both are (they open at once);")
+    print("1st read/scored = the first batch; closed = letting go of the run (on CUDA left to the")
+    print("process's end: the report comes first); exit = wall - 'report'.")
     head = ["case", "ok/n", "wall s"] + [s for _, s in STAGES] + ["exit"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))

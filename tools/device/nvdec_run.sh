@@ -9,10 +9,12 @@
 # each (`--verbose` time lines): --backend cuda with --hwdec cuda and none,
 # VMAF and ssim alone, the whole clip and one frame, NVDEC and CPU decoding
 # alone, the small Y4M pair (no decoding: the CUDA floor), and single runs of
-# variants (1 or 2 decoder sessions a file, CUDA_MODULE_LOADING=EAGER, no
-# stream probing: EXACTVQ_STREAM_INFO=0, its scores compared, another process
-# holding a CUDA context); a table at the end (fixedcost_table.py),
-# also in OUT/fixedcost.md. About 2.5 minutes on an H100.
+# variants (1 to 4 decoder sessions a file, the 4-session and CPU-decoded
+# scores compared with the default's, CUDA_MODULE_LOADING=EAGER, no stream
+# probing: EXACTVQ_STREAM_INFO=0, its scores compared, another process
+# holding a CUDA context; one session on the 600-frame pairs); a table at the
+# end (fixedcost_table.py), also in OUT/fixedcost.md. About 2.5 minutes on an
+# H100.
 # Usage (device tool, repo root): bash tools/device/nvdec_run.sh PACK OUT [PARTS]
 # PARTS: comma-separated among tests,equal,speed,memcheck,fixedcost (default
 # all but fixedcost).
@@ -118,11 +120,11 @@ fi
 
 if has memcheck; then
   echo "== memcheck, racecheck $(el)"
-  timeout 150 compute-sanitizer --tool memcheck --leak-check full "$E" -r "$S/hevc_10_ref.hevc" -d "$S/hevc_10_dist.hevc" \
+  EXACTVQ_FULL_TEARDOWN=1 timeout 150 compute-sanitizer --tool memcheck --leak-check full "$E" -r "$S/hevc_10_ref.hevc" -d "$S/hevc_10_dist.hevc" \
     --backend cuda --hwdec cuda --feature ssim --feature psnr --frame_cnt 6 -q >"$L/memcheck.log" 2>&1
   echo "memcheck exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY" "$L/memcheck.log"; tail -4 "$L/memcheck.log"
   # several decoder sessions on a file cut every 6 frames
-  timeout 150 compute-sanitizer --tool memcheck --leak-check full "$E" -r "$S/h264_gop6_ref.mkv" -d "$S/h264_gop6_dist.mkv" \
+  EXACTVQ_FULL_TEARDOWN=1 timeout 150 compute-sanitizer --tool memcheck --leak-check full "$E" -r "$S/h264_gop6_ref.mkv" -d "$S/h264_gop6_dist.mkv" \
     --backend cuda --hwdec cuda --feature ssim --feature psnr -q >"$L/memcheck_gop6.log" 2>&1
   echo "memcheck (gop6, 3 sessions) exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY" "$L/memcheck_gop6.log"
   timeout 150 compute-sanitizer --tool racecheck "$E" -r "$S/h264_gop6_ref.mkv" -d "$S/h264_gop6_dist.mkv" \
@@ -179,9 +181,14 @@ if has fixedcost; then
     for hw in cuda none; do
       for i in 1 2 3; do fc "$k|vmaf|$hw|1|default|$i" "${ev[@]}" -r "$r" -d "$d" --hwdec $hw --frame_cnt 1; done
     done
-    for v in 1 2; do
+    # Sessions a file: the default is one for HEVC clips this short, 4 for
+    # H.264 (3 for longer HEVC). The 4-session run's scores are checked
+    # against the default's (eager, below) and CPU decoding's.
+    for v in 1 2 3; do
       fc "$k|vmaf|cuda|whole|sessions$v|1" env EXACTVQ_HWDEC_SESSIONS=$v "${ev[@]}" -r "$r" -d "$d" --hwdec cuda
     done
+    fc "$k|vmaf|cuda|whole|sessions4|1" env EXACTVQ_HWDEC_SESSIONS=4 "${ev[@]}" -r "$r" -d "$d" --hwdec cuda -o "$F/${k}_sessions4.json" --precision max
+    fc "$k|vmaf|none|whole|exact|1" "${ev[@]}" -r "$r" -d "$d" --hwdec none -o "$F/${k}_cpu.json" --precision max
     fc "$k|vmaf|cuda|whole|eager|1" env CUDA_MODULE_LOADING=EAGER "${ev[@]}" -r "$r" -d "$d" --hwdec cuda -o "$F/${k}_eager.json" --precision max
     # Without libavformat's probing (EXACTVQ_STREAM_INFO=0): the same scores?
     fc "$k|vmaf|cuda|whole|noprobe|1" env EXACTVQ_STREAM_INFO=0 "${ev[@]}" -r "$r" -d "$d" --hwdec cuda -o "$F/${k}_noprobe.json" --precision max
@@ -191,6 +198,12 @@ if has fixedcost; then
       cmp -s <(scores "$F/${k}_eager.json") <(scores "$F/${k}_noprobe.json") && echo "$k: scores without probing identical" ||
         echo "$k: scores without probing DIFFER"
     fi
+    for other in sessions4 cpu; do
+      if [ -s "$F/${k}_eager.json" ] && [ -s "$F/${k}_$other.json" ]; then
+        cmp -s <(scores "$F/${k}_eager.json") <(scores "$F/${k}_$other.json") && echo "$k: scores of the default and $other identical" ||
+          echo "$k: scores of the default and $other DIFFER"
+      fi
+    done
   done
   # A process holding a CUDA context (as a persistence daemon would keep the
   # driver up); killed by its id at the end.
@@ -217,6 +230,8 @@ print('holder: context', 'held' if ok else 'not made'); sys.stdout.flush(); time
       [ -s "$r" ] || continue
       cat "$r" "$d" >/dev/null
       for hw in cuda none; do fc "$k|vmaf|$hw|whole|default|1" "${ev[@]}" -r "$r" -d "$d" --hwdec $hw; done
+      # one session a file (the default below ~130 4K frames of H.264, 280 of HEVC)
+      fc "$k|vmaf|cuda|whole|sessions1|1" env EXACTVQ_HWDEC_SESSIONS=1 "${ev[@]}" -r "$r" -d "$d" --hwdec cuda
     done
   fi
   echo "== fixed cost: summary $(el)"

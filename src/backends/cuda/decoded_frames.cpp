@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 #include <mutex>
@@ -23,28 +24,47 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 struct DecodedFrameImport::Resources {
+  explicit Resources(int device) : ordinal(device) {}
+
+  int ordinal;
   Stream stream;
   DeviceBuffer first_stray{3 * sizeof(unsigned long long)};
   PinnedBuffer first_stray_host{3 * sizeof(unsigned long long)};
-  std::unordered_map<const Picture*, DeviceBuffer>
-      slots;             // device pictures, one buffer per Picture
+  // Device pictures, one buffer per Picture, from slabs (DevicePicturePool:
+  // a batch pump's pictures are a few dozen, each a cudaMalloc otherwise).
+  struct Slot {
+    std::shared_ptr<uint8_t> buffer;
+    size_t bytes = 0;
+  };
+  std::unordered_map<const Picture*, Slot> slots;
+  std::unique_ptr<DevicePicturePool> slot_pool;  // of slot_bytes
+  size_t slot_bytes = 0;
   DeviceBuffer scratch;  // the picture on its way to the host
 
   // `pic`'s device buffer (or the scratch one), of `bytes`.
   uint8_t* target(const Picture* pic, size_t bytes) {
-    DeviceBuffer& b = pic ? slots[pic] : scratch;
-    if (b.bytes() != bytes) {
-      const auto start = std::chrono::steady_clock::now();
-      b = DeviceBuffer(bytes);
-      startup::tally("gpu picture slots", seconds_since(start));
+    if (!pic) {
+      if (scratch.bytes() != bytes) scratch = DeviceBuffer(bytes);
+      return scratch.get();
     }
-    return b.get();
+    Slot& slot = slots[pic];
+    if (slot.bytes != bytes) {
+      if (slot_bytes != bytes) {
+        constexpr size_t kMostSlots = 64;  // slabs' growth bound, not a limit
+        slot_pool = std::make_unique<DevicePicturePool>(ordinal, bytes, kMostSlots,
+                                                        "gpu picture slot slabs");
+        slot_bytes = bytes;
+      }
+      slot.buffer = slot_pool->take();
+      slot.bytes = bytes;
+    }
+    return slot.buffer.get();
   }
 };
 
 DecodedFrameImport::DecodedFrameImport(int ordinal) : ordinal_(ordinal) {
   check(cudaSetDevice(ordinal), "cudaSetDevice");
-  r_ = std::make_unique<Resources>();
+  r_ = std::make_unique<Resources>(ordinal);
 }
 
 DecodedFrameImport::~DecodedFrameImport() {
@@ -174,44 +194,68 @@ size_t DecodedFrameImport::free_memory() const {
 
 struct DevicePicturePool::Shared {
   int ordinal;
-  size_t bytes;
+  std::string tally;
+  size_t bytes;   // a buffer's
+  size_t stride;  // from one buffer of a slab to the next (aligned)
+  size_t most;
   std::mutex mutex;
-  std::vector<DeviceBuffer> free;
+  std::vector<DeviceBuffer> slabs;
+  std::vector<uint8_t*> free;
+  size_t made = 0;  // buffers in the slabs
+
+  // A slab of buffers, as many as already made (1 first), at most 16 and
+  // 512 MiB (large pictures: fewer) and no more than `most` in all (one where
+  // that is reached); its buffers on the free list.
+  void add_slab() {
+    constexpr size_t kLargestSlab = 16;
+    constexpr size_t kLargestSlabBytes = size_t(512) << 20;
+    const size_t fit = std::max<size_t>(kLargestSlabBytes / stride, 1);
+    size_t n = std::clamp<size_t>(made, 1, std::min(kLargestSlab, fit));
+    if (made < most)
+      n = std::min(n, most - made);
+    else
+      n = 1;
+    const auto start = std::chrono::steady_clock::now();
+    check(cudaSetDevice(ordinal), "cudaSetDevice");
+    slabs.emplace_back(stride * n);
+    startup::tally(tally, seconds_since(start));
+    uint8_t* base = slabs.back().get();
+    for (size_t i = n; i-- > 0;) free.push_back(base + i * stride);
+    made += n;
+  }
 };
 
-DevicePicturePool::DevicePicturePool(int ordinal, size_t bytes)
+DevicePicturePool::DevicePicturePool(int ordinal, size_t bytes, size_t most, std::string_view tally)
     : shared_(std::make_shared<Shared>()) {
+  shared_->tally = tally;
+  constexpr size_t kAlignment = 512;  // as cudaMalloc's own, and more
   shared_->ordinal = ordinal;
   shared_->bytes = bytes;
+  shared_->stride = (std::max<size_t>(bytes, 1) + kAlignment - 1) / kAlignment * kAlignment;
+  shared_->most = std::max<size_t>(most, 1);
 }
 
 std::shared_ptr<uint8_t> DevicePicturePool::take() {
-  // A buffer lent out: back on the free list when its last owner lets go.
+  // A buffer lent out: back on the free list when its last owner lets go (the
+  // lease keeps the slabs alive).
   struct Lease {
     std::shared_ptr<Shared> home;
-    DeviceBuffer buffer;
+    uint8_t* buffer = nullptr;
     ~Lease() {
-      if (!buffer.get()) return;
+      if (!buffer) return;
       std::lock_guard lock(home->mutex);
-      home->free.push_back(std::move(buffer));
+      home->free.push_back(buffer);
     }
   };
   auto lease = std::make_shared<Lease>();
   lease->home = shared_;
   {
     std::lock_guard lock(shared_->mutex);
-    if (!shared_->free.empty()) {
-      lease->buffer = std::move(shared_->free.back());
-      shared_->free.pop_back();
-    }
+    if (shared_->free.empty()) shared_->add_slab();
+    lease->buffer = shared_->free.back();
+    shared_->free.pop_back();
   }
-  if (!lease->buffer.get()) {
-    const auto start = std::chrono::steady_clock::now();
-    check(cudaSetDevice(shared_->ordinal), "cudaSetDevice");
-    lease->buffer = DeviceBuffer(shared_->bytes);
-    startup::tally("gpu picture buffers", seconds_since(start));
-  }
-  return std::shared_ptr<uint8_t>(lease, lease->buffer.get());
+  return std::shared_ptr<uint8_t>(lease, lease->buffer);
 }
 
 }  // namespace exactvq::cuda

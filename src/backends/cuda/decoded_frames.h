@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "backends/cuda/cuda_resources.h"
@@ -82,11 +83,20 @@ class DecodedFrameImport {
 };
 
 // Device buffers of one size for converted pictures, for decoders that run
-// ahead of the reads (segment-parallel decoding): a buffer goes back to the
-// pool when its last owner lets it go. Thread-safe.
+// ahead of the reads (segment-parallel decoding), kept for the run: a buffer
+// goes back to the pool when its last owner lets it go, and is lent again.
+// They are carved from slabs of several (1, 1, 2, 4, ... up to 16 buffers or
+// 512 MiB a cudaMalloc), not allocated one by one: a cudaMalloc waits on the context
+// the decoders keep busy (2-3 ms each beside 8 sessions on an H100), and every
+// cudaFree synchronizes the device. The slabs are freed when the pool and the
+// last picture lent are gone. Thread-safe.
 class DevicePicturePool {
  public:
-  DevicePicturePool(int ordinal, size_t bytes);
+  // Buffers of `bytes`; slabs hold at most `most` buffers in all (the pictures
+  // the decoders may hold at once) unless more are taken at once. Each slab's
+  // allocation is tallied in the start-up trace as `tally`.
+  DevicePicturePool(int ordinal, size_t bytes, size_t most,
+                    std::string_view tally = "gpu picture slabs");
   std::shared_ptr<uint8_t> take();
 
  private:

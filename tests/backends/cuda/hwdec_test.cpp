@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -219,6 +220,42 @@ const uint8_t* first = a.planes[0].data();
             "depth (not a 10-bit sample)");
   }
 
+  // Segment-parallel decoding's picture buffers: distinct, each its own
+  // `bytes` (carved from shared slabs), a buffer let go lent again, more than
+  // `most` still lent, and a buffer outliving its pool.
+  TEST_F(DecodedFrameImport, PicturePoolLendsDistinctBuffersAndTakesThemBack) {
+    constexpr size_t kBytes = 1000;  // not a multiple of the slabs' alignment
+    std::vector<std::shared_ptr<uint8_t>> held;
+    std::shared_ptr<uint8_t> outliving;
+    {
+      cuda::DevicePicturePool pool(0, kBytes, 8);
+      for (int i = 0; i < 8; ++i) held.push_back(pool.take());
+      for (size_t i = 0; i < held.size(); ++i) {
+        ASSERT_NE(held[i].get(), nullptr);
+        for (size_t j = 0; j < i; ++j) EXPECT_NE(held[i].get(), held[j].get());
+        ASSERT_EQ(cudaMemset(held[i].get(), int(i + 1), kBytes), cudaSuccess);
+      }
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      for (size_t i = 0; i < held.size(); ++i) {
+        std::vector<uint8_t> back(kBytes);
+        ASSERT_EQ(cudaMemcpy(back.data(), held[i].get(), kBytes, cudaMemcpyDeviceToHost),
+                  cudaSuccess);
+        EXPECT_TRUE(std::all_of(back.begin(), back.end(), [&](uint8_t v) { return v == i + 1; }))
+            << "buffer " << i << " overlaps another";
+      }
+      uint8_t* const let_go = held[3].get();
+      held[3].reset();
+      held[3] = pool.take();
+      EXPECT_EQ(held[3].get(), let_go);
+      outliving = pool.take();  // a ninth: past `most`
+      ASSERT_NE(outliving.get(), nullptr);
+    }
+    EXPECT_EQ(cudaMemset(outliving.get(), 0, kBytes), cudaSuccess);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    outliving.reset();
+    held.clear();
+  }
+
   // ---- encoded files (EXACTVQ_NVDEC_STREAMS) ----
 
   std::vector<std::filesystem::path> stream_files(std::string* why) {
@@ -258,7 +295,9 @@ const uint8_t* first = a.planes[0].data();
         EXPECT_NE(std::string(e.what()).find("--hwdec cuda: "), std::string::npos) << e.what();
         continue;
       }
-      auto gpu_device = open_video(path.string(), {}, {HwDecode::kCuda, 0, nullptr});
+      // The default decodes a clip this short on one session: the device
+      // pictures' reader asks for 3, so that pieces decoded apart are checked too.
+      auto gpu_device = open_video(path.string(), {}, {HwDecode::kCuda, 0, nullptr, 3});
       ASSERT_EQ(gpu_host->cuda_decoder_device(), 0) << name;
       gpu_device->set_device_pictures(true);
       EXPECT_EQ(gpu_host->format(), cpu->format()) << name;
