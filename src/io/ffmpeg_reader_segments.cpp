@@ -1,6 +1,7 @@
 // FfmpegReader's segment-parallel decoding (segmented_decoding.h): an H.264 or HEVC
 // file decoded in pieces on several decoder sessions at once.
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <new>
 
@@ -74,28 +75,25 @@ int FfmpegReader::session_count(int requested, bool on_gpu, int width, int heigh
   const char* env = std::getenv("EXACTVQ_HWDEC_SESSIONS");
   const int n = env ? std::atoi(env) : 0;
   if (n >= 1 && n <= 16) return n;
-  // A short clip is decoded by one session: each further one costs a decoder
-  // set up on the GPU before its first frame (O, a few tenths of a second)
-  // and repays it only over enough frames: one session takes N t1 (t1 a 4K
-  // frame's time, on an H100 5.1 ms for H.264, 2.7 ms for HEVC 10-bit, both
-  // files at once), k take O + N t1 / k, so one is faster below
-  // N = O / (t1 (1 - 1/k)). Before the first frame's decoder was kept and the
-  // buffers pooled, O was about 0.8 s: the H100's 240-frame 4K pairs ran
-  // fastest on one session (H.264 1.88 s against 1.93 s on 4; HEVC 1.34 s
-  // against 1.71 s on 3) and its 600-frame pairs on the default (H.264
-  // 2.53 s, one session projecting 3.7 s); break-even near 210 and 450 frames.
-  // With O taken as 0.5 s: 130 4K frames of H.264, 280 of HEVC (fixedcost
-  // runs, tools/device/nvdec_run.sh, give sessions 1 to 4 to check it). The
-  // length counts in 4K frames (a decoder's time goes with the samples).
+  // A short clip is decoded by fewer sessions: each further one costs a
+  // decoder set up on the GPU before its first frame and repays it only over
+  // enough frames. The H100's 240-frame 4K pairs (tools/device/nvdec_run.sh
+  // fixedcost, the first frame's decoder kept as session 0, buffers pooled)
+  // ran on 1 / 2 / 3 / 4 sessions in 1.75 / 1.33 / 1.27 / 1.38 s (H.264)
+  // and 1.19 / 1.05 / 1.17 / 1.35 s (HEVC 10-bit); the 600-frame pairs in
+  // 1.98 s (H.264, 4) against 3.59 s on one, 1.67 s (HEVC, 3) against 2.18 s.
+  // So a session per 120 frames, counted in 4K frames (a decoder's time goes
+  // with the samples), up to the default below.
+  // The H200's best for a pair of long 4K files (docs/figures.md): 4 sessions
+  // a file for H.264, 3 for HEVC (whose sessions each keep an engine busier).
   const bool hevc = codec_->id == AV_CODEC_ID_HEVC;
+  const int most = hevc ? 3 : 4;
   const std::optional<double> frames = estimated_frames();
   if (frames && width > 0 && height > 0) {
     const double frames_4k = *frames * double(width) * double(height) / (3840.0 * 2160.0);
-    if (frames_4k < (hevc ? 280.0 : 130.0)) return 1;
+    return std::clamp(int(std::ceil(frames_4k / 120.0)), 1, most);
   }
-  // The H200's best for a pair of long 4K files (docs/figures.md): 4 sessions
-  // a file for H.264, 3 for HEVC (whose sessions each keep an engine busier).
-  return hevc ? 3 : 4;
+  return most;
 }
 
 std::optional<double> FfmpegReader::estimated_frames() const {
