@@ -10,6 +10,7 @@
 #define EXACTVQ_LIBM_EXP_SOFTFP_H
 
 #include "softfp/softfp.h"
+#include "softfp/softfp_call.h"
 #include "softfp/softfp_fma.h"
 
 /* libm/exp_core.h's constants as bit patterns. */
@@ -22,17 +23,6 @@
 #define EXACTVQ_EXP_C4 EXACTVQ_U64_C(0x3FA55555CF172B91)
 #define EXACTVQ_EXP_C5 EXACTVQ_U64_C(0x3F81111167A4D017)
 #define EXACTVQ_SOFTFP_ONE EXACTVQ_U64_C(0x3FF0000000000000)
-
-/* The larger functions of libm's and ciede's softfp forms: out of line on CUDA,
- * where inlining every softfp step of them into one kernel makes nvcc take many
- * minutes (elsewhere as every softfp function). */
-#ifndef EXACTVQ_SOFTFP_CALL_FN
-#if defined(__CUDACC__)
-#define EXACTVQ_SOFTFP_CALL_FN static __host__ __device__ __noinline__ __attribute__((unused))
-#else
-#define EXACTVQ_SOFTFP_CALL_FN SOFTFP_FN
-#endif
-#endif
 
 SOFTFP_FN softfp exactvq_softfp_negated(softfp a) {
   a.neg ^= 1;

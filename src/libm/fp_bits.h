@@ -8,51 +8,19 @@
 
 #include <cstdint>
 
+#include "core/portable_bits.h"
 #include "libm/portable.h"
 
 #if !defined(__CUDA_ARCH__)
 #include <cmath>
-#if defined(__CUDACC__)
-#include <cstring>  // nvcc's host side is C++17: no std::bit_cast
-#else
-#include <bit>
-#endif
 #endif
 
 namespace exactvq::libm::detail {
 
-#if defined(__CUDA_ARCH__)
-EXACTVQ_LIBM_FN uint64_t bits_of(double x) { return uint64_t(__double_as_longlong(x)); }
-EXACTVQ_LIBM_FN double double_of(uint64_t b) { return __longlong_as_double((long long)(b)); }
-EXACTVQ_LIBM_FN uint32_t bits_of(float x) { return __float_as_uint(x); }
-EXACTVQ_LIBM_FN float float_of(uint32_t b) { return __uint_as_float(b); }
-#elif defined(__CUDACC__)
-EXACTVQ_LIBM_FN uint64_t bits_of(double x) {
-  uint64_t b;
-  std::memcpy(&b, &x, 8);
-  return b;
-}
-EXACTVQ_LIBM_FN double double_of(uint64_t b) {
-  double x;
-  std::memcpy(&x, &b, 8);
-  return x;
-}
-EXACTVQ_LIBM_FN uint32_t bits_of(float x) {
-  uint32_t b;
-  std::memcpy(&b, &x, 4);
-  return b;
-}
-EXACTVQ_LIBM_FN float float_of(uint32_t b) {
-  float x;
-  std::memcpy(&x, &b, 4);
-  return x;
-}
-#else
-inline uint64_t bits_of(double x) { return std::bit_cast<uint64_t>(x); }
-inline double double_of(uint64_t b) { return std::bit_cast<double>(b); }
-inline uint32_t bits_of(float x) { return std::bit_cast<uint32_t>(x); }
-inline float float_of(uint32_t b) { return std::bit_cast<float>(b); }
-#endif
+EXACTVQ_LIBM_FN uint64_t bits_of(double x) { return exactvq_f64_bits(x); }
+EXACTVQ_LIBM_FN double double_of(uint64_t b) { return exactvq_f64_of_bits(b); }
+EXACTVQ_LIBM_FN uint32_t bits_of(float x) { return exactvq_f32_bits(x); }
+EXACTVQ_LIBM_FN float float_of(uint32_t b) { return exactvq_f32_of_bits(b); }
 
 // a * b + c rounded once, as glibc's FMA variant evaluates it.
 EXACTVQ_LIBM_FN double fused(double a, double b, double c) {

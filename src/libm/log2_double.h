@@ -10,27 +10,8 @@
 #define EXACTVQ_LIBM_LOG2_DOUBLE_H
 
 #include "core/portable.h"
+#include "core/portable_bits.h"
 #include "libm/log2_table.h"
-
-EXACTVQ_FN exactvq_u64 exactvq_f64_bits(double x) {
-#if defined(__CUDA_ARCH__)
-  return (exactvq_u64)__double_as_longlong(x);
-#else
-  exactvq_u64 b;
-  __builtin_memcpy(&b, &x, sizeof b);
-  return b;
-#endif
-}
-
-EXACTVQ_FN double exactvq_f64_of_bits(exactvq_u64 b) {
-#if defined(__CUDA_ARCH__)
-  return __longlong_as_double((long long)b);
-#else
-  double x;
-  __builtin_memcpy(&x, &b, sizeof x);
-  return x;
-#endif
-}
 
 #define EXACTVQ_LOG2_T double
 #define EXACTVQ_LOG2_CONST(bits) exactvq_f64_of_bits(bits)

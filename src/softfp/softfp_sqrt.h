@@ -1,8 +1,7 @@
-/* softfp's square root and its binary32 conversions: sqrt(x) correctly rounded
- * to binary64 (round to nearest even) for zero and normal x, and the exact
- * widening of a binary32 value and the rounding of a softfp number to binary32,
- * for definitions that take a binary64 square root of a binary32 value and
- * round it back (docs/spec/float_ssim.md, the terms' sd). In the subset of
+/* softfp's square root: sqrt(x) correctly rounded to binary64 (round to
+ * nearest even) for zero and normal x, with the binary32 conversions
+ * (softfp_binary32.h) for definitions that take a binary64 square root of a
+ * binary32 value and round it back (docs/spec/float_ssim.md, the terms' sd). In the subset of
  * core/portable.h, integers only; tested against the CPU's sqrt and casts bit
  * for bit (tests/softfp/softfp_sqrt_test.cpp).
  */
@@ -10,6 +9,7 @@
 #define EXACTVQ_SOFTFP_SQRT_H
 
 #include "softfp/softfp.h"
+#include "softfp/softfp_binary32.h" /* its callers round the root to binary32 */
 
 /* sqrt(a): +-0 stay as they are; a negative non-zero a has no value (NaN in
  * IEEE-754) and gives an invalid result (softfp_is_valid() is false).
@@ -47,39 +47,6 @@ SOFTFP_FN softfp softfp_sqrt(softfp a) {
   }
   /* root * 2^10 has its top bit at bit 63; the half-step exponent is exact. */
   return softfp_round_top(0, root << 10, (e - 54) / 2 - 10, rem != 0 ? 1 : 0);
-}
-
-/* The binary32 value with bit pattern `bits` (zero, subnormal or normal; not
- * infinite or NaN), exactly: every binary32 value is a normal binary64 one. */
-SOFTFP_FN softfp softfp_from_f32_bits(softfp_u32 bits) {
-  const softfp_i32 neg = (softfp_i32)(bits >> 31);
-  const softfp_i32 biased = (softfp_i32)((bits >> 23) & 0xFF);
-  const softfp_u64 fraction = (softfp_u64)(bits & 0x7FFFFF);
-  if (biased != 0) return softfp_make((fraction | 0x800000) << 29, biased - 150 - 29, neg);
-  if (fraction == 0) return softfp_make(0, 0, neg);
-  return softfp_round(neg, fraction, -149); /* exact: 23 bits at most */
-}
-
-/* x rounded to binary32 (nearest even), as its bit pattern, for x whose
- * rounded magnitude is zero or a normal binary32 number (at least 2^-126 and
- * below 2^128); outside that range the result is unspecified. */
-SOFTFP_FN softfp_u32 softfp_to_f32_bits(softfp x) {
-  const softfp_u32 sign = (softfp_u32)x.neg << 31;
-  if (x.sig == 0) return sign;
-  /* 53 bits to 24: the top 24 bits, then the 29 below decide. */
-  softfp_u64 sig = x.sig >> 29;
-  const softfp_u64 rest = x.sig & ((SOFTFP_U64_C(1) << 29) - 1);
-  const softfp_u64 halfway = SOFTFP_U64_C(1) << 28;
-  softfp_i32 e = x.exp + 29;
-  if (rest > halfway || (rest == halfway && (sig & 1))) {
-    sig += 1;
-    if (sig == (SOFTFP_U64_C(1) << 24)) {
-      sig >>= 1;
-      e += 1;
-    }
-  }
-  /* value = sig * 2^e, 2^23 <= sig < 2^24: biased exponent e + 23 + 127. */
-  return sign | ((softfp_u32)(e + 150) << 23) | ((softfp_u32)sig & 0x7FFFFF);
 }
 
 #endif /* EXACTVQ_SOFTFP_SQRT_H */

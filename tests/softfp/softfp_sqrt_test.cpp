@@ -1,5 +1,5 @@
-// softfp's square root and binary32 conversions (softfp/softfp_sqrt.h) against
-// the CPU's sqrt and casts, bit for bit: random operands over every binade
+// softfp's square root (softfp/softfp_sqrt.h) against the CPU's sqrt and casts,
+// bit for bit: random operands over every binade
 // (with the other cases about 10^7 operands by default; EXACTVQ_SOFTFP_PAIRS scales them), square
 // roots of binary32 values rounded back to binary32 (float_ssim's sd), and hard cases: exact
 // squares, operands whose root lies within a few ulps of a rounding midpoint,
@@ -117,34 +117,6 @@ TEST(SoftfpSqrt, ExtremesSubnormalsZerosAndNegatives) {
   EXPECT_EQ(softfp_to_bits(minus), bits_of(-0.0));
   EXPECT_FALSE(softfp_is_valid(softfp_sqrt(soft(-1.0))));
   EXPECT_FALSE(softfp_is_valid(softfp_sqrt(soft(-std::numeric_limits<double>::min()))));
-}
-
-TEST(SoftfpBinary32, ConversionsBothWays) {
-  Compare widen("binary32 to softfp");
-  for (uint64_t b = 0; b < 0x7F800000u; b += 997) {
-    for (const uint32_t sign : {0u, 0x80000000u}) {
-      const float f = float_of(uint32_t(b) | sign);
-      const softfp got = softfp_from_f32_bits(uint32_t(b) | sign);
-      widen.check(softfp_to_bits(got) == bits_of(double(f)),
-                  [&] { return fmt::format("{:a}: got {:a}", f, native(got)); });
-    }
-  }
-  Compare narrow("softfp to binary32");
-  std::mt19937_64 rng(seed() + 5);
-  for (int i = 0; i < 2'000'000; ++i) {
-    // Doubles in binary32's normal range, and the midpoints between neighbouring floats.
-    const uint64_t biased = 1023 - 126 + rng() % 253;
-    double x = double_of((biased << 52) | (random_significand(rng) & (SOFTFP_HIDDEN - 1)));
-    if (i % 2) {
-      const float f = float(x);
-      x = (double(f) + double(std::nextafter(f, std::numeric_limits<float>::max()))) / 2;
-    }
-    if (i % 3 == 0) x = -x;
-    const uint32_t got = softfp_to_f32_bits(soft(x));
-    narrow.check(got == bits_of_float(float(x)), [&] {
-      return fmt::format("{:a}: want {:a}, got {:a}", x, float(x), float_of(got));
-    });
-  }
 }
 
 }  // namespace

@@ -134,8 +134,8 @@ void softfp_window_horizontal(const float* in, int out_width, float* out) {
     uint32_t products[fs::kWindow];
     for (int k = 0; k < fs::kWindow; ++k)
       products[k] = std::bit_cast<uint32_t>(in[x + k] * fs::kWindowTaps[size_t(k)]);
-    out[x] = std::bit_cast<float>(
-        float_ssim_soft_f32_bits(float_ssim_soft_tap_sum(products, fs::kWindow)));
+    out[x] =
+        std::bit_cast<float>(softfp_to_f32_bits(float_ssim_soft_tap_sum(products, fs::kWindow)));
   }
 }
 
@@ -304,7 +304,7 @@ Prepared terms_case(const Case& c) {
 // ---- float_ssim.terms_lcs/softfp: the terms with their binary64 steps on
 // softfp (metrics/float_ssim/softfp_terms.h, the form for devices without
 // fp64; binary32 steps as the reference has them, but for the quotient s,
-// which is softfp's too: float_ssim_soft_f32_quotient), and the SSIM term (l * c) *
+// which is softfp's too: softfp_f32_div), and the SSIM term (l * c) *
 // s, beside the reference's terms and their product in binary64. Not for
 // arbitrary floats: softfp takes finite operands and results, which every
 // picture's windows give (no bytes on either side).
@@ -322,7 +322,7 @@ void softfp_terms(const fs::TermRow& in, int n, double* l, double* c, double* s,
     const float lum_den = mu1 * mu1 + mu2 * mu2 + k.c1, con_den = var1 + var2 + k.c2;
     const float cov_kept = (cov < 0.0f && sd <= 0.0f) ? 0.0f : cov;
     const float st = std::bit_cast<float>(
-        float_ssim_soft_f32_quotient(bits_of_float(cov_kept + k.c3), bits_of_float(sd + k.c3)));
+        softfp_f32_div(bits_of_float(cov_kept + k.c3), bits_of_float(sd + k.c3)));
     const float_ssim_soft_terms t = float_ssim_soft_terms_of(
         bits_of_float(mu1), bits_of_float(mu2), bits_of_float(k.c1), bits_of_float(lum_den),
         bits_of_float(sd), bits_of_float(k.c2), bits_of_float(con_den), bits_of_float(st));

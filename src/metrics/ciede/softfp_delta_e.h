@@ -14,6 +14,7 @@
 
 #include "libm/atan2_softfp.h"
 #include "libm/binary32_softfp.h"
+#include "softfp/softfp_sqrt.h"
 #include "libm/exp_softfp.h"
 #include "libm/pow_softfp.h"
 #include "libm/powf_softfp.h"

@@ -4,9 +4,10 @@
  * quotients, and the SSIM term (l * c) * s, each binary64 operation the
  * correctly rounded softfp one, in the definition's order. The binary32 steps
  * (variances, covariance, denominators) stay the caller's, in binary32; the
- * binary32 quotient s and the tap sums of the windows and the decimation
- * (binary32 products added in binary64) have helpers here, for devices whose
- * binary32 division is not correctly rounded. Values go in and out as bit
+ * tap sums of the windows and the decimation (binary32 products added in
+ * binary64) have helpers here, and the binary32 quotient s and the roundings to
+ * binary32 are softfp's (softfp_binary32.h: softfp_f32_div, softfp_to_f32_bits),
+ * for devices whose binary32 division is not correctly rounded. Values go in and out as bit
  * patterns. In the subset of core/portable.h;
  * tested on the host against the scalar reference's terms
  * (tests/metrics/float_ssim/softfp_terms_test.cpp).
@@ -45,31 +46,6 @@ EXACTVQ_FN float_ssim_soft_terms float_ssim_soft_terms_of(exactvq_u32 mu1, exact
   t.c = softfp_to_bits(c);
   t.lcs = softfp_to_bits(softfp_mul(softfp_mul(l, c), softfp_from_f32_bits(s)));
   return t;
-}
-
-/* x rounded to binary32 (nearest even) as its bit pattern, for any finite x:
- * subnormal results (multiples of 2^-149) and overflow to infinity included,
- * as C's (float) of a double. value = sig * 2^exp, 2^52 <= sig < 2^53: a
- * normal result keeps sig's top 24 bits (29 dropped), biased exponent
- * exp + 179; below that range (biased exponent under 1) the bits from 2^-149
- * up are kept, and a carry to 2^23 is the least normal number's pattern. */
-EXACTVQ_FN exactvq_u32 float_ssim_soft_f32_bits(softfp x) {
-  const exactvq_u32 sign = (exactvq_u32)x.neg << 31;
-  if (x.sig == 0) return sign;
-  exactvq_i32 biased = x.exp + 179;
-  const exactvq_i32 drop = biased >= 1 ? 29 : -149 - x.exp;
-  if (drop >= 64) return sign; /* under 2^-160: rounds to zero */
-  exactvq_u64 q = x.sig >> (exactvq_u32)drop;
-  const exactvq_u64 rest = x.sig & ((SOFTFP_U64_C(1) << (exactvq_u32)drop) - 1);
-  const exactvq_u64 halfway = SOFTFP_U64_C(1) << (exactvq_u32)(drop - 1);
-  if (rest > halfway || (rest == halfway && (q & 1))) q += 1;
-  if (biased < 1) return sign | (exactvq_u32)q;
-  if (q == (SOFTFP_U64_C(1) << 24)) {
-    q >>= 1;
-    biased += 1;
-  }
-  if (biased >= 255) return sign | 0x7F800000u;
-  return sign | ((exactvq_u32)biased << 23) | ((exactvq_u32)q & 0x7FFFFFu);
 }
 
 /* One step of a tap sum (the window passes and the decimation): the binary64
@@ -120,15 +96,6 @@ EXACTVQ_FN softfp float_ssim_soft_tap_sum(const exactvq_u32* p, int n) {
   softfp total = softfp_make(0, 0, 0);
   for (int k = 0; k < n; ++k) total = float_ssim_soft_tap_step(total, p[k]);
   return total;
-}
-
-/* The binary32 quotient a / b (b != 0, both finite; bit patterns), correctly
- * rounded: the binary64 quotient (correctly rounded) rounded to binary32. Two
- * roundings give the single one because binary64 carries 53 >= 2 * 24 + 2
- * bits (Figueroa's bound for +, -, *, / and sqrt), so no device division,
- * whose rounding OpenCL leaves loose, is needed. */
-EXACTVQ_FN exactvq_u32 float_ssim_soft_f32_quotient(exactvq_u32 a, exactvq_u32 b) {
-  return float_ssim_soft_f32_bits(softfp_div(softfp_from_f32_bits(a), softfp_from_f32_bits(b)));
 }
 
 /* The binary64 pattern of the binary32 value with pattern `bits` (exact). */

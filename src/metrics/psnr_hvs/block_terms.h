@@ -21,11 +21,11 @@
 #define EXACTVQ_METRICS_PSNR_HVS_BLOCK_TERMS_H
 
 #include "core/portable.h"
+#include "core/portable_bits.h"
 #include "softfp/softfp_sqrt.h"
 
 #if !defined(__OPENCL_VERSION__)
 #include <math.h>
-#include <string.h>
 #endif
 
 #define PSNR_HVS_BLOCK 8
@@ -112,47 +112,19 @@ EXACTVQ_FN void psnr_hvs_fdct8x8(exactvq_i32* block) {
     psnr_hvs_fdct8(block + PSNR_HVS_BLOCK * i, columns + i, PSNR_HVS_BLOCK);
 }
 
-/* A binary32 value's bit pattern and back. */
-EXACTVQ_FN exactvq_u32 psnr_hvs_bits_of(float x) {
-#if defined(__OPENCL_VERSION__)
-  return as_uint(x);
-#elif defined(__CUDA_ARCH__)
-  return __float_as_uint(x);
-#else
-  exactvq_u32 b;
-  memcpy(&b, &x, sizeof b);
-  return b;
-#endif
-}
-
-EXACTVQ_FN float psnr_hvs_float_of(exactvq_u32 b) {
-#if defined(__OPENCL_VERSION__)
-  return as_float(b);
-#elif defined(__CUDA_ARCH__)
-  return __uint_as_float(b);
-#else
-  float x;
-  memcpy(&x, &b, sizeof x);
-  return x;
-#endif
-}
-
-/* a / b in binary32, correctly rounded, on integers: softfp's binary64
- * quotient rounded to binary32. Two roundings give the one correct rounding,
- * binary64 carrying 53 >= 2 * 24 + 2 bits (Figueroa). For finite a >= 0 and
- * b > 0 whose quotient is zero or normal (every quotient of the definition). */
+/* a / b in binary32, correctly rounded, on integers (softfp_binary32.h). For
+ * finite a >= 0 and b > 0 (every quotient of the definition). */
 EXACTVQ_FN float psnr_hvs_soft_quotient(float a, float b) {
-  return psnr_hvs_float_of(softfp_to_f32_bits(softfp_div(
-      softfp_from_f32_bits(psnr_hvs_bits_of(a)), softfp_from_f32_bits(psnr_hvs_bits_of(b)))));
+  return exactvq_f32_of_bits(softfp_f32_div(exactvq_f32_bits(a), exactvq_f32_bits(b)));
 }
 
 /* f32(sqrt(f64(x)) / 32) on softfp: the definition's binary64 square root and
  * division, each correctly rounded, then the rounding to binary32. For finite
  * x >= 0 (zero or normal results). */
 EXACTVQ_FN float psnr_hvs_soft_threshold(float x) {
-  const softfp root = softfp_sqrt(softfp_from_f32_bits(psnr_hvs_bits_of(x)));
+  const softfp root = softfp_sqrt(softfp_from_f32_bits(exactvq_f32_bits(x)));
   const softfp thirty_two = softfp_from_f32_bits(0x42000000u); /* 32.0f */
-  return psnr_hvs_float_of(softfp_to_f32_bits(softfp_div(root, thirty_two)));
+  return exactvq_f32_of_bits(softfp_to_f32_bits(softfp_div(root, thirty_two)));
 }
 
 /* a / b, correctly rounded: natively (soft 0) or on softfp (soft 1). */

@@ -13,11 +13,12 @@
 #define EXACTVQ_METRICS_SPEED_DEVICE_STEPS_H
 
 #include "core/portable.h"
+#include "core/portable_bits.h"
 
 #if defined(__OPENCL_VERSION__) || defined(SPEED_EMULATE_FP64)
 #define SPEED_SOFTFP 1
 #include "softfp/softfp.h"
-#include "softfp/softfp_sqrt.h"
+#include "softfp/softfp_binary32.h"
 #include "libm/log2_softfp.h"
 #else
 #define SPEED_SOFTFP 0
@@ -29,30 +30,6 @@
 #define SPEED_PAIRS 325 /* the covariance sums: windows y <= x of 25 */
 
 /* ---- binary32 ------------------------------------------------------------ */
-
-EXACTVQ_FN exactvq_u32 speed_f32_bits(float x) {
-#if defined(__OPENCL_VERSION__)
-  return as_uint(x);
-#elif defined(__CUDA_ARCH__)
-  return __float_as_uint(x);
-#else
-  exactvq_u32 b;
-  __builtin_memcpy(&b, &x, sizeof b);
-  return b;
-#endif
-}
-
-EXACTVQ_FN float speed_f32_of(exactvq_u32 b) {
-#if defined(__OPENCL_VERSION__)
-  return as_float(b);
-#elif defined(__CUDA_ARCH__)
-  return __uint_as_float(b);
-#else
-  float x;
-  __builtin_memcpy(&x, &b, sizeof x);
-  return x;
-#endif
-}
 
 #if defined(__CUDA_ARCH__)
 #define SPEED_FADD(a, b) __fadd_rn((a), (b))
@@ -73,28 +50,17 @@ EXACTVQ_FN float speed_f32_of(exactvq_u32 b) {
 #endif
 
 /* |x| (the sign bit cleared, as fabs). */
-EXACTVQ_FN float speed_fabs(float x) { return speed_f32_of(speed_f32_bits(x) & 0x7FFFFFFFu); }
+EXACTVQ_FN float speed_fabs(float x) {
+  return exactvq_f32_of_bits(exactvq_f32_bits(x) & 0x7FFFFFFFu);
+}
 
 /* ---- binary64: native or softfp --------------------------------------------- */
 
 #if SPEED_SOFTFP
 typedef softfp speed_f64;
-EXACTVQ_FN speed_f64 speed_d_from_f(float x) { return softfp_from_f32_bits(speed_f32_bits(x)); }
-/* x rounded to binary32 (nearest even), subnormal results included: below
- * 2^-126 the 53-bit significand is rounded at 2^-149 (a second rounding that
- * changes nothing: 53 >= 2 * 24 + 2 bits, so a quotient rounded to binary64
- * first rounds as the exact one would). */
-EXACTVQ_FN float speed_d_to_f(speed_f64 x) {
-  if (x.sig == 0 || x.exp + 52 >= -126) return speed_f32_of(softfp_to_f32_bits(x));
-  const exactvq_u32 sign = (exactvq_u32)x.neg << 31;
-  const exactvq_i32 shift = -149 - x.exp; /* value = (sig >> shift) * 2^-149, shift > 29 */
-  if (shift >= 64) return speed_f32_of(sign);
-  exactvq_u64 m = x.sig >> shift;
-  const exactvq_u64 rest = x.sig & ((EXACTVQ_U64_C(1) << shift) - 1);
-  const exactvq_u64 halfway = EXACTVQ_U64_C(1) << (shift - 1);
-  if (rest > halfway || (rest == halfway && (m & 1))) m += 1; /* 2^23: the smallest normal */
-  return speed_f32_of(sign | (exactvq_u32)m);
-}
+EXACTVQ_FN speed_f64 speed_d_from_f(float x) { return softfp_from_f32_bits(exactvq_f32_bits(x)); }
+/* x rounded to binary32 (nearest even), subnormal results included. */
+EXACTVQ_FN float speed_d_to_f(speed_f64 x) { return exactvq_f32_of_bits(softfp_to_f32_bits(x)); }
 EXACTVQ_FN speed_f64 speed_d_of_bits(exactvq_u64 b) { return softfp_from_bits(b); }
 EXACTVQ_FN exactvq_u64 speed_d_bits(speed_f64 x) { return softfp_to_bits(x); }
 #define SPEED_DADD(a, b) softfp_add((a), (b))
@@ -103,7 +69,7 @@ EXACTVQ_FN exactvq_u64 speed_d_bits(speed_f64 x) { return softfp_to_bits(x); }
 #define SPEED_DLOG2(a) softfp_log2(a)
 #define SPEED_DVALID(a) softfp_is_valid(a)
 EXACTVQ_FN float speed_soft_fdiv(float a, float b) {
-  return speed_d_to_f(softfp_div(speed_d_from_f(a), speed_d_from_f(b)));
+  return exactvq_f32_of_bits(softfp_f32_div(exactvq_f32_bits(a), exactvq_f32_bits(b)));
 }
 #else
 typedef double speed_f64;

@@ -68,7 +68,7 @@ __global__ void __launch_bounds__(kThreads)
 
 // A softfp tap sum (its products' bit patterns) rounded to binary32.
 __device__ __forceinline__ float soft_tap_sum(const uint32_t* products, int n) {
-  return __uint_as_float(float_ssim_soft_f32_bits(float_ssim_soft_tap_sum(products, n)));
+  return __uint_as_float(softfp_to_f32_bits(float_ssim_soft_tap_sum(products, n)));
 }
 
 // One output sample a thread: taps v (rows, outer) then u (columns, inner),

@@ -29,7 +29,7 @@ static inline int fs_mirror(int i, int n) {
   return i;
 }
 
-static inline float fs_round(softfp sum) { return as_float(float_ssim_soft_f32_bits(sum)); }
+static inline float fs_round(softfp sum) { return as_float(softfp_to_f32_bits(sum)); }
 
 // Integer samples to binary32, `count` of each plane.
 __kernel void fs_convert(__global const uchar* ref, __global const uchar* dist, int count, int kind, float scale,
@@ -125,7 +125,7 @@ __kernel void fs_terms(__global const float* across, int ow, int height, __globa
   const float lum_den = lum_sum + c1, con_den = con_sum + c2;
   const float cov_kept = (cov < 0.0f && sd <= 0.0f) ? 0.0f : cov;
   const float s_num = cov_kept + c3, s_den = sd + c3;
-  const uint s = float_ssim_soft_f32_quotient(as_uint(s_num), as_uint(s_den));
+  const uint s = softfp_f32_div(as_uint(s_num), as_uint(s_den));
   const float_ssim_soft_terms t = float_ssim_soft_terms_of(as_uint(mu1), as_uint(mu2), as_uint(c1), as_uint(lum_den),
                                                            as_uint(sd), as_uint(c2), as_uint(con_den), s);
   const size_t at = (size_t)y * (size_t)ow + (size_t)x;
