@@ -124,4 +124,26 @@ EXACTVQ_LIBM_FN double exp_scale_special(double tmp, uint64_t sbits, uint64_t ki
   return 0x1p-1022 * y;
 }
 
+// The step exp and pow's exp share once x is reduced: r = x - k ln2/128 (pow's
+// tail added), ki holding k in its low bits, sign_bias 0 or pow's; returns
+// 2^(k/128) (1 + tmp) from the table and the polynomial, in glibc's order.
+EXACTVQ_LIBM_FN double exp_of_reduced(double r, uint64_t ki, uint64_t sign_bias,
+                                      bool out_of_range) {
+  const uint64_t index = 2 * (ki % 128);
+  const uint64_t top = (ki + sign_bias) << 45;
+  const double tail = double_of(exp_table()[index]);
+  const uint64_t sbits = exp_table()[index + 1] + top;
+  // tmp = tail + r + r^2 (C2 + C3 r) + r^4 (C4 + C5 r).
+  const double c23 = fused(r, kExpC3, kExpC2);
+  const double tail_r = r + tail;
+  const double r2 = r * r;
+  const double c45 = fused(r, kExpC5, kExpC4);
+  const double low = fused(c23, r2, tail_r);
+  const double r4 = r2 * r2;
+  const double tmp = fused(r4, c45, low);
+  if (out_of_range) return exp_scale_special(tmp, sbits, ki);
+  const double scale = double_of(sbits);
+  return fused(scale, tmp, scale);
+}
+
 }  // namespace exactvq::libm::detail

@@ -224,20 +224,7 @@ EXACTVQ_LIBM_FN double pow_exp_with_tail(double x, double xtail, uint64_t sign_b
   double r = fused(kd, kExpNegLn2HiN, x);
   r = fused(kd, kExpNegLn2LoN, r);
   r = xtail + r;
-  const uint64_t index = 2 * (ki % 128);
-  const uint64_t top = (ki + sign_bias) << 45;
-  const double tail = double_of(exp_table()[index]);
-  const uint64_t sbits = exp_table()[index + 1] + top;
-  const double c23 = fused(r, kExpC3, kExpC2);
-  const double tail_r = r + tail;
-  const double r2 = r * r;
-  const double c45 = fused(r, kExpC5, kExpC4);
-  const double low = fused(c23, r2, tail_r);
-  const double r4 = r2 * r2;
-  const double tmp = fused(r4, c45, low);
-  if (out_of_range) return exp_scale_special(tmp, sbits, ki);
-  const double scale = double_of(sbits);
-  return fused(scale, tmp, scale);
+  return exp_of_reduced(r, ki, sign_bias, out_of_range);
 }
 
 // 0 if iy (finite, non-zero) is not an integer, 1 if odd, 2 if even.
