@@ -229,11 +229,12 @@ void DeviceContext::copy(cl_mem from, cl_mem to, size_t offset, size_t bytes,
   check_call(status, "clEnqueueCopyBuffer", what);
 }
 
-void DeviceContext::read(cl_mem buffer, size_t bytes, void* data, const std::string& what) {
+void DeviceContext::read(cl_mem buffer, size_t bytes, void* data, const std::string& what,
+                         size_t offset) {
   cl_int status = faults_.before_transfer();
   if (status == CL_SUCCESS)
-    status =
-        clEnqueueReadBuffer(queue_.get(), buffer, CL_TRUE, 0, bytes, data, 0, nullptr, nullptr);
+    status = clEnqueueReadBuffer(queue_.get(), buffer, CL_TRUE, offset, bytes, data, 0, nullptr,
+                                 nullptr);
   check_call(status, "clEnqueueReadBuffer", what);
 }
 

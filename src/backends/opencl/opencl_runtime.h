@@ -107,8 +107,8 @@ class DeviceContext {
   // Copies `bytes` from the start of `from` to `to` + `offset` on the device
   // (queued in order).
   void copy(cl_mem from, cl_mem to, size_t offset, size_t bytes, const std::string& what);
-  // Blocking read of `bytes` into `data`.
-  void read(cl_mem buffer, size_t bytes, void* data, const std::string& what);
+  // Blocking read of `bytes` (from `offset` in the buffer) into `data`.
+  void read(cl_mem buffer, size_t bytes, void* data, const std::string& what, size_t offset = 0);
   // Enqueues `kernel` over `global` items in groups of `local` (null: any).
   void run(cl_kernel kernel, cl_uint dims, const size_t* global, const size_t* local,
            const std::string& what);

@@ -2,20 +2,24 @@
 // picture's stages run on a device (its scales, where their contrast values
 // lie, the kernels' arguments from the setup), and the host half that turns a
 // picture's contrast values, read back, into its five pooled values (the
-// heatmaps first, where asked). Pooling runs on the host because its quick
-// select is one sequential pass whose order the binary64 sum follows (the
-// definition, docs/spec/cambi.md "Pooling").
+// heatmaps first, where asked). The kernels summarise each scale's values in
+// partial records (pool_device.h), from which the host forms the pooled value
+// where it provably equals the reference's; elsewhere the scale's values come
+// back and pool here, the quick select being one sequential pass whose order
+// the binary64 sum follows (docs/spec/cambi.md "Pooling").
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "core/thread_pool.h"
 #include "metrics/cambi/definition.h"
 #include "metrics/cambi/heatmaps.h"
+#include "metrics/cambi/pool_device.h"
 #include "metrics/cambi/setup.h"
 
 namespace exactvq::cambi {
@@ -66,5 +70,30 @@ std::vector<uint32_t> device_tables(const CambiSetup& s);
 void pool_picture(std::span<float> values, const DevicePicture& p, double topk,
                   const HeatmapFiles* heatmaps, int64_t index, ThreadPool* pool,
                   std::span<double> out);
+
+// Where a picture's pool records (pool_device.h, EXACTVQ_CAMBI_POOL_WORDS
+// words each) lie when the contrast kernel's blocks take `block_runs` runs of
+// `run` samples by `block_rows` rows: scale s's blocks, row by row of its
+// grid, from record offset[s] on.
+struct PoolRecords {
+  std::array<size_t, kScales> offset{}, count{};
+  std::array<int, kScales> blocks_across{};  // the scale's blocks a row of its grid
+  size_t records = 0;                        // every scale's
+};
+PoolRecords pool_records(const DevicePicture& p, int run, int block_runs, int block_rows);
+
+// The records' merged partial.
+CambiPoolPartial merge_records(const uint64_t* words, size_t records);
+
+// pool_topk's value for `n` values whose merged partial is `all`, where it
+// provably is that (no odd value, at most k positive, their sum below 2^53
+// times the smallest one's unit in the last place); empty elsewhere.
+std::optional<double> pooled_from_partial(const CambiPoolPartial& all, size_t n, double topk);
+
+// Each scale's pooled value from the picture's records (`words`, laid out as
+// `r`) into out[s] where they give it; returns the scales they do not (bit s
+// set), whose values must be read back and pooled (pool_topk, reference.h).
+unsigned pool_from_records(const uint64_t* words, const PoolRecords& r, const DevicePicture& p,
+                           double topk, std::span<double> out);
 
 }  // namespace exactvq::cambi

@@ -6,6 +6,8 @@
 // scale_scores (reference.h), tested bit for bit.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 
 #include "core/picture.h"
@@ -15,6 +17,12 @@
 #include "metrics/engine.h"
 
 namespace exactvq::cambi {
+
+// How the CUDA and OpenCL engines pooled a run's scales: from the device's
+// records alone, or from values read back (device_plan.h). For tests.
+struct DevicePoolCounts {
+  std::atomic<int64_t> on_device{0}, read_back{0};
+};
 
 struct EngineSetup {
   VideoFormat format;
@@ -26,6 +34,8 @@ struct EngineSetup {
   // Where the distorted pictures' contrast values go as well (heatmaps_path);
   // null: nowhere. Frames must then carry their index in the run.
   std::shared_ptr<HeatmapFiles> heatmaps;
+  // Where the device engines count how they pooled; null: not counted.
+  std::shared_ptr<DevicePoolCounts> pool_counts;
 };
 
 using Engine = FrameEngine<double>;

@@ -1,7 +1,8 @@
 // Cambi's kernels: indexing and launch shapes around definition.h's stages.
 // The per-sample stages take one thread an output in blocks of 32 x 8; the
 // contrast values one thread a run of kRun samples of a row (its histogram
-// slides along the run), in blocks of 32 runs x 8 rows.
+// slides along the run), in blocks of 32 runs x 8 rows, each block's values
+// then summarised in one pool record (pool_device.h).
 #include "metrics/cambi/cuda/cambi_kernels.h"
 
 #include "backends/cuda/cuda_check.h"
@@ -13,7 +14,8 @@ using exactvq::cuda::check;
 namespace {
 
 constexpr int kBlockX = 32, kBlockY = 8;  // the per-sample kernels
-constexpr int kRun = 32;                  // the contrast kernel's samples a thread
+constexpr int kRun = kContrastRun;        // the contrast kernel's samples a thread
+static_assert(kContrastBlockRuns == kBlockX && kContrastBlockRows == kBlockY);
 
 dim3 grid_of(int w, int h, int bx, int by) {
   return dim3(unsigned((w + bx - 1) / bx), unsigned((h + by - 1) / by));
@@ -59,13 +61,31 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
       cambi_band_code(image, w, mask, mask_width, mask_step, k, x, y);
 }
 
+// Every thread of the block reaches the record's merge, those past the
+// picture with nothing. Integers: the merge's order does not matter.
 __global__ void __launch_bounds__(kBlockX* kBlockY)
     contrast_kernel(const uint16_t* __restrict__ codes, int w, int h, CambiContrast k,
-                    CambiTables t, float* __restrict__ values) {
+                    CambiTables t, float* __restrict__ values, uint64_t* __restrict__ records) {
+  __shared__ CambiPoolPartial part[kBlockX * kBlockY];
   const int i = int(blockIdx.x) * kBlockX + int(threadIdx.x);
   const int y = int(blockIdx.y) * kBlockY + int(threadIdx.y);
-  if (i * kRun >= w || y >= h) return;
-  cambi_contrast_run(codes, w, h, i * kRun, y, kRun, k, t, values + size_t(y) * size_t(w));
+  const int me = int(threadIdx.y) * kBlockX + int(threadIdx.x);
+  CambiPoolPartial mine = cambi_pool_empty();
+  if (i * kRun < w && y < h) {
+    float* row = values + size_t(y) * size_t(w);
+    cambi_contrast_run(codes, w, h, i * kRun, y, kRun, k, t, row);
+    mine = cambi_pool_add_run(mine, row, i * kRun, kRun, w);
+  }
+  part[me] = mine;
+  __syncthreads();
+  for (int stride = kBlockX * kBlockY / 2; stride > 0; stride >>= 1) {
+    if (me < stride) part[me] = cambi_pool_merge(part[me], part[me + stride]);
+    __syncthreads();
+  }
+  if (me == 0)
+    cambi_pool_store(
+        records + (size_t(blockIdx.y) * gridDim.x + blockIdx.x) * EXACTVQ_CAMBI_POOL_WORDS,
+        part[0]);
 }
 
 }  // namespace
@@ -99,10 +119,10 @@ void launch_band_codes(const uint16_t* image, int w, int h, const uint8_t* mask,
 }
 
 void launch_contrast(const uint16_t* codes, int w, int h, CambiContrast k, CambiTables t,
-                     float* values, cudaStream_t stream) {
+                     float* values, uint64_t* records, cudaStream_t stream) {
   const int runs = (w + kRun - 1) / kRun;
   contrast_kernel<<<grid_of(runs, h, kBlockX, kBlockY), dim3(kBlockX, kBlockY), 0, stream>>>(
-      codes, w, h, k, t, values);
+      codes, w, h, k, t, values, records);
   check(cudaGetLastError(), "cambi contrast kernel launch");
 }
 

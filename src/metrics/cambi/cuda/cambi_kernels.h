@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include "metrics/cambi/definition.h"
+#include "metrics/cambi/pool_device.h"
 
 namespace exactvq::cambi::cuda {
 
@@ -41,8 +42,14 @@ void launch_mode_filter(const uint16_t* src, int src_width, int step, int w, int
 void launch_band_codes(const uint16_t* image, int w, int h, const uint8_t* mask, int mask_width,
                        int mask_step, CambiContrast k, uint16_t* codes, cudaStream_t stream);
 
-// The contrast values of a w x h scale from its band codes into values[0 .. w h).
+// The contrast kernel's runs (samples a thread) and blocks (runs x rows), as
+// pool_records (device_plan.h) takes them.
+inline constexpr int kContrastRun = 32, kContrastBlockRuns = 32, kContrastBlockRows = 8;
+
+// The contrast values of a w x h scale from its band codes into values[0 ..
+// w h), and each block's pool record into `records` (pool_records' layout of
+// the scale).
 void launch_contrast(const uint16_t* codes, int w, int h, CambiContrast k, CambiTables t,
-                     float* values, cudaStream_t stream);
+                     float* values, uint64_t* records, cudaStream_t stream);
 
 }  // namespace exactvq::cambi::cuda

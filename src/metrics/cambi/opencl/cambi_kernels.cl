@@ -5,6 +5,10 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 #include "metrics/cambi/definition.h"
+#include "metrics/cambi/pool_device.h"
+
+// The most work-items a work-group has (the engine caps it).
+#define CAMBI_GROUP_ITEMS 256
 
 // The w x h 10-bit image from a picture's luma (8-bit samples unless `wide`),
 // at the picks rows / cols where `resampled`, anti-dithered where asked.
@@ -50,15 +54,11 @@ __kernel void cambi_band_codes(__global const ushort* image, int w, int h,
       cambi_band_code(image, w, mask, mask_width, mask_step, k, x, y);
 }
 
-// The contrast values of a w x h scale into values[at .. at + w h), a
-// work-item a run of `run` samples of a row: item (i, y) the samples from
-// column i * run on.
-__kernel void cambi_contrast(__global const ushort* codes, int w, int h, int run, int num_diffs,
-                             int vlt_luma, int pad, __global const int* tvi,
-                             __global const int* weight, __global const float* reciprocal,
-                             __global float* values, ulong at) {
-  const int i = (int)get_global_id(0), y = (int)get_global_id(1);
-  if (i * run >= w || y >= h) return;
+// One run's contrast values (definition.h) from the kernel's arguments.
+static void cambi_contrast_values(__global const ushort* codes, int w, int h, int x0, int y, int run,
+                           int num_diffs, int vlt_luma, int pad, __global const int* tvi,
+                           __global const int* weight, __global const float* reciprocal,
+                           __global float* row) {
   CambiContrast k;
   k.num_diffs = num_diffs;
   k.base = 0;
@@ -69,5 +69,40 @@ __kernel void cambi_contrast(__global const ushort* codes, int w, int h, int run
   t.tvi = tvi;
   t.weight = weight;
   t.reciprocal = reciprocal;
-  cambi_contrast_run(codes, w, h, i * run, y, run, k, t, values + at + (size_t)y * (size_t)w);
+  cambi_contrast_run(codes, w, h, x0, y, run, k, t, row);
+}
+
+// The contrast values of a w x h scale into values[at .. at + w h), a
+// work-item a run of `run` samples of a row: item (i, y) the samples from
+// column i * run on; and each work-group's pool record (pool_device.h) into
+// records[record_at + group], the groups row by row. Every item reaches the
+// merge, those past the picture with nothing; integers, so the merge's order
+// does not matter.
+__kernel void cambi_contrast(__global const ushort* codes, int w, int h, int run, int num_diffs,
+                             int vlt_luma, int pad, __global const int* tvi,
+                             __global const int* weight, __global const float* reciprocal,
+                             __global float* values, ulong at, __global ulong* records,
+                             ulong record_at) {
+  __local CambiPoolPartial part[CAMBI_GROUP_ITEMS];
+  const int i = (int)get_global_id(0), y = (int)get_global_id(1);
+  const uint me = (uint)(get_local_id(1) * get_local_size(0) + get_local_id(0));
+  const uint items = (uint)(get_local_size(0) * get_local_size(1));
+  CambiPoolPartial mine = cambi_pool_empty();
+  if (i * run < w && y < h) {
+    __global float* row = values + at + (size_t)y * (size_t)w;
+    cambi_contrast_values(codes, w, h, i * run, y, run, num_diffs, vlt_luma, pad, tvi, weight,
+                          reciprocal, row);
+    mine = cambi_pool_add_run(mine, row, i * run, run, w);
+  }
+  part[me] = mine;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint stride = 1; stride < items; stride <<= 1) {
+    if ((me & (2 * stride - 1)) == 0 && me + stride < items)
+      part[me] = cambi_pool_merge(part[me], part[me + stride]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (me == 0)
+    cambi_pool_store(records + (record_at + get_group_id(1) * get_num_groups(0) +
+                                get_group_id(0)) * EXACTVQ_CAMBI_POOL_WORDS,
+                     part[0]);
 }

@@ -1,12 +1,16 @@
 // The cambi engine on an OpenCL device: each picture's 10-bit image, mask,
 // mode-filtered scales and contrast values on the device (cambi_kernels.cl),
-// on the frame's luma as the device holds it for every engine of the run; the
-// contrast values (a binary32 value a pixel of every scale) read back once a
-// picture and each scale pooled on the host (device_plan.h: the quick select
-// is sequential), side by side on the setup's pool. The program has no
-// binary64 step at all.
+// on the frame's luma as the device holds it for every engine of the run. The
+// contrast kernel's work-groups summarise the values in pool records
+// (pool_device.h), read back once a picture; each scale's pooled value is
+// formed from them on the host where that is provably the reference's
+// (device_plan.h), and only the other scales' values (every scale's with
+// heatmaps) are read back and pooled on the host (the quick select is
+// sequential), side by side on the setup's pool. The program has no binary64
+// step at all.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <string>
 #include <vector>
 
@@ -16,6 +20,7 @@
 #include "core/error.h"
 #include "metrics/cambi/device_plan.h"
 #include "metrics/cambi/engine.h"
+#include "metrics/cambi/reference.h"
 
 namespace exactvq::cambi::opencl {
 
@@ -25,7 +30,8 @@ extern const char* const kCambiKernelSource;  // cambi_kernels.cl, embedded
 
 namespace {
 
-constexpr size_t kGroupW = 16;  // work-groups 16 wide, up to 16 rows
+constexpr size_t kGroupW = 16;  // work-groups 16 wide, up to 16 rows (cambi_kernels.cl's
+                                // CAMBI_GROUP_ITEMS items)
 constexpr int kRun = 32;        // the contrast kernel's samples a work-item
 
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
@@ -79,6 +85,14 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     for (int i = 0; i < layout_.pictures; ++i) most = std::max(most, layout_.picture[i].values);
     values_ = dc.buffer(most * sizeof(cl_float), "cambi's contrast values");
     host_values_.resize(most);
+    size_t most_records = 0;
+    for (int i = 0; i < layout_.pictures; ++i) {
+      records_[i] = pool_records(layout_.picture[i], kRun, int(kGroupW), int(group_h_));
+      most_records = std::max(most_records, records_[i].records);
+    }
+    const size_t record_bytes = most_records * EXACTVQ_CAMBI_POOL_WORDS * sizeof(cl_ulong);
+    pool_records_ = dc.buffer(record_bytes, "cambi's pool records");
+    host_records_.resize(most_records * EXACTVQ_CAMBI_POOL_WORDS);
   }
 
   void score(std::span<const FramePair> frames, std::span<double> out) override {
@@ -164,24 +178,59 @@ class OpenclEngine final : public DeviceEngine<Engine> {
       set_arg(k, a++, cl_int{p.contrast.pad});
       for (const auto& t : tables_) set_arg(k, a++, t);
       set_arg(k, a++, values_);
-      set_arg(k, a, cl_ulong{p.offset[size_t(n)]});
+      set_arg(k, a++, cl_ulong{p.offset[size_t(n)]});
+      set_arg(k, a++, pool_records_);
+      set_arg(k, a, cl_ulong{records_[which].offset[size_t(n)]});
       run(kContrast, (w + kRun - 1) / kRun, h,
           fmt::format("cambi_contrast, scale {} ({})", n, name));
       src = filtered;
       src_width = w;
     }
-    context().read(values_.get(), p.values * sizeof(cl_float), host_values_.data(),
-                   fmt::format("cambi's contrast values ({})", name));
+  }
+
+  // Picture `which`'s five pooled values from its records where they give
+  // them, else from its values read back (all of them with heatmaps).
+  void pool(int which, int64_t number, std::span<double> out) {
+    const DevicePicture& p = layout_.picture[which];
+    const char* name = which == 0 ? "distorted" : "reference";
+    DevicePoolCounts* counts = setup_.pool_counts.get();
+    const HeatmapFiles* heatmaps = which == 0 ? setup_.heatmaps.get() : nullptr;
+    if (heatmaps) {
+      context().read(values_.get(), p.values * sizeof(cl_float), host_values_.data(),
+                     fmt::format("cambi's contrast values ({})", name));
+      pool_picture(std::span<float>(host_values_.data(), p.values), p, setup_.cambi.topk, heatmaps,
+                   number, setup_.pool, out);
+      if (counts) counts->read_back += kScales;
+      return;
+    }
+    const PoolRecords& r = records_[which];
+    context().read(pool_records_.get(), r.records * EXACTVQ_CAMBI_POOL_WORDS * sizeof(cl_ulong),
+                   host_records_.data(), fmt::format("cambi's pool records ({})", name));
+    const unsigned scales = pool_from_records(host_records_.data(), r, p, setup_.cambi.topk, out);
+    for (int n = 0; n < kScales; ++n)
+      if (scales >> n & 1u)
+        context().read(values_.get(), p.scale_values(n) * sizeof(cl_float),
+                       host_values_.data() + p.offset[size_t(n)],
+                       fmt::format("cambi's contrast values, scale {} ({})", n, name),
+                       p.offset[size_t(n)] * sizeof(cl_float));
+    parallel_for(setup_.pool, kScales, [&](int n) {
+      if (!(scales >> n & 1u)) return;
+      out[size_t(n)] =
+          pool_topk(std::span<float>(host_values_.data() + p.offset[size_t(n)], p.scale_values(n)),
+                    setup_.cambi.topk);
+    });
+    if (counts) {
+      const int back = std::popcount(scales);
+      counts->on_device += kScales - back;
+      counts->read_back += back;
+    }
   }
 
   void score_frame(const DeviceFrame& f, std::span<double> out) override {
     const std::array<cl_mem, 2> luma = device().plane(f, 0);
     for (int which = 0; which < layout_.pictures; ++which) {
       picture_values(which, luma[which == 0 ? 1 : 0]);
-      const DevicePicture& p = layout_.picture[which];
-      const HeatmapFiles* heatmaps = which == 0 ? setup_.heatmaps.get() : nullptr;
-      pool_picture(std::span<float>(host_values_.data(), p.values), p, setup_.cambi.topk, heatmaps,
-                   f.number, setup_.pool, out.subspan(size_t(which) * kScales, kScales));
+      pool(which, f.number, out.subspan(size_t(which) * kScales, kScales));
     }
   }
 
@@ -191,7 +240,9 @@ class OpenclEngine final : public DeviceEngine<Engine> {
   size_t group_h_ = 1;
   std::array<Handle<cl_mem>, 3> tables_;  // thresholds, weights, reciprocals
   std::array<Handle<cl_mem>, 2> rows_, cols_;
-  Handle<cl_mem> image_, mask_, codes_, values_;
+  Handle<cl_mem> image_, mask_, codes_, values_, pool_records_;
+  PoolRecords records_[2];              // each picture's pool records
+  std::vector<uint64_t> host_records_;  // a picture's, read back
   std::array<Handle<cl_mem>, 2> filtered_;
   std::vector<float> host_values_;
 };
