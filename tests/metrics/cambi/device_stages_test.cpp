@@ -3,12 +3,15 @@
 // row's samples at a time: the engines' runs, single samples and whole rows)
 // against the scalar reference (reference.cpp), byte for byte: the 10-bit
 // image, the mask, every scale's contrast values before pooling, and the
-// pooled values through device_plan.h's host half, under every option the
+// pooled values through device_plan.h's host half, both from the values and
+// from the kernels' pool records (pool_device.h, blocks of 32 x 8 runs and
+// 16 x 16) where these give them, under every option the
 // CPU's tests cover, at 8 to 16 bits. This is what proves the engines'
 // indexing where no GPU is; the engines themselves run in device_test.cpp and
 // the twin table.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstring>
 #include <random>
 #include <string>
@@ -40,6 +43,34 @@ struct DeviceStages {
   std::vector<uint8_t> mask;
   std::vector<float> values;  // every scale's, as DevicePicture lays them out
 };
+
+// A picture's pool records as the contrast kernel's blocks of `block_runs`
+// runs of `run` samples by `block_rows` rows form them (each work-item's run,
+// then the block's merged in any order: integers), laid out as pool_records.
+std::vector<uint64_t> pool_records_of(const std::vector<float>& values, const DevicePicture& p,
+                                      const PoolRecords& r, int run, int block_runs,
+                                      int block_rows) {
+  std::vector<uint64_t> words(r.records * EXACTVQ_CAMBI_POOL_WORDS);
+  for (int n = 0; n < kScales; ++n) {
+    const auto [w, h] = p.sizes[size_t(n)];
+    const float* scale = values.data() + p.offset[size_t(n)];
+    const int across = r.blocks_across[size_t(n)];
+    for (size_t b = 0; b < r.count[size_t(n)]; ++b) {
+      const int gx = int(b % size_t(across)), gy = int(b / size_t(across));
+      CambiPoolPartial block = cambi_pool_empty();
+      for (int ty = 0; ty < block_rows; ++ty)
+        for (int tx = 0; tx < block_runs; ++tx) {
+          const int i = gx * block_runs + tx, y = gy * block_rows + ty;
+          if (i * run >= w || y >= h) continue;
+          block = cambi_pool_merge(
+              block, cambi_pool_add_run(cambi_pool_empty(), scale + size_t(y) * size_t(w), i * run,
+                                        run, w));
+        }
+      cambi_pool_store(words.data() + (r.offset[size_t(n)] + b) * EXACTVQ_CAMBI_POOL_WORDS, block);
+    }
+  }
+  return words;
+}
 
 // What the engines compute for picture `which` of `layout`, a kernel's output
 // at a time; the contrast values a run of `run` samples of a row at a time.
@@ -99,7 +130,7 @@ DeviceStages device_stages(const Picture& pic, const CambiSetup& s, const Device
 
 TEST(CambiDeviceStages, EqualTheReferenceByteForByte) {
   std::mt19937_64 rng(0xca3b1'd3u);
-  int pictures = 0, nonzero_scales = 0;
+  int pictures = 0, nonzero_scales = 0, from_records = 0, read_back = 0;
   for (const testing::OptionCase& c : testing::kOptionCases) {
     const VideoFormat f{c.w, c.h, ChromaFormat::k420, c.bitdepth};
     const CambiSetup s = make_cambi_setup(parse_cambi_options(parse_feature_spec(c.spec)), f);
@@ -137,13 +168,34 @@ TEST(CambiDeviceStages, EqualTheReferenceByteForByte) {
         std::array<double, kScales> pooled{};
         pool_picture(reordered, p, s.topk, nullptr, 0, nullptr, pooled);
         EXPECT_EQ(std::memcmp(pooled.data(), want_pooled.data(), sizeof pooled), 0) << what;
+        if (run != 32) continue;
+        // The CUDA kernel's blocks, and OpenCL's of 16 x 16.
+        for (const auto& [bx, by] : {std::pair{32, 8}, std::pair{16, 16}}) {
+          const PoolRecords r = pool_records(p, run, bx, by);
+          const std::vector<uint64_t> words = pool_records_of(got.values, p, r, run, bx, by);
+          std::array<double, kScales> from{};
+          const unsigned back = pool_from_records(words.data(), r, p, s.topk, from);
+          for (int n = 0; n < kScales; ++n) {
+            if (back >> n & 1u) {
+              ++read_back;
+              continue;
+            }
+            ++from_records;
+            EXPECT_EQ(std::bit_cast<uint64_t>(from[size_t(n)]),
+                      std::bit_cast<uint64_t>(want_pooled[size_t(n)]))
+                << what << ", scale " << n << " from records";
+          }
+        }
       }
       for (int n = 0; n < kScales; ++n) nonzero_scales += want_pooled[size_t(n)] != 0.0;
       ++pictures;
     }
   }
-  std::printf("cambi device stages: %d pictures, %d of their scales with banding, equal bytes\n",
-              pictures, nonzero_scales);
+  std::printf(
+      "cambi device stages: %d pictures, %d of their scales with banding, equal bytes; %d scales "
+      "pooled from records, %d read back\n",
+      pictures, nonzero_scales, from_records, read_back);
+  EXPECT_GT(from_records, read_back);
   EXPECT_GT(nonzero_scales, pictures);  // the pictures band: the values are not all 0
 }
 

@@ -24,6 +24,9 @@
 #include "banded_pictures.h"
 #include "cambi_testing.h"
 #include "device_fixture.h"
+#include "metrics/cambi/engine.h"
+#include "metrics/cambi/options.h"
+#include "metrics/cambi/reference.h"
 #include "metrics/cambi/setup.h"
 #include "option_cases.h"
 
@@ -241,6 +244,49 @@ TEST_P(CambiOnDevice, VmafV1ModelReportEqualsCpu) {
     return j;
   };
   EXPECT_EQ(report(b), report("cpu"));
+}
+
+// The engine pools a scale from the device's pool records where that is
+// provably the reference's value (docs/spec/cambi.md, "On CUDA and OpenCL"),
+// and reads its values back elsewhere: at topk 1 (k = n, the reference's sum
+// in raster order) every scale pools from the records; at topk 0.0001 (k from
+// 1 to 18 here) the banded pictures' scales have more positive values than k,
+// so theirs come back; cambi's default 0.6 takes both paths here (the banded
+// pictures' coarse scales are mostly positive). Either way scale_scores' bits;
+// the engine's counts say which path ran.
+TEST_P(CambiOnDevice, PoolsFromRecordsWhereProvableAndReadsBackElsewhere) {
+  std::mt19937_64 rng(0xca3b1'9002u);
+  const VideoFormat f{576, 324, ChromaFormat::k420, 10};
+  const PictureFrames frames = cambi::testing::banded_frames(f, 3, rng);
+  for (const double topk : {1.0, 0.6, 0.0001}) {
+    cambi::CambiOptions o;
+    o.full_ref = true;
+    o.topk = topk;
+    const cambi::CambiSetup s = cambi::make_cambi_setup(o, f);
+    auto counts = std::make_shared<cambi::DevicePoolCounts>();
+    const cambi::EngineSetup setup{f, s, nullptr, 2 * cambi::kScales, nullptr, counts};
+    const auto engine = cambi::make_engine(*device(), setup);
+    std::vector<double> got(frames.pairs.size() * 2 * cambi::kScales);
+    engine->score(frames.pairs, got);
+    for (size_t i = 0; i < frames.pairs.size(); ++i) {
+      const auto dist = cambi::scale_scores(frames.pairs[i].dist->plane(0), s, s.distorted);
+      const auto ref = cambi::scale_scores(frames.pairs[i].ref->plane(0), s, s.source);
+      for (int n = 0; n < cambi::kScales; ++n) {
+        EXPECT_TRUE(same_bits(got[i * 2 * cambi::kScales + size_t(n)], dist[size_t(n)]))
+            << "topk " << topk << " frame " << i << " scale " << n;
+        EXPECT_TRUE(
+            same_bits(got[i * 2 * cambi::kScales + cambi::kScales + size_t(n)], ref[size_t(n)]))
+            << "topk " << topk << " frame " << i << " reference scale " << n;
+      }
+    }
+    const int64_t scales = int64_t(frames.pairs.size()) * 2 * cambi::kScales;
+    EXPECT_EQ(counts->on_device + counts->read_back, scales) << topk;
+    if (topk == 1.0) EXPECT_EQ(counts->read_back, 0) << "every scale pooled from the records";
+    if (topk == 0.0001) EXPECT_GT(counts->read_back, 0) << "the banded scales read back";
+    std::printf("%s cambi at topk %g: %lld scales pooled from records, %lld read back\n",
+                tag().c_str(), topk, (long long)counts->on_device.load(),
+                (long long)counts->read_back.load());
+  }
 }
 
 // CUDA: a 1080p full_ref run longer than a batch of contrast values (22 MB a
