@@ -3,7 +3,10 @@
 // (case.b), on every device: the CPU's targets, three CPUs as one, CUDA
 // (one row: nothing on a device is binary64, so there is no fp64 option)
 // and OpenCL; the 1080p cases with the high-resolution speed-up. Banded
-// pictures under every option are device_test.cpp's.
+// pictures under every option are device_test.cpp's. cambi.scale_scores_topk:
+// the same at topk 1 (k = n: every scale pools from the device's pool
+// records) and 0.0001 (k of 1 to 18: scales with more positive values read
+// their values back), the device pooling's two paths.
 #include <span>
 #include <vector>
 
@@ -42,7 +45,28 @@ struct CambiScales {
   }
 };
 
-EXACTVQ_TWIN_ROWS(cambi_engine_rows) { register_engine_rows<CambiScales>(); }
+const char* const kTopk[2] = {", topk 1", ", topk 0.0001"};
+
+struct CambiScalesTopk : CambiScales {
+  static constexpr const char* kName = "cambi.scale_scores_topk";
+  static std::vector<Case> cases() {
+    return luma_cases({{216, 216}, {333, 250}, {640, 360}}, kTopk, 2, 1);
+  }
+  static Setup setup(const Case& c) {
+    cambi::CambiOptions o;
+    o.full_ref = true;
+    o.topk = c.b == 0 ? 1.0 : 0.0001;
+    if (c.width == 1920) o.high_res_speedup = 1080;
+    const VideoFormat f = luma_format(c);
+    const cambi::CambiSetup s = cambi::make_cambi_setup(o, f);
+    return Setup{f, s, nullptr, 2 * cambi::kScales};
+  }
+};
+
+EXACTVQ_TWIN_ROWS(cambi_engine_rows) {
+  register_engine_rows<CambiScales>();
+  register_engine_rows<CambiScalesTopk>();
+}
 
 }  // namespace
 }  // namespace exactvq::twins

@@ -1,7 +1,13 @@
 // Rows of cambi's CPU SIMD routines beside their scalar references: one move
 // of the window counts (metrics/cambi/window_counts.h), the spatial mask and
-// the mode filter (metrics/cambi/image_stages.h).
+// the mode filter (metrics/cambi/image_stages.h); and the pooling both as the
+// CPU's SIMD pass and as the device engines form it from their kernels' pool
+// records (metrics/cambi/pool_device.h; on the host here, the engines' own
+// rows being cambi_engine_rows.cpp's).
+#include <algorithm>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -9,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "cpu_rows.h"
+#include "metrics/cambi/device_plan.h"
 #include "metrics/cambi/image_stages.h"
 #include "metrics/cambi/pool.h"
 #include "metrics/cambi/reference.h"
@@ -265,6 +272,34 @@ enum PoolFill { kAllZero, kFewSmall, kFewLarge, kTinyAndLarge, kManyPositive, kS
 const char* const kPoolFillNames[] = {"all zero",       "few small values", "few large values",
                                       "tiny and large", "mostly positive",  "subnormal values"};
 
+// The rows' twins of pool_topk (case.b).
+enum PoolTwin { kPoolSimd, kPoolFromRecords };
+
+// pool_topk's value as the device engines form it: the w x h values' pool
+// records as CUDA's contrast kernel makes them (runs of 32 samples, blocks of
+// 32 runs by 8 rows, each block's records merged), merged on the host, and
+// pool_topk itself where they do not give the value.
+double pool_from_records(std::span<float> values, int w, int h, double topk) {
+  constexpr int kRun = 32, kBlockRuns = 32, kBlockRows = 8;
+  const int runs = (w + kRun - 1) / kRun;
+  CambiPoolPartial all = cambi_pool_empty();
+  for (int by = 0; by < (h + kBlockRows - 1) / kBlockRows; ++by)
+    for (int bx = 0; bx < (runs + kBlockRuns - 1) / kBlockRuns; ++bx) {
+      CambiPoolPartial block = cambi_pool_empty();
+      for (int y = by * kBlockRows; y < std::min(h, (by + 1) * kBlockRows); ++y)
+        for (int i = bx * kBlockRuns; i < std::min(runs, (bx + 1) * kBlockRuns); ++i)
+          block = cambi_pool_merge(
+              block, cambi_pool_add_run(cambi_pool_empty(), values.data() + size_t(y) * size_t(w),
+                                        i * kRun, kRun, w));
+      uint64_t words[EXACTVQ_CAMBI_POOL_WORDS];
+      cambi_pool_store(words, block);
+      all = cambi_pool_merge(all, cambi_pool_load(words));
+    }
+  if (const std::optional<double> v = cambi::pooled_from_partial(all, values.size(), topk))
+    return *v;
+  return cambi::pool_topk(values, topk);
+}
+
 Prepared pool_case(const Case& c) {
   std::mt19937_64 rng(c.seed);
   auto values = std::make_shared<std::vector<float>>(size_t(c.width) * size_t(c.height), 0.0f);
@@ -293,7 +328,7 @@ Prepared pool_case(const Case& c) {
     }
   }
   const double topk = c.a / 100.0;
-  const auto run = [values, topk](double (*pool)(std::span<float>, double)) {
+  const auto run = [values, topk](const std::function<double(std::span<float>, double)>& pool) {
     std::vector<float> v = *values;  // pooling may reorder them
     const double pooled = pool(v, topk);
     Bytes b;
@@ -301,8 +336,15 @@ Prepared pool_case(const Case& c) {
     return b;
   };
   Prepared p;
-  p.twin = [run] { return run(cambi::pool_topk_simd); };
   p.reference = [run] { return run(cambi::pool_topk); };
+  if (c.b == kPoolFromRecords) {
+    p.twin = [run, w = c.width, h = c.height] {
+      return run(
+          [w, h](std::span<float> v, double topk) { return pool_from_records(v, w, h, topk); });
+    };
+  } else {
+    p.twin = [run] { return run(cambi::pool_topk_simd); };
+  }
   return p;
 }
 
@@ -363,6 +405,16 @@ EXACTVQ_TWIN_ROWS(cambi_rows) {
   register_per_target("cambi.anti_dither", image_cases, anti_dither_case);
   register_per_target("cambi.ten_bit_image", ten_bit_cases, ten_bit_case);
   register_per_target("cambi.pool_topk", pool_cases, pool_case);
+  Row records;
+  records.name = "cambi.pool_topk/device-records";
+  records.cases = [] {
+    std::vector<Case> all = pool_cases();
+    for (Case& c : all) c.b = kPoolFromRecords;
+    return all;
+  };
+  records.prepare = pool_case;
+  records.reference_key = "cambi.pool_topk";
+  register_row(std::move(records));
 }
 
 }  // namespace

@@ -55,10 +55,10 @@ __kernel void cambi_band_codes(__global const ushort* image, int w, int h,
 }
 
 // One run's contrast values (definition.h) from the kernel's arguments.
-static void cambi_contrast_values(__global const ushort* codes, int w, int h, int x0, int y, int run,
-                           int num_diffs, int vlt_luma, int pad, __global const int* tvi,
-                           __global const int* weight, __global const float* reciprocal,
-                           __global float* row) {
+static void cambi_contrast_values(__global const ushort* codes, int w, int h, int x0, int y,
+                                  int run, int num_diffs, int vlt_luma, int pad,
+                                  __global const int* tvi, __global const int* weight,
+                                  __global const float* reciprocal, __global float* row) {
   CambiContrast k;
   k.num_diffs = num_diffs;
   k.base = 0;
