@@ -102,7 +102,7 @@ __kernel void cambi_contrast(__global const ushort* codes, int w, int h, int run
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (me == 0)
-    cambi_pool_store(records + (record_at + get_group_id(1) * get_num_groups(0) +
-                                get_group_id(0)) * EXACTVQ_CAMBI_POOL_WORDS,
+    cambi_pool_store(records + (record_at + get_group_id(1) * get_num_groups(0) + get_group_id(0)) *
+                                   EXACTVQ_CAMBI_POOL_WORDS,
                      part[0]);
 }
