@@ -29,7 +29,8 @@ using namespace exactvq::cuda;  // the backend's plumbing that every engine uses
 
 namespace {
 
-// The contrast values a batch holds at most (host and device each).
+// The contrast values a batch holds at most on the device (the host holds
+// only the scales it reads back).
 constexpr size_t kBatchValueBytes = size_t{256} << 20;
 
 // Words: pool records [frame of the batch][picture][scale][block]
