@@ -11,8 +11,9 @@
  * in the last place is at least 2^-36, so v / 2^-36 is an integer below 2^51,
  * added exactly into a 128-bit sum. Any other value that is not +0 (negative,
  * NaN, infinite, below 2^-13 or from 2^15 on; none comes from the definition,
- * whose positive values lie in [1/4225, 2^14)) marks the record, and the host
- * then pools the values themselves.
+ * whose positive values lie in [1/2, 9506.25], as pool_device_test.cpp checks
+ * for every one) marks the record, and the host then pools the values
+ * themselves.
  */
 #ifndef EXACTVQ_METRICS_CAMBI_POOL_DEVICE_H
 #define EXACTVQ_METRICS_CAMBI_POOL_DEVICE_H

@@ -8,7 +8,7 @@
 // (docs/spec/cambi.md, "On CUDA and OpenCL") allows, as counted here
 // independently (the positives, the smallest, the exact sum in 128 bits).
 // Also the bound the records rely on: every contrast term the definition can
-// form is 0 or in [2^-13, 2^14).
+// form is 0 or in [1/2, 9506.25], inside the records' [2^-13, 2^15).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -151,8 +151,10 @@ TEST(CambiPoolDevice, EveryContrastTermIsZeroOrWithinTheRecordsRange) {
       }
   }
   std::printf("cambi contrast terms: from %a to %a\n", double(least), double(most));
-  EXPECT_GE(least, std::ldexp(1.0f, -13));
-  EXPECT_LT(most, std::ldexp(1.0f, 14));
+  EXPECT_GE(least, std::ldexp(1.0f, -13));  // what the records need
+  EXPECT_LT(most, std::ldexp(1.0f, 15));
+  EXPECT_EQ(least, 0.5f);  // what the spec states (docs/spec/cambi.md)
+  EXPECT_EQ(most, 9506.25f);
 }
 
 TEST(CambiPoolDevice, RandomValuesPoolAsTheReference) {
