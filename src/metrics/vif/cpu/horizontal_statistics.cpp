@@ -231,34 +231,24 @@ HWY_INLINE V32 HighWords(VF lo, VF hi) {
   return hn::ConcatOdd(d, hn::BitCast(d, hi), hn::BitCast(d, lo));
 }
 
-// 2048 * log2 of binary64 integers v >= 2^15 from their high words: the
-// table entry of the top 16 bits (the leading one and 15 fraction bits),
-// and 2048 * (exponent + 1023) apart, which the caller corrects.
-HWY_INLINE VI32 Log2Entry(V32 high, const int32_t* table) {
+// 2048 * log2 of a binary64 integer v >= 2^15 from its high word: the table
+// entry at the top 16 bits (the leading one and 15 fraction bits), looked up
+// apart (AddEntries), plus 2048 * (exponent + 1023), which the caller corrects.
+HWY_INLINE V32 Log2Index(V32 high) {
   const D32 d;
-  const DI32 di;
-  // Byte offsets of entries (high >> 5) & 32767; each gathers 4 bytes.
-  const VI32 offsets = hn::BitCast(di, hn::And(hn::ShiftRight<4>(high), hn::Set(d, 0xFFFEu)));
-  return hn::And(hn::GatherOffset(di, table, offsets), hn::Set(di, 0xFFFF));
+  return hn::And(hn::ShiftRight<5>(high), hn::Set(d, 0x7FFFu));
 }
 HWY_INLINE VI32 Log2Exponent(V32 high) {
   const D32 d;
   return hn::BitCast(DI32(), hn::And(hn::ShiftRight<9>(high), hn::Set(d, ~0x7FFu)));
 }
 
-// The lanes' running sums in int32 (num_log, den_log, den_non_log: terms
-// below 2^16, 2^15 and 1; flushed by the caller before 2^15 vectors) and
-// num_non_log in int64 (terms up to 2^31).
-struct Sums32 {
-  VI32 num_log, den_log, den_non_log;
-};
-
 // The statistic of Lanes(D32) pixels from their horizontal sums: means mu1,
 // mu2, moments as exact 32-bit halves.
 HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy_lo, V32 yy_hi,
-                                  V32 xy_lo, V32 xy_hi, VF gain_limit, const int32_t* table,
-                                  VI32& num_log, VI32& den_log, VI32& den_non_log,
-                                  VI& num_non_log) {
+                                  V32 xy_lo, V32 xy_hi, VF gain_limit, uint32_t* den_at,
+                                  uint32_t* signal_at, uint32_t* noise_at, VI32& num_log,
+                                  VI32& den_log, VI32& den_non_log, VI& num_non_log) {
   const D32 d;
   const DI32 di;
   const DHI32 dhi;
@@ -276,7 +266,14 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy
     num_non_log = hn::Add(num_non_log, hn::Add(hn::PromoteTo(di64, hn::LowerHalf(dhi, flat)),
                                                hn::PromoteTo(di64, hn::UpperHalf(dhi, flat))));
     den_non_log = hn::Sub(den_non_log, hn::VecFromMask(di, no_log));  // -1 a true lane
-    if (hn::AllTrue(di, no_log)) return;
+    if (hn::AllTrue(di, no_log)) {
+      // Every lane's arguments 2^17: entry T[0] = 30720 and exponent part 0.
+      hn::Store(hn::Zero(d), d, den_at);
+      hn::Store(hn::Zero(d), d, signal_at);
+      hn::Store(hn::Zero(d), d, noise_at);
+      den_log = hn::Sub(den_log, hn::Set(di, 30720));
+      return;
+    }
   }
   const VF noise_variance = hn::Set(df, double(kNoiseVariance));
   const VF s1_lo = hn::PromoteTo(df, hn::LowerHalf(dhi, sigma1_sq));
@@ -285,14 +282,17 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy
   const V32 den_arg =
       hn::IfThenElse(hn::RebindMask(d, no_log), hn::Set(d, kNoiseVarianceHigh),
                      HighWords(hn::Add(s1_lo, noise_variance), hn::Add(s1_hi, noise_variance)));
+  hn::Store(Log2Index(den_arg), d, den_at);
   den_log =
-      hn::Add(den_log,
-              hn::Add(Log2Entry(den_arg, table),
-                      hn::Sub(Log2Exponent(den_arg), hn::Set(di, 2048 * (1023 + 15) + 2048 * 17))));
+      hn::Add(den_log, hn::Sub(Log2Exponent(den_arg), hn::Set(di, 2048 * (1023 + 15) + 2048 * 17)));
 
   const auto with_gain =
       hn::AndNot(no_log, hn::And(hn::Gt(sigma12, zero), hn::Gt(sigma2_sq, zero)));
-  if (hn::AllFalse(di, with_gain)) return;
+  if (hn::AllFalse(di, with_gain)) {
+    hn::Store(hn::Zero(d), d, signal_at);
+    hn::Store(hn::Zero(d), d, noise_at);
+    return;
+  }
   const double eps = 65536 * 1.0e-10;
   VF signal[2], noise[2];
   const VF s1[2] = {s1_lo, s1_hi};
@@ -314,16 +314,42 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy
   const V32 none = hn::Set(d, kNoiseVarianceHigh);
   const V32 signal_arg = hn::IfThenElse(gain_lanes, HighWords(signal[0], signal[1]), none);
   const V32 noise_arg = hn::IfThenElse(gain_lanes, HighWords(noise[0], noise[1]), none);
-  num_log =
-      hn::Add(num_log, hn::Add(hn::Sub(Log2Entry(signal_arg, table), Log2Entry(noise_arg, table)),
-                               hn::Sub(Log2Exponent(signal_arg), Log2Exponent(noise_arg))));
+  hn::Store(Log2Index(signal_arg), d, signal_at);
+  hn::Store(Log2Index(noise_arg), d, noise_at);
+  num_log = hn::Add(num_log, hn::Sub(Log2Exponent(signal_arg), Log2Exponent(noise_arg)));
+}
+
+// The table entries of a block's log2 arguments, added: den += sum of
+// T[den_at[i]], num += sum of T[signal_at[i]] - T[noise_at[i]]. Scalar loads:
+// on some CPUs (AMD Zen 4) a SIMD gather of the entries costs more.
+#if defined(__clang__)
+#define EXACTVQ_VIF_SCALAR_LOOP _Pragma("clang loop vectorize(disable)")
+#define EXACTVQ_VIF_NO_VECTORIZE
+#else
+#define EXACTVQ_VIF_SCALAR_LOOP
+#define EXACTVQ_VIF_NO_VECTORIZE __attribute__((optimize("no-tree-vectorize")))
+#endif
+EXACTVQ_VIF_NO_VECTORIZE HWY_NOINLINE void AddEntries(const uint32_t* den_at,
+                                                      const uint32_t* signal_at,
+                                                      const uint32_t* noise_at, int n, int64_t& den,
+                                                      int64_t& num) {
+  const uint16_t* table = kLog2Table.data();
+  int64_t d = 0, s = 0;
+  EXACTVQ_VIF_SCALAR_LOOP
+  for (int i = 0; i < n; ++i) {
+    d += table[den_at[i]];
+    s += int32_t{table[signal_at[i]]} - int32_t{table[noise_at[i]]};
+  }
+  den += d;
+  num += s;
 }
 
 // The vectors of Lanes(D16) pixels from 0 (whole vectors only) by pairs of
 // taps; returns the first pixel left.
 template <size_t kTaps>
 int PairedStatistics(const MomentLines& lines, int width, std::span<const uint16_t> taps, VF limit,
-                     VI& num_log, VI& den_log, VI& num_non_log, VI& den_non_log) {
+                     VI& num_log, VI& den_log, VI& num_non_log, VI& den_non_log,
+                     int64_t& num_log_entries, int64_t& den_log_entries) {
   constexpr size_t kPairs = (kTaps + 1) / 2;
   const D32 d;
   const D16 d16;
@@ -351,13 +377,13 @@ int PairedStatistics(const MomentLines& lines, int width, std::span<const uint16
   const DI32 di32;
   const DHI32 dhi;
   const DI di64;
-  const int32_t* table32 = reinterpret_cast<const int32_t*>(kLog2TablePadded.data());
   // By blocks: first each line's horizontal sums into `block` (one line at a
   // time keeps the multiply-adds' operands in registers), then the statistic
   // of the block's pixels, each lane's int32 sums widened at its end.
   constexpr int kBlock = 512;  // pixels; at most 32 vectors of each int32 sum
   const int lanes = int(hn::Lanes(d));
   HWY_ALIGN uint32_t block[8][kBlock];
+  HWY_ALIGN uint32_t den_at[kBlock], signal_at[kBlock], noise_at[kBlock];
   const std::vector<int16_t>* sources[8] = {&split.mu1,   &split.mu2,   &split.lo[0], &split.hi[0],
                                             &split.lo[1], &split.hi[1], &split.lo[2], &split.hi[2]};
   int x = 0;
@@ -374,11 +400,12 @@ int PairedStatistics(const MomentLines& lines, int width, std::span<const uint16
     }
     VI32 num_log32 = hn::Zero(di32), den_log32 = hn::Zero(di32), den_non_log32 = hn::Zero(di32);
     for (int i = 0; i < n; i += lanes)
-      PixelStatistics32(hn::Load(d, block[0] + i), hn::Load(d, block[1] + i),
-                        hn::Load(d, block[2] + i), hn::Load(d, block[3] + i),
-                        hn::Load(d, block[4] + i), hn::Load(d, block[5] + i),
-                        hn::Load(d, block[6] + i), hn::Load(d, block[7] + i), limit, table32,
-                        num_log32, den_log32, den_non_log32, num_non_log);
+      PixelStatistics32(
+          hn::Load(d, block[0] + i), hn::Load(d, block[1] + i), hn::Load(d, block[2] + i),
+          hn::Load(d, block[3] + i), hn::Load(d, block[4] + i), hn::Load(d, block[5] + i),
+          hn::Load(d, block[6] + i), hn::Load(d, block[7] + i), limit, den_at + i, signal_at + i,
+          noise_at + i, num_log32, den_log32, den_non_log32, num_non_log);
+    AddEntries(den_at, signal_at, noise_at, n, den_log_entries, num_log_entries);
     const auto widen = [&](VI32 v) {
       return hn::Add(hn::PromoteTo(di64, hn::LowerHalf(dhi, v)),
                      hn::PromoteTo(di64, hn::UpperHalf(dhi, v)));
@@ -422,12 +449,13 @@ LevelSums HorizontalStatisticsOf(const MomentLines& lines, int width,
   bool symmetric = taps_count % 2 == 1;
   for (size_t k = 0; k < taps_count / 2; ++k)
     symmetric = symmetric && taps[k] == taps[taps_count - 1 - k];
+  int64_t num_log_entries = 0, den_log_entries = 0;  // PairedStatistics' table entries
   int x = 0;
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
   if constexpr (kTaps >= 5)
     if (PairsFit(taps))
       x = PairedStatistics<kTaps>(lines, width, taps, limit, num_log, den_log, num_non_log,
-                                  den_non_log);
+                                  den_non_log, num_log_entries, den_log_entries);
 #endif
   for (; x + lanes <= width; x += lanes) {
     V32 mu1 = hn::Zero(d), mu2 = hn::Zero(d);
@@ -490,8 +518,8 @@ LevelSums HorizontalStatisticsOf(const MomentLines& lines, int width,
                     num_non_log, den_non_log);
   }
   LevelSums sums;
-  sums.num_log = hn::GetLane(hn::SumOfLanes(di, num_log));
-  sums.den_log = hn::GetLane(hn::SumOfLanes(di, den_log));
+  sums.num_log = hn::GetLane(hn::SumOfLanes(di, num_log)) + num_log_entries;
+  sums.den_log = hn::GetLane(hn::SumOfLanes(di, den_log)) + den_log_entries;
   sums.num_non_log = hn::GetLane(hn::SumOfLanes(di, num_non_log));
   sums.den_non_log = hn::GetLane(hn::SumOfLanes(di, den_non_log));
   // The row's tail, as the reference does it.
