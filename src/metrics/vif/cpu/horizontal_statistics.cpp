@@ -189,6 +189,26 @@ HWY_INLINE VS32 PairedSum(const int16_t* at, const V16* tap_pairs) {
   return sum;
 }
 
+// The same sums of the pixels at + 2j (`even`, with even_pairs) and at + 2j + 1
+// (`odd`) from the same loads: the odd pixels' pairs are each one tap earlier
+// (odd_pairs, the first (0, t_0)). Only with 32 vector registers (AVX3):
+// with 16 the pairs would not stay in registers.
+template <size_t kPairs>
+HWY_INLINE void PairedSumsSharingLoads(const int16_t* at, const V16* even_pairs,
+                                       const V16* odd_pairs, VS32& even, VS32& odd) {
+  const DS32 ds;
+  const D16 d16;
+  VS32 unused = hn::Zero(ds);
+  even = hn::Zero(ds);
+  odd = hn::Zero(ds);
+#pragma GCC unroll 9
+  for (size_t p = 0; p < kPairs; ++p) {
+    const V16 v = hn::LoadU(d16, at + 2 * p);
+    even = hn::ReorderWidenMulAccumulate(ds, v, even_pairs[p], even, unused);
+    odd = hn::ReorderWidenMulAccumulate(ds, v, odd_pairs[p], odd, unused);
+  }
+}
+
 // ---- The statistic in 32-bit lanes (docs/spec/vif.md, "The statistic in
 // 32-bit lanes"): every integer step of a pixel fits 32 bits, the binary64
 // gain steps run on the two halves' pixels, and the three log2 arguments are
@@ -362,17 +382,22 @@ int PairedStatistics(const MomentLines& lines, int width, std::span<const uint16
   const EdgeLine* moments[3] = {&lines.xx, &lines.yy, &lines.xy};
   for (int m = 0; m < 3; ++m)
     SplitLine(*moments[m], -half, count, lanes16, split.lo[m], &split.hi[m]);
-  V16 tap_pairs[kPairs];
+  // An odd number of taps: the even pixels' pairs (t_2p, t_2p+1) end with
+  // (t_last, 0), the odd pixels' (t_2p-1, t_2p) start with (0, t_0).
+  static_assert(kTaps % 2 == 1);
+  V16 even_pairs[kPairs], odd_pairs[kPairs];
   uint32_t tap_sum = 0;
   for (size_t p = 0; p < kPairs; ++p) {
     const uint32_t second = 2 * p + 1 < kTaps ? taps[2 * p + 1] : 0;
-    tap_pairs[p] = hn::BitCast(d16, hn::Set(d, uint32_t{taps[2 * p]} | second << 16));
+    const uint32_t before = p > 0 ? taps[2 * p - 1] : 0;
+    even_pairs[p] = hn::BitCast(d16, hn::Set(d, uint32_t{taps[2 * p]} | second << 16));
+    odd_pairs[p] = hn::BitCast(d16, hn::Set(d, before | uint32_t{taps[2 * p]} << 16));
     tap_sum += taps[2 * p] + second;
   }
   // Each sum read -32768 for every tap: 32768 * sum(taps) back, modulo 2^32.
   const V32 unbias = hn::Set(d, uint32_t(32768u * tap_sum));
   const auto sum = [&](const std::vector<int16_t>& v, int at) {
-    return hn::Add(hn::BitCast(d, PairedSum<kPairs>(v.data() + at, tap_pairs)), unbias);
+    return hn::Add(hn::BitCast(d, PairedSum<kPairs>(v.data() + at, even_pairs)), unbias);
   };
   const DI32 di32;
   const DHI32 dhi;
@@ -394,8 +419,15 @@ int PairedStatistics(const MomentLines& lines, int width, std::span<const uint16
       const std::vector<int16_t>& source = *sources[m];
       // Lanes j: first the pixels x + 2j, then x + 1 + 2j.
       for (int i = 0; i < n; i += lanes16) {
+#if HWY_TARGET <= HWY_AVX3
+        VS32 even, odd;
+        PairedSumsSharingLoads<kPairs>(source.data() + x + i, even_pairs, odd_pairs, even, odd);
+        hn::Store(hn::Add(hn::BitCast(d, even), unbias), d, out + i);
+        hn::Store(hn::Add(hn::BitCast(d, odd), unbias), d, out + i + lanes);
+#else
         hn::Store(sum(source, x + i), d, out + i);
         hn::Store(sum(source, x + i + 1), d, out + i + lanes);
+#endif
       }
     }
     VI32 num_log32 = hn::Zero(di32), den_log32 = hn::Zero(di32), den_non_log32 = hn::Zero(di32);
