@@ -1,18 +1,23 @@
 // The horizontal pass and the per-pixel statistic of vif (the twin of
 // vif::horizontal_statistics) as a Highway kernel, one row at a time.
 //
-// The horizontal sums: means in uint32 lanes (the reference's uint32 sums),
-// moments in uint64 lanes (MulEven: exact 64-bit products), even and odd
-// columns apart; on x86, for taps below 2^15 summing to at most 2^16 + 1, by
-// pairs of taps instead: multiply-adds of the lines' 16-bit halves biased to
-// int16, summed modulo 2^32 (exact: each half's sum is below 2^32), the
-// moments (high << 16) + low in uint64. The statistic: one pixel a 64-bit lane, each step the
-// reference's (the wrapped uint32 differences read as int32, the binary64
-// gain, residual and signal in its order, no fused operations), every
-// branch computed in all lanes and selected; lanes whose branch takes no
-// log2 get the argument 2^17, whose term is exactly 0. The fixed-point log2
-// gathers its entries from the pinned table. Every pixel adds integers, so
-// the lanes' sums equal the reference's in any order.
+// Generally: means in uint32 lanes (the reference's uint32 sums), moments in
+// uint64 lanes (MulEven: exact 64-bit products), even and odd columns apart;
+// the statistic one pixel a 64-bit lane, each step the reference's (the
+// wrapped uint32 differences read as int32, the binary64 gain, residual and
+// signal in its order, no fused operations), every branch computed in all
+// lanes and selected; lanes whose branch takes no log2 get the argument 2^17,
+// whose term is exactly 0; the log2 entries gathered from the pinned table.
+//
+// On x86, for taps below 2^15 summing to at most 2^16 (every level's), by
+// blocks of 512 pixels: first each line's sums by pairs of taps, multiply-adds
+// of the lines' 16-bit halves biased to int16 (exact modulo 2^32: each half's
+// sum is below 2^32); then the statistic in 32-bit lanes, twice as many pixels
+// a vector (docs/spec/vif.md, "The statistic in 32-bit lanes", has the
+// bounds): moments from the halves' sums, the gain steps on binary64 halves,
+// the log2 arguments exact binary64 integers read from their high words;
+// last the block's table entries by scalar loads. Every pixel adds integers,
+// so the lanes' sums equal the reference's in any order.
 #include "metrics/vif/cpu/vif_simd.h"
 #include "metrics/vif/log2_table.h"
 
