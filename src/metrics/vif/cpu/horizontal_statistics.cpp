@@ -292,7 +292,8 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy
                                                hn::PromoteTo(di64, hn::UpperHalf(dhi, flat))));
     den_non_log = hn::Sub(den_non_log, hn::VecFromMask(di, no_log));  // -1 a true lane
     if (hn::AllTrue(di, no_log)) {
-      // Every lane's arguments 2^17: entry T[0] = 30720 and exponent part 0.
+      // Every lane's arguments 2^17 (index 0): the entry T[0] = 30720 less
+      // 30720 here gives den_log's term 0; signal and noise cancel.
       hn::Store(hn::Zero(d), d, den_at);
       hn::Store(hn::Zero(d), d, signal_at);
       hn::Store(hn::Zero(d), d, noise_at);
