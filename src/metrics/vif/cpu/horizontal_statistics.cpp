@@ -1,18 +1,23 @@
 // The horizontal pass and the per-pixel statistic of vif (the twin of
 // vif::horizontal_statistics) as a Highway kernel, one row at a time.
 //
-// The horizontal sums: means in uint32 lanes (the reference's uint32 sums),
-// moments in uint64 lanes (MulEven: exact 64-bit products), even and odd
-// columns apart; on x86, for taps below 2^15 summing to at most 2^16 + 1, by
-// pairs of taps instead: multiply-adds of the lines' 16-bit halves biased to
-// int16, summed modulo 2^32 (exact: each half's sum is below 2^32), the
-// moments (high << 16) + low in uint64. The statistic: one pixel a 64-bit lane, each step the
-// reference's (the wrapped uint32 differences read as int32, the binary64
-// gain, residual and signal in its order, no fused operations), every
-// branch computed in all lanes and selected; lanes whose branch takes no
-// log2 get the argument 2^17, whose term is exactly 0. The fixed-point log2
-// gathers its entries from the pinned table. Every pixel adds integers, so
-// the lanes' sums equal the reference's in any order.
+// Generally: means in uint32 lanes (the reference's uint32 sums), moments in
+// uint64 lanes (MulEven: exact 64-bit products), even and odd columns apart;
+// the statistic one pixel a 64-bit lane, each step the reference's (the
+// wrapped uint32 differences read as int32, the binary64 gain, residual and
+// signal in its order, no fused operations), every branch computed in all
+// lanes and selected; lanes whose branch takes no log2 get the argument 2^17,
+// whose term is exactly 0; the log2 entries gathered from the pinned table.
+//
+// On x86, for taps below 2^15 summing to at most 2^16 (every level's), by
+// blocks of 512 pixels: first each line's sums by pairs of taps, multiply-adds
+// of the lines' 16-bit halves biased to int16 (exact modulo 2^32: each half's
+// sum is below 2^32); then the statistic in 32-bit lanes, twice as many pixels
+// a vector (docs/spec/vif.md, "The statistic in 32-bit lanes", has the
+// bounds): moments from the halves' sums, the gain steps on binary64 halves,
+// the log2 arguments exact binary64 integers read from their high words;
+// last the block's table entries by scalar loads. Every pixel adds integers,
+// so the lanes' sums equal the reference's in any order.
 #include "metrics/vif/cpu/vif_simd.h"
 #include "metrics/vif/log2_table.h"
 
@@ -136,7 +141,6 @@ HWY_INLINE void PixelStatistics(V32 mu1, V32 mu2, V64 xx, V64 yy, V64 xy, VF gai
 
 using D16 = hn::Repartition<int16_t, D32>;
 using DS32 = hn::RebindToSigned<D32>;
-using DH32 = hn::Half<D32>;
 using V16 = hn::Vec<D16>;
 using VS32 = hn::Vec<DS32>;
 
@@ -190,28 +194,190 @@ HWY_INLINE VS32 PairedSum(const int16_t* at, const V16* tap_pairs) {
   return sum;
 }
 
-// uint64 (hi << 16) + lo of the lanes of one half of two uint32 vectors.
-HWY_INLINE V64 Moment64(hn::Vec<DH32> lo, hn::Vec<DH32> hi) {
-  const D64 d64;
-  return hn::Add(hn::PromoteTo(d64, lo), hn::ShiftLeft<16>(hn::PromoteTo(d64, hi)));
+// The same sums of the pixels at + 2j (`even`, with even_pairs) and at + 2j + 1
+// (`odd`) from the same loads: the odd pixels' pairs are each one tap earlier
+// (odd_pairs, the first (0, t_0)). Only with 32 vector registers (AVX3):
+// with 16 the pairs would not stay in registers.
+template <size_t kPairs>
+HWY_INLINE void PairedSumsSharingLoads(const int16_t* at, const V16* even_pairs,
+                                       const V16* odd_pairs, VS32& even, VS32& odd) {
+  const DS32 ds;
+  const D16 d16;
+  VS32 unused = hn::Zero(ds);
+  even = hn::Zero(ds);
+  odd = hn::Zero(ds);
+#pragma GCC unroll 9
+  for (size_t p = 0; p < kPairs; ++p) {
+    const V16 v = hn::LoadU(d16, at + 2 * p);
+    even = hn::ReorderWidenMulAccumulate(ds, v, even_pairs[p], even, unused);
+    odd = hn::ReorderWidenMulAccumulate(ds, v, odd_pairs[p], odd, unused);
+  }
 }
 
-// A uint32 mean in the even lanes (where MulEven reads it).
-HWY_INLINE V32 EvenMean(hn::Vec<DH32> mu) {
+// ---- The statistic in 32-bit lanes (docs/spec/vif.md, "The statistic in
+// 32-bit lanes"): every integer step of a pixel fits 32 bits, the binary64
+// gain steps run on the two halves' pixels, and the three log2 arguments are
+// binary64 values that hold their integers exactly, read from their high words.
+
+using DI32 = hn::RebindToSigned<D32>;
+using VI32 = hn::Vec<DI32>;
+using DHI32 = hn::Half<DI32>;
+
+// The high word of binary64 2^17: the log2 argument whose term is 0.
+constexpr uint32_t kNoiseVarianceHigh = (1023u + 17u) << 20;
+
+// (a * b + 2^31) >> 32 of every uint32 lane: even lanes' products shifted
+// down, odd lanes' high words where they already are.
+HWY_INLINE V32 RoundedProductHigh32(V32 a, V32 b) {
   const D32 d;
   const D64 d64;
-  return hn::BitCast(d, hn::PromoteTo(d64, mu));
+  const V64 round = hn::Set(d64, uint64_t{0x80000000u});
+  const V64 even = hn::ShiftRight<32>(hn::Add(hn::MulEven(a, b), round));
+  const V64 odd = hn::Add(hn::MulEven(OddLanes(a), OddLanes(b)), round);
+  return hn::OddEven(hn::BitCast(d, odd), hn::BitCast(d, even));
+}
+
+// uint32((hi * 2^16 + lo + 32768) >> 16) of the exact sums lo, hi < 2^32 -
+// 32768: hi plus lo's rounded carry, modulo 2^32.
+HWY_INLINE V32 Moment32(V32 lo, V32 hi) {
+  const D32 d;
+  return hn::Add(hi, hn::ShiftRight<16>(hn::Add(lo, hn::Set(d, 32768u))));
+}
+
+// The wrapped difference read as int32.
+HWY_INLINE VI32 Sigma32(V32 moment, V32 product) {
+  return hn::BitCast(DI32(), hn::Sub(moment, product));
+}
+
+// The high words of two binary64 vectors (lanes of lo, then of hi), as uint32
+// lanes in the order of the int32 lanes they were widened from.
+HWY_INLINE V32 HighWords(VF lo, VF hi) {
+  const D32 d;
+  return hn::ConcatOdd(d, hn::BitCast(d, hi), hn::BitCast(d, lo));
+}
+
+// 2048 * log2 of a binary64 integer v >= 2^15 from its high word: the table
+// entry at the top 16 bits (the leading one and 15 fraction bits), looked up
+// apart (AddEntries), plus 2048 * (exponent + 1023), which the caller corrects.
+HWY_INLINE V32 Log2Index(V32 high) {
+  const D32 d;
+  return hn::And(hn::ShiftRight<5>(high), hn::Set(d, 0x7FFFu));
+}
+HWY_INLINE VI32 Log2Exponent(V32 high) {
+  const D32 d;
+  return hn::BitCast(DI32(), hn::And(hn::ShiftRight<9>(high), hn::Set(d, ~0x7FFu)));
+}
+
+// The statistic of Lanes(D32) pixels from their horizontal sums: means mu1,
+// mu2, moments as exact 32-bit halves.
+HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy_lo, V32 yy_hi,
+                                  V32 xy_lo, V32 xy_hi, VF gain_limit, uint32_t* den_at,
+                                  uint32_t* signal_at, uint32_t* noise_at, VI32& num_log,
+                                  VI32& den_log, VI32& den_non_log, VI& num_non_log) {
+  const D32 d;
+  const DI32 di;
+  const DHI32 dhi;
+  const DI di64;
+  const DF df;
+  const VI32 zero = hn::Zero(di);
+  const VI32 sigma1_sq = Sigma32(Moment32(xx_lo, xx_hi), RoundedProductHigh32(mu1, mu1));
+  const VI32 sigma2_sq =
+      hn::Max(Sigma32(Moment32(yy_lo, yy_hi), RoundedProductHigh32(mu2, mu2)), zero);
+  const VI32 sigma12 = Sigma32(Moment32(xy_lo, xy_hi), RoundedProductHigh32(mu1, mu2));
+
+  const auto no_log = hn::Lt(sigma1_sq, hn::Set(di, int32_t{kNoiseVariance}));
+  if (!hn::AllFalse(di, no_log)) {
+    const VI32 flat = hn::IfThenElseZero(no_log, sigma2_sq);
+    num_non_log = hn::Add(num_non_log, hn::Add(hn::PromoteTo(di64, hn::LowerHalf(dhi, flat)),
+                                               hn::PromoteTo(di64, hn::UpperHalf(dhi, flat))));
+    den_non_log = hn::Sub(den_non_log, hn::VecFromMask(di, no_log));  // -1 a true lane
+    if (hn::AllTrue(di, no_log)) {
+      // Every lane's arguments 2^17 (index 0): the entry T[0] = 30720 less
+      // 30720 here gives den_log's term 0; signal and noise cancel.
+      hn::Store(hn::Zero(d), d, den_at);
+      hn::Store(hn::Zero(d), d, signal_at);
+      hn::Store(hn::Zero(d), d, noise_at);
+      den_log = hn::Sub(den_log, hn::Set(di, 30720));
+      return;
+    }
+  }
+  const VF noise_variance = hn::Set(df, double(kNoiseVariance));
+  const VF s1_lo = hn::PromoteTo(df, hn::LowerHalf(dhi, sigma1_sq));
+  const VF s1_hi = hn::PromoteTo(df, hn::UpperHalf(dhi, sigma1_sq));
+  // sigma_n^2 + sigma1_sq: integers below 2^32, exact.
+  const V32 den_arg =
+      hn::IfThenElse(hn::RebindMask(d, no_log), hn::Set(d, kNoiseVarianceHigh),
+                     HighWords(hn::Add(s1_lo, noise_variance), hn::Add(s1_hi, noise_variance)));
+  hn::Store(Log2Index(den_arg), d, den_at);
+  den_log =
+      hn::Add(den_log, hn::Sub(Log2Exponent(den_arg), hn::Set(di, 2048 * (1023 + 15) + 2048 * 17)));
+
+  const auto with_gain =
+      hn::AndNot(no_log, hn::And(hn::Gt(sigma12, zero), hn::Gt(sigma2_sq, zero)));
+  if (hn::AllFalse(di, with_gain)) {
+    hn::Store(hn::Zero(d), d, signal_at);
+    hn::Store(hn::Zero(d), d, noise_at);
+    return;
+  }
+  const double eps = 65536 * 1.0e-10;
+  VF signal[2], noise[2];
+  const VF s1[2] = {s1_lo, s1_hi};
+  const VF s2[2] = {hn::PromoteTo(df, hn::LowerHalf(dhi, sigma2_sq)),
+                    hn::PromoteTo(df, hn::UpperHalf(dhi, sigma2_sq))};
+  const VF s12[2] = {hn::PromoteTo(df, hn::LowerHalf(dhi, sigma12)),
+                     hn::PromoteTo(df, hn::UpperHalf(dhi, sigma12))};
+  for (int h = 0; h < 2; ++h) {
+    VF gain = hn::Div(s12[h], hn::Add(s1[h], hn::Set(df, eps)));
+    // max(trunc(v), 0) is trunc(max(v, 0)); v <= sigma2_sq < 2^31 where kept.
+    // The residual and the gain part stay binary64 integers, as exact as the
+    // reference's int32 and int64 (below 2^31 and 2^46), and so their sums.
+    const VF residual = hn::Trunc(hn::Max(hn::Sub(s2[h], hn::Mul(gain, s12[h])), hn::Zero(df)));
+    gain = hn::IfThenElse(hn::Lt(gain, gain_limit), gain, gain_limit);
+    noise[h] = hn::Add(residual, noise_variance);
+    signal[h] = hn::Add(hn::Trunc(hn::Mul(hn::Mul(gain, gain), s1[h])), noise[h]);
+  }
+  const auto gain_lanes = hn::RebindMask(d, with_gain);
+  const V32 none = hn::Set(d, kNoiseVarianceHigh);
+  const V32 signal_arg = hn::IfThenElse(gain_lanes, HighWords(signal[0], signal[1]), none);
+  const V32 noise_arg = hn::IfThenElse(gain_lanes, HighWords(noise[0], noise[1]), none);
+  hn::Store(Log2Index(signal_arg), d, signal_at);
+  hn::Store(Log2Index(noise_arg), d, noise_at);
+  num_log = hn::Add(num_log, hn::Sub(Log2Exponent(signal_arg), Log2Exponent(noise_arg)));
+}
+
+// The table entries of a block's log2 arguments, added: den += sum of
+// T[den_at[i]], num += sum of T[signal_at[i]] - T[noise_at[i]]. Scalar loads:
+// on some CPUs (AMD Zen 4) a SIMD gather of the entries costs more.
+#if defined(__clang__)
+#define EXACTVQ_VIF_SCALAR_LOOP _Pragma("clang loop vectorize(disable)")
+#define EXACTVQ_VIF_NO_VECTORIZE
+#else
+#define EXACTVQ_VIF_SCALAR_LOOP
+#define EXACTVQ_VIF_NO_VECTORIZE __attribute__((optimize("no-tree-vectorize")))
+#endif
+EXACTVQ_VIF_NO_VECTORIZE HWY_NOINLINE void AddEntries(const uint32_t* den_at,
+                                                      const uint32_t* signal_at,
+                                                      const uint32_t* noise_at, int n, int64_t& den,
+                                                      int64_t& num) {
+  const uint16_t* table = kLog2Table.data();
+  int64_t d = 0, s = 0;
+  EXACTVQ_VIF_SCALAR_LOOP
+  for (int i = 0; i < n; ++i) {
+    d += table[den_at[i]];
+    s += int32_t{table[signal_at[i]]} - int32_t{table[noise_at[i]]};
+  }
+  den += d;
+  num += s;
 }
 
 // The vectors of Lanes(D16) pixels from 0 (whole vectors only) by pairs of
 // taps; returns the first pixel left.
 template <size_t kTaps>
 int PairedStatistics(const MomentLines& lines, int width, std::span<const uint16_t> taps, VF limit,
-                     const int64_t* table, VI& num_log, VI& den_log, VI& num_non_log,
-                     VI& den_non_log) {
+                     VI& num_log, VI& den_log, VI& num_non_log, VI& den_non_log,
+                     int64_t& num_log_entries, int64_t& den_log_entries) {
   constexpr size_t kPairs = (kTaps + 1) / 2;
   const D32 d;
-  const DH32 dh;
   const D16 d16;
   const int lanes16 = int(hn::Lanes(d16));
   const int half = int(kTaps / 2);
@@ -222,51 +388,84 @@ int PairedStatistics(const MomentLines& lines, int width, std::span<const uint16
   const EdgeLine* moments[3] = {&lines.xx, &lines.yy, &lines.xy};
   for (int m = 0; m < 3; ++m)
     SplitLine(*moments[m], -half, count, lanes16, split.lo[m], &split.hi[m]);
-  V16 tap_pairs[kPairs];
+  // An odd number of taps: the even pixels' pairs (t_2p, t_2p+1) end with
+  // (t_last, 0), the odd pixels' (t_2p-1, t_2p) start with (0, t_0).
+  static_assert(kTaps % 2 == 1);
+  V16 even_pairs[kPairs], odd_pairs[kPairs];
   uint32_t tap_sum = 0;
   for (size_t p = 0; p < kPairs; ++p) {
     const uint32_t second = 2 * p + 1 < kTaps ? taps[2 * p + 1] : 0;
-    tap_pairs[p] = hn::BitCast(d16, hn::Set(d, uint32_t{taps[2 * p]} | second << 16));
+    const uint32_t before = p > 0 ? taps[2 * p - 1] : 0;
+    even_pairs[p] = hn::BitCast(d16, hn::Set(d, uint32_t{taps[2 * p]} | second << 16));
+    odd_pairs[p] = hn::BitCast(d16, hn::Set(d, before | uint32_t{taps[2 * p]} << 16));
     tap_sum += taps[2 * p] + second;
   }
   // Each sum read -32768 for every tap: 32768 * sum(taps) back, modulo 2^32.
   const V32 unbias = hn::Set(d, uint32_t(32768u * tap_sum));
   const auto sum = [&](const std::vector<int16_t>& v, int at) {
-    return hn::Add(hn::BitCast(d, PairedSum<kPairs>(v.data() + at, tap_pairs)), unbias);
+    return hn::Add(hn::BitCast(d, PairedSum<kPairs>(v.data() + at, even_pairs)), unbias);
   };
+  const DI32 di32;
+  const DHI32 dhi;
+  const DI di64;
+  // By blocks: first each line's horizontal sums into `block` (one line at a
+  // time keeps the multiply-adds' operands in registers), then the statistic
+  // of the block's pixels, each lane's int32 sums widened at its end.
+  constexpr int kBlock = 512;  // pixels; at most 32 vectors of each int32 sum
+  const int lanes = int(hn::Lanes(d));
+  HWY_ALIGN uint32_t block[8][kBlock];
+  HWY_ALIGN uint32_t den_at[kBlock], signal_at[kBlock], noise_at[kBlock];
+  const std::vector<int16_t>* sources[8] = {&split.mu1,   &split.mu2,   &split.lo[0], &split.hi[0],
+                                            &split.lo[1], &split.hi[1], &split.lo[2], &split.hi[2]};
   int x = 0;
-  for (; x + lanes16 <= width; x += lanes16) {
-    // First the pixels x, x + 2, ..., then x + 1, x + 3, ...
-    for (int parity = 0; parity < 2; ++parity) {
-      const int at = x + parity;  // the index of column x + parity - half
-      const V32 mu1 = sum(split.mu1, at), mu2 = sum(split.mu2, at);
-      const V32 xx_lo = sum(split.lo[0], at), xx_hi = sum(split.hi[0], at);
-      const V32 yy_lo = sum(split.lo[1], at), yy_hi = sum(split.hi[1], at);
-      const V32 xy_lo = sum(split.lo[2], at), xy_hi = sum(split.hi[2], at);
-      PixelStatistics(EvenMean(hn::LowerHalf(dh, mu1)), EvenMean(hn::LowerHalf(dh, mu2)),
-                      Moment64(hn::LowerHalf(dh, xx_lo), hn::LowerHalf(dh, xx_hi)),
-                      Moment64(hn::LowerHalf(dh, yy_lo), hn::LowerHalf(dh, yy_hi)),
-                      Moment64(hn::LowerHalf(dh, xy_lo), hn::LowerHalf(dh, xy_hi)), limit, table,
-                      num_log, den_log, num_non_log, den_non_log);
-      PixelStatistics(EvenMean(hn::UpperHalf(dh, mu1)), EvenMean(hn::UpperHalf(dh, mu2)),
-                      Moment64(hn::UpperHalf(dh, xx_lo), hn::UpperHalf(dh, xx_hi)),
-                      Moment64(hn::UpperHalf(dh, yy_lo), hn::UpperHalf(dh, yy_hi)),
-                      Moment64(hn::UpperHalf(dh, xy_lo), hn::UpperHalf(dh, xy_hi)), limit, table,
-                      num_log, den_log, num_non_log, den_non_log);
+  while (x + lanes16 <= width) {
+    const int n = std::min(kBlock, (width - x) / lanes16 * lanes16);
+    for (int m = 0; m < 8; ++m) {
+      uint32_t* out = block[m];
+      const std::vector<int16_t>& source = *sources[m];
+      // Lanes j: first the pixels x + 2j, then x + 1 + 2j.
+      for (int i = 0; i < n; i += lanes16) {
+#if HWY_TARGET <= HWY_AVX3
+        VS32 even, odd;
+        PairedSumsSharingLoads<kPairs>(source.data() + x + i, even_pairs, odd_pairs, even, odd);
+        hn::Store(hn::Add(hn::BitCast(d, even), unbias), d, out + i);
+        hn::Store(hn::Add(hn::BitCast(d, odd), unbias), d, out + i + lanes);
+#else
+        hn::Store(sum(source, x + i), d, out + i);
+        hn::Store(sum(source, x + i + 1), d, out + i + lanes);
+#endif
+      }
     }
+    VI32 num_log32 = hn::Zero(di32), den_log32 = hn::Zero(di32), den_non_log32 = hn::Zero(di32);
+    for (int i = 0; i < n; i += lanes)
+      PixelStatistics32(
+          hn::Load(d, block[0] + i), hn::Load(d, block[1] + i), hn::Load(d, block[2] + i),
+          hn::Load(d, block[3] + i), hn::Load(d, block[4] + i), hn::Load(d, block[5] + i),
+          hn::Load(d, block[6] + i), hn::Load(d, block[7] + i), limit, den_at + i, signal_at + i,
+          noise_at + i, num_log32, den_log32, den_non_log32, num_non_log);
+    AddEntries(den_at, signal_at, noise_at, n, den_log_entries, num_log_entries);
+    const auto widen = [&](VI32 v) {
+      return hn::Add(hn::PromoteTo(di64, hn::LowerHalf(dhi, v)),
+                     hn::PromoteTo(di64, hn::UpperHalf(dhi, v)));
+    };
+    num_log = hn::Add(num_log, widen(num_log32));
+    den_log = hn::Add(den_log, widen(den_log32));
+    den_non_log = hn::Add(den_non_log, widen(den_non_log32));
+    x += n;
   }
   return x;
 }
 
 // Whether the taps suit PairedStatistics: each below 2^15 (a signed int16),
-// their sum at most 2^16 + 1 (so each half's sum stays below 2^32).
+// their sum at most 2^16 (so each half's sum stays below 2^32 - 32768, as
+// Moment32 needs).
 bool PairsFit(std::span<const uint16_t> taps) {
   uint32_t total = 0;
   for (const uint16_t t : taps) {
     if (t >= 32768) return false;
     total += t;
   }
-  return total <= 65537;
+  return total <= 65536;
 }
 #endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
 
@@ -288,12 +487,13 @@ LevelSums HorizontalStatisticsOf(const MomentLines& lines, int width,
   bool symmetric = taps_count % 2 == 1;
   for (size_t k = 0; k < taps_count / 2; ++k)
     symmetric = symmetric && taps[k] == taps[taps_count - 1 - k];
+  int64_t num_log_entries = 0, den_log_entries = 0;  // PairedStatistics' table entries
   int x = 0;
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
   if constexpr (kTaps >= 5)
     if (PairsFit(taps))
-      x = PairedStatistics<kTaps>(lines, width, taps, limit, table, num_log, den_log, num_non_log,
-                                  den_non_log);
+      x = PairedStatistics<kTaps>(lines, width, taps, limit, num_log, den_log, num_non_log,
+                                  den_non_log, num_log_entries, den_log_entries);
 #endif
   for (; x + lanes <= width; x += lanes) {
     V32 mu1 = hn::Zero(d), mu2 = hn::Zero(d);
@@ -356,8 +556,8 @@ LevelSums HorizontalStatisticsOf(const MomentLines& lines, int width,
                     num_non_log, den_non_log);
   }
   LevelSums sums;
-  sums.num_log = hn::GetLane(hn::SumOfLanes(di, num_log));
-  sums.den_log = hn::GetLane(hn::SumOfLanes(di, den_log));
+  sums.num_log = hn::GetLane(hn::SumOfLanes(di, num_log)) + num_log_entries;
+  sums.den_log = hn::GetLane(hn::SumOfLanes(di, den_log)) + den_log_entries;
   sums.num_non_log = hn::GetLane(hn::SumOfLanes(di, num_non_log));
   sums.den_non_log = hn::GetLane(hn::SumOfLanes(di, den_non_log));
   // The row's tail, as the reference does it.

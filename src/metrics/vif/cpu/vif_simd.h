@@ -3,12 +3,13 @@
 // same bits, tested against it in tests/twins/vif_rows.cpp. vif_simd runs the
 // reference's pyramid with these stages.
 //
-// Lane widths follow the reference's (see docs/spec/vif.md, "The SIMD
-// path"): means and blurs in uint32 lanes with the reference's wrap; second
-// moments in uint32 lanes where they provably fit (8-bit samples), else in
-// uint64 lanes, the even and odd columns apart (the horizontal sums on x86 by
-// pairs of taps over 16-bit halves, horizontal_statistics.cpp); the per-pixel statistic in
-// 64-bit lanes, its binary64 steps in the reference's order, one pixel a lane.
+// Lane widths follow the reference's: means and blurs in uint32 lanes with the
+// reference's wrap; second moments in uint32 lanes where they provably fit
+// (8-bit samples), else in uint64 lanes, the even and odd columns apart; the
+// per-pixel statistic in 64-bit lanes, its binary64 steps in the reference's
+// order, one pixel a lane. On x86 the horizontal sums go by pairs of taps over
+// 16-bit halves and the statistic in 32-bit lanes (horizontal_statistics.cpp;
+// docs/spec/vif.md, "The statistic in 32-bit lanes", proves the bounds).
 #pragma once
 
 #include <cstdint>
