@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "libm/libm.h"
+#include "metrics/speed/plane_kernels.h"
 
 namespace exactvq::speed {
 
@@ -55,14 +56,11 @@ inline int mirror_tap(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 
 // Output (i, j) of the separable filter: the vertical pass of every column the
 // horizontal pass reads, then the horizontal pass; each sum in tap order.
 // `column` holds row i's vertical pass.
-void vertical_pass(const float* f, int taps, const float* src, size_t stride, int w, int h, int i,
-                   float* column) {
-  for (int j = 0; j < w; ++j) {
-    float acc = 0;
-    for (int t = 0; t < taps; ++t)
-      acc += f[t] * src[size_t(mirror_tap(i - taps / 2 + t, h)) * stride + size_t(j)];
-    column[j] = acc;
-  }
+void vertical_pass(FilterColumns columns, const float* f, int taps, const float* src, size_t stride,
+                   int h, int w, int i, float* column) {
+  const float* rows[128];
+  for (int t = 0; t < taps; ++t) rows[t] = src + size_t(mirror_tap(i - taps / 2 + t, h)) * stride;
+  columns(f, taps, rows, w, column);
 }
 
 inline float horizontal_tap_sum(const float* f, int taps, const float* column, int w, int j) {
@@ -72,10 +70,10 @@ inline float horizontal_tap_sum(const float* f, int taps, const float* column, i
 }
 
 // The whole filtered plane (vif_filter1d_s).
-void filter_plane(const float* f, int taps, const float* src, size_t src_stride, float* dst,
-                  size_t dst_stride, int w, int h, float* column) {
+void filter_plane(FilterColumns columns, const float* f, int taps, const float* src,
+                  size_t src_stride, float* dst, size_t dst_stride, int w, int h, float* column) {
   for (int i = 0; i < h; ++i) {
-    vertical_pass(f, taps, src, src_stride, w, h, i, column);
+    vertical_pass(columns, f, taps, src, src_stride, h, w, i, column);
     for (int j = 0; j < w; ++j)
       dst[size_t(i) * dst_stride + size_t(j)] = horizontal_tap_sum(f, taps, column, w, j);
   }
@@ -84,10 +82,11 @@ void filter_plane(const float* f, int taps, const float* src, size_t src_stride,
 // The filtered plane's samples at every 16th row and column (vif_filter1d_s then
 // vif_dec16_s): only those are formed, each with the same operations in the
 // same order as in the whole plane.
-void filter_every_16th(const float* f, int taps, const float* src, size_t src_stride, float* dst,
-                       size_t dst_stride, int w, int h, float* column) {
+void filter_every_16th(FilterColumns columns, const float* f, int taps, const float* src,
+                       size_t src_stride, float* dst, size_t dst_stride, int w, int h,
+                       float* column) {
   for (int i = 0; i < h / 16; ++i) {
-    vertical_pass(f, taps, src, src_stride, w, h, i * 16, column);
+    vertical_pass(columns, f, taps, src, src_stride, h, w, i * 16, column);
     for (int j = 0; j < w / 16; ++j)
       dst[size_t(i) * dst_stride + size_t(j)] = horizontal_tap_sum(f, taps, column, w, j * 16);
   }
@@ -601,6 +600,14 @@ void covariance_sums_reference(const float* data, size_t stride, int width, int 
     }
 }
 
+void filter_columns(const float* f, int taps, const float* const* rows, int w, float* out) {
+  for (int j = 0; j < w; ++j) {
+    float acc = 0;
+    for (int t = 0; t < taps; ++t) acc += f[t] * rows[t][j];
+    out[j] = acc;
+  }
+}
+
 // ---- Sizes and refusals -----------------------------------------------------------
 
 Dimensions dimensions_of(int width, int height, double prescale) {
@@ -673,8 +680,12 @@ void load_plane(const PlaneView& p, int width, int height, int bitdepth, float* 
 
 // ---- The score --------------------------------------------------------------------
 
-Scorer::Scorer(int width, int height, const SpeedOptions& o, CovarianceSums sums)
-    : options_(o), dim_(dimensions_of(width, height, o.prescale)), covariance_sums_(sums) {
+Scorer::Scorer(int width, int height, const SpeedOptions& o, CovarianceSums sums,
+               FilterColumns columns)
+    : options_(o),
+      dim_(dimensions_of(width, height, o.prescale)),
+      covariance_sums_(sums),
+      filter_columns_(columns) {
   stride_ = size_t(std::max(dim_.alloc_width, 1));
   const size_t frame = stride_ * size_t(std::max(dim_.alloc_height, 1));
   ref_.assign(frame, 0.0f);
@@ -735,10 +746,10 @@ void Scorer::filter_and_downscale(float* frame) {
     }
   }
   const int dw = dim_.operating_width, dh = dim_.operating_height;
-  filter_every_16th(antialias_, antialias_width_, frame, stride_, down_.data(), size_t(dw), sw, sh,
-                    row_.data());
-  filter_plane(filter_, filter_width_, down_.data(), size_t(dw), blurred_.data(), size_t(dw), dw,
-               dh, row_.data());
+  filter_every_16th(filter_columns_, antialias_, antialias_width_, frame, stride_, down_.data(),
+                    size_t(dw), sw, sh, row_.data());
+  filter_plane(filter_columns_, filter_, filter_width_, down_.data(), size_t(dw), blurred_.data(),
+               size_t(dw), dw, dh, row_.data());
   for (size_t i = 0; i < size_t(dw) * size_t(dh); ++i) down_[i] -= blurred_[i];
 }
 

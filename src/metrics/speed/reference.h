@@ -11,6 +11,7 @@
 #include "core/picture.h"
 #include "metrics/speed/covariance.h"
 #include "metrics/speed/options.h"
+#include "metrics/speed/plane_kernels.h"
 
 namespace exactvq::speed {
 
@@ -97,9 +98,10 @@ struct PairScore {
 // buffers it works in (make one a thread).
 class Scorer {
  public:
-  // `sums`: the covariance sums' routine (the reference, or its SIMD twin).
+  // `sums`, `columns`: the covariance sums' and the filters' vertical pass's
+  // routines (the references, or their SIMD twins).
   Scorer(int width, int height, const SpeedOptions& o,
-         CovarianceSums sums = covariance_sums_reference);
+         CovarianceSums sums = covariance_sums_reference, FilterColumns columns = filter_columns);
 
   // The planes to fill (stride() floats a row, alloc_height rows; the first
   // width x height samples are the picture); score() overwrites them.
@@ -117,6 +119,7 @@ class Scorer {
   SpeedOptions options_;
   Dimensions dim_;
   CovarianceSums covariance_sums_;
+  FilterColumns filter_columns_;
   size_t stride_;
   int antialias_width_, filter_width_;
   float antialias_[128], filter_[128];

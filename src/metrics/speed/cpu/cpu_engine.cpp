@@ -1,5 +1,6 @@
 // The SpEED engines on the CPU: the scalar reference's Scorer with the SIMD
-// twin of its covariance sums (covariance.h), frames (and
+// twins of its covariance sums (covariance.h), its filters' vertical pass and
+// the planes' conversion (plane_kernels.h), frames (and
 // speed_chroma's two planes) side by side on the setup's thread pool, each task
 // with a Scorer of its own; speed_temporal keeps the last frame pair for the
 // next call.
@@ -29,7 +30,8 @@ class ScorerPool {
         return s;
       }
     }
-    return std::make_unique<Scorer>(width_, height_, options_, covariance_sums);
+    return std::make_unique<Scorer>(width_, height_, options_, covariance_sums,
+                                    filter_columns_simd);
   }
 
   void give_back(std::unique_ptr<Scorer> s) {
@@ -66,8 +68,8 @@ class CpuEngine final : public Engine {
       const FramePair& f = frames[size_t(task / 2)];
       const int plane = 1 + task % 2;
       std::unique_ptr<Scorer> s = scorers_.take();
-      load_plane(f.ref->plane(plane), w, h, bitdepth, s->ref(), s->stride());
-      load_plane(f.dist->plane(plane), w, h, bitdepth, s->dis(), s->stride());
+      load_plane_simd(f.ref->plane(plane), w, h, bitdepth, s->ref(), s->stride());
+      load_plane_simd(f.dist->plane(plane), w, h, bitdepth, s->dis(), s->stride());
       out[size_t(task)] = s->score();
       scorers_.give_back(std::move(s));
     });
@@ -131,12 +133,12 @@ class CpuEngine final : public Engine {
     std::unique_ptr<Scorer> s = scorers_.take();
     const size_t stride = s->stride();
     std::vector<float> current(stride * size_t(h));
-    load_plane(prev_ref.plane(0), w, h, bitdepth, s->ref(), stride);
-    load_plane(cur.ref->plane(0), w, h, bitdepth, current.data(), stride);
+    load_plane_simd(prev_ref.plane(0), w, h, bitdepth, s->ref(), stride);
+    load_plane_simd(cur.ref->plane(0), w, h, bitdepth, current.data(), stride);
     subtract(s->ref(), current.data(), w, h, stride);
-    load_plane(prev_dist.plane(0), w, h, bitdepth, s->dis(), stride);
+    load_plane_simd(prev_dist.plane(0), w, h, bitdepth, s->dis(), stride);
     if (!setup_.options.use_ref_diff)
-      load_plane(cur.dist->plane(0), w, h, bitdepth, current.data(), stride);
+      load_plane_simd(cur.dist->plane(0), w, h, bitdepth, current.data(), stride);
     subtract(s->dis(), current.data(), w, h, stride);
     const PairScore score = s->score();
     scorers_.give_back(std::move(s));
