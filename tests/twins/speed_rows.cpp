@@ -245,9 +245,86 @@ std::vector<Case> load_plane_cases() {
   for (int bits : {8, 10, 12, 16}) {
     for (int w = 1; w <= 40; ++w) add(w, 1 + int(rng() % 4), bits, int(rng() % 3), kRandomSamples);
     for (int fill : {kRandomSamples, kEveryCode, kExtremeCodes}) add(257, 5, bits, 1, fill);
+    add(256, 1 << (bits - 8), bits, 0, kEveryCode);  // each code once
   }
   add(960, 540, 8, 0, kRandomSamples, true);  // 1080p chroma
   add(960, 540, 10, 0, kRandomSamples, true);
+  return all;
+}
+
+// ---- speed.filter_sample_columns: case.a taps over case.width columns of
+// case.height distinct rows of case.bits samples (rows repeat past them, as the
+// mirrored rows at a plane's edge do), the output padded as filter_columns'.
+// case.fill: random samples, or the extremes 0 and the largest code.
+Prepared filter_sample_columns_case(const Case& c) {
+  struct In {
+    std::vector<float> taps;
+    std::vector<std::vector<uint8_t>> rows;
+    std::vector<const uint8_t*> pointers;
+  };
+  auto in = std::make_shared<In>();
+  std::mt19937_64 rng(c.seed);
+  std::uniform_real_distribution<float> unit(-1, 1);
+  const int taps = c.a;
+  for (int t = 0; t < taps; ++t)
+    in->taps.push_back(c.b ? unit(rng) : 1.0f / float(1 + std::abs(t - taps / 2)));
+  const uint32_t top = (1u << c.bits) - 1;
+  const int bytes = c.bits > 8 ? 2 : 1;
+  in->rows.resize(size_t(std::max(1, std::min(taps, c.height))));
+  for (auto& row : in->rows) {
+    row.resize((size_t(c.width) + 3) * size_t(bytes));
+    for (size_t i = 0; i < row.size() / size_t(bytes); ++i) {
+      const uint32_t v = c.fill == kExtremeCodes ? (rng() & 1 ? top : 0) : uint32_t(rng()) & top;
+      if (bytes == 1)
+        row[i] = uint8_t(v);
+      else
+        reinterpret_cast<uint16_t*>(row.data())[i] = uint16_t(v);
+    }
+  }
+  for (int t = 0; t < taps; ++t)
+    in->pointers.push_back(in->rows[size_t(t) % in->rows.size()].data());
+  const int w = c.width, bits = c.bits;
+  const auto run = [in, taps, w, bits](speed::FilterSampleColumns f) {
+    std::vector<float> out(size_t(w) + 5, 7.5f);
+    f(in->taps.data(), taps, in->pointers.data(), bits, w, out.data());
+    Bytes b;
+    put(b, out);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(speed::filter_sample_columns_simd); };
+  p.reference = [run] { return run(speed::filter_sample_columns); };
+  return p;
+}
+
+std::vector<Case> filter_sample_columns_cases() {
+  std::mt19937_64 rng(0x5eed'0504);
+  std::vector<Case> all;
+  auto add = [&](int w, int taps, int distinct, int bits, int fill, bool random_taps,
+                 bool timed = false) {
+    Case c;
+    c.seed = case_seed(0x5eed'0504, all.size());
+    c.width = w;
+    c.height = distinct;
+    c.bits = bits;
+    c.a = taps;
+    c.b = random_taps;
+    c.fill = fill;
+    c.timed = timed;
+    c.what = std::to_string(w) + " columns of " + std::to_string(bits) + "-bit samples, " +
+             std::to_string(taps) + " taps over " + std::to_string(distinct) + " rows, " +
+             kLoadFillNames[fill] + (random_taps ? ", random taps" : "");
+    all.push_back(c);
+  };
+  for (int bits : {8, 10, 12, 16}) {
+    for (int w = 1; w <= 70; ++w)
+      add(w, 1 + 2 * int(rng() % 6), 128, bits, kRandomSamples, rng() & 1);
+    for (int fill : {kRandomSamples, kExtremeCodes})
+      for (int taps : {1, 3, 9, 33, 128})
+        add(130, taps, int(rng() % 2 ? 128 : 1 + rng() % 4), bits, fill, rng() & 1);
+  }
+  add(960, 9, 128, 8, kRandomSamples, false, true);  // 1080p chroma's anti-alias pass
+  add(960, 9, 128, 10, kRandomSamples, false, true);
   return all;
 }
 
@@ -255,6 +332,8 @@ EXACTVQ_TWIN_ROWS(speed_rows) {
   register_per_target("speed.covariance_sums", covariance_cases, covariance_case);
   register_per_target("speed.filter_columns", filter_columns_cases, filter_columns_case);
   register_per_target("speed.load_plane", load_plane_cases, load_plane_case);
+  register_per_target("speed.filter_sample_columns", filter_sample_columns_cases,
+                      filter_sample_columns_case);
 }
 
 }  // namespace

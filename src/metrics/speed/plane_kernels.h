@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "core/picture.h"
 
@@ -20,6 +21,18 @@ void filter_columns(const float* f, int taps, const float* const* rows, int w, f
 void filter_columns_simd(const float* f, int taps, const float* const* rows, int w, float* out);
 
 using FilterColumns = void (*)(const float*, int, const float* const*, int, float*);
+
+// filter_columns over rows of a picture's samples (8 bits, or 9 to 16 in
+// uint16_t) converted as load_plane (reference.h) converts them: the same
+// bits as converting the rows, then filter_columns.
+void filter_sample_columns(const float* f, int taps, const uint8_t* const* rows, int bitdepth,
+                           int w, float* out);
+
+// The Highway twin of filter_sample_columns.
+void filter_sample_columns_simd(const float* f, int taps, const uint8_t* const* rows, int bitdepth,
+                                int w, float* out);
+
+using FilterSampleColumns = void (*)(const float*, int, const uint8_t* const*, int, int, float*);
 
 // The Highway twin of load_plane (reference.h).
 void load_plane_simd(const PlaneView& p, int width, int height, int bitdepth, float* dst,

@@ -608,6 +608,26 @@ void filter_columns(const float* f, int taps, const float* const* rows, int w, f
   }
 }
 
+namespace {
+
+// load_plane's value of one sample.
+inline float converted_sample(const uint8_t* row, int bitdepth, int j) {
+  constexpr float kOffset = -128.0f;
+  if (bitdepth == 8) return float(row[j]) + kOffset;
+  return float(reinterpret_cast<const uint16_t*>(row)[j]) / float(1 << (bitdepth - 8)) + kOffset;
+}
+
+}  // namespace
+
+void filter_sample_columns(const float* f, int taps, const uint8_t* const* rows, int bitdepth,
+                           int w, float* out) {
+  for (int j = 0; j < w; ++j) {
+    float acc = 0;
+    for (int t = 0; t < taps; ++t) acc += f[t] * converted_sample(rows[t], bitdepth, j);
+    out[j] = acc;
+  }
+}
+
 // ---- Sizes and refusals -----------------------------------------------------------
 
 Dimensions dimensions_of(int width, int height, double prescale) {
@@ -724,8 +744,7 @@ Scorer::Scorer(int width, int height, const SpeedOptions& o, CovarianceSums sums
 // Gaussian of itself).
 void Scorer::filter_and_downscale(float* frame) {
   const int sw = dim_.scaled_width, sh = dim_.scaled_height;
-  if (!almost_equal(options_.prescale, 1.0) &&
-      !(sw == dim_.original_width && sh == dim_.original_height)) {
+  if (prescales()) {
     const int ow = dim_.original_width, oh = dim_.original_height;
     std::copy(frame, frame + stride_ * size_t(dim_.alloc_height), scaled_copy_.begin());
     const float* src = scaled_copy_.data();
@@ -745,9 +764,38 @@ void Scorer::filter_and_downscale(float* frame) {
         break;
     }
   }
-  const int dw = dim_.operating_width, dh = dim_.operating_height;
   filter_every_16th(filter_columns_, antialias_, antialias_width_, frame, stride_, down_.data(),
-                    size_t(dw), sw, sh, row_.data());
+                    size_t(dim_.operating_width), sw, sh, row_.data());
+  subtract_local_mean();
+}
+
+bool Scorer::prescales() const {
+  return !almost_equal(options_.prescale, 1.0) &&
+         !(dim_.scaled_width == dim_.original_width && dim_.scaled_height == dim_.original_height);
+}
+
+// filter_and_downscale of the plane load_plane makes of `p`, where nothing is
+// prescaled: the anti-alias filter reads the picture's samples, converted as
+// load_plane converts them, in place of the floats.
+void Scorer::filter_and_downscale_samples(const PlaneView& p, int bitdepth,
+                                          FilterSampleColumns columns) {
+  const int w = dim_.scaled_width, h = dim_.scaled_height, taps = antialias_width_;
+  const size_t dw = size_t(dim_.operating_width);
+  const uint8_t* rows[128];
+  for (int i = 0; i < h / 16; ++i) {
+    for (int t = 0; t < taps; ++t)
+      rows[t] = p.data + ptrdiff_t(mirror_tap(i * 16 - taps / 2 + t, h)) * p.stride;
+    columns(antialias_, taps, rows, bitdepth, w, row_.data());
+    for (int j = 0; j < w / 16; ++j)
+      down_[size_t(i) * dw + size_t(j)] =
+          horizontal_tap_sum(antialias_, taps, row_.data(), w, j * 16);
+  }
+  subtract_local_mean();
+}
+
+// down_ less its local mean (the scale-4 Gaussian of itself).
+void Scorer::subtract_local_mean() {
+  const int dw = dim_.operating_width, dh = dim_.operating_height;
   filter_plane(filter_columns_, filter_, filter_width_, down_.data(), size_t(dw), blurred_.data(),
                size_t(dw), dw, dh, row_.data());
   for (size_t i = 0; i < size_t(dw) * size_t(dh); ++i) down_[i] -= blurred_[i];
@@ -826,6 +874,25 @@ PairScore Scorer::score() {
   const bool ref_ok = estimate(ref_entropies_, ref_variances_);
   filter_and_downscale(dis_.data());
   const bool dis_ok = estimate(dis_entropies_, dis_variances_);
+  return pool(ref_ok, dis_ok);
+}
+
+PairScore Scorer::score_planes(const PlaneView& ref, const PlaneView& dis, int bitdepth,
+                               PlaneLoads loads) {
+  const int w = dim_.original_width, h = dim_.original_height;
+  if (prescales()) {
+    loads.load(ref, w, h, bitdepth, ref_.data(), stride_);
+    loads.load(dis, w, h, bitdepth, dis_.data(), stride_);
+    return score();
+  }
+  filter_and_downscale_samples(ref, bitdepth, loads.columns);
+  const bool ref_ok = estimate(ref_entropies_, ref_variances_);
+  filter_and_downscale_samples(dis, bitdepth, loads.columns);
+  const bool dis_ok = estimate(dis_entropies_, dis_variances_);
+  return pool(ref_ok, dis_ok);
+}
+
+PairScore Scorer::pool(bool ref_ok, bool dis_ok) {
   PairScore out;
   out.singular = !ref_ok || !dis_ok;
   // One side unstable alone: 0 rather than an inflated score.

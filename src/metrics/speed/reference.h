@@ -94,6 +94,13 @@ struct PairScore {
   bool singular = false;
 };
 
+// The routines Scorer::score_planes reads a picture's plane with (the
+// references, or their SIMD twins).
+struct PlaneLoads {
+  void (*load)(const PlaneView&, int, int, int, float*, size_t) = load_plane;
+  FilterSampleColumns columns = filter_sample_columns;
+};
+
 // SpEED of pairs of planes of one size under one set of options, with the
 // buffers it works in (make one a thread).
 class Scorer {
@@ -112,8 +119,18 @@ class Scorer {
 
   PairScore score();
 
+  // score() of the planes load_plane makes of `ref` and `dis` (width x height
+  // samples of bitdepth bits): where nothing is prescaled the anti-alias
+  // filter reads the samples themselves, with the same bits.
+  PairScore score_planes(const PlaneView& ref, const PlaneView& dis, int bitdepth,
+                         PlaneLoads loads = {});
+
  private:
+  bool prescales() const;  // whether the prescale resamples the plane
   void filter_and_downscale(float* frame);
+  void filter_and_downscale_samples(const PlaneView& p, int bitdepth, FilterSampleColumns columns);
+  void subtract_local_mean();
+  PairScore pool(bool ref_ok, bool dis_ok);
   bool estimate(std::vector<float>& entropies, std::vector<float>& variances);
 
   SpeedOptions options_;

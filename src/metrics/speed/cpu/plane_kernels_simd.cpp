@@ -2,7 +2,10 @@
 // reference.cpp's: a vector of columns at a time, each lane doing its column's
 // operations in the reference's order (Mul then Add, never fused; the
 // conversions and the division exact or correctly rounded as the scalar's),
-// the columns past the last whole vector one at a time.
+// the columns past the last whole vector one at a time. A sample divided by
+// 2^(bitdepth - 8) is multiplied by 2^-(bitdepth - 8) instead: the sample is an
+// integer below 2^16, so both quotients are exact (the significand kept, the
+// exponent lowered, far from underflow) and equal.
 #include "metrics/speed/plane_kernels.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -45,6 +48,60 @@ void FilterColumns(const float* HWY_RESTRICT f, int taps, const float* const* ro
   }
 }
 
+// load_plane's values of lanes samples from `row` + j.
+template <typename Sample>
+HWY_INLINE hn::Vec<DF> Converted(const uint8_t* row, int j, hn::Vec<DF> reciprocal,
+                                 hn::Vec<DF> offset) {
+  const DF d;
+  const hn::Rebind<int32_t, DF> di;
+  const hn::Rebind<Sample, DF> ds;
+  const auto v =
+      hn::ConvertTo(d, hn::PromoteTo(di, hn::LoadU(ds, reinterpret_cast<const Sample*>(row) + j)));
+  if constexpr (sizeof(Sample) == 1)
+    return hn::Add(v, offset);
+  else
+    return hn::Add(hn::Mul(v, reciprocal), offset);
+}
+
+template <typename Sample>
+void FilterSamples(const float* HWY_RESTRICT f, int taps, const uint8_t* const* rows, int bitdepth,
+                   int w, float* HWY_RESTRICT out) {
+  constexpr float kOffset = -128.0f;
+  const DF d;
+  const int lanes = int(hn::Lanes(d));
+  const auto offset = hn::Set(d, kOffset);
+  const float scaler = float(1 << (bitdepth - 8));
+  const auto reciprocal = hn::Set(d, 1.0f / scaler);
+  int j = 0;
+  for (; j + 2 * lanes <= w; j += 2 * lanes) {
+    auto a0 = hn::Zero(d), a1 = hn::Zero(d);
+    for (int t = 0; t < taps; ++t) {
+      const auto weight = hn::Set(d, f[t]);
+      a0 = hn::Add(a0, hn::Mul(weight, Converted<Sample>(rows[t], j, reciprocal, offset)));
+      a1 = hn::Add(a1, hn::Mul(weight, Converted<Sample>(rows[t], j + lanes, reciprocal, offset)));
+    }
+    hn::StoreU(a0, d, out + j);
+    hn::StoreU(a1, d, out + j + lanes);
+  }
+  for (; j < w; ++j) {
+    float acc = 0;
+    for (int t = 0; t < taps; ++t) {
+      const Sample s = reinterpret_cast<const Sample*>(rows[t])[j];
+      const float v = sizeof(Sample) == 1 ? float(s) + kOffset : float(s) / scaler + kOffset;
+      acc += f[t] * v;
+    }
+    out[j] = acc;
+  }
+}
+
+void FilterSampleColumns(const float* f, int taps, const uint8_t* const* rows, int bitdepth, int w,
+                         float* out) {
+  if (bitdepth == 8)
+    FilterSamples<uint8_t>(f, taps, rows, bitdepth, w, out);
+  else
+    FilterSamples<uint16_t>(f, taps, rows, bitdepth, w, out);
+}
+
 void LoadPlane(const PlaneView& p, int width, int height, int bitdepth, float* dst, size_t stride) {
   constexpr float kOffset = -128.0f;
   const DF d;
@@ -66,7 +123,7 @@ void LoadPlane(const PlaneView& p, int width, int height, int bitdepth, float* d
     return;
   }
   const float scaler = float(1 << (bitdepth - 8));
-  const auto divisor = hn::Set(d, scaler);
+  const auto reciprocal = hn::Set(d, 1.0f / scaler);
   const hn::Rebind<uint16_t, DF> d16;
   for (int y = 0; y < height; ++y) {
     const uint16_t* row = p.row<uint16_t>(y);
@@ -74,7 +131,7 @@ void LoadPlane(const PlaneView& p, int width, int height, int bitdepth, float* d
     int x = 0;
     for (; x + lanes <= width; x += lanes) {
       const auto v = hn::ConvertTo(d, hn::PromoteTo(di, hn::LoadU(d16, row + x)));
-      hn::StoreU(hn::Add(hn::Div(v, divisor), offset), d, out + x);
+      hn::StoreU(hn::Add(hn::Mul(v, reciprocal), offset), d, out + x);
     }
     for (; x < width; ++x) out[x] = float(row[x]) / scaler + kOffset;
   }
@@ -88,6 +145,12 @@ namespace exactvq::speed {
 
 HWY_EXPORT(FilterColumns);
 HWY_EXPORT(LoadPlane);
+HWY_EXPORT(FilterSampleColumns);
+
+void filter_sample_columns_simd(const float* f, int taps, const uint8_t* const* rows, int bitdepth,
+                                int w, float* out) {
+  HWY_DYNAMIC_DISPATCH(FilterSampleColumns)(f, taps, rows, bitdepth, w, out);
+}
 
 void filter_columns_simd(const float* f, int taps, const float* const* rows, int w, float* out) {
   HWY_DYNAMIC_DISPATCH(FilterColumns)(f, taps, rows, w, out);
