@@ -1,6 +1,6 @@
 // Rows of SpEED's CPU SIMD routines beside their scalar references
-// (metrics/speed/): the covariance sums of the 25 shifted windows of a
-// decimated plane, the filters' vertical pass and the conversion of a plane.
+// (metrics/speed/): the covariance sums and the sums of the 25 shifted windows
+// of a decimated plane, the filters' vertical pass and the conversion of a plane.
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
@@ -76,6 +76,55 @@ Prepared covariance_case(const Case& c) {
     put(b, sums);
     return b;
   };
+  return p;
+}
+
+// ---- speed.window_sums: the 25 windows' sums over the same planes as
+// speed.covariance_sums', with the floats past the plane the twin may read
+// (set to a value that would show if a window took it).
+Prepared window_sums_case(const Case& c) {
+  struct In {
+    std::vector<float> plane;
+    size_t stride;
+  };
+  auto in = std::make_shared<In>();
+  in->stride = size_t(c.width) + 4 + size_t(c.a);
+  const size_t samples = in->stride * size_t(c.height + 4);
+  in->plane.assign(samples + speed::kWindowSumsOverread, 1e30f);
+  std::mt19937_64 rng(c.seed);
+  std::uniform_real_distribution<float> small(-300.0f, 300.0f), wide(-1e6f, 1e6f);
+  const float constant = small(rng);
+  for (size_t i = 0; i < samples; ++i) {
+    switch (c.fill) {
+      case kSmallRandom:
+        in->plane[i] = small(rng);
+        break;
+      case kWideRandom:
+        in->plane[i] = wide(rng);
+        break;
+      case kConstant:
+        in->plane[i] = constant;
+        break;
+      case kExtremes:
+        in->plane[i] = (rng() & 1 ? 1e30f : 1e-30f) * (rng() & 2 ? -1.0f : 1.0f);
+        break;
+      default:
+        in->plane[i] = 0.0f;
+        break;
+    }
+  }
+  if (c.fill == kOneSample) in->plane[size_t(rng() % samples)] = small(rng);
+  const int w = c.width, h = c.height;
+  const auto run = [in, w, h](speed::WindowSums f) {
+    std::vector<float> sums(speed::kWindows);
+    f(in->plane.data(), in->stride, w, h, sums.data());
+    Bytes b;
+    put(b, sums);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(speed::window_sums); };
+  p.reference = [run] { return run(speed::window_sums_reference); };
   return p;
 }
 
@@ -330,6 +379,7 @@ std::vector<Case> filter_sample_columns_cases() {
 
 EXACTVQ_TWIN_ROWS(speed_rows) {
   register_per_target("speed.covariance_sums", covariance_cases, covariance_case);
+  register_per_target("speed.window_sums", covariance_cases, window_sums_case);
   register_per_target("speed.filter_columns", filter_columns_cases, filter_columns_case);
   register_per_target("speed.load_plane", load_plane_cases, load_plane_case);
   register_per_target("speed.filter_sample_columns", filter_sample_columns_cases,

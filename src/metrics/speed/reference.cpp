@@ -582,6 +582,16 @@ void solve_for_blocks(const double* pair_sums, int sub_w, int sub_h, BlockSolver
     if (double(std::fabs(R.at(i, i))) < kEigenvalueEps) out.singular = true;
 }
 
+void window_sums_reference(const float* data, size_t stride, int width, int height, float* sums) {
+  for (int r = 0; r < kBlockSize; ++r)
+    for (int c = 0; c < kBlockSize; ++c) {
+      float sum = 0;
+      for (int i = 0; i < height; ++i)
+        for (int j = 0; j < width; ++j) sum += data[size_t(r + i) * stride + size_t(c + j)];
+      sums[r * kBlockSize + c] = sum;
+    }
+}
+
 void covariance_sums_reference(const float* data, size_t stride, int width, int height,
                                const float* means, double* sums) {
   for (int x = 0; x < kWindows; ++x)
@@ -701,11 +711,12 @@ void load_plane(const PlaneView& p, int width, int height, int bitdepth, float* 
 // ---- The score --------------------------------------------------------------------
 
 Scorer::Scorer(int width, int height, const SpeedOptions& o, CovarianceSums sums,
-               FilterColumns columns)
+               FilterColumns columns, WindowSums window_sums)
     : options_(o),
       dim_(dimensions_of(width, height, o.prescale)),
       covariance_sums_(sums),
-      filter_columns_(columns) {
+      filter_columns_(columns),
+      window_sums_(window_sums) {
   stride_ = size_t(std::max(dim_.alloc_width, 1));
   const size_t frame = stride_ * size_t(std::max(dim_.alloc_height, 1));
   ref_.assign(frame, 0.0f);
@@ -725,7 +736,8 @@ Scorer::Scorer(int width, int height, const SpeedOptions& o, CovarianceSums sums
                      bilinear_x2_.data(), bilinear_dx_.data());
   }
   const size_t down = size_t(dim_.operating_width) * size_t(dim_.operating_height);
-  down_.assign(std::max<size_t>(down, 1), 0.0f);
+  // Floats past the plane for the window sums' twin to read (never used).
+  down_.assign(std::max<size_t>(down, 1) + kWindowSumsOverread, 0.0f);
   blurred_.assign(std::max<size_t>(down, 1), 0.0f);
   const size_t blocks = size_t(std::max(dim_.blocks, 1));
   for (auto* v : {&ref_entropies_, &ref_variances_, &dis_entropies_, &dis_variances_})
@@ -810,13 +822,10 @@ bool Scorer::estimate(std::vector<float>& entropies, std::vector<float>& varianc
   const int sub_w = d.submatrix_width, sub_h = d.submatrix_height;
   const int n_blocks = d.blocks;
   // 1. The covariance matrix of the 25 shifted windows, from their means.
-  for (int r = 0; r < kBlockSize; ++r)
-    for (int c = 0; c < kBlockSize; ++c) {
-      float sum = 0;
-      for (int i = 0; i < sub_h; ++i)
-        for (int j = 0; j < sub_w; ++j) sum += data[size_t(r + i) * stride + size_t(c + j)];
-      means_[size_t(r * kBlockSize + c)] = sum / float(size_t(sub_w) * size_t(sub_h));
-    }
+  float sums[kWindows];
+  window_sums_(data, stride, sub_w, sub_h, sums);
+  for (int k = 0; k < kWindows; ++k)
+    means_[size_t(k)] = sums[k] / float(size_t(sub_w) * size_t(sub_h));
   const double count = double(size_t(sub_w) * size_t(sub_h));
   covariance_sums_(data, stride, sub_w, sub_h, means_.data(), pair_sums_.data());
   for (int xi = 0; xi < kBlockElements; ++xi)

@@ -105,10 +105,12 @@ struct PlaneLoads {
 // buffers it works in (make one a thread).
 class Scorer {
  public:
-  // `sums`, `columns`: the covariance sums' and the filters' vertical pass's
-  // routines (the references, or their SIMD twins).
+  // `sums`, `columns`, `window_sums`: the covariance sums', the filters'
+  // vertical pass's and the window means' sums' routines (the references, or
+  // their SIMD twins).
   Scorer(int width, int height, const SpeedOptions& o,
-         CovarianceSums sums = covariance_sums_reference, FilterColumns columns = filter_columns);
+         CovarianceSums sums = covariance_sums_reference, FilterColumns columns = filter_columns,
+         WindowSums window_sums = window_sums_reference);
 
   // The planes to fill (stride() floats a row, alloc_height rows; the first
   // width x height samples are the picture); score() overwrites them.
@@ -137,6 +139,7 @@ class Scorer {
   Dimensions dim_;
   CovarianceSums covariance_sums_;
   FilterColumns filter_columns_;
+  WindowSums window_sums_;
   size_t stride_;
   int antialias_width_, filter_width_;
   float antialias_[128], filter_[128];

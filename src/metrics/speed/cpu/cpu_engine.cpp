@@ -31,8 +31,8 @@ class ScorerPool {
         return s;
       }
     }
-    return std::make_unique<Scorer>(width_, height_, options_, covariance_sums,
-                                    filter_columns_simd);
+    return std::make_unique<Scorer>(width_, height_, options_, covariance_sums, filter_columns_simd,
+                                    window_sums);
   }
 
   void give_back(std::unique_ptr<Scorer> s) {
