@@ -186,6 +186,42 @@ Prepared mode_case(const Case& c) {
   return p;
 }
 
+// cambi.decimate: the image (16-bit codes, or their low bytes as a mask-like
+// 8-bit image with case.a == 1) decimated in place; the whole buffer compared.
+Prepared decimate_case(const Case& c) {
+  auto image = std::make_shared<std::vector<uint16_t>>(random_image(c));
+  const int w = c.width, h = c.height;
+  const bool bytes = c.a == 1;
+  const auto run = [image, w, h, bytes](bool twin) {
+    Bytes b;
+    if (bytes) {
+      std::vector<uint8_t> out(image->begin(), image->end());
+      twin ? cambi::decimate_simd(out.data(), w, h) : cambi::decimate(out.data(), w, h);
+      put(b, out);
+    } else {
+      std::vector<uint16_t> out = *image;
+      twin ? cambi::decimate_simd(out.data(), w, h) : cambi::decimate(out.data(), w, h);
+      put(b, out);
+    }
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(true); };
+  p.reference = [run] { return run(false); };
+  return p;
+}
+
+std::vector<Case> decimate_cases() {
+  std::vector<Case> all;
+  for (int bytes : {0, 1})
+    for (Case c : image_cases()) {
+      c.a = bytes;
+      c.what += bytes ? ", 8-bit" : ", 16-bit";
+      all.push_back(c);
+    }
+  return all;
+}
+
 Prepared anti_dither_case(const Case& c) {
   auto image = std::make_shared<std::vector<uint16_t>>(random_image(c));
   const int w = c.width, h = c.height;
@@ -450,6 +486,7 @@ EXACTVQ_TWIN_ROWS(cambi_rows) {
   register_per_target("cambi.spatial_mask", image_cases, mask_case);
   register_per_target("cambi.spatial_mask_halved", halved_mask_cases, mask_case);
   register_per_target("cambi.mode_filter", image_cases, mode_case);
+  register_per_target("cambi.decimate", decimate_cases, decimate_case);
   register_per_target("cambi.anti_dither", image_cases, anti_dither_case);
   register_per_target("cambi.ten_bit_image", ten_bit_cases, ten_bit_case);
   register_per_target("cambi.pool_topk", pool_cases, pool_case);

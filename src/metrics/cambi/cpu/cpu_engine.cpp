@@ -53,8 +53,8 @@ std::array<double, kScales> simd_scale_scores(const PlaneView& luma, const Cambi
   }
   for (int scale = 0; scale < kScales; ++scale) {
     if (scale > 0 || s.high_res_speedup) {
-      if (scale > 0 || !in_place) decimate(image.data(), w, h);
-      if (scale > 0) decimate(mask.data(), w, h);
+      if (scale > 0 || !in_place) decimate_simd(image.data(), w, h);
+      if (scale > 0) decimate_simd(mask.data(), w, h);
       w = (w + 1) >> 1;
       h = (h + 1) >> 1;
     }
