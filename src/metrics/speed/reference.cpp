@@ -719,8 +719,6 @@ Scorer::Scorer(int width, int height, const SpeedOptions& o, CovarianceSums sums
       window_sums_(window_sums) {
   stride_ = size_t(std::max(dim_.alloc_width, 1));
   const size_t frame = stride_ * size_t(std::max(dim_.alloc_height, 1));
-  ref_.assign(frame, 0.0f);
-  dis_.assign(frame, 0.0f);
   if (!almost_equal(o.prescale, 1.0)) scaled_copy_.assign(frame, 0.0f);
   row_.assign(size_t(std::max(dim_.alloc_width, 1)), 0.0f);
   const FilterTaps antialias = antialias_taps(o), local_mean = local_mean_taps(o);
@@ -779,6 +777,13 @@ void Scorer::filter_and_downscale(float* frame) {
   filter_every_16th(filter_columns_, antialias_, antialias_width_, frame, stride_, down_.data(),
                     size_t(dim_.operating_width), sw, sh, row_.data());
   subtract_local_mean();
+}
+
+void Scorer::make_planes() {
+  if (!ref_.empty()) return;
+  const size_t frame = stride_ * size_t(std::max(dim_.alloc_height, 1));
+  ref_.assign(frame, 0.0f);
+  dis_.assign(frame, 0.0f);
 }
 
 bool Scorer::prescales() const {
@@ -879,6 +884,7 @@ bool Scorer::estimate(std::vector<float>& entropies, std::vector<float>& varianc
 }
 
 PairScore Scorer::score() {
+  make_planes();
   filter_and_downscale(ref_.data());
   const bool ref_ok = estimate(ref_entropies_, ref_variances_);
   filter_and_downscale(dis_.data());
@@ -890,8 +896,8 @@ PairScore Scorer::score_planes(const PlaneView& ref, const PlaneView& dis, int b
                                PlaneLoads loads) {
   const int w = dim_.original_width, h = dim_.original_height;
   if (prescales()) {
-    loads.load(ref, w, h, bitdepth, ref_.data(), stride_);
-    loads.load(dis, w, h, bitdepth, dis_.data(), stride_);
+    loads.load(ref, w, h, bitdepth, this->ref(), stride_);
+    loads.load(dis, w, h, bitdepth, this->dis(), stride_);
     return score();
   }
   filter_and_downscale_samples(ref, bitdepth, loads.columns);

@@ -114,8 +114,14 @@ class Scorer {
 
   // The planes to fill (stride() floats a row, alloc_height rows; the first
   // width x height samples are the picture); score() overwrites them.
-  float* ref() { return ref_.data(); }
-  float* dis() { return dis_.data(); }
+  float* ref() {
+    make_planes();
+    return ref_.data();
+  }
+  float* dis() {
+    make_planes();
+    return dis_.data();
+  }
   size_t stride() const { return stride_; }
   const Dimensions& dimensions() const { return dim_; }
 
@@ -129,6 +135,9 @@ class Scorer {
 
  private:
   bool prescales() const;  // whether the prescale resamples the plane
+  // The float planes, made (zeroed) at their first use: score_planes without
+  // a prescale never needs them.
+  void make_planes();
   void filter_and_downscale(float* frame);
   void filter_and_downscale_samples(const PlaneView& p, int bitdepth, FilterSampleColumns columns);
   void subtract_local_mean();
