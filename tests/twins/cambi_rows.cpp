@@ -1,9 +1,10 @@
 // Rows of cambi's CPU SIMD routines beside their scalar references: one move
 // of the window counts (metrics/cambi/window_counts.h), the spatial mask and
-// the mode filter (metrics/cambi/image_stages.h); and the pooling both as the
-// CPU's SIMD pass and as the device engines form it from their kernels' pool
-// records (metrics/cambi/pool_device.h; on the host here, the engines' own
-// rows being cambi_engine_rows.cpp's).
+// the mode filter (metrics/cambi/image_stages.h), the contrast values
+// (metrics/cambi/contrast_values.h); and the pooling both as the CPU's SIMD
+// pass and as the device engines form it from their kernels' pool records
+// (metrics/cambi/pool_device.h; on the host here, the engines' own rows being
+// cambi_engine_rows.cpp's).
 #include <algorithm>
 #include <functional>
 #include <memory>
@@ -15,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "cpu_rows.h"
+#include "metrics/cambi/contrast_values.h"
 #include "metrics/cambi/device_plan.h"
 #include "metrics/cambi/image_stages.h"
 #include "metrics/cambi/pool.h"
@@ -188,6 +190,42 @@ Prepared mode_case(const Case& c) {
   p.twin = [run] { return run(cambi::mode_filter_simd); };
   p.reference = [run] { return run(cambi::mode_filter); };
   return p;
+}
+
+// cambi.decimate: the image (16-bit codes, or their low bytes as a mask-like
+// 8-bit image with case.a == 1) decimated in place; the whole buffer compared.
+Prepared decimate_case(const Case& c) {
+  auto image = std::make_shared<std::vector<uint16_t>>(random_image(c));
+  const int w = c.width, h = c.height;
+  const bool bytes = c.a == 1;
+  const auto run = [image, w, h, bytes](bool twin) {
+    Bytes b;
+    if (bytes) {
+      std::vector<uint8_t> out(image->begin(), image->end());
+      twin ? cambi::decimate_simd(out.data(), w, h) : cambi::decimate(out.data(), w, h);
+      put(b, out);
+    } else {
+      std::vector<uint16_t> out = *image;
+      twin ? cambi::decimate_simd(out.data(), w, h) : cambi::decimate(out.data(), w, h);
+      put(b, out);
+    }
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(true); };
+  p.reference = [run] { return run(false); };
+  return p;
+}
+
+std::vector<Case> decimate_cases() {
+  std::vector<Case> all;
+  for (int bytes : {0, 1})
+    for (Case c : image_cases()) {
+      c.a = bytes;
+      c.what += bytes ? ", 8-bit" : ", 16-bit";
+      all.push_back(c);
+    }
+  return all;
 }
 
 Prepared anti_dither_case(const Case& c) {
@@ -397,14 +435,103 @@ std::vector<Case> image_cases() {
   return all;
 }
 
+// ---- cambi.contrast_values: a w x h image of codes around the band of a
+// setup of case.a contrasts (thresholds rising from case.b, the visibility
+// threshold below, at or inside the band), a mask of random density, the
+// window case.bits wide. case.fill: the codes' spread (a few codes near a
+// threshold, the whole band and beyond it, one code).
+enum ContrastFill { kNearThreshold, kWholeBand, kOneCode };
+const char* const kContrastFillNames[] = {"codes near a threshold", "codes across the band",
+                                          "one code"};
+
+Prepared contrast_case(const Case& c) {
+  struct In {
+    std::vector<uint16_t> image;
+    std::vector<uint8_t> mask;
+    cambi::CambiSetup setup;
+  };
+  auto in = std::make_shared<In>();
+  std::mt19937_64 rng(c.seed);
+  const int w = c.width, h = c.height, nd = c.a;
+  cambi::CambiSetup& s = in->setup;
+  s.num_diffs = nd;
+  int t = c.b;
+  for (int d = 0; d < nd; ++d) {  // rising thresholds, as the setup's
+    t += int(rng() % 40);
+    s.tvi_for_diff[size_t(d)] = t;
+  }
+  const int top = s.tvi_for_diff[size_t(nd - 1)];
+  const int vlt_choice = int(rng() % 3);
+  s.vlt_luma = vlt_choice == 0 ? 0 : vlt_choice == 1 ? c.b : (c.b + top) / 2;
+  const int base = std::max(0, s.vlt_luma - 3 * nd + 1);
+  const int near = int(rng() % uint64_t(top + 8));
+  const int density = 1 + int(rng() % 8);
+  in->image.resize(size_t(w) * size_t(h));
+  in->mask.resize(size_t(w) * size_t(h));
+  for (size_t i = 0; i < in->image.size(); ++i) {
+    int code = near;
+    if (c.fill == kNearThreshold) code = near + int(rng() % 5) - 2;
+    if (c.fill == kWholeBand) code = std::max(0, base - 8) + int(rng() % uint64_t(top + 16 - base));
+    in->image[i] = uint16_t(std::clamp(code, 0, 1023));
+    in->mask[i] = uint8_t(int(rng() % 8) < density);
+  }
+  const int window = c.bits;
+  const auto run = [in, w, h, window](bool twin) {
+    std::vector<float> values(size_t(w) * size_t(h), 3.25f);
+    cambi::ContrastScratch scratch;
+    if (twin)
+      cambi::contrast_values_simd(in->image.data(), in->mask.data(), w, h, window, in->setup,
+                                  values.data(), scratch);
+    else
+      cambi::contrast_values(in->image.data(), in->mask.data(), w, h, window, in->setup,
+                             values.data(), scratch);
+    Bytes b;
+    put(b, values);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(true); };
+  p.reference = [run] { return run(false); };
+  return p;
+}
+
+std::vector<Case> contrast_cases() {
+  std::mt19937_64 rng(0x5eed'0c0a);
+  std::vector<Case> all;
+  auto add = [&](int w, int h, int window, int nd, int fill, bool timed = false) {
+    Case c;
+    c.seed = case_seed(0x5eed'0c0a, all.size());
+    c.width = w;
+    c.height = h;
+    c.bits = window;
+    c.a = nd;
+    c.b = int(rng() % 700);
+    c.fill = fill;
+    c.timed = timed;
+    c.what = fmt::format("{}x{}, window {}, {} contrasts, {}", w, h, window, nd,
+                         kContrastFillNames[fill]);
+    all.push_back(c);
+  };
+  for (int fill = kNearThreshold; fill <= kOneCode; ++fill) {
+    for (int w = 1; w <= 40; ++w) add(w, 1 + int(rng() % 9), 1 + 2 * int(rng() % 6), 4, fill);
+    for (int nd : {1, 2, 4, 8, 16, 32})
+      for (int window : {3, 9, 17, 33}) add(67, 23, window, nd, fill);
+  }
+  add(960, 540, 33, 4, kNearThreshold, true);  // 1080p's scale 0 with the speed-up
+  add(960, 540, 33, 4, kWholeBand, true);
+  return all;
+}
+
 EXACTVQ_TWIN_ROWS(cambi_rows) {
   register_per_target("cambi.window_counts", counts_cases, counts_case);
   register_per_target("cambi.spatial_mask", image_cases, mask_case);
   register_per_target("cambi.spatial_mask_halved", halved_mask_cases, mask_case);
   register_per_target("cambi.mode_filter", image_cases, mode_case);
+  register_per_target("cambi.decimate", decimate_cases, decimate_case);
   register_per_target("cambi.anti_dither", image_cases, anti_dither_case);
   register_per_target("cambi.ten_bit_image", ten_bit_cases, ten_bit_case);
   register_per_target("cambi.pool_topk", pool_cases, pool_case);
+  register_per_target("cambi.contrast_values", contrast_cases, contrast_case);
   Row records;
   records.name = "cambi.pool_topk/device-records";
   records.cases = [] {

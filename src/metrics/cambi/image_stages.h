@@ -27,6 +27,10 @@ void anti_dither_simd(uint16_t* image, int w, int h);
 // at full size, (w + 1) / 2 x (h + 1) / 2 of them.
 void spatial_mask_simd(const uint16_t* image, int w, int h, uint8_t* mask, bool halved = false);
 
+// decimate (reference.h), in place as the reference's.
+void decimate_simd(uint16_t* image, int w, int h);
+void decimate_simd(uint8_t* image, int w, int h);
+
 // mode_filter (reference.h): each thread keeps three rows of the horizontal
 // pass (a row is written only after the pass of the row below it is taken).
 void mode_filter_simd(uint16_t* image, int w, int h);

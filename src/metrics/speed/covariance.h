@@ -25,4 +25,15 @@ void covariance_sums(const float* data, size_t stride, int width, int height, co
 
 using CovarianceSums = void (*)(const float*, size_t, int, int, const float*, double*);
 
+// sums[k] for window k = 5 r + c: the binary32 sum, from 0.0f in raster order,
+// of E[r + i][c + j] over i < height, j < width (the means' numerators).
+void window_sums_reference(const float* data, size_t stride, int width, int height, float* sums);
+
+// The Highway twin of window_sums_reference. It may read up to kWindowSumsOverread
+// floats past the last sample a window holds (the plane must have them).
+void window_sums(const float* data, size_t stride, int width, int height, float* sums);
+inline constexpr size_t kWindowSumsOverread = 8;
+
+using WindowSums = void (*)(const float*, size_t, int, int, float*);
+
 }  // namespace exactvq::speed

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "libm/libm.h"
+#include "metrics/speed/plane_kernels.h"
 
 namespace exactvq::speed {
 
@@ -55,14 +56,11 @@ inline int mirror_tap(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * n - i - 
 // Output (i, j) of the separable filter: the vertical pass of every column the
 // horizontal pass reads, then the horizontal pass; each sum in tap order.
 // `column` holds row i's vertical pass.
-void vertical_pass(const float* f, int taps, const float* src, size_t stride, int w, int h, int i,
-                   float* column) {
-  for (int j = 0; j < w; ++j) {
-    float acc = 0;
-    for (int t = 0; t < taps; ++t)
-      acc += f[t] * src[size_t(mirror_tap(i - taps / 2 + t, h)) * stride + size_t(j)];
-    column[j] = acc;
-  }
+void vertical_pass(FilterColumns columns, const float* f, int taps, const float* src, size_t stride,
+                   int h, int w, int i, float* column) {
+  const float* rows[128];
+  for (int t = 0; t < taps; ++t) rows[t] = src + size_t(mirror_tap(i - taps / 2 + t, h)) * stride;
+  columns(f, taps, rows, w, column);
 }
 
 inline float horizontal_tap_sum(const float* f, int taps, const float* column, int w, int j) {
@@ -72,10 +70,10 @@ inline float horizontal_tap_sum(const float* f, int taps, const float* column, i
 }
 
 // The whole filtered plane (vif_filter1d_s).
-void filter_plane(const float* f, int taps, const float* src, size_t src_stride, float* dst,
-                  size_t dst_stride, int w, int h, float* column) {
+void filter_plane(FilterColumns columns, const float* f, int taps, const float* src,
+                  size_t src_stride, float* dst, size_t dst_stride, int w, int h, float* column) {
   for (int i = 0; i < h; ++i) {
-    vertical_pass(f, taps, src, src_stride, w, h, i, column);
+    vertical_pass(columns, f, taps, src, src_stride, h, w, i, column);
     for (int j = 0; j < w; ++j)
       dst[size_t(i) * dst_stride + size_t(j)] = horizontal_tap_sum(f, taps, column, w, j);
   }
@@ -84,10 +82,11 @@ void filter_plane(const float* f, int taps, const float* src, size_t src_stride,
 // The filtered plane's samples at every 16th row and column (vif_filter1d_s then
 // vif_dec16_s): only those are formed, each with the same operations in the
 // same order as in the whole plane.
-void filter_every_16th(const float* f, int taps, const float* src, size_t src_stride, float* dst,
-                       size_t dst_stride, int w, int h, float* column) {
+void filter_every_16th(FilterColumns columns, const float* f, int taps, const float* src,
+                       size_t src_stride, float* dst, size_t dst_stride, int w, int h,
+                       float* column) {
   for (int i = 0; i < h / 16; ++i) {
-    vertical_pass(f, taps, src, src_stride, w, h, i * 16, column);
+    vertical_pass(columns, f, taps, src, src_stride, h, w, i * 16, column);
     for (int j = 0; j < w / 16; ++j)
       dst[size_t(i) * dst_stride + size_t(j)] = horizontal_tap_sum(f, taps, column, w, j * 16);
   }
@@ -583,6 +582,16 @@ void solve_for_blocks(const double* pair_sums, int sub_w, int sub_h, BlockSolver
     if (double(std::fabs(R.at(i, i))) < kEigenvalueEps) out.singular = true;
 }
 
+void window_sums_reference(const float* data, size_t stride, int width, int height, float* sums) {
+  for (int r = 0; r < kBlockSize; ++r)
+    for (int c = 0; c < kBlockSize; ++c) {
+      float sum = 0;
+      for (int i = 0; i < height; ++i)
+        for (int j = 0; j < width; ++j) sum += data[size_t(r + i) * stride + size_t(c + j)];
+      sums[r * kBlockSize + c] = sum;
+    }
+}
+
 void covariance_sums_reference(const float* data, size_t stride, int width, int height,
                                const float* means, double* sums) {
   for (int x = 0; x < kWindows; ++x)
@@ -599,6 +608,34 @@ void covariance_sums_reference(const float* data, size_t stride, int width, int 
         }
       sums[x * (x + 1) / 2 + y] = sum;
     }
+}
+
+void filter_columns(const float* f, int taps, const float* const* rows, int w, float* out) {
+  for (int j = 0; j < w; ++j) {
+    float acc = 0;
+    for (int t = 0; t < taps; ++t) acc += f[t] * rows[t][j];
+    out[j] = acc;
+  }
+}
+
+namespace {
+
+// load_plane's value of one sample.
+inline float converted_sample(const uint8_t* row, int bitdepth, int j) {
+  constexpr float kOffset = -128.0f;
+  if (bitdepth == 8) return float(row[j]) + kOffset;
+  return float(reinterpret_cast<const uint16_t*>(row)[j]) / float(1 << (bitdepth - 8)) + kOffset;
+}
+
+}  // namespace
+
+void filter_sample_columns(const float* f, int taps, const uint8_t* const* rows, int bitdepth,
+                           int w, float* out) {
+  for (int j = 0; j < w; ++j) {
+    float acc = 0;
+    for (int t = 0; t < taps; ++t) acc += f[t] * converted_sample(rows[t], bitdepth, j);
+    out[j] = acc;
+  }
 }
 
 // ---- Sizes and refusals -----------------------------------------------------------
@@ -673,12 +710,15 @@ void load_plane(const PlaneView& p, int width, int height, int bitdepth, float* 
 
 // ---- The score --------------------------------------------------------------------
 
-Scorer::Scorer(int width, int height, const SpeedOptions& o, CovarianceSums sums)
-    : options_(o), dim_(dimensions_of(width, height, o.prescale)), covariance_sums_(sums) {
+Scorer::Scorer(int width, int height, const SpeedOptions& o, CovarianceSums sums,
+               FilterColumns columns, WindowSums window_sums)
+    : options_(o),
+      dim_(dimensions_of(width, height, o.prescale)),
+      covariance_sums_(sums),
+      filter_columns_(columns),
+      window_sums_(window_sums) {
   stride_ = size_t(std::max(dim_.alloc_width, 1));
   const size_t frame = stride_ * size_t(std::max(dim_.alloc_height, 1));
-  ref_.assign(frame, 0.0f);
-  dis_.assign(frame, 0.0f);
   if (!almost_equal(o.prescale, 1.0)) scaled_copy_.assign(frame, 0.0f);
   row_.assign(size_t(std::max(dim_.alloc_width, 1)), 0.0f);
   const FilterTaps antialias = antialias_taps(o), local_mean = local_mean_taps(o);
@@ -694,7 +734,8 @@ Scorer::Scorer(int width, int height, const SpeedOptions& o, CovarianceSums sums
                      bilinear_x2_.data(), bilinear_dx_.data());
   }
   const size_t down = size_t(dim_.operating_width) * size_t(dim_.operating_height);
-  down_.assign(std::max<size_t>(down, 1), 0.0f);
+  // Floats past the plane for the window sums' twin to read (never used).
+  down_.assign(std::max<size_t>(down, 1) + kWindowSumsOverread, 0.0f);
   blurred_.assign(std::max<size_t>(down, 1), 0.0f);
   const size_t blocks = size_t(std::max(dim_.blocks, 1));
   for (auto* v : {&ref_entropies_, &ref_variances_, &dis_entropies_, &dis_variances_})
@@ -713,8 +754,7 @@ Scorer::Scorer(int width, int height, const SpeedOptions& o, CovarianceSums sums
 // Gaussian of itself).
 void Scorer::filter_and_downscale(float* frame) {
   const int sw = dim_.scaled_width, sh = dim_.scaled_height;
-  if (!almost_equal(options_.prescale, 1.0) &&
-      !(sw == dim_.original_width && sh == dim_.original_height)) {
+  if (prescales()) {
     const int ow = dim_.original_width, oh = dim_.original_height;
     std::copy(frame, frame + stride_ * size_t(dim_.alloc_height), scaled_copy_.begin());
     const float* src = scaled_copy_.data();
@@ -734,11 +774,47 @@ void Scorer::filter_and_downscale(float* frame) {
         break;
     }
   }
+  filter_every_16th(filter_columns_, antialias_, antialias_width_, frame, stride_, down_.data(),
+                    size_t(dim_.operating_width), sw, sh, row_.data());
+  subtract_local_mean();
+}
+
+void Scorer::make_planes() {
+  if (!ref_.empty()) return;
+  const size_t frame = stride_ * size_t(std::max(dim_.alloc_height, 1));
+  ref_.assign(frame, 0.0f);
+  dis_.assign(frame, 0.0f);
+}
+
+bool Scorer::prescales() const {
+  return !almost_equal(options_.prescale, 1.0) &&
+         !(dim_.scaled_width == dim_.original_width && dim_.scaled_height == dim_.original_height);
+}
+
+// filter_and_downscale of the plane load_plane makes of `p`, where nothing is
+// prescaled: the anti-alias filter reads the picture's samples, converted as
+// load_plane converts them, in place of the floats.
+void Scorer::filter_and_downscale_samples(const PlaneView& p, int bitdepth,
+                                          FilterSampleColumns columns) {
+  const int w = dim_.scaled_width, h = dim_.scaled_height, taps = antialias_width_;
+  const size_t dw = size_t(dim_.operating_width);
+  const uint8_t* rows[128];
+  for (int i = 0; i < h / 16; ++i) {
+    for (int t = 0; t < taps; ++t)
+      rows[t] = p.data + ptrdiff_t(mirror_tap(i * 16 - taps / 2 + t, h)) * p.stride;
+    columns(antialias_, taps, rows, bitdepth, w, row_.data());
+    for (int j = 0; j < w / 16; ++j)
+      down_[size_t(i) * dw + size_t(j)] =
+          horizontal_tap_sum(antialias_, taps, row_.data(), w, j * 16);
+  }
+  subtract_local_mean();
+}
+
+// down_ less its local mean (the scale-4 Gaussian of itself).
+void Scorer::subtract_local_mean() {
   const int dw = dim_.operating_width, dh = dim_.operating_height;
-  filter_every_16th(antialias_, antialias_width_, frame, stride_, down_.data(), size_t(dw), sw, sh,
-                    row_.data());
-  filter_plane(filter_, filter_width_, down_.data(), size_t(dw), blurred_.data(), size_t(dw), dw,
-               dh, row_.data());
+  filter_plane(filter_columns_, filter_, filter_width_, down_.data(), size_t(dw), blurred_.data(),
+               size_t(dw), dw, dh, row_.data());
   for (size_t i = 0; i < size_t(dw) * size_t(dh); ++i) down_[i] -= blurred_[i];
 }
 
@@ -751,13 +827,10 @@ bool Scorer::estimate(std::vector<float>& entropies, std::vector<float>& varianc
   const int sub_w = d.submatrix_width, sub_h = d.submatrix_height;
   const int n_blocks = d.blocks;
   // 1. The covariance matrix of the 25 shifted windows, from their means.
-  for (int r = 0; r < kBlockSize; ++r)
-    for (int c = 0; c < kBlockSize; ++c) {
-      float sum = 0;
-      for (int i = 0; i < sub_h; ++i)
-        for (int j = 0; j < sub_w; ++j) sum += data[size_t(r + i) * stride + size_t(c + j)];
-      means_[size_t(r * kBlockSize + c)] = sum / float(size_t(sub_w) * size_t(sub_h));
-    }
+  float sums[kWindows];
+  window_sums_(data, stride, sub_w, sub_h, sums);
+  for (int k = 0; k < kWindows; ++k)
+    means_[size_t(k)] = sums[k] / float(size_t(sub_w) * size_t(sub_h));
   const double count = double(size_t(sub_w) * size_t(sub_h));
   covariance_sums_(data, stride, sub_w, sub_h, means_.data(), pair_sums_.data());
   for (int xi = 0; xi < kBlockElements; ++xi)
@@ -811,10 +884,30 @@ bool Scorer::estimate(std::vector<float>& entropies, std::vector<float>& varianc
 }
 
 PairScore Scorer::score() {
+  make_planes();
   filter_and_downscale(ref_.data());
   const bool ref_ok = estimate(ref_entropies_, ref_variances_);
   filter_and_downscale(dis_.data());
   const bool dis_ok = estimate(dis_entropies_, dis_variances_);
+  return pool(ref_ok, dis_ok);
+}
+
+PairScore Scorer::score_planes(const PlaneView& ref, const PlaneView& dis, int bitdepth,
+                               PlaneLoads loads) {
+  const int w = dim_.original_width, h = dim_.original_height;
+  if (prescales()) {
+    loads.load(ref, w, h, bitdepth, this->ref(), stride_);
+    loads.load(dis, w, h, bitdepth, this->dis(), stride_);
+    return score();
+  }
+  filter_and_downscale_samples(ref, bitdepth, loads.columns);
+  const bool ref_ok = estimate(ref_entropies_, ref_variances_);
+  filter_and_downscale_samples(dis, bitdepth, loads.columns);
+  const bool dis_ok = estimate(dis_entropies_, dis_variances_);
+  return pool(ref_ok, dis_ok);
+}
+
+PairScore Scorer::pool(bool ref_ok, bool dis_ok) {
   PairScore out;
   out.singular = !ref_ok || !dis_ok;
   // One side unstable alone: 0 rather than an inflated score.

@@ -11,6 +11,7 @@
 #include "core/picture.h"
 #include "metrics/speed/covariance.h"
 #include "metrics/speed/options.h"
+#include "metrics/speed/plane_kernels.h"
 
 namespace exactvq::speed {
 
@@ -93,30 +94,61 @@ struct PairScore {
   bool singular = false;
 };
 
+// The routines Scorer::score_planes reads a picture's plane with (the
+// references, or their SIMD twins).
+struct PlaneLoads {
+  void (*load)(const PlaneView&, int, int, int, float*, size_t) = load_plane;
+  FilterSampleColumns columns = filter_sample_columns;
+};
+
 // SpEED of pairs of planes of one size under one set of options, with the
 // buffers it works in (make one a thread).
 class Scorer {
  public:
-  // `sums`: the covariance sums' routine (the reference, or its SIMD twin).
+  // `sums`, `columns`, `window_sums`: the covariance sums', the filters'
+  // vertical pass's and the window means' sums' routines (the references, or
+  // their SIMD twins).
   Scorer(int width, int height, const SpeedOptions& o,
-         CovarianceSums sums = covariance_sums_reference);
+         CovarianceSums sums = covariance_sums_reference, FilterColumns columns = filter_columns,
+         WindowSums window_sums = window_sums_reference);
 
   // The planes to fill (stride() floats a row, alloc_height rows; the first
   // width x height samples are the picture); score() overwrites them.
-  float* ref() { return ref_.data(); }
-  float* dis() { return dis_.data(); }
+  float* ref() {
+    make_planes();
+    return ref_.data();
+  }
+  float* dis() {
+    make_planes();
+    return dis_.data();
+  }
   size_t stride() const { return stride_; }
   const Dimensions& dimensions() const { return dim_; }
 
   PairScore score();
 
+  // score() of the planes load_plane makes of `ref` and `dis` (width x height
+  // samples of bitdepth bits): where nothing is prescaled the anti-alias
+  // filter reads the samples themselves, with the same bits.
+  PairScore score_planes(const PlaneView& ref, const PlaneView& dis, int bitdepth,
+                         PlaneLoads loads = {});
+
  private:
+  bool prescales() const;  // whether the prescale resamples the plane
+  // The float planes, made (zeroed) at their first use: score_planes without
+  // a prescale never needs them.
+  void make_planes();
   void filter_and_downscale(float* frame);
+  void filter_and_downscale_samples(const PlaneView& p, int bitdepth, FilterSampleColumns columns);
+  void subtract_local_mean();
+  PairScore pool(bool ref_ok, bool dis_ok);
   bool estimate(std::vector<float>& entropies, std::vector<float>& variances);
 
   SpeedOptions options_;
   Dimensions dim_;
   CovarianceSums covariance_sums_;
+  FilterColumns filter_columns_;
+  WindowSums window_sums_;
   size_t stride_;
   int antialias_width_, filter_width_;
   float antialias_[128], filter_[128];

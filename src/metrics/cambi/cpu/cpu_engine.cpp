@@ -1,11 +1,13 @@
 // The cambi engine on the CPU: each picture's scale values by scale_scores'
-// steps (reference.h), its integer stages by their SIMD twins (window_counts.h,
-// image_stages.h) and its pooling where it is provably the same (pool.h), the pictures of a batch
-// (and a frame's reference and distorted pictures) side by side on the setup's thread pool.
+// steps (reference.h), its integer stages and contrast values by their SIMD
+// twins (window_counts.h, image_stages.h, contrast_values.h) and its pooling where it is provably
+// the same (pool.h), the pictures of a batch (and a frame's reference and distorted pictures) side
+// by side on the setup's thread pool.
 #include <algorithm>
 #include <vector>
 
 #include "core/error.h"
+#include "metrics/cambi/contrast_values.h"
 #include "metrics/cambi/engine.h"
 #include "metrics/cambi/image_stages.h"
 #include "metrics/cambi/pool.h"
@@ -27,7 +29,9 @@ std::array<double, kScales> simd_scale_scores(const PlaneView& luma, const Cambi
   const size_t samples = size_t(plan.width) * size_t(plan.height);
   image.resize(samples);
   mask.resize(samples);
-  values.resize(samples);
+  // Values of the largest scale only: with the speed-up, a quarter of the picture.
+  values.resize(s.high_res_speedup ? size_t((plan.width + 1) >> 1) * size_t((plan.height + 1) >> 1)
+                                   : samples);
   std::array<double, kScales> scores{};
   int w = plan.width, h = plan.height;
   // With the speed-up, scale 0 reads only the mask's even rows and columns:
@@ -51,14 +55,13 @@ std::array<double, kScales> simd_scale_scores(const PlaneView& luma, const Cambi
   }
   for (int scale = 0; scale < kScales; ++scale) {
     if (scale > 0 || s.high_res_speedup) {
-      if (scale > 0 || !in_place) decimate(image.data(), w, h);
-      if (scale > 0) decimate(mask.data(), w, h);
+      if (scale > 0 || !in_place) decimate_simd(image.data(), w, h);
+      if (scale > 0) decimate_simd(mask.data(), w, h);
       w = (w + 1) >> 1;
       h = (h + 1) >> 1;
     }
     mode_filter_simd(image.data(), w, h);
-    contrast_values(image.data(), mask.data(), w, h, plan.window, s, values.data(), scratch,
-                    slide_counts);
+    contrast_values_simd(image.data(), mask.data(), w, h, plan.window, s, values.data(), scratch);
     const std::span<float> scale_values(values.data(), size_t(w) * size_t(h));
     if (sink) sink(scale, scale_values, w, h);
     scores[size_t(scale)] = pool_topk_simd(scale_values, s.topk);

@@ -257,6 +257,33 @@ void ModeFilter(uint16_t* image16, int w, int h) {
   }
 }
 
+// In place, as the reference: each row's stores end before the samples the
+// loads have yet to read (row y's outputs lie below position 2 y w + 2 x).
+template <typename T>
+void DecimateInPlace(T* image, int w, int h) {
+#if HWY_TARGET == HWY_SCALAR
+  decimate(image, w, h);
+#else
+  const hn::ScalableTag<T> d;
+  const int lanes = int(hn::Lanes(d));
+  const int nw = (w + 1) >> 1, nh = (h + 1) >> 1;
+  for (int y = 0; y < nh; ++y) {
+    const T* src = image + size_t(2 * y) * size_t(w);
+    T* dst = image + size_t(y) * size_t(nw);
+    int x = 0;
+    for (; 2 * x + 2 * lanes <= w; x += lanes) {
+      const auto lo = hn::LoadU(d, src + 2 * x);
+      const auto hi = hn::LoadU(d, src + 2 * x + lanes);
+      hn::StoreU(hn::ConcatEven(d, hi, lo), d, dst + x);
+    }
+    for (; x < nw; ++x) dst[x] = src[2 * x];
+  }
+#endif
+}
+
+void Decimate16(uint16_t* image, int w, int h) { DecimateInPlace(image, w, h); }
+void Decimate8(uint8_t* image, int w, int h) { DecimateInPlace(image, w, h); }
+
 }  // namespace exactvq::cambi::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -267,6 +294,8 @@ HWY_EXPORT(SpatialMask);
 HWY_EXPORT(ModeFilter);
 HWY_EXPORT(ShiftUp);
 HWY_EXPORT(AntiDither);
+HWY_EXPORT(Decimate16);
+HWY_EXPORT(Decimate8);
 
 void ten_bit_image_simd(const PlaneView& luma, const CambiSetup& s, const ImagePlan& plan,
                         uint16_t* out) {
@@ -286,6 +315,10 @@ void anti_dither_simd(uint16_t* image, int w, int h) {
 void spatial_mask_simd(const uint16_t* image, int w, int h, uint8_t* mask, bool halved) {
   HWY_DYNAMIC_DISPATCH(SpatialMask)(image, w, h, mask, mask_threshold(w, h), halved);
 }
+
+void decimate_simd(uint16_t* image, int w, int h) { HWY_DYNAMIC_DISPATCH(Decimate16)(image, w, h); }
+
+void decimate_simd(uint8_t* image, int w, int h) { HWY_DYNAMIC_DISPATCH(Decimate8)(image, w, h); }
 
 void mode_filter_simd(uint16_t* image, int w, int h) {
   HWY_DYNAMIC_DISPATCH(ModeFilter)(image, w, h);

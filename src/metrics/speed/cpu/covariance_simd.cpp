@@ -53,6 +53,25 @@ void CovarianceSums(const float* data, size_t stride, int width, int height, con
     for (int y = 0; y <= x; ++y) sums[x * (x + 1) / 2 + y] = acc[offset[x] + size_t(y)];
 }
 
+// A vector of windows (r, c0 ..) at a time: lane k adds E[r + i][c0 + k + j]
+// at step (i, j), so each lane sums its window in raster order; lanes past
+// the fifth column add floats no one reads.
+void WindowSums(const float* data, size_t stride, int width, int height, float* sums) {
+  const hn::CappedTag<float, kWindowSumsOverread> d;
+  const int lanes = int(hn::Lanes(d));
+  float lane_sums[kWindowSumsOverread];
+  for (int r = 0; r < 5; ++r)
+    for (int c0 = 0; c0 < 5; c0 += lanes) {
+      auto acc = hn::Zero(d);
+      for (int i = 0; i < height; ++i) {
+        const float* row = data + size_t(r + i) * stride + size_t(c0);
+        for (int j = 0; j < width; ++j) acc = hn::Add(acc, hn::LoadU(d, row + j));
+      }
+      hn::StoreU(acc, d, lane_sums);
+      for (int k = 0; k < lanes && c0 + k < 5; ++k) sums[r * 5 + c0 + k] = lane_sums[k];
+    }
+}
+
 }  // namespace exactvq::speed::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -60,6 +79,11 @@ HWY_AFTER_NAMESPACE();
 namespace exactvq::speed {
 
 HWY_EXPORT(CovarianceSums);
+HWY_EXPORT(WindowSums);
+
+void window_sums(const float* data, size_t stride, int width, int height, float* sums) {
+  HWY_DYNAMIC_DISPATCH(WindowSums)(data, stride, width, height, sums);
+}
 
 void covariance_sums(const float* data, size_t stride, int width, int height, const float* means,
                      double* sums) {

@@ -1,5 +1,7 @@
 // The SpEED engines on the CPU: the scalar reference's Scorer with the SIMD
-// twin of its covariance sums (covariance.h), frames (and
+// twins of its covariance sums (covariance.h), its filters' vertical pass and
+// the planes' conversion (plane_kernels.h; speed_chroma's filter reads the
+// samples themselves where nothing is prescaled), frames (and
 // speed_chroma's two planes) side by side on the setup's thread pool, each task
 // with a Scorer of its own; speed_temporal keeps the last frame pair for the
 // next call.
@@ -29,7 +31,8 @@ class ScorerPool {
         return s;
       }
     }
-    return std::make_unique<Scorer>(width_, height_, options_, covariance_sums);
+    return std::make_unique<Scorer>(width_, height_, options_, covariance_sums, filter_columns_simd,
+                                    window_sums);
   }
 
   void give_back(std::unique_ptr<Scorer> s) {
@@ -60,15 +63,13 @@ class CpuEngine final : public Engine {
   int batch_frames() const override { return tasks_per_call(setup_.pool); }
 
   void score(std::span<const FramePair> frames, std::span<PairScore> out) override {
-    const int w = chroma_width(setup_.format), h = chroma_height(setup_.format);
     const int bitdepth = setup_.format.bitdepth;
     parallel_for(setup_.pool, int(frames.size()) * 2, [&](int task) {
       const FramePair& f = frames[size_t(task / 2)];
       const int plane = 1 + task % 2;
       std::unique_ptr<Scorer> s = scorers_.take();
-      load_plane(f.ref->plane(plane), w, h, bitdepth, s->ref(), s->stride());
-      load_plane(f.dist->plane(plane), w, h, bitdepth, s->dis(), s->stride());
-      out[size_t(task)] = s->score();
+      out[size_t(task)] = s->score_planes(f.ref->plane(plane), f.dist->plane(plane), bitdepth,
+                                          {load_plane_simd, filter_sample_columns_simd});
       scorers_.give_back(std::move(s));
     });
   }
@@ -131,12 +132,12 @@ class CpuEngine final : public Engine {
     std::unique_ptr<Scorer> s = scorers_.take();
     const size_t stride = s->stride();
     std::vector<float> current(stride * size_t(h));
-    load_plane(prev_ref.plane(0), w, h, bitdepth, s->ref(), stride);
-    load_plane(cur.ref->plane(0), w, h, bitdepth, current.data(), stride);
+    load_plane_simd(prev_ref.plane(0), w, h, bitdepth, s->ref(), stride);
+    load_plane_simd(cur.ref->plane(0), w, h, bitdepth, current.data(), stride);
     subtract(s->ref(), current.data(), w, h, stride);
-    load_plane(prev_dist.plane(0), w, h, bitdepth, s->dis(), stride);
+    load_plane_simd(prev_dist.plane(0), w, h, bitdepth, s->dis(), stride);
     if (!setup_.options.use_ref_diff)
-      load_plane(cur.dist->plane(0), w, h, bitdepth, current.data(), stride);
+      load_plane_simd(cur.dist->plane(0), w, h, bitdepth, current.data(), stride);
     subtract(s->dis(), current.data(), w, h, stride);
     const PairScore score = s->score();
     scorers_.give_back(std::move(s));
