@@ -296,7 +296,8 @@ class CudaEngine final : public RunnerEngine<Engine, Word> {
         emulate_(emulates_fp64(s.options.fp64, device.emulate_by_default())) {
     const VideoFormat& f = s.format;
     plane_bytes_ = size_t(f.width) * size_t(f.height) * (f.bitdepth > 8 ? 2 : 1);
-    join(words_per_pair(plan_.dim.blocks, emulate_));
+    // (A plane SpEED cannot score has no blocks; its engine never scores.)
+    join(std::max<size_t>(1, words_per_pair(plan_.dim.blocks, emulate_)));
   }
 
   void hold(std::span<const FramePair> before) override {
