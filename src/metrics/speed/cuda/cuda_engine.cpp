@@ -35,10 +35,12 @@ using speed::cuda::SpeedSide;
 
 // The buffers and steps that score a batch's pairs of one plane size on a
 // device, in two stages: each pair's first (enqueue_sums: the planes to the
-// covariance sums) on its chunk's stream as the chunk arrives; then, once a
-// batch, the sums read back at once, every side's solver found on the host
-// side by side (solve_pairs), the solvers uploaded at once and every pair's
-// second stage (the blocks and terms, into the batch's Words) enqueued.
+// covariance sums) on its chunk's stream as the chunk arrives, the chunk's
+// sums copied to the host after it (read_sums); then, once a batch, every
+// side's solver found on the host side by side (solve_pairs) once the sums are
+// there (a wait for SpEED's own work only: the other engines' kernels run on),
+// the solvers uploaded at once and every pair's second stage (the blocks and
+// terms, into the batch's Words) enqueued.
 class BatchScorer {
  public:
   // At most `pairs` pairs a batch; Words of words_per_pair() each.
@@ -134,17 +136,28 @@ class BatchScorer {
     active_[pair] = true;
   }
 
-  // After the first stage of the batch's pairs (those below `pairs`) on every
-  // lane, on `stream`, which runs after all of them: the host step, then each
-  // pair's second stage into `words` (words_per_pair() a pair, pair after
-  // pair). Waits for `stream` once, for the sums. `pool` may be null.
+  // After a chunk's first stages (its pairs first_pair .. + pairs) on
+  // `stream`, `lane`'s: their sums to the host.
+  void read_sums(size_t first_pair, size_t pairs, int lane, cudaStream_t stream) {
+    const size_t first = 2 * first_pair * kCovariancePairs, n = 2 * pairs * kCovariancePairs;
+    check(cudaMemcpyAsync(sums_host_.get<uint64_t>() + first, sums_.get<uint64_t>() + first,
+                          n * sizeof(uint64_t), cudaMemcpyDeviceToHost, stream),
+          "read-back of SpEED's sums");
+    check(cudaEventRecord(sums_copied_[size_t(lane)].get(), stream), "read-back of SpEED's sums");
+    sums_pending_[size_t(lane)] = true;
+  }
+
+  // After the first stage and read_sums of the batch's pairs (those below
+  // `pairs`), on `stream`, which runs after every lane's work so far: the host
+  // step, then each pair's second stage into `words` (words_per_pair() a pair,
+  // pair after pair). Waits for each lane's last read_sums. `pool` may be null.
   void enqueue_blocks(size_t pairs, cudaStream_t stream, ThreadPool* pool, uint32_t* words) {
     const size_t sides = 2 * pairs;
-    check(
-        cudaMemcpyAsync(sums_host_.get(), sums_.get(), sides * kCovariancePairs * sizeof(uint64_t),
-                        cudaMemcpyDeviceToHost, stream),
-        "read-back of SpEED's sums");
-    check(cudaStreamSynchronize(stream), "read-back of SpEED's sums");
+    for (int lane = 0; lane < FrameUploader::kLanes; ++lane) {
+      if (!sums_pending_[size_t(lane)]) continue;
+      check(cudaEventSynchronize(sums_copied_[size_t(lane)].get()), "read-back of SpEED's sums");
+      sums_pending_[size_t(lane)] = false;
+    }
     solve_pairs(sums_host_.get<uint64_t>(), active_.get(), pairs, plan_.dim, pool,
                 solvers_host_.get<float>(), singular_.get());
     check(cudaMemcpyAsync(solvers_.get(), solvers_host_.get(),
@@ -177,8 +190,12 @@ class BatchScorer {
                                singular_[2 * pair], singular_[2 * pair + 1], feature);
   }
   bool active(size_t pair) const { return active_[pair]; }
-  // No pair enqueued (a run starts; an earlier one may have failed midway).
-  void clear() { std::fill_n(active_.get(), pairs_, false); }
+  // No pair enqueued (a run starts; an earlier one may have failed midway,
+  // and the runner then waited for every lane).
+  void clear() {
+    std::fill_n(active_.get(), pairs_, false);
+    for (bool& pending : sums_pending_) pending = false;
+  }
 
  private:
   struct Lane {
@@ -212,6 +229,8 @@ class BatchScorer {
   DeviceBuffer side_storage_;  // a side's residual, window means, block entropies and variances
   DeviceBuffer sums_, solvers_, unread_flags_;
   PinnedBuffer sums_host_, solvers_host_;
+  Event sums_copied_[FrameUploader::kLanes];  // each lane's last read_sums
+  bool sums_pending_[FrameUploader::kLanes] = {};
   std::unique_ptr<bool[]> active_;    // a pair each: its first stage is enqueued this batch
   std::unique_ptr<bool[]> singular_;  // a side each, after enqueue_blocks
   DeviceBuffer taps_;
@@ -256,6 +275,7 @@ class CudaEngine final : public RunnerEngine<Engine, Word> {
         scorer_->enqueue_sums(size_t(chunk.start + i) * 2 + size_t(p - 1), chunk.lane, ref, nullptr,
                               dist, nullptr, planes.width, setup_.format.bitdepth, chunk.stream);
       }
+    scorer_->read_sums(size_t(chunk.start) * 2, size_t(chunk.count) * 2, chunk.lane, chunk.stream);
   }
 
   // The host step and the second stage, then the one read-back of the Words.
@@ -353,6 +373,8 @@ class CudaEngine final : public RunnerEngine<Engine, Word> {
                             setup_.options.use_ref_diff ? ref(i) : dist(i), luma.width,
                             setup_.format.bitdepth, chunk.stream);
     }
+    if (scorer_)
+      scorer_->read_sums(size_t(chunk.start), size_t(chunk.count), chunk.lane, chunk.stream);
     const int last = chunk.count - 1;
     check(cudaMemcpyAsync(previous_.get(), ref(last), plane_bytes_, cudaMemcpyDeviceToDevice,
                           chunk.stream),
