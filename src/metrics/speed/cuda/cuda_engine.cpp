@@ -5,11 +5,12 @@
 // variance and entropy, each block's term of the score), with the 25 x 25
 // matrix's eigenvalues and QR decomposition on the host between them
 // (device_plan.h). A batch is scored in two stages: every chunk's pairs up to
-// their covariance sums as the runner enqueues the chunk; then, in finish(),
-// the batch's sums read back at once, every side's solver found on the
-// setup's pool side by side, the solvers uploaded at once, and every pair's
-// blocks and terms enqueued into the batch's Words, which the runner reads
-// back once. The runner's thread so waits twice a batch, not at each pair.
+// their covariance sums, copied to the host, as the runner enqueues the chunk;
+// then, in finish(), once those copies are done, every side's solver found on
+// the setup's pool side by side, the solvers uploaded at once, and every
+// pair's blocks and terms enqueued into the batch's Words, which the runner
+// reads back once. The runner's thread so waits a few times a batch (a lane's
+// sums, the read-back), not at each pair.
 // Binary64 steps native or, under fp64=emulate (or auto on a card with slow
 // fp64), on softfp: the same bits. speed_temporal keeps the run's last luma
 // pair on the device (hold() uploads given ones), so a run's bits do not
