@@ -238,6 +238,28 @@ void DeviceContext::read(cl_mem buffer, size_t bytes, void* data, const std::str
   check_call(status, "clEnqueueReadBuffer", what);
 }
 
+void DeviceContext::enqueue_write(cl_mem buffer, size_t bytes, const void* data,
+                                  const std::string& what, size_t offset) {
+  cl_int status = faults_.before_transfer();
+  if (status == CL_SUCCESS)
+    status = clEnqueueWriteBuffer(queue_.get(), buffer, CL_FALSE, offset, bytes, data, 0, nullptr,
+                                  nullptr);
+  check_call(status, "clEnqueueWriteBuffer", what);
+}
+
+void DeviceContext::enqueue_read(cl_mem buffer, size_t bytes, void* data, const std::string& what,
+                                 size_t offset) {
+  cl_int status = faults_.before_transfer();
+  if (status == CL_SUCCESS)
+    status = clEnqueueReadBuffer(queue_.get(), buffer, CL_FALSE, offset, bytes, data, 0, nullptr,
+                                 nullptr);
+  check_call(status, "clEnqueueReadBuffer", what);
+}
+
+void DeviceContext::finish(const std::string& what) {
+  check_call(clFinish(queue_.get()), "clFinish", what);
+}
+
 void DeviceContext::run(cl_kernel kernel, cl_uint dims, const size_t* global, const size_t* local,
                         const std::string& what) {
   cl_int status = faults_.before_enqueue();

@@ -109,6 +109,14 @@ class DeviceContext {
   void copy(cl_mem from, cl_mem to, size_t offset, size_t bytes, const std::string& what);
   // Blocking read of `bytes` (from `offset` in the buffer) into `data`.
   void read(cl_mem buffer, size_t bytes, void* data, const std::string& what, size_t offset = 0);
+  // The same, not waited for (queued in order): `data` must stay as it is
+  // (write) and is filled (read) only once finish() returns.
+  void enqueue_write(cl_mem buffer, size_t bytes, const void* data, const std::string& what,
+                     size_t offset = 0);
+  void enqueue_read(cl_mem buffer, size_t bytes, void* data, const std::string& what,
+                    size_t offset = 0);
+  // Waits for everything queued.
+  void finish(const std::string& what);
   // Enqueues `kernel` over `global` items in groups of `local` (null: any).
   void run(cl_kernel kernel, cl_uint dims, const size_t* global, const size_t* local,
            const std::string& what);

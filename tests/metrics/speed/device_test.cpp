@@ -184,6 +184,24 @@ TEST_P(SpeedOnDevice, TemporalAcrossBatchesAndStartsIsOnePass) {
   }
 }
 
+// Runs the CUDA engines split into many chunks on several lanes (1080p: four
+// frames a chunk, the last ones one a chunk) and into two batches (70 small
+// frames: batches of at most 64), where speed_temporal hands its kept pair from
+// chunk to chunk and each batch's pairs are solved together: the CPU's bits.
+TEST_P(SpeedOnDevice, ManyChunksAndBatchesEqualCpu) {
+  std::mt19937_64 rng(1080);
+  int compared = 0;
+  const std::pair<VideoFormat, size_t> clips[] = {
+      {VideoFormat{1920, 1080, ChromaFormat::k420, 8}, 12},
+      {VideoFormat{160, 160, ChromaFormat::k420, 10}, 70}};
+  for (const auto& [f, frames] : clips) {
+    const PictureFrames pictures = seeded_frames(f, frames, rng);
+    for (const char* spec : {"speed_chroma", "speed_temporal"})
+      compared += compare(f, spec, pictures.pairs, f.describe() + " " + spec).compared;
+  }
+  std::printf("%s speed many chunks and batches: %d values bit for bit\n", tag().c_str(), compared);
+}
+
 EXACTVQ_ON_EVERY_DEVICE_BACKEND(SpeedOnDevice);
 
 }  // namespace

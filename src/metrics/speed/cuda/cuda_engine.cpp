@@ -3,19 +3,21 @@
 // speed_kernels.h's kernels (the conversion, speed_temporal's difference, the
 // prescale, the filters, the window means and covariance sums, each block's solution,
 // variance and entropy, each block's term of the score), with the 25 x 25
-// matrix's eigenvalues and QR decomposition and the sum of the terms on the
-// host between them (device_plan.h): a chunk's stream is waited for at each of
-// those steps. Binary64 steps native or, under fp64=emulate (or auto on a card
-// with slow fp64), on softfp: the same bits. speed_temporal keeps the run's
-// last luma pair on the device (hold() uploads given ones), so a run's bits do
-// not depend on how its frames are batched or chunked.
+// matrix's eigenvalues and QR decomposition on the host between them
+// (device_plan.h). A batch is scored in two stages: every chunk's pairs up to
+// their covariance sums, copied to the host, as the runner enqueues the chunk;
+// then, in finish(), once those copies are done, every side's solver found on
+// the setup's pool side by side, the solvers uploaded at once, and every
+// pair's blocks and terms enqueued into the batch's Words, which the runner
+// reads back once. The runner's thread so waits a few times a batch (a lane's
+// sums, the read-back), not at each pair.
+// Binary64 steps native or, under fp64=emulate (or auto on a card with slow
+// fp64), on softfp: the same bits. speed_temporal keeps the run's last luma
+// pair on the device (hold() uploads given ones), so a run's bits do not
+// depend on how its frames are batched or chunked.
 #include <algorithm>
-#include <array>
-#include <bit>
+#include <memory>
 #include <optional>
-#include <vector>
-
-#include <fmt/format.h>
 
 #include "backends/cuda/cuda_device.h"
 #include "backends/cuda/runner_engine.h"
@@ -32,34 +34,42 @@ using namespace exactvq::cuda;  // the backend's plumbing that every engine uses
 using speed::cuda::SpeedShape;
 using speed::cuda::SpeedSide;
 
-// The buffers and steps that score pairs of one plane size on a device.
-class PairScorer {
+// The buffers and steps that score a batch's pairs of one plane size on a
+// device, in two stages: each pair's first (enqueue_sums: the planes to the
+// covariance sums) on its chunk's stream as the chunk arrives, the chunk's
+// sums copied to the host after it (read_sums); then, once a batch, every
+// side's solver found on the host side by side (solve_pairs) once the sums are
+// there (a wait for SpEED's own work only: the other engines' kernels run on),
+// the solvers uploaded at once and every pair's second stage (the blocks and
+// terms, into the batch's Words) enqueued.
+class BatchScorer {
  public:
-  PairScorer(const DevicePlan& plan, bool emulate_fp64, const char* feature)
-      : plan_(plan), emulate_(emulate_fp64), feature_(feature) {
+  // At most `pairs` pairs a batch; Words of words_per_pair() each.
+  BatchScorer(const DevicePlan& plan, bool emulate_fp64, size_t pairs)
+      : plan_(plan), emulate_(emulate_fp64), pairs_(pairs) {
     const Dimensions& d = plan.dim;
     const size_t plane = size_t(plan.width) * size_t(plan.height);
-    const size_t down = size_t(d.operating_width) * size_t(d.operating_height);
+    down_ = size_t(d.operating_width) * size_t(d.operating_height);
     const size_t blocks = size_t(d.blocks);
-    const size_t floats = plane + 2 * down + kBlockElements * (2 + 2 * kBlockElements) + 2 * blocks;
-    for (int i = 0; i < 2; ++i) {
-      float_storage_[i] = DeviceBuffer(floats * sizeof(float));
-      word_storage_[i] = DeviceBuffer(kCovariancePairs * sizeof(uint64_t));
-      flag_storage_[i] = DeviceBuffer(blocks * sizeof(int));
-      float* f = float_storage_[i].get<float>();
-      SpeedSide& s = sides_[i];
-      s.plane = f;
-      s.down = s.plane + plane;
-      s.residual = s.down + down;
-      s.means = s.residual + down;
-      s.qt = s.means + kBlockElements;
-      s.r = s.qt + kBlockElements * kBlockElements;
-      s.eigenvalues = s.r + kBlockElements * kBlockElements;
-      s.entropy = s.eigenvalues + kBlockElements;
-      s.variance = s.entropy + blocks;
-      s.sums = word_storage_[i].get<uint64_t>();
-      s.invalid = flag_storage_[i].get<int>();
+    // A lane's planes: the lanes' chunks run at once.
+    for (Lane& lane : lanes_) {
+      lane.plane = DeviceBuffer(plane * sizeof(float));
+      lane.down = DeviceBuffer(down_ * sizeof(float));
+      if (plan.resample)
+        lane.source =
+            DeviceBuffer(size_t(plan.source_width) * size_t(plan.source_height) * sizeof(float));
     }
+    // A side's from its first stage to its second.
+    side_floats_ = down_ + kBlockElements + 2 * blocks;
+    const size_t sides = 2 * pairs;
+    side_storage_ = DeviceBuffer(sides * side_floats_ * sizeof(float));
+    sums_ = DeviceBuffer(sides * kCovariancePairs * sizeof(uint64_t));
+    sums_host_ = PinnedBuffer(sides * kCovariancePairs * sizeof(uint64_t));
+    solvers_ = DeviceBuffer(sides * kSolverFloats * sizeof(float));
+    solvers_host_ = PinnedBuffer(sides * kSolverFloats * sizeof(float));
+    unread_flags_ = DeviceBuffer(std::max<size_t>(1, blocks) * sizeof(int));
+    active_ = std::make_unique<bool[]>(pairs);
+    singular_ = std::make_unique<bool[]>(sides);
     taps_ = DeviceBuffer(2 * sizeof plan.antialias.taps);
     check(cudaMemcpy(taps_.get<float>(), plan.antialias.taps, sizeof plan.antialias.taps,
                      cudaMemcpyHostToDevice),
@@ -68,8 +78,6 @@ class PairScorer {
                      cudaMemcpyHostToDevice),
           "upload of SpEED's filter taps");
     if (plan.resample) {
-      source_ =
-          DeviceBuffer(size_t(plan.source_width) * size_t(plan.source_height) * sizeof(float));
       const auto upload = [](DeviceBuffer& b, const auto& v) {
         b = DeviceBuffer(v.size() * sizeof v[0]);
         check(cudaMemcpy(b.get(), v.data(), v.size() * sizeof v[0], cudaMemcpyHostToDevice),
@@ -79,7 +87,6 @@ class PairScorer {
       upload(column_weight_, plan.columns.weight);
       upload(row_index_, plan.rows.index);
       upload(row_weight_, plan.rows.weight);
-      shape_.source = source_.get<float>();
       shape_.resample_method = plan.method;
       shape_.resample_taps = plan.columns.taps;
       shape_.column_index = column_index_.get<int>();
@@ -92,10 +99,6 @@ class PairScorer {
     check(cudaDeviceSynchronize(), "upload of SpEED's filter taps");
     shape_.source_width = plan.source_width;
     shape_.source_height = plan.source_height;
-    terms_ = DeviceBuffer(blocks * sizeof(float));
-    term_flags_ = DeviceBuffer(blocks * sizeof(int));
-    terms_host_.resize(blocks);
-    flags_host_.resize(blocks);
     shape_.width = plan.width;
     shape_.height = plan.height;
     shape_.dw = d.operating_width;
@@ -113,85 +116,129 @@ class PairScorer {
     shape_.log2_2pie_bits = plan.log2_2pie_bits;
   }
 
-  // The score of the pair (a_ref [- b_ref], a_dis [- b_dis]) of `bitdepth`-bit
-  // planes `src_w` samples a row; b_* null: no difference. Waits for `stream`.
-  PairScore score(const void* a_ref, const void* b_ref, const void* a_dis, const void* b_dis,
-                  int src_w, int bitdepth, cudaStream_t stream) {
-    BlockSolver solvers[2];
-    std::array<uint64_t, kCovariancePairs> sum_bits;
-    std::array<double, kCovariancePairs> sums;
+  size_t words_per_pair() const { return speed::words_per_pair(plan_.dim.blocks, emulate_); }
+
+  // The first stage of the batch's pair `pair`, (a_ref [- b_ref], a_dis [- b_dis])
+  // of `bitdepth`-bit planes `src_w` samples a row (b_* null: no difference),
+  // on `stream`, `lane`'s.
+  void enqueue_sums(size_t pair, int lane, const void* a_ref, const void* b_ref, const void* a_dis,
+                    const void* b_dis, int src_w, int bitdepth, cudaStream_t stream) {
+    if (pair >= pairs_) throw DeviceError("SpEED: a batch holds more pairs than its buffers");
     const void* as[2] = {a_ref, a_dis};
     const void* bs[2] = {b_ref, b_dis};
+    SpeedShape shape = shape_;
+    shape.source = lanes_[size_t(lane)].source.get<float>();
     for (int i = 0; i < 2; ++i) {
-      const SpeedSide& s = sides_[i];
-      speed::cuda::launch_speed_load(as[i], bs[i], bitdepth, src_w, shape_, s, stream);
-      speed::cuda::launch_speed_filters(shape_, s, stream);
-      speed::cuda::launch_speed_covariance(shape_, s, emulate_, stream);
-      read(sum_bits.data(), s.sums, sizeof sum_bits, stream, "read-back of SpEED's sums");
-      for (int p = 0; p < kCovariancePairs; ++p)
-        sums[size_t(p)] = std::bit_cast<double>(sum_bits[size_t(p)]);
-      const Dimensions& d = plan_.dim;
-      solve_for_blocks(sums.data(), d.submatrix_width, d.submatrix_height, solvers[i]);
-      const BlockSolver& b = solvers[i];
-      write(s.qt, b.qt, sizeof b.qt, stream);
-      write(s.r, b.r, sizeof b.r, stream);
-      write(s.eigenvalues, b.eigenvalues, sizeof b.eigenvalues, stream);
-      speed::cuda::launch_speed_blocks(shape_, s, b.singular, emulate_, stream);
+      const SpeedSide s = side(2 * pair + size_t(i), lane);
+      speed::cuda::launch_speed_load(as[i], bs[i], bitdepth, src_w, shape, s, stream);
+      speed::cuda::launch_speed_filters(shape, s, stream);
+      speed::cuda::launch_speed_covariance(shape, s, emulate_, stream);
     }
-    if (solvers[0].singular != solvers[1].singular)
-      return pair_score(nullptr, 0, solvers[0].singular, solvers[1].singular);
-    if (emulate_)
-      for (const SpeedSide& s : sides_) check_flags(s.invalid, stream, "a block's entropy");
-    speed::cuda::launch_speed_terms(shape_, sides_[0], sides_[1], plan_.base_entropy,
-                                    plan_.weight_var_mode, terms_.get<float>(),
-                                    term_flags_.get<int>(), emulate_, stream);
-    if (emulate_) check_flags(term_flags_.get<int>(), stream, "a block's variance weight");
-    read(terms_host_.data(), terms_.get<float>(), terms_host_.size() * sizeof(float), stream,
-         "read-back of SpEED's block terms");
-    return pair_score(terms_host_.data(), plan_.dim.blocks, solvers[0].singular,
-                      solvers[1].singular);
+    active_[pair] = true;
+  }
+
+  // After a chunk's first stages (its pairs first_pair .. + pairs) on
+  // `stream`, `lane`'s: their sums to the host.
+  void read_sums(size_t first_pair, size_t pairs, int lane, cudaStream_t stream) {
+    const size_t first = 2 * first_pair * kCovariancePairs, n = 2 * pairs * kCovariancePairs;
+    check(cudaMemcpyAsync(sums_host_.get<uint64_t>() + first, sums_.get<uint64_t>() + first,
+                          n * sizeof(uint64_t), cudaMemcpyDeviceToHost, stream),
+          "read-back of SpEED's sums");
+    check(cudaEventRecord(sums_copied_[size_t(lane)].get(), stream), "read-back of SpEED's sums");
+    sums_pending_[size_t(lane)] = true;
+  }
+
+  // After the first stage and read_sums of the batch's pairs (those below
+  // `pairs`), on `stream`, which runs after every lane's work so far: the host
+  // step, then each pair's second stage into `words` (words_per_pair() a pair,
+  // pair after pair). Waits for each lane's last read_sums. `pool` may be null.
+  void enqueue_blocks(size_t pairs, cudaStream_t stream, ThreadPool* pool, uint32_t* words) {
+    const size_t sides = 2 * pairs;
+    for (int lane = 0; lane < FrameUploader::kLanes; ++lane) {
+      if (!sums_pending_[size_t(lane)]) continue;
+      check(cudaEventSynchronize(sums_copied_[size_t(lane)].get()), "read-back of SpEED's sums");
+      sums_pending_[size_t(lane)] = false;
+    }
+    solve_pairs(sums_host_.get<uint64_t>(), active_.get(), pairs, plan_.dim, pool,
+                solvers_host_.get<float>(), singular_.get());
+    check(cudaMemcpyAsync(solvers_.get(), solvers_host_.get(),
+                          sides * kSolverFloats * sizeof(float), cudaMemcpyHostToDevice, stream),
+          "upload of SpEED's solvers");
+    const size_t blocks = size_t(plan_.dim.blocks);
+    for (size_t p = 0; p < pairs; ++p) {
+      if (!active_[p]) continue;
+      uint32_t* w = words + p * words_per_pair();
+      SpeedSide s[2] = {side(2 * p, 0), side(2 * p + 1, 0)};
+      int* term_flags = unread_flags_.get<int>();
+      if (emulate_) {
+        s[0].invalid = reinterpret_cast<int*>(w + blocks);
+        s[1].invalid = reinterpret_cast<int*>(w + 2 * blocks);
+        term_flags = reinterpret_cast<int*>(w + 3 * blocks);
+      }
+      for (int i = 0; i < 2; ++i)
+        speed::cuda::launch_speed_blocks(shape_, s[i], singular_[2 * p + size_t(i)], emulate_,
+                                         stream);
+      speed::cuda::launch_speed_terms(shape_, s[0], s[1], plan_.base_entropy, plan_.weight_var_mode,
+                                      reinterpret_cast<float*>(w), term_flags, emulate_, stream);
+    }
+  }
+
+  // The batch's pair `pair` (its first stage enqueued this batch) from its
+  // Words as read back; then marks it done.
+  PairScore take(size_t pair, const uint32_t* words, const char* feature) {
+    active_[pair] = false;
+    return pair_score_of_words(words + pair * words_per_pair(), plan_.dim.blocks, emulate_,
+                               singular_[2 * pair], singular_[2 * pair + 1], feature);
+  }
+  bool active(size_t pair) const { return active_[pair]; }
+  // No pair enqueued (a run starts; an earlier one may have failed midway,
+  // and the runner then waited for every lane).
+  void clear() {
+    std::fill_n(active_.get(), pairs_, false);
+    for (bool& pending : sums_pending_) pending = false;
   }
 
  private:
-  static void read(void* host, const void* device, size_t bytes, cudaStream_t stream,
-                   const char* what) {
-    check(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, stream), what);
-    check(cudaStreamSynchronize(stream), what);
-  }
+  struct Lane {
+    DeviceBuffer plane, down, source;
+  };
 
-  static void write(void* device, const void* host, size_t bytes, cudaStream_t stream) {
-    check(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream),
-          "upload of SpEED's solver");
-    check(cudaStreamSynchronize(stream), "upload of SpEED's solver");
-  }
-
-  // softfp has no -inf or NaN: where libvmaf takes log2 of a value that is not
-  // positive, the emulation has no value to give.
-  void check_flags(const int* flags, cudaStream_t stream, const char* what) {
-    read(flags_host_.data(), flags, flags_host_.size() * sizeof(int), stream,
-         "read-back of SpEED's block flags");
-    for (const int f : flags_host_)
-      if (f != 0)
-        throw DeviceError(fmt::format(
-            "{}: {} takes log2 of a value that is not positive (libvmaf's -inf or NaN), which "
-            "fp64=emulate does not represent; use fp64=native",
-            feature_, what));
+  // Side `i` of the batch (pair i / 2), with `lane`'s planes.
+  SpeedSide side(size_t i, int lane) const {
+    SpeedSide s;
+    const Lane& l = lanes_[size_t(lane)];
+    s.plane = l.plane.get<float>();
+    s.down = l.down.get<float>();
+    s.residual = side_storage_.get<float>() + i * side_floats_;
+    s.means = s.residual + down_;
+    s.entropy = s.means + kBlockElements;
+    s.variance = s.entropy + plan_.dim.blocks;
+    s.sums = sums_.get<uint64_t>() + i * kCovariancePairs;
+    s.qt = solvers_.get<float>() + i * kSolverFloats;
+    s.r = s.qt + kBlockElements * kBlockElements;
+    s.eigenvalues = s.r + kBlockElements * kBlockElements;
+    s.invalid = unread_flags_.get<int>();
+    return s;
   }
 
   DevicePlan plan_;
   bool emulate_;
-  const char* feature_;
+  size_t pairs_;
+  size_t down_ = 0, side_floats_ = 0;
   SpeedShape shape_;
-  SpeedSide sides_[2];
-  DeviceBuffer float_storage_[2], word_storage_[2], flag_storage_[2];
-  DeviceBuffer taps_, terms_, term_flags_;
-  DeviceBuffer source_, column_index_, column_weight_, row_index_, row_weight_;
-  std::vector<float> terms_host_;
-  std::vector<int> flags_host_;
+  Lane lanes_[FrameUploader::kLanes];
+  DeviceBuffer side_storage_;  // a side's residual, window means, block entropies and variances
+  DeviceBuffer sums_, solvers_, unread_flags_;
+  PinnedBuffer sums_host_, solvers_host_;
+  Event sums_copied_[FrameUploader::kLanes];  // each lane's last read_sums
+  bool sums_pending_[FrameUploader::kLanes] = {};
+  std::unique_ptr<bool[]> active_;    // a pair each: its first stage is enqueued this batch
+  std::unique_ptr<bool[]> singular_;  // a side each, after enqueue_blocks
+  DeviceBuffer taps_;
+  DeviceBuffer column_index_, column_weight_, row_index_, row_weight_;
 };
 
-// A frame's PairScores, kept on the host as the chunks are scored; the words
-// read back are unused (one a frame).
+// The batch's Words: each pair's (BatchScorer::words_per_pair), pair after pair.
 using Word = uint32_t;
 
 }  // namespace
@@ -200,6 +247,7 @@ namespace chroma::cuda {
 
 namespace {
 
+// Frame f's U and V are the batch's pairs 2f and 2f + 1.
 class CudaEngine final : public RunnerEngine<Engine, Word> {
  public:
   CudaEngine(const EngineSetup& s, CudaDevice& device)
@@ -207,15 +255,17 @@ class CudaEngine final : public RunnerEngine<Engine, Word> {
         setup_(s),
         plan_(make_device_plan(chroma_width(s.format), chroma_height(s.format), s.options)),
         emulate_(emulates_fp64(s.options.fp64, device.emulate_by_default())) {
-    join(1);
+    join(2 * words_per_pair(plan_.dim.blocks, emulate_));
   }
 
  private:
-  void allocate() override { scorer_.emplace(plan_, emulate_, "speed_chroma"); }
+  void allocate() override { scorer_.emplace(plan_, emulate_, 2 * size_t(batch_frames())); }
+  void begin(size_t frames) override {
+    RunnerEngine::begin(frames);
+    scorer_->clear();
+  }
 
   void enqueue(const FrameUploader::Chunk& chunk, size_t) override {
-    if (pending_.size() < size_t(chunk.start + chunk.count) * 2)
-      pending_.resize(size_t(chunk.start + chunk.count) * 2);
     for (int i = 0; i < chunk.count; ++i)
       for (int p = 1; p <= 2; ++p) {
         const DevicePlanes& planes = chunk.planes[p];
@@ -223,20 +273,26 @@ class CudaEngine final : public RunnerEngine<Engine, Word> {
             static_cast<const unsigned char*>(planes.ref) + size_t(i) * planes.frame_stride;
         const auto* dist =
             static_cast<const unsigned char*>(planes.dist) + size_t(i) * planes.frame_stride;
-        pending_[size_t(chunk.start + i) * 2 + size_t(p - 1)] = scorer_->score(
-            ref, nullptr, dist, nullptr, planes.width, setup_.format.bitdepth, chunk.stream);
+        scorer_->enqueue_sums(size_t(chunk.start + i) * 2 + size_t(p - 1), chunk.lane, ref, nullptr,
+                              dist, nullptr, planes.width, setup_.format.bitdepth, chunk.stream);
       }
+    scorer_->read_sums(size_t(chunk.start) * 2, size_t(chunk.count) * 2, chunk.lane, chunk.stream);
   }
 
-  void to_values(const Word*, size_t count, PairScore* out) override {
-    std::copy_n(pending_.begin(), count * 2, out);
+  // The host step and the second stage, then the one read-back of the Words.
+  void finish(size_t base, size_t count, FrameUploader& uploader) override {
+    scorer_->enqueue_blocks(2 * count, uploader.join_lanes(), setup_.pool, device_words());
+    RunnerEngine::finish(base, count, uploader);
+  }
+
+  void to_values(const Word* words, size_t count, PairScore* out) override {
+    for (size_t i = 0; i < 2 * count; ++i) out[i] = scorer_->take(i, words, "speed_chroma");
   }
 
   EngineSetup setup_;
   DevicePlan plan_;
   bool emulate_;
-  std::optional<PairScorer> scorer_;
-  std::vector<PairScore> pending_;  // the batch's, two a frame
+  std::optional<BatchScorer> scorer_;
 };
 
 }  // namespace
@@ -251,6 +307,7 @@ namespace temporal::cuda {
 
 namespace {
 
+// Frame f is the batch's pair f.
 class CudaEngine final : public RunnerEngine<Engine, Word> {
  public:
   CudaEngine(const EngineSetup& s, CudaDevice& device)
@@ -260,7 +317,8 @@ class CudaEngine final : public RunnerEngine<Engine, Word> {
         emulate_(emulates_fp64(s.options.fp64, device.emulate_by_default())) {
     const VideoFormat& f = s.format;
     plane_bytes_ = size_t(f.width) * size_t(f.height) * (f.bitdepth > 8 ? 2 : 1);
-    join(1);
+    // (A plane SpEED cannot score has no blocks; its engine never scores.)
+    join(std::max<size_t>(1, words_per_pair(plan_.dim.blocks, emulate_)));
   }
 
   void hold(std::span<const FramePair> before) override {
@@ -276,19 +334,28 @@ class CudaEngine final : public RunnerEngine<Engine, Word> {
     check(cudaMemcpy2D(previous_.get() + plane_bytes_, row_bytes, d.data, size_t(d.stride),
                        row_bytes, size_t(d.height), cudaMemcpyDefault),
           "upload of the pictures speed_temporal compares with");
+    // A pageable copy may still be in flight when cudaMemcpy2D returns, and the
+    // lanes' non-blocking streams do not wait for the default stream.
+    check(cudaStreamSynchronize(nullptr), "upload of the pictures speed_temporal compares with");
     held_ = true;
   }
 
  private:
-  void allocate() override { previous_ = DeviceBuffer(2 * plane_bytes_); }
+  void allocate() override {
+    previous_ = DeviceBuffer(2 * plane_bytes_);
+    kept_.emplace();
+  }
+  void begin(size_t frames) override {
+    RunnerEngine::begin(frames);
+    if (scorer_) scorer_->clear();
+  }
   // The kept pair is the run's previous frame: each frame once, in order.
   bool joins_others() const override { return false; }
 
   // Frame i against frame i - 1 of the chunk, the first against the pair kept
-  // from the run's previous frame; the chunk's last pair is kept then.
+  // from the run's previous frame; the chunk's last pair is kept then. The
+  // next chunk (perhaps on another lane) waits for that copy by an event.
   void enqueue(const FrameUploader::Chunk& chunk, size_t) override {
-    if (pending_.size() < size_t(chunk.start + chunk.count))
-      pending_.resize(size_t(chunk.start + chunk.count));
     const DevicePlanes& luma = chunk.planes[0];
     const auto ref = [&](int i) -> const void* {
       return i < 0 ? previous_.get()
@@ -298,15 +365,17 @@ class CudaEngine final : public RunnerEngine<Engine, Word> {
       return i < 0 ? previous_.get() + plane_bytes_
                    : static_cast<const unsigned char*>(luma.dist) + size_t(i) * luma.frame_stride;
     };
+    if (kept_recorded_)
+      check(cudaStreamWaitEvent(chunk.stream, kept_->get(), 0), "a picture speed_temporal keeps");
     for (int i = 0; i < chunk.count; ++i) {
-      PairScore& out = pending_[size_t(chunk.start + i)];
-      out = PairScore{};
       if (i == 0 && !held_) continue;
-      if (!scorer_) scorer_.emplace(plan_, emulate_, "speed_temporal");
-      out = scorer_->score(ref(i - 1), ref(i), dist(i - 1),
-                           setup_.options.use_ref_diff ? ref(i) : dist(i), luma.width,
-                           setup_.format.bitdepth, chunk.stream);
+      if (!scorer_) scorer_.emplace(plan_, emulate_, size_t(batch_frames()));
+      scorer_->enqueue_sums(size_t(chunk.start + i), chunk.lane, ref(i - 1), ref(i), dist(i - 1),
+                            setup_.options.use_ref_diff ? ref(i) : dist(i), luma.width,
+                            setup_.format.bitdepth, chunk.stream);
     }
+    if (scorer_)
+      scorer_->read_sums(size_t(chunk.start), size_t(chunk.count), chunk.lane, chunk.stream);
     const int last = chunk.count - 1;
     check(cudaMemcpyAsync(previous_.get(), ref(last), plane_bytes_, cudaMemcpyDeviceToDevice,
                           chunk.stream),
@@ -314,13 +383,22 @@ class CudaEngine final : public RunnerEngine<Engine, Word> {
     check(cudaMemcpyAsync(previous_.get() + plane_bytes_, dist(last), plane_bytes_,
                           cudaMemcpyDeviceToDevice, chunk.stream),
           "a picture speed_temporal keeps");
-    // The next chunk (perhaps on another stream) reads the kept pair.
-    check(cudaStreamSynchronize(chunk.stream), "a picture speed_temporal keeps");
+    check(cudaEventRecord(kept_->get(), chunk.stream), "a picture speed_temporal keeps");
+    kept_recorded_ = true;
     held_ = true;
   }
 
-  void to_values(const Word*, size_t count, PairScore* out) override {
-    std::copy_n(pending_.begin(), count, out);
+  // The host step and the second stage, then the one read-back of the Words.
+  void finish(size_t base, size_t count, FrameUploader& uploader) override {
+    if (scorer_) scorer_->enqueue_blocks(count, uploader.join_lanes(), setup_.pool, device_words());
+    RunnerEngine::finish(base, count, uploader);
+  }
+
+  // {0, false} for a frame with none before it.
+  void to_values(const Word* words, size_t count, PairScore* out) override {
+    for (size_t i = 0; i < count; ++i)
+      out[i] =
+          scorer_ && scorer_->active(i) ? scorer_->take(i, words, "speed_temporal") : PairScore{};
   }
 
   EngineSetup setup_;
@@ -328,9 +406,10 @@ class CudaEngine final : public RunnerEngine<Engine, Word> {
   bool emulate_;
   size_t plane_bytes_ = 0;
   bool held_ = false;
-  DeviceBuffer previous_;             // the last reference luma, then the last distorted luma
-  std::optional<PairScorer> scorer_;  // made with the first score (the plane is scoreable then)
-  std::vector<PairScore> pending_;
+  DeviceBuffer previous_;      // the last reference luma, then the last distorted luma
+  std::optional<Event> kept_;  // recorded after the last copy into previous_
+  bool kept_recorded_ = false;
+  std::optional<BatchScorer> scorer_;  // made with the first score (the plane is scoreable then)
 };
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <bit>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -36,16 +37,32 @@ constexpr size_t kGroupWidth = 16, kGroupHeight = 8, kLinearGroup = 64;
 
 size_t round_up(size_t v, size_t m) { return (v + m - 1) / m * m; }
 
-// One side's buffers (reference or distorted).
+// One side's buffers (reference or distorted) from its first stage to its
+// second.
 struct Side {
-  Handle<cl_mem> plane, down, residual, means, sums, qt, r, eigenvalues, entropy, variance, invalid;
+  Handle<cl_mem> residual, means, sums, qt, r, eigenvalues, entropy, variance, invalid;
 };
 
-// The kernels and buffers that score pairs of one plane size on a device.
-class PairScorer {
+// A pair's: its sides', its blocks' terms and their flags.
+struct Pair {
+  Side sides[2];
+  Handle<cl_mem> terms, term_invalid;
+};
+
+// One pair's planes: (a_ref [- b_ref], a_dis [- b_dis]); b_* null: no difference.
+struct PairPlanes {
+  cl_mem a_ref = nullptr, b_ref = nullptr, a_dis = nullptr, b_dis = nullptr;
+};
+
+// The kernels and buffers that score a frame's pairs (at most `pairs`) of one
+// plane size on a device, in two stages: every pair's planes up to their
+// covariance sums, read back together; every side's solver found on the host
+// side by side (solve_pairs); then every pair's blocks and terms, read back
+// together. The queue is waited for twice a frame.
+class FrameScorer {
  public:
-  PairScorer(OpenclDevice& device, const DevicePlan& plan, const char* feature)
-      : device_(device), plan_(plan), feature_(feature) {
+  FrameScorer(OpenclDevice& device, const DevicePlan& plan, const char* feature, size_t pairs)
+      : device_(device), plan_(plan), feature_(feature), pairs_(pairs) {
     DeviceContext& dc = device.context();
     cl_device_fp_config fp32 = 0;
     exactvq::opencl::check(
@@ -77,19 +94,31 @@ class PairScorer {
     const size_t plane = size_t(plan.width) * size_t(plan.height);
     const size_t down = size_t(d.operating_width) * size_t(d.operating_height);
     const size_t blocks = size_t(d.blocks);
-    for (Side* s : {&sides_[0], &sides_[1]}) {
-      s->plane = dc.buffer(plane * sizeof(float), "a SpEED plane");
-      s->down = dc.buffer(down * sizeof(float), "SpEED's decimated plane");
-      s->residual = dc.buffer(down * sizeof(float), "SpEED's residual plane");
-      s->means = dc.buffer(kBlockElements * sizeof(float), "SpEED's window means");
-      s->sums = dc.buffer(kCovariancePairs * sizeof(cl_ulong), "SpEED's covariance sums");
-      s->qt = dc.buffer(kBlockElements * kBlockElements * sizeof(float), "SpEED's Q^T");
-      s->r = dc.buffer(kBlockElements * kBlockElements * sizeof(float), "SpEED's R");
-      s->eigenvalues = dc.buffer(kBlockElements * sizeof(float), "SpEED's eigenvalues");
-      s->entropy = dc.buffer(blocks * sizeof(float), "SpEED's block entropies");
-      s->variance = dc.buffer(blocks * sizeof(float), "SpEED's block variances");
-      s->invalid = dc.buffer(blocks * sizeof(cl_int), "SpEED's block flags");
+    // The planes of one side at a time (the queue is in order).
+    plane_ = dc.buffer(plane * sizeof(float), "a SpEED plane");
+    down_ = dc.buffer(down * sizeof(float), "SpEED's decimated plane");
+    pairs_buffers_.resize(pairs);
+    for (Pair& p : pairs_buffers_) {
+      for (Side& s : p.sides) {
+        s.residual = dc.buffer(down * sizeof(float), "SpEED's residual plane");
+        s.means = dc.buffer(kBlockElements * sizeof(float), "SpEED's window means");
+        s.sums = dc.buffer(kCovariancePairs * sizeof(cl_ulong), "SpEED's covariance sums");
+        s.qt = dc.buffer(kBlockElements * kBlockElements * sizeof(float), "SpEED's Q^T");
+        s.r = dc.buffer(kBlockElements * kBlockElements * sizeof(float), "SpEED's R");
+        s.eigenvalues = dc.buffer(kBlockElements * sizeof(float), "SpEED's eigenvalues");
+        s.entropy = dc.buffer(blocks * sizeof(float), "SpEED's block entropies");
+        s.variance = dc.buffer(blocks * sizeof(float), "SpEED's block variances");
+        s.invalid = dc.buffer(blocks * sizeof(cl_int), "SpEED's block flags");
+      }
+      p.terms = dc.buffer(blocks * sizeof(float), "SpEED's block terms");
+      p.term_invalid = dc.buffer(blocks * sizeof(cl_int), "SpEED's term flags");
     }
+    sum_bits_.resize(2 * pairs * kCovariancePairs);
+    solvers_.resize(2 * pairs * kSolverFloats);
+    singular_ = std::make_unique<bool[]>(2 * pairs);
+    active_ = std::make_unique<bool[]>(pairs);
+    terms_host_.resize(pairs * blocks);
+    flags_host_.resize(3 * pairs * blocks);
     if (plan.resample) {
       source_ = dc.buffer(size_t(plan.source_width) * size_t(plan.source_height) * sizeof(float),
                           "SpEED's plane before the prescale");
@@ -109,128 +138,179 @@ class PairScorer {
     local_mean_ = dc.buffer(sizeof plan.local_mean.taps, "SpEED's local-mean taps");
     dc.write(local_mean_.get(), sizeof plan.local_mean.taps, plan.local_mean.taps,
              "SpEED's local-mean taps");
-    terms_buffer_ = dc.buffer(blocks * sizeof(float), "SpEED's block terms");
-    term_invalid_ = dc.buffer(blocks * sizeof(cl_int), "SpEED's term flags");
-    terms_host_.resize(blocks);
-    flags_host_.resize(blocks);
   }
 
-  // The score of the pair (a_ref [- b_ref], a_dis [- b_dis]) of `bitdepth`-bit
-  // planes `src_w` samples a row; b_* null: no difference.
-  PairScore score(cl_mem a_ref, cl_mem b_ref, cl_mem a_dis, cl_mem b_dis, int src_w, int bitdepth) {
-    DeviceContext& dc = device_.context();
-    const Dimensions& d = plan_.dim;
-    BlockSolver solvers[2];
-    std::array<cl_ulong, kCovariancePairs> sum_bits;
-    std::array<double, kCovariancePairs> sums;
-    const cl_mem as[2] = {a_ref, a_dis}, bs[2] = {b_ref, b_dis};
-    for (int i = 0; i < 2; ++i) {
-      Side& s = sides_[i];
-      run_2d(load_.get(), plan_.source_width, plan_.source_height, "speed_load", [&](cl_kernel k) {
-        set_arg(k, 0, as[i]);
-        set_arg(k, 1, bs[i] ? bs[i] : as[i]);
-        set_arg(k, 2, cl_int{bs[i] != nullptr});
-        set_arg(k, 3, cl_int{bitdepth});
-        set_arg(k, 4, cl_int{plan_.source_width});
-        set_arg(k, 5, cl_int{plan_.source_height});
-        set_arg(k, 6, cl_int{src_w});
-        set_arg(k, 7, plan_.resample ? source_ : s.plane);
-      });
-      if (plan_.resample)
-        run_2d(resample_.get(), plan_.width, plan_.height, "speed_resample", [&](cl_kernel k) {
-          set_arg(k, 0, source_);
-          set_arg(k, 1, cl_int{plan_.source_width});
-          set_arg(k, 2, cl_int{plan_.method});
-          set_arg(k, 3, cl_int{plan_.columns.taps});
-          set_arg(k, 4, column_index_);
-          set_arg(k, 5, column_weight_);
-          set_arg(k, 6, row_index_);
-          set_arg(k, 7, row_weight_);
-          set_arg(k, 8, cl_int{plan_.width});
-          set_arg(k, 9, cl_int{plan_.height});
-          set_arg(k, 10, s.plane);
-        });
-      run_2d(decimate_.get(), d.operating_width, d.operating_height, "speed_decimate",
-             [&](cl_kernel k) {
-               set_arg(k, 0, s.plane);
-               set_arg(k, 1, cl_int{plan_.width});
-               set_arg(k, 2, cl_int{plan_.height});
-               set_arg(k, 3, antialias_);
-               set_arg(k, 4, cl_int{plan_.antialias.count});
-               set_arg(k, 5, cl_int{d.operating_width});
-               set_arg(k, 6, cl_int{d.operating_height});
-               set_arg(k, 7, s.down);
-             });
-      run_2d(residual_.get(), d.operating_width, d.operating_height, "speed_residual",
-             [&](cl_kernel k) {
-               set_arg(k, 0, s.down);
-               set_arg(k, 1, cl_int{d.operating_width});
-               set_arg(k, 2, cl_int{d.operating_height});
-               set_arg(k, 3, local_mean_);
-               set_arg(k, 4, cl_int{plan_.local_mean.count});
-               set_arg(k, 5, s.residual);
-             });
-      run_1d(means_.get(), kBlockElements, "speed_means", [&](cl_kernel k) {
-        set_arg(k, 0, s.residual);
-        set_arg(k, 1, cl_int{d.operating_width});
-        set_arg(k, 2, cl_int{d.submatrix_width});
-        set_arg(k, 3, cl_int{d.submatrix_height});
-        set_arg(k, 4, cl_float{plan_.window_count});
-        set_arg(k, 5, s.means);
-      });
-      run_1d(covariance_.get(), kCovariancePairs, "speed_covariance", [&](cl_kernel k) {
-        set_arg(k, 0, s.residual);
-        set_arg(k, 1, cl_int{d.operating_width});
-        set_arg(k, 2, cl_int{d.submatrix_width});
-        set_arg(k, 3, cl_int{d.submatrix_height});
-        set_arg(k, 4, s.means);
-        set_arg(k, 5, s.sums);
-      });
-      dc.read(s.sums.get(), sizeof sum_bits, sum_bits.data(), "SpEED's covariance sums");
-      for (int p = 0; p < kCovariancePairs; ++p)
-        sums[size_t(p)] = std::bit_cast<double>(uint64_t(sum_bits[size_t(p)]));
-      solve_for_blocks(sums.data(), d.submatrix_width, d.submatrix_height, solvers[i]);
-      const BlockSolver& b = solvers[i];
-      dc.write(s.qt.get(), sizeof b.qt, b.qt, "SpEED's Q^T");
-      dc.write(s.r.get(), sizeof b.r, b.r, "SpEED's R");
-      dc.write(s.eigenvalues.get(), sizeof b.eigenvalues, b.eigenvalues, "SpEED's eigenvalues");
-      run_1d(blocks_.get(), size_t(d.blocks), "speed_blocks", [&](cl_kernel k) {
-        set_arg(k, 0, s.residual);
-        set_arg(k, 1, cl_int{d.operating_width});
-        set_arg(k, 2, cl_int{d.blocks_horizontal});
-        set_arg(k, 3, cl_int{d.blocks});
-        set_arg(k, 4, s.qt);
-        set_arg(k, 5, s.r);
-        set_arg(k, 6, s.eigenvalues);
-        set_arg(k, 7, cl_int{b.singular});
-        set_arg(k, 8, cl_float{plan_.sigma_nn});
-        set_arg(k, 9, cl_ulong{plan_.log2_2pie_bits});
-        set_arg(k, 10, s.entropy);
-        set_arg(k, 11, s.variance);
-        set_arg(k, 12, s.invalid);
-      });
+  // The scores of `pairs` of `bitdepth`-bit planes `src_w` samples a row into
+  // `out`; `pool` (may be null) solves the sides side by side.
+  void score(std::span<const PairPlanes> pairs, int src_w, int bitdepth, ThreadPool* pool,
+             std::span<PairScore> out) {
+    if (pairs.size() > pairs_) throw DeviceError("SpEED: a frame has more pairs than its buffers");
+    try {
+      score_pairs(pairs, src_w, bitdepth, pool, out);
+    } catch (...) {
+      // No queued read may fill, nor write read, the host's buffers later.
+      try {
+        device_.context().finish("SpEED's scores");
+      } catch (const DeviceError&) {}
+      throw;
     }
-    if (solvers[0].singular != solvers[1].singular)
-      return pair_score(nullptr, 0, solvers[0].singular, solvers[1].singular);
-    for (const Side& s : sides_) check_flags(s.invalid.get(), "a block's entropy");
-    run_1d(terms_.get(), size_t(d.blocks), "speed_terms", [&](cl_kernel k) {
-      set_arg(k, 0, sides_[0].entropy);
-      set_arg(k, 1, sides_[0].variance);
-      set_arg(k, 2, sides_[1].entropy);
-      set_arg(k, 3, sides_[1].variance);
-      set_arg(k, 4, cl_int{d.blocks});
-      set_arg(k, 5, cl_float{plan_.base_entropy});
-      set_arg(k, 6, cl_int{plan_.weight_var_mode});
-      set_arg(k, 7, terms_buffer_);
-      set_arg(k, 8, term_invalid_);
-    });
-    check_flags(term_invalid_.get(), "a block's variance weight");
-    dc.read(terms_buffer_.get(), terms_host_.size() * sizeof(float), terms_host_.data(),
-            "SpEED's block terms");
-    return pair_score(terms_host_.data(), d.blocks, solvers[0].singular, solvers[1].singular);
   }
 
  private:
+  void score_pairs(std::span<const PairPlanes> pairs, int src_w, int bitdepth, ThreadPool* pool,
+                   std::span<PairScore> out) {
+    DeviceContext& dc = device_.context();
+    const Dimensions& d = plan_.dim;
+    const size_t n = pairs.size(), blocks = size_t(d.blocks);
+    for (size_t p = 0; p < n; ++p) {
+      const cl_mem as[2] = {pairs[p].a_ref, pairs[p].a_dis};
+      const cl_mem bs[2] = {pairs[p].b_ref, pairs[p].b_dis};
+      for (int i = 0; i < 2; ++i) {
+        const Side& s = pairs_buffers_[p].sides[i];
+        enqueue_sums(as[i], bs[i], src_w, bitdepth, s);
+        dc.enqueue_read(s.sums.get(), kCovariancePairs * sizeof(cl_ulong),
+                        sum_bits_.data() + (2 * p + size_t(i)) * kCovariancePairs,
+                        "SpEED's covariance sums");
+      }
+      active_[p] = true;
+    }
+    dc.finish("SpEED's covariance sums");
+    solve_pairs(sum_bits_.data(), active_.get(), n, d, pool, solvers_.data(), singular_.get());
+    for (size_t p = 0; p < n; ++p) {
+      Pair& pair = pairs_buffers_[p];
+      for (int i = 0; i < 2; ++i) {
+        const size_t side = 2 * p + size_t(i);
+        enqueue_blocks(pair.sides[i], solvers_.data() + side * kSolverFloats, singular_[side]);
+      }
+      // One side alone singular: no terms (the score is 0).
+      if (singular_[2 * p] != singular_[2 * p + 1]) continue;
+      run_1d(terms_.get(), blocks, "speed_terms", [&](cl_kernel k) {
+        set_arg(k, 0, pair.sides[0].entropy);
+        set_arg(k, 1, pair.sides[0].variance);
+        set_arg(k, 2, pair.sides[1].entropy);
+        set_arg(k, 3, pair.sides[1].variance);
+        set_arg(k, 4, cl_int{d.blocks});
+        set_arg(k, 5, cl_float{plan_.base_entropy});
+        set_arg(k, 6, cl_int{plan_.weight_var_mode});
+        set_arg(k, 7, pair.terms);
+        set_arg(k, 8, pair.term_invalid);
+      });
+      const cl_mem flags[3] = {pair.sides[0].invalid.get(), pair.sides[1].invalid.get(),
+                               pair.term_invalid.get()};
+      for (size_t k = 0; k < 3; ++k)
+        dc.enqueue_read(flags[k], blocks * sizeof(cl_int),
+                        flags_host_.data() + (3 * p + k) * blocks, "SpEED's block flags");
+      dc.enqueue_read(pair.terms.get(), blocks * sizeof(float), terms_host_.data() + p * blocks,
+                      "SpEED's block terms");
+    }
+    dc.finish("SpEED's block terms");
+    for (size_t p = 0; p < n; ++p) {
+      active_[p] = false;
+      const bool ref = singular_[2 * p], dis = singular_[2 * p + 1];
+      if (ref != dis) {
+        out[p] = pair_score(nullptr, 0, ref, dis);
+        continue;
+      }
+      // The entropies' flags (both sides), then the terms'.
+      const char* what[3] = {"a block's entropy", "a block's entropy", "a block's variance weight"};
+      for (size_t k = 0; k < 3; ++k)
+        check_flags(flags_host_.data() + (3 * p + k) * blocks, what[k]);
+      out[p] = pair_score(terms_host_.data() + p * blocks, d.blocks, ref, dis);
+    }
+  }
+
+  // A side's first stage: its plane a [- b] through to its covariance sums.
+  void enqueue_sums(cl_mem a, cl_mem b, int src_w, int bitdepth, const Side& s) {
+    const Dimensions& d = plan_.dim;
+    run_2d(load_.get(), plan_.source_width, plan_.source_height, "speed_load", [&](cl_kernel k) {
+      set_arg(k, 0, a);
+      set_arg(k, 1, b ? b : a);
+      set_arg(k, 2, cl_int{b != nullptr});
+      set_arg(k, 3, cl_int{bitdepth});
+      set_arg(k, 4, cl_int{plan_.source_width});
+      set_arg(k, 5, cl_int{plan_.source_height});
+      set_arg(k, 6, cl_int{src_w});
+      set_arg(k, 7, plan_.resample ? source_ : plane_);
+    });
+    if (plan_.resample)
+      run_2d(resample_.get(), plan_.width, plan_.height, "speed_resample", [&](cl_kernel k) {
+        set_arg(k, 0, source_);
+        set_arg(k, 1, cl_int{plan_.source_width});
+        set_arg(k, 2, cl_int{plan_.method});
+        set_arg(k, 3, cl_int{plan_.columns.taps});
+        set_arg(k, 4, column_index_);
+        set_arg(k, 5, column_weight_);
+        set_arg(k, 6, row_index_);
+        set_arg(k, 7, row_weight_);
+        set_arg(k, 8, cl_int{plan_.width});
+        set_arg(k, 9, cl_int{plan_.height});
+        set_arg(k, 10, plane_);
+      });
+    run_2d(decimate_.get(), d.operating_width, d.operating_height, "speed_decimate",
+           [&](cl_kernel k) {
+             set_arg(k, 0, plane_);
+             set_arg(k, 1, cl_int{plan_.width});
+             set_arg(k, 2, cl_int{plan_.height});
+             set_arg(k, 3, antialias_);
+             set_arg(k, 4, cl_int{plan_.antialias.count});
+             set_arg(k, 5, cl_int{d.operating_width});
+             set_arg(k, 6, cl_int{d.operating_height});
+             set_arg(k, 7, down_);
+           });
+    run_2d(residual_.get(), d.operating_width, d.operating_height, "speed_residual",
+           [&](cl_kernel k) {
+             set_arg(k, 0, down_);
+             set_arg(k, 1, cl_int{d.operating_width});
+             set_arg(k, 2, cl_int{d.operating_height});
+             set_arg(k, 3, local_mean_);
+             set_arg(k, 4, cl_int{plan_.local_mean.count});
+             set_arg(k, 5, s.residual);
+           });
+    run_1d(means_.get(), kBlockElements, "speed_means", [&](cl_kernel k) {
+      set_arg(k, 0, s.residual);
+      set_arg(k, 1, cl_int{d.operating_width});
+      set_arg(k, 2, cl_int{d.submatrix_width});
+      set_arg(k, 3, cl_int{d.submatrix_height});
+      set_arg(k, 4, cl_float{plan_.window_count});
+      set_arg(k, 5, s.means);
+    });
+    run_1d(covariance_.get(), kCovariancePairs, "speed_covariance", [&](cl_kernel k) {
+      set_arg(k, 0, s.residual);
+      set_arg(k, 1, cl_int{d.operating_width});
+      set_arg(k, 2, cl_int{d.submatrix_width});
+      set_arg(k, 3, cl_int{d.submatrix_height});
+      set_arg(k, 4, s.means);
+      set_arg(k, 5, s.sums);
+    });
+  }
+
+  // A side's second stage from its solver (kSolverFloats: Q^T, R, the
+  // eigenvalues), which stays in place until the queue is finished.
+  void enqueue_blocks(const Side& s, const float* solver, bool singular) {
+    DeviceContext& dc = device_.context();
+    const Dimensions& d = plan_.dim;
+    constexpr size_t kMatrix = kBlockElements * kBlockElements;
+    dc.enqueue_write(s.qt.get(), kMatrix * sizeof(float), solver, "SpEED's Q^T");
+    dc.enqueue_write(s.r.get(), kMatrix * sizeof(float), solver + kMatrix, "SpEED's R");
+    dc.enqueue_write(s.eigenvalues.get(), kBlockElements * sizeof(float), solver + 2 * kMatrix,
+                     "SpEED's eigenvalues");
+    run_1d(blocks_.get(), size_t(d.blocks), "speed_blocks", [&](cl_kernel k) {
+      set_arg(k, 0, s.residual);
+      set_arg(k, 1, cl_int{d.operating_width});
+      set_arg(k, 2, cl_int{d.blocks_horizontal});
+      set_arg(k, 3, cl_int{d.blocks});
+      set_arg(k, 4, s.qt);
+      set_arg(k, 5, s.r);
+      set_arg(k, 6, s.eigenvalues);
+      set_arg(k, 7, cl_int{singular});
+      set_arg(k, 8, cl_float{plan_.sigma_nn});
+      set_arg(k, 9, cl_ulong{plan_.log2_2pie_bits});
+      set_arg(k, 10, s.entropy);
+      set_arg(k, 11, s.variance);
+      set_arg(k, 12, s.invalid);
+    });
+  }
+
   template <typename Args>
   void run_2d(cl_kernel k, int w, int h, const char* what, Args&& args) {
     args(k);
@@ -247,11 +327,9 @@ class PairScorer {
 
   // softfp has no -inf or NaN: where libvmaf takes log2 of a value that is not
   // positive (its result -inf or NaN), the device has no value to give.
-  void check_flags(cl_mem flags, const char* what) {
-    device_.context().read(flags, flags_host_.size() * sizeof(cl_int), flags_host_.data(),
-                           "SpEED's block flags");
-    for (const cl_int f : flags_host_)
-      if (f != 0)
+  void check_flags(const cl_int* flags, const char* what) const {
+    for (size_t b = 0; b < size_t(plan_.dim.blocks); ++b)
+      if (flags[b] != 0)
         throw DeviceError(fmt::format(
             "{}: {} takes log2 of a value that is not positive (libvmaf's -inf or NaN), which "
             "the device's binary64 emulation does not represent; use --backend cpu",
@@ -261,14 +339,20 @@ class PairScorer {
   OpenclDevice& device_;
   DevicePlan plan_;
   const char* feature_;
+  size_t pairs_;
   Handle<cl_kernel> load_, resample_, decimate_, residual_, means_, covariance_, blocks_, terms_;
   size_t local_[2] = {kGroupWidth, kGroupHeight};
   size_t linear_ = kLinearGroup;
-  Side sides_[2];
-  Handle<cl_mem> antialias_, local_mean_, terms_buffer_, term_invalid_;
+  Handle<cl_mem> plane_, down_;
+  std::vector<Pair> pairs_buffers_;
+  Handle<cl_mem> antialias_, local_mean_;
   Handle<cl_mem> source_, column_index_, column_weight_, row_index_, row_weight_;
-  std::vector<float> terms_host_;
-  std::vector<cl_int> flags_host_;
+  // The host's side of the transfers, in place while the queue may use them.
+  std::vector<uint64_t> sum_bits_;  // a side's sums after another's
+  std::vector<float> solvers_;      // kSolverFloats a side
+  std::unique_ptr<bool[]> singular_, active_;
+  std::vector<float> terms_host_;   // a pair's after another's
+  std::vector<cl_int> flags_host_;  // a pair's: the two sides' entropy flags, the terms' flags
 };
 
 }  // namespace
@@ -284,19 +368,22 @@ class OpenclEngine final : public DeviceEngine<Engine> {
         setup_(s),
         scorer_(this->device(),
                 make_device_plan(chroma_width(s.format), chroma_height(s.format), s.options),
-                "speed_chroma") {}
+                "speed_chroma", 2) {}
 
  private:
+  // U and V together.
   void score_frame(const DeviceFrame& f, std::span<PairScore> out) override {
+    PairPlanes pairs[2];
     for (int p = 1; p <= 2; ++p) {
       const std::array<cl_mem, 2> planes = device().plane(f, p);
-      out[size_t(p - 1)] = scorer_.score(planes[0], nullptr, planes[1], nullptr,
-                                         f.ref->plane(p).width, setup_.format.bitdepth);
+      pairs[p - 1].a_ref = planes[0];
+      pairs[p - 1].a_dis = planes[1];
     }
+    scorer_.score(pairs, f.ref->plane(1).width, setup_.format.bitdepth, setup_.pool, out);
   }
 
   EngineSetup setup_;
-  PairScorer scorer_;
+  FrameScorer scorer_;
 };
 
 }  // namespace
@@ -344,10 +431,11 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     const std::array<cl_mem, 2> cur = device().plane(f, 0);
     out[0] = PairScore{};
     if (held_) {
-      if (!scorer_) scorer_.emplace(device(), plan_, "speed_temporal");
-      out[0] = scorer_->score(prev_ref_.get(), cur[0], prev_dist_.get(),
-                              setup_.options.use_ref_diff ? cur[0] : cur[1], setup_.format.width,
-                              setup_.format.bitdepth);
+      if (!scorer_) scorer_.emplace(device(), plan_, "speed_temporal", 1);
+      const PairPlanes pair{prev_ref_.get(), cur[0], prev_dist_.get(),
+                            setup_.options.use_ref_diff ? cur[0] : cur[1]};
+      scorer_->score(std::span(&pair, 1), setup_.format.width, setup_.format.bitdepth, setup_.pool,
+                     out.first(1));
     }
     dc.copy(cur[0], prev_ref_.get(), 0, plane_bytes_, "a picture speed_temporal keeps");
     dc.copy(cur[1], prev_dist_.get(), 0, plane_bytes_, "a picture speed_temporal keeps");
@@ -356,7 +444,7 @@ class OpenclEngine final : public DeviceEngine<Engine> {
 
   EngineSetup setup_;
   DevicePlan plan_;
-  std::optional<PairScorer> scorer_;  // made with the first score (the plane is scoreable then)
+  std::optional<FrameScorer> scorer_;  // made with the first score (the plane is scoreable then)
   size_t plane_bytes_ = 0;
   Handle<cl_mem> prev_ref_, prev_dist_;
   bool held_ = false;
