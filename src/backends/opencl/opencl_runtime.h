@@ -135,6 +135,13 @@ inline void set_arg(cl_kernel k, cl_uint index, const Handle<cl_mem>& b) {
   check(clSetKernelArg(k, index, sizeof m, &m), "clSetKernelArg");
 }
 
+// Sets `k`'s arguments 0, 1, ... to `args`, in order, each as set_arg does.
+template <typename... Args>
+void set_args(cl_kernel k, const Args&... args) {
+  cl_uint index = 0;
+  (set_arg(k, index++, args), ...);
+}
+
 // The largest power of two <= min(cap, the kernel's work-group limit on the device).
 size_t work_group_size(cl_kernel kernel, cl_device_id device, size_t cap);
 

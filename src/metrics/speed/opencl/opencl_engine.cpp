@@ -126,66 +126,27 @@ class PairScorer {
     const cl_mem as[2] = {a_ref, a_dis}, bs[2] = {b_ref, b_dis};
     for (int i = 0; i < 2; ++i) {
       Side& s = sides_[i];
-      run_2d(load_.get(), plan_.source_width, plan_.source_height, "speed_load", [&](cl_kernel k) {
-        set_arg(k, 0, as[i]);
-        set_arg(k, 1, bs[i] ? bs[i] : as[i]);
-        set_arg(k, 2, cl_int{bs[i] != nullptr});
-        set_arg(k, 3, cl_int{bitdepth});
-        set_arg(k, 4, cl_int{plan_.source_width});
-        set_arg(k, 5, cl_int{plan_.source_height});
-        set_arg(k, 6, cl_int{src_w});
-        set_arg(k, 7, plan_.resample ? source_ : s.plane);
-      });
+      run_2d(load_.get(), plan_.source_width, plan_.source_height, "speed_load", as[i],
+             bs[i] ? bs[i] : as[i], cl_int{bs[i] != nullptr}, cl_int{bitdepth},
+             cl_int{plan_.source_width}, cl_int{plan_.source_height}, cl_int{src_w},
+             plan_.resample ? source_ : s.plane);
       if (plan_.resample)
-        run_2d(resample_.get(), plan_.width, plan_.height, "speed_resample", [&](cl_kernel k) {
-          set_arg(k, 0, source_);
-          set_arg(k, 1, cl_int{plan_.source_width});
-          set_arg(k, 2, cl_int{plan_.method});
-          set_arg(k, 3, cl_int{plan_.columns.taps});
-          set_arg(k, 4, column_index_);
-          set_arg(k, 5, column_weight_);
-          set_arg(k, 6, row_index_);
-          set_arg(k, 7, row_weight_);
-          set_arg(k, 8, cl_int{plan_.width});
-          set_arg(k, 9, cl_int{plan_.height});
-          set_arg(k, 10, s.plane);
-        });
-      run_2d(decimate_.get(), d.operating_width, d.operating_height, "speed_decimate",
-             [&](cl_kernel k) {
-               set_arg(k, 0, s.plane);
-               set_arg(k, 1, cl_int{plan_.width});
-               set_arg(k, 2, cl_int{plan_.height});
-               set_arg(k, 3, antialias_);
-               set_arg(k, 4, cl_int{plan_.antialias.count});
-               set_arg(k, 5, cl_int{d.operating_width});
-               set_arg(k, 6, cl_int{d.operating_height});
-               set_arg(k, 7, s.down);
-             });
-      run_2d(residual_.get(), d.operating_width, d.operating_height, "speed_residual",
-             [&](cl_kernel k) {
-               set_arg(k, 0, s.down);
-               set_arg(k, 1, cl_int{d.operating_width});
-               set_arg(k, 2, cl_int{d.operating_height});
-               set_arg(k, 3, local_mean_);
-               set_arg(k, 4, cl_int{plan_.local_mean.count});
-               set_arg(k, 5, s.residual);
-             });
-      run_1d(means_.get(), kBlockElements, "speed_means", [&](cl_kernel k) {
-        set_arg(k, 0, s.residual);
-        set_arg(k, 1, cl_int{d.operating_width});
-        set_arg(k, 2, cl_int{d.submatrix_width});
-        set_arg(k, 3, cl_int{d.submatrix_height});
-        set_arg(k, 4, cl_float{plan_.window_count});
-        set_arg(k, 5, s.means);
-      });
-      run_1d(covariance_.get(), kCovariancePairs, "speed_covariance", [&](cl_kernel k) {
-        set_arg(k, 0, s.residual);
-        set_arg(k, 1, cl_int{d.operating_width});
-        set_arg(k, 2, cl_int{d.submatrix_width});
-        set_arg(k, 3, cl_int{d.submatrix_height});
-        set_arg(k, 4, s.means);
-        set_arg(k, 5, s.sums);
-      });
+        run_2d(resample_.get(), plan_.width, plan_.height, "speed_resample", source_,
+               cl_int{plan_.source_width}, cl_int{plan_.method}, cl_int{plan_.columns.taps},
+               column_index_, column_weight_, row_index_, row_weight_, cl_int{plan_.width},
+               cl_int{plan_.height}, s.plane);
+      run_2d(decimate_.get(), d.operating_width, d.operating_height, "speed_decimate", s.plane,
+             cl_int{plan_.width}, cl_int{plan_.height}, antialias_, cl_int{plan_.antialias.count},
+             cl_int{d.operating_width}, cl_int{d.operating_height}, s.down);
+      run_2d(residual_.get(), d.operating_width, d.operating_height, "speed_residual", s.down,
+             cl_int{d.operating_width}, cl_int{d.operating_height}, local_mean_,
+             cl_int{plan_.local_mean.count}, s.residual);
+      run_1d(means_.get(), kBlockElements, "speed_means", s.residual, cl_int{d.operating_width},
+             cl_int{d.submatrix_width}, cl_int{d.submatrix_height}, cl_float{plan_.window_count},
+             s.means);
+      run_1d(covariance_.get(), kCovariancePairs, "speed_covariance", s.residual,
+             cl_int{d.operating_width}, cl_int{d.submatrix_width}, cl_int{d.submatrix_height},
+             s.means, s.sums);
       dc.read(s.sums.get(), sizeof sum_bits, sum_bits.data(), "SpEED's covariance sums");
       for (int p = 0; p < kCovariancePairs; ++p)
         sums[size_t(p)] = std::bit_cast<double>(uint64_t(sum_bits[size_t(p)]));
@@ -194,36 +155,17 @@ class PairScorer {
       dc.write(s.qt.get(), sizeof b.qt, b.qt, "SpEED's Q^T");
       dc.write(s.r.get(), sizeof b.r, b.r, "SpEED's R");
       dc.write(s.eigenvalues.get(), sizeof b.eigenvalues, b.eigenvalues, "SpEED's eigenvalues");
-      run_1d(blocks_.get(), size_t(d.blocks), "speed_blocks", [&](cl_kernel k) {
-        set_arg(k, 0, s.residual);
-        set_arg(k, 1, cl_int{d.operating_width});
-        set_arg(k, 2, cl_int{d.blocks_horizontal});
-        set_arg(k, 3, cl_int{d.blocks});
-        set_arg(k, 4, s.qt);
-        set_arg(k, 5, s.r);
-        set_arg(k, 6, s.eigenvalues);
-        set_arg(k, 7, cl_int{b.singular});
-        set_arg(k, 8, cl_float{plan_.sigma_nn});
-        set_arg(k, 9, cl_ulong{plan_.log2_2pie_bits});
-        set_arg(k, 10, s.entropy);
-        set_arg(k, 11, s.variance);
-        set_arg(k, 12, s.invalid);
-      });
+      run_1d(blocks_.get(), size_t(d.blocks), "speed_blocks", s.residual, cl_int{d.operating_width},
+             cl_int{d.blocks_horizontal}, cl_int{d.blocks}, s.qt, s.r, s.eigenvalues,
+             cl_int{b.singular}, cl_float{plan_.sigma_nn}, cl_ulong{plan_.log2_2pie_bits},
+             s.entropy, s.variance, s.invalid);
     }
     if (solvers[0].singular != solvers[1].singular)
       return pair_score(nullptr, 0, solvers[0].singular, solvers[1].singular);
     for (const Side& s : sides_) check_flags(s.invalid.get(), "a block's entropy");
-    run_1d(terms_.get(), size_t(d.blocks), "speed_terms", [&](cl_kernel k) {
-      set_arg(k, 0, sides_[0].entropy);
-      set_arg(k, 1, sides_[0].variance);
-      set_arg(k, 2, sides_[1].entropy);
-      set_arg(k, 3, sides_[1].variance);
-      set_arg(k, 4, cl_int{d.blocks});
-      set_arg(k, 5, cl_float{plan_.base_entropy});
-      set_arg(k, 6, cl_int{plan_.weight_var_mode});
-      set_arg(k, 7, terms_buffer_);
-      set_arg(k, 8, term_invalid_);
-    });
+    run_1d(terms_.get(), size_t(d.blocks), "speed_terms", sides_[0].entropy, sides_[0].variance,
+           sides_[1].entropy, sides_[1].variance, cl_int{d.blocks}, cl_float{plan_.base_entropy},
+           cl_int{plan_.weight_var_mode}, terms_buffer_, term_invalid_);
     check_flags(term_invalid_.get(), "a block's variance weight");
     dc.read(terms_buffer_.get(), terms_host_.size() * sizeof(float), terms_host_.data(),
             "SpEED's block terms");
@@ -231,16 +173,17 @@ class PairScorer {
   }
 
  private:
-  template <typename Args>
-  void run_2d(cl_kernel k, int w, int h, const char* what, Args&& args) {
-    args(k);
+  // Runs `k` over w x h items (or n), its arguments `args` in order.
+  template <typename... Args>
+  void run_2d(cl_kernel k, int w, int h, const char* what, const Args&... args) {
+    set_args(k, args...);
     const size_t global[2] = {round_up(size_t(w), local_[0]), round_up(size_t(h), local_[1])};
     device_.context().run(k, 2, global, local_, what);
   }
 
-  template <typename Args>
-  void run_1d(cl_kernel k, size_t n, const char* what, Args&& args) {
-    args(k);
+  template <typename... Args>
+  void run_1d(cl_kernel k, size_t n, const char* what, const Args&... args) {
+    set_args(k, args...);
     const size_t global = round_up(n, linear_);
     device_.context().run(k, 1, &global, &linear_, what);
   }
