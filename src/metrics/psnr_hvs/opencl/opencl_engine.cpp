@@ -1,13 +1,15 @@
 // The psnr_hvs engine on an OpenCL device: on the frame's planes as the device
 // holds them for every engine of the run, each plane's block terms in parallel
-// (psnr_hvs_kernels.cl: block_terms.h, its divisions and square root on
-// softfp), then each plane's sequential binary32 sum of them; only the three
-// sums come back.
+// (psnr_hvs_kernels.cl: block_terms.h; its divisions and square root the
+// device's where it rounds them correctly on request, else on softfp), then each
+// plane's sequential binary32 sum of them; only the three sums come back.
 #include <algorithm>
 #include <array>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "backends/opencl/device_engine.h"
 #include "core/error.h"
@@ -33,7 +35,12 @@ class OpenclEngine final : public DeviceEngine<Engine> {
   OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
       : DeviceEngine(std::move(device), "psnr_hvs", size_t(s.planes)), setup_(s) {
     DeviceContext& dc = context();
-    const cl_program program = this->device().program(kPsnrHvsKernelSource, "the psnr_hvs kernels");
+    // The device's binary32 `/` and sqrt give the definition's bits only when correctly
+    // rounded (block_terms.h), which OpenCL promises only under the build option.
+    const bool ieee = !s.softfp_divide_sqrt && dc.rounds_divide_sqrt_correctly();
+    const cl_program program = this->device().program(
+        kPsnrHvsKernelSource, "the psnr_hvs kernels",
+        ieee ? fmt::format("{} -DPSNR_HVS_IEEE_DIVIDE_SQRT", kCorrectlyRoundedDivideSqrt) : "");
     block_terms_ = dc.kernel(program, "psnr_hvs_block_terms_kernel");
     plane_sums_ = dc.kernel(program, "psnr_hvs_plane_sums_kernel");
     group_ = work_group_size(block_terms_.get(), dc.device(), kGroup);
