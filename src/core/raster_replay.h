@@ -6,9 +6,9 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include "core/binade_step.h"
+#include "core/portable_bits.h"
 
 #if defined(__CUDACC__)
 #define EXACTVQ_HOST_DEVICE __host__ __device__
@@ -17,26 +17,6 @@
 #endif
 
 namespace exactvq {
-
-EXACTVQ_HOST_DEVICE inline uint64_t bits_of_double(double v) {
-#if defined(__CUDA_ARCH__)
-  return static_cast<uint64_t>(__double_as_longlong(v));
-#else
-  uint64_t b;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-#endif
-}
-
-EXACTVQ_HOST_DEVICE inline double double_of_bits(uint64_t b) {
-#if defined(__CUDA_ARCH__)
-  return __longlong_as_double(static_cast<long long>(b));
-#else
-  double v;
-  std::memcpy(&v, &b, sizeof v);
-  return v;
-#endif
-}
 
 // `sum` plus terms[0], ..., terms[n - 1], one binary64 addition (round to nearest even) at a
 // time: the definition, for the runs no record may replay.
@@ -58,9 +38,9 @@ struct ReplayCounts {
 // Replays a run's record on `sum` if the record is accepted at sum's state (Theorem of the
 // spec); returns whether it did.
 EXACTVQ_HOST_DEVICE inline bool replay_record(double& sum, const exactvq_run_record& record) {
-  uint64_t bits = bits_of_double(sum);
+  uint64_t bits = exactvq_f64_bits(sum);
   if (!exactvq_run_replay(&bits, record)) return false;
-  sum = double_of_bits(bits);
+  sum = exactvq_f64_of_bits(bits);
   return true;
 }
 

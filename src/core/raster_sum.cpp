@@ -23,7 +23,7 @@ double approximate_sum(const double* terms, int64_t n) {
 exactvq_run_record run_record(const double* terms, size_t count, int32_t e) {
   exactvq_run_record r = exactvq_run_identity(e);
   for (size_t i = 0; i < count; ++i)
-    r = exactvq_run_then(r, exactvq_run_of_term(bits_of_double(terms[i]), e));
+    r = exactvq_run_then(r, exactvq_run_of_term(exactvq_f64_bits(terms[i]), e));
   return r;
 }
 
@@ -32,7 +32,7 @@ std::vector<int32_t> chunk_candidates(const double* terms, size_t count) {
   std::vector<int32_t> candidates(static_cast<size_t>(chunks));
   double prefix = 0.0;
   for (int64_t c = 0; c < chunks; ++c) {
-    candidates[size_t(c)] = exactvq_exponent_of(bits_of_double(prefix));
+    candidates[size_t(c)] = exactvq_exponent_of(exactvq_f64_bits(prefix));
     prefix += approximate_sum(terms + c * kChunk, std::min(kChunk, n - c * kChunk));
   }
   return candidates;

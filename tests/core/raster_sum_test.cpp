@@ -25,8 +25,8 @@ void expect_sequential_bits(const std::vector<double>& t, ThreadPool* pool,
   const double want = ssim::add_in_raster_order(0.0, t.data(), t.size());
   const double got = chunked_raster_sum(t.data(), t.size(), pool);
   EXPECT_TRUE(same_bits(got, want))
-      << what << ": " << got << " (0x" << std::hex << bits_of_double(got)
-      << ") against the sequential " << want << " (0x" << bits_of_double(want) << ")";
+      << what << ": " << got << " (0x" << std::hex << exactvq_f64_bits(got)
+      << ") against the sequential " << want << " (0x" << exactvq_f64_bits(want) << ")";
 }
 
 TEST(RasterSum, EqualsTheSequentialSumOnEveryKindAndLength) {
@@ -78,7 +78,7 @@ TEST(RasterSum, OneAdditionIsTheIntegerStep) {
     if (rng() % 8 == 0)
       m = (rng() % 2) ? (int64_t{1} << 53) - 1 - int64_t(rng() % 4) : low + int64_t(rng() % 4);
     if (rng() % 2) m = -m;
-    const double s = double_of_bits(exactvq_bits_of_state(e, m));
+    const double s = exactvq_f64_of_bits(exactvq_bits_of_state(e, m));
     // t = (j / 2 + tiny) ulps, j small, or a random double at a nearby exponent
     double t;
     const double ulp = std::ldexp(1.0, e - 52);
@@ -95,7 +95,7 @@ TEST(RasterSum, OneAdditionIsTheIntegerStep) {
             ((rng() % 2) ? 1 : -1);
     }
     if (!std::isfinite(t)) continue;
-    const exactvq_run_record r = exactvq_run_of_term(bits_of_double(t), e);
+    const exactvq_run_record r = exactvq_run_of_term(exactvq_f64_bits(t), e);
     if (!exactvq_run_accepts(r, e, m)) continue;
     ++accepted;
     if (std::fabs(std::remainder(t, ulp)) == ulp / 2) ++halfway;
@@ -117,8 +117,8 @@ TEST(RasterSum, PushTermIsComposition) {
     for (int e : {EXACTVQ_LOW_EXPONENT, -60, -1, 0, 3, 11, 30, 1000, 1023}) {
       exactvq_run_record pushed = exactvq_run_identity(e), composed = pushed;
       for (size_t i = 0; i < t.size(); ++i) {
-        pushed = exactvq_run_push_term(pushed, bits_of_double(t[i]));
-        composed = exactvq_run_then(composed, exactvq_run_of_term(bits_of_double(t[i]), e));
+        pushed = exactvq_run_push_term(pushed, exactvq_f64_bits(t[i]));
+        composed = exactvq_run_then(composed, exactvq_run_of_term(exactvq_f64_bits(t[i]), e));
         ASSERT_EQ(std::memcmp(&pushed, &composed, sizeof pushed), 0)
             << "kind " << k << " e " << e << " term " << i;
         if (i % 256 == 255) {  // restart, so that runs stay passable
@@ -138,7 +138,7 @@ TEST(RasterSum, StatesRoundTrip) {
     int32_t e;
     int64_t m;
     const bool has = exactvq_state_of(bits, &e, &m) != 0;
-    const double v = double_of_bits(bits);
+    const double v = exactvq_f64_of_bits(bits);
     EXPECT_EQ(has, std::isfinite(v) && bits != (uint64_t{1} << 63));
     if (has) {
       EXPECT_EQ(exactvq_bits_of_state(e, m), bits);

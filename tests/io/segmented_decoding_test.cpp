@@ -144,26 +144,43 @@ const Case kCases[] = {
      8},
 };
 
-class SegmentedDecodingTest : public ::testing::TestWithParam<Case> {};
+class SegmentedDecodingTest : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override {
+    const Case& c = GetParam();
+    if (!test::can_encode(c.spec))
+      GTEST_SKIP() << "this FFmpeg build cannot write " << c.spec.codec << " in "
+                   << c.spec.container;
+  }
+
+  // Writes the case's stream of `frames` 96x64 4:2:0 pictures (texture `variant`, the case's
+  // bit depth), `options` added to its encoder's, to path_, and its frames as one decoder gives
+  // them (in one piece) to want_.
+  void write_stream(int frames, int variant, const std::string& options) {
+    const Case& c = GetParam();
+    path_ = test::write_tmp(c.suffix, "");
+    EncodeSpec spec = c.spec;
+    spec.pixel_format = "";
+    spec.options += options;
+    const VideoFormat f = fmt_of(96, 64, ChromaFormat::k420, c.bitdepth);
+    ASSERT_EQ(test::encode_video(path_, test::make_pictures(f, frames, variant), spec), "");
+    int64_t pieces = -1;
+    want_ = decoded(path_, 1, &pieces);
+    ASSERT_EQ(want_.size(), size_t(frames));
+    EXPECT_EQ(pieces, 0);
+  }
+
+  std::string path_;
+  std::vector<Picture> want_;
+};
 
 TEST_P(SegmentedDecodingTest, FramesEqualOneDecodersInOrder) {
-  const Case& c = GetParam();
-  if (!test::can_encode(c.spec))
-    GTEST_SKIP() << "this FFmpeg build cannot write " << c.spec.codec << " in " << c.spec.container;
-  const VideoFormat f = fmt_of(96, 64, ChromaFormat::k420, c.bitdepth);
-  const std::string path = test::write_tmp(c.suffix, "");
-  EncodeSpec spec = c.spec;
-  spec.pixel_format = "";
-  ASSERT_EQ(test::encode_video(path, test::make_pictures(f, 50, 3), spec), "");
-
-  int64_t pieces = -1;
-  const std::vector<Picture> want = decoded(path, 1, &pieces);
-  ASSERT_EQ(want.size(), 50u);
-  EXPECT_EQ(pieces, 0);
+  ASSERT_NO_FATAL_FAILURE(write_stream(50, 3, ""));
   for (int sessions : {2, 3}) {
-    const std::vector<Picture> got = decoded(path, sessions, &pieces);
+    int64_t pieces = -1;
+    const std::vector<Picture> got = decoded(path_, sessions, &pieces);
     EXPECT_GE(pieces, 3) << sessions << " sessions";
-    expect_same_frames(got, want, std::to_string(sessions) + " sessions");
+    expect_same_frames(got, want_, std::to_string(sessions) + " sessions");
   }
 }
 
@@ -183,46 +200,26 @@ int tally_count(const std::string& what) {
 // same. For HEVC's open GOP the first piece ends with the next CRA's leading
 // pictures.
 TEST_P(SegmentedDecodingTest, FirstSessionGoesOnWithTheFirstFramesDecoder) {
-  const Case& c = GetParam();
-  if (!test::can_encode(c.spec))
-    GTEST_SKIP() << "this FFmpeg build cannot write " << c.spec.codec << " in " << c.spec.container;
-  const VideoFormat f = fmt_of(96, 64, ChromaFormat::k420, c.bitdepth);
-  const std::string path = test::write_tmp(c.suffix, "");
-  EncodeSpec spec = c.spec;
-  spec.pixel_format = "";
-  spec.options += ":g=48";
-  ASSERT_EQ(test::encode_video(path, test::make_pictures(f, 100, 5), spec), "");
-  const std::vector<Picture> want = decoded(path, 1);
-  ASSERT_EQ(want.size(), 100u);
+  ASSERT_NO_FATAL_FAILURE(write_stream(100, 5, ":g=48"));
   const int kept = tally_count("first decoders kept as session 0");
   int64_t pieces = -1;
-  const std::vector<Picture> got = decoded(path, 3, &pieces);
+  const std::vector<Picture> got = decoded(path_, 3, &pieces);
   EXPECT_GE(pieces, 2);
   EXPECT_EQ(tally_count("first decoders kept as session 0"), kept + 1);
-  expect_same_frames(got, want, "3 sessions");
+  expect_same_frames(got, want_, "3 sessions");
 }
 
 // GOPs of 4 (the shortest piece): the first frame's decoder has usually taken
 // more packets than the first piece holds (frame threads, reordering), and is
 // then closed for a fresh first session; kept or not, the frames are the same.
 TEST_P(SegmentedDecodingTest, ShortFirstPieceGivesTheSameFrames) {
-  const Case& c = GetParam();
-  if (!test::can_encode(c.spec))
-    GTEST_SKIP() << "this FFmpeg build cannot write " << c.spec.codec << " in " << c.spec.container;
-  const VideoFormat f = fmt_of(96, 64, ChromaFormat::k420, c.bitdepth);
-  const std::string path = test::write_tmp(c.suffix, "");
-  EncodeSpec spec = c.spec;
-  spec.pixel_format = "";
-  spec.options += ":g=4";
-  ASSERT_EQ(test::encode_video(path, test::make_pictures(f, 30, 6), spec), "");
-  const std::vector<Picture> want = decoded(path, 1);
-  ASSERT_EQ(want.size(), 30u);
+  ASSERT_NO_FATAL_FAILURE(write_stream(30, 6, ":g=4"));
   const int kept = tally_count("first decoders kept as session 0");
   int64_t pieces = -1;
-  const std::vector<Picture> got = decoded(path, 3, &pieces);
+  const std::vector<Picture> got = decoded(path_, 3, &pieces);
   std::printf("[ pieces ] %lld, first decoder %s\n", static_cast<long long>(pieces),
               tally_count("first decoders kept as session 0") > kept ? "kept" : "closed");
-  expect_same_frames(got, want, "3 sessions");
+  expect_same_frames(got, want_, "3 sessions");
 }
 
 // Raw streams whose parameter sets come once, before the first picture (as

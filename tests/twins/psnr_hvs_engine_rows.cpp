@@ -2,7 +2,9 @@
 // every frame, in 4:2:0, 4:2:2 and 4:4:4 up to 12 bits (the feature refuses
 // monochrome and deeper input before an engine is made): every SIMD target,
 // three CPU devices as one, /cuda (binary64 square root native; psnr_hvs has no
-// fp64 option) and /opencl (its divisions and square root on softfp).
+// fp64 option) and /opencl (its divisions and square root the device's where it
+// rounds them correctly on request, as PoCL does, else softfp's; both programs:
+// tests/metrics/psnr_hvs/device_test.cpp).
 #include <span>
 #include <vector>
 

@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(kScanThreads) chunk_candidates(Geometry g) {
   }
   double prefix = threadIdx.x > 0 ? scan[threadIdx.x - 1] : 0.0;
   for (int64_t c = begin; c < end; ++c) {
-    g.candidates[first + c] = exactvq_exponent_of(bits_of_double(prefix));
+    g.candidates[first + c] = exactvq_exponent_of(exactvq_f64_bits(prefix));
     prefix = __dadd_rn(prefix, g.approx[first + c]);
   }
 }
@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(kRecordThreads) run_records(Geometry g) {
 #pragma unroll
     for (int j = 0; j < kTermsPerLane; ++j)
       if (first + j < count)
-        r = exactvq_run_then(r, exactvq_run_of_term(bits_of_double(terms[first + j]), e));
+        r = exactvq_run_then(r, exactvq_run_of_term(exactvq_f64_bits(terms[first + j]), e));
   }
   r = compose_warp(r);
   __shared__ exactvq_run_record chunk_records[kBlockChunks];

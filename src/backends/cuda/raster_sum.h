@@ -6,9 +6,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
+#include "backends/cuda/cuda_resources.h"
 #include "core/raster_sum_layout.h"
 
 namespace exactvq::cuda {
@@ -18,6 +21,24 @@ using RasterSumLayout = RasterSumLayoutOf<const double*>;  // terms in device me
 // Device memory launch_raster_sums needs as workspace for `layout` (about 70 bytes a 256
 // terms).
 size_t raster_sum_workspace_bytes(const RasterSumLayout& layout);
+
+// A lane's device memory for raster sums: a chunk's terms and launch_raster_sums' workspace,
+// which work on another lane's stream never touches.
+struct RasterSumLane {
+  DeviceBuffer terms;
+  DeviceBuffer workspace;
+};
+
+// `lanes` lanes, each with `term_bytes` of terms and the workspace of `largest` (the layout of
+// the largest call, a whole chunk's), at least 8 bytes.
+inline std::vector<RasterSumLane> allocate_raster_sum_lanes(int lanes, size_t term_bytes,
+                                                            const RasterSumLayout& largest) {
+  const size_t workspace = std::max<size_t>(8, raster_sum_workspace_bytes(largest));
+  std::vector<RasterSumLane> out;
+  for (int i = 0; i < lanes; ++i)
+    out.push_back({DeviceBuffer(term_bytes), DeviceBuffer(workspace)});
+  return out;
+}
 
 // Enqueues on `stream`: sums[f * arrays + a] = the sequential sum of frame f's array a (device
 // memory). `workspace` (raster_sum_workspace_bytes(layout) bytes of device memory) must not be

@@ -37,7 +37,8 @@ OpenclDevice::OpenclDevice(int index, const char* source_override, std::optional
   context_ = std::make_unique<DeviceContext>(entry, std::move(planned));
   short_name_ = fmt::format("opencl device {} ({})", index, entry.name);
   if (source_override_)
-    programs_.push_back({nullptr, context_->build(source_override_, "the kernel source given")});
+    programs_.push_back(
+        {nullptr, {}, context_->build(source_override_, "the kernel source given")});
   else
     context_->build(kProbeSource, "a probe kernel");
   description_ = fmt::format("opencl device {}: {} ({})", index, entry.name, entry.platform_name);
@@ -53,12 +54,13 @@ std::shared_ptr<OpenclDevice> OpenclDevice::of(Device& device) {
   return static_cast<OpenclDevice&>(device).shared_from_this();
 }
 
-cl_program OpenclDevice::program(const char* source, std::string_view what) {
+cl_program OpenclDevice::program(const char* source, std::string_view what,
+                                 std::string_view options) {
   if (source_override_) return programs_.front().handle.get();
   for (const Program& p : programs_)
-    if (p.source == source) return p.handle.get();
-  Handle<cl_program> built = context_->build(source, std::string(what));
-  programs_.push_back({source, std::move(built)});
+    if (p.source == source && p.options == options) return p.handle.get();
+  Handle<cl_program> built = context_->build(source, std::string(what), std::string(options));
+  programs_.push_back({source, std::string(options), std::move(built)});
   return programs_.back().handle.get();
 }
 

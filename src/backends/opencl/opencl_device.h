@@ -82,9 +82,9 @@ class OpenclDevice final : public Device, public std::enable_shared_from_this<Op
 
   DeviceContext& context() { return *context_; }
   // The program of the OpenCL C `source` (one of the embedded sources, which
-  // live as long as the process), built on first use: runs without a metric do
-  // not pay for its compilation. `what` names it in errors ("the vif kernels").
-  cl_program program(const char* source, std::string_view what);
+  // live as long as the process) built with `options`, on first use: runs without a
+  // metric do not pay for its compilation. `what` names it in errors ("the vif kernels").
+  cl_program program(const char* source, std::string_view what, std::string_view options = {});
   // The raster-order sum's kernels (raster_sum.h), made on first use, and their program.
   RasterSums& raster_sums();
   cl_program raster_sum_program();
@@ -139,6 +139,7 @@ class OpenclDevice final : public Device, public std::enable_shared_from_this<Op
   std::unique_ptr<DeviceContext> context_;
   struct Program {
     const char* source;
+    std::string options;
     Handle<cl_program> handle;
   };
   std::vector<Program> programs_;

@@ -149,7 +149,8 @@ std::string DeviceContext::lost_cause() const {
                         : std::string();
 }
 
-Handle<cl_program> DeviceContext::build(const char* source, const std::string& name) {
+Handle<cl_program> DeviceContext::build(const char* source, const std::string& name,
+                                        const std::string& options) {
   // An injected build failure compiles a source that cannot compile, so the
   // compiler's error and its log take the same path as a real one.
   static const char* const kBroken =
@@ -160,7 +161,7 @@ Handle<cl_program> DeviceContext::build(const char* source, const std::string& n
   Handle<cl_program> program(
       clCreateProgramWithSource(context_.get(), 1, &source, nullptr, &status));
   check(status, "clCreateProgramWithSource");
-  status = clBuildProgram(program.get(), 1, &device_, "", nullptr, nullptr);
+  status = clBuildProgram(program.get(), 1, &device_, options.c_str(), nullptr, nullptr);
   if (status != CL_SUCCESS) {
     size_t size = 0;
     std::string log;
@@ -177,6 +178,13 @@ Handle<cl_program> DeviceContext::build(const char* source, const std::string& n
                                   log.empty() ? "" : "\n", log));
   }
   return program;
+}
+
+bool DeviceContext::rounds_divide_sqrt_correctly() const {
+  cl_device_fp_config config = 0;
+  check(clGetDeviceInfo(device_, CL_DEVICE_SINGLE_FP_CONFIG, sizeof config, &config, nullptr),
+        "clGetDeviceInfo(CL_DEVICE_SINGLE_FP_CONFIG)");
+  return (config & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
 }
 
 Handle<cl_kernel> DeviceContext::kernel(cl_program program, const char* name) const {

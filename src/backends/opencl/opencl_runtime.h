@@ -67,6 +67,10 @@ class Handle {
   T h_ = nullptr;
 };
 
+// The build option that makes binary32 `/` and sqrt correctly rounded where the device can
+// (DeviceContext::rounds_divide_sqrt_correctly).
+inline constexpr const char* kCorrectlyRoundedDivideSqrt = "-cl-fp32-correctly-rounded-divide-sqrt";
+
 struct DeviceEntry {
   cl_platform_id platform = nullptr;
   cl_device_id device = nullptr;
@@ -89,8 +93,14 @@ class DeviceContext {
   cl_device_id device() const { return device_; }
   Faults& faults() { return faults_; }
 
-  // Compiles `source` for this device; throws DeviceError with the build log.
-  Handle<cl_program> build(const char* source, const std::string& name);
+  // Compiles `source` for this device with the build `options` (clBuildProgram's); throws
+  // DeviceError with the build log.
+  Handle<cl_program> build(const char* source, const std::string& name,
+                           const std::string& options = "");
+  // Whether the device rounds binary32 division and square root correctly in programs built
+  // with kCorrectlyRoundedDivideSqrt (CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT in its
+  // CL_DEVICE_SINGLE_FP_CONFIG); without that option `/` and sqrt may be off by ulps.
+  bool rounds_divide_sqrt_correctly() const;
   // A kernel of a built program; throws DeviceError.
   Handle<cl_kernel> kernel(cl_program program, const char* name) const;
   // A device buffer of `bytes` (at least 1); throws DeviceError.
@@ -141,6 +151,13 @@ void set_arg(cl_kernel k, cl_uint index, const T& value) {
 inline void set_arg(cl_kernel k, cl_uint index, const Handle<cl_mem>& b) {
   const cl_mem m = b.get();
   check(clSetKernelArg(k, index, sizeof m, &m), "clSetKernelArg");
+}
+
+// Sets `k`'s arguments 0, 1, ... to `args`, in order, each as set_arg does.
+template <typename... Args>
+void set_args(cl_kernel k, const Args&... args) {
+  cl_uint index = 0;
+  (set_arg(k, index++, args), ...);
 }
 
 // The largest power of two <= min(cap, the kernel's work-group limit on the device).

@@ -73,26 +73,18 @@ void RasterSums::enqueue(const RasterSumLayout& layout, cl_mem sums, cl_mem work
   const cl_mem terms =
       layout.terms ? layout.terms : sums;  // a replay of empty arrays reads no term
   if (blocks > 0) {
-    set_arg(approximate_.get(), 0, g);
-    set_arg(approximate_.get(), 1, terms);
-    set_arg(approximate_.get(), 2, workspace);
+    set_args(approximate_.get(), g, terms, workspace);
     const size_t block_items = size_t(blocks) * block_group_;
     context_.run(approximate_.get(), 1, &block_items, &block_group_,
                  "raster sum: approximate chunk sums");
-    set_arg(candidates_.get(), 0, g);
-    set_arg(candidates_.get(), 1, workspace);
+    set_args(candidates_.get(), g, workspace);
     const size_t array_items = size_t(arrays) * array_group_;
     context_.run(candidates_.get(), 1, &array_items, &array_group_,
                  "raster sum: candidate exponents");
-    set_arg(records_.get(), 0, g);
-    set_arg(records_.get(), 1, terms);
-    set_arg(records_.get(), 2, workspace);
+    set_args(records_.get(), g, terms, workspace);
     context_.run(records_.get(), 1, &block_items, &block_group_, "raster sum: records");
   }
-  set_arg(replay_.get(), 0, g);
-  set_arg(replay_.get(), 1, terms);
-  set_arg(replay_.get(), 2, workspace);
-  set_arg(replay_.get(), 3, sums);
+  set_args(replay_.get(), g, terms, workspace, sums);
   const size_t replay_items = size_t(arrays) * replay_group_;
   context_.run(replay_.get(), 1, &replay_items, &replay_group_, "raster sum: replay");
 }

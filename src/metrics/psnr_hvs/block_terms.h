@@ -12,10 +12,12 @@
  * least 2^-6 (no underflow), and exact in OpenCL, whose division need not be
  * correctly rounded. The other divisions and the binary64 square root go
  * through psnr_hvs_quotient and psnr_hvs_threshold: native where the device
- * rounds correctly (C++ and CUDA, `soft` 0), or on softfp's integers (`soft`
- * 1, OpenCL), which give the same bits. No value of the definition is
- * subnormal (the spec's "Ranges"), so devices that flush subnormals give the
- * same bits too.
+ * rounds correctly (`soft` 0: C++, CUDA, and OpenCL in a program built with
+ * -cl-fp32-correctly-rounded-divide-sqrt, whose binary32 square root gives the
+ * binary64 path's bits: psnr_hvs_binary32_threshold), or on softfp's integers
+ * (`soft` 1, other OpenCL programs), which give the same bits. No value of the
+ * definition is subnormal (the spec's "Ranges"), so devices that flush
+ * subnormals give the same bits too.
  */
 #ifndef EXACTVQ_METRICS_PSNR_HVS_BLOCK_TERMS_H
 #define EXACTVQ_METRICS_PSNR_HVS_BLOCK_TERMS_H
@@ -127,24 +129,35 @@ EXACTVQ_FN float psnr_hvs_soft_threshold(float x) {
   return exactvq_f32_of_bits(softfp_to_f32_bits(softfp_div(root, thirty_two)));
 }
 
-/* a / b, correctly rounded: natively (soft 0) or on softfp (soft 1). */
-EXACTVQ_FN float psnr_hvs_quotient(float a, float b, int soft) {
+/* f32(sqrt(f64(x)) / 32) in binary32 alone, for OpenCL, which has no binary64:
+ * the correctly rounded binary32 square root (OpenCL's sqrt in a program built
+ * with -cl-fp32-correctly-rounded-divide-sqrt), times 2^-5. The same bits:
+ * rounding the root to binary64 and then to binary32 is rounding it to binary32
+ * (53 >= 2 x 24 + 2), and scaling by 2^-5 commutes with the roundings, the
+ * results being normal. For finite x >= 0. */
+EXACTVQ_FN float psnr_hvs_binary32_threshold(float x) {
 #if defined(__OPENCL_VERSION__)
-  (void)soft;
-  return psnr_hvs_soft_quotient(a, b);
-#elif defined(__CUDA_ARCH__)
+  return sqrt(x) * 0.03125f;
+#else
+  return sqrtf(x) * 0.03125f;
+#endif
+}
+
+/* a / b, correctly rounded: natively (soft 0; on OpenCL only in a program built
+ * with -cl-fp32-correctly-rounded-divide-sqrt) or on softfp (soft 1). */
+EXACTVQ_FN float psnr_hvs_quotient(float a, float b, int soft) {
+#if defined(__CUDA_ARCH__)
   return soft ? psnr_hvs_soft_quotient(a, b) : __fdiv_rn(a, b);
 #else
   return soft ? psnr_hvs_soft_quotient(a, b) : a / b;
 #endif
 }
 
-/* The masking threshold f32(sqrt(f64(x)) / 32): natively in binary64 (soft 0)
- * or on softfp (soft 1). */
+/* The masking threshold f32(sqrt(f64(x)) / 32): natively (soft 0; on OpenCL in
+ * binary32, in a program built as psnr_hvs_quotient says) or on softfp (soft 1). */
 EXACTVQ_FN float psnr_hvs_threshold(float x, int soft) {
 #if defined(__OPENCL_VERSION__)
-  (void)soft;
-  return psnr_hvs_soft_threshold(x);
+  return soft ? psnr_hvs_soft_threshold(x) : psnr_hvs_binary32_threshold(x);
 #elif defined(__CUDA_ARCH__)
   return soft ? psnr_hvs_soft_threshold(x)
               : __double2float_rn(__ddiv_rn(__dsqrt_rn((double)x), 32.0));

@@ -16,6 +16,9 @@ struct EngineSetup {
   VideoFormat format;
   int planes = 3;              // always Y, Cb and Cr
   ThreadPool* pool = nullptr;  // may be null: one thread
+  // OpenCL: the divisions and the square root on softfp even where the device rounds its own
+  // correctly (tests of the softfp kernels on such a device).
+  bool softfp_divide_sqrt = false;
 };
 
 // Plane p of frame f's error sum into out[f * 3 + p].

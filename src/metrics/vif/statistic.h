@@ -31,6 +31,11 @@ void vertical_moments(std::span<const uint8_t* const> ref_rows,
                       std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
                       std::span<const uint16_t> taps, Rounding mean, Rounding square,
                       MomentLines& out);
+// vertical_moments at column x alone (also the SIMD pass's row tail).
+void vertical_moments_at(std::span<const uint8_t* const> ref_rows,
+                         std::span<const uint8_t* const> dist_rows, SampleWidth sample, int x,
+                         std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                         MomentLines& out);
 
 // The horizontal sums at one pixel, before rounding: the means (32 bits, with
 // libvmaf's wrap) and the moments (64 bits).
@@ -64,6 +69,9 @@ void add_pixel_statistic(const PixelMoments& m, double gain_limit, LevelSums& su
 // row whose lines carry their mirrored edge columns.
 LevelSums horizontal_statistics(const MomentLines& lines, int width, std::span<const uint16_t> taps,
                                 double gain_limit);
+// horizontal_statistics at column x alone, added to `sums` (also the SIMD pass's row tail).
+void add_horizontal_statistic_at(const MomentLines& lines, int x, std::span<const uint16_t> taps,
+                                 double gain_limit, LevelSums& sums);
 
 // A level's numerator and denominator, as the floats libvmaf keeps.
 struct LevelRatio {

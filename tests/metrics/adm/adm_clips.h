@@ -1,72 +1,23 @@
 // Seeded clips for adm's tests, written as libvmaf's CLI reads them (Y4M 4:4:4
-// for 8, 10 and 12 bits; raw 4:4:4 little-endian for 16), and libvmaf's own
-// per-frame values on them.
+// for 8, 10 and 12 bits; raw 4:4:4 little-endian for 16), with vif's clip
+// plumbing (vif_clips.h: the files, libvmaf's per-frame values on them).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <random>
-#include <string>
 #include <vector>
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "core/picture.h"
-#include "io/video_source.h"
-#include "libvmaf_vmaf_vectors.h"
+#include "metrics/vif/vif_clips.h"
 
 namespace exactvq::adm_testing {
 
 namespace fs = std::filesystem;
-
-struct Clip {
-  VideoFormat format;
-  fs::path ref, dist;
-  RawOptions raw;  // set for raw (16-bit) clips
-  std::vector<Picture> ref_pics, dist_pics;
-};
-
-// A picture whose luma is `luma` and whose chroma is mid-grey.
-inline Picture picture_of(const VideoFormat& f, const std::vector<uint16_t>& luma) {
-  Picture p;
-  p.allocate(f);
-  const uint16_t grey = uint16_t(1u << (f.bitdepth - 1));
-  for (int plane = 0; plane < 3; ++plane) {
-    const size_t n = size_t(f.plane_width(plane)) * size_t(f.plane_height(plane));
-    for (size_t i = 0; i < n; ++i) {
-      const uint16_t v = plane == 0 ? luma[i] : grey;
-      if (f.bitdepth > 8)
-        reinterpret_cast<uint16_t*>(p.plane_data(plane))[i] = v;
-      else
-        p.plane_data(plane)[i] = uint8_t(v);
-    }
-  }
-  return p;
-}
-
-inline void write_file(const fs::path& path, const VideoFormat& f, const std::vector<Picture>& pics,
-                       bool y4m) {
-  std::ofstream out(path, std::ios::binary);
-  if (y4m)
-    out << fmt::format("YUV4MPEG2 W{} H{} F25:1 Ip A1:1 C444{}\n", f.width, f.height,
-                       f.bitdepth > 8 ? fmt::format("p{}", f.bitdepth) : std::string());
-  for (const Picture& p : pics) {
-    if (y4m) out << "FRAME\n";
-    for (int plane = 0; plane < 3; ++plane) {
-      const size_t bytes = size_t(f.plane_width(plane)) * size_t(f.plane_height(plane)) *
-                           size_t(f.bytes_per_sample());
-      // Picture samples are host-endian; the files are little-endian (x86-64 and Arm hosts).
-      out.write(reinterpret_cast<const char*>(p.planes[size_t(plane)].data()),
-                std::streamsize(bytes));
-    }
-  }
-}
+using vif_testing::Clip;
 
 // What a clip shows: natural-ish content, or extremes that drive the integer
 // paths to their limits (full-scale checkerboards, saturated noise).
@@ -117,15 +68,15 @@ inline Clip make_clip(const fs::path& dir, int w, int h, int bitdepth, int frame
           dist[i] = uint16_t((rng() & 1) != 0 ? peak : 0);
         }
       }
-    c.ref_pics.push_back(picture_of(c.format, ref));
-    c.dist_pics.push_back(picture_of(c.format, dist));
+    c.ref_pics.push_back(vif_testing::luma_picture(c.format, ref));
+    c.dist_pics.push_back(vif_testing::luma_picture(c.format, dist));
   }
   fs::create_directories(dir);
   const bool y4m = bitdepth != 16;
   c.ref = dir / (y4m ? "ref.y4m" : "ref.yuv");
   c.dist = dir / (y4m ? "dist.y4m" : "dist.yuv");
-  write_file(c.ref, c.format, c.ref_pics, y4m);
-  write_file(c.dist, c.format, c.dist_pics, y4m);
+  std::ofstream(c.ref, std::ios::binary) << vif_testing::file_bytes(c.format, c.ref_pics, y4m);
+  std::ofstream(c.dist, std::ios::binary) << vif_testing::file_bytes(c.format, c.dist_pics, y4m);
   if (!y4m) {
     c.raw.width = w;
     c.raw.height = h;
@@ -140,21 +91,7 @@ inline Clip make_clip(const fs::path& dir, int w, int h, int bitdepth, int frame
 inline std::vector<nlohmann::ordered_json> libvmaf_metrics(const Clip& c,
                                                            const std::string& feature,
                                                            const fs::path& json) {
-  std::string cmd = fmt::format(
-      "VMAF_JSON_FULL_PRECISION=1 '{}' -r '{}' -d '{}' --feature '{}' --no_prediction "
-      "--cpumask 0xffffffff --json -o '{}' -q",
-      testing_vectors::kLibvmafBinary.string(), c.ref.string(), c.dist.string(), feature,
-      json.string());
-  if (c.raw.width)
-    cmd += fmt::format(" -w {} -h {} -p 444 -b {}", *c.raw.width, *c.raw.height, *c.raw.bitdepth);
-  cmd += " >/dev/null 2>&1";
-  if (std::system(cmd.c_str()) != 0) return {};
-  std::ifstream in(json);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const auto report = nlohmann::ordered_json::parse(testing_vectors::signed_zeros_kept(text));
-  std::vector<nlohmann::ordered_json> frames;
-  for (const auto& f : report.at("frames")) frames.push_back(f.at("metrics"));
-  return frames;
+  return vif_testing::libvmaf_frames(c.ref, c.dist, c.raw, feature, json);
 }
 
 }  // namespace exactvq::adm_testing

@@ -1,9 +1,10 @@
 // block_terms.h, the per-block arithmetic the CUDA and OpenCL kernels run,
 // compiled here as host C++ and held to the scalar reference bit for bit: a
 // block's 64 terms with native divisions and square root (CUDA's) and with
-// softfp's (OpenCL's), on seeded random and edge blocks of 8 to 12 bits in
-// every plane's weights; softfp's quotient and threshold against the CPU's on
-// random binary32 values; no subnormal value anywhere in the block's steps;
+// softfp's (OpenCL's where the device does not round / and sqrt correctly), on seeded random and
+// edge blocks of 8 to 12 bits in every plane's weights; softfp's quotient and threshold against the
+// CPU's on random binary32 values; the binary32 threshold (OpenCL's where division and sqrt are
+// correctly rounded) against the binary64 one; no subnormal value anywhere in the block's steps;
 // and the sequential plane sum against plane_error_sum_reference.
 #include <gtest/gtest.h>
 
@@ -149,6 +150,27 @@ TEST(PsnrHvsBlockTerms, SoftQuotientAndThresholdAreTheCpus) {
     ASSERT_EQ(bits(psnr_hvs_soft_quotient(a, b)), bits(a / b));
     ASSERT_EQ(bits(psnr_hvs_soft_threshold(a)), bits(float(std::sqrt(double(a)) / 32.0)));
   }
+}
+
+// OpenCL's threshold in binary32 alone (a program built with correctly rounded
+// division and sqrt) is the binary64 path's, f32(sqrt(f64(x)) / 32), on every
+// 61st non-negative finite binary32 value, every power of two and its
+// neighbours (the subnormals included, though the definition has none).
+TEST(PsnrHvsBlockTerms, Binary32ThresholdIsTheBinary64Ones) {
+  const auto same = [](uint32_t b) {
+    float x;
+    std::memcpy(&x, &b, sizeof x);
+    return bits(psnr_hvs_binary32_threshold(x)) == bits(psnr_hvs_threshold(x, 0));
+  };
+  int64_t compared = 0;
+  for (uint32_t b = 0; b < 0x7f800000u; b += 61, ++compared)
+    ASSERT_TRUE(same(b)) << "bits 0x" << std::hex << b;
+  for (uint32_t e = 0; e < 0xff; ++e)
+    for (uint32_t b : {e << 23, (e << 23) + 1, (e << 23) | 0x7fffffu}) {
+      ASSERT_TRUE(same(b)) << "bits 0x" << std::hex << b;
+      ++compared;
+    }
+  EXPECT_GT(compared, 35'000'000);
 }
 
 // The plane sum over terms laid out as the kernels write them (blocks in

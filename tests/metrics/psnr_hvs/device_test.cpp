@@ -7,8 +7,12 @@
 // and as loose pairs. And the CTC presets, which include psnr_hvs, on the
 // device: each runs whole with the CPU's values, or is refused in one error
 // naming every feature of it that has no engine there (whichever those are in
-// this build). Without a device a backend's cases skip with a message.
+// this build). On OpenCL, both programs (the device's correctly rounded `/` and
+// sqrt, and softfp's) against the reference. Without a device a backend's cases
+// skip with a message.
+#include <array>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <string>
 #include <utility>
@@ -19,8 +23,14 @@
 
 #include "cli/ctc_presets.h"
 #include "device_fixture.h"
+#include "metrics/psnr_hvs/engine.h"
 #include "metrics/psnr_hvs/psnr_hvs_feature.h"
+#include "metrics/psnr_hvs/reference.h"
 #include "psnr_hvs_catalogue.h"
+
+#ifdef EXACTVQ_HAVE_OPENCL
+#include "backends/opencl/opencl_device.h"
+#endif
 
 namespace exactvq::device_testing {
 namespace {
@@ -53,12 +63,7 @@ TEST_P(PsnrHvsOnDevice, CatalogueEqualsLibvmafThroughTheCommandLine) {
     const int rc = int(p.run.at("rc").get<double>());
     const clitest::RunResult r = catalogue::run_exactvq(p, "2", backend_args());
     if (rc == 234) {  // libvmaf: invalid bit depth; the device refuses as the CPU does
-      EXPECT_NE(r.status, 0) << p.name;
-      EXPECT_NE(
-          r.err.find(fmt::format("feature psnr_hvs cannot score {}-bit input", *p.raw.bitdepth)),
-          std::string::npos)
-          << p.name << ": " << clitest::describe(r);
-      EXPECT_TRUE(r.out.empty()) << p.name;
+      catalogue::expect_refused_for_depth(p, r);
       ++refused_depth;
       continue;
     }
@@ -125,6 +130,43 @@ TEST_P(PsnrHvsOnDevice, SeededPairsEqualCpu) {
               cases, compared);
   EXPECT_GT(cases, 40);
 }
+
+#ifdef EXACTVQ_HAVE_OPENCL
+// OpenCL's two programs, the device's binary32 `/` and sqrt (where it rounds them
+// correctly on request, as the engine chooses) and softfp's: each engine's sums equal
+// the reference's bit for bit on seeded pairs.
+class PsnrHvsOnOpencl : public OneBackendTest<Backend::kOpenCL> {};
+
+TEST_F(PsnrHvsOnOpencl, DeviceAndSoftfpDivisionsGiveTheReferenceBits) {
+  const bool ieee = opencl::OpenclDevice::of(*device())->context().rounds_divide_sqrt_correctly();
+  std::mt19937_64 rng(0x95'd1'5a);
+  int compared = 0;
+  for (const auto [w, h] : {std::array{16, 16}, std::array{23, 17}, std::array{129, 71}})
+    for (ChromaFormat chroma : {ChromaFormat::k420, ChromaFormat::k444})
+      for (int bits : {8, 10, 12}) {
+        const VideoFormat f{w, h, chroma, bits};
+        const PictureFrames frames = seeded_frames(f, 3, rng);
+        std::vector<float> want;
+        for (const FramePair& pair : frames.pairs)
+          for (int p = 0; p < 3; ++p)
+            want.push_back(
+                psnr_hvs::plane_error_sum_reference(pair.ref->plane(p), pair.dist->plane(p), p));
+        for (bool softfp : {false, true}) {
+          psnr_hvs::EngineSetup setup{f, 3};
+          setup.softfp_divide_sqrt = softfp;
+          std::vector<float> got(want.size());
+          psnr_hvs::make_engine(*device(), setup)->score(frames.pairs, got);
+          ASSERT_EQ(std::memcmp(got.data(), want.data(), want.size() * sizeof(float)), 0)
+              << f.describe() << (softfp ? ", softfp" : ", the device's / and sqrt");
+          compared += int(want.size());
+        }
+      }
+  std::printf(
+      "[ opencl   ] psnr_hvs: the device %s binary32 / and sqrt correctly on request; %d sums of "
+      "its default program and of softfp's == the reference bit for bit\n",
+      ieee ? "rounds" : "does not round", compared);
+}
+#endif
 
 TEST_P(PsnrHvsOnDevice, RefusesAsTheCpu) {
   ThreadPool pool(1);

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_test_util.h"
@@ -76,6 +78,16 @@ inline clitest::RunResult run_exactvq(const CataloguePair& p, const std::string&
       args.push_back(a);
   args.insert(args.end(), extra.begin(), extra.end());
   return clitest::run_cli(args);
+}
+
+// exactvq's answer `r` to a pair libvmaf refused for its bit depth (rc 234): an error naming the
+// depth and no output.
+inline void expect_refused_for_depth(const CataloguePair& p, const clitest::RunResult& r) {
+  EXPECT_NE(r.status, 0) << p.name;
+  EXPECT_NE(r.err.find(fmt::format("feature psnr_hvs cannot score {}-bit input", *p.raw.bitdepth)),
+            std::string::npos)
+      << p.name << ": " << clitest::describe(r);
+  EXPECT_TRUE(r.out.empty()) << p.name;
 }
 
 // libvmaf's null (a non-finite value) against exactvq's JSON, which writes null the same way.

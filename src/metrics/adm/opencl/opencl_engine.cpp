@@ -124,14 +124,8 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     const VideoFormat& f = setup_.format;
     const cl_kernel k = kernels_[kDwt0].get();
     const stages::ScalePlan& p = plans_[0];
-    set_arg(k, 0, plane);
-    set_arg(k, 1, cl_int{f.width});
-    set_arg(k, 2, cl_int{f.height});
-    set_arg(k, 3, cl_int{f.bitdepth == 8});
-    set_arg(k, 4, cl_int{f.bitdepth});
-    set_arg(k, 5, out);
-    set_arg(k, 6, cl_int{p.width});
-    set_arg(k, 7, cl_int{p.height});
+    set_args(k, plane, cl_int{f.width}, cl_int{f.height}, cl_int{f.bitdepth == 8},
+             cl_int{f.bitdepth}, out, cl_int{p.width}, cl_int{p.height});
     run_region(kDwt0, p.width, p.height, fmt::format("adm_dwt0 ({})", which));
   }
 
@@ -140,13 +134,8 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     const cl_kernel k = kernels_[kind].get();
     const stages::ScalePlan& prev = plans_[size_t(n - 1)];
     const stages::ScalePlan& p = plans_[size_t(n)];
-    set_arg(k, 0, src);
-    set_arg(k, 1, cl_int{prev.width});
-    set_arg(k, 2, cl_int{prev.height});
-    set_arg(k, 3, cl_int{n});
-    set_arg(k, 4, out);
-    set_arg(k, 5, cl_int{p.width});
-    set_arg(k, 6, cl_int{p.height});
+    set_args(k, src, cl_int{prev.width}, cl_int{prev.height}, cl_int{n}, out, cl_int{p.width},
+             cl_int{p.height});
     run_region(kind, p.width, p.height, fmt::format("adm_dwt_s123, scale {} ({})", n, which));
   }
 
@@ -156,16 +145,9 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     const stages::ScalePlan& p = plans_[size_t(n)];
     const Kernel kind = n == 0 ? kCsfS0 : kCsfS123;
     const cl_kernel k = kernels_[kind].get();
-    set_arg(k, 0, src);
-    set_arg(k, 1, cl_int{p.width});
-    set_arg(k, 2, cl_ulong{s.band});
-    set_arg(k, 3, cl_int{p.filter.left});
-    set_arg(k, 4, cl_int{p.filter.top});
-    set_arg(k, 5, cl_int{p.filter.right});
-    set_arg(k, 6, cl_int{p.filter.bottom});
-    for (int b = 0; b < 3; ++b) set_arg(k, cl_uint(7 + b), cl_uint{p.factor[b]});
-    set_arg(k, 10, s.csf);
-    set_arg(k, 11, s.flat);
+    set_args(k, src, cl_int{p.width}, cl_ulong{s.band}, cl_int{p.filter.left}, cl_int{p.filter.top},
+             cl_int{p.filter.right}, cl_int{p.filter.bottom}, cl_uint{p.factor[0]},
+             cl_uint{p.factor[1]}, cl_uint{p.factor[2]}, s.csf, s.flat);
     run_region(kind, p.filter.right - p.filter.left, p.filter.bottom - p.filter.top,
                fmt::format("adm_csf, scale {}", n));
   }
@@ -176,24 +158,13 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     const stages::ScalePlan& p = plans_[size_t(n)];
     const Kernel kind = n == 0 ? kMaskingS0 : kMaskingS123;
     const cl_kernel k = kernels_[kind].get();
-    set_arg(k, 0, src);
-    set_arg(k, 1, s.csf);
-    set_arg(k, 2, s.flat);
-    set_arg(k, 3, cl_int{p.width});
-    set_arg(k, 4, cl_int{p.height});
-    set_arg(k, 5, cl_ulong{s.band});
-    set_arg(k, 6, cl_int{p.scored.left});
-    set_arg(k, 7, cl_int{p.scored.top});
-    set_arg(k, 8, cl_int{p.scored.right});
-    for (int b = 0; b < 3; ++b) {
-      set_arg(k, cl_uint(9 + b), cl_uint{p.factor[b]});
-      set_arg(k, cl_uint(12 + b), cl_int{p.cube_shift[b]});
-      set_arg(k, cl_uint(15 + b), cl_long{p.cube_round[b]});
-    }
-    set_arg(k, 18, cl_long{p.mask_row_round});
-    set_arg(k, 19, cl_int{p.mask_row_shift});
-    set_arg(k, 20, rows_);
-    set_arg(k, 21, cl_ulong{s.base + 3 * s.rows * size_t(part)});
+    set_args(k, src, s.csf, s.flat, cl_int{p.width}, cl_int{p.height}, cl_ulong{s.band},
+             cl_int{p.scored.left}, cl_int{p.scored.top}, cl_int{p.scored.right},
+             cl_uint{p.factor[0]}, cl_uint{p.factor[1]}, cl_uint{p.factor[2]},
+             cl_int{p.cube_shift[0]}, cl_int{p.cube_shift[1]}, cl_int{p.cube_shift[2]},
+             cl_long{p.cube_round[0]}, cl_long{p.cube_round[1]}, cl_long{p.cube_round[2]},
+             cl_long{p.mask_row_round}, cl_int{p.mask_row_shift}, rows_,
+             cl_ulong{s.base + 3 * s.rows * size_t(part)});
     run_rows(kind, s.rows, fmt::format("adm_masking, scale {}", n));
   }
 
@@ -202,12 +173,8 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     const stages::ScalePlan& p = plans_[size_t(n)];
     const Kernel kind = n == 0 ? kDenominatorS0 : kDenominatorS123;
     const cl_kernel k = kernels_[kind].get();
-    set_arg(k, 0, s.ref);
-    set_arg(k, 1, cl_int{p.width});
-    set_arg(k, 2, cl_ulong{s.band});
-    set_arg(k, 3, cl_int{p.scored.left});
-    set_arg(k, 4, cl_int{p.scored.top});
-    set_arg(k, 5, cl_int{p.scored.right});
+    set_args(k, s.ref, cl_int{p.width}, cl_ulong{s.band}, cl_int{p.scored.left},
+             cl_int{p.scored.top}, cl_int{p.scored.right});
     cl_uint a = 6;
     if (n > 0) {
       set_arg(k, a++, cl_int{adm_denominator_square_shift(n)});
@@ -229,17 +196,9 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     if (!empty(p.filter)) {
       const Kernel kind = n == 0 ? kDecoupleS0 : kDecoupleS123;
       const cl_kernel k = kernels_[kind].get();
-      set_arg(k, 0, s.ref);
-      set_arg(k, 1, s.dis);
-      set_arg(k, 2, cl_int{p.width});
-      set_arg(k, 3, cl_ulong{s.band});
-      set_arg(k, 4, cl_int{p.filter.left});
-      set_arg(k, 5, cl_int{p.filter.top});
-      set_arg(k, 6, cl_int{p.filter.right});
-      set_arg(k, 7, cl_int{p.filter.bottom});
-      set_arg(k, 8, cl_ulong{gain_limit_bits_});
-      set_arg(k, 9, s.restored);
-      set_arg(k, 10, s.additive);
+      set_args(k, s.ref, s.dis, cl_int{p.width}, cl_ulong{s.band}, cl_int{p.filter.left},
+               cl_int{p.filter.top}, cl_int{p.filter.right}, cl_int{p.filter.bottom},
+               cl_ulong{gain_limit_bits_}, s.restored, s.additive);
       run_region(kind, p.filter.right - p.filter.left, p.filter.bottom - p.filter.top,
                  fmt::format("adm_decouple, scale {}", n));
     }

@@ -121,26 +121,13 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     const VideoFormat& f = setup_.format;
     const char* name = which == 0 ? "distorted" : "reference";
     cl_kernel k = kernels_[kTenBit].get();
-    cl_uint a = 0;
-    set_arg(k, a++, plane);
-    set_arg(k, a++, cl_int{f.bitdepth > 8});
-    set_arg(k, a++, cl_int{f.width});
-    set_arg(k, a++, rows_[which]);
-    set_arg(k, a++, cols_[which]);
-    set_arg(k, a++, cl_int{!plan.source_rows.empty()});
-    set_arg(k, a++, cl_int{layout_.convert.up});
-    set_arg(k, a++, cl_int{layout_.convert.down});
-    set_arg(k, a++, cl_int{layout_.anti_dither});
-    set_arg(k, a++, cl_int{plan.width});
-    set_arg(k, a++, cl_int{plan.height});
-    set_arg(k, a, image_);
+    set_args(k, plane, cl_int{f.bitdepth > 8}, cl_int{f.width}, rows_[which], cols_[which],
+             cl_int{!plan.source_rows.empty()}, cl_int{layout_.convert.up},
+             cl_int{layout_.convert.down}, cl_int{layout_.anti_dither}, cl_int{plan.width},
+             cl_int{plan.height}, image_);
     run(kTenBit, plan.width, plan.height, fmt::format("cambi_ten_bit ({})", name));
     k = kernels_[kMask].get();
-    set_arg(k, 0, image_);
-    set_arg(k, 1, cl_int{plan.width});
-    set_arg(k, 2, cl_int{plan.height});
-    set_arg(k, 3, cl_int{p.mask_threshold});
-    set_arg(k, 4, mask_);
+    set_args(k, image_, cl_int{plan.width}, cl_int{plan.height}, cl_int{p.mask_threshold}, mask_);
     run(kMask, plan.width, plan.height, fmt::format("cambi_mask ({})", name));
     cl_mem src = image_.get();
     int src_width = plan.width;
@@ -148,39 +135,19 @@ class OpenclEngine final : public DeviceEngine<Engine> {
       const auto [w, h] = p.sizes[size_t(n)];
       const cl_mem filtered = filtered_[n % 2].get();
       k = kernels_[kModeFilter].get();
-      set_arg(k, 0, src);
-      set_arg(k, 1, cl_int{src_width});
-      set_arg(k, 2, cl_int{p.image_step[size_t(n)]});
-      set_arg(k, 3, cl_int{w});
-      set_arg(k, 4, cl_int{h});
-      set_arg(k, 5, filtered);
+      set_args(k, src, cl_int{src_width}, cl_int{p.image_step[size_t(n)]}, cl_int{w}, cl_int{h},
+               filtered);
       run(kModeFilter, w, h, fmt::format("cambi_mode_filter, scale {} ({})", n, name));
       k = kernels_[kBandCodes].get();
-      a = 0;
-      set_arg(k, a++, filtered);
-      set_arg(k, a++, cl_int{w});
-      set_arg(k, a++, cl_int{h});
-      set_arg(k, a++, mask_);
-      set_arg(k, a++, cl_int{plan.width});
-      set_arg(k, a++, cl_int{p.mask_step[size_t(n)]});
-      set_arg(k, a++, cl_int{p.contrast.base});
-      set_arg(k, a++, cl_int{p.contrast.band});
-      set_arg(k, a, codes_);
+      set_args(k, filtered, cl_int{w}, cl_int{h}, mask_, cl_int{plan.width},
+               cl_int{p.mask_step[size_t(n)]}, cl_int{p.contrast.base}, cl_int{p.contrast.band},
+               codes_);
       run(kBandCodes, w, h, fmt::format("cambi_band_codes, scale {} ({})", n, name));
       k = kernels_[kContrast].get();
-      a = 0;
-      set_arg(k, a++, codes_);
-      set_arg(k, a++, cl_int{w});
-      set_arg(k, a++, cl_int{h});
-      set_arg(k, a++, cl_int{kRun});
-      set_arg(k, a++, cl_int{p.contrast.num_diffs});
-      set_arg(k, a++, cl_int{p.contrast.vlt_luma});
-      set_arg(k, a++, cl_int{p.contrast.pad});
-      for (const auto& t : tables_) set_arg(k, a++, t);
-      set_arg(k, a++, values_);
-      set_arg(k, a++, cl_ulong{p.offset[size_t(n)]});
-      set_arg(k, a++, pool_records_);
-      set_arg(k, a, cl_ulong{records_[which].offset[size_t(n)]});
+      set_args(k, codes_, cl_int{w}, cl_int{h}, cl_int{kRun}, cl_int{p.contrast.num_diffs},
+               cl_int{p.contrast.vlt_luma}, cl_int{p.contrast.pad}, tables_[0], tables_[1],
+               tables_[2], values_, cl_ulong{p.offset[size_t(n)]}, pool_records_,
+               cl_ulong{records_[which].offset[size_t(n)]});
       run(kContrast, (w + kRun - 1) / kRun, h,
           fmt::format("cambi_contrast, scale {} ({})", n, name));
       src = filtered;

@@ -44,15 +44,9 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
 
   // Each lane's terms (8 bytes a pixel of a chunk) and launch_raster_sums' workspace.
   void allocate() override {
-    std::vector<DeviceBuffer> lanes, workspaces;
-    const size_t workspace = std::max<size_t>(
-        8, exactvq::cuda::raster_sum_workspace_bytes(raster_layout(chunk_frames())));
-    for (int i = 0; i < FrameUploader::kLanes; ++i) {
-      lanes.emplace_back(size_t(chunk_frames()) * size_t(pixels_) * sizeof(double));
-      workspaces.emplace_back(workspace);
-    }
-    lane_workspaces_ = std::move(workspaces);
-    lane_terms_ = std::move(lanes);
+    lanes_ = allocate_raster_sum_lanes(FrameUploader::kLanes,
+                                       size_t(chunk_frames()) * size_t(pixels_) * sizeof(double),
+                                       raster_layout(chunk_frames()));
     if (emulate_) {
       const std::vector<uint64_t> words = softfp_table_words();
       DeviceBuffer tables(words.size() * sizeof(uint64_t));
@@ -66,7 +60,8 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
   }
 
   void enqueue(const FrameUploader::Chunk& chunk, size_t) override {
-    double* terms = lane_terms_[size_t(chunk.lane)].get<double>();
+    const RasterSumLane& lane = lanes_[size_t(chunk.lane)];
+    double* terms = lane.terms.get<double>();
     DeltaEFrames frames;
     for (int p = 0; p < 3; ++p) frames.plane[p] = chunk.planes[p];
     frames.reading = reading_;
@@ -77,7 +72,7 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
     RasterSumLayout layout = raster_layout(chunk.count);
     layout.terms = terms;
     exactvq::cuda::launch_raster_sums(layout, device_words() + size_t(chunk.start),
-                                      lane_workspaces_[size_t(chunk.lane)].get(), chunk.stream);
+                                      lane.workspace.get(), chunk.stream);
   }
 
   void to_values(const double* words, size_t count, double* out) override {
@@ -88,9 +83,8 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
   bool emulate_;
   int bitdepth_;
   int64_t pixels_;
-  std::vector<DeviceBuffer> lane_terms_;       // a chunk's terms per lane
-  std::vector<DeviceBuffer> lane_workspaces_;  // launch_raster_sums' workspace per lane
-  DeviceBuffer tables_;                        // libm's tables, when emulating
+  std::vector<RasterSumLane> lanes_;  // a chunk's terms and their sums' workspace per lane
+  DeviceBuffer tables_;               // libm's tables, when emulating
 };
 
 }  // namespace

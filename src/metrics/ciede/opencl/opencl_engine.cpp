@@ -55,20 +55,9 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     const std::array<cl_mem, 2> y = device().plane(f, 0), u = device().plane(f, 1),
                                 v = device().plane(f, 2);
     const cl_kernel k = kernel_.get();
-    set_arg(k, 0, y[0]);
-    set_arg(k, 1, y[1]);
-    set_arg(k, 2, u[0]);
-    set_arg(k, 3, u[1]);
-    set_arg(k, 4, v[0]);
-    set_arg(k, 5, v[1]);
-    set_arg(k, 6, cl_int{format_.width});
-    set_arg(k, 7, cl_int{format_.height});
-    set_arg(k, 8, cl_int{format_.plane_width(1)});
-    set_arg(k, 9, cl_int{reading_.kind});
-    set_arg(k, 10, cl_long{reading_.padded_half});
-    set_arg(k, 11, cl_int{format_.bitdepth});
-    set_arg(k, 12, tables_);
-    set_arg(k, 13, terms_);
+    set_args(k, y[0], y[1], u[0], u[1], v[0], v[1], cl_int{format_.width}, cl_int{format_.height},
+             cl_int{format_.plane_width(1)}, cl_int{reading_.kind}, cl_long{reading_.padded_half},
+             cl_int{format_.bitdepth}, tables_, terms_);
     const size_t global = (pixels_ + group_ - 1) / group_ * group_;
     dc.run(k, 1, &global, &group_, "ciede_delta_e");
     raster_sums_->enqueue(layout(), sum_.get(), workspace_.get());

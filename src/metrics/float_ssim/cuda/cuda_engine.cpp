@@ -7,7 +7,6 @@
 // device_term_layout.h says, and one launch adds them all; only the sums come
 // back, once a batch. Pictures whose (downscaled) plane fits no window need no
 // pixels: their means are the definition's constants.
-#include <algorithm>
 #include <array>
 #include <optional>
 #include <utility>
@@ -79,11 +78,9 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
   }
 
  private:
+  // Each scale's binary32 planes, chunk_frames() frames.
   struct Lane {
-    std::array<DeviceBuffer, kScales> ref,
-        dist;                // each scale's binary32 planes, chunk_frames() frames
-    DeviceBuffer terms;      // chunk_frames() frames' term planes (layout_)
-    DeviceBuffer workspace;  // launch_raster_sums'
+    std::array<DeviceBuffer, kScales> ref, dist;
   };
 
   size_t plane_bytes(size_t scale) const {
@@ -94,7 +91,6 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
     // The workspace of a whole chunk is the largest (it grows with the frames).
     const RasterSumLayout whole =
         raster_layout<const double*>(layout_->sum_layout(chunk_frames()), nullptr);
-    const size_t workspace = std::max<size_t>(8, exactvq::cuda::raster_sum_workspace_bytes(whole));
     std::vector<std::unique_ptr<Lane>> lanes;
     for (int i = 0; i < FrameUploader::kLanes; ++i) {
       auto lane = std::make_unique<Lane>();
@@ -102,16 +98,16 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
         lane->ref[sc] = DeviceBuffer(plane_bytes(sc) * size_t(chunk_frames()));
         lane->dist[sc] = DeviceBuffer(plane_bytes(sc) * size_t(chunk_frames()));
       }
-      lane->terms = DeviceBuffer(layout_->chunk_bytes());
-      lane->workspace = DeviceBuffer(workspace);
       lanes.push_back(std::move(lane));
     }
     lanes_ = std::move(lanes);
+    sum_lanes_ = allocate_raster_sum_lanes(FrameUploader::kLanes, layout_->chunk_bytes(), whole);
   }
 
   void enqueue(const FrameUploader::Chunk& chunk, size_t) override {
     const cudaStream_t stream = chunk.stream;
     Lane& lane = *lanes_[size_t(chunk.lane)];
+    const RasterSumLane& sums_lane = sum_lanes_[size_t(chunk.lane)];
     const DevicePlanes& luma = chunk.planes[0];
     const FsPlanes samples{luma.ref,   luma.dist,   luma.frame_stride,
                            luma.width, luma.height, setup_.format.bitdepth,
@@ -137,7 +133,7 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
                            emulate_fp64_, stream);
       }
       const DeviceTermLayout::ScalePlanes where = layout_->planes(int(sc));
-      char* terms = lane.terms.get<char>();
+      char* terms = sums_lane.terms.get<char>();
       const auto at = [&](size_t offset) {
         return offset == DeviceTermLayout::kNone ? nullptr
                                                  : reinterpret_cast<double*>(terms + offset);
@@ -147,11 +143,11 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
     }
     // Every term plane of the chunk summed in raster order, each frame's sums
     // at its place in the batch's.
-    const RasterSumLayout sums =
-        raster_layout<const double*>(layout_->sum_layout(chunk.count), lane.terms.get<double>());
+    const RasterSumLayout sums = raster_layout<const double*>(layout_->sum_layout(chunk.count),
+                                                              sums_lane.terms.get<double>());
     exactvq::cuda::launch_raster_sums(
         sums, device_words() + size_t(chunk.start) * layout_->sums_per_frame(),
-        lane.workspace.get(), stream);
+        sums_lane.workspace.get(), stream);
   }
 
   // The means of each frame from its sums.
@@ -166,6 +162,8 @@ class CudaEngine final : public RunnerEngine<Engine, double> {
   bool no_window_ = false;
   std::optional<DeviceTermLayout> layout_;  // where a chunk's terms lie (not with no_window_)
   std::vector<std::unique_ptr<Lane>> lanes_;
+  // A chunk's term planes (layout_) and their sums' workspace, lane by lane.
+  std::vector<RasterSumLane> sum_lanes_;
 };
 
 }  // namespace

@@ -155,13 +155,7 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     } else {
       const cl_kernel k = convert_.get();
       const cl_int count = cl_int(format.width * format.height);
-      set_arg(k, 0, luma[0]);
-      set_arg(k, 1, luma[1]);
-      set_arg(k, 2, count);
-      set_arg(k, 3, kind);
-      set_arg(k, 4, scale);
-      set_arg(k, 5, ref_[0]);
-      set_arg(k, 6, dist_[0]);
+      set_args(k, luma[0], luma[1], count, kind, scale, ref_[0], dist_[0]);
       const size_t global[1] = {round_up(size_t(count), linear_local_)};
       dc.run(k, 1, global, &linear_local_, "fs_convert");
     }
@@ -171,28 +165,14 @@ class OpenclEngine final : public DeviceEngine<Engine> {
         decimate(ref_[sc].get(), dist_[sc].get(), s.width, s.height, 0, 1.0f, low_pass_.get(),
                  kLowPass, 2, sc + 1);
       const cl_kernel h = horizontal_.get();
-      set_arg(h, 0, ref_[sc]);
-      set_arg(h, 1, dist_[sc]);
-      set_arg(h, 2, cl_int{s.width});
-      set_arg(h, 3, cl_int{s.height});
-      set_arg(h, 4, window_);
-      set_arg(h, 5, across_);
+      set_args(h, ref_[sc], dist_[sc], cl_int{s.width}, cl_int{s.height}, window_, across_);
       dc.run(h, 2, grid(s.ow, s.height).data(), local_, fmt::format("fs_horizontal, scale {}", sc));
       const DeviceTermLayout::ScalePlanes where = layout_->planes(int(sc));
       const SsimConstants c = ssim_constants();
       const cl_kernel t = terms_.get();
-      set_arg(t, 0, across_);
-      set_arg(t, 1, cl_int{s.ow});
-      set_arg(t, 2, cl_int{s.height});
-      set_arg(t, 3, window_);
-      set_arg(t, 4, cl_float{c.c1});
-      set_arg(t, 5, cl_float{c.c2});
-      set_arg(t, 6, cl_float{c.c3});
-      set_arg(t, 7, term_planes_);
-      set_arg(t, 8, term_offset(where.lcs));
-      set_arg(t, 9, term_offset(where.l));
-      set_arg(t, 10, term_offset(where.c));
-      set_arg(t, 11, term_offset(where.s));
+      set_args(t, across_, cl_int{s.ow}, cl_int{s.height}, window_, cl_float{c.c1}, cl_float{c.c2},
+               cl_float{c.c3}, term_planes_, term_offset(where.lcs), term_offset(where.l),
+               term_offset(where.c), term_offset(where.s));
       dc.run(t, 2, grid(s.ow, s.oh).data(), local_, fmt::format("fs_terms, scale {}", sc));
     }
     // Every term plane of the frame summed in raster order, queued behind the terms.
@@ -209,19 +189,8 @@ class OpenclEngine final : public DeviceEngine<Engine> {
                 cl_mem taps, int size, int factor, size_t out) {
     const cl_kernel k = decimate_.get();
     const Scale& o = scales_[out];
-    set_arg(k, 0, ref);
-    set_arg(k, 1, dist);
-    set_arg(k, 2, cl_int{width});
-    set_arg(k, 3, cl_int{height});
-    set_arg(k, 4, kind);
-    set_arg(k, 5, scale);
-    set_arg(k, 6, taps);
-    set_arg(k, 7, cl_int{size});
-    set_arg(k, 8, cl_int{factor});
-    set_arg(k, 9, cl_int{o.width});
-    set_arg(k, 10, cl_int{o.height});
-    set_arg(k, 11, ref_[out]);
-    set_arg(k, 12, dist_[out]);
+    set_args(k, ref, dist, cl_int{width}, cl_int{height}, kind, scale, taps, cl_int{size},
+             cl_int{factor}, cl_int{o.width}, cl_int{o.height}, ref_[out], dist_[out]);
     context().run(k, 2, grid(o.width, o.height).data(), local_,
                   fmt::format("fs_decimate, to scale {}", out));
   }

@@ -63,13 +63,8 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     if (held_ == distance_) {
       const VideoFormat& vf = setup_.format;
       const cl_kernel k = sad_.get();
-      set_arg(k, 0, ring_[size_t(oldest_)].get());
-      set_arg(k, 1, cur);
-      set_arg(k, 2, cl_int{vf.width});
-      set_arg(k, 3, cl_int{vf.height});
-      set_arg(k, 4, cl_int{vf.bitdepth == 8});
-      set_arg(k, 5, cl_int{vf.bitdepth});
-      set_arg(k, 6, partial_);
+      set_args(k, ring_[size_t(oldest_)].get(), cur, cl_int{vf.width}, cl_int{vf.height},
+               cl_int{vf.bitdepth == 8}, cl_int{vf.bitdepth}, partial_);
       const size_t global[2] = {(size_t(vf.width) + kTileW - 1) / kTileW * kTileW,
                                 (size_t(vf.height) + tile_h_ - 1) / tile_h_ * tile_h_};
       const size_t local[2] = {kTileW, tile_h_};

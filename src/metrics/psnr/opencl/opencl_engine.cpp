@@ -62,11 +62,7 @@ class OpenclEngine final : public DeviceEngine<Engine> {
     const cl_ulong count = cl_ulong(r.width) * cl_ulong(r.height);
     const size_t groups = std::clamp<size_t>((count + group_ - 1) / group_, 1, kMaxGroups);
     const cl_kernel k = sse_.get();
-    set_arg(k, 0, planes[0]);
-    set_arg(k, 1, planes[1]);
-    set_arg(k, 2, count);
-    set_arg(k, 3, cl_int{r.bytes_per_sample == 2});
-    set_arg(k, 4, partial_);
+    set_args(k, planes[0], planes[1], count, cl_int{r.bytes_per_sample == 2}, partial_);
     const size_t global = groups * group_;
     const std::string pn = plane_name(p);
     dc.run(k, 1, &global, &group_, "psnr_sse, plane " + pn);

@@ -1,13 +1,15 @@
 // The psnr_hvs engine on an OpenCL device: on the frame's planes as the device
 // holds them for every engine of the run, each plane's block terms in parallel
-// (psnr_hvs_kernels.cl: block_terms.h, its divisions and square root on
-// softfp), then each plane's sequential binary32 sum of them; only the three
-// sums come back.
+// (psnr_hvs_kernels.cl: block_terms.h; its divisions and square root the
+// device's where it rounds them correctly on request, else on softfp), then each
+// plane's sequential binary32 sum of them; only the three sums come back.
 #include <algorithm>
 #include <array>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "backends/opencl/device_engine.h"
 #include "core/error.h"
@@ -33,7 +35,12 @@ class OpenclEngine final : public DeviceEngine<Engine> {
   OpenclEngine(const EngineSetup& s, std::shared_ptr<OpenclDevice> device)
       : DeviceEngine(std::move(device), "psnr_hvs", size_t(s.planes)), setup_(s) {
     DeviceContext& dc = context();
-    const cl_program program = this->device().program(kPsnrHvsKernelSource, "the psnr_hvs kernels");
+    // The device's binary32 `/` and sqrt give the definition's bits only when correctly
+    // rounded (block_terms.h), which OpenCL promises only under the build option.
+    const bool ieee = !s.softfp_divide_sqrt && dc.rounds_divide_sqrt_correctly();
+    const cl_program program = this->device().program(
+        kPsnrHvsKernelSource, "the psnr_hvs kernels",
+        ieee ? fmt::format("{} -DPSNR_HVS_IEEE_DIVIDE_SQRT", kCorrectlyRoundedDivideSqrt) : "");
     block_terms_ = dc.kernel(program, "psnr_hvs_block_terms_kernel");
     plane_sums_ = dc.kernel(program, "psnr_hvs_plane_sums_kernel");
     group_ = work_group_size(block_terms_.get(), dc.device(), kGroup);
@@ -64,32 +71,22 @@ class OpenclEngine final : public DeviceEngine<Engine> {
       if (blocks_[size_t(p)] == 0) continue;
       const std::array<cl_mem, 2> plane = device().plane(f, p);
       const cl_kernel k = block_terms_.get();
-      set_arg(k, 0, plane[0]);
-      set_arg(k, 1, plane[1]);
-      set_arg(k, 2, cl_int{setup_.format.plane_width(p)});
-      set_arg(k, 3, cl_int{setup_.format.bitdepth > 8});
-      set_arg(k, 4, cl_int{across_[size_t(p)]});
-      set_arg(k, 5, cl_int{blocks_[size_t(p)]});
-      set_arg(k, 6, weights_);
-      set_arg(k, 7, cl_int{p});
-      set_arg(k, 8, cl_float{kBlockVarianceScale});
-      set_arg(k, 9, cl_float{kQuarterVarianceScale});
-      set_arg(k, 10, terms_);
-      set_arg(k, 11, cl_long{offsets_[size_t(p)]});
+      set_args(k, plane[0], plane[1], cl_int{setup_.format.plane_width(p)},
+               cl_int{setup_.format.bitdepth > 8}, cl_int{across_[size_t(p)]},
+               cl_int{blocks_[size_t(p)]}, weights_, cl_int{p}, cl_float{kBlockVarianceScale},
+               cl_float{kQuarterVarianceScale}, terms_, cl_long{offsets_[size_t(p)]});
       const size_t global = round_up(size_t(blocks_[size_t(p)]), group_);
       dc.run(k, 1, &global, &group_,
              std::string("psnr_hvs_block_terms_kernel, plane ") + plane_name(p));
     }
+    // Each plane's terms (offset, count); none for planes not scored.
+    const auto offset = [&](int p) { return cl_long{p < planes ? offsets_[size_t(p)] : 0}; };
+    const auto count = [&](int p) {
+      return cl_long{p < planes ? cl_long(blocks_[size_t(p)]) * kCoefficients : 0};
+    };
     const cl_kernel s = plane_sums_.get();
-    set_arg(s, 0, terms_);
-    for (int p = 0; p < 3; ++p) {
-      const bool used = p < planes;
-      set_arg(s, cl_uint(1 + 2 * p), cl_long{used ? offsets_[size_t(p)] : 0});
-      set_arg(s, cl_uint(2 + 2 * p),
-              cl_long{used ? cl_long(blocks_[size_t(p)]) * kCoefficients : 0});
-    }
-    set_arg(s, 7, cl_int{planes});
-    set_arg(s, 8, sums_);
+    set_args(s, terms_, offset(0), count(0), offset(1), count(1), offset(2), count(2),
+             cl_int{planes}, sums_);
     const size_t global = size_t(planes), local = 1;
     dc.run(s, 1, &global, &local, "psnr_hvs_plane_sums_kernel");
     std::array<float, 3> sums{};

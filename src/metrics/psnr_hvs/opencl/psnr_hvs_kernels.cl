@@ -1,10 +1,18 @@
 // psnr_hvs's kernels on an OpenCL device: indexing only; the arithmetic is
 // block_terms.h's, the same text as the CUDA kernels' and the host tests'
-// (binary32 +, -, * correctly rounded by the standard, contraction off; every
-// division and the binary64 square root on softfp). Embedded at build time.
+// (binary32 +, -, * correctly rounded by the standard, contraction off). The
+// divisions and the square root: the device's binary32 `/` and sqrt where the
+// engine built the program with -cl-fp32-correctly-rounded-divide-sqrt and
+// PSNR_HVS_IEEE_DIVIDE_SQRT defined, else softfp. Embedded at build time.
 #pragma OPENCL FP_CONTRACT OFF
 
 #include "metrics/psnr_hvs/block_terms.h"
+
+#if defined(PSNR_HVS_IEEE_DIVIDE_SQRT)
+#define PSNR_HVS_SOFT 0
+#else
+#define PSNR_HVS_SOFT 1
+#endif
 
 // One work-item a block of a `width` x `height` plane (8-bit samples, or
 // 16-bit with `wide`), `across` blocks a row, `blocks` in all: its terms at
@@ -26,7 +34,7 @@ __kernel void psnr_hvs_block_terms_kernel(__global const uchar* ref, __global co
       db[i * PSNR_HVS_BLOCK + j] = wide ? (int)((__global const ushort*)dist)[at] : (int)dist[at];
     }
   __global const float* csf = weights + 2 * PSNR_HVS_COEFFICIENTS * plane;
-  psnr_hvs_block_terms(rb, db, csf, csf + PSNR_HVS_COEFFICIENTS, v64, v16, 1,
+  psnr_hvs_block_terms(rb, db, csf, csf + PSNR_HVS_COEFFICIENTS, v64, v16, PSNR_HVS_SOFT,
                        terms + terms_offset + (long)b * PSNR_HVS_COEFFICIENTS);
 }
 

@@ -3,7 +3,7 @@
 // flight, each plane's exact sum reduced on the GPU; in raster mode the term
 // planes stay on the GPU and are added there in raster order
 // (backends/cuda/raster_sum.h), and only the sums come back.
-#include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "backends/cuda/cuda_device.h"
@@ -87,27 +87,22 @@ class RasterEngine final : public RunnerEngine<Engine, double> {
 
   // Each lane's term planes (8 bytes a scored pixel) and launch_raster_sums' workspace.
   void allocate() override {
-    std::vector<DeviceBuffer> lanes, workspaces;
-    const size_t workspace = std::max<size_t>(
-        8, exactvq::cuda::raster_sum_workspace_bytes(raster_layout(chunk_frames())));
-    for (int i = 0; i < FrameUploader::kLanes; ++i) {
-      lanes.emplace_back(size_t(chunk_frames()) * size_t(terms_pixels_) * sizeof(double));
-      workspaces.emplace_back(workspace);
-    }
-    lane_workspaces_ = std::move(workspaces);
-    lane_terms_ = std::move(lanes);
+    lanes_ = allocate_raster_sum_lanes(
+        FrameUploader::kLanes, size_t(chunk_frames()) * size_t(terms_pixels_) * sizeof(double),
+        raster_layout(chunk_frames()));
   }
 
   void enqueue(const FrameUploader::Chunk& chunk, size_t) override {
     const cudaStream_t s = chunk.stream;
-    double* terms = lane_terms_[size_t(chunk.lane)].get<double>();
+    const RasterSumLane& lane = lanes_[size_t(chunk.lane)];
+    double* terms = lane.terms.get<double>();
     for (int p = 0; p < planes(); ++p)
       launch_terms(SsimPlanes(chunk.planes[p], emulate_),
                    terms + int64_t(chunk_frames()) * pixel_offset_[p], s);
     RasterSumLayout layout = raster_layout(chunk.count);
     layout.terms = terms;
     exactvq::cuda::launch_raster_sums(layout, device_words() + size_t(chunk.start) * planes(),
-                                      lane_workspaces_[size_t(chunk.lane)].get(), s);
+                                      lane.workspace.get(), s);
   }
 
   size_t words_read_back(size_t) const override {
@@ -121,9 +116,8 @@ class RasterEngine final : public RunnerEngine<Engine, double> {
   bool emulate_;
   int64_t pixel_offset_[3] = {};  // in a frame's terms
   int64_t plane_pixels_[3] = {};
-  int64_t terms_pixels_ = 0;                   // all scored planes of one frame
-  std::vector<DeviceBuffer> lane_terms_;       // a chunk's term planes per lane
-  std::vector<DeviceBuffer> lane_workspaces_;  // launch_raster_sums' workspace per lane
+  int64_t terms_pixels_ = 0;          // all scored planes of one frame
+  std::vector<RasterSumLane> lanes_;  // a chunk's term planes and their sums' workspace per lane
 };
 
 }  // namespace

@@ -174,16 +174,8 @@ class OpenclEngine final : public DeviceEngine<Engine>, public FusedSse::Scorer 
 
     const cl_kernel h = want_sse ? horizontal_sse_.get() : horizontal_.get();
     const cl_int wide = format_.bytes_per_sample() == 2;
-    set_arg(h, 0, planes[0]);
-    set_arg(h, 1, planes[1]);
-    set_arg(h, 2, cl_int{width});
-    set_arg(h, 3, cl_int{height});
-    set_arg(h, 4, wide);
-    set_arg(h, 5, hm_);
-    set_arg(h, 6, hn_);
-    set_arg(h, 7, hxx_);
-    set_arg(h, 8, hxy_);
-    set_arg(h, 9, hyy_);
+    set_args(h, planes[0], planes[1], cl_int{width}, cl_int{height}, wide, hm_, hn_, hxx_, hxy_,
+             hyy_);
     size_t h_groups = 0;
     if (want_sse) {
       set_arg(h, 10, sse_partial_);
@@ -198,19 +190,8 @@ class OpenclEngine final : public DeviceEngine<Engine>, public FusedSse::Scorer 
 
     const bool raster = mode_ == SumMode::kRaster;
     const cl_kernel t = terms_.get();
-    set_arg(t, 0, hm_);
-    set_arg(t, 1, hn_);
-    set_arg(t, 2, hxx_);
-    set_arg(t, 3, hxy_);
-    set_arg(t, 4, hyy_);
-    set_arg(t, 5, cl_int{width});
-    set_arg(t, 6, cl_int{height});
-    set_arg(t, 7, cl_ulong{mm_k1_bits_});
-    set_arg(t, 8, cl_ulong{mm_k2_bits_});
-    set_arg(t, 9, cl_int{raster});
-    set_arg(t, 10, term_bits_);
-    set_arg(t, 11, partial_);
-    set_arg(t, 12, invalid_);
+    set_args(t, hm_, hn_, hxx_, hxy_, hyy_, cl_int{width}, cl_int{height}, cl_ulong{mm_k1_bits_},
+             cl_ulong{mm_k2_bits_}, cl_int{raster}, term_bits_, partial_, invalid_);
     const size_t t_global[2] = {round_up(size_t(width), local_[0]),
                                 round_up(size_t(height), local_[1])};
     dc.run(t, 2, t_global, local_, "ssim_terms, plane " + pn);

@@ -560,20 +560,8 @@ LevelSums HorizontalStatisticsOf(const MomentLines& lines, int width,
   sums.den_log = hn::GetLane(hn::SumOfLanes(di, den_log)) + den_log_entries;
   sums.num_non_log = hn::GetLane(hn::SumOfLanes(di, num_non_log));
   sums.den_non_log = hn::GetLane(hn::SumOfLanes(di, den_non_log));
-  // The row's tail, as the reference does it.
-  for (; x < width; ++x) {
-    PixelMoments m;
-    for (size_t k = 0; k < taps.size(); ++k) {
-      const int c = x - half + int(k);
-      const uint32_t t = taps[k];
-      m.mu1 += t * lines.mu1[c];
-      m.mu2 += t * lines.mu2[c];
-      m.xx += t * uint64_t(lines.xx[c]);
-      m.yy += t * uint64_t(lines.yy[c]);
-      m.xy += t * uint64_t(lines.xy[c]);
-    }
-    add_pixel_statistic(m, gain_limit, sums);
-  }
+  // The row's tail: the reference's steps.
+  for (; x < width; ++x) add_horizontal_statistic_at(lines, x, taps, gain_limit, sums);
   return sums;
 }
 

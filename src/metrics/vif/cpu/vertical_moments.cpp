@@ -64,29 +64,6 @@ HWY_INLINE V32 RoundSquares(V64 even, V64 odd, Rounding r) {
   return hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
 }
 
-// The reference's loop for one column (the row's tail).
-void MomentsAt(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
-               SampleWidth sample, int x, std::span<const uint16_t> taps, Rounding mean,
-               Rounding square, MomentLines& out) {
-  uint32_t mu1 = 0, mu2 = 0;
-  uint64_t xx = 0, yy = 0, xy = 0;
-  for (size_t k = 0; k < taps.size(); ++k) {
-    const uint32_t r = sample_at(ref_rows[k], sample, x);
-    const uint32_t d = sample_at(dist_rows[k], sample, x);
-    const uint32_t tr = taps[k] * r, td = taps[k] * d;
-    mu1 += tr;
-    mu2 += td;
-    xx += uint64_t(tr) * r;
-    yy += uint64_t(td) * d;
-    xy += uint64_t(tr) * d;
-  }
-  out.mu1[x] = uint16_t((mu1 + mean.add) >> mean.shift);
-  out.mu2[x] = uint16_t((mu2 + mean.add) >> mean.shift);
-  out.xx[x] = uint32_t((xx + square.add) >> square.shift);
-  out.yy[x] = uint32_t((yy + square.add) >> square.shift);
-  out.xy[x] = uint32_t((xy + square.add) >> square.shift);
-}
-
 // Moments in uint32 lanes: the caller has checked that sum(taps) * max^2 < 2^32
 // and that the moments are not rounded (square.add == 0), so each uint32 sum
 // is the reference's uint64 sum and the shift alone is its rounding. From
@@ -245,7 +222,9 @@ void VerticalMoments(std::span<const uint8_t* const> ref_rows,
                                     out);
   else
     x = Moments64<uint16_t>(ref_rows.data(), dist_rows.data(), x, width, taps, mean, square, out);
-  for (; x < width; ++x) MomentsAt(ref_rows, dist_rows, sample, x, taps, mean, square, out);
+  // The row's tail: the reference's steps.
+  for (; x < width; ++x)
+    vif::vertical_moments_at(ref_rows, dist_rows, sample, x, taps, mean, square, out);
 }
 
 #endif  // HWY_TARGET == HWY_SCALAR

@@ -109,20 +109,11 @@ class OpenclEngine final : public DeviceEngine<Engine> {
       const size_t li = size_t(l);
       if (l > 0 || !setup_.options.skip_scale0) {
         const cl_kernel k = statistic_.get();
-        set_arg(k, 0, ref);
-        set_arg(k, 1, dist);
-        set_arg(k, 2, cl_int{width_[li]});
-        set_arg(k, 3, cl_int{height_[li]});
-        set_arg(k, 4, bytes);
-        set_arg(k, 5, level_taps_[li].get());
-        set_arg(k, 6, cl_int{half_taps(l)});
-        set_arg(k, 7, cl_int{vertical_mean_rounding(l, bitdepth).shift});
-        set_arg(k, 8, cl_int{vertical_square_rounding(l, bitdepth).shift});
-        set_arg(k, 9, cl_ulong{eps_bits_});
-        set_arg(k, 10, cl_ulong{limit_bits_});
-        set_arg(k, 11, table_);
-        set_arg(k, 12, partial_);
-        set_arg(k, 13, cl_int(base_[li]));
+        set_args(k, ref, dist, cl_int{width_[li]}, cl_int{height_[li]}, bytes,
+                 level_taps_[li].get(), cl_int{half_taps(l)},
+                 cl_int{vertical_mean_rounding(l, bitdepth).shift},
+                 cl_int{vertical_square_rounding(l, bitdepth).shift}, cl_ulong{eps_bits_},
+                 cl_ulong{limit_bits_}, table_, partial_, cl_int(base_[li]));
         const size_t global[2] = {groups_of(size_t(width_[li]), kTileW) * kTileW,
                                   groups_of(size_t(height_[li]), tile_h_) * tile_h_};
         const size_t local[2] = {kTileW, tile_h_};
@@ -131,16 +122,9 @@ class OpenclEngine final : public DeviceEngine<Engine> {
       }
       if (l + 1 == kLevels) break;
       const cl_kernel k = halve_.get();
-      set_arg(k, 0, ref);
-      set_arg(k, 1, dist);
-      set_arg(k, 2, cl_int{width_[li]});
-      set_arg(k, 3, cl_int{height_[li]});
-      set_arg(k, 4, bytes);
-      set_arg(k, 5, level_taps_[li + 1].get());
-      set_arg(k, 6, cl_int{half_taps(l + 1)});
-      set_arg(k, 7, cl_int{rounding_by(l == 0 ? bitdepth : 16).shift});
-      set_arg(k, 8, ref_[li + 1]);
-      set_arg(k, 9, dist_[li + 1]);
+      set_args(k, ref, dist, cl_int{width_[li]}, cl_int{height_[li]}, bytes,
+               level_taps_[li + 1].get(), cl_int{half_taps(l + 1)},
+               cl_int{rounding_by(l == 0 ? bitdepth : 16).shift}, ref_[li + 1], dist_[li + 1]);
       const size_t global[2] = {groups_of(size_t(width_[li + 1]), kTileW) * kTileW,
                                 groups_of(size_t(height_[li + 1]), tile_h_) * tile_h_};
       const size_t local[2] = {kTileW, tile_h_};
