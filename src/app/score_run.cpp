@@ -327,7 +327,7 @@ ScoreReport score_videos(const RunOptions& o) {
   }
   startup::mark("all frames scored");
   if (report.frame_numbers.empty())
-    throw InputError(fmt::format("no frames to score in {} and {}", ref->name(), dist->name()));
+    throw PictureError(fmt::format("no frames to score in {} and {}", ref->name(), dist->name()));
   features.finish(columns);
   for (size_t c = 0; c < columns.size(); ++c)
     report.features.push_back({features.columns()[c], std::move(columns[c])});

@@ -12,10 +12,27 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Input that cannot be scored picture by picture: a frame cut short or misframed, no
+// frame at all, pictures a feature cannot take (size, bit depth). libvmaf's `vmaf` reads
+// such input as far as its scoring and fails there, so the command line gives these
+// libvmaf's status for that failure (cli/exit_status.h).
+class PictureError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 // Wrong command-line usage (unknown option, bad value); reported with a hint to --help.
 class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// A well-formed option that names nothing this run can use: an unknown feature or
+// built-in model. libvmaf's `vmaf` finds these when it sets the run up, not when it
+// parses its command line, and the command line's exit status follows it.
+class SetupError : public UsageError {
+ public:
+  using UsageError::UsageError;
 };
 
 // Failure to write results (disk full, missing directory, permissions).

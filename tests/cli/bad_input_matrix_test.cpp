@@ -13,7 +13,7 @@ namespace {
 
 struct Invocation {
   std::vector<std::string> args;
-  int status = 1;
+  int status = kExitFailure;
   std::vector<std::string> needles;  // what stderr must name; "$DIST" etc. are replaced
   RunIo io = {};
   bool as_nobody = false;  // run without root's privileges (unreadable files)
@@ -298,16 +298,16 @@ const MatrixCase kCases[] = {
     // --- Unknown features and bad option values ----------------------------------
     {"FeatureNameCase",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair(t.ref_, {"--feature", "SSIM"}), 2, {"unknown feature 'SSIM'"}};
+       return Invocation{t.pair(t.ref_, {"--feature", "SSIM"}), kExitUsage, {"unknown feature 'SSIM'"}};
      }},
     {"FeatureEmpty",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair(t.ref_, {"--feature", ""}), 2, {"missing feature name"}};
+       return Invocation{t.pair(t.ref_, {"--feature", ""}), kExitUsage, {"missing feature name"}};
      }},
     {"FeatureOptionsEmpty",
      [](BadInputMatrix& t) {
        return Invocation{
-           t.pair(t.ref_, {"--feature", "ssim="}), 2, {"option '' is not of the form key=value"}};
+           t.pair(t.ref_, {"--feature", "ssim="}), kExitUsage, {"option '' is not of the form key=value"}};
      }},
     {"FeatureOptionTrailingColon",
      [](BadInputMatrix& t) {
@@ -331,19 +331,19 @@ const MatrixCase kCases[] = {
      [](BadInputMatrix& t) {
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", t.raw_ref(), "-w", "16",
                                             "-h", "12",        "-p", "420",       "-b", "8.5"};
-       return Invocation{args, 2, {"-b 8.5", "8..16"}};
+       return Invocation{args, kExitUsage, {"-b 8.5", "8..16"}};
      }},
     {"WidthInExponentForm",
      [](BadInputMatrix& t) {
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", t.raw_ref(), "-w", "1e3",
                                             "-h", "12",        "-p", "420",       "-b", "8"};
-       return Invocation{args, 2, {"-w 1e3"}};
+       return Invocation{args, kExitUsage, {"-w 1e3"}};
      }},
     {"HeightAboveTheSideLimit",
      [](BadInputMatrix& t) {
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", t.raw_ref(), "-w", "16",
                                             "-h", "65537",     "-p", "420",       "-b", "8"};
-       return Invocation{args, 2, {"-h 65537", "1..65536"}};
+       return Invocation{args, kExitUsage, {"-h 65537", "1..65536"}};
      }},
     {"RawSizeBeyondTheSampleLimit",
      [](BadInputMatrix& t) {
@@ -355,11 +355,11 @@ const MatrixCase kCases[] = {
      [](BadInputMatrix& t) {
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", t.raw_ref(), "-w", "16",
                                             "-h", "12",        "-p", "mono",      "-b", "8"};
-       return Invocation{args, 2, {"-p mono", "420, 422 or 444"}};
+       return Invocation{args, kExitUsage, {"-p mono", "420, 422 or 444"}};
      }},
     {"ThreadsAboveLimit",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair(t.ref_, {"--threads", "1025"}), 2, {"--threads 1025"}};
+       return Invocation{t.pair(t.ref_, {"--threads", "1025"}), kExitUsage, {"--threads 1025"}};
      }},
     {"FrameCountOverflowingInt64",
      [](BadInputMatrix& t) {
@@ -370,20 +370,20 @@ const MatrixCase kCases[] = {
     {"SubsampleOverflowingInt",
      [](BadInputMatrix& t) {
        return Invocation{
-           t.pair(t.ref_, {"--subsample", "2147483648"}), 2, {"--subsample 2147483648"}};
+           t.pair(t.ref_, {"--subsample", "2147483648"}), kExitUsage, {"--subsample 2147483648"}};
      }},
     {"PrecisionFraction",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair(t.ref_, {"--precision", "1.5"}), 2, {"--precision 1.5"}};
+       return Invocation{t.pair(t.ref_, {"--precision", "1.5"}), kExitUsage, {"--precision 1.5"}};
      }},
     {"GpuNegative",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair(t.ref_, {"--gpu=-1"}), 2, {"--gpu -1"}};
+       return Invocation{t.pair(t.ref_, {"--gpu=-1"}), kExitUsage, {"--gpu -1"}};
      }},
     {"OptionWithoutValue",
      [](BadInputMatrix& t) {
        // expect_refused appends -o FILE, which --threads then takes as its value.
-       return Invocation{t.pair(t.ref_, {"--threads"}), 2, {"was not expected"}};
+       return Invocation{t.pair(t.ref_, {"--threads"}), kExitUsage, {"was not expected"}};
      }},
 };
 
@@ -408,7 +408,7 @@ class BadOutputMatrix : public CliTest {
     const auto before = list_dir(dir_);
     const RunResult r = run_cli(args);
     EXPECT_FALSE(r.timed_out) << describe(r);
-    EXPECT_EQ(r.status, 1) << describe(r);
+    EXPECT_EQ(r.status, kExitFailure) << describe(r);
     EXPECT_TRUE(r.err.starts_with("exactvq: ")) << describe(r);
     EXPECT_NE(r.err.find(needle), std::string::npos) << "stderr lacks '" << needle << "'\n"
                                                      << describe(r);
@@ -430,7 +430,7 @@ TEST_F(BadOutputMatrix, FullDiskInEveryFormat) {
 TEST_F(BadOutputMatrix, FullStandardOutputWithDash) {
   const RunResult r =
       run_cli({"-r", ref_, "-d", dist_, "--json", "-o", "-"}, stdout_to("/dev/full"));
-  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_EQ(r.status, kExitFailure) << describe(r);
   EXPECT_NE(r.err.find("standard output"), std::string::npos) << describe(r);
 }
 
@@ -464,7 +464,7 @@ TEST_F(BadOutputMatrix, InputReachedThroughAnotherSpelling) {
 TEST_F(BadOutputMatrix, EmptyOutputPathIsAUsageError) {
   // -o "" (an unset shell variable) must not fall back to printing a summary.
   const RunResult r = run_cli({"-r", ref_, "-d", dist_, "-o", ""});
-  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_EQ(r.status, kExitUsage) << describe(r);
   EXPECT_NE(r.err.find("-o"), std::string::npos) << describe(r);
   EXPECT_EQ(r.out, "") << describe(r);
 }
@@ -480,7 +480,7 @@ TEST_F(BadOutputMatrix, RawAbsurdSizeRefusedWithoutAllocating) {
                                   {EXACTVQ_CLI_PATH, "--feature", "ssim", "--threads", "1", "-r", r,
                                    "-d", r, "-w", "65536", "-h", "16384", "-p", "444", "-b", "16"},
                                   with_timeout(10));
-  EXPECT_EQ(run.status, 1) << describe(run);
+  EXPECT_EQ(run.status, kExitFailure) << describe(run);
   EXPECT_NE(run.err.find("beyond the supported limit"), std::string::npos) << describe(run);
   EXPECT_EQ(run.err.find("out of memory"), std::string::npos) << describe(run);
 }

@@ -72,7 +72,7 @@ TEST_F(Usage, Help) {
 }
 
 TEST_F(Usage, BadHwdec) {
-  expect_refused(base({"--hwdec", "gpu"}), 2, {"--hwdec 'gpu'", "auto, cuda or none"});
+  expect_refused(base({"--hwdec", "gpu"}), kExitUsage, {"--hwdec 'gpu'", "auto, cuda or none"});
 }
 
 // Y4M inputs need no decoding: --hwdec cuda has nothing to do.
@@ -108,41 +108,41 @@ TEST_F(Usage, CpuAndGpuMasksAcceptedAndChangeNothing) {
                                       "--precision", "max", "-o", path("b.csv")}));
   ASSERT_EQ(got.status, 0) << describe(got);
   EXPECT_EQ(read_file(path("b.csv")), read_file(path("a.csv")));
-  expect_refused(base({"--cpumask", "avx"}), 2, {"--cpumask avx"});
+  expect_refused(base({"--cpumask", "avx"}), kExitUsage, {"--cpumask avx"});
 }
 
 TEST_F(Usage, UnknownPresetVersion) {
-  expect_refused(base({"--aom_ctc", "v8.0"}), 2, {"--aom_ctc v8.0", "v7.0"});
-  expect_refused(base({"--aom_ctc", "proposed"}), 2, {"deprecated"});
-  expect_refused(base({"--nflx_ctc", "v2.0"}), 2, {"--nflx_ctc v2.0", "v1.0"});
+  expect_refused(base({"--aom_ctc", "v8.0"}), kExitUsage, {"--aom_ctc v8.0", "v7.0"});
+  expect_refused(base({"--aom_ctc", "proposed"}), kExitUsage, {"deprecated"});
+  expect_refused(base({"--nflx_ctc", "v2.0"}), kExitUsage, {"--nflx_ctc v2.0", "v1.0"});
 }
 
 // The features that preset needs and this build lacks are named.
 TEST_F(Usage, ModelsNamedAlike) {
-  expect_refused(base({"-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg"}), 2, {"name"});
+  expect_refused(base({"-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg"}), kExitUsage, {"name"});
 }
 
 TEST_F(Usage, NoArguments) {
-  expect_refused({}, 2, {"-r"});
-  expect_refused({"-r", ref_}, 2, {"-d"});
+  expect_refused({}, kExitUsage, {"-r"});
+  expect_refused({"-r", ref_}, kExitUsage, {"-d"});
 }
 
-TEST_F(Usage, UnknownFeature) { expect_refused(base({"--feature", "foo"}), 2, {"'foo'", "ssim"}); }
+TEST_F(Usage, UnknownFeature) { expect_refused(base({"--feature", "foo"}), kExitUsage, {"'foo'", "ssim"}); }
 
 TEST_F(Usage, UnknownSsimOption) {
-  expect_refused(base({"--feature", "ssim=bogus=1"}), 2, {"unknown option 'bogus'"});
+  expect_refused(base({"--feature", "ssim=bogus=1"}), kExitUsage, {"unknown option 'bogus'"});
 }
 
 TEST_F(Usage, BadSsimOptionValues) {
-  expect_refused(base({"--feature", "ssim=sum=fast"}), 2, {"sum=fast"});
-  expect_refused(base({"--feature", "ssim=enable_db=maybe"}), 2, {"enable_db=maybe"});
-  expect_refused(base({"--feature", "ssim=clip_db=2"}), 2, {"clip_db=2"});
-  expect_refused(base({"--feature", "ssim=chroma"}), 2, {"chroma", "key=value"});
-  expect_refused(base({"--feature", "=sum=exact"}), 2, {"missing feature name"});
+  expect_refused(base({"--feature", "ssim=sum=fast"}), kExitUsage, {"sum=fast"});
+  expect_refused(base({"--feature", "ssim=enable_db=maybe"}), kExitUsage, {"enable_db=maybe"});
+  expect_refused(base({"--feature", "ssim=clip_db=2"}), kExitUsage, {"clip_db=2"});
+  expect_refused(base({"--feature", "ssim=chroma"}), kExitUsage, {"chroma", "key=value"});
+  expect_refused(base({"--feature", "=sum=exact"}), kExitUsage, {"missing feature name"});
 }
 
 TEST_F(Usage, FeatureTwice) {
-  expect_refused(base({"--feature", "ssim", "--feature", "ssim=sum=raster"}), 2,
+  expect_refused(base({"--feature", "ssim", "--feature", "ssim=sum=raster"}), kExitUsage,
                  {"'ssim'", "twice"});
 }
 
@@ -150,31 +150,31 @@ TEST_F(Usage, ChromaOnMonochrome) {
   const VideoFormat mono = make_format(16, 12, ChromaFormat::kMono);
   const std::string r = write_y4m("mr.y4m", mono, 2, 0);
   const std::string d = write_y4m("md.y4m", mono, 2, 1);
-  expect_refused({"-r", r, "-d", d, "--feature", "ssim=chroma=true"}, 2, {"monochrome"});
+  expect_refused({"-r", r, "-d", d, "--feature", "ssim=chroma=true"}, kExitUsage, {"monochrome"});
 }
 
 TEST_F(Usage, BadPrecision) {
-  expect_refused(base({"--precision", "18"}), 2, {"--precision 18"});
-  expect_refused(base({"--precision", "-1"}), 2, {"--precision -1"});
-  expect_refused(base({"--precision", "six"}), 2, {"--precision six"});
-  expect_refused(base({"--precision", "Max"}), 2, {"--precision Max"});
+  expect_refused(base({"--precision", "18"}), kExitUsage, {"--precision 18"});
+  expect_refused(base({"--precision", "-1"}), kExitUsage, {"--precision -1"});
+  expect_refused(base({"--precision", "six"}), kExitUsage, {"--precision six"});
+  expect_refused(base({"--precision", "Max"}), kExitUsage, {"--precision Max"});
 }
 
 TEST_F(Usage, BadThreads) {
-  expect_refused(base({"--threads", "-3"}), 2, {"--threads -3"});
-  expect_refused(base({"--threads", "two"}), 2, {"--threads two"});
+  expect_refused(base({"--threads", "-3"}), kExitUsage, {"--threads -3"});
+  expect_refused(base({"--threads", "two"}), kExitUsage, {"--threads two"});
 }
 
 TEST_F(Usage, BadCounts) {
-  expect_refused(base({"--frame_cnt", "-1"}), 2, {"--frame_cnt -1"});
-  expect_refused(base({"--frame_skip_ref", "x"}), 2, {"--frame_skip_ref x"});
+  expect_refused(base({"--frame_cnt", "-1"}), kExitUsage, {"--frame_cnt -1"});
+  expect_refused(base({"--frame_skip_ref", "x"}), kExitUsage, {"--frame_skip_ref x"});
 }
 
-TEST_F(Usage, BadBackend) { expect_refused(base({"--backend", "gpu"}), 2, {"--backend gpu"}); }
+TEST_F(Usage, BadBackend) { expect_refused(base({"--backend", "gpu"}), kExitUsage, {"--backend gpu"}); }
 
 TEST_F(Usage, UnknownOption) {
-  expect_refused(base({"--bogus"}), 2, {"--bogus"});
-  expect_refused(base({"--frame-cnt", "2"}), 2, {"--frame-cnt"});
+  expect_refused(base({"--bogus"}), kExitUsage, {"--bogus"});
+  expect_refused(base({"--frame-cnt", "2"}), kExitUsage, {"--frame-cnt"});
 }
 
 // As libvmaf: of --xml, --json, --csv and --sub, the last given.
@@ -189,7 +189,7 @@ TEST_F(Usage, TwoOutputFormatsTakeTheLast) {
 }
 
 TEST_F(Usage, BothInputsFromStdin) {
-  expect_refused({"-r", "-", "-d", "-"}, 2, {"standard input"}, stdin_from(ref_));
+  expect_refused({"-r", "-", "-d", "-"}, kExitUsage, {"standard input"}, stdin_from(ref_));
 }
 
 TEST_F(Usage, NoPredictionAccepted) {
@@ -226,7 +226,7 @@ TEST_F(Usage, TruncatedPipeNamesStandardInput) {
   const std::string cut = write("cut.bin", bytes);
   const RunResult r = run_shell("cat \"$1\" | \"$2\" -r \"$3\" -d - --feature ssim -n -o \"$4\"",
                                 {cut, EXACTVQ_CLI_PATH, ref_, path("o.xml")});
-  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_EQ(r.status, kExitFailure) << describe(r);
   EXPECT_NE(r.err.find("standard input: truncated frame 2"), std::string::npos) << describe(r);
   EXPECT_FALSE(fs::exists(path("o.xml")));
 }

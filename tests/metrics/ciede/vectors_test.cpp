@@ -152,7 +152,7 @@ TEST(CiedeCommandLine, RefusesClearlyWithoutAReport) {
     const clitest::RunResult r =
         clitest::run_program({EXACTVQ_CLI_PATH, "-n", "-r", in.string(), "-d", in.string(), "--feature",
                               "ciede", "--json", "-o", out.string()});
-    EXPECT_EQ(r.status, 1) << clitest::describe(r);
+    EXPECT_EQ(r.status, kExitFailure) << clitest::describe(r);
     EXPECT_NE(r.err.find("ciede"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(f.describe()), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(out));

@@ -101,7 +101,7 @@ TEST_F(FloatSsimCli, CommandLineEqualsLibvmafOnEveryVector) {
     } else {
       // MS-SSIM refuses the size: exit 1, the feature and size named, no report.
       RunResult r = run(p, {"float_ssim", "float_ms_ssim"});
-      EXPECT_EQ(r.status, 1) << p.name << describe(r);
+      EXPECT_EQ(r.status, kExitFailure) << p.name << describe(r);
       EXPECT_NE(r.err.find("float_ms_ssim"), std::string::npos) << describe(r);
       EXPECT_NE(r.err.find("176"), std::string::npos) << describe(r);
       EXPECT_FALSE(fs::exists(path("out.json"))) << p.name;
@@ -136,25 +136,25 @@ TEST_F(FloatSsimCli, RefusalsNameWhatAndLeaveNoOutput) {
   const VideoFormat small = make_format(64, 48);
   const std::string ref = write_y4m("ref.y4m", small, 2, 0),
                     dist = write_y4m("dist.y4m", small, 2, 1);
-  expect_refused({"-r", ref, "-d", dist, "--feature", "float_ssim=scale=11"}, 2,
+  expect_refused({"-r", ref, "-d", dist, "--feature", "float_ssim=scale=11"}, kExitUsage,
                  {"float_ssim", "scale=11"});
-  expect_refused({"-r", ref, "-d", dist, "--feature", "float_ssim=enable_db=maybe"}, 2,
+  expect_refused({"-r", ref, "-d", dist, "--feature", "float_ssim=enable_db=maybe"}, kExitUsage,
                  {"enable_db=maybe"});
-  expect_refused({"-r", ref, "-d", dist, "--feature", "float_ms_ssim=scale=2"}, 2,
+  expect_refused({"-r", ref, "-d", dist, "--feature", "float_ms_ssim=scale=2"}, kExitUsage,
                  {"float_ms_ssim", "scale"});
-  expect_refused({"-r", ref, "-d", dist, "--feature", "float_ms_ssim"}, 1,
+  expect_refused({"-r", ref, "-d", dist, "--feature", "float_ms_ssim"}, kExitFailure,
                  {"float_ms_ssim", "64x48", "176"});
   const VideoFormat narrow = make_format(3, 48, ChromaFormat::k444);
   const std::string r3 = write_y4m("ref3.y4m", narrow, 1, 0),
                     d3 = write_y4m("dist3.y4m", narrow, 1, 1);
-  expect_refused({"-r", r3, "-d", d3, "--feature", "float_ssim=scale=10"}, 1, {"3x48", "scale=10"});
+  expect_refused({"-r", r3, "-d", d3, "--feature", "float_ssim=scale=10"}, kExitFailure, {"3x48", "scale=10"});
   const VideoFormat nine = make_format(200, 200, ChromaFormat::k420, 9);
   const std::string r9 = write("ref9.yuv", raw_bytes(nine, make_frames(nine, 1, 0)));
   const std::string d9 = write("dist9.yuv", raw_bytes(nine, make_frames(nine, 1, 1)));
   for (const char* feature : {"float_ssim", "float_ms_ssim"})
     expect_refused({"-r", r9, "-d", d9, "-w", "200", "-h", "200", "-p", "420", "-b", "9",
                     "--feature", feature},
-                   1, {feature, "bit depth 9"});
+                   kExitFailure, {feature, "bit depth 9"});
 }
 
 // Frames side by side on the pool: any thread count gives one thread's bits.

@@ -121,7 +121,7 @@ TEST_F(SpeedCli, CatalogueVectorsEqualLibvmaf) {
         ++first_frame_only;
         continue;
       }
-      EXPECT_EQ(r.status, 1) << what << describe(r);
+      EXPECT_EQ(r.status, kExitFailure) << what << describe(r);
       EXPECT_NE(r.err.find(feature), std::string::npos) << what << describe(r);
       EXPECT_NE(r.err.find("too small"), std::string::npos) << what << describe(r);
       EXPECT_FALSE(fs::exists(path("out.json"))) << what;
@@ -292,23 +292,23 @@ TEST_F(SpeedCli, RefusalsNameWhatAndLeaveNoOutput) {
   const VideoFormat small = make_format(150, 160);
   const std::string ref = write_y4m("ref.y4m", small, 2, 0),
                     dist = write_y4m("dist.y4m", small, 2, 1);
-  expect_refused({"-r", ref, "-d", dist, "--feature", "speed_chroma"}, 1,
+  expect_refused({"-r", ref, "-d", dist, "--feature", "speed_chroma"}, kExitFailure,
                  {"speed_chroma", "75x80", "too small"});
-  expect_refused({"-r", ref, "-d", dist, "--feature", "speed_temporal=speed_prescale=0.4"}, 1,
+  expect_refused({"-r", ref, "-d", dist, "--feature", "speed_temporal=speed_prescale=0.4"}, kExitFailure,
                  {"speed_temporal", "150x160", "too small"});
-  expect_refused({"-r", ref, "-d", dist, "--feature", "speed_chroma=speed_kernelscale=1.3"}, 2,
+  expect_refused({"-r", ref, "-d", dist, "--feature", "speed_chroma=speed_kernelscale=1.3"}, kExitUsage,
                  {"speed_chroma", "speed_kernelscale=1.3"});
   // speed_temporal with --subsample: libvmaf compares with the frame scored before.
   const VideoFormat big = make_format(160, 160);
   const std::string rb = write_y4m("refb.y4m", big, 4, 0), db = write_y4m("distb.y4m", big, 4, 1);
-  expect_refused({"-r", rb, "-d", db, "--feature", "speed_temporal", "--subsample", "3"}, 2,
+  expect_refused({"-r", rb, "-d", db, "--feature", "speed_temporal", "--subsample", "3"}, kExitUsage,
                  {"speed_temporal", "--subsample 3"});
   const VideoFormat nine = make_format(200, 200, ChromaFormat::k420, 9);
   const std::string r9 = write("ref9.yuv", raw_bytes(nine, make_frames(nine, 2, 0)));
   const std::string d9 = write("dist9.yuv", raw_bytes(nine, make_frames(nine, 2, 1)));
   expect_refused({"-r", r9, "-d", d9, "-w", "200", "-h", "200", "-p", "420", "-b", "9", "--feature",
                   "speed_temporal"},
-                 1, {"speed_temporal", "9-bit"});
+                 kExitFailure, {"speed_temporal", "9-bit"});
 }
 
 }  // namespace
