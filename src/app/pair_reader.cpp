@@ -122,8 +122,10 @@ void PairReader::fill(FrameBatch& batch, size_t most) {
     if (options_.frame_count)
       throw InputError(fmt::format("--frame_cnt {}: {} has only {} frame{}", *options_.frame_count,
                                    ended.name(), at, at == 1 ? "" : "s"));
-    // libvmaf scores the common frames and exits 0; a partial result is refused here.
-    if (ref_here != dist_here)
+    if (ref_here != dist_here && !options_.equal_lengths)
+      batch.warning = fmt::format("warning: {} ended before {}; scored the first {} frame{} only",
+                                  ended.name(), other.name(), at, at == 1 ? "" : "s");
+    else if (ref_here != dist_here)
       throw InputError(
           fmt::format("{} ended before {}, after {} frame{}: the inputs' lengths differ{}",
                       ended.name(), other.name(), at, at == 1 ? "" : "s",

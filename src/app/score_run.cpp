@@ -277,7 +277,8 @@ ScoreReport score_videos(const RunOptions& o) {
   if (reader_threads <= 0)
     reader_threads = ctx.device ? std::clamp(int(std::thread::hardware_concurrency()) / 4, 2, 4)
                                 : std::clamp(o.threads / 4, 1, 4);
-  PairReader reader(*ref, *dist, {o.frame_count, read_every_frame ? 1 : o.subsample}, overlap,
+  PairReader reader(*ref, *dist,
+                    {o.frame_count, read_every_frame ? 1 : o.subsample, o.equal_lengths}, overlap,
                     reader_threads);
   // Where the features score batches in a pipeline (FeatureSet::pipelined), a
   // third batch: one read while the next is scored and the one before it

@@ -306,6 +306,8 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
                                  fmt::join(missing, ", ")));
   }
   RunOptions& run = c.run;
+  // libvmaf scores the frames two inputs share and exits 0; the command line refuses that.
+  run.equal_lengths = true;
   run.ref_path = ref;
   run.dist_path = dist;
   if (!width.empty()) run.raw.width = parse_int("-w", width, 1, kMaxDimension);
