@@ -38,12 +38,13 @@ void check_compatible(const VideoSource& ref, const VideoSource& dist) {
                                  fmt::join(problems, "; ")));
 }
 
-// Skips the user's --frame_skip_*, naming the option when the input is shorter.
+// Skips the user's --frame_skip_*, naming the option when the input is shorter (no
+// frame left to score).
 void skip_frames(VideoSource& src, int64_t count, const char* option) {
   for (int64_t i = 0; i < count; ++i)
     if (!src.skip_frame())
-      throw InputError(fmt::format("{} {}: {} has only {} frame{}", option, count, src.name(), i,
-                                   i == 1 ? "" : "s"));
+      throw PictureError(fmt::format("{} {}: {} has only {} frame{}", option, count, src.name(), i,
+                                     i == 1 ? "" : "s"));
 }
 
 namespace {

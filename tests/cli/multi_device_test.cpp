@@ -380,10 +380,11 @@ TEST_F(GpusCli, UsageErrors) {
   expect_refused({"-r", ref, "-d", dist, "--gpus", ""}, kExitUsage, {"--gpus", "empty"});
   expect_refused({"-r", ref, "-d", dist, "--gpus", "0,,1"}, kExitUsage, {"--gpus", "empty item"});
   expect_refused({"-r", ref, "-d", dist, "--gpus", "two"}, kExitUsage, {"--gpus", "not a number"});
-  expect_refused({"-r", ref, "-d", dist, "--gpus", "2", "--gpu", "1"}, kExitUsage, {"--gpu and --gpus"});
+  expect_refused({"-r", ref, "-d", dist, "--gpus", "2", "--gpu", "1"}, kExitUsage,
+                 {"--gpu and --gpus"});
   expect_refused(
-      {"-r", ref, "-d", dist, "--gpus", "2", "--backend", "opencl", "--opencl-device", "0"}, kExitUsage,
-      {"--opencl-device and --gpus"});
+      {"-r", ref, "-d", dist, "--gpus", "2", "--backend", "opencl", "--opencl-device", "0"},
+      kExitUsage, {"--opencl-device and --gpus"});
 }
 
 TEST_F(GpusCli, OpenclDeviceNumbersAreChecked) {
@@ -392,11 +393,11 @@ TEST_F(GpusCli, OpenclDeviceNumbersAreChecked) {
   const int count = count_devices(Backend::kOpenCL);
   if (count == 0) GTEST_SKIP() << "no OpenCL device: --gpus over OpenCL not checked";
   expect_refused(
-      {"-r", ref, "-d", dist, "--backend", "opencl", "--gpus", fmt::format("0,{}", count)}, kExitUsage,
-      {fmt::format("no OpenCL device {}", count)});
+      {"-r", ref, "-d", dist, "--backend", "opencl", "--gpus", fmt::format("0,{}", count)},
+      kExitUsage, {fmt::format("no OpenCL device {}", count)});
   expect_refused(
-      {"-r", ref, "-d", dist, "--backend", "opencl", "--gpus", std::to_string(count + 1)}, kExitUsage,
-      {"--gpus", "OpenCL device"});
+      {"-r", ref, "-d", dist, "--backend", "opencl", "--gpus", std::to_string(count + 1)},
+      kExitUsage, {"--gpus", "OpenCL device"});
   // Every device present scores as the CPU does, and --verbose names each.
   const RunResult cpu =
       run_cli({"-r", ref, "-d", dist, "--csv", "-o", path("cpu.csv"), "--feature", "psnr"});
@@ -422,7 +423,8 @@ TEST_F(GpusCli, CudaAbsentOrBadNumbers) {
   }
   expect_refused({"-r", ref, "-d", dist, "--gpus", fmt::format("{},0", count)}, kExitUsage,
                  {fmt::format("no CUDA device {}", count)});
-  expect_refused({"-r", ref, "-d", dist, "--gpus", std::to_string(count + 1)}, kExitUsage, {"CUDA device"});
+  expect_refused({"-r", ref, "-d", dist, "--gpus", std::to_string(count + 1)}, kExitUsage,
+                 {"CUDA device"});
 }
 
 }  // namespace

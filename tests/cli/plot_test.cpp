@@ -95,7 +95,7 @@ TEST_F(Plot, FailedRunLeavesAnExistingChartUntouched) {
   cut.resize(cut.size() - 7);
   const std::string bad = write("cut.y4m", cut);
   const RunResult r = run_cli({"-r", ref_, "-d", bad, "--plot", chart});
-  EXPECT_EQ(r.status, kExitFailure) << describe(r);
+  EXPECT_EQ(r.status, kExitPicture) << describe(r);
   EXPECT_NE(r.err.find("truncated frame 11"), std::string::npos) << describe(r);
   EXPECT_EQ(read_file(chart), "<svg/>\n");
   EXPECT_EQ(list_dir(dir_), (std::set<std::string>{"cut.y4m", "dist.y4m", "old.svg", "ref.y4m"}));

@@ -287,7 +287,8 @@ TEST_F(Mpirun, ErrorsEndEveryRankWithoutOutput) {
   expect_refused_alike({"-r", ref, "-d", bad}, kExitFailure, "frame 3");
   // More frames asked for than exist; a skip past the end; bad usage; no such directory.
   expect_refused_alike({"-r", ref, "-d", dist, "--frame_cnt", "9"}, kExitFailure, "--frame_cnt 9");
-  expect_refused_alike({"-r", ref, "-d", dist, "--frame_skip_dist", "8"}, kExitFailure, "--frame_skip_dist 8");
+  expect_refused_alike({"-r", ref, "-d", dist, "--frame_skip_dist", "8"}, kExitFailure,
+                       "--frame_skip_dist 8");
   expect_refused_alike({"-r", ref, "-d", dist, "--subsample", "-1"}, kExitUsage, "--subsample");
   const RunResult r = mpi(3, {"-r", ref, "-d", dist, "-o", path("no/such/dir/out.xml")});
   EXPECT_FALSE(r.timed_out);

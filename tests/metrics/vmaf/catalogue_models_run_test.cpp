@@ -442,8 +442,12 @@ TEST_F(CatalogueModels, BadCollectionsLeaveNoOutput) {
     std::string needle;
   };
   const Refusal refusals[] = {
-      {{"--model", "path=" + bad}, kExitFailure, "model " + bad + ": field '7.model_dict.intercepts'"},
-      {{"--model", "version=vmaf_b_v0.6.3", "--model", "version=vmaf_b_v0.6.3"}, kExitUsage, "name="},
+      {{"--model", "path=" + bad},
+       kExitFailure,
+       "model " + bad + ": field '7.model_dict.intercepts'"},
+      {{"--model", "version=vmaf_b_v0.6.3", "--model", "version=vmaf_b_v0.6.3"},
+       kExitUsage,
+       "name="},
       {{"--model", "version=vmaf_b_v0.6.3:name=b", "--model", "version=vmaf_v0.6.1:name=b_0003"},
        kExitUsage,
        "b_0003"},
