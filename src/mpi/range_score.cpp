@@ -193,12 +193,14 @@ RankResult score_range(RankSetup& s, const RunOptions& o, const FrameRange& rang
             "{} ended at frame {}, before frame {}; it had more frames when the run began (it "
             "changed, or it differs between hosts)",
             ended.name(), i, *range.end));
-      // libvmaf scores the common frames and exits 0; a partial result is refused here.
-      if (a.ended != b.ended)
+      if (a.ended != b.ended && !o.equal_lengths)
+        r.warning = fmt::format("warning: {} ended before {}; scored the first {} frame{} only",
+                                ended.name(), other.name(), i, plural(i));
+      else if (a.ended != b.ended && i > 0)  // with none in common: no frames to score
         throw InputError(fmt::format(
-            "{} ended before {}, after {} frame{}: the inputs' lengths differ{}", ended.name(),
-            other.name(), i, plural(i),
-            i > 0 ? fmt::format(" (--frame_cnt {} scores the frames they share)", i) : ""));
+            "{} ended before {}, after {} frame{}: the inputs' lengths differ (--frame_cnt {} "
+            "scores the frames they share)",
+            ended.name(), other.name(), i, plural(i), i));
       break;
     }
     score_held();
