@@ -394,10 +394,10 @@ TEST_F(GpusCli, OpenclDeviceNumbersAreChecked) {
   if (count == 0) GTEST_SKIP() << "no OpenCL device: --gpus over OpenCL not checked";
   expect_refused(
       {"-r", ref, "-d", dist, "--backend", "opencl", "--gpus", fmt::format("0,{}", count)},
-      kExitUsage, {fmt::format("no OpenCL device {}", count)});
+      kExitFailure, {fmt::format("no OpenCL device {}", count)});
   expect_refused(
       {"-r", ref, "-d", dist, "--backend", "opencl", "--gpus", std::to_string(count + 1)},
-      kExitUsage, {"--gpus", "OpenCL device"});
+      kExitFailure, {"--gpus", "OpenCL device"});
   // Every device present scores as the CPU does, and --verbose names each.
   const RunResult cpu =
       run_cli({"-r", ref, "-d", dist, "--csv", "-o", path("cpu.csv"), "--feature", "psnr"});
@@ -415,15 +415,16 @@ TEST_F(GpusCli, CudaAbsentOrBadNumbers) {
   const int count = count_devices(Backend::kCuda);
   if (count == 0) {
     // No CUDA: an explicit --gpus fails (a device error), auto falls back to the CPU and says so.
+    // Device numbers are checked once the run begins (255, as any device error).
     expect_refused({"-r", ref, "-d", dist, "--gpus", "2"}, kExitFailure, {"--gpus 2"});
     const RunResult r = run_cli({"-r", ref, "-d", dist, "--backend", "auto", "--gpus", "all"});
     EXPECT_EQ(r.status, 0) << describe(r);
     EXPECT_NE(r.err.find("scoring on the CPU"), std::string::npos) << describe(r);
     return;
   }
-  expect_refused({"-r", ref, "-d", dist, "--gpus", fmt::format("{},0", count)}, kExitUsage,
+  expect_refused({"-r", ref, "-d", dist, "--gpus", fmt::format("{},0", count)}, kExitFailure,
                  {fmt::format("no CUDA device {}", count)});
-  expect_refused({"-r", ref, "-d", dist, "--gpus", std::to_string(count + 1)}, kExitUsage,
+  expect_refused({"-r", ref, "-d", dist, "--gpus", std::to_string(count + 1)}, kExitFailure,
                  {"CUDA device"});
 }
 

@@ -191,14 +191,14 @@ TEST_F(Mpirun, MoreRanksThanFrames) {
 TEST_F(Mpirun, FrameSelection) {
   const VideoFormat f = make_format(24, 16, ChromaFormat::k444, 10);
   const auto ref = write_y4m("ref.y4m", f, 11, 0);
-  const auto dist = write_y4m("dist.y4m", f, 9, 1);
+  const auto dist = write_y4m("dist.y4m", f, 11, 1);
   const std::vector<std::string> base{
       "-r",        ref,           "-d",        dist,
       "--feature", "ssim",        "--feature", "psnr=enable_apsnr=true",
       "--json",    "--precision", "max"};
   for (const std::vector<std::string>& extra :
        {std::vector<std::string>{"--frame_cnt", "5"},
-        std::vector<std::string>{"--frame_skip_ref", "2", "--frame_skip_dist", "1"},
+        std::vector<std::string>{"--frame_skip_ref", "2", "--frame_skip_dist", "2"},
         std::vector<std::string>{"--subsample", "3"},
         std::vector<std::string>{"--frame_cnt", "7", "--frame_skip_ref", "3", "--subsample",
                                  "2"}}) {
@@ -209,11 +209,13 @@ TEST_F(Mpirun, FrameSelection) {
   }
 }
 
-TEST_F(Mpirun, ShorterDistortedWarnsAsExactvq) {
+// Inputs of different lengths: refused as exactvq refuses them (the last rank meets the end).
+TEST_F(Mpirun, ShorterDistortedRefusedAsExactvq) {
   const VideoFormat f = make_format(24, 16);
   const auto ref = write_y4m("ref.y4m", f, 8, 0);
   const auto dist = write_y4m("dist.y4m", f, 5, 1);
-  expect_identical({"-r", ref, "-d", dist, "--json"}, "json");  // the warning is compared too
+  expect_refused_alike({"-r", ref, "-d", dist, "--json"}, kExitFailure, "after 5 frames");
+  expect_identical({"-r", ref, "-d", dist, "--frame_cnt", "5", "--json"}, "json");
 }
 
 TEST_F(Mpirun, StandardInputIsReadByRankZero) {
@@ -231,11 +233,12 @@ TEST_F(Mpirun, BatchRanksTakeWholePairs) {
   const auto ref = write_y4m("ref.y4m", f, 6, 0);
   const auto dist = write_y4m("dist.y4m", f, 6, 1);
   const auto dist2 = write_y4m("dist2.y4m", f, 4, 2);
-  const std::string list =
-      "ref,dist,output,options\n" + ref + "," + dist + ",p1.json,--feature ssim\n" + dist + "," +
-      ref + ",p2.xml,--feature psnr=enable_apsnr=true\n" + ref + "," + path("missing.y4m") +
-      ",p3.json,--feature ssim\n" + ref + "," + dist2 + ",p4.csv,--subsample 2 --feature ssim\n" +
-      ref + "," + dist + ",p5.json,--frame_cnt 3 --feature ssim=sum=raster\n";
+  const std::string list = "ref,dist,output,options\n" + ref + "," + dist +
+                           ",p1.json,--feature ssim\n" + dist + "," + ref +
+                           ",p2.xml,--feature psnr=enable_apsnr=true\n" + ref + "," +
+                           path("missing.y4m") + ",p3.json,--feature ssim\n" + ref + "," + dist2 +
+                           ",p4.csv,--subsample 2 --frame_cnt 4 --feature ssim\n" + ref + "," +
+                           dist + ",p5.json,--frame_cnt 3 --feature ssim=sum=raster\n";
   fs::create_directories(dir_ / "one");
   const auto one_list = write("one/list.csv", list);
   const RunResult want =
@@ -273,12 +276,12 @@ TEST_F(Mpirun, ErrorsEndEveryRankWithoutOutput) {
   // frame count counts the partial frame: the last rank meets it).
   const std::string bytes = read_file(dist);
   const auto cut = write("cut.y4m", bytes.substr(0, bytes.size() - 50));
-  expect_refused_alike({"-r", ref, "-d", cut}, kExitFailure, "truncated frame 6");
+  expect_refused_alike({"-r", ref, "-d", cut}, kExitPicture, "truncated frame 6");
   const std::string raw = raw_bytes(f, make_frames(f, 7, 1));
   const auto ref_raw = write("ref.yuv", raw_bytes(f, make_frames(f, 7, 0)));
   const auto cut_raw = write("cut.yuv", raw.substr(0, raw.size() - 50));
   expect_refused_alike(
-      {"-r", ref_raw, "-d", cut_raw, "-w", "24", "-h", "16", "-p", "420", "-b", "10"}, 1,
+      {"-r", ref_raw, "-d", cut_raw, "-w", "24", "-h", "16", "-p", "420", "-b", "10"}, kExitPicture,
       "truncated frame 6");
   // A bad sample in frame 3: a middle rank's error.
   auto frames = make_frames(f, 7, 1);
@@ -287,7 +290,7 @@ TEST_F(Mpirun, ErrorsEndEveryRankWithoutOutput) {
   expect_refused_alike({"-r", ref, "-d", bad}, kExitFailure, "frame 3");
   // More frames asked for than exist; a skip past the end; bad usage; no such directory.
   expect_refused_alike({"-r", ref, "-d", dist, "--frame_cnt", "9"}, kExitFailure, "--frame_cnt 9");
-  expect_refused_alike({"-r", ref, "-d", dist, "--frame_skip_dist", "8"}, kExitFailure,
+  expect_refused_alike({"-r", ref, "-d", dist, "--frame_skip_dist", "8"}, kExitPicture,
                        "--frame_skip_dist 8");
   expect_refused_alike({"-r", ref, "-d", dist, "--subsample", "-1"}, kExitUsage, "--subsample");
   const RunResult r = mpi(3, {"-r", ref, "-d", dist, "-o", path("no/such/dir/out.xml")});
