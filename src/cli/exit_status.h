@@ -26,8 +26,8 @@ enum class FailedWhile { kParsing, kRunning };
 inline int exit_status_of(std::exception_ptr e, FailedWhile stage) {
   try {
     std::rethrow_exception(e);
-  } catch (const PictureError&) {
-    return kExitPicture;
+  } catch (const PictureError& p) {
+    return p.libvmaf_status() != 0 ? p.libvmaf_status() : kExitPicture;
   } catch (const SetupError&) {
     return kExitFailure;
   } catch (const UsageError&) {

@@ -18,7 +18,14 @@ class InputError : public std::runtime_error {
 // libvmaf's status for that failure (cli/exit_status.h).
 class PictureError : public InputError {
  public:
-  using InputError::InputError;
+  // `libvmaf_status`: the status libvmaf's `vmaf` exits with for this input where its
+  // feature extractor fails with a code of its own (float_ms_ssim's 1); 0 for the usual.
+  explicit PictureError(const std::string& what, int libvmaf_status = 0)
+      : InputError(what), libvmaf_status_(libvmaf_status) {}
+  int libvmaf_status() const { return libvmaf_status_; }
+
+ private:
+  int libvmaf_status_;
 };
 
 // Wrong command-line usage (unknown option, bad value); reported with a hint to --help.

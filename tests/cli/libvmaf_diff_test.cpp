@@ -219,6 +219,11 @@ std::vector<Case> cases() {
        "p16",
        {"-w", "576", "-h", "324", "-p", "420", "-b", "16", "--feature", "psnr_hvs", "-n",
         "--json"}},
+      // float_ms_ssim's extractor fails with its own 1 under 176 pixels, which libvmaf exits with.
+      {"FloatMsSsimTooSmall",
+       "raw",
+       {"-w", "64", "-h", "48", "-p", "420", "-b", "8", "--feature", "float_ms_ssim", "-n",
+        "--json"}},
       {"PicturesTooSmallForCambi", "odd_17x9", {"-m", "version=vmaf_v1.0.16_3d0h", "--json"}},
   };
   for (const char* v : {"v1.0", "v2.0", "v3.0", "v4.0", "v5.0", "v6.0", "v7.0"})
@@ -383,8 +388,9 @@ class LibvmafDiff : public CliTest, public testing::WithParamInterface<Case> {
               write("dist.yuv", raw_bytes(f, make_frames(f, 5, 1)))};
     }
     if (input == "mixed_depth")
-      return {"-r", write_y4m("ref8.y4m", make_format(64, 48), 3, 0), "-d",
-              write_y4m("dist10.y4m", make_format(64, 48, ChromaFormat::k420, 10), 3, 1)};
+      // Large enough for every feature of the presets (float_ms_ssim takes 176 and up).
+      return {"-r", write_y4m("ref8.y4m", make_format(256, 192), 3, 0), "-d",
+              write_y4m("dist10.y4m", make_format(256, 192, ChromaFormat::k420, 10), 3, 1)};
     if (input == "sizes_differ")
       return {"-r", samples + "/ref.y4m", "-d", write_y4m("d.y4m", make_format(64, 48), 3, 1)};
     if (input == "missing") return {"-r", path("missing.y4m"), "-d", samples + "/dist.y4m"};
