@@ -130,7 +130,7 @@ TEST_F(VmafRun, CommandLineEqualsLibvmafFramesAndPooled) {
       const RunResult r = run_cli(args);
       if (!frames) {
         // libvmaf crashed: pictures ADM cannot take are refused, naming the size.
-        EXPECT_EQ(r.status, kExitFailure) << p.name << describe(r);
+        EXPECT_EQ(r.status, kExitPicture) << p.name << describe(r);
         EXPECT_NE(r.err.find("adm"), std::string::npos) << describe(r);
         EXPECT_FALSE(fs::exists(path("out.json")));
         continue;
