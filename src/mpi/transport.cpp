@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include "cli/exit_status.h"
-
 #include "mpi/wire.h"
 
 namespace exactvq::mpi {
