@@ -8,7 +8,8 @@
 #   bench/compare.sh [OPTIONS] METRIC BACKEND [FRAMES [ROUNDS [THREADS...]]]
 #
 # METRIC: vmaf (VMAF v0.6.1, both programs' default), vmaf_v1 (vmaf_v1.0.16_3d0h), vmaf_v1_hfr
-#   (vmaf_v1.0.16_hfr_3d0h), ssim, psnr, float_ssim, float_ms_ssim.
+#   (vmaf_v1.0.16_hfr_3d0h), aom_ctc (--aom_ctc v6.0), nflx_ctc (--nflx_ctc v1.0), ssim, psnr,
+#   float_ssim, float_ms_ssim.
 # BACKEND: cpu (libvmaf's `vmaf` with its default SIMD dispatch) or cuda (exactvq --backend cuda
 #   beside `vmaf-cuda`, which runs on CUDA the VMAF features it has and the others on the CPU).
 # FRAMES: frames of the 1080p clips (default 20); the 4K clips get a quarter (at least 2), the
@@ -59,6 +60,9 @@ FEATURES = {  # METRIC: (exactvq's arguments, libvmaf's arguments, exactvq's arg
     "vmaf_v1": (["--model", "version=vmaf_v1.0.16_3d0h"], ["--model", "version=vmaf_v1.0.16_3d0h"], None),
     "vmaf_v1_hfr": (["--model", "version=vmaf_v1.0.16_hfr_3d0h"], ["--model", "version=vmaf_v1.0.16_hfr_3d0h"],
                     None),
+    # libvmaf's presets, the same flag to both: every per-frame key libvmaf writes is checked.
+    "aom_ctc": (["--aom_ctc", "v6.0"], ["--aom_ctc", "v6.0"], None),
+    "nflx_ctc": (["--nflx_ctc", "v1.0"], ["--nflx_ctc", "v1.0"], None),
 }
 CLIPS = {"1080p8": (1920, 1080, 8), "1080p10": (1920, 1080, 10), "4k8": (3840, 2160, 8), "4k10": (3840, 2160, 10)}
 
@@ -183,10 +187,12 @@ def timed(cmd, prog_env):
 
 
 def values(path):
-    """Per frame, each key's binary64 bytes (libvmaf writes -0 and integers: read as floats)."""
+    """Per frame, each key's binary64 bytes (libvmaf writes -0 and integers: read as floats; a
+    non-finite value is JSON null in both programs' output, kept as null)."""
     with open(path) as f:
         doc = json.load(f, parse_int=float)
-    return [{k: struct.pack("d", float(v)) for k, v in frame["metrics"].items()} for frame in doc["frames"]]
+    return [{k: b"null" if v is None else struct.pack("d", float(v)) for k, v in frame["metrics"].items()}
+            for frame in doc["frames"]]
 
 
 def differing(got, want):

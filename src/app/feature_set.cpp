@@ -83,7 +83,15 @@ FeatureSet::FeatureSet(std::vector<FeatureSpec> specs, const FeatureContext& ctx
 // are all present is the same extractor, made once (libvmaf's names differ
 // whenever options do); any other repeated output is an error.
 void FeatureSet::add(const FeatureSpec& spec, const FeatureContext& ctx, bool from_model) {
-  std::unique_ptr<Feature> feature = make_feature(spec, ctx);
+  std::unique_ptr<Feature> feature;
+  try {
+    feature = make_feature(spec, ctx);
+  } catch (const PictureError&) {
+    throw;
+  } catch (const InputError& e) {
+    // What a feature refuses as it is made is the pictures (their size or depth).
+    throw PictureError(e.what());
+  }
   const auto& outputs = feature->outputs();
   const bool present =
       !outputs.empty() && std::all_of(outputs.begin(), outputs.end(),

@@ -122,9 +122,15 @@ void PairReader::fill(FrameBatch& batch, size_t most) {
     if (options_.frame_count)
       throw InputError(fmt::format("--frame_cnt {}: {} has only {} frame{}", *options_.frame_count,
                                    ended.name(), at, at == 1 ? "" : "s"));
-    if (ref_here != dist_here)
+    if (ref_here != dist_here && !options_.equal_lengths)
       batch.warning = fmt::format("warning: {} ended before {}; scored the first {} frame{} only",
                                   ended.name(), other.name(), at, at == 1 ? "" : "s");
+    // With no frame in common the run is empty, and refused as such (as libvmaf does).
+    else if (ref_here != dist_here && at > 0)
+      throw InputError(fmt::format(
+          "{} ended before {}, after {} frame{}: the inputs' lengths differ (--frame_cnt {} "
+          "scores the frames they share)",
+          ended.name(), other.name(), at, at == 1 ? "" : "s", at));
   } catch (...) {
     batch.error = std::current_exception();
   }

@@ -30,6 +30,7 @@ struct FrameBatch {
 struct PairReadOptions {
   std::optional<int64_t> frame_count;
   int subsample = 1;
+  bool equal_lengths = false;  // one input ending first is an error, not a warning
 };
 
 class PairReader {

@@ -38,12 +38,13 @@ void check_compatible(const VideoSource& ref, const VideoSource& dist) {
                                  fmt::join(problems, "; ")));
 }
 
-// Skips the user's --frame_skip_*, naming the option when the input is shorter.
+// Skips the user's --frame_skip_*, naming the option when the input is shorter (no
+// frame left to score).
 void skip_frames(VideoSource& src, int64_t count, const char* option) {
   for (int64_t i = 0; i < count; ++i)
     if (!src.skip_frame())
-      throw InputError(fmt::format("{} {}: {} has only {} frame{}", option, count, src.name(), i,
-                                   i == 1 ? "" : "s"));
+      throw PictureError(fmt::format("{} {}: {} has only {} frame{}", option, count, src.name(), i,
+                                     i == 1 ? "" : "s"));
 }
 
 namespace {
@@ -277,7 +278,8 @@ ScoreReport score_videos(const RunOptions& o) {
   if (reader_threads <= 0)
     reader_threads = ctx.device ? std::clamp(int(std::thread::hardware_concurrency()) / 4, 2, 4)
                                 : std::clamp(o.threads / 4, 1, 4);
-  PairReader reader(*ref, *dist, {o.frame_count, read_every_frame ? 1 : o.subsample}, overlap,
+  PairReader reader(*ref, *dist,
+                    {o.frame_count, read_every_frame ? 1 : o.subsample, o.equal_lengths}, overlap,
                     reader_threads);
   // Where the features score batches in a pipeline (FeatureSet::pipelined), a
   // third batch: one read while the next is scored and the one before it
@@ -327,7 +329,7 @@ ScoreReport score_videos(const RunOptions& o) {
   }
   startup::mark("all frames scored");
   if (report.frame_numbers.empty())
-    throw InputError(fmt::format("no frames to score in {} and {}", ref->name(), dist->name()));
+    throw PictureError(fmt::format("no frames to score in {} and {}", ref->name(), dist->name()));
   features.finish(columns);
   for (size_t c = 0; c < columns.size(); ++c)
     report.features.push_back({features.columns()[c], std::move(columns[c])});

@@ -36,6 +36,9 @@ struct RunOptions {
   std::optional<int64_t> frame_count;  // score at most this many; more than exist is an error
   int64_t skip_ref = 0, skip_dist = 0;
   int subsample = 1;  // score frames whose index is a multiple of this
+  // Inputs of different lengths: an error (the command line's: no partial report that looks
+  // whole) rather than the common frames scored and a warning.
+  bool equal_lengths = false;
   // Where warnings go (one complete line each, no newline); null discards them.
   std::function<void(const std::string&)> warn;
   // Called after each batch of frames is scored: frames scored so far, and the

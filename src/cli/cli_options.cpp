@@ -293,7 +293,21 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     if (ref.empty()) throw UsageError("missing -r REF (the reference video)");
     if (dist.empty()) throw UsageError("missing -d DIST (the distorted video)");
   }
+  // As libvmaf's parser: any of -w -h -p -b asks for raw YUV, which needs all four.
+  const bool any_raw = !width.empty() || !height.empty() || !pix_fmt.empty() || !bitdepth.empty();
+  if (any_raw && (width.empty() || height.empty() || pix_fmt.empty() || bitdepth.empty())) {
+    std::vector<std::string> missing;
+    for (const auto& [flag, value] : {std::pair<const char*, const std::string&>{"-w", width},
+                                      {"-h", height},
+                                      {"-p", pix_fmt},
+                                      {"-b", bitdepth}})
+      if (value.empty()) missing.push_back(flag);
+    throw UsageError(fmt::format("raw YUV input needs all of -w, -h, -p and -b: missing {}",
+                                 fmt::join(missing, ", ")));
+  }
   RunOptions& run = c.run;
+  // libvmaf scores the frames two inputs share and exits 0; the command line refuses that.
+  run.equal_lengths = true;
   run.ref_path = ref;
   run.dist_path = dist;
   if (!width.empty()) run.raw.width = parse_int("-w", width, 1, kMaxDimension);
@@ -351,7 +365,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     if (!given && !aom_ctc.empty()) preset = " (--aom_ctc " + aom_ctc.back() + " scores it)";
     if (!given && aom_ctc.empty() && !nflx_ctc.empty())
       preset = " (--nflx_ctc " + nflx_ctc.back() + " scores it)";
-    throw UsageError(
+    throw SetupError(
         fmt::format("unknown feature '{}'{} (known: {})", f.name, preset, fmt::join(known, ", ")));
   }
   c.model_specs = list.models;

@@ -9,6 +9,7 @@
 
 #include "cli/batch_run.h"
 #include "cli/cli_options.h"
+#include "cli/exit_status.h"
 #include "cli/progress.h"
 #include "cli/run_outputs.h"
 #include "core/error.h"
@@ -18,7 +19,24 @@ using namespace exactvq;
 
 namespace {
 
-// --batch: every pair of the list; 0 when all were scored, 1 when any failed.
+// Says what `e` holds and returns its exit status.
+int report_failure(std::exception_ptr e, FailedWhile stage) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const UsageError& u) {
+    fmt::print(stderr, "exactvq: {}\nTry 'exactvq --help'.\n", u.what());
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr,
+               "exactvq: out of memory (frames of this size need more than is available)\n");
+  } catch (const std::exception& x) {
+    fmt::print(stderr, "exactvq: {}\n", x.what());
+  } catch (...) {
+    fmt::print(stderr, "exactvq: unknown error\n");
+  }
+  return exit_status_of(e, stage);
+}
+
+// --batch: every pair of the list; 0 when all were scored, kExitFailure when any failed.
 int run_batch_command(const CliOptions& c) {
   const std::string& list = *c.batch_path;
   const std::vector<BatchPair> pairs = read_batch_list(list);
@@ -47,7 +65,7 @@ int run_batch_command(const CliOptions& c) {
                results.size() == 1 ? "" : "s", results.size() - failed, failed);
   std::fflush(stdout);
   if (std::ferror(stdout)) throw OutputError("cannot write to standard output");
-  return failed > 0 ? 1 : 0;
+  return failed > 0 ? kExitFailure : kExitOk;
 }
 
 }  // namespace
@@ -57,9 +75,8 @@ int main(int argc, char** argv) {
   CliOptions c;
   try {
     c = parse_command_line(argc, argv);
-  } catch (const UsageError& e) {
-    fmt::print(stderr, "exactvq: {}\nTry 'exactvq --help'.\n", e.what());
-    return 2;
+  } catch (...) {
+    return report_failure(std::current_exception(), FailedWhile::kParsing);
   }
   if (c.show_help) {
     fmt::print("{}", c.help_text);
@@ -73,7 +90,12 @@ int main(int argc, char** argv) {
     if (c.batch_path) return run_batch_command(c);
     startup::mark("options");
     const DeviceWarmup warmup(c.run.device);
-    load_run_models(c);
+    // A malformed --model or two models of one name: libvmaf's parser refuses them.
+    try {
+      load_run_models(c);
+    } catch (...) {
+      return report_failure(std::current_exception(), FailedWhile::kParsing);
+    }
     startup::mark("models");
     // On a terminal, a progress line that warnings and errors erase first.
     std::optional<ProgressLine> progress;
@@ -115,21 +137,13 @@ int main(int argc, char** argv) {
         startup::mark("run closed");  // left to the process's end
         report_out(report);
         std::fflush(nullptr);
-        std::_Exit(std::ferror(stdout) ? 1 : 0);
+        std::_Exit(std::ferror(stdout) ? kExitFailure : kExitOk);
       };
     const ScoreReport report = score_videos(c.run);
     startup::mark("run closed");  // the inputs, pictures and engines let go
     report_out(report);
-    return 0;
-  } catch (const UsageError& e) {
-    fmt::print(stderr, "exactvq: {}\nTry 'exactvq --help'.\n", e.what());
-    return 2;
-  } catch (const std::bad_alloc&) {
-    fmt::print(stderr,
-               "exactvq: out of memory (frames of this size need more than is available)\n");
-    return 1;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "exactvq: {}\n", e.what());
-    return 1;
+    return kExitOk;
+  } catch (...) {
+    return report_failure(std::current_exception(), FailedWhile::kRunning);
   }
 }

@@ -139,10 +139,10 @@ size_t read_frame_planes_at(const InputFile& in, uint64_t offset, const VideoFor
   return read_planes_checked(read, skip, f, pic, planes, name, frame);
 }
 
-InputError truncated_frame(const std::string& name, int64_t frame, uint64_t got,
-                           const VideoFormat& f) {
-  return InputError(fmt::format("{}: truncated frame {} (got {} of {} bytes)", name, frame, got,
-                                f.frame_bytes()));
+PictureError truncated_frame(const std::string& name, int64_t frame, uint64_t got,
+                             const VideoFormat& f) {
+  return PictureError(fmt::format("{}: truncated frame {} (got {} of {} bytes)", name, frame, got,
+                                  f.frame_bytes()));
 }
 
 void check_frame_samples(const Picture& pic, const std::string& name, int64_t frame, int planes) {

@@ -38,7 +38,7 @@ void check_frame_samples(const Picture& pic, const std::string& name, int64_t fr
                          int planes = 3);
 
 // "NAME: truncated frame F (got X of Y bytes)", for a frame whose data ends early.
-InputError truncated_frame(const std::string& name, int64_t frame, uint64_t got,
-                           const VideoFormat& f);
+PictureError truncated_frame(const std::string& name, int64_t frame, uint64_t got,
+                             const VideoFormat& f);
 
 }  // namespace exactvq

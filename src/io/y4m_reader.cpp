@@ -101,19 +101,19 @@ class Y4mReader final : public PlanarReader {
       if (c < 0) throw truncated_header(n);
       if (c == '\n') return true;
       if (n >= kY4mMaxLine)
-        throw InputError(
+        throw PictureError(
             fmt::format("{}: frame {}: FRAME header at byte {} has no end of line within {} bytes",
                         name(), frame_index_, offset, kY4mMaxLine));
     }
   }
 
-  InputError missing_marker(uint64_t offset, const std::string& seen) const {
-    return InputError(fmt::format("{}: frame {}: expected a FRAME marker at byte {}, found '{}'",
-                                  name(), frame_index_, offset, printable(seen)));
+  PictureError missing_marker(uint64_t offset, const std::string& seen) const {
+    return PictureError(fmt::format("{}: frame {}: expected a FRAME marker at byte {}, found '{}'",
+                                    name(), frame_index_, offset, printable(seen)));
   }
 
-  InputError truncated_header(size_t got) const {
-    return InputError(fmt::format(
+  PictureError truncated_header(size_t got) const {
+    return PictureError(fmt::format(
         "{}: truncated frame {} (the input ends inside its FRAME header after {} bytes)", name(),
         frame_index_, got));
   }

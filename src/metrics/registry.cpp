@@ -82,7 +82,7 @@ std::vector<std::string> known_features() {
 std::unique_ptr<Feature> make_feature(const FeatureSpec& spec, const FeatureContext& ctx) {
   for (const auto& e : kFeatures)
     if (spec.name == e.name) return e.make(spec, ctx);
-  throw UsageError(fmt::format("unknown feature '{}' (known: {})", spec.name,
+  throw SetupError(fmt::format("unknown feature '{}' (known: {})", spec.name,
                                fmt::join(known_features(), ", ")));
 }
 

@@ -14,6 +14,7 @@
 
 #include "cli/batch_run.h"
 #include "cli/cli_options.h"
+#include "cli/exit_status.h"
 #include "cli/run_outputs.h"
 #include "core/error.h"
 #include "mpi/range_score.h"
@@ -29,7 +30,7 @@ constexpr const char* kName = "exactvq-mpi";
 
 void print_error(int code, const std::string& message) {
   fmt::print(stderr, "{}: {}\n", kName, message);
-  if (code == 2) fmt::print(stderr, "Try '{} --help'.\n", kName);
+  if (code == kExitUsage) fmt::print(stderr, "Try '{} --help'.\n", kName);
 }
 
 // Runs `body`, turning what it throws into exactvq's exit status and message.
@@ -134,7 +135,7 @@ int run_batch_ranks(const CliOptions& c, int rank, int ranks,
     std::fflush(stdout);
     if (std::ferror(stdout)) throw OutputError("cannot write to standard output");
   });
-  return broadcast_code(code != 0 ? code : failed > 0 ? 1 : 0);
+  return broadcast_code(code != 0 ? code : failed > 0 ? kExitFailure : kExitOk);
 }
 
 // A rank other than 0 checks that it sees the inputs rank 0 planned with.
@@ -156,12 +157,11 @@ int run(int rank, int ranks, int argc, char** argv) {
   try {
     c = parse_command_line(argc, argv);
     if (!c.show_help && !c.show_version && !c.batch_path) load_run_models(c);
-  } catch (const UsageError& e) {
-    if (rank == 0) print_error(2, e.what());
-    return 2;
-  } catch (const InputError& e) {
-    if (rank == 0) print_error(1, e.what());
-    return 1;
+  } catch (const std::exception& e) {
+    // As exactvq: what load_run_models refuses (a malformed --model), libvmaf's parser does.
+    const int code = exit_status_of(std::current_exception(), FailedWhile::kParsing);
+    if (rank == 0) print_error(code, e.what());
+    return code;
   }
   if (c.show_help || c.show_version) {
     if (rank == 0 && c.show_help)
@@ -283,7 +283,7 @@ int main(int argc, char** argv) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  int code = 1;
+  int code = kExitFailure;
   try {
     code = run(rank, ranks, argc, argv);
   } catch (const std::exception& e) {

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/exit_status.h"
 #include "core/error.h"
 #include "backends/device.h"
 
@@ -112,19 +113,14 @@ RankSetup open_rank(const RunOptions& o) {
 void record_exception(RankResult& r, std::exception_ptr e) {
   try {
     std::rethrow_exception(e);
-  } catch (const UsageError& u) {
-    r.exit_code = 2;
-    r.error = u.what();
   } catch (const std::bad_alloc&) {
-    r.exit_code = 1;
     r.error = "out of memory (frames of this size need more than is available)";
   } catch (const std::exception& x) {
-    r.exit_code = 1;
     r.error = x.what();
   } catch (...) {
-    r.exit_code = 1;
     r.error = "unknown error";
   }
+  r.exit_code = exit_status_of(e, FailedWhile::kRunning);
 }
 
 RankResult score_range(RankSetup& s, const RunOptions& o, const FrameRange& range) {
@@ -197,9 +193,14 @@ RankResult score_range(RankSetup& s, const RunOptions& o, const FrameRange& rang
             "{} ended at frame {}, before frame {}; it had more frames when the run began (it "
             "changed, or it differs between hosts)",
             ended.name(), i, *range.end));
-      if (a.ended != b.ended)
+      if (a.ended != b.ended && !o.equal_lengths)
         r.warning = fmt::format("warning: {} ended before {}; scored the first {} frame{} only",
                                 ended.name(), other.name(), i, plural(i));
+      else if (a.ended != b.ended && i > 0)  // with none in common: no frames to score
+        throw InputError(fmt::format(
+            "{} ended before {}, after {} frame{}: the inputs' lengths differ (--frame_cnt {} "
+            "scores the frames they share)",
+            ended.name(), other.name(), i, plural(i), i));
       break;
     }
     score_held();
@@ -248,7 +249,8 @@ ScoreReport combine(const RankSetup& s, const RunOptions& o, const SharePlan& pl
     if (warning.empty()) warning = r.warning;
   }
   if (report.frame_numbers.empty())
-    throw InputError(fmt::format("no frames to score in {} and {}", s.ref->name(), s.dist->name()));
+    throw PictureError(
+        fmt::format("no frames to score in {} and {}", s.ref->name(), s.dist->name()));
   std::vector<std::vector<double>> all;
   for (auto& f : report.features) all.push_back(std::move(f.values));
   s.features.finish(all);

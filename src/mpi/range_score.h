@@ -58,7 +58,7 @@ RankSetup open_rank(const RunOptions& o);
 
 // What one rank found. Per-frame values are kept by column (one per output name).
 struct RankResult {
-  int exit_code = 0;    // 0, or 1 (input, device, output) / 2 (usage) with `error`
+  int exit_code = 0;    // 0, or the command line's status for `error` (cli/exit_status.h)
   std::string error;    // the message, without the program name
   std::string warning;  // an input ended first (the last rank only)
   int64_t frames = 0;   // scored frames, numbered first, first + subsample, ...

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/exit_status.h"
 #include "mpi/wire.h"
 
 namespace exactvq::mpi {
@@ -29,7 +30,7 @@ void send_result(const RankResult& r) {
   const std::vector<uint64_t> words = encode(r);
   if (words.size() > size_t(INT32_MAX)) {
     RankResult too_big;
-    too_big.exit_code = 1;
+    too_big.exit_code = kExitFailure;
     too_big.error = "a rank's results exceed one MPI message (2^31 words); use more ranks";
     const std::vector<uint64_t> small = encode(too_big);
     MPI_Send(small.data(), int(small.size()), MPI_UINT64_T, 0, kResultTag, MPI_COMM_WORLD);
@@ -49,7 +50,7 @@ RankResult receive_result(int from) {
     return decode(words);
   } catch (const std::exception& e) {
     RankResult r;
-    r.exit_code = 1;
+    r.exit_code = kExitFailure;
     r.error = fmt::format("rank {}: {}", from, e.what());
     return r;
   }

@@ -13,7 +13,7 @@ namespace {
 
 struct Invocation {
   std::vector<std::string> args;
-  int status = 1;
+  int status = kExitFailure;
   std::vector<std::string> needles;  // what stderr must name; "$DIST" etc. are replaced
   RunIo io = {};
   bool as_nobody = false;  // run without root's privileges (unreadable files)
@@ -80,99 +80,99 @@ const MatrixCase kCases[] = {
     {"HeightZero",
      [](BadInputMatrix& t) {
        const auto d = t.dist(t.with_header("YUV4MPEG2 W16 H0 C420jpeg"));
-       return Invocation{t.pair(d), 1, {d, "invalid size 16x0", "at least 1"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "invalid size 16x0", "at least 1"}};
      }},
     {"HeightNegative",
      [](BadInputMatrix& t) {
        const auto d = t.dist(t.with_header("YUV4MPEG2 W16 H-12 C420jpeg"));
-       return Invocation{t.pair(d), 1, {d, "H-12", "not a positive decimal number"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "H-12", "not a positive decimal number"}};
      }},
     {"WidthWithSign",
      [](BadInputMatrix& t) {
        const auto d = t.dist(t.with_header("YUV4MPEG2 W+16 H12 C420jpeg"));
-       return Invocation{t.pair(d), 1, {d, "W+16", "not a positive decimal number"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "W+16", "not a positive decimal number"}};
      }},
     {"WidthBeyondInt",
      [](BadInputMatrix& t) {
        const auto d = t.dist(t.with_header("YUV4MPEG2 W4294967312 H12 C420jpeg"));
-       return Invocation{t.pair(d), 1, {d, "W4294967312", "too large"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "W4294967312", "too large"}};
      }},
     {"SizeJustAboveTheSampleLimit",
      [](BadInputMatrix& t) {
        // 65536 x 4097 is one row more than 2^28 samples: refused from the header.
        const auto d = t.dist(t.with_header("YUV4MPEG2 W65536 H4097 C444p16"));
-       return Invocation{t.pair(d), 1, {d, "65536x4097", "beyond the supported limit"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "65536x4097", "beyond the supported limit"}};
      }},
     {"WidthJustAboveTheSideLimit",
      [](BadInputMatrix& t) {
        const auto d = t.dist(t.with_header("YUV4MPEG2 W65537 H1 C420jpeg"));
-       return Invocation{t.pair(d), 1, {d, "65537x1", "beyond the supported limit"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "65537x1", "beyond the supported limit"}};
      }},
     // --- Y4M stream header: tags --------------------------------------------------
     {"LowercaseTag",
      [](BadInputMatrix& t) {
        const auto d = t.dist(t.with_header("YUV4MPEG2 W16 H12 c420jpeg"));
-       return Invocation{t.pair(d), 1, {d, "unknown tag 'c420jpeg'", "byte 18"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "unknown tag 'c420jpeg'", "byte 18"}};
      }},
     {"UnknownTagFirst",
      [](BadInputMatrix& t) {
        const auto d = t.dist(t.with_header("YUV4MPEG2 Q W16 H12 C420jpeg"));
-       return Invocation{t.pair(d), 1, {d, "unknown tag 'Q'", "byte 10"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "unknown tag 'Q'", "byte 10"}};
      }},
     {"MalformedFrameRate",
      [](BadInputMatrix& t) {
        const auto d = t.dist(t.with_header("YUV4MPEG2 W16 H12 F25 C420jpeg"));
-       return Invocation{t.pair(d), 1, {d, "malformed frame rate tag 'F25'"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "malformed frame rate tag 'F25'"}};
      }},
     {"MalformedAspectRatio",
      [](BadInputMatrix& t) {
        const auto d = t.dist(t.with_header("YUV4MPEG2 W16 H12 A1:x C420jpeg"));
-       return Invocation{t.pair(d), 1, {d, "malformed aspect ratio tag 'A1:x'"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "malformed aspect ratio tag 'A1:x'"}};
      }},
     {"MalformedInterlacing",
      [](BadInputMatrix& t) {
        const auto d = t.dist(t.with_header("YUV4MPEG2 W16 H12 Ix C420jpeg"));
-       return Invocation{t.pair(d), 1, {d, "malformed interlacing tag 'Ix'"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "malformed interlacing tag 'Ix'"}};
      }},
     {"ChromaTagLeadingZeroDepth",
      [](BadInputMatrix& t) {
        const auto d = t.dist(t.with_header("YUV4MPEG2 W16 H12 C420p010"));
-       return Invocation{t.pair(d), 1, {d, "unsupported chroma tag '420p010'"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "unsupported chroma tag '420p010'"}};
      }},
     {"ChromaTagEightBitSpelledHigh",
      [](BadInputMatrix& t) {
        const auto d = t.dist(t.with_header("YUV4MPEG2 W16 H12 C420p8"));
-       return Invocation{t.pair(d), 1, {d, "unsupported chroma tag '420p8'"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "unsupported chroma tag '420p8'"}};
      }},
     {"WindowsLineEnding",
      [](BadInputMatrix& t) {
        const auto d = t.dist(t.with_header("YUV4MPEG2 W16 H12 C420jpeg\r"));
-       return Invocation{t.pair(d), 1, {d, "unsupported chroma tag '420jpeg\\x0d'"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "unsupported chroma tag '420jpeg\\x0d'"}};
      }},
     {"SignatureOnly",
      [](BadInputMatrix& t) {
        const auto d = t.dist("YUV4MPEG2 \n");
-       return Invocation{t.pair(d), 1, {d, "no width tag (W)"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "no width tag (W)"}};
      }},
     {"SignatureWithoutSpace",
      [](BadInputMatrix& t) {
        const auto d = t.dist("YUV4MPEG2\nFRAME\n");
-       return Invocation{t.pair(d), 1, {d, "not a Y4M file"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "not a Y4M file"}};
      }},
     {"EndsInsideSignature",
      [](BadInputMatrix& t) {
        const auto d = t.dist("YUV4M");
-       return Invocation{t.pair(d), 1, {d, "not a Y4M file", "YUV4M"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "not a Y4M file", "YUV4M"}};
      }},
     {"EndsInsideHeaderTag",
      [](BadInputMatrix& t) {
        const auto d = t.dist("YUV4MPEG2 W16 H1");
-       return Invocation{t.pair(d), 1, {d, "truncated Y4M header", "after 16 bytes"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "truncated Y4M header", "after 16 bytes"}};
      }},
     {"BinaryGarbageAfterSignature",
      [](BadInputMatrix& t) {
        const auto d = t.dist(t.with_header(std::string("YUV4MPEG2 W16 H12 \x01\xff", 20)));
-       return Invocation{t.pair(d), 1, {d, "unknown tag '\\x01\\xff'"}};
+       return Invocation{t.pair(d), kExitFailure, {d, "unknown tag '\\x01\\xff'"}};
      }},
     // --- FRAME markers ------------------------------------------------------------
     {"MissingFirstFrameMarker",
@@ -180,42 +180,44 @@ const MatrixCase kCases[] = {
        const auto d =
            t.dist(y4m_header_of(t.fmt_) + frame_payload(t.fmt_, make_frame(t.fmt_, 0, 1)));
        const std::string at = "at byte " + std::to_string(y4m_header_of(t.fmt_).size());
-       return Invocation{t.pair(d), 1, {d, "frame 0", "expected a FRAME marker " + at}};
+       return Invocation{t.pair(d), kExitPicture, {d, "frame 0", "expected a FRAME marker " + at}};
      }},
     {"LowercaseFrameMarker",
      [](BadInputMatrix& t) {
        const auto d = t.dist(y4m_header_of(t.fmt_) + "frame\n" +
                              frame_payload(t.fmt_, make_frame(t.fmt_, 0, 1)));
-       return Invocation{t.pair(d), 1, {d, "frame 0", "expected a FRAME marker", "'f'"}};
+       return Invocation{t.pair(d), kExitPicture, {d, "frame 0", "expected a FRAME marker", "'f'"}};
      }},
     {"FrameMarkerWithCarriageReturn",
      [](BadInputMatrix& t) {
        const auto d = t.dist(y4m_header_of(t.fmt_) + "FRAME\r\n" +
                              frame_payload(t.fmt_, make_frame(t.fmt_, 0, 1)));
-       return Invocation{t.pair(d), 1, {d, "frame 0", "expected a FRAME marker", "FRAME\\x0d"}};
+       return Invocation{
+           t.pair(d), kExitPicture, {d, "frame 0", "expected a FRAME marker", "FRAME\\x0d"}};
      }},
     // --- Files that end early ---------------------------------------------------
     {"EndsAfterFrameMarker",
      [](BadInputMatrix& t) {
        const auto d = t.dist(t.good_bytes(1) + "FRAME\n");
-       return Invocation{t.pair(d), 1, {d, "truncated frame 1", "got 0 of 288 bytes"}};
+       return Invocation{t.pair(d), kExitPicture, {d, "truncated frame 1", "got 0 of 288 bytes"}};
      }},
     {"EndsBeforeFrameMarkerNewline",
      [](BadInputMatrix& t) {
        const auto d = t.dist(y4m_header_of(t.fmt_) + "FRAME");
-       return Invocation{t.pair(d), 1, {d, "truncated frame 0", "FRAME header after 5 bytes"}};
+       return Invocation{
+           t.pair(d), kExitPicture, {d, "truncated frame 0", "FRAME header after 5 bytes"}};
      }},
     {"EndsInsideFirstPlane",
      [](BadInputMatrix& t) {
        const auto d = t.dist(y4m_header_of(t.fmt_) + "FRAME\nA");
-       return Invocation{t.pair(d), 1, {d, "truncated frame 0", "got 1 of 288 bytes"}};
+       return Invocation{t.pair(d), kExitPicture, {d, "truncated frame 0", "got 1 of 288 bytes"}};
      }},
     {"EndsOneByteShortInLastPlane",
      [](BadInputMatrix& t) {
        std::string bytes = t.good_bytes(2);
        bytes.pop_back();
        const auto d = t.dist(bytes);
-       return Invocation{t.pair(d), 1, {d, "truncated frame 1", "got 287 of 288 bytes"}};
+       return Invocation{t.pair(d), kExitPicture, {d, "truncated frame 1", "got 287 of 288 bytes"}};
      }},
     {"ReferenceEndsInsideFrame",
      [](BadInputMatrix& t) {
@@ -223,7 +225,7 @@ const MatrixCase kCases[] = {
        bytes.resize(bytes.size() - 200);
        const auto r = t.write("short_ref.y4m", bytes);
        return Invocation{{"-r", r, "-d", t.write_y4m("d.y4m", t.fmt_, 3, 1)},
-                         1,
+                         kExitPicture,
                          {r, "truncated frame 2", "got 88 of 288 bytes"}};
      }},
     {"RawShorterThanOneFrame",
@@ -231,14 +233,14 @@ const MatrixCase kCases[] = {
        const auto d = t.write("dist.yuv", std::string(100, '\x10'));
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", d};
        for (const auto& a : BadInputMatrix::raw_geometry()) args.push_back(a);
-       return Invocation{args, 1, {d, "truncated frame 0", "got 100 of 288 bytes"}};
+       return Invocation{args, kExitPicture, {d, "truncated frame 0", "got 100 of 288 bytes"}};
      }},
     {"RawEmpty",
      [](BadInputMatrix& t) {
        const auto d = t.write("dist.yuv", "");
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", d};
        for (const auto& a : BadInputMatrix::raw_geometry()) args.push_back(a);
-       return Invocation{args, 1, {d, "is empty"}};
+       return Invocation{args, kExitFailure, {d, "is empty"}};
      }},
     {"Sample12BitAboveMaximumInLastCrSample",
      [](BadInputMatrix& t) {
@@ -247,31 +249,32 @@ const MatrixCase kCases[] = {
        frames[0][2].back() = 4096;  // Cr, x=7, y=5
        const auto r = t.write_y4m("ref12.y4m", f12, 2, 0);
        const auto d = t.write("dist12.y4m", y4m_bytes(f12, frames));
-       return Invocation{
-           {"-r", r, "-d", d}, 1, {d, "frame 0", "plane Cr", "x=7", "y=5", "4096", "4095"}};
+       return Invocation{{"-r", r, "-d", d},
+                         kExitFailure,
+                         {d, "frame 0", "plane Cr", "x=7", "y=5", "4096", "4095"}};
      }},
     // --- Paths ----------------------------------------------------------------------
     {"EmptyCharacterDevice",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair("/dev/null"), 1, {"/dev/null is empty"}};
+       return Invocation{t.pair("/dev/null"), kExitFailure, {"/dev/null is empty"}};
      }},
     {"SymlinkLoop",
      [](BadInputMatrix& t) {
        const std::string loop = t.path("loop.y4m");
        fs::create_symlink(loop, loop);
-       return Invocation{t.pair(loop), 1, {loop, "Too many levels of symbolic links"}};
+       return Invocation{t.pair(loop), kExitFailure, {loop, "Too many levels of symbolic links"}};
      }},
     {"PathThroughAFile",
      [](BadInputMatrix& t) {
        const std::string through = t.ref_ + "/dist.y4m";
-       return Invocation{t.pair(through), 1, {through, "Not a directory"}};
+       return Invocation{t.pair(through), kExitFailure, {through, "Not a directory"}};
      }},
     {"UnreadableReference",
      [](BadInputMatrix& t) {
        const auto r = t.write_y4m("locked_ref.y4m", t.fmt_, 3, 0);
        ::chmod(r.c_str(), 0);
        Invocation inv{{"-r", r, "-d", t.write_y4m("d.y4m", t.fmt_, 3, 1)},
-                      1,
+                      kExitFailure,
                       {"cannot open " + r + ": Permission denied"}};
        inv.as_nobody = true;
        return inv;
@@ -282,7 +285,7 @@ const MatrixCase kCases[] = {
        ::chmod(d.c_str(), 0);
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", d};
        for (const auto& a : BadInputMatrix::raw_geometry()) args.push_back(a);
-       Invocation inv{args, 1, {"cannot open " + d + ": Permission denied"}};
+       Invocation inv{args, kExitFailure, {"cannot open " + d + ": Permission denied"}};
        inv.as_nobody = true;
        return inv;
      }},
@@ -291,99 +294,101 @@ const MatrixCase kCases[] = {
        fs::create_directories(t.path("locked_dir"));
        const auto d = t.write_y4m("locked_dir/d.y4m", t.fmt_, 3, 1);
        ::chmod(t.path("locked_dir").c_str(), 0);
-       Invocation inv{t.pair(d), 1, {"cannot open " + d + ": Permission denied"}};
+       Invocation inv{t.pair(d), kExitFailure, {"cannot open " + d + ": Permission denied"}};
        inv.as_nobody = true;
        return inv;
      }},
     // --- Unknown features and bad option values ----------------------------------
     {"FeatureNameCase",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair(t.ref_, {"--feature", "SSIM"}), 2, {"unknown feature 'SSIM'"}};
+       return Invocation{
+           t.pair(t.ref_, {"--feature", "SSIM"}), kExitFailure, {"unknown feature 'SSIM'"}};
      }},
     {"FeatureEmpty",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair(t.ref_, {"--feature", ""}), 2, {"missing feature name"}};
+       return Invocation{t.pair(t.ref_, {"--feature", ""}), kExitUsage, {"missing feature name"}};
      }},
     {"FeatureOptionsEmpty",
      [](BadInputMatrix& t) {
-       return Invocation{
-           t.pair(t.ref_, {"--feature", "ssim="}), 2, {"option '' is not of the form key=value"}};
+       return Invocation{t.pair(t.ref_, {"--feature", "ssim="}),
+                         kExitUsage,
+                         {"option '' is not of the form key=value"}};
      }},
     {"FeatureOptionTrailingColon",
      [](BadInputMatrix& t) {
        return Invocation{t.pair(t.ref_, {"--feature", "ssim=sum=exact:"}),
-                         2,
+                         kExitUsage,
                          {"'ssim=sum=exact:'", "option '' is not of the form key=value"}};
      }},
     {"FeatureOptionValueWithEquals",
      [](BadInputMatrix& t) {
        return Invocation{t.pair(t.ref_, {"--feature", "ssim=sum=exact=1"}),
-                         2,
+                         kExitFailure,
                          {"sum=exact=1 is not exact or raster"}};
      }},
     {"FeatureBooleanUppercase",
      [](BadInputMatrix& t) {
        return Invocation{t.pair(t.ref_, {"--feature", "ssim=enable_db=TRUE"}),
-                         2,
+                         kExitFailure,
                          {"enable_db=TRUE is not a boolean"}};
      }},
     {"BitDepthNotAnInteger",
      [](BadInputMatrix& t) {
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", t.raw_ref(), "-w", "16",
                                             "-h", "12",        "-p", "420",       "-b", "8.5"};
-       return Invocation{args, 2, {"-b 8.5", "8..16"}};
+       return Invocation{args, kExitUsage, {"-b 8.5", "8..16"}};
      }},
     {"WidthInExponentForm",
      [](BadInputMatrix& t) {
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", t.raw_ref(), "-w", "1e3",
                                             "-h", "12",        "-p", "420",       "-b", "8"};
-       return Invocation{args, 2, {"-w 1e3"}};
+       return Invocation{args, kExitUsage, {"-w 1e3"}};
      }},
     {"HeightAboveTheSideLimit",
      [](BadInputMatrix& t) {
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", t.raw_ref(), "-w", "16",
                                             "-h", "65537",     "-p", "420",       "-b", "8"};
-       return Invocation{args, 2, {"-h 65537", "1..65536"}};
+       return Invocation{args, kExitUsage, {"-h 65537", "1..65536"}};
      }},
     {"RawSizeBeyondTheSampleLimit",
      [](BadInputMatrix& t) {
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", t.raw_ref(), "-w", "65536",
                                             "-h", "65536",     "-p", "444",       "-b", "16"};
-       return Invocation{args, 1, {"65536x65536", "beyond the supported limit"}};
+       return Invocation{args, kExitFailure, {"65536x65536", "beyond the supported limit"}};
      }},
     {"PixelFormatMono",
      [](BadInputMatrix& t) {
        auto args = std::vector<std::string>{"-r", t.raw_ref(), "-d", t.raw_ref(), "-w", "16",
                                             "-h", "12",        "-p", "mono",      "-b", "8"};
-       return Invocation{args, 2, {"-p mono", "420, 422 or 444"}};
+       return Invocation{args, kExitUsage, {"-p mono", "420, 422 or 444"}};
      }},
     {"ThreadsAboveLimit",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair(t.ref_, {"--threads", "1025"}), 2, {"--threads 1025"}};
+       return Invocation{t.pair(t.ref_, {"--threads", "1025"}), kExitUsage, {"--threads 1025"}};
      }},
     {"FrameCountOverflowingInt64",
      [](BadInputMatrix& t) {
        return Invocation{t.pair(t.ref_, {"--frame_cnt", "99999999999999999999"}),
-                         2,
+                         kExitUsage,
                          {"--frame_cnt 99999999999999999999", "expected an integer"}};
      }},
     {"SubsampleOverflowingInt",
      [](BadInputMatrix& t) {
        return Invocation{
-           t.pair(t.ref_, {"--subsample", "2147483648"}), 2, {"--subsample 2147483648"}};
+           t.pair(t.ref_, {"--subsample", "2147483648"}), kExitUsage, {"--subsample 2147483648"}};
      }},
     {"PrecisionFraction",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair(t.ref_, {"--precision", "1.5"}), 2, {"--precision 1.5"}};
+       return Invocation{t.pair(t.ref_, {"--precision", "1.5"}), kExitUsage, {"--precision 1.5"}};
      }},
     {"GpuNegative",
      [](BadInputMatrix& t) {
-       return Invocation{t.pair(t.ref_, {"--gpu=-1"}), 2, {"--gpu -1"}};
+       return Invocation{t.pair(t.ref_, {"--gpu=-1"}), kExitUsage, {"--gpu -1"}};
      }},
     {"OptionWithoutValue",
      [](BadInputMatrix& t) {
        // expect_refused appends -o FILE, which --threads then takes as its value.
-       return Invocation{t.pair(t.ref_, {"--threads"}), 2, {"was not expected"}};
+       return Invocation{t.pair(t.ref_, {"--threads"}), kExitUsage, {"was not expected"}};
      }},
 };
 
@@ -408,7 +413,7 @@ class BadOutputMatrix : public CliTest {
     const auto before = list_dir(dir_);
     const RunResult r = run_cli(args);
     EXPECT_FALSE(r.timed_out) << describe(r);
-    EXPECT_EQ(r.status, 1) << describe(r);
+    EXPECT_EQ(r.status, kExitFailure) << describe(r);
     EXPECT_TRUE(r.err.starts_with("exactvq: ")) << describe(r);
     EXPECT_NE(r.err.find(needle), std::string::npos) << "stderr lacks '" << needle << "'\n"
                                                      << describe(r);
@@ -430,7 +435,7 @@ TEST_F(BadOutputMatrix, FullDiskInEveryFormat) {
 TEST_F(BadOutputMatrix, FullStandardOutputWithDash) {
   const RunResult r =
       run_cli({"-r", ref_, "-d", dist_, "--json", "-o", "-"}, stdout_to("/dev/full"));
-  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_EQ(r.status, kExitFailure) << describe(r);
   EXPECT_NE(r.err.find("standard output"), std::string::npos) << describe(r);
 }
 
@@ -464,7 +469,7 @@ TEST_F(BadOutputMatrix, InputReachedThroughAnotherSpelling) {
 TEST_F(BadOutputMatrix, EmptyOutputPathIsAUsageError) {
   // -o "" (an unset shell variable) must not fall back to printing a summary.
   const RunResult r = run_cli({"-r", ref_, "-d", dist_, "-o", ""});
-  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_EQ(r.status, kExitUsage) << describe(r);
   EXPECT_NE(r.err.find("-o"), std::string::npos) << describe(r);
   EXPECT_EQ(r.out, "") << describe(r);
 }
@@ -480,7 +485,7 @@ TEST_F(BadOutputMatrix, RawAbsurdSizeRefusedWithoutAllocating) {
                                   {EXACTVQ_CLI_PATH, "--feature", "ssim", "--threads", "1", "-r", r,
                                    "-d", r, "-w", "65536", "-h", "16384", "-p", "444", "-b", "16"},
                                   with_timeout(10));
-  EXPECT_EQ(run.status, 1) << describe(run);
+  EXPECT_EQ(run.status, kExitFailure) << describe(run);
   EXPECT_NE(run.err.find("beyond the supported limit"), std::string::npos) << describe(run);
   EXPECT_EQ(run.err.find("out of memory"), std::string::npos) << describe(run);
 }

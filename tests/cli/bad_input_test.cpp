@@ -29,17 +29,20 @@ class BadInput : public CliTest {
 
 TEST_F(BadInput, SizeMismatchNamesBothFiles) {
   const std::string dist = write_y4m("dist.y4m", make_format(18, 12), 3, 1);
-  expect_refused({"-r", ref_, "-d", dist}, 1, {ref_, dist, "sizes differ", "16x12", "18x12"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure,
+                 {ref_, dist, "sizes differ", "16x12", "18x12"});
 }
 
 TEST_F(BadInput, ChromaMismatchNamesBothFiles) {
   const std::string dist = write_y4m("dist.y4m", make_format(16, 12, ChromaFormat::k444), 3, 1);
-  expect_refused({"-r", ref_, "-d", dist}, 1, {ref_, dist, "chroma formats differ", "420", "444"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure,
+                 {ref_, dist, "chroma formats differ", "420", "444"});
 }
 
 TEST_F(BadInput, BitDepthMismatchNamesBothFiles) {
   const std::string dist = write_y4m("dist.y4m", make_format(16, 12, ChromaFormat::k420, 10), 3, 1);
-  expect_refused({"-r", ref_, "-d", dist}, 1, {ref_, dist, "bit depths differ", "8 vs 10"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure,
+                 {ref_, dist, "bit depths differ", "8 vs 10"});
 }
 
 // The inputs open at once (each on a thread of its own); the errors are those
@@ -47,13 +50,13 @@ TEST_F(BadInput, BitDepthMismatchNamesBothFiles) {
 TEST_F(BadInput, BothInputsBadNamesTheReference) {
   const std::string ref = write("bad_ref.y4m", "YUV4MPEG2 W0 H0\n");
   const std::string dist = write("bad_dist.y4m", "YUV4MPEG2 W0 H0\n");
-  const RunResult r = expect_refused({"-r", ref, "-d", dist}, 1, {ref});
+  const RunResult r = expect_refused({"-r", ref, "-d", dist}, kExitFailure, {ref});
   EXPECT_EQ(r.err.find(dist), std::string::npos) << r.err;
 }
 
 TEST_F(BadInput, ABadDistortedInputIsNamed) {
   const std::string dist = (dir_ / "missing_dist.y4m").string();
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure, {dist});
 }
 
 // --- Samples ------------------------------------------------------------------
@@ -64,7 +67,7 @@ TEST_F(BadInput, SampleAboveMaximumNamesFramePlanePosition) {
   std::vector<Frame> frames = make_frames(f10, 3, 1);
   frames[1][1][size_t(2) * size_t(f10.plane_width(1)) + 5] = 1024;  // Cb, x=5, y=2
   const std::string dist = write("dist10.y4m", y4m_bytes(f10, frames));
-  expect_refused({"-r", ref, "-d", dist}, 1,
+  expect_refused({"-r", ref, "-d", dist}, kExitFailure,
                  {dist, "frame 1", "plane Cb", "x=5", "y=2", "1024", "1023"});
 }
 
@@ -74,8 +77,8 @@ TEST_F(BadInput, SampleAboveMaximumInRawYuv) {
   frames[0][0][size_t(7) * 16 + 3] = 0xffff;  // Y, x=3, y=7
   const std::string ref = write("ref10.yuv", raw_bytes(f10, frames));
   const std::string dist = write("dist10.yuv", raw_bytes(f10, make_frames(f10, 2, 1)));
-  expect_refused({"-r", ref, "-d", dist, "-w", "16", "-h", "12", "-p", "420", "-b", "10"}, 1,
-                 {ref, "frame 0", "plane Y", "x=3", "y=7", "65535"});
+  expect_refused({"-r", ref, "-d", dist, "-w", "16", "-h", "12", "-p", "420", "-b", "10"},
+                 kExitFailure, {ref, "frame 0", "plane Y", "x=3", "y=7", "65535"});
 }
 
 // --- Truncated and malformed Y4M -------------------------------------------
@@ -84,7 +87,8 @@ TEST_F(BadInput, TruncatedFrame) {
   std::string bytes = y4m_bytes(fmt_, make_frames(fmt_, 3, 1));
   bytes.resize(bytes.size() - 100);  // the file ends inside frame 2's planes
   const std::string dist = write("dist.y4m", bytes);
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "truncated frame 2", "188 of 288 bytes"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitPicture,
+                 {dist, "truncated frame 2", "188 of 288 bytes"});
 }
 
 TEST_F(BadInput, HugeValidHeaderOnATinyFileIsTruncatedWithoutAllocating) {
@@ -98,21 +102,23 @@ TEST_F(BadInput, HugeValidHeaderOnATinyFileIsTruncatedWithoutAllocating) {
       run_shell("ulimit -v 262144 && exec \"$@\"",
                 {EXACTVQ_CLI_PATH, "--feature", "ssim", "--threads", "1", "-r", dist, "-d", dist},
                 with_timeout(10));
-  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_EQ(r.status, kExitPicture) << describe(r);
   EXPECT_NE(r.err.find("truncated frame 0 (got 3 of 402653184 bytes)"), std::string::npos)
       << describe(r);
 }
 
 TEST_F(BadInput, EndsInsideFrameHeader) {
   const std::string dist = write("dist.y4m", y4m_bytes(fmt_, make_frames(fmt_, 2, 1)) + "FRA");
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "truncated frame 2", "FRAME header"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitPicture,
+                 {dist, "truncated frame 2", "FRAME header"});
 }
 
 TEST_F(BadInput, MissingFrameMarker) {
   std::string bytes = y4m_bytes(fmt_, make_frames(fmt_, 1, 1));
   bytes += "FRAMX\n" + frame_payload(fmt_, make_frame(fmt_, 1, 1));
   const std::string dist = write("dist.y4m", bytes);
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "frame 1", "expected a FRAME marker"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitPicture,
+                 {dist, "frame 1", "expected a FRAME marker"});
 }
 
 TEST_F(BadInput, FrameMarkerReplacedByData) {
@@ -120,37 +126,39 @@ TEST_F(BadInput, FrameMarkerReplacedByData) {
   std::string bytes = y4m_bytes(fmt_, make_frames(fmt_, 1, 1)) + "\x01";
   bytes += "FRAME\n" + frame_payload(fmt_, make_frame(fmt_, 1, 1));
   const std::string dist = write("dist.y4m", bytes);
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "expected a FRAME marker"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitPicture, {dist, "expected a FRAME marker"});
 }
 
 TEST_F(BadInput, HeaderWithoutWidth) {
   const std::string dist = with_header("dist.y4m", "YUV4MPEG2 H12 F25:1 C420jpeg");
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "no width tag (W)"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure, {dist, "no width tag (W)"});
 }
 
 TEST_F(BadInput, HeaderWithoutHeight) {
   const std::string dist = with_header("dist.y4m", "YUV4MPEG2 W16 F25:1 C420jpeg");
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "no height tag (H)"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure, {dist, "no height tag (H)"});
 }
 
 TEST_F(BadInput, HeaderWidthZero) {
   const std::string dist = with_header("dist.y4m", "YUV4MPEG2 W0 H12 C420jpeg");
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "0x12"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure, {dist, "0x12"});
 }
 
 TEST_F(BadInput, HeaderWidthNegative) {
   const std::string dist = with_header("dist.y4m", "YUV4MPEG2 W-16 H12 C420jpeg");
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "W-16", "not a positive decimal number"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure,
+                 {dist, "W-16", "not a positive decimal number"});
 }
 
 TEST_F(BadInput, HeaderWidthNotNumeric) {
   const std::string dist = with_header("dist.y4m", "YUV4MPEG2 Wabc H12 C420jpeg");
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "Wabc", "not a positive decimal number"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure,
+                 {dist, "Wabc", "not a positive decimal number"});
 }
 
 TEST_F(BadInput, HeaderHeightEmpty) {
   const std::string dist = with_header("dist.y4m", "YUV4MPEG2 W16 H C420jpeg");
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "height"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure, {dist, "height"});
 }
 
 // An absurd size must be refused from the header alone: quickly, and without
@@ -177,7 +185,7 @@ TEST_F(BadInput, HeaderAbsurdSizeRefusedWithoutAllocating) {
                                   {EXACTVQ_CLI_PATH, "--feature", "ssim", "--threads", "1", "-r",
                                    ref_, "-d", dist, "-o", path("absurd.xml")},
                                   with_timeout(10));
-    EXPECT_EQ(r.status, 1) << describe(r);
+    EXPECT_EQ(r.status, kExitFailure) << describe(r);
     EXPECT_NE(r.err.find(c.needle), std::string::npos) << describe(r);
     EXPECT_EQ(r.err.find("bad_alloc"), std::string::npos) << describe(r);
     EXPECT_LT(r.seconds, 5.0) << describe(r);
@@ -187,34 +195,34 @@ TEST_F(BadInput, HeaderAbsurdSizeRefusedWithoutAllocating) {
 
 TEST_F(BadInput, HeaderUnknownTag) {
   const std::string dist = with_header("dist.y4m", "YUV4MPEG2 W16 H12 Z7 C420jpeg");
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "unknown tag 'Z7'"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure, {dist, "unknown tag 'Z7'"});
 }
 
 TEST_F(BadInput, HeaderUnsupportedChroma) {
   const std::string dist = with_header("dist.y4m", "YUV4MPEG2 W16 H12 C411");
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "unsupported chroma tag '411'"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure, {dist, "unsupported chroma tag '411'"});
 }
 
 TEST_F(BadInput, HeaderUnsupportedBitDepth) {
   const std::string dist = with_header("dist.y4m", "YUV4MPEG2 W16 H12 C420p17");
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "unsupported chroma tag '420p17'"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure, {dist, "unsupported chroma tag '420p17'"});
 }
 
 TEST_F(BadInput, HeaderWithoutNewline) {
   const std::string dist = write("dist.y4m", "YUV4MPEG2 W16 H12 C420jpeg");
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "truncated Y4M header"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure, {dist, "truncated Y4M header"});
 }
 
 TEST_F(BadInput, HeaderLineWithoutEnd) {
   // A header that never ends is refused after a bounded number of bytes.
   const std::string dist = write("dist.y4m", "YUV4MPEG2 W16 H12 X" + std::string(100000, 'x'));
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "no end of line"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure, {dist, "no end of line"});
 }
 
 TEST_F(BadInput, FrameLineWithoutEnd) {
   const std::string dist =
       write("dist.y4m", y4m_header(fmt_) + "FRAME X" + std::string(100000, 'x'));
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "frame 0", "no end of line"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitPicture, {dist, "frame 0", "no end of line"});
 }
 
 TEST_F(BadInput, FrameParametersAreAccepted) {
@@ -229,38 +237,38 @@ TEST_F(BadInput, FrameParametersAreAccepted) {
 
 TEST_F(BadInput, NotAY4mSignature) {
   const std::string dist = write("dist.y4m", "YUV4MPEG W16 H12\nFRAME\n");
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "not a Y4M file"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure, {dist, "not a Y4M file"});
 }
 
 TEST_F(BadInput, HeaderOnlyHasNoFrames) {
   const std::string dist = write("dist.y4m", y4m_header(fmt_));
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "no frames"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitPicture, {dist, "no frames"});
 }
 
 // --- Paths --------------------------------------------------------------------
 
 TEST_F(BadInput, EmptyFile) {
   const std::string dist = write("dist.y4m", "");
-  expect_refused({"-r", ref_, "-d", dist}, 1, {dist, "is empty"});
+  expect_refused({"-r", ref_, "-d", dist}, kExitFailure, {dist, "is empty"});
   const std::string dist_noext = write("dist_noext", "");
-  expect_refused({"-r", ref_, "-d", dist_noext}, 1, {dist_noext, "is empty"});
+  expect_refused({"-r", ref_, "-d", dist_noext}, kExitFailure, {dist_noext, "is empty"});
 }
 
 TEST_F(BadInput, DirectoryAsInput) {
   fs::create_directories(path("a_directory"));
   fs::create_directories(path("a_directory.y4m"));
-  expect_refused({"-r", ref_, "-d", path("a_directory")}, 1,
+  expect_refused({"-r", ref_, "-d", path("a_directory")}, kExitFailure,
                  {path("a_directory"), "Is a directory"});
-  expect_refused({"-r", path("a_directory.y4m"), "-d", ref_}, 1,
+  expect_refused({"-r", path("a_directory.y4m"), "-d", ref_}, kExitFailure,
                  {path("a_directory.y4m"), "Is a directory"});
 }
 
 TEST_F(BadInput, NonexistentPath) {
   const std::string missing = path("no_such_file.y4m");
-  expect_refused({"-r", ref_, "-d", missing}, 1, {missing, "No such file or directory"});
+  expect_refused({"-r", ref_, "-d", missing}, kExitFailure, {missing, "No such file or directory"});
   const std::string missing_raw = path("no_such_file.yuv");
-  expect_refused({"-r", missing_raw, "-d", ref_, "-w", "16", "-h", "12", "-p", "420", "-b", "8"}, 1,
-                 {missing_raw, "No such file or directory"});
+  expect_refused({"-r", missing_raw, "-d", ref_, "-w", "16", "-h", "12", "-p", "420", "-b", "8"},
+                 kExitFailure, {missing_raw, "No such file or directory"});
 }
 
 // Runs the CLI without root's privilege to ignore file modes: as `nobody` through
@@ -291,7 +299,7 @@ TEST_F(BadInput, UnreadableFile) {
   ASSERT_EQ(::chmod(dist.c_str(), 0), 0);
   const RunResult r = run_unprivileged({"-r", ref_, "-d", dist});
   ::chmod(dist.c_str(), 0644);
-  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_EQ(r.status, kExitFailure) << describe(r);
   EXPECT_NE(r.err.find("cannot open " + dist + ": Permission denied"), std::string::npos)
       << describe(r);
   EXPECT_EQ(r.out, "");
@@ -302,9 +310,12 @@ TEST_F(BadInput, UnreadableFile) {
 TEST_F(BadInput, RawYuvWithoutGeometry) {
   const std::string ref = write("ref.yuv", raw_bytes(fmt_, make_frames(fmt_, 2, 0)));
   const std::string dist = write("dist.yuv", raw_bytes(fmt_, make_frames(fmt_, 2, 1)));
-  expect_refused({"-r", ref, "-d", dist}, 1, {ref, "-w, -h, -p and -b"});
-  expect_refused({"-r", ref, "-d", dist, "-w", "16", "-h", "12"}, 1, {ref, "-p and -b"});
-  expect_refused({"-r", ref, "-d", dist, "-w", "16", "-h", "12", "-p", "420"}, 1, {ref, "-b"});
+  // No geometry: not Y4M, so unreadable (libvmaf: 255); some of it: a usage error, as in
+  // libvmaf's parser.
+  expect_refused({"-r", ref, "-d", dist}, kExitFailure, {ref, "-w, -h, -p and -b"});
+  expect_refused({"-r", ref, "-d", dist, "-w", "16", "-h", "12"}, kExitUsage, {"missing -p, -b"});
+  expect_refused({"-r", ref, "-d", dist, "-w", "16", "-h", "12", "-p", "420"}, kExitUsage,
+                 {"missing -b"});
 }
 
 TEST_F(BadInput, RawYuvBadGeometryValues) {
@@ -316,11 +327,11 @@ TEST_F(BadInput, RawYuvBadGeometryValues) {
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
   };
-  expect_refused(with({"-w", "0", "-h", "12", "-p", "420", "-b", "8"}), 2, {"-w 0"});
-  expect_refused(with({"-w", "16", "-h", "12", "-p", "411", "-b", "8"}), 2, {"-p 411"});
-  expect_refused(with({"-w", "16", "-h", "12", "-p", "420", "-b", "7"}), 2, {"-b 7"});
-  expect_refused(with({"-w", "16", "-h", "12", "-p", "420", "-b", "17"}), 2, {"-b 17"});
-  expect_refused(with({"-w", "16x", "-h", "12", "-p", "420", "-b", "8"}), 2, {"-w 16x"});
+  expect_refused(with({"-w", "0", "-h", "12", "-p", "420", "-b", "8"}), kExitUsage, {"-w 0"});
+  expect_refused(with({"-w", "16", "-h", "12", "-p", "411", "-b", "8"}), kExitUsage, {"-p 411"});
+  expect_refused(with({"-w", "16", "-h", "12", "-p", "420", "-b", "7"}), kExitUsage, {"-b 7"});
+  expect_refused(with({"-w", "16", "-h", "12", "-p", "420", "-b", "17"}), kExitUsage, {"-b 17"});
+  expect_refused(with({"-w", "16x", "-h", "12", "-p", "420", "-b", "8"}), kExitUsage, {"-w 16x"});
 }
 
 TEST_F(BadInput, RawYuvTruncatedLastFrame) {
@@ -328,31 +339,31 @@ TEST_F(BadInput, RawYuvTruncatedLastFrame) {
   std::string bytes = raw_bytes(fmt_, make_frames(fmt_, 3, 1));
   bytes.resize(bytes.size() - 1);
   const std::string dist = write("dist.yuv", bytes);
-  expect_refused({"-r", ref, "-d", dist, "-w", "16", "-h", "12", "-p", "420", "-b", "8"}, 1,
-                 {dist, "truncated frame 2", "287 of 288 bytes"});
+  expect_refused({"-r", ref, "-d", dist, "-w", "16", "-h", "12", "-p", "420", "-b", "8"},
+                 kExitPicture, {dist, "truncated frame 2", "287 of 288 bytes"});
 }
 
 TEST_F(BadInput, RawYuvSizeMismatchWithGeometry) {
   // Three 16x12 420 frames (3 x 288 bytes) read as 16x12 444 (576 bytes) are 1.5 frames.
   const std::string ref = write("ref.yuv", raw_bytes(fmt_, make_frames(fmt_, 3, 0)));
   const std::string dist = write("dist.yuv", raw_bytes(fmt_, make_frames(fmt_, 3, 1)));
-  expect_refused({"-r", ref, "-d", dist, "-w", "16", "-h", "12", "-p", "444", "-b", "8"}, 1,
-                 {ref, "truncated frame 1", "288 of 576 bytes"});
+  expect_refused({"-r", ref, "-d", dist, "-w", "16", "-h", "12", "-p", "444", "-b", "8"},
+                 kExitPicture, {ref, "truncated frame 1", "288 of 576 bytes"});
 }
 
 // --- Frame counts ----------------------------------------------------------------
 
 TEST_F(BadInput, FrameCountBeyondInput) {
   const std::string dist = write_y4m("dist.y4m", fmt_, 3, 1);
-  expect_refused({"-r", ref_, "-d", dist, "--frame_cnt", "5"}, 1,
+  expect_refused({"-r", ref_, "-d", dist, "--frame_cnt", "5"}, kExitFailure,
                  {"--frame_cnt 5", "only 3 frames"});
 }
 
 TEST_F(BadInput, FrameSkipBeyondInput) {
   const std::string dist = write_y4m("dist.y4m", fmt_, 3, 1);
-  expect_refused({"-r", ref_, "-d", dist, "--frame_skip_ref", "4"}, 1,
+  expect_refused({"-r", ref_, "-d", dist, "--frame_skip_ref", "4"}, kExitPicture,
                  {"--frame_skip_ref 4", ref_, "only 3 frames"});
-  expect_refused({"-r", ref_, "-d", dist, "--frame_skip_dist", "3"}, 1, {"no frames"});
+  expect_refused({"-r", ref_, "-d", dist, "--frame_skip_dist", "3"}, kExitPicture, {"no frames"});
 }
 
 TEST_F(BadInput, TruncatedFrameNotReachedIsNotAnError) {
@@ -372,7 +383,7 @@ TEST_F(BadInput, OutputIntoMissingDirectory) {
   const std::string dist = write_y4m("dist.y4m", fmt_, 3, 1);
   const std::string out = path("missing_dir/report.xml");
   const RunResult r = run_cli({"-r", ref_, "-d", dist, "-o", out});
-  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_EQ(r.status, kExitFailure) << describe(r);
   EXPECT_NE(r.err.find("cannot write " + out), std::string::npos) << describe(r);
   EXPECT_NE(r.err.find("No such file or directory"), std::string::npos) << describe(r);
   EXPECT_FALSE(fs::exists(path("missing_dir")));
@@ -382,7 +393,7 @@ TEST_F(BadInput, OutputOverAnInputIsRefusedBeforeScoring) {
   const std::string dist = write_y4m("dist.y4m", fmt_, 3, 1);
   const std::string before = read_file(dist);
   const RunResult r = run_cli({"-r", ref_, "-d", dist, "-o", dist});
-  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_EQ(r.status, kExitFailure) << describe(r);
   EXPECT_NE(r.err.find("it is also the input"), std::string::npos) << describe(r);
   EXPECT_EQ(read_file(dist), before);
 }
@@ -390,14 +401,14 @@ TEST_F(BadInput, OutputOverAnInputIsRefusedBeforeScoring) {
 TEST_F(BadInput, UnwritableOutputIsReportedBeforeReadingInputs) {
   // The output check comes first: a long run does not end in a lost result.
   const RunResult r = run_cli({"-r", path("missing.y4m"), "-d", ref_, "-o", path("no/dir/o.xml")});
-  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_EQ(r.status, kExitFailure) << describe(r);
   EXPECT_NE(r.err.find("cannot write"), std::string::npos) << describe(r);
 }
 
 TEST_F(BadInput, OutputToDevFull) {
   const std::string dist = write_y4m("dist.y4m", fmt_, 3, 1);
   const RunResult r = run_cli({"-r", ref_, "-d", dist, "-o", "/dev/full"});
-  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_EQ(r.status, kExitFailure) << describe(r);
   EXPECT_NE(r.err.find("cannot write /dev/full"), std::string::npos) << describe(r);
   EXPECT_EQ(r.out, "");
 }
@@ -405,7 +416,7 @@ TEST_F(BadInput, OutputToDevFull) {
 TEST_F(BadInput, SummaryToFullStdout) {
   const std::string dist = write_y4m("dist.y4m", fmt_, 3, 1);
   const RunResult r = run_cli({"-r", ref_, "-d", dist}, stdout_to("/dev/full"));
-  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_EQ(r.status, kExitFailure) << describe(r);
   EXPECT_NE(r.err.find("standard output"), std::string::npos) << describe(r);
 }
 
@@ -413,7 +424,7 @@ TEST_F(BadInput, OutputToDirectory) {
   const std::string dist = write_y4m("dist.y4m", fmt_, 3, 1);
   fs::create_directories(path("outdir"));
   const RunResult r = run_cli({"-r", ref_, "-d", dist, "-o", path("outdir")});
-  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_EQ(r.status, kExitFailure) << describe(r);
   EXPECT_NE(r.err.find("cannot write " + path("outdir")), std::string::npos) << describe(r);
   EXPECT_TRUE(list_dir(path("outdir")).empty());
 }
@@ -426,7 +437,7 @@ TEST_F(BadInput, OutputNotWritableKeepsFile) {
   const std::string out = write("ro.xml", "old\n");
   ASSERT_EQ(::chmod(out.c_str(), 0444), 0);
   const RunResult r = run_unprivileged({"-r", ref_, "-d", dist, "-o", out});
-  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_EQ(r.status, kExitFailure) << describe(r);
   EXPECT_NE(r.err.find("Permission denied"), std::string::npos) << describe(r);
   EXPECT_EQ(read_file(out), "old\n");
 }

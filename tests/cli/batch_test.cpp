@@ -147,7 +147,7 @@ TEST_F(Batch, FailingPairsAreReportedAndTheOthersComplete) {
             "videos/b_ref.y4m,videos/b_dist.y4m,out/ok2.json,\n");
   const RunResult r = run_cli({"--batch", list, "--batch-summary", path("summary.json"),
                                "--batch-jobs", "2", "--feature", "ssim"});
-  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_EQ(r.status, kExitFailure) << describe(r);
   EXPECT_TRUE(fs::exists(path("out/ok1.csv")));
   EXPECT_TRUE(fs::exists(path("out/ok2.json")));
   for (const char* failed :
@@ -210,14 +210,14 @@ TEST_F(Batch, BadListsAreRefusedNamingTheLine) {
   for (const Bad& b : bad) {
     const std::string list = write(b.name, b.text);
     const RunResult r = run_cli({"--batch", list});
-    EXPECT_EQ(r.status, 1) << b.name << describe(r);
+    EXPECT_EQ(r.status, kExitFailure) << b.name << describe(r);
     EXPECT_NE(r.err.find(b.needle), std::string::npos)
         << b.name << ": wanted '" << b.needle << "'\n"
         << describe(r);
     EXPECT_EQ(r.out, "") << b.name;
   }
   const RunResult missing = run_cli({"--batch", path("nope.csv")});
-  EXPECT_EQ(missing.status, 1);
+  EXPECT_EQ(missing.status, kExitFailure);
   EXPECT_NE(missing.err.find("nope.csv: cannot open the list"), std::string::npos)
       << describe(missing);
 }
@@ -232,7 +232,7 @@ TEST_F(Batch, UsageErrors) {
         {"--batch", ""},
         {"--batch", list, "--batch-summary", ""}}) {
     const RunResult r = run_cli(args);
-    EXPECT_EQ(r.status, 2) << describe(r);
+    EXPECT_EQ(r.status, kExitUsage) << describe(r);
     EXPECT_NE(r.err.find("Try 'exactvq --help'"), std::string::npos) << describe(r);
   }
 }

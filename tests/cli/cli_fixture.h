@@ -61,7 +61,7 @@ class CliTest : public ::testing::Test {
       for (const auto& needle : needles)
         EXPECT_NE(r.err.find(needle), std::string::npos) << "stderr lacks '" << needle << "'\n"
                                                          << describe(r);
-      if (status == 2) {
+      if (status == kExitUsage) {
         EXPECT_NE(r.err.find("Try 'exactvq --help'"), std::string::npos) << describe(r);
       }
       EXPECT_EQ(r.out, "") << describe(r);

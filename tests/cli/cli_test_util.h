@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/exit_status.h"
 #include "core/picture.h"
 
 namespace exactvq::clitest {

@@ -1,6 +1,7 @@
 // exactvq as a drop-in for libvmaf's `vmaf`: the same argument vectors given to both
 // (libvmaf's plain C, --cpumask 0xffffffff, full-precision JSON), their exit statuses
-// and reports compared field by field (all but version and fps). Skipped where the
+// compared (equal wherever libvmaf's is non-zero: 1 usage, 234 its flush's -EINVAL, 255
+// its -1) and their reports field by field (all but version and fps). Skipped where the
 // libvmaf binary is absent.
 //
 // A case that needs a feature this build does not register (kNotYetRegistered below
@@ -31,10 +32,12 @@ namespace fs = std::filesystem;
 using Fields = std::map<std::string, std::string>;  // "frame 3 psnr_y" -> "26.38..."
 
 // Where exactvq deliberately differs from libvmaf: exactvq refuses with a message
-// containing `needle` where libvmaf goes on (README, "Differences from libvmaf").
+// containing `needle` and exit status `status` where libvmaf goes on (exits 0) or
+// crashes (README, "Differences from libvmaf").
 struct Difference {
   const char* needle;
   const char* why;
+  int status;
 };
 
 struct Case {
@@ -120,7 +123,8 @@ std::vector<Case> cases() {
        {"--cpumask", "avx"},
        false,
        {},
-       Difference{"--cpumask avx", "libvmaf aborts (an assertion in its error message)"}},
+       Difference{"--cpumask avx", "libvmaf aborts (an assertion in its error message)",
+                  kExitUsage}},
       {"RawYuv", "raw", {"-w", "64", "-h", "48", "-p", "420", "-b", "8", "--json"}},
       {"RawYuvLongFlags",
        "raw",
@@ -142,7 +146,8 @@ std::vector<Case> cases() {
        {"--feature", "psnr=bogus=1"},
        false,
        {},
-       Difference{"unknown option 'bogus'", "libvmaf ignores an option its feature lacks"}},
+       Difference{"unknown option 'bogus'", "libvmaf ignores an option its feature lacks",
+                  kExitFailure}},
       {"Version", "none", {"-v"}, false},
       {"AomCtcUnknownVersion", "sample", {"--aom_ctc", "v8.0"}, false},
       {"NflxCtcUnknownVersion", "sample", {"--nflx_ctc", "v2.0"}, false},
@@ -153,26 +158,73 @@ std::vector<Case> cases() {
        true,
        kAom3,
        Difference{"bit depths differ",
-                  "libvmaf reads the 8-bit input's bytes as 10-bit samples (common_bitdepth)"}},
+                  "libvmaf reads the 8-bit input's bytes as 10-bit samples (common_bitdepth)",
+                  kExitFailure}},
       // exactvq refuses where libvmaf goes on.
       {"NoPredictionAlone",
        "sample",
        {"-n", "--json"},
        true,
        {},
-       Difference{"nothing to score", "libvmaf writes a report with no scores"}},
+       Difference{"nothing to score", "libvmaf writes a report with no scores", kExitUsage}},
       {"UnknownOption",
        "sample",
        {"--bogus", "--json"},
        true,
        {},
-       Difference{"--bogus", "getopt warns and libvmaf goes on without it"}},
+       Difference{"--bogus", "getopt warns and libvmaf goes on without it", kExitUsage}},
       {"FrameCountBeyondTheInputs",
        "sample",
        {"--frame_cnt", "99", "--json"},
        true,
        {},
-       Difference{"--frame_cnt 99", "libvmaf scores the frames there are"}},
+       Difference{"--frame_cnt 99", "libvmaf scores the frames there are", kExitFailure}},
+      {"DistortedShorter",
+       "dist_shorter",
+       {"--json"},
+       true,
+       {},
+       Difference{"ended before", "libvmaf scores the common frames and exits 0", kExitFailure}},
+      {"ReferenceShorter",
+       "ref_shorter",
+       {"--json"},
+       true,
+       {},
+       Difference{"ended before", "libvmaf scores the common frames and exits 0", kExitFailure}},
+      {"OutputUnwritable",
+       "sample",
+       {"--json", "-o", "/nonexistent-directory/out.json"},
+       false,
+       {},
+       Difference{"/nonexistent-directory/out.json",
+                  "libvmaf says it cannot open the file, writes no report and exits 0",
+                  kExitFailure}},
+      // One vector per exit status class libvmaf gives: usage (1) ...
+      {"RawOptionsIncomplete", "sample", {"-w", "176"}, false},
+      {"BadWidth", "raw", {"-w", "6x4", "-h", "48", "-p", "420", "-b", "8"}, false},
+      {"BadBitdepth", "raw", {"-w", "64", "-h", "48", "-p", "420", "-b", "17"}, false},
+      {"AomCtcProposed", "sample", {"--aom_ctc", "proposed"}, false},
+      {"ModelBadOptionString", "sample", {"-m", "foo"}, false},
+      {"FeatureBadOptionString", "sample", {"--feature", "psnr=enable_chroma"}, false},
+      {"NoArguments", "none", {}, false},
+      // ... its -1 (255) ...
+      {"MissingDistortedFile", "missing_dist", {"--json"}},
+      {"NotY4m", "not_y4m", {"--json"}},
+      {"FeatureOptionOutOfRange", "sample", {"--feature", "vif=vif_enhn_gain_limit=0.5"}},
+      // ... and its flush's -EINVAL (234).
+      {"TruncatedFrame", "dist_cut", {"--json"}},
+      {"MissingFrameMarker", "dist_no_marker", {"--json"}},
+      {"NoFrames", "no_frames", {"--json"}},
+      {"PsnrHvsAbove12Bits",
+       "p16",
+       {"-w", "576", "-h", "324", "-p", "420", "-b", "16", "--feature", "psnr_hvs", "-n",
+        "--json"}},
+      // float_ms_ssim's extractor fails with its own 1 under 176 pixels, which libvmaf exits with.
+      {"FloatMsSsimTooSmall",
+       "raw",
+       {"-w", "64", "-h", "48", "-p", "420", "-b", "8", "--feature", "float_ms_ssim", "-n",
+        "--json"}},
+      {"PicturesTooSmallForCambi", "odd_17x9", {"-m", "version=vmaf_v1.0.16_3d0h", "--json"}},
   };
   for (const char* v : {"v1.0", "v2.0", "v3.0", "v4.0", "v5.0", "v6.0", "v7.0"})
     c.push_back({fmt::format("AomCtc{}", std::string(v).substr(1, 1)),
@@ -336,11 +388,35 @@ class LibvmafDiff : public CliTest, public testing::WithParamInterface<Case> {
               write("dist.yuv", raw_bytes(f, make_frames(f, 5, 1)))};
     }
     if (input == "mixed_depth")
-      return {"-r", write_y4m("ref8.y4m", make_format(64, 48), 3, 0), "-d",
-              write_y4m("dist10.y4m", make_format(64, 48, ChromaFormat::k420, 10), 3, 1)};
+      // Large enough for every feature of the presets (float_ms_ssim takes 176 and up).
+      return {"-r", write_y4m("ref8.y4m", make_format(256, 192), 3, 0), "-d",
+              write_y4m("dist10.y4m", make_format(256, 192, ChromaFormat::k420, 10), 3, 1)};
     if (input == "sizes_differ")
       return {"-r", samples + "/ref.y4m", "-d", write_y4m("d.y4m", make_format(64, 48), 3, 1)};
     if (input == "missing") return {"-r", path("missing.y4m"), "-d", samples + "/dist.y4m"};
+    if (input == "missing_dist") return {"-r", samples + "/ref.y4m", "-d", path("missing.y4m")};
+    if (input == "odd_17x9") return pair("odd_420_17x9_f3");
+    const VideoFormat small = make_format(64, 48);
+    const std::string three = y4m_bytes(small, make_frames(small, 3, 1));
+    const std::string header = y4m_header(small);
+    const size_t frame = 6 + small.frame_bytes();  // "FRAME\n" and the planes
+    if (input == "dist_shorter" || input == "ref_shorter") {
+      const std::string longer = write_y4m("three.y4m", small, 3, 0);
+      const std::string shorter = write("two.y4m", three.substr(0, header.size() + 2 * frame));
+      return input == "dist_shorter" ? std::vector<std::string>{"-r", longer, "-d", shorter}
+                                     : std::vector<std::string>{"-r", shorter, "-d", longer};
+    }
+    if (input == "dist_cut" || input == "dist_no_marker" || input == "no_frames" ||
+        input == "not_y4m") {
+      std::string bytes = three.substr(0, three.size() - 100);  // the last frame cut short
+      if (input == "dist_no_marker")
+        bytes = three.substr(0, header.size()) + "FRAMX" + three.substr(header.size() + 5);
+      if (input == "no_frames") bytes = header;
+      if (input == "not_y4m") bytes = "not a Y4M file\n" + three.substr(header.size());
+      const std::string ref =
+          input == "no_frames" ? write("ref.y4m", header) : write_y4m("ref.y4m", small, 3, 0);
+      return {"-r", ref, "-d", write("dist.y4m", bytes)};
+    }
     if (input == "no_dist") return {"-r", samples + "/ref.y4m"};
     return {};
   }
@@ -398,17 +474,22 @@ TEST_P(LibvmafDiff, SameStatusAndReport) {
   const RunResult got = run_program(ours, with_timeout(300));
   ASSERT_NE(got.status, -1) << describe(got);
   if (c.difference) {
-    EXPECT_NE(got.status, 0) << c.difference->why << "\n" << describe(got);
+    // libvmaf goes on (or crashes): exactvq refuses, with its own status for the refusal.
+    EXPECT_TRUE(lib.status == 0 || lib.status == -1)
+        << "libvmaf refuses too: compare the statuses\n"
+        << describe(lib);
+    EXPECT_EQ(got.status, c.difference->status) << c.difference->why << "\n" << describe(got);
     EXPECT_NE(got.err.find(c.difference->needle), std::string::npos) << describe(got);
-    std::printf("[ differs  ] %s: exactvq refuses; %s\n", c.name.c_str(), c.difference->why);
+    EXPECT_FALSE(fs::exists(path("exactvq.out")));
+    std::printf("[ differs  ] %s: exactvq refuses (%d); %s\n", c.name.c_str(), got.status,
+                c.difference->why);
     return;
   }
   ASSERT_NE(lib.status, -1) << "libvmaf: " << describe(lib);
-  // libvmaf's statuses are 0, 1 (usage) and its own error codes; exactvq's are 0, 2
-  // (usage) and 1 (README): a run that succeeds or fails in one does so in the other.
-  EXPECT_EQ(got.status == 0, lib.status == 0)
-      << "libvmaf exit " << lib.status << ": " << lib.err.substr(0, 400) << "\nexactvq "
-      << describe(got);
+  // The same status (README, Usage): 0 for both, or libvmaf's own non-zero one.
+  EXPECT_EQ(got.status, lib.status) << "libvmaf exit " << lib.status << ": "
+                                    << lib.err.substr(0, 400) << "\nexactvq " << describe(got);
+  if (lib.status != 0) std::printf("[ status   ] %s: both exit %d\n", c.name.c_str(), lib.status);
   if (got.status != 0 || lib.status != 0 || !c.report) {
     if (got.status != 0) EXPECT_FALSE(fs::exists(path("exactvq.out")));
     return;

@@ -373,17 +373,18 @@ class GpusCli : public CliTest {};
 TEST_F(GpusCli, UsageErrors) {
   const std::string ref = write_y4m("ref.y4m", make_format(16, 16), 2, 0);
   const std::string dist = write_y4m("dist.y4m", make_format(16, 16), 2, 1);
-  expect_refused({"-r", ref, "-d", dist, "--gpus", "2", "--backend", "cpu"}, 2,
+  expect_refused({"-r", ref, "-d", dist, "--gpus", "2", "--backend", "cpu"}, kExitUsage,
                  {"--gpus", "--backend cpu"});
-  expect_refused({"-r", ref, "-d", dist, "--gpus", "1,1"}, 2,
+  expect_refused({"-r", ref, "-d", dist, "--gpus", "1,1"}, kExitUsage,
                  {"--gpus", "device 1 is listed twice"});
-  expect_refused({"-r", ref, "-d", dist, "--gpus", ""}, 2, {"--gpus", "empty"});
-  expect_refused({"-r", ref, "-d", dist, "--gpus", "0,,1"}, 2, {"--gpus", "empty item"});
-  expect_refused({"-r", ref, "-d", dist, "--gpus", "two"}, 2, {"--gpus", "not a number"});
-  expect_refused({"-r", ref, "-d", dist, "--gpus", "2", "--gpu", "1"}, 2, {"--gpu and --gpus"});
+  expect_refused({"-r", ref, "-d", dist, "--gpus", ""}, kExitUsage, {"--gpus", "empty"});
+  expect_refused({"-r", ref, "-d", dist, "--gpus", "0,,1"}, kExitUsage, {"--gpus", "empty item"});
+  expect_refused({"-r", ref, "-d", dist, "--gpus", "two"}, kExitUsage, {"--gpus", "not a number"});
+  expect_refused({"-r", ref, "-d", dist, "--gpus", "2", "--gpu", "1"}, kExitUsage,
+                 {"--gpu and --gpus"});
   expect_refused(
-      {"-r", ref, "-d", dist, "--gpus", "2", "--backend", "opencl", "--opencl-device", "0"}, 2,
-      {"--opencl-device and --gpus"});
+      {"-r", ref, "-d", dist, "--gpus", "2", "--backend", "opencl", "--opencl-device", "0"},
+      kExitUsage, {"--opencl-device and --gpus"});
 }
 
 TEST_F(GpusCli, OpenclDeviceNumbersAreChecked) {
@@ -392,11 +393,11 @@ TEST_F(GpusCli, OpenclDeviceNumbersAreChecked) {
   const int count = count_devices(Backend::kOpenCL);
   if (count == 0) GTEST_SKIP() << "no OpenCL device: --gpus over OpenCL not checked";
   expect_refused(
-      {"-r", ref, "-d", dist, "--backend", "opencl", "--gpus", fmt::format("0,{}", count)}, 2,
-      {fmt::format("no OpenCL device {}", count)});
+      {"-r", ref, "-d", dist, "--backend", "opencl", "--gpus", fmt::format("0,{}", count)},
+      kExitFailure, {fmt::format("no OpenCL device {}", count)});
   expect_refused(
-      {"-r", ref, "-d", dist, "--backend", "opencl", "--gpus", std::to_string(count + 1)}, 2,
-      {"--gpus", "OpenCL device"});
+      {"-r", ref, "-d", dist, "--backend", "opencl", "--gpus", std::to_string(count + 1)},
+      kExitFailure, {"--gpus", "OpenCL device"});
   // Every device present scores as the CPU does, and --verbose names each.
   const RunResult cpu =
       run_cli({"-r", ref, "-d", dist, "--csv", "-o", path("cpu.csv"), "--feature", "psnr"});
@@ -414,15 +415,17 @@ TEST_F(GpusCli, CudaAbsentOrBadNumbers) {
   const int count = count_devices(Backend::kCuda);
   if (count == 0) {
     // No CUDA: an explicit --gpus fails (a device error), auto falls back to the CPU and says so.
-    expect_refused({"-r", ref, "-d", dist, "--gpus", "2"}, 1, {"--gpus 2"});
+    // Device numbers are checked once the run begins (255, as any device error).
+    expect_refused({"-r", ref, "-d", dist, "--gpus", "2"}, kExitFailure, {"--gpus 2"});
     const RunResult r = run_cli({"-r", ref, "-d", dist, "--backend", "auto", "--gpus", "all"});
     EXPECT_EQ(r.status, 0) << describe(r);
     EXPECT_NE(r.err.find("scoring on the CPU"), std::string::npos) << describe(r);
     return;
   }
-  expect_refused({"-r", ref, "-d", dist, "--gpus", fmt::format("{},0", count)}, 2,
+  expect_refused({"-r", ref, "-d", dist, "--gpus", fmt::format("{},0", count)}, kExitFailure,
                  {fmt::format("no CUDA device {}", count)});
-  expect_refused({"-r", ref, "-d", dist, "--gpus", std::to_string(count + 1)}, 2, {"CUDA device"});
+  expect_refused({"-r", ref, "-d", dist, "--gpus", std::to_string(count + 1)}, kExitFailure,
+                 {"CUDA device"});
 }
 
 }  // namespace

@@ -203,13 +203,16 @@ TEST_F(Output, FrameSkipBothEqualsScoringTheTail) {
 
 TEST_F(Output, FrameSkipShiftsPairing) {
   // Skipping 2 reference frames pairs ref i+2 with dist i, over the 4 common frames;
-  // the distorted input is then the longer one, which is worth a warning.
-  const std::vector<std::string> args{"-r",     ref_,          "-d",          dist_,
-                                      "--json", "--precision", "max",         "--frame_skip_ref",
-                                      "2",      "-o",          path("o.json")};
+  // the distorted input is then the longer one, which is refused unless --frame_cnt
+  // says how many to score.
+  const std::vector<std::string> args{
+      "-r", ref_,          "-d", dist_, "--json",      "--precision", "max", "--frame_skip_ref",
+      "2",  "--frame_cnt", "4",  "-o",  path("o.json")};
+  const RunResult longer = run_cli({"-r", ref_, "-d", dist_, "--frame_skip_ref", "2"});
+  EXPECT_EQ(longer.status, kExitFailure) << describe(longer);
+  EXPECT_NE(longer.err.find("--frame_cnt 4"), std::string::npos) << describe(longer);
   const RunResult run = run_cli(args);
   ASSERT_EQ(run.status, 0) << describe(run);
-  EXPECT_NE(run.err.find("warning"), std::string::npos) << describe(run);
   const Report json = parse_json(read_file(path("o.json")));
   EXPECT_EQ(json.frames, (std::vector<int64_t>{0, 1, 2, 3}));
   ASSERT_EQ(json.values.at("ssim").size(), 4u);

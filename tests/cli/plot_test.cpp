@@ -75,16 +75,16 @@ TEST_F(Plot, ToStandardOutputInsteadOfTheSummary) {
 
 TEST_F(Plot, BadPathIsRefusedBeforeScoring) {
   const std::string missing_dir = path("no/such/dir/p.svg");
-  expect_refused({"-r", ref_, "-d", dist_, "--plot", missing_dir}, 1,
+  expect_refused({"-r", ref_, "-d", dist_, "--plot", missing_dir}, kExitFailure,
                  {"cannot write " + missing_dir});
-  expect_refused({"-r", ref_, "-d", dist_, "--plot", ref_}, 1, {ref_});
-  expect_refused({"-r", ref_, "-d", dist_, "--plot", ""}, 2, {"--plot ''"});
+  expect_refused({"-r", ref_, "-d", dist_, "--plot", ref_}, kExitFailure, {ref_});
+  expect_refused({"-r", ref_, "-d", dist_, "--plot", ""}, kExitUsage, {"--plot ''"});
   EXPECT_EQ(read_file(ref_), y4m_bytes(fmt_, make_frames(fmt_, 12, 0)));
 }
 
 TEST_F(Plot, SameFileAsTheReportIsAUsageError) {
   const RunResult r = run_cli({"-r", ref_, "-d", dist_, "-o", path("x"), "--plot", path("x")});
-  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_EQ(r.status, kExitUsage) << describe(r);
   EXPECT_NE(r.err.find("-o and --plot both name"), std::string::npos) << describe(r);
   EXPECT_FALSE(fs::exists(path("x")));
 }
@@ -95,7 +95,7 @@ TEST_F(Plot, FailedRunLeavesAnExistingChartUntouched) {
   cut.resize(cut.size() - 7);
   const std::string bad = write("cut.y4m", cut);
   const RunResult r = run_cli({"-r", ref_, "-d", bad, "--plot", chart});
-  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_EQ(r.status, kExitPicture) << describe(r);
   EXPECT_NE(r.err.find("truncated frame 11"), std::string::npos) << describe(r);
   EXPECT_EQ(read_file(chart), "<svg/>\n");
   EXPECT_EQ(list_dir(dir_), (std::set<std::string>{"cut.y4m", "dist.y4m", "old.svg", "ref.y4m"}));

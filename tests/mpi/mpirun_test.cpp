@@ -191,14 +191,14 @@ TEST_F(Mpirun, MoreRanksThanFrames) {
 TEST_F(Mpirun, FrameSelection) {
   const VideoFormat f = make_format(24, 16, ChromaFormat::k444, 10);
   const auto ref = write_y4m("ref.y4m", f, 11, 0);
-  const auto dist = write_y4m("dist.y4m", f, 9, 1);
+  const auto dist = write_y4m("dist.y4m", f, 11, 1);
   const std::vector<std::string> base{
       "-r",        ref,           "-d",        dist,
       "--feature", "ssim",        "--feature", "psnr=enable_apsnr=true",
       "--json",    "--precision", "max"};
   for (const std::vector<std::string>& extra :
        {std::vector<std::string>{"--frame_cnt", "5"},
-        std::vector<std::string>{"--frame_skip_ref", "2", "--frame_skip_dist", "1"},
+        std::vector<std::string>{"--frame_skip_ref", "2", "--frame_skip_dist", "2"},
         std::vector<std::string>{"--subsample", "3"},
         std::vector<std::string>{"--frame_cnt", "7", "--frame_skip_ref", "3", "--subsample",
                                  "2"}}) {
@@ -209,11 +209,13 @@ TEST_F(Mpirun, FrameSelection) {
   }
 }
 
-TEST_F(Mpirun, ShorterDistortedWarnsAsExactvq) {
+// Inputs of different lengths: refused as exactvq refuses them (the last rank meets the end).
+TEST_F(Mpirun, ShorterDistortedRefusedAsExactvq) {
   const VideoFormat f = make_format(24, 16);
   const auto ref = write_y4m("ref.y4m", f, 8, 0);
   const auto dist = write_y4m("dist.y4m", f, 5, 1);
-  expect_identical({"-r", ref, "-d", dist, "--json"}, "json");  // the warning is compared too
+  expect_refused_alike({"-r", ref, "-d", dist, "--json"}, kExitFailure, "after 5 frames");
+  expect_identical({"-r", ref, "-d", dist, "--frame_cnt", "5", "--json"}, "json");
 }
 
 TEST_F(Mpirun, StandardInputIsReadByRankZero) {
@@ -231,16 +233,17 @@ TEST_F(Mpirun, BatchRanksTakeWholePairs) {
   const auto ref = write_y4m("ref.y4m", f, 6, 0);
   const auto dist = write_y4m("dist.y4m", f, 6, 1);
   const auto dist2 = write_y4m("dist2.y4m", f, 4, 2);
-  const std::string list =
-      "ref,dist,output,options\n" + ref + "," + dist + ",p1.json,--feature ssim\n" + dist + "," +
-      ref + ",p2.xml,--feature psnr=enable_apsnr=true\n" + ref + "," + path("missing.y4m") +
-      ",p3.json,--feature ssim\n" + ref + "," + dist2 + ",p4.csv,--subsample 2 --feature ssim\n" +
-      ref + "," + dist + ",p5.json,--frame_cnt 3 --feature ssim=sum=raster\n";
+  const std::string list = "ref,dist,output,options\n" + ref + "," + dist +
+                           ",p1.json,--feature ssim\n" + dist + "," + ref +
+                           ",p2.xml,--feature psnr=enable_apsnr=true\n" + ref + "," +
+                           path("missing.y4m") + ",p3.json,--feature ssim\n" + ref + "," + dist2 +
+                           ",p4.csv,--subsample 2 --frame_cnt 4 --feature ssim\n" + ref + "," +
+                           dist + ",p5.json,--frame_cnt 3 --feature ssim=sum=raster\n";
   fs::create_directories(dir_ / "one");
   const auto one_list = write("one/list.csv", list);
   const RunResult want =
       run_cli({"--batch", one_list, "--batch-jobs", "1", "--batch-summary", path("one/sum.csv")});
-  ASSERT_EQ(want.status, 1) << describe(want);
+  ASSERT_EQ(want.status, kExitFailure) << describe(want);
   const std::string one_dir = (dir_ / "one").string();
   for (const int n : {2, 3}) {
     SCOPED_TRACE("mpirun -n " + std::to_string(n));
@@ -248,7 +251,7 @@ TEST_F(Mpirun, BatchRanksTakeWholePairs) {
     fs::create_directories(dir_ / name);
     const auto mpi_list = write(name + "/list.csv", list);
     const RunResult got = mpi(n, {"--batch", mpi_list, "--batch-summary", path(name + "/sum.csv")});
-    EXPECT_EQ(got.status, 1) << describe(got);
+    EXPECT_EQ(got.status, kExitFailure) << describe(got);
     const std::string mpi_dir = (dir_ / name).string();
     const std::string expected_err = std::regex_replace(want.err, std::regex(one_dir), mpi_dir);
     EXPECT_TRUE(as_exactvq(got.err).starts_with(expected_err)) << describe(got);
@@ -268,30 +271,31 @@ TEST_F(Mpirun, ErrorsEndEveryRankWithoutOutput) {
   const auto ref = write_y4m("ref.y4m", f, 7, 0);
   const auto dist = write_y4m("dist.y4m", f, 7, 1);
   // Missing on every rank.
-  expect_refused_alike({"-r", ref, "-d", path("missing.y4m")}, 1, "missing.y4m");
+  expect_refused_alike({"-r", ref, "-d", path("missing.y4m")}, kExitFailure, "missing.y4m");
   // Truncated Y4M (its frame count is unknown, so rank 0 reads it) and raw YUV (whose
   // frame count counts the partial frame: the last rank meets it).
   const std::string bytes = read_file(dist);
   const auto cut = write("cut.y4m", bytes.substr(0, bytes.size() - 50));
-  expect_refused_alike({"-r", ref, "-d", cut}, 1, "truncated frame 6");
+  expect_refused_alike({"-r", ref, "-d", cut}, kExitPicture, "truncated frame 6");
   const std::string raw = raw_bytes(f, make_frames(f, 7, 1));
   const auto ref_raw = write("ref.yuv", raw_bytes(f, make_frames(f, 7, 0)));
   const auto cut_raw = write("cut.yuv", raw.substr(0, raw.size() - 50));
   expect_refused_alike(
-      {"-r", ref_raw, "-d", cut_raw, "-w", "24", "-h", "16", "-p", "420", "-b", "10"}, 1,
+      {"-r", ref_raw, "-d", cut_raw, "-w", "24", "-h", "16", "-p", "420", "-b", "10"}, kExitPicture,
       "truncated frame 6");
   // A bad sample in frame 3: a middle rank's error.
   auto frames = make_frames(f, 7, 1);
   frames[3][0][5] = 2000;
   const auto bad = write("bad.y4m", y4m_bytes(f, frames));
-  expect_refused_alike({"-r", ref, "-d", bad}, 1, "frame 3");
+  expect_refused_alike({"-r", ref, "-d", bad}, kExitFailure, "frame 3");
   // More frames asked for than exist; a skip past the end; bad usage; no such directory.
-  expect_refused_alike({"-r", ref, "-d", dist, "--frame_cnt", "9"}, 1, "--frame_cnt 9");
-  expect_refused_alike({"-r", ref, "-d", dist, "--frame_skip_dist", "8"}, 1, "--frame_skip_dist 8");
-  expect_refused_alike({"-r", ref, "-d", dist, "--subsample", "-1"}, 2, "--subsample");
+  expect_refused_alike({"-r", ref, "-d", dist, "--frame_cnt", "9"}, kExitFailure, "--frame_cnt 9");
+  expect_refused_alike({"-r", ref, "-d", dist, "--frame_skip_dist", "8"}, kExitPicture,
+                       "--frame_skip_dist 8");
+  expect_refused_alike({"-r", ref, "-d", dist, "--subsample", "-1"}, kExitUsage, "--subsample");
   const RunResult r = mpi(3, {"-r", ref, "-d", dist, "-o", path("no/such/dir/out.xml")});
   EXPECT_FALSE(r.timed_out);
-  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_EQ(r.status, kExitFailure) << describe(r);
   EXPECT_TRUE(r.err.starts_with("exactvq-mpi: cannot write")) << describe(r);
 }
 

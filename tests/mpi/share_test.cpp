@@ -103,7 +103,7 @@ Outcome ranks_in_turn(const RunOptions& o, int ranks) {
     out.report = all_formats(combine(setups[0], o, plan, results, warning));
     out.message = warning;
   } catch (const std::exception& e) {
-    out.code = 1;
+    out.code = exit_status_of(std::current_exception(), FailedWhile::kRunning);
     out.message = e.what();
   }
   return out;
@@ -204,7 +204,7 @@ TEST_F(Share, RawYuvWithAPartialLastFrameFailsAsOneProcess) {
   o.raw.chroma = ChromaFormat::k420;
   expect_same(o, "truncated raw");
   const Outcome one = one_process(o);
-  EXPECT_EQ(one.code, 1);
+  EXPECT_EQ(one.code, kExitPicture);
   EXPECT_NE(one.message.find("truncated frame 5"), std::string::npos) << one.message;
   EXPECT_GT(shared_runs_, 0);
   // Whole files, raw at 10 bits.
@@ -222,7 +222,7 @@ TEST_F(Share, BadSampleInTheMiddleFailsAsOneProcess) {
   const auto dist = write("dist.y4m", y4m_bytes(f, frames));
   expect_same(options(ref, dist), "bad sample");
   const Outcome one = one_process(options(ref, dist));
-  EXPECT_EQ(one.code, 1);
+  EXPECT_EQ(one.code, kExitFailure);
   EXPECT_NE(one.message.find("frame 4"), std::string::npos) << one.message;
   // Skipped (unscored) frames are not checked, by either.
   RunOptions o = options(ref, dist);
@@ -237,7 +237,7 @@ TEST_F(Share, BadSampleInTheMiddleFailsAsOneProcess) {
   // The reference ends at frame 4 where the distorted input is bad: the error wins.
   const auto short_ref = write_y4m("short_ref.y4m", f, 4, 0);
   expect_same(options(short_ref, dist), "end and error at one frame");
-  EXPECT_EQ(one_process(options(short_ref, dist)).code, 1);
+  EXPECT_EQ(one_process(options(short_ref, dist)).code, kExitFailure);
 }
 
 TEST_F(Share, ErrorsBeforeScoringAreOneProcessErrors) {

@@ -54,12 +54,14 @@ void check_ssim_input(int width, int height, int bitdepth, const SsimOptions& o,
 
 void check_ms_ssim_input(int width, int height, int bitdepth, const char* where) {
   check_bit_depth(bitdepth, where);
+  // libvmaf's extractor fails there with 1, which its `vmaf` exits with.
   if (width < kMsSsimMinSide || height < kMsSsimMinSide)
-    throw InputError(
+    throw PictureError(
         fmt::format("{}: float_ms_ssim cannot score a {}x{} picture: libvmaf refuses pictures "
                     "under {} pixels in width or "
                     "height (its fifth scale would be narrower than the 11x11 window)",
-                    where, width, height, kMsSsimMinSide));
+                    where, width, height, kMsSsimMinSide),
+        1);
 }
 
 }  // namespace exactvq::float_ssim

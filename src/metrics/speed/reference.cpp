@@ -664,7 +664,7 @@ void check_scoreable(const SpeedOptions& o, int width, int height) {
   const Dimensions d = dimensions_of(width, height, o.prescale);
   const char* name = feature_name(o.feature);
   if (!d.scoreable())
-    throw InputError(fmt::format(
+    throw PictureError(fmt::format(
         "feature {}: a {}x{} plane is too small for SpEED, which scores it at 1/16 of its size "
         "(after speed_prescale={:g}: {}x{}) and needs a whole {}x{} block there",
         name, width, height, o.prescale, d.operating_width, d.operating_height, kBlockSize,

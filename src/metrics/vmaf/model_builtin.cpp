@@ -17,7 +17,7 @@ std::vector<std::string> builtin_model_versions() {
 std::string_view builtin_model_text(std::string_view version) {
   for (std::size_t i = 0; i < kBuiltinModelTextCount; ++i)
     if (kBuiltinModelTexts[i].version == version) return kBuiltinModelTexts[i].text;
-  throw UsageError(fmt::format("no built-in VMAF model \"{}\" (known: {})", version,
+  throw SetupError(fmt::format("no built-in VMAF model \"{}\" (known: {})", version,
                                fmt::join(builtin_model_versions(), ", ")));
 }
 

@@ -355,7 +355,7 @@ TEST_F(OpenclTest, FaultCliExitsWithoutOutput) {
       if (exists) cli::write_file(out, existing);
       const cli::RunResult r = run_with_fault(c.fault, score_args("opencl", out.string()));
       EXPECT_FALSE(r.timed_out) << c.fault << "\n" << cli::describe(r);
-      EXPECT_EQ(r.status, 1) << c.fault << "\n" << cli::describe(r);
+      EXPECT_EQ(r.status, kExitFailure) << c.fault << "\n" << cli::describe(r);
       for (const std::string& part : c.said)
         EXPECT_TRUE(contains(r.err, part)) << c.fault << ": " << part << "\n" << cli::describe(r);
       EXPECT_TRUE(contains(r.err, "exactvq: ")) << cli::describe(r);

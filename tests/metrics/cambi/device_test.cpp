@@ -23,6 +23,7 @@
 
 #include "banded_pictures.h"
 #include "cambi_testing.h"
+#include "cli/exit_status.h"
 #include "device_fixture.h"
 #include "metrics/cambi/engine.h"
 #include "metrics/cambi/options.h"
@@ -197,7 +198,8 @@ TEST_P(CambiOnDevice, CommandLineReportEqualsCpu) {
   EXPECT_NE(cpu.dump().find("cambi_hrs_1080_cmxv_17_vlt_0.06"), std::string::npos);
   const fs::path samples = EXACTVQ_SAMPLES_DIR;
   fs::remove(tmp / ("cambi_small_" + b + ".json"));
-  EXPECT_EQ(run(b, samples / "ref.y4m", samples / "dist.y4m", "cambi_small_" + b + ".json"), 1);
+  EXPECT_EQ(run(b, samples / "ref.y4m", samples / "dist.y4m", "cambi_small_" + b + ".json"),
+            kExitPicture);
   EXPECT_FALSE(fs::exists(tmp / ("cambi_small_" + b + ".json")));
   std::ifstream err(tmp / ("cambi_small_" + b + ".json.err"));
   const std::string message((std::istreambuf_iterator<char>(err)),

@@ -151,23 +151,27 @@ TEST_F(CambiVectorsCli, CommandLineEqualsLibvmafFramesAndPooled) {
   EXPECT_GE(compared, 200);
 }
 
-// Bad options and sizes: exit 2 (usage) or 1 (input), a message naming them, no output.
+// Bad options (255, as libvmaf refuses them when it sets the run up) and pictures cambi has no
+// value for (234): a message naming them, no output.
 TEST_F(CambiVectorsCli, RefusalsNameWhatAndLeaveNoOutput) {
   const VideoFormat f = clitest::make_format(216, 64);
   const std::string ref = write_y4m("ref.y4m", f, 2, 0), dist = write_y4m("dist.y4m", f, 2, 1);
-  expect_refused({"-r", ref, "-d", dist, "--feature", "cambi=window_size=200"}, 2,
+  expect_refused({"-r", ref, "-d", dist, "--feature", "cambi=window_size=200"}, kExitFailure,
                  {"cambi", "window_size=200"});
-  expect_refused({"-r", ref, "-d", dist, "--feature", "cambi=eotf=hlg"}, 2, {"cambi", "eotf=hlg"});
+  expect_refused({"-r", ref, "-d", dist, "--feature", "cambi=eotf=hlg"}, kExitFailure,
+                 {"cambi", "eotf=hlg"});
   const VideoFormat sd = clitest::make_format(400, 300);
   const std::string r1 = write_y4m("ref1.y4m", sd, 1, 0), d1 = write_y4m("dist1.y4m", sd, 1, 1);
-  expect_refused({"-r", r1, "-d", d1, "--feature", "cambi=enc_width=200:enc_height=200"}, 1,
-                 {"cambi", "200x200"});
+  expect_refused({"-r", r1, "-d", d1, "--feature", "cambi=enc_width=200:enc_height=200"},
+                 kExitPicture, {"cambi", "200x200"});
   const VideoFormat tiny = clitest::make_format(64, 48);
   const std::string r2 = write_y4m("ref2.y4m", tiny, 1, 0), d2 = write_y4m("dist2.y4m", tiny, 1, 1);
-  expect_refused({"-r", r2, "-d", d2, "--feature", "cambi"}, 1, {"cambi", "64x48", "216"});
+  expect_refused({"-r", r2, "-d", d2, "--feature", "cambi"}, kExitPicture,
+                 {"cambi", "64x48", "216"});
   const VideoFormat flat = clitest::make_format(2000, 20);
   const std::string r3 = write_y4m("ref3.y4m", flat, 1, 0), d3 = write_y4m("dist3.y4m", flat, 1, 1);
-  expect_refused({"-r", r3, "-d", d3, "--feature", "cambi"}, 1, {"cambi", "2000x20", "window"});
+  expect_refused({"-r", r3, "-d", d3, "--feature", "cambi"}, kExitPicture,
+                 {"cambi", "2000x20", "window"});
 }
 
 // heatmaps_path through the command line: the five files of every frame, the

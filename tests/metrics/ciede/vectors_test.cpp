@@ -83,9 +83,10 @@ TEST_F(CiedeCatalogue, CommandLineAndLibraryEqualLibvmafBitForBit) {
     SCOPED_TRACE(p.name);
     const nlohmann::json& run = runs_of.at("ciede");
     const fs::path out = dir / (p.name + ".json");
-    std::vector<std::string> argv{EXACTVQ_CLI_PATH, "-n", "-r",        p.ref.string(), "-d",
-                                  p.dist.string(),  "--feature", "ciede",        "--json",
-                                  "--precision",    "max",       "-o",           out.string()};
+    std::vector<std::string> argv{
+        EXACTVQ_CLI_PATH, "-n",    "-r",     p.ref.string(), "-d",  p.dist.string(),
+        "--feature",      "ciede", "--json", "--precision",  "max", "-o",
+        out.string()};
     const auto raw = raw_args(p);
     argv.insert(argv.end(), raw.begin(), raw.end());
     const clitest::RunResult r = clitest::run_program(argv, clitest::with_timeout(300));
@@ -137,7 +138,7 @@ TEST_F(CiedeCatalogue, CommandLineAndLibraryEqualLibvmafBitForBit) {
   EXPECT_EQ(defined_where_libvmaf_is_not, 3);
 }
 
-// The command line refuses what ciede has no value for: exit status 1, a
+// The command line refuses what ciede has no value for: exit status 234, a
 // message naming the feature and the size, no report.
 TEST(CiedeCommandLine, RefusesClearlyWithoutAReport) {
   const fs::path dir = clitest::test_dir();
@@ -150,9 +151,9 @@ TEST(CiedeCommandLine, RefusesClearlyWithoutAReport) {
     const fs::path in = dir / "in.y4m", out = dir / "out.json";
     clitest::write_file(in, clitest::y4m_bytes(f, clitest::make_frames(f, 1, 0)));
     const clitest::RunResult r =
-        clitest::run_program({EXACTVQ_CLI_PATH, "-n", "-r", in.string(), "-d", in.string(), "--feature",
-                              "ciede", "--json", "-o", out.string()});
-    EXPECT_EQ(r.status, 1) << clitest::describe(r);
+        clitest::run_program({EXACTVQ_CLI_PATH, "-n", "-r", in.string(), "-d", in.string(),
+                              "--feature", "ciede", "--json", "-o", out.string()});
+    EXPECT_EQ(r.status, kExitPicture) << clitest::describe(r);
     EXPECT_NE(r.err.find("ciede"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(f.describe()), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(out));

@@ -22,6 +22,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/ctc_presets.h"
+#include "cli/exit_status.h"
 #include "device_fixture.h"
 #include "metrics/psnr_hvs/engine.h"
 #include "metrics/psnr_hvs/psnr_hvs_feature.h"
@@ -235,7 +236,7 @@ TEST_P(PsnrHvsOnDevice, CtcPresetsRunWholeOrNameWhatBlocksThem) {
       ++whole;
       continue;
     }
-    EXPECT_EQ(r.status, 1) << what << ": " << clitest::describe(r);
+    EXPECT_EQ(r.status, kExitFailure) << what << ": " << clitest::describe(r);
     EXPECT_TRUE(r.out.empty()) << what;
     const std::string names = fmt::format("{}", fmt::join(missing, ", "));
     const std::string want = missing.size() == 1

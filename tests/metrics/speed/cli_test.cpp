@@ -112,7 +112,7 @@ TEST_F(SpeedCli, CatalogueVectorsEqualLibvmaf) {
       }
       // libvmaf refused or crashed: where SpEED has a value (speed_temporal's
       // first frame, 0, on a clip of one frame) exactvq gives it; elsewhere it
-      // exits 1 naming the feature and the plane's size, with no report.
+      // exits 234 (libvmaf crashes) naming the feature and the plane's size, with no report.
       if (std::string(feature) == "speed_temporal" && f.at("frames_in_files").get<int>() == 1) {
         ASSERT_EQ(r.status, 0) << what << describe(r);
         const Report got = parse_json(read_file(path("out.json")));
@@ -121,7 +121,7 @@ TEST_F(SpeedCli, CatalogueVectorsEqualLibvmaf) {
         ++first_frame_only;
         continue;
       }
-      EXPECT_EQ(r.status, 1) << what << describe(r);
+      EXPECT_EQ(r.status, kExitPicture) << what << describe(r);
       EXPECT_NE(r.err.find(feature), std::string::npos) << what << describe(r);
       EXPECT_NE(r.err.find("too small"), std::string::npos) << what << describe(r);
       EXPECT_FALSE(fs::exists(path("out.json"))) << what;
@@ -287,28 +287,28 @@ TEST_F(SpeedCli, RandomClipsEqualTheOracle) {
   EXPECT_EQ(differing, 0);
 }
 
-// Pictures without a value: exit 1 naming the feature and size, and no output.
+// Pictures without a value: exit 234 naming the feature and size, and no output.
 TEST_F(SpeedCli, RefusalsNameWhatAndLeaveNoOutput) {
   const VideoFormat small = make_format(150, 160);
   const std::string ref = write_y4m("ref.y4m", small, 2, 0),
                     dist = write_y4m("dist.y4m", small, 2, 1);
-  expect_refused({"-r", ref, "-d", dist, "--feature", "speed_chroma"}, 1,
+  expect_refused({"-r", ref, "-d", dist, "--feature", "speed_chroma"}, kExitPicture,
                  {"speed_chroma", "75x80", "too small"});
-  expect_refused({"-r", ref, "-d", dist, "--feature", "speed_temporal=speed_prescale=0.4"}, 1,
-                 {"speed_temporal", "150x160", "too small"});
-  expect_refused({"-r", ref, "-d", dist, "--feature", "speed_chroma=speed_kernelscale=1.3"}, 2,
-                 {"speed_chroma", "speed_kernelscale=1.3"});
+  expect_refused({"-r", ref, "-d", dist, "--feature", "speed_temporal=speed_prescale=0.4"},
+                 kExitPicture, {"speed_temporal", "150x160", "too small"});
+  expect_refused({"-r", ref, "-d", dist, "--feature", "speed_chroma=speed_kernelscale=1.3"},
+                 kExitFailure, {"speed_chroma", "speed_kernelscale=1.3"});
   // speed_temporal with --subsample: libvmaf compares with the frame scored before.
   const VideoFormat big = make_format(160, 160);
   const std::string rb = write_y4m("refb.y4m", big, 4, 0), db = write_y4m("distb.y4m", big, 4, 1);
-  expect_refused({"-r", rb, "-d", db, "--feature", "speed_temporal", "--subsample", "3"}, 2,
-                 {"speed_temporal", "--subsample 3"});
+  expect_refused({"-r", rb, "-d", db, "--feature", "speed_temporal", "--subsample", "3"},
+                 kExitFailure, {"speed_temporal", "--subsample 3"});
   const VideoFormat nine = make_format(200, 200, ChromaFormat::k420, 9);
   const std::string r9 = write("ref9.yuv", raw_bytes(nine, make_frames(nine, 2, 0)));
   const std::string d9 = write("dist9.yuv", raw_bytes(nine, make_frames(nine, 2, 1)));
   expect_refused({"-r", r9, "-d", d9, "-w", "200", "-h", "200", "-p", "420", "-b", "9", "--feature",
                   "speed_temporal"},
-                 1, {"speed_temporal", "9-bit"});
+                 kExitFailure, {"speed_temporal", "9-bit"});
 }
 
 }  // namespace

@@ -130,7 +130,7 @@ TEST_F(VmafRun, CommandLineEqualsLibvmafFramesAndPooled) {
       const RunResult r = run_cli(args);
       if (!frames) {
         // libvmaf crashed: pictures ADM cannot take are refused, naming the size.
-        EXPECT_EQ(r.status, 1) << p.name << describe(r);
+        EXPECT_EQ(r.status, kExitPicture) << p.name << describe(r);
         EXPECT_NE(r.err.find("adm"), std::string::npos) << describe(r);
         EXPECT_FALSE(fs::exists(path("out.json")));
         continue;
@@ -216,7 +216,7 @@ TEST_F(VmafRun, NoPredictionScoresTheFeaturesOnly) {
 TEST_F(VmafRun, NoPredictionAloneIsRefused) {
   const VmafPair p = named_pair("p8_420_576x324_testsrc2_x264");
   const RunResult r = run_exactvq({"-r", p.ref.string(), "-d", p.dist.string(), "-n", "--json"});
-  EXPECT_EQ(r.status, 2) << describe(r);
+  EXPECT_EQ(r.status, kExitUsage) << describe(r);
   EXPECT_NE(r.err.find("nothing to score"), std::string::npos) << describe(r);
 }
 
@@ -229,13 +229,16 @@ TEST_F(VmafRun, RefusalsLeaveNoOutput) {
     std::string needle;
   };
   const Refusal refusals[] = {
-      {{"--model", "version=vmaf_v0.6.1", "--model", "version=vmaf_v0.6.1neg"}, 2, "name"},
-      {{"--model", "version=vmaf_v9"}, 2, "vmaf_v9"},
-      {{"--model", "path=" + path("missing.json")}, 1, "missing.json"},
-      {{"--feature", "vif=vif_enhn_gain_limit=0.5"}, 2, "vif_enhn_gain_limit"},
-      {{"--feature", "adm=adm_csf_mode=2:adm_norm_view_dist=4"}, 2, "has CSF tables only for"},
+      // libvmaf's parser refuses models of one name; its run, the rest.
+      {{"--model", "version=vmaf_v0.6.1", "--model", "version=vmaf_v0.6.1neg"}, kExitUsage, "name"},
+      {{"--model", "version=vmaf_v9"}, kExitFailure, "vmaf_v9"},
+      {{"--model", "path=" + path("missing.json")}, kExitFailure, "missing.json"},
+      {{"--feature", "vif=vif_enhn_gain_limit=0.5"}, kExitFailure, "vif_enhn_gain_limit"},
+      {{"--feature", "adm=adm_csf_mode=2:adm_norm_view_dist=4"},
+       kExitFailure,
+       "has CSF tables only for"},
       // VMAF v1 until its cambi feature is registered (model_v1_test.cpp checks both ways).
-      {{"--model", "version=vmaf_v1.0.16_hfr_3d0h"}, 2, "feature 'cambi'"},
+      {{"--model", "version=vmaf_v1.0.16_hfr_3d0h"}, kExitFailure, "feature 'cambi'"},
   };
   const std::vector<std::string> known = known_features();
   const bool has_cambi = std::find(known.begin(), known.end(), "cambi") != known.end();
@@ -253,7 +256,7 @@ TEST_F(VmafRun, RefusalsLeaveNoOutput) {
   const std::string ref = write("small_ref.y4m", y4m_bytes(small, make_frames(small, 2, 0)));
   const std::string dist = write("small_dist.y4m", y4m_bytes(small, make_frames(small, 2, 1)));
   const RunResult r = run_cli({"-r", ref, "-d", dist, "--model", "version=vmaf_v0.6.1", "-o", out});
-  EXPECT_EQ(r.status, 1) << describe(r);
+  EXPECT_EQ(r.status, kExitPicture) << describe(r);
   EXPECT_NE(r.err.find("32x40"), std::string::npos) << describe(r);
   EXPECT_FALSE(fs::exists(out));
 }
