@@ -251,6 +251,28 @@ TEST_P(PsnrHvsOnDevice, CtcPresetsRunWholeOrNameWhatBlocksThem) {
       tag().c_str(), whole, refused);
 }
 
+// CUDA: runs of several batches of several chunks on every lane, whose
+// chunks write their terms in their places in the batch's and whose planes'
+// sums then run in one launch a batch. 1 Mpixel frames make chunks of 8 (the
+// runner's 8 Mpixel a launch) and batches of 64 (unless the environment caps
+// them lower), the last chunk of each batch split into single frames; 150
+// frames: two full batches and a short one. Every sum and score the CPU's bits.
+using PsnrHvsOnCuda = OneBackendTest<Backend::kCuda>;
+
+TEST_F(PsnrHvsOnCuda, RunsOfSeveralBatchesEqualCpu) {
+  std::mt19937_64 rng(0x95'ba'7c);
+  int compared = 0;
+  for (int bits : {8, 10}) {
+    const VideoFormat f{1024, 1024, ChromaFormat::k420, bits};
+    const PictureFrames frames = seeded_frames(f, 150, rng);
+    compared += compare_on_device(device(), f, "psnr_hvs", {"psnr_hvs"}, frames.pairs, "150 frames")
+                    .compared;
+  }
+  std::printf("[ cuda     ] psnr_hvs over several batches: %d values == cpu bit for bit\n",
+              compared);
+  EXPECT_GT(compared, 2 * 150);
+}
+
 EXACTVQ_ON_EVERY_DEVICE_BACKEND(PsnrHvsOnDevice);
 
 }  // namespace

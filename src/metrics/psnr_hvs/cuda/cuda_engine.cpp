@@ -1,7 +1,9 @@
 // The psnr_hvs engine on a CUDA device: on the frames the device's runner
 // uploads once for every engine of the run (backends/cuda/batch_runner.h), each
-// plane's block terms in parallel, then each plane's sequential binary32 sum
-// of them (psnr_hvs_kernels.h); only the three sums a frame come back, once a
+// plane's block terms in parallel as each chunk arrives, kept for the whole
+// batch; then, once every chunk's terms are written (finish), one launch of
+// every plane of every frame of the batch's sequential binary32 sums side by
+// side (psnr_hvs_kernels.h); only the three sums a frame come back, once a
 // batch.
 #include <algorithm>
 #include <array>
@@ -29,8 +31,11 @@ class CudaEngine final : public RunnerEngine<Engine, float> {
     for (int p = 0; p < s.planes; ++p) {
       terms_[size_t(p)] = int64_t(kCoefficients) * blocks_along(s.format.plane_width(p)) *
                           blocks_along(s.format.plane_height(p));
-      chunk_terms_ += size_t(terms_[size_t(p)]) * size_t(chunk_frames());
+      frame_terms_ += size_t(terms_[size_t(p)]);
     }
+    // A batch's terms stay on the device until its sums: at most kTermsBudget.
+    limit_batch(int(std::min<size_t>(
+        kTermsBudget / (std::max<size_t>(frame_terms_, 1) * sizeof(float)), size_t(1) << 20)));
     join(size_t(s.planes));
   }
 
@@ -48,41 +53,63 @@ class CudaEngine final : public RunnerEngine<Engine, float> {
     // A copy from pageable memory may still be in flight when cudaMemcpy returns, and the
     // lanes' streams do not wait for the default stream: wait here, once.
     check(cudaDeviceSynchronize(), "upload of psnr_hvs's weights");
-    for (auto& lane : lanes_)
-      lane = DeviceBuffer(std::max<size_t>(chunk_terms_, 1) * sizeof(float));
+    // Every chunk of a batch writes its own frames' place: no chunk waits
+    // for another's sums, and the sums of all the batch's frames run at once.
+    terms_buffer_ =
+        DeviceBuffer(std::max<size_t>(frame_terms_ * size_t(batch_frames()), 1) * sizeof(float));
   }
 
-  // Plane by plane, the chunk's frames' terms ([plane][frame][term]), then one
-  // launch adds each plane of each frame into its place in the batch's sums.
+  // Plane p of the batch's frame f: its terms at plane_terms(p) + f * terms_[p]
+  // ([plane][frame][term], batch_frames() frames a plane).
+  float* plane_terms(int p) const {
+    float* t = terms_buffer_.get<float>();
+    for (int q = 0; q < p; ++q) t += size_t(terms_[size_t(q)]) * size_t(batch_frames());
+    return t;
+  }
+
+  // Plane by plane, the chunk's frames' terms, into their places in the batch's.
   void enqueue(const FrameUploader::Chunk& chunk, size_t) override {
-    float* terms = lanes_[size_t(chunk.lane)].get<float>();
-    PlaneTerms where[3];
     for (int p = 0; p < planes(); ++p) {
       const size_t count = size_t(terms_[size_t(p)]);
-      where[p] = PlaneTerms{terms, int64_t(count)};
-      if (count > 0) {
-        const BlockWeights w{weights_.get<float>() + size_t(p) * 2 * kCoefficients,
-                             kBlockVarianceScale, kQuarterVarianceScale};
-        DevicePlanes plane = chunk.planes[p];
-        plane.frames = chunk.count;
-        launch_block_terms(plane, w, terms, count, chunk.stream);
-      }
-      terms += count * size_t(chunk_frames());
+      if (count == 0) continue;
+      const BlockWeights w{weights_.get<float>() + size_t(p) * 2 * kCoefficients,
+                           kBlockVarianceScale, kQuarterVarianceScale};
+      DevicePlanes plane = chunk.planes[p];
+      plane.frames = chunk.count;
+      launch_block_terms(plane, w, plane_terms(p) + size_t(chunk.start) * count, count,
+                         chunk.stream);
     }
-    launch_plane_sums(where, planes(), chunk.count,
-                      device_words() + size_t(chunk.start) * size_t(planes()), size_t(planes()),
-                      chunk.stream);
+  }
+
+  // Every chunk's terms enqueued: one launch adds each plane of each of the
+  // batch's `count` frames into its place in the batch's sums, on a stream
+  // after every lane's work (so after every chunk's terms), the one on which
+  // the read-back then follows. Each sum is a chain of dependent additions
+  // (milliseconds for 1080p luma): the batch's run side by side, not a
+  // chunk's at a time.
+  void finish(size_t base, size_t count, FrameUploader& uploader) override {
+    if (count > 0) {
+      PlaneTerms where[3];
+      for (int p = 0; p < planes(); ++p) where[p] = PlaneTerms{plane_terms(p), terms_[size_t(p)]};
+      launch_plane_sums(where, planes(), int(count), device_words(), size_t(planes()),
+                        uploader.join_lanes());
+    }
+    RunnerEngine::finish(base, count, uploader);
   }
 
   void to_values(const float* words, size_t count, float* out) override {
     std::copy_n(words, count * size_t(planes()), out);
   }
 
+  // A batch's terms on the device (1080p: 16 MB a frame, 4K: 65 MB): 1 GiB
+  // holds a 64-frame batch of 1080p, and caps 4K's at 16 frames.
+  static constexpr size_t kTermsBudget = size_t{1} << 30;
+
   EngineSetup setup_;
-  std::array<int64_t, 3> terms_{};                         // a frame's terms, plane by plane
-  size_t chunk_terms_ = 0;                                 // a chunk's, every plane
-  DeviceBuffer weights_;                                   // [plane] csf[64], mask[64]
-  std::array<DeviceBuffer, FrameUploader::kLanes> lanes_;  // a chunk's terms each
+  std::array<int64_t, 3> terms_{};  // a frame's terms, plane by plane
+  size_t frame_terms_ = 0;          // a frame's, every plane
+  DeviceBuffer weights_;            // [plane] csf[64], mask[64]
+  DeviceBuffer terms_buffer_;       // a batch's terms (plane_terms)
 };
 
 }  // namespace
