@@ -185,15 +185,9 @@ class FrameScorer {
       // One side alone singular: no terms (the score is 0).
       if (singular_[2 * p] != singular_[2 * p + 1]) continue;
       run_1d(terms_.get(), blocks, "speed_terms", [&](cl_kernel k) {
-        set_arg(k, 0, pair.sides[0].entropy);
-        set_arg(k, 1, pair.sides[0].variance);
-        set_arg(k, 2, pair.sides[1].entropy);
-        set_arg(k, 3, pair.sides[1].variance);
-        set_arg(k, 4, cl_int{d.blocks});
-        set_arg(k, 5, cl_float{plan_.base_entropy});
-        set_arg(k, 6, cl_int{plan_.weight_var_mode});
-        set_arg(k, 7, pair.terms);
-        set_arg(k, 8, pair.term_invalid);
+        set_args(k, pair.sides[0].entropy, pair.sides[0].variance, pair.sides[1].entropy,
+                 pair.sides[1].variance, cl_int{d.blocks}, cl_float{plan_.base_entropy},
+                 cl_int{plan_.weight_var_mode}, pair.terms, pair.term_invalid);
       });
       const cl_mem flags[3] = {pair.sides[0].invalid.get(), pair.sides[1].invalid.get(),
                                pair.term_invalid.get()};
@@ -223,64 +217,33 @@ class FrameScorer {
   void enqueue_sums(cl_mem a, cl_mem b, int src_w, int bitdepth, const Side& s) {
     const Dimensions& d = plan_.dim;
     run_2d(load_.get(), plan_.source_width, plan_.source_height, "speed_load", [&](cl_kernel k) {
-      set_arg(k, 0, a);
-      set_arg(k, 1, b ? b : a);
-      set_arg(k, 2, cl_int{b != nullptr});
-      set_arg(k, 3, cl_int{bitdepth});
-      set_arg(k, 4, cl_int{plan_.source_width});
-      set_arg(k, 5, cl_int{plan_.source_height});
-      set_arg(k, 6, cl_int{src_w});
-      set_arg(k, 7, plan_.resample ? source_ : plane_);
+      set_args(k, a, b ? b : a, cl_int{b != nullptr}, cl_int{bitdepth}, cl_int{plan_.source_width},
+               cl_int{plan_.source_height}, cl_int{src_w}, plan_.resample ? source_ : plane_);
     });
     if (plan_.resample)
       run_2d(resample_.get(), plan_.width, plan_.height, "speed_resample", [&](cl_kernel k) {
-        set_arg(k, 0, source_);
-        set_arg(k, 1, cl_int{plan_.source_width});
-        set_arg(k, 2, cl_int{plan_.method});
-        set_arg(k, 3, cl_int{plan_.columns.taps});
-        set_arg(k, 4, column_index_);
-        set_arg(k, 5, column_weight_);
-        set_arg(k, 6, row_index_);
-        set_arg(k, 7, row_weight_);
-        set_arg(k, 8, cl_int{plan_.width});
-        set_arg(k, 9, cl_int{plan_.height});
-        set_arg(k, 10, plane_);
+        set_args(k, source_, cl_int{plan_.source_width}, cl_int{plan_.method},
+                 cl_int{plan_.columns.taps}, column_index_, column_weight_, row_index_, row_weight_,
+                 cl_int{plan_.width}, cl_int{plan_.height}, plane_);
       });
     run_2d(decimate_.get(), d.operating_width, d.operating_height, "speed_decimate",
            [&](cl_kernel k) {
-             set_arg(k, 0, plane_);
-             set_arg(k, 1, cl_int{plan_.width});
-             set_arg(k, 2, cl_int{plan_.height});
-             set_arg(k, 3, antialias_);
-             set_arg(k, 4, cl_int{plan_.antialias.count});
-             set_arg(k, 5, cl_int{d.operating_width});
-             set_arg(k, 6, cl_int{d.operating_height});
-             set_arg(k, 7, down_);
+             set_args(k, plane_, cl_int{plan_.width}, cl_int{plan_.height}, antialias_,
+                      cl_int{plan_.antialias.count}, cl_int{d.operating_width},
+                      cl_int{d.operating_height}, down_);
            });
     run_2d(residual_.get(), d.operating_width, d.operating_height, "speed_residual",
            [&](cl_kernel k) {
-             set_arg(k, 0, down_);
-             set_arg(k, 1, cl_int{d.operating_width});
-             set_arg(k, 2, cl_int{d.operating_height});
-             set_arg(k, 3, local_mean_);
-             set_arg(k, 4, cl_int{plan_.local_mean.count});
-             set_arg(k, 5, s.residual);
+             set_args(k, down_, cl_int{d.operating_width}, cl_int{d.operating_height}, local_mean_,
+                      cl_int{plan_.local_mean.count}, s.residual);
            });
     run_1d(means_.get(), kBlockElements, "speed_means", [&](cl_kernel k) {
-      set_arg(k, 0, s.residual);
-      set_arg(k, 1, cl_int{d.operating_width});
-      set_arg(k, 2, cl_int{d.submatrix_width});
-      set_arg(k, 3, cl_int{d.submatrix_height});
-      set_arg(k, 4, cl_float{plan_.window_count});
-      set_arg(k, 5, s.means);
+      set_args(k, s.residual, cl_int{d.operating_width}, cl_int{d.submatrix_width},
+               cl_int{d.submatrix_height}, cl_float{plan_.window_count}, s.means);
     });
     run_1d(covariance_.get(), kCovariancePairs, "speed_covariance", [&](cl_kernel k) {
-      set_arg(k, 0, s.residual);
-      set_arg(k, 1, cl_int{d.operating_width});
-      set_arg(k, 2, cl_int{d.submatrix_width});
-      set_arg(k, 3, cl_int{d.submatrix_height});
-      set_arg(k, 4, s.means);
-      set_arg(k, 5, s.sums);
+      set_args(k, s.residual, cl_int{d.operating_width}, cl_int{d.submatrix_width},
+               cl_int{d.submatrix_height}, s.means, s.sums);
     });
   }
 
@@ -295,19 +258,10 @@ class FrameScorer {
     dc.enqueue_write(s.eigenvalues.get(), kBlockElements * sizeof(float), solver + 2 * kMatrix,
                      "SpEED's eigenvalues");
     run_1d(blocks_.get(), size_t(d.blocks), "speed_blocks", [&](cl_kernel k) {
-      set_arg(k, 0, s.residual);
-      set_arg(k, 1, cl_int{d.operating_width});
-      set_arg(k, 2, cl_int{d.blocks_horizontal});
-      set_arg(k, 3, cl_int{d.blocks});
-      set_arg(k, 4, s.qt);
-      set_arg(k, 5, s.r);
-      set_arg(k, 6, s.eigenvalues);
-      set_arg(k, 7, cl_int{singular});
-      set_arg(k, 8, cl_float{plan_.sigma_nn});
-      set_arg(k, 9, cl_ulong{plan_.log2_2pie_bits});
-      set_arg(k, 10, s.entropy);
-      set_arg(k, 11, s.variance);
-      set_arg(k, 12, s.invalid);
+      set_args(k, s.residual, cl_int{d.operating_width}, cl_int{d.blocks_horizontal},
+               cl_int{d.blocks}, s.qt, s.r, s.eigenvalues, cl_int{singular},
+               cl_float{plan_.sigma_nn}, cl_ulong{plan_.log2_2pie_bits}, s.entropy, s.variance,
+               s.invalid);
     });
   }
 
