@@ -163,14 +163,13 @@ void FeatureSet::score_feature(size_t f, Batch& batch) {
 }
 
 // Feature f's task on `batch`; then its task on the next batch, if one came.
-void FeatureSet::run_feature(size_t f, Batch* batch) {
+void FeatureSet::run_feature(Pipeline& p, size_t f, Batch* batch) {
   std::exception_ptr error;
   try {
     score_feature(f, *batch);
   } catch (...) {
     error = std::current_exception();
   }
-  Pipeline& p = *pipeline_;
   Batch* then = nullptr;
   {
     std::lock_guard lock(p.mutex);
@@ -183,7 +182,7 @@ void FeatureSet::run_feature(size_t f, Batch* batch) {
       p.busy[f] = 0;
   }
   ThreadPool* pool = p.pool;
-  if (then) pool->post([this, f, then] { run_feature(f, then); });
+  if (then) pool->post([this, &p, f, then] { run_feature(p, f, then); });
   // The last touch of this set: once the count is 0, collect() may free the batch
   // and a finished run the whole set.
   --batch->unfinished;
@@ -214,7 +213,7 @@ void FeatureSet::submit(std::span<const FramePair> pairs) {
   for (const size_t f : call_order_)
     if (!p.busy[f]) {
       p.busy[f] = 1;
-      p.pool->post([this, f, b] { run_feature(f, b); });
+      p.pool->post([this, &p, f, b] { run_feature(p, f, b); });
     }
 }
 

@@ -90,7 +90,9 @@ class FeatureSet {
   struct Pipeline;
   void add(const FeatureSpec& spec, const FeatureContext& ctx, bool from_model);
   void score_feature(size_t f, Batch& batch);
-  void run_feature(size_t f, Batch* batch);
+  // `p`, not pipeline_: clear() empties pipeline_ before the pipeline's destructor runs
+  // the tasks still queued.
+  void run_feature(Pipeline& p, size_t f, Batch* batch);
 
   std::vector<FeatureSpec> specs_;
   std::vector<std::unique_ptr<Feature>> features_;

@@ -28,9 +28,11 @@ namespace {
 
 constexpr const char* kName = "exactvq-mpi";
 
-void print_error(int code, const std::string& message) {
+// `parsing`: the command line was being read, where status 1 is its usage error (while
+// running, 1 is float_ms_ssim's picture refusal and takes no hint).
+void print_error(int code, const std::string& message, bool parsing = false) {
   fmt::print(stderr, "{}: {}\n", kName, message);
-  if (code == kExitUsage) fmt::print(stderr, "Try '{} --help'.\n", kName);
+  if (parsing && code == kExitUsage) fmt::print(stderr, "Try '{} --help'.\n", kName);
 }
 
 // Runs `body`, turning what it throws into exactvq's exit status and message.
@@ -160,7 +162,7 @@ int run(int rank, int ranks, int argc, char** argv) {
   } catch (const std::exception& e) {
     // As exactvq: what load_run_models refuses (a malformed --model), libvmaf's parser does.
     const int code = exit_status_of(std::current_exception(), FailedWhile::kParsing);
-    if (rank == 0) print_error(code, e.what());
+    if (rank == 0) print_error(code, e.what(), true);
     return code;
   }
   if (c.show_help || c.show_version) {

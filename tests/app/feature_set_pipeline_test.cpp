@@ -1,8 +1,8 @@
 // FeatureSet's pipeline on the CPU (app/feature_set.h): batches submitted ahead
 // of their collection, the features side by side on a pool, give every column
 // the bits one thread scoring batch by batch gives, temporal features (motion)
-// and --subsample included; and a set destroyed with batches in flight waits
-// for them. (A task's error reaching its caller: tests/core/thread_pool_test.cpp.)
+// and --subsample included; and a set destroyed or cleared with batches in flight
+// waits for them. (A task's error reaching its caller: tests/core/thread_pool_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -123,6 +123,24 @@ TEST(FeatureSetPipeline, ASetDestroyedWithBatchesInFlightWaitsForThem) {
     set.submit(first);
     set.submit(second);
   }  // the batches' tasks end before `set` goes
+}
+
+// As when a run unwinds from an error (a feature refusing the pictures while it
+// scores): clear() waits for the tasks in flight, which it may run itself.
+TEST(FeatureSetPipeline, ASetClearedWithBatchesInFlightWaitsForThem) {
+  constexpr int kFrames = 8;
+  const auto pics = pictures(small_format(), kFrames, 12);
+  ThreadPool pool(2);
+  for (int round = 0; round < 20; ++round) {
+    const FeatureContext ctx{small_format(), &pool, nullptr};
+    FeatureSet set(specs(), ctx);
+    std::deque<std::vector<FramePair>> batches;
+    for (int i = 0; i < kFrames; ++i) {
+      batches.push_back({{&pics[size_t(2 * i)], &pics[size_t(2 * i + 1)], i}});
+      set.submit(batches.back());
+    }
+    set.clear();
+  }
 }
 
 }  // namespace

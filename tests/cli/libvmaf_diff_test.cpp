@@ -225,6 +225,60 @@ std::vector<Case> cases() {
        {"-w", "64", "-h", "48", "-p", "420", "-b", "8", "--feature", "float_ms_ssim", "-n",
         "--json"}},
       {"PicturesTooSmallForCambi", "odd_17x9", {"-m", "version=vmaf_v1.0.16_3d0h", "--json"}},
+      // Pictures a feature refuses where libvmaf crashes or reads what it never wrote:
+      // exactvq's picture refusal (234), whether found as the feature is set up or while
+      // it scores (speed_temporal checks at its second frame).
+      {"SpeedTemporalTooSmall",
+       "seeded_64x64_10",
+       {"--feature", "speed_temporal", "-n", "--json"},
+       true,
+       {},
+       Difference{"too small for SpEED", "libvmaf crashes", kExitPicture}},
+      {"SpeedChromaTooSmall",
+       "seeded_32x32_8",
+       {"--feature", "speed_chroma", "-n", "--json"},
+       true,
+       {},
+       Difference{"too small for SpEED", "libvmaf crashes", kExitPicture}},
+      {"SpeedTemporalPrescaleBeyondItsBuffers",
+       "seeded_320x240_8",
+       {"--feature", "speed_temporal=speed_prescale=2", "-n", "--json"},
+       true,
+       {},
+       Difference{"more than libvmaf's frame buffers", "libvmaf writes past its buffers and aborts",
+                  kExitPicture}},
+      {"SpeedTemporalPrescaleNearOne",
+       "seeded_640x480_8",
+       {"--feature", "speed_temporal=speed_prescale=1.0009", "-n", "--json"},
+       true,
+       {},
+       Difference{"within 1e-3 of 1", "libvmaf filters samples it never wrote and exits 0",
+                  kExitPicture}},
+      {"AdmUnder33",
+       "seeded_32x32_8",
+       {"--feature", "adm", "-n", "--json"},
+       true,
+       {},
+       Difference{"at least 33x33", "libvmaf reads memory it never wrote and exits 0",
+                  kExitPicture}},
+      {"AdmTiny",
+       "seeded_16x16_8",
+       {"--feature", "adm", "-n", "--json"},
+       true,
+       {},
+       Difference{"at least 33x33", "libvmaf crashes", kExitPicture}},
+      {"VifUnder8Rows",
+       "seeded_64x4_8",
+       {"--feature", "vif", "-n", "--json"},
+       true,
+       {},
+       Difference{"at least 8 rows", "libvmaf crashes", kExitPicture}},
+      {"PsnrHvsPlaneUnder8x8",
+       "seeded_12x12_8",
+       {"--feature", "psnr_hvs", "-n", "--json"},
+       true,
+       {},
+       Difference{"needs 8x8 in every plane", "libvmaf reports NaN and exits 0", kExitPicture}},
   };
   for (const char* v : {"v1.0", "v2.0", "v3.0", "v4.0", "v5.0", "v6.0", "v7.0"})
     c.push_back({fmt::format("AomCtc{}", std::string(v).substr(1, 1)),
@@ -396,6 +450,12 @@ class LibvmafDiff : public CliTest, public testing::WithParamInterface<Case> {
     if (input == "missing") return {"-r", path("missing.y4m"), "-d", samples + "/dist.y4m"};
     if (input == "missing_dist") return {"-r", samples + "/ref.y4m", "-d", path("missing.y4m")};
     if (input == "odd_17x9") return pair("odd_420_17x9_f3");
+    if (input.rfind("seeded_", 0) == 0) {  // seeded_WxH_BITS: 4:2:0, 3 frames
+      int w = 0, h = 0, bits = 0;
+      if (std::sscanf(input.c_str(), "seeded_%dx%d_%d", &w, &h, &bits) != 3) return {};
+      const VideoFormat f = make_format(w, h, ChromaFormat::k420, bits);
+      return {"-r", write_y4m("ref.y4m", f, 3, 0), "-d", write_y4m("dist.y4m", f, 3, 1)};
+    }
     const VideoFormat small = make_format(64, 48);
     const std::string three = y4m_bytes(small, make_frames(small, 3, 1));
     const std::string header = y4m_header(small);

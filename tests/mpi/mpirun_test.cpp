@@ -112,6 +112,9 @@ class Mpirun : public CliTest {
       const std::string err = as_exactvq(got.err);
       EXPECT_TRUE(err.starts_with(first_line) || err.find("\n" + first_line) != std::string::npos)
           << describe(got);
+      // The usage hint where exactvq gives it only (not with float_ms_ssim's 1).
+      EXPECT_EQ(err.find("Try '") != std::string::npos, want.err.find("Try '") != std::string::npos)
+          << describe(got);
       EXPECT_EQ(list_dir(out_dir), std::set<std::string>{}) << describe(got);
     }
   }
@@ -293,6 +296,16 @@ TEST_F(Mpirun, ErrorsEndEveryRankWithoutOutput) {
   expect_refused_alike({"-r", ref, "-d", dist, "--frame_skip_dist", "8"}, kExitPicture,
                        "--frame_skip_dist 8");
   expect_refused_alike({"-r", ref, "-d", dist, "--subsample", "-1"}, kExitUsage, "--subsample");
+  // Pictures a feature refuses, as it is set up (adm, float_ms_ssim with libvmaf's own 1)
+  // or while it scores (speed_temporal, from its second frame: on every rank).
+  expect_refused_alike({"-r", ref, "-d", dist, "--feature", "adm", "-n"}, kExitPicture, "33x33");
+  expect_refused_alike({"-r", ref, "-d", dist, "--feature", "float_ms_ssim", "-n"}, 1,
+                       "float_ms_ssim cannot score a 24x16 picture");
+  const VideoFormat nine = make_format(24, 16, ChromaFormat::k420, 9);
+  const auto ref9 = write_y4m("ref9.y4m", nine, 7, 0);
+  const auto dist9 = write_y4m("dist9.y4m", nine, 7, 1);
+  expect_refused_alike({"-r", ref9, "-d", dist9, "--feature", "speed_temporal", "-n"}, kExitPicture,
+                       "9-bit pictures are not scored");
   const RunResult r = mpi(3, {"-r", ref, "-d", dist, "-o", path("no/such/dir/out.xml")});
   EXPECT_FALSE(r.timed_out);
   EXPECT_EQ(r.status, kExitFailure) << describe(r);

@@ -387,7 +387,7 @@ struct Workspace {
 
 void check_adm_size(int width, int height, const char* what) {
   if (width < kMinAdmSide || height < kMinAdmSide)
-    throw InputError(
+    throw PictureError(
         fmt::format("{}: feature adm needs pictures of at least {}x{} luma samples, got {}x{} "
                     "(libvmaf's ADM reads "
                     "outside the picture below that, and crashes up to 16 samples a side)",
@@ -416,7 +416,7 @@ AdmSums adm_integer_sums(const PlaneView& ref, const PlaneView& dist, int bitdep
                                  dist.width, dist.height, ref.width, ref.height));
   if (bitdepth < 8 || bitdepth > 16 || ref.bytes_per_sample != (bitdepth > 8 ? 2 : 1) ||
       dist.bytes_per_sample != ref.bytes_per_sample)
-    throw InputError(
+    throw PictureError(
         fmt::format("adm reference: bit depth {} with {}-byte samples is not supported", bitdepth,
                     ref.bytes_per_sample));
   const CsfFactors f = csf_factors(o);

@@ -107,7 +107,7 @@ ImagePlan make_plan(int w, int h, int window, const VideoFormat& f) {
     const int last_row = *std::max_element(p.source_rows.begin(), p.source_rows.end());
     const int last_col = *std::max_element(p.source_cols.begin(), p.source_cols.end());
     if (last_row >= f.height || last_col >= f.width)
-      throw InputError(fmt::format(
+      throw PictureError(fmt::format(
           "feature cambi: resampling a {}x{} picture to {}x{} reads outside it (libvmaf reads "
           "past its rows)",
           f.width, f.height, w, h));
@@ -122,7 +122,7 @@ void check_window_reach(const ImagePlan& p, bool high_res_speedup, const char* w
   int scale = 0;
   for (const auto& [w, h] : scale_sizes(p, high_res_speedup)) {
     if (h < pad + 1 || w < pad)
-      throw InputError(fmt::format(
+      throw PictureError(fmt::format(
           "feature cambi: the {} size {}x{} is too small for its window of {} at scale {} "
           "({}x{}; libvmaf reads outside the picture there)",
           which, p.width, p.height, p.window, scale, w, h));
@@ -159,12 +159,12 @@ CambiSetup make_cambi_setup(const CambiOptions& o, const VideoFormat& f) {
   if (enc_h > f.height || enc_w > f.width) enc_w = f.width, enc_h = f.height;
 
   if (enc_w < kMinSide && enc_h < kMinSide)
-    throw InputError(fmt::format(
+    throw PictureError(fmt::format(
         "feature cambi needs pictures of at least {} samples in one side: the encoding size is "
         "{}x{} (picture {}x{})",
         kMinSide, enc_w, enc_h, f.width, f.height));
   if (src_w < kMinSide && src_h < kMinSide)
-    throw InputError(
+    throw PictureError(
         fmt::format("feature cambi needs pictures of at least {} samples in one side: the source "
                     "size is {}x{}",
                     kMinSide, src_w, src_h));
@@ -233,7 +233,7 @@ CambiSetup make_cambi_setup(const CambiOptions& o, const VideoFormat& f) {
     // stride, into a buffer as wide as the larger of the two sizes.
     if (f.bitdepth == 10 && s.distorted.source_cols.empty() &&
         ceil32(std::max(src_w, enc_w)) != ceil32(f.width))
-      throw InputError(fmt::format(
+      throw PictureError(fmt::format(
           "feature cambi: full_ref with a source width of {} above the {}-sample picture's at 10 "
           "bits is refused (libvmaf copies the picture at the wrong stride)",
           src_w, f.width));

@@ -27,7 +27,7 @@ uint16_t chroma_sample(const PlaneView& v, const ChromaSite& s) {
 
 void check_ciede_format(const VideoFormat& f, const char* where) {
   const auto refuse = [&](const std::string& why) {
-    throw InputError(fmt::format("{}: ciede cannot score {}: {}", where, f.describe(), why));
+    throw PictureError(fmt::format("{}: ciede cannot score {}: {}", where, f.describe(), why));
   };
   if (f.chroma == ChromaFormat::kMono)
     refuse("it needs colour (Y, Cb and Cr planes; libvmaf's ciede refuses monochrome)");

@@ -10,7 +10,7 @@ namespace exactvq::float_ssim {
 
 void check_bit_depth(int bitdepth, const char* where) {
   if (!converts_bit_depth(bitdepth))
-    throw InputError(
+    throw PictureError(
         fmt::format("{}: bit depth {} has no float_ssim/float_ms_ssim value: libvmaf 3.2.0 "
                     "converts 8, 10, 12 and 16 "
                     "bits to float and reads other depths' 16-bit samples as bytes",
@@ -46,7 +46,7 @@ void check_ssim_input(int width, int height, int bitdepth, const SsimOptions& o,
   const int scale = ssim_scale(width, height, o.scale);
   if (scale > 1 &&
       (!decimation_fits(width, scale, scale) || !decimation_fits(height, scale, scale)))
-    throw InputError(
+    throw PictureError(
         fmt::format("{}: a {}x{} picture is too small for scale={}: libvmaf's {}x{} box filter "
                     "would read outside it",
                     where, width, height, scale, scale, scale));

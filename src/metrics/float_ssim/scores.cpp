@@ -55,15 +55,18 @@ MsSsimScores ms_ssim_scores(const ScaleMeans& means, int width, int height, int 
     const SsimMeans& m = means[i];
     // glibc's binary64 pow of each binary32 mean to its binary32 exponent.
     product *= libm::pow(double(m.l), double(kAlphas[i])) *
-               libm::pow(double(m.c), double(kBetas[i])) * libm::pow(double(m.s), double(kGammas[i]));
+               libm::pow(double(m.c), double(kBetas[i])) *
+               libm::pow(double(m.s), double(kGammas[i]));
     out.l[i] = double(m.l);
     out.c[i] = double(m.c);
     out.s[i] = double(m.s);
     if (product == std::numeric_limits<double>::infinity())
-      throw InputError(
+      // libvmaf's extractor fails the frame with 1, as for pictures too small.
+      throw PictureError(
           fmt::format("float_ms_ssim: the product of the scales is infinite at scale {} (libvmaf "
                       "fails the frame)",
-                      i));
+                      i),
+          1);
   }
   out.ms_ssim = o.enable_db ? to_db(product, max_db(width, height, bitdepth, o.clip_db)) : product;
   return out;

@@ -15,15 +15,15 @@ namespace psnr_hvs {
 
 void check_input(const VideoFormat& f) {
   if (f.chroma == ChromaFormat::kMono)
-    throw InputError(
+    throw PictureError(
         "feature psnr_hvs needs chroma: the input is monochrome (libvmaf refuses 4:0:0 too)");
   if (f.bitdepth > kMaxBitdepth)
-    throw InputError(fmt::format(
+    throw PictureError(fmt::format(
         "feature psnr_hvs cannot score {}-bit input: it takes at most {} bits, as libvmaf's",
         f.bitdepth, kMaxBitdepth));
   for (int p = 0; p < 3; ++p)
     if (f.plane_width(p) < kBlock || f.plane_height(p) < kBlock)
-      throw InputError(fmt::format(
+      throw PictureError(fmt::format(
           "feature psnr_hvs cannot score {}x{} {} pictures: their {} plane is {}x{} samples, "
           "and the metric needs {}x{} in every plane (with no block its score is 0/0; libvmaf "
           "reports NaN or crashes)",

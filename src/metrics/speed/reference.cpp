@@ -670,12 +670,12 @@ void check_scoreable(const SpeedOptions& o, int width, int height) {
         name, width, height, o.prescale, d.operating_width, d.operating_height, kBlockSize,
         kBlockSize));
   if (o.feature == Feature::kTemporal && d.scaled_height > height)
-    throw InputError(fmt::format(
+    throw PictureError(fmt::format(
         "feature {}: speed_prescale={:g} makes the {}x{} plane {} rows high, more than libvmaf's "
         "frame buffers of this feature hold (it writes past them); no value to give",
         name, o.prescale, width, height, d.scaled_height));
   if (almost_equal(o.prescale, 1.0) && (d.scaled_width > width || d.scaled_height > height))
-    throw InputError(fmt::format(
+    throw PictureError(fmt::format(
         "feature {}: speed_prescale={:g} is within 1e-3 of 1, so libvmaf does not scale the {}x{} "
         "plane but filters it as {}x{}, reading samples it never wrote; no value to give",
         name, o.prescale, width, height, d.scaled_width, d.scaled_height));
@@ -683,7 +683,7 @@ void check_scoreable(const SpeedOptions& o, int width, int height) {
 
 void check_bit_depth(const SpeedOptions& o, int bitdepth) {
   if (bitdepth != 8 && bitdepth != 10 && bitdepth != 12 && bitdepth != 16)
-    throw InputError(fmt::format(
+    throw PictureError(fmt::format(
         "feature {}: {}-bit pictures are not scored (libvmaf converts 8, 10, 12 and 16-bit "
         "samples; at other depths it reads the samples' bytes as 8-bit samples)",
         feature_name(o.feature), bitdepth));

@@ -116,7 +116,7 @@ std::unique_ptr<Feature> make_speed_chroma_feature(const speed::SpeedOptions& op
                                                    const FeatureContext& ctx) {
   const VideoFormat& f = ctx.format;
   if (f.chroma == ChromaFormat::kMono)
-    throw InputError("feature speed_chroma scores the chroma planes; the input has none (4:0:0)");
+    throw PictureError("feature speed_chroma scores the chroma planes; the input has none (4:0:0)");
   speed::check_bit_depth(options, f.bitdepth);
   speed::check_scoreable(options, speed::chroma_width(f), speed::chroma_height(f));
   auto engine = speed::chroma::make_engine(

@@ -137,12 +137,12 @@ double level_score(const LevelRatio& r) {
 void check_vif_size(int width, int height, const VifOptions& options, const char* where) {
   const int min_width = options.skip_scale0 ? 4 : 2;
   if (height < kMinHeight)
-    throw InputError(fmt::format(
+    throw PictureError(fmt::format(
         "{}: vif cannot score a {}x{} picture: it needs at least {} rows (libvmaf's vif crashes "
         "on fewer: its pyramid's third halving leaves no rows)",
         where, width, height, kMinHeight));
   if (width < min_width)
-    throw InputError(fmt::format(
+    throw PictureError(fmt::format(
         "{}: vif cannot score a {}x{} picture: it needs at least {} columns{} (libvmaf's vif reads "
         "edge columns left from earlier frames on fewer)",
         where, width, height, min_width, options.skip_scale0 ? " with vif_skip_scale0" : ""));
@@ -161,7 +161,7 @@ VifScores vif_with_stages(const PlaneView& ref, const PlaneView& dist, int bitde
 VifLevelSums vif_level_sums(const PlaneView& ref, const PlaneView& dist, int bitdepth,
                             const VifOptions& options, const VifStages& stages) {
   if (bitdepth < 8 || bitdepth > 16)
-    throw InputError(fmt::format("vif: bit depth {} is outside 8..16", bitdepth));
+    throw PictureError(fmt::format("vif: bit depth {} is outside 8..16", bitdepth));
   const int bps = bitdepth > 8 ? 2 : 1;
   if (ref.width != dist.width || ref.height != dist.height || ref.bytes_per_sample != bps ||
       dist.bytes_per_sample != bps)

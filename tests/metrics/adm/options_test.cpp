@@ -202,10 +202,10 @@ TEST(AdmSizes, BelowThirtyThreeIsAClearError) {
     const VideoFormat f{w, h, ChromaFormat::k444, 8};
     FeatureContext ctx;
     ctx.format = f;
-    EXPECT_THROW(make_adm_feature(AdmOptions{}, ctx), InputError);
+    EXPECT_THROW(make_adm_feature(AdmOptions{}, ctx), PictureError);
     std::mt19937 rng(1);
     const Picture a = random_picture(f, rng), b = random_picture(f, rng);
-    EXPECT_THROW(adm_reference(a.plane(0), b.plane(0), 8, AdmOptions{}), InputError);
+    EXPECT_THROW(adm_reference(a.plane(0), b.plane(0), 8, AdmOptions{}), PictureError);
   }
   EXPECT_NO_THROW(check_adm_size(33, 33, "clip"));
 }
@@ -285,7 +285,7 @@ TEST(AdmReference, MismatchedInputIsAClearError) {
   std::mt19937 rng(5);
   const Picture a = random_picture(f, rng), b = random_picture(g, rng);
   EXPECT_THROW(adm_reference(a.plane(0), b.plane(0), 8, AdmOptions{}), InputError);
-  EXPECT_THROW(adm_reference(a.plane(0), a.plane(0), 10, AdmOptions{}), InputError);
+  EXPECT_THROW(adm_reference(a.plane(0), a.plane(0), 10, AdmOptions{}), PictureError);
 }
 
 // The SIMD twins' Q30 table is the reciprocal the reference and CUDA compute.

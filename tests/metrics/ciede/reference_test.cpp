@@ -118,7 +118,7 @@ void expect_refused(const VideoFormat& f, const std::string& needle) {
   try {
     make_feature(parse_feature_spec("ciede"), FeatureContext{f, nullptr, nullptr});
     ADD_FAILURE() << f.describe() << " was not refused";
-  } catch (const InputError& e) {
+  } catch (const PictureError& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find("ciede"), std::string::npos) << m;
     EXPECT_NE(m.find(f.describe()), std::string::npos) << m;

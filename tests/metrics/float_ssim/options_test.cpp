@@ -106,8 +106,8 @@ TEST(FloatSsimDb, FormulasAndLibvmafsComparison) {
 TEST(FloatSsimRefusals, SizesAndBitDepthsWithoutAValue) {
   // MS-SSIM: libvmaf refuses a side under 176 (176 halves, rounding down, to 11).
   EXPECT_NO_THROW(check_ms_ssim_input(176, 176, 8, "t"));
-  EXPECT_THROW(check_ms_ssim_input(175, 400, 8, "t"), InputError);
-  EXPECT_THROW(check_ms_ssim_input(400, 175, 8, "t"), InputError);
+  EXPECT_THROW(check_ms_ssim_input(175, 400, 8, "t"), PictureError);
+  EXPECT_THROW(check_ms_ssim_input(400, 175, 8, "t"), PictureError);
   const std::string m =
       message_of([] { check_ms_ssim_input(175, 400, 10, "feature float_ms_ssim"); });
   EXPECT_NE(m.find("175x400"), std::string::npos) << m;
@@ -115,15 +115,15 @@ TEST(FloatSsimRefusals, SizesAndBitDepthsWithoutAValue) {
   EXPECT_NE(m.find("feature float_ms_ssim"), std::string::npos) << m;
   // Bit depths libvmaf does not convert to float (it reads their samples as bytes).
   for (int depth : {9, 11, 13, 14, 15}) {
-    EXPECT_THROW(check_ssim_input(64, 64, depth, {}, "t"), InputError) << depth;
-    EXPECT_THROW(check_ms_ssim_input(200, 200, depth, "t"), InputError) << depth;
+    EXPECT_THROW(check_ssim_input(64, 64, depth, {}, "t"), PictureError) << depth;
+    EXPECT_THROW(check_ms_ssim_input(200, 200, depth, "t"), PictureError) << depth;
   }
   for (int depth : {8, 10, 12, 16})
     EXPECT_NO_THROW(check_ssim_input(64, 64, depth, {}, "t")) << depth;
   // An explicit scale whose box filter would read outside the picture.
   SsimOptions big;
   big.scale = 10;
-  EXPECT_THROW(check_ssim_input(3, 100, 8, big, "t"), InputError);
+  EXPECT_THROW(check_ssim_input(3, 100, 8, big, "t"), PictureError);
   EXPECT_NO_THROW(check_ssim_input(100, 100, 8, big, "t"));
   const std::string s = message_of([&] { check_ssim_input(3, 100, 8, big, "feature float_ssim"); });
   EXPECT_NE(s.find("scale=10"), std::string::npos) << s;
@@ -138,10 +138,10 @@ TEST(FloatSsimRefusals, FeaturesRefuseThroughTheRegistry) {
   EXPECT_NO_THROW(make_feature(parse_feature_spec("float_ssim"), ctx));
   const std::string m = message_of([&] { make_feature(parse_feature_spec("float_ms_ssim"), ctx); });
   EXPECT_NE(m.find("100x100"), std::string::npos) << m;
-  EXPECT_THROW(make_feature(parse_feature_spec("float_ms_ssim"), ctx), InputError);
+  EXPECT_THROW(make_feature(parse_feature_spec("float_ms_ssim"), ctx), PictureError);
   ctx.format = VideoFormat{200, 200, ChromaFormat::k420, 9};
-  EXPECT_THROW(make_feature(parse_feature_spec("float_ssim"), ctx), InputError);
-  EXPECT_THROW(make_feature(parse_feature_spec("float_ms_ssim"), ctx), InputError);
+  EXPECT_THROW(make_feature(parse_feature_spec("float_ssim"), ctx), PictureError);
+  EXPECT_THROW(make_feature(parse_feature_spec("float_ms_ssim"), ctx), PictureError);
   ctx.format.bitdepth = 16;
   EXPECT_EQ(
       make_feature(parse_feature_spec("float_ms_ssim=enable_lcs=true"), ctx)->outputs().size(),

@@ -32,7 +32,7 @@ std::unique_ptr<Feature> psnr_hvs_feature(const VideoFormat& f, ThreadPool* pool
 std::string refusal(const VideoFormat& f) {
   try {
     psnr_hvs_feature(f);
-  } catch (const InputError& e) {
+  } catch (const PictureError& e) {
     return e.what();
   }
   return "";

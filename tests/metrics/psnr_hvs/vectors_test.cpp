@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/exit_status.h"
 #include "core/error.h"
 #include "metrics/psnr_hvs/psnr_hvs_feature.h"
 #include "metrics/psnr_hvs/reference.h"
@@ -65,7 +66,7 @@ TEST_F(PsnrHvsVectors, EqualLibvmafBitForBitOrRefuseClearly) {
     }
     if (!has_value) {
       const clitest::RunResult r = run_exactvq(p, "2");
-      EXPECT_NE(r.status, 0) << p.name;
+      EXPECT_EQ(r.status, kExitPicture) << p.name;
       EXPECT_NE(r.err.find(fmt::format("feature psnr_hvs cannot score {}x{} {} pictures: their",
                                        f.width, f.height, chroma_name(f.chroma))),
                 std::string::npos)

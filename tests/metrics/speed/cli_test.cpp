@@ -287,7 +287,8 @@ TEST_F(SpeedCli, RandomClipsEqualTheOracle) {
   EXPECT_EQ(differing, 0);
 }
 
-// Pictures without a value: exit 234 naming the feature and size, and no output.
+// Pictures without a value: exit 234 naming the feature and size (or depth, or layout), and
+// no output.
 TEST_F(SpeedCli, RefusalsNameWhatAndLeaveNoOutput) {
   const VideoFormat small = make_format(150, 160);
   const std::string ref = write_y4m("ref.y4m", small, 2, 0),
@@ -306,9 +307,24 @@ TEST_F(SpeedCli, RefusalsNameWhatAndLeaveNoOutput) {
   const VideoFormat nine = make_format(200, 200, ChromaFormat::k420, 9);
   const std::string r9 = write("ref9.yuv", raw_bytes(nine, make_frames(nine, 2, 0)));
   const std::string d9 = write("dist9.yuv", raw_bytes(nine, make_frames(nine, 2, 1)));
-  expect_refused({"-r", r9, "-d", d9, "-w", "200", "-h", "200", "-p", "420", "-b", "9", "--feature",
-                  "speed_temporal"},
-                 kExitFailure, {"speed_temporal", "9-bit"});
+  // Found while scoring (speed_temporal, from its second frame) or as the feature is set up
+  // (speed_chroma): the same status.
+  for (const char* feature : {"speed_temporal", "speed_chroma"})
+    expect_refused({"-r", r9, "-d", d9, "-w", "200", "-h", "200", "-p", "420", "-b", "9",
+                    "--feature", feature},
+                   kExitPicture, {feature, "9-bit"});
+  // libvmaf writes past its frame buffers (and aborts) where the prescaled plane is taller,
+  // and filters samples it never wrote within 1e-3 of 1.
+  expect_refused({"-r", rb, "-d", db, "--feature", "speed_temporal=speed_prescale=2"}, kExitPicture,
+                 {"speed_temporal", "speed_prescale=2", "rows high"});
+  const VideoFormat wide = make_format(600, 160);
+  const std::string rw = write_y4m("refw.y4m", wide, 2, 0), dw = write_y4m("distw.y4m", wide, 2, 1);
+  expect_refused({"-r", rw, "-d", dw, "--feature", "speed_temporal=speed_prescale=1.0009"},
+                 kExitPicture, {"speed_temporal", "within 1e-3 of 1"});
+  const VideoFormat mono = make_format(200, 200, ChromaFormat::kMono);
+  const std::string rm = write_y4m("refm.y4m", mono, 2, 0), dm = write_y4m("distm.y4m", mono, 2, 1);
+  expect_refused({"-r", rm, "-d", dm, "--feature", "speed_chroma"}, kExitPicture,
+                 {"speed_chroma", "4:0:0"});
 }
 
 }  // namespace

@@ -167,9 +167,9 @@ TEST(SpeedRefusals, TooSmallPicturesNameTheFeatureAndSize) {
       make("speed_chroma=speed_prescale=2", clitest::make_format(80, 80, ChromaFormat::k444)));
   EXPECT_THROW(
       make("speed_chroma=speed_prescale=0.5", clitest::make_format(100, 100, ChromaFormat::k444)),
-      InputError);
+      PictureError);
   EXPECT_THROW(make("speed_chroma", clitest::make_format(200, 200, ChromaFormat::kMono)),
-               InputError);
+               PictureError);
   const std::string nine =
       error_of([] { make("speed_chroma", clitest::make_format(200, 200, ChromaFormat::k444, 9)); });
   EXPECT_NE(nine.find("9-bit"), std::string::npos) << nine;
@@ -191,7 +191,7 @@ TEST(SpeedRefusals, TooSmallPicturesNameTheFeatureAndSize) {
         auto f = make("speed_temporal=speed_prescale=1.5", c.format);
         scores(*f, c, 0, 2);
       },
-      InputError);
+      PictureError);
 }
 
 TEST(SpeedReference, DimensionsFollowLibvmaf) {

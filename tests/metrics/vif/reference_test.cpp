@@ -98,9 +98,9 @@ TEST(VifStatistic, RowSumsArePixelSums) {
 
 TEST(VifReference, SizesItCannotScoreAreRefused) {
   const VifOptions plain, skip{false, 100.0, true};
-  EXPECT_THROW(check_vif_size(1, 8, plain, "t"), InputError);
-  EXPECT_THROW(check_vif_size(64, 7, plain, "t"), InputError);
-  EXPECT_THROW(check_vif_size(3, 8, skip, "t"), InputError);
+  EXPECT_THROW(check_vif_size(1, 8, plain, "t"), PictureError);
+  EXPECT_THROW(check_vif_size(64, 7, plain, "t"), PictureError);
+  EXPECT_THROW(check_vif_size(3, 8, skip, "t"), PictureError);
   EXPECT_NO_THROW(check_vif_size(2, 8, plain, "t"));
   EXPECT_NO_THROW(check_vif_size(4, 8, skip, "t"));
   try {
@@ -112,10 +112,10 @@ TEST(VifReference, SizesItCannotScoreAreRefused) {
   }
   const VideoFormat f{7, 5, ChromaFormat::k444, 8};
   const Picture p = vif_testing::luma_picture(f, std::vector<uint16_t>(35, 9));
-  EXPECT_THROW(vif_reference(p.plane(0), p.plane(0), 8, plain), InputError);
+  EXPECT_THROW(vif_reference(p.plane(0), p.plane(0), 8, plain), PictureError);
   FeatureContext ctx;
   ctx.format = f;
-  EXPECT_THROW(make_vif_feature(plain, ctx), InputError);
+  EXPECT_THROW(make_vif_feature(plain, ctx), PictureError);
   // Planes that do not match.
   const VideoFormat g{8, 8, ChromaFormat::k444, 8};
   const Picture q = vif_testing::luma_picture(g, std::vector<uint16_t>(64, 9));
@@ -123,7 +123,7 @@ TEST(VifReference, SizesItCannotScoreAreRefused) {
                                                 std::vector<uint16_t>(64, 9));
   EXPECT_THROW(vif_reference(q.plane(0), p.plane(0), 8, plain), InputError);
   EXPECT_THROW(vif_reference(q.plane(0), q10.plane(0), 8, plain), InputError);
-  EXPECT_THROW(vif_reference(q.plane(0), q.plane(0), 17, plain), InputError);
+  EXPECT_THROW(vif_reference(q.plane(0), q.plane(0), 17, plain), PictureError);
 }
 
 TEST(VifReference, NarrowPicturesGiveNaNWhereLevelsHaveNoColumns) {
