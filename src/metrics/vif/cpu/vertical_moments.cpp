@@ -4,7 +4,9 @@
 // none is rounded (8-bit samples at level 0), else in uint64 lanes, the even
 // and odd columns apart (MulEven gives the exact 64-bit products). On x86 the
 // uint32 case runs in int16 lanes instead, two rows a multiply-add
-// (Moments16).
+// (Moments16), and so do 16-bit samples under taps below 2^15 (level 0 above
+// 8 bits, levels 1 and 2), each product split into 16-bit halves whose sums
+// fit 32 bits (MomentHalves16; docs/spec/vif.md proves the bounds).
 #include "metrics/vif/cpu/vif_simd.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -204,58 +206,6 @@ HWY_INLINE V16 LoadWords(const uint8_t* row, int x) {
   return hn::BitCast(D16(), hn::LoadU(DU16(), reinterpret_cast<const uint16_t*>(row) + x));
 }
 
-// The biased sums of the columns one interleave (lower or upper) pairs.
-struct HalfSums {
-  VS32 mu1, mu2, xx_lo, xx_hi, yy_lo, yy_hi, xy_lo, xy_hi;
-};
-
-HWY_INLINE HalfSums ZeroHalfSums() {
-  const VS32 z = hn::Zero(DS32());
-  return {z, z, z, z, z, z, z, z};
-}
-
-// Adds one pair of rows (r and s: ref and dist samples of the two rows
-// interleaved) under the tap pair t.
-HWY_INLINE void AddRowPair(V16 r, V16 s, V16 t, HalfSums& h) {
-  const D16 d16;
-  const DU16 du16;
-  const DS32 ds;
-  const V16 bias = hn::Set(d16, int16_t(-32768));
-  VS32 unused = hn::Zero(ds);
-  const auto acc = [&](V16 v, VS32 sum) {
-    return hn::ReorderWidenMulAccumulate(ds, hn::Xor(v, bias), t, sum, unused);
-  };
-  const auto high = [&](V16 a, V16 b) {
-    return hn::BitCast(d16, hn::MulHigh(hn::BitCast(du16, a), hn::BitCast(du16, b)));
-  };
-  h.mu1 = acc(r, h.mu1);
-  h.mu2 = acc(s, h.mu2);
-  h.xx_lo = acc(hn::Mul(r, r), h.xx_lo);
-  h.xx_hi = acc(high(r, r), h.xx_hi);
-  h.yy_lo = acc(hn::Mul(s, s), h.yy_lo);
-  h.yy_hi = acc(high(s, s), h.yy_hi);
-  h.xy_lo = acc(hn::Mul(r, s), h.xy_lo);
-  h.xy_hi = acc(high(r, s), h.xy_hi);
-}
-
-// The sums of every pair of rows at column x, for the lower interleave's
-// columns, the upper's, or both in one pass over the rows.
-template <bool kLower, bool kUpper>
-HWY_INLINE void SumRowPairs(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int x,
-                            std::span<const uint16_t> taps, HalfSums& lower, HalfSums& upper) {
-  const D16 d16;
-  for (size_t k = 0; k < taps.size(); k += 2) {
-    const size_t k1 = PairedRow(taps, k);
-    const V16 t = TapPair(taps, k);
-    const V16 r0 = LoadWords(ref_rows[k], x), r1 = LoadWords(ref_rows[k1], x);
-    const V16 s0 = LoadWords(dist_rows[k], x), s1 = LoadWords(dist_rows[k1], x);
-    if constexpr (kLower)
-      AddRowPair(hn::InterleaveLower(d16, r0, r1), hn::InterleaveLower(d16, s0, s1), t, lower);
-    if constexpr (kUpper)
-      AddRowPair(hn::InterleaveUpper(d16, r0, r1), hn::InterleaveUpper(d16, s0, s1), t, upper);
-  }
-}
-
 // The five sums of 16-bit samples in int16 lanes, two rows a multiply-add,
 // each product of two samples split into its 16-bit halves (mullo and the
 // unsigned mulhi): the moment sum is hi * 2^16 + lo with lo = sum t * low
@@ -269,37 +219,72 @@ int MomentHalves16(const uint8_t* const* ref_rows, const uint8_t* const* dist_ro
                    std::span<const uint16_t> taps, Rounding mean, Rounding square,
                    MomentLines& out) {
   const D32 d;
-  const int lanes = int(hn::Lanes(d)), lanes16 = int(hn::Lanes(D16()));
+  const D16 d16;
+  const DU16 du16;
+  const DS32 ds;
+  const int lanes = int(hn::Lanes(d)), lanes16 = int(hn::Lanes(d16));
+  const size_t count = taps.size();
   uint32_t tap_sum = 0;
   for (const uint16_t t : taps) tap_sum += t;
   const V32 unbias = hn::Set(d, uint32_t(32768u * tap_sum));
-  const V32 add = hn::Set(d, square.add);
-  const int up = 16 - square.shift;
+  const V16 bias = hn::Set(d16, int16_t(-32768));
+  const auto high = [du16, d16](V16 a, V16 b) {
+    return hn::BitCast(d16, hn::MulHigh(hn::BitCast(du16, a), hn::BitCast(du16, b)));
+  };
   int x = 0;
   for (; x + lanes16 <= width; x += lanes16) {
-    HalfSums lower = ZeroHalfSums(), upper = ZeroHalfSums();
-#if HWY_TARGET <= HWY_AVX3
-    SumRowPairs<true, true>(ref_rows, dist_rows, x, taps, lower, upper);
-#else
-    // Sixteen vector registers hold one interleave's sums, not both.
-    SumRowPairs<true, false>(ref_rows, dist_rows, x, taps, lower, upper);
-    SumRowPairs<false, true>(ref_rows, dist_rows, x, taps, lower, upper);
-#endif
-    const auto unbiased = [&](VS32 l, VS32 u, V32& first, V32& second) {
-      InColumnOrder(hn::Add(hn::BitCast(d, l), unbias), hn::Add(hn::BitCast(d, u), unbias), first,
-                    second);
-    };
+    VS32 mu1_l = hn::Zero(ds), mu1_u = hn::Zero(ds), mu2_l = hn::Zero(ds), mu2_u = hn::Zero(ds);
+    VS32 xx_lo_l = hn::Zero(ds), xx_lo_u = hn::Zero(ds), xx_hi_l = hn::Zero(ds),
+         xx_hi_u = hn::Zero(ds);
+    VS32 yy_lo_l = hn::Zero(ds), yy_lo_u = hn::Zero(ds), yy_hi_l = hn::Zero(ds),
+         yy_hi_u = hn::Zero(ds);
+    VS32 xy_lo_l = hn::Zero(ds), xy_lo_u = hn::Zero(ds), xy_hi_l = hn::Zero(ds),
+         xy_hi_u = hn::Zero(ds);
+    VS32 unused = hn::Zero(ds);
+    for (size_t k = 0; k < count; k += 2) {
+      const size_t k1 = PairedRow(taps, k);
+      const V16 t = TapPair(taps, k);
+      const V16 r0 = LoadWords(ref_rows[k], x), r1 = LoadWords(ref_rows[k1], x);
+      const V16 s0 = LoadWords(dist_rows[k], x), s1 = LoadWords(dist_rows[k1], x);
+      const V16 r_l = hn::InterleaveLower(d16, r0, r1), r_u = hn::InterleaveUpper(d16, r0, r1);
+      const V16 s_l = hn::InterleaveLower(d16, s0, s1), s_u = hn::InterleaveUpper(d16, s0, s1);
+      const auto acc = [&](V16 v, VS32 sum) {
+        return hn::ReorderWidenMulAccumulate(ds, hn::Xor(v, bias), t, sum, unused);
+      };
+      mu1_l = acc(r_l, mu1_l);
+      mu1_u = acc(r_u, mu1_u);
+      mu2_l = acc(s_l, mu2_l);
+      mu2_u = acc(s_u, mu2_u);
+      xx_lo_l = acc(hn::Mul(r_l, r_l), xx_lo_l);
+      xx_lo_u = acc(hn::Mul(r_u, r_u), xx_lo_u);
+      xx_hi_l = acc(high(r_l, r_l), xx_hi_l);
+      xx_hi_u = acc(high(r_u, r_u), xx_hi_u);
+      yy_lo_l = acc(hn::Mul(s_l, s_l), yy_lo_l);
+      yy_lo_u = acc(hn::Mul(s_u, s_u), yy_lo_u);
+      yy_hi_l = acc(high(s_l, s_l), yy_hi_l);
+      yy_hi_u = acc(high(s_u, s_u), yy_hi_u);
+      xy_lo_l = acc(hn::Mul(r_l, s_l), xy_lo_l);
+      xy_lo_u = acc(hn::Mul(r_u, s_u), xy_lo_u);
+      xy_hi_l = acc(high(r_l, s_l), xy_hi_l);
+      xy_hi_u = acc(high(r_u, s_u), xy_hi_u);
+    }
     V32 first, second;
-    unbiased(lower.mu1, upper.mu1, first, second);
+    InColumnOrder(hn::Add(hn::BitCast(d, mu1_l), unbias), hn::Add(hn::BitCast(d, mu1_u), unbias),
+                  first, second);
     hn::StoreU(RoundMean(first, mean), d, out.mu1.at(x));
     hn::StoreU(RoundMean(second, mean), d, out.mu1.at(x + lanes));
-    unbiased(lower.mu2, upper.mu2, first, second);
+    InColumnOrder(hn::Add(hn::BitCast(d, mu2_l), unbias), hn::Add(hn::BitCast(d, mu2_u), unbias),
+                  first, second);
     hn::StoreU(RoundMean(first, mean), d, out.mu2.at(x));
     hn::StoreU(RoundMean(second, mean), d, out.mu2.at(x + lanes));
+    const V32 add = hn::Set(d, square.add);
+    const int up = 16 - square.shift;
     const auto moment = [&](VS32 lo_l, VS32 lo_u, VS32 hi_l, VS32 hi_u, EdgeLine& line) {
       V32 lo_a, lo_b, hi_a, hi_b;
-      unbiased(lo_l, lo_u, lo_a, lo_b);
-      unbiased(hi_l, hi_u, hi_a, hi_b);
+      InColumnOrder(hn::Add(hn::BitCast(d, lo_l), unbias), hn::Add(hn::BitCast(d, lo_u), unbias),
+                    lo_a, lo_b);
+      InColumnOrder(hn::Add(hn::BitCast(d, hi_l), unbias), hn::Add(hn::BitCast(d, hi_u), unbias),
+                    hi_a, hi_b);
       hn::StoreU(hn::Add(hn::ShiftLeftSame(hi_a, up),
                          hn::ShiftRightSame(hn::Add(lo_a, add), square.shift)),
                  d, line.at(x));
@@ -307,9 +292,9 @@ int MomentHalves16(const uint8_t* const* ref_rows, const uint8_t* const* dist_ro
                          hn::ShiftRightSame(hn::Add(lo_b, add), square.shift)),
                  d, line.at(x + lanes));
     };
-    moment(lower.xx_lo, upper.xx_lo, lower.xx_hi, upper.xx_hi, out.xx);
-    moment(lower.yy_lo, upper.yy_lo, lower.yy_hi, upper.yy_hi, out.yy);
-    moment(lower.xy_lo, upper.xy_lo, lower.xy_hi, upper.xy_hi, out.xy);
+    moment(xx_lo_l, xx_lo_u, xx_hi_l, xx_hi_u, out.xx);
+    moment(yy_lo_l, yy_lo_u, yy_hi_l, yy_hi_u, out.yy);
+    moment(xy_lo_l, xy_lo_u, xy_hi_l, xy_hi_u, out.xy);
   }
   return x;
 }
