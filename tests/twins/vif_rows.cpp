@@ -62,10 +62,13 @@ struct LevelInput {
   std::vector<const uint8_t*> ref_rows, dist_rows;
 };
 
-std::shared_ptr<LevelInput> make_level_rows(const Case& c, int level, size_t count) {
+// beyond_depth: level 0's 16-bit samples drawn up to 2^16 - 1 whatever the
+// bit depth (no reader passes them, but the kernels' bounds hold for any).
+std::shared_ptr<LevelInput> make_level_rows(const Case& c, int level, size_t count,
+                                            bool beyond_depth = false) {
   auto in = std::make_shared<LevelInput>();
   in->sample = level == 0 && c.bits == 8 ? SampleWidth::k8 : SampleWidth::k16;
-  const uint32_t max = level == 0 ? (1u << c.bits) - 1 : 65535u;
+  const uint32_t max = level == 0 && !beyond_depth ? (1u << c.bits) - 1 : 65535u;
   const int bps = in->sample == SampleWidth::k8 ? 1 : 2;
   std::mt19937_64 rng(c.seed);
   for (size_t k = 0; k < count; ++k) {
@@ -143,7 +146,9 @@ std::vector<Case> stage_cases(uint64_t base, int first_level, int last_level, bo
 Prepared vertical_moments_case(const Case& c) {
   const int level = c.a;
   const std::span<const uint16_t> taps = vif::level_taps(level);
-  const std::shared_ptr<const LevelInput> in = make_level_rows(c, level, taps.size());
+  // Every other 16-bit random case of level 0 with samples beyond the bit depth.
+  const bool beyond = level == 0 && c.bits > 8 && !c.timed && c.fill == kRandom && (c.seed & 1);
+  const std::shared_ptr<const LevelInput> in = make_level_rows(c, level, taps.size(), beyond);
   const vif::Rounding mean = vif::vertical_mean_rounding(level, c.bits);
   const vif::Rounding square = vif::vertical_square_rounding(level, c.bits);
   const int w = c.width;

@@ -4,7 +4,9 @@
 // none is rounded (8-bit samples at level 0), else in uint64 lanes, the even
 // and odd columns apart (MulEven gives the exact 64-bit products). On x86 the
 // uint32 case runs in int16 lanes instead, two rows a multiply-add
-// (Moments16).
+// (Moments16), and so do 16-bit samples under taps below 2^15 (level 0 above
+// 8 bits, levels 1 and 2), each product split into 16-bit halves whose sums
+// fit 32 bits (MomentHalves16; docs/spec/vif.md proves the bounds).
 #include "metrics/vif/cpu/vif_simd.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -198,6 +200,104 @@ int Moments16(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, i
   }
   return x;
 }
+
+// Lanes(D16) 16-bit (little-endian) samples of a row from column x.
+HWY_INLINE V16 LoadWords(const uint8_t* row, int x) {
+  return hn::BitCast(D16(), hn::LoadU(DU16(), reinterpret_cast<const uint16_t*>(row) + x));
+}
+
+// The five sums of 16-bit samples in int16 lanes, two rows a multiply-add,
+// each product of two samples split into its 16-bit halves (mullo and the
+// unsigned mulhi): the moment sum is hi * 2^16 + lo with lo = sum t * low
+// half and hi = sum t * high half, each below 2^32 for taps summing to at
+// most 2^16, and Round(hi * 2^16 + lo, n) = (hi << (16 - n)) + Round(lo, n)
+// for n <= 16, modulo 2^32 as the reference's cut (docs/spec/vif.md, "Moments
+// of 16-bit samples in 32-bit lanes"). Every int16 operand is biased by -2^15
+// (each sum then lacks 2^15 * sum(taps), added back modulo 2^32); the taps
+// < 2^15. Returns the first column left.
+int MomentHalves16(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
+                   std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                   MomentLines& out) {
+  const D32 d;
+  const D16 d16;
+  const DU16 du16;
+  const DS32 ds;
+  const int lanes = int(hn::Lanes(d)), lanes16 = int(hn::Lanes(d16));
+  const size_t count = taps.size();
+  uint32_t tap_sum = 0;
+  for (const uint16_t t : taps) tap_sum += t;
+  const V32 unbias = hn::Set(d, uint32_t(32768u * tap_sum));
+  const V16 bias = hn::Set(d16, int16_t(-32768));
+  const auto high = [du16, d16](V16 a, V16 b) {
+    return hn::BitCast(d16, hn::MulHigh(hn::BitCast(du16, a), hn::BitCast(du16, b)));
+  };
+  int x = 0;
+  for (; x + lanes16 <= width; x += lanes16) {
+    VS32 mu1_l = hn::Zero(ds), mu1_u = hn::Zero(ds), mu2_l = hn::Zero(ds), mu2_u = hn::Zero(ds);
+    VS32 xx_lo_l = hn::Zero(ds), xx_lo_u = hn::Zero(ds), xx_hi_l = hn::Zero(ds),
+         xx_hi_u = hn::Zero(ds);
+    VS32 yy_lo_l = hn::Zero(ds), yy_lo_u = hn::Zero(ds), yy_hi_l = hn::Zero(ds),
+         yy_hi_u = hn::Zero(ds);
+    VS32 xy_lo_l = hn::Zero(ds), xy_lo_u = hn::Zero(ds), xy_hi_l = hn::Zero(ds),
+         xy_hi_u = hn::Zero(ds);
+    VS32 unused = hn::Zero(ds);
+    for (size_t k = 0; k < count; k += 2) {
+      const size_t k1 = PairedRow(taps, k);
+      const V16 t = TapPair(taps, k);
+      const V16 r0 = LoadWords(ref_rows[k], x), r1 = LoadWords(ref_rows[k1], x);
+      const V16 s0 = LoadWords(dist_rows[k], x), s1 = LoadWords(dist_rows[k1], x);
+      const V16 r_l = hn::InterleaveLower(d16, r0, r1), r_u = hn::InterleaveUpper(d16, r0, r1);
+      const V16 s_l = hn::InterleaveLower(d16, s0, s1), s_u = hn::InterleaveUpper(d16, s0, s1);
+      const auto acc = [&](V16 v, VS32 sum) {
+        return hn::ReorderWidenMulAccumulate(ds, hn::Xor(v, bias), t, sum, unused);
+      };
+      mu1_l = acc(r_l, mu1_l);
+      mu1_u = acc(r_u, mu1_u);
+      mu2_l = acc(s_l, mu2_l);
+      mu2_u = acc(s_u, mu2_u);
+      xx_lo_l = acc(hn::Mul(r_l, r_l), xx_lo_l);
+      xx_lo_u = acc(hn::Mul(r_u, r_u), xx_lo_u);
+      xx_hi_l = acc(high(r_l, r_l), xx_hi_l);
+      xx_hi_u = acc(high(r_u, r_u), xx_hi_u);
+      yy_lo_l = acc(hn::Mul(s_l, s_l), yy_lo_l);
+      yy_lo_u = acc(hn::Mul(s_u, s_u), yy_lo_u);
+      yy_hi_l = acc(high(s_l, s_l), yy_hi_l);
+      yy_hi_u = acc(high(s_u, s_u), yy_hi_u);
+      xy_lo_l = acc(hn::Mul(r_l, s_l), xy_lo_l);
+      xy_lo_u = acc(hn::Mul(r_u, s_u), xy_lo_u);
+      xy_hi_l = acc(high(r_l, s_l), xy_hi_l);
+      xy_hi_u = acc(high(r_u, s_u), xy_hi_u);
+    }
+    V32 first, second;
+    InColumnOrder(hn::Add(hn::BitCast(d, mu1_l), unbias), hn::Add(hn::BitCast(d, mu1_u), unbias),
+                  first, second);
+    hn::StoreU(RoundMean(first, mean), d, out.mu1.at(x));
+    hn::StoreU(RoundMean(second, mean), d, out.mu1.at(x + lanes));
+    InColumnOrder(hn::Add(hn::BitCast(d, mu2_l), unbias), hn::Add(hn::BitCast(d, mu2_u), unbias),
+                  first, second);
+    hn::StoreU(RoundMean(first, mean), d, out.mu2.at(x));
+    hn::StoreU(RoundMean(second, mean), d, out.mu2.at(x + lanes));
+    const V32 add = hn::Set(d, square.add);
+    const int up = 16 - square.shift;
+    const auto moment = [&](VS32 lo_l, VS32 lo_u, VS32 hi_l, VS32 hi_u, EdgeLine& line) {
+      V32 lo_a, lo_b, hi_a, hi_b;
+      InColumnOrder(hn::Add(hn::BitCast(d, lo_l), unbias), hn::Add(hn::BitCast(d, lo_u), unbias),
+                    lo_a, lo_b);
+      InColumnOrder(hn::Add(hn::BitCast(d, hi_l), unbias), hn::Add(hn::BitCast(d, hi_u), unbias),
+                    hi_a, hi_b);
+      hn::StoreU(hn::Add(hn::ShiftLeftSame(hi_a, up),
+                         hn::ShiftRightSame(hn::Add(lo_a, add), square.shift)),
+                 d, line.at(x));
+      hn::StoreU(hn::Add(hn::ShiftLeftSame(hi_b, up),
+                         hn::ShiftRightSame(hn::Add(lo_b, add), square.shift)),
+                 d, line.at(x + lanes));
+    };
+    moment(xx_lo_l, xx_lo_u, xx_hi_l, xx_hi_u, out.xx);
+    moment(yy_lo_l, yy_lo_u, yy_hi_l, yy_hi_u, out.yy);
+    moment(xy_lo_l, xy_lo_u, xy_hi_l, xy_hi_u, out.xy);
+  }
+  return x;
+}
 #endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
 
 void VerticalMoments(std::span<const uint8_t* const> ref_rows,
@@ -214,6 +314,10 @@ void VerticalMoments(std::span<const uint8_t* const> ref_rows,
   for (const uint16_t t : taps) taps16 = taps16 && t < 32768;
   if (fits32 && taps16)
     x = Moments16(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out);
+  // The halves' bounds: lo + square.add < 2^32 and hi * 2^16 a multiple of 2^shift.
+  const bool halves_fit = tap_sum <= 65536 && square.add < 65536 && square.shift <= 16;
+  if (sample == SampleWidth::k16 && taps16 && halves_fit)
+    x = MomentHalves16(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out);
 #endif
   if (sample == SampleWidth::k8)
     x = fits32 ? Moments32<uint8_t>(ref_rows.data(), dist_rows.data(), x, width, taps, mean, square,

@@ -5,9 +5,10 @@
 //
 // Lane widths follow the reference's: means and blurs in uint32 lanes with the
 // reference's wrap; second moments in uint32 lanes where they provably fit
-// (8-bit samples), else in uint64 lanes, the even and odd columns apart; the
-// per-pixel statistic in 64-bit lanes, its binary64 steps in the reference's
-// order, one pixel a lane. On x86 the horizontal sums go by pairs of taps over
+// (8-bit samples; on x86 also 16-bit samples, by 16-bit halves of each
+// product: vertical_moments.cpp), else in uint64 lanes, the even and odd
+// columns apart; the per-pixel statistic in 64-bit lanes, its binary64 steps
+// in the reference's order, one pixel a lane. On x86 the horizontal sums go by pairs of taps over
 // 16-bit halves and the statistic in 32-bit lanes (horizontal_statistics.cpp;
 // docs/spec/vif.md, "The statistic in 32-bit lanes", proves the bounds).
 #pragma once
