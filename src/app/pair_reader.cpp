@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <span>
 #include <vector>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/thread_pool.h"
 
 namespace exactvq {
 
@@ -22,6 +22,16 @@ struct PairReader::SideResult {
   bool ended = false;
   std::exception_ptr error;
 };
+
+PairReader::PairReader(VideoSource& ref, VideoSource& dist, const PairReadOptions& o, bool parallel,
+                       int threads_per_input)
+    : ref_(ref),
+      dist_(dist),
+      options_(o),
+      sides_(parallel ? std::make_unique<ThreadPool>(2) : nullptr),
+      threads_per_input_(threads_per_input) {}
+
+PairReader::~PairReader() = default;
 
 PairReader::SideResult PairReader::read_side(VideoSource& src, std::vector<Picture>& pictures,
                                              size_t capacity) const {
@@ -78,10 +88,13 @@ void PairReader::fill(FrameBatch& batch, size_t most) {
   const size_t capacity = std::min(batch.ref.size(), most);
   // The two inputs are read side by side; each walks the same frame numbers.
   SideResult ref, dist;
-  if (parallel_) {
-    std::thread dist_reader([&] { dist = read_side(dist_, batch.dist, capacity); });
-    ref = read_side(ref_, batch.ref, capacity);
-    dist_reader.join();
+  if (sides_) {
+    sides_->parallel_for(2, [&](int side) {
+      if (side == 0)
+        ref = read_side(ref_, batch.ref, capacity);
+      else
+        dist = read_side(dist_, batch.dist, capacity);
+    });
   } else {
     ref = read_side(ref_, batch.ref, capacity);
     dist = read_side(dist_, batch.dist, capacity);
