@@ -28,8 +28,11 @@ PairReader::PairReader(VideoSource& ref, VideoSource& dist, const PairReadOption
     : ref_(ref),
       dist_(dist),
       options_(o),
-      sides_(parallel ? std::make_unique<ThreadPool>(2) : nullptr),
-      threads_per_input_(threads_per_input) {}
+      parallel_(parallel),
+      threads_per_input_(threads_per_input) {
+  const int threads = (parallel ? 2 : 1) * std::max(1, threads_per_input);
+  if (threads > 1) pool_ = std::make_unique<ThreadPool>(threads);
+}
 
 PairReader::~PairReader() = default;
 
@@ -46,8 +49,8 @@ PairReader::SideResult PairReader::read_side(VideoSource& src, std::vector<Pictu
       if (options_.frame_count && i >= *options_.frame_count) break;
       if (i % options_.subsample == 0) ahead.push_back(i - index);
     }
-    const size_t m =
-        src.read_ahead(std::span(pictures).first(ahead.size()), ahead, threads_per_input_);
+    const size_t m = src.read_ahead(std::span(pictures).first(ahead.size()), ahead,
+                                    threads_per_input_, pool_.get());
     if (m > 0) {
       r.frames = m;
       index += ahead[m - 1] + 1;
@@ -88,8 +91,8 @@ void PairReader::fill(FrameBatch& batch, size_t most) {
   const size_t capacity = std::min(batch.ref.size(), most);
   // The two inputs are read side by side; each walks the same frame numbers.
   SideResult ref, dist;
-  if (sides_) {
-    sides_->parallel_for(2, [&](int side) {
+  if (parallel_) {
+    pool_->parallel_for(2, [&](int side) {
       if (side == 0)
         ref = read_side(ref_, batch.ref, capacity);
       else

@@ -37,8 +37,7 @@ struct PairReadOptions {
 
 class PairReader {
  public:
-  // With `parallel`, the two inputs are read by two threads at once (the caller's
-  // and one the reader keeps for its lifetime); with
+  // With `parallel`, the two inputs are read by two threads at once; with
   // `threads_per_input` > 1, each input whose frames lie at fixed offsets (a
   // regular file) is read by that many threads, several frames at once.
   PairReader(VideoSource& ref, VideoSource& dist, const PairReadOptions& o, bool parallel,
@@ -59,7 +58,10 @@ class PairReader {
   VideoSource& ref_;
   VideoSource& dist_;
   PairReadOptions options_;
-  std::unique_ptr<ThreadPool> sides_;  // with `parallel`: the caller and one worker
+  bool parallel_ = false;
+  // The threads beside the caller's, kept for the reader's lifetime (none where it
+  // reads alone): one for the second input, those reading frames ahead.
+  std::unique_ptr<ThreadPool> pool_;
   int threads_per_input_ = 1;
   int64_t next_index_ = 0;  // the frame number the next fill starts at
   bool done_ = false;
