@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <span>
 #include <vector>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/thread_pool.h"
 
 namespace exactvq {
 
@@ -23,6 +23,19 @@ struct PairReader::SideResult {
   std::exception_ptr error;
 };
 
+PairReader::PairReader(VideoSource& ref, VideoSource& dist, const PairReadOptions& o, bool parallel,
+                       int threads_per_input)
+    : ref_(ref),
+      dist_(dist),
+      options_(o),
+      parallel_(parallel),
+      threads_per_input_(threads_per_input) {
+  const int threads = (parallel ? 2 : 1) * std::max(1, threads_per_input);
+  if (threads > 1) pool_ = std::make_unique<ThreadPool>(threads);
+}
+
+PairReader::~PairReader() = default;
+
 PairReader::SideResult PairReader::read_side(VideoSource& src, std::vector<Picture>& pictures,
                                              size_t capacity) const {
   SideResult r;
@@ -36,8 +49,8 @@ PairReader::SideResult PairReader::read_side(VideoSource& src, std::vector<Pictu
       if (options_.frame_count && i >= *options_.frame_count) break;
       if (i % options_.subsample == 0) ahead.push_back(i - index);
     }
-    const size_t m =
-        src.read_ahead(std::span(pictures).first(ahead.size()), ahead, threads_per_input_);
+    const size_t m = src.read_ahead(std::span(pictures).first(ahead.size()), ahead,
+                                    threads_per_input_, pool_.get());
     if (m > 0) {
       r.frames = m;
       index += ahead[m - 1] + 1;
@@ -79,9 +92,12 @@ void PairReader::fill(FrameBatch& batch, size_t most) {
   // The two inputs are read side by side; each walks the same frame numbers.
   SideResult ref, dist;
   if (parallel_) {
-    std::thread dist_reader([&] { dist = read_side(dist_, batch.dist, capacity); });
-    ref = read_side(ref_, batch.ref, capacity);
-    dist_reader.join();
+    pool_->parallel_for(2, [&](int side) {
+      if (side == 0)
+        ref = read_side(ref_, batch.ref, capacity);
+      else
+        dist = read_side(dist_, batch.dist, capacity);
+    });
   } else {
     ref = read_side(ref_, batch.ref, capacity);
     dist = read_side(dist_, batch.dist, capacity);

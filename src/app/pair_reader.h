@@ -14,6 +14,8 @@
 
 namespace exactvq {
 
+class ThreadPool;
+
 // Up to `capacity` frame pairs. Pictures are reused from batch to batch, so their
 // storage stays put (a GPU backend may pin it once).
 struct FrameBatch {
@@ -39,12 +41,10 @@ class PairReader {
   // `threads_per_input` > 1, each input whose frames lie at fixed offsets (a
   // regular file) is read by that many threads, several frames at once.
   PairReader(VideoSource& ref, VideoSource& dist, const PairReadOptions& o, bool parallel,
-             int threads_per_input = 1)
-      : ref_(ref),
-        dist_(dist),
-        options_(o),
-        parallel_(parallel),
-        threads_per_input_(threads_per_input) {}
+             int threads_per_input = 1);
+  ~PairReader();
+  PairReader(const PairReader&) = delete;
+  PairReader& operator=(const PairReader&) = delete;
 
   // Fills `batch` with the next pairs, at most `most`; errors are stored in the
   // batch, not thrown. The outcome (pairs, warning, error) is the same as reading
@@ -59,6 +59,9 @@ class PairReader {
   VideoSource& dist_;
   PairReadOptions options_;
   bool parallel_ = false;
+  // The threads beside the caller's, kept for the reader's lifetime (none where it
+  // reads alone): one for the second input, those reading frames ahead.
+  std::unique_ptr<ThreadPool> pool_;
   int threads_per_input_ = 1;
   int64_t next_index_ = 0;  // the frame number the next fill starts at
   bool done_ = false;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/zeroed_bytes.h"
+
 namespace exactvq {
 
 enum class ChromaFormat { k420, k422, k444, kMono };
@@ -71,6 +73,8 @@ struct Picture {
 
   // Sizes the buffer for `f`; the buffer stays where it is when its size does
   // not change (page-locked pictures stay page-locked), its contents are kept.
+  // Bytes it adds are zero (ZeroedBytes: not written, so a plane no one fills
+  // is never touched).
   void allocate(const VideoFormat& f);
   PlaneView plane(int p) const;
   uint8_t* plane_data(int p) { return planes[p].data(); }
@@ -92,7 +96,7 @@ struct Picture {
 
  private:
   void bind();  // points planes at storage_ for format
-  std::vector<uint8_t> storage_;
+  ZeroedBytes storage_;
   bool on_device_ = false;  // planes view device memory; storage_ is empty
 };
 

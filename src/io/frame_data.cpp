@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "io/sample_range.h"
 
 namespace exactvq {
 
@@ -25,29 +26,6 @@ void little_endian_samples_to_host(uint8_t* data, size_t bytes) {
 }
 
 namespace {
-
-// OR of all samples: a sample exceeds 2^b - 1 exactly when it has a bit outside the mask,
-// so one OR reduction (which the compiler vectorises) decides the common all-valid case.
-// 32 accumulators, four vectors' worth: the loop then runs at the loads' pace, not at
-// one OR's latency (docs/figures.md).
-uint16_t or_all(const uint16_t* s, size_t n) {
-  uint16_t acc[32] = {};
-  size_t i = 0;
-  for (; i + 32 <= n; i += 32)
-    for (size_t k = 0; k < 32; ++k) acc[k] = uint16_t(acc[k] | s[i + k]);
-  uint16_t all = 0;
-  for (uint16_t a : acc) all = uint16_t(all | a);
-  for (; i < n; ++i) all = uint16_t(all | s[i]);
-  return all;
-}
-
-// The index of the first of s[0, n) above max; n if none is.
-size_t first_above(const uint16_t* s, size_t n, uint16_t max) {
-  if ((or_all(s, n) & uint16_t(~max)) == 0) return n;
-  size_t i = 0;
-  while (i < n && s[i] <= max) ++i;
-  return i;
-}
 
 InputError sample_out_of_range(const std::string& name, int64_t frame, const VideoFormat& f,
                                int plane, size_t index, uint16_t value) {

@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/thread_pool.h"
 #include "io/frame_data.h"
 
 namespace exactvq {
@@ -29,7 +30,7 @@ bool PlanarReader::skip_planes(bool may_end) {
 }
 
 size_t PlanarReader::read_ahead(std::span<Picture> pics, std::span<const int64_t> ahead,
-                                int threads) {
+                                int threads, ThreadPool* pool) {
   const auto size = in_->size();
   if (!size || in_->is_stdin() || ahead.empty() || threads < 1) return 0;
   const std::string_view marker = frame_marker();
@@ -70,7 +71,9 @@ size_t PlanarReader::read_ahead(std::span<Picture> pics, std::span<const int64_t
     }
   };
   const int workers = int(std::min<size_t>(size_t(threads), count));
-  if (workers <= 1) {
+  if (pool) {
+    pool->parallel_for(int(count), [&](int k) { read_one(size_t(k)); });
+  } else if (workers <= 1) {
     for (size_t k = 0; k < count; ++k) read_one(k);
   } else {
     std::atomic<size_t> next{0};

@@ -15,7 +15,8 @@ class PlanarReader : public VideoSource {
   const VideoFormat& format() const override { return format_; }
   const std::string& name() const override { return in_->name(); }
   std::optional<int64_t> frame_count() const override { return frame_count_; }
-  size_t read_ahead(std::span<Picture> pics, std::span<const int64_t> ahead, int threads) override;
+  size_t read_ahead(std::span<Picture> pics, std::span<const int64_t> ahead, int threads,
+                    ThreadPool* pool = nullptr) override;
   void read_planes_only(int planes) override;
 
  protected:

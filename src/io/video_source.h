@@ -12,6 +12,8 @@
 
 namespace exactvq {
 
+class ThreadPool;
+
 class VideoSource {
  public:
   virtual ~VideoSource() = default;
@@ -29,19 +31,21 @@ class VideoSource {
   // Skips the next frame without validating its samples; false at a clean end.
   virtual bool skip_frame() = 0;
 
-  // Reads several frames at once on up to `threads` threads where the input
-  // allows it (a regular file whose frames have a fixed size): pics[k] gets the
-  // frame ahead[k] frames after the next one (ahead[0] >= 0, increasing; the
-  // frames between are skipped). Returns m, how many leading frames of the list
+  // Reads several frames at once on up to `threads` threads (or on `pool`'s
+  // threads, kept between calls, when given) where the input allows it (a regular file whose frames
+  // have a fixed size): pics[k] gets the frame ahead[k] frames after the next one (ahead[0] >= 0,
+  // increasing; the frames between are skipped). Returns m, how many leading frames of the list
   // were read and checked; the source is then just past frame ahead[m - 1], as
   // if they had been read and the others skipped one by one (untouched when m is
   // 0). Anything unusual (a frame header with parameters, a missing marker, the
   // end of the input, a bad sample, a read error) stops it before that frame, so
   // reading on frame by frame gives exactly the outcome of reading it all so.
-  virtual size_t read_ahead(std::span<Picture> pics, std::span<const int64_t> ahead, int threads) {
+  virtual size_t read_ahead(std::span<Picture> pics, std::span<const int64_t> ahead, int threads,
+                            ThreadPool* pool = nullptr) {
     (void)pics;
     (void)ahead;
     (void)threads;
+    (void)pool;
     return 0;
   }
 
