@@ -17,7 +17,7 @@
 
 #include "cpu_rows.h"
 #include "metrics/cambi/contrast_values.h"
-#include "metrics/cambi/device_plan.h"
+#include "metrics/cambi/pool_records.h"
 #include "metrics/cambi/image_stages.h"
 #include "metrics/cambi/pool.h"
 #include "metrics/cambi/reference.h"

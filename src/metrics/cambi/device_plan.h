@@ -20,6 +20,7 @@
 #include "metrics/cambi/definition.h"
 #include "metrics/cambi/heatmaps.h"
 #include "metrics/cambi/pool_device.h"
+#include "metrics/cambi/pool_records.h"
 #include "metrics/cambi/setup.h"
 
 namespace exactvq::cambi {
@@ -81,14 +82,6 @@ struct PoolRecords {
   size_t records = 0;                        // every scale's
 };
 PoolRecords pool_records(const DevicePicture& p, int run, int block_runs, int block_rows);
-
-// The records' merged partial.
-CambiPoolPartial merge_records(const uint64_t* words, size_t records);
-
-// pool_topk's value for `n` values whose merged partial is `all`, where it
-// provably is that (no odd value, at most k positive, their sum below 2^53
-// times the smallest one's unit in the last place); empty elsewhere.
-std::optional<double> pooled_from_partial(const CambiPoolPartial& all, size_t n, double topk);
 
 // Each scale's pooled value from the picture's records (`words`, laid out as
 // `r`) into out[s] where they give it; returns the scales they do not (bit s
