@@ -208,9 +208,14 @@ Handle<cl_mem> DeviceContext::buffer(size_t bytes, const std::string& what) {
 
 void DeviceContext::write(cl_mem buffer, size_t bytes, const void* data, const std::string& what,
                           size_t offset) {
+  transfer_write(buffer, bytes, data, what, offset, CL_TRUE);
+}
+
+void DeviceContext::transfer_write(cl_mem buffer, size_t bytes, const void* data,
+                                   const std::string& what, size_t offset, cl_bool blocking) {
   cl_int status = faults_.before_transfer();
   if (status == CL_SUCCESS)
-    status = clEnqueueWriteBuffer(queue_.get(), buffer, CL_TRUE, offset, bytes, data, 0, nullptr,
+    status = clEnqueueWriteBuffer(queue_.get(), buffer, blocking, offset, bytes, data, 0, nullptr,
                                   nullptr);
   check_call(status, "clEnqueueWriteBuffer", what);
 }
@@ -239,29 +244,26 @@ void DeviceContext::copy(cl_mem from, cl_mem to, size_t offset, size_t bytes,
 
 void DeviceContext::read(cl_mem buffer, size_t bytes, void* data, const std::string& what,
                          size_t offset) {
+  transfer_read(buffer, bytes, data, what, offset, CL_TRUE);
+}
+
+void DeviceContext::transfer_read(cl_mem buffer, size_t bytes, void* data, const std::string& what,
+                                  size_t offset, cl_bool blocking) {
   cl_int status = faults_.before_transfer();
   if (status == CL_SUCCESS)
-    status = clEnqueueReadBuffer(queue_.get(), buffer, CL_TRUE, offset, bytes, data, 0, nullptr,
+    status = clEnqueueReadBuffer(queue_.get(), buffer, blocking, offset, bytes, data, 0, nullptr,
                                  nullptr);
   check_call(status, "clEnqueueReadBuffer", what);
 }
 
 void DeviceContext::enqueue_write(cl_mem buffer, size_t bytes, const void* data,
                                   const std::string& what, size_t offset) {
-  cl_int status = faults_.before_transfer();
-  if (status == CL_SUCCESS)
-    status = clEnqueueWriteBuffer(queue_.get(), buffer, CL_FALSE, offset, bytes, data, 0, nullptr,
-                                  nullptr);
-  check_call(status, "clEnqueueWriteBuffer", what);
+  transfer_write(buffer, bytes, data, what, offset, CL_FALSE);
 }
 
 void DeviceContext::enqueue_read(cl_mem buffer, size_t bytes, void* data, const std::string& what,
                                  size_t offset) {
-  cl_int status = faults_.before_transfer();
-  if (status == CL_SUCCESS)
-    status = clEnqueueReadBuffer(queue_.get(), buffer, CL_FALSE, offset, bytes, data, 0, nullptr,
-                                 nullptr);
-  check_call(status, "clEnqueueReadBuffer", what);
+  transfer_read(buffer, bytes, data, what, offset, CL_FALSE);
 }
 
 void DeviceContext::finish(const std::string& what) {

@@ -132,6 +132,11 @@ class DeviceContext {
            const std::string& what);
 
  private:
+  // One transfer through the fault injection, blocking or queued.
+  void transfer_write(cl_mem buffer, size_t bytes, const void* data, const std::string& what,
+                      size_t offset, cl_bool blocking);
+  void transfer_read(cl_mem buffer, size_t bytes, void* data, const std::string& what,
+                     size_t offset, cl_bool blocking);
   // Throws for a status other than CL_SUCCESS, with the injection note if any.
   void check_call(cl_int status, const char* call, const std::string& what) const;
   // ": the device was lost before frame N" once it has been, else empty.
