@@ -9,8 +9,9 @@ if(EXACTVQ_CUDA)
   include(CheckLanguage)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
-    # Machine code for Turing through Hopper, plus PTX of the newest for later chips.
-    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+    # Machine code for Turing through Hopper, plus PTX of the newest for later chips;
+    # CMake's CUDAARCHS environment variable, where set, chooses instead.
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
       set(CMAKE_CUDA_ARCHITECTURES 75-real 80-real 86-real 89-real 90)
     endif()
     enable_language(CUDA)
