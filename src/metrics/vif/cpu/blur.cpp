@@ -5,6 +5,7 @@
 // pass runs in int16 lanes instead, two rows a multiply-add
 // (VerticalBlurPairs).
 #include "metrics/vif/cpu/vif_simd.h"
+#include "backends/cpu/simd_targets.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/vif/cpu/blur.cpp"
@@ -78,9 +79,9 @@ HWY_INLINE V16 LoadBiased(const uint8_t* row, int x) {
 
 // The vertical blur in int16 lanes, two rows a multiply-add of the samples
 // biased by -2^15 (each sum then lacks 2^15 * sum(taps), added back modulo
-// 2^32: the reference's wrapped uint32 sum); the taps < 2^15. Returns the
-// first column left.
-template <typename Sample>
+// 2^32: the reference's wrapped uint32 sum); the taps < 2^15 (kVnni:
+// row_pairs::MulAddPairs). Returns the first column left.
+template <typename Sample, bool kVnni>
 int VerticalBlurPairs(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
                       std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
   const D32 d;
@@ -95,16 +96,15 @@ int VerticalBlurPairs(const uint8_t* const* ref_rows, const uint8_t* const* dist
   int x = 0;
   for (; x + lanes16 <= width; x += lanes16) {
     VS32 r_l = hn::Zero(ds), r_u = hn::Zero(ds), s_l = hn::Zero(ds), s_u = hn::Zero(ds);
-    VS32 unused = hn::Zero(ds);
     for (size_t k = 0; k < count; k += 2) {
       const size_t k1 = PairedRow(taps, k);
       const V16 t = TapPair(taps, k);
       const V16 r0 = LoadBiased<Sample>(ref_rows[k], x), r1 = LoadBiased<Sample>(ref_rows[k1], x);
       const V16 s0 = LoadBiased<Sample>(dist_rows[k], x), s1 = LoadBiased<Sample>(dist_rows[k1], x);
-      r_l = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveLower(d16, r0, r1), t, r_l, unused);
-      r_u = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveUpper(d16, r0, r1), t, r_u, unused);
-      s_l = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveLower(d16, s0, s1), t, s_l, unused);
-      s_u = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveUpper(d16, s0, s1), t, s_u, unused);
+      r_l = MulAddPairs<kVnni>(hn::InterleaveLower(d16, r0, r1), t, r_l);
+      r_u = MulAddPairs<kVnni>(hn::InterleaveUpper(d16, r0, r1), t, r_u);
+      s_l = MulAddPairs<kVnni>(hn::InterleaveLower(d16, s0, s1), t, s_l);
+      s_u = MulAddPairs<kVnni>(hn::InterleaveUpper(d16, s0, s1), t, s_u);
     }
     const auto store = [&](VS32 l, VS32 u, EdgeLine& line) {
       V32 a, b;
@@ -126,11 +126,21 @@ void VerticalBlur(std::span<const uint8_t* const> ref_rows,
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
   bool taps16 = true;
   for (const uint16_t t : taps) taps16 = taps16 && t < 32768;
-  if (taps16)
-    x = sample == SampleWidth::k8
-            ? VerticalBlurPairs<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, round, out)
-            : VerticalBlurPairs<uint16_t>(ref_rows.data(), dist_rows.data(), width, taps, round,
-                                          out);
+  const auto pairs = [&]<bool kVnni>() {
+    return sample == SampleWidth::k8
+               ? VerticalBlurPairs<uint8_t, kVnni>(ref_rows.data(), dist_rows.data(), width, taps,
+                                                   round, out)
+               : VerticalBlurPairs<uint16_t, kVnni>(ref_rows.data(), dist_rows.data(), width, taps,
+                                                    round, out);
+  };
+  if (taps16) {
+#if HWY_TARGET == HWY_AVX3
+    if (exactvq::cpu::use_vnni())
+      x = pairs.template operator()<true>();
+    else
+#endif
+      x = pairs.template operator()<false>();
+  }
 #endif
   x = sample == SampleWidth::k8 ? VerticalBlurLanes<uint8_t>(ref_rows.data(), dist_rows.data(), x,
                                                              width, taps, round, out)
