@@ -348,7 +348,10 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy
 
 // The table entries of a block's log2 arguments, added: den += sum of
 // T[den_at[i]], num += sum of T[signal_at[i]] - T[noise_at[i]]. Scalar loads:
-// on some CPUs (AMD Zen 4) a SIMD gather of the entries costs more.
+// on some CPUs (AMD Zen 4) a SIMD gather of the entries costs more (and so
+// does a table of bytes beside the arithmetic part of each entry, which would
+// fit the table in the L1 cache). Called a vector at a time, between the
+// statistics of the next (vector arithmetic), so that the two overlap.
 #if defined(__clang__)
 #define EXACTVQ_VIF_SCALAR_LOOP _Pragma("clang loop vectorize(disable)")
 #define EXACTVQ_VIF_NO_VECTORIZE
@@ -439,13 +442,20 @@ int PairedStatistics(const MomentLines& lines, int width, std::span<const uint16
       }
     }
     VI32 num_log32 = hn::Zero(di32), den_log32 = hn::Zero(di32), den_non_log32 = hn::Zero(di32);
-    for (int i = 0; i < n; i += lanes)
+    // Each vector's table entries (scalar loads) beside the next vector's
+    // statistic (vector arithmetic): the two overlap.
+    for (int i = 0; i < n; i += lanes) {
       PixelStatistics32(
           hn::Load(d, block[0] + i), hn::Load(d, block[1] + i), hn::Load(d, block[2] + i),
           hn::Load(d, block[3] + i), hn::Load(d, block[4] + i), hn::Load(d, block[5] + i),
           hn::Load(d, block[6] + i), hn::Load(d, block[7] + i), limit, den_at + i, signal_at + i,
           noise_at + i, num_log32, den_log32, den_non_log32, num_non_log);
-    AddEntries(den_at, signal_at, noise_at, n, den_log_entries, num_log_entries);
+      if (i > 0)
+        AddEntries(den_at + i - lanes, signal_at + i - lanes, noise_at + i - lanes, lanes,
+                   den_log_entries, num_log_entries);
+    }
+    AddEntries(den_at + n - lanes, signal_at + n - lanes, noise_at + n - lanes, lanes,
+               den_log_entries, num_log_entries);
     const auto widen = [&](VI32 v) {
       return hn::Add(hn::PromoteTo(di64, hn::LowerHalf(dhi, v)),
                      hn::PromoteTo(di64, hn::UpperHalf(dhi, v)));
