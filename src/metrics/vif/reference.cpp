@@ -77,9 +77,12 @@ struct Pyramid {
     thread_local std::vector<uint16_t> ref_half, dist_half;
     ref_half.resize(size_t(w2) * size_t(h2));
     dist_half.resize(ref_half.size());
-    // Every row's vertical pass runs, as libvmaf's does: the lines' edge
-    // columns of a one-column level carry over from row to row.
+    // Only the rows kept (even, below 2 * h2) need their blur, except on a
+    // one-column level, whose lines' edge columns carry over from row to row
+    // (libvmaf blurs every row): from two columns on, mirroring rewrites every
+    // edge column from the row's own columns.
     for (int y = 0; y < height; ++y) {
+      if (width >= 2 && (y % 2 != 0 || y / 2 >= h2)) continue;
       const RowWindow win(ref, dist, y, taps.size());
       stages->blur_vertical(win.ref_rows(), win.dist_rows(), sample(), width, taps, round, blur);
       mirror_edge_columns(blur.ref, width, int(taps.size() / 2));
