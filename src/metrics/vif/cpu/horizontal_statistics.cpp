@@ -351,24 +351,18 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy
 // on some CPUs (AMD Zen 4) a SIMD gather of the entries costs more (and so
 // does a table of bytes beside the arithmetic part of each entry, which would
 // fit the table in the L1 cache). Called a vector at a time, between the
-// statistics of the next (vector arithmetic), so that the two overlap.
-#if defined(__clang__)
-#define EXACTVQ_VIF_SCALAR_LOOP _Pragma("clang loop vectorize(disable)")
-#define EXACTVQ_VIF_NO_VECTORIZE
-#else
-#define EXACTVQ_VIF_SCALAR_LOOP
-#define EXACTVQ_VIF_NO_VECTORIZE __attribute__((optimize("no-tree-vectorize")))
-#endif
-EXACTVQ_VIF_NO_VECTORIZE HWY_NOINLINE void AddEntries(const uint32_t* den_at,
-                                                      const uint32_t* signal_at,
-                                                      const uint32_t* noise_at, int n, int64_t& den,
-                                                      int64_t& num) {
+// statistics of the next (vector arithmetic), so that the two overlap;
+// inlined, the loop kept scalar by an empty asm over its indices.
+HWY_INLINE void AddEntries(const uint32_t* den_at, const uint32_t* signal_at,
+                           const uint32_t* noise_at, int n, int64_t& den, int64_t& num) {
   const uint16_t* table = kLog2Table.data();
   int64_t d = 0, s = 0;
-  EXACTVQ_VIF_SCALAR_LOOP
   for (int i = 0; i < n; ++i) {
-    d += table[den_at[i]];
-    s += int32_t{table[signal_at[i]]} - int32_t{table[noise_at[i]]};
+    uint32_t a = den_at[i], b = signal_at[i], c = noise_at[i];
+    // Opaque to the compiler: keeps the loop scalar (no gathers).
+    asm("" : "+r"(a), "+r"(b), "+r"(c));
+    d += table[a];
+    s += int32_t{table[b]} - int32_t{table[c]};
   }
   den += d;
   num += s;
