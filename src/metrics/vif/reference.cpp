@@ -21,7 +21,9 @@ const double kLevelNaN = std::bit_cast<double>(uint64_t{0xfff8000000000000});
 // the start of the rows (libvmaf's one buffer).
 LevelRows load_level0(const PlaneView& p, int bitdepth, std::vector<uint8_t>&& storage) {
   const size_t bytes = size_t(p.width) * (bitdepth > 8 ? 2 : 1);
-  LevelRows rows(bytes, p.height, std::move(storage));
+  // From 2 rows on, the copies and the edge rows' mirror write every byte
+  // (mirror_edge_rows reaches kMaxHalfTaps rows): no zeroing first.
+  LevelRows rows(bytes, p.height, std::move(storage), /*zeroed=*/p.height < 2);
   for (int y = 0; y < p.height; ++y) {
     if (bitdepth == 8 || std::endian::native == std::endian::little) {
       // Little-endian samples: the host's own bytes.
