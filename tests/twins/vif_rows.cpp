@@ -381,7 +381,7 @@ EXACTVQ_TWIN_ROWS(vif_rows) {
       /*vnni=*/true);
   register_per_target(
       "vif.horizontal_blur_even", [] { return stage_cases(0x5eed'0f04, 0, 2, false); },
-      horizontal_blur_case);
+      horizontal_blur_case, /*vnni=*/true);
   register_per_target("vif.frame", frame_cases, frame_case, /*vnni=*/true);
 }
 

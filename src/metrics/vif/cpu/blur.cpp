@@ -7,6 +7,8 @@
 #include "metrics/vif/cpu/vif_simd.h"
 #include "backends/cpu/simd_targets.h"
 
+#include <vector>
+
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/vif/cpu/blur.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -165,6 +167,67 @@ HWY_INLINE V32 EvenColumns(D32 d, const EdgeLine& line, int c) {
   return hn::ConcatEven(d, hn::LoadU(d, line.at(c + lanes)), hn::LoadU(d, line.at(c)));
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+// count columns of a blurred line (16-bit values) from `first`, biased by
+// -2^15 to int16.
+void PackLine(const EdgeLine& line, int first, int count, std::vector<int16_t>& out) {
+  const D32 d;
+  const D16 d16;
+  const int lanes = int(hn::Lanes(d)), lanes16 = int(hn::Lanes(d16));
+  out.resize(size_t(count));
+  const V32 bias = hn::Set(d, 0x8000u);
+  int i = 0;
+  for (; i + lanes16 <= count; i += lanes16) {
+    const V16 a = hn::BitCast(d16, hn::Xor(hn::LoadU(d, line.at(first + i)), bias));
+    const V16 b = hn::BitCast(d16, hn::Xor(hn::LoadU(d, line.at(first + i + lanes)), bias));
+    hn::StoreU(hn::ConcatEven(d16, b, a), d16, out.data() + i);
+  }
+  for (; i < count; ++i) out[size_t(i)] = int16_t(uint16_t(line[first + i] ^ 0x8000u));
+}
+
+// The horizontal blur's even columns by pairs of taps, multiply-adds of the
+// lines' values biased by -2^15 (each sum then lacks 2^15 * sum(taps), added
+// back modulo 2^32; sums below 2^32 for 16-bit values); the taps < 2^15
+// (kVnni: row_pairs::MulAddPairs). Output j's dword lane reads columns
+// 2j - half + 2p and the next, p = 0..pairs-1: from the packed line's start
+// (column -half), offset 2j + 2p, which stays below the packed columns for
+// whole vectors of outputs. Returns the first output left.
+template <bool kVnni>
+int HorizontalBlurPairs(const BlurLines& lines, int width, std::span<const uint16_t> taps,
+                        std::span<uint16_t> ref_out, std::span<uint16_t> dist_out) {
+  const D32 d;
+  const D16 d16;
+  const hn::Rebind<uint16_t, D32> du16;
+  const hn::RebindToSigned<D32> di;
+  const int lanes = int(hn::Lanes(d));
+  const int half = int(taps.size() / 2);
+  const int n = width / 2;
+  const size_t pairs = (taps.size() + 1) / 2;
+  thread_local std::vector<int16_t> ref16, dist16;
+  PackLine(lines.ref, -half, width + 2 * half, ref16);
+  PackLine(lines.dist, -half, width + 2 * half, dist16);
+  V16 tap_pairs[kMaxHalfTaps + 1];
+  uint32_t tap_sum = 0;
+  for (size_t p = 0; p < pairs; ++p) tap_pairs[p] = TapPair(taps, 2 * p);
+  for (const uint16_t t : taps) tap_sum += t;
+  const V32 unbias = hn::Set(d, uint32_t(32768u * tap_sum) + 32768u);
+  const auto blur = [&](const std::vector<int16_t>& line, int j) {
+    VS32 sum = hn::Zero(DS32());
+    for (size_t p = 0; p < pairs; ++p)
+      sum = MulAddPairs<kVnni>(hn::LoadU(d16, line.data() + 2 * j + 2 * int(p)), tap_pairs[p], sum);
+    // v >> 16 < 2^16: as int32 it demotes to uint16 unchanged.
+    return hn::DemoteTo(du16,
+                        hn::BitCast(di, hn::ShiftRight<16>(hn::Add(hn::BitCast(d, sum), unbias))));
+  };
+  int j = 0;
+  for (; j + lanes <= n; j += lanes) {
+    hn::StoreU(blur(ref16, j), du16, ref_out.data() + j);
+    hn::StoreU(blur(dist16, j), du16, dist_out.data() + j);
+  }
+  return j;
+}
+#endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+
 void HorizontalBlurEven(const BlurLines& lines, int width, std::span<const uint16_t> taps,
                         std::span<uint16_t> ref_out, std::span<uint16_t> dist_out) {
   const D32 d;
@@ -175,6 +238,18 @@ void HorizontalBlurEven(const BlurLines& lines, int width, std::span<const uint1
   const int n = width / 2;
   const V32 add = hn::Set(d, 32768u);
   int j = 0;
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+  bool taps16 = taps.size() % 2 == 1 && taps.size() <= 2 * kMaxHalfTaps + 1;
+  for (const uint16_t t : taps) taps16 = taps16 && t < 32768;
+  if (taps16) {
+#if HWY_TARGET == HWY_AVX3
+    if (exactvq::cpu::use_vnni())
+      j = HorizontalBlurPairs<true>(lines, width, taps, ref_out, dist_out);
+    else
+#endif
+      j = HorizontalBlurPairs<false>(lines, width, taps, ref_out, dist_out);
+  }
+#endif
   for (; j + lanes <= n; j += lanes) {
     V32 r = hn::Zero(d), s = hn::Zero(d);
     for (size_t k = 0; k < taps.size(); ++k) {
