@@ -348,9 +348,10 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy
 
 // The table entries of a block's log2 arguments, added: den += sum of
 // T[den_at[i]], num += sum of T[signal_at[i]] - T[noise_at[i]]. Scalar loads:
-// on some CPUs (AMD Zen 4) a SIMD gather of the entries costs more (and so
-// does a table of bytes beside the arithmetic part of each entry, which would
-// fit the table in the L1 cache). Called a vector at a time, between the
+// on some CPUs (AMD Zen 4) a SIMD gather of the entries costs more, even
+// dword gathers of 16 entries, and a table of bytes beside the arithmetic
+// part of each entry (half the table's size) gained nothing. Called a vector
+// at a time, between the
 // statistics of the next (vector arithmetic), so that the two overlap;
 // inlined, the loop kept scalar by an empty asm over its indices.
 HWY_INLINE void AddEntries(const uint32_t* den_at, const uint32_t* signal_at,
