@@ -351,9 +351,9 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy
 // on some CPUs (AMD Zen 4) a SIMD gather of the entries costs more, even
 // dword gathers of 16 entries, and a table of bytes beside the arithmetic
 // part of each entry (half the table's size) gained nothing. Called a vector
-// at a time, between the
-// statistics of the next (vector arithmetic), so that the two overlap;
-// inlined, the loop kept scalar by an empty asm over its indices.
+// at a time, between the statistics of the next (vector arithmetic), so that
+// the two overlap; inlined, the loop kept scalar by an empty asm over its
+// indices.
 HWY_INLINE void AddEntries(const uint32_t* den_at, const uint32_t* signal_at,
                            const uint32_t* noise_at, int n, int64_t& den, int64_t& num) {
   const uint16_t* table = kLog2Table.data();
