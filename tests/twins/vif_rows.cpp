@@ -372,17 +372,17 @@ std::vector<Case> frame_cases() {
 EXACTVQ_TWIN_ROWS(vif_rows) {
   register_per_target(
       "vif.vertical_moments", [] { return stage_cases(0x5eed'0f01, 0, 3, false); },
-      vertical_moments_case);
+      vertical_moments_case, /*vnni=*/true);
   register_per_target(
       "vif.horizontal_statistics", [] { return stage_cases(0x5eed'0f02, 0, 3, true); },
-      horizontal_statistics_case);
+      horizontal_statistics_case, /*vnni=*/true);
   register_per_target(
-      "vif.vertical_blur", [] { return stage_cases(0x5eed'0f03, 0, 2, false); },
-      vertical_blur_case);
+      "vif.vertical_blur", [] { return stage_cases(0x5eed'0f03, 0, 2, false); }, vertical_blur_case,
+      /*vnni=*/true);
   register_per_target(
       "vif.horizontal_blur_even", [] { return stage_cases(0x5eed'0f04, 0, 2, false); },
-      horizontal_blur_case);
-  register_per_target("vif.frame", frame_cases, frame_case);
+      horizontal_blur_case, /*vnni=*/true);
+  register_per_target("vif.frame", frame_cases, frame_case, /*vnni=*/true);
 }
 
 }  // namespace

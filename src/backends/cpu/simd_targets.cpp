@@ -3,6 +3,8 @@
 #include <hwy/highway.h>
 #include <hwy/targets.h>
 
+#include <atomic>
+
 namespace exactvq::cpu {
 
 std::vector<SimdTarget> supported_targets() {
@@ -36,5 +38,28 @@ ForcedTarget::~ForcedTarget() {
   hwy::SetSupportedTargetsForTest(0);
   hwy::GetChosenTarget().Update(hwy::SupportedTargets());
 }
+
+namespace {
+// -1: as the CPU says; 0 or 1: forced off or on.
+std::atomic<int> forced_vnni{-1};
+}  // namespace
+
+bool vnni_supported() {
+#if HWY_ARCH_X86 && (defined(__GNUC__) || defined(__clang__))
+  static const bool has = __builtin_cpu_supports("avx512vnni");
+  return has;
+#else
+  return false;
+#endif
+}
+
+bool use_vnni() {
+  const int forced = forced_vnni.load(std::memory_order_relaxed);
+  return forced < 0 ? vnni_supported() : forced == 1;
+}
+
+ForcedVnni::ForcedVnni(bool use) : previous_(forced_vnni.exchange(use && vnni_supported())) {}
+
+ForcedVnni::~ForcedVnni() { forced_vnni.store(previous_); }
 
 }  // namespace exactvq::cpu

@@ -35,4 +35,25 @@ class ForcedTarget {
   ForcedTarget& operator=(const ForcedTarget&) = delete;
 };
 
+// AVX-512 VNNI (vpdpwssd: pairwise int16 multiply-adds into int32 in one
+// instruction), which Highway's AVX3 target does not assume: AVX3 kernels
+// that have a VNNI form ask use_vnni() at run time. Whether this CPU has it:
+bool vnni_supported();
+// Whether kernels use it now: vnni_supported(), unless a ForcedVnni says
+// otherwise.
+bool use_vnni();
+
+// While alive, use_vnni() answers `use` (true only where vnni_supported()).
+// Not thread safe, like ForcedTarget.
+class ForcedVnni {
+ public:
+  explicit ForcedVnni(bool use);
+  ~ForcedVnni();
+  ForcedVnni(const ForcedVnni&) = delete;
+  ForcedVnni& operator=(const ForcedVnni&) = delete;
+
+ private:
+  int previous_;
+};
+
 }  // namespace exactvq::cpu

@@ -7,9 +7,13 @@ namespace exactvq::vif {
 LevelRows::LevelRows(size_t row_bytes, int height)
     : row_bytes_(row_bytes), bytes_(row_bytes * (size_t(height) + 2 * kMaxHalfTaps), 0) {}
 
-LevelRows::LevelRows(size_t row_bytes, int height, std::vector<uint8_t>&& storage)
+LevelRows::LevelRows(size_t row_bytes, int height, std::vector<uint8_t>&& storage, bool zeroed)
     : row_bytes_(row_bytes), bytes_(std::move(storage)) {
-  bytes_.assign(row_bytes * (size_t(height) + 2 * kMaxHalfTaps), 0);
+  const size_t size = row_bytes * (size_t(height) + 2 * kMaxHalfTaps);
+  if (zeroed)
+    bytes_.assign(size, 0);
+  else
+    bytes_.resize(size);
 }
 
 void mirror_edge_rows(LevelRows& rows, int height, int half) {

@@ -28,8 +28,9 @@ class LevelRows {
  public:
   LevelRows(size_t row_bytes, int height);
   // The same, zeroed, in `storage`'s memory (reused from an earlier frame:
-  // no fresh pages to fault in).
-  LevelRows(size_t row_bytes, int height, std::vector<uint8_t>&& storage);
+  // no fresh pages to fault in); unless `zeroed` is false, for a caller that
+  // writes every byte.
+  LevelRows(size_t row_bytes, int height, std::vector<uint8_t>&& storage, bool zeroed = true);
   // The memory back, for a later frame.
   std::vector<uint8_t> release() && { return std::move(bytes_); }
   uint8_t* row(int y) { return bytes_.data() + size_t(y + kMaxHalfTaps) * row_bytes_; }

@@ -17,11 +17,25 @@ namespace {
 // The quiet NaN x86-64 gives for 0.0f / 0.0f (sign bit set), widened to double.
 const double kLevelNaN = std::bit_cast<double>(uint64_t{0xfff8000000000000});
 
+// Whether level 0 is read from the plane itself rather than a copy: from 16
+// rows on no level has a single row, the only reader of rows a level did not
+// write (a one-row level mirrors the rows after its own); libvmaf's buffer
+// then holds nothing else that is read, and level 0's edge rows are the
+// plane's rows mirrored (at least 9 rows: the reflection of each edge row lies
+// inside). The plane's samples must be the rows' little-endian ones.
+bool level0_in_place(const PlaneView& p, int bitdepth) {
+  return p.height >= 16 && (bitdepth == 8 || std::endian::native == std::endian::little);
+}
+
 // One picture's pyramid rows: level 0 is the plane; each halving overwrites
-// the start of the rows (libvmaf's one buffer).
+// the start of the rows (libvmaf's one buffer). With level0_in_place, the
+// rows' memory only (each halving writes the rows it reads).
 LevelRows load_level0(const PlaneView& p, int bitdepth, std::vector<uint8_t>&& storage) {
   const size_t bytes = size_t(p.width) * (bitdepth > 8 ? 2 : 1);
-  LevelRows rows(bytes, p.height, std::move(storage));
+  // From 2 rows on, the copies and the edge rows' mirror write every byte
+  // (mirror_edge_rows reaches kMaxHalfTaps rows): no zeroing first.
+  LevelRows rows(bytes, p.height, std::move(storage), /*zeroed=*/p.height < 2);
+  if (level0_in_place(p, bitdepth)) return rows;
   for (int y = 0; y < p.height; ++y) {
     if (bitdepth == 8 || std::endian::native == std::endian::little) {
       // Little-endian samples: the host's own bytes.
@@ -46,6 +60,17 @@ struct RowWindow {
       dist[k] = d.row(y - half + int(k));
     }
   }
+  // The same of planes of at least 9 rows, their edge rows mirrored
+  // (mirror_edge_rows' rows).
+  RowWindow(const PlaneView& r, const PlaneView& d, int y, size_t taps) : count(taps) {
+    const int half = int(taps / 2), last = r.height - 1;
+    for (size_t k = 0; k < taps; ++k) {
+      int i = y - half + int(k);
+      i = i < 0 ? -i : i > last ? 2 * last - i : i;
+      ref[k] = r.row<uint8_t>(i);
+      dist[k] = d.row<uint8_t>(i);
+    }
+  }
   std::span<const uint8_t* const> ref_rows() const { return {ref.data(), count}; }
   std::span<const uint8_t* const> dist_rows() const { return {dist.data(), count}; }
 };
@@ -60,6 +85,14 @@ struct Pyramid {
   int level = 0;
   int bitdepth;
   const VifStages* stages;
+  // Level 0 read in place (level0_in_place), else null.
+  const PlaneView* plane_ref = nullptr;
+  const PlaneView* plane_dist = nullptr;
+
+  RowWindow window(int y, size_t taps) const {
+    if (level == 0 && plane_ref) return RowWindow(*plane_ref, *plane_dist, y, taps);
+    return RowWindow(ref, dist, y, taps);
+  }
 
   SampleWidth sample() const {
     return level == 0 && bitdepth == 8 ? SampleWidth::k8 : SampleWidth::k16;
@@ -77,10 +110,13 @@ struct Pyramid {
     thread_local std::vector<uint16_t> ref_half, dist_half;
     ref_half.resize(size_t(w2) * size_t(h2));
     dist_half.resize(ref_half.size());
-    // Every row's vertical pass runs, as libvmaf's does: the lines' edge
-    // columns of a one-column level carry over from row to row.
+    // Only the rows kept (even, below 2 * h2) need their blur, except on a
+    // one-column level, whose lines' edge columns carry over from row to row
+    // (libvmaf blurs every row): from two columns on, mirroring rewrites every
+    // edge column from the row's own columns.
     for (int y = 0; y < height; ++y) {
-      const RowWindow win(ref, dist, y, taps.size());
+      if (width >= 2 && (y % 2 != 0 || y / 2 >= h2)) continue;
+      const RowWindow win = window(y, taps.size());
       stages->blur_vertical(win.ref_rows(), win.dist_rows(), sample(), width, taps, round, blur);
       mirror_edge_columns(blur.ref, width, int(taps.size() / 2));
       mirror_edge_columns(blur.dist, width, int(taps.size() / 2));
@@ -116,7 +152,7 @@ struct Pyramid {
     const Rounding square = vertical_square_rounding(level, bitdepth);
     LevelSums sums;
     for (int y = 0; y < height; ++y) {
-      const RowWindow win(ref, dist, y, taps.size());
+      const RowWindow win = window(y, taps.size());
       stages->moments(win.ref_rows(), win.dist_rows(), sample(), width, taps, mean, square,
                       moments);
       for (EdgeLine* line : {&moments.mu1, &moments.mu2, &moments.xx, &moments.yy, &moments.xy})
@@ -184,6 +220,10 @@ VifLevelSums vif_level_sums(const PlaneView& ref, const PlaneView& dist, int bit
             0,
             bitdepth,
             &stages};
+  if (level0_in_place(ref, bitdepth)) {
+    p.plane_ref = &ref;
+    p.plane_dist = &dist;
+  }
   VifLevelSums sums{};
   for (int level = 0; level < kLevels; ++level) {
     if (level > 0) {

@@ -5,6 +5,9 @@
 // pass runs in int16 lanes instead, two rows a multiply-add
 // (VerticalBlurPairs).
 #include "metrics/vif/cpu/vif_simd.h"
+#include "backends/cpu/simd_targets.h"
+
+#include <vector>
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/vif/cpu/blur.cpp"
@@ -78,9 +81,9 @@ HWY_INLINE V16 LoadBiased(const uint8_t* row, int x) {
 
 // The vertical blur in int16 lanes, two rows a multiply-add of the samples
 // biased by -2^15 (each sum then lacks 2^15 * sum(taps), added back modulo
-// 2^32: the reference's wrapped uint32 sum); the taps < 2^15. Returns the
-// first column left.
-template <typename Sample>
+// 2^32: the reference's wrapped uint32 sum); the taps < 2^15 (kVnni:
+// row_pairs::MulAddPairs). Returns the first column left.
+template <typename Sample, bool kVnni>
 int VerticalBlurPairs(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
                       std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
   const D32 d;
@@ -95,20 +98,69 @@ int VerticalBlurPairs(const uint8_t* const* ref_rows, const uint8_t* const* dist
   int x = 0;
   for (; x + lanes16 <= width; x += lanes16) {
     VS32 r_l = hn::Zero(ds), r_u = hn::Zero(ds), s_l = hn::Zero(ds), s_u = hn::Zero(ds);
-    VS32 unused = hn::Zero(ds);
     for (size_t k = 0; k < count; k += 2) {
       const size_t k1 = PairedRow(taps, k);
       const V16 t = TapPair(taps, k);
       const V16 r0 = LoadBiased<Sample>(ref_rows[k], x), r1 = LoadBiased<Sample>(ref_rows[k1], x);
       const V16 s0 = LoadBiased<Sample>(dist_rows[k], x), s1 = LoadBiased<Sample>(dist_rows[k1], x);
-      r_l = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveLower(d16, r0, r1), t, r_l, unused);
-      r_u = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveUpper(d16, r0, r1), t, r_u, unused);
-      s_l = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveLower(d16, s0, s1), t, s_l, unused);
-      s_u = hn::ReorderWidenMulAccumulate(ds, hn::InterleaveUpper(d16, s0, s1), t, s_u, unused);
+      r_l = MulAddPairs<kVnni>(hn::InterleaveLower(d16, r0, r1), t, r_l);
+      r_u = MulAddPairs<kVnni>(hn::InterleaveUpper(d16, r0, r1), t, r_u);
+      s_l = MulAddPairs<kVnni>(hn::InterleaveLower(d16, s0, s1), t, s_l);
+      s_u = MulAddPairs<kVnni>(hn::InterleaveUpper(d16, s0, s1), t, s_u);
     }
     const auto store = [&](VS32 l, VS32 u, EdgeLine& line) {
       V32 a, b;
       InColumnOrder(hn::Add(hn::BitCast(d, l), unbias), hn::Add(hn::BitCast(d, u), unbias), a, b);
+      hn::StoreU(hn::And(hn::ShiftRightSame(a, round.shift), low16), d, line.at(x));
+      hn::StoreU(hn::And(hn::ShiftRightSame(b, round.shift), low16), d, line.at(x + lanes));
+    };
+    store(r_l, r_u, out.ref);
+    store(s_l, s_u, out.dist);
+  }
+  return x;
+}
+
+// VerticalBlurPairs for 8-bit samples under symmetric taps (an odd count n =
+// 2h + 1, t_k = t_{n-1-k}): rows k and n-1-k added first (sums up to 510,
+// exact in int16, no bias), the centre row alone, then two folded rows a
+// multiply-add: about half the multiply-adds. Returns the first column left.
+template <bool kVnni>
+int VerticalBlurFolded8(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
+                        std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
+  const D32 d;
+  const D16 d16;
+  const DU16 du16;
+  const DS32 ds;
+  const hn::Rebind<uint8_t, DU16> d8;
+  const int lanes = int(hn::Lanes(d)), lanes16 = int(hn::Lanes(d16));
+  const size_t n = taps.size(), h = n / 2;
+  const V32 add = hn::Set(d, round.add);
+  const V32 low16 = hn::Set(d, 0xFFFFu);
+  const auto load = [&](const uint8_t* row, int x) {
+    return hn::BitCast(d16, hn::PromoteTo(du16, hn::LoadU(d8, row + x)));
+  };
+  // Folded row v (0..h) at column x.
+  const auto folded = [&](const uint8_t* const* rows, size_t v, int x) {
+    return v < h ? hn::Add(load(rows[v], x), load(rows[n - 1 - v], x)) : load(rows[h], x);
+  };
+  int x = 0;
+  for (; x + lanes16 <= width; x += lanes16) {
+    VS32 r_l = hn::Zero(ds), r_u = hn::Zero(ds), s_l = hn::Zero(ds), s_u = hn::Zero(ds);
+    for (size_t v = 0; v <= h; v += 2) {
+      // Folded rows v and v + 1 (past h: v again, under tap 0).
+      const size_t v1 = v + 1 <= h ? v + 1 : v;
+      const V16 t = hn::BitCast(
+          d16, hn::Set(d, uint32_t{taps[v]} | (v + 1 <= h ? uint32_t{taps[v + 1]} << 16 : 0u)));
+      const V16 r0 = folded(ref_rows, v, x), r1 = folded(ref_rows, v1, x);
+      const V16 s0 = folded(dist_rows, v, x), s1 = folded(dist_rows, v1, x);
+      r_l = MulAddPairs<kVnni>(hn::InterleaveLower(d16, r0, r1), t, r_l);
+      r_u = MulAddPairs<kVnni>(hn::InterleaveUpper(d16, r0, r1), t, r_u);
+      s_l = MulAddPairs<kVnni>(hn::InterleaveLower(d16, s0, s1), t, s_l);
+      s_u = MulAddPairs<kVnni>(hn::InterleaveUpper(d16, s0, s1), t, s_u);
+    }
+    const auto store = [&](VS32 l, VS32 u, EdgeLine& line) {
+      V32 a, b;
+      InColumnOrder(hn::Add(hn::BitCast(d, l), add), hn::Add(hn::BitCast(d, u), add), a, b);
       hn::StoreU(hn::And(hn::ShiftRightSame(a, round.shift), low16), d, line.at(x));
       hn::StoreU(hn::And(hn::ShiftRightSame(b, round.shift), low16), d, line.at(x + lanes));
     };
@@ -126,11 +178,26 @@ void VerticalBlur(std::span<const uint8_t* const> ref_rows,
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
   bool taps16 = true;
   for (const uint16_t t : taps) taps16 = taps16 && t < 32768;
-  if (taps16)
-    x = sample == SampleWidth::k8
-            ? VerticalBlurPairs<uint8_t>(ref_rows.data(), dist_rows.data(), width, taps, round, out)
-            : VerticalBlurPairs<uint16_t>(ref_rows.data(), dist_rows.data(), width, taps, round,
-                                          out);
+  bool symmetric = taps.size() % 2 == 1;
+  for (size_t k = 0; k < taps.size() / 2; ++k)
+    symmetric = symmetric && taps[k] == taps[taps.size() - 1 - k];
+  const auto pairs = [&]<bool kVnni>() {
+    if (sample == SampleWidth::k8 && symmetric)
+      return VerticalBlurFolded8<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, round, out);
+    return sample == SampleWidth::k8
+               ? VerticalBlurPairs<uint8_t, kVnni>(ref_rows.data(), dist_rows.data(), width, taps,
+                                                   round, out)
+               : VerticalBlurPairs<uint16_t, kVnni>(ref_rows.data(), dist_rows.data(), width, taps,
+                                                    round, out);
+  };
+  if (taps16) {
+#if HWY_TARGET == HWY_AVX3
+    if (exactvq::cpu::use_vnni())
+      x = pairs.template operator()<true>();
+    else
+#endif
+      x = pairs.template operator()<false>();
+  }
 #endif
   x = sample == SampleWidth::k8 ? VerticalBlurLanes<uint8_t>(ref_rows.data(), dist_rows.data(), x,
                                                              width, taps, round, out)
@@ -155,6 +222,67 @@ HWY_INLINE V32 EvenColumns(D32 d, const EdgeLine& line, int c) {
   return hn::ConcatEven(d, hn::LoadU(d, line.at(c + lanes)), hn::LoadU(d, line.at(c)));
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+// count columns of a blurred line (16-bit values) from `first`, biased by
+// -2^15 to int16.
+void PackLine(const EdgeLine& line, int first, int count, std::vector<int16_t>& out) {
+  const D32 d;
+  const D16 d16;
+  const int lanes = int(hn::Lanes(d)), lanes16 = int(hn::Lanes(d16));
+  out.resize(size_t(count));
+  const V32 bias = hn::Set(d, 0x8000u);
+  int i = 0;
+  for (; i + lanes16 <= count; i += lanes16) {
+    const V16 a = hn::BitCast(d16, hn::Xor(hn::LoadU(d, line.at(first + i)), bias));
+    const V16 b = hn::BitCast(d16, hn::Xor(hn::LoadU(d, line.at(first + i + lanes)), bias));
+    hn::StoreU(hn::ConcatEven(d16, b, a), d16, out.data() + i);
+  }
+  for (; i < count; ++i) out[size_t(i)] = int16_t(uint16_t(line[first + i] ^ 0x8000u));
+}
+
+// The horizontal blur's even columns by pairs of taps, multiply-adds of the
+// lines' values biased by -2^15 (each sum then lacks 2^15 * sum(taps), added
+// back modulo 2^32; sums below 2^32 for 16-bit values); the taps < 2^15
+// (kVnni: row_pairs::MulAddPairs). Output j's dword lane reads columns
+// 2j - half + 2p and the next, p = 0..pairs-1: from the packed line's start
+// (column -half), offset 2j + 2p, which stays below the packed columns for
+// whole vectors of outputs. Returns the first output left.
+template <bool kVnni>
+int HorizontalBlurPairs(const BlurLines& lines, int width, std::span<const uint16_t> taps,
+                        std::span<uint16_t> ref_out, std::span<uint16_t> dist_out) {
+  const D32 d;
+  const D16 d16;
+  const hn::Rebind<uint16_t, D32> du16;
+  const hn::RebindToSigned<D32> di;
+  const int lanes = int(hn::Lanes(d));
+  const int half = int(taps.size() / 2);
+  const int n = width / 2;
+  const size_t pairs = (taps.size() + 1) / 2;
+  thread_local std::vector<int16_t> ref16, dist16;
+  PackLine(lines.ref, -half, width + 2 * half, ref16);
+  PackLine(lines.dist, -half, width + 2 * half, dist16);
+  V16 tap_pairs[kMaxHalfTaps + 1];
+  uint32_t tap_sum = 0;
+  for (size_t p = 0; p < pairs; ++p) tap_pairs[p] = TapPair(taps, 2 * p);
+  for (const uint16_t t : taps) tap_sum += t;
+  const V32 unbias = hn::Set(d, uint32_t(32768u * tap_sum) + 32768u);
+  const auto blur = [&](const std::vector<int16_t>& line, int j) {
+    VS32 sum = hn::Zero(DS32());
+    for (size_t p = 0; p < pairs; ++p)
+      sum = MulAddPairs<kVnni>(hn::LoadU(d16, line.data() + 2 * j + 2 * int(p)), tap_pairs[p], sum);
+    // v >> 16 < 2^16: as int32 it demotes to uint16 unchanged.
+    return hn::DemoteTo(du16,
+                        hn::BitCast(di, hn::ShiftRight<16>(hn::Add(hn::BitCast(d, sum), unbias))));
+  };
+  int j = 0;
+  for (; j + lanes <= n; j += lanes) {
+    hn::StoreU(blur(ref16, j), du16, ref_out.data() + j);
+    hn::StoreU(blur(dist16, j), du16, dist_out.data() + j);
+  }
+  return j;
+}
+#endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+
 void HorizontalBlurEven(const BlurLines& lines, int width, std::span<const uint16_t> taps,
                         std::span<uint16_t> ref_out, std::span<uint16_t> dist_out) {
   const D32 d;
@@ -165,6 +293,18 @@ void HorizontalBlurEven(const BlurLines& lines, int width, std::span<const uint1
   const int n = width / 2;
   const V32 add = hn::Set(d, 32768u);
   int j = 0;
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+  bool taps16 = taps.size() % 2 == 1 && taps.size() <= 2 * kMaxHalfTaps + 1;
+  for (const uint16_t t : taps) taps16 = taps16 && t < 32768;
+  if (taps16) {
+#if HWY_TARGET == HWY_AVX3
+    if (exactvq::cpu::use_vnni())
+      j = HorizontalBlurPairs<true>(lines, width, taps, ref_out, dist_out);
+    else
+#endif
+      j = HorizontalBlurPairs<false>(lines, width, taps, ref_out, dist_out);
+  }
+#endif
   for (; j + lanes <= n; j += lanes) {
     V32 r = hn::Zero(d), s = hn::Zero(d);
     for (size_t k = 0; k < taps.size(); ++k) {

@@ -19,6 +19,7 @@
 // last the block's table entries by scalar loads. Every pixel adds integers,
 // so the lanes' sums equal the reference's in any order.
 #include "metrics/vif/cpu/vif_simd.h"
+#include "backends/cpu/simd_targets.h"
 #include "metrics/vif/log2_table.h"
 
 #include <algorithm>
@@ -28,6 +29,8 @@
 #define HWY_TARGET_INCLUDE "metrics/vif/cpu/horizontal_statistics.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+
+#include "metrics/vif/cpu/row_pairs-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace exactvq::vif::cpu::HWY_NAMESPACE {
@@ -183,14 +186,13 @@ void SplitLine(const EdgeLine& line, int first, int count, int padding, std::vec
 
 // The int32 sums of kPairs pairs of taps (tap_pairs) over the biased halves
 // from `at`: lane j the pixel whose first column is at + 2j.
-template <size_t kPairs>
+template <size_t kPairs, bool kVnni>
 HWY_INLINE VS32 PairedSum(const int16_t* at, const V16* tap_pairs) {
-  const DS32 ds;
   const D16 d16;
-  VS32 sum = hn::Zero(ds), unused = hn::Zero(ds);
+  VS32 sum = hn::Zero(DS32());
 #pragma GCC unroll 9
   for (size_t p = 0; p < kPairs; ++p)
-    sum = hn::ReorderWidenMulAccumulate(ds, hn::LoadU(d16, at + 2 * p), tap_pairs[p], sum, unused);
+    sum = row_pairs::MulAddPairs<kVnni>(hn::LoadU(d16, at + 2 * p), tap_pairs[p], sum);
   return sum;
 }
 
@@ -198,19 +200,18 @@ HWY_INLINE VS32 PairedSum(const int16_t* at, const V16* tap_pairs) {
 // (`odd`) from the same loads: the odd pixels' pairs are each one tap earlier
 // (odd_pairs, the first (0, t_0)). Only with 32 vector registers (AVX3):
 // with 16 the pairs would not stay in registers.
-template <size_t kPairs>
+template <size_t kPairs, bool kVnni>
 HWY_INLINE void PairedSumsSharingLoads(const int16_t* at, const V16* even_pairs,
                                        const V16* odd_pairs, VS32& even, VS32& odd) {
   const DS32 ds;
   const D16 d16;
-  VS32 unused = hn::Zero(ds);
   even = hn::Zero(ds);
   odd = hn::Zero(ds);
 #pragma GCC unroll 9
   for (size_t p = 0; p < kPairs; ++p) {
     const V16 v = hn::LoadU(d16, at + 2 * p);
-    even = hn::ReorderWidenMulAccumulate(ds, v, even_pairs[p], even, unused);
-    odd = hn::ReorderWidenMulAccumulate(ds, v, odd_pairs[p], odd, unused);
+    even = row_pairs::MulAddPairs<kVnni>(v, even_pairs[p], even);
+    odd = row_pairs::MulAddPairs<kVnni>(v, odd_pairs[p], odd);
   }
 }
 
@@ -347,32 +348,30 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy
 
 // The table entries of a block's log2 arguments, added: den += sum of
 // T[den_at[i]], num += sum of T[signal_at[i]] - T[noise_at[i]]. Scalar loads:
-// on some CPUs (AMD Zen 4) a SIMD gather of the entries costs more.
-#if defined(__clang__)
-#define EXACTVQ_VIF_SCALAR_LOOP _Pragma("clang loop vectorize(disable)")
-#define EXACTVQ_VIF_NO_VECTORIZE
-#else
-#define EXACTVQ_VIF_SCALAR_LOOP
-#define EXACTVQ_VIF_NO_VECTORIZE __attribute__((optimize("no-tree-vectorize")))
-#endif
-EXACTVQ_VIF_NO_VECTORIZE HWY_NOINLINE void AddEntries(const uint32_t* den_at,
-                                                      const uint32_t* signal_at,
-                                                      const uint32_t* noise_at, int n, int64_t& den,
-                                                      int64_t& num) {
+// on some CPUs (AMD Zen 4) a SIMD gather of the entries costs more, even
+// dword gathers of 16 entries, and a table of bytes beside the arithmetic
+// part of each entry (half the table's size) gained nothing. Called a vector
+// at a time, between the statistics of the next (vector arithmetic), so that
+// the two overlap; inlined, the loop kept scalar by an empty asm over its
+// indices.
+HWY_INLINE void AddEntries(const uint32_t* den_at, const uint32_t* signal_at,
+                           const uint32_t* noise_at, int n, int64_t& den, int64_t& num) {
   const uint16_t* table = kLog2Table.data();
   int64_t d = 0, s = 0;
-  EXACTVQ_VIF_SCALAR_LOOP
   for (int i = 0; i < n; ++i) {
-    d += table[den_at[i]];
-    s += int32_t{table[signal_at[i]]} - int32_t{table[noise_at[i]]};
+    uint32_t a = den_at[i], b = signal_at[i], c = noise_at[i];
+    // Opaque to the compiler: keeps the loop scalar (no gathers).
+    asm("" : "+r"(a), "+r"(b), "+r"(c));
+    d += table[a];
+    s += int32_t{table[b]} - int32_t{table[c]};
   }
   den += d;
   num += s;
 }
 
 // The vectors of Lanes(D16) pixels from 0 (whole vectors only) by pairs of
-// taps; returns the first pixel left.
-template <size_t kTaps>
+// taps (kVnni: row_pairs::MulAddPairs); returns the first pixel left.
+template <size_t kTaps, bool kVnni>
 int PairedStatistics(const MomentLines& lines, int width, std::span<const uint16_t> taps, VF limit,
                      VI& num_log, VI& den_log, VI& num_non_log, VI& den_non_log,
                      int64_t& num_log_entries, int64_t& den_log_entries) {
@@ -403,7 +402,7 @@ int PairedStatistics(const MomentLines& lines, int width, std::span<const uint16
   // Each sum read -32768 for every tap: 32768 * sum(taps) back, modulo 2^32.
   const V32 unbias = hn::Set(d, uint32_t(32768u * tap_sum));
   const auto sum = [&](const std::vector<int16_t>& v, int at) {
-    return hn::Add(hn::BitCast(d, PairedSum<kPairs>(v.data() + at, even_pairs)), unbias);
+    return hn::Add(hn::BitCast(d, PairedSum<kPairs, kVnni>(v.data() + at, even_pairs)), unbias);
   };
   const DI32 di32;
   const DHI32 dhi;
@@ -427,7 +426,8 @@ int PairedStatistics(const MomentLines& lines, int width, std::span<const uint16
       for (int i = 0; i < n; i += lanes16) {
 #if HWY_TARGET <= HWY_AVX3
         VS32 even, odd;
-        PairedSumsSharingLoads<kPairs>(source.data() + x + i, even_pairs, odd_pairs, even, odd);
+        PairedSumsSharingLoads<kPairs, kVnni>(source.data() + x + i, even_pairs, odd_pairs, even,
+                                              odd);
         hn::Store(hn::Add(hn::BitCast(d, even), unbias), d, out + i);
         hn::Store(hn::Add(hn::BitCast(d, odd), unbias), d, out + i + lanes);
 #else
@@ -437,13 +437,20 @@ int PairedStatistics(const MomentLines& lines, int width, std::span<const uint16
       }
     }
     VI32 num_log32 = hn::Zero(di32), den_log32 = hn::Zero(di32), den_non_log32 = hn::Zero(di32);
-    for (int i = 0; i < n; i += lanes)
+    // Each vector's table entries (scalar loads) beside the next vector's
+    // statistic (vector arithmetic): the two overlap.
+    for (int i = 0; i < n; i += lanes) {
       PixelStatistics32(
           hn::Load(d, block[0] + i), hn::Load(d, block[1] + i), hn::Load(d, block[2] + i),
           hn::Load(d, block[3] + i), hn::Load(d, block[4] + i), hn::Load(d, block[5] + i),
           hn::Load(d, block[6] + i), hn::Load(d, block[7] + i), limit, den_at + i, signal_at + i,
           noise_at + i, num_log32, den_log32, den_non_log32, num_non_log);
-    AddEntries(den_at, signal_at, noise_at, n, den_log_entries, num_log_entries);
+      if (i > 0)
+        AddEntries(den_at + i - lanes, signal_at + i - lanes, noise_at + i - lanes, lanes,
+                   den_log_entries, num_log_entries);
+    }
+    AddEntries(den_at + n - lanes, signal_at + n - lanes, noise_at + n - lanes, lanes,
+               den_log_entries, num_log_entries);
     const auto widen = [&](VI32 v) {
       return hn::Add(hn::PromoteTo(di64, hn::LowerHalf(dhi, v)),
                      hn::PromoteTo(di64, hn::UpperHalf(dhi, v)));
@@ -491,9 +498,16 @@ LevelSums HorizontalStatisticsOf(const MomentLines& lines, int width,
   int x = 0;
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
   if constexpr (kTaps >= 5)
-    if (PairsFit(taps))
-      x = PairedStatistics<kTaps>(lines, width, taps, limit, num_log, den_log, num_non_log,
-                                  den_non_log, num_log_entries, den_log_entries);
+    if (PairsFit(taps)) {
+#if HWY_TARGET == HWY_AVX3
+      if (exactvq::cpu::use_vnni())
+        x = PairedStatistics<kTaps, true>(lines, width, taps, limit, num_log, den_log, num_non_log,
+                                          den_non_log, num_log_entries, den_log_entries);
+      else
+#endif
+        x = PairedStatistics<kTaps, false>(lines, width, taps, limit, num_log, den_log, num_non_log,
+                                           den_non_log, num_log_entries, den_log_entries);
+    }
 #endif
   for (; x + lanes <= width; x += lanes) {
     V32 mu1 = hn::Zero(d), mu2 = hn::Zero(d);

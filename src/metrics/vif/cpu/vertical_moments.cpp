@@ -8,6 +8,7 @@
 // 8 bits, levels 1 and 2), each product split into 16-bit halves whose sums
 // fit 32 bits (MomentHalves16; docs/spec/vif.md proves the bounds).
 #include "metrics/vif/cpu/vif_simd.h"
+#include "backends/cpu/simd_targets.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/vif/cpu/vertical_moments.cpp"
@@ -146,7 +147,8 @@ HWY_INLINE V16 LoadBytes(const uint8_t* row, int x) {
 // taps) a multiply-add: squares and products of 8-bit samples fit 16 bits,
 // biased by -2^15 to int16 (each sum then lacks 2^15 * sum(taps), added back
 // modulo 2^32: exact, the caller having checked each sum < 2^32); the taps <
-// 2^15. Returns the first column left.
+// 2^15 (kVnni: row_pairs::MulAddPairs). Returns the first column left.
+template <bool kVnni>
 int Moments16(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
               std::span<const uint16_t> taps, Rounding mean, Rounding square, MomentLines& out) {
   const D32 d;
@@ -162,7 +164,7 @@ int Moments16(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, i
   for (; x + lanes16 <= width; x += lanes16) {
     VS32 mu1_l = hn::Zero(ds), mu1_u = hn::Zero(ds), mu2_l = hn::Zero(ds), mu2_u = hn::Zero(ds);
     VS32 xx_l = hn::Zero(ds), xx_u = hn::Zero(ds), yy_l = hn::Zero(ds), yy_u = hn::Zero(ds);
-    VS32 xy_l = hn::Zero(ds), xy_u = hn::Zero(ds), unused = hn::Zero(ds);
+    VS32 xy_l = hn::Zero(ds), xy_u = hn::Zero(ds);
     for (size_t k = 0; k < count; k += 2) {
       const size_t k1 = PairedRow(taps, k);
       const V16 t = TapPair(taps, k);
@@ -170,16 +172,16 @@ int Moments16(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, i
       const V16 s0 = LoadBytes(dist_rows[k], x), s1 = LoadBytes(dist_rows[k1], x);
       const V16 r_l = hn::InterleaveLower(d16, r0, r1), r_u = hn::InterleaveUpper(d16, r0, r1);
       const V16 s_l = hn::InterleaveLower(d16, s0, s1), s_u = hn::InterleaveUpper(d16, s0, s1);
-      mu1_l = hn::ReorderWidenMulAccumulate(ds, r_l, t, mu1_l, unused);
-      mu1_u = hn::ReorderWidenMulAccumulate(ds, r_u, t, mu1_u, unused);
-      mu2_l = hn::ReorderWidenMulAccumulate(ds, s_l, t, mu2_l, unused);
-      mu2_u = hn::ReorderWidenMulAccumulate(ds, s_u, t, mu2_u, unused);
-      xx_l = hn::ReorderWidenMulAccumulate(ds, hn::Xor(hn::Mul(r_l, r_l), bias), t, xx_l, unused);
-      xx_u = hn::ReorderWidenMulAccumulate(ds, hn::Xor(hn::Mul(r_u, r_u), bias), t, xx_u, unused);
-      yy_l = hn::ReorderWidenMulAccumulate(ds, hn::Xor(hn::Mul(s_l, s_l), bias), t, yy_l, unused);
-      yy_u = hn::ReorderWidenMulAccumulate(ds, hn::Xor(hn::Mul(s_u, s_u), bias), t, yy_u, unused);
-      xy_l = hn::ReorderWidenMulAccumulate(ds, hn::Xor(hn::Mul(r_l, s_l), bias), t, xy_l, unused);
-      xy_u = hn::ReorderWidenMulAccumulate(ds, hn::Xor(hn::Mul(r_u, s_u), bias), t, xy_u, unused);
+      mu1_l = MulAddPairs<kVnni>(r_l, t, mu1_l);
+      mu1_u = MulAddPairs<kVnni>(r_u, t, mu1_u);
+      mu2_l = MulAddPairs<kVnni>(s_l, t, mu2_l);
+      mu2_u = MulAddPairs<kVnni>(s_u, t, mu2_u);
+      xx_l = MulAddPairs<kVnni>(hn::Xor(hn::Mul(r_l, r_l), bias), t, xx_l);
+      xx_u = MulAddPairs<kVnni>(hn::Xor(hn::Mul(r_u, r_u), bias), t, xx_u);
+      yy_l = MulAddPairs<kVnni>(hn::Xor(hn::Mul(s_l, s_l), bias), t, yy_l);
+      yy_u = MulAddPairs<kVnni>(hn::Xor(hn::Mul(s_u, s_u), bias), t, yy_u);
+      xy_l = MulAddPairs<kVnni>(hn::Xor(hn::Mul(r_l, s_l), bias), t, xy_l);
+      xy_u = MulAddPairs<kVnni>(hn::Xor(hn::Mul(r_u, s_u), bias), t, xy_u);
     }
     V32 first, second;
     InColumnOrder(hn::BitCast(d, mu1_l), hn::BitCast(d, mu1_u), first, second);
@@ -214,7 +216,8 @@ HWY_INLINE V16 LoadWords(const uint8_t* row, int x) {
 // for n <= 16, modulo 2^32 as the reference's cut (docs/spec/vif.md, "Moments
 // of 16-bit samples in 32-bit lanes"). Every int16 operand is biased by -2^15
 // (each sum then lacks 2^15 * sum(taps), added back modulo 2^32); the taps
-// < 2^15. Returns the first column left.
+// < 2^15 (kVnni: row_pairs::MulAddPairs). Returns the first column left.
+template <bool kVnni>
 int MomentHalves16(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
                    std::span<const uint16_t> taps, Rounding mean, Rounding square,
                    MomentLines& out) {
@@ -240,7 +243,6 @@ int MomentHalves16(const uint8_t* const* ref_rows, const uint8_t* const* dist_ro
          yy_hi_u = hn::Zero(ds);
     VS32 xy_lo_l = hn::Zero(ds), xy_lo_u = hn::Zero(ds), xy_hi_l = hn::Zero(ds),
          xy_hi_u = hn::Zero(ds);
-    VS32 unused = hn::Zero(ds);
     for (size_t k = 0; k < count; k += 2) {
       const size_t k1 = PairedRow(taps, k);
       const V16 t = TapPair(taps, k);
@@ -249,7 +251,7 @@ int MomentHalves16(const uint8_t* const* ref_rows, const uint8_t* const* dist_ro
       const V16 r_l = hn::InterleaveLower(d16, r0, r1), r_u = hn::InterleaveUpper(d16, r0, r1);
       const V16 s_l = hn::InterleaveLower(d16, s0, s1), s_u = hn::InterleaveUpper(d16, s0, s1);
       const auto acc = [&](V16 v, VS32 sum) {
-        return hn::ReorderWidenMulAccumulate(ds, hn::Xor(v, bias), t, sum, unused);
+        return MulAddPairs<kVnni>(hn::Xor(v, bias), t, sum);
       };
       mu1_l = acc(r_l, mu1_l);
       mu1_u = acc(r_u, mu1_u);
@@ -312,12 +314,20 @@ void VerticalMoments(std::span<const uint8_t* const> ref_rows,
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
   bool taps16 = true;
   for (const uint16_t t : taps) taps16 = taps16 && t < 32768;
-  if (fits32 && taps16)
-    x = Moments16(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out);
   // The halves' bounds: lo + square.add < 2^32 and hi * 2^16 a multiple of 2^shift.
   const bool halves_fit = tap_sum <= 65536 && square.add < 65536 && square.shift <= 16;
-  if (sample == SampleWidth::k16 && taps16 && halves_fit)
-    x = MomentHalves16(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out);
+  const auto pairs = [&]<bool kVnni>() {
+    if (fits32 && taps16)
+      x = Moments16<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out);
+    if (sample == SampleWidth::k16 && taps16 && halves_fit)
+      x = MomentHalves16<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out);
+  };
+#if HWY_TARGET == HWY_AVX3
+  if (exactvq::cpu::use_vnni())
+    pairs.template operator()<true>();
+  else
+#endif
+    pairs.template operator()<false>();
 #endif
   if (sample == SampleWidth::k8)
     x = fits32 ? Moments32<uint8_t>(ref_rows.data(), dist_rows.data(), x, width, taps, mean, square,
