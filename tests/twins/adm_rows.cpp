@@ -362,8 +362,11 @@ std::vector<Case> masking_cases(uint64_t base, int max_shift) {
 // of a case.width x case.height set of bands, over the filter region's columns and over the whole
 // row. case.fill: the bands' contents (kAligned: the distorted bands a multiple of the reference's,
 // so that the angle test holds); case.a: the gain limit, or its numerator over case.b where
-// case.b is not 0 (limits that are not integers).
+// case.b is not 0 (limits that are not integers). kEveryValue: the reference bands run through
+// every int16 value (every divisor of the gain's reciprocal), the distorted ones a fraction of
+// them in [-1, 1] (gains inside the clamp).
 constexpr int kAligned = 4;
+constexpr int kEveryValue = 5;
 
 template <typename T>
 Prepared decouple_case(const Case& c) {
@@ -374,7 +377,15 @@ Prepared decouple_case(const Case& c) {
   auto in = std::make_shared<In>();
   const size_t n = size_t(c.width) * size_t(c.height);
   for (int b = 0; b < 3; ++b) {
-    if (c.fill == kAligned) {
+    if (c.fill == kEveryValue) {
+      in->ref[b].resize(n);
+      in->dis[b].resize(n);
+      for (size_t i = 0; i < n; ++i) {
+        const int64_t o = int16_t(uint16_t(i + size_t(b) * 7919));
+        in->ref[b][i] = T(o);
+        in->dis[b][i] = T(o * (int64_t(rng() % 65537) - 32768) / 32768);
+      }
+    } else if (c.fill == kAligned) {
       const int64_t reach = std::numeric_limits<T>::max() / 3;
       in->ref[b] = band_values<T>(n, -reach, reach, kUniform, rng);
       in->dis[b].resize(n);
@@ -443,8 +454,11 @@ std::vector<Case> decouple_cases(uint64_t base, int timed_width) {
     c.b = over;
     c.timed = timed;
     c.what = std::to_string(w) + "x" + std::to_string(h) + " bands, " +
-             (fill == kAligned ? "aligned" : kBandFillNames[fill]) + ", gain limit " +
-             std::to_string(gain_limit) + (over ? "/" + std::to_string(over) : "");
+             (fill == kEveryValue ? "every int16 value"
+              : fill == kAligned  ? "aligned"
+                                  : kBandFillNames[fill]) +
+             ", gain limit " + std::to_string(gain_limit) +
+             (over ? "/" + std::to_string(over) : "");
     all.push_back(c);
   };
   for (int fill = 0; fill <= kAligned; ++fill) {
@@ -455,6 +469,7 @@ std::vector<Case> decouple_cases(uint64_t base, int timed_width) {
     for (auto [num, den] : {std::pair{3, 2}, std::pair{1234, 100}, std::pair{999, 10}})
       for (int w : {17, 64, 257}) add(w, 3, fill, num, false, den);
   }
+  for (int gain_limit : {1, 100}) add(256, 257, kEveryValue, gain_limit);
   add(timed_width, timed_width * 9 / 16, kAligned, 100, true);
   return all;
 }
