@@ -91,8 +91,10 @@ struct ScaleImages {
 // region, zero outside it) and the CSF of each (the other's masker, over the
 // filter region, zero outside it) as the scored rows reach them: each row
 // once, while the rows around the scored one are still in the cache. The
-// row routines: dwt(i, ref a row, dis a row, ref h v d rows, dis h v d rows),
-// output row i of both pictures' DWT; denominator(i, ref h v d rows), for
+// row routines: dwt(i, ref a row, dis a row, ref h v d rows, dis h v d rows,
+// whether the h v d rows are read), output row i of both pictures' DWT (the
+// detail rows may be left unmade where they are not read: outside the
+// filter region's rows, which hold the scored ones); denominator(i, ref h v d rows), for
 // the scored rows;
 // decouple(ref rows, dis rows, begin, end, restored out, additive out);
 // csf(row of orientation b, b, begin, end, csf out, flat out);
@@ -119,7 +121,7 @@ void scale_sums(ScaleImages<T>& s, int w, int h, bool skip_aim, Dwt dwt, Denomin
     for (; made <= r; ++made) {
       s.details.need(made, [&](int i) {
         dwt(i, s.ref_a.row(i), s.dis_a.row(i), s.details.out(kRefDetails, i),
-            s.details.out(kDisDetails, i));
+            s.details.out(kDisDetails, i), inside(i));
       });
       if (made >= g.top && made < g.bottom) denominator(made, s.details.in(kRefDetails, made));
     }
@@ -247,9 +249,9 @@ ScaleSums sums_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const PlaneV
   const int w = (ref.width + 1) / 2, h = (ref.height + 1) / 2;
   Dwt0<Sample> dwt_ref(k, ref, bitdepth), dwt_dis(k, dist, bitdepth);
   const auto dwt = [&](int i, int16_t* ref_a, int16_t* dis_a, OrientedRowsOut<int16_t> ref_details,
-                       OrientedRowsOut<int16_t> dis_details) {
-    dwt_ref.row(i, ref_a, &ref_details);
-    dwt_dis.row(i, dis_a, &dis_details);
+                       OrientedRowsOut<int16_t> dis_details, bool details_read) {
+    dwt_ref.row(i, ref_a, details_read ? &ref_details : nullptr);
+    dwt_dis.row(i, dis_a, details_read ? &dis_details : nullptr);
   };
   const Region g = score_region(w, h);
   const int den_shift = denominator_shift_s0(g);
@@ -335,7 +337,7 @@ ScaleSums sums_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s,
   const int w = (ref_low.width + 1) / 2, h = (ref_low.height + 1) / 2;
   DwtS123<Src> dwt_ref(k, ref_low, scale), dwt_dis(k, dis_low, scale);
   const auto dwt = [&](int i, int32_t* ref_a, int32_t* dis_a, OrientedRowsOut<int32_t> ref_details,
-                       OrientedRowsOut<int32_t> dis_details) {
+                       OrientedRowsOut<int32_t> dis_details, bool /*details_read*/) {
     dwt_ref.row(i, ref_a, ref_details);
     dwt_dis.row(i, dis_a, dis_details);
   };
