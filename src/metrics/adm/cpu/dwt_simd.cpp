@@ -10,6 +10,7 @@
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/adm/cpu/dwt_simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 HWY_BEFORE_NAMESPACE();
@@ -42,6 +43,16 @@ void VerticalS1(const int16_t* const rows[4], int width, int32_t* lo, int32_t* h
 
 using D32 = hn::ScalableTag<int32_t>;
 using D16 = hn::Rebind<int16_t, D32>;  // one int16 per int32 lane: the narrowed outputs
+
+// The vertical passes read two rows new to them for each output row, from a
+// picture or band too large for the caches by then: asking for them this many
+// bytes ahead hides most of the wait (a hint only: the values are the same).
+constexpr size_t kPrefetchBytes = 2048;
+template <typename T>
+HWY_INLINE void PrefetchAhead(const T* p) {
+  // The address as an integer: past a band's last row it points at no object.
+  hwy::Prefetch(reinterpret_cast<const uint8_t*>(reinterpret_cast<uintptr_t>(p) + kPrefetchBytes));
+}
 
 // Pairs of int16 in the halves of int32 lanes (the widening multiply-adds' inputs).
 using D16x2 = hn::Repartition<int16_t, D32>;
@@ -101,6 +112,8 @@ void Vertical(const Sample* const rows[4], int width, int bitdepth, int16_t* HWY
     const auto low01 = TapPair(kDwtLow, 0), low23 = TapPair(kDwtLow, 2);
     const auto high01 = TapPair(kDwtHigh, 0), high23 = TapPair(kDwtHigh, 2);
     for (; j + lanes <= size_t(width); j += lanes) {
+      PrefetchAhead(rows[2] + j);
+      PrefetchAhead(rows[3] + j);
       const auto p01 = SamplePairs(rows[0], rows[1], j), p23 = SamplePairs(rows[2], rows[3], j);
       const auto l =
           hn::ShiftRightSame(hn::Add(PairTaps(p01, p23, low01, low23), lo_offset), bitdepth);
@@ -227,6 +240,8 @@ void VerticalS1(const int16_t* const rows[4], int width, int32_t* HWY_RESTRICT l
   };
   size_t j = 0;
   for (; j + lanes <= size_t(width); j += lanes) {
+    PrefetchAhead(rows[2] + j);
+    PrefetchAhead(rows[3] + j);
     const auto p01 = pair(rows[0], rows[1], j), p23 = pair(rows[2], rows[3], j);
     hn::StoreU(filter(p01, p23, low01, low23), d, lo + j);
     hn::StoreU(filter(p01, p23, high01, high23), d, hi + j);
@@ -289,6 +304,8 @@ void VerticalS123(const int32_t* const rows[4], int width, int scale, int32_t* H
   };
   size_t j = 0;
   for (; j + lanes <= size_t(width); j += lanes) {
+    PrefetchAhead(rows[2] + j);
+    PrefetchAhead(rows[3] + j);
     const auto s0 = hn::LoadU(d, rows[0] + j), s1 = hn::LoadU(d, rows[1] + j);
     const auto s2 = hn::LoadU(d, rows[2] + j), s3 = hn::LoadU(d, rows[3] + j);
     const auto o0 = OddLanesDown(d, s0), o1 = OddLanesDown(d, s1);
