@@ -491,8 +491,9 @@ Prepared csf_case(const Case& c) {
   auto in = std::make_shared<In>();
   in->src =
       band_values<T>(n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), c.fill, rng);
-  in->factor =
-      c.fill == kExtremes ? Factor(factor_max - rng() % 2) : Factor(rng() % (factor_max + 1));
+  in->factor = c.b                   ? Factor(c.b - 1)
+               : c.fill == kExtremes ? Factor(factor_max - rng() % 2)
+                                     : Factor(rng() % (factor_max + 1));
   in->left = int(rng() % uint64_t(c.width + 1));
   in->right = in->left + int(rng() % uint64_t(c.width - in->left + 1));
   const int w = c.width, h = c.height, shift = c.a ? 17 : 15;
@@ -524,22 +525,32 @@ Prepared csf_case(const Case& c) {
 std::vector<Case> csf_cases(uint64_t base, int timed_width) {
   std::mt19937_64 rng(base);
   std::vector<Case> all;
-  auto add = [&](int w, int h, int fill, int d_band, bool timed = false) {
+  auto add = [&](int w, int h, int fill, int d_band, bool timed = false, int64_t factor = -1) {
     Case c;
     c.seed = case_seed(base, all.size());
     c.width = w;
     c.height = h;
     c.fill = fill;
     c.a = d_band;
+    c.b = int(factor + 1);
     c.timed = timed;
     c.what = std::to_string(w) + "x" + std::to_string(h) + " band, " + kBandFillNames[fill] +
-             (d_band ? ", d's shift" : "");
+             (d_band ? ", d's shift" : "") +
+             (factor >= 0 ? ", factor " + std::to_string(factor) : "");
     all.push_back(c);
   };
   for (int fill = 0; fill < 4; ++fill) {
     for (int w = 1; w <= 70; ++w) add(w, 1 + int(rng() % 4), fill, int(rng() % 2));
     for (int w : {255, 256, 257, 960}) add(w, 3, fill, int(rng() % 2));
   }
+  // Scale 0: factors at the edges of the CSF's int16 forms (2^15 - 1, 2^15, 2^15 + 1,
+  // 2^16 - 1) and libvmaf's constants (rows of other routines ignore them).
+  const std::vector<int64_t> factors =
+      timed_width == 960 ? std::vector<int64_t>{0, 1, 32767, 32768, 32769, 36453, 49417, 65535}
+                         : std::vector<int64_t>{};
+  for (int64_t factor : factors)
+    for (int fill : {int(kUniform), int(kExtremes)})
+      for (int d_band : {0, 1}) add(257, 3, fill, d_band, false, factor);
   add(timed_width, timed_width * 9 / 16, kUniform, 0, true);
   return all;
 }
