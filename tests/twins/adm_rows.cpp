@@ -187,21 +187,28 @@ Prepared dwt_s123_case(const Case& c) {
     const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
     const int ow = (w + 1) / 2;
     thread_local std::vector<int32_t> lo, hi, a, v, h, d;
-    for (auto* x : {&lo, &hi}) x->assign(size_t(w) * size_t(rows), 0);
-    for (auto* x : {&a, &v, &h, &d}) x->assign(size_t(ow) * size_t(rows), 0);
-    for (int i = 0; i < rows; ++i) {
-      const int32_t* src[4];
-      for (int t = 0; t < 4; ++t) src[t] = in->band.data() + size_t(w) * size_t((i + t) % rows);
-      int32_t* l = lo.data() + size_t(w) * size_t(i);
-      int32_t* hh = hi.data() + size_t(w) * size_t(i);
-      k.dwt_vertical_s123(src, w, scale, l, hh);
-      if (w < 2) continue;
-      const size_t at = size_t(ow) * size_t(i);
-      k.dwt_horizontal_s123(l, hh, in->taps.data(), ow, scale, a.data() + at, v.data() + at,
-                            h.data() + at, d.data() + at);
-    }
     Bytes b;
-    for (const auto* x : {&lo, &hi, &a, &v, &h, &d}) put(b, *x);
+    // Both passes in full, then low-pass only (hi null: lo and a alone).
+    for (bool low_only : {false, true}) {
+      for (auto* x : {&lo, &hi}) x->assign(size_t(w) * size_t(rows), 0);
+      for (auto* x : {&a, &v, &h, &d}) x->assign(size_t(ow) * size_t(rows), 0);
+      for (int i = 0; i < rows; ++i) {
+        const int32_t* src[4];
+        for (int t = 0; t < 4; ++t) src[t] = in->band.data() + size_t(w) * size_t((i + t) % rows);
+        int32_t* l = lo.data() + size_t(w) * size_t(i);
+        int32_t* hh = low_only ? nullptr : hi.data() + size_t(w) * size_t(i);
+        k.dwt_vertical_s123(src, w, scale, l, hh);
+        if (w < 2) continue;
+        const size_t at = size_t(ow) * size_t(i);
+        if (low_only)
+          k.dwt_horizontal_s123(l, nullptr, in->taps.data(), ow, scale, a.data() + at, nullptr,
+                                nullptr, nullptr);
+        else
+          k.dwt_horizontal_s123(l, hh, in->taps.data(), ow, scale, a.data() + at, v.data() + at,
+                                h.data() + at, d.data() + at);
+      }
+      for (const auto* x : {&lo, &hi, &a, &v, &h, &d}) put(b, *x);
+    }
     return b;
   };
   return {[run] { return run(true); }, [run] { return run(false); }};
@@ -217,16 +224,19 @@ Prepared dwt_vertical_s1_case(const Case& c) {
   const int w = c.width, rows = c.height;
   const auto run = [band, w, rows](bool twin) {
     const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
-    std::vector<int32_t> lo(size_t(w) * size_t(rows)), hi(size_t(w) * size_t(rows));
-    for (int i = 0; i < rows; ++i) {
-      const int16_t* src[4];
-      for (int t = 0; t < 4; ++t) src[t] = band->data() + size_t(w) * size_t((i + t) % rows);
-      k.dwt_vertical_s1(src, w, lo.data() + size_t(w) * size_t(i),
-                        hi.data() + size_t(w) * size_t(i));
-    }
     Bytes b;
-    put(b, lo);
-    put(b, hi);
+    // Both rows, then the low-pass row alone (hi null).
+    for (bool low_only : {false, true}) {
+      std::vector<int32_t> lo(size_t(w) * size_t(rows)), hi(size_t(w) * size_t(rows));
+      for (int i = 0; i < rows; ++i) {
+        const int16_t* src[4];
+        for (int t = 0; t < 4; ++t) src[t] = band->data() + size_t(w) * size_t((i + t) % rows);
+        k.dwt_vertical_s1(src, w, lo.data() + size_t(w) * size_t(i),
+                          low_only ? nullptr : hi.data() + size_t(w) * size_t(i));
+      }
+      put(b, lo);
+      put(b, hi);
+    }
     return b;
   };
   return {[run] { return run(true); }, [run] { return run(false); }};

@@ -244,11 +244,11 @@ void VerticalS1(const int16_t* const rows[4], int width, int32_t* HWY_RESTRICT l
     PrefetchAhead(rows[3] + j);
     const auto p01 = pair(rows[0], rows[1], j), p23 = pair(rows[2], rows[3], j);
     hn::StoreU(filter(p01, p23, low01, low23), d, lo + j);
-    hn::StoreU(filter(p01, p23, high01, high23), d, hi + j);
+    if (hi != nullptr) hn::StoreU(filter(p01, p23, high01, high23), d, hi + j);
   }
   if (j < size_t(width)) {
     const int16_t* tail[4] = {rows[0] + j, rows[1] + j, rows[2] + j, rows[3] + j};
-    adm::dwt_vertical_s1(tail, width - int(j), lo + j, hi + j);
+    adm::dwt_vertical_s1(tail, width - int(j), lo + j, hi ? hi + j : nullptr);
   }
 }
 
@@ -312,13 +312,14 @@ void VerticalS123(const int32_t* const rows[4], int width, int scale, int32_t* H
     const auto o2 = OddLanesDown(d, s2), o3 = OddLanesDown(d, s3);
     hn::StoreU(finish(Taps4Wide(d, kDwtLow, s0, s1, s2, s3), Taps4Wide(d, kDwtLow, o0, o1, o2, o3)),
                d, lo + j);
+    if (hi == nullptr) continue;
     hn::StoreU(
         finish(Taps4Wide(d, kDwtHigh, s0, s1, s2, s3), Taps4Wide(d, kDwtHigh, o0, o1, o2, o3)), d,
         hi + j);
   }
   if (j < size_t(width)) {
     const int32_t* tail[4] = {rows[0] + j, rows[1] + j, rows[2] + j, rows[3] + j};
-    adm::dwt_vertical_s123(tail, width - int(j), scale, lo + j, hi + j);
+    adm::dwt_vertical_s123(tail, width - int(j), scale, lo + j, hi ? hi + j : nullptr);
   }
 }
 
@@ -350,13 +351,18 @@ void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 
   for (size_t next = 1; next < vector_end; next += lanes) {
     const size_t j = std::min(next, vector_end - lanes);
     store(kDwtLow, lo, j, a);
+    if (hi == nullptr) continue;
     store(kDwtHigh, lo, j, v);
     store(kDwtLow, hi, j, h);
     store(kDwtHigh, hi, j, d);
   }
   const size_t j = vector_end;
   const auto scalar = [&](size_t from, size_t to) {
-    if (to > from)
+    if (to <= from) return;
+    if (hi == nullptr)
+      adm::dwt_horizontal_s123(lo, nullptr, taps + from, int(to - from), scale, a + from, nullptr,
+                               nullptr, nullptr);
+    else
       adm::dwt_horizontal_s123(lo, hi, taps + from, int(to - from), scale, a + from, v + from,
                                h + from, d + from);
   };
