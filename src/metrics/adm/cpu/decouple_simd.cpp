@@ -87,7 +87,8 @@ HWY_INLINE V32 EnhancedInBinary64(V32 rst, V32 o, V32 t, double gain_limit) {
 // The Q30 reciprocal table's entry for o (decouple.h): 2^30 / |o| truncated,
 // negated for o < 0; any value for o = 0 (unused). Divided in binary64: the
 // quotient is at least 1 / |o| >= 2^-15 from the next integer unless it is
-// one, far more than its rounding error, so the floor is the truncated one.
+// one, far more than its rounding error, so the floor is the truncated one;
+// it is positive, so DemoteTo's truncation is that floor.
 HWY_INLINE V32 Reciprocal(V32 o) {
   const D32 d32;
   const hn::Half<D32> dh32;
@@ -95,14 +96,16 @@ HWY_INLINE V32 Reciprocal(V32 o) {
   const V32 magnitude = hn::Max(hn::Abs(o), hn::Set(d32, 1));
   const VD two_30 = hn::Set(dd, 0x1p30);
   const auto half = [&](hn::Vec<hn::Half<D32> > m) {
-    return hn::DemoteTo(dh32, hn::Floor(hn::Div(two_30, hn::PromoteTo(dd, m))));
+    return hn::DemoteTo(dh32, hn::Div(two_30, hn::PromoteTo(dd, m)));
   };
   const V32 q =
       hn::Combine(d32, half(hn::UpperHalf(dh32, magnitude)), half(hn::LowerHalf(dh32, magnitude)));
   return hn::IfThenElse(hn::Lt(o, hn::Zero(d32)), hn::Neg(q), q);
 }
 
-template <bool kIntegerGain>
+// kIntegerGain: an integer gain limit (the product rst * limit exact in
+// int32); kUnitGain: the limit 1 (VMAF v1.0.16's), no product at all.
+template <bool kIntegerGain, bool kUnitGain>
 void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end,
                  double gain_limit, OrientedRowsOut<int16_t> restored,
                  OrientedRowsOut<int16_t> additive) {
@@ -145,7 +148,7 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
       const V32 rst = hn::ShiftRight<15>(hn::Add(hn::Mul(k, o), half_unit));
       V32 enhanced;
       if constexpr (kIntegerGain) {
-        const V32 scaled = hn::Mul(rst, gain);
+        const V32 scaled = kUnitGain ? rst : hn::Mul(rst, gain);
         enhanced = hn::IfThenElse(hn::Gt(o, zero), hn::Min(scaled, t), hn::Max(scaled, t));
       } else {
         enhanced = EnhancedInBinary64(rst, o, t, gain_limit);
@@ -162,10 +165,14 @@ void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin,
                 double gain_limit, OrientedRowsOut<int16_t> restored,
                 OrientedRowsOut<int16_t> additive) {
   // An integer limit up to 2^16 - 1 keeps rst * limit (|rst| <= 2^15) an exact int32.
-  if (gain_limit >= 1.0 && gain_limit <= 65535.0 && gain_limit == static_cast<int32_t>(gain_limit))
-    DecoupleRow<true>(ref, dis, begin, end, gain_limit, restored, additive);
+  const bool integer =
+      gain_limit >= 1.0 && gain_limit <= 65535.0 && gain_limit == static_cast<int32_t>(gain_limit);
+  if (integer && gain_limit == 1.0)
+    DecoupleRow<true, true>(ref, dis, begin, end, gain_limit, restored, additive);
+  else if (integer)
+    DecoupleRow<true, false>(ref, dis, begin, end, gain_limit, restored, additive);
   else
-    DecoupleRow<false>(ref, dis, begin, end, gain_limit, restored, additive);
+    DecoupleRow<false, false>(ref, dis, begin, end, gain_limit, restored, additive);
 }
 
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3
