@@ -1,8 +1,9 @@
 // ADM's DWT passes (dwt.h) as Highway kernels. At scale 0 the sums are integers
 // in int32 lanes: at 8 bits they are exact; at 16 bits the vertical low-pass
 // sum may pass 2^31 but wraps modulo 2^32 to the centred value, which is in
-// int32 range, exactly as the reference's argument shows. Outputs lie within
-// +-27411, so narrowing to int16 (saturating) changes nothing.
+// int32 range, exactly as the reference's argument shows. Samples lie within
+// their bit depth (the readers and the C API refuse others), so outputs lie
+// within +-27411 and narrowing to int16 (saturating) changes nothing.
 #include <algorithm>
 
 #include "metrics/adm/cpu/adm_simd.h"
@@ -106,7 +107,8 @@ void Vertical(const Sample* const rows[4], int width, int bitdepth, int16_t* HWY
   const auto hi_offset = hn::Set(d, half);
   size_t j = 0;
   if (sizeof(Sample) == 1 || bitdepth <= 15) {
-    // Samples below 2^15: rows 0 and 1, and rows 2 and 3, as int16 pairs, each
+    // Samples of 8..15 bits lie below 2^15 (in range: see the file's head):
+    // rows 0 and 1, and rows 2 and 3, as int16 pairs, each
     // filter two pair multiply-adds. Every sum is the int32 one below, exactly
     // (|sum| <= 54822 * (2^15 - 1) < 2^31, the centring then in range too).
     const auto low01 = TapPair(kDwtLow, 0), low23 = TapPair(kDwtLow, 2);
