@@ -108,9 +108,9 @@ void Vertical(const Sample* const rows[4], int width, int bitdepth, int16_t* HWY
   size_t j = 0;
   if (sizeof(Sample) == 1 || bitdepth <= 15) {
     // Samples of 8..15 bits lie below 2^15 (in range: see the file's head):
-    // rows 0 and 1, and rows 2 and 3, as int16 pairs, each
-    // filter two pair multiply-adds. Every sum is the int32 one below, exactly
-    // (|sum| <= 54822 * (2^15 - 1) < 2^31, the centring then in range too).
+    // rows 0 and 1, and rows 2 and 3, as int16 pairs, each filter two pair
+    // multiply-adds. Every sum is the int32 one below, exactly (|sum| <=
+    // 54822 * (2^15 - 1) < 2^31, the centring then in range too).
     const auto low01 = TapPair(kDwtLow, 0), low23 = TapPair(kDwtLow, 2);
     const auto high01 = TapPair(kDwtHigh, 0), high23 = TapPair(kDwtHigh, 2);
     for (; j + lanes <= size_t(width); j += lanes) {
