@@ -161,7 +161,7 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
     if constexpr (kUnitGain) {
       // With the limit 1 the enhancement is min(rst, t) (max for o < 0), and
       // rst = (k o + 2^14) >> 15 with k <= (R t + 2^14) / 2^15, R o <= 2^30,
-      // stays on o's side of t: in every vector of the clips tried it is rst
+      // is no further from 0 than t: in every vector of the clips tried it is rst
       // itself. Where so in every lane of the three bands (checked, not
       // assumed), the angle test cannot change a value and is not made.
       const std::false_type without;
