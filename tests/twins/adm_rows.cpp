@@ -187,21 +187,28 @@ Prepared dwt_s123_case(const Case& c) {
     const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
     const int ow = (w + 1) / 2;
     thread_local std::vector<int32_t> lo, hi, a, v, h, d;
-    for (auto* x : {&lo, &hi}) x->assign(size_t(w) * size_t(rows), 0);
-    for (auto* x : {&a, &v, &h, &d}) x->assign(size_t(ow) * size_t(rows), 0);
-    for (int i = 0; i < rows; ++i) {
-      const int32_t* src[4];
-      for (int t = 0; t < 4; ++t) src[t] = in->band.data() + size_t(w) * size_t((i + t) % rows);
-      int32_t* l = lo.data() + size_t(w) * size_t(i);
-      int32_t* hh = hi.data() + size_t(w) * size_t(i);
-      k.dwt_vertical_s123(src, w, scale, l, hh);
-      if (w < 2) continue;
-      const size_t at = size_t(ow) * size_t(i);
-      k.dwt_horizontal_s123(l, hh, in->taps.data(), ow, scale, a.data() + at, v.data() + at,
-                            h.data() + at, d.data() + at);
-    }
     Bytes b;
-    for (const auto* x : {&lo, &hi, &a, &v, &h, &d}) put(b, *x);
+    // Both passes in full, then low-pass only (hi null: lo and a alone).
+    for (bool low_only : {false, true}) {
+      for (auto* x : {&lo, &hi}) x->assign(size_t(w) * size_t(rows), 0);
+      for (auto* x : {&a, &v, &h, &d}) x->assign(size_t(ow) * size_t(rows), 0);
+      for (int i = 0; i < rows; ++i) {
+        const int32_t* src[4];
+        for (int t = 0; t < 4; ++t) src[t] = in->band.data() + size_t(w) * size_t((i + t) % rows);
+        int32_t* l = lo.data() + size_t(w) * size_t(i);
+        int32_t* hh = low_only ? nullptr : hi.data() + size_t(w) * size_t(i);
+        k.dwt_vertical_s123(src, w, scale, l, hh);
+        if (w < 2) continue;
+        const size_t at = size_t(ow) * size_t(i);
+        if (low_only)
+          k.dwt_horizontal_s123(l, nullptr, in->taps.data(), ow, scale, a.data() + at, nullptr,
+                                nullptr, nullptr);
+        else
+          k.dwt_horizontal_s123(l, hh, in->taps.data(), ow, scale, a.data() + at, v.data() + at,
+                                h.data() + at, d.data() + at);
+      }
+      for (const auto* x : {&lo, &hi, &a, &v, &h, &d}) put(b, *x);
+    }
     return b;
   };
   return {[run] { return run(true); }, [run] { return run(false); }};
@@ -217,16 +224,19 @@ Prepared dwt_vertical_s1_case(const Case& c) {
   const int w = c.width, rows = c.height;
   const auto run = [band, w, rows](bool twin) {
     const adm::RowKernels& k = twin ? adm::cpu::simd_row_kernels() : adm::reference_row_kernels();
-    std::vector<int32_t> lo(size_t(w) * size_t(rows)), hi(size_t(w) * size_t(rows));
-    for (int i = 0; i < rows; ++i) {
-      const int16_t* src[4];
-      for (int t = 0; t < 4; ++t) src[t] = band->data() + size_t(w) * size_t((i + t) % rows);
-      k.dwt_vertical_s1(src, w, lo.data() + size_t(w) * size_t(i),
-                        hi.data() + size_t(w) * size_t(i));
-    }
     Bytes b;
-    put(b, lo);
-    put(b, hi);
+    // Both rows, then the low-pass row alone (hi null).
+    for (bool low_only : {false, true}) {
+      std::vector<int32_t> lo(size_t(w) * size_t(rows)), hi(size_t(w) * size_t(rows));
+      for (int i = 0; i < rows; ++i) {
+        const int16_t* src[4];
+        for (int t = 0; t < 4; ++t) src[t] = band->data() + size_t(w) * size_t((i + t) % rows);
+        k.dwt_vertical_s1(src, w, lo.data() + size_t(w) * size_t(i),
+                          low_only ? nullptr : hi.data() + size_t(w) * size_t(i));
+      }
+      put(b, lo);
+      put(b, hi);
+    }
     return b;
   };
   return {[run] { return run(true); }, [run] { return run(false); }};
@@ -362,8 +372,11 @@ std::vector<Case> masking_cases(uint64_t base, int max_shift) {
 // of a case.width x case.height set of bands, over the filter region's columns and over the whole
 // row. case.fill: the bands' contents (kAligned: the distorted bands a multiple of the reference's,
 // so that the angle test holds); case.a: the gain limit, or its numerator over case.b where
-// case.b is not 0 (limits that are not integers).
+// case.b is not 0 (limits that are not integers). kEveryValue: the reference bands run through
+// every int16 value (every divisor of the gain's reciprocal), the distorted ones a fraction of
+// them in [-1, 1] (gains inside the clamp).
 constexpr int kAligned = 4;
+constexpr int kEveryValue = 5;
 
 template <typename T>
 Prepared decouple_case(const Case& c) {
@@ -374,7 +387,15 @@ Prepared decouple_case(const Case& c) {
   auto in = std::make_shared<In>();
   const size_t n = size_t(c.width) * size_t(c.height);
   for (int b = 0; b < 3; ++b) {
-    if (c.fill == kAligned) {
+    if (c.fill == kEveryValue) {
+      in->ref[b].resize(n);
+      in->dis[b].resize(n);
+      for (size_t i = 0; i < n; ++i) {
+        const int64_t o = int16_t(uint16_t(i + size_t(b) * 7919));
+        in->ref[b][i] = T(o);
+        in->dis[b][i] = T(o * (int64_t(rng() % 65537) - 32768) / 32768);
+      }
+    } else if (c.fill == kAligned) {
       const int64_t reach = std::numeric_limits<T>::max() / 3;
       in->ref[b] = band_values<T>(n, -reach, reach, kUniform, rng);
       in->dis[b].resize(n);
@@ -443,8 +464,11 @@ std::vector<Case> decouple_cases(uint64_t base, int timed_width) {
     c.b = over;
     c.timed = timed;
     c.what = std::to_string(w) + "x" + std::to_string(h) + " bands, " +
-             (fill == kAligned ? "aligned" : kBandFillNames[fill]) + ", gain limit " +
-             std::to_string(gain_limit) + (over ? "/" + std::to_string(over) : "");
+             (fill == kEveryValue ? "every int16 value"
+              : fill == kAligned  ? "aligned"
+                                  : kBandFillNames[fill]) +
+             ", gain limit " + std::to_string(gain_limit) +
+             (over ? "/" + std::to_string(over) : "");
     all.push_back(c);
   };
   for (int fill = 0; fill <= kAligned; ++fill) {
@@ -455,6 +479,7 @@ std::vector<Case> decouple_cases(uint64_t base, int timed_width) {
     for (auto [num, den] : {std::pair{3, 2}, std::pair{1234, 100}, std::pair{999, 10}})
       for (int w : {17, 64, 257}) add(w, 3, fill, num, false, den);
   }
+  for (int gain_limit : {1, 100}) add(256, 257, kEveryValue, gain_limit);
   add(timed_width, timed_width * 9 / 16, kAligned, 100, true);
   return all;
 }
@@ -476,8 +501,9 @@ Prepared csf_case(const Case& c) {
   auto in = std::make_shared<In>();
   in->src =
       band_values<T>(n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), c.fill, rng);
-  in->factor =
-      c.fill == kExtremes ? Factor(factor_max - rng() % 2) : Factor(rng() % (factor_max + 1));
+  in->factor = c.b                   ? Factor(c.b - 1)
+               : c.fill == kExtremes ? Factor(factor_max - rng() % 2)
+                                     : Factor(rng() % (factor_max + 1));
   in->left = int(rng() % uint64_t(c.width + 1));
   in->right = in->left + int(rng() % uint64_t(c.width - in->left + 1));
   const int w = c.width, h = c.height, shift = c.a ? 17 : 15;
@@ -509,22 +535,32 @@ Prepared csf_case(const Case& c) {
 std::vector<Case> csf_cases(uint64_t base, int timed_width) {
   std::mt19937_64 rng(base);
   std::vector<Case> all;
-  auto add = [&](int w, int h, int fill, int d_band, bool timed = false) {
+  auto add = [&](int w, int h, int fill, int d_band, bool timed = false, int64_t factor = -1) {
     Case c;
     c.seed = case_seed(base, all.size());
     c.width = w;
     c.height = h;
     c.fill = fill;
     c.a = d_band;
+    c.b = int(factor + 1);
     c.timed = timed;
     c.what = std::to_string(w) + "x" + std::to_string(h) + " band, " + kBandFillNames[fill] +
-             (d_band ? ", d's shift" : "");
+             (d_band ? ", d's shift" : "") +
+             (factor >= 0 ? ", factor " + std::to_string(factor) : "");
     all.push_back(c);
   };
   for (int fill = 0; fill < 4; ++fill) {
     for (int w = 1; w <= 70; ++w) add(w, 1 + int(rng() % 4), fill, int(rng() % 2));
     for (int w : {255, 256, 257, 960}) add(w, 3, fill, int(rng() % 2));
   }
+  // Scale 0: factors at the edges of the CSF's int16 forms (2^15 - 1, 2^15, 2^15 + 1,
+  // 2^16 - 1) and libvmaf's constants (rows of other routines ignore them).
+  const std::vector<int64_t> factors =
+      timed_width == 960 ? std::vector<int64_t>{0, 1, 32767, 32768, 32769, 36453, 49417, 65535}
+                         : std::vector<int64_t>{};
+  for (int64_t factor : factors)
+    for (int fill : {int(kUniform), int(kExtremes)})
+      for (int d_band : {0, 1}) add(257, 3, fill, d_band, false, factor);
   add(timed_width, timed_width * 9 / 16, kUniform, 0, true);
   return all;
 }

@@ -69,7 +69,7 @@ void dwt_vertical_s123(const int32_t* const rows[4], int width, int scale, int32
   for (int j = 0; j < width; ++j) {
     const int32_t x[4] = {rows[0][j], rows[1][j], rows[2][j], rows[3][j]};
     lo[j] = adm_dwt_s123_tap(x, true, round, shift);
-    hi[j] = adm_dwt_s123_tap(x, false, round, shift);
+    if (hi != nullptr) hi[j] = adm_dwt_s123_tap(x, false, round, shift);
   }
 }
 
@@ -79,7 +79,7 @@ void dwt_vertical_s1(const int16_t* const rows[4], int width, int32_t* lo, int32
   for (int j = 0; j < width; ++j) {
     const int32_t x[4] = {rows[0][j], rows[1][j], rows[2][j], rows[3][j]};
     lo[j] = adm_dwt_s123_tap(x, true, round, shift);
-    hi[j] = adm_dwt_s123_tap(x, false, round, shift);
+    if (hi != nullptr) hi[j] = adm_dwt_s123_tap(x, false, round, shift);
   }
 }
 
@@ -91,6 +91,7 @@ void dwt_horizontal_s123(const int32_t* lo, const int32_t* hi, const std::array<
     int32_t x[4];
     gather(lo, taps[j], x);
     a[j] = adm_dwt_s123_tap(x, true, round, shift);
+    if (hi == nullptr) continue;
     v[j] = adm_dwt_s123_tap(x, false, round, shift);
     gather(hi, taps[j], x);
     h[j] = adm_dwt_s123_tap(x, true, round, shift);

@@ -35,7 +35,8 @@ void dwt0_vertical(const uint16_t* const rows[4], int width, int bitdepth, int16
 void dwt0_horizontal(const int16_t* lo, const int16_t* hi, const std::array<int, 4>* taps,
                      int out_width, int16_t* a, int16_t* v, int16_t* h, int16_t* d);
 
-// Scales 1..3 on 32-bit bands (64-bit sums); the rounding shifts depend on the scale.
+// Scales 1..3 on 32-bit bands (64-bit sums); the rounding shifts depend on the
+// scale. As at scale 0, hi may be null (low-pass only; then only a is written).
 void dwt_vertical_s123(const int32_t* const rows[4], int width, int scale, int32_t* lo,
                        int32_t* hi);
 void dwt_horizontal_s123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps,

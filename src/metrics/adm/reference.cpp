@@ -91,9 +91,11 @@ struct ScaleImages {
 // region, zero outside it) and the CSF of each (the other's masker, over the
 // filter region, zero outside it) as the scored rows reach them: each row
 // once, while the rows around the scored one are still in the cache. The
-// row routines: dwt(i, ref a row, dis a row, ref h v d rows, dis h v d rows),
-// output row i of both pictures' DWT; denominator(i, ref h v d rows), for
-// the scored rows;
+// row routines: dwt(i, ref a row, dis a row, ref h v d rows, dis h v d rows,
+// whether the h v d rows are read), output row i of both pictures' DWT (the
+// detail rows are left unmade where nothing reads them: outside the filter
+// region's rows, which hold the scored ones); denominator(i, ref h v d rows),
+// for the scored rows;
 // decouple(ref rows, dis rows, begin, end, restored out, additive out);
 // csf(row of orientation b, b, begin, end, csf out, flat out);
 // flat_sum(flat rows, width, out): flat_sum_row's sums over the orientations;
@@ -119,7 +121,7 @@ void scale_sums(ScaleImages<T>& s, int w, int h, bool skip_aim, Dwt dwt, Denomin
     for (; made <= r; ++made) {
       s.details.need(made, [&](int i) {
         dwt(i, s.ref_a.row(i), s.dis_a.row(i), s.details.out(kRefDetails, i),
-            s.details.out(kDisDetails, i));
+            s.details.out(kDisDetails, i), inside(i));
       });
       if (made >= g.top && made < g.bottom) denominator(made, s.details.in(kRefDetails, made));
     }
@@ -247,9 +249,9 @@ ScaleSums sums_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const PlaneV
   const int w = (ref.width + 1) / 2, h = (ref.height + 1) / 2;
   Dwt0<Sample> dwt_ref(k, ref, bitdepth), dwt_dis(k, dist, bitdepth);
   const auto dwt = [&](int i, int16_t* ref_a, int16_t* dis_a, OrientedRowsOut<int16_t> ref_details,
-                       OrientedRowsOut<int16_t> dis_details) {
-    dwt_ref.row(i, ref_a, &ref_details);
-    dwt_dis.row(i, dis_a, &dis_details);
+                       OrientedRowsOut<int16_t> dis_details, bool details_read) {
+    dwt_ref.row(i, ref_a, details_read ? &ref_details : nullptr);
+    dwt_dis.row(i, dis_a, details_read ? &dis_details : nullptr);
   };
   const Region g = score_region(w, h);
   const int den_shift = denominator_shift_s0(g);
@@ -307,16 +309,22 @@ class DwtS123 {
         col_taps_(dwt_taps(src.width)),
         lo_(size_t(src.width)),
         hi_(size_t(src.width)) {}
-  // Row i: a into `a`, h, v, d into `details`.
-  void row(int i, int32_t* a, OrientedRowsOut<int32_t> details) {
+  // Row i: a into `a`; h, v, d into *details, or none of them where details is null.
+  void row(int i, int32_t* a, const OrientedRowsOut<int32_t>* details) {
     const Src* rows[4];
     for (int t = 0; t < 4; ++t) rows[t] = src_.row(row_taps_[size_t(i)][t]);
+    int32_t* hi = details ? hi_.data() : nullptr;
     if constexpr (sizeof(Src) == 2)
-      k_.dwt_vertical_s1(rows, src_.width, lo_.data(), hi_.data());
+      k_.dwt_vertical_s1(rows, src_.width, lo_.data(), hi);
     else
-      k_.dwt_vertical_s123(rows, src_.width, scale_, lo_.data(), hi_.data());
-    k_.dwt_horizontal_s123(lo_.data(), hi_.data(), col_taps_.data(), (src_.width + 1) / 2, scale_,
-                           a, details.band[1], details.band[0], details.band[2]);
+      k_.dwt_vertical_s123(rows, src_.width, scale_, lo_.data(), hi);
+    const int ow = (src_.width + 1) / 2;
+    if (details)
+      k_.dwt_horizontal_s123(lo_.data(), hi, col_taps_.data(), ow, scale_, a, details->band[1],
+                             details->band[0], details->band[2]);
+    else
+      k_.dwt_horizontal_s123(lo_.data(), nullptr, col_taps_.data(), ow, scale_, a, nullptr, nullptr,
+                             nullptr);
   }
 
  private:
@@ -335,9 +343,9 @@ ScaleSums sums_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s,
   const int w = (ref_low.width + 1) / 2, h = (ref_low.height + 1) / 2;
   DwtS123<Src> dwt_ref(k, ref_low, scale), dwt_dis(k, dis_low, scale);
   const auto dwt = [&](int i, int32_t* ref_a, int32_t* dis_a, OrientedRowsOut<int32_t> ref_details,
-                       OrientedRowsOut<int32_t> dis_details) {
-    dwt_ref.row(i, ref_a, ref_details);
-    dwt_dis.row(i, dis_a, dis_details);
+                       OrientedRowsOut<int32_t> dis_details, bool details_read) {
+    dwt_ref.row(i, ref_a, details_read ? &ref_details : nullptr);
+    dwt_dis.row(i, dis_a, details_read ? &dis_details : nullptr);
   };
   const Region g = score_region(w, h);
   const int den_cube_shift = ceil_log2(g.right - g.left);

@@ -40,8 +40,8 @@ HWY_INLINE hn::Vec<D16> CastToInt16(V32 v) {
   return hn::BitCast(D16(), hn::TruncateTo(du16, hn::BitCast(du32, v)));
 }
 
-void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, int32_t round,
-           int16_t* csf, int16_t* flt) {
+void CsfS0Int32(const int16_t* src, int begin, int end, uint16_t factor, int shift, int32_t round,
+                int16_t* csf, int16_t* flt) {
   const D32 d;
   const D16 d16;
   const int lanes = int(hn::Lanes(d));
@@ -61,6 +61,54 @@ void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, i
     const V32 magnitude = hn::Abs(hn::PromoteTo(d, value));
     hn::StoreU(CastToInt16(hn::ShiftRight<12>(hn::Add(hn::Mul(magnitude, flat_scale), flat_round))),
                d16, flt + j);
+  }
+}
+
+// Scale 0 in int16 lanes, for the reference's two roundings. With the factor
+// f as an int16 g (f - 2^16 when f >= 2^15, so that f s = g s + 2^16 s):
+// - shift 15, round 2^14: floor((f s + 2^14) / 2^15) is MulFixedPoint15(g, s),
+//   plus 2s when f >= 2^15 (g = -2^15, f = 2^15, would overflow it: not here);
+// - shift 17, round 65535: with f s = 2^16 hi + lo (lo unsigned), hi =
+//   MulHigh(g, s) (+ s when f >= 2^15), the value is (hi + (lo != 0)) >> 1;
+// each in range (|f s| < 2^31, no wrap in the reference's int32 either), kept
+// modulo 2^16 as the reference's int16 store. The flattened value
+// floor((4369 m + 2048) / 2^12), m = |value| <= 2^15, is floor((34952 m +
+// 2^14) / 2^15): MulFixedPoint15(34952 - 2^16, m) + 2m modulo 2^16, and for
+// m = 2^15 (value -2^15, no int16 magnitude) 34952, i.e. -30584.
+void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, int32_t round,
+           int16_t* csf, int16_t* flt) {
+  const hn::ScalableTag<int16_t> d;
+  const int lanes = int(hn::Lanes(d));
+  const bool hv = shift == 15 && round == 16384, diagonal = shift == 17 && round == 65535;
+  if ((!hv && !diagonal) || factor == 32768 || end - begin < lanes) {
+    CsfS0Int32(src, begin, end, factor, shift, round, csf, flt);
+    return;
+  }
+  const bool wide = factor >= 32768;
+  const auto g = hn::Set(d, static_cast<int16_t>(wide ? int32_t{factor} - 65536 : factor));
+  const auto flat_scale = hn::Set(d, int16_t{34952 - 65536});
+  const auto min16 = hn::Set(d, int16_t{-32768}), flat_of_min = hn::Set(d, int16_t{34952 - 65536});
+  const auto zero = hn::Zero(d);
+  // The last vector ends at `end`, over some columns written already (the same values again).
+  for (int next = begin; next < end; next += lanes) {
+    const int j = std::min(next, end - lanes);
+    const auto x = hn::LoadU(d, src + j);
+    hn::Vec<decltype(d)> value;
+    if (hv) {
+      value = hn::MulFixedPoint15(g, x);
+      if (wide) value = hn::Add(hn::Add(value, x), x);
+    } else {
+      auto high = hn::MulHigh(g, x);
+      if (wide) high = hn::Add(high, x);
+      // hi + 1 where lo != 0: VecFromMask is -1 there.
+      const auto low_nonzero = hn::VecFromMask(d, hn::Ne(hn::Mul(g, x), zero));
+      value = hn::ShiftRight<1>(hn::Sub(high, low_nonzero));
+    }
+    hn::StoreU(value, d, csf + j);
+    const auto magnitude = hn::Abs(value);
+    const auto flat =
+        hn::Add(hn::Add(hn::MulFixedPoint15(flat_scale, magnitude), magnitude), magnitude);
+    hn::StoreU(hn::IfThenElse(hn::Eq(value, min16), flat_of_min, flat), d, flt + j);
   }
 }
 

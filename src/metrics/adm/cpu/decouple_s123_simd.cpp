@@ -83,9 +83,11 @@ HWY_INLINE VI Product(VI a, VI b) {
   return hn::MulEven(hn::BitCast(d32, a), hn::BitCast(d32, b));
 }
 
-void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begin, int end,
-                  double gain_limit, OrientedRowsOut<int32_t> restored,
-                  OrientedRowsOut<int32_t> additive) {
+// kUnitGain: the gain limit 1 (VMAF v1.0.16's), rst * 1 made by no product.
+template <bool kUnitGain>
+void DecoupleRow(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begin, int end,
+                 double gain_limit, OrientedRowsOut<int32_t> restored,
+                 OrientedRowsOut<int32_t> additive) {
   const DF df;
   const DI di;
   const D32 d32;
@@ -94,7 +96,7 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
   const VF zero = hn::Zero(df), full_gain = hn::Set(df, 32768.0),
            inverse_unit = hn::Set(df, 0x1p-15);
   const VF cos_squared = hn::Set(df, static_cast<double>(kCosOneDegreeSquared));
-  const VF gain = hn::Set(df, gain_limit), inverse_4096 = hn::Set(df, 0x1p-12);
+  const VF gain = hn::Set(df, gain_limit);
   const VF two_15 = hn::Set(df, 32768.0), two_14 = hn::Set(df, 16384.0),
            two_31 = hn::Set(df, 0x1p31);
   const VI exponent_bits = hn::Set(di, int64_t{0x7FF0000000000000});
@@ -113,9 +115,12 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
     const auto load = [&](const int32_t* p) { return hn::PromoteTo(di, hn::LoadU(d32, p + j)); };
     const VI oh = load(ref.band[0]), ov = load(ref.band[1]), th = load(dis.band[0]),
              tv = load(dis.band[1]);
-    const VF dot = hn::Mul(FloatOf(hn::Add(Product(oh, th), Product(ov, tv))), inverse_4096);
-    const VF o_mag = hn::Mul(FloatOf(hn::Add(Product(oh, oh), Product(ov, ov))), inverse_4096);
-    const VF t_mag = hn::Mul(FloatOf(hn::Add(Product(th, th), Product(tv, tv))), inverse_4096);
+    // The reference's scaling of each by 1/4096 moves both sides of the test
+    // by 2^-24 exactly (no value comes near the subnormals or infinity), so
+    // it changes no comparison and is left out, as at scale 0.
+    const VF dot = FloatOf(hn::Add(Product(oh, th), Product(ov, tv)));
+    const VF o_mag = FloatOf(hn::Add(Product(oh, oh), Product(ov, ov)));
+    const VF t_mag = FloatOf(hn::Add(Product(th, th), Product(tv, tv)));
     const auto angle = hn::And(
         hn::Ge(dot, zero), hn::Ge(hn::Mul(dot, dot), hn::Mul(hn::Mul(cos_squared, o_mag), t_mag)));
     for (int b = 0; b < 3; ++b) {
@@ -148,7 +153,7 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
       const auto o_zero = hn::Eq(o, zero);
       const VF k = hn::IfThenElse(o_zero, full_gain, hn::Min(hn::Max(k_raw, zero), full_gain));
       const VF rst = hn::Floor(hn::Mul(hn::Add(hn::Mul(k, o), two_14), inverse_unit));
-      const VF scaled = hn::Mul(rst, gain);
+      const VF scaled = kUnitGain ? rst : hn::Mul(rst, gain);
       const VF enhanced = hn::IfThenElse(hn::Gt(o, zero), hn::Min(scaled, t), hn::Max(scaled, t));
       const auto enhance = hn::AndNot(hn::Or(o_zero, hn::Eq(k, zero)), angle);
       const auto out32 = hn::DemoteTo(d32, hn::IfThenElse(enhance, enhanced, rst));  // truncates
@@ -157,6 +162,15 @@ void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begi
                  additive.band[b] + j);  // wraps as the reference's uint32
     }
   }
+}
+
+void DecoupleS123(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begin, int end,
+                  double gain_limit, OrientedRowsOut<int32_t> restored,
+                  OrientedRowsOut<int32_t> additive) {
+  if (gain_limit == 1.0)
+    DecoupleRow<true>(ref, dis, begin, end, gain_limit, restored, additive);
+  else
+    DecoupleRow<false>(ref, dis, begin, end, gain_limit, restored, additive);
 }
 
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3 || HWY_TARGET == HWY_SSE4

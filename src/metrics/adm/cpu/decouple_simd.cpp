@@ -15,6 +15,7 @@
 //   truncations of the reference change nothing; any other limit runs the
 //   product in binary64 lanes as the reference does.
 #include <algorithm>
+#include <type_traits>
 
 #include "metrics/adm/cpu/adm_simd.h"
 
@@ -87,7 +88,8 @@ HWY_INLINE V32 EnhancedInBinary64(V32 rst, V32 o, V32 t, double gain_limit) {
 // The Q30 reciprocal table's entry for o (decouple.h): 2^30 / |o| truncated,
 // negated for o < 0; any value for o = 0 (unused). Divided in binary64: the
 // quotient is at least 1 / |o| >= 2^-15 from the next integer unless it is
-// one, far more than its rounding error, so the floor is the truncated one.
+// one, far more than its rounding error, so the floor is the truncated one;
+// it is positive, so DemoteTo's truncation is that floor.
 HWY_INLINE V32 Reciprocal(V32 o) {
   const D32 d32;
   const hn::Half<D32> dh32;
@@ -95,14 +97,16 @@ HWY_INLINE V32 Reciprocal(V32 o) {
   const V32 magnitude = hn::Max(hn::Abs(o), hn::Set(d32, 1));
   const VD two_30 = hn::Set(dd, 0x1p30);
   const auto half = [&](hn::Vec<hn::Half<D32> > m) {
-    return hn::DemoteTo(dh32, hn::Floor(hn::Div(two_30, hn::PromoteTo(dd, m))));
+    return hn::DemoteTo(dh32, hn::Div(two_30, hn::PromoteTo(dd, m)));
   };
   const V32 q =
       hn::Combine(d32, half(hn::UpperHalf(dh32, magnitude)), half(hn::LowerHalf(dh32, magnitude)));
   return hn::IfThenElse(hn::Lt(o, hn::Zero(d32)), hn::Neg(q), q);
 }
 
-template <bool kIntegerGain>
+// kIntegerGain: an integer gain limit (the product rst * limit exact in
+// int32); kUnitGain: the limit 1 (VMAF v1.0.16's), no product at all.
+template <bool kIntegerGain, bool kUnitGain>
 void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end,
                  double gain_limit, OrientedRowsOut<int16_t> restored,
                  OrientedRowsOut<int16_t> additive) {
@@ -122,17 +126,10 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
   for (int next = begin; next < end; next += lanes) {
     const int j = std::min(next, end - lanes);
     const auto load = [&](const int16_t* p) { return hn::PromoteTo(d32, hn::LoadU(d16, p + j)); };
-    const V32 oh = load(ref.band[0]), ov = load(ref.band[1]);
-    const V32 th = load(dis.band[0]), tv = load(dis.band[1]);
-    const VF dot = FloatOfSum(hn::Mul(oh, th), hn::Mul(ov, tv));
-    const VF o_mag = FloatOfSum(hn::Mul(oh, oh), hn::Mul(ov, ov));
-    const VF t_mag = FloatOfSum(hn::Mul(th, th), hn::Mul(tv, tv));
-    const VF margin = hn::Combine(
-        df, AngleMargin(hn::UpperHalf(dh, dot), hn::UpperHalf(dh, o_mag), hn::UpperHalf(dh, t_mag)),
-        AngleMargin(hn::LowerHalf(dh, dot), hn::LowerHalf(dh, o_mag), hn::LowerHalf(dh, t_mag)));
-    const VF fzero = hn::Zero(df);
-    const auto angle = hn::RebindMask(d32, hn::And(hn::Ge(dot, fzero), hn::Ge(margin, fzero)));
-    for (int b = 0; b < 3; ++b) {
+    // Stores the restored value and the additive part of band b, as the angle
+    // test's mask `angle` leaves them where with_angle is std::true_type, as
+    // if it held nowhere where std::false_type.
+    const auto band = [&](int b, auto with_angle, auto angle) {
       const auto t16 = hn::LoadU(d16, dis.band[b] + j);
       const V32 o = load(ref.band[b]), t = hn::PromoteTo(d32, t16);
       const V32 r = Reciprocal(o);
@@ -145,16 +142,45 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
       const V32 rst = hn::ShiftRight<15>(hn::Add(hn::Mul(k, o), half_unit));
       V32 enhanced;
       if constexpr (kIntegerGain) {
-        const V32 scaled = hn::Mul(rst, gain);
+        const V32 scaled = kUnitGain ? rst : hn::Mul(rst, gain);
         enhanced = hn::IfThenElse(hn::Gt(o, zero), hn::Min(scaled, t), hn::Max(scaled, t));
       } else {
         enhanced = EnhancedInBinary64(rst, o, t, gain_limit);
       }
-      const auto enhance = hn::AndNot(hn::Or(o_zero, hn::Eq(k, zero)), angle);
-      const auto out16 = hn::DemoteTo(d16, hn::IfThenElse(enhance, enhanced, rst));
+      // The enhancement's lanes: o != 0 and k != 0 (and the angle test).
+      const auto kept = hn::Or(o_zero, hn::Eq(k, zero));
+      V32 out = rst;
+      if constexpr (decltype(with_angle)::value)
+        out = hn::IfThenElse(hn::AndNot(kept, angle), enhanced, rst);
+      const auto out16 = hn::DemoteTo(d16, out);
       hn::StoreU(out16, d16, restored.band[b] + j);
       hn::StoreU(hn::Sub(t16, out16), d16, additive.band[b] + j);  // wraps as int16
+      // Whether the enhancement would change some lane (asked only without the angle test).
+      return kUnitGain && !hn::AllFalse(d32, hn::AndNot(kept, hn::Ne(enhanced, rst)));
+    };
+    if constexpr (kUnitGain) {
+      // With the limit 1 the enhancement is min(rst, t) (max for o < 0), and
+      // rst = (k o + 2^14) >> 15 with k <= (R t + 2^14) / 2^15, R o <= 2^30,
+      // is no further from 0 than t: in every vector of the clips tried it is rst
+      // itself. Where so in every lane of the three bands (checked, not
+      // assumed), the angle test cannot change a value and is not made.
+      const std::false_type without;
+      const auto unused = hn::Eq(zero, zero);
+      const bool b0 = band(0, without, unused), b1 = band(1, without, unused),
+                 b2 = band(2, without, unused);
+      if (!b0 && !b1 && !b2) continue;
     }
+    const V32 oh = load(ref.band[0]), ov = load(ref.band[1]);
+    const V32 th = load(dis.band[0]), tv = load(dis.band[1]);
+    const VF dot = FloatOfSum(hn::Mul(oh, th), hn::Mul(ov, tv));
+    const VF o_mag = FloatOfSum(hn::Mul(oh, oh), hn::Mul(ov, ov));
+    const VF t_mag = FloatOfSum(hn::Mul(th, th), hn::Mul(tv, tv));
+    const VF margin = hn::Combine(
+        df, AngleMargin(hn::UpperHalf(dh, dot), hn::UpperHalf(dh, o_mag), hn::UpperHalf(dh, t_mag)),
+        AngleMargin(hn::LowerHalf(dh, dot), hn::LowerHalf(dh, o_mag), hn::LowerHalf(dh, t_mag)));
+    const VF fzero = hn::Zero(df);
+    const auto angle = hn::RebindMask(d32, hn::And(hn::Ge(dot, fzero), hn::Ge(margin, fzero)));
+    for (int b = 0; b < 3; ++b) band(b, std::true_type(), angle);
   }
 }
 
@@ -162,10 +188,14 @@ void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin,
                 double gain_limit, OrientedRowsOut<int16_t> restored,
                 OrientedRowsOut<int16_t> additive) {
   // An integer limit up to 2^16 - 1 keeps rst * limit (|rst| <= 2^15) an exact int32.
-  if (gain_limit >= 1.0 && gain_limit <= 65535.0 && gain_limit == static_cast<int32_t>(gain_limit))
-    DecoupleRow<true>(ref, dis, begin, end, gain_limit, restored, additive);
+  const bool integer =
+      gain_limit >= 1.0 && gain_limit <= 65535.0 && gain_limit == static_cast<int32_t>(gain_limit);
+  if (integer && gain_limit == 1.0)
+    DecoupleRow<true, true>(ref, dis, begin, end, gain_limit, restored, additive);
+  else if (integer)
+    DecoupleRow<true, false>(ref, dis, begin, end, gain_limit, restored, additive);
   else
-    DecoupleRow<false>(ref, dis, begin, end, gain_limit, restored, additive);
+    DecoupleRow<false, false>(ref, dis, begin, end, gain_limit, restored, additive);
 }
 
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SSSE3

@@ -1,8 +1,9 @@
 // ADM's DWT passes (dwt.h) as Highway kernels. At scale 0 the sums are integers
 // in int32 lanes: at 8 bits they are exact; at 16 bits the vertical low-pass
 // sum may pass 2^31 but wraps modulo 2^32 to the centred value, which is in
-// int32 range, exactly as the reference's argument shows. Outputs lie within
-// +-27411, so narrowing to int16 (saturating) changes nothing.
+// int32 range, exactly as the reference's argument shows. Samples lie within
+// their bit depth (the readers and the C API refuse others), so outputs lie
+// within +-27411 and narrowing to int16 (saturating) changes nothing.
 #include <algorithm>
 
 #include "metrics/adm/cpu/adm_simd.h"
@@ -10,6 +11,7 @@
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/adm/cpu/dwt_simd.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 HWY_BEFORE_NAMESPACE();
@@ -43,6 +45,47 @@ void VerticalS1(const int16_t* const rows[4], int width, int32_t* lo, int32_t* h
 using D32 = hn::ScalableTag<int32_t>;
 using D16 = hn::Rebind<int16_t, D32>;  // one int16 per int32 lane: the narrowed outputs
 
+// The vertical passes read two rows new to them for each output row, from a
+// picture or band too large for the caches by then: asking for them this many
+// bytes ahead hides most of the wait (a hint only: the values are the same).
+constexpr size_t kPrefetchBytes = 2048;
+template <typename T>
+HWY_INLINE void PrefetchAhead(const T* p) {
+  // The address as an integer: past a band's last row it points at no object.
+  hwy::Prefetch(reinterpret_cast<const uint8_t*>(reinterpret_cast<uintptr_t>(p) + kPrefetchBytes));
+}
+
+// Pairs of int16 in the halves of int32 lanes (the widening multiply-adds' inputs).
+using D16x2 = hn::Repartition<int16_t, D32>;
+
+// The taps (filter[k], filter[k + 1]) in every int32 lane, as int16 pairs.
+HWY_INLINE hn::Vec<D16x2> TapPair(const int32_t* filter, int k) {
+  const uint32_t pair = uint32_t(uint16_t(filter[k])) | (uint32_t(uint16_t(filter[k + 1])) << 16);
+  return hn::BitCast(D16x2(), hn::Set(D32(), int32_t(pair)));
+}
+
+// One filter over rows paired in the int16 halves of int32 lanes, p01 = (s0,
+// s1) and p23 = (s2, s3): two pair multiply-adds (every product below 2^30),
+// summed after the rearrangement (see FilterStore on NEON's pairing).
+HWY_INLINE hn::Vec<D32> PairTaps(hn::Vec<D16x2> p01, hn::Vec<D16x2> p23, hn::Vec<D16x2> taps01,
+                                 hn::Vec<D16x2> taps23) {
+  const D32 d;
+  auto odd = hn::Zero(d);
+  const auto sum = hn::ReorderWidenMulAccumulate(d, p01, taps01, hn::Zero(d), odd);
+  return hn::RearrangeToOddPlusEven(hn::ReorderWidenMulAccumulate(d, p23, taps23, sum, odd), odd);
+}
+
+// Samples `first` and `second` of columns j .. j + N - 1 (below 2^15) as the
+// int16 pairs (first, second) of N int32 lanes.
+template <typename Sample>
+HWY_INLINE hn::Vec<D16x2> SamplePairs(const Sample* first, const Sample* second, size_t j) {
+  const hn::RebindToUnsigned<D32> du;
+  const hn::Rebind<Sample, D32> ds;
+  const auto a = hn::PromoteTo(du, hn::LoadU(ds, first + j));
+  const auto b = hn::PromoteTo(du, hn::LoadU(ds, second + j));
+  return hn::BitCast(D16x2(), hn::Or(a, hn::ShiftLeft<16>(b)));
+}
+
 // sum over k of filter[k] * s_k.
 HWY_INLINE hn::Vec<D32> Taps4(D32 d, const int32_t* filter, hn::Vec<D32> s0, hn::Vec<D32> s1,
                               hn::Vec<D32> s2, hn::Vec<D32> s3) {
@@ -63,6 +106,26 @@ void Vertical(const Sample* const rows[4], int width, int bitdepth, int16_t* HWY
   const auto lo_offset = hn::Set(d, static_cast<int32_t>(half - int64_t{kDwtLowSum} * half));
   const auto hi_offset = hn::Set(d, half);
   size_t j = 0;
+  if (sizeof(Sample) == 1 || bitdepth <= 15) {
+    // Samples of 8..15 bits lie below 2^15 (in range: see the file's head):
+    // rows 0 and 1, and rows 2 and 3, as int16 pairs, each filter two pair
+    // multiply-adds. Every sum is the int32 one below, exactly (|sum| <=
+    // 54822 * (2^15 - 1) < 2^31, the centring then in range too).
+    const auto low01 = TapPair(kDwtLow, 0), low23 = TapPair(kDwtLow, 2);
+    const auto high01 = TapPair(kDwtHigh, 0), high23 = TapPair(kDwtHigh, 2);
+    for (; j + lanes <= size_t(width); j += lanes) {
+      PrefetchAhead(rows[2] + j);
+      PrefetchAhead(rows[3] + j);
+      const auto p01 = SamplePairs(rows[0], rows[1], j), p23 = SamplePairs(rows[2], rows[3], j);
+      const auto l =
+          hn::ShiftRightSame(hn::Add(PairTaps(p01, p23, low01, low23), lo_offset), bitdepth);
+      hn::StoreU(hn::DemoteTo(d16, l), d16, lo + j);
+      if (hi == nullptr) continue;
+      const auto h =
+          hn::ShiftRightSame(hn::Add(PairTaps(p01, p23, high01, high23), hi_offset), bitdepth);
+      hn::StoreU(hn::DemoteTo(d16, h), d16, hi + j);
+    }
+  }
   for (; j + lanes <= size_t(width); j += lanes) {
     const auto s0 = hn::PromoteTo(d, hn::LoadU(ds, rows[0] + j));
     const auto s1 = hn::PromoteTo(d, hn::LoadU(ds, rows[1] + j));
@@ -101,14 +164,7 @@ void Vertical16(const uint16_t* const rows[4], int width, int bitdepth, int16_t*
 // int16 lanes (pmaddwd): x[2j-1] f0 + x[2j] f1 from the first load and
 // x[2j+1] f2 + x[2j+2] f3 from the second, with no pair near the one
 // product pair that would overflow (both -32768: the taps are smaller).
-using D16x2 = hn::Repartition<int16_t, D32>;
 HWY_INLINE hn::Vec<D16x2> LoadPairs(const int16_t* p) { return hn::LoadU(D16x2(), p); }
-
-// The taps (filter[k], filter[k + 1]) in every int32 lane, as int16 pairs.
-HWY_INLINE hn::Vec<D16x2> TapPair(const int32_t* filter, int k) {
-  const uint32_t pair = uint32_t(uint16_t(filter[k])) | (uint32_t(uint16_t(filter[k + 1])) << 16);
-  return hn::BitCast(D16x2(), hn::Set(D32(), int32_t(pair)));
-}
 
 // The rounding constant joins after the rearrangement: a widening multiply-add
 // may keep its products in other lanes of its accumulators until then (NEON's
@@ -186,13 +242,15 @@ void VerticalS1(const int16_t* const rows[4], int width, int32_t* HWY_RESTRICT l
   };
   size_t j = 0;
   for (; j + lanes <= size_t(width); j += lanes) {
+    PrefetchAhead(rows[2] + j);
+    PrefetchAhead(rows[3] + j);
     const auto p01 = pair(rows[0], rows[1], j), p23 = pair(rows[2], rows[3], j);
     hn::StoreU(filter(p01, p23, low01, low23), d, lo + j);
-    hn::StoreU(filter(p01, p23, high01, high23), d, hi + j);
+    if (hi != nullptr) hn::StoreU(filter(p01, p23, high01, high23), d, hi + j);
   }
   if (j < size_t(width)) {
     const int16_t* tail[4] = {rows[0] + j, rows[1] + j, rows[2] + j, rows[3] + j};
-    adm::dwt_vertical_s1(tail, width - int(j), lo + j, hi + j);
+    adm::dwt_vertical_s1(tail, width - int(j), lo + j, hi ? hi + j : nullptr);
   }
 }
 
@@ -248,19 +306,22 @@ void VerticalS123(const int32_t* const rows[4], int width, int scale, int32_t* H
   };
   size_t j = 0;
   for (; j + lanes <= size_t(width); j += lanes) {
+    PrefetchAhead(rows[2] + j);
+    PrefetchAhead(rows[3] + j);
     const auto s0 = hn::LoadU(d, rows[0] + j), s1 = hn::LoadU(d, rows[1] + j);
     const auto s2 = hn::LoadU(d, rows[2] + j), s3 = hn::LoadU(d, rows[3] + j);
     const auto o0 = OddLanesDown(d, s0), o1 = OddLanesDown(d, s1);
     const auto o2 = OddLanesDown(d, s2), o3 = OddLanesDown(d, s3);
     hn::StoreU(finish(Taps4Wide(d, kDwtLow, s0, s1, s2, s3), Taps4Wide(d, kDwtLow, o0, o1, o2, o3)),
                d, lo + j);
+    if (hi == nullptr) continue;
     hn::StoreU(
         finish(Taps4Wide(d, kDwtHigh, s0, s1, s2, s3), Taps4Wide(d, kDwtHigh, o0, o1, o2, o3)), d,
         hi + j);
   }
   if (j < size_t(width)) {
     const int32_t* tail[4] = {rows[0] + j, rows[1] + j, rows[2] + j, rows[3] + j};
-    adm::dwt_vertical_s123(tail, width - int(j), scale, lo + j, hi + j);
+    adm::dwt_vertical_s123(tail, width - int(j), scale, lo + j, hi ? hi + j : nullptr);
   }
 }
 
@@ -292,13 +353,18 @@ void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 
   for (size_t next = 1; next < vector_end; next += lanes) {
     const size_t j = std::min(next, vector_end - lanes);
     store(kDwtLow, lo, j, a);
+    if (hi == nullptr) continue;
     store(kDwtHigh, lo, j, v);
     store(kDwtLow, hi, j, h);
     store(kDwtHigh, hi, j, d);
   }
   const size_t j = vector_end;
   const auto scalar = [&](size_t from, size_t to) {
-    if (to > from)
+    if (to <= from) return;
+    if (hi == nullptr)
+      adm::dwt_horizontal_s123(lo, nullptr, taps + from, int(to - from), scale, a + from, nullptr,
+                               nullptr, nullptr);
+    else
       adm::dwt_horizontal_s123(lo, hi, taps + from, int(to - from), scale, a + from, v + from,
                                h + from, d + from);
   };
