@@ -189,7 +189,9 @@ int read_pictures(VmafContext& v, VmafPicture& ref, VmafPicture& dist, unsigned 
         index));
   if (v.run) {
     try {
-      const std::vector<std::string> names = v.run->score_names();
+      // The first pair's check below needs the names before it.
+      const std::vector<std::string> names =
+          first && luma_alone ? v.run->score_names() : std::vector<std::string>{};
       if (on_device) {
         v.queue->settle();
         v.run->score_cuda_frames(&r, &d, 1, nullptr);
