@@ -178,10 +178,10 @@ int read_pictures(VmafContext& v, VmafPicture& ref, VmafPicture& dist, unsigned 
   // Pictures of METHOD_DEVICE lie in CUDA device memory: scored there.
   const bool on_device = memory_of(ref)->place.on_device();
   // After the first pair, pictures of the caller's own (not a pool's, which it
-  // may need back at once) whose samples need no range check are lent to the
-  // queue rather than copied here.
-  const bool lent = !first && v.run && !on_device && (ref.bpc == 8 || ref.bpc == 16) &&
-                    !memory_of(ref)->pool && !memory_of(dist)->pool;
+  // may need back at once) are lent to the queue rather than copied here (their
+  // samples' range is checked here, where they are).
+  const bool lent =
+      !first && v.run && !on_device && !memory_of(ref)->pool && !memory_of(dist)->pool;
   if (on_device != memory_of(dist)->place.on_device())
     return refuse(fmt::format(
         "vmaf_read_pictures: index {}: one picture is in CUDA device memory, the other on the "
