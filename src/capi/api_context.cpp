@@ -259,6 +259,8 @@ void ApiContext::check_frame(const exactvq_picture& ref, const exactvq_picture& 
     throw StateError(
         "score_frames: this run's pictures are in CUDA device memory (exactvq_score_cuda_frames)");
   const VideoFormat format = pair_format(&ref, &dist, 1, frame);
+  check_picture_samples(ref, format, fmt::format("frame {}, reference picture", frame));
+  check_picture_samples(dist, format, fmt::format("frame {}, distorted picture", frame));
   if (!format_) start_frames(format);
   on_device_ = false;
 }
@@ -266,8 +268,9 @@ void ApiContext::check_frame(const exactvq_picture& ref, const exactvq_picture& 
 void ApiContext::copy_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame,
                             Picture& ref_out, Picture& dist_out) const {
   if (!format_) throw StateError("copy_frame: no frame was checked yet");
-  import_picture(ref, *format_, fmt::format("frame {}, reference picture", frame), ref_out);
-  import_picture(dist, *format_, fmt::format("frame {}, distorted picture", frame), dist_out);
+  import_picture(ref, *format_, fmt::format("frame {}, reference picture", frame), ref_out, false);
+  import_picture(dist, *format_, fmt::format("frame {}, distorted picture", frame), dist_out,
+                 false);
 }
 
 void ApiContext::parallel_for(int count, const std::function<void(int)>& body) const {

@@ -40,9 +40,10 @@ class ApiContext {
   void import_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame,
                     Picture& ref_out, Picture& dist_out);
   // import_frame() in two halves, for a caller that holds on to its pictures
-  // until their batch is scored: check_frame() checks the pair (and opens the
-  // device with the first), on the caller's thread; copy_frame() copies a
-  // checked pair, on any thread (it changes nothing of the context's).
+  // until their batch is scored: check_frame() checks the pair, its samples
+  // included (and opens the device with the first), on the caller's thread;
+  // copy_frame() copies a checked pair, on any thread (it changes nothing of
+  // the context's).
   void check_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame);
   void copy_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame,
                   Picture& ref_out, Picture& dist_out) const;

@@ -21,8 +21,14 @@ VideoFormat picture_format(const exactvq_picture& picture, const std::string& wh
 
 // Copies the planes of `picture`, whose format is `format`, into `out`; throws
 // ArgumentError for a null plane or a stride shorter than a row, InputError for a
-// sample above 2^bitdepth - 1 (naming plane, x and y).
+// sample above 2^bitdepth - 1 (naming plane, x and y; not looked for when
+// `check_samples` is false: check_picture_samples did).
 void import_picture(const exactvq_picture& picture, const VideoFormat& format,
-                    const std::string& what, Picture& out);
+                    const std::string& what, Picture& out, bool check_samples = true);
+
+// import_picture's checks without the copy, reading the picture's planes where
+// they are.
+void check_picture_samples(const exactvq_picture& picture, const VideoFormat& format,
+                           const std::string& what);
 
 }  // namespace exactvq::capi

@@ -178,10 +178,10 @@ int read_pictures(VmafContext& v, VmafPicture& ref, VmafPicture& dist, unsigned 
   // Pictures of METHOD_DEVICE lie in CUDA device memory: scored there.
   const bool on_device = memory_of(ref)->place.on_device();
   // After the first pair, pictures of the caller's own (not a pool's, which it
-  // may need back at once) whose samples need no range check are lent to the
-  // queue rather than copied here.
-  const bool lent = !first && v.run && !on_device && (ref.bpc == 8 || ref.bpc == 16) &&
-                    !memory_of(ref)->pool && !memory_of(dist)->pool;
+  // may need back at once) are lent to the queue rather than copied here (their
+  // samples' range is checked here, where they are).
+  const bool lent =
+      !first && v.run && !on_device && !memory_of(ref)->pool && !memory_of(dist)->pool;
   if (on_device != memory_of(dist)->place.on_device())
     return refuse(fmt::format(
         "vmaf_read_pictures: index {}: one picture is in CUDA device memory, the other on the "
@@ -189,7 +189,9 @@ int read_pictures(VmafContext& v, VmafPicture& ref, VmafPicture& dist, unsigned 
         index));
   if (v.run) {
     try {
-      const std::vector<std::string> names = v.run->score_names();
+      // The first pair's check below needs the names before it.
+      const std::vector<std::string> names =
+          first && luma_alone ? v.run->score_names() : std::vector<std::string>{};
       if (on_device) {
         v.queue->settle();
         v.run->score_cuda_frames(&r, &d, 1, nullptr);

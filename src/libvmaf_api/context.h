@@ -15,11 +15,15 @@
 #include "capi/api_context.h"
 #include "libvmaf/libvmaf.h"
 #include "libvmaf_api/backend_choice.h"
+#include "libvmaf_api/block_cache.h"
 #include "libvmaf_api/frame_queue.h"
 #include "libvmaf_api/picture_memory.h"
 
 struct VmafContext {
   ~VmafContext();
+  // First, so that it goes last: the pictures the members below give back are
+  // kept or freed before the last context frees every kept block.
+  exactvq::libvmaf_api::BlockCacheUse block_cache_use;
   VmafConfiguration cfg{};
   // EXACTVQ_LIBVMAF_BACKEND / _GPU as vmaf_init read them (unset: nullopt),
   // and the CUDA context being created meanwhile for that choice.

@@ -85,11 +85,16 @@ void FrameQueue::lend(const exactvq_picture& ref, const exactvq_picture& dist, s
 void FrameQueue::score(Batch& batch) {
   const size_t n = batch.count;
   try {
-    // The lent pairs' copies, frame by frame on the run's threads.
+    // The lent pairs' copies, frame by frame on the run's threads, each pair
+    // given back as soon as it is copied (its pictures' release, zeroing their
+    // blocks for reuse, is spread over the threads too).
     run_.parallel_for(int(n), [&](int i) {
-      const Lent& l = batch.lent[size_t(i)];
-      if (l.release)
-        run_.copy_frame(l.ref, l.dist, l.frame, batch.refs[size_t(i)], batch.dists[size_t(i)]);
+      Lent& l = batch.lent[size_t(i)];
+      if (!l.release) return;
+      run_.copy_frame(l.ref, l.dist, l.frame, batch.refs[size_t(i)], batch.dists[size_t(i)]);
+      std::function<void()> release = std::move(l.release);
+      l.release = nullptr;
+      release();
     });
   } catch (...) {
     give_back(batch);

@@ -36,8 +36,7 @@ class FrameQueue {
   // As add(), for a pair the caller lends until its batch is scored: checked
   // now, copied just before the batch is scored (on the queue's thread, where
   // it has one, so the copy leaves the caller's thread), then given back through
-  // `release` (also when the queue drops it). For pictures whose samples need no
-  // range check (8 and 16 bits), after the first pair.
+  // `release` (also when the queue drops it). After the first pair.
   void lend(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame,
             std::function<void()> release);
   // Scores every pair added and waits for it: the run then holds their scores.

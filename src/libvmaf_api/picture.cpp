@@ -6,8 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "libvmaf_api/log.h"
+#include "libvmaf_api/block_cache.h"
 #include "libvmaf_api/device_memory.h"
+#include "libvmaf_api/log.h"
 #include "libvmaf_api/picture_memory.h"
 
 namespace exactvq::libvmaf_api {
@@ -52,14 +53,15 @@ size_t block_bytes(const VmafPicture& pic) {
 namespace {
 
 // Points `pic`'s planes into `block` and gives it its reference and memory.
-int attach(VmafPicture& pic, void* block, BlockPlace place, std::shared_ptr<PicturePool> pool) {
-  auto* memory = new (std::nothrow) PictureMemory{block, place, std::move(pool)};
+int attach(VmafPicture& pic, void* block, size_t bytes, BlockPlace place,
+           std::shared_ptr<PicturePool> pool) {
+  auto* memory = new (std::nothrow) PictureMemory{block, bytes, place, std::move(pool)};
   auto* ref = new (std::nothrow) VmafRef;
   if (!memory || !ref) {
     if (memory && memory->pool)
       memory->pool->give_back(block);
     else
-      free_block(block, place);
+      free_block(block, bytes, place);
     delete memory;
     delete ref;
     std::memset(&pic, 0, sizeof pic);
@@ -80,19 +82,32 @@ int attach(VmafPicture& pic, void* block, BlockPlace place, std::shared_ptr<Pict
 
 }  // namespace
 
+// Host blocks are zeroed, as libvmaf's (samples the caller leaves unwritten
+// read as 0). A kept block is zeroed when it is given back, on the thread that
+// lets the picture go (a worker of the run for pictures vmaf_read_pictures
+// took), so that the thread allocating pictures (FFmpeg's filter thread) only
+// zeroes the blocks it has to make.
 void* allocate_block(size_t bytes, BlockPlace place) {
   if (place.on_device()) return allocate_device_block(bytes, place.cuda_device);
   // aligned_alloc needs a multiple of the alignment, and a 0x0 picture a block.
-  void* block = std::aligned_alloc(kAlignment, aligned(bytes == 0 ? 1 : bytes));
-  if (block) std::memset(block, 0, bytes);
+  const size_t size = aligned(bytes == 0 ? 1 : bytes);
+  if (void* kept = take_kept_block(size)) return kept;
+  void* block = std::aligned_alloc(kAlignment, size);
+  if (block) std::memset(block, 0, size);
   return block;
 }
 
-void free_block(void* block, BlockPlace place) {
-  if (place.on_device())
+void free_block(void* block, size_t bytes, BlockPlace place) {
+  if (place.on_device()) {
     free_device_block(block, place.cuda_device);
-  else
-    std::free(block);
+    return;
+  }
+  const size_t size = aligned(bytes == 0 ? 1 : bytes);
+  if (block && would_keep_block(size)) {
+    std::memset(block, 0, size);
+    if (keep_block(block, size)) return;
+  }
+  std::free(block);
 }
 
 int allocate_picture(VmafPicture& pic, VmafPixelFormat pix_fmt, unsigned bpc, unsigned w,
@@ -104,12 +119,13 @@ int allocate_picture(VmafPicture& pic, VmafPixelFormat pix_fmt, unsigned bpc, un
     return -EINVAL;
   }
   lay_out(pic, pix_fmt, bpc, w, h);
-  void* block = allocate_block(block_bytes(pic), place);
+  const size_t bytes = block_bytes(pic);
+  void* block = allocate_block(bytes, place);
   if (!block) {
     std::memset(&pic, 0, sizeof pic);
     return -ENOMEM;
   }
-  return attach(pic, block, place, std::move(pool));
+  return attach(pic, block, bytes, place, std::move(pool));
 }
 
 PicturePool::PicturePool(VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsigned h,
@@ -117,7 +133,9 @@ PicturePool::PicturePool(VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsi
     : pix_fmt_(pix_fmt), bpc_(bpc), w_(w), h_(h), count_(count), place_(place) {}
 
 PicturePool::~PicturePool() {
-  for (void* block : free_) free_block(block, place_);
+  VmafPicture layout;
+  lay_out(layout, pix_fmt_, bpc_, w_, h_);
+  for (void* block : free_) free_block(block, block_bytes(layout), place_);
 }
 
 int PicturePool::fetch(VmafPicture& pic) {
@@ -144,7 +162,7 @@ int PicturePool::fetch(VmafPicture& pic) {
     return err;
   }
   lay_out(pic, pix_fmt_, bpc_, w_, h_);
-  return attach(pic, block, place_, shared_from_this());
+  return attach(pic, block, block_bytes(pic), place_, shared_from_this());
 }
 
 void PicturePool::give_back(void* block) {
@@ -170,7 +188,7 @@ extern "C" int vmaf_picture_unref(VmafPicture* pic) {
       if (memory->pool)
         memory->pool->give_back(memory->block);
       else
-        exactvq::libvmaf_api::free_block(memory->block, memory->place);
+        exactvq::libvmaf_api::free_block(memory->block, memory->bytes, memory->place);
       delete memory;
     }
     delete pic->ref;

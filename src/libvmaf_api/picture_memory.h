@@ -30,13 +30,15 @@ struct BlockPlace {
 // last reference.
 struct PictureMemory {
   void* block = nullptr;
+  size_t bytes = 0;  // as allocate_block was asked for
   BlockPlace place;
   std::shared_ptr<PicturePool> pool;  // null: freed
 };
 
-// A zeroed block of `bytes` in `place`, or null; and its release.
+// A zeroed block of `bytes` in `place`, or null; and its release. Host blocks
+// go through the kept blocks (block_cache.h).
 void* allocate_block(size_t bytes, BlockPlace place);
-void free_block(void* block, BlockPlace place);
+void free_block(void* block, size_t bytes, BlockPlace place);
 
 // Fills `pic` (layout of libvmaf's picture.c) and allocates its block, zeroed.
 // Returns 0, -EINVAL for a bad format or size, -ENOMEM.

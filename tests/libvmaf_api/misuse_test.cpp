@@ -186,6 +186,34 @@ TEST(LibvmafApiMisuse, CallsOutOfOrderAndMismatchedPictures) {
 // Odd-sized 4:2:0 pictures are scored as luma alone: a run with chroma scores is
 // refused at its first picture (which it does not take), and the context still
 // takes pictures of another size then.
+// A sample above the depth's maximum fails the call that passes it, for the
+// first pair (copied at once) and for later ones (checked where they are, then
+// lent to the run's threads); the refused pictures are still the caller's, and
+// the run goes on with a good pair at that index.
+TEST(LibvmafApiMisuse, SamplesAboveTheDepthAreRefusedByTheirCall) {
+  for (const unsigned threads : {0u, 3u}) {
+    Context c(quiet_config(threads));
+    ASSERT_EQ(vmaf_use_feature(c.v, "psnr", nullptr), 0);
+    for (unsigned i = 0; i < 6; ++i) {
+      if (i == 0 || i == 4) {
+        VmafPicture r = noise_picture(64, 48, 10, 10 + i), d = noise_picture(64, 48, 10, 20 + i);
+        // Plane Cb of the distorted picture, x=7, y=3: 1024 at 10 bits.
+        reinterpret_cast<uint16_t*>(static_cast<char*>(d.data[1]) + 3 * d.stride[1])[7] = 1024;
+        EXPECT_EQ(vmaf_read_pictures(c.v, &r, &d, i), -EINVAL) << "index " << i;
+        EXPECT_NE(r.ref, nullptr);  // not taken
+        EXPECT_EQ(vmaf_picture_unref(&r), 0);
+        EXPECT_EQ(vmaf_picture_unref(&d), 0);
+      }
+      VmafPicture r = noise_picture(64, 48, 10, 30 + i), d = noise_picture(64, 48, 10, 40 + i);
+      ASSERT_EQ(vmaf_read_pictures(c.v, &r, &d, i), 0) << "index " << i;
+    }
+    ASSERT_EQ(vmaf_read_pictures(c.v, nullptr, nullptr, 0), 0);
+    double s = 0;
+    for (unsigned i = 0; i < 6; ++i)
+      EXPECT_EQ(vmaf_feature_score_at_index(c.v, "psnr_y", &s, i), 0);
+  }
+}
+
 TEST(LibvmafApiMisuse, OddSizesWithChromaScoresAreRefused) {
   Context c;
   ASSERT_EQ(vmaf_use_feature(c.v, "psnr", nullptr), 0);  // psnr_cb, psnr_cr
