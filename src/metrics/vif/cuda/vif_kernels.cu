@@ -10,9 +10,10 @@
 // the level at their mirrors, as mirroring the filtered lines does), runs the
 // vertical pass over its columns and the reach either side from there, then
 // the horizontal pass and the pixel terms. Where the host proves the level's
-// moments below 2^32 (8-bit samples), both passes add in 32-bit integers and
-// take each pair of equal taps once: the same integers as 64-bit sums in tap
-// order, since no sum wraps.
+// vertical moments below 2^32 (8-bit samples) that pass adds in 32-bit
+// integers; symmetric taps are taken a pair of equal ones at a time. The same
+// integers as the definition's sums in tap order: no 64-bit sum wraps and the
+// 32-bit ones wrap alike.
 #include "metrics/vif/cuda/vif_kernels.h"
 
 #include <cstring>
@@ -73,9 +74,13 @@ __device__ __forceinline__ void add_pixel_terms(VifSigmas s, softfp eps, softfp 
 constexpr int kStatH = 16;
 constexpr int kStatThreads = kTileW * kStatH;
 
-// kNarrow: symmetric taps and moments below 2^32 (moments_fit_32), so 32-bit
-// sums by pairs of equal taps; else the 64-bit moments tap by tap.
-template <typename Sample, int R, typename Number, bool kNarrow>
+// How statistic_kernel adds: tap by tap in the definition's types; by pairs of
+// equal taps (symmetric taps: t * (a + b) for t * a + t * b, the same integers
+// as no 64-bit sum wraps and the 32-bit means wrap alike); and by pairs with
+// the vertical moments in 32 bits where the host proves them below 2^32.
+enum class Sums { kTapByTap, kPaired, kPairedNarrow };
+
+template <typename Sample, int R, typename Number, Sums kSums>
 __global__ void __launch_bounds__(kStatThreads)
     statistic_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
                      size_t frame_stride, int width, int height, VifFilter taps, int mean_shift,
@@ -103,9 +108,9 @@ __global__ void __launch_bounds__(kStatThreads)
   for (int i = int(threadIdx.x); i < kCols * kStatH; i += kStatThreads) {
     const int r = i / kCols, c = i % kCols;
     if (y0 + r >= height) continue;
-    uint64_t xx, yy, xy;
     uint32_t mu1, mu2;
-    if constexpr (kNarrow) {
+    uint64_t xx, yy, xy;
+    if constexpr (kSums == Sums::kPairedNarrow) {
       const uint32_t t = taps.taps[R], s = s_ref[r + R][c], d = s_dist[r + R][c];
       mu1 = t * s;
       mu2 = t * d;
@@ -124,6 +129,24 @@ __global__ void __launch_bounds__(kStatThreads)
       xx = xx32;
       yy = yy32;
       xy = xy32;
+    } else if constexpr (kSums == Sums::kPaired) {
+      const uint32_t t = taps.taps[R], s = s_ref[r + R][c], d = s_dist[r + R][c];
+      mu1 = t * s;
+      mu2 = t * d;
+      xx = uint64_t(t) * (uint64_t(s) * s);
+      yy = uint64_t(t) * (uint64_t(d) * d);
+      xy = uint64_t(t) * (uint64_t(s) * d);
+#pragma unroll
+      for (int k = 0; k < R; ++k) {
+        const uint32_t tk = taps.taps[k];
+        const uint64_t s0 = s_ref[r + k][c], s1 = s_ref[r + 2 * R - k][c];
+        const uint64_t d0 = s_dist[r + k][c], d1 = s_dist[r + 2 * R - k][c];
+        mu1 += tk * uint32_t(s0 + s1);
+        mu2 += tk * uint32_t(d0 + d1);
+        xx += tk * (s0 * s0 + s1 * s1);
+        yy += tk * (d0 * d0 + d1 * d1);
+        xy += tk * (s0 * d0 + s1 * d1);
+      }
     } else {
       mu1 = 0;
       mu2 = 0;
@@ -154,25 +177,23 @@ __global__ void __launch_bounds__(kStatThreads)
   if (x0 + tx < width && y0 + ty < height) {
     uint32_t mu1, mu2;
     uint64_t xx, yy, xy;
-    if constexpr (kNarrow) {
+    if constexpr (kSums != Sums::kTapByTap) {
       const uint32_t t = taps.taps[R];
       mu1 = t * s_mu1[ty][tx + R];
       mu2 = t * s_mu2[ty][tx + R];
-      uint32_t xx32 = t * s_xx[ty][tx + R], yy32 = t * s_yy[ty][tx + R],
-               xy32 = t * s_xy[ty][tx + R];
+      xx = t * uint64_t(s_xx[ty][tx + R]);
+      yy = t * uint64_t(s_yy[ty][tx + R]);
+      xy = t * uint64_t(s_xy[ty][tx + R]);
 #pragma unroll
       for (int k = 0; k < R; ++k) {
         const uint32_t tk = taps.taps[k];
         const int a = tx + k, b = tx + 2 * R - k;
         mu1 += tk * (s_mu1[ty][a] + s_mu1[ty][b]);
         mu2 += tk * (s_mu2[ty][a] + s_mu2[ty][b]);
-        xx32 += tk * (s_xx[ty][a] + s_xx[ty][b]);
-        yy32 += tk * (s_yy[ty][a] + s_yy[ty][b]);
-        xy32 += tk * (s_xy[ty][a] + s_xy[ty][b]);
+        xx += tk * (uint64_t(s_xx[ty][a]) + s_xx[ty][b]);
+        yy += tk * (uint64_t(s_yy[ty][a]) + s_yy[ty][b]);
+        xy += tk * (uint64_t(s_xy[ty][a]) + s_xy[ty][b]);
       }
-      xx = xx32;
-      yy = yy32;
-      xy = xy32;
     } else {
       mu1 = 0;
       mu2 = 0;
@@ -194,22 +215,21 @@ __global__ void __launch_bounds__(kStatThreads)
   add_block_sums<kStatThreads>(acc, sums + frame * sums_stride);
 }
 
-// Whether statistic_kernel's 32-bit form gives the 64-bit sums: taps equal in
-// pairs about the middle, and with samples up to max_sample every vertical
-// moment (plus its rounding) and every horizontal one below 2^32, so no
-// partial sum (each at most the whole) wraps.
-bool moments_fit_32(const VifFilter& f, uint64_t max_sample, int square_shift) {
+// Whether the taps are equal in pairs about the middle (statistic_kernel's
+// paired sums), and whether with samples up to max_sample every vertical
+// moment plus its rounding stays below 2^32 (its narrow ones: no partial sum,
+// each at most the whole, wraps).
+bool taps_symmetric(const VifFilter& f) {
   if (f.count % 2 == 0) return false;
-  uint64_t total = 0;
-  for (int k = 0; k < f.count; ++k) {
+  for (int k = 0; k < f.count; ++k)
     if (f.taps[k] != f.taps[f.count - 1 - k]) return false;
-    total += f.taps[k];
-  }
-  const uint64_t limit = uint64_t{1} << 32;
-  const uint64_t vertical = max_sample * max_sample * total;
+  return true;
+}
+bool vertical_moments_fit_32(const VifFilter& f, uint64_t max_sample, int square_shift) {
+  uint64_t total = 0;
+  for (int k = 0; k < f.count; ++k) total += f.taps[k];
   const uint64_t half = square_shift > 0 ? uint64_t{1} << (square_shift - 1) : 0;
-  if (vertical + half >= limit) return false;
-  return ((vertical + half) >> square_shift) * total < limit;
+  return max_sample * max_sample * total + half < (uint64_t{1} << 32);
 }
 
 // One output sample of the halving: the vertical blur at row 2i of each
@@ -263,18 +283,23 @@ void statistic_for(const VifLevelPlanes& p, const VifFilter& taps, int mean_shif
   const size_t stride = p.frame_stride / sizeof(Sample);
   const dim3 grid = grid_of(p.width, p.height, p.frames, kStatH);
   const auto* t = reinterpret_cast<const unsigned short*>(table);
-#define EXACTVQ_VIF_STATISTIC_AS(R, NARROW)                                                   \
-  statistic_kernel<Sample, R, Number, NARROW>                                                 \
+#define EXACTVQ_VIF_STATISTIC_AS(R, SUMS)                                                     \
+  statistic_kernel<Sample, R, Number, SUMS>                                                   \
       <<<grid, kStatThreads, 0, stream>>>(ref, dist, stride, p.width, p.height, taps,         \
                                           mean_shift, square_shift, eps, gain_limit, t, sums, \
                                           sums_stride)
-#define EXACTVQ_VIF_STATISTIC(R)                                                 \
-  if constexpr (std::is_same_v<Sample, uint8_t>)                                 \
-    if (moments_fit_32(taps, 255, square_shift)) {                               \
-      EXACTVQ_VIF_STATISTIC_AS(R, true);                                         \
-      break;                                                                     \
-    }                                                                            \
-  EXACTVQ_VIF_STATISTIC_AS(R, false)
+#define EXACTVQ_VIF_STATISTIC(R)                                                   \
+  if (!paired) {                                                                   \
+    EXACTVQ_VIF_STATISTIC_AS(R, Sums::kTapByTap);                                  \
+    break;                                                                         \
+  }                                                                                \
+  if constexpr (std::is_same_v<Sample, uint8_t>)                                   \
+    if (vertical_moments_fit_32(taps, 255, square_shift)) {                        \
+      EXACTVQ_VIF_STATISTIC_AS(R, Sums::kPairedNarrow);                            \
+      break;                                                                       \
+    }                                                                              \
+  EXACTVQ_VIF_STATISTIC_AS(R, Sums::kPaired)
+  const bool paired = taps_symmetric(taps);
   switch (taps.count) {
     case 17:
       EXACTVQ_VIF_STATISTIC(8);
