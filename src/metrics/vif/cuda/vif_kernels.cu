@@ -5,13 +5,19 @@
 // equal the CPU reference's; the sums are integers, so the blocks' atomics add
 // them in any order to the same value.
 //
-// The statistic: a block of 32 x 8 output pixels runs the vertical pass over
-// its columns and the filter's reach either side into shared memory (columns
-// outside the level read the vertical pass at their mirror, as mirroring the
-// filtered lines does), then the horizontal pass and the pixel terms.
+// The statistic: a block of 32 x 16 output pixels reads its samples and the
+// filter's reach around them into shared memory once (rows and columns outside
+// the level at their mirrors, as mirroring the filtered lines does), runs the
+// vertical pass over its columns and the reach either side from there, then
+// the horizontal pass and the pixel terms. Where the host proves the level's
+// vertical moments below 2^32 (8-bit samples) that pass adds in 32-bit
+// integers; symmetric taps are taken a pair of equal ones at a time. The same
+// integers as the definition's sums in tap order: no 64-bit sum wraps and the
+// 32-bit ones wrap alike.
 #include "metrics/vif/cuda/vif_kernels.h"
 
 #include <cstring>
+#include <type_traits>
 
 #include "backends/cuda/cuda_check.h"
 #include "metrics/vif/definition.h"
@@ -36,10 +42,11 @@ __device__ __forceinline__ uint64_t round64(uint64_t v, int n) {
 }
 
 // The block's four sums added into `out` (one atomic each).
+template <int kBlockThreads>
 __device__ void add_block_sums(VifSums s, unsigned long long* out) {
   unsigned long long v[4] = {(unsigned long long)s.num_log, (unsigned long long)s.den_log,
                              (unsigned long long)s.num_non_log, (unsigned long long)s.den_non_log};
-  __shared__ unsigned long long warps[4][kThreads / 32];
+  __shared__ unsigned long long warps[4][kBlockThreads / 32];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   for (int i = 0; i < 4; ++i) {
     for (int offset = 16; offset > 0; offset /= 2)
@@ -49,7 +56,7 @@ __device__ void add_block_sums(VifSums s, unsigned long long* out) {
   __syncthreads();
   if (threadIdx.x >= 4) return;
   unsigned long long total = 0;
-  for (int w = 0; w < kThreads / 32; ++w) total += warps[threadIdx.x][w];
+  for (int w = 0; w < kBlockThreads / 32; ++w) total += warps[threadIdx.x][w];
   atomicAdd(&out[threadIdx.x], total);
 }
 
@@ -64,38 +71,98 @@ __device__ __forceinline__ void add_pixel_terms(VifSigmas s, softfp eps, softfp 
   vif_softfp_add_pixel_terms(s, eps, gain_limit, table, acc);
 }
 
-template <typename Sample, int R, typename Number>
-__global__ void __launch_bounds__(kThreads)
+constexpr int kStatH = 16;
+constexpr int kStatThreads = kTileW * kStatH;
+
+// How statistic_kernel adds: tap by tap in the definition's types; by pairs of
+// equal taps (symmetric taps: t * (a + b) for t * a + t * b, the same integers
+// as no 64-bit sum wraps and the 32-bit means wrap alike); and by pairs with
+// the vertical moments in 32 bits where the host proves them below 2^32.
+enum class Sums { kTapByTap, kPaired, kPairedNarrow };
+
+template <typename Sample, int R, typename Number, Sums kSums>
+__global__ void __launch_bounds__(kStatThreads)
     statistic_kernel(const Sample* __restrict__ ref, const Sample* __restrict__ dist,
                      size_t frame_stride, int width, int height, VifFilter taps, int mean_shift,
                      int square_shift, Number eps, Number gain_limit,
                      const unsigned short* __restrict__ table,
                      unsigned long long* __restrict__ sums, size_t sums_stride) {
-  constexpr int kCols = kTileW + 2 * R;
-  __shared__ uint32_t s_mu1[kTileH][kCols], s_mu2[kTileH][kCols];
-  __shared__ uint32_t s_xx[kTileH][kCols], s_yy[kTileH][kCols], s_xy[kTileH][kCols];
+  constexpr int kCols = kTileW + 2 * R, kRows = kStatH + 2 * R;
+  __shared__ Sample s_ref[kRows][kCols], s_dist[kRows][kCols];
+  __shared__ uint32_t s_mu1[kStatH][kCols], s_mu2[kStatH][kCols];
+  __shared__ uint32_t s_xx[kStatH][kCols], s_yy[kStatH][kCols], s_xy[kStatH][kCols];
   const size_t frame = blockIdx.z;
   ref += frame * frame_stride;
   dist += frame * frame_stride;
-  const int x0 = int(blockIdx.x) * kTileW, y0 = int(blockIdx.y) * kTileH;
+  const int x0 = int(blockIdx.x) * kTileW, y0 = int(blockIdx.y) * kStatH;
 
-  for (int i = int(threadIdx.x); i < kCols * kTileH; i += kThreads) {
+  for (int i = int(threadIdx.x); i < kRows * kCols; i += kStatThreads) {
     const int r = i / kCols, c = i % kCols;
-    const int y = y0 + r;
-    if (y >= height) continue;
-    const int x = vif_mirror(x0 - R + c, width);
-    uint32_t mu1 = 0, mu2 = 0;
-    uint64_t xx = 0, yy = 0, xy = 0;
+    const size_t at = size_t(vif_mirror(y0 - R + r, height)) * size_t(width) +
+                      size_t(vif_mirror(x0 - R + c, width));
+    s_ref[r][c] = ref[at];
+    s_dist[r][c] = dist[at];
+  }
+  __syncthreads();
+
+  for (int i = int(threadIdx.x); i < kCols * kStatH; i += kStatThreads) {
+    const int r = i / kCols, c = i % kCols;
+    if (y0 + r >= height) continue;
+    uint32_t mu1, mu2;
+    uint64_t xx, yy, xy;
+    if constexpr (kSums == Sums::kPairedNarrow) {
+      const uint32_t t = taps.taps[R], s = s_ref[r + R][c], d = s_dist[r + R][c];
+      mu1 = t * s;
+      mu2 = t * d;
+      uint32_t xx32 = t * (s * s), yy32 = t * (d * d), xy32 = t * (s * d);
 #pragma unroll
-    for (int k = 0; k <= 2 * R; ++k) {
-      const size_t row = size_t(vif_mirror(y - R + k, height)) * size_t(width);
-      const uint32_t s = ref[row + size_t(x)], d = dist[row + size_t(x)];
-      const uint32_t ts = taps.taps[k] * s, td = taps.taps[k] * d;
-      mu1 += ts;
-      mu2 += td;
-      xx += uint64_t(ts) * s;
-      yy += uint64_t(td) * d;
-      xy += uint64_t(ts) * d;
+      for (int k = 0; k < R; ++k) {
+        const uint32_t tk = taps.taps[k];
+        const uint32_t s0 = s_ref[r + k][c], s1 = s_ref[r + 2 * R - k][c];
+        const uint32_t d0 = s_dist[r + k][c], d1 = s_dist[r + 2 * R - k][c];
+        mu1 += tk * (s0 + s1);
+        mu2 += tk * (d0 + d1);
+        xx32 += tk * (s0 * s0 + s1 * s1);
+        yy32 += tk * (d0 * d0 + d1 * d1);
+        xy32 += tk * (s0 * d0 + s1 * d1);
+      }
+      xx = xx32;
+      yy = yy32;
+      xy = xy32;
+    } else if constexpr (kSums == Sums::kPaired) {
+      const uint32_t t = taps.taps[R], s = s_ref[r + R][c], d = s_dist[r + R][c];
+      mu1 = t * s;
+      mu2 = t * d;
+      xx = uint64_t(t) * (uint64_t(s) * s);
+      yy = uint64_t(t) * (uint64_t(d) * d);
+      xy = uint64_t(t) * (uint64_t(s) * d);
+#pragma unroll
+      for (int k = 0; k < R; ++k) {
+        const uint32_t tk = taps.taps[k];
+        const uint64_t s0 = s_ref[r + k][c], s1 = s_ref[r + 2 * R - k][c];
+        const uint64_t d0 = s_dist[r + k][c], d1 = s_dist[r + 2 * R - k][c];
+        mu1 += tk * uint32_t(s0 + s1);
+        mu2 += tk * uint32_t(d0 + d1);
+        xx += tk * (s0 * s0 + s1 * s1);
+        yy += tk * (d0 * d0 + d1 * d1);
+        xy += tk * (s0 * d0 + s1 * d1);
+      }
+    } else {
+      mu1 = 0;
+      mu2 = 0;
+      xx = 0;
+      yy = 0;
+      xy = 0;
+#pragma unroll
+      for (int k = 0; k <= 2 * R; ++k) {
+        const uint32_t s = s_ref[r + k][c], d = s_dist[r + k][c];
+        const uint32_t ts = taps.taps[k] * s, td = taps.taps[k] * d;
+        mu1 += ts;
+        mu2 += td;
+        xx += uint64_t(ts) * s;
+        yy += uint64_t(td) * d;
+        xy += uint64_t(ts) * d;
+      }
     }
     s_mu1[r][c] = uint16_t(round32(mu1, mean_shift));
     s_mu2[r][c] = uint16_t(round32(mu2, mean_shift));
@@ -108,20 +175,61 @@ __global__ void __launch_bounds__(kThreads)
   VifSums acc = {0, 0, 0, 0};
   const int tx = int(threadIdx.x) % kTileW, ty = int(threadIdx.x) / kTileW;
   if (x0 + tx < width && y0 + ty < height) {
-    uint32_t mu1 = 0, mu2 = 0;
-    uint64_t xx = 0, yy = 0, xy = 0;
+    uint32_t mu1, mu2;
+    uint64_t xx, yy, xy;
+    if constexpr (kSums != Sums::kTapByTap) {
+      const uint32_t t = taps.taps[R];
+      mu1 = t * s_mu1[ty][tx + R];
+      mu2 = t * s_mu2[ty][tx + R];
+      xx = t * uint64_t(s_xx[ty][tx + R]);
+      yy = t * uint64_t(s_yy[ty][tx + R]);
+      xy = t * uint64_t(s_xy[ty][tx + R]);
 #pragma unroll
-    for (int k = 0; k <= 2 * R; ++k) {
-      const uint32_t t = taps.taps[k];
-      mu1 += t * s_mu1[ty][tx + k];
-      mu2 += t * s_mu2[ty][tx + k];
-      xx += t * uint64_t(s_xx[ty][tx + k]);
-      yy += t * uint64_t(s_yy[ty][tx + k]);
-      xy += t * uint64_t(s_xy[ty][tx + k]);
+      for (int k = 0; k < R; ++k) {
+        const uint32_t tk = taps.taps[k];
+        const int a = tx + k, b = tx + 2 * R - k;
+        mu1 += tk * (s_mu1[ty][a] + s_mu1[ty][b]);
+        mu2 += tk * (s_mu2[ty][a] + s_mu2[ty][b]);
+        xx += tk * (uint64_t(s_xx[ty][a]) + s_xx[ty][b]);
+        yy += tk * (uint64_t(s_yy[ty][a]) + s_yy[ty][b]);
+        xy += tk * (uint64_t(s_xy[ty][a]) + s_xy[ty][b]);
+      }
+    } else {
+      mu1 = 0;
+      mu2 = 0;
+      xx = 0;
+      yy = 0;
+      xy = 0;
+#pragma unroll
+      for (int k = 0; k <= 2 * R; ++k) {
+        const uint32_t t = taps.taps[k];
+        mu1 += t * s_mu1[ty][tx + k];
+        mu2 += t * s_mu2[ty][tx + k];
+        xx += t * uint64_t(s_xx[ty][tx + k]);
+        yy += t * uint64_t(s_yy[ty][tx + k]);
+        xy += t * uint64_t(s_xy[ty][tx + k]);
+      }
     }
     add_pixel_terms(vif_sigmas(mu1, mu2, xx, yy, xy), eps, gain_limit, table, &acc);
   }
-  add_block_sums(acc, sums + frame * sums_stride);
+  add_block_sums<kStatThreads>(acc, sums + frame * sums_stride);
+}
+
+// Whether the taps are equal in pairs about the middle (statistic_kernel's
+// paired sums), and whether with samples up to max_sample every vertical
+// moment plus its rounding stays below 2^32 (its narrow ones: no partial sum,
+// each at most the whole, wraps).
+bool taps_symmetric(const VifFilter& f) {
+  if (f.count % 2 == 0) return false;
+  for (int k = 0; k < f.count; ++k)
+    if (f.taps[k] != f.taps[f.count - 1 - k]) return false;
+  return true;
+}
+bool vertical_moments_fit_32(const VifFilter& f, uint64_t max_sample, int square_shift) {
+  uint64_t total = 0;
+  for (int k = 0; k < f.count; ++k) total += f.taps[k];
+  const uint64_t half = square_shift > 0 ? uint64_t{1} << (square_shift - 1) : 0;
+  return max_sample * max_sample * total + half < (uint64_t{1} << 32);
 }
 
 // One output sample of the halving: the vertical blur at row 2i of each
@@ -161,8 +269,8 @@ __global__ void __launch_bounds__(kThreads)
   dist_out[out] = uint16_t((hd + 32768u) >> 16);
 }
 
-dim3 grid_of(int width, int height, int frames) {
-  return dim3(unsigned((width + kTileW - 1) / kTileW), unsigned((height + kTileH - 1) / kTileH),
+dim3 grid_of(int width, int height, int frames, int tile_h = kTileH) {
+  return dim3(unsigned((width + kTileW - 1) / kTileW), unsigned((height + tile_h - 1) / tile_h),
               unsigned(frames));
 }
 
@@ -173,12 +281,25 @@ void statistic_for(const VifLevelPlanes& p, const VifFilter& taps, int mean_shif
   const auto* ref = static_cast<const Sample*>(p.ref);
   const auto* dist = static_cast<const Sample*>(p.dist);
   const size_t stride = p.frame_stride / sizeof(Sample);
-  const dim3 grid = grid_of(p.width, p.height, p.frames);
+  const dim3 grid = grid_of(p.width, p.height, p.frames, kStatH);
   const auto* t = reinterpret_cast<const unsigned short*>(table);
-#define EXACTVQ_VIF_STATISTIC(R)                                                              \
-  statistic_kernel<Sample, R, Number>                                                         \
-      <<<grid, kThreads, 0, stream>>>(ref, dist, stride, p.width, p.height, taps, mean_shift, \
-                                      square_shift, eps, gain_limit, t, sums, sums_stride)
+#define EXACTVQ_VIF_STATISTIC_AS(R, SUMS)                                                     \
+  statistic_kernel<Sample, R, Number, SUMS>                                                   \
+      <<<grid, kStatThreads, 0, stream>>>(ref, dist, stride, p.width, p.height, taps,         \
+                                          mean_shift, square_shift, eps, gain_limit, t, sums, \
+                                          sums_stride)
+#define EXACTVQ_VIF_STATISTIC(R)                                                   \
+  if (!paired) {                                                                   \
+    EXACTVQ_VIF_STATISTIC_AS(R, Sums::kTapByTap);                                  \
+    break;                                                                         \
+  }                                                                                \
+  if constexpr (std::is_same_v<Sample, uint8_t>)                                   \
+    if (vertical_moments_fit_32(taps, 255, square_shift)) {                        \
+      EXACTVQ_VIF_STATISTIC_AS(R, Sums::kPairedNarrow);                            \
+      break;                                                                       \
+    }                                                                              \
+  EXACTVQ_VIF_STATISTIC_AS(R, Sums::kPaired)
+  const bool paired = taps_symmetric(taps);
   switch (taps.count) {
     case 17:
       EXACTVQ_VIF_STATISTIC(8);
@@ -193,6 +314,7 @@ void statistic_for(const VifLevelPlanes& p, const VifFilter& taps, int mean_shif
       EXACTVQ_VIF_STATISTIC(1);
       break;
   }
+#undef EXACTVQ_VIF_STATISTIC_AS
 #undef EXACTVQ_VIF_STATISTIC
 }
 
