@@ -342,9 +342,9 @@ TEST(LibvmafApiMisuse, PreallocatedPicturesReturnToThePool) {
 
 TEST(LibvmafApiMisuse, CudaStateWithoutCudaIsRefused) {
   Context c;
-  VmafCudaState* state = nullptr;
   VmafCudaConfiguration cfg{};
 #ifndef EXACTVQ_HAVE_CUDA
+  VmafCudaState* state = nullptr;
   EXPECT_EQ(vmaf_cuda_state_init(&state, cfg), -EINVAL);
   EXPECT_EQ(state, nullptr);
 #endif
