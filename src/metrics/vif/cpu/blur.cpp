@@ -79,6 +79,31 @@ HWY_INLINE V16 LoadBiased(const uint8_t* row, int x) {
   return hn::BitCast(d16, hn::Xor(v, hn::Set(du16, uint16_t{0x8000})));
 }
 
+// The blur's running sums of one pair of rows (r0, r1 of the reference, s0,
+// s1 of the distorted picture) under the tap pair t: the lower and upper
+// interleaved halves apart.
+template <bool kVnni>
+HWY_INLINE void AddRowPair(V16 r0, V16 r1, V16 s0, V16 s1, V16 t, VS32& r_l, VS32& r_u, VS32& s_l,
+                           VS32& s_u) {
+  const D16 d16;
+  r_l = MulAddPairs<kVnni>(hn::InterleaveLower(d16, r0, r1), t, r_l);
+  r_u = MulAddPairs<kVnni>(hn::InterleaveUpper(d16, r0, r1), t, r_u);
+  s_l = MulAddPairs<kVnni>(hn::InterleaveLower(d16, s0, s1), t, s_l);
+  s_u = MulAddPairs<kVnni>(hn::InterleaveUpper(d16, s0, s1), t, s_u);
+}
+
+// Two vectors of a blurred line from column x: the sums (lower and upper
+// halves) plus `add`, in column order, shifted by the rounding and cut to 16 bits.
+HWY_INLINE void StoreBlurred(VS32 l, VS32 u, V32 add, int shift, int x, EdgeLine& line) {
+  const D32 d;
+  const int lanes = int(hn::Lanes(d));
+  const V32 low16 = hn::Set(d, 0xFFFFu);
+  V32 a, b;
+  InColumnOrder(hn::Add(hn::BitCast(d, l), add), hn::Add(hn::BitCast(d, u), add), a, b);
+  hn::StoreU(hn::And(hn::ShiftRightSame(a, shift), low16), d, line.at(x));
+  hn::StoreU(hn::And(hn::ShiftRightSame(b, shift), low16), d, line.at(x + lanes));
+}
+
 // The vertical blur in int16 lanes, two rows a multiply-add of the samples
 // biased by -2^15 (each sum then lacks 2^15 * sum(taps), added back modulo
 // 2^32: the reference's wrapped uint32 sum); the taps < 2^15 (kVnni:
@@ -103,19 +128,10 @@ int VerticalBlurPairs(const uint8_t* const* ref_rows, const uint8_t* const* dist
       const V16 t = TapPair(taps, k);
       const V16 r0 = LoadBiased<Sample>(ref_rows[k], x), r1 = LoadBiased<Sample>(ref_rows[k1], x);
       const V16 s0 = LoadBiased<Sample>(dist_rows[k], x), s1 = LoadBiased<Sample>(dist_rows[k1], x);
-      r_l = MulAddPairs<kVnni>(hn::InterleaveLower(d16, r0, r1), t, r_l);
-      r_u = MulAddPairs<kVnni>(hn::InterleaveUpper(d16, r0, r1), t, r_u);
-      s_l = MulAddPairs<kVnni>(hn::InterleaveLower(d16, s0, s1), t, s_l);
-      s_u = MulAddPairs<kVnni>(hn::InterleaveUpper(d16, s0, s1), t, s_u);
+      AddRowPair<kVnni>(r0, r1, s0, s1, t, r_l, r_u, s_l, s_u);
     }
-    const auto store = [&](VS32 l, VS32 u, EdgeLine& line) {
-      V32 a, b;
-      InColumnOrder(hn::Add(hn::BitCast(d, l), unbias), hn::Add(hn::BitCast(d, u), unbias), a, b);
-      hn::StoreU(hn::And(hn::ShiftRightSame(a, round.shift), low16), d, line.at(x));
-      hn::StoreU(hn::And(hn::ShiftRightSame(b, round.shift), low16), d, line.at(x + lanes));
-    };
-    store(r_l, r_u, out.ref);
-    store(s_l, s_u, out.dist);
+    StoreBlurred(r_l, r_u, unbias, round.shift, x, out.ref);
+    StoreBlurred(s_l, s_u, unbias, round.shift, x, out.dist);
   }
   return x;
 }
@@ -153,19 +169,10 @@ int VerticalBlurFolded8(const uint8_t* const* ref_rows, const uint8_t* const* di
           d16, hn::Set(d, uint32_t{taps[v]} | (v + 1 <= h ? uint32_t{taps[v + 1]} << 16 : 0u)));
       const V16 r0 = folded(ref_rows, v, x), r1 = folded(ref_rows, v1, x);
       const V16 s0 = folded(dist_rows, v, x), s1 = folded(dist_rows, v1, x);
-      r_l = MulAddPairs<kVnni>(hn::InterleaveLower(d16, r0, r1), t, r_l);
-      r_u = MulAddPairs<kVnni>(hn::InterleaveUpper(d16, r0, r1), t, r_u);
-      s_l = MulAddPairs<kVnni>(hn::InterleaveLower(d16, s0, s1), t, s_l);
-      s_u = MulAddPairs<kVnni>(hn::InterleaveUpper(d16, s0, s1), t, s_u);
+      AddRowPair<kVnni>(r0, r1, s0, s1, t, r_l, r_u, s_l, s_u);
     }
-    const auto store = [&](VS32 l, VS32 u, EdgeLine& line) {
-      V32 a, b;
-      InColumnOrder(hn::Add(hn::BitCast(d, l), add), hn::Add(hn::BitCast(d, u), add), a, b);
-      hn::StoreU(hn::And(hn::ShiftRightSame(a, round.shift), low16), d, line.at(x));
-      hn::StoreU(hn::And(hn::ShiftRightSame(b, round.shift), low16), d, line.at(x + lanes));
-    };
-    store(r_l, r_u, out.ref);
-    store(s_l, s_u, out.dist);
+    StoreBlurred(r_l, r_u, add, round.shift, x, out.ref);
+    StoreBlurred(s_l, s_u, add, round.shift, x, out.dist);
   }
   return x;
 }
