@@ -20,6 +20,7 @@
 #include <type_traits>
 
 #include "backends/cuda/cuda_check.h"
+#include "core/error.h"
 #include "metrics/vif/definition.h"
 #include "metrics/vif/native_statistic.h"
 #include "metrics/vif/softfp_statistic.h"
@@ -74,11 +75,11 @@ __device__ __forceinline__ void add_pixel_terms(VifSigmas s, softfp eps, softfp 
 constexpr int kStatH = 16;
 constexpr int kStatThreads = kTileW * kStatH;
 
-// How statistic_kernel adds: tap by tap in the definition's types; by pairs of
-// equal taps (symmetric taps: t * (a + b) for t * a + t * b, the same integers
-// as no 64-bit sum wraps and the 32-bit means wrap alike); and by pairs with
-// the vertical moments in 32 bits where the host proves them below 2^32.
-enum class Sums { kTapByTap, kPaired, kPairedNarrow };
+// How statistic_kernel adds, always by pairs of equal taps (every level's taps
+// are symmetric: t * (a + b) for t * a + t * b, the same integers as no 64-bit
+// sum wraps and the 32-bit means wrap alike): the vertical moments in 64 bits,
+// or in 32 bits where the host proves them below 2^32.
+enum class Sums { kPaired, kPairedNarrow };
 
 template <typename Sample, int R, typename Number, Sums kSums>
 __global__ void __launch_bounds__(kStatThreads)
@@ -129,7 +130,7 @@ __global__ void __launch_bounds__(kStatThreads)
       xx = xx32;
       yy = yy32;
       xy = xy32;
-    } else if constexpr (kSums == Sums::kPaired) {
+    } else {
       const uint32_t t = taps.taps[R], s = s_ref[r + R][c], d = s_dist[r + R][c];
       mu1 = t * s;
       mu2 = t * d;
@@ -147,22 +148,6 @@ __global__ void __launch_bounds__(kStatThreads)
         yy += tk * (d0 * d0 + d1 * d1);
         xy += tk * (s0 * d0 + s1 * d1);
       }
-    } else {
-      mu1 = 0;
-      mu2 = 0;
-      xx = 0;
-      yy = 0;
-      xy = 0;
-#pragma unroll
-      for (int k = 0; k <= 2 * R; ++k) {
-        const uint32_t s = s_ref[r + k][c], d = s_dist[r + k][c];
-        const uint32_t ts = taps.taps[k] * s, td = taps.taps[k] * d;
-        mu1 += ts;
-        mu2 += td;
-        xx += uint64_t(ts) * s;
-        yy += uint64_t(td) * d;
-        xy += uint64_t(ts) * d;
-      }
     }
     s_mu1[r][c] = uint16_t(round32(mu1, mean_shift));
     s_mu2[r][c] = uint16_t(round32(mu2, mean_shift));
@@ -175,40 +160,21 @@ __global__ void __launch_bounds__(kStatThreads)
   VifSums acc = {0, 0, 0, 0};
   const int tx = int(threadIdx.x) % kTileW, ty = int(threadIdx.x) / kTileW;
   if (x0 + tx < width && y0 + ty < height) {
-    uint32_t mu1, mu2;
-    uint64_t xx, yy, xy;
-    if constexpr (kSums != Sums::kTapByTap) {
-      const uint32_t t = taps.taps[R];
-      mu1 = t * s_mu1[ty][tx + R];
-      mu2 = t * s_mu2[ty][tx + R];
-      xx = t * uint64_t(s_xx[ty][tx + R]);
-      yy = t * uint64_t(s_yy[ty][tx + R]);
-      xy = t * uint64_t(s_xy[ty][tx + R]);
+    const uint32_t t = taps.taps[R];
+    uint32_t mu1 = t * s_mu1[ty][tx + R];
+    uint32_t mu2 = t * s_mu2[ty][tx + R];
+    uint64_t xx = t * uint64_t(s_xx[ty][tx + R]);
+    uint64_t yy = t * uint64_t(s_yy[ty][tx + R]);
+    uint64_t xy = t * uint64_t(s_xy[ty][tx + R]);
 #pragma unroll
-      for (int k = 0; k < R; ++k) {
-        const uint32_t tk = taps.taps[k];
-        const int a = tx + k, b = tx + 2 * R - k;
-        mu1 += tk * (s_mu1[ty][a] + s_mu1[ty][b]);
-        mu2 += tk * (s_mu2[ty][a] + s_mu2[ty][b]);
-        xx += tk * (uint64_t(s_xx[ty][a]) + s_xx[ty][b]);
-        yy += tk * (uint64_t(s_yy[ty][a]) + s_yy[ty][b]);
-        xy += tk * (uint64_t(s_xy[ty][a]) + s_xy[ty][b]);
-      }
-    } else {
-      mu1 = 0;
-      mu2 = 0;
-      xx = 0;
-      yy = 0;
-      xy = 0;
-#pragma unroll
-      for (int k = 0; k <= 2 * R; ++k) {
-        const uint32_t t = taps.taps[k];
-        mu1 += t * s_mu1[ty][tx + k];
-        mu2 += t * s_mu2[ty][tx + k];
-        xx += t * uint64_t(s_xx[ty][tx + k]);
-        yy += t * uint64_t(s_yy[ty][tx + k]);
-        xy += t * uint64_t(s_xy[ty][tx + k]);
-      }
+    for (int k = 0; k < R; ++k) {
+      const uint32_t tk = taps.taps[k];
+      const int a = tx + k, b = tx + 2 * R - k;
+      mu1 += tk * (s_mu1[ty][a] + s_mu1[ty][b]);
+      mu2 += tk * (s_mu2[ty][a] + s_mu2[ty][b]);
+      xx += tk * (uint64_t(s_xx[ty][a]) + s_xx[ty][b]);
+      yy += tk * (uint64_t(s_yy[ty][a]) + s_yy[ty][b]);
+      xy += tk * (uint64_t(s_xy[ty][a]) + s_xy[ty][b]);
     }
     add_pixel_terms(vif_sigmas(mu1, mu2, xx, yy, xy), eps, gain_limit, table, &acc);
   }
@@ -216,7 +182,7 @@ __global__ void __launch_bounds__(kStatThreads)
 }
 
 // Whether the taps are equal in pairs about the middle (statistic_kernel's
-// paired sums), and whether with samples up to max_sample every vertical
+// paired sums: every level's are), and whether with samples up to max_sample every vertical
 // moment plus its rounding stays below 2^32 (its narrow ones: no partial sum,
 // each at most the whole, wraps).
 bool taps_symmetric(const VifFilter& f) {
@@ -283,23 +249,19 @@ void statistic_for(const VifLevelPlanes& p, const VifFilter& taps, int mean_shif
   const size_t stride = p.frame_stride / sizeof(Sample);
   const dim3 grid = grid_of(p.width, p.height, p.frames, kStatH);
   const auto* t = reinterpret_cast<const unsigned short*>(table);
-#define EXACTVQ_VIF_STATISTIC_AS(R, SUMS)                                                     \
-  statistic_kernel<Sample, R, Number, SUMS>                                                   \
-      <<<grid, kStatThreads, 0, stream>>>(ref, dist, stride, p.width, p.height, taps,         \
-                                          mean_shift, square_shift, eps, gain_limit, t, sums, \
-                                          sums_stride)
-#define EXACTVQ_VIF_STATISTIC(R)                                                   \
-  if (!paired) {                                                                   \
-    EXACTVQ_VIF_STATISTIC_AS(R, Sums::kTapByTap);                                  \
-    break;                                                                         \
-  }                                                                                \
-  if constexpr (std::is_same_v<Sample, uint8_t>)                                   \
-    if (vertical_moments_fit_32(taps, 255, square_shift)) {                        \
-      EXACTVQ_VIF_STATISTIC_AS(R, Sums::kPairedNarrow);                            \
-      break;                                                                       \
-    }                                                                              \
+#define EXACTVQ_VIF_STATISTIC_AS(R, SUMS)                                                         \
+  statistic_kernel<Sample, R, Number, SUMS>                                                       \
+      <<<grid, kStatThreads, 0, stream>>>(ref, dist, stride, p.width, p.height, taps, mean_shift, \
+                                          square_shift, eps, gain_limit, t, sums, sums_stride)
+#define EXACTVQ_VIF_STATISTIC(R)                            \
+  if constexpr (std::is_same_v<Sample, uint8_t>)            \
+    if (vertical_moments_fit_32(taps, 255, square_shift)) { \
+      EXACTVQ_VIF_STATISTIC_AS(R, Sums::kPairedNarrow);     \
+      break;                                                \
+    }                                                       \
   EXACTVQ_VIF_STATISTIC_AS(R, Sums::kPaired)
-  const bool paired = taps_symmetric(taps);
+  if (!taps_symmetric(taps))
+    throw DeviceError("vif statistic kernel: its filter's taps are not symmetric");
   switch (taps.count) {
     case 17:
       EXACTVQ_VIF_STATISTIC(8);
