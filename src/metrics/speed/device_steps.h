@@ -155,29 +155,69 @@ EXACTVQ_FN exactvq_i32 speed_mirror(exactvq_i32 i, exactvq_i32 n) {
   return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i);
 }
 
+/* What the filters read: a plane of floats (f32 not null; `stride` floats a
+ * row), or, with f32 null, libvmaf's floats of `bitdepth`-bit samples as
+ * picture_copy makes them (speed_load_sample), a's less b's where b is not
+ * null (speed_temporal's difference; `stride` samples a row). */
+typedef struct {
+  const EXACTVQ_GLOBAL float* f32;
+  const EXACTVQ_GLOBAL unsigned char* a;
+  const EXACTVQ_GLOBAL unsigned char* b;
+  exactvq_u64 stride;
+  exactvq_i32 bitdepth;
+} speed_source;
+
+EXACTVQ_FN speed_source speed_floats(const EXACTVQ_GLOBAL float* plane, exactvq_u64 stride) {
+  speed_source s;
+  s.f32 = plane;
+  s.a = 0;
+  s.b = 0;
+  s.stride = stride;
+  s.bitdepth = 0;
+  return s;
+}
+
+EXACTVQ_FN speed_source speed_samples(const EXACTVQ_GLOBAL unsigned char* a,
+                                      const EXACTVQ_GLOBAL unsigned char* b, exactvq_u64 stride,
+                                      exactvq_i32 bitdepth) {
+  speed_source s;
+  s.f32 = 0;
+  s.a = a;
+  s.b = b;
+  s.stride = stride;
+  s.bitdepth = bitdepth;
+  return s;
+}
+
+/* The float at (row, col) of `s`: the same value the load step would have
+ * stored there. */
+EXACTVQ_FN float speed_source_at(speed_source s, exactvq_i32 row, exactvq_i32 col) {
+  const exactvq_u64 i = (exactvq_u64)row * s.stride + (exactvq_u64)col;
+  if (s.f32) return s.f32[i];
+  const float v = speed_load_sample(s.a, i, s.bitdepth);
+  return s.b ? SPEED_FSUB(v, speed_load_sample(s.b, i, s.bitdepth)) : v;
+}
+
 /* The vertical pass at row i, column c: the taps' products summed in order
  * from 0. */
 EXACTVQ_FN float speed_vertical_sum(const EXACTVQ_GLOBAL float* f, exactvq_i32 taps,
-                                    const EXACTVQ_GLOBAL float* src, exactvq_u64 stride,
-                                    exactvq_i32 h, exactvq_i32 i, exactvq_i32 c) {
+                                    speed_source src, exactvq_i32 h, exactvq_i32 i, exactvq_i32 c) {
   float acc = 0.0f;
   for (exactvq_i32 t = 0; t < taps; ++t)
-    acc = SPEED_FADD(
-        acc,
-        SPEED_FMUL(f[t],
-                   src[(exactvq_u64)speed_mirror(i - taps / 2 + t, h) * stride + (exactvq_u64)c]));
+    acc = SPEED_FADD(acc,
+                     SPEED_FMUL(f[t], speed_source_at(src, speed_mirror(i - taps / 2 + t, h), c)));
   return acc;
 }
 
 /* The separable filter's output (i, j) of a w x h plane: the horizontal pass
  * over the vertical passes of the columns it reads. */
 EXACTVQ_FN float speed_filtered_at(const EXACTVQ_GLOBAL float* f, exactvq_i32 taps,
-                                   const EXACTVQ_GLOBAL float* src, exactvq_u64 stride,
-                                   exactvq_i32 w, exactvq_i32 h, exactvq_i32 i, exactvq_i32 j) {
+                                   speed_source src, exactvq_i32 w, exactvq_i32 h, exactvq_i32 i,
+                                   exactvq_i32 j) {
   float acc = 0.0f;
   for (exactvq_i32 t = 0; t < taps; ++t) {
     const exactvq_i32 c = speed_mirror(j - taps / 2 + t, w);
-    acc = SPEED_FADD(acc, SPEED_FMUL(f[t], speed_vertical_sum(f, taps, src, stride, h, i, c)));
+    acc = SPEED_FADD(acc, SPEED_FMUL(f[t], speed_vertical_sum(f, taps, src, h, i, c)));
   }
   return acc;
 }

@@ -47,16 +47,21 @@ PairScore SPEED_PIPELINE_NAME(const DevicePlan& plan, const unsigned char* a_ref
     } else {
       plane = source;
     }
+    // Unscaled, the anti-alias filter reads the samples in place (as the CUDA
+    // engine does), else the resampled plane.
+    const speed_source filtered =
+        plan.resample ? speed_floats(plane.data(), uint64_t(w))
+                      : speed_samples(as[side], bs[side], uint64_t(src_w), bitdepth);
     for (int i = 0; i < dh; ++i)
       for (int j = 0; j < dw; ++j)
-        down[size_t(i) * size_t(dw) + size_t(j)] =
-            speed_filtered_at(plan.antialias.taps, plan.antialias.count, plane.data(), uint64_t(w),
-                              w, h, i * 16, j * 16);
+        down[size_t(i) * size_t(dw) + size_t(j)] = speed_filtered_at(
+            plan.antialias.taps, plan.antialias.count, filtered, w, h, i * 16, j * 16);
     for (int i = 0; i < dh; ++i)
       for (int j = 0; j < dw; ++j) {
         const size_t at = size_t(i) * size_t(dw) + size_t(j);
-        residual[at] = down[at] - speed_filtered_at(plan.local_mean.taps, plan.local_mean.count,
-                                                    down.data(), uint64_t(dw), dw, dh, i, j);
+        residual[at] =
+            down[at] - speed_filtered_at(plan.local_mean.taps, plan.local_mean.count,
+                                         speed_floats(down.data(), uint64_t(dw)), dw, dh, i, j);
       }
     float means[kBlockElements];
     for (int k = 0; k < kBlockElements; ++k)

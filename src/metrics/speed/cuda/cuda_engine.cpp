@@ -1,16 +1,17 @@
 // The SpEED engines on a CUDA device: on the frames the device's runner
 // uploads once for every engine of the run, each pair of planes scored by
 // speed_kernels.h's kernels (the conversion, speed_temporal's difference, the
-// prescale, the filters, the window means and covariance sums, each block's solution,
-// variance and entropy, each block's term of the score), with the 25 x 25
-// matrix's eigenvalues and QR decomposition on the host between them
-// (device_plan.h). A batch is scored in two stages: every chunk's pairs up to
-// their covariance sums, copied to the host, as the runner enqueues the chunk;
-// then, in finish(), once those copies are done, every side's solver found on
-// the setup's pool side by side, the solvers uploaded at once, and every
-// pair's blocks and terms enqueued into the batch's Words, which the runner
-// reads back once. The runner's thread so waits a few times a batch (a lane's
-// sums, the read-back), not at each pair.
+// prescale, the filters a side at a time; the window means and covariance
+// sums, each block's solution, variance and entropy and each block's term of
+// the score a run of sides at a time), with the 25 x 25 matrix's eigenvalues
+// and QR decomposition on the host between them (device_plan.h). A batch is
+// scored in two stages: every chunk's pairs up to their covariance sums,
+// copied to the host, as the runner enqueues the chunk; then, in finish(),
+// once those copies are done, every side's solver found on the setup's pool
+// side by side, the solvers uploaded at once, and every pair's blocks and
+// terms enqueued into the batch's Words, which the runner reads back once.
+// The runner's thread so waits a few times a batch (a lane's sums, the
+// read-back), not at each pair.
 // Binary64 steps native or, under fp64=emulate (or auto on a card with slow
 // fp64), on softfp: the same bits. speed_temporal keeps the run's last luma
 // pair on the device (hold() uploads given ones), so a run's bits do not
@@ -36,8 +37,8 @@ using speed::cuda::SpeedSide;
 
 // The buffers and steps that score a batch's pairs of one plane size on a
 // device, in two stages: each pair's first (enqueue_sums: the planes to the
-// covariance sums) on its chunk's stream as the chunk arrives, the chunk's
-// sums copied to the host after it (read_sums); then, once a batch, every
+// residuals) on its chunk's stream as the chunk arrives, then the chunk's
+// statistics and their copy to the host (read_sums); then, once a batch, every
 // side's solver found on the host side by side (solve_pairs) once the sums are
 // there (a wait for SpEED's own work only: the other engines' kernels run on),
 // the solvers uploaded at once and every pair's second stage (the blocks and
@@ -53,11 +54,11 @@ class BatchScorer {
     const size_t blocks = size_t(d.blocks);
     // A lane's planes: the lanes' chunks run at once.
     for (Lane& lane : lanes_) {
-      lane.plane = DeviceBuffer(plane * sizeof(float));
       lane.down = DeviceBuffer(down_ * sizeof(float));
-      if (plan.resample)
-        lane.source =
-            DeviceBuffer(size_t(plan.source_width) * size_t(plan.source_height) * sizeof(float));
+      if (!plan.resample) continue;
+      lane.plane = DeviceBuffer(plane * sizeof(float));
+      lane.source =
+          DeviceBuffer(size_t(plan.source_width) * size_t(plan.source_height) * sizeof(float));
     }
     // A side's from its first stage to its second.
     side_floats_ = down_ + kBlockElements + 2 * blocks;
@@ -67,7 +68,8 @@ class BatchScorer {
     sums_host_ = PinnedBuffer(sides * kCovariancePairs * sizeof(uint64_t));
     solvers_ = DeviceBuffer(sides * kSolverFloats * sizeof(float));
     solvers_host_ = PinnedBuffer(sides * kSolverFloats * sizeof(float));
-    unread_flags_ = DeviceBuffer(std::max<size_t>(1, blocks) * sizeof(int));
+    singular_device_ = DeviceBuffer(sides * sizeof(int));
+    singular_host_ = PinnedBuffer(sides * sizeof(int));
     active_ = std::make_unique<bool[]>(pairs);
     singular_ = std::make_unique<bool[]>(sides);
     taps_ = DeviceBuffer(2 * sizeof plan.antialias.taps);
@@ -114,13 +116,20 @@ class BatchScorer {
     shape_.window_count = plan.window_count;
     shape_.sigma_nn = plan.sigma_nn;
     shape_.log2_2pie_bits = plan.log2_2pie_bits;
+    // A side's windows are staged in shared memory where a block may have that much.
+    int device = 0, shared_limit = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    check(cudaDeviceGetAttribute(&shared_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+          "the device's shared memory a block");
+    const size_t staged = speed::cuda::speed_staged_bytes(shape_);
+    shape_.staged_bytes = staged <= size_t(shared_limit) ? int(staged) : 0;
   }
 
   size_t words_per_pair() const { return speed::words_per_pair(plan_.dim.blocks, emulate_); }
 
-  // The first stage of the batch's pair `pair`, (a_ref [- b_ref], a_dis [- b_dis])
-  // of `bitdepth`-bit planes `src_w` samples a row (b_* null: no difference),
-  // on `stream`, `lane`'s.
+  // The first stage of the batch's pair `pair` up to its residuals, (a_ref [- b_ref], a_dis [-
+  // b_dis]) of `bitdepth`-bit planes `src_w` samples a row (b_* null: no difference), on `stream`,
+  // `lane`'s.
   void enqueue_sums(size_t pair, int lane, const void* a_ref, const void* b_ref, const void* a_dis,
                     const void* b_dis, int src_w, int bitdepth, cudaStream_t stream) {
     if (pair >= pairs_) throw DeviceError("SpEED: a batch holds more pairs than its buffers");
@@ -130,16 +139,17 @@ class BatchScorer {
     shape.source = lanes_[size_t(lane)].source.get<float>();
     for (int i = 0; i < 2; ++i) {
       const SpeedSide s = side(2 * pair + size_t(i), lane);
-      speed::cuda::launch_speed_load(as[i], bs[i], bitdepth, src_w, shape, s, stream);
-      speed::cuda::launch_speed_filters(shape, s, stream);
-      speed::cuda::launch_speed_covariance(shape, s, emulate_, stream);
+      speed::cuda::launch_speed_residual(as[i], bs[i], bitdepth, src_w, shape, s, stream);
     }
     active_[pair] = true;
   }
 
   // After a chunk's first stages (its pairs first_pair .. + pairs) on
-  // `stream`, `lane`'s: their sums to the host.
+  // `stream`, `lane`'s: their statistics, and their sums to the host.
   void read_sums(size_t first_pair, size_t pairs, int lane, cudaStream_t stream) {
+    for_active_runs(first_pair, pairs, [&](const speed::cuda::SpeedSides& run) {
+      speed::cuda::launch_speed_statistics(shape_, run, emulate_, stream);
+    });
     const size_t first = 2 * first_pair * kCovariancePairs, n = 2 * pairs * kCovariancePairs;
     check(cudaMemcpyAsync(sums_host_.get<uint64_t>() + first, sums_.get<uint64_t>() + first,
                           n * sizeof(uint64_t), cudaMemcpyDeviceToHost, stream),
@@ -164,23 +174,16 @@ class BatchScorer {
     check(cudaMemcpyAsync(solvers_.get(), solvers_host_.get(),
                           sides * kSolverFloats * sizeof(float), cudaMemcpyHostToDevice, stream),
           "upload of SpEED's solvers");
-    const size_t blocks = size_t(plan_.dim.blocks);
-    for (size_t p = 0; p < pairs; ++p) {
-      if (!active_[p]) continue;
-      uint32_t* w = words + p * words_per_pair();
-      SpeedSide s[2] = {side(2 * p, 0), side(2 * p + 1, 0)};
-      int* term_flags = unread_flags_.get<int>();
-      if (emulate_) {
-        s[0].invalid = reinterpret_cast<int*>(w + blocks);
-        s[1].invalid = reinterpret_cast<int*>(w + 2 * blocks);
-        term_flags = reinterpret_cast<int*>(w + 3 * blocks);
-      }
-      for (int i = 0; i < 2; ++i)
-        speed::cuda::launch_speed_blocks(shape_, s[i], singular_[2 * p + size_t(i)], emulate_,
-                                         stream);
-      speed::cuda::launch_speed_terms(shape_, s[0], s[1], plan_.base_entropy, plan_.weight_var_mode,
-                                      reinterpret_cast<float*>(w), term_flags, emulate_, stream);
-    }
+    for (size_t i = 0; i < sides; ++i) singular_host_.get<int>()[i] = singular_[i] ? 1 : 0;
+    check(cudaMemcpyAsync(singular_device_.get(), singular_host_.get(), sides * sizeof(int),
+                          cudaMemcpyHostToDevice, stream),
+          "upload of SpEED's solvers");
+    for_active_runs(0, pairs, [&](speed::cuda::SpeedSides run) {
+      run.words = words;
+      speed::cuda::launch_speed_blocks(shape_, run, emulate_, stream);
+      speed::cuda::launch_speed_terms(shape_, run, plan_.base_entropy, plan_.weight_var_mode,
+                                      emulate_, stream);
+    });
   }
 
   // The batch's pair `pair` (its first stage enqueued this batch) from its
@@ -203,6 +206,35 @@ class BatchScorer {
     DeviceBuffer plane, down, source;
   };
 
+  // f(sides) for each run of consecutive pairs among first_pair .. + pairs
+  // whose first stage is enqueued (their sides, whole pairs).
+  template <class F>
+  void for_active_runs(size_t first_pair, size_t pairs, F&& f) const {
+    const size_t end = std::min(first_pair + pairs, pairs_);
+    for (size_t p = first_pair; p < end;) {
+      if (!active_[p]) {
+        ++p;
+        continue;
+      }
+      size_t q = p;
+      while (q < end && active_[q]) ++q;
+      speed::cuda::SpeedSides run;
+      run.storage = side_storage_.get<float>();
+      run.side_floats = side_floats_;
+      run.down = down_;
+      run.sums = sums_.get<uint64_t>();
+      run.solvers = solvers_.get<float>();
+      run.solver_floats = kSolverFloats;
+      run.singular = singular_device_.get<int>();
+      run.words_per_pair = words_per_pair();
+      run.flags = emulate_;
+      run.first = int(2 * p);
+      run.count = int(2 * (q - p));
+      f(run);
+      p = q;
+    }
+  }
+
   // Side `i` of the batch (pair i / 2), with `lane`'s planes.
   SpeedSide side(size_t i, int lane) const {
     SpeedSide s;
@@ -210,14 +242,6 @@ class BatchScorer {
     s.plane = l.plane.get<float>();
     s.down = l.down.get<float>();
     s.residual = side_storage_.get<float>() + i * side_floats_;
-    s.means = s.residual + down_;
-    s.entropy = s.means + kBlockElements;
-    s.variance = s.entropy + plan_.dim.blocks;
-    s.sums = sums_.get<uint64_t>() + i * kCovariancePairs;
-    s.qt = solvers_.get<float>() + i * kSolverFloats;
-    s.r = s.qt + kBlockElements * kBlockElements;
-    s.eigenvalues = s.r + kBlockElements * kBlockElements;
-    s.invalid = unread_flags_.get<int>();
     return s;
   }
 
@@ -228,8 +252,8 @@ class BatchScorer {
   SpeedShape shape_;
   Lane lanes_[FrameUploader::kLanes];
   DeviceBuffer side_storage_;  // a side's residual, window means, block entropies and variances
-  DeviceBuffer sums_, solvers_, unread_flags_;
-  PinnedBuffer sums_host_, solvers_host_;
+  DeviceBuffer sums_, solvers_, singular_device_;
+  PinnedBuffer sums_host_, solvers_host_, singular_host_;
   Event sums_copied_[FrameUploader::kLanes];  // each lane's last read_sums
   bool sums_pending_[FrameUploader::kLanes] = {};
   std::unique_ptr<bool[]> active_;    // a pair each: its first stage is enqueued this batch

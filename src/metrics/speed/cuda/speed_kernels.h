@@ -1,9 +1,11 @@
-// SpEED's kernels as the CUDA engine launches them on one side (reference or
-// distorted) of a pair of planes already on the device: device_steps.h's
-// steps, one thread an output, every operation an explicitly rounded
-// intrinsic (-fmad=false), so each output has the CPU reference's bits. The
-// binary64 steps (covariance sums, blocks, terms) come native (fp64) or on
-// softfp (emulate), the same bits either way.
+// SpEED's kernels as the CUDA engine launches them: the planes' steps on one
+// side (reference or distorted) of a pair of planes already on the device,
+// the statistics, blocks and terms on a run of a batch's sides at once (their
+// long sequential sums would leave the GPU nearly idle one side at a time).
+// device_steps.h's steps, one thread an output, every operation an explicitly
+// rounded intrinsic (-fmad=false), so each output has the CPU reference's
+// bits. The binary64 steps (covariance sums, blocks, terms) come native (fp64)
+// or on softfp (emulate), the same bits either way.
 #pragma once
 
 #include <cstddef>
@@ -13,19 +15,11 @@
 
 namespace exactvq::speed::cuda {
 
-// One side's device buffers.
+// One side's planes for its first steps.
 struct SpeedSide {
-  float* plane = nullptr;        // width x height
-  float* down = nullptr;         // operating_width x operating_height
-  float* residual = nullptr;     // the same size
-  float* means = nullptr;        // 25
-  uint64_t* sums = nullptr;      // 325 binary64 bit patterns
-  float* qt = nullptr;           // 625
-  float* r = nullptr;            // 625
-  float* eigenvalues = nullptr;  // 25
-  float* entropy = nullptr;      // a block each
-  float* variance = nullptr;
-  int* invalid = nullptr;  // a block each: 1 where a softfp logarithm had no value
+  float* plane = nullptr;     // width x height, where the prescale resamples
+  float* down = nullptr;      // operating_width x operating_height
+  float* residual = nullptr;  // the same size (in its SpeedSides storage)
 };
 
 // The sizes and constants of a plan (device_plan.h) the kernels take.
@@ -50,40 +44,71 @@ struct SpeedShape {
   float window_count = 0;
   float sigma_nn = 0;
   uint64_t log2_2pie_bits = 0;
+  // Shared memory a statistics block stages its side's windows in (0: they
+  // are read in place, the plane being larger than a block's shared memory).
+  int staged_bytes = 0;
 };
 
-// a [- b] (b null: none) as libvmaf's floats into side.plane (or, where the
-// prescale resamples, into shape.source, then resampled into side.plane);
-// `bitdepth`-bit samples, rows `src_w` samples long.
-void launch_speed_load(const void* a, const void* b, int bitdepth, int src_w,
-                       const SpeedShape& shape, const SpeedSide& side, cudaStream_t stream);
-// Decimation, residual and window means (binary32 only).
-void launch_speed_filters(const SpeedShape& shape, const SpeedSide& side, cudaStream_t stream);
-// The covariance sums into side.sums.
-void launch_speed_covariance(const SpeedShape& shape, const SpeedSide& side, bool emulate_fp64,
+// Sides first .. first + count - 1 of a batch, laid out as the engine keeps
+// them: side i's residual at storage + i * side_floats, then its 25 window
+// means, its blocks' entropies and its blocks' variances; its 325 sums at
+// sums + 325 i; its solver (Q^T, R, eigenvalues) at solvers + solver_floats i
+// and whether it is singular at singular[i]. Sides 2p and 2p + 1 are pair p's
+// reference and distorted sides; pair p's Words start at words +
+// words_per_pair p: its terms, then (with flags) the two sides' and the
+// terms' flags, a block each.
+struct SpeedSides {
+  float* storage = nullptr;
+  size_t side_floats = 0, down = 0;
+  uint64_t* sums = nullptr;
+  const float* solvers = nullptr;
+  size_t solver_floats = 0;
+  const int* singular = nullptr;
+  uint32_t* words = nullptr;
+  size_t words_per_pair = 0;
+  bool flags = false;
+  int first = 0, count = 0;
+};
+
+// The side's residual: a [- b] (b null: none) as libvmaf's floats
+// (`bitdepth`-bit samples, rows `src_w` samples long), where the prescale
+// resamples first into shape.source and then side.plane; the anti-alias filter
+// at every 16th sample into side.down (reading the samples in place where
+// nothing is resampled); less its local mean into side.residual.
+void launch_speed_residual(const void* a, const void* b, int bitdepth, int src_w,
+                           const SpeedShape& shape, const SpeedSide& side, cudaStream_t stream);
+// Each side's 25 window means and 325 covariance sums.
+void launch_speed_statistics(const SpeedShape& shape, const SpeedSides& sides, bool emulate_fp64,
                              cudaStream_t stream);
-// Each block's entropy and variance, from side.qt, side.r, side.eigenvalues.
-void launch_speed_blocks(const SpeedShape& shape, const SpeedSide& side, bool singular,
-                         bool emulate_fp64, cudaStream_t stream);
-// Each block's term of the score.
-void launch_speed_terms(const SpeedShape& shape, const SpeedSide& ref, const SpeedSide& dis,
-                        float base_entropy, int mode, float* terms, int* invalid, bool emulate_fp64,
-                        cudaStream_t stream);
+// Each side's blocks' entropies and variances (with flags, each block's flag
+// into its pair's Words).
+void launch_speed_blocks(const SpeedShape& shape, const SpeedSides& sides, bool emulate_fp64,
+                         cudaStream_t stream);
+// Each pair's blocks' terms of the score into its Words (sides.first even,
+// sides.count even: whole pairs).
+void launch_speed_terms(const SpeedShape& shape, const SpeedSides& sides, float base_entropy,
+                        int mode, bool emulate_fp64, cudaStream_t stream);
+
+// A statistics block's shared memory: the 25 window means (padded), then the
+// staged windows.
+inline constexpr int kSpeedMeanSlots = 32;
+// The shared memory a statistics block of `shape` would stage its side's
+// windows in (dynamic shared memory: the caller checks it against the device's
+// limit).
+size_t speed_staged_bytes(const SpeedShape& shape);
 
 // The binary64 launches of one arithmetic (speed_f64_kernels.cuh).
 namespace native {
-void launch_covariance(const SpeedShape& shape, const SpeedSide& side, cudaStream_t stream);
-void launch_blocks(const SpeedShape& shape, const SpeedSide& side, bool singular,
-                   cudaStream_t stream);
-void launch_terms(const SpeedShape& shape, const SpeedSide& ref, const SpeedSide& dis,
-                  float base_entropy, int mode, float* terms, int* invalid, cudaStream_t stream);
+void launch_statistics(const SpeedShape& shape, const SpeedSides& sides, cudaStream_t stream);
+void launch_blocks(const SpeedShape& shape, const SpeedSides& sides, cudaStream_t stream);
+void launch_terms(const SpeedShape& shape, const SpeedSides& sides, float base_entropy, int mode,
+                  cudaStream_t stream);
 }  // namespace native
 namespace emulate {
-void launch_covariance(const SpeedShape& shape, const SpeedSide& side, cudaStream_t stream);
-void launch_blocks(const SpeedShape& shape, const SpeedSide& side, bool singular,
-                   cudaStream_t stream);
-void launch_terms(const SpeedShape& shape, const SpeedSide& ref, const SpeedSide& dis,
-                  float base_entropy, int mode, float* terms, int* invalid, cudaStream_t stream);
+void launch_statistics(const SpeedShape& shape, const SpeedSides& sides, cudaStream_t stream);
+void launch_blocks(const SpeedShape& shape, const SpeedSides& sides, cudaStream_t stream);
+void launch_terms(const SpeedShape& shape, const SpeedSides& sides, float base_entropy, int mode,
+                  cudaStream_t stream);
 }  // namespace emulate
 
 }  // namespace exactvq::speed::cuda

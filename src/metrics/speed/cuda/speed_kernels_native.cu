@@ -1,4 +1,4 @@
-// SpEED's CUDA kernels: the binary32 steps (conversion, filters, window means)
+// SpEED's CUDA kernels: the binary32 steps (conversion, filters)
 // and the binary64 ones in native fp64 (speed_f64_kernels.cuh), and the
 // launches that pick native or emulated binary64 (speed_kernels_emulate.cu).
 #define SPEED_F64_NAMESPACE native
@@ -38,13 +38,13 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 __global__ void __launch_bounds__(kThreads)
-    decimate_kernel(const float* __restrict__ src, int w, int h, const float* __restrict__ taps,
-                    int count, int dw, int dh, float* __restrict__ down) {
+    decimate_kernel(speed_source src, int w, int h, const float* __restrict__ taps, int count,
+                    int dw, int dh, float* __restrict__ down) {
   const int j = int(blockIdx.x) * kTileW + int(threadIdx.x) % kTileW;
   const int i = int(blockIdx.y) * kTileH + int(threadIdx.x) / kTileW;
   if (j >= dw || i >= dh) return;
   down[size_t(i) * size_t(dw) + size_t(j)] =
-      speed_filtered_at(taps, count, src, exactvq_u64(w), w, h, i * 16, j * 16);
+      speed_filtered_at(taps, count, src, w, h, i * 16, j * 16);
 }
 
 __global__ void __launch_bounds__(kThreads)
@@ -54,15 +54,8 @@ __global__ void __launch_bounds__(kThreads)
   const int i = int(blockIdx.y) * kTileH + int(threadIdx.x) / kTileW;
   if (j >= dw || i >= dh) return;
   const size_t at = size_t(i) * size_t(dw) + size_t(j);
-  residual[at] =
-      __fsub_rn(down[at], speed_filtered_at(taps, count, down, exactvq_u64(dw), dw, dh, i, j));
-}
-
-__global__ void means_kernel(const float* __restrict__ data, int dw, int sub_w, int sub_h,
-                             float count, float* __restrict__ means) {
-  const int k = int(threadIdx.x);
-  if (k >= SPEED_BLOCK_ELEMENTS) return;
-  means[k] = speed_window_mean(data, exactvq_u64(dw), sub_w, sub_h, k, count);
+  residual[at] = __fsub_rn(
+      down[at], speed_filtered_at(taps, count, speed_floats(down, exactvq_u64(dw)), dw, dh, i, j));
 }
 
 dim3 tiles(int w, int h) {
@@ -71,55 +64,57 @@ dim3 tiles(int w, int h) {
 
 }  // namespace
 
-void launch_speed_load(const void* a, const void* b, int bitdepth, int src_w, const SpeedShape& s,
-                       const SpeedSide& side, cudaStream_t stream) {
-  const bool resample = s.resample_taps > 0;
-  load_kernel<<<tiles(s.source_width, s.source_height), kThreads, 0, stream>>>(
-      static_cast<const unsigned char*>(a), static_cast<const unsigned char*>(b), bitdepth,
-      s.source_width, s.source_height, src_w, resample ? s.source : side.plane);
-  check(cudaGetLastError(), "SpEED load kernel launch");
-  if (!resample) return;
-  resample_kernel<<<tiles(s.width, s.height), kThreads, 0, stream>>>(
-      s.source, s.source_width, s.resample_method, s.resample_taps, s.column_index, s.column_weight,
-      s.row_index, s.row_weight, s.width, s.height, side.plane);
-  check(cudaGetLastError(), "SpEED prescale kernel launch");
-}
-
-void launch_speed_filters(const SpeedShape& s, const SpeedSide& side, cudaStream_t stream) {
+void launch_speed_residual(const void* a, const void* b, int bitdepth, int src_w,
+                           const SpeedShape& s, const SpeedSide& side, cudaStream_t stream) {
+  const auto* sa = static_cast<const unsigned char*>(a);
+  const auto* sb = static_cast<const unsigned char*>(b);
+  // Unscaled, the anti-alias filter reads the samples in place.
+  speed_source filtered = speed_samples(sa, sb, exactvq_u64(src_w), bitdepth);
+  if (s.resample_taps > 0) {
+    load_kernel<<<tiles(s.source_width, s.source_height), kThreads, 0, stream>>>(
+        sa, sb, bitdepth, s.source_width, s.source_height, src_w, s.source);
+    check(cudaGetLastError(), "SpEED load kernel launch");
+    resample_kernel<<<tiles(s.width, s.height), kThreads, 0, stream>>>(
+        s.source, s.source_width, s.resample_method, s.resample_taps, s.column_index,
+        s.column_weight, s.row_index, s.row_weight, s.width, s.height, side.plane);
+    check(cudaGetLastError(), "SpEED prescale kernel launch");
+    filtered = speed_floats(side.plane, exactvq_u64(s.width));
+  }
   decimate_kernel<<<tiles(s.dw, s.dh), kThreads, 0, stream>>>(
-      side.plane, s.width, s.height, s.antialias, s.antialias_count, s.dw, s.dh, side.down);
+      filtered, s.width, s.height, s.antialias, s.antialias_count, s.dw, s.dh, side.down);
   check(cudaGetLastError(), "SpEED decimation kernel launch");
   residual_kernel<<<tiles(s.dw, s.dh), kThreads, 0, stream>>>(side.down, s.dw, s.dh, s.local_mean,
                                                               s.local_mean_count, side.residual);
   check(cudaGetLastError(), "SpEED residual kernel launch");
-  means_kernel<<<1, 32, 0, stream>>>(side.residual, s.dw, s.sub_w, s.sub_h, s.window_count,
-                                     side.means);
-  check(cudaGetLastError(), "SpEED window means kernel launch");
 }
 
-void launch_speed_covariance(const SpeedShape& s, const SpeedSide& side, bool emulate_fp64,
+size_t speed_staged_bytes(const SpeedShape& s) {
+  const size_t tw = size_t(s.sub_w) + SPEED_BLOCK - 1, th = size_t(s.sub_h) + SPEED_BLOCK - 1;
+  return (size_t(kSpeedMeanSlots) + tw * th) * sizeof(float);
+}
+
+void launch_speed_statistics(const SpeedShape& s, const SpeedSides& sides, bool emulate_fp64,
                              cudaStream_t stream) {
   if (emulate_fp64)
-    emulate::launch_covariance(s, side, stream);
+    emulate::launch_statistics(s, sides, stream);
   else
-    native::launch_covariance(s, side, stream);
+    native::launch_statistics(s, sides, stream);
 }
 
-void launch_speed_blocks(const SpeedShape& s, const SpeedSide& side, bool singular,
-                         bool emulate_fp64, cudaStream_t stream) {
+void launch_speed_blocks(const SpeedShape& s, const SpeedSides& sides, bool emulate_fp64,
+                         cudaStream_t stream) {
   if (emulate_fp64)
-    emulate::launch_blocks(s, side, singular, stream);
+    emulate::launch_blocks(s, sides, stream);
   else
-    native::launch_blocks(s, side, singular, stream);
+    native::launch_blocks(s, sides, stream);
 }
 
-void launch_speed_terms(const SpeedShape& s, const SpeedSide& ref, const SpeedSide& dis,
-                        float base_entropy, int mode, float* terms, int* invalid, bool emulate_fp64,
-                        cudaStream_t stream) {
+void launch_speed_terms(const SpeedShape& s, const SpeedSides& sides, float base_entropy, int mode,
+                        bool emulate_fp64, cudaStream_t stream) {
   if (emulate_fp64)
-    emulate::launch_terms(s, ref, dis, base_entropy, mode, terms, invalid, stream);
+    emulate::launch_terms(s, sides, base_entropy, mode, stream);
   else
-    native::launch_terms(s, ref, dis, base_entropy, mode, terms, invalid, stream);
+    native::launch_terms(s, sides, base_entropy, mode, stream);
 }
 
 }  // namespace exactvq::speed::cuda

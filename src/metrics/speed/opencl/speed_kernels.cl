@@ -39,7 +39,7 @@ __kernel void speed_decimate(__global const float* src, int w, int h, __global c
   const int j = (int)get_global_id(0), i = (int)get_global_id(1);
   if (j >= dw || i >= dh) return;
   down[(ulong)i * (ulong)dw + (ulong)j] =
-      speed_filtered_at(taps, count, src, (ulong)w, w, h, i * 16, j * 16);
+      speed_filtered_at(taps, count, speed_floats(src, (ulong)w), w, h, i * 16, j * 16);
 }
 
 // The decimated plane less its local mean.
@@ -48,7 +48,7 @@ __kernel void speed_residual(__global const float* down, int dw, int dh, __globa
   const int j = (int)get_global_id(0), i = (int)get_global_id(1);
   if (j >= dw || i >= dh) return;
   const ulong at = (ulong)i * (ulong)dw + (ulong)j;
-  residual[at] = down[at] - speed_filtered_at(taps, count, down, (ulong)dw, dw, dh, i, j);
+  residual[at] = down[at] - speed_filtered_at(taps, count, speed_floats(down, (ulong)dw), dw, dh, i, j);
 }
 
 // The 25 windows' means.
