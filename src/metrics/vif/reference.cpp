@@ -153,11 +153,8 @@ struct Pyramid {
     LevelSums sums;
     for (int y = 0; y < height; ++y) {
       const RowWindow win = window(y, taps.size());
-      stages->moments(win.ref_rows(), win.dist_rows(), sample(), width, taps, mean, square,
-                      moments);
-      for (EdgeLine* line : {&moments.mu1, &moments.mu2, &moments.xx, &moments.yy, &moments.xy})
-        mirror_edge_columns(*line, width, int(taps.size() / 2));
-      sums += stages->statistics(moments, width, taps, gain_limit);
+      sums += stages->statistics(win.ref_rows(), win.dist_rows(), sample(), width, taps, mean,
+                                 square, gain_limit, moments);
     }
     return sums;
   }

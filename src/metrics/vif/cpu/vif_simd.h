@@ -35,6 +35,14 @@ void vertical_moments(std::span<const uint8_t* const> ref_rows,
 LevelSums horizontal_statistics(const MomentLines& lines, int width, std::span<const uint16_t> taps,
                                 double gain_limit);
 
+// Twin of vif::row_statistics (its sums; `lines` is working memory). On x86,
+// for the taps of levels 0 to 2, the vertical pass writes the horizontal
+// pass's biased 16-bit halves directly (cpu/paired_lines.h).
+LevelSums row_statistics(std::span<const uint8_t* const> ref_rows,
+                         std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                         std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                         double gain_limit, MomentLines& lines);
+
 // Twins of vif::vertical_blur and vif::horizontal_blur_even.
 void vertical_blur(std::span<const uint8_t* const> ref_rows,
                    std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
