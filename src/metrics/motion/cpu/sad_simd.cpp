@@ -176,10 +176,12 @@ HWY_INLINE V16 Difference(const uint16_t* p, const uint16_t* c, int x) {
 // The vertical blur of prev - cur at columns [0, x), x the whole vectors of
 // Lanes(D16) columns, as the halves of b = 256 hi + lo (lo in [0, 255], hi in
 // [-256, 255]): |sum| <= 65536 (2^15 - 1), so the sum and its rounding stay
-// in int32. Returns x.
+// in int32. next_p and next_c: the rows the next output row reads first,
+// prefetched here (their first reads otherwise wait on memory). Returns x.
 template <typename Sample, bool kVnni>
 int VerticalHalves(const Sample* const p[kTaps], const Sample* const c[kTaps], int w, int bitdepth,
-                   int16_t* HWY_RESTRICT hi, int16_t* HWY_RESTRICT lo) {
+                   int16_t* HWY_RESTRICT hi, int16_t* HWY_RESTRICT lo, const Sample* next_p,
+                   const Sample* next_c) {
   const D16 d16;
   const D32 d;
   const int lanes16 = int(hn::Lanes(d16));
@@ -190,6 +192,8 @@ int VerticalHalves(const Sample* const p[kTaps], const Sample* const c[kTaps], i
   const V32 low = hn::Set(d, 255);
   int x = 0;
   for (; x + lanes16 <= w; x += lanes16) {
+    __builtin_prefetch(next_p + x);
+    __builtin_prefetch(next_c + x);
     const V16 d0 = Difference(p[0], c[0], x), d1 = Difference(p[1], c[1], x);
     const V16 d2 = Difference(p[2], c[2], x), d3 = Difference(p[3], c[3], x);
     const V16 d4 = Difference(p[4], c[4], x);
@@ -258,8 +262,10 @@ uint64_t SadRowsPaired(const PlaneView& prev, const PlaneView& cur, int bitdepth
     const Sample* p[kTaps];
     const Sample* c[kTaps];
     tap_rows(prev, cur, y, p, c);
+    const int next = mirror_index(y + 1 + kRadius, cur.height);
     int x =
-        VerticalHalves<Sample, kVnni>(p, c, w, bitdepth, hi.data() + kRadius, lo.data() + kRadius);
+        VerticalHalves<Sample, kVnni>(p, c, w, bitdepth, hi.data() + kRadius, lo.data() + kRadius,
+                                      prev.row<Sample>(next), cur.row<Sample>(next));
     for (; x < w; ++x) {
       int32_t sum = 0;
       for (int k = 0; k < kTaps; ++k) sum += kTap[k] * (int32_t(p[k][x]) - int32_t(c[k][x]));
