@@ -328,6 +328,38 @@ Prepared horizontal_blur_case(const Case& c) {
   return p;
 }
 
+// ---- vif.blur_row: one kept row of the halving of `level` (the next level's
+// taps): the vertical blur, the mirrored edge columns and the even columns'
+// horizontal blur, with working lines that hold arbitrary values beforehand.
+Prepared blur_row_case(const Case& c) {
+  const int level = c.a;
+  const std::span<const uint16_t> taps = vif::level_taps(level + 1);
+  const std::shared_ptr<const LevelInput> in = make_level_rows(c, level, taps.size());
+  const vif::Rounding round = vif::rounding_by(level == 0 ? c.bits : 16);
+  const int w = c.width;
+  const uint64_t seed = c.seed;
+  auto run = [in, taps, round, w, seed](auto stage) {
+    BlurLines lines(w);
+    std::mt19937_64 rng(seed ^ 0x7171);
+    for (int x = -kMaxHalfTaps; x < w + kMaxHalfTaps; ++x) {
+      lines.ref[x] = uint32_t(rng() & 0xFFFF);
+      lines.dist[x] = uint32_t(rng() & 0xFFFF);
+    }
+    std::vector<uint16_t> r(size_t(w / 2)), d(size_t(w / 2));
+    stage(std::span<const uint8_t* const>(in->ref_rows),
+          std::span<const uint8_t* const>(in->dist_rows), in->sample, w, taps, round, lines,
+          std::span<uint16_t>(r), std::span<uint16_t>(d));
+    Bytes b;
+    put(b, r);
+    put(b, d);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(vif::cpu::blur_row); };
+  p.reference = [run] { return run(vif::blur_row); };
+  return p;
+}
+
 // ---- vif.frame: every score of a frame pair. case.fill: the pattern (ssim's
 // plane fixture); case.a: the options (0: default, 1: egl=1, 2: skip_scale0,
 // 3: debug with egl=1.5).
@@ -427,6 +459,9 @@ EXACTVQ_TWIN_ROWS(vif_rows) {
   register_per_target(
       "vif.horizontal_blur_even", [] { return stage_cases(0x5eed'0f04, 0, 2, false); },
       horizontal_blur_case, /*vnni=*/true);
+  register_per_target(
+      "vif.blur_row", [] { return stage_cases(0x5eed'0f06, 0, 2, false); }, blur_row_case,
+      /*vnni=*/true);
   register_per_target("vif.frame", frame_cases, frame_case, /*vnni=*/true);
 }
 

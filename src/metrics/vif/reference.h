@@ -40,10 +40,9 @@ VifScores vif_reference(const PlaneView& ref, const PlaneView& dist, int bitdept
 // or twins of them that give the same bits (cpu/vif_simd.h).
 struct VifStages {
   decltype(&row_statistics) statistics;
-  decltype(&vertical_blur) blur_vertical;
-  decltype(&horizontal_blur_even) blur_horizontal;
+  decltype(&blur_row) blur;
 };
-inline constexpr VifStages kReferenceStages{&row_statistics, &vertical_blur, &horizontal_blur_even};
+inline constexpr VifStages kReferenceStages{&row_statistics, &blur_row};
 
 // vif_reference with `stages` for the row stages; everything else (edges, the
 // pyramid, the sums and scores) is the reference's.

@@ -50,6 +50,12 @@ void vertical_blur(std::span<const uint8_t* const> ref_rows,
 void horizontal_blur_even(const BlurLines& lines, int width, std::span<const uint16_t> taps,
                           std::span<uint16_t> ref_out, std::span<uint16_t> dist_out);
 
+// Twin of vif::blur_row. On x86, for taps each below 2^15, the vertical pass
+// writes the horizontal pass's packed 16-bit lines directly.
+void blur_row(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
+              SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding round,
+              BlurLines& lines, std::span<uint16_t> ref_out, std::span<uint16_t> dist_out);
+
 // vif_reference's scores with these stages: the same bits.
 VifScores vif_simd(const PlaneView& ref, const PlaneView& dist, int bitdepth,
                    const VifOptions& options);
