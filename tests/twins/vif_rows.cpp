@@ -244,19 +244,19 @@ Prepared row_statistics_case(const Case& c) {
   const vif::Rounding square = vif::vertical_square_rounding(level, c.bits);
   const double gain_limit = c.b ? 1.0 : 100.0;
   const int w = c.width;
-  const uint64_t seed = c.seed;
-  auto run = [in, lopsided, taps, mean, square, gain_limit, w, seed](auto stage) {
-    // What earlier rows left in the lines: read only by one-column rows' edges,
-    // the same for both.
-    MomentLines lines(w);
-    std::mt19937_64 rng(seed ^ 0x7070);
-    for (int x = -kMaxHalfTaps; x < w + kMaxHalfTaps; ++x) {
-      lines.mu1[x] = uint32_t(rng() & 0xFFFF);
-      lines.mu2[x] = uint32_t(rng() & 0xFFFF);
-      lines.xx[x] = uint32_t(rng());
-      lines.yy[x] = uint32_t(rng());
-      lines.xy[x] = uint32_t(rng());
-    }
+  // What earlier rows left in the lines: read only by one-column rows' edges,
+  // the same for both.
+  auto before = std::make_shared<MomentLines>(w);
+  std::mt19937_64 rng(c.seed ^ 0x7070);
+  for (int x = -kMaxHalfTaps; x < w + kMaxHalfTaps; ++x) {
+    before->mu1[x] = uint32_t(rng() & 0xFFFF);
+    before->mu2[x] = uint32_t(rng() & 0xFFFF);
+    before->xx[x] = uint32_t(rng());
+    before->yy[x] = uint32_t(rng());
+    before->xy[x] = uint32_t(rng());
+  }
+  auto run = [in, lopsided, taps, mean, square, gain_limit, w, before](auto stage) {
+    MomentLines lines = *before;
     const vif::LevelSums s = stage(std::span<const uint8_t* const>(in->ref_rows),
                                    std::span<const uint8_t* const>(in->dist_rows), in->sample, w,
                                    taps, mean, square, gain_limit, lines);
@@ -337,14 +337,14 @@ Prepared blur_row_case(const Case& c) {
   const std::shared_ptr<const LevelInput> in = make_level_rows(c, level, taps.size());
   const vif::Rounding round = vif::rounding_by(level == 0 ? c.bits : 16);
   const int w = c.width;
-  const uint64_t seed = c.seed;
-  auto run = [in, taps, round, w, seed](auto stage) {
-    BlurLines lines(w);
-    std::mt19937_64 rng(seed ^ 0x7171);
-    for (int x = -kMaxHalfTaps; x < w + kMaxHalfTaps; ++x) {
-      lines.ref[x] = uint32_t(rng() & 0xFFFF);
-      lines.dist[x] = uint32_t(rng() & 0xFFFF);
-    }
+  auto before = std::make_shared<BlurLines>(w);
+  std::mt19937_64 rng(c.seed ^ 0x7171);
+  for (int x = -kMaxHalfTaps; x < w + kMaxHalfTaps; ++x) {
+    before->ref[x] = uint32_t(rng() & 0xFFFF);
+    before->dist[x] = uint32_t(rng() & 0xFFFF);
+  }
+  auto run = [in, taps, round, w, before](auto stage) {
+    BlurLines lines = *before;
     std::vector<uint16_t> r(size_t(w / 2)), d(size_t(w / 2));
     stage(std::span<const uint8_t* const>(in->ref_rows),
           std::span<const uint8_t* const>(in->dist_rows), in->sample, w, taps, round, lines,
