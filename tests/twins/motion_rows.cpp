@@ -109,7 +109,9 @@ std::vector<Case> sad_cases() {
   return all;
 }
 
-EXACTVQ_TWIN_ROWS(motion_rows) { register_per_target("motion.sad", sad_cases, sad_case); }
+EXACTVQ_TWIN_ROWS(motion_rows) {
+  register_per_target("motion.sad", sad_cases, sad_case, /*vnni=*/true);
+}
 
 }  // namespace
 }  // namespace exactvq::twins

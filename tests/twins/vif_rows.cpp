@@ -228,6 +228,48 @@ Prepared horizontal_statistics_case(const Case& c) {
   return p;
 }
 
+// ---- vif.row_statistics: one row's sums from seeded level rows (the
+// vertical pass, the mirrored edge columns and the horizontal statistic),
+// with working lines that hold arbitrary values beforehand.
+Prepared row_statistics_case(const Case& c) {
+  const int level = c.a;
+  // One case in eight under lopsided taps (the kernels' general paths); the timed cases the
+  // level's own.
+  const auto lopsided = !c.timed && c.seed % 8 == 5 ? lopsided_taps(level) : nullptr;
+  const std::span<const uint16_t> taps =
+      lopsided ? std::span<const uint16_t>(*lopsided) : vif::level_taps(level);
+  const bool beyond = level == 0 && c.bits > 8 && !c.timed && c.fill == kRandom && (c.seed & 1);
+  const std::shared_ptr<const LevelInput> in = make_level_rows(c, level, taps.size(), beyond);
+  const vif::Rounding mean = vif::vertical_mean_rounding(level, c.bits);
+  const vif::Rounding square = vif::vertical_square_rounding(level, c.bits);
+  const double gain_limit = c.b ? 1.0 : 100.0;
+  const int w = c.width;
+  // What earlier rows left in the lines: read only by one-column rows' edges,
+  // the same for both.
+  auto before = std::make_shared<MomentLines>(w);
+  std::mt19937_64 rng(c.seed ^ 0x7070);
+  for (int x = -kMaxHalfTaps; x < w + kMaxHalfTaps; ++x) {
+    before->mu1[x] = uint32_t(rng() & 0xFFFF);
+    before->mu2[x] = uint32_t(rng() & 0xFFFF);
+    before->xx[x] = uint32_t(rng());
+    before->yy[x] = uint32_t(rng());
+    before->xy[x] = uint32_t(rng());
+  }
+  auto run = [in, lopsided, taps, mean, square, gain_limit, w, before](auto stage) {
+    MomentLines lines = *before;
+    const vif::LevelSums s = stage(std::span<const uint8_t* const>(in->ref_rows),
+                                   std::span<const uint8_t* const>(in->dist_rows), in->sample, w,
+                                   taps, mean, square, gain_limit, lines);
+    Bytes b;
+    put(b, &s, 1);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(vif::cpu::row_statistics); };
+  p.reference = [run] { return run(vif::row_statistics); };
+  return p;
+}
+
 // ---- vif.vertical_blur: the blur before halving `level` (the next level's taps).
 Prepared vertical_blur_case(const Case& c) {
   const int level = c.a;
@@ -283,6 +325,38 @@ Prepared horizontal_blur_case(const Case& c) {
   Prepared p;
   p.twin = [run] { return run(vif::cpu::horizontal_blur_even); };
   p.reference = [run] { return run(vif::horizontal_blur_even); };
+  return p;
+}
+
+// ---- vif.blur_row: one kept row of the halving of `level` (the next level's
+// taps): the vertical blur, the mirrored edge columns and the even columns'
+// horizontal blur, with working lines that hold arbitrary values beforehand.
+Prepared blur_row_case(const Case& c) {
+  const int level = c.a;
+  const std::span<const uint16_t> taps = vif::level_taps(level + 1);
+  const std::shared_ptr<const LevelInput> in = make_level_rows(c, level, taps.size());
+  const vif::Rounding round = vif::rounding_by(level == 0 ? c.bits : 16);
+  const int w = c.width;
+  auto before = std::make_shared<BlurLines>(w);
+  std::mt19937_64 rng(c.seed ^ 0x7171);
+  for (int x = -kMaxHalfTaps; x < w + kMaxHalfTaps; ++x) {
+    before->ref[x] = uint32_t(rng() & 0xFFFF);
+    before->dist[x] = uint32_t(rng() & 0xFFFF);
+  }
+  auto run = [in, taps, round, w, before](auto stage) {
+    BlurLines lines = *before;
+    std::vector<uint16_t> r(size_t(w / 2)), d(size_t(w / 2));
+    stage(std::span<const uint8_t* const>(in->ref_rows),
+          std::span<const uint8_t* const>(in->dist_rows), in->sample, w, taps, round, lines,
+          std::span<uint16_t>(r), std::span<uint16_t>(d));
+    Bytes b;
+    put(b, r);
+    put(b, d);
+    return b;
+  };
+  Prepared p;
+  p.twin = [run] { return run(vif::cpu::blur_row); };
+  p.reference = [run] { return run(vif::blur_row); };
   return p;
 }
 
@@ -377,11 +451,17 @@ EXACTVQ_TWIN_ROWS(vif_rows) {
       "vif.horizontal_statistics", [] { return stage_cases(0x5eed'0f02, 0, 3, true); },
       horizontal_statistics_case, /*vnni=*/true);
   register_per_target(
+      "vif.row_statistics", [] { return stage_cases(0x5eed'0f05, 0, 3, true); },
+      row_statistics_case, /*vnni=*/true);
+  register_per_target(
       "vif.vertical_blur", [] { return stage_cases(0x5eed'0f03, 0, 2, false); }, vertical_blur_case,
       /*vnni=*/true);
   register_per_target(
       "vif.horizontal_blur_even", [] { return stage_cases(0x5eed'0f04, 0, 2, false); },
       horizontal_blur_case, /*vnni=*/true);
+  register_per_target(
+      "vif.blur_row", [] { return stage_cases(0x5eed'0f06, 0, 2, false); }, blur_row_case,
+      /*vnni=*/true);
   register_per_target("vif.frame", frame_cases, frame_case, /*vnni=*/true);
 }
 

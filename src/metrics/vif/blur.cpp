@@ -31,4 +31,13 @@ void horizontal_blur_even(const BlurLines& lines, int width, std::span<const uin
   }
 }
 
+void blur_row(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
+              SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding round,
+              BlurLines& lines, std::span<uint16_t> ref_out, std::span<uint16_t> dist_out) {
+  vertical_blur(ref_rows, dist_rows, sample, width, taps, round, lines);
+  mirror_edge_columns(lines.ref, width, int(taps.size() / 2));
+  mirror_edge_columns(lines.dist, width, int(taps.size() / 2));
+  horizontal_blur_even(lines, width, taps, ref_out, dist_out);
+}
+
 }  // namespace exactvq::vif

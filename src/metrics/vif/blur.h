@@ -28,4 +28,13 @@ void vertical_blur(std::span<const uint8_t* const> ref_rows,
 void horizontal_blur_even(const BlurLines& lines, int width, std::span<const uint16_t> taps,
                           std::span<uint16_t> ref_out, std::span<uint16_t> dist_out);
 
+// One row of a halving: vertical_blur into `lines`, their edge columns
+// mirrored (mirror_edge_columns, the taps' half-width), then
+// horizontal_blur_even into ref_out and dist_out. `lines` is kept from row to
+// row (a one-column level, which has no outputs, reads edge columns earlier
+// rows left).
+void blur_row(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
+              SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding round,
+              BlurLines& lines, std::span<uint16_t> ref_out, std::span<uint16_t> dist_out);
+
 }  // namespace exactvq::vif

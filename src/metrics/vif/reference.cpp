@@ -117,13 +117,11 @@ struct Pyramid {
     for (int y = 0; y < height; ++y) {
       if (width >= 2 && (y % 2 != 0 || y / 2 >= h2)) continue;
       const RowWindow win = window(y, taps.size());
-      stages->blur_vertical(win.ref_rows(), win.dist_rows(), sample(), width, taps, round, blur);
-      mirror_edge_columns(blur.ref, width, int(taps.size() / 2));
-      mirror_edge_columns(blur.dist, width, int(taps.size() / 2));
-      if (y % 2 == 0 && y / 2 < h2)
-        stages->blur_horizontal(blur, width, taps,
-                                {ref_half.data() + size_t(y / 2) * size_t(w2), size_t(w2)},
-                                {dist_half.data() + size_t(y / 2) * size_t(w2), size_t(w2)});
+      // A one-column level keeps nothing of a row (w2 is 0).
+      const size_t kept = y % 2 == 0 && y / 2 < h2 ? size_t(w2) : 0;
+      const size_t at = kept ? size_t(y / 2) * size_t(w2) : 0;
+      stages->blur(win.ref_rows(), win.dist_rows(), sample(), width, taps, round, blur,
+                   {ref_half.data() + at, kept}, {dist_half.data() + at, kept});
     }
     for (int y = 0; y < h2; ++y) {
       const uint16_t* r = ref_half.data() + size_t(y) * size_t(w2);
@@ -153,11 +151,8 @@ struct Pyramid {
     LevelSums sums;
     for (int y = 0; y < height; ++y) {
       const RowWindow win = window(y, taps.size());
-      stages->moments(win.ref_rows(), win.dist_rows(), sample(), width, taps, mean, square,
-                      moments);
-      for (EdgeLine* line : {&moments.mu1, &moments.mu2, &moments.xx, &moments.yy, &moments.xy})
-        mirror_edge_columns(*line, width, int(taps.size() / 2));
-      sums += stages->statistics(moments, width, taps, gain_limit);
+      sums += stages->statistics(win.ref_rows(), win.dist_rows(), sample(), width, taps, mean,
+                                 square, gain_limit, moments);
     }
     return sums;
   }

@@ -39,13 +39,10 @@ VifScores vif_reference(const PlaneView& ref, const PlaneView& dist, int bitdept
 // The row stages vif's pyramid runs: the scalar reference's (kReferenceStages)
 // or twins of them that give the same bits (cpu/vif_simd.h).
 struct VifStages {
-  decltype(&vertical_moments) moments;
-  decltype(&horizontal_statistics) statistics;
-  decltype(&vertical_blur) blur_vertical;
-  decltype(&horizontal_blur_even) blur_horizontal;
+  decltype(&row_statistics) statistics;
+  decltype(&blur_row) blur;
 };
-inline constexpr VifStages kReferenceStages{&vertical_moments, &horizontal_statistics,
-                                            &vertical_blur, &horizontal_blur_even};
+inline constexpr VifStages kReferenceStages{&row_statistics, &blur_row};
 
 // vif_reference with `stages` for the row stages; everything else (edges, the
 // pyramid, the sums and scores) is the reference's.

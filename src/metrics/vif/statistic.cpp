@@ -73,6 +73,16 @@ void add_horizontal_statistic_at(const MomentLines& lines, int x, std::span<cons
   add_pixel_statistic(m, gain_limit, sums);
 }
 
+LevelSums row_statistics(std::span<const uint8_t* const> ref_rows,
+                         std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                         std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                         double gain_limit, MomentLines& lines) {
+  vertical_moments(ref_rows, dist_rows, sample, width, taps, mean, square, lines);
+  for (EdgeLine* line : {&lines.mu1, &lines.mu2, &lines.xx, &lines.yy, &lines.xy})
+    mirror_edge_columns(*line, width, int(taps.size() / 2));
+  return horizontal_statistics(lines, width, taps, gain_limit);
+}
+
 LevelRatio level_ratio(const LevelSums& s) {
   const double num = double(s.num_log) / 2048.0 +
                      (double(s.den_non_log) - (double(s.num_non_log) / 16384.0) / 65025.0);

@@ -73,6 +73,16 @@ LevelSums horizontal_statistics(const MomentLines& lines, int width, std::span<c
 void add_horizontal_statistic_at(const MomentLines& lines, int x, std::span<const uint16_t> taps,
                                  double gain_limit, LevelSums& sums);
 
+// One row of a level's statistic: vertical_moments into `lines`, their edge
+// columns mirrored (mirror_edge_columns, the taps' half-width), then
+// horizontal_statistics. `lines` is the row's working memory, kept from row to
+// row and level to level (a level of fewer columns than half its taps reads
+// edge columns earlier rows left).
+LevelSums row_statistics(std::span<const uint8_t* const> ref_rows,
+                         std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                         std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                         double gain_limit, MomentLines& lines);
+
 // A level's numerator and denominator, as the floats libvmaf keeps.
 struct LevelRatio {
   float num = 0.0f, den = 0.0f;

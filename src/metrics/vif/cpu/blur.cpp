@@ -104,13 +104,45 @@ HWY_INLINE void StoreBlurred(VS32 l, VS32 u, V32 add, int shift, int x, EdgeLine
   hn::StoreU(hn::And(hn::ShiftRightSame(b, shift), low16), d, line.at(x + lanes));
 }
 
+// Where the vertical passes below put a row's blurred lines: the uint32 lines
+// (`lines`), or with ref16 set the horizontal pass's packed lines (biased by
+// -2^15 to int16, column c at index c + half).
+struct BlurSink {
+  BlurLines* lines = nullptr;
+  int16_t* ref16 = nullptr;
+  int16_t* dist16 = nullptr;
+  int half = 0;
+  // Columns [x, x + Lanes(D16)) of the reference's (dist = false) or the
+  // distorted picture's line from the sums' lower and upper interleaved
+  // halves, plus `add`, shifted by the rounding and cut to 16 bits.
+  HWY_INLINE void Put(bool dist, VS32 l, VS32 u, V32 add, int shift, int x) const {
+    if (!ref16) {
+      StoreBlurred(l, u, add, shift, x, dist ? lines->dist : lines->ref);
+      return;
+    }
+    const D32 d;
+    const DS32 ds;
+    const V32 low16 = hn::Set(d, 0xFFFFu);
+    const VS32 bias = hn::Set(ds, 32768);
+    const auto value = [&](VS32 v) {
+      return hn::Sub(
+          hn::BitCast(ds,
+                      hn::And(hn::ShiftRightSame(hn::Add(hn::BitCast(d, v), add), shift), low16)),
+          bias);
+    };
+    // The packs join each 128-bit block's halves: its columns in order.
+    hn::StoreU(hn::ReorderDemote2To(D16(), value(l), value(u)), D16(),
+               (dist ? dist16 : ref16) + half + x);
+  }
+};
+
 // The vertical blur in int16 lanes, two rows a multiply-add of the samples
 // biased by -2^15 (each sum then lacks 2^15 * sum(taps), added back modulo
 // 2^32: the reference's wrapped uint32 sum); the taps < 2^15 (kVnni:
 // row_pairs::MulAddPairs). Returns the first column left.
 template <typename Sample, bool kVnni>
 int VerticalBlurPairs(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
-                      std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
+                      std::span<const uint16_t> taps, Rounding round, const BlurSink& out) {
   const D32 d;
   const D16 d16;
   const DS32 ds;
@@ -130,8 +162,8 @@ int VerticalBlurPairs(const uint8_t* const* ref_rows, const uint8_t* const* dist
       const V16 s0 = LoadBiased<Sample>(dist_rows[k], x), s1 = LoadBiased<Sample>(dist_rows[k1], x);
       AddRowPair<kVnni>(r0, r1, s0, s1, t, r_l, r_u, s_l, s_u);
     }
-    StoreBlurred(r_l, r_u, unbias, round.shift, x, out.ref);
-    StoreBlurred(s_l, s_u, unbias, round.shift, x, out.dist);
+    out.Put(false, r_l, r_u, unbias, round.shift, x);
+    out.Put(true, s_l, s_u, unbias, round.shift, x);
   }
   return x;
 }
@@ -142,7 +174,7 @@ int VerticalBlurPairs(const uint8_t* const* ref_rows, const uint8_t* const* dist
 // multiply-add: about half the multiply-adds. Returns the first column left.
 template <bool kVnni>
 int VerticalBlurFolded8(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
-                        std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
+                        std::span<const uint16_t> taps, Rounding round, const BlurSink& out) {
   const D32 d;
   const D16 d16;
   const DU16 du16;
@@ -171,20 +203,22 @@ int VerticalBlurFolded8(const uint8_t* const* ref_rows, const uint8_t* const* di
       const V16 s0 = folded(dist_rows, v, x), s1 = folded(dist_rows, v1, x);
       AddRowPair<kVnni>(r0, r1, s0, s1, t, r_l, r_u, s_l, s_u);
     }
-    StoreBlurred(r_l, r_u, add, round.shift, x, out.ref);
-    StoreBlurred(s_l, s_u, add, round.shift, x, out.dist);
+    out.Put(false, r_l, r_u, add, round.shift, x);
+    out.Put(true, s_l, s_u, add, round.shift, x);
   }
   return x;
 }
 #endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
 
-void VerticalBlur(std::span<const uint8_t* const> ref_rows,
-                  std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
-                  std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
-  int x = 0;
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+// The vertical blur's columns [0, x) by the int16 kernels into `out`, for
+// taps each below 2^15; returns x (0 for other taps).
+int VerticalBlurInPairs(std::span<const uint8_t* const> ref_rows,
+                        std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                        std::span<const uint16_t> taps, Rounding round, const BlurSink& out) {
   bool taps16 = true;
   for (const uint16_t t : taps) taps16 = taps16 && t < 32768;
+  if (!taps16) return 0;
   bool symmetric = taps.size() % 2 == 1;
   for (size_t k = 0; k < taps.size() / 2; ++k)
     symmetric = symmetric && taps[k] == taps[taps.size() - 1 - k];
@@ -197,14 +231,19 @@ void VerticalBlur(std::span<const uint8_t* const> ref_rows,
                : VerticalBlurPairs<uint16_t, kVnni>(ref_rows.data(), dist_rows.data(), width, taps,
                                                     round, out);
   };
-  if (taps16) {
 #if HWY_TARGET == HWY_AVX3
-    if (exactvq::cpu::use_vnni())
-      x = pairs.template operator()<true>();
-    else
+  if (exactvq::cpu::use_vnni()) return pairs.template operator()<true>();
 #endif
-      x = pairs.template operator()<false>();
-  }
+  return pairs.template operator()<false>();
+}
+#endif
+
+void VerticalBlur(std::span<const uint8_t* const> ref_rows,
+                  std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                  std::span<const uint16_t> taps, Rounding round, BlurLines& out) {
+  int x = 0;
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+  x = VerticalBlurInPairs(ref_rows, dist_rows, sample, width, taps, round, BlurSink{&out});
 #endif
   x = sample == SampleWidth::k8 ? VerticalBlurLanes<uint8_t>(ref_rows.data(), dist_rows.data(), x,
                                                              width, taps, round, out)
@@ -255,28 +294,25 @@ void PackLine(const EdgeLine& line, int first, int count, std::vector<int16_t>& 
 // (column -half), offset 2j + 2p, which stays below the packed columns for
 // whole vectors of outputs. Returns the first output left.
 template <bool kVnni>
-int HorizontalBlurPairs(const BlurLines& lines, int width, std::span<const uint16_t> taps,
-                        std::span<uint16_t> ref_out, std::span<uint16_t> dist_out) {
+int HorizontalBlurPairsOf(const int16_t* ref16, const int16_t* dist16, int width,
+                          std::span<const uint16_t> taps, std::span<uint16_t> ref_out,
+                          std::span<uint16_t> dist_out) {
   const D32 d;
   const D16 d16;
   const hn::Rebind<uint16_t, D32> du16;
   const hn::RebindToSigned<D32> di;
   const int lanes = int(hn::Lanes(d));
-  const int half = int(taps.size() / 2);
   const int n = width / 2;
   const size_t pairs = (taps.size() + 1) / 2;
-  thread_local std::vector<int16_t> ref16, dist16;
-  PackLine(lines.ref, -half, width + 2 * half, ref16);
-  PackLine(lines.dist, -half, width + 2 * half, dist16);
   V16 tap_pairs[kMaxHalfTaps + 1];
   uint32_t tap_sum = 0;
   for (size_t p = 0; p < pairs; ++p) tap_pairs[p] = TapPair(taps, 2 * p);
   for (const uint16_t t : taps) tap_sum += t;
   const V32 unbias = hn::Set(d, uint32_t(32768u * tap_sum) + 32768u);
-  const auto blur = [&](const std::vector<int16_t>& line, int j) {
+  const auto blur = [&](const int16_t* line, int j) {
     VS32 sum = hn::Zero(DS32());
     for (size_t p = 0; p < pairs; ++p)
-      sum = MulAddPairs<kVnni>(hn::LoadU(d16, line.data() + 2 * j + 2 * int(p)), tap_pairs[p], sum);
+      sum = MulAddPairs<kVnni>(hn::LoadU(d16, line + 2 * j + 2 * int(p)), tap_pairs[p], sum);
     // v >> 16 < 2^16: as int32 it demotes to uint16 unchanged.
     return hn::DemoteTo(du16,
                         hn::BitCast(di, hn::ShiftRight<16>(hn::Add(hn::BitCast(d, sum), unbias))));
@@ -287,6 +323,17 @@ int HorizontalBlurPairs(const BlurLines& lines, int width, std::span<const uint1
     hn::StoreU(blur(dist16, j), du16, dist_out.data() + j);
   }
   return j;
+}
+
+// HorizontalBlurPairsOf of the blurred lines, packed first.
+template <bool kVnni>
+int HorizontalBlurPairs(const BlurLines& lines, int width, std::span<const uint16_t> taps,
+                        std::span<uint16_t> ref_out, std::span<uint16_t> dist_out) {
+  const int half = int(taps.size() / 2);
+  thread_local std::vector<int16_t> ref16, dist16;
+  PackLine(lines.ref, -half, width + 2 * half, ref16);
+  PackLine(lines.dist, -half, width + 2 * half, dist16);
+  return HorizontalBlurPairsOf<kVnni>(ref16.data(), dist16.data(), width, taps, ref_out, dist_out);
 }
 #endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
 
@@ -340,6 +387,72 @@ void HorizontalBlurEven(const BlurLines& lines, int width, std::span<const uint1
 
 #endif  // HWY_TARGET == HWY_SCALAR
 
+// blur_row: on x86, for taps each below 2^15 in an odd count of at most 17,
+// the vertical pass straight into the horizontal pass's packed lines, their
+// edge columns mirrored there; else the two passes one at a time.
+void BlurRow(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
+             SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding round,
+             BlurLines& lines, std::span<uint16_t> ref_out, std::span<uint16_t> dist_out) {
+  const int half = int(taps.size() / 2);
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+  // From 2 * half + 1 columns on the mirror reads only the row's own columns.
+  if (taps.size() % 2 == 1 && taps.size() <= 2 * kMaxHalfTaps + 1 && width > 2 * half) {
+    thread_local std::vector<int16_t> ref16, dist16;
+    const int count = width + 2 * half;
+    ref16.resize(size_t(count));
+    dist16.resize(size_t(count));
+    const int x = VerticalBlurInPairs(ref_rows, dist_rows, sample, width, taps, round,
+                                      BlurSink{nullptr, ref16.data(), dist16.data(), half});
+    if (x > 0) {
+      const auto packed = [](uint32_t v) { return int16_t(uint16_t(v ^ 0x8000u)); };
+      const auto value = [](int16_t v) { return uint32_t(uint16_t(v)) ^ 0x8000u; };
+      for (int c = x; c < width; ++c) {
+        uint32_t r = 0, s = 0;
+        for (size_t k = 0; k < taps.size(); ++k) {
+          r += taps[k] * sample_at(ref_rows[k], sample, c);
+          s += taps[k] * sample_at(dist_rows[k], sample, c);
+        }
+        ref16[size_t(half + c)] = packed(uint16_t((r + round.add) >> round.shift));
+        dist16[size_t(half + c)] = packed(uint16_t((s + round.add) >> round.shift));
+      }
+      for (int16_t* at : {ref16.data() + half, dist16.data() + half})
+        for (int f = 1; f <= half; ++f) {
+          at[-f] = at[f];
+          at[width - 1 + f] = at[width - 1 - f];
+        }
+      int j = 0;
+      bool taps16 = true;
+      for (const uint16_t t : taps) taps16 = taps16 && t < 32768;
+      if (taps16) {
+#if HWY_TARGET == HWY_AVX3
+        if (exactvq::cpu::use_vnni())
+          j = HorizontalBlurPairsOf<true>(ref16.data(), dist16.data(), width, taps, ref_out,
+                                          dist_out);
+        else
+#endif
+          j = HorizontalBlurPairsOf<false>(ref16.data(), dist16.data(), width, taps, ref_out,
+                                           dist_out);
+      }
+      for (; j < width / 2; ++j) {
+        uint32_t r = 0, s = 0;
+        for (size_t k = 0; k < taps.size(); ++k) {
+          const size_t i = size_t(2 * j + int(k));  // column 2j - half + k
+          r += taps[k] * value(ref16[i]);
+          s += taps[k] * value(dist16[i]);
+        }
+        ref_out[size_t(j)] = uint16_t((r + 32768) >> 16);
+        dist_out[size_t(j)] = uint16_t((s + 32768) >> 16);
+      }
+      return;
+    }
+  }
+#endif
+  VerticalBlur(ref_rows, dist_rows, sample, width, taps, round, lines);
+  mirror_edge_columns(lines.ref, width, half);
+  mirror_edge_columns(lines.dist, width, half);
+  HorizontalBlurEven(lines, width, taps, ref_out, dist_out);
+}
+
 }  // namespace exactvq::vif::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -348,6 +461,14 @@ namespace exactvq::vif::cpu {
 
 HWY_EXPORT(VerticalBlur);
 HWY_EXPORT(HorizontalBlurEven);
+HWY_EXPORT(BlurRow);
+
+void blur_row(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
+              SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding round,
+              BlurLines& lines, std::span<uint16_t> ref_out, std::span<uint16_t> dist_out) {
+  HWY_DYNAMIC_DISPATCH(BlurRow)
+  (ref_rows, dist_rows, sample, width, taps, round, lines, ref_out, dist_out);
+}
 
 void vertical_blur(std::span<const uint8_t* const> ref_rows,
                    std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,

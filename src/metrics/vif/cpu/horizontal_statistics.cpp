@@ -20,6 +20,7 @@
 // so the lanes' sums equal the reference's in any order.
 #include "metrics/vif/cpu/vif_simd.h"
 #include "backends/cpu/simd_targets.h"
+#include "metrics/vif/cpu/paired_lines.h"
 #include "metrics/vif/log2_table.h"
 
 #include <algorithm>
@@ -146,14 +147,6 @@ using D16 = hn::Repartition<int16_t, D32>;
 using DS32 = hn::RebindToSigned<D32>;
 using V16 = hn::Vec<D16>;
 using VS32 = hn::Vec<DS32>;
-
-// A row's lines as int16 halves biased by -2^15 (v - 32768 of each 16-bit
-// half), columns [-half, width + half) and zeros after: the horizontal sums
-// then take two taps a multiply-add, the taps < 2^15 and the halves' sums
-// below 2^32 (taps summing to at most 2^16 + 1).
-struct PairedLines {
-  std::vector<int16_t> mu1, mu2, lo[3], hi[3];
-};
 
 // count columns of `line` from `first` into lo (the low halves) and hi (the
 // high ones, unless null); `padding` zeros after them.
@@ -370,23 +363,17 @@ HWY_INLINE void AddEntries(const uint32_t* den_at, const uint32_t* signal_at,
 }
 
 // The vectors of Lanes(D16) pixels from 0 (whole vectors only) by pairs of
-// taps (kVnni: row_pairs::MulAddPairs); returns the first pixel left.
+// taps (kVnni: row_pairs::MulAddPairs) from the row's biased halves (the
+// taps' half-width's edge columns first, then at least Lanes(D16) entries
+// past the last edge column, zero); returns the first pixel left.
 template <size_t kTaps, bool kVnni>
-int PairedStatistics(const MomentLines& lines, int width, std::span<const uint16_t> taps, VF limit,
-                     VI& num_log, VI& den_log, VI& num_non_log, VI& den_non_log,
-                     int64_t& num_log_entries, int64_t& den_log_entries) {
+int PairedStatisticsOf(const PairedLines& split, int width, std::span<const uint16_t> taps,
+                       VF limit, VI& num_log, VI& den_log, VI& num_non_log, VI& den_non_log,
+                       int64_t& num_log_entries, int64_t& den_log_entries) {
   constexpr size_t kPairs = (kTaps + 1) / 2;
   const D32 d;
   const D16 d16;
   const int lanes16 = int(hn::Lanes(d16));
-  const int half = int(kTaps / 2);
-  thread_local PairedLines split;
-  const int count = width + 2 * half;
-  SplitLine(lines.mu1, -half, count, lanes16, split.mu1, nullptr);
-  SplitLine(lines.mu2, -half, count, lanes16, split.mu2, nullptr);
-  const EdgeLine* moments[3] = {&lines.xx, &lines.yy, &lines.xy};
-  for (int m = 0; m < 3; ++m)
-    SplitLine(*moments[m], -half, count, lanes16, split.lo[m], &split.hi[m]);
   // An odd number of taps: the even pixels' pairs (t_2p, t_2p+1) end with
   // (t_last, 0), the odd pixels' (t_2p-1, t_2p) start with (0, t_0).
   static_assert(kTaps % 2 == 1);
@@ -461,6 +448,24 @@ int PairedStatistics(const MomentLines& lines, int width, std::span<const uint16
     x += n;
   }
   return x;
+}
+
+// PairedStatisticsOf from the row's uint32 lines, split first.
+template <size_t kTaps, bool kVnni>
+int PairedStatistics(const MomentLines& lines, int width, std::span<const uint16_t> taps, VF limit,
+                     VI& num_log, VI& den_log, VI& num_non_log, VI& den_non_log,
+                     int64_t& num_log_entries, int64_t& den_log_entries) {
+  const int lanes16 = int(hn::Lanes(D16()));
+  const int half = int(kTaps / 2);
+  thread_local PairedLines split;
+  const int count = width + 2 * half;
+  SplitLine(lines.mu1, -half, count, lanes16, split.mu1, nullptr);
+  SplitLine(lines.mu2, -half, count, lanes16, split.mu2, nullptr);
+  const EdgeLine* moments[3] = {&lines.xx, &lines.yy, &lines.xy};
+  for (int m = 0; m < 3; ++m)
+    SplitLine(*moments[m], -half, count, lanes16, split.lo[m], &split.hi[m]);
+  return PairedStatisticsOf<kTaps, kVnni>(split, width, taps, limit, num_log, den_log, num_non_log,
+                                          den_non_log, num_log_entries, den_log_entries);
 }
 
 // Whether the taps suit PairedStatistics: each below 2^15 (a signed int16),
@@ -597,6 +602,69 @@ LevelSums HorizontalStatistics(const MomentLines& lines, int width, std::span<co
 
 #endif  // HWY_TARGET == HWY_SCALAR
 
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+// PairedStatisticsOf with kVnni where the CPU has it.
+template <size_t kTaps>
+int PairedStatisticsOfTaps(const PairedLines& split, int width, std::span<const uint16_t> taps,
+                           VF limit, VI& num_log, VI& den_log, VI& num_non_log, VI& den_non_log,
+                           int64_t& num_log_entries, int64_t& den_log_entries) {
+#if HWY_TARGET == HWY_AVX3
+  if (exactvq::cpu::use_vnni())
+    return PairedStatisticsOf<kTaps, true>(split, width, taps, limit, num_log, den_log, num_non_log,
+                                           den_non_log, num_log_entries, den_log_entries);
+#endif
+  return PairedStatisticsOf<kTaps, false>(split, width, taps, limit, num_log, den_log, num_non_log,
+                                          den_non_log, num_log_entries, den_log_entries);
+}
+#endif
+
+// paired_horizontal_statistics: PairedStatisticsOf's whole vectors where the
+// target and taps have it, then the rest of the row by the reference's steps
+// on the columns it reads, joined back from their halves into `scratch`.
+LevelSums PairedHorizontalStatistics(const PairedLines& split, int width,
+                                     std::span<const uint16_t> taps, double gain_limit,
+                                     MomentLines& scratch) {
+  const int half = int(taps.size() / 2);
+  int x = 0;
+  LevelSums sums;
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+  if (PairsFit(taps) && (taps.size() == 17 || taps.size() == 9 || taps.size() == 5)) {
+    const DI di;
+    const VF limit = hn::Set(DF(), gain_limit);
+    VI num_log = hn::Zero(di), den_log = hn::Zero(di), num_non_log = hn::Zero(di),
+       den_non_log = hn::Zero(di);
+    int64_t num_log_entries = 0, den_log_entries = 0;
+    const auto run = [&](auto of_taps) {
+      x = of_taps(split, width, taps, limit, num_log, den_log, num_non_log, den_non_log,
+                  num_log_entries, den_log_entries);
+    };
+    if (taps.size() == 17)
+      run(PairedStatisticsOfTaps<17>);
+    else if (taps.size() == 9)
+      run(PairedStatisticsOfTaps<9>);
+    else
+      run(PairedStatisticsOfTaps<5>);
+    sums.num_log = hn::GetLane(hn::SumOfLanes(di, num_log)) + num_log_entries;
+    sums.den_log = hn::GetLane(hn::SumOfLanes(di, den_log)) + den_log_entries;
+    sums.num_non_log = hn::GetLane(hn::SumOfLanes(di, num_non_log));
+    sums.den_non_log = hn::GetLane(hn::SumOfLanes(di, den_non_log));
+  }
+#endif
+  if (x < width) {
+    EdgeLine* const moments[3] = {&scratch.xx, &scratch.yy, &scratch.xy};
+    const auto value = [](int16_t biased) { return uint32_t(uint16_t(biased)) ^ 0x8000u; };
+    for (int c = x - half; c < width + half; ++c) {
+      const size_t i = size_t(c + half);
+      scratch.mu1[c] = value(split.mu1[i]);
+      scratch.mu2[c] = value(split.mu2[i]);
+      for (int m = 0; m < 3; ++m)
+        (*moments[m])[c] = value(split.hi[m][i]) << 16 | value(split.lo[m][i]);
+    }
+  }
+  for (; x < width; ++x) add_horizontal_statistic_at(scratch, x, taps, gain_limit, sums);
+  return sums;
+}
+
 }  // namespace exactvq::vif::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -604,6 +672,13 @@ HWY_AFTER_NAMESPACE();
 namespace exactvq::vif::cpu {
 
 HWY_EXPORT(HorizontalStatistics);
+HWY_EXPORT(PairedHorizontalStatistics);
+
+LevelSums paired_horizontal_statistics(const PairedLines& lines, int width,
+                                       std::span<const uint16_t> taps, double gain_limit,
+                                       MomentLines& scratch) {
+  return HWY_DYNAMIC_DISPATCH(PairedHorizontalStatistics)(lines, width, taps, gain_limit, scratch);
+}
 
 LevelSums horizontal_statistics(const MomentLines& lines, int width, std::span<const uint16_t> taps,
                                 double gain_limit) {

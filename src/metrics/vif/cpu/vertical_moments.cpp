@@ -9,6 +9,7 @@
 // fit 32 bits (MomentHalves16; docs/spec/vif.md proves the bounds).
 #include "metrics/vif/cpu/vif_simd.h"
 #include "backends/cpu/simd_targets.h"
+#include "metrics/vif/cpu/paired_lines.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/vif/cpu/vertical_moments.cpp"
@@ -28,6 +29,11 @@ void VerticalMoments(std::span<const uint8_t* const> ref_rows,
                      std::span<const uint16_t> taps, Rounding mean, Rounding square,
                      MomentLines& out) {
   vif::vertical_moments(ref_rows, dist_rows, sample, width, taps, mean, square, out);
+}
+int VerticalMomentHalves(std::span<const uint8_t* const>, std::span<const uint8_t* const>,
+                         SampleWidth, int, std::span<const uint16_t>, Rounding, Rounding,
+                         PairedLines&) {
+  return 0;
 }
 #else
 
@@ -143,6 +149,50 @@ HWY_INLINE V16 LoadBytes(const uint8_t* row, int x) {
   return hn::BitCast(D16(), hn::PromoteTo(DU16(), hn::LoadU(d8, row + x)));
 }
 
+// Columns [x, x + Lanes(D16)) of a line, from the lanes of InterleaveLower
+// (lower) and InterleaveUpper (upper) sums, as the paired horizontal pass's
+// biased int16 halves: at `lo` the low 16 bits less 2^15, at `hi` (unless
+// null) the high ones. The x86 packs join each 128-bit block's two halves,
+// which are its columns in order.
+HWY_INLINE void StoreHalves(V32 lower, V32 upper, int16_t* lo, int16_t* hi) {
+  const D32 d;
+  const DS32 ds;
+  const D16 d16;
+  const V32 bias = hn::Set(d, 0x80008000u);
+  const VS32 l = hn::BitCast(ds, hn::Xor(lower, bias)), u = hn::BitCast(ds, hn::Xor(upper, bias));
+  hn::StoreU(hn::ReorderDemote2To(d16, hn::ShiftRight<16>(hn::ShiftLeft<16>(l)),
+                                  hn::ShiftRight<16>(hn::ShiftLeft<16>(u))),
+             d16, lo);
+  if (hi)
+    hn::StoreU(hn::ReorderDemote2To(d16, hn::ShiftRight<16>(l), hn::ShiftRight<16>(u)), d16, hi);
+}
+
+// Where the int16 kernels put a row's lines: the uint32 lines (`lines`), or
+// with `halves` set its biased 16-bit halves, column c at index c + half.
+struct MomentSink {
+  MomentLines* lines = nullptr;
+  PairedLines* halves = nullptr;
+  int half = 0;
+  // Line m (0..4: mu1, mu2, xx, yy, xy) at columns [x, x + Lanes(D16)), from
+  // the lower and upper lanes' values (means below 2^16).
+  HWY_INLINE void Put(int m, int x, V32 lower, V32 upper) const {
+    const D32 d;
+    if (halves) {
+      const size_t at = size_t(x + half);
+      if (m < 2)
+        StoreHalves(lower, upper, (m == 0 ? halves->mu1 : halves->mu2).data() + at, nullptr);
+      else
+        StoreHalves(lower, upper, halves->lo[m - 2].data() + at, halves->hi[m - 2].data() + at);
+      return;
+    }
+    EdgeLine* const line[5] = {&lines->mu1, &lines->mu2, &lines->xx, &lines->yy, &lines->xy};
+    V32 first, second;
+    InColumnOrder(lower, upper, first, second);
+    hn::StoreU(first, d, line[m]->at(x));
+    hn::StoreU(second, d, line[m]->at(x + int(hn::Lanes(d))));
+  }
+};
+
 // The uint32 path's sums for 8-bit samples in int16 lanes, two rows (two
 // taps) a multiply-add: squares and products of 8-bit samples fit 16 bits,
 // biased by -2^15 to int16 (each sum then lacks 2^15 * sum(taps), added back
@@ -150,11 +200,12 @@ HWY_INLINE V16 LoadBytes(const uint8_t* row, int x) {
 // 2^15 (kVnni: row_pairs::MulAddPairs). Returns the first column left.
 template <bool kVnni>
 int Moments16(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
-              std::span<const uint16_t> taps, Rounding mean, Rounding square, MomentLines& out) {
+              std::span<const uint16_t> taps, Rounding mean, Rounding square,
+              const MomentSink& out) {
   const D32 d;
   const D16 d16;
   const DS32 ds;
-  const int lanes = int(hn::Lanes(d)), lanes16 = int(hn::Lanes(d16));
+  const int lanes16 = int(hn::Lanes(d16));
   const size_t count = taps.size();
   uint32_t tap_sum = 0;
   for (const uint16_t t : taps) tap_sum += t;
@@ -183,22 +234,15 @@ int Moments16(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, i
       xy_l = MulAddPairs<kVnni>(hn::Xor(hn::Mul(r_l, s_l), bias), t, xy_l);
       xy_u = MulAddPairs<kVnni>(hn::Xor(hn::Mul(r_u, s_u), bias), t, xy_u);
     }
-    V32 first, second;
-    InColumnOrder(hn::BitCast(d, mu1_l), hn::BitCast(d, mu1_u), first, second);
-    hn::StoreU(RoundMean(first, mean), d, out.mu1.at(x));
-    hn::StoreU(RoundMean(second, mean), d, out.mu1.at(x + lanes));
-    InColumnOrder(hn::BitCast(d, mu2_l), hn::BitCast(d, mu2_u), first, second);
-    hn::StoreU(RoundMean(first, mean), d, out.mu2.at(x));
-    hn::StoreU(RoundMean(second, mean), d, out.mu2.at(x + lanes));
-    const auto moment = [&](VS32 l, VS32 u, EdgeLine& line) {
-      V32 a, b;
-      InColumnOrder(hn::Add(hn::BitCast(d, l), unbias), hn::Add(hn::BitCast(d, u), unbias), a, b);
-      hn::StoreU(hn::ShiftRightSame(a, square.shift), d, line.at(x));
-      hn::StoreU(hn::ShiftRightSame(b, square.shift), d, line.at(x + lanes));
+    out.Put(0, x, RoundMean(hn::BitCast(d, mu1_l), mean), RoundMean(hn::BitCast(d, mu1_u), mean));
+    out.Put(1, x, RoundMean(hn::BitCast(d, mu2_l), mean), RoundMean(hn::BitCast(d, mu2_u), mean));
+    const auto moment = [&](int m, VS32 l, VS32 u) {
+      out.Put(m, x, hn::ShiftRightSame(hn::Add(hn::BitCast(d, l), unbias), square.shift),
+              hn::ShiftRightSame(hn::Add(hn::BitCast(d, u), unbias), square.shift));
     };
-    moment(xx_l, xx_u, out.xx);
-    moment(yy_l, yy_u, out.yy);
-    moment(xy_l, xy_u, out.xy);
+    moment(2, xx_l, xx_u);
+    moment(3, yy_l, yy_u);
+    moment(4, xy_l, xy_u);
   }
   return x;
 }
@@ -220,12 +264,12 @@ HWY_INLINE V16 LoadWords(const uint8_t* row, int x) {
 template <bool kVnni>
 int MomentHalves16(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
                    std::span<const uint16_t> taps, Rounding mean, Rounding square,
-                   MomentLines& out) {
+                   const MomentSink& out) {
   const D32 d;
   const D16 d16;
   const DU16 du16;
   const DS32 ds;
-  const int lanes = int(hn::Lanes(d)), lanes16 = int(hn::Lanes(d16));
+  const int lanes16 = int(hn::Lanes(d16));
   const size_t count = taps.size();
   uint32_t tap_sum = 0;
   for (const uint16_t t : taps) tap_sum += t;
@@ -270,33 +314,21 @@ int MomentHalves16(const uint8_t* const* ref_rows, const uint8_t* const* dist_ro
       xy_hi_l = acc(high(r_l, s_l), xy_hi_l);
       xy_hi_u = acc(high(r_u, s_u), xy_hi_u);
     }
-    V32 first, second;
-    InColumnOrder(hn::Add(hn::BitCast(d, mu1_l), unbias), hn::Add(hn::BitCast(d, mu1_u), unbias),
-                  first, second);
-    hn::StoreU(RoundMean(first, mean), d, out.mu1.at(x));
-    hn::StoreU(RoundMean(second, mean), d, out.mu1.at(x + lanes));
-    InColumnOrder(hn::Add(hn::BitCast(d, mu2_l), unbias), hn::Add(hn::BitCast(d, mu2_u), unbias),
-                  first, second);
-    hn::StoreU(RoundMean(first, mean), d, out.mu2.at(x));
-    hn::StoreU(RoundMean(second, mean), d, out.mu2.at(x + lanes));
+    const auto mean_of = [&](VS32 sum) {
+      return RoundMean(hn::Add(hn::BitCast(d, sum), unbias), mean);
+    };
+    out.Put(0, x, mean_of(mu1_l), mean_of(mu1_u));
+    out.Put(1, x, mean_of(mu2_l), mean_of(mu2_u));
     const V32 add = hn::Set(d, square.add);
     const int up = 16 - square.shift;
-    const auto moment = [&](VS32 lo_l, VS32 lo_u, VS32 hi_l, VS32 hi_u, EdgeLine& line) {
-      V32 lo_a, lo_b, hi_a, hi_b;
-      InColumnOrder(hn::Add(hn::BitCast(d, lo_l), unbias), hn::Add(hn::BitCast(d, lo_u), unbias),
-                    lo_a, lo_b);
-      InColumnOrder(hn::Add(hn::BitCast(d, hi_l), unbias), hn::Add(hn::BitCast(d, hi_u), unbias),
-                    hi_a, hi_b);
-      hn::StoreU(hn::Add(hn::ShiftLeftSame(hi_a, up),
-                         hn::ShiftRightSame(hn::Add(lo_a, add), square.shift)),
-                 d, line.at(x));
-      hn::StoreU(hn::Add(hn::ShiftLeftSame(hi_b, up),
-                         hn::ShiftRightSame(hn::Add(lo_b, add), square.shift)),
-                 d, line.at(x + lanes));
+    const auto join = [&](VS32 lo, VS32 hi) {
+      return hn::Add(
+          hn::ShiftLeftSame(hn::Add(hn::BitCast(d, hi), unbias), up),
+          hn::ShiftRightSame(hn::Add(hn::Add(hn::BitCast(d, lo), unbias), add), square.shift));
     };
-    moment(xx_lo_l, xx_lo_u, xx_hi_l, xx_hi_u, out.xx);
-    moment(yy_lo_l, yy_lo_u, yy_hi_l, yy_hi_u, out.yy);
-    moment(xy_lo_l, xy_lo_u, xy_hi_l, xy_hi_u, out.xy);
+    out.Put(2, x, join(xx_lo_l, xx_hi_l), join(xx_lo_u, xx_hi_u));
+    out.Put(3, x, join(yy_lo_l, yy_hi_l), join(yy_lo_u, yy_hi_u));
+    out.Put(4, x, join(xy_lo_l, xy_hi_l), join(xy_lo_u, xy_hi_u));
   }
   return x;
 }
@@ -316,11 +348,12 @@ void VerticalMoments(std::span<const uint8_t* const> ref_rows,
   for (const uint16_t t : taps) taps16 = taps16 && t < 32768;
   // The halves' bounds: lo + square.add < 2^32 and hi * 2^16 a multiple of 2^shift.
   const bool halves_fit = tap_sum <= 65536 && square.add < 65536 && square.shift <= 16;
+  const MomentSink sink{&out};
   const auto pairs = [&]<bool kVnni>() {
     if (fits32 && taps16)
-      x = Moments16<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out);
+      x = Moments16<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, sink);
     if (sample == SampleWidth::k16 && taps16 && halves_fit)
-      x = MomentHalves16<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, out);
+      x = MomentHalves16<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, sink);
   };
 #if HWY_TARGET == HWY_AVX3
   if (exactvq::cpu::use_vnni())
@@ -341,6 +374,43 @@ void VerticalMoments(std::span<const uint8_t* const> ref_rows,
     vif::vertical_moments_at(ref_rows, dist_rows, sample, x, taps, mean, square, out);
 }
 
+// vertical_moment_halves: the int16 kernels straight into the paired
+// horizontal pass's halves, for the taps that pass takes (an odd count of 5 to
+// 17, each below 2^15, summing to at most 2^16).
+int VerticalMomentHalves(std::span<const uint8_t* const> ref_rows,
+                         std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                         std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                         PairedLines& out) {
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+  const size_t n = taps.size();
+  if (n % 2 == 0 || n < 5 || n > 17) return 0;
+  uint64_t tap_sum = 0;
+  for (const uint16_t t : taps) {
+    if (t >= 32768) return 0;
+    tap_sum += t;
+  }
+  if (tap_sum > 65536) return 0;
+  const bool bytes = sample == SampleWidth::k8 && square.add == 0;  // tap_sum * 255^2 < 2^32
+  const bool words = sample == SampleWidth::k16 && square.add < 65536 && square.shift <= 16;
+  if (!bytes && !words) return 0;
+  const MomentSink sink{nullptr, &out, int(n / 2)};
+  const auto run = [&]<bool kVnni>() {
+    return bytes ? Moments16<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, mean, square,
+                                    sink)
+                 : MomentHalves16<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, mean,
+                                         square, sink);
+  };
+#if HWY_TARGET == HWY_AVX3
+  if (exactvq::cpu::use_vnni()) return run.template operator()<true>();
+#endif
+  return run.template operator()<false>();
+#else
+  (void)ref_rows, (void)dist_rows, (void)sample, (void)width, (void)taps, (void)mean, (void)square,
+      (void)out;
+  return 0;
+#endif
+}
+
 #endif  // HWY_TARGET == HWY_SCALAR
 
 }  // namespace exactvq::vif::cpu::HWY_NAMESPACE
@@ -350,6 +420,7 @@ HWY_AFTER_NAMESPACE();
 namespace exactvq::vif::cpu {
 
 HWY_EXPORT(VerticalMoments);
+HWY_EXPORT(VerticalMomentHalves);
 
 void vertical_moments(std::span<const uint8_t* const> ref_rows,
                       std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
@@ -357,6 +428,14 @@ void vertical_moments(std::span<const uint8_t* const> ref_rows,
                       MomentLines& out) {
   HWY_DYNAMIC_DISPATCH(VerticalMoments)
   (ref_rows, dist_rows, sample, width, taps, mean, square, out);
+}
+
+int vertical_moment_halves(std::span<const uint8_t* const> ref_rows,
+                           std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                           std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                           PairedLines& out) {
+  return HWY_DYNAMIC_DISPATCH(VerticalMomentHalves)(ref_rows, dist_rows, sample, width, taps, mean,
+                                                    square, out);
 }
 
 }  // namespace exactvq::vif::cpu

@@ -4,8 +4,7 @@
 namespace exactvq::vif::cpu {
 
 namespace {
-constexpr VifStages kSimdStages{&cpu::vertical_moments, &cpu::horizontal_statistics,
-                                &cpu::vertical_blur, &cpu::horizontal_blur_even};
+constexpr VifStages kSimdStages{&cpu::row_statistics, &cpu::blur_row};
 }  // namespace
 
 VifScores vif_simd(const PlaneView& ref, const PlaneView& dist, int bitdepth,

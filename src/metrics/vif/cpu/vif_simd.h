@@ -35,12 +35,26 @@ void vertical_moments(std::span<const uint8_t* const> ref_rows,
 LevelSums horizontal_statistics(const MomentLines& lines, int width, std::span<const uint16_t> taps,
                                 double gain_limit);
 
+// Twin of vif::row_statistics (its sums; `lines` is working memory). On x86,
+// for the taps of levels 0 to 2, the vertical pass writes the horizontal
+// pass's biased 16-bit halves directly (cpu/paired_lines.h).
+LevelSums row_statistics(std::span<const uint8_t* const> ref_rows,
+                         std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                         std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                         double gain_limit, MomentLines& lines);
+
 // Twins of vif::vertical_blur and vif::horizontal_blur_even.
 void vertical_blur(std::span<const uint8_t* const> ref_rows,
                    std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
                    std::span<const uint16_t> taps, Rounding round, BlurLines& out);
 void horizontal_blur_even(const BlurLines& lines, int width, std::span<const uint16_t> taps,
                           std::span<uint16_t> ref_out, std::span<uint16_t> dist_out);
+
+// Twin of vif::blur_row. On x86, for taps each below 2^15, the vertical pass
+// writes the horizontal pass's packed 16-bit lines directly.
+void blur_row(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* const> dist_rows,
+              SampleWidth sample, int width, std::span<const uint16_t> taps, Rounding round,
+              BlurLines& lines, std::span<uint16_t> ref_out, std::span<uint16_t> dist_out);
 
 // vif_reference's scores with these stages: the same bits.
 VifScores vif_simd(const PlaneView& ref, const PlaneView& dist, int bitdepth,

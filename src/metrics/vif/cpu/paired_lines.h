@@ -1,0 +1,41 @@
+// The x86 paired horizontal pass's input: a row's five vertically filtered
+// lines as int16 values biased by -2^15 (v - 32768 of each 16-bit value), the
+// means whole and the second moments as their low and high 16-bit halves.
+// The vertical pass may write these directly (vertical_moment_halves), which
+// saves writing the uint32 lines and splitting them again; row_statistics
+// joins the two. Internal to metrics/vif/cpu.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "metrics/vif/statistic.h"
+
+namespace exactvq::vif::cpu {
+
+// Column c of a line of the row's taps' half-width h lies at index c + h:
+// columns [-h, width + h), then kPaddingColumns zeros, which the vector loads
+// of the last pixels read past the edge columns (times a zero tap).
+struct PairedLines {
+  static constexpr int kPaddingColumns = 64;
+  std::vector<int16_t> mu1, mu2, lo[3], hi[3];  // moments: xx, yy, xy
+};
+
+// The vertical pass (vertical_moments' arithmetic) into `out`'s columns [0,
+// x) for the largest x a whole number of the target's vectors: returns x, or
+// 0 where this target or these taps and roundings have no such kernel (then
+// nothing is written). `out`'s arrays must hold width + 2 * half +
+// kPaddingColumns entries.
+int vertical_moment_halves(std::span<const uint8_t* const> ref_rows,
+                           std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                           std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                           PairedLines& out);
+
+// horizontal_statistics of the row whose lines `lines` holds, edge columns
+// included; `scratch` is overwritten (the reference's steps read its columns).
+LevelSums paired_horizontal_statistics(const PairedLines& lines, int width,
+                                       std::span<const uint16_t> taps, double gain_limit,
+                                       MomentLines& scratch);
+
+}  // namespace exactvq::vif::cpu
