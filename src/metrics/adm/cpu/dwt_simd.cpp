@@ -113,6 +113,42 @@ void Vertical(const Sample* const rows[4], int width, int bitdepth, int16_t* HWY
     // 54822 * (2^15 - 1) < 2^31, the centring then in range too).
     const auto low01 = TapPair(kDwtLow, 0), low23 = TapPair(kDwtLow, 2);
     const auto high01 = TapPair(kDwtHigh, 0), high23 = TapPair(kDwtHigh, 2);
+#if HWY_ARCH_X86
+    // Twice the columns a step: each row's 2N samples as int16 lanes, paired
+    // with the next row's by interleaving within each 128-bit block, and the
+    // two halves' sums narrowed by one pack, which also works within blocks
+    // and so puts the columns back in order (x86's interleave and pack).
+    const D16x2 d16x2;
+    const auto row16 = [&](const Sample* p) {
+      if constexpr (sizeof(Sample) == 1)
+        return hn::BitCast(d16x2, hn::PromoteTo(hn::RebindToUnsigned<D16x2>(),
+                                                hn::LoadU(hn::Rebind<uint8_t, D16x2>(), p + j)));
+      else
+        return hn::BitCast(d16x2, hn::LoadU(hn::RebindToUnsigned<D16x2>(), p + j));
+    };
+    const auto filter = [&](hn::Vec<D16x2> p01, hn::Vec<D16x2> p23, hn::Vec<D16x2> taps01,
+                            hn::Vec<D16x2> taps23, hn::Vec<D32> offset) {
+      return hn::ShiftRightSame(hn::Add(PairTaps(p01, p23, taps01, taps23), offset), bitdepth);
+    };
+    for (; j + 2 * lanes <= size_t(width); j += 2 * lanes) {
+      PrefetchAhead(rows[2] + j);
+      PrefetchAhead(rows[3] + j);
+      const auto r0 = row16(rows[0]), r1 = row16(rows[1]);
+      const auto r2 = row16(rows[2]), r3 = row16(rows[3]);
+      const auto p01_lower = hn::InterleaveLower(d16x2, r0, r1);
+      const auto p01_upper = hn::InterleaveUpper(d16x2, r0, r1);
+      const auto p23_lower = hn::InterleaveLower(d16x2, r2, r3);
+      const auto p23_upper = hn::InterleaveUpper(d16x2, r2, r3);
+      hn::StoreU(hn::ReorderDemote2To(d16x2, filter(p01_lower, p23_lower, low01, low23, lo_offset),
+                                      filter(p01_upper, p23_upper, low01, low23, lo_offset)),
+                 d16x2, lo + j);
+      if (hi == nullptr) continue;
+      hn::StoreU(
+          hn::ReorderDemote2To(d16x2, filter(p01_lower, p23_lower, high01, high23, hi_offset),
+                               filter(p01_upper, p23_upper, high01, high23, hi_offset)),
+          d16x2, hi + j);
+    }
+#endif
     for (; j + lanes <= size_t(width); j += lanes) {
       PrefetchAhead(rows[2] + j);
       PrefetchAhead(rows[3] + j);
