@@ -89,6 +89,9 @@ HWY_INLINE V32 NeighbourSum(D32 d, const MaskingRows<T>& rows, ptrdiff_t j) {
   return hn::Add(hn::Add(top, middle), bottom);
 }
 
+// The masker's centre weight at scale 0 (Q12: definition.h's adm_threshold_part_s0).
+static const volatile int32_t kCentreScale = 8738;
+
 template <bool kSums>
 std::array<int64_t, 3> MaskingRowS0(const MaskingRows<int16_t>& rows, int width, int begin, int end,
                                     const uint16_t factor[3], const CubeShift& cube) {
@@ -102,7 +105,9 @@ std::array<int64_t, 3> MaskingRowS0(const MaskingRows<int16_t>& rows, int width,
 
   // Named vectors, not arrays: SVE's vectors cannot be array elements.
   V64 sum0 = hn::Zero(d64), sum1 = hn::Zero(d64), sum2 = hn::Zero(d64);
-  const V32 centre_scale = hn::Set(d, 8738), centre_round = hn::Set(d, 2048);
+  // Read at run time: as a known constant the compiler makes the product four
+  // shifts and three adds, and this loop is bound by its count of operations.
+  const V32 centre_scale = hn::Set(d, kCentreScale), centre_round = hn::Set(d, 2048);
   ptrdiff_t j = inner_begin;
   for (; j + lanes <= inner_end; j += lanes) {
     V32 threshold = kSums ? NeighbourSum(d, rows, j) : hn::Zero(d);
