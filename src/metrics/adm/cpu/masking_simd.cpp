@@ -159,29 +159,39 @@ std::array<int64_t, 3> MaskingRowS0(const MaskingRows<int16_t>& rows, int width,
 
 // ---- scales 1..3: int32 bands. The 64-bit products (the Q32 CSF factor
 // times the value, the centre's Q32 weight times its magnitude) are MulEven
-// of the even and the odd lanes in turn, recombined into int32 lanes after
-// their shift as the reference's casts keep the low 32 bits.
+// of the even and the odd lanes in turn; the reference's casts keep the low
+// 32 bits of each shifted product, which the even products' shift leaves in
+// the low halves of their lanes and the odd ones are shifted up to the high
+// halves, where OddEven takes them.
 
 // The odd int32 lanes of v in the even positions (for MulEven).
 HWY_INLINE V32 OddLanesDown(D32 d, V32 v) {
   return hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(D64(), v)));
 }
-// The low 32 bits of the int64 lanes `even` and `odd`, interleaved back.
-HWY_INLINE V32 Interleave32(D32 d, V64 even, V64 odd) {
-  return hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
+
+// int32((v * factor + 2^27) >> 28) in every lane, factor < 2^32 multiplied as
+// the int32 f = factor - 2^32 where factor >= 2^31 (wide): v * factor is then
+// v * f + v * 2^32, exact modulo 2^64 as the product is below 2^63.
+HWY_INLINE V32 Weighted(D32 d, V32 v, V32 f, bool wide, V64 round) {
+  const V64 v64 = hn::BitCast(D64(), v);
+  V64 even = hn::MulEven(v, f);
+  V64 odd = hn::MulEven(OddLanesDown(d, v), f);
+  if (wide) {
+    even = hn::Add(even, hn::ShiftLeft<32>(v64));
+    odd = hn::Add(odd, hn::And(v64, hn::Set(D64(), int64_t(~uint64_t{0xFFFFFFFF}))));
+  }
+  // Bits 28..59 of each: down to the even lanes' low halves, up to the odd lanes' high halves.
+  return hn::OddEven(hn::BitCast(d, hn::ShiftLeft<4>(hn::Add(odd, round))),
+                     hn::BitCast(d, hn::ShiftRight<28>(hn::Add(even, round))));
 }
 
-// int32((v * factor + 2^27) >> 28) for the even lanes of v, factor < 2^32
-// taken as two 16-bit halves so that each MulEven is of int32 values.
-HWY_INLINE V64 WeightedEven(V32 v, V32 factor_high, V32 factor_low, V64 round) {
-  const V64 product =
-      hn::Add(hn::ShiftLeft<16>(hn::MulEven(v, factor_high)), hn::MulEven(v, factor_low));
-  return hn::ShiftRight<28>(hn::Add(product, round));
-}
-
-// (286331153 * |m| - 2^31) >> 32 for the even lanes of |m| (INT32_MIN kept negative, as abs32).
-HWY_INLINE V64 CentreEven(D32 d, V32 magnitude, V64 round) {
-  return hn::ShiftRight<32>(hn::Add(hn::MulEven(magnitude, hn::Set(d, 286331153)), round));
+// int32((286331153 * |m| - 2^31) >> 32) in every lane (INT32_MIN kept
+// negative, as abs32): the high halves of the products' lanes.
+HWY_INLINE V32 CentreTerm(D32 d, V32 magnitude, V64 round) {
+  const V32 weight = hn::Set(d, 286331153);
+  const V64 even = hn::Add(hn::MulEven(magnitude, weight), round);
+  const V64 odd = hn::Add(hn::MulEven(OddLanesDown(d, magnitude), weight), round);
+  return hn::OddEven(hn::BitCast(d, odd), hn::BitCast(d, hn::ShiftRight<32>(even)));
 }
 
 template <bool kSums>
@@ -214,18 +224,13 @@ std::array<int64_t, 3> MaskingRowS123(const MaskingRows<int32_t>& rows, int widt
         threshold = hn::Add(threshold, hn::Add(hn::Add(top, middle), bottom));
       }
       const V32 centre = hn::Abs(hn::LoadU(d, rows.masker.band[b] + j));
-      const V32 centre_term = Interleave32(d, CentreEven(d, centre, centre_round),
-                                           CentreEven(d, OddLanesDown(d, centre), centre_round));
-      threshold = hn::Add(threshold, centre_term);
+      threshold = hn::Add(threshold, CentreTerm(d, centre, centre_round));
     }
     const auto band_cubes = [&](int b) {
-      const V32 factor_high = hn::Set(d, int32_t(factor[b] >> 16));
-      const V32 factor_low = hn::Set(d, int32_t(factor[b] & 0xFFFF));
       const V64 cube_round = hn::Set(d64, cube.round[b]);
       const V32 src = hn::LoadU(d, rows.src.band[b] + j);
-      const V32 x =
-          Interleave32(d, WeightedEven(src, factor_high, factor_low, weight_round),
-                       WeightedEven(OddLanesDown(d, src), factor_high, factor_low, weight_round));
+      const V32 x = Weighted(d, src, hn::Set(d, static_cast<int32_t>(factor[b])),
+                             factor[b] >= 0x80000000u, weight_round);
       const V32 excess = hn::Max(hn::Sub(hn::Abs(x), threshold), hn::Zero(d));
       const V64 even = CubeEven(d, excess, 30, square_round, cube.shift[b], cube_round);
       const V64 odd =
