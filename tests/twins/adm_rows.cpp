@@ -164,7 +164,7 @@ std::vector<Case> dwt0_horizontal_cases() {
   };
   for (int fill = 0; fill < 4; ++fill) {
     for (int w = 2; w <= 70; ++w) add(w, 1 + int(rng() % 4), fill, int(rng() % 2));
-    for (int w : {255, 256, 257, 1919, 1920}) add(w, 3, fill, 0);
+    for (int w : {96, 97, 129, 130, 131, 255, 256, 257, 1919, 1920}) add(w, 3, fill, int(rng() % 2));
   }
   add(1920, 540, kUniform, 0, true);
   return all;

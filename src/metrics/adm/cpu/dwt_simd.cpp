@@ -229,15 +229,51 @@ void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>*
   const size_t vector_end = inner_end >= lanes + 1 ? inner_end : 1;
   const auto low01 = TapPair(kDwtLow, 0), low23 = TapPair(kDwtLow, 2);
   const auto high01 = TapPair(kDwtHigh, 0), high23 = TapPair(kDwtHigh, 2);
-  for (size_t next = 1; next < vector_end; next += lanes) {
-    const size_t j = std::min(next, vector_end - lanes);
-    const auto lo_a = LoadPairs(lo + 2 * j - 1), lo_b = LoadPairs(lo + 2 * j + 1);
-    FilterStore(low01, low23, lo_a, lo_b, a + j);
-    if (hi == nullptr) continue;
-    FilterStore(high01, high23, lo_a, lo_b, v + j);
-    const auto hi_a = LoadPairs(hi + 2 * j - 1), hi_b = LoadPairs(hi + 2 * j + 1);
-    FilterStore(low01, low23, hi_a, hi_b, h + j);
-    FilterStore(high01, high23, hi_a, hi_b, d + j);
+  if (inner_end >= 2 * lanes + 1) {
+    // 2N outputs a step: (sum + 2^15) >> 16 is the high int16 half of each
+    // int32 lane (in range, see FilterStore), so one ConcatOdd of the two
+    // sums' vectors narrows them in order, with no shifts or packs.
+    const D16x2 dw;
+    const auto rounded = [&](hn::Vec<D16x2> taps01, hn::Vec<D16x2> taps23, hn::Vec<D16x2> x,
+                             hn::Vec<D16x2> y) {
+      auto odd = hn::Zero(d32);
+      auto sum = hn::ReorderWidenMulAccumulate(d32, x, taps01, hn::Zero(d32), odd);
+      sum = hn::ReorderWidenMulAccumulate(d32, y, taps23, sum, odd);
+      return hn::BitCast(dw, hn::Add(hn::RearrangeToOddPlusEven(sum, odd), hn::Set(d32, 32768)));
+    };
+    const size_t end = inner_end;
+    for (size_t next = 1; next < end; next += 2 * lanes) {
+      const size_t j = std::min(next, end - 2 * lanes);
+      const size_t k = j + lanes;
+      const auto lo_a0 = LoadPairs(lo + 2 * j - 1), lo_b0 = LoadPairs(lo + 2 * j + 1);
+      const auto lo_a1 = LoadPairs(lo + 2 * k - 1), lo_b1 = LoadPairs(lo + 2 * k + 1);
+      hn::StoreU(hn::ConcatOdd(dw, rounded(low01, low23, lo_a1, lo_b1),
+                               rounded(low01, low23, lo_a0, lo_b0)),
+                 dw, a + j);
+      if (hi == nullptr) continue;
+      hn::StoreU(hn::ConcatOdd(dw, rounded(high01, high23, lo_a1, lo_b1),
+                               rounded(high01, high23, lo_a0, lo_b0)),
+                 dw, v + j);
+      const auto hi_a0 = LoadPairs(hi + 2 * j - 1), hi_b0 = LoadPairs(hi + 2 * j + 1);
+      const auto hi_a1 = LoadPairs(hi + 2 * k - 1), hi_b1 = LoadPairs(hi + 2 * k + 1);
+      hn::StoreU(hn::ConcatOdd(dw, rounded(low01, low23, hi_a1, hi_b1),
+                               rounded(low01, low23, hi_a0, hi_b0)),
+                 dw, h + j);
+      hn::StoreU(hn::ConcatOdd(dw, rounded(high01, high23, hi_a1, hi_b1),
+                               rounded(high01, high23, hi_a0, hi_b0)),
+                 dw, d + j);
+    }
+  } else {
+    for (size_t next = 1; next < vector_end; next += lanes) {
+      const size_t j = std::min(next, vector_end - lanes);
+      const auto lo_a = LoadPairs(lo + 2 * j - 1), lo_b = LoadPairs(lo + 2 * j + 1);
+      FilterStore(low01, low23, lo_a, lo_b, a + j);
+      if (hi == nullptr) continue;
+      FilterStore(high01, high23, lo_a, lo_b, v + j);
+      const auto hi_a = LoadPairs(hi + 2 * j - 1), hi_b = LoadPairs(hi + 2 * j + 1);
+      FilterStore(low01, low23, hi_a, hi_b, h + j);
+      FilterStore(high01, high23, hi_a, hi_b, d + j);
+    }
   }
   const size_t j = vector_end;
   // Output 0 and those past the vectors, by the reference on their taps.
