@@ -89,6 +89,20 @@ HWY_INLINE V32 NeighbourSum(D32 d, const MaskingRows<T>& rows, ptrdiff_t j) {
   return hn::Add(hn::Add(top, middle), bottom);
 }
 
+// int16 lanes of two int16 halves of int32 lanes: the masker's rows read whole.
+using D16x2 = hn::Repartition<int16_t, D32>;
+
+// The centre terms int16((8738 |c| + 2048) >> 12) of int16 lanes c: with m =
+// |c| <= 2^15 the value is floor((4368 m + 2^14) / 2^15) + 2m, the first part
+// MulFixedPoint15(4368, m) and the sum kept modulo 2^16 as the int16 cast; m
+// = 2^15 (c = -2^15, no int16 magnitude) gives 69904, i.e. 4368.
+HWY_INLINE hn::Vec<D16x2> CentreTerms(D16x2 dw, hn::Vec<D16x2> c) {
+  const auto m = hn::Abs(c);
+  const auto weight = hn::Set(dw, int16_t{4368});
+  const auto value = hn::Add(hn::Add(hn::MulFixedPoint15(weight, m), m), m);
+  return hn::IfThenElse(hn::Eq(m, hn::Set(dw, int16_t{-32768})), weight, value);
+}
+
 // The masker's centre weight at scale 0 (Q12: definition.h's adm_threshold_part_s0).
 static const volatile int32_t kCentreScale = 8738;
 
@@ -108,28 +122,26 @@ std::array<int64_t, 3> MaskingRowS0(const MaskingRows<int16_t>& rows, int width,
   // Read at run time: as a known constant the compiler makes the product four
   // shifts and three adds, and this loop is bound by its count of operations.
   const V32 centre_scale = hn::Set(d, kCentreScale), centre_round = hn::Set(d, 2048);
-  ptrdiff_t j = inner_begin;
-  for (; j + lanes <= inner_end; j += lanes) {
-    V32 threshold = kSums ? NeighbourSum(d, rows, j) : hn::Zero(d);
+  // The threshold's neighbours at `at`: the orientations' flattened rows, or their sums.
+  const auto neighbours = [&](ptrdiff_t at) {
+    if constexpr (kSums) return NeighbourSum(d, rows, at);
+    V32 total = hn::Zero(d);
     for (int b = 0; b < 3; ++b) {
-      if constexpr (!kSums) {
-        const int16_t* above = rows.flat_above.band[b];
-        const int16_t* row = rows.flat_row.band[b];
-        const int16_t* below = rows.flat_below.band[b];
-        const V32 top =
-            hn::Add(hn::Add(Load16(d, above, j - 1), Load16(d, above, j)), Load16(d, above, j + 1));
-        const V32 middle = hn::Add(Load16(d, row, j - 1), Load16(d, row, j + 1));
-        const V32 bottom =
-            hn::Add(hn::Add(Load16(d, below, j - 1), Load16(d, below, j)), Load16(d, below, j + 1));
-        threshold = hn::Add(threshold, hn::Add(hn::Add(top, middle), bottom));
-      }
-      const V32 centre = hn::Abs(Load16(d, rows.masker.band[b], j));
-      const V32 centre_term =
-          KeepInt16(hn::ShiftRight<12>(hn::Add(hn::Mul(centre, centre_scale), centre_round)));
-      threshold = hn::Add(threshold, centre_term);
+      const int16_t* above = rows.flat_above.band[b];
+      const int16_t* row = rows.flat_row.band[b];
+      const int16_t* below = rows.flat_below.band[b];
+      const V32 top = hn::Add(hn::Add(Load16(d, above, at - 1), Load16(d, above, at)),
+                              Load16(d, above, at + 1));
+      const V32 middle = hn::Add(Load16(d, row, at - 1), Load16(d, row, at + 1));
+      const V32 bottom = hn::Add(hn::Add(Load16(d, below, at - 1), Load16(d, below, at)),
+                                 Load16(d, below, at + 1));
+      total = hn::Add(total, hn::Add(hn::Add(top, middle), bottom));
     }
+    return total;
+  };
+  const auto add_cubes = [&](ptrdiff_t at, V32 threshold) {
     const auto band_cubes = [&](int b) {
-      const V32 x = hn::Mul(Load16(d, rows.src.band[b], j), hn::Set(d, int32_t{factor[b]}));
+      const V32 x = hn::Mul(Load16(d, rows.src.band[b], at), hn::Set(d, int32_t{factor[b]}));
       const V32 scaled_threshold =
           b == 2 ? hn::ShiftLeft<12>(threshold) : hn::ShiftLeft<10>(threshold);
       const V32 excess = hn::Max(hn::Sub(hn::Abs(x), scaled_threshold), hn::Zero(d));
@@ -145,6 +157,29 @@ std::array<int64_t, 3> MaskingRowS0(const MaskingRows<int16_t>& rows, int width,
     sum0 = hn::Add(sum0, band_cubes(0));
     sum1 = hn::Add(sum1, band_cubes(1));
     sum2 = hn::Add(sum2, band_cubes(2));
+  };
+  ptrdiff_t j = inner_begin;
+  // 2N columns a step: the centre terms in int16 lanes, N at a time twice as many.
+  const D16x2 dw;
+  for (; j + 2 * lanes <= inner_end; j += 2 * lanes) {
+    V32 lower = neighbours(j), upper = neighbours(j + lanes);
+    for (int b = 0; b < 3; ++b) {
+      const auto centre = CentreTerms(dw, hn::LoadU(dw, rows.masker.band[b] + j));
+      lower = hn::Add(lower, hn::PromoteTo(d, hn::LowerHalf(centre)));
+      upper = hn::Add(upper, hn::PromoteTo(d, hn::UpperHalf(hn::Half<D16x2>(), centre)));
+    }
+    add_cubes(j, lower);
+    add_cubes(j + lanes, upper);
+  }
+  for (; j + lanes <= inner_end; j += lanes) {
+    V32 threshold = neighbours(j);
+    for (int b = 0; b < 3; ++b) {
+      const V32 centre = hn::Abs(Load16(d, rows.masker.band[b], j));
+      const V32 centre_term =
+          KeepInt16(hn::ShiftRight<12>(hn::Add(hn::Mul(centre, centre_scale), centre_round)));
+      threshold = hn::Add(threshold, centre_term);
+    }
+    add_cubes(j, threshold);
   }
   std::array<int64_t, 3> out{WrappingSum(sum0), WrappingSum(sum1), WrappingSum(sum2)};
   // The mirrored edge columns and the tail, by the reference: integer sums of parts.
