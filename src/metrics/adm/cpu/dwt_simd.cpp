@@ -130,9 +130,16 @@ void Vertical(const Sample* const rows[4], int width, int bitdepth, int16_t* HWY
                             hn::Vec<D16x2> taps23, hn::Vec<D32> offset) {
       return hn::ShiftRightSame(hn::Add(PairTaps(p01, p23, taps01, taps23), offset), bitdepth);
     };
+    // The next output row's two new rows (one and two strides past rows[3]
+    // inside the picture; any address elsewhere, a hint only), asked for as
+    // this row's columns pass: the work between the two rows hides their wait.
+    const intptr_t stride =
+        reinterpret_cast<intptr_t>(rows[3]) - reinterpret_cast<intptr_t>(rows[2]);
+    const uintptr_t next1 = reinterpret_cast<uintptr_t>(rows[3]) + uintptr_t(stride);
+    const uintptr_t next2 = next1 + uintptr_t(stride);
     for (; j + 2 * lanes <= size_t(width); j += 2 * lanes) {
-      PrefetchAhead(rows[2] + j);
-      PrefetchAhead(rows[3] + j);
+      hwy::Prefetch(reinterpret_cast<const uint8_t*>(next1 + j * sizeof(Sample)));
+      hwy::Prefetch(reinterpret_cast<const uint8_t*>(next2 + j * sizeof(Sample)));
       const auto r0 = row16(rows[0]), r1 = row16(rows[1]);
       const auto r2 = row16(rows[2]), r3 = row16(rows[3]);
       const auto p01_lower = hn::InterleaveLower(d16x2, r0, r1);
