@@ -320,9 +320,13 @@ void VerticalS1(const int16_t* const rows[4], int width, int32_t* HWY_RESTRICT l
     return hn::BitCast(D16x2(), hn::Or(a, hn::ShiftLeft<16>(b)));
   };
   size_t j = 0;
+  // The next output row's two new rows, as at scale 0 (Vertical).
+  const intptr_t stride = reinterpret_cast<intptr_t>(rows[3]) - reinterpret_cast<intptr_t>(rows[2]);
+  const uintptr_t next1 = reinterpret_cast<uintptr_t>(rows[3]) + uintptr_t(stride);
+  const uintptr_t next2 = next1 + uintptr_t(stride);
   for (; j + lanes <= size_t(width); j += lanes) {
-    PrefetchAhead(rows[2] + j);
-    PrefetchAhead(rows[3] + j);
+    hwy::Prefetch(reinterpret_cast<const uint8_t*>(next1 + j * sizeof(int16_t)));
+    hwy::Prefetch(reinterpret_cast<const uint8_t*>(next2 + j * sizeof(int16_t)));
     const auto p01 = pair(rows[0], rows[1], j), p23 = pair(rows[2], rows[3], j);
     hn::StoreU(filter(p01, p23, low01, low23), d, lo + j);
     if (hi != nullptr) hn::StoreU(filter(p01, p23, high01, high23), d, hi + j);
@@ -384,9 +388,13 @@ void VerticalS123(const int32_t* const rows[4], int width, int scale, int32_t* H
     return hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(o)), hn::BitCast(d, e));
   };
   size_t j = 0;
+  // The next output row's two new rows, as at scale 0 (Vertical).
+  const intptr_t stride = reinterpret_cast<intptr_t>(rows[3]) - reinterpret_cast<intptr_t>(rows[2]);
+  const uintptr_t next1 = reinterpret_cast<uintptr_t>(rows[3]) + uintptr_t(stride);
+  const uintptr_t next2 = next1 + uintptr_t(stride);
   for (; j + lanes <= size_t(width); j += lanes) {
-    PrefetchAhead(rows[2] + j);
-    PrefetchAhead(rows[3] + j);
+    hwy::Prefetch(reinterpret_cast<const uint8_t*>(next1 + j * sizeof(int32_t)));
+    hwy::Prefetch(reinterpret_cast<const uint8_t*>(next2 + j * sizeof(int32_t)));
     const auto s0 = hn::LoadU(d, rows[0] + j), s1 = hn::LoadU(d, rows[1] + j);
     const auto s2 = hn::LoadU(d, rows[2] + j), s3 = hn::LoadU(d, rows[3] + j);
     const auto o0 = OddLanesDown(d, s0), o1 = OddLanesDown(d, s1);
