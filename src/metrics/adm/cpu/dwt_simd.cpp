@@ -420,6 +420,69 @@ HWY_INLINE V64 HalfOutputs(D32 d, const int32_t* filter, const int32_t* x, size_
   return Taps4Wide(d, filter, a, OddLanesDown(d, a), b, OddLanesDown(d, b));
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+// The horizontal pass at scales 1..3 in int16 pairs, where AVX-512 gathers
+// the int16 halves of two vectors in order in one permute (ConcatOdd,
+// ConcatEven). Each x = 2^16 xh + xl (xh = x >> 16, xl = x & 0xFFFF), so that
+// the sum over the taps f_k x_k is 2^16 Sh + Sl + 2^15 F, with Sh the taps
+// times the xh, Sl times the xl - 2^15 (signed), F the taps' sum: Sh and Sl
+// each two pair multiply-adds, below 54822 * 2^15 < 2^31 in magnitude. With
+// K = 2^15 F + round = Kh 2^shift + Kl (0 <= Kl < 2^shift), the output
+// (sum + round) >> shift is 2^(16 - shift) Sh + Kh + ((Sl + Kl) >> shift)
+// exactly, kept modulo 2^32 as the reference's cast keeps its low 32 bits.
+template <int kShift>
+void HorizontalS123Split(const int32_t* lo, const int32_t* hi, size_t vector_end, int64_t round,
+                         int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
+  const D32 d32;
+  const D16x2 dw;
+  const size_t lanes = hn::Lanes(d32);
+  const auto low01 = TapPair(kDwtLow, 0), low23 = TapPair(kDwtLow, 2);
+  const auto high01 = TapPair(kDwtHigh, 0), high23 = TapPair(kDwtHigh, 2);
+  const auto constants = [&](int64_t tap_sum, hn::Vec<D32>& kh, hn::Vec<D32>& kl) {
+    const int64_t k = (tap_sum << 15) + round;
+    kh = hn::Set(d32, static_cast<int32_t>(k >> kShift));
+    kl = hn::Set(d32, static_cast<int32_t>(k & ((int64_t{1} << kShift) - 1)));
+  };
+  hn::Vec<D32> low_kh, low_kl, high_kh, high_kl;
+  constants(kDwtLow[0] + kDwtLow[1] + kDwtLow[2] + kDwtLow[3], low_kh, low_kl);
+  constants(kDwtHigh[0] + kDwtHigh[1] + kDwtHigh[2] + kDwtHigh[3], high_kh, high_kl);
+  const auto offset = hn::Set(dw, int16_t{-32768});  // xl - 2^15 is xl ^ 0x8000 as int16
+  struct Split {
+    hn::Vec<D16x2> h01, h23, l01, l23;
+  };
+  // The pairs (x[2j-1], x[2j]) and (x[2j+1], x[2j+2]) of outputs j .. j + N - 1.
+  const auto split = [&](const int32_t* x, size_t j) {
+    const auto halves = [&](size_t at, hn::Vec<D16x2>& high, hn::Vec<D16x2>& low) {
+      const auto first = hn::BitCast(dw, hn::LoadU(d32, x + at));
+      const auto second = hn::BitCast(dw, hn::LoadU(d32, x + at + lanes));
+      high = hn::ConcatOdd(dw, second, first);
+      low = hn::Xor(hn::ConcatEven(dw, second, first), offset);
+    };
+    Split out;
+    halves(2 * j - 1, out.h01, out.l01);
+    halves(2 * j + 1, out.h23, out.l23);
+    return out;
+  };
+  const auto filter = [&](const Split& x, hn::Vec<D16x2> taps01, hn::Vec<D16x2> taps23,
+                          hn::Vec<D32> kh, hn::Vec<D32> kl, int32_t* out) {
+    const auto sh = PairTaps(x.h01, x.h23, taps01, taps23);
+    const auto sl = PairTaps(x.l01, x.l23, taps01, taps23);
+    const auto high = kShift == 15 ? hn::Add(sh, sh) : sh;
+    hn::StoreU(hn::Add(hn::Add(high, kh), hn::ShiftRight<kShift>(hn::Add(sl, kl))), d32, out);
+  };
+  for (size_t next = 1; next < vector_end; next += lanes) {
+    const size_t j = std::min(next, vector_end - lanes);
+    const Split l = split(lo, j);
+    filter(l, low01, low23, low_kh, low_kl, a + j);
+    if (hi == nullptr) continue;
+    filter(l, high01, high23, high_kh, high_kl, v + j);
+    const Split x = split(hi, j);
+    filter(x, low01, low23, low_kh, low_kl, h + j);
+    filter(x, high01, high23, high_kh, high_kl, d + j);
+  }
+}
+#endif
+
 void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps,
                     int out_width, int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
   const D32 d32;
@@ -437,6 +500,13 @@ void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 
   const size_t inner_end = out_width >= 2 ? size_t(out_width - 1) : 0;
   // As at scale 0: the last vector of inner outputs ends at inner_end.
   const size_t vector_end = inner_end >= lanes + 1 ? inner_end : 1;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  (void)store;
+  if (shift == 15)
+    HorizontalS123Split<15>(lo, hi, vector_end, kHorizontalRoundS123[scale - 1], a, v, h, d);
+  else
+    HorizontalS123Split<16>(lo, hi, vector_end, kHorizontalRoundS123[scale - 1], a, v, h, d);
+#else
   for (size_t next = 1; next < vector_end; next += lanes) {
     const size_t j = std::min(next, vector_end - lanes);
     store(kDwtLow, lo, j, a);
@@ -445,6 +515,7 @@ void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 
     store(kDwtLow, hi, j, h);
     store(kDwtHigh, hi, j, d);
   }
+#endif
   const size_t j = vector_end;
   const auto scalar = [&](size_t from, size_t to) {
     if (to <= from) return;
