@@ -6,6 +6,7 @@
 // order gives its bits. Columns 0 and width - 1 (mirrored neighbours) and the
 // tail past the vectors go through the reference itself.
 #include <algorithm>
+#include <type_traits>
 
 #include "metrics/adm/cpu/adm_simd.h"
 
@@ -139,12 +140,15 @@ std::array<int64_t, 3> MaskingRowS0(const MaskingRows<int16_t>& rows, int width,
     }
     return total;
   };
-  const auto add_cubes = [&](ptrdiff_t at, V32 threshold) {
+  // The cubes of columns at .. at + N - 1 added to the sums; with a mask `keep`
+  // (kMasked), only its lanes': the others' excess is made 0, whose cube is 0.
+  const auto add_cubes = [&](ptrdiff_t at, V32 threshold, auto masked, auto keep) {
     const auto band_cubes = [&](int b) {
       const V32 x = hn::Mul(Load16(d, rows.src.band[b], at), hn::Set(d, int32_t{factor[b]}));
       const V32 scaled_threshold =
           b == 2 ? hn::ShiftLeft<12>(threshold) : hn::ShiftLeft<10>(threshold);
-      const V32 excess = hn::Max(hn::Sub(hn::Abs(x), scaled_threshold), hn::Zero(d));
+      V32 excess = hn::Max(hn::Sub(hn::Abs(x), scaled_threshold), hn::Zero(d));
+      if constexpr (decltype(masked)::value) excess = hn::IfThenElseZero(keep, excess);
       const V32 excess_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, excess)));
       const V64 square_round = hn::Set(d64, int64_t{1} << (kSquareShift[b] - 1));
       const V64 cube_round = hn::Set(d64, cube.round[b]);
@@ -158,6 +162,7 @@ std::array<int64_t, 3> MaskingRowS0(const MaskingRows<int16_t>& rows, int width,
     sum1 = hn::Add(sum1, band_cubes(1));
     sum2 = hn::Add(sum2, band_cubes(2));
   };
+  const auto all = hn::FirstN(d, size_t(lanes));  // unread where unmasked
   ptrdiff_t j = inner_begin;
   // 2N columns a step: the centre terms in int16 lanes, N at a time twice as many.
   const D16x2 dw;
@@ -168,21 +173,29 @@ std::array<int64_t, 3> MaskingRowS0(const MaskingRows<int16_t>& rows, int width,
       lower = hn::Add(lower, hn::PromoteTo(d, hn::LowerHalf(centre)));
       upper = hn::Add(upper, hn::PromoteTo(d, hn::UpperHalf(hn::Half<D16x2>(), centre)));
     }
-    add_cubes(j, lower);
-    add_cubes(j + lanes, upper);
+    add_cubes(j, lower, std::false_type(), all);
+    add_cubes(j + lanes, upper, std::false_type(), all);
   }
-  for (; j + lanes <= inner_end; j += lanes) {
-    V32 threshold = neighbours(j);
+  const auto threshold_at = [&](ptrdiff_t at) {
+    V32 threshold = neighbours(at);
     for (int b = 0; b < 3; ++b) {
-      const V32 centre = hn::Abs(Load16(d, rows.masker.band[b], j));
+      const V32 centre = hn::Abs(Load16(d, rows.masker.band[b], at));
       const V32 centre_term =
           KeepInt16(hn::ShiftRight<12>(hn::Add(hn::Mul(centre, centre_scale), centre_round)));
       threshold = hn::Add(threshold, centre_term);
     }
-    add_cubes(j, threshold);
+    return threshold;
+  };
+  for (; j + lanes <= inner_end; j += lanes) add_cubes(j, threshold_at(j), std::false_type(), all);
+  if (j < inner_end) {
+    // The last columns in one vector ending at inner_end, its lanes before j
+    // (summed already) kept out.
+    const ptrdiff_t at = inner_end - lanes;
+    add_cubes(at, threshold_at(at), std::true_type(), hn::Not(hn::FirstN(d, size_t(j - at))));
+    j = inner_end;
   }
   std::array<int64_t, 3> out{WrappingSum(sum0), WrappingSum(sum1), WrappingSum(sum2)};
-  // The mirrored edge columns and the tail, by the reference: integer sums of parts.
+  // The mirrored edge columns, by the reference: integer sums of parts.
   const std::array<int64_t, 3> left =
       adm::masking_row_s0(rows, width, begin, inner_begin, factor, cube);
   const std::array<int64_t, 3> right = adm::masking_row_s0(rows, width, int(j), end, factor, cube);
@@ -243,30 +256,31 @@ std::array<int64_t, 3> MaskingRowS123(const MaskingRows<int32_t>& rows, int widt
   const V64 weight_round = hn::Set(d64, int64_t{1} << 27),
             centre_round = hn::Set(d64, kRoundBeforeShift32);
   const V64 square_round = hn::Set(d64, int64_t{1} << 29);
-  ptrdiff_t j = inner_begin;
-  for (; j + lanes <= inner_end; j += lanes) {
-    V32 threshold = kSums ? NeighbourSum(d, rows, j) : hn::Zero(d);
+  // The cubes of columns at .. at + N - 1 added to the sums, as at scale 0.
+  const auto add_cubes = [&](ptrdiff_t at, auto masked, auto keep) {
+    V32 threshold = kSums ? NeighbourSum(d, rows, at) : hn::Zero(d);
     for (int b = 0; b < 3; ++b) {
       if constexpr (!kSums) {
         const int32_t* above = rows.flat_above.band[b];
         const int32_t* row = rows.flat_row.band[b];
         const int32_t* below = rows.flat_below.band[b];
-        const V32 top = hn::Add(hn::Add(hn::LoadU(d, above + j - 1), hn::LoadU(d, above + j)),
-                                hn::LoadU(d, above + j + 1));
-        const V32 middle = hn::Add(hn::LoadU(d, row + j - 1), hn::LoadU(d, row + j + 1));
-        const V32 bottom = hn::Add(hn::Add(hn::LoadU(d, below + j - 1), hn::LoadU(d, below + j)),
-                                   hn::LoadU(d, below + j + 1));
+        const V32 top = hn::Add(hn::Add(hn::LoadU(d, above + at - 1), hn::LoadU(d, above + at)),
+                                hn::LoadU(d, above + at + 1));
+        const V32 middle = hn::Add(hn::LoadU(d, row + at - 1), hn::LoadU(d, row + at + 1));
+        const V32 bottom = hn::Add(hn::Add(hn::LoadU(d, below + at - 1), hn::LoadU(d, below + at)),
+                                   hn::LoadU(d, below + at + 1));
         threshold = hn::Add(threshold, hn::Add(hn::Add(top, middle), bottom));
       }
-      const V32 centre = hn::Abs(hn::LoadU(d, rows.masker.band[b] + j));
+      const V32 centre = hn::Abs(hn::LoadU(d, rows.masker.band[b] + at));
       threshold = hn::Add(threshold, CentreTerm(d, centre, centre_round));
     }
     const auto band_cubes = [&](int b) {
       const V64 cube_round = hn::Set(d64, cube.round[b]);
-      const V32 src = hn::LoadU(d, rows.src.band[b] + j);
+      const V32 src = hn::LoadU(d, rows.src.band[b] + at);
       const V32 x = Weighted(d, src, hn::Set(d, static_cast<int32_t>(factor[b])),
                              factor[b] >= 0x80000000u, weight_round);
-      const V32 excess = hn::Max(hn::Sub(hn::Abs(x), threshold), hn::Zero(d));
+      V32 excess = hn::Max(hn::Sub(hn::Abs(x), threshold), hn::Zero(d));
+      if constexpr (decltype(masked)::value) excess = hn::IfThenElseZero(keep, excess);
       const V64 even = CubeEven(d, excess, 30, square_round, cube.shift[b], cube_round);
       const V64 odd =
           CubeEven(d, OddLanesDown(d, excess), 30, square_round, cube.shift[b], cube_round);
@@ -275,6 +289,16 @@ std::array<int64_t, 3> MaskingRowS123(const MaskingRows<int32_t>& rows, int widt
     sum0 = hn::Add(sum0, band_cubes(0));
     sum1 = hn::Add(sum1, band_cubes(1));
     sum2 = hn::Add(sum2, band_cubes(2));
+  };
+  const auto all = hn::FirstN(d, size_t(lanes));  // unread where unmasked
+  ptrdiff_t j = inner_begin;
+  for (; j + lanes <= inner_end; j += lanes) add_cubes(j, std::false_type(), all);
+  if (j < inner_end) {
+    // The last columns in one vector ending at inner_end, its lanes before j
+    // (summed already) kept out.
+    const ptrdiff_t at = inner_end - lanes;
+    add_cubes(at, std::true_type(), hn::Not(hn::FirstN(d, size_t(j - at))));
+    j = inner_end;
   }
   std::array<int64_t, 3> out{WrappingSum(sum0), WrappingSum(sum1), WrappingSum(sum2)};
   const std::array<int64_t, 3> left =
