@@ -489,6 +489,7 @@ std::vector<Case> decouple_cases(uint64_t base, int timed_width) {
     for (int w = 1; w <= 70; ++w)
       add(w, 1 + int(rng() % 4), fill, rng() % 2 ? 100 : 1 + int(rng() % 3));
     for (int w : {255, 256, 257, 960}) add(w, 3, fill, rng() % 2 ? 100 : 1);
+    for (int w : {64, 65, 97}) add(w, 3, fill, 1);  // the limit 1's 2N columns a step
     // Limits that are not integers (1.5, 12.34, 99.9).
     for (auto [num, den] : {std::pair{3, 2}, std::pair{1234, 100}, std::pair{999, 10}})
       for (int w : {17, 64, 257}) add(w, 3, fill, num, false, den);

@@ -48,6 +48,7 @@ void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin,
 
 using D32 = hn::ScalableTag<int32_t>;
 using D16 = hn::Rebind<int16_t, D32>;
+using D16x2 = hn::Repartition<int16_t, D32>;  // int16 lanes, twice as many
 using DF = hn::Rebind<float, D32>;
 using DH = hn::Half<DF>;
 using DD = hn::Rebind<double, DH>;  // half as many binary64 lanes
@@ -188,6 +189,60 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
   }
 }
 
+// The limit 1 (no enhancement, no angle test: the file's head), 2N columns a
+// step, the restored values made in int16 lanes: with k' = k - 2^15 in
+// [-2^15, 0] (an int16), (k o + 2^14) >> 15 is MulFixedPoint15(k', o) + o
+// exactly (2^15 o / 2^15 is o), kept modulo 2^16 as the int16 store keeps it
+// (k' = o = -2^15, whose product MulFixedPoint15 wraps, gives 0, as k = 0
+// does). The two halves' gains are narrowed by one pack, which on x86 takes
+// them by 64-bit chunks in turn within each block; one lookup of the chunks
+// puts them in order.
+void DecoupleRowUnitGain(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end,
+                         OrientedRowsOut<int16_t> restored, OrientedRowsOut<int16_t> additive) {
+#if HWY_ARCH_X86
+  const D32 d32;
+  const D16x2 dw;
+  const hn::Half<D16x2> dh;
+  const hn::Repartition<uint64_t, D32> du64;
+  const int lanes = int(hn::Lanes(d32));
+  if (end - begin < 2 * lanes) {
+    DecoupleRow<true, true>(ref, dis, begin, end, 1.0, restored, additive);
+    return;
+  }
+  HWY_ALIGN uint64_t order[HWY_MAX_BYTES / sizeof(uint64_t)];
+  const size_t chunks = hn::Lanes(du64);
+  for (size_t c = 0; c < chunks; ++c) order[c] = c < chunks / 2 ? 2 * c : 2 * (c - chunks / 2) + 1;
+  const auto in_order = hn::SetTableIndices(du64, order);
+  const V32 zero = hn::Zero(d32), low16 = hn::Set(d32, 0xFFFF), half_unit = hn::Set(d32, 16384);
+  const V32 unit = hn::Set(d32, 32768), least = hn::Set(d32, -32768);
+  // k - 2^15, k = clamp((recip t + 2^14) >> 15, 0, 2^15) as in DecoupleRow.
+  const auto gain_less_unit = [&](V32 o, V32 t) {
+    const V32 r = Reciprocal(o);
+    const V32 k_high = hn::ShiftLeft<1>(hn::Mul(hn::ShiftRight<16>(r), t));
+    const V32 k_low = hn::ShiftRight<15>(hn::Add(hn::Mul(hn::And(r, low16), t), half_unit));
+    return hn::Min(hn::Max(hn::Sub(hn::Add(k_high, k_low), unit), least), zero);
+  };
+  // The last step ends at `end`, over some columns written already (the same values again).
+  for (int next = begin; next < end; next += 2 * lanes) {
+    const int j = std::min(next, end - 2 * lanes);
+    for (int b = 0; b < 3; ++b) {
+      const auto o16 = hn::LoadU(dw, ref.band[b] + j), t16 = hn::LoadU(dw, dis.band[b] + j);
+      const V32 lower = gain_less_unit(hn::PromoteTo(d32, hn::LowerHalf(dh, o16)),
+                                       hn::PromoteTo(d32, hn::LowerHalf(dh, t16)));
+      const V32 upper = gain_less_unit(hn::PromoteTo(d32, hn::UpperHalf(dh, o16)),
+                                       hn::PromoteTo(d32, hn::UpperHalf(dh, t16)));
+      const auto packed = hn::BitCast(du64, hn::ReorderDemote2To(dw, lower, upper));
+      const auto gain = hn::BitCast(dw, hn::TableLookupLanes(packed, in_order));
+      const auto rst = hn::Add(hn::MulFixedPoint15(gain, o16), o16);
+      hn::StoreU(rst, dw, restored.band[b] + j);
+      hn::StoreU(hn::Sub(t16, rst), dw, additive.band[b] + j);  // wraps as int16
+    }
+  }
+#else
+  DecoupleRow<true, true>(ref, dis, begin, end, 1.0, restored, additive);
+#endif
+}
+
 void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end,
                 double gain_limit, OrientedRowsOut<int16_t> restored,
                 OrientedRowsOut<int16_t> additive) {
@@ -195,7 +250,7 @@ void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin,
   const bool integer =
       gain_limit >= 1.0 && gain_limit <= 65535.0 && gain_limit == static_cast<int32_t>(gain_limit);
   if (integer && gain_limit == 1.0)
-    DecoupleRow<true, true>(ref, dis, begin, end, gain_limit, restored, additive);
+    DecoupleRowUnitGain(ref, dis, begin, end, restored, additive);
   else if (integer)
     DecoupleRow<true, false>(ref, dis, begin, end, gain_limit, restored, additive);
   else
