@@ -164,7 +164,7 @@ std::vector<Case> dwt0_horizontal_cases() {
   };
   for (int fill = 0; fill < 4; ++fill) {
     for (int w = 2; w <= 70; ++w) add(w, 1 + int(rng() % 4), fill, int(rng() % 2));
-    for (int w : {255, 256, 257, 1919, 1920}) add(w, 3, fill, 0);
+    for (int w : {96, 97, 129, 130, 131, 255, 256, 257, 1919, 1920}) add(w, 3, fill, int(rng() % 2));
   }
   add(1920, 540, kUniform, 0, true);
   return all;
@@ -374,9 +374,12 @@ std::vector<Case> masking_cases(uint64_t base, int max_shift) {
 // so that the angle test holds); case.a: the gain limit, or its numerator over case.b where
 // case.b is not 0 (limits that are not integers). kEveryValue: the reference bands run through
 // every int16 value (every divisor of the gain's reciprocal), the distorted ones a fraction of
-// them in [-1, 1] (gains inside the clamp).
+// them in [-1, 1] (gains inside the clamp). kEveryValueNear: the reference bands as kEveryValue,
+// the distorted ones within 3 of it or of its negation (where the restored value comes nearest the
+// distorted one: the limit 1's bound, cpu/decouple_simd.cpp).
 constexpr int kAligned = 4;
 constexpr int kEveryValue = 5;
+constexpr int kEveryValueNear = 6;
 
 template <typename T>
 Prepared decouple_case(const Case& c) {
@@ -394,6 +397,16 @@ Prepared decouple_case(const Case& c) {
         const int64_t o = int16_t(uint16_t(i + size_t(b) * 7919));
         in->ref[b][i] = T(o);
         in->dis[b][i] = T(o * (int64_t(rng() % 65537) - 32768) / 32768);
+      }
+    } else if (c.fill == kEveryValueNear) {
+      in->ref[b].resize(n);
+      in->dis[b].resize(n);
+      for (size_t i = 0; i < n; ++i) {
+        const int64_t o = int16_t(uint16_t(i + size_t(b) * 7919));
+        const int64_t t = (rng() % 2 ? o : -o) + int64_t(rng() % 7) - 3;
+        in->ref[b][i] = T(o);
+        in->dis[b][i] =
+            T(std::clamp<int64_t>(t, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
       }
     } else if (c.fill == kAligned) {
       const int64_t reach = std::numeric_limits<T>::max() / 3;
@@ -464,9 +477,10 @@ std::vector<Case> decouple_cases(uint64_t base, int timed_width) {
     c.b = over;
     c.timed = timed;
     c.what = std::to_string(w) + "x" + std::to_string(h) + " bands, " +
-             (fill == kEveryValue ? "every int16 value"
-              : fill == kAligned  ? "aligned"
-                                  : kBandFillNames[fill]) +
+             (fill == kEveryValue       ? "every int16 value"
+              : fill == kEveryValueNear ? "every int16 value, distorted near it"
+              : fill == kAligned        ? "aligned"
+                                        : kBandFillNames[fill]) +
              ", gain limit " + std::to_string(gain_limit) +
              (over ? "/" + std::to_string(over) : "");
     all.push_back(c);
@@ -475,12 +489,17 @@ std::vector<Case> decouple_cases(uint64_t base, int timed_width) {
     for (int w = 1; w <= 70; ++w)
       add(w, 1 + int(rng() % 4), fill, rng() % 2 ? 100 : 1 + int(rng() % 3));
     for (int w : {255, 256, 257, 960}) add(w, 3, fill, rng() % 2 ? 100 : 1);
+    for (int w : {64, 65, 97}) add(w, 3, fill, 1);  // the limit 1's 2N columns a step
     // Limits that are not integers (1.5, 12.34, 99.9).
     for (auto [num, den] : {std::pair{3, 2}, std::pair{1234, 100}, std::pair{999, 10}})
       for (int w : {17, 64, 257}) add(w, 3, fill, num, false, den);
   }
-  for (int gain_limit : {1, 100}) add(256, 257, kEveryValue, gain_limit);
+  for (int gain_limit : {1, 100}) {
+    add(256, 257, kEveryValue, gain_limit);
+    add(256, 257, kEveryValueNear, gain_limit);
+  }
   add(timed_width, timed_width * 9 / 16, kAligned, 100, true);
+  add(timed_width, timed_width * 9 / 16, kAligned, 1, true);  // VMAF v1.0.16's limit
   return all;
 }
 

@@ -115,31 +115,42 @@ void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, i
 HWY_INLINE V32 OddLanesDown(D32 d, V32 v) {
   return hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(D64(), v)));
 }
-HWY_INLINE V32 Interleave32(D32 d, V64 even, V64 odd) {
-  return hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
+
+// int32((v * factor + 2^27) >> 28) in every lane (masking_simd.cpp's
+// Weighted): factor < 2^32 multiplied as the int32 f = factor - 2^32 where
+// factor >= 2^31 (wide), v * factor then v * f + v * 2^32, exact modulo 2^64
+// as the product is below 2^63; bits 28..59 of the even lanes' products
+// shifted down to their low halves, of the odd ones' up to their high halves.
+HWY_INLINE V32 Weighted(D32 d, V32 v, V32 f, bool wide, V64 round) {
+  const V64 v64 = hn::BitCast(D64(), v);
+  V64 even = hn::MulEven(v, f);
+  V64 odd = hn::MulEven(OddLanesDown(d, v), f);
+  if (wide) {
+    even = hn::Add(even, hn::ShiftLeft<32>(v64));
+    odd = hn::Add(odd, hn::And(v64, hn::Set(D64(), int64_t(~uint64_t{0xFFFFFFFF}))));
+  }
+  return hn::OddEven(hn::BitCast(d, hn::ShiftLeft<4>(hn::Add(odd, round))),
+                     hn::BitCast(d, hn::ShiftRight<28>(hn::Add(even, round))));
 }
 
-// (factor * v + 2^27) >> 28 for the even lanes of v; factor < 2^32 as two
-// 16-bit halves so that each MulEven is of int32 values.
-HWY_INLINE V64 WeightedEven(V32 v, V32 factor_high, V32 factor_low, V64 round) {
-  const V64 product =
-      hn::Add(hn::ShiftLeft<16>(hn::MulEven(v, factor_high)), hn::MulEven(v, factor_low));
-  return hn::ShiftRight<28>(hn::Add(product, round));
-}
-
-// (143165577 * |v| - 2^31) >> 32 for the even lanes, |v| up to 2^31 (unsigned).
-HWY_INLINE V64 FlatEven(V32 magnitude, V64 round) {
+// int32((143165577 * |v| - 2^31) >> 32) in every lane, |v| up to 2^31
+// (unsigned): the high halves of the products' lanes.
+HWY_INLINE V32 Flat(D32 d, V32 magnitude, V64 round) {
   const hn::RebindToUnsigned<D32> du;
-  const auto product = hn::MulEven(hn::BitCast(du, magnitude), hn::Set(du, 143165577u));
-  return hn::ShiftRight<32>(hn::Add(hn::BitCast(D64(), product), round));
+  const auto weight = hn::Set(du, 143165577u);
+  const V64 even =
+      hn::Add(hn::BitCast(D64(), hn::MulEven(hn::BitCast(du, magnitude), weight)), round);
+  const V64 odd = hn::Add(
+      hn::BitCast(D64(), hn::MulEven(hn::BitCast(du, OddLanesDown(d, magnitude)), weight)), round);
+  return hn::OddEven(hn::BitCast(d, odd), hn::BitCast(d, hn::ShiftRight<32>(even)));
 }
 
 void CsfS123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* csf, int32_t* flt) {
   const D32 d;
   const D64 d64;
   const int lanes = int(hn::Lanes(d));
-  const V32 factor_high = hn::Set(d, int32_t(factor >> 16)),
-            factor_low = hn::Set(d, int32_t(factor & 0xFFFF));
+  const V32 f = hn::Set(d, static_cast<int32_t>(factor));
+  const bool wide = factor >= 0x80000000u;
   const V64 weight_round = hn::Set(d64, int64_t{1} << 27),
             flat_round = hn::Set(d64, kRoundBeforeShift32);
   // The last vector ends at `end`, over some columns written already (the same values again).
@@ -150,14 +161,10 @@ void CsfS123(const int32_t* src, int begin, int end, uint32_t factor, int32_t* c
   for (int next = begin; next < end; next += lanes) {
     const int j = std::min(next, end - lanes);
     const V32 s = hn::LoadU(d, src + j);
-    const V32 value =
-        Interleave32(d, WeightedEven(s, factor_high, factor_low, weight_round),
-                     WeightedEven(OddLanesDown(d, s), factor_high, factor_low, weight_round));
+    const V32 value = Weighted(d, s, f, wide, weight_round);
     hn::StoreU(value, d, csf + j);
     const V32 magnitude = hn::Abs(value);  // INT32_MIN read as 2^31 below
-    hn::StoreU(Interleave32(d, FlatEven(magnitude, flat_round),
-                            FlatEven(OddLanesDown(d, magnitude), flat_round)),
-               d, flt + j);
+    hn::StoreU(Flat(d, magnitude, flat_round), d, flt + j);
   }
 }
 

@@ -83,6 +83,18 @@ HWY_INLINE VI Product(VI a, VI b) {
   return hn::MulEven(hn::BitCast(d32, a), hn::BitCast(d32, b));
 }
 
+// Truncation of binary64 lanes that lie in int32 range: x86's conversion
+// alone (Highway's DemoteTo first clamps to the range, an operation more).
+HWY_INLINE hn::Vec<D32> TruncateInRange(VF v) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  return hn::Vec<D32>{_mm512_cvttpd_epi32(v.raw)};
+#elif HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
+  return hn::Vec<D32>{_mm256_cvttpd_epi32(v.raw)};
+#else
+  return hn::DemoteTo(D32(), v);
+#endif
+}
+
 // kUnitGain: the gain limit 1 (VMAF v1.0.16's), rst * 1 made by no product.
 template <bool kUnitGain>
 void DecoupleRow(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begin, int end,
@@ -97,8 +109,7 @@ void DecoupleRow(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begin
            inverse_unit = hn::Set(df, 0x1p-15);
   const VF cos_squared = hn::Set(df, static_cast<double>(kCosOneDegreeSquared));
   const VF gain = hn::Set(df, gain_limit);
-  const VF two_15 = hn::Set(df, 32768.0), two_14 = hn::Set(df, 16384.0),
-           two_31 = hn::Set(df, 0x1p31);
+  const VF two_14 = hn::Set(df, 16384.0), two_31 = hn::Set(df, 0x1p31);
   const VI exponent_bits = hn::Set(di, int64_t{0x7FF0000000000000});
   // The bits of 2^14 * 1.0 plus those of 1.0 (so that subtracting the bits of
   // 2^e leaves those of 2^(14 - e)), and 15 in the exponent field.
@@ -127,19 +138,18 @@ void DecoupleRow(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begin
       const auto o32 = hn::LoadU(d32, ref.band[b] + j), t32 = hn::LoadU(d32, dis.band[b] + j);
       const VF o = hn::PromoteTo(df, o32), t = hn::PromoteTo(df, t32);
       const VF abs_o = hn::Abs(o);
-      // |o| >= 2^15: shift s = floor(log2 |o|) - 14, from p = 2^floor(log2 |o|).
-      const auto big = hn::Ge(abs_o, two_15);
-      const VF p = hn::BitCast(df, hn::And(hn::BitCast(di, abs_o), exponent_bits));
-      // 2^-s = 2^14 / p and 2^(s-1) = p / 2^15, made on p's exponent field (exact,
-      // no division); lanes that are not big take 1 and 0 instead.
+      // p = 2^floor(log2 |o|) raised to 2^14 where smaller (|o| < 2^15, or
+      // o = 0): the divisor's shift is s = log2 p - 14, 0 there.
+      const VF p = hn::Max(hn::BitCast(df, hn::And(hn::BitCast(di, abs_o), exponent_bits)), two_14);
       const VI p_bits = hn::BitCast(di, p);
-      const VF inverse_scale = hn::IfThenElse(
-          big, hn::BitCast(df, hn::Sub(two_14_times_one_bits, p_bits)), hn::Set(df, 1.0));
-      const VF half = hn::IfThenElseZero(big, hn::BitCast(df, hn::Sub(p_bits, exponent_15)));
+      // 2^-s = 2^14 / p and 2^(s-1) = p / 2^15, made on p's exponent field
+      // (exact, no division); where s = 0 they are 1 and 1/2, and the divisor
+      // floor(|o| + 1/2) is |o|.
+      const VF inverse_scale = hn::BitCast(df, hn::Sub(two_14_times_one_bits, p_bits));
+      const VF half = hn::BitCast(df, hn::Sub(p_bits, exponent_15));
       const VF divisor = hn::Floor(hn::Mul(hn::Add(abs_o, half), inverse_scale));
-      // 1 << (14 + s) as an int32: INT32_MIN for s = 17 (|o| = 2^31).
-      const VF round =
-          hn::IfThenElse(big, hn::IfThenElse(hn::Ge(abs_o, two_31), hn::Neg(two_31), p), two_14);
+      // 1 << (14 + s) as an int32: p, but INT32_MIN for s = 17 (|o| = 2^31).
+      const VF round = hn::IfThenElse(hn::Ge(abs_o, two_31), hn::Neg(two_31), p);
       // The table's 2^30 / divisor truncated, divided here: the quotient of two
       // integers below 2^31 is at least 1 / divisor >= 2^-15 from the next
       // integer unless it is one, far more than its rounding error (2^-23 at
@@ -150,13 +160,16 @@ void DecoupleRow(OrientedRows<int32_t> ref, OrientedRows<int32_t> dis, int begin
       const VF signed_product = hn::IfThenElse(hn::Lt(o, zero), hn::Neg(product), product);
       const VF k_raw =
           hn::Floor(hn::Mul(hn::Add(signed_product, round), hn::Mul(inverse_scale, inverse_unit)));
-      const auto o_zero = hn::Eq(o, zero);
-      const VF k = hn::IfThenElse(o_zero, full_gain, hn::Min(hn::Max(k_raw, zero), full_gain));
-      const VF rst = hn::Floor(hn::Mul(hn::Add(hn::Mul(k, o), two_14), inverse_unit));
+      // Where o = 0 the reference's gain is 2^15 and this one may differ, but
+      // neither reaches a value: k o is 0 either way.
+      const VF k = hn::Min(hn::Max(k_raw, zero), full_gain);
+      const VF k_o = hn::Mul(k, o);  // exact: below 2^46
+      const VF rst = hn::Floor(hn::Mul(hn::Add(k_o, two_14), inverse_unit));
       const VF scaled = kUnitGain ? rst : hn::Mul(rst, gain);
       const VF enhanced = hn::IfThenElse(hn::Gt(o, zero), hn::Min(scaled, t), hn::Max(scaled, t));
-      const auto enhance = hn::AndNot(hn::Or(o_zero, hn::Eq(k, zero)), angle);
-      const auto out32 = hn::DemoteTo(d32, hn::IfThenElse(enhance, enhanced, rst));  // truncates
+      // The enhancement's lanes: k != 0 and o != 0, i.e. k o != 0, and the angle test.
+      const auto enhance = hn::AndNot(hn::Eq(k_o, zero), angle);
+      const auto out32 = TruncateInRange(hn::IfThenElse(enhance, enhanced, rst));
       hn::StoreU(out32, d32, restored.band[b] + j);
       hn::StoreU(hn::Sub(t32, out32), d32,
                  additive.band[b] + j);  // wraps as the reference's uint32

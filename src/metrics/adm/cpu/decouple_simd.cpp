@@ -14,6 +14,13 @@
 //   integer limit (the options' default) the product is an exact int32 and the
 //   truncations of the reference change nothing; any other limit runs the
 //   product in binary64 lanes as the reference does.
+// - With the limit 1 (VMAF v1.0.16's) the enhancement min(rst, t) (o > 0) or
+//   max(rst, t) (o < 0) is rst itself for every pair of int16 o, t, so it and
+//   the angle test are skipped. Where k = 0 or o = 0 it does not apply. For
+//   o > 0, t > 0: k <= (R t + 2^14) / 2^15 with R = floor(2^30 / o), so
+//   k o <= 2^15 t + o / 2 < 2^15 t + 2^14, and rst = (k o + 2^14) >> 15 <= t.
+//   For o < 0, t < 0 the same bound on k |o| gives rst >= t. Other signs make
+//   k_raw <= 0 (k = 0).
 #include <algorithm>
 #include <type_traits>
 
@@ -41,6 +48,7 @@ void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin,
 
 using D32 = hn::ScalableTag<int32_t>;
 using D16 = hn::Rebind<int16_t, D32>;
+using D16x2 = hn::Repartition<int16_t, D32>;  // int16 lanes, twice as many
 using DF = hn::Rebind<float, D32>;
 using DH = hn::Half<DF>;
 using DD = hn::Rebind<double, DH>;  // half as many binary64 lanes
@@ -126,9 +134,9 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
   for (int next = begin; next < end; next += lanes) {
     const int j = std::min(next, end - lanes);
     const auto load = [&](const int16_t* p) { return hn::PromoteTo(d32, hn::LoadU(d16, p + j)); };
-    // Stores the restored value and the additive part of band b, as the angle
-    // test's mask `angle` leaves them where with_angle is std::true_type, as
-    // if it held nowhere where std::false_type.
+    // Stores the restored value and the additive part of band b: enhanced
+    // where the angle test's mask `angle` says (with_angle std::true_type), or
+    // the restored value as it is (std::false_type: the limit 1).
     const auto band = [&](int b, auto with_angle, auto angle) {
       const auto t16 = hn::LoadU(d16, dis.band[b] + j);
       const V32 o = load(ref.band[b]), t = hn::PromoteTo(d32, t16);
@@ -136,39 +144,36 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
       // recip = 2^16 rh + rl, 0 <= rl < 2^16.
       const V32 k_high = hn::ShiftLeft<1>(hn::Mul(hn::ShiftRight<16>(r), t));
       const V32 k_low = hn::ShiftRight<15>(hn::Add(hn::Mul(hn::And(r, low16), t), half_unit));
-      const auto o_zero = hn::Eq(o, zero);
-      const V32 k = hn::IfThenElse(o_zero, full_gain,
-                                   hn::Min(hn::Max(hn::Add(k_high, k_low), zero), full_gain));
-      const V32 rst = hn::ShiftRight<15>(hn::Add(hn::Mul(k, o), half_unit));
-      V32 enhanced;
-      if constexpr (kIntegerGain) {
-        const V32 scaled = kUnitGain ? rst : hn::Mul(rst, gain);
-        enhanced = hn::IfThenElse(hn::Gt(o, zero), hn::Min(scaled, t), hn::Max(scaled, t));
-      } else {
-        enhanced = EnhancedInBinary64(rst, o, t, gain_limit);
-      }
-      // The enhancement's lanes: o != 0 and k != 0 (and the angle test).
-      const auto kept = hn::Or(o_zero, hn::Eq(k, zero));
-      V32 out = rst;
-      if constexpr (decltype(with_angle)::value)
+      const V32 k_clamped = hn::Min(hn::Max(hn::Add(k_high, k_low), zero), full_gain);
+      V32 out;
+      if constexpr (decltype(with_angle)::value) {
+        const auto o_zero = hn::Eq(o, zero);
+        const V32 k = hn::IfThenElse(o_zero, full_gain, k_clamped);
+        const V32 rst = hn::ShiftRight<15>(hn::Add(hn::Mul(k, o), half_unit));
+        V32 enhanced;
+        if constexpr (kIntegerGain) {
+          const V32 scaled = kUnitGain ? rst : hn::Mul(rst, gain);
+          enhanced = hn::IfThenElse(hn::Gt(o, zero), hn::Min(scaled, t), hn::Max(scaled, t));
+        } else {
+          enhanced = EnhancedInBinary64(rst, o, t, gain_limit);
+        }
+        // The enhancement's lanes: o != 0 and k != 0 and the angle test.
+        const auto kept = hn::Or(o_zero, hn::Eq(k, zero));
         out = hn::IfThenElse(hn::AndNot(kept, angle), enhanced, rst);
+      } else {
+        // Where o = 0 the product k o is 0 whatever k is: no 2^15 needs to be chosen.
+        out = hn::ShiftRight<15>(hn::Add(hn::Mul(k_clamped, o), half_unit));
+      }
       const auto out16 = hn::DemoteTo(d16, out);
       hn::StoreU(out16, d16, restored.band[b] + j);
       hn::StoreU(hn::Sub(t16, out16), d16, additive.band[b] + j);  // wraps as int16
-      // Whether the enhancement would change some lane (asked only without the angle test).
-      return kUnitGain && !hn::AllFalse(d32, hn::AndNot(kept, hn::Ne(enhanced, rst)));
     };
     if constexpr (kUnitGain) {
-      // With the limit 1 the enhancement is min(rst, t) (max for o < 0), and
-      // rst = (k o + 2^14) >> 15 with k <= (R t + 2^14) / 2^15, R o <= 2^30,
-      // is no further from 0 than t: in every vector of the clips tried it is rst
-      // itself. Where so in every lane of the three bands (checked, not
-      // assumed), the angle test cannot change a value and is not made.
-      const std::false_type without;
-      const auto unused = hn::Eq(zero, zero);
-      const bool b0 = band(0, without, unused), b1 = band(1, without, unused),
-                 b2 = band(2, without, unused);
-      if (!b0 && !b1 && !b2) continue;
+      // With the limit 1 the enhancement never moves a value (the file's
+      // head), so neither it nor the angle test is made.
+      const auto none = hn::FirstN(d32, 0);  // unread
+      for (int b = 0; b < 3; ++b) band(b, std::false_type(), none);
+      continue;
     }
     const V32 oh = load(ref.band[0]), ov = load(ref.band[1]);
     const V32 th = load(dis.band[0]), tv = load(dis.band[1]);
@@ -184,6 +189,60 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
   }
 }
 
+// The limit 1 (no enhancement, no angle test: the file's head), 2N columns a
+// step, the restored values made in int16 lanes: with k' = k - 2^15 in
+// [-2^15, 0] (an int16), (k o + 2^14) >> 15 is MulFixedPoint15(k', o) + o
+// exactly (2^15 o / 2^15 is o), kept modulo 2^16 as the int16 store keeps it
+// (k' = o = -2^15, whose product MulFixedPoint15 wraps, gives 0, as k = 0
+// does). The two halves' gains are narrowed by one pack, which on x86 takes
+// them by 64-bit chunks in turn within each block; one lookup of the chunks
+// puts them in order.
+void DecoupleRowUnitGain(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end,
+                         OrientedRowsOut<int16_t> restored, OrientedRowsOut<int16_t> additive) {
+#if HWY_ARCH_X86
+  const D32 d32;
+  const D16x2 dw;
+  const hn::Half<D16x2> dh;
+  const hn::Repartition<uint64_t, D32> du64;
+  const int lanes = int(hn::Lanes(d32));
+  if (end - begin < 2 * lanes) {
+    DecoupleRow<true, true>(ref, dis, begin, end, 1.0, restored, additive);
+    return;
+  }
+  HWY_ALIGN uint64_t order[HWY_MAX_BYTES / sizeof(uint64_t)];
+  const size_t chunks = hn::Lanes(du64);
+  for (size_t c = 0; c < chunks; ++c) order[c] = c < chunks / 2 ? 2 * c : 2 * (c - chunks / 2) + 1;
+  const auto in_order = hn::SetTableIndices(du64, order);
+  const V32 zero = hn::Zero(d32), low16 = hn::Set(d32, 0xFFFF), half_unit = hn::Set(d32, 16384);
+  const V32 unit = hn::Set(d32, 32768), least = hn::Set(d32, -32768);
+  // k - 2^15, k = clamp((recip t + 2^14) >> 15, 0, 2^15) as in DecoupleRow.
+  const auto gain_less_unit = [&](V32 o, V32 t) {
+    const V32 r = Reciprocal(o);
+    const V32 k_high = hn::ShiftLeft<1>(hn::Mul(hn::ShiftRight<16>(r), t));
+    const V32 k_low = hn::ShiftRight<15>(hn::Add(hn::Mul(hn::And(r, low16), t), half_unit));
+    return hn::Min(hn::Max(hn::Sub(hn::Add(k_high, k_low), unit), least), zero);
+  };
+  // The last step ends at `end`, over some columns written already (the same values again).
+  for (int next = begin; next < end; next += 2 * lanes) {
+    const int j = std::min(next, end - 2 * lanes);
+    for (int b = 0; b < 3; ++b) {
+      const auto o16 = hn::LoadU(dw, ref.band[b] + j), t16 = hn::LoadU(dw, dis.band[b] + j);
+      const V32 lower = gain_less_unit(hn::PromoteTo(d32, hn::LowerHalf(dh, o16)),
+                                       hn::PromoteTo(d32, hn::LowerHalf(dh, t16)));
+      const V32 upper = gain_less_unit(hn::PromoteTo(d32, hn::UpperHalf(dh, o16)),
+                                       hn::PromoteTo(d32, hn::UpperHalf(dh, t16)));
+      const auto packed = hn::BitCast(du64, hn::ReorderDemote2To(dw, lower, upper));
+      const auto gain = hn::BitCast(dw, hn::TableLookupLanes(packed, in_order));
+      const auto rst = hn::Add(hn::MulFixedPoint15(gain, o16), o16);
+      hn::StoreU(rst, dw, restored.band[b] + j);
+      hn::StoreU(hn::Sub(t16, rst), dw, additive.band[b] + j);  // wraps as int16
+    }
+  }
+#else
+  DecoupleRow<true, true>(ref, dis, begin, end, 1.0, restored, additive);
+#endif
+}
+
 void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin, int end,
                 double gain_limit, OrientedRowsOut<int16_t> restored,
                 OrientedRowsOut<int16_t> additive) {
@@ -191,7 +250,7 @@ void DecoupleS0(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin,
   const bool integer =
       gain_limit >= 1.0 && gain_limit <= 65535.0 && gain_limit == static_cast<int32_t>(gain_limit);
   if (integer && gain_limit == 1.0)
-    DecoupleRow<true, true>(ref, dis, begin, end, gain_limit, restored, additive);
+    DecoupleRowUnitGain(ref, dis, begin, end, restored, additive);
   else if (integer)
     DecoupleRow<true, false>(ref, dis, begin, end, gain_limit, restored, additive);
   else

@@ -80,6 +80,17 @@ HWY_INLINE hn::Vec<DU64> TermsS123(hn::Vec<DU64> m, int q, hn::Vec<DU64> square_
   return hn::ShiftRightSame(hn::Add(product, cube_round), cube_shift);
 }
 
+// The same where s is below 2^32 (no bit 32 to add back), for the |o| in the
+// low words of the uint64 lanes of m (the high words ignored).
+HWY_INLINE hn::Vec<DU64> TermsS123Narrow(hn::Vec<DU64> m, int q, hn::Vec<DU64> square_round,
+                                         int cube_shift, hn::Vec<DU64> cube_round) {
+  const DU32 du32;
+  const auto m32 = hn::BitCast(du32, m);
+  const auto s = hn::ShiftRightSame(hn::Add(hn::MulEven(m32, m32), square_round), q);
+  return hn::ShiftRightSame(hn::Add(hn::MulEven(hn::BitCast(du32, s), m32), cube_round),
+                            cube_shift);
+}
+
 std::array<uint64_t, 3> DenominatorS123(OrientedRows<int32_t> ref, int begin, int end, int scale,
                                         int cube_shift, uint64_t cube_round) {
   const hn::ScalableTag<int32_t> d;
@@ -91,12 +102,21 @@ std::array<uint64_t, 3> DenominatorS123(OrientedRows<int32_t> ref, int begin, in
   const auto square_round = hn::Set(du64, uint64_t{1} << q);
   const auto round = hn::Set(du64, cube_round);
   const auto low_word = hn::Set(du64, uint64_t{0xFFFFFFFF});
+  const auto top_bit = hn::Set(du32, 0x80000000u);
   std::array<uint64_t, 3> out{0, 0, 0};
   for (int b = 0; b < 3; ++b) {
     auto sum = hn::Zero(du64);
     for (int j = begin; j < vector_end; j += lanes) {
       // |o| as uint32: INT32_MIN's magnitude 2^31 too.
-      const auto m = hn::BitCast(du64, hn::BitCast(du32, hn::Abs(hn::LoadU(d, ref.band[b] + j))));
+      const auto m32 = hn::BitCast(du32, hn::Abs(hn::LoadU(d, ref.band[b] + j)));
+      const auto m = hn::BitCast(du64, m32);
+      // s = (m^2 + 2^q) >> q passes 2^32 only for q = 30 and m = 2^31.
+      if (q == 31 || hn::AllFalse(du32, hn::Eq(m32, top_bit))) {
+        const auto even = TermsS123Narrow(m, q, square_round, cube_shift, round);
+        const auto odd = TermsS123Narrow(hn::ShiftRight<32>(m), q, square_round, cube_shift, round);
+        sum = hn::Add(sum, hn::Add(even, odd));
+        continue;
+      }
       const auto even = TermsS123(hn::And(m, low_word), q, square_round, cube_shift, round);
       const auto odd = TermsS123(hn::ShiftRight<32>(m), q, square_round, cube_shift, round);
       sum = hn::Add(sum, hn::Add(even, odd));

@@ -113,6 +113,49 @@ void Vertical(const Sample* const rows[4], int width, int bitdepth, int16_t* HWY
     // 54822 * (2^15 - 1) < 2^31, the centring then in range too).
     const auto low01 = TapPair(kDwtLow, 0), low23 = TapPair(kDwtLow, 2);
     const auto high01 = TapPair(kDwtHigh, 0), high23 = TapPair(kDwtHigh, 2);
+#if HWY_ARCH_X86
+    // Twice the columns a step: each row's 2N samples as int16 lanes, paired
+    // with the next row's by interleaving within each 128-bit block, and the
+    // two halves' sums narrowed by one pack, which also works within blocks
+    // and so puts the columns back in order (x86's interleave and pack).
+    const D16x2 d16x2;
+    const auto row16 = [&](const Sample* p) {
+      if constexpr (sizeof(Sample) == 1)
+        return hn::BitCast(d16x2, hn::PromoteTo(hn::RebindToUnsigned<D16x2>(),
+                                                hn::LoadU(hn::Rebind<uint8_t, D16x2>(), p + j)));
+      else
+        return hn::BitCast(d16x2, hn::LoadU(hn::RebindToUnsigned<D16x2>(), p + j));
+    };
+    const auto filter = [&](hn::Vec<D16x2> p01, hn::Vec<D16x2> p23, hn::Vec<D16x2> taps01,
+                            hn::Vec<D16x2> taps23, hn::Vec<D32> offset) {
+      return hn::ShiftRightSame(hn::Add(PairTaps(p01, p23, taps01, taps23), offset), bitdepth);
+    };
+    // The next output row's two new rows (one and two strides past rows[3]
+    // inside the picture; any address elsewhere, a hint only), asked for as
+    // this row's columns pass: the work between the two rows hides their wait.
+    const intptr_t stride =
+        reinterpret_cast<intptr_t>(rows[3]) - reinterpret_cast<intptr_t>(rows[2]);
+    const uintptr_t next1 = reinterpret_cast<uintptr_t>(rows[3]) + uintptr_t(stride);
+    const uintptr_t next2 = next1 + uintptr_t(stride);
+    for (; j + 2 * lanes <= size_t(width); j += 2 * lanes) {
+      hwy::Prefetch(reinterpret_cast<const uint8_t*>(next1 + j * sizeof(Sample)));
+      hwy::Prefetch(reinterpret_cast<const uint8_t*>(next2 + j * sizeof(Sample)));
+      const auto r0 = row16(rows[0]), r1 = row16(rows[1]);
+      const auto r2 = row16(rows[2]), r3 = row16(rows[3]);
+      const auto p01_lower = hn::InterleaveLower(d16x2, r0, r1);
+      const auto p01_upper = hn::InterleaveUpper(d16x2, r0, r1);
+      const auto p23_lower = hn::InterleaveLower(d16x2, r2, r3);
+      const auto p23_upper = hn::InterleaveUpper(d16x2, r2, r3);
+      hn::StoreU(hn::ReorderDemote2To(d16x2, filter(p01_lower, p23_lower, low01, low23, lo_offset),
+                                      filter(p01_upper, p23_upper, low01, low23, lo_offset)),
+                 d16x2, lo + j);
+      if (hi == nullptr) continue;
+      hn::StoreU(
+          hn::ReorderDemote2To(d16x2, filter(p01_lower, p23_lower, high01, high23, hi_offset),
+                               filter(p01_upper, p23_upper, high01, high23, hi_offset)),
+          d16x2, hi + j);
+    }
+#endif
     for (; j + lanes <= size_t(width); j += lanes) {
       PrefetchAhead(rows[2] + j);
       PrefetchAhead(rows[3] + j);
@@ -193,15 +236,51 @@ void Horizontal0(const int16_t* lo, const int16_t* hi, const std::array<int, 4>*
   const size_t vector_end = inner_end >= lanes + 1 ? inner_end : 1;
   const auto low01 = TapPair(kDwtLow, 0), low23 = TapPair(kDwtLow, 2);
   const auto high01 = TapPair(kDwtHigh, 0), high23 = TapPair(kDwtHigh, 2);
-  for (size_t next = 1; next < vector_end; next += lanes) {
-    const size_t j = std::min(next, vector_end - lanes);
-    const auto lo_a = LoadPairs(lo + 2 * j - 1), lo_b = LoadPairs(lo + 2 * j + 1);
-    FilterStore(low01, low23, lo_a, lo_b, a + j);
-    if (hi == nullptr) continue;
-    FilterStore(high01, high23, lo_a, lo_b, v + j);
-    const auto hi_a = LoadPairs(hi + 2 * j - 1), hi_b = LoadPairs(hi + 2 * j + 1);
-    FilterStore(low01, low23, hi_a, hi_b, h + j);
-    FilterStore(high01, high23, hi_a, hi_b, d + j);
+  if (inner_end >= 2 * lanes + 1) {
+    // 2N outputs a step: (sum + 2^15) >> 16 is the high int16 half of each
+    // int32 lane (in range, see FilterStore), so one ConcatOdd of the two
+    // sums' vectors narrows them in order, with no shifts or packs.
+    const D16x2 dw;
+    const auto rounded = [&](hn::Vec<D16x2> taps01, hn::Vec<D16x2> taps23, hn::Vec<D16x2> x,
+                             hn::Vec<D16x2> y) {
+      auto odd = hn::Zero(d32);
+      auto sum = hn::ReorderWidenMulAccumulate(d32, x, taps01, hn::Zero(d32), odd);
+      sum = hn::ReorderWidenMulAccumulate(d32, y, taps23, sum, odd);
+      return hn::BitCast(dw, hn::Add(hn::RearrangeToOddPlusEven(sum, odd), hn::Set(d32, 32768)));
+    };
+    const size_t end = inner_end;
+    for (size_t next = 1; next < end; next += 2 * lanes) {
+      const size_t j = std::min(next, end - 2 * lanes);
+      const size_t k = j + lanes;
+      const auto lo_a0 = LoadPairs(lo + 2 * j - 1), lo_b0 = LoadPairs(lo + 2 * j + 1);
+      const auto lo_a1 = LoadPairs(lo + 2 * k - 1), lo_b1 = LoadPairs(lo + 2 * k + 1);
+      hn::StoreU(hn::ConcatOdd(dw, rounded(low01, low23, lo_a1, lo_b1),
+                               rounded(low01, low23, lo_a0, lo_b0)),
+                 dw, a + j);
+      if (hi == nullptr) continue;
+      hn::StoreU(hn::ConcatOdd(dw, rounded(high01, high23, lo_a1, lo_b1),
+                               rounded(high01, high23, lo_a0, lo_b0)),
+                 dw, v + j);
+      const auto hi_a0 = LoadPairs(hi + 2 * j - 1), hi_b0 = LoadPairs(hi + 2 * j + 1);
+      const auto hi_a1 = LoadPairs(hi + 2 * k - 1), hi_b1 = LoadPairs(hi + 2 * k + 1);
+      hn::StoreU(hn::ConcatOdd(dw, rounded(low01, low23, hi_a1, hi_b1),
+                               rounded(low01, low23, hi_a0, hi_b0)),
+                 dw, h + j);
+      hn::StoreU(hn::ConcatOdd(dw, rounded(high01, high23, hi_a1, hi_b1),
+                               rounded(high01, high23, hi_a0, hi_b0)),
+                 dw, d + j);
+    }
+  } else {
+    for (size_t next = 1; next < vector_end; next += lanes) {
+      const size_t j = std::min(next, vector_end - lanes);
+      const auto lo_a = LoadPairs(lo + 2 * j - 1), lo_b = LoadPairs(lo + 2 * j + 1);
+      FilterStore(low01, low23, lo_a, lo_b, a + j);
+      if (hi == nullptr) continue;
+      FilterStore(high01, high23, lo_a, lo_b, v + j);
+      const auto hi_a = LoadPairs(hi + 2 * j - 1), hi_b = LoadPairs(hi + 2 * j + 1);
+      FilterStore(low01, low23, hi_a, hi_b, h + j);
+      FilterStore(high01, high23, hi_a, hi_b, d + j);
+    }
   }
   const size_t j = vector_end;
   // Output 0 and those past the vectors, by the reference on their taps.
@@ -241,9 +320,13 @@ void VerticalS1(const int16_t* const rows[4], int width, int32_t* HWY_RESTRICT l
     return hn::BitCast(D16x2(), hn::Or(a, hn::ShiftLeft<16>(b)));
   };
   size_t j = 0;
+  // The next output row's two new rows, as at scale 0 (Vertical).
+  const intptr_t stride = reinterpret_cast<intptr_t>(rows[3]) - reinterpret_cast<intptr_t>(rows[2]);
+  const uintptr_t next1 = reinterpret_cast<uintptr_t>(rows[3]) + uintptr_t(stride);
+  const uintptr_t next2 = next1 + uintptr_t(stride);
   for (; j + lanes <= size_t(width); j += lanes) {
-    PrefetchAhead(rows[2] + j);
-    PrefetchAhead(rows[3] + j);
+    hwy::Prefetch(reinterpret_cast<const uint8_t*>(next1 + j * sizeof(int16_t)));
+    hwy::Prefetch(reinterpret_cast<const uint8_t*>(next2 + j * sizeof(int16_t)));
     const auto p01 = pair(rows[0], rows[1], j), p23 = pair(rows[2], rows[3], j);
     hn::StoreU(filter(p01, p23, low01, low23), d, lo + j);
     if (hi != nullptr) hn::StoreU(filter(p01, p23, high01, high23), d, hi + j);
@@ -305,9 +388,13 @@ void VerticalS123(const int32_t* const rows[4], int width, int scale, int32_t* H
     return hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(o)), hn::BitCast(d, e));
   };
   size_t j = 0;
+  // The next output row's two new rows, as at scale 0 (Vertical).
+  const intptr_t stride = reinterpret_cast<intptr_t>(rows[3]) - reinterpret_cast<intptr_t>(rows[2]);
+  const uintptr_t next1 = reinterpret_cast<uintptr_t>(rows[3]) + uintptr_t(stride);
+  const uintptr_t next2 = next1 + uintptr_t(stride);
   for (; j + lanes <= size_t(width); j += lanes) {
-    PrefetchAhead(rows[2] + j);
-    PrefetchAhead(rows[3] + j);
+    hwy::Prefetch(reinterpret_cast<const uint8_t*>(next1 + j * sizeof(int32_t)));
+    hwy::Prefetch(reinterpret_cast<const uint8_t*>(next2 + j * sizeof(int32_t)));
     const auto s0 = hn::LoadU(d, rows[0] + j), s1 = hn::LoadU(d, rows[1] + j);
     const auto s2 = hn::LoadU(d, rows[2] + j), s3 = hn::LoadU(d, rows[3] + j);
     const auto o0 = OddLanesDown(d, s0), o1 = OddLanesDown(d, s1);
@@ -333,6 +420,69 @@ HWY_INLINE V64 HalfOutputs(D32 d, const int32_t* filter, const int32_t* x, size_
   return Taps4Wide(d, filter, a, OddLanesDown(d, a), b, OddLanesDown(d, b));
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+// The horizontal pass at scales 1..3 in int16 pairs, where AVX-512 gathers
+// the int16 halves of two vectors in order in one permute (ConcatOdd,
+// ConcatEven). Each x = 2^16 xh + xl (xh = x >> 16, xl = x & 0xFFFF), so that
+// the sum over the taps f_k x_k is 2^16 Sh + Sl + 2^15 F, with Sh the taps
+// times the xh, Sl times the xl - 2^15 (signed), F the taps' sum: Sh and Sl
+// each two pair multiply-adds, below 54822 * 2^15 < 2^31 in magnitude. With
+// K = 2^15 F + round = Kh 2^shift + Kl (0 <= Kl < 2^shift), the output
+// (sum + round) >> shift is 2^(16 - shift) Sh + Kh + ((Sl + Kl) >> shift)
+// exactly, kept modulo 2^32 as the reference's cast keeps its low 32 bits.
+template <int kShift>
+void HorizontalS123Split(const int32_t* lo, const int32_t* hi, size_t vector_end, int64_t round,
+                         int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
+  const D32 d32;
+  const D16x2 dw;
+  const size_t lanes = hn::Lanes(d32);
+  const auto low01 = TapPair(kDwtLow, 0), low23 = TapPair(kDwtLow, 2);
+  const auto high01 = TapPair(kDwtHigh, 0), high23 = TapPair(kDwtHigh, 2);
+  const auto constants = [&](int64_t tap_sum, hn::Vec<D32>& kh, hn::Vec<D32>& kl) {
+    const int64_t k = (tap_sum << 15) + round;
+    kh = hn::Set(d32, static_cast<int32_t>(k >> kShift));
+    kl = hn::Set(d32, static_cast<int32_t>(k & ((int64_t{1} << kShift) - 1)));
+  };
+  hn::Vec<D32> low_kh, low_kl, high_kh, high_kl;
+  constants(kDwtLow[0] + kDwtLow[1] + kDwtLow[2] + kDwtLow[3], low_kh, low_kl);
+  constants(kDwtHigh[0] + kDwtHigh[1] + kDwtHigh[2] + kDwtHigh[3], high_kh, high_kl);
+  const auto offset = hn::Set(dw, int16_t{-32768});  // xl - 2^15 is xl ^ 0x8000 as int16
+  struct Split {
+    hn::Vec<D16x2> h01, h23, l01, l23;
+  };
+  // The pairs (x[2j-1], x[2j]) and (x[2j+1], x[2j+2]) of outputs j .. j + N - 1.
+  const auto split = [&](const int32_t* x, size_t j) {
+    const auto halves = [&](size_t at, hn::Vec<D16x2>& high, hn::Vec<D16x2>& low) {
+      const auto first = hn::BitCast(dw, hn::LoadU(d32, x + at));
+      const auto second = hn::BitCast(dw, hn::LoadU(d32, x + at + lanes));
+      high = hn::ConcatOdd(dw, second, first);
+      low = hn::Xor(hn::ConcatEven(dw, second, first), offset);
+    };
+    Split out;
+    halves(2 * j - 1, out.h01, out.l01);
+    halves(2 * j + 1, out.h23, out.l23);
+    return out;
+  };
+  const auto filter = [&](const Split& x, hn::Vec<D16x2> taps01, hn::Vec<D16x2> taps23,
+                          hn::Vec<D32> kh, hn::Vec<D32> kl, int32_t* out) {
+    const auto sh = PairTaps(x.h01, x.h23, taps01, taps23);
+    const auto sl = PairTaps(x.l01, x.l23, taps01, taps23);
+    const auto high = kShift == 15 ? hn::Add(sh, sh) : sh;
+    hn::StoreU(hn::Add(hn::Add(high, kh), hn::ShiftRight<kShift>(hn::Add(sl, kl))), d32, out);
+  };
+  for (size_t next = 1; next < vector_end; next += lanes) {
+    const size_t j = std::min(next, vector_end - lanes);
+    const Split l = split(lo, j);
+    filter(l, low01, low23, low_kh, low_kl, a + j);
+    if (hi == nullptr) continue;
+    filter(l, high01, high23, high_kh, high_kl, v + j);
+    const Split x = split(hi, j);
+    filter(x, low01, low23, low_kh, low_kl, h + j);
+    filter(x, high01, high23, high_kh, high_kl, d + j);
+  }
+}
+#endif
+
 void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 4>* taps,
                     int out_width, int scale, int32_t* a, int32_t* v, int32_t* h, int32_t* d) {
   const D32 d32;
@@ -350,6 +500,13 @@ void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 
   const size_t inner_end = out_width >= 2 ? size_t(out_width - 1) : 0;
   // As at scale 0: the last vector of inner outputs ends at inner_end.
   const size_t vector_end = inner_end >= lanes + 1 ? inner_end : 1;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  (void)store;
+  if (shift == 15)
+    HorizontalS123Split<15>(lo, hi, vector_end, kHorizontalRoundS123[scale - 1], a, v, h, d);
+  else
+    HorizontalS123Split<16>(lo, hi, vector_end, kHorizontalRoundS123[scale - 1], a, v, h, d);
+#else
   for (size_t next = 1; next < vector_end; next += lanes) {
     const size_t j = std::min(next, vector_end - lanes);
     store(kDwtLow, lo, j, a);
@@ -358,6 +515,7 @@ void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 
     store(kDwtLow, hi, j, h);
     store(kDwtHigh, hi, j, d);
   }
+#endif
   const size_t j = vector_end;
   const auto scalar = [&](size_t from, size_t to) {
     if (to <= from) return;

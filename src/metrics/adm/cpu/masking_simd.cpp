@@ -6,6 +6,7 @@
 // order gives its bits. Columns 0 and width - 1 (mirrored neighbours) and the
 // tail past the vectors go through the reference itself.
 #include <algorithm>
+#include <type_traits>
 
 #include "metrics/adm/cpu/adm_simd.h"
 
@@ -89,6 +90,23 @@ HWY_INLINE V32 NeighbourSum(D32 d, const MaskingRows<T>& rows, ptrdiff_t j) {
   return hn::Add(hn::Add(top, middle), bottom);
 }
 
+// int16 lanes of two int16 halves of int32 lanes: the masker's rows read whole.
+using D16x2 = hn::Repartition<int16_t, D32>;
+
+// The centre terms int16((8738 |c| + 2048) >> 12) of int16 lanes c: with m =
+// |c| <= 2^15 the value is floor((4368 m + 2^14) / 2^15) + 2m, the first part
+// MulFixedPoint15(4368, m) and the sum kept modulo 2^16 as the int16 cast; m
+// = 2^15 (c = -2^15, no int16 magnitude) gives 69904, i.e. 4368.
+HWY_INLINE hn::Vec<D16x2> CentreTerms(D16x2 dw, hn::Vec<D16x2> c) {
+  const auto m = hn::Abs(c);
+  const auto weight = hn::Set(dw, int16_t{4368});
+  const auto value = hn::Add(hn::Add(hn::MulFixedPoint15(weight, m), m), m);
+  return hn::IfThenElse(hn::Eq(m, hn::Set(dw, int16_t{-32768})), weight, value);
+}
+
+// The masker's centre weight at scale 0 (Q12: definition.h's adm_threshold_part_s0).
+static const volatile int32_t kCentreScale = 8738;
+
 template <bool kSums>
 std::array<int64_t, 3> MaskingRowS0(const MaskingRows<int16_t>& rows, int width, int begin, int end,
                                     const uint16_t factor[3], const CubeShift& cube) {
@@ -102,32 +120,35 @@ std::array<int64_t, 3> MaskingRowS0(const MaskingRows<int16_t>& rows, int width,
 
   // Named vectors, not arrays: SVE's vectors cannot be array elements.
   V64 sum0 = hn::Zero(d64), sum1 = hn::Zero(d64), sum2 = hn::Zero(d64);
-  const V32 centre_scale = hn::Set(d, 8738), centre_round = hn::Set(d, 2048);
-  ptrdiff_t j = inner_begin;
-  for (; j + lanes <= inner_end; j += lanes) {
-    V32 threshold = kSums ? NeighbourSum(d, rows, j) : hn::Zero(d);
+  // Read at run time: as a known constant the compiler makes the product four
+  // shifts and three adds, and this loop is bound by its count of operations.
+  const V32 centre_scale = hn::Set(d, kCentreScale), centre_round = hn::Set(d, 2048);
+  // The threshold's neighbours at `at`: the orientations' flattened rows, or their sums.
+  const auto neighbours = [&](ptrdiff_t at) {
+    if constexpr (kSums) return NeighbourSum(d, rows, at);
+    V32 total = hn::Zero(d);
     for (int b = 0; b < 3; ++b) {
-      if constexpr (!kSums) {
-        const int16_t* above = rows.flat_above.band[b];
-        const int16_t* row = rows.flat_row.band[b];
-        const int16_t* below = rows.flat_below.band[b];
-        const V32 top =
-            hn::Add(hn::Add(Load16(d, above, j - 1), Load16(d, above, j)), Load16(d, above, j + 1));
-        const V32 middle = hn::Add(Load16(d, row, j - 1), Load16(d, row, j + 1));
-        const V32 bottom =
-            hn::Add(hn::Add(Load16(d, below, j - 1), Load16(d, below, j)), Load16(d, below, j + 1));
-        threshold = hn::Add(threshold, hn::Add(hn::Add(top, middle), bottom));
-      }
-      const V32 centre = hn::Abs(Load16(d, rows.masker.band[b], j));
-      const V32 centre_term =
-          KeepInt16(hn::ShiftRight<12>(hn::Add(hn::Mul(centre, centre_scale), centre_round)));
-      threshold = hn::Add(threshold, centre_term);
+      const int16_t* above = rows.flat_above.band[b];
+      const int16_t* row = rows.flat_row.band[b];
+      const int16_t* below = rows.flat_below.band[b];
+      const V32 top = hn::Add(hn::Add(Load16(d, above, at - 1), Load16(d, above, at)),
+                              Load16(d, above, at + 1));
+      const V32 middle = hn::Add(Load16(d, row, at - 1), Load16(d, row, at + 1));
+      const V32 bottom = hn::Add(hn::Add(Load16(d, below, at - 1), Load16(d, below, at)),
+                                 Load16(d, below, at + 1));
+      total = hn::Add(total, hn::Add(hn::Add(top, middle), bottom));
     }
+    return total;
+  };
+  // The cubes of columns at .. at + N - 1 added to the sums; with a mask `keep`
+  // (kMasked), only its lanes': the others' excess is made 0, whose cube is 0.
+  const auto add_cubes = [&](ptrdiff_t at, V32 threshold, auto masked, auto keep) {
     const auto band_cubes = [&](int b) {
-      const V32 x = hn::Mul(Load16(d, rows.src.band[b], j), hn::Set(d, int32_t{factor[b]}));
+      const V32 x = hn::Mul(Load16(d, rows.src.band[b], at), hn::Set(d, int32_t{factor[b]}));
       const V32 scaled_threshold =
           b == 2 ? hn::ShiftLeft<12>(threshold) : hn::ShiftLeft<10>(threshold);
-      const V32 excess = hn::Max(hn::Sub(hn::Abs(x), scaled_threshold), hn::Zero(d));
+      V32 excess = hn::Max(hn::Sub(hn::Abs(x), scaled_threshold), hn::Zero(d));
+      if constexpr (decltype(masked)::value) excess = hn::IfThenElseZero(keep, excess);
       const V32 excess_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, excess)));
       const V64 square_round = hn::Set(d64, int64_t{1} << (kSquareShift[b] - 1));
       const V64 cube_round = hn::Set(d64, cube.round[b]);
@@ -140,9 +161,41 @@ std::array<int64_t, 3> MaskingRowS0(const MaskingRows<int16_t>& rows, int width,
     sum0 = hn::Add(sum0, band_cubes(0));
     sum1 = hn::Add(sum1, band_cubes(1));
     sum2 = hn::Add(sum2, band_cubes(2));
+  };
+  const auto all = hn::FirstN(d, size_t(lanes));  // unread where unmasked
+  ptrdiff_t j = inner_begin;
+  // 2N columns a step: the centre terms in int16 lanes, N at a time twice as many.
+  const D16x2 dw;
+  for (; j + 2 * lanes <= inner_end; j += 2 * lanes) {
+    V32 lower = neighbours(j), upper = neighbours(j + lanes);
+    for (int b = 0; b < 3; ++b) {
+      const auto centre = CentreTerms(dw, hn::LoadU(dw, rows.masker.band[b] + j));
+      lower = hn::Add(lower, hn::PromoteTo(d, hn::LowerHalf(centre)));
+      upper = hn::Add(upper, hn::PromoteTo(d, hn::UpperHalf(hn::Half<D16x2>(), centre)));
+    }
+    add_cubes(j, lower, std::false_type(), all);
+    add_cubes(j + lanes, upper, std::false_type(), all);
+  }
+  const auto threshold_at = [&](ptrdiff_t at) {
+    V32 threshold = neighbours(at);
+    for (int b = 0; b < 3; ++b) {
+      const V32 centre = hn::Abs(Load16(d, rows.masker.band[b], at));
+      const V32 centre_term =
+          KeepInt16(hn::ShiftRight<12>(hn::Add(hn::Mul(centre, centre_scale), centre_round)));
+      threshold = hn::Add(threshold, centre_term);
+    }
+    return threshold;
+  };
+  for (; j + lanes <= inner_end; j += lanes) add_cubes(j, threshold_at(j), std::false_type(), all);
+  if (j < inner_end) {
+    // The last columns in one vector ending at inner_end, its lanes before j
+    // (summed already) kept out.
+    const ptrdiff_t at = inner_end - lanes;
+    add_cubes(at, threshold_at(at), std::true_type(), hn::Not(hn::FirstN(d, size_t(j - at))));
+    j = inner_end;
   }
   std::array<int64_t, 3> out{WrappingSum(sum0), WrappingSum(sum1), WrappingSum(sum2)};
-  // The mirrored edge columns and the tail, by the reference: integer sums of parts.
+  // The mirrored edge columns, by the reference: integer sums of parts.
   const std::array<int64_t, 3> left =
       adm::masking_row_s0(rows, width, begin, inner_begin, factor, cube);
   const std::array<int64_t, 3> right = adm::masking_row_s0(rows, width, int(j), end, factor, cube);
@@ -154,29 +207,39 @@ std::array<int64_t, 3> MaskingRowS0(const MaskingRows<int16_t>& rows, int width,
 
 // ---- scales 1..3: int32 bands. The 64-bit products (the Q32 CSF factor
 // times the value, the centre's Q32 weight times its magnitude) are MulEven
-// of the even and the odd lanes in turn, recombined into int32 lanes after
-// their shift as the reference's casts keep the low 32 bits.
+// of the even and the odd lanes in turn; the reference's casts keep the low
+// 32 bits of each shifted product, which the even products' shift leaves in
+// the low halves of their lanes and the odd ones are shifted up to the high
+// halves, where OddEven takes them.
 
 // The odd int32 lanes of v in the even positions (for MulEven).
 HWY_INLINE V32 OddLanesDown(D32 d, V32 v) {
   return hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(D64(), v)));
 }
-// The low 32 bits of the int64 lanes `even` and `odd`, interleaved back.
-HWY_INLINE V32 Interleave32(D32 d, V64 even, V64 odd) {
-  return hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
+
+// int32((v * factor + 2^27) >> 28) in every lane, factor < 2^32 multiplied as
+// the int32 f = factor - 2^32 where factor >= 2^31 (wide): v * factor is then
+// v * f + v * 2^32, exact modulo 2^64 as the product is below 2^63.
+HWY_INLINE V32 Weighted(D32 d, V32 v, V32 f, bool wide, V64 round) {
+  const V64 v64 = hn::BitCast(D64(), v);
+  V64 even = hn::MulEven(v, f);
+  V64 odd = hn::MulEven(OddLanesDown(d, v), f);
+  if (wide) {
+    even = hn::Add(even, hn::ShiftLeft<32>(v64));
+    odd = hn::Add(odd, hn::And(v64, hn::Set(D64(), int64_t(~uint64_t{0xFFFFFFFF}))));
+  }
+  // Bits 28..59 of each: down to the even lanes' low halves, up to the odd lanes' high halves.
+  return hn::OddEven(hn::BitCast(d, hn::ShiftLeft<4>(hn::Add(odd, round))),
+                     hn::BitCast(d, hn::ShiftRight<28>(hn::Add(even, round))));
 }
 
-// int32((v * factor + 2^27) >> 28) for the even lanes of v, factor < 2^32
-// taken as two 16-bit halves so that each MulEven is of int32 values.
-HWY_INLINE V64 WeightedEven(V32 v, V32 factor_high, V32 factor_low, V64 round) {
-  const V64 product =
-      hn::Add(hn::ShiftLeft<16>(hn::MulEven(v, factor_high)), hn::MulEven(v, factor_low));
-  return hn::ShiftRight<28>(hn::Add(product, round));
-}
-
-// (286331153 * |m| - 2^31) >> 32 for the even lanes of |m| (INT32_MIN kept negative, as abs32).
-HWY_INLINE V64 CentreEven(D32 d, V32 magnitude, V64 round) {
-  return hn::ShiftRight<32>(hn::Add(hn::MulEven(magnitude, hn::Set(d, 286331153)), round));
+// int32((286331153 * |m| - 2^31) >> 32) in every lane (INT32_MIN kept
+// negative, as abs32): the high halves of the products' lanes.
+HWY_INLINE V32 CentreTerm(D32 d, V32 magnitude, V64 round) {
+  const V32 weight = hn::Set(d, 286331153);
+  const V64 even = hn::Add(hn::MulEven(magnitude, weight), round);
+  const V64 odd = hn::Add(hn::MulEven(OddLanesDown(d, magnitude), weight), round);
+  return hn::OddEven(hn::BitCast(d, odd), hn::BitCast(d, hn::ShiftRight<32>(even)));
 }
 
 template <bool kSums>
@@ -193,35 +256,31 @@ std::array<int64_t, 3> MaskingRowS123(const MaskingRows<int32_t>& rows, int widt
   const V64 weight_round = hn::Set(d64, int64_t{1} << 27),
             centre_round = hn::Set(d64, kRoundBeforeShift32);
   const V64 square_round = hn::Set(d64, int64_t{1} << 29);
-  ptrdiff_t j = inner_begin;
-  for (; j + lanes <= inner_end; j += lanes) {
-    V32 threshold = kSums ? NeighbourSum(d, rows, j) : hn::Zero(d);
+  // The cubes of columns at .. at + N - 1 added to the sums, as at scale 0.
+  const auto add_cubes = [&](ptrdiff_t at, auto masked, auto keep) {
+    V32 threshold = kSums ? NeighbourSum(d, rows, at) : hn::Zero(d);
     for (int b = 0; b < 3; ++b) {
       if constexpr (!kSums) {
         const int32_t* above = rows.flat_above.band[b];
         const int32_t* row = rows.flat_row.band[b];
         const int32_t* below = rows.flat_below.band[b];
-        const V32 top = hn::Add(hn::Add(hn::LoadU(d, above + j - 1), hn::LoadU(d, above + j)),
-                                hn::LoadU(d, above + j + 1));
-        const V32 middle = hn::Add(hn::LoadU(d, row + j - 1), hn::LoadU(d, row + j + 1));
-        const V32 bottom = hn::Add(hn::Add(hn::LoadU(d, below + j - 1), hn::LoadU(d, below + j)),
-                                   hn::LoadU(d, below + j + 1));
+        const V32 top = hn::Add(hn::Add(hn::LoadU(d, above + at - 1), hn::LoadU(d, above + at)),
+                                hn::LoadU(d, above + at + 1));
+        const V32 middle = hn::Add(hn::LoadU(d, row + at - 1), hn::LoadU(d, row + at + 1));
+        const V32 bottom = hn::Add(hn::Add(hn::LoadU(d, below + at - 1), hn::LoadU(d, below + at)),
+                                   hn::LoadU(d, below + at + 1));
         threshold = hn::Add(threshold, hn::Add(hn::Add(top, middle), bottom));
       }
-      const V32 centre = hn::Abs(hn::LoadU(d, rows.masker.band[b] + j));
-      const V32 centre_term = Interleave32(d, CentreEven(d, centre, centre_round),
-                                           CentreEven(d, OddLanesDown(d, centre), centre_round));
-      threshold = hn::Add(threshold, centre_term);
+      const V32 centre = hn::Abs(hn::LoadU(d, rows.masker.band[b] + at));
+      threshold = hn::Add(threshold, CentreTerm(d, centre, centre_round));
     }
     const auto band_cubes = [&](int b) {
-      const V32 factor_high = hn::Set(d, int32_t(factor[b] >> 16));
-      const V32 factor_low = hn::Set(d, int32_t(factor[b] & 0xFFFF));
       const V64 cube_round = hn::Set(d64, cube.round[b]);
-      const V32 src = hn::LoadU(d, rows.src.band[b] + j);
-      const V32 x =
-          Interleave32(d, WeightedEven(src, factor_high, factor_low, weight_round),
-                       WeightedEven(OddLanesDown(d, src), factor_high, factor_low, weight_round));
-      const V32 excess = hn::Max(hn::Sub(hn::Abs(x), threshold), hn::Zero(d));
+      const V32 src = hn::LoadU(d, rows.src.band[b] + at);
+      const V32 x = Weighted(d, src, hn::Set(d, static_cast<int32_t>(factor[b])),
+                             factor[b] >= 0x80000000u, weight_round);
+      V32 excess = hn::Max(hn::Sub(hn::Abs(x), threshold), hn::Zero(d));
+      if constexpr (decltype(masked)::value) excess = hn::IfThenElseZero(keep, excess);
       const V64 even = CubeEven(d, excess, 30, square_round, cube.shift[b], cube_round);
       const V64 odd =
           CubeEven(d, OddLanesDown(d, excess), 30, square_round, cube.shift[b], cube_round);
@@ -230,6 +289,16 @@ std::array<int64_t, 3> MaskingRowS123(const MaskingRows<int32_t>& rows, int widt
     sum0 = hn::Add(sum0, band_cubes(0));
     sum1 = hn::Add(sum1, band_cubes(1));
     sum2 = hn::Add(sum2, band_cubes(2));
+  };
+  const auto all = hn::FirstN(d, size_t(lanes));  // unread where unmasked
+  ptrdiff_t j = inner_begin;
+  for (; j + lanes <= inner_end; j += lanes) add_cubes(j, std::false_type(), all);
+  if (j < inner_end) {
+    // The last columns in one vector ending at inner_end, its lanes before j
+    // (summed already) kept out.
+    const ptrdiff_t at = inner_end - lanes;
+    add_cubes(at, std::true_type(), hn::Not(hn::FirstN(d, size_t(j - at))));
+    j = inner_end;
   }
   std::array<int64_t, 3> out{WrappingSum(sum0), WrappingSum(sum1), WrappingSum(sum2)};
   const std::array<int64_t, 3> left =
