@@ -10,9 +10,13 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include "metrics/adm/cpu/q32_lanes-inl.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace exactvq::adm::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+using q32_lanes::OddLanesDown;
+using q32_lanes::Weighted;
 
 // SSSE3 lacks the signed 32x32 -> 64-bit multiply and 64-bit lane shifts;
 // emulated, they make this kernel slower than the scalar reference, which runs
@@ -110,27 +114,6 @@ void CsfS0(const int16_t* src, int begin, int end, uint16_t factor, int shift, i
         hn::Add(hn::Add(hn::MulFixedPoint15(flat_scale, magnitude), magnitude), magnitude);
     hn::StoreU(hn::IfThenElse(hn::Eq(value, min16), flat_of_min, flat), d, flt + j);
   }
-}
-
-HWY_INLINE V32 OddLanesDown(D32 d, V32 v) {
-  return hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(D64(), v)));
-}
-
-// int32((v * factor + 2^27) >> 28) in every lane (masking_simd.cpp's
-// Weighted): factor < 2^32 multiplied as the int32 f = factor - 2^32 where
-// factor >= 2^31 (wide), v * factor then v * f + v * 2^32, exact modulo 2^64
-// as the product is below 2^63; bits 28..59 of the even lanes' products
-// shifted down to their low halves, of the odd ones' up to their high halves.
-HWY_INLINE V32 Weighted(D32 d, V32 v, V32 f, bool wide, V64 round) {
-  const V64 v64 = hn::BitCast(D64(), v);
-  V64 even = hn::MulEven(v, f);
-  V64 odd = hn::MulEven(OddLanesDown(d, v), f);
-  if (wide) {
-    even = hn::Add(even, hn::ShiftLeft<32>(v64));
-    odd = hn::Add(odd, hn::And(v64, hn::Set(D64(), int64_t(~uint64_t{0xFFFFFFFF}))));
-  }
-  return hn::OddEven(hn::BitCast(d, hn::ShiftLeft<4>(hn::Add(odd, round))),
-                     hn::BitCast(d, hn::ShiftRight<28>(hn::Add(even, round))));
 }
 
 // int32((143165577 * |v| - 2^31) >> 32) in every lane, |v| up to 2^31

@@ -14,9 +14,12 @@
 #include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
+#include "metrics/adm/cpu/q32_lanes-inl.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace exactvq::adm::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+using q32_lanes::OddLanesDown;
 
 #if HWY_TARGET == HWY_SCALAR
 // One-lane vectors cannot split lanes: the references are the kernel.
@@ -354,11 +357,6 @@ void HorizontalS123(const int32_t* lo, const int32_t* hi, const std::array<int, 
 // reference's cast does.
 using D64 = hn::Repartition<int64_t, D32>;
 using V64 = hn::Vec<D64>;
-
-// The odd int32 lanes of v in the even positions (for MulEven).
-HWY_INLINE hn::Vec<D32> OddLanesDown(D32 d, hn::Vec<D32> v) {
-  return hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(D64(), v)));
-}
 
 HWY_INLINE V64 Taps4Wide(D32 d, const int32_t* filter, hn::Vec<D32> s0, hn::Vec<D32> s1,
                          hn::Vec<D32> s2, hn::Vec<D32> s3) {

@@ -15,9 +15,13 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include "metrics/adm/cpu/q32_lanes-inl.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace exactvq::adm::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+using q32_lanes::OddLanesDown;
+using q32_lanes::Weighted;
 
 // SSSE3 lacks the signed 32x32 -> 64-bit multiply and 64-bit lane shifts;
 // emulated, they make this kernel slower than the scalar reference, which runs
@@ -211,27 +215,6 @@ std::array<int64_t, 3> MaskingRowS0(const MaskingRows<int16_t>& rows, int width,
 // 32 bits of each shifted product, which the even products' shift leaves in
 // the low halves of their lanes and the odd ones are shifted up to the high
 // halves, where OddEven takes them.
-
-// The odd int32 lanes of v in the even positions (for MulEven).
-HWY_INLINE V32 OddLanesDown(D32 d, V32 v) {
-  return hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(D64(), v)));
-}
-
-// int32((v * factor + 2^27) >> 28) in every lane, factor < 2^32 multiplied as
-// the int32 f = factor - 2^32 where factor >= 2^31 (wide): v * factor is then
-// v * f + v * 2^32, exact modulo 2^64 as the product is below 2^63.
-HWY_INLINE V32 Weighted(D32 d, V32 v, V32 f, bool wide, V64 round) {
-  const V64 v64 = hn::BitCast(D64(), v);
-  V64 even = hn::MulEven(v, f);
-  V64 odd = hn::MulEven(OddLanesDown(d, v), f);
-  if (wide) {
-    even = hn::Add(even, hn::ShiftLeft<32>(v64));
-    odd = hn::Add(odd, hn::And(v64, hn::Set(D64(), int64_t(~uint64_t{0xFFFFFFFF}))));
-  }
-  // Bits 28..59 of each: down to the even lanes' low halves, up to the odd lanes' high halves.
-  return hn::OddEven(hn::BitCast(d, hn::ShiftLeft<4>(hn::Add(odd, round))),
-                     hn::BitCast(d, hn::ShiftRight<28>(hn::Add(even, round))));
-}
 
 // int32((286331153 * |m| - 2^31) >> 32) in every lane (INT32_MIN kept
 // negative, as abs32): the high halves of the products' lanes.
