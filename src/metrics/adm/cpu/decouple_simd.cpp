@@ -66,6 +66,15 @@ HWY_INLINE hn::Vec<DH> AngleMargin(hn::Vec<DH> d, hn::Vec<DH> o, hn::Vec<DH> t) 
   return hn::DemoteTo(DH(), hn::Sub(hn::Mul(dot, dot), hn::Mul(cos_o, hn::PromoteTo(dd, t))));
 }
 
+// AngleInFloat: d * d against (cos2 * o) * t in float, each product rounded
+// once (relative error 2^-24; cos2 is a float) where binary64 rounds each at
+// 2^-53, so the two right-hand sides are within a factor 1 + 2^-22 of each
+// other, and d * d within 1 + 2^-24 of the exact square. Where the float
+// square exceeds the float bound times 1 + 2^-20 (itself rounded), the
+// binary64 test holds; where the square times 1 + 2^-20 is below the bound,
+// it fails (0 >= 0 holds in both). No value is subnormal or near float's
+// largest (all are integers below 2^62).
+
 // (float) of a + b for a, b products of two int16 (held as int32): the sum
 // wraps only at exactly 2^31, which converts to -2^31, an impossible value.
 HWY_INLINE VF FloatOfSum(V32 a, V32 b) {
@@ -180,11 +189,22 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
     const VF dot = FloatOfSum(hn::Mul(oh, th), hn::Mul(ov, tv));
     const VF o_mag = FloatOfSum(hn::Mul(oh, oh), hn::Mul(ov, ov));
     const VF t_mag = FloatOfSum(hn::Mul(th, th), hn::Mul(tv, tv));
-    const VF margin = hn::Combine(
-        df, AngleMargin(hn::UpperHalf(dh, dot), hn::UpperHalf(dh, o_mag), hn::UpperHalf(dh, t_mag)),
-        AngleMargin(hn::LowerHalf(dh, dot), hn::LowerHalf(dh, o_mag), hn::LowerHalf(dh, t_mag)));
     const VF fzero = hn::Zero(df);
-    const auto angle = hn::RebindMask(d32, hn::And(hn::Ge(dot, fzero), hn::Ge(margin, fzero)));
+    // The test in float first, decided where its margin is wide (AngleInFloat);
+    // the binary64 sign only for vectors with some lane too close to call.
+    const VF square = hn::Mul(dot, dot);
+    const VF bound = hn::Mul(hn::Mul(hn::Set(df, kCosOneDegreeSquared), o_mag), t_mag);
+    const VF widen = hn::Set(df, 1.0f + 0x1p-20f);
+    const auto surely_within = hn::Ge(square, hn::Mul(bound, widen));
+    auto within = surely_within;
+    if (!hn::AllTrue(df, hn::Or(surely_within, hn::Lt(hn::Mul(square, widen), bound)))) {
+      const VF margin = hn::Combine(
+          df,
+          AngleMargin(hn::UpperHalf(dh, dot), hn::UpperHalf(dh, o_mag), hn::UpperHalf(dh, t_mag)),
+          AngleMargin(hn::LowerHalf(dh, dot), hn::LowerHalf(dh, o_mag), hn::LowerHalf(dh, t_mag)));
+      within = hn::Ge(margin, fzero);
+    }
+    const auto angle = hn::RebindMask(d32, hn::And(hn::Ge(dot, fzero), within));
     for (int b = 0; b < 3; ++b) band(b, std::true_type(), angle);
   }
 }
