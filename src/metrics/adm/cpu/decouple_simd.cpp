@@ -83,6 +83,17 @@ HWY_INLINE VF FloatOfSum(V32 a, V32 b) {
   return hn::IfThenElse(hn::Eq(f, hn::Set(df, -0x1p31f)), hn::Set(df, 0x1p31f), f);
 }
 
+// The same for a sum of two squares (0 to 2^31): AVX-512 converts it as
+// unsigned, one rounding, with no mending; elsewhere as FloatOfSum.
+HWY_INLINE VF FloatOfSquares(V32 a, V32 b) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  const hn::RebindToUnsigned<D32> du;
+  return hn::ConvertTo(DF(), hn::BitCast(du, hn::Add(a, b)));
+#else
+  return FloatOfSum(a, b);
+#endif
+}
+
 // trunc(min(rst * gain, t)) for o > 0, trunc(max(rst * gain, t)) otherwise, in binary64.
 HWY_INLINE V32 EnhancedInBinary64(V32 rst, V32 o, V32 t, double gain_limit) {
   const D32 d32;
@@ -187,8 +198,8 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
     const V32 oh = load(ref.band[0]), ov = load(ref.band[1]);
     const V32 th = load(dis.band[0]), tv = load(dis.band[1]);
     const VF dot = FloatOfSum(hn::Mul(oh, th), hn::Mul(ov, tv));
-    const VF o_mag = FloatOfSum(hn::Mul(oh, oh), hn::Mul(ov, ov));
-    const VF t_mag = FloatOfSum(hn::Mul(th, th), hn::Mul(tv, tv));
+    const VF o_mag = FloatOfSquares(hn::Mul(oh, oh), hn::Mul(ov, ov));
+    const VF t_mag = FloatOfSquares(hn::Mul(th, th), hn::Mul(tv, tv));
     const VF fzero = hn::Zero(df);
     // The test in float first, decided where its margin is wide (AngleInFloat);
     // the binary64 sign only for vectors with some lane too close to call.
