@@ -113,23 +113,32 @@ HWY_INLINE V32 EnhancedInBinary64(V32 rst, V32 o, V32 t, double gain_limit) {
       half(hn::LowerHalf(dh32, rst), hn::LowerHalf(dh32, o), hn::LowerHalf(dh32, t)));
 }
 
+// Truncation of binary64 lanes to int32: x86's conversion alone where the
+// lanes are in range or are not read (Highway's DemoteTo clamps first).
+HWY_INLINE hn::Vec<hn::Half<D32> > Truncate(VD v) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  return hn::Vec<hn::Half<D32> >{_mm512_cvttpd_epi32(v.raw)};
+#elif HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
+  return hn::Vec<hn::Half<D32> >{_mm256_cvttpd_epi32(v.raw)};
+#else
+  return hn::DemoteTo(hn::Half<D32>(), v);
+#endif
+}
+
 // The Q30 reciprocal table's entry for o (decouple.h): 2^30 / |o| truncated,
 // negated for o < 0; any value for o = 0 (unused). Divided in binary64: the
 // quotient is at least 1 / |o| >= 2^-15 from the next integer unless it is
-// one, far more than its rounding error, so the floor is the truncated one;
-// it is positive, so DemoteTo's truncation is that floor.
+// one, far more than its rounding error, so its truncation toward zero is
+// the table's entry with o's sign (2^30 / o itself: no magnitude, no negation).
 HWY_INLINE V32 Reciprocal(V32 o) {
   const D32 d32;
   const hn::Half<D32> dh32;
   const DD dd;
-  const V32 magnitude = hn::Max(hn::Abs(o), hn::Set(d32, 1));
   const VD two_30 = hn::Set(dd, 0x1p30);
-  const auto half = [&](hn::Vec<hn::Half<D32> > m) {
-    return hn::DemoteTo(dh32, hn::Div(two_30, hn::PromoteTo(dd, m)));
+  const auto half = [&](hn::Vec<hn::Half<D32> > v) {
+    return Truncate(hn::Div(two_30, hn::PromoteTo(dd, v)));
   };
-  const V32 q =
-      hn::Combine(d32, half(hn::UpperHalf(dh32, magnitude)), half(hn::LowerHalf(dh32, magnitude)));
-  return hn::IfThenElse(hn::Lt(o, hn::Zero(d32)), hn::Neg(q), q);
+  return hn::Combine(d32, half(hn::UpperHalf(dh32, o)), half(hn::LowerHalf(dh32, o)));
 }
 
 // kIntegerGain: an integer gain limit (the product rst * limit exact in
