@@ -176,9 +176,10 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
       const V32 k_clamped = hn::Min(hn::Max(hn::Add(k_high, k_low), zero), full_gain);
       V32 out;
       if constexpr (decltype(with_angle)::value) {
-        const auto o_zero = hn::Eq(o, zero);
-        const V32 k = hn::IfThenElse(o_zero, full_gain, k_clamped);
-        const V32 rst = hn::ShiftRight<15>(hn::Add(hn::Mul(k, o), half_unit));
+        // Where o = 0 the product k o is 0 whatever k is: the reference's 2^15
+        // need not be chosen. |k o| <= 2^30: exact.
+        const V32 k_o = hn::Mul(k_clamped, o);
+        const V32 rst = hn::ShiftRight<15>(hn::Add(k_o, half_unit));
         V32 enhanced;
         if constexpr (kIntegerGain) {
           const V32 scaled = kUnitGain ? rst : hn::Mul(rst, gain);
@@ -186,8 +187,8 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
         } else {
           enhanced = EnhancedInBinary64(rst, o, t, gain_limit);
         }
-        // The enhancement's lanes: o != 0 and k != 0 and the angle test.
-        const auto kept = hn::Or(o_zero, hn::Eq(k, zero));
+        // The enhancement's lanes: o != 0 and k != 0, i.e. k o != 0, and the angle test.
+        const auto kept = hn::Eq(k_o, zero);
         out = hn::IfThenElse(hn::AndNot(kept, angle), enhanced, rst);
       } else {
         // Where o = 0 the product k o is 0 whatever k is: no 2^15 needs to be chosen.
