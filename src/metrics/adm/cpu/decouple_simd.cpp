@@ -1,12 +1,13 @@
 // ADM's scale-0 decoupling row (decouple.h) as a Highway kernel in int32 lanes.
 // - The angle test's dot product and magnitudes are the reference's integers
 //   (int32 products of int16; a sum wraps only at exactly 2^31, all four
-//   values -32768, and is mended after the float conversion). They are
-//   rounded to float as C's conversion does, then compared in binary64: the
-//   reference's scaling by 1/4096 moves every operand and product by a power
-//   of two, so it changes no comparison and is left out, and the test
-//   d * d >= (cos2 * o) * t is read off the sign of their binary64 difference
-//   (exact in sign), narrowed to float.
+//   values -32768, and is mended after the float conversion, or converted as
+//   unsigned for the magnitudes on AVX-512). They are rounded to float as C's
+//   conversion does, then compared: the reference's scaling by 1/4096 moves
+//   every operand and product by a power of two, so it changes no comparison
+//   and is left out; the test d * d >= (cos2 * o) * t is made in float where
+//   its margin decides it (AngleInFloat), else read off the sign of the
+//   binary64 difference (exact in sign), narrowed to float.
 // - The gain k = (recip * t + 2^14) >> 15 needs 46 bits; recip is split into
 //   its high and low 16 bits, recip = 2^16 rh + rl, so that k is
 //   2 rh t + ((rl t + 2^14) >> 15), exactly, with every term in int32.
