@@ -164,7 +164,8 @@ std::vector<Case> dwt0_horizontal_cases() {
   };
   for (int fill = 0; fill < 4; ++fill) {
     for (int w = 2; w <= 70; ++w) add(w, 1 + int(rng() % 4), fill, int(rng() % 2));
-    for (int w : {96, 97, 129, 130, 131, 255, 256, 257, 1919, 1920}) add(w, 3, fill, int(rng() % 2));
+    for (int w : {96, 97, 129, 130, 131, 255, 256, 257, 1919, 1920})
+      add(w, 3, fill, int(rng() % 2));
   }
   add(1920, 540, kUniform, 0, true);
   return all;
@@ -376,10 +377,13 @@ std::vector<Case> masking_cases(uint64_t base, int max_shift) {
 // every int16 value (every divisor of the gain's reciprocal), the distorted ones a fraction of
 // them in [-1, 1] (gains inside the clamp). kEveryValueNear: the reference bands as kEveryValue,
 // the distorted ones within 3 of it or of its negation (where the restored value comes nearest the
-// distorted one: the limit 1's bound, cpu/decouple_simd.cpp).
+// distorted one: the limit 1's bound, cpu/decouple_simd.cpp). kNearOneDegree: the distorted (h, v)
+// vectors the reference's turned by 1 degree give or take 2^-12 of it (the angle test's edge, where
+// the scale-0 kernel's float test leaves the lanes to binary64), scaled by 1/2 to 2.
 constexpr int kAligned = 4;
 constexpr int kEveryValue = 5;
 constexpr int kEveryValueNear = 6;
+constexpr int kNearOneDegree = 7;
 
 template <typename T>
 Prepared decouple_case(const Case& c) {
@@ -407,6 +411,39 @@ Prepared decouple_case(const Case& c) {
         in->ref[b][i] = T(o);
         in->dis[b][i] =
             T(std::clamp<int64_t>(t, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+      }
+    } else if (c.fill == kNearOneDegree) {
+      if (b == 2) {
+        in->ref[b] = band_values<T>(n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(),
+                                    kUniform, rng);
+        in->dis[b] = band_values<T>(n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(),
+                                    kUniform, rng);
+        continue;
+      }
+      if (b == 1) continue;  // made with h
+      for (int v = 0; v < 2; ++v) {
+        in->ref[v].resize(n);
+        in->dis[v].resize(n);
+      }
+      const double reach = double(std::numeric_limits<T>::max()) / 4;
+      std::uniform_real_distribution<double> unit(0.0, 1.0);
+      for (size_t i = 0; i < n; ++i) {
+        // (x, y) turned by theta (sine and cosine by their series: no libm here).
+        const double x = (2 * unit(rng) - 1) * reach, y = (2 * unit(rng) - 1) * reach;
+        const double theta =
+            (rng() % 2 ? 1 : -1) * 0.017453292519943295 * (1 + (2 * unit(rng) - 1) * 0x1p-12);
+        const double t2 = theta * theta;
+        const double sine = theta * (1 - t2 / 6 * (1 - t2 / 20));
+        const double cosine = 1 - t2 / 2 * (1 - t2 / 12);
+        const double scale = 0.5 + 1.5 * unit(rng);
+        const auto to_int = [](double v) {
+          return T(
+              std::clamp<double>(v, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+        };
+        in->ref[0][i] = to_int(x);
+        in->ref[1][i] = to_int(y);
+        in->dis[0][i] = to_int(scale * (x * cosine - y * sine));
+        in->dis[1][i] = to_int(scale * (x * sine + y * cosine));
       }
     } else if (c.fill == kAligned) {
       const int64_t reach = std::numeric_limits<T>::max() / 3;
@@ -477,7 +514,8 @@ std::vector<Case> decouple_cases(uint64_t base, int timed_width) {
     c.b = over;
     c.timed = timed;
     c.what = std::to_string(w) + "x" + std::to_string(h) + " bands, " +
-             (fill == kEveryValue       ? "every int16 value"
+             (fill == kNearOneDegree    ? "near one degree apart"
+              : fill == kEveryValue     ? "every int16 value"
               : fill == kEveryValueNear ? "every int16 value, distorted near it"
               : fill == kAligned        ? "aligned"
                                         : kBandFillNames[fill]) +
@@ -494,6 +532,8 @@ std::vector<Case> decouple_cases(uint64_t base, int timed_width) {
     for (auto [num, den] : {std::pair{3, 2}, std::pair{1234, 100}, std::pair{999, 10}})
       for (int w : {17, 64, 257}) add(w, 3, fill, num, false, den);
   }
+  for (int w : {1, 15, 16, 17, 64, 255, 960}) add(w, 33, kNearOneDegree, 100);
+  add(97, 5, kNearOneDegree, 999, false, 10);
   for (int gain_limit : {1, 100}) {
     add(256, 257, kEveryValue, gain_limit);
     add(256, 257, kEveryValueNear, gain_limit);

@@ -69,10 +69,33 @@ enum : int { kRefDetails = 0, kDisDetails = 1 };
 enum : int { kRestored = 0, kAdditive = 1 };
 enum : int { kCsf = 0, kFlat = 1 };
 
+// The DWT's taps (dwt_taps) of a source's rows and columns and its vertical
+// pass's lo and hi rows, made again only when the source's size changes; the
+// two pictures' DWTs share them (each row's lo and hi are used up before the next).
+template <typename T>
+struct DwtScratch {
+  std::vector<std::array<int, 4>> row_taps, col_taps;
+  std::vector<T> lo, hi;
+  int width = -1, height = -1;
+  // For a width x height source.
+  DwtScratch& fit(int w, int h) {
+    if (w != width || h != height) {
+      row_taps = dwt_taps(h);
+      col_taps = dwt_taps(w);
+      lo.assign(size_t(w), T{0});
+      hi.assign(size_t(w), T{0});
+      width = w;
+      height = h;
+    }
+    return *this;
+  }
+};
+
 // The working images of one scale: the DWT's low-pass bands whole (the next
 // scale's input), every other band's rows three at a time.
 template <typename T>
 struct ScaleImages {
+  DwtScratch<T> dwt;  // for the DWT of the scale's source
   BandImage<T> ref_a, dis_a;
   HeldRows<T> details;          // the reference's and the distorted's h, v, d
   HeldRows<T> decoupled;        // restored and additive parts
@@ -195,51 +218,47 @@ void scale_sums(ScaleImages<T>& s, int w, int h, bool skip_aim, Dwt dwt, Denomin
 template <typename Sample>
 class Dwt0 {
  public:
-  Dwt0(const RowKernels& k, const PlaneView& p, int bitdepth)
-      : k_(k),
-        p_(p),
-        bitdepth_(bitdepth),
-        row_taps_(dwt_taps(p.height)),
-        col_taps_(dwt_taps(p.width)),
-        lo_(size_t(p.width)),
-        hi_(size_t(p.width)) {}
+  Dwt0(const RowKernels& k, const PlaneView& p, int bitdepth, DwtScratch<int16_t>& scratch)
+      : k_(k), p_(p), bitdepth_(bitdepth), x_(scratch.fit(p.width, p.height)) {}
   // Row i: a into `a`; h, v, d into *details, or none of them where details is null.
   void row(int i, int16_t* a, const OrientedRowsOut<int16_t>* details) {
     const Sample* rows[4];
-    for (int t = 0; t < 4; ++t) rows[t] = p_.row<Sample>(row_taps_[size_t(i)][t]);
-    int16_t* hi = details ? hi_.data() : nullptr;
+    for (int t = 0; t < 4; ++t) rows[t] = p_.row<Sample>(x_.row_taps[size_t(i)][t]);
+    int16_t* hi = details ? x_.hi.data() : nullptr;
     if constexpr (sizeof(Sample) == 1)
-      k_.dwt0_vertical8(rows, p_.width, lo_.data(), hi);
+      k_.dwt0_vertical8(rows, p_.width, x_.lo.data(), hi);
     else
-      k_.dwt0_vertical16(rows, p_.width, bitdepth_, lo_.data(), hi);
+      k_.dwt0_vertical16(rows, p_.width, bitdepth_, x_.lo.data(), hi);
     const int ow = (p_.width + 1) / 2;
     if (details)
-      k_.dwt0_horizontal(lo_.data(), hi, col_taps_.data(), ow, a, details->band[1],
+      k_.dwt0_horizontal(x_.lo.data(), hi, x_.col_taps.data(), ow, a, details->band[1],
                          details->band[0], details->band[2]);
     else
-      k_.dwt0_horizontal(lo_.data(), nullptr, col_taps_.data(), ow, a, nullptr, nullptr, nullptr);
+      k_.dwt0_horizontal(x_.lo.data(), nullptr, x_.col_taps.data(), ow, a, nullptr, nullptr,
+                         nullptr);
   }
 
  private:
   const RowKernels& k_;
   const PlaneView& p_;
   int bitdepth_;
-  std::vector<std::array<int, 4>> row_taps_, col_taps_;
-  std::vector<int16_t> lo_, hi_;
+  DwtScratch<int16_t>& x_;
 };
 
 // Scale 0's a band alone (the scale itself skipped).
 template <typename Sample>
-void low_pass_scale0(const RowKernels& k, const PlaneView& p, int bitdepth, BandImage<int16_t>& a) {
-  Dwt0<Sample> dwt(k, p, bitdepth);
+void low_pass_scale0(const RowKernels& k, const PlaneView& p, int bitdepth, BandImage<int16_t>& a,
+                     DwtScratch<int16_t>& scratch) {
+  Dwt0<Sample> dwt(k, p, bitdepth, scratch);
   a.resize((p.width + 1) / 2, (p.height + 1) / 2);
   for (int i = 0; i < a.height; ++i) dwt.row(i, a.row(i), nullptr);
 }
-void low_pass_scale0(const RowKernels& k, const PlaneView& p, int bitdepth, BandImage<int16_t>& a) {
+void low_pass_scale0(const RowKernels& k, const PlaneView& p, int bitdepth, BandImage<int16_t>& a,
+                     DwtScratch<int16_t>& scratch) {
   if (p.bytes_per_sample == 1)
-    low_pass_scale0<uint8_t>(k, p, bitdepth, a);
+    low_pass_scale0<uint8_t>(k, p, bitdepth, a, scratch);
   else
-    low_pass_scale0<uint16_t>(k, p, bitdepth, a);
+    low_pass_scale0<uint16_t>(k, p, bitdepth, a, scratch);
 }
 
 template <typename Sample>
@@ -247,7 +266,7 @@ ScaleSums sums_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const PlaneV
                       const PlaneView& dist, int bitdepth, const CsfFactors& f,
                       const AdmOptions& o) {
   const int w = (ref.width + 1) / 2, h = (ref.height + 1) / 2;
-  Dwt0<Sample> dwt_ref(k, ref, bitdepth), dwt_dis(k, dist, bitdepth);
+  Dwt0<Sample> dwt_ref(k, ref, bitdepth, s.dwt), dwt_dis(k, dist, bitdepth, s.dwt);
   const auto dwt = [&](int i, int16_t* ref_a, int16_t* dis_a, OrientedRowsOut<int16_t> ref_details,
                        OrientedRowsOut<int16_t> dis_details, bool details_read) {
     dwt_ref.row(i, ref_a, details_read ? &ref_details : nullptr);
@@ -301,38 +320,31 @@ ScaleSums sums_scale0(const RowKernels& k, ScaleImages<int16_t>& s, const PlaneV
 template <typename Src>
 class DwtS123 {
  public:
-  DwtS123(const RowKernels& k, const BandImage<Src>& src, int scale)
-      : k_(k),
-        src_(src),
-        scale_(scale),
-        row_taps_(dwt_taps(src.height)),
-        col_taps_(dwt_taps(src.width)),
-        lo_(size_t(src.width)),
-        hi_(size_t(src.width)) {}
+  DwtS123(const RowKernels& k, const BandImage<Src>& src, int scale, DwtScratch<int32_t>& scratch)
+      : k_(k), src_(src), scale_(scale), x_(scratch.fit(src.width, src.height)) {}
   // Row i: a into `a`; h, v, d into *details, or none of them where details is null.
   void row(int i, int32_t* a, const OrientedRowsOut<int32_t>* details) {
     const Src* rows[4];
-    for (int t = 0; t < 4; ++t) rows[t] = src_.row(row_taps_[size_t(i)][t]);
-    int32_t* hi = details ? hi_.data() : nullptr;
+    for (int t = 0; t < 4; ++t) rows[t] = src_.row(x_.row_taps[size_t(i)][t]);
+    int32_t* hi = details ? x_.hi.data() : nullptr;
     if constexpr (sizeof(Src) == 2)
-      k_.dwt_vertical_s1(rows, src_.width, lo_.data(), hi);
+      k_.dwt_vertical_s1(rows, src_.width, x_.lo.data(), hi);
     else
-      k_.dwt_vertical_s123(rows, src_.width, scale_, lo_.data(), hi);
+      k_.dwt_vertical_s123(rows, src_.width, scale_, x_.lo.data(), hi);
     const int ow = (src_.width + 1) / 2;
     if (details)
-      k_.dwt_horizontal_s123(lo_.data(), hi, col_taps_.data(), ow, scale_, a, details->band[1],
+      k_.dwt_horizontal_s123(x_.lo.data(), hi, x_.col_taps.data(), ow, scale_, a, details->band[1],
                              details->band[0], details->band[2]);
     else
-      k_.dwt_horizontal_s123(lo_.data(), nullptr, col_taps_.data(), ow, scale_, a, nullptr, nullptr,
-                             nullptr);
+      k_.dwt_horizontal_s123(x_.lo.data(), nullptr, x_.col_taps.data(), ow, scale_, a, nullptr,
+                             nullptr, nullptr);
   }
 
  private:
   const RowKernels& k_;
   const BandImage<Src>& src_;
   int scale_;
-  std::vector<std::array<int, 4>> row_taps_, col_taps_;
-  std::vector<int32_t> lo_, hi_;
+  DwtScratch<int32_t>& x_;
 };
 
 // `s` must not hold the sources.
@@ -341,7 +353,7 @@ ScaleSums sums_scale_s123(const RowKernels& k, ScaleImages<int32_t>& s,
                           const BandImage<Src>& ref_low, const BandImage<Src>& dis_low, int scale,
                           const CsfFactors& f, const AdmOptions& o) {
   const int w = (ref_low.width + 1) / 2, h = (ref_low.height + 1) / 2;
-  DwtS123<Src> dwt_ref(k, ref_low, scale), dwt_dis(k, dis_low, scale);
+  DwtS123<Src> dwt_ref(k, ref_low, scale, s.dwt), dwt_dis(k, dis_low, scale, s.dwt);
   const auto dwt = [&](int i, int32_t* ref_a, int32_t* dis_a, OrientedRowsOut<int32_t> ref_details,
                        OrientedRowsOut<int32_t> dis_details, bool details_read) {
     dwt_ref.row(i, ref_a, details_read ? &ref_details : nullptr);
@@ -433,8 +445,8 @@ AdmSums adm_integer_sums(const PlaneView& ref, const PlaneView& dist, int bitdep
   thread_local Workspace work;
   ScaleImages<int16_t>& s0 = work.s0;
   if (o.skip_scale0) {
-    low_pass_scale0(k, ref, bitdepth, s0.ref_a);
-    low_pass_scale0(k, dist, bitdepth, s0.dis_a);
+    low_pass_scale0(k, ref, bitdepth, s0.ref_a, s0.dwt);
+    low_pass_scale0(k, dist, bitdepth, s0.dis_a, s0.dwt);
   } else {
     sums[0] = sums_scale0(k, s0, ref, dist, bitdepth, f, o);
   }

@@ -1,12 +1,13 @@
 // ADM's scale-0 decoupling row (decouple.h) as a Highway kernel in int32 lanes.
 // - The angle test's dot product and magnitudes are the reference's integers
 //   (int32 products of int16; a sum wraps only at exactly 2^31, all four
-//   values -32768, and is mended after the float conversion). They are
-//   rounded to float as C's conversion does, then compared in binary64: the
-//   reference's scaling by 1/4096 moves every operand and product by a power
-//   of two, so it changes no comparison and is left out, and the test
-//   d * d >= (cos2 * o) * t is read off the sign of their binary64 difference
-//   (exact in sign), narrowed to float.
+//   values -32768, and is mended after the float conversion, or converted as
+//   unsigned for the magnitudes on AVX-512). They are rounded to float as C's
+//   conversion does, then compared: the reference's scaling by 1/4096 moves
+//   every operand and product by a power of two, so it changes no comparison
+//   and is left out; the test d * d >= (cos2 * o) * t is made in float where
+//   its margin decides it (AngleInFloat), else read off the sign of the
+//   binary64 difference (exact in sign), narrowed to float.
 // - The gain k = (recip * t + 2^14) >> 15 needs 46 bits; recip is split into
 //   its high and low 16 bits, recip = 2^16 rh + rl, so that k is
 //   2 rh t + ((rl t + 2^14) >> 15), exactly, with every term in int32.
@@ -66,12 +67,32 @@ HWY_INLINE hn::Vec<DH> AngleMargin(hn::Vec<DH> d, hn::Vec<DH> o, hn::Vec<DH> t) 
   return hn::DemoteTo(DH(), hn::Sub(hn::Mul(dot, dot), hn::Mul(cos_o, hn::PromoteTo(dd, t))));
 }
 
+// AngleInFloat: d * d against (cos2 * o) * t in float, each product rounded
+// once (relative error 2^-24; cos2 is a float) where binary64 rounds each at
+// 2^-53, so the two right-hand sides are within a factor 1 + 2^-22 of each
+// other, and d * d within 1 + 2^-24 of the exact square. Where the float
+// square exceeds the float bound times 1 + 2^-20 (itself rounded), the
+// binary64 test holds; where the square times 1 + 2^-20 is below the bound,
+// it fails (0 >= 0 holds in both). No value is subnormal or near float's
+// largest (all are integers below 2^62).
+
 // (float) of a + b for a, b products of two int16 (held as int32): the sum
 // wraps only at exactly 2^31, which converts to -2^31, an impossible value.
 HWY_INLINE VF FloatOfSum(V32 a, V32 b) {
   const DF df;
   const VF f = hn::ConvertTo(df, hn::Add(a, b));
   return hn::IfThenElse(hn::Eq(f, hn::Set(df, -0x1p31f)), hn::Set(df, 0x1p31f), f);
+}
+
+// The same for a sum of two squares (0 to 2^31): AVX-512 converts it as
+// unsigned, one rounding, with no mending; elsewhere as FloatOfSum.
+HWY_INLINE VF FloatOfSquares(V32 a, V32 b) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  const hn::RebindToUnsigned<D32> du;
+  return hn::ConvertTo(DF(), hn::BitCast(du, hn::Add(a, b)));
+#else
+  return FloatOfSum(a, b);
+#endif
 }
 
 // trunc(min(rst * gain, t)) for o > 0, trunc(max(rst * gain, t)) otherwise, in binary64.
@@ -93,23 +114,32 @@ HWY_INLINE V32 EnhancedInBinary64(V32 rst, V32 o, V32 t, double gain_limit) {
       half(hn::LowerHalf(dh32, rst), hn::LowerHalf(dh32, o), hn::LowerHalf(dh32, t)));
 }
 
+// Truncation of binary64 lanes to int32: x86's conversion alone where the
+// lanes are in range or are not read (Highway's DemoteTo clamps first).
+HWY_INLINE hn::Vec<hn::Half<D32> > Truncate(VD v) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  return hn::Vec<hn::Half<D32> >{_mm512_cvttpd_epi32(v.raw)};
+#elif HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
+  return hn::Vec<hn::Half<D32> >{_mm256_cvttpd_epi32(v.raw)};
+#else
+  return hn::DemoteTo(hn::Half<D32>(), v);
+#endif
+}
+
 // The Q30 reciprocal table's entry for o (decouple.h): 2^30 / |o| truncated,
 // negated for o < 0; any value for o = 0 (unused). Divided in binary64: the
 // quotient is at least 1 / |o| >= 2^-15 from the next integer unless it is
-// one, far more than its rounding error, so the floor is the truncated one;
-// it is positive, so DemoteTo's truncation is that floor.
+// one, far more than its rounding error, so its truncation toward zero is
+// the table's entry with o's sign (2^30 / o itself: no magnitude, no negation).
 HWY_INLINE V32 Reciprocal(V32 o) {
   const D32 d32;
   const hn::Half<D32> dh32;
   const DD dd;
-  const V32 magnitude = hn::Max(hn::Abs(o), hn::Set(d32, 1));
   const VD two_30 = hn::Set(dd, 0x1p30);
-  const auto half = [&](hn::Vec<hn::Half<D32> > m) {
-    return hn::DemoteTo(dh32, hn::Div(two_30, hn::PromoteTo(dd, m)));
+  const auto half = [&](hn::Vec<hn::Half<D32> > v) {
+    return Truncate(hn::Div(two_30, hn::PromoteTo(dd, v)));
   };
-  const V32 q =
-      hn::Combine(d32, half(hn::UpperHalf(dh32, magnitude)), half(hn::LowerHalf(dh32, magnitude)));
-  return hn::IfThenElse(hn::Lt(o, hn::Zero(d32)), hn::Neg(q), q);
+  return hn::Combine(d32, half(hn::UpperHalf(dh32, o)), half(hn::LowerHalf(dh32, o)));
 }
 
 // kIntegerGain: an integer gain limit (the product rst * limit exact in
@@ -147,9 +177,10 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
       const V32 k_clamped = hn::Min(hn::Max(hn::Add(k_high, k_low), zero), full_gain);
       V32 out;
       if constexpr (decltype(with_angle)::value) {
-        const auto o_zero = hn::Eq(o, zero);
-        const V32 k = hn::IfThenElse(o_zero, full_gain, k_clamped);
-        const V32 rst = hn::ShiftRight<15>(hn::Add(hn::Mul(k, o), half_unit));
+        // Where o = 0 the product k o is 0 whatever k is: the reference's 2^15
+        // need not be chosen. |k o| <= 2^30: exact.
+        const V32 k_o = hn::Mul(k_clamped, o);
+        const V32 rst = hn::ShiftRight<15>(hn::Add(k_o, half_unit));
         V32 enhanced;
         if constexpr (kIntegerGain) {
           const V32 scaled = kUnitGain ? rst : hn::Mul(rst, gain);
@@ -157,8 +188,8 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
         } else {
           enhanced = EnhancedInBinary64(rst, o, t, gain_limit);
         }
-        // The enhancement's lanes: o != 0 and k != 0 and the angle test.
-        const auto kept = hn::Or(o_zero, hn::Eq(k, zero));
+        // The enhancement's lanes: o != 0 and k != 0, i.e. k o != 0, and the angle test.
+        const auto kept = hn::Eq(k_o, zero);
         out = hn::IfThenElse(hn::AndNot(kept, angle), enhanced, rst);
       } else {
         // Where o = 0 the product k o is 0 whatever k is: no 2^15 needs to be chosen.
@@ -178,13 +209,24 @@ void DecoupleRow(OrientedRows<int16_t> ref, OrientedRows<int16_t> dis, int begin
     const V32 oh = load(ref.band[0]), ov = load(ref.band[1]);
     const V32 th = load(dis.band[0]), tv = load(dis.band[1]);
     const VF dot = FloatOfSum(hn::Mul(oh, th), hn::Mul(ov, tv));
-    const VF o_mag = FloatOfSum(hn::Mul(oh, oh), hn::Mul(ov, ov));
-    const VF t_mag = FloatOfSum(hn::Mul(th, th), hn::Mul(tv, tv));
-    const VF margin = hn::Combine(
-        df, AngleMargin(hn::UpperHalf(dh, dot), hn::UpperHalf(dh, o_mag), hn::UpperHalf(dh, t_mag)),
-        AngleMargin(hn::LowerHalf(dh, dot), hn::LowerHalf(dh, o_mag), hn::LowerHalf(dh, t_mag)));
+    const VF o_mag = FloatOfSquares(hn::Mul(oh, oh), hn::Mul(ov, ov));
+    const VF t_mag = FloatOfSquares(hn::Mul(th, th), hn::Mul(tv, tv));
     const VF fzero = hn::Zero(df);
-    const auto angle = hn::RebindMask(d32, hn::And(hn::Ge(dot, fzero), hn::Ge(margin, fzero)));
+    // The test in float first, decided where its margin is wide (AngleInFloat);
+    // the binary64 sign only for vectors with some lane too close to call.
+    const VF square = hn::Mul(dot, dot);
+    const VF bound = hn::Mul(hn::Mul(hn::Set(df, kCosOneDegreeSquared), o_mag), t_mag);
+    const VF widen = hn::Set(df, 1.0f + 0x1p-20f);
+    const auto surely_within = hn::Ge(square, hn::Mul(bound, widen));
+    auto within = surely_within;
+    if (!hn::AllTrue(df, hn::Or(surely_within, hn::Lt(hn::Mul(square, widen), bound)))) {
+      const VF margin = hn::Combine(
+          df,
+          AngleMargin(hn::UpperHalf(dh, dot), hn::UpperHalf(dh, o_mag), hn::UpperHalf(dh, t_mag)),
+          AngleMargin(hn::LowerHalf(dh, dot), hn::LowerHalf(dh, o_mag), hn::LowerHalf(dh, t_mag)));
+      within = hn::Ge(margin, fzero);
+    }
+    const auto angle = hn::RebindMask(d32, hn::And(hn::Ge(dot, fzero), within));
     for (int b = 0; b < 3; ++b) band(b, std::true_type(), angle);
   }
 }
