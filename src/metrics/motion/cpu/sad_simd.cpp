@@ -13,6 +13,8 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include "backends/cpu/pair_products-inl.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace exactvq::motion::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -138,22 +140,7 @@ using DU16 = hn::RebindToUnsigned<D16>;
 using V16 = hn::Vec<D16>;
 using V32 = hn::Vec<D32>;
 
-// sum plus the products of a's and b's int16 lanes, each int32 lane adding its
-// two. With kVnni (AVX3 where cpu::use_vnni()) the one VNNI vpdpwssd, written
-// as assembly: Highway 1.0 has no VNNI op.
-template <bool kVnni>
-HWY_INLINE V32 MulAddPairs(V16 a, V16 b, V32 sum) {
-#if HWY_TARGET == HWY_AVX3
-  if constexpr (kVnni) {
-    asm("vpdpwssd %2, %1, %0" : "+v"(sum.raw) : "v"(a.raw), "vm"(b.raw));
-    return sum;
-  }
-#else
-  static_assert(!kVnni, "vpdpwssd: AVX3 only");
-#endif
-  V32 unused = hn::Zero(D32());
-  return hn::ReorderWidenMulAccumulate(D32(), a, b, sum, unused);
-}
+using exactvq::cpu::HWY_NAMESPACE::MulAddPairs;  // pair_products-inl.h
 
 // Taps a and b in each int32 lane's low and high int16 halves.
 HWY_INLINE V16 TapPair(int32_t a, int32_t b) {

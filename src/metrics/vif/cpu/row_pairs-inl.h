@@ -20,6 +20,8 @@
 
 #include <hwy/highway.h>
 
+#include "backends/cpu/pair_products-inl.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace exactvq::vif::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -68,24 +70,7 @@ HWY_INLINE size_t PairedRow(std::span<const uint16_t> taps, size_t k) {
   return k + 1 < taps.size() ? k + 1 : k;
 }
 
-// sum plus the products of a's and b's int16 lanes, each int32 lane adding
-// its two (pmaddwd and an add, wrapping modulo 2^32). With kVnni, on AVX3
-// only and where cpu::use_vnni(), the one VNNI vpdpwssd, the same sum:
-// written as assembly since Highway 1.0.3 has no VNNI op and an intrinsic
-// would need the extension on every function that inlines this one.
-template <bool kVnni>
-HWY_INLINE VS32 MulAddPairs(V16 a, V16 b, VS32 sum) {
-#if HWY_TARGET == HWY_AVX3
-  if constexpr (kVnni) {
-    asm("vpdpwssd %2, %1, %0" : "+v"(sum.raw) : "v"(a.raw), "vm"(b.raw));
-    return sum;
-  }
-#else
-  static_assert(!kVnni, "vpdpwssd: AVX3 only");
-#endif
-  VS32 unused = hn::Zero(DS32());
-  return hn::ReorderWidenMulAccumulate(DS32(), a, b, sum, unused);
-}
+using exactvq::cpu::HWY_NAMESPACE::MulAddPairs;  // pair_products-inl.h
 }  // namespace row_pairs
 
 #endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
