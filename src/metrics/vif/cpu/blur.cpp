@@ -269,23 +269,6 @@ HWY_INLINE V32 EvenColumns(D32 d, const EdgeLine& line, int c) {
 }
 
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
-// count columns of a blurred line (16-bit values) from `first`, biased by
-// -2^15 to int16.
-void PackLine(const EdgeLine& line, int first, int count, std::vector<int16_t>& out) {
-  const D32 d;
-  const D16 d16;
-  const int lanes = int(hn::Lanes(d)), lanes16 = int(hn::Lanes(d16));
-  out.resize(size_t(count));
-  const V32 bias = hn::Set(d, 0x8000u);
-  int i = 0;
-  for (; i + lanes16 <= count; i += lanes16) {
-    const V16 a = hn::BitCast(d16, hn::Xor(hn::LoadU(d, line.at(first + i)), bias));
-    const V16 b = hn::BitCast(d16, hn::Xor(hn::LoadU(d, line.at(first + i + lanes)), bias));
-    hn::StoreU(hn::ConcatEven(d16, b, a), d16, out.data() + i);
-  }
-  for (; i < count; ++i) out[size_t(i)] = int16_t(uint16_t(line[first + i] ^ 0x8000u));
-}
-
 // The horizontal blur's even columns by pairs of taps, multiply-adds of the
 // lines' values biased by -2^15 (each sum then lacks 2^15 * sum(taps), added
 // back modulo 2^32; sums below 2^32 for 16-bit values); the taps < 2^15
@@ -331,8 +314,8 @@ int HorizontalBlurPairs(const BlurLines& lines, int width, std::span<const uint1
                         std::span<uint16_t> ref_out, std::span<uint16_t> dist_out) {
   const int half = int(taps.size() / 2);
   thread_local std::vector<int16_t> ref16, dist16;
-  PackLine(lines.ref, -half, width + 2 * half, ref16);
-  PackLine(lines.dist, -half, width + 2 * half, dist16);
+  SplitLine(lines.ref, -half, width + 2 * half, 0, ref16, nullptr);
+  SplitLine(lines.dist, -half, width + 2 * half, 0, dist16, nullptr);
   return HorizontalBlurPairsOf<kVnni>(ref16.data(), dist16.data(), width, taps, ref_out, dist_out);
 }
 #endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128

@@ -14,13 +14,16 @@
 #define EXACTVQ_VIF_ROW_PAIRS_INL_H_
 #endif
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include <hwy/highway.h>
 
 #include "backends/cpu/pair_products-inl.h"
+#include "metrics/vif/edges.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace exactvq::vif::cpu::HWY_NAMESPACE {
@@ -68,6 +71,36 @@ HWY_INLINE V16 TapPair(std::span<const uint16_t> taps, size_t k) {
 }
 HWY_INLINE size_t PairedRow(std::span<const uint16_t> taps, size_t k) {
   return k + 1 < taps.size() ? k + 1 : k;
+}
+
+// count columns of `line` from `first`, biased by -2^15, into lo (the low
+// 16-bit halves) and hi (the high ones, unless null); `padding` zeros after
+// them.
+HWY_INLINE void SplitLine(const EdgeLine& line, int first, int count, int padding,
+                          std::vector<int16_t>& lo, std::vector<int16_t>* hi) {
+  const D32 d;
+  const D16 d16;
+  const int lanes16 = int(hn::Lanes(d16)), lanes = int(hn::Lanes(d));
+  // Columns [0, count) are all written below; only the padding is zeroed.
+  lo.resize(size_t(count + padding));
+  std::fill(lo.begin() + count, lo.end(), int16_t{0});
+  if (hi) {
+    hi->resize(size_t(count + padding));
+    std::fill(hi->begin() + count, hi->end(), int16_t{0});
+  }
+  const V32 bias = hn::Set(d, 0x80008000u);
+  int i = 0;
+  for (; i + lanes16 <= count; i += lanes16) {
+    const V16 a = hn::BitCast(d16, hn::Xor(hn::LoadU(d, line.at(first + i)), bias));
+    const V16 b = hn::BitCast(d16, hn::Xor(hn::LoadU(d, line.at(first + i + lanes)), bias));
+    hn::StoreU(hn::ConcatEven(d16, b, a), d16, lo.data() + i);
+    if (hi) hn::StoreU(hn::ConcatOdd(d16, b, a), d16, hi->data() + i);
+  }
+  for (; i < count; ++i) {
+    const uint32_t v = line[first + i] ^ 0x80008000u;
+    lo[size_t(i)] = int16_t(uint16_t(v));
+    if (hi) (*hi)[size_t(i)] = int16_t(uint16_t(v >> 16));
+  }
 }
 
 using exactvq::cpu::HWY_NAMESPACE::MulAddPairs;  // pair_products-inl.h
