@@ -61,7 +61,7 @@ class BatchScorer {
           DeviceBuffer(size_t(plan.source_width) * size_t(plan.source_height) * sizeof(float));
     }
     // A side's from its first stage to its second.
-    side_floats_ = down_ + kBlockElements + 2 * blocks;
+    side_floats_ = down_ + 2 * blocks;
     const size_t sides = 2 * pairs;
     side_storage_ = DeviceBuffer(sides * side_floats_ * sizeof(float));
     sums_ = DeviceBuffer(sides * kCovariancePairs * sizeof(uint64_t));
@@ -251,7 +251,7 @@ class BatchScorer {
   size_t down_ = 0, side_floats_ = 0;
   SpeedShape shape_;
   Lane lanes_[FrameUploader::kLanes];
-  DeviceBuffer side_storage_;  // a side's residual, window means, block entropies and variances
+  DeviceBuffer side_storage_;  // a side's residual, block entropies and variances
   DeviceBuffer sums_, solvers_, singular_device_;
   PinnedBuffer sums_host_, solvers_host_, singular_host_;
   Event sums_copied_[FrameUploader::kLanes];  // each lane's last read_sums

@@ -13,7 +13,7 @@ namespace {
 constexpr int kThreads = 64;
 
 // Side first + blockIdx.y's window means (every block of the side, into shared
-// memory; block 0 also into the side's storage) and covariance sums
+// memory) and covariance sums
 // blockIdx.x * kThreads .. (one thread a sum). Where shape.staged_bytes > 0 the
 // block first copies the windows' (sub_w + 4) x (sub_h + 4) samples into
 // shared memory: each sum then reads them there instead of from L2, in the same
@@ -36,9 +36,7 @@ __global__ void __launch_bounds__(kThreads)
   }
   const int k = int(threadIdx.x);
   if (k < SPEED_BLOCK_ELEMENTS) {
-    const float mean = speed_window_mean(data, stride, sub_w, sub_h, k, count);
-    shared[k] = mean;
-    if (blockIdx.x == 0) residual[sides.down + size_t(k)] = mean;
+    shared[k] = speed_window_mean(data, stride, sub_w, sub_h, k, count);
   }
   __syncthreads();
   const int pair = int(blockIdx.x) * kThreads + k;
@@ -55,7 +53,7 @@ __global__ void __launch_bounds__(kThreads)
   if (b >= blocks) return;
   const size_t side = size_t(sides.first) + blockIdx.y;
   float* residual = sides.storage + side * sides.side_floats;
-  float* entropy = residual + sides.down + SPEED_BLOCK_ELEMENTS;
+  float* entropy = residual + sides.down;
   float* variance = entropy + blocks;
   const float* qt = sides.solvers + side * sides.solver_floats;
   const float* r = qt + SPEED_BLOCK_ELEMENTS * SPEED_BLOCK_ELEMENTS;
@@ -78,8 +76,7 @@ __global__ void __launch_bounds__(kThreads)
   const int b = int(blockIdx.x) * kThreads + int(threadIdx.x);
   if (b >= blocks) return;
   const size_t pair = size_t(sides.first) / 2 + blockIdx.y;
-  const float* ref =
-      sides.storage + 2 * pair * sides.side_floats + sides.down + SPEED_BLOCK_ELEMENTS;
+  const float* ref = sides.storage + 2 * pair * sides.side_floats + sides.down;
   const float* dis = ref + sides.side_floats;
   uint32_t* words = sides.words + pair * sides.words_per_pair;
   int valid = 1;

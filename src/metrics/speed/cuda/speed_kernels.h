@@ -50,8 +50,8 @@ struct SpeedShape {
 };
 
 // Sides first .. first + count - 1 of a batch, laid out as the engine keeps
-// them: side i's residual at storage + i * side_floats, then its 25 window
-// means, its blocks' entropies and its blocks' variances; its 325 sums at
+// them: side i's residual at storage + i * side_floats, then its blocks'
+// entropies and its blocks' variances; its 325 sums at
 // sums + 325 i; its solver (Q^T, R, eigenvalues) at solvers + solver_floats i
 // and whether it is singular at singular[i]. Sides 2p and 2p + 1 are pair p's
 // reference and distorted sides; pair p's Words start at words +
