@@ -32,13 +32,40 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
                        in.cols, c, anti_dither, w, h, x, y);
 }
 
+// cambi_mask_at's count from a tile: each flat flag of the block's outputs'
+// windows found once (0 outside the picture, where the definition counts
+// nothing), then the 7 x 7 sums as row sums and column sums. Integers: the
+// same count in any order.
 __global__ void __launch_bounds__(kBlockX* kBlockY)
     mask_kernel(const uint16_t* __restrict__ image, int w, int h, int threshold,
                 uint8_t* __restrict__ mask) {
-  const int x = int(blockIdx.x) * kBlockX + int(threadIdx.x);
-  const int y = int(blockIdx.y) * kBlockY + int(threadIdx.y);
+  constexpr int kReach = EXACTVQ_CAMBI_MASK_SIDE / 2;
+  constexpr int kTileW = kBlockX + 2 * kReach, kTileH = kBlockY + 2 * kReach;
+  constexpr int kThreads = kBlockX * kBlockY;
+  __shared__ uint8_t flat[kTileH][kTileW];
+  __shared__ uint8_t row_sums[kTileH][kBlockX];
+  const int x0 = int(blockIdx.x) * kBlockX, y0 = int(blockIdx.y) * kBlockY;
+  const int me = int(threadIdx.y) * kBlockX + int(threadIdx.x);
+  for (int i = me; i < kTileW * kTileH; i += kThreads) {
+    const int x = x0 - kReach + i % kTileW, y = y0 - kReach + i / kTileW;
+    flat[i / kTileW][i % kTileW] =
+        x >= 0 && x < w && y >= 0 && y < h ? uint8_t(cambi_flat_at(image, w, h, x, y)) : 0;
+  }
+  __syncthreads();
+  for (int i = me; i < kTileH * kBlockX; i += kThreads) {
+    const int r = i / kBlockX, c = i % kBlockX;
+    int sum = 0;
+#pragma unroll
+    for (int k = 0; k < EXACTVQ_CAMBI_MASK_SIDE; ++k) sum += flat[r][c + k];
+    row_sums[r][c] = uint8_t(sum);
+  }
+  __syncthreads();
+  const int x = x0 + int(threadIdx.x), y = y0 + int(threadIdx.y);
   if (x >= w || y >= h) return;
-  mask[size_t(y) * size_t(w) + size_t(x)] = uint8_t(cambi_mask_at(image, w, h, threshold, x, y));
+  int count = 0;
+#pragma unroll
+  for (int k = 0; k < EXACTVQ_CAMBI_MASK_SIDE; ++k) count += row_sums[threadIdx.y + k][threadIdx.x];
+  mask[size_t(y) * size_t(w) + size_t(x)] = uint8_t(count > threshold);
 }
 
 __global__ void __launch_bounds__(kBlockX* kBlockY)
