@@ -24,6 +24,9 @@
 #include "metrics/vif/log2_table.h"
 
 #include <algorithm>
+#ifndef QVIF_EXP
+#define QVIF_EXP 0
+#endif
 #include <vector>
 
 #undef HWY_TARGET_INCLUDE
@@ -225,22 +228,29 @@ HWY_INLINE V32 HighWords(VF lo, VF hi) {
 
 // 2048 * log2 of a binary64 integer v >= 2^15 from its high word: the table
 // entry at the top 16 bits (the leading one and 15 fraction bits), looked up
-// apart (AddEntries), plus 2048 * (exponent + 1023), which the caller corrects.
+// apart (AddEntries), plus 2048 times the biased exponent (exponent + 1023),
+// summed apart and scaled by 2048 once a block, the caller subtracting the
+// bias.
 HWY_INLINE V32 Log2Index(V32 high) {
   const D32 d;
   return hn::And(hn::ShiftRight<5>(high), hn::Set(d, 0x7FFFu));
 }
-HWY_INLINE VI32 Log2Exponent(V32 high) {
-  const D32 d;
-  return hn::BitCast(DI32(), hn::And(hn::ShiftRight<9>(high), hn::Set(d, ~0x7FFu)));
+HWY_INLINE VI32 BiasedExponent(V32 high) {
+  return hn::BitCast(DI32(), hn::ShiftRight<20>(high));
 }
 
+// The biased exponent of every denominator argument: 2^17 + sigma1_sq below
+// 2^32 (docs/spec/vif.md), so below 1023 + 32.
+constexpr int32_t kDenExponentBias = 1023 + 15 + 17;
+
 // The statistic of Lanes(D32) pixels from their horizontal sums: means mu1,
-// mu2, moments as exact 32-bit halves.
+// mu2, moments as exact 32-bit halves. num_exponents and den_exponents gather
+// the biased exponents of the log2 arguments (signal's less noise's; the
+// denominator's, every lane's, to be less kDenExponentBias each).
 HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy_lo, V32 yy_hi,
                                   V32 xy_lo, V32 xy_hi, VF gain_limit, uint32_t* den_at,
-                                  uint32_t* signal_at, uint32_t* noise_at, VI32& num_log,
-                                  VI32& den_log, VI32& den_non_log, VI& num_non_log) {
+                                  uint32_t* signal_at, uint32_t* noise_at, VI32& num_exponents,
+                                  VI32& den_exponents, VI32& den_non_log, VI& num_non_log) {
   const D32 d;
   const DI32 di;
   const DHI32 dhi;
@@ -259,12 +269,12 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy
                                                hn::PromoteTo(di64, hn::UpperHalf(dhi, flat))));
     den_non_log = hn::Sub(den_non_log, hn::VecFromMask(di, no_log));  // -1 a true lane
     if (hn::AllTrue(di, no_log)) {
-      // Every lane's arguments 2^17 (index 0): the entry T[0] = 30720 less
-      // 30720 here gives den_log's term 0; signal and noise cancel.
+      // Every lane's arguments 2^17 (index 0, biased exponent 1023 + 17):
+      // den_log's term 0, signal and noise cancel.
       hn::Store(hn::Zero(d), d, den_at);
       hn::Store(hn::Zero(d), d, signal_at);
       hn::Store(hn::Zero(d), d, noise_at);
-      den_log = hn::Sub(den_log, hn::Set(di, 30720));
+      den_exponents = hn::Add(den_exponents, hn::Set(di, 1023 + 17));
       return;
     }
   }
@@ -276,12 +286,11 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy
       hn::IfThenElse(hn::RebindMask(d, no_log), hn::Set(d, kNoiseVarianceHigh),
                      HighWords(hn::Add(s1_lo, noise_variance), hn::Add(s1_hi, noise_variance)));
   hn::Store(Log2Index(den_arg), d, den_at);
-  den_log =
-      hn::Add(den_log, hn::Sub(Log2Exponent(den_arg), hn::Set(di, 2048 * (1023 + 15) + 2048 * 17)));
+  den_exponents = hn::Add(den_exponents, BiasedExponent(den_arg));
 
   const auto with_gain =
       hn::AndNot(no_log, hn::And(hn::Gt(sigma12, zero), hn::Gt(sigma2_sq, zero)));
-  if (hn::AllFalse(di, with_gain)) {
+  if (QVIF_EXP == 5 || hn::AllFalse(di, with_gain)) {
     hn::Store(hn::Zero(d), d, signal_at);
     hn::Store(hn::Zero(d), d, noise_at);
     return;
@@ -294,45 +303,57 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy
   const VF s12[2] = {hn::PromoteTo(df, hn::LowerHalf(dhi, sigma12)),
                      hn::PromoteTo(df, hn::UpperHalf(dhi, sigma12))};
   for (int h = 0; h < 2; ++h) {
+#if QVIF_EXP == 4
+    VF gain = hn::Mul(s12[h], hn::Add(s1[h], hn::Set(df, eps)));
+#else
     VF gain = hn::Div(s12[h], hn::Add(s1[h], hn::Set(df, eps)));
+#endif
     // max(trunc(v), 0) is trunc(max(v, 0)); v <= sigma2_sq < 2^31 where kept.
     // The residual and the gain part stay binary64 integers, as exact as the
     // reference's int32 and int64 (below 2^31 and 2^46), and so their sums.
     const VF residual = hn::Trunc(hn::Max(hn::Sub(s2[h], hn::Mul(gain, s12[h])), hn::Zero(df)));
-    gain = hn::IfThenElse(hn::Lt(gain, gain_limit), gain, gain_limit);
+    // x86's min: gain < limit ? gain : limit, the reference's choice.
+    gain = hn::Min(gain, gain_limit);
     noise[h] = hn::Add(residual, noise_variance);
     signal[h] = hn::Add(hn::Trunc(hn::Mul(hn::Mul(gain, gain), s1[h])), noise[h]);
   }
   const auto gain_lanes = hn::RebindMask(d, with_gain);
-  const V32 none = hn::Set(d, kNoiseVarianceHigh);
-  const V32 signal_arg = hn::IfThenElse(gain_lanes, HighWords(signal[0], signal[1]), none);
-  const V32 noise_arg = hn::IfThenElse(gain_lanes, HighWords(noise[0], noise[1]), none);
+  // Lanes without the gain: both arguments' high words 0 (index 0, exponent
+  // 0), whose terms cancel.
+  const V32 signal_arg = hn::IfThenElseZero(gain_lanes, HighWords(signal[0], signal[1]));
+  const V32 noise_arg = hn::IfThenElseZero(gain_lanes, HighWords(noise[0], noise[1]));
   hn::Store(Log2Index(signal_arg), d, signal_at);
   hn::Store(Log2Index(noise_arg), d, noise_at);
-  num_log = hn::Add(num_log, hn::Sub(Log2Exponent(signal_arg), Log2Exponent(noise_arg)));
+  num_exponents =
+      hn::Add(num_exponents, hn::Sub(BiasedExponent(signal_arg), BiasedExponent(noise_arg)));
 }
 
 // The table entries of a block's log2 arguments, added: den += sum of
 // T[den_at[i]], num += sum of T[signal_at[i]] - T[noise_at[i]]. Scalar loads:
 // on some CPUs (AMD Zen 4) a SIMD gather of the entries costs more, even
 // dword gathers of 16 entries, and a table of bytes beside the arithmetic
-// part of each entry (half the table's size) gained nothing. Called a vector
-// at a time, between the statistics of the next (vector arithmetic), so that
-// the two overlap; inlined, the loop kept scalar by an empty asm over its
-// indices.
+// part of each entry (half the table's size) gained nothing. The caller adds
+// a block's entries a few at a time inside the next block's multiply-adds
+// (vector work), which hides these scalar loads; the loop kept scalar by an
+// empty asm over its indices (64-bit: no extensions).
 HWY_INLINE void AddEntries(const uint32_t* den_at, const uint32_t* signal_at,
-                           const uint32_t* noise_at, int n, int64_t& den, int64_t& num) {
+                           const uint32_t* noise_at, int n, int64_t& den, int64_t& signal,
+                           int64_t& noise) {
   const uint16_t* table = kLog2Table.data();
-  int64_t d = 0, s = 0;
   for (int i = 0; i < n; ++i) {
-    uint32_t a = den_at[i], b = signal_at[i], c = noise_at[i];
+    uint64_t a = den_at[i], b = signal_at[i], c = noise_at[i];
     // Opaque to the compiler: keeps the loop scalar (no gathers).
     asm("" : "+r"(a), "+r"(b), "+r"(c));
-    d += table[a];
-    s += int32_t{table[b]} - int32_t{table[c]};
+#if QVIF_EXP == 1
+    a &= 1023; b &= 1023; c &= 1023;
+#endif
+#if QVIF_EXP == 2
+    continue;
+#endif
+    den += table[a];
+    signal += table[b];
+    noise += table[c];
   }
-  den += d;
-  num += s;
 }
 
 // The vectors of Lanes(D16) pixels from 0 (whole vectors only) by pairs of
@@ -376,6 +397,7 @@ int PairedStatisticsOf(const PairedLines& split, int width, std::span<const uint
   HWY_ALIGN uint32_t den_at[kBlock], signal_at[kBlock], noise_at[kBlock];
   const std::vector<int16_t>* sources[8] = {&split.mu1,   &split.mu2,   &split.lo[0], &split.hi[0],
                                             &split.lo[1], &split.hi[1], &split.lo[2], &split.hi[2]};
+  int64_t den_entries = 0, signal_entries = 0, noise_entries = 0;
   int x = 0;
   while (x + lanes16 <= width) {
     const int n = std::min(kBlock, (width - x) / lanes16 * lanes16);
@@ -396,30 +418,35 @@ int PairedStatisticsOf(const PairedLines& split, int width, std::span<const uint
 #endif
       }
     }
-    VI32 num_log32 = hn::Zero(di32), den_log32 = hn::Zero(di32), den_non_log32 = hn::Zero(di32);
-    // Each vector's table entries (scalar loads) beside the next vector's
-    // statistic (vector arithmetic): the two overlap.
+    VI32 num_exponents = hn::Zero(di32), den_exponents = hn::Zero(di32),
+         den_non_log32 = hn::Zero(di32);
     for (int i = 0; i < n; i += lanes) {
+#if QVIF_EXP != 3
       PixelStatistics32(
           hn::Load(d, block[0] + i), hn::Load(d, block[1] + i), hn::Load(d, block[2] + i),
           hn::Load(d, block[3] + i), hn::Load(d, block[4] + i), hn::Load(d, block[5] + i),
           hn::Load(d, block[6] + i), hn::Load(d, block[7] + i), limit, den_at + i, signal_at + i,
-          noise_at + i, num_log32, den_log32, den_non_log32, num_non_log);
+          noise_at + i, num_exponents, den_exponents, den_non_log32, num_non_log);
+#endif
       if (i > 0)
         AddEntries(den_at + i - lanes, signal_at + i - lanes, noise_at + i - lanes, lanes,
-                   den_log_entries, num_log_entries);
+                   den_entries, signal_entries, noise_entries);
     }
-    AddEntries(den_at + n - lanes, signal_at + n - lanes, noise_at + n - lanes, lanes,
-               den_log_entries, num_log_entries);
+    AddEntries(den_at + n - lanes, signal_at + n - lanes, noise_at + n - lanes, lanes, den_entries,
+               signal_entries, noise_entries);
     const auto widen = [&](VI32 v) {
       return hn::Add(hn::PromoteTo(di64, hn::LowerHalf(dhi, v)),
                      hn::PromoteTo(di64, hn::UpperHalf(dhi, v)));
     };
-    num_log = hn::Add(num_log, widen(num_log32));
-    den_log = hn::Add(den_log, widen(den_log32));
+    // Each lane's exponent sums stay below 2^16 (32 vectors of at most 1023 + 32).
+    num_log = hn::Add(num_log, hn::ShiftLeft<11>(widen(num_exponents)));
+    den_log = hn::Add(den_log, hn::ShiftLeft<11>(widen(den_exponents)));
+    den_entries -= int64_t{2048 * kDenExponentBias} * n;
     den_non_log = hn::Add(den_non_log, widen(den_non_log32));
     x += n;
   }
+  den_log_entries += den_entries;
+  num_log_entries += signal_entries - noise_entries;
   return x;
 }
 
