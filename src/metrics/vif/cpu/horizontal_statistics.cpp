@@ -244,11 +244,11 @@ HWY_INLINE VI32 BiasedExponent(V32 high) {
 constexpr int32_t kDenExponentBias = 1023 + 15 + 17;
 
 // The statistic of Lanes(D32) pixels from their horizontal sums: means mu1,
-// mu2, moments as exact 32-bit halves. num_exponents and den_exponents gather
+// mu2, uint32 moments (Moment32).      num_exponents and den_exponents gather
 // the biased exponents of the log2 arguments (signal's less noise's; the
 // denominator's, every lane's, to be less kDenExponentBias each).
-HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy_lo, V32 yy_hi,
-                                  V32 xy_lo, V32 xy_hi, VF gain_limit, uint32_t* den_at,
+HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx, V32 yy, V32 xy, VF gain_limit,
+                                  uint32_t* den_at,
                                   uint32_t* signal_at, uint32_t* noise_at, VI32& num_exponents,
                                   VI32& den_exponents, VI32& den_non_log, VI& num_non_log) {
   const D32 d;
@@ -257,10 +257,9 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy
   const DI di64;
   const DF df;
   const VI32 zero = hn::Zero(di);
-  const VI32 sigma1_sq = Sigma32(Moment32(xx_lo, xx_hi), RoundedProductHigh32(mu1, mu1));
-  const VI32 sigma2_sq =
-      hn::Max(Sigma32(Moment32(yy_lo, yy_hi), RoundedProductHigh32(mu2, mu2)), zero);
-  const VI32 sigma12 = Sigma32(Moment32(xy_lo, xy_hi), RoundedProductHigh32(mu1, mu2));
+  const VI32 sigma1_sq = Sigma32(xx, RoundedProductHigh32(mu1, mu1));
+  const VI32 sigma2_sq = hn::Max(Sigma32(yy, RoundedProductHigh32(mu2, mu2)), zero);
+  const VI32 sigma12 = Sigma32(xy, RoundedProductHigh32(mu1, mu2));
 
   const auto no_log = hn::Lt(sigma1_sq, hn::Set(di, int32_t{kNoiseVariance}));
   if (!hn::AllFalse(di, no_log)) {
@@ -401,31 +400,41 @@ int PairedStatisticsOf(const PairedLines& split, int width, std::span<const uint
   int x = 0;
   while (x + lanes16 <= width) {
     const int n = std::min(kBlock, (width - x) / lanes16 * lanes16);
-    for (int m = 0; m < 8; ++m) {
+    // Line m's sums into block[m]; a moment's high halves (kMoment) joined
+    // with its low halves' sums, block[m - 1], into the moment (Moment32).
+    const auto line_sums = [&]<bool kMoment>(int m) {
       uint32_t* out = block[m];
+      const uint32_t* low = block[m - (kMoment ? 1 : 0)];
       const std::vector<int16_t>& source = *sources[m];
+      const auto put = [&](V32 v, int at) {
+        hn::Store(kMoment ? Moment32(hn::Load(d, low + at), v) : v, d, out + at);
+      };
       // Lanes j: first the pixels x + 2j, then x + 1 + 2j.
       for (int i = 0; i < n; i += lanes16) {
 #if HWY_TARGET <= HWY_AVX3
         VS32 even, odd;
         PairedSumsSharingLoads<kPairs, kVnni>(source.data() + x + i, even_pairs, odd_pairs, even,
                                               odd);
-        hn::Store(hn::Add(hn::BitCast(d, even), unbias), d, out + i);
-        hn::Store(hn::Add(hn::BitCast(d, odd), unbias), d, out + i + lanes);
+        put(hn::Add(hn::BitCast(d, even), unbias), i);
+        put(hn::Add(hn::BitCast(d, odd), unbias), i + lanes);
 #else
-        hn::Store(sum(source, x + i), d, out + i);
-        hn::Store(sum(source, x + i + 1), d, out + i + lanes);
+        put(sum(source, x + i), i);
+        put(sum(source, x + i + 1), i + lanes);
 #endif
       }
+    };
+    for (int m = 0; m < 3; ++m) line_sums.template operator()<false>(m);
+    for (int m = 3; m < 8; m += 2) {
+      line_sums.template operator()<true>(m);
+      if (m + 1 < 8) line_sums.template operator()<false>(m + 1);
     }
     VI32 num_exponents = hn::Zero(di32), den_exponents = hn::Zero(di32),
          den_non_log32 = hn::Zero(di32);
     for (int i = 0; i < n; i += lanes) {
 #if QVIF_EXP != 3
       PixelStatistics32(
-          hn::Load(d, block[0] + i), hn::Load(d, block[1] + i), hn::Load(d, block[2] + i),
-          hn::Load(d, block[3] + i), hn::Load(d, block[4] + i), hn::Load(d, block[5] + i),
-          hn::Load(d, block[6] + i), hn::Load(d, block[7] + i), limit, den_at + i, signal_at + i,
+          hn::Load(d, block[0] + i), hn::Load(d, block[1] + i), hn::Load(d, block[3] + i),
+          hn::Load(d, block[5] + i), hn::Load(d, block[7] + i), limit, den_at + i, signal_at + i,
           noise_at + i, num_exponents, den_exponents, den_non_log32, num_non_log);
 #endif
       if (i > 0)
