@@ -247,7 +247,7 @@ constexpr int32_t kDenExponentBias = 1023 + 15 + 17;
 // mu2, uint32 moments (Moment32).      num_exponents and den_exponents gather
 // the biased exponents of the log2 arguments (signal's less noise's; the
 // denominator's, every lane's, to be less kDenExponentBias each).
-HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx, V32 yy, V32 xy, VF gain_limit,
+HWY_INLINE void PixelStatistics32(V32 sigma1_sq_u, V32 sigma2_sq_u, V32 sigma12_u, VF gain_limit,
                                   uint32_t* den_at,
                                   uint32_t* signal_at, uint32_t* noise_at, VI32& num_exponents,
                                   VI32& den_exponents, VI32& den_non_log, VI& num_non_log) {
@@ -257,9 +257,9 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx, V32 yy, V32 xy, VF g
   const DI di64;
   const DF df;
   const VI32 zero = hn::Zero(di);
-  const VI32 sigma1_sq = Sigma32(xx, RoundedProductHigh32(mu1, mu1));
-  const VI32 sigma2_sq = hn::Max(Sigma32(yy, RoundedProductHigh32(mu2, mu2)), zero);
-  const VI32 sigma12 = Sigma32(xy, RoundedProductHigh32(mu1, mu2));
+  const VI32 sigma1_sq = hn::BitCast(di, sigma1_sq_u);
+  const VI32 sigma2_sq = hn::Max(hn::BitCast(di, sigma2_sq_u), zero);
+  const VI32 sigma12 = hn::BitCast(di, sigma12_u);
 
   const auto no_log = hn::Lt(sigma1_sq, hn::Set(di, int32_t{kNoiseVariance}));
   if (!hn::AllFalse(di, no_log)) {
@@ -401,13 +401,17 @@ int PairedStatisticsOf(const PairedLines& split, int width, std::span<const uint
   while (x + lanes16 <= width) {
     const int n = std::min(kBlock, (width - x) / lanes16 * lanes16);
     // Line m's sums into block[m]; a moment's high halves (kMoment) joined
-    // with its low halves' sums, block[m - 1], into the moment (Moment32).
-    const auto line_sums = [&]<bool kMoment>(int m) {
+    // with its low halves' sums, block[m - 1], into the moment (Moment32),
+    // less the product of its means (block[a] and block[b]): the sigma.
+    const auto line_sums = [&]<bool kMoment>(int m, int a, int b) {
       uint32_t* out = block[m];
       const uint32_t* low = block[m - (kMoment ? 1 : 0)];
       const std::vector<int16_t>& source = *sources[m];
       const auto put = [&](V32 v, int at) {
-        hn::Store(kMoment ? Moment32(hn::Load(d, low + at), v) : v, d, out + at);
+        if constexpr (kMoment)
+          v = hn::Sub(Moment32(hn::Load(d, low + at), v),
+                      RoundedProductHigh32(hn::Load(d, block[a] + at), hn::Load(d, block[b] + at)));
+        hn::Store(v, d, out + at);
       };
       // Lanes j: first the pixels x + 2j, then x + 1 + 2j.
       for (int i = 0; i < n; i += lanes16) {
@@ -423,18 +427,19 @@ int PairedStatisticsOf(const PairedLines& split, int width, std::span<const uint
 #endif
       }
     };
-    for (int m = 0; m < 3; ++m) line_sums.template operator()<false>(m);
-    for (int m = 3; m < 8; m += 2) {
-      line_sums.template operator()<true>(m);
-      if (m + 1 < 8) line_sums.template operator()<false>(m + 1);
-    }
+    for (int m = 0; m < 3; ++m) line_sums.template operator()<false>(m, 0, 0);
+    line_sums.template operator()<true>(3, 0, 0);
+    line_sums.template operator()<false>(4, 0, 0);
+    line_sums.template operator()<true>(5, 1, 1);
+    line_sums.template operator()<false>(6, 0, 0);
+    line_sums.template operator()<true>(7, 0, 1);
     VI32 num_exponents = hn::Zero(di32), den_exponents = hn::Zero(di32),
          den_non_log32 = hn::Zero(di32);
     for (int i = 0; i < n; i += lanes) {
 #if QVIF_EXP != 3
       PixelStatistics32(
-          hn::Load(d, block[0] + i), hn::Load(d, block[1] + i), hn::Load(d, block[3] + i),
-          hn::Load(d, block[5] + i), hn::Load(d, block[7] + i), limit, den_at + i, signal_at + i,
+          hn::Load(d, block[3] + i), hn::Load(d, block[5] + i), hn::Load(d, block[7] + i), limit,
+          den_at + i, signal_at + i,
           noise_at + i, num_exponents, den_exponents, den_non_log32, num_non_log);
 #endif
       if (i > 0)
