@@ -24,9 +24,6 @@
 #include "metrics/vif/log2_table.h"
 
 #include <algorithm>
-#ifndef QVIF_EXP
-#define QVIF_EXP 0
-#endif
 #include <vector>
 
 #undef HWY_TARGET_INCLUDE
@@ -285,7 +282,7 @@ HWY_INLINE void PixelStatistics32(V32 sigma1_sq_u, V32 sigma2_sq_u, V32 sigma12_
 
   const auto with_gain =
       hn::AndNot(no_log, hn::And(hn::Gt(sigma12, zero), hn::Gt(sigma2_sq, zero)));
-  if (QVIF_EXP == 5 || hn::AllFalse(di, with_gain)) {
+  if (hn::AllFalse(di, with_gain)) {
     hn::Store(hn::Zero(d), d, signal_noise_at);
     return;
   }
@@ -297,11 +294,7 @@ HWY_INLINE void PixelStatistics32(V32 sigma1_sq_u, V32 sigma2_sq_u, V32 sigma12_
   const VF s12[2] = {hn::PromoteTo(df, hn::LowerHalf(dhi, sigma12)),
                      hn::PromoteTo(df, hn::UpperHalf(dhi, sigma12))};
   for (int h = 0; h < 2; ++h) {
-#if QVIF_EXP == 4
-    VF gain = hn::Mul(s12[h], hn::Add(s1[h], hn::Set(df, eps)));
-#else
     VF gain = hn::Div(s12[h], hn::Add(s1[h], hn::Set(df, eps)));
-#endif
     // max(trunc(v), 0) is trunc(max(v, 0)); v <= sigma2_sq < 2^31 where kept.
     // The residual and the gain part stay binary64 integers, as exact as the
     // reference's int32 and int64 (below 2^31 and 2^46), and so their sums.
@@ -427,11 +420,9 @@ int PairedStatisticsOf(const PairedLines& split, int width, std::span<const uint
     VI32 num_exponents = hn::Zero(di32), den_exponents = hn::Zero(di32),
          den_non_log32 = hn::Zero(di32);
     for (int i = 0; i < n; i += lanes) {
-#if QVIF_EXP != 3
       PixelStatistics32(hn::Load(d, block[3] + i), hn::Load(d, block[5] + i),
                         hn::Load(d, block[7] + i), limit, den_at + i, signal_noise_at + i,
                         num_exponents, den_exponents, den_non_log32, num_non_log);
-#endif
       if (i > 0)
         AddEntries(den_at + i - lanes, signal_noise_at + i - lanes, lanes, den_entries,
                    signal_entries, noise_entries);
@@ -442,7 +433,8 @@ int PairedStatisticsOf(const PairedLines& split, int width, std::span<const uint
       return hn::Add(hn::PromoteTo(di64, hn::LowerHalf(dhi, v)),
                      hn::PromoteTo(di64, hn::UpperHalf(dhi, v)));
     };
-    // Each lane's exponent sums stay below 2^16 (32 vectors of at most 1023 + 32).
+    // Each lane's exponent sums stay below 2^18 (at most 128 vectors, on SSE4,
+    // of at most 1023 + 32 each).
     num_log = hn::Add(num_log, hn::ShiftLeft<11>(widen(num_exponents)));
     den_log = hn::Add(den_log, hn::ShiftLeft<11>(widen(den_exponents)));
     den_entries -= int64_t{2048 * kDenExponentBias} * n;
