@@ -14,7 +14,8 @@
 // of the lines' 16-bit halves biased to int16 (exact modulo 2^32: each half's
 // sum is below 2^32); then the statistic in 32-bit lanes, twice as many pixels
 // a vector (docs/spec/vif.md, "The statistic in 32-bit lanes", has the
-// bounds): moments from the halves' sums, the gain steps on binary64 halves,
+// bounds): each moment from its halves' sums and its sigma in the pass over
+// its high halves, the gain steps on binary64 halves,
 // the log2 arguments exact binary64 integers read from their high words;
 // last the block's table entries by scalar loads. Every pixel adds integers,
 // so the lanes' sums equal the reference's in any order.
@@ -211,11 +212,6 @@ HWY_INLINE V32 Moment32(V32 lo, V32 hi) {
   return hn::Add(hi, hn::ShiftRight<16>(hn::Add(lo, hn::Set(d, 32768u))));
 }
 
-// The wrapped difference read as int32.
-HWY_INLINE VI32 Sigma32(V32 moment, V32 product) {
-  return hn::BitCast(DI32(), hn::Sub(moment, product));
-}
-
 // The high words of two binary64 vectors (lanes of lo, then of hi), as uint32
 // lanes in the order of the int32 lanes they were widened from.
 HWY_INLINE V32 HighWords(VF lo, VF hi) {
@@ -225,22 +221,22 @@ HWY_INLINE V32 HighWords(VF lo, VF hi) {
 
 // 2048 * log2 of a binary64 integer v >= 2^15 from its high word: the table
 // entry at the top 16 bits (the leading one and 15 fraction bits), looked up
-// apart (AddEntries), plus 2048 times the biased exponent (exponent + 1023),
-// summed apart and scaled by 2048 once a block, the caller subtracting the
-// bias.
+// apart (AddEntries), plus 2048 * (E - 1023 - 15) with E the biased exponent,
+// whose sums the caller scales by 2048 once a block, subtracting the bias.
 HWY_INLINE V32 Log2Index(V32 high) {
   const D32 d;
   return hn::And(hn::ShiftRight<5>(high), hn::Set(d, 0x7FFFu));
 }
 HWY_INLINE VI32 BiasedExponent(V32 high) { return hn::BitCast(DI32(), hn::ShiftRight<20>(high)); }
 
-// The biased exponent of every denominator argument: 2^17 + sigma1_sq below
-// 2^32 (docs/spec/vif.md), so below 1023 + 32.
+// What each pixel's denominator term subtracts from T[index] + 2048 * E, in
+// units of 2048: the bias and the table's 2^15 (1023 + 15), and log2 of
+// sigma_n^2 (17).
 constexpr int32_t kDenExponentBias = 1023 + 15 + 17;
 
-// The statistic of Lanes(D32) pixels from their horizontal sums: means mu1,
-// mu2, uint32 moments (Moment32).      num_exponents and den_exponents gather
-// the biased exponents of the log2 arguments (signal's less noise's; the
+// The statistic of Lanes(D32) pixels from their sigmas (sigma2_sq before its
+// clamp at 0), as uint32 lanes. num_exponents and den_exponents gather the
+// biased exponents of the log2 arguments (signal's less noise's; the
 // denominator's, every lane's, to be less kDenExponentBias each).
 HWY_INLINE void PixelStatistics32(V32 sigma1_sq_u, V32 sigma2_sq_u, V32 sigma12_u, VF gain_limit,
                                   uint32_t* den_at, uint32_t* signal_noise_at, VI32& num_exponents,
