@@ -239,8 +239,9 @@ constexpr int32_t kDenExponentBias = 1023 + 15 + 17;
 // biased exponents of the log2 arguments (signal's less noise's; the
 // denominator's, every lane's, to be less kDenExponentBias each).
 HWY_INLINE void PixelStatistics32(V32 sigma1_sq_u, V32 sigma2_sq_u, V32 sigma12_u, VF gain_limit,
-                                  uint32_t* den_at, uint32_t* signal_noise_at, VI32& num_exponents,
-                                  VI32& den_exponents, VI32& den_non_log, VI& num_non_log) {
+                                  uint32_t* den_at, uint32_t* signal_at, uint32_t* noise_at,
+                                  VI32& num_exponents, VI32& den_exponents, VI32& den_non_log,
+                                  VI& num_non_log) {
   const D32 d;
   const DI32 di;
   const DHI32 dhi;
@@ -261,7 +262,8 @@ HWY_INLINE void PixelStatistics32(V32 sigma1_sq_u, V32 sigma2_sq_u, V32 sigma12_
       // Every lane's arguments 2^17 (index 0, biased exponent 1023 + 17):
       // den_log's term 0, signal and noise cancel.
       hn::Store(hn::Zero(d), d, den_at);
-      hn::Store(hn::Zero(d), d, signal_noise_at);
+      hn::Store(hn::Zero(d), d, signal_at);
+      hn::Store(hn::Zero(d), d, noise_at);
       den_exponents = hn::Add(den_exponents, hn::Set(di, 1023 + 17));
       return;
     }
@@ -279,7 +281,8 @@ HWY_INLINE void PixelStatistics32(V32 sigma1_sq_u, V32 sigma2_sq_u, V32 sigma12_
   const auto with_gain =
       hn::AndNot(no_log, hn::And(hn::Gt(sigma12, zero), hn::Gt(sigma2_sq, zero)));
   if (hn::AllFalse(di, with_gain)) {
-    hn::Store(hn::Zero(d), d, signal_noise_at);
+    hn::Store(hn::Zero(d), d, signal_at);
+    hn::Store(hn::Zero(d), d, noise_at);
     return;
   }
   const double eps = 65536 * 1.0e-10;
@@ -305,33 +308,32 @@ HWY_INLINE void PixelStatistics32(V32 sigma1_sq_u, V32 sigma2_sq_u, V32 sigma12_
   // 0), whose terms cancel.
   const V32 signal_arg = hn::IfThenElseZero(gain_lanes, HighWords(signal[0], signal[1]));
   const V32 noise_arg = hn::IfThenElseZero(gain_lanes, HighWords(noise[0], noise[1]));
-  // Both indices in one lane (AddEntries): the noise's in the high 16 bits.
-  hn::Store(hn::Or(Log2Index(signal_arg),
-                   hn::And(hn::ShiftLeft<11>(noise_arg), hn::Set(d, 0x7FFFu << 16))),
-            d, signal_noise_at);
+  hn::Store(Log2Index(signal_arg), d, signal_at);
+  hn::Store(Log2Index(noise_arg), d, noise_at);
   num_exponents =
       hn::Add(num_exponents, hn::Sub(BiasedExponent(signal_arg), BiasedExponent(noise_arg)));
 }
 
 // The table entries of a block's log2 arguments, added: den += sum of
-// T[den_at[i]], signal += sum of T[low half of signal_noise_at[i]], noise +=
-// sum of T[its high half]. Scalar loads: on some CPUs (AMD Zen 4) a SIMD
-// gather of the entries costs more, even dword gathers of 16 entries, and a
-// table of bytes beside the arithmetic part of each entry (half the table's
-// size) gained nothing; the loads are what this loop waits on, hence two
-// indices a load. Called a vector at a time, between the statistics of the
-// next (vector arithmetic), so that the two overlap; the loop kept scalar by
-// an empty asm over its indices (64-bit: no extensions).
-HWY_INLINE void AddEntries(const uint32_t* den_at, const uint32_t* signal_noise_at, int n,
-                           int64_t& den, int64_t& signal, int64_t& noise) {
+// T[den_at[i]], signal += sum of T[signal_at[i]], noise += sum of
+// T[noise_at[i]]. Scalar loads: on some CPUs (AMD Zen 4) a SIMD gather of the
+// entries costs more, even dword gathers of 16 entries, and a table of bytes
+// beside the arithmetic part of each entry (half the table's size) gained
+// nothing. Called a vector at a time, between the statistics of the next
+// (vector arithmetic), so that the two overlap (moved into the multiply-add
+// passes instead, they cost more); the loop kept scalar by an empty asm over
+// its indices (64-bit: no extensions).
+HWY_INLINE void AddEntries(const uint32_t* den_at, const uint32_t* signal_at,
+                           const uint32_t* noise_at, int n, int64_t& den, int64_t& signal,
+                           int64_t& noise) {
   const uint16_t* table = kLog2Table.data();
   for (int i = 0; i < n; ++i) {
-    uint64_t a = den_at[i], b = signal_noise_at[i];
+    uint64_t a = den_at[i], b = signal_at[i], c = noise_at[i];
     // Opaque to the compiler: keeps the loop scalar (no gathers).
-    asm("" : "+r"(a), "+r"(b));
+    asm("" : "+r"(a), "+r"(b), "+r"(c));
     den += table[a];
-    signal += table[b & 0xFFFF];
-    noise += table[b >> 16];
+    signal += table[b];
+    noise += table[c];
   }
 }
 
@@ -375,7 +377,7 @@ int PairedStatisticsOf(const PairedLines& split, int width, std::span<const uint
   constexpr int kBlock = 1024;
   const int lanes = int(hn::Lanes(d));
   HWY_ALIGN uint32_t block[8][kBlock];
-  HWY_ALIGN uint32_t den_at[kBlock], signal_noise_at[kBlock];
+  HWY_ALIGN uint32_t den_at[kBlock], signal_at[kBlock], noise_at[kBlock];
   const std::vector<int16_t>* sources[8] = {&split.mu1,   &split.mu2,   &split.lo[0], &split.hi[0],
                                             &split.lo[1], &split.hi[1], &split.lo[2], &split.hi[2]};
   int64_t den_entries = 0, signal_entries = 0, noise_entries = 0;
@@ -419,14 +421,14 @@ int PairedStatisticsOf(const PairedLines& split, int width, std::span<const uint
          den_non_log32 = hn::Zero(di32);
     for (int i = 0; i < n; i += lanes) {
       PixelStatistics32(hn::Load(d, block[3] + i), hn::Load(d, block[5] + i),
-                        hn::Load(d, block[7] + i), limit, den_at + i, signal_noise_at + i,
+                        hn::Load(d, block[7] + i), limit, den_at + i, signal_at + i, noise_at + i,
                         num_exponents, den_exponents, den_non_log32, num_non_log);
       if (i > 0)
-        AddEntries(den_at + i - lanes, signal_noise_at + i - lanes, lanes, den_entries,
-                   signal_entries, noise_entries);
+        AddEntries(den_at + i - lanes, signal_at + i - lanes, noise_at + i - lanes, lanes,
+                   den_entries, signal_entries, noise_entries);
     }
-    AddEntries(den_at + n - lanes, signal_noise_at + n - lanes, lanes, den_entries, signal_entries,
-               noise_entries);
+    AddEntries(den_at + n - lanes, signal_at + n - lanes, noise_at + n - lanes, lanes, den_entries,
+               signal_entries, noise_entries);
     const auto widen = [&](VI32 v) {
       return hn::Add(hn::PromoteTo(di64, hn::LowerHalf(dhi, v)),
                      hn::PromoteTo(di64, hn::UpperHalf(dhi, v)));
