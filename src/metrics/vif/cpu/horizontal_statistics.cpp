@@ -14,7 +14,8 @@
 // of the lines' 16-bit halves biased to int16 (exact modulo 2^32: each half's
 // sum is below 2^32); then the statistic in 32-bit lanes, twice as many pixels
 // a vector (docs/spec/vif.md, "The statistic in 32-bit lanes", has the
-// bounds): moments from the halves' sums, the gain steps on binary64 halves,
+// bounds): each moment from its halves' sums and its sigma in the pass over
+// its high halves, the gain steps on binary64 halves,
 // the log2 arguments exact binary64 integers read from their high words;
 // last the block's table entries by scalar loads. Every pixel adds integers,
 // so the lanes' sums equal the reference's in any order.
@@ -211,11 +212,6 @@ HWY_INLINE V32 Moment32(V32 lo, V32 hi) {
   return hn::Add(hi, hn::ShiftRight<16>(hn::Add(lo, hn::Set(d, 32768u))));
 }
 
-// The wrapped difference read as int32.
-HWY_INLINE VI32 Sigma32(V32 moment, V32 product) {
-  return hn::BitCast(DI32(), hn::Sub(moment, product));
-}
-
 // The high words of two binary64 vectors (lanes of lo, then of hi), as uint32
 // lanes in the order of the int32 lanes they were widened from.
 HWY_INLINE V32 HighWords(VF lo, VF hi) {
@@ -225,32 +221,36 @@ HWY_INLINE V32 HighWords(VF lo, VF hi) {
 
 // 2048 * log2 of a binary64 integer v >= 2^15 from its high word: the table
 // entry at the top 16 bits (the leading one and 15 fraction bits), looked up
-// apart (AddEntries), plus 2048 * (exponent + 1023), which the caller corrects.
+// apart (AddEntries), plus 2048 * (E - 1023 - 15) with E the biased exponent,
+// whose sums the caller scales by 2048 once a block, subtracting the bias.
 HWY_INLINE V32 Log2Index(V32 high) {
   const D32 d;
   return hn::And(hn::ShiftRight<5>(high), hn::Set(d, 0x7FFFu));
 }
-HWY_INLINE VI32 Log2Exponent(V32 high) {
-  const D32 d;
-  return hn::BitCast(DI32(), hn::And(hn::ShiftRight<9>(high), hn::Set(d, ~0x7FFu)));
-}
+HWY_INLINE VI32 BiasedExponent(V32 high) { return hn::BitCast(DI32(), hn::ShiftRight<20>(high)); }
 
-// The statistic of Lanes(D32) pixels from their horizontal sums: means mu1,
-// mu2, moments as exact 32-bit halves.
-HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy_lo, V32 yy_hi,
-                                  V32 xy_lo, V32 xy_hi, VF gain_limit, uint32_t* den_at,
-                                  uint32_t* signal_at, uint32_t* noise_at, VI32& num_log,
-                                  VI32& den_log, VI32& den_non_log, VI& num_non_log) {
+// What each pixel's denominator term subtracts from T[index] + 2048 * E, in
+// units of 2048: the bias and the table's 2^15 (1023 + 15), and log2 of
+// sigma_n^2 (17).
+constexpr int32_t kDenExponentBias = 1023 + 15 + 17;
+
+// The statistic of Lanes(D32) pixels from their sigmas (sigma2_sq before its
+// clamp at 0), as uint32 lanes. num_exponents and den_exponents gather the
+// biased exponents of the log2 arguments (signal's less noise's; the
+// denominator's, every lane's, to be less kDenExponentBias each).
+HWY_INLINE void PixelStatistics32(V32 sigma1_sq_u, V32 sigma2_sq_u, V32 sigma12_u, VF gain_limit,
+                                  uint32_t* den_at, uint32_t* signal_at, uint32_t* noise_at,
+                                  VI32& num_exponents, VI32& den_exponents, VI32& den_non_log,
+                                  VI& num_non_log) {
   const D32 d;
   const DI32 di;
   const DHI32 dhi;
   const DI di64;
   const DF df;
   const VI32 zero = hn::Zero(di);
-  const VI32 sigma1_sq = Sigma32(Moment32(xx_lo, xx_hi), RoundedProductHigh32(mu1, mu1));
-  const VI32 sigma2_sq =
-      hn::Max(Sigma32(Moment32(yy_lo, yy_hi), RoundedProductHigh32(mu2, mu2)), zero);
-  const VI32 sigma12 = Sigma32(Moment32(xy_lo, xy_hi), RoundedProductHigh32(mu1, mu2));
+  const VI32 sigma1_sq = hn::BitCast(di, sigma1_sq_u);
+  const VI32 sigma2_sq = hn::Max(hn::BitCast(di, sigma2_sq_u), zero);
+  const VI32 sigma12 = hn::BitCast(di, sigma12_u);
 
   const auto no_log = hn::Lt(sigma1_sq, hn::Set(di, int32_t{kNoiseVariance}));
   if (!hn::AllFalse(di, no_log)) {
@@ -259,12 +259,12 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy
                                                hn::PromoteTo(di64, hn::UpperHalf(dhi, flat))));
     den_non_log = hn::Sub(den_non_log, hn::VecFromMask(di, no_log));  // -1 a true lane
     if (hn::AllTrue(di, no_log)) {
-      // Every lane's arguments 2^17 (index 0): the entry T[0] = 30720 less
-      // 30720 here gives den_log's term 0; signal and noise cancel.
+      // Every lane's arguments 2^17 (index 0, biased exponent 1023 + 17):
+      // den_log's term 0, signal and noise cancel.
       hn::Store(hn::Zero(d), d, den_at);
       hn::Store(hn::Zero(d), d, signal_at);
       hn::Store(hn::Zero(d), d, noise_at);
-      den_log = hn::Sub(den_log, hn::Set(di, 30720));
+      den_exponents = hn::Add(den_exponents, hn::Set(di, 1023 + 17));
       return;
     }
   }
@@ -276,8 +276,7 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy
       hn::IfThenElse(hn::RebindMask(d, no_log), hn::Set(d, kNoiseVarianceHigh),
                      HighWords(hn::Add(s1_lo, noise_variance), hn::Add(s1_hi, noise_variance)));
   hn::Store(Log2Index(den_arg), d, den_at);
-  den_log =
-      hn::Add(den_log, hn::Sub(Log2Exponent(den_arg), hn::Set(di, 2048 * (1023 + 15) + 2048 * 17)));
+  den_exponents = hn::Add(den_exponents, BiasedExponent(den_arg));
 
   const auto with_gain =
       hn::AndNot(no_log, hn::And(hn::Gt(sigma12, zero), hn::Gt(sigma2_sq, zero)));
@@ -299,40 +298,43 @@ HWY_INLINE void PixelStatistics32(V32 mu1, V32 mu2, V32 xx_lo, V32 xx_hi, V32 yy
     // The residual and the gain part stay binary64 integers, as exact as the
     // reference's int32 and int64 (below 2^31 and 2^46), and so their sums.
     const VF residual = hn::Trunc(hn::Max(hn::Sub(s2[h], hn::Mul(gain, s12[h])), hn::Zero(df)));
-    gain = hn::IfThenElse(hn::Lt(gain, gain_limit), gain, gain_limit);
+    // x86's min: gain < limit ? gain : limit, the reference's choice.
+    gain = hn::Min(gain, gain_limit);
     noise[h] = hn::Add(residual, noise_variance);
     signal[h] = hn::Add(hn::Trunc(hn::Mul(hn::Mul(gain, gain), s1[h])), noise[h]);
   }
   const auto gain_lanes = hn::RebindMask(d, with_gain);
-  const V32 none = hn::Set(d, kNoiseVarianceHigh);
-  const V32 signal_arg = hn::IfThenElse(gain_lanes, HighWords(signal[0], signal[1]), none);
-  const V32 noise_arg = hn::IfThenElse(gain_lanes, HighWords(noise[0], noise[1]), none);
+  // Lanes without the gain: both arguments' high words 0 (index 0, exponent
+  // 0), whose terms cancel.
+  const V32 signal_arg = hn::IfThenElseZero(gain_lanes, HighWords(signal[0], signal[1]));
+  const V32 noise_arg = hn::IfThenElseZero(gain_lanes, HighWords(noise[0], noise[1]));
   hn::Store(Log2Index(signal_arg), d, signal_at);
   hn::Store(Log2Index(noise_arg), d, noise_at);
-  num_log = hn::Add(num_log, hn::Sub(Log2Exponent(signal_arg), Log2Exponent(noise_arg)));
+  num_exponents =
+      hn::Add(num_exponents, hn::Sub(BiasedExponent(signal_arg), BiasedExponent(noise_arg)));
 }
 
 // The table entries of a block's log2 arguments, added: den += sum of
-// T[den_at[i]], num += sum of T[signal_at[i]] - T[noise_at[i]]. Scalar loads:
-// on some CPUs (AMD Zen 4) a SIMD gather of the entries costs more, even
-// dword gathers of 16 entries, and a table of bytes beside the arithmetic
-// part of each entry (half the table's size) gained nothing. Called a vector
-// at a time, between the statistics of the next (vector arithmetic), so that
-// the two overlap; inlined, the loop kept scalar by an empty asm over its
-// indices.
+// T[den_at[i]], signal += sum of T[signal_at[i]], noise += sum of
+// T[noise_at[i]]. Scalar loads: on some CPUs (AMD Zen 4) a SIMD gather of the
+// entries costs more, even dword gathers of 16 entries, and a table of bytes
+// beside the arithmetic part of each entry (half the table's size) gained
+// nothing. Called a vector at a time, between the statistics of the next
+// (vector arithmetic), so that the two overlap (moved into the multiply-add
+// passes instead, they cost more); the loop kept scalar by an empty asm over
+// its indices (64-bit: no extensions).
 HWY_INLINE void AddEntries(const uint32_t* den_at, const uint32_t* signal_at,
-                           const uint32_t* noise_at, int n, int64_t& den, int64_t& num) {
+                           const uint32_t* noise_at, int n, int64_t& den, int64_t& signal,
+                           int64_t& noise) {
   const uint16_t* table = kLog2Table.data();
-  int64_t d = 0, s = 0;
   for (int i = 0; i < n; ++i) {
-    uint32_t a = den_at[i], b = signal_at[i], c = noise_at[i];
+    uint64_t a = den_at[i], b = signal_at[i], c = noise_at[i];
     // Opaque to the compiler: keeps the loop scalar (no gathers).
     asm("" : "+r"(a), "+r"(b), "+r"(c));
-    d += table[a];
-    s += int32_t{table[b]} - int32_t{table[c]};
+    den += table[a];
+    signal += table[b];
+    noise += table[c];
   }
-  den += d;
-  num += s;
 }
 
 // The vectors of Lanes(D16) pixels from 0 (whole vectors only) by pairs of
@@ -370,56 +372,77 @@ int PairedStatisticsOf(const PairedLines& split, int width, std::span<const uint
   // By blocks: first each line's horizontal sums into `block` (one line at a
   // time keeps the multiply-adds' operands in registers), then the statistic
   // of the block's pixels, each lane's int32 sums widened at its end.
-  constexpr int kBlock = 512;  // pixels; at most 32 vectors of each int32 sum
+  // Pixels; at most 256 vectors (SSE4) of each int32 sum. 1024 beat 512 and
+  // 256 (fewer blocks a row; the block stays 40 KiB of stack).
+  constexpr int kBlock = 1024;
   const int lanes = int(hn::Lanes(d));
   HWY_ALIGN uint32_t block[8][kBlock];
   HWY_ALIGN uint32_t den_at[kBlock], signal_at[kBlock], noise_at[kBlock];
   const std::vector<int16_t>* sources[8] = {&split.mu1,   &split.mu2,   &split.lo[0], &split.hi[0],
                                             &split.lo[1], &split.hi[1], &split.lo[2], &split.hi[2]};
+  int64_t den_entries = 0, signal_entries = 0, noise_entries = 0;
   int x = 0;
   while (x + lanes16 <= width) {
     const int n = std::min(kBlock, (width - x) / lanes16 * lanes16);
-    for (int m = 0; m < 8; ++m) {
+    // Line m's sums into block[m]; a moment's high halves (kMoment) joined
+    // with its low halves' sums, block[m - 1], into the moment (Moment32),
+    // less the product of its means (block[a] and block[b]): the sigma.
+    const auto line_sums = [&]<bool kMoment>(int m, int a, int b) {
       uint32_t* out = block[m];
+      const uint32_t* low = block[m - (kMoment ? 1 : 0)];
       const std::vector<int16_t>& source = *sources[m];
+      const auto put = [&](V32 v, int at) {
+        if constexpr (kMoment)
+          v = hn::Sub(Moment32(hn::Load(d, low + at), v),
+                      RoundedProductHigh32(hn::Load(d, block[a] + at), hn::Load(d, block[b] + at)));
+        hn::Store(v, d, out + at);
+      };
       // Lanes j: first the pixels x + 2j, then x + 1 + 2j.
       for (int i = 0; i < n; i += lanes16) {
 #if HWY_TARGET <= HWY_AVX3
         VS32 even, odd;
         PairedSumsSharingLoads<kPairs, kVnni>(source.data() + x + i, even_pairs, odd_pairs, even,
                                               odd);
-        hn::Store(hn::Add(hn::BitCast(d, even), unbias), d, out + i);
-        hn::Store(hn::Add(hn::BitCast(d, odd), unbias), d, out + i + lanes);
+        put(hn::Add(hn::BitCast(d, even), unbias), i);
+        put(hn::Add(hn::BitCast(d, odd), unbias), i + lanes);
 #else
-        hn::Store(sum(source, x + i), d, out + i);
-        hn::Store(sum(source, x + i + 1), d, out + i + lanes);
+        put(sum(source, x + i), i);
+        put(sum(source, x + i + 1), i + lanes);
 #endif
       }
-    }
-    VI32 num_log32 = hn::Zero(di32), den_log32 = hn::Zero(di32), den_non_log32 = hn::Zero(di32);
-    // Each vector's table entries (scalar loads) beside the next vector's
-    // statistic (vector arithmetic): the two overlap.
+    };
+    for (int m = 0; m < 3; ++m) line_sums.template operator()<false>(m, 0, 0);
+    line_sums.template operator()<true>(3, 0, 0);
+    line_sums.template operator()<false>(4, 0, 0);
+    line_sums.template operator()<true>(5, 1, 1);
+    line_sums.template operator()<false>(6, 0, 0);
+    line_sums.template operator()<true>(7, 0, 1);
+    VI32 num_exponents = hn::Zero(di32), den_exponents = hn::Zero(di32),
+         den_non_log32 = hn::Zero(di32);
     for (int i = 0; i < n; i += lanes) {
-      PixelStatistics32(
-          hn::Load(d, block[0] + i), hn::Load(d, block[1] + i), hn::Load(d, block[2] + i),
-          hn::Load(d, block[3] + i), hn::Load(d, block[4] + i), hn::Load(d, block[5] + i),
-          hn::Load(d, block[6] + i), hn::Load(d, block[7] + i), limit, den_at + i, signal_at + i,
-          noise_at + i, num_log32, den_log32, den_non_log32, num_non_log);
+      PixelStatistics32(hn::Load(d, block[3] + i), hn::Load(d, block[5] + i),
+                        hn::Load(d, block[7] + i), limit, den_at + i, signal_at + i, noise_at + i,
+                        num_exponents, den_exponents, den_non_log32, num_non_log);
       if (i > 0)
         AddEntries(den_at + i - lanes, signal_at + i - lanes, noise_at + i - lanes, lanes,
-                   den_log_entries, num_log_entries);
+                   den_entries, signal_entries, noise_entries);
     }
-    AddEntries(den_at + n - lanes, signal_at + n - lanes, noise_at + n - lanes, lanes,
-               den_log_entries, num_log_entries);
+    AddEntries(den_at + n - lanes, signal_at + n - lanes, noise_at + n - lanes, lanes, den_entries,
+               signal_entries, noise_entries);
     const auto widen = [&](VI32 v) {
       return hn::Add(hn::PromoteTo(di64, hn::LowerHalf(dhi, v)),
                      hn::PromoteTo(di64, hn::UpperHalf(dhi, v)));
     };
-    num_log = hn::Add(num_log, widen(num_log32));
-    den_log = hn::Add(den_log, widen(den_log32));
+    // Each lane's exponent sums stay below 2^19 (at most 256 vectors, on SSE4,
+    // of at most 1023 + 32 each).
+    num_log = hn::Add(num_log, hn::ShiftLeft<11>(widen(num_exponents)));
+    den_log = hn::Add(den_log, hn::ShiftLeft<11>(widen(den_exponents)));
+    den_entries -= int64_t{2048 * kDenExponentBias} * n;
     den_non_log = hn::Add(den_non_log, widen(den_non_log32));
     x += n;
   }
+  den_log_entries += den_entries;
+  num_log_entries += signal_entries - noise_entries;
   return x;
 }
 
