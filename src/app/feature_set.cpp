@@ -241,6 +241,11 @@ void FeatureSet::collect(std::vector<std::vector<double>>& columns) {
   for (const FramePair& pair : batch->pairs) indices_.push_back(pair.index);
 }
 
+bool FeatureSet::oldest_scored() const {
+  if (!pipeline_ || pipeline_->batches.empty()) return false;
+  return !pipeline_->pool || pipeline_->batches.front()->unfinished == 0;
+}
+
 void FeatureSet::score(std::span<const FramePair> pairs,
                        std::vector<std::vector<double>>& columns) {
   if (pairs.empty()) return;

@@ -71,6 +71,11 @@ class FeatureSet {
   // several threads. A device's engines score each batch in passes they share,
   // in call_order_, within submit().
   bool pipelined() const { return side_by_side_ != nullptr; }
+  // Whether collect() would return without waiting: a batch is in flight and
+  // every feature is done with the oldest. Only on the thread that submits and
+  // collects (it alone changes which batches are in flight); it reads no lock,
+  // so a ThreadPool::help_until condition may ask it.
+  bool oldest_scored() const;
   // After the last frame: fills the columns after frame_columns() for every
   // frame held in the first ones.
   void finish(std::vector<std::vector<double>>& columns) const;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -53,6 +54,28 @@ class ApiContext {
   // Scores pairs import_frame() filled as the next frames, in batches of
   // batch_frames().
   void score_pictures(std::span<const Picture> refs, std::span<const Picture> dists);
+  // score_pictures() in two halves, so that a caller can keep batches in flight
+  // (FeatureSet::submit and collect: the threads start the next batch's frames
+  // while the last of this one's end). submit_pictures() starts scoring pairs
+  // import_frame() or copy_frame() filled, at most feed_frames(), as the frames
+  // after every pair submitted before (their pictures stay until collected);
+  // collect_pictures() waits for the oldest batch submitted and adds its scores
+  // (all of them or none), or rethrows its failure; with `keep` false it waits
+  // and drops them (a batch after a failed one, or a run that stops). Both on
+  // one thread, beside import_frame() on another.
+  void submit_pictures(std::span<const Picture> refs, std::span<const Picture> dists);
+  void collect_pictures(bool keep = true);
+  // Whether submit_pictures() returns before its batch is scored (on the CPU
+  // with several threads); else it scores the batch itself.
+  bool pipelined() const { return features_.pipelined(); }
+  // Whether collect_pictures() would not wait (FeatureSet::oldest_scored):
+  // on the thread that submits.
+  bool oldest_scored() const { return features_.oldest_scored(); }
+  // Runs ready tasks of the run's threads until done() holds, sleeping when
+  // there are none (ThreadPool::help_until: done() is read with the pool's lock
+  // held, and whatever makes it true calls wake() after). After the first frame.
+  void help_until(const std::function<bool()>& done) const;
+  void wake() const;
   // The pairs a caller should gather before score_pictures() (known after the
   // first frame): the features' batch, at most 8 frames of 1 MiB or more on a
   // device, as the command line reads them.
@@ -98,6 +121,8 @@ class ApiContext {
   int cuda_ordinal_ = -1;          // the run's CUDA device (Device::cuda_ordinal)
   std::optional<bool> on_device_;  // whether the run's pictures are in CUDA device memory
   bool told_host_copies_ = false;
+  std::deque<size_t> in_flight_;  // the frames of each batch submitted and not collected
+  size_t frames_in_flight_ = 0;
   ScoreReport report_;
 };
 
