@@ -64,9 +64,11 @@ class FeatureSet {
   // empty; their pictures must stay until its collect() returns), and returns
   // at once where pipelined(); collect() waits for the oldest batch submitted
   // and not collected, then appends its values as score() does, or rethrows
-  // what a feature threw on it.
+  // what a feature threw on it. While it waits, the calling thread runs the
+  // pool's ready tasks, or with `help` false sleeps (a thread that feeds the
+  // pool rather than scores).
   void submit(std::span<const FramePair> pairs);
-  void collect(std::vector<std::vector<double>>& columns);
+  void collect(std::vector<std::vector<double>>& columns, bool help = true);
   // Whether submit() returns before the batch is scored: on the CPU with
   // several threads. A device's engines score each batch in passes they share,
   // in call_order_, within submit().

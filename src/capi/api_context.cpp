@@ -55,7 +55,8 @@ std::vector<FeatureSpec> feature_specs(const exactvq_options& o) {
 
 }  // namespace
 
-ApiContext::ApiContext(const exactvq_options& options) : options_(options) {
+ApiContext::ApiContext(const exactvq_options& options, bool caller_scores)
+    : options_(options), caller_scores_(caller_scores) {
   if (options.model_count > 0 && !options.models)
     throw ArgumentError("options: model_count is set but models is a null pointer");
   std::vector<std::string> model_specs;
@@ -95,7 +96,8 @@ void ApiContext::start_frames(const VideoFormat& format) {
   device.gpu = options_.gpu;
   device.opencl_device = options_.opencl_device;
   device.notice = [this](const std::string& line) { message(line); };
-  auto pool = std::make_unique<ThreadPool>(threads_);
+  // A ThreadPool of N has N - 1 threads of its own, besides its caller.
+  auto pool = std::make_unique<ThreadPool>(caller_scores_ ? threads_ : threads_ + 1);
   const FeatureContext ctx{format, pool.get(), open_device(device, format)};
   cuda_ordinal_ = ctx.device ? ctx.device->cuda_ordinal() : -1;
   FeatureSet features(specs_, ctx, models_, !options_.no_prediction);
@@ -275,12 +277,19 @@ void ApiContext::copy_frame(const exactvq_picture& ref, const exactvq_picture& d
 
 void ApiContext::parallel_for(int count, const std::function<void(int)>& body) const {
   if (!pool_) throw StateError("parallel_for: no frame was checked yet");
-  pool_->parallel_for(count, body);
+  if (caller_scores_) {
+    pool_->parallel_for(count, body);
+    return;
+  }
+  for (int i = 0; i < count; ++i) body(i);
 }
 
-void ApiContext::help_until(const std::function<bool()>& done) const {
-  if (!pool_) throw StateError("help_until: no frame was checked yet");
-  pool_->help_until(done);
+void ApiContext::wait_until(const std::function<bool()>& done) const {
+  if (!pool_) throw StateError("wait_until: no frame was checked yet");
+  if (caller_scores_)
+    pool_->help_until(done);
+  else
+    pool_->wait_until(done);
 }
 
 void ApiContext::wake() const {
@@ -316,11 +325,11 @@ void ApiContext::collect_pictures(bool keep) {
   std::vector<std::vector<double>> columns(names_.size());
   if (!keep) {
     try {
-      features_.collect(columns);
+      features_.collect(columns, caller_scores_);
     } catch (...) {}
     return;
   }
-  features_.collect(columns);
+  features_.collect(columns, caller_scores_);
   const size_t first = report_.frame_numbers.size();
   for (size_t c = 0; c < columns.size(); ++c)
     report_.features[c].values.insert(report_.features[c].values.end(), columns[c].begin(),

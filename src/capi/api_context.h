@@ -24,8 +24,11 @@ namespace exactvq::capi {
 
 class ApiContext {
  public:
-  // Parses and checks the features; throws UsageError naming a bad one.
-  explicit ApiContext(const exactvq_options& options);
+  // Parses and checks the features; throws UsageError naming a bad one. With
+  // `caller_scores` the thread that scores (score_frames' caller) is one of
+  // options.threads, the run's pool the others; without, it only feeds the
+  // pool (libvmaf's reader beside its n_threads workers), which holds them all.
+  explicit ApiContext(const exactvq_options& options, bool caller_scores = true);
   ~ApiContext();
 
   void score_frames(const exactvq_picture* refs, const exactvq_picture* dists, size_t count);
@@ -48,8 +51,9 @@ class ApiContext {
   void check_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame);
   void copy_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame,
                   Picture& ref_out, Picture& dist_out) const;
-  // body(0) .. body(count - 1) on the run's threads (after the first frame);
-  // rethrows the first exception.
+  // body(0) .. body(count - 1) on the run's threads (after the first frame),
+  // or in order on the calling thread where it does not score; rethrows the
+  // first exception.
   void parallel_for(int count, const std::function<void(int)>& body) const;
   // Scores pairs import_frame() filled as the next frames, in batches of
   // batch_frames().
@@ -71,10 +75,11 @@ class ApiContext {
   // Whether collect_pictures() would not wait (FeatureSet::oldest_scored):
   // on the thread that submits.
   bool oldest_scored() const { return features_.oldest_scored(); }
-  // Runs ready tasks of the run's threads until done() holds, sleeping when
-  // there are none (ThreadPool::help_until: done() is read with the pool's lock
-  // held, and whatever makes it true calls wake() after). After the first frame.
-  void help_until(const std::function<bool()>& done) const;
+  // Waits until done() holds: the calling thread runs the run's ready tasks
+  // meanwhile where it scores (caller_scores), else sleeps. done() is read with
+  // the pool's lock held, and whatever makes it true calls wake() after
+  // (ThreadPool::help_until). After the first frame.
+  void wait_until(const std::function<bool()>& done) const;
   void wake() const;
   // The pairs a caller should gather before score_pictures() (known after the
   // first frame): the features' batch, at most 8 frames of 1 MiB or more on a
@@ -111,6 +116,7 @@ class ApiContext {
   std::vector<std::shared_ptr<const ScoreModel>> models_;
   std::vector<std::string> names_;
   int threads_ = 1;
+  bool caller_scores_ = true;
   State state_ = State::kOpen;
   // Frame feeding: created with the first frame, when the format is known.
   std::optional<VideoFormat> format_;

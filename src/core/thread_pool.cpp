@@ -110,6 +110,11 @@ void ThreadPool::help_until(const std::function<bool()>& done) {
   help(lock, done);
 }
 
+void ThreadPool::wait_until(const std::function<bool()>& done) {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, done);
+}
+
 void ThreadPool::help(std::unique_lock<std::mutex>& lock, const std::function<bool()>& done) {
   while (!done()) {
     Loop* oldest = nullptr;

@@ -40,6 +40,9 @@ class ThreadPool {
   // Runs ready tasks until done() holds, sleeping when there are none. done() is
   // read with the pool's lock held: whatever makes it true calls notify() after.
   void help_until(const std::function<bool()>& done);
+  // Sleeps until done() holds, running no task (a thread that feeds the pool
+  // and must answer at once when its next batch comes); done() as above.
+  void wait_until(const std::function<bool()>& done);
   void notify();
 
  private:

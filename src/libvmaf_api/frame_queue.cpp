@@ -39,7 +39,7 @@ void FrameQueue::stop() {
     stopping_ = true;
   }
   changed_.notify_all();
-  run_.wake();  // the thread may be helping the run's threads
+  run_.wake();  // the thread may be waiting on the run's threads
   if (thread_.joinable()) thread_.join();
 }
 
@@ -140,7 +140,7 @@ void FrameQueue::hand_over() {
     ++handed_;
   }
   changed_.notify_all();
-  run_.wake();  // the thread may be helping the run's threads
+  run_.wake();  // the thread may be waiting on the run's threads
 }
 
 void FrameQueue::submit_next() {
@@ -212,9 +212,10 @@ void FrameQueue::work() {
       submit_next();
       continue;
     }
-    // The oldest batch is in flight: the run's ready tasks until it is scored,
-    // or until a batch handed over can join it.
-    run_.help_until(
+    // The oldest batch is in flight: until it is scored, or until a batch
+    // handed over can join it (running the run's ready tasks meanwhile where
+    // this thread is one of the run's).
+    run_.wait_until(
         [&] { return stopping_ || run_.oldest_scored() || (room && handed_ > submitted_); });
     if (stopping_) break;
     if (run_.oldest_scored()) collect_next();

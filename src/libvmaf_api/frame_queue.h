@@ -83,7 +83,7 @@ class FrameQueue {
   std::condition_variable changed_;
   // Batches handed over, submitted to the run (the background thread's alone),
   // and scored or dropped: scored_ <= submitted_ <= handed_. The atomics are
-  // also read in ApiContext::help_until's condition, under the pool's lock.
+  // also read in ApiContext::wait_until's condition, under the pool's lock.
   std::atomic<uint64_t> handed_ = 0;
   uint64_t submitted_ = 0, scored_ = 0;
   std::exception_ptr failure_;

@@ -58,10 +58,14 @@ exactvq_options options(int threads) {
   return o;
 }
 
-TEST(LibvmafApiFrameQueue, AFailedMiddleBatchKeepsTheBatchesBeforeIt) {
+// Both ways a queue's thread meets the run's threads: one of them
+// (caller_scores), or feeding them only (libvmaf's CPU runs).
+class LibvmafApiFrameQueue : public testing::TestWithParam<bool> {};
+
+TEST_P(LibvmafApiFrameQueue, AFailedMiddleBatchKeepsTheBatchesBeforeIt) {
   constexpr int kFrames = 24, kFailing = 10;
   const Frames frames(kFrames);
-  capi::ApiContext run(options(3));
+  capi::ApiContext run(options(3), GetParam());
   std::vector<int> released(kFrames, 0);
   std::vector<bool> taken(kFrames, false);
   {
@@ -93,9 +97,9 @@ TEST(LibvmafApiFrameQueue, AFailedMiddleBatchKeepsTheBatchesBeforeIt) {
   for (int i = 1; i < kFrames; ++i)
     EXPECT_EQ(released[size_t(i)], taken[size_t(i)] ? 1 : 0) << "frame " << i;
 
-  // Batches of three frames (three threads): the three before frame 10's are
-  // scored, and as one thread scores them.
-  const size_t kept = size_t(kFailing / 3 * 3);
+  // The batches before frame 10's are scored, and as one thread scores them.
+  const size_t kept = size_t(kFailing) / run.feed_frames() * run.feed_frames();
+  ASSERT_GT(kept, run.feed_frames());
   ASSERT_EQ(run.frame_count(), kept);
   capi::ApiContext alone(options(1));
   alone.score_frames(frames.refs.data(), frames.dists.data(), kept);
@@ -111,11 +115,11 @@ TEST(LibvmafApiFrameQueue, AFailedMiddleBatchKeepsTheBatchesBeforeIt) {
   }
 }
 
-TEST(LibvmafApiFrameQueue, StoppedWithBatchesInFlightGivesEveryPairBack) {
+TEST_P(LibvmafApiFrameQueue, StoppedWithBatchesInFlightGivesEveryPairBack) {
   constexpr int kFrames = 17;
   const Frames frames(kFrames);
   for (const int threads : {1, 2, 4}) {
-    capi::ApiContext run(options(threads));
+    capi::ApiContext run(options(threads), GetParam());
     std::vector<int> released(kFrames, 0);
     {
       FrameQueue queue(run, true);
@@ -129,6 +133,11 @@ TEST(LibvmafApiFrameQueue, StoppedWithBatchesInFlightGivesEveryPairBack) {
       EXPECT_EQ(released[size_t(i)], 1) << "threads " << threads << ", frame " << i;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Threads, LibvmafApiFrameQueue, testing::Bool(),
+                         [](const testing::TestParamInfo<bool>& info) {
+                           return info.param ? "QueueThreadScores" : "QueueThreadFeeds";
+                         });
 
 }  // namespace
 }  // namespace exactvq::libvmaf_api
