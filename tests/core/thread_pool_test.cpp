@@ -1,10 +1,12 @@
 // The thread pool (core/thread_pool.h): every index run once, loops started from
 // inside a body and from several threads at once (a run's features side by side,
 // each looping over its frames), exceptions rethrown to the loop's caller and the
-// pool usable after them.
+// pool usable after them; a thread in wait_until runs none of the tasks.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -83,6 +85,28 @@ TEST(ThreadPool, RethrowsTheFirstErrorToItsCallerAndStaysUsable) {
     pool.parallel_for(10, [&](int) { after++; });
     EXPECT_EQ(after.load(), 10);
   }
+}
+
+// wait_until (a thread that feeds the pool) leaves every task to the workers,
+// and wakes when the condition turns true with a notify().
+TEST(ThreadPool, WaitUntilRunsNoTask) {
+  ThreadPool pool(3);  // two workers
+  std::mutex mutex;
+  std::set<std::thread::id> ran_on;
+  std::atomic<int> done = 0;
+  constexpr int kTasks = 40;
+  for (int i = 0; i < kTasks; ++i)
+    pool.post([&] {
+      {
+        std::lock_guard lock(mutex);
+        ran_on.insert(std::this_thread::get_id());
+      }
+      ++done;
+      pool.notify();
+    });
+  pool.wait_until([&] { return done == kTasks; });
+  EXPECT_EQ(done, kTasks);
+  EXPECT_EQ(ran_on.count(std::this_thread::get_id()), 0u);
 }
 
 }  // namespace
