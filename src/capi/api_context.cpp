@@ -277,11 +277,10 @@ void ApiContext::copy_frame(const exactvq_picture& ref, const exactvq_picture& d
 
 void ApiContext::parallel_for(int count, const std::function<void(int)>& body) const {
   if (!pool_) throw StateError("parallel_for: no frame was checked yet");
-  if (caller_scores_) {
+  if (caller_scores_)
     pool_->parallel_for(count, body);
-    return;
-  }
-  for (int i = 0; i < count; ++i) body(i);
+  else
+    pool_->parallel_for_own(count, body);
 }
 
 void ApiContext::wait_until(const std::function<bool()>& done) const {

@@ -51,9 +51,10 @@ class ApiContext {
   void check_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame);
   void copy_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame,
                   Picture& ref_out, Picture& dist_out) const;
-  // body(0) .. body(count - 1) on the run's threads (after the first frame),
-  // or in order on the calling thread where it does not score; rethrows the
-  // first exception.
+  // body(0) .. body(count - 1) on the run's threads and the calling thread
+  // (after the first frame); where the calling thread does not score, it runs
+  // none of the run's other tasks meanwhile (ThreadPool::parallel_for_own).
+  // Rethrows the first exception.
   void parallel_for(int count, const std::function<void(int)>& body) const;
   // Scores pairs import_frame() filled as the next frames, in batches of
   // batch_frames().
