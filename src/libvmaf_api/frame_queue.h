@@ -2,13 +2,16 @@
 // is copied into a buffer of the queue's (the caller's pictures go back at
 // once), and a batch is handed over when it holds ApiContext::feed_frames()
 // pairs, when a score is asked for and at the flush. With `background`, a
-// thread of the queue's scores the batches while the caller gathers the next
-// ones (as libvmaf scores on its worker threads when n_threads is set), so a
-// device gets whole batches and the caller's decoding overlaps the scoring. On
-// the CPU with several threads it keeps two batches in flight
-// (ApiContext::submit_pictures): the run's threads start the next batch's
-// frames while the last of the one before end, as score_videos does, so no
-// thread waits at a batch's end while the caller has pairs ready.
+// thread of the queue's has the batches scored while the caller gathers the
+// next ones (as libvmaf scores on its worker threads when n_threads is set), so
+// a device gets whole batches and the caller's decoding overlaps the scoring.
+// Where the run scores in a pipeline (the CPU with several threads) it keeps
+// two batches in flight (ApiContext::submit_pictures): the run's threads start
+// the next batch's frames while the last of the one before end, as in
+// score_videos, so no thread waits at a batch's end while the caller has pairs
+// ready. Where that thread is not one of the run's (ApiContext's caller_scores
+// false: libvmaf's CPU runs) it only feeds them, so it hands each batch over as
+// soon as it comes.
 #pragma once
 
 #include <atomic>
