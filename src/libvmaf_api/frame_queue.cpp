@@ -38,9 +38,11 @@ void FrameQueue::stop() {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
+  // Once joined (the destructor after stop()), the run may be gone.
+  if (!thread_.joinable()) return;
   changed_.notify_all();
   run_.wake();  // the thread may be waiting on the run's threads
-  if (thread_.joinable()) thread_.join();
+  thread_.join();
 }
 
 void FrameQueue::rethrow_failure() {

@@ -50,8 +50,9 @@ class FrameQueue {
   // Scores every pair added and waits for it: the run then holds their scores.
   // Rethrows a batch's failure.
   void settle();
-  // Waits for the batch being scored and scores no more (before the run goes);
-  // the buffers stay until the queue is destroyed.
+  // Waits for the batches in flight and scores no more (before the run goes:
+  // after it, the queue touches the run no more); the buffers stay until the
+  // queue is destroyed.
   void stop();
 
  private:
