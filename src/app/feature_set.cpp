@@ -217,10 +217,12 @@ void FeatureSet::submit(std::span<const FramePair> pairs) {
     }
 }
 
-void FeatureSet::collect(std::vector<std::vector<double>>& columns) {
+void FeatureSet::collect(std::vector<std::vector<double>>& columns, bool help) {
   Pipeline& p = *pipeline_;
   Batch* const front = p.batches.front().get();
-  if (p.pool) p.pool->help_until([&] { return front->unfinished == 0; });
+  const auto scored = [&] { return front->unfinished == 0; };
+  if (p.pool && help) p.pool->help_until(scored);
+  if (p.pool && !help) p.pool->wait_until(scored);
   std::unique_ptr<Batch> batch;
   {
     std::lock_guard lock(p.mutex);
@@ -239,6 +241,11 @@ void FeatureSet::collect(std::vector<std::vector<double>>& columns) {
     }
   }
   for (const FramePair& pair : batch->pairs) indices_.push_back(pair.index);
+}
+
+bool FeatureSet::oldest_scored() const {
+  if (!pipeline_ || pipeline_->batches.empty()) return false;
+  return !pipeline_->pool || pipeline_->batches.front()->unfinished == 0;
 }
 
 void FeatureSet::score(std::span<const FramePair> pairs,

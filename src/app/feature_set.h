@@ -64,13 +64,20 @@ class FeatureSet {
   // empty; their pictures must stay until its collect() returns), and returns
   // at once where pipelined(); collect() waits for the oldest batch submitted
   // and not collected, then appends its values as score() does, or rethrows
-  // what a feature threw on it.
+  // what a feature threw on it. While it waits, the calling thread runs the
+  // pool's ready tasks, or with `help` false sleeps (a thread that feeds the
+  // pool rather than scores).
   void submit(std::span<const FramePair> pairs);
-  void collect(std::vector<std::vector<double>>& columns);
+  void collect(std::vector<std::vector<double>>& columns, bool help = true);
   // Whether submit() returns before the batch is scored: on the CPU with
   // several threads. A device's engines score each batch in passes they share,
   // in call_order_, within submit().
   bool pipelined() const { return side_by_side_ != nullptr; }
+  // Whether collect() would return without waiting: a batch is in flight and
+  // every feature is done with the oldest. Only on the thread that submits and
+  // collects (it alone changes which batches are in flight); it reads no lock,
+  // so a ThreadPool::help_until condition may ask it.
+  bool oldest_scored() const;
   // After the last frame: fills the columns after frame_columns() for every
   // frame held in the first ones.
   void finish(std::vector<std::vector<double>>& columns) const;

@@ -55,7 +55,8 @@ std::vector<FeatureSpec> feature_specs(const exactvq_options& o) {
 
 }  // namespace
 
-ApiContext::ApiContext(const exactvq_options& options) : options_(options) {
+ApiContext::ApiContext(const exactvq_options& options, bool caller_scores)
+    : options_(options), caller_scores_(caller_scores) {
   if (options.model_count > 0 && !options.models)
     throw ArgumentError("options: model_count is set but models is a null pointer");
   std::vector<std::string> model_specs;
@@ -95,7 +96,8 @@ void ApiContext::start_frames(const VideoFormat& format) {
   device.gpu = options_.gpu;
   device.opencl_device = options_.opencl_device;
   device.notice = [this](const std::string& line) { message(line); };
-  auto pool = std::make_unique<ThreadPool>(threads_);
+  // A ThreadPool of N has N - 1 threads of its own, besides its caller.
+  auto pool = std::make_unique<ThreadPool>(caller_scores_ ? threads_ : threads_ + 1);
   const FeatureContext ctx{format, pool.get(), open_device(device, format)};
   cuda_ordinal_ = ctx.device ? ctx.device->cuda_ordinal() : -1;
   FeatureSet features(specs_, ctx, models_, !options_.no_prediction);
@@ -275,7 +277,63 @@ void ApiContext::copy_frame(const exactvq_picture& ref, const exactvq_picture& d
 
 void ApiContext::parallel_for(int count, const std::function<void(int)>& body) const {
   if (!pool_) throw StateError("parallel_for: no frame was checked yet");
-  pool_->parallel_for(count, body);
+  if (caller_scores_)
+    pool_->parallel_for(count, body);
+  else
+    pool_->parallel_for_own(count, body);
+}
+
+void ApiContext::wait_until(const std::function<bool()>& done) const {
+  if (!pool_) throw StateError("wait_until: no frame was checked yet");
+  if (caller_scores_)
+    pool_->help_until(done);
+  else
+    pool_->wait_until(done);
+}
+
+void ApiContext::wake() const {
+  if (pool_) pool_->notify();
+}
+
+void ApiContext::submit_pictures(std::span<const Picture> refs, std::span<const Picture> dists) {
+  if (state_ == State::kFlushed)
+    throw StateError("frames cannot be scored after the context was flushed or scored files");
+  if (refs.size() != dists.size() || refs.empty() || refs.size() > feed_frames_)
+    throw std::logic_error("submit_pictures: 1 to feed_frames() pairs are needed");
+  const size_t first = report_.frame_numbers.size() + frames_in_flight_;
+  std::vector<FramePair> pairs;
+  for (size_t i = 0; i < refs.size(); ++i)
+    pairs.push_back({&refs[i], &dists[i], int64_t(first + i)});
+  in_flight_.push_back(refs.size());
+  frames_in_flight_ += refs.size();
+  try {
+    features_.submit(pairs);
+  } catch (...) {
+    // Not in flight: a device's features score within submit().
+    in_flight_.pop_back();
+    frames_in_flight_ -= refs.size();
+    throw;
+  }
+}
+
+void ApiContext::collect_pictures(bool keep) {
+  if (in_flight_.empty()) throw std::logic_error("collect_pictures: no batch is in flight");
+  const size_t count = in_flight_.front();
+  in_flight_.pop_front();
+  frames_in_flight_ -= count;
+  std::vector<std::vector<double>> columns(names_.size());
+  if (!keep) {
+    try {
+      features_.collect(columns, caller_scores_);
+    } catch (...) {}
+    return;
+  }
+  features_.collect(columns, caller_scores_);
+  const size_t first = report_.frame_numbers.size();
+  for (size_t c = 0; c < columns.size(); ++c)
+    report_.features[c].values.insert(report_.features[c].values.end(), columns[c].begin(),
+                                      columns[c].end());
+  for (size_t i = 0; i < count; ++i) report_.frame_numbers.push_back(uint32_t(first + i));
 }
 
 void ApiContext::score_pictures(std::span<const Picture> refs, std::span<const Picture> dists) {
@@ -283,6 +341,8 @@ void ApiContext::score_pictures(std::span<const Picture> refs, std::span<const P
     throw StateError("frames cannot be scored after the context was flushed or scored files");
   if (refs.size() != dists.size())
     throw ArgumentError("score_pictures: as many reference as distorted pictures are needed");
+  if (!in_flight_.empty())
+    throw std::logic_error("score_pictures: batches submitted are not collected yet");
   const size_t first = report_.frame_numbers.size(), count = refs.size();
   // Scores go to a side table first, so that a failing batch adds no partial frame.
   std::vector<std::vector<double>> columns(names_.size());

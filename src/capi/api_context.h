@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -23,8 +24,11 @@ namespace exactvq::capi {
 
 class ApiContext {
  public:
-  // Parses and checks the features; throws UsageError naming a bad one.
-  explicit ApiContext(const exactvq_options& options);
+  // Parses and checks the features; throws UsageError naming a bad one. With
+  // `caller_scores` the thread that scores (score_frames' caller) is one of
+  // options.threads, the run's pool the others; without, it only feeds the
+  // pool (libvmaf's reader beside its n_threads workers), which holds them all.
+  explicit ApiContext(const exactvq_options& options, bool caller_scores = true);
   ~ApiContext();
 
   void score_frames(const exactvq_picture* refs, const exactvq_picture* dists, size_t count);
@@ -47,12 +51,37 @@ class ApiContext {
   void check_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame);
   void copy_frame(const exactvq_picture& ref, const exactvq_picture& dist, size_t frame,
                   Picture& ref_out, Picture& dist_out) const;
-  // body(0) .. body(count - 1) on the run's threads (after the first frame);
-  // rethrows the first exception.
+  // body(0) .. body(count - 1) on the run's threads and the calling thread
+  // (after the first frame); where the calling thread does not score, it runs
+  // none of the run's other tasks meanwhile (ThreadPool::parallel_for_own).
+  // Rethrows the first exception.
   void parallel_for(int count, const std::function<void(int)>& body) const;
   // Scores pairs import_frame() filled as the next frames, in batches of
   // batch_frames().
   void score_pictures(std::span<const Picture> refs, std::span<const Picture> dists);
+  // score_pictures() in two halves, so that a caller can keep batches in flight
+  // (FeatureSet::submit and collect: the threads start the next batch's frames
+  // while the last of this one's end). submit_pictures() starts scoring pairs
+  // import_frame() or copy_frame() filled, at most feed_frames(), as the frames
+  // after every pair submitted before (their pictures stay until collected);
+  // collect_pictures() waits for the oldest batch submitted and adds its scores
+  // (all of them or none), or rethrows its failure; with `keep` false it waits
+  // and drops them (a batch after a failed one, or a run that stops). Both on
+  // one thread, beside import_frame() on another.
+  void submit_pictures(std::span<const Picture> refs, std::span<const Picture> dists);
+  void collect_pictures(bool keep = true);
+  // Whether submit_pictures() returns before its batch is scored (on the CPU
+  // with several threads); else it scores the batch itself.
+  bool pipelined() const { return features_.pipelined(); }
+  // Whether collect_pictures() would not wait (FeatureSet::oldest_scored):
+  // on the thread that submits.
+  bool oldest_scored() const { return features_.oldest_scored(); }
+  // Waits until done() holds: the calling thread runs the run's ready tasks
+  // meanwhile where it scores (caller_scores), else sleeps. done() is read with
+  // the pool's lock held, and whatever makes it true calls wake() after
+  // (ThreadPool::help_until). After the first frame.
+  void wait_until(const std::function<bool()>& done) const;
+  void wake() const;
   // The pairs a caller should gather before score_pictures() (known after the
   // first frame): the features' batch, at most 8 frames of 1 MiB or more on a
   // device, as the command line reads them.
@@ -88,6 +117,7 @@ class ApiContext {
   std::vector<std::shared_ptr<const ScoreModel>> models_;
   std::vector<std::string> names_;
   int threads_ = 1;
+  bool caller_scores_ = true;
   State state_ = State::kOpen;
   // Frame feeding: created with the first frame, when the format is known.
   std::optional<VideoFormat> format_;
@@ -98,6 +128,8 @@ class ApiContext {
   int cuda_ordinal_ = -1;          // the run's CUDA device (Device::cuda_ordinal)
   std::optional<bool> on_device_;  // whether the run's pictures are in CUDA device memory
   bool told_host_copies_ = false;
+  std::deque<size_t> in_flight_;  // the frames of each batch submitted and not collected
+  size_t frames_in_flight_ = 0;
   ScoreReport report_;
 };
 

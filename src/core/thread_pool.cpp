@@ -93,6 +93,28 @@ void ThreadPool::parallel_for(int count, const std::function<void(int)>& body) {
   if (loop.error) std::rethrow_exception(loop.error);
 }
 
+void ThreadPool::parallel_for_own(int count, const std::function<void(int)>& body) {
+  if (count <= 0) return;
+  if (workers_.empty() || count == 1) {
+    for (int i = 0; i < count; ++i) body(i);
+    return;
+  }
+  Loop loop;
+  loop.body = &body;
+  loop.count = count;
+  loop.unfinished = count;
+  std::unique_lock lock(mutex_);
+  ready_.push_back(&loop);
+  changed_.notify_all();
+  while (loop.next < loop.count) {  // an error stops the handing out (run())
+    const int i = loop.next++;
+    if (loop.next >= loop.count) ready_.erase(std::find(ready_.begin(), ready_.end(), &loop));
+    run(loop, i, lock);
+  }
+  changed_.wait(lock, [&] { return loop.unfinished == 0; });
+  if (loop.error) std::rethrow_exception(loop.error);
+}
+
 void ThreadPool::post(std::function<void()> task) {
   auto loop = std::make_unique<Loop>();
   loop->posted = std::make_unique<std::function<void()>>(std::move(task));
@@ -108,6 +130,11 @@ void ThreadPool::post(std::function<void()> task) {
 void ThreadPool::help_until(const std::function<bool()>& done) {
   std::unique_lock lock(mutex_);
   help(lock, done);
+}
+
+void ThreadPool::wait_until(const std::function<bool()>& done) {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, done);
 }
 
 void ThreadPool::help(std::unique_lock<std::mutex>& lock, const std::function<bool()>& done) {

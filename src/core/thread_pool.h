@@ -32,6 +32,10 @@ class ThreadPool {
   // loop's tasks not yet started are dropped). Safe to call from any thread,
   // including from inside a body.
   void parallel_for(int count, const std::function<void(int)>& body);
+  // parallel_for, from a thread that feeds the pool rather than scores: it runs
+  // only this loop's tasks (the workers join in when free), and then sleeps
+  // until they end, never taking another loop's task.
+  void parallel_for_own(int count, const std::function<void(int)>& body);
 
   // Queues task() to run on a worker, or on a thread in parallel_for or
   // help_until, after the tasks ready before it; returns at once. The task must
@@ -40,6 +44,9 @@ class ThreadPool {
   // Runs ready tasks until done() holds, sleeping when there are none. done() is
   // read with the pool's lock held: whatever makes it true calls notify() after.
   void help_until(const std::function<bool()>& done);
+  // Sleeps until done() holds, running no task (a thread that feeds the pool
+  // and must answer at once when its next batch comes); done() as above.
+  void wait_until(const std::function<bool()>& done);
   void notify();
 
  private:

@@ -167,13 +167,17 @@ int read_pictures(VmafContext& v, VmafPicture& ref, VmafPicture& dist, unsigned 
   const bool first = has_scores && !v.run;
   if (first) {
     const RunOptions options = run_options(v);
-    v.run = std::make_unique<capi::ApiContext>(options.options);
     // libvmaf's n_threads 0 scores on the calling thread; otherwise batches are
     // scored beside it, as libvmaf's worker threads score its pictures. A device
     // always scores beside the caller (n_threads counts CPU threads; FFmpeg's
     // default is 0), so that reading and the device's work overlap.
-    v.queue = std::make_unique<FrameQueue>(
-        *v.run, v.cfg.n_threads > 0 || options.options.backend != EXACTVQ_BACKEND_CPU);
+    const bool on_cpu = options.options.backend == EXACTVQ_BACKEND_CPU;
+    const bool beside = v.cfg.n_threads > 0 || !on_cpu;
+    // On the CPU, the queue's thread only feeds n_threads threads of the run's
+    // (as libvmaf's n_threads workers): free of the scoring, it hands each
+    // batch over as soon as it comes.
+    v.run = std::make_unique<capi::ApiContext>(options.options, !(beside && on_cpu));
+    v.queue = std::make_unique<FrameQueue>(*v.run, beside);
   }
   // Pictures of METHOD_DEVICE lie in CUDA device memory: scored there.
   const bool on_device = memory_of(ref)->place.on_device();

@@ -6,9 +6,12 @@ namespace exactvq::libvmaf_api {
 
 namespace {
 
-// Batches in the ring with a thread: one gathered, one scored, one spare, so a
-// caller that reads a little unevenly does not wait.
-constexpr size_t kBackgroundSlots = 3;
+// Batches in the ring with a thread: one gathered, up to two in flight, one
+// spare, so a caller that reads a little unevenly does not wait.
+constexpr size_t kBackgroundSlots = 4;
+// Batches in flight where the run's threads score in a pipeline: the next
+// batch's frames start while this one's last frames end.
+constexpr uint64_t kPipelinedBatches = 2;
 
 }  // namespace
 
@@ -35,8 +38,11 @@ void FrameQueue::stop() {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
+  // Once joined (the destructor after stop()), the run may be gone.
+  if (!thread_.joinable()) return;
   changed_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  run_.wake();  // the thread may be waiting on the run's threads
+  thread_.join();
 }
 
 void FrameQueue::rethrow_failure() {
@@ -82,13 +88,12 @@ void FrameQueue::lend(const exactvq_picture& ref, const exactvq_picture& dist, s
   } catch (...) {}
 }
 
-void FrameQueue::score(Batch& batch) {
-  const size_t n = batch.count;
+void FrameQueue::copy_lent(Batch& batch) {
   try {
     // The lent pairs' copies, frame by frame on the run's threads, each pair
     // given back as soon as it is copied (its pictures' release, zeroing their
     // blocks for reuse, is spread over the threads too).
-    run_.parallel_for(int(n), [&](int i) {
+    run_.parallel_for(int(batch.count), [&](int i) {
       Lent& l = batch.lent[size_t(i)];
       if (!l.release) return;
       run_.copy_frame(l.ref, l.dist, l.frame, batch.refs[size_t(i)], batch.dists[size_t(i)]);
@@ -100,12 +105,22 @@ void FrameQueue::score(Batch& batch) {
     give_back(batch);
     throw;
   }
-  give_back(batch);
+}
+
+void FrameQueue::score(Batch& batch) {
+  copy_lent(batch);
+  const size_t n = batch.count;
   run_.score_pictures(std::span<const Picture>(batch.refs).first(n),
                       std::span<const Picture>(batch.dists).first(n));
 }
 
 void FrameQueue::hand_over() {
+  {
+    // Until its batch before is scored, the slot holds that batch, and no pair
+    // was gathered (add() and lend() wait for the slot).
+    std::lock_guard lock(mutex_);
+    if (scored_ + slots_.size() <= handed_) return;
+  }
   Batch& batch = slots_[handed_ % slots_.size()];
   if (batch.count == 0) return;
   if (!background_) {
@@ -127,35 +142,88 @@ void FrameQueue::hand_over() {
     ++handed_;
   }
   changed_.notify_all();
+  run_.wake();  // the thread may be waiting on the run's threads
+}
+
+void FrameQueue::submit_next() {
+  Batch& batch = slots_[submitted_ % slots_.size()];
+  bool dropped = false;
+  {
+    std::lock_guard lock(mutex_);
+    dropped = failure_ != nullptr;  // after a failure, batches are dropped
+  }
+  if (!dropped) {
+    try {
+      copy_lent(batch);
+      const size_t n = batch.count;
+      run_.submit_pictures(std::span<const Picture>(batch.refs).first(n),
+                           std::span<const Picture>(batch.dists).first(n));
+      batch.submitted = true;
+    } catch (...) {
+      batch.failure = std::current_exception();  // the run's when its turn comes
+    }
+  }
+  give_back(batch);  // a dropped batch's
+  std::lock_guard lock(mutex_);
+  ++submitted_;
+}
+
+void FrameQueue::collect_next() {
+  Batch& batch = slots_[scored_ % slots_.size()];
+  std::exception_ptr failure = batch.failure;
+  if (batch.submitted) {
+    bool keep = false;
+    {
+      std::lock_guard lock(mutex_);
+      keep = !failure_ && !stopping_;
+    }
+    try {
+      run_.collect_pictures(keep);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }
+  {
+    std::lock_guard lock(mutex_);
+    batch.count = 0;
+    batch.submitted = false;
+    batch.failure = nullptr;
+    if (failure && !failure_) failure_ = failure;
+    ++scored_;
+  }
+  changed_.notify_all();
 }
 
 void FrameQueue::work() {
   for (;;) {
-    Batch* batch = nullptr;
     {
       std::unique_lock lock(mutex_);
-      changed_.wait(lock, [&] { return stopping_ || scored_ < handed_; });
-      if (stopping_) return;
-      batch = &slots_[scored_ % slots_.size()];
-      if (failure_) batch = nullptr;  // after a failure, batches are dropped
+      changed_.wait(lock,
+                    [&] { return stopping_ || submitted_ > scored_ || handed_ > submitted_; });
+      if (stopping_) break;
     }
-    std::exception_ptr failure;
-    if (batch) {
-      try {
-        score(*batch);
-      } catch (...) {
-        failure = std::current_exception();
-      }
+    // The oldest batch out of the run's hands (dropped, or failed before it got
+    // there) is done with at once.
+    if (submitted_ > scored_ && !slots_[scored_ % slots_.size()].submitted) {
+      collect_next();
+      continue;
     }
-    {
-      std::lock_guard lock(mutex_);
-      give_back(slots_[scored_ % slots_.size()]);  // a dropped batch's
-      slots_[scored_ % slots_.size()].count = 0;
-      if (failure && !failure_) failure_ = failure;
-      ++scored_;
+    const uint64_t depth = run_.pipelined() ? kPipelinedBatches : 1;
+    const bool room = submitted_ - scored_ < depth;
+    if (room && handed_ > submitted_) {
+      submit_next();
+      continue;
     }
-    changed_.notify_all();
+    // The oldest batch is in flight: until it is scored, or until a batch
+    // handed over can join it (running the run's ready tasks meanwhile where
+    // this thread is one of the run's).
+    run_.wait_until(
+        [&] { return stopping_ || run_.oldest_scored() || (room && handed_ > submitted_); });
+    if (stopping_) break;
+    if (run_.oldest_scored()) collect_next();
   }
+  // The batches in flight end before the run goes (their scores dropped).
+  while (scored_ < submitted_) collect_next();
 }
 
 void FrameQueue::settle() {

@@ -1,10 +1,12 @@
 // The thread pool (core/thread_pool.h): every index run once, loops started from
 // inside a body and from several threads at once (a run's features side by side,
 // each looping over its frames), exceptions rethrown to the loop's caller and the
-// pool usable after them.
+// pool usable after them; a thread in wait_until runs none of the tasks.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -83,6 +85,64 @@ TEST(ThreadPool, RethrowsTheFirstErrorToItsCallerAndStaysUsable) {
     pool.parallel_for(10, [&](int) { after++; });
     EXPECT_EQ(after.load(), 10);
   }
+}
+
+// wait_until (a thread that feeds the pool) leaves every task to the workers,
+// and wakes when the condition turns true with a notify().
+TEST(ThreadPool, WaitUntilRunsNoTask) {
+  ThreadPool pool(3);  // two workers
+  std::mutex mutex;
+  std::set<std::thread::id> ran_on;
+  std::atomic<int> done = 0;
+  constexpr int kTasks = 40;
+  for (int i = 0; i < kTasks; ++i)
+    pool.post([&] {
+      {
+        std::lock_guard lock(mutex);
+        ran_on.insert(std::this_thread::get_id());
+      }
+      ++done;
+      pool.notify();
+    });
+  pool.wait_until([&] { return done == kTasks; });
+  EXPECT_EQ(done, kTasks);
+  EXPECT_EQ(ran_on.count(std::this_thread::get_id()), 0u);
+}
+
+// parallel_for_own runs every index once, and its caller none of the tasks
+// of other loops waiting beside it.
+TEST(ThreadPool, ParallelForOwnRunsOnlyItsOwnTasksOnTheCaller) {
+  for (int threads : {1, 2, 4}) {
+    ThreadPool pool(threads);
+    std::mutex mutex;
+    std::set<std::thread::id> others_ran_on;
+    std::atomic<int> others_done = 0;
+    constexpr int kOthers = 20;
+    for (int i = 0; i < kOthers; ++i)
+      pool.post([&] {
+        {
+          std::lock_guard lock(mutex);
+          others_ran_on.insert(std::this_thread::get_id());
+        }
+        ++others_done;
+        pool.notify();
+      });
+    std::vector<std::atomic<int>> runs(50);
+    pool.parallel_for_own(int(runs.size()), [&](int i) { runs[size_t(i)]++; });
+    for (const auto& r : runs) EXPECT_EQ(r, 1) << "threads " << threads;
+    if (threads == 1) {
+      pool.help_until([&] { return others_done == kOthers; });  // no workers: run them here
+      continue;
+    }
+    pool.wait_until([&] { return others_done == kOthers; });
+    EXPECT_EQ(others_ran_on.count(std::this_thread::get_id()), 0u) << "threads " << threads;
+  }
+  ThreadPool pool(3);
+  EXPECT_THROW(pool.parallel_for_own(5,
+                                     [](int i) {
+                                       if (i == 2) throw std::runtime_error("index 2");
+                                     }),
+               std::runtime_error);
 }
 
 }  // namespace
