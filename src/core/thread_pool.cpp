@@ -74,26 +74,14 @@ void ThreadPool::work() {
 }
 
 void ThreadPool::parallel_for(int count, const std::function<void(int)>& body) {
-  if (count <= 0) return;
-  if (workers_.empty() || count == 1) {
-    for (int i = 0; i < count; ++i) body(i);
-    return;
-  }
-  Loop loop;
-  loop.body = &body;
-  loop.count = count;
-  loop.unfinished = count;
-  std::unique_lock lock(mutex_);
-  ready_.push_back(&loop);
-  changed_.notify_all();
-  // While ours are unfinished, the oldest ready task of any loop: the batch's
-  // tasks are taken in the order they were made, whichever thread made them,
-  // which spreads each loop's tasks over the threads.
-  help(lock, [&] { return loop.unfinished == 0; });
-  if (loop.error) std::rethrow_exception(loop.error);
+  loop_over(count, body, false);
 }
 
 void ThreadPool::parallel_for_own(int count, const std::function<void(int)>& body) {
+  loop_over(count, body, true);
+}
+
+void ThreadPool::loop_over(int count, const std::function<void(int)>& body, bool own_tasks_only) {
   if (count <= 0) return;
   if (workers_.empty() || count == 1) {
     for (int i = 0; i < count; ++i) body(i);
@@ -106,12 +94,19 @@ void ThreadPool::parallel_for_own(int count, const std::function<void(int)>& bod
   std::unique_lock lock(mutex_);
   ready_.push_back(&loop);
   changed_.notify_all();
-  while (loop.next < loop.count) {  // an error stops the handing out (run())
-    const int i = loop.next++;
-    if (loop.next >= loop.count) ready_.erase(std::find(ready_.begin(), ready_.end(), &loop));
-    run(loop, i, lock);
+  if (own_tasks_only) {
+    while (loop.next < loop.count) {  // an error stops the handing out (run())
+      const int i = loop.next++;
+      if (loop.next >= loop.count) ready_.erase(std::find(ready_.begin(), ready_.end(), &loop));
+      run(loop, i, lock);
+    }
+    changed_.wait(lock, [&] { return loop.unfinished == 0; });
+  } else {
+    // While ours are unfinished, the oldest ready task of any loop: the batch's
+    // tasks are taken in the order they were made, whichever thread made them,
+    // which spreads each loop's tasks over the threads.
+    help(lock, [&] { return loop.unfinished == 0; });
   }
-  changed_.wait(lock, [&] { return loop.unfinished == 0; });
   if (loop.error) std::rethrow_exception(loop.error);
 }
 

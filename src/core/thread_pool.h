@@ -62,6 +62,8 @@ class ThreadPool {
   };
 
   void work();
+  // parallel_for (own_tasks_only: parallel_for_own).
+  void loop_over(int count, const std::function<void(int)>& body, bool own_tasks_only);
   // Runs task `i` of `loop` with the lock released; the lock is held again on return.
   void run(Loop& loop, int i, std::unique_lock<std::mutex>& lock) noexcept;
   // The next task of the oldest loop with one left; false when there is none.
