@@ -1,6 +1,7 @@
 #include "capi/api_context.h"
 
 #include <algorithm>
+#include <numeric>
 #include <thread>
 
 #include <fmt/format.h>
@@ -300,18 +301,17 @@ void ApiContext::submit_pictures(std::span<const Picture> refs, std::span<const 
     throw StateError("frames cannot be scored after the context was flushed or scored files");
   if (refs.size() != dists.size() || refs.empty() || refs.size() > feed_frames_)
     throw std::logic_error("submit_pictures: 1 to feed_frames() pairs are needed");
-  const size_t first = report_.frame_numbers.size() + frames_in_flight_;
+  const size_t first = report_.frame_numbers.size() +
+                       std::accumulate(in_flight_.begin(), in_flight_.end(), size_t{0});
   std::vector<FramePair> pairs;
   for (size_t i = 0; i < refs.size(); ++i)
     pairs.push_back({&refs[i], &dists[i], int64_t(first + i)});
   in_flight_.push_back(refs.size());
-  frames_in_flight_ += refs.size();
   try {
     features_.submit(pairs);
   } catch (...) {
     // Not in flight: a device's features score within submit().
     in_flight_.pop_back();
-    frames_in_flight_ -= refs.size();
     throw;
   }
 }
@@ -320,7 +320,6 @@ void ApiContext::collect_pictures(bool keep) {
   if (in_flight_.empty()) throw std::logic_error("collect_pictures: no batch is in flight");
   const size_t count = in_flight_.front();
   in_flight_.pop_front();
-  frames_in_flight_ -= count;
   std::vector<std::vector<double>> columns(names_.size());
   if (!keep) {
     try {

@@ -129,7 +129,6 @@ class ApiContext {
   std::optional<bool> on_device_;  // whether the run's pictures are in CUDA device memory
   bool told_host_copies_ = false;
   std::deque<size_t> in_flight_;  // the frames of each batch submitted and not collected
-  size_t frames_in_flight_ = 0;
   ScoreReport report_;
 };
 

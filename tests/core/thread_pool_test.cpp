@@ -87,26 +87,39 @@ TEST(ThreadPool, RethrowsTheFirstErrorToItsCallerAndStaysUsable) {
   }
 }
 
+// `count` tasks posted to `pool`, each noting the thread it ran on.
+struct PostedTasks {
+  PostedTasks(ThreadPool& pool, int count) : count(count) {
+    for (int i = 0; i < count; ++i)
+      pool.post([this, &pool] {
+        {
+          std::lock_guard lock(mutex);
+          ran_on.insert(std::this_thread::get_id());
+        }
+        ++done;
+        pool.notify();
+      });
+  }
+  bool all_done() const { return done == count; }
+  bool ran_on_this_thread() {
+    std::lock_guard lock(mutex);
+    return ran_on.count(std::this_thread::get_id()) != 0;
+  }
+
+  const int count;
+  std::mutex mutex;
+  std::set<std::thread::id> ran_on;
+  std::atomic<int> done = 0;
+};
+
 // wait_until (a thread that feeds the pool) leaves every task to the workers,
 // and wakes when the condition turns true with a notify().
 TEST(ThreadPool, WaitUntilRunsNoTask) {
   ThreadPool pool(3);  // two workers
-  std::mutex mutex;
-  std::set<std::thread::id> ran_on;
-  std::atomic<int> done = 0;
-  constexpr int kTasks = 40;
-  for (int i = 0; i < kTasks; ++i)
-    pool.post([&] {
-      {
-        std::lock_guard lock(mutex);
-        ran_on.insert(std::this_thread::get_id());
-      }
-      ++done;
-      pool.notify();
-    });
-  pool.wait_until([&] { return done == kTasks; });
-  EXPECT_EQ(done, kTasks);
-  EXPECT_EQ(ran_on.count(std::this_thread::get_id()), 0u);
+  PostedTasks tasks(pool, 40);
+  pool.wait_until([&] { return tasks.all_done(); });
+  EXPECT_EQ(tasks.done, 40);
+  EXPECT_FALSE(tasks.ran_on_this_thread());
 }
 
 // parallel_for_own runs every index once, and its caller none of the tasks
@@ -114,28 +127,16 @@ TEST(ThreadPool, WaitUntilRunsNoTask) {
 TEST(ThreadPool, ParallelForOwnRunsOnlyItsOwnTasksOnTheCaller) {
   for (int threads : {1, 2, 4}) {
     ThreadPool pool(threads);
-    std::mutex mutex;
-    std::set<std::thread::id> others_ran_on;
-    std::atomic<int> others_done = 0;
-    constexpr int kOthers = 20;
-    for (int i = 0; i < kOthers; ++i)
-      pool.post([&] {
-        {
-          std::lock_guard lock(mutex);
-          others_ran_on.insert(std::this_thread::get_id());
-        }
-        ++others_done;
-        pool.notify();
-      });
+    PostedTasks others(pool, 20);
     std::vector<std::atomic<int>> runs(50);
     pool.parallel_for_own(int(runs.size()), [&](int i) { runs[size_t(i)]++; });
     for (const auto& r : runs) EXPECT_EQ(r, 1) << "threads " << threads;
     if (threads == 1) {
-      pool.help_until([&] { return others_done == kOthers; });  // no workers: run them here
+      pool.help_until([&] { return others.all_done(); });  // no workers: run them here
       continue;
     }
-    pool.wait_until([&] { return others_done == kOthers; });
-    EXPECT_EQ(others_ran_on.count(std::this_thread::get_id()), 0u) << "threads " << threads;
+    pool.wait_until([&] { return others.all_done(); });
+    EXPECT_FALSE(others.ran_on_this_thread()) << "threads " << threads;
   }
   ThreadPool pool(3);
   EXPECT_THROW(pool.parallel_for_own(5,
