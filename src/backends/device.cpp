@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/cpu/simd_targets.h"
 #include "backends/multi/multi_device.h"
 #include "core/error.h"
 
@@ -157,10 +158,13 @@ DeviceWarmup::~DeviceWarmup() {
 
 std::shared_ptr<Device> open_device(const DeviceOptions& o, const VideoFormat& format) {
   if (o.opened) return o.opened;
+  // Before anything is scored: a bad EXACTVQ_SIMD stops the run here, whatever the backend.
+  cpu::apply_simd_environment();
   if (o.several_devices()) return open_devices(o, format);
   std::shared_ptr<Device> device;
   switch (o.backend) {
     case Backend::kCpu:
+      if (o.verbose && o.notice) o.notice(fmt::format("scoring on {}", cpu_device().description()));
       return nullptr;
     case Backend::kCuda:
     case Backend::kOpenCL:

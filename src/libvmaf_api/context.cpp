@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/cpu/simd_targets.h"
 #include "capi/api_errors.h"
 #include "core/error.h"
 #include "libvmaf_api/dictionary.h"
@@ -355,6 +356,7 @@ extern "C" int vmaf_init(VmafContext** vmaf, VmafConfiguration cfg) {
     std::string fallback;
     std::optional<BackendChoice> choice = backend_from_environment(&fallback);
     if (!fallback.empty()) log_line(VMAF_LOG_LEVEL_WARNING, "vmaf_init: " + fallback);
+    exactvq::cpu::apply_simd_environment();
     auto context = std::make_unique<VmafContext>();
     context->cfg = cfg;
     context->backend_choice = choice;

@@ -101,6 +101,15 @@ TEST(LibvmafApiBackendEnv, BadValuesFailVmafInitNamingTheVariable) {
   EXPECT_EQ(r.log, "");
 }
 
+// EXACTVQ_SIMD (the CPU kernels' SIMD level) is read by vmaf_init too: a name this
+// CPU does not run fails it, naming the variable.
+TEST(LibvmafApiBackendEnv, ABadSimdLevelFailsVmafInit) {
+  ScopedEnv simd("EXACTVQ_SIMD", "avx9");
+  const InitResult r = init_with(nullptr, nullptr);
+  EXPECT_EQ(r.status, -EINVAL);
+  EXPECT_NE(r.log.find("EXACTVQ_SIMD='avx9'"), std::string::npos) << r.log;
+}
+
 TEST(LibvmafApiBackendEnv, UnsetEmptyAndCpuOpenTheCpu) {
   for (const char* value : {static_cast<const char*>(nullptr), "", "cpu"}) {
     const InitResult r = init_with(value, nullptr);

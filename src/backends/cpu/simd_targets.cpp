@@ -3,7 +3,13 @@
 #include <hwy/highway.h>
 #include <hwy/targets.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
+#include <cstdlib>
+#include <mutex>
+
+#include "core/error.h"
 
 namespace exactvq::cpu {
 
@@ -61,5 +67,46 @@ bool use_vnni() {
 ForcedVnni::ForcedVnni(bool use) : previous_(forced_vnni.exchange(use && vnni_supported())) {}
 
 ForcedVnni::~ForcedVnni() { forced_vnni.store(previous_); }
+
+namespace {
+
+std::string upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::toupper(c)); });
+  return s;
+}
+
+void apply_simd_choice(const std::string& value) {
+  const std::vector<SimdTarget> targets = supported_targets();
+  std::string wanted = upper(value);
+  const bool no_vnni = wanted == "AVX3_NOVNNI";
+  if (no_vnni) wanted = "AVX3";
+  int64_t better = 0;  // the targets above the chosen one, disabled
+  for (const SimdTarget& t : targets) {
+    if (upper(t.name) == wanted) {
+      if (better != 0) hwy::DisableTargets(better);
+      if (no_vnni) forced_vnni.store(0);
+      return;
+    }
+    better |= t.bits;
+  }
+  std::string names;
+  for (const SimdTarget& t : targets) {
+    names += names.empty() ? "" : ", ";
+    names += t.name;
+    if (t.name == "AVX3" && vnni_supported()) names += ", AVX3_NOVNNI";
+  }
+  throw InputError("EXACTVQ_SIMD='" + value + "': this CPU runs " + names +
+                   " (any case), or leave it unset for the best");
+}
+
+}  // namespace
+
+void apply_simd_environment() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const char* value = std::getenv("EXACTVQ_SIMD");
+    if (value && *value) apply_simd_choice(value);
+  });
+}
 
 }  // namespace exactvq::cpu

@@ -56,4 +56,12 @@ class ForcedVnni {
   int previous_;
 };
 
+// The environment's choice of SIMD level for the whole process: EXACTVQ_SIMD names
+// the best target kernels may use (a name of supported_targets(), any case, or
+// AVX3_NOVNNI: AVX3 without VNNI); unset or empty leaves the CPU's best. Every
+// level gives the same bits, so this only trades speed (AVX-512 clocks lower on
+// some CPUs when many cores run it). Applied once, by the first call; throws
+// InputError naming the variable and the names this CPU takes for a bad value.
+void apply_simd_environment();
+
 }  // namespace exactvq::cpu
