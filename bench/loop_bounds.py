@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""loop_bounds.py BINARY CALLGRIND_OUT MCPU GHZ STAGE:RUNS=REGEX...: the cycles the functions of
+"""loop_bounds.py BINARY CALLGRIND_OUT MCPU GHZ [STAGE:RUNS=REGEX...]: the cycles the functions of
 BINARY whose demangled names match a stage's REGEX (re.search) would take at the core's throughput bound (llvm-mca
 -mcpu=MCPU), given how often each of their instructions ran (CALLGRIND_OUT, from
 `valgrind --tool=callgrind --dump-instr=yes BINARY ...`). Each loop (the span from a backward
@@ -9,6 +9,8 @@ its backward jump ran give its cycles; instructions that ran under half its iter
 branch's rare side) and those outside every loop count at 4 a cycle. Prints each function's
 instructions run (Ir), its bound cycles and Ir a bound cycle, then each STAGE's bound a run
 (RUNS: how many times the stage ran under callgrind, e.g. frames) in Mcycles and in ms at GHZ.
+Without stages, VMAF v0.6.1's SIMD stages as `vmaf_stages REF DIST 2 2 1` runs them (4 frames of
+vif and adm, 2 SADs): what bench/vmaf_stages.sh --bounds runs.
 Run with python3 from the repository root:
   valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file=cg.out \
     build/bench/vmaf_stages REF DIST 2 2 1
@@ -20,8 +22,22 @@ import subprocess
 import sys
 
 binary, cg_out, mcpu, ghz = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+T = r"::N_[A-Z0-9_]+::"  # any Highway target's namespace
+VMAF_STAGES = [
+    f"vif blur + halving:4=vif::cpu{T}(BlurRow|HorizontalBlur|VerticalBlur)",
+    f"vif vertical moments:4=vif::cpu{T}(Vertical)?Moment",
+    f"vif horizontal statistic:4=vif::cpu{T}(Paired|HorizontalStatistic|PairsFit)",
+    f"vif other:4=vif::cpu{T}",
+    f"adm DWT:4=adm::cpu{T}(Vertical|Horizontal)",
+    f"adm decoupling:4=adm::cpu{T}Decouple",
+    f"adm CSF:4=adm::cpu{T}Csf",
+    f"adm masking + flat sums:4=adm::cpu{T}(Masking|FlatSum|WrappingSum)",
+    f"adm denominator:4=adm::cpu{T}Denominator",
+    f"adm other:4=adm::cpu{T}",
+    f"motion SAD:2=motion{T}",
+]
 stages = []  # (name, runs, regex)
-for spec in sys.argv[5:]:
+for spec in sys.argv[5:] or VMAF_STAGES:
     head, regex = spec.split("=", 1)
     name, runs = head.rsplit(":", 1)
     stages.append((name, int(runs), re.compile(regex)))
