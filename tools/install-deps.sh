@@ -7,6 +7,7 @@ arm64=0
 [ "${1:-}" = "--arm64" ] && arm64=1
 packages=(
   cmake ninja-build g++ pkg-config
+  ccache                                      # the pip test's build reuses the main build's objects
   libfmt-dev libcli11-dev                     # formatting, command line
   libgtest-dev libgmock-dev                   # tests
   nlohmann-json3-dev libpugixml-dev           # tests parse the JSON and XML outputs back

@@ -6,7 +6,10 @@
 # followed by the package's tests from outside the source tree (so that `import exactvq`
 # finds the installed package).
 # Usage: pip_install_test.sh SRC WORK; EXACTVQ_CLI, EXACTVQ_SAMPLES, EXACTVQ_TEST_TMP set.
-# EXACTVQ_PIP_CUDA=ON compiles the CUDA backend into the package too (minutes more).
+# EXACTVQ_PIP_CUDA=ON compiles the CUDA backend into the package too, for the architectures
+# EXACTVQ_PIP_CUDA_ARCHITECTURES (comma-separated; default the project's); EXACTVQ_PIP_CC,
+# EXACTVQ_PIP_CXX and EXACTVQ_PIP_LAUNCHER (ccache) choose the compilers and their launcher.
+# CTest passes the build's own, so that with ccache the package's objects are the build's.
 set -euo pipefail
 src=$(realpath "$1") work=$2
 rm -rf "$work" && mkdir -p "$work"
@@ -14,6 +17,14 @@ work=$(realpath "$work")
 # The long form: Debian 12's pip (23.0) lacks -C.
 config=(--config-settings="cmake.define.EXACTVQ_CUDA=${EXACTVQ_PIP_CUDA:-OFF}"
         --config-settings="build-dir=$work/build")
+define() { config+=(--config-settings="cmake.define.$1=$2"); }
+[ -n "${EXACTVQ_PIP_CUDA_ARCHITECTURES:-}" ] &&
+  define CMAKE_CUDA_ARCHITECTURES "${EXACTVQ_PIP_CUDA_ARCHITECTURES//,/;}"
+[ -n "${EXACTVQ_PIP_CC:-}" ] && define CMAKE_C_COMPILER "$EXACTVQ_PIP_CC"
+[ -n "${EXACTVQ_PIP_CXX:-}" ] && define CMAKE_CXX_COMPILER "$EXACTVQ_PIP_CXX"
+if [ -n "${EXACTVQ_PIP_LAUNCHER:-}" ]; then
+  for lang in C CXX CUDA; do define "CMAKE_${lang}_COMPILER_LAUNCHER" "$EXACTVQ_PIP_LAUNCHER"; done
+fi
 pip=(-m pip --disable-pip-version-check -q)
 tests() { (cd "$work" && "$1" -B "$src/tests/python/test_exactvq.py" "${@:2}"); }
 
