@@ -6,37 +6,24 @@
 // v1.0.16's adm (default) or v0.6.1's.
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
-#include <type_traits>
 #include <vector>
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
 
 #include "metrics/adm/cpu/adm_simd.h"
 #include "metrics/adm/reference.h"
 #include "metrics/adm/row_kernels.h"
+#include "timed_calls.h"
 
 namespace {
 
 using namespace exactvq;
 using namespace exactvq::adm;
 
-uint64_t ticks() {
-#if defined(__x86_64__) || defined(__i386__)
-  return __rdtsc();
-#else
-  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      std::chrono::steady_clock::now().time_since_epoch())
-                      .count());
-#endif
-}
+using bench::ticks;
 
 constexpr int kRoutines = 16;
 const char* const kNames[kRoutines] = {
@@ -48,22 +35,13 @@ const char* const kNames[kRoutines] = {
 RowKernels g_simd;                 // the routines timed
 uint64_t g_spent[kRoutines] = {};  // their ticks this round
 
-// A routine of the table, timed: calls the SIMD table's member M, adding its ticks to slot I.
-template <int I, auto M>
-struct Timed {
-  template <typename... A>
-  static auto call(A... a) {
-    const uint64_t start = ticks();
-    if constexpr (std::is_void_v<decltype((g_simd.*M)(a...))>) {
-      (g_simd.*M)(a...);
-      g_spent[I] += ticks() - start;
-    } else {
-      auto r = (g_simd.*M)(a...);
-      g_spent[I] += ticks() - start;
-      return r;
-    }
-  }
+template <int I>
+struct Spent {
+  static void add(uint64_t t) { g_spent[I] += t; }
 };
+// A routine of the table, timed: the SIMD table's member M, its ticks into slot I.
+template <int I, auto M>
+using Timed = bench::TimedMember<g_simd, M, Spent<I>>;
 
 RowKernels timed_table() {
   RowKernels k;

@@ -20,12 +20,8 @@
 #include <cstring>
 #include <string>
 #include <thread>
-#include <type_traits>
 #include <vector>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
 #if defined(__linux__)
 #include <sys/resource.h>
 #endif
@@ -44,20 +40,13 @@
 #include "metrics/vif/reference.h"
 #include "metrics/vmaf/model.h"
 #include "metrics/vmaf/predict.h"
+#include "timed_calls.h"
 
 namespace {
 
 using namespace exactvq;
 
-uint64_t ticks() {
-#if defined(__x86_64__) || defined(__i386__)
-  return __rdtsc();
-#else
-  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      std::chrono::steady_clock::now().time_since_epoch())
-                      .count());
-#endif
-}
+using bench::ticks;
 
 // Ticks a millisecond, measured against the steady clock.
 double ticks_per_ms() {
@@ -139,21 +128,12 @@ thread_local uint64_t tl_spent[kRows];
 
 // adm's row table with each routine timed into its row.
 adm::RowKernels g_adm;
-template <int R, auto M>
-struct TimedAdm {
-  template <typename... A>
-  static auto call(A... a) {
-    const uint64_t start = ticks();
-    if constexpr (std::is_void_v<decltype((g_adm.*M)(a...))>) {
-      (g_adm.*M)(a...);
-      tl_spent[R] += ticks() - start;
-    } else {
-      auto r = (g_adm.*M)(a...);
-      tl_spent[R] += ticks() - start;
-      return r;
-    }
-  }
+template <int R>
+struct Spent {
+  static void add(uint64_t t) { tl_spent[R] += t; }
 };
+template <int R, auto M>
+using TimedAdm = bench::TimedMember<g_adm, M, Spent<R>>;
 adm::RowKernels timed_adm_table() {
   using K = adm::RowKernels;
   K k;
