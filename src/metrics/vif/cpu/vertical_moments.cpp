@@ -356,11 +356,22 @@ int MomentHalves16(const uint8_t* const* ref_rows, const uint8_t* const* dist_ro
 // operands (samples, biased products) made once, then multiplied by row i's
 // taps (t[k], t[k + 1]) and by row i + 1's (t[k - 1], t[k]), with t[-1] =
 // t[n] = 0. Each row's sums are then its one-row kernel's: the same terms
-// (a zero tap adds nothing), wrapping modulo 2^32 in any order.
-HWY_INLINE V16 TapPairBefore(std::span<const uint16_t> taps, size_t k) {
-  const uint32_t first = k > 0 ? taps[k - 1] : 0;
-  return hn::BitCast(D16(), hn::Set(D32(), first | uint32_t{taps[k]} << 16));
-}
+// (a zero tap adds nothing), wrapping modulo 2^32 in any order. The pairs'
+// taps are kept as int32 lanes' values, which the loop broadcasts from memory.
+struct TwoRowTaps {
+  static constexpr size_t kMaxPairs = kMaxHalfTaps + 1;
+  uint32_t a[kMaxPairs], b[kMaxPairs];  // pair p = k / 2: row i's, row i + 1's
+  size_t pairs;
+  explicit TwoRowTaps(std::span<const uint16_t> taps) : pairs((taps.size() + 1) / 2) {
+    for (size_t p = 0; p < pairs; ++p) {
+      const size_t k = 2 * p;
+      const uint32_t next = k + 1 < taps.size() ? taps[k + 1] : 0;
+      const uint32_t before = k > 0 ? taps[k - 1] : 0;
+      a[p] = uint32_t{taps[k]} | next << 16;
+      b[p] = before | uint32_t{taps[k]} << 16;
+    }
+  }
+};
 
 // The sums of two output rows (a: row i, b: row i + 1) over columns [x, x +
 // Lanes(D16)): kParts 1 the lanes of InterleaveLower, 2 those of
@@ -369,21 +380,24 @@ HWY_INLINE V16 TapPairBefore(std::span<const uint16_t> taps, size_t k) {
 // interleaved ref and dist samples; load(row, x) a row's widened samples.
 template <bool kVnni, int kParts, size_t kSums, class Load, class Operands>
 HWY_INLINE void SumTwoRows(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int x,
-                           std::span<const uint16_t> taps, const Load& load,
-                           const Operands& operands, VS32 (&a)[2][kSums], VS32 (&b)[2][kSums]) {
+                           const TwoRowTaps& taps, const Load& load, const Operands& operands,
+                           VS32 (&a)[2][kSums], VS32 (&b)[2][kSums]) {
+  const D32 d;
   const D16 d16;
   const DS32 ds;
   for (size_t m = 0; m < kSums; ++m) a[0][m] = a[1][m] = b[0][m] = b[1][m] = hn::Zero(ds);
-  for (size_t k = 0; k < taps.size(); k += 2) {
-    const V16 ta = TapPair(taps, k), tb = TapPairBefore(taps, k);
+  for (size_t p = 0; p < taps.pairs; ++p) {
+    const size_t k = 2 * p;
+    const V16 ta = hn::BitCast(d16, hn::Set(d, taps.a[p]));
+    const V16 tb = hn::BitCast(d16, hn::Set(d, taps.b[p]));
     const V16 r0 = load(ref_rows[k], x), r1 = load(ref_rows[k + 1], x);
     const V16 s0 = load(dist_rows[k], x), s1 = load(dist_rows[k + 1], x);
-    const auto part = [&](int p, V16 r, V16 s) {
+    const auto part = [&](int h, V16 r, V16 s) {
       V16 v[kSums];
       operands(r, s, v);
       [&]<size_t... M>(std::index_sequence<M...>) {
-        ((a[p][M] = MulAddPairs<kVnni>(v[M], ta, a[p][M]),
-          b[p][M] = MulAddPairs<kVnni>(v[M], tb, b[p][M])),
+        ((a[h][M] = MulAddPairs<kVnni>(v[M], ta, a[h][M]),
+          b[h][M] = MulAddPairs<kVnni>(v[M], tb, b[h][M])),
          ...);
       }
       (std::make_index_sequence<kSums>());
@@ -421,16 +435,17 @@ int Moments16Pair(const uint8_t* const* ref_rows, const uint8_t* const* dist_row
       out.Put(m, x, hn::ShiftRightSame(hn::Add(hn::BitCast(d, l[m]), unbias), square.shift),
               hn::ShiftRightSame(hn::Add(hn::BitCast(d, u[m]), unbias), square.shift));
   };
+  const TwoRowTaps pairs(taps);
   int x = 0;
   for (; x + lanes16 <= width; x += lanes16) {
     VS32 a[2][5], b[2][5];
 #if HWY_TARGET <= HWY_AVX3
-    SumTwoRows<kVnni, 3>(ref_rows, dist_rows, x, taps, load, operands, a, b);
+    SumTwoRows<kVnni, 3>(ref_rows, dist_rows, x, pairs, load, operands, a, b);
 #else
     // 16 registers: one half of the columns at a time.
     VS32 a_u[2][5], b_u[2][5];
-    SumTwoRows<kVnni, 1>(ref_rows, dist_rows, x, taps, load, operands, a, b);
-    SumTwoRows<kVnni, 2>(ref_rows, dist_rows, x, taps, load, operands, a_u, b_u);
+    SumTwoRows<kVnni, 1>(ref_rows, dist_rows, x, pairs, load, operands, a, b);
+    SumTwoRows<kVnni, 2>(ref_rows, dist_rows, x, pairs, load, operands, a_u, b_u);
     for (int m = 0; m < 5; ++m) {
       a[1][m] = a_u[1][m];
       b[1][m] = b_u[1][m];
@@ -483,18 +498,19 @@ int MomentHalves16Pair(const uint8_t* const* ref_rows, const uint8_t* const* dis
                   hn::ShiftRightSame(hn::Add(hn::Add(hn::BitCast(d, sum[2 + 2 * m]), unbias), add),
                                      square.shift));
   };
+  const TwoRowTaps pairs(taps);
   int x = 0;
   for (; x + lanes16 <= width; x += lanes16) {
     V32 a_l[5], b_l[5], a_u[5], b_u[5];
     {
       VS32 a[2][8], b[2][8];
-      SumTwoRows<kVnni, 1>(ref_rows, dist_rows, x, taps, load, operands, a, b);
+      SumTwoRows<kVnni, 1>(ref_rows, dist_rows, x, pairs, load, operands, a, b);
       finish(a[0], a_l);
       finish(b[0], b_l);
     }
     {
       VS32 a[2][8], b[2][8];
-      SumTwoRows<kVnni, 2>(ref_rows, dist_rows, x, taps, load, operands, a, b);
+      SumTwoRows<kVnni, 2>(ref_rows, dist_rows, x, pairs, load, operands, a, b);
       finish(a[1], a_u);
       finish(b[1], b_u);
     }
@@ -529,8 +545,9 @@ Int16Kernel PickInt16Kernel(SampleWidth sample, std::span<const uint16_t> taps, 
 int MomentsPair(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, SampleWidth sample,
                 int width, std::span<const uint16_t> taps, Rounding mean, Rounding square,
                 const MomentSink& out_a, const MomentSink& out_b) {
-  const Int16Kernel kernel =
-      taps.size() % 2 == 1 ? PickInt16Kernel(sample, taps, square) : Int16Kernel::kNone;
+  const Int16Kernel kernel = taps.size() % 2 == 1 && taps.size() <= 2 * kMaxHalfTaps + 1
+                                 ? PickInt16Kernel(sample, taps, square)
+                                 : Int16Kernel::kNone;
   if (kernel == Int16Kernel::kNone) return 0;
   const auto run = [&]<bool kVnni>() {
     return kernel == Int16Kernel::kMoments16
