@@ -630,6 +630,7 @@ void VerticalMomentsPair(std::span<const uint8_t* const> ref_rows,
               out_b);
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
 // The taps vertical_moment_halves takes: an odd count of 5 to 17, each below
 // 2^15, summing to at most 2^16, with an int16 kernel for these roundings.
 bool HalvesTaps(SampleWidth sample, std::span<const uint16_t> taps, Rounding square) {
@@ -639,6 +640,7 @@ bool HalvesTaps(SampleWidth sample, std::span<const uint16_t> taps, Rounding squ
   for (const uint16_t t : taps) tap_sum += t;
   return tap_sum <= 65536 && PickInt16Kernel(sample, taps, square) != Int16Kernel::kNone;
 }
+#endif
 
 // vertical_moment_halves: the int16 kernels straight into the paired
 // horizontal pass's halves.
