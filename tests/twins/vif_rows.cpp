@@ -167,6 +167,69 @@ Prepared vertical_moments_case(const Case& c) {
   return p;
 }
 
+// ---- vif.vertical_moments_pair: the five lines of two adjacent rows at
+// `level` from taps.size() + 1 rows, against two calls of the reference (one
+// case in eight under lopsided taps, the int16 kernels' general taps).
+std::shared_ptr<const std::vector<uint16_t>> lopsided_taps(int level);
+
+// The taps of the two-row cases: one case in four lopsided, one in four
+// tilted (t[k] + 7 * (k - half): not symmetric, their sum the level's, so the
+// 16-bit kernels run them too), else the level's own.
+std::shared_ptr<const std::vector<uint16_t>> pair_case_taps(const Case& c, int level) {
+  if (c.timed || c.seed % 4 < 2) return nullptr;
+  if (c.seed % 4 == 2) return lopsided_taps(level);
+  const std::span<const uint16_t> t = vif::level_taps(level);
+  auto out = std::make_shared<std::vector<uint16_t>>(t.begin(), t.end());
+  const int half = int(out->size() / 2);
+  for (int k = 0; k < int(out->size()); ++k)
+    (*out)[size_t(k)] = uint16_t((*out)[size_t(k)] + 7 * (k - half));
+  return out;
+}
+
+Prepared vertical_moments_pair_case(const Case& c) {
+  const int level = c.a;
+  const auto lopsided = pair_case_taps(c, level);
+  const std::span<const uint16_t> taps =
+      lopsided ? std::span<const uint16_t>(*lopsided) : vif::level_taps(level);
+  const bool beyond = level == 0 && c.bits > 8 && !c.timed && c.fill == kRandom && (c.seed & 1);
+  const std::shared_ptr<const LevelInput> in = make_level_rows(c, level, taps.size() + 1, beyond);
+  const vif::Rounding mean = vif::vertical_mean_rounding(level, c.bits);
+  const vif::Rounding square = vif::vertical_square_rounding(level, c.bits);
+  const int w = c.width;
+  const size_t n = taps.size();
+  const auto bytes = [w](const MomentLines& a, const MomentLines& b) {
+    Bytes out;
+    for (const MomentLines* lines : {&a, &b})
+      for (const EdgeLine* line : {&lines->mu1, &lines->mu2, &lines->xx, &lines->yy, &lines->xy})
+        put_line(out, *line, w);
+    return out;
+  };
+  const std::span<const uint8_t*const> ref_rows(in->ref_rows), dist_rows(in->dist_rows);
+  Prepared p;
+  p.twin = [in, lopsided, ref_rows, dist_rows, taps, mean, square, w, bytes] {
+    MomentLines a(w), b(w);
+    vif::cpu::vertical_moments_pair(ref_rows, dist_rows, in->sample, w, taps, mean, square, a, b);
+    return bytes(a, b);
+  };
+  p.reference = [in, lopsided, ref_rows, dist_rows, taps, mean, square, w, n, bytes] {
+    MomentLines a(w), b(w);
+    vif::vertical_moments(ref_rows.first(n), dist_rows.first(n), in->sample, w, taps, mean, square,
+                          a);
+    vif::vertical_moments(ref_rows.subspan(1, n), dist_rows.subspan(1, n), in->sample, w, taps,
+                          mean, square, b);
+    return bytes(a, b);
+  };
+  return p;
+}
+
+// The cases of the two-row rows: stage_cases' with two rows of work each, so
+// that --bench's rates are pixels like the one-row rows'.
+std::vector<Case> pair_cases(uint64_t base, int last_level, bool gain_limits) {
+  std::vector<Case> all = stage_cases(base, 0, last_level, gain_limits);
+  for (Case& c : all) c.height = 2;
+  return all;
+}
+
 // ---- vif.horizontal_statistics: one row's sums, from lines the vertical
 // pass made of seeded rows (edges mirrored, as the pyramid does), or from
 // lines of arbitrary values (every branch of the statistic, wrapped
@@ -267,6 +330,54 @@ Prepared row_statistics_case(const Case& c) {
   Prepared p;
   p.twin = [run] { return run(vif::cpu::row_statistics); };
   p.reference = [run] { return run(vif::row_statistics); };
+  return p;
+}
+
+// ---- vif.row_statistics_pair: two adjacent rows' sums from taps.size() + 1
+// seeded level rows, against the reference's row_statistics of each in turn
+// on the same working lines (arbitrary values beforehand).
+Prepared row_statistics_pair_case(const Case& c) {
+  const int level = c.a;
+  const auto lopsided = pair_case_taps(c, level);
+  const std::span<const uint16_t> taps =
+      lopsided ? std::span<const uint16_t>(*lopsided) : vif::level_taps(level);
+  const bool beyond = level == 0 && c.bits > 8 && !c.timed && c.fill == kRandom && (c.seed & 1);
+  const std::shared_ptr<const LevelInput> in = make_level_rows(c, level, taps.size() + 1, beyond);
+  const vif::Rounding mean = vif::vertical_mean_rounding(level, c.bits);
+  const vif::Rounding square = vif::vertical_square_rounding(level, c.bits);
+  const double gain_limit = c.b ? 1.0 : 100.0;
+  const int w = c.width;
+  const size_t n = taps.size();
+  auto before = std::make_shared<MomentLines>(w);
+  std::mt19937_64 rng(c.seed ^ 0x7272);
+  for (int x = -kMaxHalfTaps; x < w + kMaxHalfTaps; ++x) {
+    before->mu1[x] = uint32_t(rng() & 0xFFFF);
+    before->mu2[x] = uint32_t(rng() & 0xFFFF);
+    before->xx[x] = uint32_t(rng());
+    before->yy[x] = uint32_t(rng());
+    before->xy[x] = uint32_t(rng());
+  }
+  const std::span<const uint8_t*const> ref_rows(in->ref_rows), dist_rows(in->dist_rows);
+  const auto bytes = [](const vif::LevelSums& s) {
+    Bytes b;
+    put(b, &s, 1);
+    return b;
+  };
+  Prepared p;
+  p.twin = [in, lopsided, ref_rows, dist_rows, taps, mean, square, gain_limit, w, before, bytes] {
+    MomentLines lines = *before;
+    return bytes(vif::cpu::row_statistics_pair(ref_rows, dist_rows, in->sample, w, taps, mean,
+                                               square, gain_limit, lines));
+  };
+  p.reference = [in, lopsided, ref_rows, dist_rows, taps, mean, square, gain_limit, w, n, before,
+                 bytes] {
+    MomentLines lines = *before;
+    vif::LevelSums s = vif::row_statistics(ref_rows.first(n), dist_rows.first(n), in->sample, w,
+                                           taps, mean, square, gain_limit, lines);
+    s += vif::row_statistics(ref_rows.subspan(1, n), dist_rows.subspan(1, n), in->sample, w, taps,
+                             mean, square, gain_limit, lines);
+    return bytes(s);
+  };
   return p;
 }
 
@@ -448,11 +559,17 @@ EXACTVQ_TWIN_ROWS(vif_rows) {
       "vif.vertical_moments", [] { return stage_cases(0x5eed'0f01, 0, 3, false); },
       vertical_moments_case, /*vnni=*/true);
   register_per_target(
+      "vif.vertical_moments_pair", [] { return pair_cases(0x5eed'0f07, 3, false); },
+      vertical_moments_pair_case, /*vnni=*/true);
+  register_per_target(
       "vif.horizontal_statistics", [] { return stage_cases(0x5eed'0f02, 0, 3, true); },
       horizontal_statistics_case, /*vnni=*/true);
   register_per_target(
       "vif.row_statistics", [] { return stage_cases(0x5eed'0f05, 0, 3, true); },
       row_statistics_case, /*vnni=*/true);
+  register_per_target(
+      "vif.row_statistics_pair", [] { return pair_cases(0x5eed'0f08, 3, true); },
+      row_statistics_pair_case, /*vnni=*/true);
   register_per_target(
       "vif.vertical_blur", [] { return stage_cases(0x5eed'0f03, 0, 2, false); }, vertical_blur_case,
       /*vnni=*/true);

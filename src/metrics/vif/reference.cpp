@@ -49,22 +49,23 @@ LevelRows load_level0(const PlaneView& p, int bitdepth, std::vector<uint8_t>&& s
   return rows;
 }
 
-// The rows y - half .. y + half of a level, for a vertical pass of `taps`.
+// The rows y - half .. y + half of a level, for a vertical pass of `taps`, and
+// with `rows` = taps + 1 the next one too (the rows of y and y + 1).
 struct RowWindow {
-  std::array<const uint8_t*, 2 * kMaxHalfTaps + 1> ref{}, dist{};
+  std::array<const uint8_t*, 2 * kMaxHalfTaps + 2> ref{}, dist{};
   size_t count = 0;
-  RowWindow(const LevelRows& r, const LevelRows& d, int y, size_t taps) : count(taps) {
+  RowWindow(const LevelRows& r, const LevelRows& d, int y, size_t taps, size_t rows) : count(rows) {
     const int half = int(taps / 2);
-    for (size_t k = 0; k < taps; ++k) {
+    for (size_t k = 0; k < rows; ++k) {
       ref[k] = r.row(y - half + int(k));
       dist[k] = d.row(y - half + int(k));
     }
   }
   // The same of planes of at least 9 rows, their edge rows mirrored
   // (mirror_edge_rows' rows).
-  RowWindow(const PlaneView& r, const PlaneView& d, int y, size_t taps) : count(taps) {
+  RowWindow(const PlaneView& r, const PlaneView& d, int y, size_t taps, size_t rows) : count(rows) {
     const int half = int(taps / 2), last = r.height - 1;
-    for (size_t k = 0; k < taps; ++k) {
+    for (size_t k = 0; k < rows; ++k) {
       int i = y - half + int(k);
       i = i < 0 ? -i : i > last ? 2 * last - i : i;
       ref[k] = r.row<uint8_t>(i);
@@ -89,9 +90,9 @@ struct Pyramid {
   const PlaneView* plane_ref = nullptr;
   const PlaneView* plane_dist = nullptr;
 
-  RowWindow window(int y, size_t taps) const {
-    if (level == 0 && plane_ref) return RowWindow(*plane_ref, *plane_dist, y, taps);
-    return RowWindow(ref, dist, y, taps);
+  RowWindow window(int y, size_t taps, size_t rows) const {
+    if (level == 0 && plane_ref) return RowWindow(*plane_ref, *plane_dist, y, taps, rows);
+    return RowWindow(ref, dist, y, taps, rows);
   }
 
   SampleWidth sample() const {
@@ -116,7 +117,7 @@ struct Pyramid {
     // edge column from the row's own columns.
     for (int y = 0; y < height; ++y) {
       if (width >= 2 && (y % 2 != 0 || y / 2 >= h2)) continue;
-      const RowWindow win = window(y, taps.size());
+      const RowWindow win = window(y, taps.size(), taps.size());
       // A one-column level keeps nothing of a row (w2 is 0).
       const size_t kept = y % 2 == 0 && y / 2 < h2 ? size_t(w2) : 0;
       const size_t at = kept ? size_t(y / 2) * size_t(w2) : 0;
@@ -149,8 +150,16 @@ struct Pyramid {
     const Rounding mean = vertical_mean_rounding(level, bitdepth);
     const Rounding square = vertical_square_rounding(level, bitdepth);
     LevelSums sums;
-    for (int y = 0; y < height; ++y) {
-      const RowWindow win = window(y, taps.size());
+    int y = 0;
+    // Row y + 1's rows lie inside the level's mirrored edge rows as row y's do.
+    if (stages->statistics_pair)
+      for (; y + 1 < height; y += 2) {
+        const RowWindow win = window(y, taps.size(), taps.size() + 1);
+        sums += stages->statistics_pair(win.ref_rows(), win.dist_rows(), sample(), width, taps,
+                                        mean, square, gain_limit, moments);
+      }
+    for (; y < height; ++y) {
+      const RowWindow win = window(y, taps.size(), taps.size());
       sums += stages->statistics(win.ref_rows(), win.dist_rows(), sample(), width, taps, mean,
                                  square, gain_limit, moments);
     }

@@ -37,10 +37,19 @@ VifScores vif_reference(const PlaneView& ref, const PlaneView& dist, int bitdept
                         const VifOptions& options);
 
 // The row stages vif's pyramid runs: the scalar reference's (kReferenceStages)
-// or twins of them that give the same bits (cpu/vif_simd.h).
+// or twins of them that give the same bits (cpu/vif_simd.h). statistics_pair,
+// where set, gives the sums of two rows y and y + 1 together (statistics of
+// each, in that order, on the same lines) from the taps.size() + 1 rows
+// y - half .. y + half + 1; the pyramid then takes the rows two at a time.
+using RowPairStatistics = LevelSums (*)(std::span<const uint8_t* const> ref_rows,
+                                        std::span<const uint8_t* const> dist_rows,
+                                        SampleWidth sample, int width,
+                                        std::span<const uint16_t> taps, Rounding mean,
+                                        Rounding square, double gain_limit, MomentLines& lines);
 struct VifStages {
   decltype(&row_statistics) statistics;
   decltype(&blur_row) blur;
+  RowPairStatistics statistics_pair = nullptr;
 };
 inline constexpr VifStages kReferenceStages{&row_statistics, &blur_row};
 

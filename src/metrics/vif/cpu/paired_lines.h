@@ -32,6 +32,14 @@ int vertical_moment_halves(std::span<const uint8_t* const> ref_rows,
                            std::span<const uint16_t> taps, Rounding mean, Rounding square,
                            PairedLines& out);
 
+// vertical_moment_halves of output rows i (out_a) and i + 1 (out_b) from the
+// taps.size() + 1 rows i - half .. i + half + 1, in one pass over them: the
+// same x (0 where vertical_moment_halves gives 0) and the same values.
+int vertical_moment_halves_pair(std::span<const uint8_t* const> ref_rows,
+                                std::span<const uint8_t* const> dist_rows, SampleWidth sample,
+                                int width, std::span<const uint16_t> taps, Rounding mean,
+                                Rounding square, PairedLines& out_a, PairedLines& out_b);
+
 // horizontal_statistics of the row whose lines `lines` holds, edge columns
 // included; `scratch` is overwritten (the reference's steps read its columns).
 LevelSums paired_horizontal_statistics(const PairedLines& lines, int width,

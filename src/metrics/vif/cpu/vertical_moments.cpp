@@ -6,10 +6,14 @@
 // uint32 case runs in int16 lanes instead, two rows a multiply-add
 // (Moments16), and so do 16-bit samples under taps below 2^15 (level 0 above
 // 8 bits, levels 1 and 2), each product split into 16-bit halves whose sums
-// fit 32 bits (MomentHalves16; docs/spec/vif.md proves the bounds).
+// fit 32 bits (MomentHalves16; docs/spec/vif.md proves the bounds). Their
+// two-row forms (Moments16Pair, MomentHalves16Pair) make two output rows from
+// one pass over the rows, sharing each pair of rows' operands.
 #include "metrics/vif/cpu/vif_simd.h"
 #include "backends/cpu/simd_targets.h"
 #include "metrics/vif/cpu/paired_lines.h"
+
+#include <utility>
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "metrics/vif/cpu/vertical_moments.cpp"
@@ -30,9 +34,24 @@ void VerticalMoments(std::span<const uint8_t* const> ref_rows,
                      MomentLines& out) {
   vif::vertical_moments(ref_rows, dist_rows, sample, width, taps, mean, square, out);
 }
+void VerticalMomentsPair(std::span<const uint8_t* const> ref_rows,
+                         std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                         std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                         MomentLines& out_a, MomentLines& out_b) {
+  const size_t n = taps.size();
+  vif::vertical_moments(ref_rows.first(n), dist_rows.first(n), sample, width, taps, mean, square,
+                        out_a);
+  vif::vertical_moments(ref_rows.subspan(1, n), dist_rows.subspan(1, n), sample, width, taps, mean,
+                        square, out_b);
+}
 int VerticalMomentHalves(std::span<const uint8_t* const>, std::span<const uint8_t* const>,
                          SampleWidth, int, std::span<const uint16_t>, Rounding, Rounding,
                          PairedLines&) {
+  return 0;
+}
+int VerticalMomentHalvesPair(std::span<const uint8_t* const>, std::span<const uint8_t* const>,
+                             SampleWidth, int, std::span<const uint16_t>, Rounding, Rounding,
+                             PairedLines&, PairedLines&) {
   return 0;
 }
 #else
@@ -332,27 +351,249 @@ int MomentHalves16(const uint8_t* const* ref_rows, const uint8_t* const* dist_ro
   }
   return x;
 }
+// Two output rows a pass (odd tap counts n): rows i and i + 1 read the n + 1
+// input rows 0..n, each pair of them (k, k + 1), k even, interleaved and its
+// operands (samples, biased products) made once, then multiplied by row i's
+// taps (t[k], t[k + 1]) and by row i + 1's (t[k - 1], t[k]), with t[-1] =
+// t[n] = 0. Each row's sums are then its one-row kernel's: the same terms
+// (a zero tap adds nothing), wrapping modulo 2^32 in any order. The pairs'
+// taps are kept as int32 lanes' values, which the loop broadcasts from memory.
+struct TwoRowTaps {
+  static constexpr size_t kMaxPairs = kMaxHalfTaps + 1;
+  uint32_t a[kMaxPairs], b[kMaxPairs];  // pair p = k / 2: row i's, row i + 1's
+  size_t pairs;
+  explicit TwoRowTaps(std::span<const uint16_t> taps) : pairs((taps.size() + 1) / 2) {
+    for (size_t p = 0; p < pairs; ++p) {
+      const size_t k = 2 * p;
+      const uint32_t next = k + 1 < taps.size() ? taps[k + 1] : 0;
+      const uint32_t before = k > 0 ? taps[k - 1] : 0;
+      a[p] = uint32_t{taps[k]} | next << 16;
+      b[p] = before | uint32_t{taps[k]} << 16;
+    }
+  }
+};
+
+// The sums of two output rows (a: row i, b: row i + 1) over columns [x, x +
+// Lanes(D16)): kParts 1 the lanes of InterleaveLower, 2 those of
+// InterleaveUpper, 3 both in one pass over the rows (AVX3's 32 registers
+// hold them). operands(r, s, v) makes a pair's kSums int16 operands from its
+// interleaved ref and dist samples; load(row, x) a row's widened samples.
+template <bool kVnni, int kParts, size_t kSums, class Load, class Operands>
+HWY_INLINE void SumTwoRows(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int x,
+                           const TwoRowTaps& taps, const Load& load, const Operands& operands,
+                           VS32 (&a)[2][kSums], VS32 (&b)[2][kSums]) {
+  const D32 d;
+  const D16 d16;
+  const DS32 ds;
+  for (size_t m = 0; m < kSums; ++m) a[0][m] = a[1][m] = b[0][m] = b[1][m] = hn::Zero(ds);
+  for (size_t p = 0; p < taps.pairs; ++p) {
+    const size_t k = 2 * p;
+    const V16 ta = hn::BitCast(d16, hn::Set(d, taps.a[p]));
+    const V16 tb = hn::BitCast(d16, hn::Set(d, taps.b[p]));
+    const V16 r0 = load(ref_rows[k], x), r1 = load(ref_rows[k + 1], x);
+    const V16 s0 = load(dist_rows[k], x), s1 = load(dist_rows[k + 1], x);
+    const auto part = [&](int h, V16 r, V16 s) {
+      V16 v[kSums];
+      operands(r, s, v);
+      [&]<size_t... M>(std::index_sequence<M...>) {
+        ((a[h][M] = MulAddPairs<kVnni>(v[M], ta, a[h][M]),
+          b[h][M] = MulAddPairs<kVnni>(v[M], tb, b[h][M])),
+         ...);
+      }
+      (std::make_index_sequence<kSums>());
+    };
+    if (kParts & 1) part(0, hn::InterleaveLower(d16, r0, r1), hn::InterleaveLower(d16, s0, s1));
+    if (kParts & 2) part(1, hn::InterleaveUpper(d16, r0, r1), hn::InterleaveUpper(d16, s0, s1));
+  }
+}
+
+// Moments16 of output rows i and i + 1 (out_a, out_b) from the n + 1 input
+// rows, n odd. Returns the first column left.
+template <bool kVnni>
+int Moments16Pair(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
+                  std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                  const MomentSink& out_a, const MomentSink& out_b) {
+  const D32 d;
+  const D16 d16;
+  const int lanes16 = int(hn::Lanes(d16));
+  uint32_t tap_sum = 0;
+  for (const uint16_t t : taps) tap_sum += t;
+  const V32 unbias = hn::Set(d, uint32_t(32768u * tap_sum));
+  const V16 bias = hn::Set(d16, int16_t(-32768));
+  const auto operands = [bias](V16 r, V16 s, V16(&v)[5]) {
+    v[0] = r;
+    v[1] = s;
+    v[2] = hn::Xor(hn::Mul(r, r), bias);
+    v[3] = hn::Xor(hn::Mul(s, s), bias);
+    v[4] = hn::Xor(hn::Mul(r, s), bias);
+  };
+  const auto load = [](const uint8_t* row, int x) { return LoadBytes(row, x); };
+  const auto put = [&](const MomentSink& out, int x, const VS32(&l)[5], const VS32(&u)[5]) {
+    for (int m = 0; m < 2; ++m)
+      out.Put(m, x, RoundMean(hn::BitCast(d, l[m]), mean), RoundMean(hn::BitCast(d, u[m]), mean));
+    for (int m = 2; m < 5; ++m)
+      out.Put(m, x, hn::ShiftRightSame(hn::Add(hn::BitCast(d, l[m]), unbias), square.shift),
+              hn::ShiftRightSame(hn::Add(hn::BitCast(d, u[m]), unbias), square.shift));
+  };
+  const TwoRowTaps pairs(taps);
+  int x = 0;
+  for (; x + lanes16 <= width; x += lanes16) {
+    VS32 a[2][5], b[2][5];
+#if HWY_TARGET <= HWY_AVX3
+    SumTwoRows<kVnni, 3>(ref_rows, dist_rows, x, pairs, load, operands, a, b);
+#else
+    // 16 registers: one half of the columns at a time.
+    VS32 a_u[2][5], b_u[2][5];
+    SumTwoRows<kVnni, 1>(ref_rows, dist_rows, x, pairs, load, operands, a, b);
+    SumTwoRows<kVnni, 2>(ref_rows, dist_rows, x, pairs, load, operands, a_u, b_u);
+    for (int m = 0; m < 5; ++m) {
+      a[1][m] = a_u[1][m];
+      b[1][m] = b_u[1][m];
+    }
+#endif
+    put(out_a, x, a[0], a[1]);
+    put(out_b, x, b[0], b[1]);
+  }
+  return x;
+}
+
+// MomentHalves16 of output rows i and i + 1 (out_a, out_b) from the n + 1
+// input rows, n odd; one half of the columns at a time (16 sums a row).
+// Returns the first column left.
+template <bool kVnni>
+int MomentHalves16Pair(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int width,
+                       std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                       const MomentSink& out_a, const MomentSink& out_b) {
+  const D32 d;
+  const D16 d16;
+  const DU16 du16;
+  const int lanes16 = int(hn::Lanes(d16));
+  uint32_t tap_sum = 0;
+  for (const uint16_t t : taps) tap_sum += t;
+  const V32 unbias = hn::Set(d, uint32_t(32768u * tap_sum));
+  const V16 bias = hn::Set(d16, int16_t(-32768));
+  // Sums 0, 1: the means; 2 + 2m, 3 + 2m: moment m's low and high halves.
+  const auto operands = [bias, du16, d16](V16 r, V16 s, V16(&v)[8]) {
+    const auto high = [du16, d16](V16 p, V16 q) {
+      return hn::BitCast(d16, hn::MulHigh(hn::BitCast(du16, p), hn::BitCast(du16, q)));
+    };
+    v[0] = hn::Xor(r, bias);
+    v[1] = hn::Xor(s, bias);
+    v[2] = hn::Xor(hn::Mul(r, r), bias);
+    v[3] = hn::Xor(high(r, r), bias);
+    v[4] = hn::Xor(hn::Mul(s, s), bias);
+    v[5] = hn::Xor(high(s, s), bias);
+    v[6] = hn::Xor(hn::Mul(r, s), bias);
+    v[7] = hn::Xor(high(r, s), bias);
+  };
+  const auto load = [](const uint8_t* row, int x) { return LoadWords(row, x); };
+  const V32 add = hn::Set(d, square.add);
+  const int up = 16 - square.shift;
+  // A row's five lines at one half's columns, from its sums.
+  const auto finish = [&](const VS32(&sum)[8], V32(&line)[5]) {
+    for (int m = 0; m < 2; ++m) line[m] = RoundMean(hn::Add(hn::BitCast(d, sum[m]), unbias), mean);
+    for (int m = 0; m < 3; ++m)
+      line[2 + m] =
+          hn::Add(hn::ShiftLeftSame(hn::Add(hn::BitCast(d, sum[3 + 2 * m]), unbias), up),
+                  hn::ShiftRightSame(hn::Add(hn::Add(hn::BitCast(d, sum[2 + 2 * m]), unbias), add),
+                                     square.shift));
+  };
+  const TwoRowTaps pairs(taps);
+  int x = 0;
+  for (; x + lanes16 <= width; x += lanes16) {
+    V32 a_l[5], b_l[5], a_u[5], b_u[5];
+    {
+      VS32 a[2][8], b[2][8];
+      SumTwoRows<kVnni, 1>(ref_rows, dist_rows, x, pairs, load, operands, a, b);
+      finish(a[0], a_l);
+      finish(b[0], b_l);
+    }
+    {
+      VS32 a[2][8], b[2][8];
+      SumTwoRows<kVnni, 2>(ref_rows, dist_rows, x, pairs, load, operands, a, b);
+      finish(a[1], a_u);
+      finish(b[1], b_u);
+    }
+    for (int m = 0; m < 5; ++m) {
+      out_a.Put(m, x, a_l[m], a_u[m]);
+      out_b.Put(m, x, b_l[m], b_u[m]);
+    }
+  }
+  return x;
+}
+
+// Which int16 kernel runs these taps and roundings on these samples.
+enum class Int16Kernel { kNone, kMoments16, kMomentHalves16 };
+Int16Kernel PickInt16Kernel(SampleWidth sample, std::span<const uint16_t> taps, Rounding square) {
+  uint64_t tap_sum = 0;
+  bool taps16 = true;
+  for (const uint16_t t : taps) {
+    taps16 = taps16 && t < 32768;
+    tap_sum += t;
+  }
+  if (!taps16) return Int16Kernel::kNone;
+  if (sample == SampleWidth::k8 && square.add == 0 && tap_sum * 255 * 255 < (uint64_t{1} << 32))
+    return Int16Kernel::kMoments16;
+  // The halves' bounds: lo + square.add < 2^32 and hi * 2^16 a multiple of 2^shift.
+  if (sample == SampleWidth::k16 && tap_sum <= 65536 && square.add < 65536 && square.shift <= 16)
+    return Int16Kernel::kMomentHalves16;
+  return Int16Kernel::kNone;
+}
+
+// The two-row kernel into out_a and out_b where these taps (an odd count) and
+// roundings have one: returns the first column left (0 where none ran).
+int MomentsPair(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, SampleWidth sample,
+                int width, std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                const MomentSink& out_a, const MomentSink& out_b) {
+  const Int16Kernel kernel = taps.size() % 2 == 1 && taps.size() <= 2 * kMaxHalfTaps + 1
+                                 ? PickInt16Kernel(sample, taps, square)
+                                 : Int16Kernel::kNone;
+  if (kernel == Int16Kernel::kNone) return 0;
+  const auto run = [&]<bool kVnni>() {
+    return kernel == Int16Kernel::kMoments16
+               ? Moments16Pair<kVnni>(ref_rows, dist_rows, width, taps, mean, square, out_a, out_b)
+               : MomentHalves16Pair<kVnni>(ref_rows, dist_rows, width, taps, mean, square, out_a,
+                                           out_b);
+  };
+#if HWY_TARGET == HWY_AVX3
+  if (exactvq::cpu::use_vnni()) return run.template operator()<true>();
+#endif
+  return run.template operator()<false>();
+}
 #endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+
+// Columns [x, width) of one output row by the uint32 or uint64 lanes, then
+// the row's tail by the reference's steps.
+void MomentsFrom(std::span<const uint8_t* const> ref_rows,
+                 std::span<const uint8_t* const> dist_rows, SampleWidth sample, int x, int width,
+                 std::span<const uint16_t> taps, Rounding mean, Rounding square, MomentLines& out) {
+  uint64_t tap_sum = 0;
+  for (const uint16_t t : taps) tap_sum += t;
+  const bool fits32 =
+      sample == SampleWidth::k8 && square.add == 0 && tap_sum * 255 * 255 < (uint64_t{1} << 32);
+  if (sample == SampleWidth::k8)
+    x = fits32 ? Moments32<uint8_t>(ref_rows.data(), dist_rows.data(), x, width, taps, mean, square,
+                                    out)
+               : Moments64<uint8_t>(ref_rows.data(), dist_rows.data(), x, width, taps, mean, square,
+                                    out);
+  else
+    x = Moments64<uint16_t>(ref_rows.data(), dist_rows.data(), x, width, taps, mean, square, out);
+  for (; x < width; ++x)
+    vif::vertical_moments_at(ref_rows, dist_rows, sample, x, taps, mean, square, out);
+}
 
 void VerticalMoments(std::span<const uint8_t* const> ref_rows,
                      std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
                      std::span<const uint16_t> taps, Rounding mean, Rounding square,
                      MomentLines& out) {
-  uint64_t tap_sum = 0;
-  for (const uint16_t t : taps) tap_sum += t;
-  const bool fits32 =
-      sample == SampleWidth::k8 && square.add == 0 && tap_sum * 255 * 255 < (uint64_t{1} << 32);
   int x = 0;
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
-  bool taps16 = true;
-  for (const uint16_t t : taps) taps16 = taps16 && t < 32768;
-  // The halves' bounds: lo + square.add < 2^32 and hi * 2^16 a multiple of 2^shift.
-  const bool halves_fit = tap_sum <= 65536 && square.add < 65536 && square.shift <= 16;
+  const Int16Kernel kernel = PickInt16Kernel(sample, taps, square);
   const MomentSink sink{&out};
   const auto pairs = [&]<bool kVnni>() {
-    if (fits32 && taps16)
+    if (kernel == Int16Kernel::kMoments16)
       x = Moments16<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, sink);
-    if (sample == SampleWidth::k16 && taps16 && halves_fit)
+    if (kernel == Int16Kernel::kMomentHalves16)
       x = MomentHalves16<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, sink);
   };
 #if HWY_TARGET == HWY_AVX3
@@ -362,38 +603,55 @@ void VerticalMoments(std::span<const uint8_t* const> ref_rows,
 #endif
     pairs.template operator()<false>();
 #endif
-  if (sample == SampleWidth::k8)
-    x = fits32 ? Moments32<uint8_t>(ref_rows.data(), dist_rows.data(), x, width, taps, mean, square,
-                                    out)
-               : Moments64<uint8_t>(ref_rows.data(), dist_rows.data(), x, width, taps, mean, square,
-                                    out);
-  else
-    x = Moments64<uint16_t>(ref_rows.data(), dist_rows.data(), x, width, taps, mean, square, out);
-  // The row's tail: the reference's steps.
-  for (; x < width; ++x)
-    vif::vertical_moments_at(ref_rows, dist_rows, sample, x, taps, mean, square, out);
+  MomentsFrom(ref_rows, dist_rows, sample, x, width, taps, mean, square, out);
 }
 
+// Output rows i (out_a: input rows 0..n-1) and i + 1 (out_b: rows 1..n) of
+// n + 1 input rows.
+void VerticalMomentsPair(std::span<const uint8_t* const> ref_rows,
+                         std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                         std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                         MomentLines& out_a, MomentLines& out_b) {
+  const size_t n = taps.size();
+  int x = 0;
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+  x = MomentsPair(ref_rows.data(), dist_rows.data(), sample, width, taps, mean, square,
+                  MomentSink{&out_a}, MomentSink{&out_b});
+#endif
+  if (x == 0) {
+    VerticalMoments(ref_rows.first(n), dist_rows.first(n), sample, width, taps, mean, square,
+                    out_a);
+    VerticalMoments(ref_rows.subspan(1, n), dist_rows.subspan(1, n), sample, width, taps, mean,
+                    square, out_b);
+    return;
+  }
+  MomentsFrom(ref_rows.first(n), dist_rows.first(n), sample, x, width, taps, mean, square, out_a);
+  MomentsFrom(ref_rows.subspan(1, n), dist_rows.subspan(1, n), sample, x, width, taps, mean, square,
+              out_b);
+}
+
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+// The taps vertical_moment_halves takes: an odd count of 5 to 17, each below
+// 2^15, summing to at most 2^16, with an int16 kernel for these roundings.
+bool HalvesTaps(SampleWidth sample, std::span<const uint16_t> taps, Rounding square) {
+  const size_t n = taps.size();
+  if (n % 2 == 0 || n < 5 || n > 17) return false;
+  uint64_t tap_sum = 0;
+  for (const uint16_t t : taps) tap_sum += t;
+  return tap_sum <= 65536 && PickInt16Kernel(sample, taps, square) != Int16Kernel::kNone;
+}
+#endif
+
 // vertical_moment_halves: the int16 kernels straight into the paired
-// horizontal pass's halves, for the taps that pass takes (an odd count of 5 to
-// 17, each below 2^15, summing to at most 2^16).
+// horizontal pass's halves.
 int VerticalMomentHalves(std::span<const uint8_t* const> ref_rows,
                          std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
                          std::span<const uint16_t> taps, Rounding mean, Rounding square,
                          PairedLines& out) {
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
-  const size_t n = taps.size();
-  if (n % 2 == 0 || n < 5 || n > 17) return 0;
-  uint64_t tap_sum = 0;
-  for (const uint16_t t : taps) {
-    if (t >= 32768) return 0;
-    tap_sum += t;
-  }
-  if (tap_sum > 65536) return 0;
-  const bool bytes = sample == SampleWidth::k8 && square.add == 0;  // tap_sum * 255^2 < 2^32
-  const bool words = sample == SampleWidth::k16 && square.add < 65536 && square.shift <= 16;
-  if (!bytes && !words) return 0;
-  const MomentSink sink{nullptr, &out, int(n / 2)};
+  if (!HalvesTaps(sample, taps, square)) return 0;
+  const MomentSink sink{nullptr, &out, int(taps.size() / 2)};
+  const bool bytes = PickInt16Kernel(sample, taps, square) == Int16Kernel::kMoments16;
   const auto run = [&]<bool kVnni>() {
     return bytes ? Moments16<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, mean, square,
                                     sink)
@@ -411,6 +669,23 @@ int VerticalMomentHalves(std::span<const uint8_t* const> ref_rows,
 #endif
 }
 
+// vertical_moment_halves_pair: the two-row kernels into both rows' halves.
+int VerticalMomentHalvesPair(std::span<const uint8_t* const> ref_rows,
+                             std::span<const uint8_t* const> dist_rows, SampleWidth sample,
+                             int width, std::span<const uint16_t> taps, Rounding mean,
+                             Rounding square, PairedLines& out_a, PairedLines& out_b) {
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
+  if (!HalvesTaps(sample, taps, square)) return 0;
+  const int half = int(taps.size() / 2);
+  return MomentsPair(ref_rows.data(), dist_rows.data(), sample, width, taps, mean, square,
+                     MomentSink{nullptr, &out_a, half}, MomentSink{nullptr, &out_b, half});
+#else
+  (void)ref_rows, (void)dist_rows, (void)sample, (void)width, (void)taps, (void)mean, (void)square,
+      (void)out_a, (void)out_b;
+  return 0;
+#endif
+}
+
 #endif  // HWY_TARGET == HWY_SCALAR
 
 }  // namespace exactvq::vif::cpu::HWY_NAMESPACE
@@ -420,7 +695,9 @@ HWY_AFTER_NAMESPACE();
 namespace exactvq::vif::cpu {
 
 HWY_EXPORT(VerticalMoments);
+HWY_EXPORT(VerticalMomentsPair);
 HWY_EXPORT(VerticalMomentHalves);
+HWY_EXPORT(VerticalMomentHalvesPair);
 
 void vertical_moments(std::span<const uint8_t* const> ref_rows,
                       std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
@@ -428,6 +705,22 @@ void vertical_moments(std::span<const uint8_t* const> ref_rows,
                       MomentLines& out) {
   HWY_DYNAMIC_DISPATCH(VerticalMoments)
   (ref_rows, dist_rows, sample, width, taps, mean, square, out);
+}
+
+void vertical_moments_pair(std::span<const uint8_t* const> ref_rows,
+                           std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                           std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                           MomentLines& out_a, MomentLines& out_b) {
+  HWY_DYNAMIC_DISPATCH(VerticalMomentsPair)
+  (ref_rows, dist_rows, sample, width, taps, mean, square, out_a, out_b);
+}
+
+int vertical_moment_halves_pair(std::span<const uint8_t* const> ref_rows,
+                                std::span<const uint8_t* const> dist_rows, SampleWidth sample,
+                                int width, std::span<const uint16_t> taps, Rounding mean,
+                                Rounding square, PairedLines& out_a, PairedLines& out_b) {
+  return HWY_DYNAMIC_DISPATCH(VerticalMomentHalvesPair)(ref_rows, dist_rows, sample, width, taps,
+                                                        mean, square, out_a, out_b);
 }
 
 int vertical_moment_halves(std::span<const uint8_t* const> ref_rows,

@@ -4,7 +4,7 @@
 namespace exactvq::vif::cpu {
 
 namespace {
-constexpr VifStages kSimdStages{&cpu::row_statistics, &cpu::blur_row};
+constexpr VifStages kSimdStages{&cpu::row_statistics, &cpu::blur_row, &cpu::row_statistics_pair};
 }  // namespace
 
 VifScores vif_simd(const PlaneView& ref, const PlaneView& dist, int bitdepth,

@@ -30,6 +30,14 @@ void vertical_moments(std::span<const uint8_t* const> ref_rows,
                       std::span<const uint16_t> taps, Rounding mean, Rounding square,
                       MomentLines& out);
 
+// Twin of two calls of vif::vertical_moments: output rows i (out_a) and i + 1
+// (out_b) from the taps.size() + 1 rows i - half .. i + half + 1. On x86, for
+// odd tap counts, one pass over the rows makes both (vertical_moments.cpp).
+void vertical_moments_pair(std::span<const uint8_t* const> ref_rows,
+                           std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                           std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                           MomentLines& out_a, MomentLines& out_b);
+
 // Twin of vif::horizontal_statistics (which adds add_pixel_statistic of every
 // pixel), for gain limits >= 0 (the options keep them in [1, 100]).
 LevelSums horizontal_statistics(const MomentLines& lines, int width, std::span<const uint16_t> taps,
@@ -42,6 +50,14 @@ LevelSums row_statistics(std::span<const uint8_t* const> ref_rows,
                          std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
                          std::span<const uint16_t> taps, Rounding mean, Rounding square,
                          double gain_limit, MomentLines& lines);
+
+// Twin of vif::row_statistics of rows i and then i + 1 (their sums added),
+// from the taps.size() + 1 rows i - half .. i + half + 1 (vif_with_stages'
+// statistics_pair).
+LevelSums row_statistics_pair(std::span<const uint8_t* const> ref_rows,
+                              std::span<const uint8_t* const> dist_rows, SampleWidth sample,
+                              int width, std::span<const uint16_t> taps, Rounding mean,
+                              Rounding square, double gain_limit, MomentLines& lines);
 
 // Twins of vif::vertical_blur and vif::horizontal_blur_even.
 void vertical_blur(std::span<const uint8_t* const> ref_rows,
