@@ -77,7 +77,8 @@ enum Row {
   kVifHorizontal1,
   kVifHorizontal2,
   kVifHorizontal3,
-  kVifColumns,  // the columns past the vector kernel's and the mirrored edges
+  kVifColumns,  // the lines' mirrored edges where no halves kernel runs (the tail's columns and
+                // the halves' edges count in the horizontal rows)
   kVifTimed,    // the timed copy's whole vif
   kAdm,
   kAdmDwt,
@@ -107,7 +108,7 @@ const char* const kRowNames[kRows] = {
     "  vif horizontal statistic level 1",
     "  vif horizontal statistic level 2",
     "  vif horizontal statistic level 3",
-    "  vif tail columns + edges",
+    "  vif mirrored edges (rows without a halves kernel)",
     "  vif (timed copy, whole)",
     "adm (plain)",
     "  adm DWT",
@@ -158,72 +159,72 @@ adm::RowKernels timed_adm_table() {
 
 int vif_level(size_t taps) { return taps == 17 ? 0 : taps == 9 ? 1 : taps == 5 ? 2 : 3; }
 
-// vif::cpu::row_statistics (cpu/row_statistics.cpp) with its parts timed: the same calls in the
-// same order; the timed rounds' sums are checked against the library's.
-vif::LevelSums timed_row_statistics(std::span<const uint8_t* const> ref_rows,
-                                    std::span<const uint8_t* const> dist_rows,
-                                    vif::SampleWidth sample, int width,
-                                    std::span<const uint16_t> taps, vif::Rounding mean,
-                                    vif::Rounding square, double gain_limit,
-                                    vif::MomentLines& lines) {
+// vif::cpu::row_statistics and row_statistics_pair (cpu/row_statistics.cpp) with their parts
+// timed: the same calls in the same order; the timed rounds' sums are checked against the
+// library's. The vertical pass into the halves of one row or two, then each row's finish (its
+// tail columns, mirrored edges and horizontal pass).
+vif::LevelSums timed_halves_rows(std::span<const uint8_t* const> ref_rows,
+                                 std::span<const uint8_t* const> dist_rows, vif::SampleWidth sample,
+                                 int width, std::span<const uint16_t> taps, vif::Rounding mean,
+                                 vif::Rounding square, double gain_limit, vif::MomentLines& lines,
+                                 bool pair, bool& done_any) {
   using vif::cpu::PairedLines;
-  const int level = vif_level(taps.size());
-  const int half = int(taps.size() / 2);
-  if (width > 2 * half) {
-    thread_local PairedLines halves;
-    const size_t count = size_t(width + 2 * half);
-    for (std::vector<int16_t>* v : {&halves.mu1, &halves.mu2, &halves.lo[0], &halves.hi[0],
-                                    &halves.lo[1], &halves.hi[1], &halves.lo[2], &halves.hi[2]}) {
-      v->resize(count + PairedLines::kPaddingColumns);
-      std::fill(v->begin() + ptrdiff_t(count), v->end(), int16_t{0});
-    }
-    const uint64_t t0 = ticks();
-    const int done = vif::cpu::vertical_moment_halves(ref_rows, dist_rows, sample, width, taps,
-                                                      mean, square, halves);
-    const uint64_t t1 = ticks();
-    tl_spent[kVifVertical0 + level] += t1 - t0;
-    if (done > 0) {
-      const auto biased = [](uint32_t v) { return int16_t(uint16_t(v ^ 0x8000u)); };
-      for (int x = done; x < width; ++x) {
-        vif::vertical_moments_at(ref_rows, dist_rows, sample, x, taps, mean, square, lines);
-        const size_t at = size_t(x + half);
-        halves.mu1[at] = biased(lines.mu1[x]);
-        halves.mu2[at] = biased(lines.mu2[x]);
-        const vif::EdgeLine* const moments[3] = {&lines.xx, &lines.yy, &lines.xy};
-        for (int m = 0; m < 3; ++m) {
-          halves.lo[m][at] = biased((*moments[m])[x] & 0xFFFFu);
-          halves.hi[m][at] = biased((*moments[m])[x] >> 16);
-        }
-      }
-      for (std::vector<int16_t>* v : {&halves.mu1, &halves.mu2, &halves.lo[0], &halves.hi[0],
-                                      &halves.lo[1], &halves.hi[1], &halves.lo[2],
-                                      &halves.hi[2]}) {
-        int16_t* at = v->data() + half;
-        for (int f = 1; f <= half; ++f) {
-          at[-f] = at[f];
-          at[width - 1 + f] = at[width - 1 - f];
-        }
-      }
-      const uint64_t t2 = ticks();
-      tl_spent[kVifColumns] += t2 - t1;
-      const vif::LevelSums s =
-          vif::cpu::paired_horizontal_statistics(halves, width, taps, gain_limit, lines);
-      tl_spent[kVifHorizontal0 + level] += ticks() - t2;
-      return s;
-    }
+  thread_local PairedLines halves[2];
+  const size_t n = taps.size();
+  const int level = vif_level(n), half = int(n / 2);
+  done_any = false;
+  if (width <= 2 * half) return {};
+  for (PairedLines& h : halves) vif::cpu::size_halves(h, width, half);
+  const uint64_t t0 = ticks();
+  const int done = pair ? vif::cpu::vertical_moment_halves_pair(ref_rows, dist_rows, sample, width,
+                                                                taps, mean, square, halves[0],
+                                                                halves[1])
+                        : vif::cpu::vertical_moment_halves(ref_rows, dist_rows, sample, width,
+                                                           taps, mean, square, halves[0]);
+  const uint64_t t1 = ticks();
+  tl_spent[kVifVertical0 + level] += t1 - t0;
+  if (done == 0) return {};
+  done_any = true;
+  vif::LevelSums s = vif::cpu::finish_row(ref_rows.first(n), dist_rows.first(n), sample, width,
+                                          taps, mean, square, gain_limit, done, halves[0], lines);
+  if (pair)
+    s += vif::cpu::finish_row(ref_rows.subspan(1, n), dist_rows.subspan(1, n), sample, width, taps,
+                              mean, square, gain_limit, done, halves[1], lines);
+  tl_spent[kVifHorizontal0 + level] += ticks() - t1;
+  return s;
+}
+
+// One row (kPair false) or rows i and i + 1 (true), as the library's stage of that name.
+template <bool kPair>
+vif::LevelSums timed_statistics(std::span<const uint8_t* const> ref_rows,
+                                std::span<const uint8_t* const> dist_rows, vif::SampleWidth sample,
+                                int width, std::span<const uint16_t> taps, vif::Rounding mean,
+                                vif::Rounding square, double gain_limit, vif::MomentLines& lines) {
+  bool done = false;
+  const vif::LevelSums s = timed_halves_rows(ref_rows, dist_rows, sample, width, taps, mean, square,
+                                             gain_limit, lines, kPair, done);
+  if (done) return s;
+  const size_t n = taps.size();
+  if constexpr (kPair) {
+    vif::LevelSums sums = timed_statistics<false>(ref_rows.first(n), dist_rows.first(n), sample,
+                                                  width, taps, mean, square, gain_limit, lines);
+    sums += timed_statistics<false>(ref_rows.subspan(1, n), dist_rows.subspan(1, n), sample, width,
+                                    taps, mean, square, gain_limit, lines);
+    return sums;
   }
+  const int level = vif_level(n), half = int(n / 2);
   const uint64_t t0 = ticks();
   vif::cpu::vertical_moments(ref_rows, dist_rows, sample, width, taps, mean, square, lines);
   const uint64_t t1 = ticks();
   for (vif::EdgeLine* line : {&lines.mu1, &lines.mu2, &lines.xx, &lines.yy, &lines.xy})
     vif::mirror_edge_columns(*line, width, half);
   const uint64_t t2 = ticks();
-  const vif::LevelSums s = vif::cpu::horizontal_statistics(lines, width, taps, gain_limit);
+  const vif::LevelSums sums = vif::cpu::horizontal_statistics(lines, width, taps, gain_limit);
   const uint64_t t3 = ticks();
   tl_spent[kVifVertical0 + level] += t1 - t0;
   tl_spent[kVifColumns] += t2 - t1;
   tl_spent[kVifHorizontal0 + level] += t3 - t2;
-  return s;
+  return sums;
 }
 
 void timed_blur_row(std::span<const uint8_t* const> ref_rows,
@@ -235,8 +236,10 @@ void timed_blur_row(std::span<const uint8_t* const> ref_rows,
   tl_spent[kVifBlur01 + vif_level(taps.size()) - 1] += ticks() - t0;
 }
 
-constexpr vif::VifStages kTimedVif{&timed_row_statistics, &timed_blur_row};
-constexpr vif::VifStages kPlainVif{&vif::cpu::row_statistics, &vif::cpu::blur_row};
+constexpr vif::VifStages kTimedVif{&timed_statistics<false>, &timed_blur_row,
+                                   &timed_statistics<true>};
+constexpr vif::VifStages kPlainVif{&vif::cpu::row_statistics, &vif::cpu::blur_row,
+                                   &vif::cpu::row_statistics_pair};
 
 struct Clip {
   std::string ref, dist;

@@ -186,15 +186,30 @@ std::shared_ptr<const std::vector<uint16_t>> pair_case_taps(const Case& c, int l
   return out;
 }
 
-Prepared vertical_moments_pair_case(const Case& c) {
+// A two-row case's input: its taps (pair_case_taps' or the level's), the
+// taps.size() + 1 seeded level rows and the level's roundings.
+struct PairInput {
+  std::shared_ptr<const std::vector<uint16_t>> own_taps;  // keeps `taps` alive when set
+  std::span<const uint16_t> taps;
+  std::shared_ptr<const LevelInput> in;
+  vif::Rounding mean, square;
+};
+
+PairInput pair_input(const Case& c) {
   const int level = c.a;
-  const auto lopsided = pair_case_taps(c, level);
-  const std::span<const uint16_t> taps =
-      lopsided ? std::span<const uint16_t>(*lopsided) : vif::level_taps(level);
+  PairInput p;
+  p.own_taps = pair_case_taps(c, level);
+  p.taps = p.own_taps ? std::span<const uint16_t>(*p.own_taps) : vif::level_taps(level);
   const bool beyond = level == 0 && c.bits > 8 && !c.timed && c.fill == kRandom && (c.seed & 1);
-  const std::shared_ptr<const LevelInput> in = make_level_rows(c, level, taps.size() + 1, beyond);
-  const vif::Rounding mean = vif::vertical_mean_rounding(level, c.bits);
-  const vif::Rounding square = vif::vertical_square_rounding(level, c.bits);
+  p.in = make_level_rows(c, level, p.taps.size() + 1, beyond);
+  p.mean = vif::vertical_mean_rounding(level, c.bits);
+  p.square = vif::vertical_square_rounding(level, c.bits);
+  return p;
+}
+
+Prepared vertical_moments_pair_case(const Case& c) {
+  const PairInput pi = pair_input(c);
+  const auto& [lopsided, taps, in, mean, square] = pi;
   const int w = c.width;
   const size_t n = taps.size();
   const auto bytes = [w](const MomentLines& a, const MomentLines& b) {
@@ -337,14 +352,8 @@ Prepared row_statistics_case(const Case& c) {
 // seeded level rows, against the reference's row_statistics of each in turn
 // on the same working lines (arbitrary values beforehand).
 Prepared row_statistics_pair_case(const Case& c) {
-  const int level = c.a;
-  const auto lopsided = pair_case_taps(c, level);
-  const std::span<const uint16_t> taps =
-      lopsided ? std::span<const uint16_t>(*lopsided) : vif::level_taps(level);
-  const bool beyond = level == 0 && c.bits > 8 && !c.timed && c.fill == kRandom && (c.seed & 1);
-  const std::shared_ptr<const LevelInput> in = make_level_rows(c, level, taps.size() + 1, beyond);
-  const vif::Rounding mean = vif::vertical_mean_rounding(level, c.bits);
-  const vif::Rounding square = vif::vertical_square_rounding(level, c.bits);
+  const PairInput pi = pair_input(c);
+  const auto& [lopsided, taps, in, mean, square] = pi;
   const double gain_limit = c.b ? 1.0 : 100.0;
   const int w = c.width;
   const size_t n = taps.size();

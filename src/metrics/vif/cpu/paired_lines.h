@@ -40,6 +40,18 @@ int vertical_moment_halves_pair(std::span<const uint8_t* const> ref_rows,
                                 int width, std::span<const uint16_t> taps, Rounding mean,
                                 Rounding square, PairedLines& out_a, PairedLines& out_b);
 
+// Sizes `halves` for a row of `width` columns under taps of half-width `half`:
+// width + 2 * half entries and the zero padding after them.
+void size_halves(PairedLines& halves, int width, int half);
+
+// The rest of a row whose halves the vertical pass wrote up to column `done`:
+// the tail's columns by the reference's steps, the mirrored edges, then the
+// horizontal pass; `lines` is working memory.
+LevelSums finish_row(std::span<const uint8_t* const> ref_rows,
+                     std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
+                     std::span<const uint16_t> taps, Rounding mean, Rounding square,
+                     double gain_limit, int done, PairedLines& halves, MomentLines& lines);
+
 // horizontal_statistics of the row whose lines `lines` holds, edge columns
 // included; `scratch` is overwritten (the reference's steps read its columns).
 LevelSums paired_horizontal_statistics(const PairedLines& lines, int width,

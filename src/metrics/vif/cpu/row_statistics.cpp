@@ -36,8 +36,11 @@ void mirror_halves(PairedLines& lines, int width, int half) {
   }
 }
 
-// The halves of a row of `width` columns under taps of half-width `half`: at
-// least width + 2 * half entries and the zero padding after them.
+// Each thread's halves: one row's, or two rows' for the two-row pass.
+thread_local PairedLines row_halves[2];
+
+}  // namespace
+
 void size_halves(PairedLines& halves, int width, int half) {
   const size_t count = size_t(width + 2 * half);
   for (std::vector<int16_t>* v : {&halves.mu1, &halves.mu2, &halves.lo[0], &halves.hi[0],
@@ -47,9 +50,6 @@ void size_halves(PairedLines& halves, int width, int half) {
   }
 }
 
-// The rest of a row whose halves the vertical pass wrote up to column `done`:
-// the tail's columns by the reference's steps, the mirrored edges, then the
-// horizontal pass.
 LevelSums finish_row(std::span<const uint8_t* const> ref_rows,
                      std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
                      std::span<const uint16_t> taps, Rounding mean, Rounding square,
@@ -62,11 +62,6 @@ LevelSums finish_row(std::span<const uint8_t* const> ref_rows,
   mirror_halves(halves, width, half);
   return paired_horizontal_statistics(halves, width, taps, gain_limit, lines);
 }
-
-// Each thread's halves: one row's, or two rows' for the two-row pass.
-thread_local PairedLines row_halves[2];
-
-}  // namespace
 
 LevelSums row_statistics(std::span<const uint8_t* const> ref_rows,
                          std::span<const uint8_t* const> dist_rows, SampleWidth sample, int width,
