@@ -306,6 +306,21 @@ Prepared horizontal_statistics_case(const Case& c) {
   return p;
 }
 
+// Working lines of arbitrary values (means below 2^16), edge columns included:
+// what earlier rows may leave there.
+std::shared_ptr<const MomentLines> arbitrary_lines(int w, uint64_t seed) {
+  auto lines = std::make_shared<MomentLines>(w);
+  std::mt19937_64 rng(seed);
+  for (int x = -kMaxHalfTaps; x < w + kMaxHalfTaps; ++x) {
+    lines->mu1[x] = uint32_t(rng() & 0xFFFF);
+    lines->mu2[x] = uint32_t(rng() & 0xFFFF);
+    lines->xx[x] = uint32_t(rng());
+    lines->yy[x] = uint32_t(rng());
+    lines->xy[x] = uint32_t(rng());
+  }
+  return lines;
+}
+
 // ---- vif.row_statistics: one row's sums from seeded level rows (the
 // vertical pass, the mirrored edge columns and the horizontal statistic),
 // with working lines that hold arbitrary values beforehand.
@@ -324,15 +339,7 @@ Prepared row_statistics_case(const Case& c) {
   const int w = c.width;
   // What earlier rows left in the lines: read only by one-column rows' edges,
   // the same for both.
-  auto before = std::make_shared<MomentLines>(w);
-  std::mt19937_64 rng(c.seed ^ 0x7070);
-  for (int x = -kMaxHalfTaps; x < w + kMaxHalfTaps; ++x) {
-    before->mu1[x] = uint32_t(rng() & 0xFFFF);
-    before->mu2[x] = uint32_t(rng() & 0xFFFF);
-    before->xx[x] = uint32_t(rng());
-    before->yy[x] = uint32_t(rng());
-    before->xy[x] = uint32_t(rng());
-  }
+  const auto before = arbitrary_lines(w, c.seed ^ 0x7070);
   auto run = [in, lopsided, taps, mean, square, gain_limit, w, before](auto stage) {
     MomentLines lines = *before;
     const vif::LevelSums s = stage(std::span<const uint8_t* const>(in->ref_rows),
@@ -357,15 +364,7 @@ Prepared row_statistics_pair_case(const Case& c) {
   const double gain_limit = c.b ? 1.0 : 100.0;
   const int w = c.width;
   const size_t n = taps.size();
-  auto before = std::make_shared<MomentLines>(w);
-  std::mt19937_64 rng(c.seed ^ 0x7272);
-  for (int x = -kMaxHalfTaps; x < w + kMaxHalfTaps; ++x) {
-    before->mu1[x] = uint32_t(rng() & 0xFFFF);
-    before->mu2[x] = uint32_t(rng() & 0xFFFF);
-    before->xx[x] = uint32_t(rng());
-    before->yy[x] = uint32_t(rng());
-    before->xy[x] = uint32_t(rng());
-  }
+  const auto before = arbitrary_lines(w, c.seed ^ 0x7272);
   const std::span<const uint8_t*const> ref_rows(in->ref_rows), dist_rows(in->dist_rows);
   const auto bytes = [](const vif::LevelSums& s) {
     Bytes b;
