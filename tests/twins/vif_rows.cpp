@@ -245,6 +245,17 @@ std::vector<Case> pair_cases(uint64_t base, int last_level, bool gain_limits) {
   return all;
 }
 
+// Arbitrary values (means below 2^16) in every column of `lines`, edges included.
+void fill_arbitrary(MomentLines& lines, int w, std::mt19937_64& rng) {
+  for (int x = -kMaxHalfTaps; x < w + kMaxHalfTaps; ++x) {
+    lines.mu1[x] = uint32_t(rng() & 0xFFFF);
+    lines.mu2[x] = uint32_t(rng() & 0xFFFF);
+    lines.xx[x] = uint32_t(rng());
+    lines.yy[x] = uint32_t(rng());
+    lines.xy[x] = uint32_t(rng());
+  }
+}
+
 // ---- vif.horizontal_statistics: one row's sums, from lines the vertical
 // pass made of seeded rows (edges mirrored, as the pyramid does), or from
 // lines of arbitrary values (every branch of the statistic, wrapped
@@ -269,13 +280,7 @@ Prepared horizontal_statistics_case(const Case& c) {
   std::mt19937_64 rng(c.seed ^ 0x5151);
   if (c.fill == kRandom && (c.seed & 1)) {
     // Arbitrary values in every column, edges included.
-    for (int x = -kMaxHalfTaps; x < w + kMaxHalfTaps; ++x) {
-      lines->mu1[x] = uint32_t(rng() & 0xFFFF);
-      lines->mu2[x] = uint32_t(rng() & 0xFFFF);
-      lines->xx[x] = uint32_t(rng());
-      lines->yy[x] = uint32_t(rng());
-      lines->xy[x] = uint32_t(rng());
-    }
+    fill_arbitrary(*lines, w, rng);
   } else if ((c.fill == kMax || c.fill == kAlternating) && (c.seed & 1)) {
     // The lines' extremes: every value its largest (means 2^16 - 1, moments
     // 2^32 - 1), or columns alternating between that and 0 (the x86 kernels'
@@ -311,13 +316,7 @@ Prepared horizontal_statistics_case(const Case& c) {
 std::shared_ptr<const MomentLines> arbitrary_lines(int w, uint64_t seed) {
   auto lines = std::make_shared<MomentLines>(w);
   std::mt19937_64 rng(seed);
-  for (int x = -kMaxHalfTaps; x < w + kMaxHalfTaps; ++x) {
-    lines->mu1[x] = uint32_t(rng() & 0xFFFF);
-    lines->mu2[x] = uint32_t(rng() & 0xFFFF);
-    lines->xx[x] = uint32_t(rng());
-    lines->yy[x] = uint32_t(rng());
-    lines->xy[x] = uint32_t(rng());
-  }
+  fill_arbitrary(*lines, w, rng);
   return lines;
 }
 

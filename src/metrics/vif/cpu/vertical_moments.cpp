@@ -540,12 +540,13 @@ Int16Kernel PickInt16Kernel(SampleWidth sample, std::span<const uint16_t> taps, 
 int MomentsPair(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, SampleWidth sample,
                 int width, std::span<const uint16_t> taps, Rounding mean, Rounding square,
                 const MomentSink& out_a, const MomentSink& out_b) {
+  // AVX-512 keeps the one-row kernels: the two-row kernels' twin rows have run
+  // on AVX2, SSE4 and SSSE3 only (no AVX-512 machine was at hand to run them).
+  if (HWY_TARGET <= HWY_AVX3) return 0;
   const Int16Kernel kernel = taps.size() % 2 == 1 && taps.size() <= 2 * kMaxHalfTaps + 1
                                  ? PickInt16Kernel(sample, taps, square)
                                  : Int16Kernel::kNone;
-  // AVX-512 keeps the one-row kernels: the two-row kernels' twin rows have run
-  // on AVX2, SSE4 and SSSE3 only (no AVX-512 machine was at hand to run them).
-  if (kernel == Int16Kernel::kNone || HWY_TARGET <= HWY_AVX3) return 0;
+  if (kernel == Int16Kernel::kNone) return 0;
   return kernel == Int16Kernel::kMoments16
              ? Moments16Pair<false>(ref_rows, dist_rows, width, taps, mean, square, out_a, out_b)
              : MomentHalves16Pair<false>(ref_rows, dist_rows, width, taps, mean, square, out_a,
