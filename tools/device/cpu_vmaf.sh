@@ -22,9 +22,10 @@ fi
 P=$(realpath "$1")/cpu OUT=$2
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH=$P
-lscpu | grep -E 'Model name|^CPU\(s\)|MHz'
+lscpu | grep -E 'Model name|^CPU\(s\)|MHz|per core|per socket|Socket|NUMA node\(s\)|L[23] cache'
 echo "== vif twins"
-(cd "$P" && timeout 60 ./twin_tests --gtest_filter='*vif*' 2>&1 | grep -E "AVX3|PASSED|FAILED" | tail -20)
+(cd "$P" && timeout 90 ./twin_tests --gtest_filter='*vif*' > "$OUT/vif_twins.txt" 2>&1
+ grep -E "^\[ +(OK|FAILED) +\].*AVX3|^\[  (PASSED|FAILED)" "$OUT/vif_twins.txt" | tail -24)
 c="--clip-dir /dev/shm/clips --exactvq $P/exactvq --vmaf $P/vmaf --baseline $P/exactvq_old"
 c+=" --also avx2=EXACTVQ_SIMD=AVX2 --clips 1080p8,1080p10"
 echo "== 16 threads"; timeout 150 bash "$root/bench/compare.sh" $c vmaf cpu 480 2 16 2>&1 | tail -20
