@@ -29,8 +29,16 @@ namespace exactvq::clitest {
 
 namespace {
 
+// The running test binary's scratch folder: the EXACTVQ_TEST_TMP its target
+// defines (its build folder's tmp), found at run time because this file is
+// compiled once for every binary that links it.
+const fs::path& binary_tmp() {
+  static const fs::path tmp = fs::read_symlink("/proc/self/exe").parent_path() / "tmp";
+  return tmp;
+}
+
 fs::path capture_dir() {
-  fs::path d = fs::path(EXACTVQ_TEST_TMP) / "cli" / "capture";
+  fs::path d = binary_tmp() / "cli" / "capture";
   fs::create_directories(d);
   return d;
 }
@@ -160,7 +168,7 @@ fs::path test_dir() {
   std::string stem = std::string(info->test_suite_name()) + "." + info->name();
   for (char& c : stem)
     if (c == '/') c = '_';
-  const fs::path d = fs::path(EXACTVQ_TEST_TMP) / "cli" / stem;
+  const fs::path d = binary_tmp() / "cli" / stem;
   std::error_code ec;
   // A previous run may have left a chmod 000 file or directory behind.
   if (fs::exists(d, ec)) {
