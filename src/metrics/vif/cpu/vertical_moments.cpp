@@ -375,7 +375,8 @@ struct TwoRowTaps {
 
 // The sums of two output rows (a: row i, b: row i + 1) over columns [x, x +
 // Lanes(D16)): kParts 1 the lanes of InterleaveLower, 2 those of
-// InterleaveUpper (one half at a time: 16 registers hold its sums). operands(r, s, v) makes a pair's kSums int16 operands from its
+// InterleaveUpper, 3 both in one pass over the rows (AVX3's 32 registers
+// hold them). operands(r, s, v) makes a pair's kSums int16 operands from its
 // interleaved ref and dist samples; load(row, x) a row's widened samples.
 template <bool kVnni, int kParts, size_t kSums, class Load, class Operands>
 HWY_INLINE void SumTwoRows(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, int x,
@@ -438,6 +439,9 @@ int Moments16Pair(const uint8_t* const* ref_rows, const uint8_t* const* dist_row
   int x = 0;
   for (; x + lanes16 <= width; x += lanes16) {
     VS32 a[2][5], b[2][5];
+#if HWY_TARGET <= HWY_AVX3
+    SumTwoRows<kVnni, 3>(ref_rows, dist_rows, x, pairs, load, operands, a, b);
+#else
     // 16 registers: one half of the columns at a time.
     VS32 a_u[2][5], b_u[2][5];
     SumTwoRows<kVnni, 1>(ref_rows, dist_rows, x, pairs, load, operands, a, b);
@@ -446,6 +450,7 @@ int Moments16Pair(const uint8_t* const* ref_rows, const uint8_t* const* dist_row
       a[1][m] = a_u[1][m];
       b[1][m] = b_u[1][m];
     }
+#endif
     put(out_a, x, a[0], a[1]);
     put(out_b, x, b[0], b[1]);
   }
@@ -540,17 +545,20 @@ Int16Kernel PickInt16Kernel(SampleWidth sample, std::span<const uint16_t> taps, 
 int MomentsPair(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows, SampleWidth sample,
                 int width, std::span<const uint16_t> taps, Rounding mean, Rounding square,
                 const MomentSink& out_a, const MomentSink& out_b) {
-  // AVX-512 keeps the one-row kernels: the two-row kernels' twin rows have run
-  // on AVX2, SSE4 and SSSE3 only (no AVX-512 machine was at hand to run them).
-  if (HWY_TARGET <= HWY_AVX3) return 0;
   const Int16Kernel kernel = taps.size() % 2 == 1 && taps.size() <= 2 * kMaxHalfTaps + 1
                                  ? PickInt16Kernel(sample, taps, square)
                                  : Int16Kernel::kNone;
   if (kernel == Int16Kernel::kNone) return 0;
-  return kernel == Int16Kernel::kMoments16
-             ? Moments16Pair<false>(ref_rows, dist_rows, width, taps, mean, square, out_a, out_b)
-             : MomentHalves16Pair<false>(ref_rows, dist_rows, width, taps, mean, square, out_a,
-                                         out_b);
+  const auto run = [&]<bool kVnni>() {
+    return kernel == Int16Kernel::kMoments16
+               ? Moments16Pair<kVnni>(ref_rows, dist_rows, width, taps, mean, square, out_a, out_b)
+               : MomentHalves16Pair<kVnni>(ref_rows, dist_rows, width, taps, mean, square, out_a,
+                                           out_b);
+  };
+#if HWY_TARGET == HWY_AVX3
+  if (exactvq::cpu::use_vnni()) return run.template operator()<true>();
+#endif
+  return run.template operator()<false>();
 }
 #endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
 
