@@ -12,6 +12,8 @@
 
 #include <hwy/highway.h>
 
+#include "backends/cpu/simd_targets.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace exactvq::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -37,6 +39,16 @@ HWY_INLINE V32 MulAddPairs(V16 a, V16 b, V32 sum) {
 #endif
   V32 unused = hn::Zero(D32());
   return hn::ReorderWidenMulAccumulate(D32(), a, b, sum, unused);
+}
+
+// run.template operator()<kVnni>(), kVnni the one run-time choice of the
+// kernels that take MulAddPairs: true on AVX3 where cpu::use_vnni().
+template <class Run>
+HWY_INLINE decltype(auto) WithVnniChoice(const Run& run) {
+#if HWY_TARGET == HWY_AVX3
+  if (use_vnni()) return run.template operator()<true>();
+#endif
+  return run.template operator()<false>();
 }
 
 #endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR

@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <vector>
 
-#include "backends/cpu/simd_targets.h"
 #include "metrics/motion/sad.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -292,11 +291,9 @@ template <typename Sample>
 uint64_t SadRowsX86(const PlaneView& prev, const PlaneView& cur, int bitdepth, int y0, int y1) {
   if (bitdepth > 15 || cur.width < int(hn::Lanes(pairs::D16())))
     return SadRows<Sample>(prev, cur, bitdepth, y0, y1);
-#if HWY_TARGET == HWY_AVX3
-  if (exactvq::cpu::use_vnni())
-    return pairs::SadRowsPaired<Sample, true>(prev, cur, bitdepth, y0, y1);
-#endif
-  return pairs::SadRowsPaired<Sample, false>(prev, cur, bitdepth, y0, y1);
+  return exactvq::cpu::HWY_NAMESPACE::WithVnniChoice([&]<bool kVnni>() {
+    return pairs::SadRowsPaired<Sample, kVnni>(prev, cur, bitdepth, y0, y1);
+  });
 }
 #endif
 

@@ -5,7 +5,6 @@
 // pass runs in int16 lanes instead, two rows a multiply-add
 // (VerticalBlurPairs).
 #include "metrics/vif/cpu/vif_simd.h"
-#include "backends/cpu/simd_targets.h"
 
 #include <vector>
 
@@ -222,7 +221,7 @@ int VerticalBlurInPairs(std::span<const uint8_t* const> ref_rows,
   bool symmetric = taps.size() % 2 == 1;
   for (size_t k = 0; k < taps.size() / 2; ++k)
     symmetric = symmetric && taps[k] == taps[taps.size() - 1 - k];
-  const auto pairs = [&]<bool kVnni>() {
+  return WithVnniChoice([&]<bool kVnni>() {
     if (sample == SampleWidth::k8 && symmetric)
       return VerticalBlurFolded8<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, round, out);
     return sample == SampleWidth::k8
@@ -230,11 +229,7 @@ int VerticalBlurInPairs(std::span<const uint8_t* const> ref_rows,
                                                    round, out)
                : VerticalBlurPairs<uint16_t, kVnni>(ref_rows.data(), dist_rows.data(), width, taps,
                                                     round, out);
-  };
-#if HWY_TARGET == HWY_AVX3
-  if (exactvq::cpu::use_vnni()) return pairs.template operator()<true>();
-#endif
-  return pairs.template operator()<false>();
+  });
 }
 #endif
 
@@ -334,12 +329,9 @@ void HorizontalBlurEven(const BlurLines& lines, int width, std::span<const uint1
   bool taps16 = taps.size() % 2 == 1 && taps.size() <= 2 * kMaxHalfTaps + 1;
   for (const uint16_t t : taps) taps16 = taps16 && t < 32768;
   if (taps16) {
-#if HWY_TARGET == HWY_AVX3
-    if (exactvq::cpu::use_vnni())
-      j = HorizontalBlurPairs<true>(lines, width, taps, ref_out, dist_out);
-    else
-#endif
-      j = HorizontalBlurPairs<false>(lines, width, taps, ref_out, dist_out);
+    j = WithVnniChoice([&]<bool kVnni>() {
+      return HorizontalBlurPairs<kVnni>(lines, width, taps, ref_out, dist_out);
+    });
   }
 #endif
   for (; j + lanes <= n; j += lanes) {
@@ -407,14 +399,10 @@ void BlurRow(std::span<const uint8_t* const> ref_rows, std::span<const uint8_t* 
       bool taps16 = true;
       for (const uint16_t t : taps) taps16 = taps16 && t < 32768;
       if (taps16) {
-#if HWY_TARGET == HWY_AVX3
-        if (exactvq::cpu::use_vnni())
-          j = HorizontalBlurPairsOf<true>(ref16.data(), dist16.data(), width, taps, ref_out,
-                                          dist_out);
-        else
-#endif
-          j = HorizontalBlurPairsOf<false>(ref16.data(), dist16.data(), width, taps, ref_out,
-                                           dist_out);
+        j = WithVnniChoice([&]<bool kVnni>() {
+          return HorizontalBlurPairsOf<kVnni>(ref16.data(), dist16.data(), width, taps, ref_out,
+                                              dist_out);
+        });
       }
       for (; j < width / 2; ++j) {
         uint32_t r = 0, s = 0;

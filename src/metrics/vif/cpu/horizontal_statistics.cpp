@@ -20,7 +20,6 @@
 // last the block's table entries by scalar loads. Every pixel adds integers,
 // so the lanes' sums equal the reference's in any order.
 #include "metrics/vif/cpu/vif_simd.h"
-#include "backends/cpu/simd_targets.h"
 #include "metrics/vif/cpu/paired_lines.h"
 #include "metrics/vif/log2_table.h"
 
@@ -500,14 +499,11 @@ LevelSums HorizontalStatisticsOf(const MomentLines& lines, int width,
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
   if constexpr (kTaps >= 5)
     if (PairsFit(taps)) {
-#if HWY_TARGET == HWY_AVX3
-      if (exactvq::cpu::use_vnni())
-        x = PairedStatistics<kTaps, true>(lines, width, taps, limit, num_log, den_log, num_non_log,
-                                          den_non_log, num_log_entries, den_log_entries);
-      else
-#endif
-        x = PairedStatistics<kTaps, false>(lines, width, taps, limit, num_log, den_log, num_non_log,
-                                           den_non_log, num_log_entries, den_log_entries);
+      x = row_pairs::WithVnniChoice([&]<bool kVnni>() {
+        return PairedStatistics<kTaps, kVnni>(lines, width, taps, limit, num_log, den_log,
+                                              num_non_log, den_non_log, num_log_entries,
+                                              den_log_entries);
+      });
     }
 #endif
   for (; x + lanes <= width; x += lanes) {
@@ -604,13 +600,11 @@ template <size_t kTaps>
 int PairedStatisticsOfTaps(const PairedLines& split, int width, std::span<const uint16_t> taps,
                            VF limit, VI& num_log, VI& den_log, VI& num_non_log, VI& den_non_log,
                            int64_t& num_log_entries, int64_t& den_log_entries) {
-#if HWY_TARGET == HWY_AVX3
-  if (exactvq::cpu::use_vnni())
-    return PairedStatisticsOf<kTaps, true>(split, width, taps, limit, num_log, den_log, num_non_log,
-                                           den_non_log, num_log_entries, den_log_entries);
-#endif
-  return PairedStatisticsOf<kTaps, false>(split, width, taps, limit, num_log, den_log, num_non_log,
-                                          den_non_log, num_log_entries, den_log_entries);
+  return row_pairs::WithVnniChoice([&]<bool kVnni>() {
+    return PairedStatisticsOf<kTaps, kVnni>(split, width, taps, limit, num_log, den_log,
+                                            num_non_log, den_non_log, num_log_entries,
+                                            den_log_entries);
+  });
 }
 #endif
 

@@ -103,7 +103,8 @@ HWY_INLINE void SplitLine(const EdgeLine& line, int first, int count, int paddin
   }
 }
 
-using exactvq::cpu::HWY_NAMESPACE::MulAddPairs;  // pair_products-inl.h
+using exactvq::cpu::HWY_NAMESPACE::MulAddPairs;     // pair_products-inl.h
+using exactvq::cpu::HWY_NAMESPACE::WithVnniChoice;  // pair_products-inl.h
 }  // namespace row_pairs
 
 #endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR

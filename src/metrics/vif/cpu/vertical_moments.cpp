@@ -10,7 +10,6 @@
 // two-row forms (Moments16Pair, MomentHalves16Pair) make two output rows from
 // one pass over the rows, sharing each pair of rows' operands.
 #include "metrics/vif/cpu/vif_simd.h"
-#include "backends/cpu/simd_targets.h"
 #include "metrics/vif/cpu/paired_lines.h"
 
 #include <utility>
@@ -549,16 +548,12 @@ int MomentsPair(const uint8_t* const* ref_rows, const uint8_t* const* dist_rows,
                                  ? PickInt16Kernel(sample, taps, square)
                                  : Int16Kernel::kNone;
   if (kernel == Int16Kernel::kNone) return 0;
-  const auto run = [&]<bool kVnni>() {
+  return WithVnniChoice([&]<bool kVnni>() {
     return kernel == Int16Kernel::kMoments16
                ? Moments16Pair<kVnni>(ref_rows, dist_rows, width, taps, mean, square, out_a, out_b)
                : MomentHalves16Pair<kVnni>(ref_rows, dist_rows, width, taps, mean, square, out_a,
                                            out_b);
-  };
-#if HWY_TARGET == HWY_AVX3
-  if (exactvq::cpu::use_vnni()) return run.template operator()<true>();
-#endif
-  return run.template operator()<false>();
+  });
 }
 #endif  // HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
 
@@ -590,18 +585,12 @@ void VerticalMoments(std::span<const uint8_t* const> ref_rows,
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128
   const Int16Kernel kernel = PickInt16Kernel(sample, taps, square);
   const MomentSink sink{&out};
-  const auto pairs = [&]<bool kVnni>() {
+  WithVnniChoice([&]<bool kVnni>() {
     if (kernel == Int16Kernel::kMoments16)
       x = Moments16<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, sink);
     if (kernel == Int16Kernel::kMomentHalves16)
       x = MomentHalves16<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, mean, square, sink);
-  };
-#if HWY_TARGET == HWY_AVX3
-  if (exactvq::cpu::use_vnni())
-    pairs.template operator()<true>();
-  else
-#endif
-    pairs.template operator()<false>();
+  });
 #endif
   MomentsFrom(ref_rows, dist_rows, sample, x, width, taps, mean, square, out);
 }
@@ -652,16 +641,12 @@ int VerticalMomentHalves(std::span<const uint8_t* const> ref_rows,
   if (!HalvesTaps(sample, taps, square)) return 0;
   const MomentSink sink{nullptr, &out, int(taps.size() / 2)};
   const bool bytes = PickInt16Kernel(sample, taps, square) == Int16Kernel::kMoments16;
-  const auto run = [&]<bool kVnni>() {
+  return WithVnniChoice([&]<bool kVnni>() {
     return bytes ? Moments16<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, mean, square,
                                     sink)
                  : MomentHalves16<kVnni>(ref_rows.data(), dist_rows.data(), width, taps, mean,
                                          square, sink);
-  };
-#if HWY_TARGET == HWY_AVX3
-  if (exactvq::cpu::use_vnni()) return run.template operator()<true>();
-#endif
-  return run.template operator()<false>();
+  });
 #else
   (void)ref_rows, (void)dist_rows, (void)sample, (void)width, (void)taps, (void)mean, (void)square,
       (void)out;
