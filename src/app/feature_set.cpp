@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.h"
+#include "core/run_trace.h"
 #include "metrics/registry.h"
 
 namespace exactvq {
@@ -109,6 +110,7 @@ void FeatureSet::add(const FeatureSpec& spec, const FeatureContext& ctx, bool fr
   first_column_.push_back(columns_.size() - outputs.size());
   const bool temporal = feature->temporal();
   features_.push_back(std::move(feature));
+  spec_names_.push_back(spec.name);
   const auto first_other = std::find_if(call_order_.begin(), call_order_.end(),
                                         [&](size_t f) { return !features_[f]->temporal(); });
   call_order_.insert(temporal ? first_other : call_order_.end(), features_.size() - 1);
@@ -151,6 +153,7 @@ FeatureSet::FeatureSet() = default;
 void FeatureSet::clear() {
   pipeline_.reset();
   features_.clear();
+  spec_names_.clear();
   call_order_.clear();
 }
 
@@ -166,6 +169,8 @@ void FeatureSet::score_feature(size_t f, Batch& batch) {
 void FeatureSet::run_feature(Pipeline& p, size_t f, Batch* batch) {
   std::exception_ptr error;
   try {
+    const run_trace::Span span(spec_names_[f].c_str(),
+                               batch->pairs.empty() ? -1 : batch->pairs.front().index);
     score_feature(f, *batch);
   } catch (...) {
     error = std::current_exception();

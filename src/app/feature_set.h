@@ -103,6 +103,7 @@ class FeatureSet {
 
   std::vector<FeatureSpec> specs_;
   std::vector<std::unique_ptr<Feature>> features_;
+  std::vector<std::string> spec_names_;  // features_[f]'s name as asked for (run traces)
   std::vector<size_t> first_column_;  // per feature: where its outputs start
   // The order score() calls the features in: temporal ones first (a device
   // computes them only in passes of their own, which the others then share).

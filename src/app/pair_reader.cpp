@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/run_trace.h"
 #include "core/thread_pool.h"
 
 namespace exactvq {
@@ -88,6 +89,7 @@ void PairReader::fill(FrameBatch& batch, size_t most) {
     batch.last = true;
     return;
   }
+  const run_trace::Span span("read", next_index_);
   const size_t capacity = std::min(batch.ref.size(), most);
   // The two inputs are read side by side; each walks the same frame numbers.
   SideResult ref, dist;

@@ -15,7 +15,9 @@
 #include "app/feature_set.h"
 #include "app/pair_reader.h"
 #include "core/error.h"
+#include "core/run_trace.h"
 #include "core/startup_trace.h"
+#include "output/report.h"
 
 namespace exactvq {
 
@@ -219,6 +221,17 @@ int large_frame_batch() {
 
 ScoreReport score_videos(const RunOptions& o) {
   static const int kLargeFrameBatch = large_frame_batch();
+  // EXACTVQ_TRACE=FILE: the run's timeline (core/run_trace.h), written once it
+  // has scored; a run that fails writes none.
+  const char* const trace_path = std::getenv("EXACTVQ_TRACE");
+  const bool tracing = trace_path && *trace_path;
+  struct TraceStop {
+    bool tracing;
+    ~TraceStop() {
+      if (tracing) run_trace::stop();
+    }
+  } trace_stop{tracing};
+  if (tracing) run_trace::start();
   if (o.subsample < 1) throw UsageError("--subsample must be at least 1");
   if (o.ref_path == "-" && o.dist_path == "-")
     throw UsageError("the reference and the distorted input cannot both be standard input");
@@ -300,7 +313,10 @@ ScoreReport score_videos(const RunOptions& o) {
   // A batch's scores, after its pairs were submitted (when it had any).
   const auto collect = [&](const FrameBatch& batch) {
     if (batch.count > 0) {
-      features.collect(columns);
+      {
+        const run_trace::Span span("collect", batch.index[0]);
+        features.collect(columns);
+      }
       startup::mark("first batch scored");
       for (size_t i = 0; i < batch.count; ++i)
         if (features.kept(batch.index[i])) report.frame_numbers.push_back(uint32_t(batch.index[i]));
@@ -313,12 +329,18 @@ ScoreReport score_videos(const RunOptions& o) {
   // threads go on with the next batch's frames while the last of this one's end.
   const FrameBatch* submitted = nullptr;
   for (;;) {
-    FrameBatch& batch = pump.next();
+    FrameBatch& batch = [&]() -> FrameBatch& {
+      const run_trace::Span span("wait for read");
+      return pump.next();
+    }();
     startup::mark("first batch read");
     pairs.clear();
     for (size_t i = 0; i < batch.count; ++i)
       pairs.push_back({&batch.ref[i], &batch.dist[i], batch.index[i]});
-    if (!pairs.empty()) features.submit(pairs);
+    if (!pairs.empty()) {
+      const run_trace::Span span("submit", pairs.front().index);
+      features.submit(pairs);
+    }
     if (submitted) collect(*submitted);
     submitted = &batch;
     if (!pipelined || batch.last) {
@@ -337,6 +359,10 @@ ScoreReport score_videos(const RunOptions& o) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report.fps = seconds > 0 ? double(report.frame_numbers.size()) / seconds : 0.0;
+  if (tracing) {
+    run_trace::stop();
+    write_file_atomically(trace_path, run_trace::write);
+  }
   if (o.scored) o.scored(report);
   return report;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/run_trace.h"
+
 namespace exactvq {
 
 ThreadPool::ThreadPool(int threads) {
@@ -34,7 +36,10 @@ bool ThreadPool::take(Loop*& loop, int& i) {
 void ThreadPool::run(Loop& loop, int i, std::unique_lock<std::mutex>& lock) noexcept {
   lock.unlock();
   if (loop.posted) {
-    (*loop.posted)();  // noexcept: an escaping exception ends the program
+    {
+      const run_trace::Span span("task");
+      (*loop.posted)();  // noexcept: an escaping exception ends the program
+    }
     delete &loop;
     lock.lock();
     changed_.notify_all();
@@ -42,6 +47,7 @@ void ThreadPool::run(Loop& loop, int i, std::unique_lock<std::mutex>& lock) noex
   }
   std::exception_ptr error;
   try {
+    const run_trace::Span span(loop.name ? loop.name : "loop", i);
     (*loop.body)(i);
   } catch (...) {
     error = std::current_exception();
@@ -88,6 +94,7 @@ void ThreadPool::loop_over(int count, const std::function<void(int)>& body, bool
     return;
   }
   Loop loop;
+  loop.name = run_trace::current_name();
   loop.body = &body;
   loop.count = count;
   loop.unfinished = count;

@@ -59,6 +59,7 @@ class ThreadPool {
     int unfinished = 0;  // handed out or not, not yet finished
     std::exception_ptr error;
     std::unique_ptr<std::function<void()>> posted;  // the posted task
+    const char* name = nullptr;  // its tasks' name in a run trace: the maker's span
   };
 
   void work();
