@@ -217,10 +217,18 @@ int large_frame_batch() {
   return v ? std::clamp(std::atoi(v), 1, 64) : 8;
 }
 
+// Batches a CPU pipeline scores at once (see score_videos); EXACTVQ_PIPELINE_DEPTH
+// (2..8) overrides the 2, for benchmarks.
+size_t pipeline_depth() {
+  const char* v = std::getenv("EXACTVQ_PIPELINE_DEPTH");
+  return v && *v ? size_t(std::clamp(std::atoi(v), 2, 8)) : 2;
+}
+
 }  // namespace
 
 ScoreReport score_videos(const RunOptions& o) {
   static const int kLargeFrameBatch = large_frame_batch();
+  static const size_t kPipelineDepth = pipeline_depth();
   // EXACTVQ_TRACE=FILE: the run's timeline (core/run_trace.h), written once it
   // has scored; a run that fails writes none.
   const char* const trace_path = std::getenv("EXACTVQ_TRACE");
@@ -294,11 +302,11 @@ ScoreReport score_videos(const RunOptions& o) {
   PairReader reader(*ref, *dist,
                     {o.frame_count, read_every_frame ? 1 : o.subsample, o.equal_lengths}, overlap,
                     reader_threads);
-  // Where the features score batches in a pipeline (FeatureSet::pipelined), a
-  // third batch: one read while the next is scored and the one before it
-  // finishes scoring.
+  // Where the features score batches in a pipeline (FeatureSet::pipelined),
+  // kPipelineDepth batches in flight (the last finishing while the next starts)
+  // and one more being read.
   const bool pipelined = overlap && features.pipelined();
-  BatchPump pump(reader, size_t(batch_frames), overlap, pipelined ? 3 : 2);
+  BatchPump pump(reader, size_t(batch_frames), overlap, pipelined ? kPipelineDepth + 1 : 2);
   // Device engines page-lock the pump's pictures and unlock them when destroyed:
   // destroy them before the pump frees the pictures (also when unwinding), else a
   // freed range stays registered and the next allocation there (another run in
@@ -325,9 +333,10 @@ ScoreReport score_videos(const RunOptions& o) {
     if (batch.error) std::rethrow_exception(batch.error);
     if (!batch.warning.empty() && o.warn) o.warn(batch.warning);
   };
-  // Pipelined, each batch is collected once the next is submitted, so the
-  // threads go on with the next batch's frames while the last of this one's end.
-  const FrameBatch* submitted = nullptr;
+  // Pipelined, a batch is collected once kPipelineDepth - 1 more are submitted
+  // (by default once the next is), so the threads go on with the next batches'
+  // frames while the last of this one's end.
+  std::deque<const FrameBatch*> submitted;
   for (;;) {
     FrameBatch& batch = [&]() -> FrameBatch& {
       const run_trace::Span span("wait for read");
@@ -341,11 +350,12 @@ ScoreReport score_videos(const RunOptions& o) {
       const run_trace::Span span("submit", pairs.front().index);
       features.submit(pairs);
     }
-    if (submitted) collect(*submitted);
-    submitted = &batch;
-    if (!pipelined || batch.last) {
-      collect(batch);
-      submitted = nullptr;
+    submitted.push_back(&batch);
+    const size_t keep = pipelined && !batch.last ? kPipelineDepth - 1 : 0;
+    while (submitted.size() > keep) {
+      const FrameBatch& oldest = *submitted.front();
+      submitted.pop_front();
+      collect(oldest);
     }
     if (batch.last) break;
   }
