@@ -24,11 +24,10 @@ struct Recording {
   std::vector<Event> events;
   std::chrono::steady_clock::time_point origin;
   int threads = 0;  // threads numbered so far in this recording
-  int generation = 0;
+  int generation = 0;  // which recording: a thread numbered in an earlier one is numbered anew
 };
 
 std::atomic<bool> g_active{false};
-std::atomic<int> g_generation{0};
 
 Recording& recording() {
   static Recording r;
@@ -61,7 +60,7 @@ void start() {
   std::lock_guard lock(r.mutex);
   r.events.clear();
   r.threads = 0;
-  r.generation = g_generation.fetch_add(1) + 1;
+  ++r.generation;
   r.origin = std::chrono::steady_clock::now();
   thread_number(r);
   g_active.store(true, std::memory_order_release);
