@@ -3,21 +3,12 @@
 # host CPU at 16 threads with 2 (the default), 3 and 4 batches in flight (EXACTVQ_PIPELINE_DEPTH),
 # three rounds of plain runs (frames/s, medians), then one run of each with EXACTVQ_TRACE, and one
 # at 8 threads, each trace summarised by bench/run_trace_summary.py (docs/figures.md, "CPU: VMAF
-# and float SSIM"). That machine has no Debian -dev packages: pack here first, then run there
-# (repo root, device tool, carry the pack):
-#   tools/device/cpu_trace.sh --pack PACK BUILD   (PACK: a folder git ignores)
+# and float SSIM"). That machine has no Debian -dev packages: pack exactvq and its libraries
+# here (PACK: a folder git ignores), then run there (repo root, device tool, carry PACK):
+#   tools/device/pack_cpu.sh BUILD PACK/cpu exactvq
 #   bash tools/device/cpu_trace.sh PACK "$OUT"
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-if [ "${1:-}" = "--pack" ]; then
-  pack=$2 build=$3
-  rm -rf "$pack" && mkdir -p "$pack"
-  "$root/tools/device/pack_cpu.sh" "$build" "$pack/cpu" exactvq > /dev/null
-  rm -f "$pack/cpu/ssim_throughput" "$pack/cpu/twin_tests"
-  chmod u+w "$pack"/cpu/* && strip "$pack/cpu/exactvq"
-  du -sh "$pack"
-  exit 0
-fi
 P=$(realpath "$1")/cpu OUT=$2
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH=$P
