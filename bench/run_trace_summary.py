@@ -55,13 +55,9 @@ def main_states(spans, t0, t1):
     starts, states = [], []
     i, stack = 0, []
     for t in points:
-        while stack and stack[-1]["end"] <= t:
-            stack.pop()
+        # Spans on one thread nest: those still open at t, outermost first.
         while i < len(main) and main[i]["ts"] <= t:
-            if main[i]["end"] > t:
-                while stack and stack[-1]["end"] <= main[i]["ts"]:
-                    stack.pop()
-                stack.append(main[i])
+            stack.append(main[i])
             i += 1
         stack = [e for e in stack if e["end"] > t]
         if not stack:

@@ -210,25 +210,20 @@ void open_inputs(const RunOptions& o, const DecodeOptions& decode, bool verbose,
   fallbacks.insert(fallbacks.end(), dist_fallbacks.begin(), dist_fallbacks.end());
 }
 
-// Frames a batch of large frames holds when a device scores (see score_videos);
-// EXACTVQ_LARGE_FRAME_BATCH (1..64) overrides the 8, for benchmarks.
-int large_frame_batch() {
-  const char* v = std::getenv("EXACTVQ_LARGE_FRAME_BATCH");
-  return v ? std::clamp(std::atoi(v), 1, 64) : 8;
-}
-
-// Batches a CPU pipeline scores at once (see score_videos); EXACTVQ_PIPELINE_DEPTH
-// (2..8) overrides the 2, for benchmarks.
-size_t pipeline_depth() {
-  const char* v = std::getenv("EXACTVQ_PIPELINE_DEPTH");
-  return v && *v ? size_t(std::clamp(std::atoi(v), 2, 8)) : 2;
+// A benchmark's override of a run's setting: the variable's number, within
+// [lo, hi], or `fallback` where it is unset.
+int benchmark_setting(const char* variable, int lo, int hi, int fallback) {
+  const char* v = std::getenv(variable);
+  return v ? std::clamp(std::atoi(v), lo, hi) : fallback;
 }
 
 }  // namespace
 
 ScoreReport score_videos(const RunOptions& o) {
-  static const int kLargeFrameBatch = large_frame_batch();
-  static const size_t kPipelineDepth = pipeline_depth();
+  // Frames a batch of large frames holds when a device scores, and the batches a
+  // CPU pipeline scores at once (both below).
+  static const int kLargeFrameBatch = benchmark_setting("EXACTVQ_LARGE_FRAME_BATCH", 1, 64, 8);
+  static const size_t kPipelineDepth = size_t(benchmark_setting("EXACTVQ_PIPELINE_DEPTH", 2, 8, 2));
   // EXACTVQ_TRACE=FILE: the run's timeline (core/run_trace.h), written once it
   // has scored; a run that fails writes none.
   const char* const trace_path = std::getenv("EXACTVQ_TRACE");

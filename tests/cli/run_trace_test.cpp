@@ -23,18 +23,10 @@ class RunTraceCli : public CliTest {
 TEST_F(RunTraceCli, WritesTheTimelineAndKeepsTheScores) {
   const VideoFormat f = make_format(64, 48);
   const std::string ref = write_y4m("ref.y4m", f, 9, 0), dist = write_y4m("dist.y4m", f, 9, 1);
-  const std::vector<std::string> args = {"-r", ref, "-d", dist, "--json", "--precision", "max",
-                                         "--threads", "3"};
-  auto with_output = [&](std::vector<std::string> a, const std::string& out) {
-    a.push_back("-o");
-    a.push_back(out);
-    return a;
-  };
   // run_program: the CLI's own default (VMAF v0.6.1), not the tests' ssim.
   const auto run = [&](const std::string& out) {
-    std::vector<std::string> a = with_output(args, out);
-    a.insert(a.begin(), EXACTVQ_CLI_PATH);
-    return run_program(a);
+    return run_program({EXACTVQ_CLI_PATH, "-r", ref, "-d", dist, "--json", "--precision", "max",
+                        "--threads", "3", "-o", out});
   };
   const RunResult plain = run(path("plain.json"));
   ASSERT_EQ(plain.status, 0) << describe(plain);
